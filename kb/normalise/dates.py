@@ -1,0 +1,98 @@
+"""Dates as printed in any of our languages, to ISO 8601; never a silent guess.
+
+The page's language decides how an all-numeric date is read ("12.01.2024" is 12 January in
+German, "6/1/2011" is June 1 in US English), using the locale's own short date pattern from
+babel rather than a hand table. Anything dateparser cannot read with every part present gives
+``None``: the caller records a quality issue instead of inventing a date.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import dateparser
+from babel import Locale, UnknownLocaleError
+from babel.dates import get_date_format
+
+# Scryfall's language codes to locales babel and dateparser know.
+LOCALE_OF_LANG = {
+    "en": "en_US",
+    "es": "es",
+    "fr": "fr",
+    "de": "de",
+    "it": "it",
+    "pt": "pt",
+    "ja": "ja",
+    "ko": "ko",
+    "ru": "ru",
+    "zhs": "zh",
+    "zht": "zh",
+    "zh": "zh",
+}
+
+ISO_DATE = re.compile(r"^\s*(\d{4})-(\d{2})-(\d{2})(?:[T ].*)?$")
+NUMERIC_DATE = re.compile(r"^\s*(\d{1,4})\s*[./-]\s*(\d{1,2})\s*[./-]\s*(\d{1,4})\s*\.?\s*$")
+# Weekday names after a date ("2019년 5월 31일 금요일", "Friday, May 31, 2019") carry no
+# information and trip strict parsing in some languages.
+TRAILING_WEEKDAY = re.compile(r"\s*(?:[(（]?\s*[월화수목금토일]요일\s*[)）]?|[(（]?星期.[)）]?)\s*$")
+
+
+@lru_cache(maxsize=None)
+def date_order(lang: str) -> str:
+    """'DMY', 'MDY' or 'YMD' as the locale writes short dates."""
+    locale_name = LOCALE_OF_LANG.get(lang, lang)
+    try:
+        pattern = get_date_format("short", locale=Locale.parse(locale_name)).pattern
+    except (UnknownLocaleError, ValueError):
+        pattern = "M/d/yy"
+    positions = {part: pattern.find(letter) for part, letter in (("D", "d"), ("M", "M"), ("Y", "y"))}
+    return "".join(sorted(positions, key=positions.get))
+
+
+def _valid(year: int, month: int, day: int) -> str | None:
+    import datetime
+
+    try:
+        return datetime.date(year, month, day).isoformat()
+    except ValueError:
+        return None
+
+
+def parse_date(raw: str | None, lang: str = "en") -> str | None:
+    """The ISO date ``raw`` names, read the way ``lang`` writes dates, or None."""
+    if raw is None:
+        return None
+    text = " ".join(raw.split())
+    if not text:
+        return None
+    match = ISO_DATE.match(text)
+    if match:
+        return _valid(int(match[1]), int(match[2]), int(match[3]))
+    match = NUMERIC_DATE.match(text)
+    if match:
+        first, second, third = match[1], match[2], match[3]
+        if len(first) == 4:
+            return _valid(int(first), int(second), int(third))
+        if len(third) != 4:
+            return None  # two-digit years are ambiguous across centuries: refuse
+        order = date_order(lang)
+        if order.startswith("M"):
+            return _valid(int(third), int(first), int(second))
+        return _valid(int(third), int(second), int(first))
+    text = TRAILING_WEEKDAY.sub("", text)
+    language = LOCALE_OF_LANG.get(lang, lang).split("_")[0]
+    languages = [language] if language == "en" else [language, "en"]
+    parsed = dateparser.parse(
+        text,
+        languages=languages,
+        settings={
+            "STRICT_PARSING": True,
+            "REQUIRE_PARTS": ["day", "month", "year"],
+            "DATE_ORDER": date_order(lang),
+            "RETURN_AS_TIMEZONE_AWARE": False,
+            "PARSERS": ["absolute-time"],
+        },
+    )
+    if parsed is None:
+        return None
+    return parsed.date().isoformat()
