@@ -1,0 +1,102 @@
+"""Every input format we read, detected from content.
+
+Each parser module exposes ``FORMAT_NAME``, ``DESCRIPTION``, ``sniff(data, name)`` and
+``parse(data, name, lang)``; a module that reads several related formats lists them in
+``FORMATS``. Detection tries the most specific formats first so that, for example, the Chinese
+aligned JSON is never mistaken for a Scryfall list.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Callable
+
+from .records import CRDocument, ParseError, RulingsDocument
+
+# Order matters: specific before general.
+PARSER_MODULES = [
+    "kb.parsers.cr_zh_aligned",
+    "kb.parsers.scryfall",
+    "kb.parsers.mtgjson",
+    "kb.parsers.gatherer_new",
+    "kb.parsers.gatherer_old",
+    "kb.parsers.release_notes_ko",
+    "kb.parsers.release_notes_zhs",
+    "kb.parsers.release_notes",
+    "kb.parsers.cr_ko",
+    "kb.parsers.cr_txt",
+    "kb.parsers.cr_zh",
+    "kb.parsers.cr_rule_page",
+    "kb.parsers.card_page_capture",
+]
+
+Parsed = CRDocument | RulingsDocument
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str
+    description: str
+    sniff: Callable[[bytes, str], bool]
+    parse: Callable[..., Parsed]
+    module: str
+
+
+def _formats_of(module_name: str) -> list[Format]:
+    module = importlib.import_module(module_name)
+    formats: list[Format] = []
+    for entry in getattr(module, "FORMATS", []):
+        name, description, sniff, parse = entry
+        formats.append(Format(name, description, sniff, parse, module_name))
+    if hasattr(module, "FORMAT_NAME") and module.FORMAT_NAME not in {f.name for f in formats}:
+        formats.append(
+            Format(module.FORMAT_NAME, module.DESCRIPTION, module.sniff, module.parse, module_name)
+        )
+    return formats
+
+
+_REGISTRY: list[Format] | None = None
+
+
+def all_formats() -> list[Format]:
+    global _REGISTRY
+    if _REGISTRY is None:
+        registry: list[Format] = []
+        for module_name in PARSER_MODULES:
+            try:
+                registry.extend(_formats_of(module_name))
+            except ModuleNotFoundError as error:
+                # Only a module that does not exist at all is skipped (release notes may be one
+                # module or two); a module that fails on import is a bug and must surface.
+                if error.name != module_name:
+                    raise
+        _REGISTRY = registry
+    return _REGISTRY
+
+
+def format_named(name: str) -> Format:
+    for fmt in all_formats():
+        if fmt.name == name:
+            return fmt
+    known = ", ".join(f.name for f in all_formats())
+    raise ParseError(f"unknown format {name!r} (known: {known})")
+
+
+def detect_format(data: bytes, name: str) -> Format:
+    for fmt in all_formats():
+        try:
+            if fmt.sniff(data, name):
+                return fmt
+        except Exception:  # a sniffer must never decide for another format by crashing
+            continue
+    raise ParseError(f"{name}: not a format mtgkb can read (see `mtgkb import --list-formats`)")
+
+
+def parse_input(data: bytes, name: str, fmt_name: str | None = None, lang: str | None = None) -> tuple[Format, Parsed]:
+    fmt = format_named(fmt_name) if fmt_name else detect_format(data, name)
+    try:
+        return fmt, fmt.parse(data, name, lang)
+    except ParseError:
+        raise
+    except Exception as error:  # turn a parser's crash into a message that names the file
+        raise ParseError(f"{name}: could not be read as {fmt.name}: {error}") from error
