@@ -1,0 +1,87 @@
+"""``mtgkb fetch``: the click command the ``mtgkb`` group attaches with ``add_command``."""
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+import click
+
+from scraper.fetch import DEFAULT_SOURCES, run_fetch
+from scraper.rawstore import RawStore
+from scraper.sources import SOURCES
+
+EXIT_OK = 0
+EXIT_NOTHING_FETCHED = 1
+EXIT_SOME_FAILED = 2
+
+
+def _parse_base_urls(pairs: tuple[str, ...]) -> dict[str, str]:
+    base_urls = {}
+    for pair in pairs:
+        name, sep, url = pair.partition("=")
+        if not sep or name not in SOURCES or not url:
+            raise click.BadParameter(f"expected SOURCE=URL with a known source, got {pair!r}",
+                                     param_hint="--base-url")
+        base_urls[name] = url
+    return base_urls
+
+
+@click.command("fetch")
+@click.argument("sources", nargs=-1, type=click.Choice(sorted(SOURCES)))
+@click.option("--raw", "raw_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("data/raw"), show_default=True, help="Raw store folder.")
+@click.option("--base-url", "base_url_pairs", multiple=True, metavar="SOURCE=URL",
+              help="Fetch a source from another base URL (a mirror, a test site).")
+@click.option("--bulk-type", "bulk_types", multiple=True,
+              help="Scryfall bulk types (default: rulings, oracle_cards).")
+@click.option("--no-bulk", is_flag=True, help="Skip Scryfall bulk files.")
+@click.option("--scryfall-id", "scryfall_ids", multiple=True, help="Scryfall card id: its rulings.")
+@click.option("--oracle-id", "oracle_ids", multiple=True,
+              help="Oracle id: every printing in every language.")
+@click.option("--gatherer-url", "gatherer_urls", multiple=True, help="Gatherer card page URL.")
+@click.option("--url", "page_urls", multiple=True, help="Any page URL (source cr-page).")
+@click.option("--set", "mtgjson_sets", multiple=True, help="MTGJSON set code.")
+@click.option("--cr-zh-version", "cr_zh_versions", multiple=True, help="Chinese CR version YYYYMMDD.")
+@click.option("--cr-ko-chapter", "cr_ko_chapters", multiple=True, help="Korean CR chapter (100…900).")
+@click.option("--timeout", type=float, default=30.0, show_default=True, help="Seconds per request.")
+@click.option("-v", "--verbose", is_flag=True, help="Log every request.")
+def fetch(
+    sources: tuple[str, ...],
+    raw_dir: Path,
+    base_url_pairs: tuple[str, ...],
+    bulk_types: tuple[str, ...],
+    no_bulk: bool,
+    scryfall_ids: tuple[str, ...],
+    oracle_ids: tuple[str, ...],
+    gatherer_urls: tuple[str, ...],
+    page_urls: tuple[str, ...],
+    mtgjson_sets: tuple[str, ...],
+    cr_zh_versions: tuple[str, ...],
+    cr_ko_chapters: tuple[str, ...],
+    timeout: float,
+    verbose: bool,
+) -> None:
+    """Fetch raw documents politely into the raw store (default: wizards-cr scryfall)."""
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO,
+                        format="%(levelname)s %(name)s %(message)s")
+    options = {
+        "bulk_types": [] if no_bulk else (list(bulk_types) or None),
+        "scryfall_ids": list(scryfall_ids),
+        "oracle_ids": list(oracle_ids),
+        "gatherer_urls": list(gatherer_urls),
+        "page_urls": list(page_urls),
+        "mtgjson_sets": list(mtgjson_sets),
+        "cr_zh_versions": list(cr_zh_versions),
+        "cr_ko_chapters": list(cr_ko_chapters),
+        "timeout": timeout,
+    }
+    with RawStore(raw_dir) as store:
+        reports = run_fetch(list(sources) or list(DEFAULT_SOURCES), store,
+                            _parse_base_urls(base_url_pairs), options, verbose=verbose)
+    failures = [url for report in reports.values() for url, _ in report.failures]
+    got = sum(r.fetched + r.not_modified + r.skipped for r in reports.values())
+    if failures:
+        click.echo(f"failed: {' '.join(failures)}", err=True)
+        sys.exit(EXIT_SOME_FAILED if got else EXIT_NOTHING_FETCHED)
+    sys.exit(EXIT_OK)

@@ -1,0 +1,124 @@
+"""What every fetcher shares: the per-source report and "fetch one document into the store"."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from scraper.http import FetchError, PoliteClient
+from scraper.rawstore import ManifestEntry, RawStore, Verifier, VerifyError
+
+
+@dataclass
+class FetchReport:
+    """What one source's fetch did. ``failures`` holds (url, reason) per failed document."""
+
+    source: str
+    requests: int = 0
+    fetched: int = 0
+    not_modified: int = 0
+    # Documents not even asked for because a cheaper check said nothing changed.
+    skipped: int = 0
+    failed: int = 0
+    bytes: int = 0
+    failures: list[tuple[str, str]] = field(default_factory=list)
+    _start: dict[str, int] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def begin(cls, source: str, client: PoliteClient) -> FetchReport:
+        report = cls(source)
+        report._start = client.counters.snapshot()
+        return report
+
+    def end(self, client: PoliteClient) -> FetchReport:
+        """Fill ``requests`` and ``bytes`` from the client's counters since ``begin``."""
+        now = client.counters.snapshot()
+        self.requests = now["requests"] - self._start.get("requests", 0)
+        self.bytes = now["bytes_downloaded"] - self._start.get("bytes_downloaded", 0)
+        return self
+
+    def fail(self, url: str, reason: str) -> None:
+        self.failed += 1
+        self.failures.append((url, reason))
+
+    @property
+    def ok(self) -> bool:
+        return self.failed == 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "requests": self.requests,
+            "fetched": self.fetched,
+            "not_modified": self.not_modified,
+            "skipped": self.skipped,
+            "failed": self.failed,
+            "bytes": self.bytes,
+            "failures": [list(pair) for pair in self.failures],
+        }
+
+
+def fetch_document(
+    client: PoliteClient,
+    store: RawStore,
+    report: FetchReport,
+    url: str,
+    *,
+    source: str,
+    lang: str | None = None,
+    verify: Verifier | None = None,
+    accept: str | None = None,
+    expect_types: Iterable[str] = (),
+    run_id: int | None = None,
+) -> ManifestEntry | None:
+    """Fetch ``url`` conditionally into the store; the latest good entry, or None on failure.
+
+    A 304 gives the earlier entry's body (recorded as ``not-modified``). A failure is recorded
+    in the manifest and in ``report`` and never replaces an earlier good body.
+    """
+    validators = store.validators_for(url)
+    tmp = store.temp_path()
+    try:
+        result = client.get(
+            url, source=source, dest=tmp, etag=validators.etag,
+            last_modified=validators.last_modified, accept=accept, expect_types=expect_types,
+        )
+    except FetchError as exc:
+        tmp.unlink(missing_ok=True)
+        store.record_failure(url, source=source, lang=lang, error=exc.reason,
+                             http_status=exc.status, run_id=run_id)
+        report.fail(url, exc.reason)
+        return None
+    if result.not_modified:
+        tmp.unlink(missing_ok=True)
+        report.not_modified += 1
+        return store.record_not_modified(
+            url, source=source, lang=lang, etag=result.etag,
+            last_modified=result.last_modified, run_id=run_id,
+        )
+    try:
+        entry = store.commit(
+            tmp, url=url, source=source, lang=lang, http_status=result.status,
+            etag=result.etag, last_modified=result.last_modified,
+            content_type=result.content_type, content_length=result.content_length,
+            verify=verify, run_id=run_id,
+        )
+    except VerifyError as exc:
+        report.fail(url, str(exc))
+        return None
+    report.fetched += 1
+    return entry
+
+
+def option_list(options: dict[str, Any], key: str) -> list[str]:
+    """An option that may be given as one string or a list of strings."""
+    value = options.get(key) or []
+    if isinstance(value, str):
+        return [value]
+    return [str(item) for item in value]
+
+
+def join_url(base_url: str, path: str) -> str:
+    """``base_url`` + ``/path``, or ``path`` itself when it is already absolute."""
+    if "://" in path:
+        return path
+    return base_url.rstrip("/") + "/" + path.lstrip("/")

@@ -1,0 +1,447 @@
+"""The raw store: every fetched body, content-addressed, with a manifest of what came from where.
+
+Layout under ``root``::
+
+    objects/<sha[:2]>/<sha>   verified bodies, never overwritten, never deleted
+    rejected/<sha>            bodies that failed verification (kept for diagnosis)
+    tmp/                      downloads in progress
+    manifest.db               sqlite: manifest (one row per fetch attempt), runs, state
+
+A body becomes part of the store only after it is verified (size against Content-Length,
+sha256, and a format check), so a truncated download can never shadow an earlier good one:
+``latest_documents`` only ever returns good entries.
+"""
+from __future__ import annotations
+
+import codecs
+import gzip
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+import tempfile
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import ijson
+
+CHUNK = 1 << 20
+
+FETCHED = "fetched"
+NOT_MODIFIED = "not-modified"
+FAILED = "failed"
+
+SCHEMA = """
+create table if not exists manifest (
+    id integer primary key,
+    url text not null,
+    source text not null,
+    lang text,
+    fetched_at text not null,
+    status text not null check (status in ('fetched', 'not-modified', 'failed')),
+    http_status integer,
+    etag text,
+    last_modified text,
+    content_type text,
+    sha256 text,
+    size integer,
+    error text,
+    run_id integer
+);
+create index if not exists manifest_url on manifest (url, id);
+create index if not exists manifest_source on manifest (source, id);
+create table if not exists runs (
+    id integer primary key,
+    started_at text not null,
+    finished_at text,
+    status text,
+    details text
+);
+create table if not exists state (
+    key text primary key,
+    value text not null,
+    updated_at text not null
+);
+"""
+
+
+class VerifyError(ValueError):
+    """A downloaded body that is not what it claims to be (truncated, corrupt, wrong kind)."""
+
+
+Verifier = Callable[[Path], None]
+
+
+@dataclass
+class ManifestEntry:
+    id: int
+    url: str
+    source: str
+    lang: str | None
+    fetched_at: str
+    status: str
+    http_status: int | None
+    etag: str | None
+    last_modified: str | None
+    content_type: str | None
+    sha256: str | None
+    size: int | None
+    error: str | None
+    run_id: int | None
+
+
+@dataclass
+class Validators:
+    """What to send back for a conditional request (both None: fetch unconditionally)."""
+
+    etag: str | None = None
+    last_modified: str | None = None
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+# --- verifiers: each raises VerifyError, or returns None when the body is usable -------------
+
+
+def verify_json(path: Path) -> None:
+    """The file is one complete JSON document (streamed with ijson: bulk files are GBs)."""
+    try:
+        with path.open("rb") as handle:
+            for _ in ijson.parse(handle):
+                pass
+    except (ijson.JSONError, ijson.IncompleteJSONError, UnicodeDecodeError) as exc:
+        raise VerifyError(f"not valid JSON: {exc}") from None
+
+
+def verify_gzip(path: Path) -> None:
+    """The gzip stream is complete and its CRC checks out (reads it through, in chunks)."""
+    try:
+        with gzip.open(path, "rb") as handle:
+            while handle.read(CHUNK):
+                pass
+    except (OSError, EOFError, zlib.error) as exc:
+        raise VerifyError(f"gzip stream damaged: {exc}") from None
+
+
+def verify_jsonl_gz(path: Path) -> None:
+    """Gzipped JSON Lines: the stream is intact and its first record parses."""
+    verify_gzip(path)
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                try:
+                    json.loads(line)
+                except ValueError as exc:
+                    raise VerifyError(f"first JSON Lines record does not parse: {exc}") from None
+                return
+    raise VerifyError("gzipped JSON Lines file has no records")
+
+
+def verify_json_or_jsonl_gz(path: Path) -> None:
+    """Scryfall bulk files come in both shapes: sniff the gzip magic bytes to tell which."""
+    with path.open("rb") as handle:
+        magic = handle.read(2)
+    if magic == b"\x1f\x8b":
+        verify_jsonl_gz(path)
+    else:
+        verify_json(path)
+
+
+def decode_text(data: bytes) -> str:
+    """Decode a text document by its BOM, else UTF-8, else Windows-1252 (CR files use all)."""
+    for bom, encoding in (
+        (codecs.BOM_UTF8, "utf-8-sig"),
+        (codecs.BOM_UTF16_BE, "utf-16"),
+        (codecs.BOM_UTF16_LE, "utf-16"),
+    ):
+        if data.startswith(bom):
+            return data.decode(encoding)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        # cp1252 leaves five bytes undefined; latin-1 accepts anything, so text always decodes.
+        return data.decode("cp1252", errors="replace")
+
+
+def text_verifier(*markers: str) -> Verifier:
+    """A check that the file decodes as text and contains at least one of ``markers``."""
+    lowered = [m.lower() for m in markers]
+
+    def verify(path: Path) -> None:
+        text = decode_text(path.read_bytes())
+        if "\x00" in text:
+            raise VerifyError("binary content where text was expected")
+        if lowered and not any(m in text.lower() for m in lowered):
+            raise VerifyError(f"expected marker not found ({' or '.join(map(repr, markers))})")
+
+    return verify
+
+
+def sha256_verifier(expected_hex: str, then: Verifier | None = None) -> Verifier:
+    """A check that the file's sha256 is ``expected_hex`` (e.g. MTGJSON's ``.sha256``)."""
+
+    def verify(path: Path) -> None:
+        actual = file_sha256(path)
+        if actual != expected_hex.lower():
+            raise VerifyError(f"sha256 {actual} does not match the published {expected_hex}")
+        if then is not None:
+            then(path)
+
+    return verify
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+class RawStore:
+    """Content-addressed bodies plus a sqlite manifest of every fetch attempt."""
+
+    def __init__(self, root: Path | str) -> None:
+        self.root = Path(root)
+        for folder in ("objects", "rejected", "tmp"):
+            (self.root / folder).mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(self.root / "manifest.db")
+        self.db.row_factory = sqlite3.Row
+        self.db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> RawStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- writing ---------------------------------------------------------------------------
+
+    def temp_path(self, suffix: str = "") -> Path:
+        """A fresh, empty file inside the store for a download to stream into."""
+        fd, name = tempfile.mkstemp(dir=self.root / "tmp", suffix=suffix or ".part")
+        os.close(fd)
+        return Path(name)
+
+    def commit(
+        self,
+        tmp: Path,
+        *,
+        url: str,
+        source: str,
+        lang: str | None = None,
+        http_status: int | None = 200,
+        etag: str | None = None,
+        last_modified: str | None = None,
+        content_type: str | None = None,
+        content_length: int | None = None,
+        verify: Verifier | None = None,
+        run_id: int | None = None,
+    ) -> ManifestEntry:
+        """Verify ``tmp`` and move it into the store; record the attempt either way.
+
+        Raises VerifyError (after recording a ``failed`` row) when the body is unusable.
+        """
+        size = tmp.stat().st_size
+        sha = file_sha256(tmp)
+        try:
+            if content_length is not None and size != content_length:
+                raise VerifyError(f"truncated: got {size} bytes of {content_length} announced")
+            if verify is not None:
+                verify(tmp)
+        except VerifyError as exc:
+            self._move_into(tmp, self.root / "rejected" / sha)
+            self.record_failure(
+                url, source=source, lang=lang, error=str(exc), http_status=http_status,
+                run_id=run_id,
+            )
+            raise
+        self._move_into(tmp, self.path_for(sha))
+        return self._insert(
+            url=url, source=source, lang=lang, status=FETCHED, http_status=http_status,
+            etag=etag, last_modified=last_modified, content_type=content_type, sha256=sha,
+            size=size, error=None, run_id=run_id,
+        )
+
+    def record_not_modified(
+        self,
+        url: str,
+        *,
+        source: str,
+        lang: str | None = None,
+        http_status: int | None = 304,
+        etag: str | None = None,
+        last_modified: str | None = None,
+        run_id: int | None = None,
+    ) -> ManifestEntry:
+        """A 304 (or a skip because nothing changed): the latest good body still stands."""
+        good = self.latest_good(url)
+        return self._insert(
+            url=url, source=source, lang=lang, status=NOT_MODIFIED, http_status=http_status,
+            etag=etag or (good.etag if good else None),
+            last_modified=last_modified or (good.last_modified if good else None),
+            content_type=good.content_type if good else None,
+            sha256=good.sha256 if good else None, size=good.size if good else None,
+            error=None, run_id=run_id,
+        )
+
+    def record_failure(
+        self,
+        url: str,
+        *,
+        source: str,
+        lang: str | None = None,
+        error: str,
+        http_status: int | None = None,
+        run_id: int | None = None,
+    ) -> ManifestEntry:
+        return self._insert(
+            url=url, source=source, lang=lang, status=FAILED, http_status=http_status,
+            etag=None, last_modified=None, content_type=None, sha256=None, size=None,
+            error=error, run_id=run_id,
+        )
+
+    def import_file(
+        self,
+        path: Path | str,
+        url: str | None = None,
+        *,
+        source: str,
+        lang: str | None = None,
+        content_type: str | None = None,
+        verify: Verifier | None = None,
+    ) -> ManifestEntry:
+        """Add a local file (the bundled offline snapshot) as if it had been fetched."""
+        path = Path(path)
+        tmp = self.temp_path()
+        shutil.copyfile(path, tmp)
+        return self.commit(
+            tmp, url=url or path.resolve().as_uri(), source=source, lang=lang,
+            http_status=None, content_type=content_type, verify=verify,
+        )
+
+    def _move_into(self, tmp: Path, target: Path) -> None:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.exists():
+            # Same content already stored: keep the existing object untouched.
+            tmp.unlink()
+        else:
+            os.replace(tmp, target)
+
+    def _insert(self, **row: Any) -> ManifestEntry:
+        row["fetched_at"] = utc_now()
+        columns = ", ".join(row)
+        marks = ", ".join(f":{name}" for name in row)
+        with self.db:
+            cursor = self.db.execute(f"insert into manifest ({columns}) values ({marks})", row)
+        return self._entry(cursor.lastrowid)
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def path_for(self, sha256: str) -> Path:
+        return self.root / "objects" / sha256[:2] / sha256
+
+    def read_bytes(self, entry: ManifestEntry) -> bytes:
+        if entry.sha256 is None:
+            raise ValueError(f"no stored body for {entry.url} ({entry.status})")
+        return self.path_for(entry.sha256).read_bytes()
+
+    def latest_good(self, url: str) -> ManifestEntry | None:
+        """The newest entry for ``url`` whose body is in the store (fetched or confirmed)."""
+        row = self.db.execute(
+            "select * from manifest where url = ? and status != 'failed' and sha256 is not null"
+            " order by id desc limit 1",
+            (url,),
+        ).fetchone()
+        return _to_entry(row) if row else None
+
+    def latest_documents(self, source: str | None = None) -> list[ManifestEntry]:
+        """The latest good entry of every URL (of one source), oldest URL first."""
+        where = "status != 'failed' and sha256 is not null"
+        params: tuple[str, ...] = ()
+        if source is not None:
+            where += " and source = ?"
+            params = (source,)
+        rows = self.db.execute(
+            f"select * from manifest where id in (select max(id) from manifest where {where}"
+            f" group by url) order by id",
+            params,
+        ).fetchall()
+        return [_to_entry(row) for row in rows]
+
+    def history(self, url: str) -> list[ManifestEntry]:
+        rows = self.db.execute("select * from manifest where url = ? order by id", (url,))
+        return [_to_entry(row) for row in rows]
+
+    def entries(self, source: str | None = None) -> list[ManifestEntry]:
+        if source is None:
+            rows = self.db.execute("select * from manifest order by id")
+        else:
+            rows = self.db.execute("select * from manifest where source = ? order by id", (source,))
+        return [_to_entry(row) for row in rows]
+
+    def validators_for(self, url: str) -> Validators:
+        """ETag / Last-Modified of the latest good body, if that body is really on disk."""
+        good = self.latest_good(url)
+        if good is None or good.sha256 is None or not self.path_for(good.sha256).exists():
+            return Validators()
+        return Validators(etag=good.etag, last_modified=good.last_modified)
+
+    def _entry(self, entry_id: int | None) -> ManifestEntry:
+        row = self.db.execute("select * from manifest where id = ?", (entry_id,)).fetchone()
+        return _to_entry(row)
+
+    # --- runs and small remembered facts ----------------------------------------------------
+
+    def start_run(self) -> int:
+        with self.db:
+            cursor = self.db.execute("insert into runs (started_at) values (?)", (utc_now(),))
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def finish_run(self, run_id: int, status: str, details: dict[str, Any]) -> None:
+        with self.db:
+            self.db.execute(
+                "update runs set finished_at = ?, status = ?, details = ? where id = ?",
+                (utc_now(), status, json.dumps(details, sort_keys=True), run_id),
+            )
+
+    def runs(self) -> list[dict[str, Any]]:
+        rows = self.db.execute("select * from runs order by id").fetchall()
+        result = []
+        for row in rows:
+            run = dict(row)
+            run["details"] = json.loads(run["details"]) if run["details"] else None
+            result.append(run)
+        return result
+
+    def get_state(self, key: str) -> dict[str, Any] | None:
+        """A small fact remembered between runs (e.g. a bulk file's ``updated_at``)."""
+        row = self.db.execute("select value from state where key = ?", (key,)).fetchone()
+        return json.loads(row["value"]) if row else None
+
+    def set_state(self, key: str, value: dict[str, Any]) -> None:
+        with self.db:
+            self.db.execute(
+                "insert into state (key, value, updated_at) values (?, ?, ?)"
+                " on conflict (key) do update set value = excluded.value,"
+                " updated_at = excluded.updated_at",
+                (key, json.dumps(value, sort_keys=True), utc_now()),
+            )
+
+
+_ENTRY_FIELDS = [f.name for f in fields(ManifestEntry)]
+
+
+def _to_entry(row: sqlite3.Row) -> ManifestEntry:
+    return ManifestEntry(**{name: row[name] for name in _ENTRY_FIELDS})
