@@ -257,3 +257,19 @@ def _fsync_dir(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def content_digest(db: sqlite_utils.Database) -> str:
+    """A checksum of every row of every table of the schema, independent of file layout.
+
+    Two builds from the same inputs give the same digest; the migrations log (which records
+    when it ran) and the search indexes (derived) are left out.
+    """
+    digest = hashlib.sha256()
+    for table in sorted(TABLES):
+        digest.update(f"\x1e{table}\x1e".encode())
+        columns = [column.name for column in db[table].columns]
+        order = ", ".join(f'"{c}"' for c in columns)
+        for row in db.execute(f'select * from "{table}" order by {order}'):
+            digest.update(json.dumps(row, ensure_ascii=False, default=str).encode("utf-8"))
+    return digest.hexdigest()

@@ -85,40 +85,22 @@ def version_id_for(cr: CRDocument, source_id: str) -> str:
     return f"{cr.lang}-pages-{source_id}"
 
 
-def _delete_version_rows(db: sqlite_utils.Database, version_id: str) -> None:
-    rule_ids = "select id from rules where version_id = ?"
-    glossary_ids = "select id from glossary where version_id = ?"
-    db.execute(f"delete from rule_examples where rule_id in ({rule_ids})", [version_id])
-    db.execute(f"delete from rule_refs where rule_id in ({rule_ids})", [version_id])
-    db.execute(f"delete from rule_links where rule_id in ({rule_ids})", [version_id])
-    db.execute(f"delete from glossary_refs where glossary_id in ({glossary_ids})", [version_id])
-    db.execute(f"delete from glossary_links where glossary_id in ({glossary_ids})", [version_id])
-    db.execute("delete from rules where version_id = ?", [version_id])
-    db.execute("delete from glossary where version_id = ?", [version_id])
-
-
 def save_cr_document(
     db: sqlite_utils.Database, cr: CRDocument, document_id: int, source_id: str
 ) -> str:
     """Store one CR document as a version; a document of an existing dated version replaces it."""
     version_id = version_id_for(cr, source_id)
     conn = db.conn
-    undated = cr.effective_date is None
-    if not undated:
-        _delete_version_rows(db, version_id)
-    else:
-        # A per-rule page replaces only the rules it carries.
-        for rule in cr.rules:
-            rule_id = stable_id("rule", version_id, rule.number)
-            for table in ("rule_examples", "rule_refs", "rule_links"):
-                conn.execute(f"delete from {table} where rule_id = ?", [rule_id])
-            conn.execute("delete from rules where id = ?", [rule_id])
+    # One version may come in several documents (chapter pages of a translation, per-rule
+    # pages, a re-encoded copy of an official file): each document adds or replaces the rules
+    # it carries, and positions are renumbered in rule-number order afterwards.
+    for rule in cr.rules:
+        rule_id = stable_id("rule", version_id, rule.number)
+        for table in ("rule_examples", "rule_refs", "rule_links"):
+            conn.execute(f"delete from {table} where rule_id = ?", [rule_id])
+        conn.execute("delete from rules where id = ?", [rule_id])
+    merging = db.execute("select count(*) from rules where version_id = ?", [version_id]).fetchone()[0] > 0
     english_titles = cr.extra.get("english_titles", {}) if cr.extra else {}
-    position_offset = 0
-    if undated:
-        position_offset = db.execute(
-            "select coalesce(max(position), -1) + 1 from rules where version_id = ?", [version_id]
-        ).fetchone()[0]
     rule_rows = []
     example_rows = []
     ref_rows = []
@@ -134,7 +116,7 @@ def save_cr_document(
                 rule.text,
                 rule.parent,
                 rule.section,
-                position + position_offset,
+                position,
                 rule.number_confidence,
                 english_titles.get(rule.number),
             )
@@ -159,8 +141,12 @@ def save_cr_document(
     )
     glossary_rows = []
     glossary_ref_rows = []
+    conn.executemany(
+        "delete from glossary_refs where glossary_id = ?",
+        [(stable_id("glossary", version_id, entry.term),) for entry in cr.glossary],
+    )
     for position, entry in enumerate(cr.glossary):
-        glossary_id = stable_id("glossary", version_id, entry.term, position)
+        glossary_id = stable_id("glossary", version_id, entry.term)
         glossary_rows.append((glossary_id, version_id, entry.term, entry.text, position))
         for target in dict.fromkeys(entry.refs):
             glossary_ref_rows.append((glossary_id, target))
@@ -172,6 +158,8 @@ def save_cr_document(
         "insert or replace into glossary_refs (glossary_id, target_number) values (?,?)",
         glossary_ref_rows,
     )
+    if merging:
+        _renumber_positions(db, version_id)
     counts = db.execute(
         "select (select count(*) from rules where version_id = :v and kind in ('rule', 'subrule')),"
         " (select count(*) from glossary where version_id = :v)",
@@ -198,6 +186,30 @@ def save_cr_document(
     for warning in cr.warnings:
         save_quality_issue(db, QualityIssue("cr-format", warning), document_id)
     return version_id
+
+
+def rule_number_key(number: str) -> tuple:
+    """Document order from a number: part 1, 100, 100.1, 100.1a, …, 199, part 2, 200, …;
+    702.9 before 702.10."""
+    import re
+
+    parts = re.findall(r"\d+|[a-z]+", number)
+    if not parts:
+        return ((0, -1),)
+    head = int(parts[0]) if parts[0].isdigit() else 0
+    # A part ("7") sorts just before its first section ("700").
+    first = (head * 100, -1) if len(parts[0]) == 1 else (head, 0)
+    rest = tuple((int(p), "") if p.isdigit() else (-1, p) for p in parts[1:])
+    return (first, *rest)
+
+
+def _renumber_positions(db: sqlite_utils.Database, version_id: str) -> None:
+    rows = db.execute("select id, number from rules where version_id = ?", [version_id]).fetchall()
+    ordered = sorted(rows, key=lambda row: rule_number_key(row[1]))
+    db.conn.executemany(
+        "update rules set position = ? where id = ?",
+        [(position, rule_id) for position, (rule_id, _number) in enumerate(ordered)],
+    )
 
 
 # Parser facts too big or too private to keep: per-rule titles live in rules.english_title,
