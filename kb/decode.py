@@ -1,0 +1,188 @@
+"""Turn the bytes of a text document into clean text, choosing the encoding deliberately.
+
+Official Comprehensive Rules files have been published in ASCII, Mac Roman, Windows-1252, CP437,
+UTF-16 (BE and LE, with and without a BOM) and UTF-8 (with a BOM), with CRLF, bare CR and
+``\\r\\r\\n`` line endings. A wrong single-byte guess does not fail: it silently gives other
+letters ("Dandƒn" instead of "Dandân"), so single-byte candidates are compared on what they make
+of the file's high bytes and on phrases that real files are known to contain.
+"""
+from __future__ import annotations
+
+import codecs
+import re
+import unicodedata
+from functools import lru_cache
+
+from kb.records import ParseError
+
+# Phrases real CR files contain outside ASCII (card names in the Arabian Nights list, marks).
+DEFAULT_KNOWN_PHRASES: tuple[str, ...] = (
+    "Dandân",
+    "Ma’rûf",
+    "Ma'rûf",
+    "Ghazbán",
+    "Junún",
+    "Khabál",
+    "™",
+    "®",
+)
+
+# Tried in this order; on equal scores the earlier one wins (Windows-1252 is the most common).
+SINGLE_BYTE_CANDIDATES: tuple[str, ...] = ("cp1252", "mac_roman", "cp437", "latin-1")
+
+# \r\r\n comes from Word's page breaks: it ends one line, it is not a blank line.
+LINE_BREAK = re.compile(r"\r\r\n|\r\n|\r")
+
+HIGH_BYTE = re.compile(rb"[\x80-\xff]")
+TYPOGRAPHIC_PUNCTUATION = frozenset("’‘“”„‚—–…•·«»")
+MARKS = frozenset("™®©")
+PHRASE_BONUS = 50
+# Share of control characters above which bytes are not text whatever the encoding.
+MAX_CONTROL_SHARE = 0.01
+ALLOWED_CONTROLS = frozenset("\t\n\r\x0c\x0b")
+
+
+def decode_text(
+    data: bytes, name: str = "<bytes>", known_phrases: tuple[str, ...] = DEFAULT_KNOWN_PHRASES
+) -> tuple[str, str]:
+    """Decode ``data`` to NFC text with ``\\n`` line ends and no BOM; return (text, encoding).
+
+    The encoding is one of "utf-8-sig", "utf-16-be", "utf-16-le", "ascii", "utf-8" or a single-byte
+    codec name from SINGLE_BYTE_CANDIDATES. Raises ParseError naming ``name`` when the bytes are
+    not text in any of these encodings.
+    """
+    text, encoding = _decode_raw(data, name, known_phrases)
+    _refuse_binary(text, name)
+    text = LINE_BREAK.sub("\n", text.lstrip("\ufeff"))
+    return unicodedata.normalize("NFC", text), encoding
+
+
+def _decode_raw(data: bytes, name: str, known_phrases: tuple[str, ...]) -> tuple[str, str]:
+    if data.startswith(codecs.BOM_UTF8):
+        return _strict(data[len(codecs.BOM_UTF8):], "utf-8", name), "utf-8-sig"
+    if data.startswith(codecs.BOM_UTF16_BE):
+        return _strict(data[2:], "utf-16-be", name), "utf-16-be"
+    if data.startswith(codecs.BOM_UTF16_LE):
+        return _strict(data[2:], "utf-16-le", name), "utf-16-le"
+    utf16 = _utf16_by_nul_pattern(data)
+    if utf16:
+        return _strict(data, utf16, name), utf16
+    if b"\x00" in data:
+        raise ParseError(f"{name}: contains NUL bytes but is not UTF-16; not a text file")
+    if data.isascii():
+        return data.decode("ascii"), "ascii"
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    return _best_single_byte(data, name, known_phrases)
+
+
+def _strict(data: bytes, encoding: str, name: str) -> str:
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as error:
+        raise ParseError(f"{name}: not valid {encoding} at byte {error.start}") from None
+
+
+def _utf16_by_nul_pattern(data: bytes) -> str | None:
+    """'utf-16-be'/'utf-16-le' when NULs sit on one parity only, as in mostly-ASCII UTF-16."""
+    sample = data[:4096]
+    pairs = len(sample) // 2
+    if pairs < 2:
+        return None
+    even_nuls = sample[0 : pairs * 2 : 2].count(0)
+    odd_nuls = sample[1 : pairs * 2 : 2].count(0)
+    if even_nuls > pairs * 0.3 and odd_nuls < pairs * 0.02:
+        return "utf-16-be"
+    if odd_nuls > pairs * 0.3 and even_nuls < pairs * 0.02:
+        return "utf-16-le"
+    return None
+
+
+def _best_single_byte(data: bytes, name: str, known_phrases: tuple[str, ...]) -> tuple[str, str]:
+    best: tuple[float, str, str] | None = None
+    for encoding in SINGLE_BYTE_CANDIDATES:
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue  # cp1252 leaves five bytes undefined
+        score = _high_byte_score(data, text) + PHRASE_BONUS * sum(p in text for p in known_phrases)
+        if best is None or score > best[0]:
+            best = (score, encoding, text)
+    if best is None:  # latin-1 decodes anything, so this is a safeguard only
+        raise ParseError(f"{name}: no candidate encoding decodes these bytes")
+    return best[2], best[1]
+
+
+def _high_byte_score(data: bytes, text: str) -> float:
+    """How plausible the characters a codec gives for the bytes >= 0x80 are, in their context.
+
+    Single-byte codecs map byte i to character i, so positions in ``data`` and ``text`` agree.
+    Most files hold only a handful of high bytes among ASCII, so each occurrence counts.
+    """
+    score = 0.0
+    for match in HIGH_BYTE.finditer(data):
+        index = match.start()
+        before = text[index - 1] if index else " "
+        after = text[index + 1] if index + 1 < len(text) else " "
+        score += _char_plausibility(before, text[index], after)
+    return score
+
+
+@lru_cache(maxsize=4096)
+def _char_plausibility(before: str, char: str, after: str) -> float:
+    category = unicodedata.category(char)
+    if category in ("Cc", "Cn", "Co"):
+        return -20.0  # C1 controls and unassigned code points do not occur in real text
+    if char == "\u00a0":
+        return -6.0 if before.isalpha() and after.isalpha() else 0.0
+    if char in TYPOGRAPHIC_PUNCTUATION:
+        return _punctuation_plausibility(before, char, after)
+    if char in MARKS:
+        return 3.0 if before.isalnum() or before in ")”\"" else 1.0
+    if category.startswith("L"):
+        return _letter_plausibility(before, char, after)
+    if "\u2500" <= char <= "\u259f" or category == "Sm":
+        return -5.0  # box drawing and maths symbols (CP437, Mac Roman) do not occur in prose
+    return -1.0
+
+
+def _punctuation_plausibility(before: str, char: str, after: str) -> float:
+    if char in "’‘" and before.isalpha() and after.isalpha():
+        return 3.0  # don’t
+    if char in "“‘„‚" and not before.isalnum() and (after.isalnum() or after in "[{("):
+        return 3.0
+    if char in "”’" and (before.isalnum() or before in ".,!?)]}") and not after.isalnum():
+        return 3.0
+    if char in "—–":
+        return 2.0
+    return 0.0
+
+
+def _letter_plausibility(before: str, char: str, after: str) -> float:
+    score = 0.0
+    if "\u00c0" <= char <= "\u00ff":
+        score += 1.0  # the accented letters of Western European names
+    elif char not in "ŒœŠšŽžŸ":
+        score -= 3.0  # ƒ, Greek and the like
+    if char.isupper() and before.islower():
+        score -= 4.0  # "DandÉn"
+    if char.islower() and after.isupper():
+        score -= 2.0
+    if before.isalpha() or after.isalpha():
+        score += 1.0
+    return score
+
+
+def _refuse_binary(text: str, name: str) -> None:
+    sample = text[:65536]
+    if not sample:
+        return
+    controls = sum(
+        1
+        for char in sample
+        if unicodedata.category(char) == "Cc" and char not in ALLOWED_CONTROLS
+    )
+    if controls > len(sample) * MAX_CONTROL_SHARE:
+        raise ParseError(f"{name}: {controls} control characters in the first {len(sample)}; not text")
