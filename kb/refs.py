@@ -1,0 +1,76 @@
+"""Cross-references between Comprehensive Rules: which rule numbers a piece of text cites.
+
+Dotted rule numbers ("601.2b", "702.19", "601.2f–h") are recognised whatever the words around them,
+so the same code serves translations ("reglas 601.2b y 601.2f–h", "规则601.2b", "규칙 601.2b").
+Bare section numbers ("rule 113", "section 7") are only taken after the English words "rule(s)" or
+"section(s)": without that word a bare number is as likely to be "20 life" as a section.
+"""
+from __future__ import annotations
+
+import re
+import string
+
+# Subrule letters skip "l" and "o" (too easily read as 1 and 0), as the CR itself says.
+SUBRULE_LETTERS = "".join(letter for letter in string.ascii_lowercase if letter not in "lo")
+
+# Ranges are printed tight ("601.2f–h"); a spaced dash is prose ("601.2b - a player …").
+RANGE_DASH = r"[-‐‑–]"
+# 601.2b, 702.19, 601.2f–h, 601.2a-e, 418.5b-418.5g. The lookbehind keeps "1201.5" and "v.601.2"
+# out but is ASCII-only, so "规则601.2b" counts; the lookahead refuses "601.2bis" and "100.25.3".
+DOTTED_RULE = re.compile(
+    r"(?<![0-9A-Za-z.])"
+    r"(?P<base>[1-9]\d{2}\.\d+)(?P<letter>[a-z])?"
+    r"(?:" + RANGE_DASH + r"(?:(?P<end_base>[1-9]\d{2}\.\d+)(?=[a-z]))?(?P<end_letter>[a-z])(?![a-zA-Z]))?"
+    r"(?![a-zA-Z]|\.\d|\d)"
+)
+# "rule 113", "rules 113 and 602", "section 7", "sections 8 and 9": only these name whole sections.
+# Spelled out rather than re.IGNORECASE, which makes this scan twice as slow.
+SECTION_LIST = re.compile(
+    r"\b[RrSs](?:ule|ULE|ection|ECTION)[sS]?\s+"
+    r"(?P<list>\d{1,3}(?!\d|\.\d)(?:(?:\s*,\s*|\s*,?\s+(?:and|or)\s+)\d{1,3}(?!\d|\.\d))*)",
+)
+SECTION_NUMBER = re.compile(r"\d{1,3}")
+
+
+def expand_range(start: str, end_letter: str) -> list[str]:
+    """['601.2f', '601.2g', '601.2h'] for ('601.2f', 'h'); just [start] when it is no range."""
+    match = re.fullmatch(r"(\d+\.\d+)([a-z])", start)
+    if not match:
+        return [start]
+    base, first = match.groups()
+    letters = SUBRULE_LETTERS if first in SUBRULE_LETTERS and end_letter in SUBRULE_LETTERS else string.ascii_lowercase
+    begin, end = letters.index(first), letters.find(end_letter)
+    if end <= begin:
+        return [start]
+    return [base + letter for letter in letters[begin : end + 1]]
+
+
+def extract_refs(text: str) -> list[str]:
+    """The rule and section numbers ``text`` cites, in order of appearance, without repeats."""
+    found: list[tuple[int, str]] = []
+    for match in DOTTED_RULE.finditer(text):
+        found.extend((match.start(), number) for number in _numbers_of_dotted(match))
+    for match in SECTION_LIST.finditer(text):
+        start = match.start("list")
+        found.extend(
+            (start + number.start(), number.group())
+            for number in SECTION_NUMBER.finditer(match.group("list"))
+            if _is_section_number(number.group())
+        )
+    found.sort(key=lambda item: item[0])  # stable: a range keeps its own order
+    return list(dict.fromkeys(number for _, number in found))
+
+
+def _numbers_of_dotted(match: re.Match[str]) -> list[str]:
+    start = match["base"] + (match["letter"] or "")
+    end_letter = match["end_letter"]
+    if not end_letter or not match["letter"]:
+        return [start]
+    if match["end_base"] and match["end_base"] != match["base"]:
+        return [start, match["end_base"] + end_letter]  # 601.2h–602.1a: no letters in common
+    return expand_range(start, end_letter)
+
+
+def _is_section_number(number: str) -> bool:
+    """Parts are 1–9 and sections 100–999; "rule 20" is not a reference."""
+    return len(number) == 1 and number != "0" or len(number) == 3 and number[0] != "0"

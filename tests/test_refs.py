@@ -1,0 +1,92 @@
+"""kb.refs: rule numbers cited in English and translated rules text."""
+from __future__ import annotations
+
+import pytest
+
+from kb.refs import SUBRULE_LETTERS, expand_range, extract_refs
+
+
+def test_subrule_letters_skip_l_and_o() -> None:
+    assert SUBRULE_LETTERS == "abcdefghijkmnpqrstuvwxyz"
+    assert len(SUBRULE_LETTERS) == 24
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "expected"),
+    [
+        ("601.2f", "h", ["601.2f", "601.2g", "601.2h"]),
+        ("704.5k", "p", ["704.5k", "704.5m", "704.5n", "704.5p"]),
+        ("702.19b", "d", ["702.19b", "702.19c", "702.19d"]),
+        ("601.2f", "f", ["601.2f"]),
+        ("601.2h", "f", ["601.2h"]),  # backwards: not a range
+        ("601.2", "h", ["601.2"]),  # no start letter: not a range
+    ],
+)
+def test_expand_range(start: str, end: str, expected: list[str]) -> None:
+    assert expand_range(start, end) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # 702.78a in the 2026-01-16 CR
+        (
+            "Paying a spell’s conspire cost follows the rules for paying additional costs in "
+            "rules 601.2b and 601.2f–h.",
+            ["601.2b", "601.2f", "601.2g", "601.2h"],
+        ),
+        ("rule 601.2b", ["601.2b"]),
+        ("rules 601.2a-e", ["601.2a", "601.2b", "601.2c", "601.2d", "601.2e"]),
+        ("rules 702.19b–d", ["702.19b", "702.19c", "702.19d"]),
+        ("See section 7, “Additional Rules.”", ["7"]),
+        ("See rule 702.19, “Trample.”", ["702.19"]),
+        ("rules 103.4 and 103.5", ["103.4", "103.5"]),
+        ("rule 704.5k.", ["704.5k"]),
+        ("See rule 113, “Abilities,” and section 6, “Spells, Abilities, and Effects.”", ["113", "6"]),
+        ("See rules 113, 602, and 603.", ["113", "602", "603"]),
+        ("sections 8 and 9", ["8", "9"]),
+        # 2006 CR: a range written with both full numbers
+        ("(rules 418.5b-418.5g)", ["418.5b", "418.5c", "418.5d", "418.5e", "418.5f", "418.5g"]),
+        # order of first appearance, no repeats
+        ("rule 702.19c, then rule 601.2b, then 702.19c again", ["702.19c", "601.2b"]),
+    ],
+)
+def test_english_references(text: str, expected: list[str]) -> None:
+    assert extract_refs(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("reglas 601.2b y 601.2f–h", ["601.2b", "601.2f", "601.2g", "601.2h"]),
+        ("规则601.2b和601.2f–h", ["601.2b", "601.2f", "601.2g", "601.2h"]),
+        ("규칙 601.2b의", ["601.2b"]),
+        ("voir la règle 702.19.", ["702.19"]),
+        ("参见规则702.19", ["702.19"]),
+        ("règles 601.2a-e", ["601.2a", "601.2b", "601.2c", "601.2d", "601.2e"]),
+    ],
+)
+def test_translated_references(text: str, expected: list[str]) -> None:
+    assert extract_refs(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Each player sets their life total to 20 life.",
+        "The game is 1.5 times longer.",
+        "These rules are effective as of January 16, 2026.",
+        "Put a +1/+1 counter on it.",
+        "rule 20",  # not a section number
+        "version 100.25.3",
+        "page 1201.5",
+        "601.2bis",
+        "a deck of 100 cards",  # bare section-like number without the word "rule"
+    ],
+)
+def test_not_references(text: str) -> None:
+    assert extract_refs(text) == []
+
+
+def test_spaced_dash_is_prose_not_range() -> None:
+    assert extract_refs("See rule 601.2b - a player may pay.") == ["601.2b"]
