@@ -286,8 +286,8 @@ class _Handler(BaseHTTPRequestHandler):
             headers["Content-Encoding"] = "gzip"
         if fault is not None and fault.kind == "truncate":
             sent = body[: int(len(body) * float(fault.options.get("fraction", 0.5)))]
+            # Then the connection closes normally (HTTP/1.0): the client sees a short body.
             self._send(entry, 200, sent, content_type, headers, content_length=len(body))
-            self._reset_connection()
             return
         self._send(entry, 200, body, content_type, headers)
 
