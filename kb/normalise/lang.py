@@ -23,6 +23,9 @@ _SIMPLIFIED_TRADITIONAL_PAIRS = (
     " 双雙 护護 启啟 属屬 击擊 阶階 续續 色 组組 权權 弃棄 衍 物 灭滅 牺犧 颜顏 错錯 难難 谁誰 间間"
     " 离離 尽盡 亲親 门門 马馬 龙龍 鸟鳥 车車 长長 东東 见見 觉覺 读讀 写寫 输輸 赢贏 胜勝 败敗"
 )
+# Japanese forms (shinjitai) that neither Chinese script uses: a kana-less Japanese card name
+# such as 極楽鳥 is still Japanese.
+_JAPANESE_ONLY = frozenset("楽黒緑変戦済払発択対権単続円気図広応効歩悪鉄駆浄剣獣竜猟霊")
 _SIMPLIFIED_ONLY = frozenset(pair[0] for pair in _SIMPLIFIED_TRADITIONAL_PAIRS.split() if len(pair) == 2)
 _TRADITIONAL_ONLY = frozenset(pair[1] for pair in _SIMPLIFIED_TRADITIONAL_PAIRS.split() if len(pair) == 2)
 
@@ -48,7 +51,7 @@ _MTG_VOCABULARY: dict[str, frozenset[str]] = {
         " officielles anglais générée automatiquement".split()
     ),
     "es": frozenset(
-        "el la los las un una tú tu tus criaturas campo batalla carta cartas hechizo hechizos"
+        "el la los las un una tú tu tus campo batalla carta cartas hechizo hechizos"
         " habilidad jugador jugadores oponente cementerio biblioteca mano contador contadores"
         " objetivo gira endereza turno final cada si esta puede no y inglés oficiales traducción".split()
     ),
@@ -58,7 +61,7 @@ _MTG_VOCABULARY: dict[str, frozenset[str]] = {
         " segnalini bersaglio tappa stappa turno fine ogni se questa può non e inglese ufficiali".split()
     ),
     "pt": frozenset(
-        "o os as um uma você seu sua seus criatura criaturas campo batalha carta cartas mágica"
+        "o os as um uma você seu sua seus campo batalha carta cartas mágica"
         " habilidade jogador jogadores oponente cemitério grimório mão marcador marcadores alvo"
         " vire desvire turno final cada se esta pode não e inglês oficiais tradução".split()
     ),
@@ -143,6 +146,9 @@ def detect_lang(text: str) -> tuple[str, float]:
     if counts["kana"]:
         return "ja", round((counts["kana"] + counts["han"]) / letters, 3)
     if counts["han"] and counts["han"] >= counts["latin"] / 4:
+        japanese = sum(1 for char in text if char in _JAPANESE_ONLY)
+        if japanese:
+            return "ja", round(min(1.0, 0.5 + japanese / counts["han"]), 3)
         variant, certainty = chinese_variant(text)
         return variant, round(certainty * counts["han"] / (counts["han"] + counts["latin"]), 3)
     if counts["cyrillic"] > counts["latin"]:
