@@ -8,7 +8,7 @@ from kb.normalise.lang import chinese_variant, detect_lang
 # First sentences of real printed texts of Jace, Vryn's Prodigy in each language, quoted from
 # /work/shared/realdata/scryfall/api-2025-11-01/search-langany-594f6881-jace-vryn-s-prodigy-….json
 PRINTED = {
-    "en": "Draw a card, then discard a card. If there are five or more cards in your graveyard, exile Jace, Vryn's Prodigy, then return him to the battlefield transformed under his owner's control.",
+    "en": "Draw a card, then discard a card. If there are five or more cards in your graveyard, exile Jace, then return him to the battlefield transformed under his owner's control.",
     "de": "Ziehe eine Karte und wirf dann eine Karte ab.",
     "es": "Roba una carta, luego descarta una carta.",
     "fr": "Piochez une carte, puis défaussez-vous d'une carte.",
