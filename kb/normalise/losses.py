@@ -1,0 +1,100 @@
+"""Symbols that vanished when a page was rendered to text, and putting them back.
+
+Page captures drop the images Gatherer-style sites use for symbols, leaving sentences such as
+"a mana ability with in the cost" ({T} vanished) or "will pay for or one mana" ({1} vanished).
+Detection works on the shape of the sentence only and is deliberately conservative: each
+pattern is a construction that English rulings never use without a symbol in the gap.
+"""
+from __future__ import annotations
+
+import re
+
+from kb.normalise.text import clean_text, punctuation_twins
+
+# Each pattern matches the words around a gap where a symbol must have stood.
+GAP_PATTERNS: list[re.Pattern[str]] = [
+    # "an ability with {T} in the cost" / "with {2} in its activation cost"
+    re.compile(r"\bwith\s+in\s+(?:the|its|their|that\s+ability's)\s+(?:activation\s+|mana\s+|total\s+)?costs?\b", re.I),
+    # "pay for {1} or one mana of …": a mana payment alternative with its first half missing
+    re.compile(r"\bfor\s+or\s+(?:one|two|three|\d+)\s+mana\b", re.I),
+    # "Add {G} or {U}." → "Add  or ."; "Add {C}." → "Add ."
+    re.compile(r"\badds?\s+(?:or|and)\s*[.,;]", re.I),
+    re.compile(r"\badds?\s*[.;]", re.I),
+    # "costs {1} less/more to cast" keeps its sense without the symbol, so it is not used; but
+    # "costs {1}{U} less" losing both symbols leaves "costs  less" with a double space.
+    re.compile(r"\bcosts?\s{2,}(?:less|more)\b", re.I),
+    # A quoted ability whose cost vanished: "{T}: Draw" → ": Draw", "{1}, {T}:" → ", :"
+    re.compile(r"[\"“]\s*[,:]\s+[A-Z]"),
+    re.compile(r"(?<![\w)\]])\s,\s*:"),
+    # "{X} is …" / "where {X} is" lose their subject: "where is the number"
+    re.compile(r"\bwhere\s+is\s+the\b", re.I),
+]
+EVIDENCE_MARGIN = 25
+BRACED = re.compile(r"(\{[^{}\s]{1,12}\})")
+
+
+def detect_dropped_symbols(text: str) -> list[str]:
+    """Fragments of ``text`` (with some context) where a symbol seems to have vanished.
+
+    Empty when nothing suspicious is found. A text that still holds braced symbols can be
+    checked too: only the gaps are reported.
+    """
+    evidence: list[str] = []
+    for pattern in GAP_PATTERNS:
+        for match in pattern.finditer(text):
+            start = max(0, match.start() - EVIDENCE_MARGIN)
+            end = min(len(text), match.end() + EVIDENCE_MARGIN)
+            evidence.append(" ".join(text[start:end].split()))
+    return evidence
+
+
+def _segment_pattern(segment: str) -> str:
+    """A regex for one stretch of reference text, flexible about spacing only."""
+    words = segment.split()
+    return r"\s+".join(re.escape(word) for word in words)
+
+
+def restore_from_reference(broken: str, reference: str) -> tuple[str, list[str]] | None:
+    """``broken`` with the symbols it lost put back, using ``reference`` (the same ruling intact).
+
+    Returns ``(restored_text, missing_symbols)`` when ``reference`` is the same text with
+    symbols and ``broken`` equals it word for word once those symbols are taken out (quotes,
+    dashes and spacing may differ; ``broken`` keeps its own). None when the texts differ in
+    any word, or when nothing is missing.
+    """
+    pieces = BRACED.split(clean_text(reference))
+    texts = pieces[0::2]
+    symbols = pieces[1::2]
+    if not symbols:
+        return None
+    # Adjacent symbols ("{G}{U}") leave empty stretches between them: group them into one gap.
+    gaps: list[list[str]] = []
+    segments: list[str] = [texts[0]]
+    for symbol, following in zip(symbols, texts[1:]):
+        if gaps and not segments[-1].strip():
+            gaps[-1].append(segments.pop() + symbol)
+        else:
+            gaps.append([symbol])
+        segments.append(following)
+    pattern = r"\s*"
+    for index, segment in enumerate(segments):
+        pattern += f"({_segment_pattern(punctuation_twins(segment))})"
+        if index < len(gaps):
+            # Where the reference has a space beside the symbol, the broken text must still
+            # have one: "within" is another word, not "with {T} in" without its symbol.
+            spaced = segment[-1:].isspace() or segments[index + 1][:1].isspace()
+            pattern += r"\s+" if spaced and segment.strip() and segments[index + 1].strip() else r"\s*"
+    pattern += r"\s*"
+    target = clean_text(broken)
+    match = re.fullmatch(pattern, punctuation_twins(target))
+    if match is None:
+        return None
+    restored: list[str] = []
+    for index, segment in enumerate(segments):
+        start, end = match.span(index + 1)
+        restored.append(target[start:end])
+        if index < len(gaps):
+            before = " " if segment[-1:].isspace() else ""
+            after = " " if segments[index + 1][:1].isspace() else ""
+            restored.append(before + "".join(gaps[index]) + after)
+    return "".join(restored).strip(), list(symbols)

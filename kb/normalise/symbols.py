@@ -1,0 +1,176 @@
+"""Mana and other card symbols, written the way Scryfall writes them: ``{T}``, ``{2/U}``, ``{B/P}``.
+
+Sources spell symbols three other ways: old Gatherer pages as images whose ``alt`` is English
+words ("Blue or Red", "Phyrexian Black") and whose ``name=`` is a short code (``UR``, ``BP``,
+``tap``); Gatherer's printed text as ``oW``/``ooX``/``o2`` codes (Scryfall's
+``gatherer_alternates``); and hand-typed braces in any case and hybrid order (``{u/r}``).
+"""
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from importlib import resources
+
+COLOURS = "WUBRG"
+COLOUR_OF_WORD = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+NUMBER_OF_WORD = {
+    word: str(value)
+    for value, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+        "fifteen sixteen seventeen eighteen nineteen twenty".split()
+    )
+}
+# Alt texts that are not built from colour and number words.
+SPECIAL_ALTS = {
+    "tap": "T",
+    "untap": "Q",
+    "snow": "S",
+    "colorless": "C",
+    "variable colorless": "X",
+    "energy": "E",
+    "phyrexian": "H",
+    "planeswalker": "PW",
+    "chaos": "CHAOS",
+    "infinite": "∞",
+    "infinity": "∞",
+    "half": "½",
+}
+# Gatherer's image ``name=`` codes that are words rather than letters.
+SPECIAL_IMAGE_NAMES = {"tap": "T", "untap": "Q", "snow": "S", "chaos": "CHAOS", "infinity": "∞"}
+SINGLE_SYMBOL_LETTERS = set("WUBRGCXYZSTQEHP")
+
+BRACES = re.compile(r"\{([^{}\s]{1,12})\}")
+# A run of old Gatherer codes such as "oW", "ooX", "o2", "ocT", "oWoU". Bounded by non-letters on
+# the left and by no lower-case letter on the right so ordinary words ("oTher") stay untouched.
+OLD_CODE = r"o?o(?:cT|\d+|[WUBRGXYZCSTQE])"
+OLD_CODE_RUN = re.compile(rf"(?<![A-Za-z])(?:{OLD_CODE})+(?![a-z])")
+ONE_OLD_CODE = re.compile(rf"o?o(cT|\d+|[WUBRGXYZCSTQE])")
+
+
+@lru_cache(maxsize=1)
+def symbology() -> dict[str, dict]:
+    """Scryfall's card symbols bundled with the package (kb/data/symbology.json), by symbol."""
+    raw = resources.files("kb").joinpath("data/symbology.json").read_text(encoding="utf-8")
+    return {entry["symbol"]: entry for entry in json.loads(raw)["symbols"]}
+
+
+@lru_cache(maxsize=1)
+def gatherer_alternates() -> dict[str, str]:
+    """Gatherer's legacy spellings ("oT", "ocT", "o2") to Scryfall symbols, from the bundle."""
+    return {
+        alternate: symbol
+        for symbol, entry in symbology().items()
+        for alternate in entry.get("gatherer_alternates") or []
+    }
+
+
+def _ordered_pair(first: str, second: str) -> tuple[str, str]:
+    """Two hybrid halves in Scryfall's order: generic or colourless first, then colour order.
+
+    Scryfall writes colour pairs the way the colour wheel runs: the second colour is one step
+    (allied, ``{W/U}``) or two steps (enemy, ``{U/R}``, ``{G/U}``) clockwise from the first.
+    """
+    if first in COLOURS and second in COLOURS:
+        step = (COLOURS.index(second) - COLOURS.index(first)) % 5
+        return (first, second) if step in (1, 2) else (second, first)
+    if second.isdigit() or second == "C":
+        return second, first
+    return first, second
+
+
+def _hybrid(parts: list[str]) -> str:
+    """Braced hybrid/Phyrexian symbol from its halves, e.g. ["R", "U"] → "{U/R}"."""
+    phyrexian = "P" in parts and len(parts) > 1
+    halves = [part for part in parts if part != "P"] if phyrexian else parts
+    if len(halves) == 2:
+        halves = list(_ordered_pair(halves[0], halves[1]))
+    return "{" + "/".join(halves + (["P"] if phyrexian else [])) + "}"
+
+
+def _word_to_code(word: str) -> str | None:
+    word = word.strip().lower()
+    if word in COLOUR_OF_WORD:
+        return COLOUR_OF_WORD[word]
+    if word in NUMBER_OF_WORD:
+        return NUMBER_OF_WORD[word]
+    if word.isdigit():
+        return word
+    if word == "colorless":
+        return "C"
+    return None
+
+
+def _from_alt(alt: str) -> str | None:
+    text = " ".join(alt.lower().split())
+    if not text:
+        return None
+    if text in SPECIAL_ALTS:
+        return "{" + SPECIAL_ALTS[text] + "}"
+    if text.isdigit():
+        return "{" + text + "}"
+    if text in COLOUR_OF_WORD:
+        return "{" + COLOUR_OF_WORD[text] + "}"
+    phyrexian = text.startswith("phyrexian ")
+    if phyrexian:
+        text = text[len("phyrexian "):]
+    halves = [_word_to_code(part) for part in text.split(" or ")]
+    if not all(halves) or len(halves) > 2:
+        return None
+    return _hybrid([h for h in halves if h] + (["P"] if phyrexian else []))
+
+
+def _from_image_name(image_name: str) -> str | None:
+    code = image_name.strip()
+    if code.lower() in SPECIAL_IMAGE_NAMES:
+        return "{" + SPECIAL_IMAGE_NAMES[code.lower()] + "}"
+    if code in gatherer_alternates():
+        return gatherer_alternates()[code]
+    code = code.upper()
+    if code.isdigit() or (len(code) == 1 and code in SINGLE_SYMBOL_LETTERS):
+        return "{" + code + "}"
+    # Hybrid and Phyrexian codes: "UR", "2U", "BP", "WUP" — a number or letters, each a half.
+    match = re.fullmatch(r"(\d+|[WUBRGC])([WUBRG])(P?)", code) or re.fullmatch(r"([WUBRG])(P)()", code)
+    if match is None:
+        return None
+    parts = [part for part in match.groups() if part]
+    return _hybrid(parts)
+
+
+def gatherer_alt_to_symbol(alt: str, image_name: str | None = None) -> str | None:
+    """The braced symbol an old Gatherer ``<img alt=… src=…name=…>`` shows, or None if unknown.
+
+    The English alt text decides ("Blue or Red" → ``{U/R}``, "Phyrexian Black" → ``{B/P}``,
+    "Two or Blue" → ``{2/U}``); when it is not understood, the image's ``name=`` code
+    (``UR``, ``2U``, ``tap``) and Scryfall's ``gatherer_alternates`` are tried.
+    """
+    symbol = _from_alt(alt or "")
+    if symbol is None and image_name:
+        symbol = _from_image_name(image_name)
+    return symbol
+
+
+def old_gatherer_codes_to_braces(text: str) -> str:
+    """Gatherer printed-text codes to braces: "oW" → ``{W}``, "ooX" → ``{X}``, "o2" → ``{2}``."""
+
+    def one(match: re.Match[str]) -> str:
+        code = match.group(1)
+        return "{T}" if code == "cT" else "{" + code + "}"
+
+    return OLD_CODE_RUN.sub(lambda run: ONE_OLD_CODE.sub(one, run.group(0)), text)
+
+
+def _normalise_inside(match: re.Match[str]) -> str:
+    inner = match.group(1).upper()
+    if "/" not in inner:
+        return "{" + inner + "}"
+    return _hybrid(inner.split("/"))
+
+
+def normalise_symbols(text: str) -> str:
+    """Braced symbols in Scryfall's spelling: upper case, hybrid halves in Scryfall's order.
+
+    ``{2/u}`` → ``{2/U}``, ``{r/u}`` → ``{U/R}``, ``{p/b}`` → ``{B/P}``; ``{PW}``, ``{CHAOS}``
+    and symbols in other scripts (``{横置}``) are kept as they are apart from case.
+    """
+    return BRACES.sub(_normalise_inside, text)

@@ -1,0 +1,104 @@
+"""Text clean-up shared by every parser, and the keys that tell two copies of one ruling apart.
+
+Sources print the same ruling with different typography: Scryfall uses curly apostrophes, old
+Gatherer pages straight ones and stray double spaces, page captures lose symbols. ``identity_key``
+erases exactly those differences (never a changed word), and ``quality_score`` ranks the copies so
+the store can keep the best one.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from kb.normalise.symbols import normalise_symbols
+
+# Horizontal whitespace, including the no-break and thin spaces French pages put before colons.
+HORIZONTAL_SPACE = re.compile(r"[ \t\u00a0\u2000-\u200a\u202f\u205f]+")
+ZERO_WIDTH = re.compile(r"[\u200b\u200c\u200d\u2060\ufeff]")
+LINE_BREAK = re.compile(r"\r\n|\r|\u2028|\u2029|\x85")
+BLANK_LINES = re.compile(r"\n{3,}")
+
+# One character for one character, so positions survive the mapping (restore_from_reference
+# relies on that).
+PUNCTUATION_TWINS = str.maketrans(
+    {
+        "\u2018": "'",  # ‘
+        "\u2019": "'",  # ’
+        "\u201a": "'",  # ‚
+        "\u201b": "'",  # ‛
+        "\u2032": "'",  # ′
+        "\u00b4": "'",  # ´
+        "\u0060": "'",  # `
+        "\u201c": '"',  # “
+        "\u201d": '"',  # ”
+        "\u201e": '"',  # „
+        "\u201f": '"',  # ‟
+        "\u2033": '"',  # ″
+        "\u00ab": '"',  # «
+        "\u00bb": '"',  # »
+        "\u2010": "-",  # hyphen
+        "\u2011": "-",  # non-breaking hyphen
+        "\u2012": "-",  # figure dash
+        "\u2013": "-",  # en dash
+        "\u2014": "-",  # em dash
+        "\u2015": "-",  # horizontal bar
+        "\u2212": "-",  # minus sign
+    }
+)
+CURLY_PUNCTUATION = re.compile("[\u2018\u2019\u201c\u201d\u2014\u2013\u2026]")
+SPACE_BEFORE_PUNCTUATION = re.compile(r" +([,.;:!?])")
+TRAILING_PERIODS = re.compile(r"[\s.]+$")
+BRACED_SYMBOL = re.compile(r"\{[^{}\s]{1,12}\}")
+
+
+def nfc(text: str) -> str:
+    """``text`` in Unicode normal form C (composed accents), the form every stored text uses."""
+    return unicodedata.normalize("NFC", text)
+
+
+def clean_text(text: str) -> str:
+    """NFC, one space where runs of spaces were, no spaces at line ends, line breaks kept.
+
+    Line breaks separate abilities in card text and paragraphs in rulings, so they stay; more
+    than one blank line in a row becomes one.
+    """
+    text = ZERO_WIDTH.sub("", nfc(text))
+    text = LINE_BREAK.sub("\n", text)
+    lines = [HORIZONTAL_SPACE.sub(" ", line).strip() for line in text.split("\n")]
+    return BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
+
+
+def punctuation_twins(text: str) -> str:
+    """Curly quotes, apostrophes and dashes replaced by their plain ASCII twins, one for one."""
+    return text.translate(PUNCTUATION_TWINS)
+
+
+def identity_key(text: str) -> str:
+    """The key that copies of one ruling share across sources.
+
+    Equal for differences of typography only: curly vs straight quotes and apostrophes, kinds of
+    dash, runs of spaces and line breaks, a space before punctuation, a missing final period, the
+    case of letters inside braces. Any changed, added or removed word gives a different key.
+    """
+    text = punctuation_twins(clean_text(text)).replace("\u2026", "...")
+    text = normalise_symbols(text)
+    text = " ".join(text.split())
+    text = SPACE_BEFORE_PUNCTUATION.sub(r"\1", text)
+    return TRAILING_PERIODS.sub("", text)
+
+
+def quality_score(text: str) -> tuple[int, int, int, int, int]:
+    """A sortable score; of several copies of one text, the highest is the best to keep.
+
+    In order of weight: no sign of symbols lost in rendering, how many braced symbols it
+    carries, no runs of spaces, typographic punctuation (the official texts use it), and
+    finally NFC form.
+    """
+    from kb.normalise.losses import detect_dropped_symbols  # losses builds on this module
+
+    no_losses = 0 if detect_dropped_symbols(text) else 1
+    symbols = len(BRACED_SYMBOL.findall(text))
+    no_double_spaces = -len(re.findall(r"[ \u00a0]{2,}", text))
+    typographic = len(CURLY_PUNCTUATION.findall(text))
+    is_nfc = 1 if unicodedata.is_normalized("NFC", text) else 0
+    return (no_losses, symbols, no_double_spaces, typographic, is_nfc)

@@ -1,0 +1,514 @@
+"""Scryfall: rulings lists, card objects and search pages, bulk files, the bulk listing, symbology.
+
+Formats (each with its own ``sniff``/``parse`` in ``FORMATS``):
+
+- ``scryfall-rulings``: ``/cards/{id}/rulings`` (a List of ``ruling`` objects, possibly empty).
+- ``scryfall-cards``: ``/cards/{id}`` (one ``card``) or a ``/cards/search`` page (a List of cards).
+- ``scryfall-bulk-rulings`` / ``scryfall-bulk-cards``: the bulk downloads, gzipped or not, as a
+  JSON array (the legacy ``download_uri`` files) or JSON Lines (the current
+  ``jsonl_download_uri`` files). The build streams them with ``iter_bulk_rulings`` and
+  ``iter_bulk_cards``: all_cards is ~2.4 GB, never loaded whole.
+
+``parse_bulk_listing`` (``/bulk-data``) and ``parse_symbology`` (``/symbology``) serve the fetcher
+and the symbol table; they describe no rulings, so they are not import formats.
+"""
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import re
+import zlib
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, BinaryIO
+
+import ijson
+
+from kb.normalise.dates import parse_date
+from kb.normalise.symbols import normalise_symbols
+from kb.normalise.text import clean_text
+from kb.records import CardName, CardRecord, ParseError, QualityIssue, RulingRecord, RulingsDocument
+
+FORMAT_NAME = "scryfall-rulings"
+DESCRIPTION = "Scryfall /cards/{id}/rulings list (JSON)"
+
+RULINGS_FORMAT = FORMAT_NAME
+CARDS_FORMAT = "scryfall-cards"
+BULK_RULINGS_FORMAT = "scryfall-bulk-rulings"
+BULK_CARDS_FORMAT = "scryfall-bulk-cards"
+
+GZIP_MAGIC = b"\x1f\x8b"
+SNIFF_BYTES = 64 * 1024
+# Scryfall writes "object" as the first key of every object, so the first two occurrences in a
+# document name the top-level object and (for a List) the kind of its first element.
+OBJECT_KIND = re.compile(rb'"object"\s*:\s*"([a-z_]+)"')
+FACE_SEPARATOR = " // "
+FACE_TEXT_SEPARATOR = "\n//\n"
+
+
+# --------------------------------------------------------------------------------------------
+# Content detection
+
+
+def _decompressed_prefix(data: bytes) -> bytes:
+    """The first bytes of ``data``, gunzipped when it is gzip (a prefix is enough to sniff)."""
+    if not data.startswith(GZIP_MAGIC):
+        return data[:SNIFF_BYTES]
+    try:
+        return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(data[:SNIFF_BYTES], SNIFF_BYTES)
+    except zlib.error:
+        return b""
+
+
+def _object_kinds(prefix: bytes) -> list[str]:
+    return [match.decode() for match in OBJECT_KIND.findall(prefix[:SNIFF_BYTES])][:2]
+
+
+def _is_json_lines(prefix: bytes) -> bool:
+    """True when the first line is a whole JSON object and another record follows it."""
+    stripped = prefix.lstrip()
+    if not stripped.startswith(b"{"):
+        return False
+    first, newline, rest = stripped.partition(b"\n")
+    if not newline:
+        return False
+    try:
+        json.loads(first)
+    except ValueError:
+        return False
+    return rest.lstrip()[:1] in (b"{", b"")
+
+
+def _bulk_kind(data: bytes) -> str | None:
+    """'ruling' or 'card' when ``data`` is a bulk file (array or JSON Lines, maybe gzipped)."""
+    prefix = _decompressed_prefix(data)
+    stripped = prefix.lstrip()
+    if stripped.startswith(b"["):
+        kinds = _object_kinds(stripped)
+    elif data.startswith(GZIP_MAGIC) or _is_json_lines(prefix):
+        kinds = _object_kinds(stripped)
+    else:
+        return None
+    return kinds[0] if kinds and kinds[0] in ("ruling", "card") else None
+
+
+def _api_kinds(data: bytes) -> list[str]:
+    """Object kinds of a single API response body ([] when ``data`` is a bulk file)."""
+    if data.startswith(GZIP_MAGIC) or not data.lstrip().startswith(b"{") or _is_json_lines(data[:SNIFF_BYTES]):
+        return []
+    return _object_kinds(data[:SNIFF_BYTES])
+
+
+def sniff_rulings(data: bytes, name: str = "") -> bool:
+    """A ``/cards/{id}/rulings`` List: rulings, or empty (Scryfall answers an empty List)."""
+    kinds = _api_kinds(data)
+    if kinds == ["list", "ruling"]:
+        return True
+    return kinds == ["list"] and re.search(rb'"data"\s*:\s*\[\s*\]', data[:SNIFF_BYTES]) is not None
+
+
+def sniff_cards(data: bytes, name: str = "") -> bool:
+    """A ``/cards/{id}`` card or a ``/cards/search`` List of cards."""
+    kinds = _api_kinds(data)
+    return kinds[:1] == ["card"] or kinds == ["list", "card"]
+
+
+def sniff_bulk_rulings(data: bytes, name: str = "") -> bool:
+    return _bulk_kind(data) == "ruling"
+
+
+def sniff_bulk_cards(data: bytes, name: str = "") -> bool:
+    return _bulk_kind(data) == "card"
+
+
+sniff = sniff_rulings
+
+
+# --------------------------------------------------------------------------------------------
+# Records
+
+
+def ruling_from_object(obj: dict[str, Any], position: int) -> RulingRecord:
+    """One Scryfall ``ruling`` object as a RulingRecord (text cleaned, date kept raw and ISO)."""
+    raw_date = obj.get("published_at")
+    return RulingRecord(
+        text=normalise_symbols(clean_text(obj.get("comment") or "")),
+        raw_date=raw_date,
+        published_at=parse_date(raw_date, "en"),
+        position=position,
+        source=obj.get("source"),
+        oracle_id=obj.get("oracle_id"),
+        lang="en",
+    )
+
+
+def _faces(card: dict[str, Any]) -> list[dict[str, Any]]:
+    return card.get("card_faces") or []
+
+
+def _joined(card: dict[str, Any], key: str, separator: str) -> str | None:
+    """``card[key]``, or the faces' values joined (multi-face cards keep some fields per face)."""
+    value = card.get(key)
+    if value:
+        return value
+    parts = [face.get(key) for face in _faces(card) if face.get(key)]
+    return separator.join(parts) if parts else None
+
+
+def _oracle_id(card: dict[str, Any]) -> str | None:
+    # Reversible cards carry oracle_id only on their faces.
+    return card.get("oracle_id") or next((f["oracle_id"] for f in _faces(card) if f.get("oracle_id")), None)
+
+
+def _text(value: str | None) -> str | None:
+    return normalise_symbols(clean_text(value)) if value else None
+
+
+def card_from_object(card: dict[str, Any]) -> CardRecord:
+    """One Scryfall ``card`` object (one printing in one language) as a CardRecord."""
+    multiverse_ids = card.get("multiverse_ids") or []
+    return CardRecord(
+        name=card["name"],
+        oracle_id=_oracle_id(card),
+        faces=[face["name"] for face in _faces(card) if face.get("name")],
+        lang=card.get("lang", "en"),
+        printed_name=_joined(card, "printed_name", FACE_SEPARATOR),
+        printed_text=_text(_joined(card, "printed_text", FACE_TEXT_SEPARATOR)),
+        printed_type_line=_joined(card, "printed_type_line", FACE_SEPARATOR),
+        oracle_text=_text(_joined(card, "oracle_text", FACE_TEXT_SEPARATOR)),
+        type_line=_joined(card, "type_line", FACE_SEPARATOR),
+        mana_cost=_joined(card, "mana_cost", FACE_SEPARATOR) or None,
+        scryfall_id=card.get("id"),
+        multiverse_id=multiverse_ids[0] if multiverse_ids else None,
+        set_code=card.get("set"),
+        collector_number=card.get("collector_number"),
+        layout=card.get("layout"),
+    )
+
+
+def names_of_card(card: dict[str, Any]) -> list[CardName]:
+    """The card's names in its printing's language: the whole name and, for multi-face
+    cards, each face's name, each with its English counterpart.
+
+    English printings give the Oracle name (an English ``printed_name`` is a reflavoured
+    printing, not the card's name). Other languages give ``printed_name``, which multi-face
+    cards keep only inside ``card_faces``.
+    """
+    lang = card.get("lang", "en")
+    oracle_id = _oracle_id(card)
+    faces = _faces(card)
+    pairs: list[tuple[str | None, str]] = []
+    if lang == "en":
+        pairs.append((card["name"], card["name"]))
+        pairs.extend((face.get("name"), face.get("name", "")) for face in faces)
+    else:
+        pairs.append((_joined(card, "printed_name", FACE_SEPARATOR), card["name"]))
+        pairs.extend((face.get("printed_name"), face.get("name", "")) for face in faces)
+    names: list[CardName] = []
+    for printed, english in pairs:
+        if printed:
+            name = clean_text(printed)
+            names.append(CardName(lang=lang, name=name, oracle_id=oracle_id, english_name=english or None))
+    return names
+
+
+def _dedupe_names(names: Iterable[CardName]) -> list[CardName]:
+    seen: set[tuple[str | None, str, str]] = set()
+    unique: list[CardName] = []
+    for name in names:
+        key = (name.oracle_id, name.lang, name.name)
+        if key not in seen:
+            seen.add(key)
+            unique.append(name)
+    return unique
+
+
+# --------------------------------------------------------------------------------------------
+# Whole API documents
+
+
+def _load_json(data: bytes, name: str) -> Any:
+    try:
+        return json.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError as error:
+        raise ParseError(f"{name}: not UTF-8 (byte offset {error.start})") from None
+    except json.JSONDecodeError as error:
+        raise ParseError(f"{name}: malformed or truncated JSON at line {error.lineno}, column {error.colno}: {error.msg}") from None
+
+
+def _list_items(document: Any, name: str, kind: str) -> list[dict[str, Any]]:
+    if not isinstance(document, dict) or document.get("object") != "list" or not isinstance(document.get("data"), list):
+        raise ParseError(f"{name}: not a Scryfall List of {kind} objects")
+    items = document["data"]
+    for index, item in enumerate(items, 1):
+        if not isinstance(item, dict) or item.get("object") != kind:
+            got = item.get("object") if isinstance(item, dict) else type(item).__name__
+            raise ParseError(f"{name}: item {index} of the List is a {got!r}, not a {kind!r}")
+    return items
+
+
+def parse_rulings(data: bytes, name: str = "<bytes>", lang: str | None = None) -> RulingsDocument:
+    """A ``/cards/{id}/rulings`` List → RulingsDocument (rulings keyed by ``oracle_id``)."""
+    items = _list_items(_load_json(data, name), name, "ruling")
+    rulings = [ruling_from_object(item, position) for position, item in enumerate(items)]
+    document = RulingsDocument(format=RULINGS_FORMAT, lang="en", rulings=rulings)
+    _report_unparsed_dates(document, name)
+    return document
+
+
+def _report_unparsed_dates(document: RulingsDocument, name: str) -> None:
+    for ruling in document.rulings:
+        if ruling.published_at is None:
+            document.issues.append(
+                QualityIssue("unparsed-date", f"{name}: ruling {ruling.position} date {ruling.raw_date!r} is not a date")
+            )
+
+
+def parse_cards(data: bytes, name: str = "<bytes>", lang: str | None = None) -> RulingsDocument:
+    """A card object or a search List → one CardRecord per printing, names per language."""
+    document = _load_json(data, name)
+    if isinstance(document, dict) and document.get("object") == "card":
+        items = [document]
+    else:
+        items = _list_items(document, name, "card")
+    result = RulingsDocument(format=CARDS_FORMAT, lang=None)
+    try:
+        result.cards = [card_from_object(item) for item in items]
+        result.card_names = _dedupe_names(n for item in items for n in names_of_card(item))
+    except KeyError as error:
+        raise ParseError(f"{name}: a card object lacks {error.args[0]!r}") from None
+    if isinstance(document, dict) and document.get("has_more"):
+        result.extra["next_page"] = document.get("next_page")
+    return result
+
+
+def parse_bulk_rulings(data: bytes, name: str = "<bytes>", lang: str | None = None) -> RulingsDocument:
+    """A whole rulings bulk file in memory (the build streams ``iter_bulk_rulings`` instead)."""
+    document = RulingsDocument(format=BULK_RULINGS_FORMAT, lang="en")
+    document.rulings = list(iter_bulk_rulings(io.BytesIO(data), name=name))
+    _report_unparsed_dates(document, name)
+    return document
+
+
+def parse_bulk_cards(data: bytes, name: str = "<bytes>", lang: str | None = None) -> RulingsDocument:
+    """A whole cards bulk file in memory (the build streams ``iter_bulk_cards`` instead)."""
+    document = RulingsDocument(format=BULK_CARDS_FORMAT, lang=None)
+    names: list[CardName] = []
+    for card, card_names in _iter_bulk_card_objects(io.BytesIO(data), name):
+        document.cards.append(card)
+        names.extend(card_names)
+    document.card_names = _dedupe_names(names)
+    return document
+
+
+def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> RulingsDocument:
+    """Any Scryfall document this module knows, chosen by content."""
+    for _format, _description, sniffer, parser in FORMATS:
+        if sniffer(data, name):
+            return parser(data, name, lang)
+    raise ParseError(f"{name}: not a Scryfall rulings list, card, search page or bulk file")
+
+
+# --------------------------------------------------------------------------------------------
+# Streams
+
+
+class _CountingReader(io.RawIOBase):
+    """Reads ``prefix`` then ``stream``, counting bytes so errors can name an offset."""
+
+    def __init__(self, prefix: bytes, stream: BinaryIO) -> None:
+        self._prefix = prefix
+        self._stream = stream
+        self.offset = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer)
+        if self._prefix:
+            count = min(len(view), len(self._prefix))
+            view[:count] = self._prefix[:count]
+            self._prefix = self._prefix[count:]
+        else:
+            chunk = self._stream.read(len(view))
+            count = len(chunk)
+            view[:count] = chunk
+        self.offset += count
+        return count
+
+
+def _decoded_stream(stream: BinaryIO) -> tuple[BinaryIO, _CountingReader]:
+    """``stream`` gunzipped when it starts with the gzip magic; the counter sees the raw bytes."""
+    head = stream.read(2)
+    counter = _CountingReader(head, stream)
+    buffered = io.BufferedReader(counter, buffer_size=1 << 16)
+    if head == GZIP_MAGIC:
+        return gzip.GzipFile(fileobj=buffered, mode="rb"), counter  # type: ignore[return-value]
+    return buffered, counter
+
+
+def _first_byte(reader: Any, name: str) -> bytes:
+    while True:
+        try:
+            peeked = reader.peek(1)
+        except (OSError, EOFError) as error:
+            raise ParseError(f"{name}: unreadable gzip stream at the start: {error}") from None
+        if not peeked:
+            return b""
+        stripped = peeked.lstrip()
+        if stripped:
+            return stripped[:1]
+        reader.read(len(peeked))
+
+
+def iter_bulk_objects(stream: BinaryIO, name: str = "<stream>") -> Iterator[dict[str, Any]]:
+    """Every top-level object of a bulk file, streamed: gzip or not, JSON array or JSON Lines.
+
+    Raises ParseError naming the record number and raw byte offset where the file broke.
+    """
+    reader, counter = _decoded_stream(stream)
+    first = _first_byte(reader, name)
+    if first == b"[":
+        yield from _iter_array(reader, counter, name)
+    elif first == b"{":
+        yield from _iter_lines(reader, counter, name)
+    elif first == b"":
+        return
+    else:
+        raise ParseError(f"{name}: a bulk file starts with '[' or '{{', found {first!r}")
+
+
+def _iter_array(reader: BinaryIO, counter: _CountingReader, name: str) -> Iterator[dict[str, Any]]:
+    number = 0
+    try:
+        for number, item in enumerate(ijson.items(reader, "item", use_float=True), 1):
+            yield item
+    except (ijson.JSONError, ijson.IncompleteJSONError, EOFError, OSError, zlib.error) as error:
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise ParseError(
+            f"{name}: malformed or truncated JSON array after record {number} (near byte offset {counter.offset}): {reason}"
+        ) from None
+
+
+def _iter_lines(reader: BinaryIO, counter: _CountingReader, name: str) -> Iterator[dict[str, Any]]:
+    number = 0
+    line_number = 0
+    try:
+        for line_number, line in enumerate(reader, 1):
+            if not line.strip():
+                continue
+            number += 1
+            try:
+                yield json.loads(line)
+            except ValueError as error:
+                raise ParseError(
+                    f"{name}: record {number} (line {line_number}, near byte offset {counter.offset}) "
+                    f"is not valid JSON: {error}"
+                ) from None
+    except (EOFError, OSError, zlib.error) as error:
+        raise ParseError(
+            f"{name}: stream broke after record {number} (line {line_number}, near byte offset {counter.offset}): {error}"
+        ) from None
+
+
+def _checked(objects: Iterator[dict[str, Any]], kind: str, name: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    for number, obj in enumerate(objects, 1):
+        if not isinstance(obj, dict) or obj.get("object") != kind:
+            got = obj.get("object") if isinstance(obj, dict) else type(obj).__name__
+            raise ParseError(f"{name}: record {number} is a {got!r}, not a {kind!r}")
+        yield number, obj
+
+
+def iter_bulk_rulings(stream: BinaryIO, name: str = "<stream>") -> Iterator[RulingRecord]:
+    """Rulings of a Scryfall rulings bulk file, one at a time (position = record number - 1)."""
+    for number, obj in _checked(iter_bulk_objects(stream, name), "ruling", name):
+        yield ruling_from_object(obj, number - 1)
+
+
+def _iter_bulk_card_objects(stream: BinaryIO, name: str) -> Iterator[tuple[CardRecord, list[CardName]]]:
+    for number, obj in _checked(iter_bulk_objects(stream, name), "card", name):
+        try:
+            yield card_from_object(obj), names_of_card(obj)
+        except KeyError as error:
+            raise ParseError(f"{name}: card record {number} lacks {error.args[0]!r}") from None
+
+
+def iter_bulk_cards(stream: BinaryIO, name: str = "<stream>") -> Iterator[CardRecord]:
+    """CardRecords of an oracle_cards / default_cards / all_cards bulk file, one at a time."""
+    for card, _names in _iter_bulk_card_objects(stream, name):
+        yield card
+
+
+def iter_bulk_card_names(stream: BinaryIO, name: str = "<stream>") -> Iterator[tuple[CardRecord, list[CardName]]]:
+    """Like ``iter_bulk_cards`` with each printing's names (all_cards has every language's)."""
+    yield from _iter_bulk_card_objects(stream, name)
+
+
+# --------------------------------------------------------------------------------------------
+# Listing and symbology
+
+
+def parse_bulk_listing(data: bytes, name: str = "<bytes>") -> list[dict[str, Any]]:
+    """The ``/bulk-data`` List → one dict per bulk file.
+
+    Keys: ``type``, ``id``, ``name``, ``updated_at``, ``download_uri`` (``jsonl_download_uri``
+    when present, else the legacy ``download_uri``), ``file_format`` (``jsonl`` or ``json``),
+    ``size`` and ``compressed_size`` (None where the listing does not give them),
+    ``content_encoding``.
+    """
+    items = _list_items(_load_json(data, name), name, "bulk_data")
+    entries: list[dict[str, Any]] = []
+    for index, item in enumerate(items, 1):
+        uri = item.get("jsonl_download_uri") or item.get("download_uri")
+        if not uri or not item.get("type"):
+            raise ParseError(f"{name}: bulk entry {index} has no type or download URI")
+        entries.append(
+            {
+                "type": item["type"],
+                "id": item.get("id"),
+                "name": item.get("name"),
+                "updated_at": item.get("updated_at"),
+                "download_uri": uri,
+                "file_format": "jsonl" if item.get("jsonl_download_uri") else "json",
+                "size": item.get("size"),
+                "compressed_size": item.get("compressed_size"),
+                "content_encoding": item.get("content_encoding"),
+            }
+        )
+    return entries
+
+
+SYMBOL_FIELDS = (
+    "symbol",
+    "english",
+    "represents_mana",
+    "mana_value",
+    "hybrid",
+    "phyrexian",
+    "colors",
+    "gatherer_alternates",
+)
+
+
+def parse_symbology(data: bytes, name: str = "<bytes>") -> list[dict[str, Any]]:
+    """One ``/symbology`` page → its card symbols (``gatherer_alternates`` always a list).
+
+    Follow the page's ``next_page`` for the rest; this returns one page's symbols.
+    """
+    items = _list_items(_load_json(data, name), name, "card_symbol")
+    symbols: list[dict[str, Any]] = []
+    for item in items:
+        entry = {field: item.get(field) for field in SYMBOL_FIELDS}
+        entry["gatherer_alternates"] = list(item.get("gatherer_alternates") or [])
+        symbols.append(entry)
+    return symbols
+
+
+Parser = Callable[[bytes, str, "str | None"], RulingsDocument]
+FORMATS: list[tuple[str, str, Callable[[bytes, str], bool], Parser]] = [
+    (RULINGS_FORMAT, DESCRIPTION, sniff_rulings, parse_rulings),
+    (CARDS_FORMAT, "Scryfall /cards/{id} card or /cards/search page (JSON)", sniff_cards, parse_cards),
+    (BULK_RULINGS_FORMAT, "Scryfall rulings bulk file (JSON array or JSON Lines, gzip or not)", sniff_bulk_rulings, parse_bulk_rulings),
+    (BULK_CARDS_FORMAT, "Scryfall card bulk file: oracle/default/all cards (JSON array or JSON Lines, gzip or not)", sniff_bulk_cards, parse_bulk_cards),
+]
