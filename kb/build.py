@@ -118,8 +118,14 @@ def _detect(doc: DocumentInput) -> Format:
     return detect_format(head, doc.path)
 
 
-def load_document(db: sqlite_utils.Database, doc: DocumentInput) -> str:
-    """Parse one input and save what it holds; returns the format name. Raises ParseError."""
+def load_document(
+    db: sqlite_utils.Database, doc: DocumentInput, deferred: list | None = None
+) -> str:
+    """Parse one input and save what it holds; returns the format name. Raises ParseError.
+
+    Undated CR pages are appended to ``deferred`` (when given) instead of saved, so they can
+    join a dated version that a later input of the same build provides.
+    """
     fmt = _detect(doc)
     module = __import__(fmt.module, fromlist=["_"])
     streamer: Callable | None = getattr(module, "stream_document", None)
@@ -139,7 +145,10 @@ def load_document(db: sqlite_utils.Database, doc: DocumentInput) -> str:
     lang = getattr(parsed, "lang", None) or doc.lang
     document_id = save_document(db, doc, fmt.name, "parsed", lang=lang)
     if isinstance(parsed, CRDocument):
-        save_cr_document(db, parsed, document_id, doc.source_id)
+        if parsed.effective_date is None and deferred is not None:
+            deferred.append((parsed, document_id, doc.source_id))
+        else:
+            save_cr_document(db, parsed, document_id, doc.source_id)
     elif isinstance(parsed, RulingsDocument):
         save_rulings_document(db, parsed, document_id)
     else:  # pragma: no cover - a parser returning something else is a programming error
@@ -200,11 +209,12 @@ def build_database(
         ensure_db_shape(db)
         with db.atomic():
             save_sources(db)
+            deferred: list = []
             for doc in inputs:
                 if progress:
                     progress(doc.path)
                 try:
-                    load_document(db, doc)
+                    load_document(db, doc, deferred)
                     report.documents += 1
                 except ParseError as error:
                     if not keep_going:
@@ -212,6 +222,8 @@ def build_database(
                     report.failed.append(str(error))
                     document_id = save_document(db, doc, doc.format, "failed", error=str(error))
                     save_quality_issue(db, QualityIssue("unreadable-document", str(error)), document_id)
+            for parsed, document_id, source_id in deferred:
+                save_cr_document(db, parsed, document_id, source_id)
             link_all(db)
         ensure_db_shape(db)
         problems = validate(db)

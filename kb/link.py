@@ -17,6 +17,11 @@ from .normalise.dates import parse_date
 from .records import QualityIssue
 from .save import save_quality_issue
 
+# Issues this step finds; they are recomputed with the rulings on every build or import.
+DERIVED_ISSUES = (
+    "unparseable-date", "unknown-card", "dropped-symbols", "unlinked-translation",
+    "untranslated", "empty-ruling", "card-data-missing",
+)
 SOURCE_PRIORITY = {"scryfall": 0, "mtgjson": 1, "gatherer": 2}
 
 
@@ -98,8 +103,8 @@ def derive_rulings(db: sqlite_utils.Database) -> None:
 
     for table in ("ruling_sightings", "ruling_translations", "rulings"):
         db.execute(f"delete from {table}")
-    db.execute("delete from quality_issues where kind in ('unparseable-date', 'unknown-card',"
-               " 'dropped-symbols', 'unlinked-translation', 'untranslated')")
+    db.execute(f"delete from quality_issues where kind in ({', '.join(repr(k) for k in DERIVED_ISSUES)})")
+    db.execute("delete from cards where name is null")
 
     names: dict[str, set[str]] = defaultdict(set)
     for row in db.query("select oracle_id, name from card_names"):
@@ -209,6 +214,7 @@ def derive_rulings(db: sqlite_utils.Database) -> None:
             )
 
     ruling_rows, sighting_rows, positions = _ruling_rows(rulings, quality_score)
+    _ensure_cards_exist(db, {ruling.oracle_id for ruling in rulings.values() if ruling.oracle_id})
     db.conn.executemany(
         "insert into rulings (id, oracle_id, card_name, card_name_lang, source, source_inferred,"
         " published_at, text, position, first_seen, last_seen, removed_upstream)"
@@ -232,6 +238,18 @@ def derive_rulings(db: sqlite_utils.Database) -> None:
         save_quality_issue(db, issue, document_id)
 
     link_translations(db, foreign, rulings)
+
+
+def _ensure_cards_exist(db: sqlite_utils.Database, oracle_ids: set[str]) -> None:
+    """A ruling may name an Oracle id whose card data we have not imported: keep the ruling,
+    give the card a row without a name, and say so."""
+    known = {row[0] for row in db.execute("select oracle_id from cards")}
+    for oracle_id in sorted(oracle_ids - known):
+        db.execute("insert into cards (oracle_id) values (?)", [oracle_id])
+        save_quality_issue(
+            db,
+            QualityIssue("card-data-missing", f"rulings name Oracle id {oracle_id} but no card data for it was imported"),
+        )
 
 
 def _card_key(row: dict) -> str:
@@ -379,16 +397,19 @@ def link_translations(db: sqlite_utils.Database, foreign: list[dict], rulings: d
                     record["card_name"],
                 )
             )
-            if not ruling_id:
-                save_quality_issue(
-                    db,
-                    QualityIssue(
-                        "unlinked-translation",
-                        f"{record['detected_lang']} ruling {record['position']} ({record['card_name'] or 'no card'})"
-                        " has no English original in the database yet",
-                    ),
-                    document_id,
-                )
+    unlinked: dict[int, int] = defaultdict(int)
+    for row in rows:
+        if row[1] is None:
+            unlinked[row[8]] += 1
+    for document_id, count in sorted(unlinked.items()):
+        save_quality_issue(
+            db,
+            QualityIssue(
+                "unlinked-translation",
+                f"{count} translated rulings of this document have no English original in the database yet",
+            ),
+            document_id,
+        )
     db.conn.executemany(
         "insert or replace into ruling_translations (id, ruling_id, lang, text, method, status,"
         " confidence, match_method, document_id, raw_date, card_name) values (?,?,?,?,?,?,?,?,?,?,?)",

@@ -78,18 +78,30 @@ def save_document(
     return document_id
 
 
-def version_id_for(cr: CRDocument, source_id: str) -> str:
+def version_id_for(db: sqlite_utils.Database, cr: CRDocument, source_id: str) -> str:
     if cr.effective_date:
         return f"{cr.lang}-{cr.effective_date}"
-    # Undated per-rule pages of one site and language form one growing collection.
+    # An undated page (a chapter of a translation whose date is on its index page) belongs to
+    # the one dated version of the same language from the same source, when there is one.
+    dated = [
+        row[0]
+        for row in db.execute(
+            "select cr_versions.id from cr_versions join documents on documents.id = cr_versions.document_id"
+            " where cr_versions.lang = ? and cr_versions.effective_date is not null and documents.source_id = ?",
+            [cr.lang, source_id],
+        )
+    ]
+    if len(dated) == 1:
+        return dated[0]
+    # Otherwise undated per-rule pages of one site and language form one growing collection.
     return f"{cr.lang}-pages-{source_id}"
 
 
 def save_cr_document(
     db: sqlite_utils.Database, cr: CRDocument, document_id: int, source_id: str
 ) -> str:
-    """Store one CR document as a version; a document of an existing dated version replaces it."""
-    version_id = version_id_for(cr, source_id)
+    """Store one CR document as (part of) a version; returns the version id."""
+    version_id = version_id_for(db, cr, source_id)
     conn = db.conn
     # One version may come in several documents (chapter pages of a translation, per-rule
     # pages, a re-encoded copy of an official file): each document adds or replaces the rules
@@ -165,24 +177,24 @@ def save_cr_document(
         " (select count(*) from glossary where version_id = :v)",
         {"v": version_id},
     ).fetchone()
-    db["cr_versions"].upsert(
-        {
-            "id": version_id,
-            "lang": cr.lang,
-            "effective_date": cr.effective_date,
-            "raw_date": cr.raw_date,
-            "title": cr.title,
-            "method": cr.method or ("official" if cr.lang == "en" else None),
-            "document_id": document_id,
-            "encoding": cr.encoding,
-            "intro": cr.intro,
-            "credits": cr.credits,
-            "rule_count": counts[0],
-            "glossary_count": counts[1],
-            "extra": _small_extra(cr.extra),
-        },
-        pk="id",
-    )
+    version_row = {
+        "id": version_id,
+        "lang": cr.lang,
+        "effective_date": cr.effective_date,
+        "raw_date": cr.raw_date,
+        "title": cr.title,
+        "method": cr.method or ("official" if cr.lang == "en" else None),
+        "document_id": document_id,
+        "encoding": cr.encoding,
+        "intro": cr.intro,
+        "credits": cr.credits,
+        "extra": _small_extra(cr.extra),
+    }
+    if merging and not cr.effective_date:
+        # A chapter joining a dated version adds rules, not the version's own description.
+        version_row = {"id": version_id}
+    version_row.update({"rule_count": counts[0], "glossary_count": counts[1]})
+    db["cr_versions"].upsert(version_row, pk="id")
     for warning in cr.warnings:
         save_quality_issue(db, QualityIssue("cr-format", warning), document_id)
     return version_id
