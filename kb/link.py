@@ -226,14 +226,20 @@ def derive_rulings(db: sqlite_utils.Database) -> None:
         " source_as_seen, text_as_seen) values (?,?,?,?,?,?)",
         sighting_rows,
     )
+    unknown_cards: dict[tuple[str, str | None], set[int]] = defaultdict(set)
     for ruling in rulings.values():
         ruling_id = _ruling_id(ruling)
         if not ruling.oracle_id and ruling.card_name:
-            ruling.issues.append(
-                QualityIssue("unknown-card", f"card {ruling.card_name!r} ({ruling.card_name_lang}) is not known yet")
-            )
+            unknown_cards[(ruling.card_name, ruling.card_name_lang)].update(s.document_id for s in ruling.sightings)
         for issue in ruling.issues:
             save_quality_issue(db, issue, ruling.sightings[0].document_id, ruling_id=ruling_id)
+    for (card_name, lang), document_ids in sorted(unknown_cards.items()):
+        for document_id in sorted(document_ids):
+            save_quality_issue(
+                db,
+                QualityIssue("unknown-card", f"card {card_name!r} ({lang}) is not in the card data yet; its rulings wait to be linked"),
+                document_id,
+            )
     for issue, document_id in issues:
         save_quality_issue(db, issue, document_id)
 
