@@ -167,12 +167,12 @@ def derive_rulings(db: sqlite_utils.Database) -> None:
         _add_sighting(rulings, row, sighting, text, identity_key(text))
 
     # Texts that lost symbols join the ruling they are a damaged copy of, when one is known.
+    by_card_and_date: dict[tuple[str, str | None], list[_Ruling]] = defaultdict(list)
+    for ruling in rulings.values():
+        by_card_and_date[(ruling.card_key, ruling.published_at)].append(ruling)
     for row, sighting, text, evidence in damaged:
-        card_key = _card_key(row)
         target = None
-        for ruling in rulings.values():
-            if ruling.card_key != card_key or ruling.published_at != row["published_at"]:
-                continue
+        for ruling in by_card_and_date.get((_card_key(row), row["published_at"]), []):
             reference = max(ruling.texts, key=quality_score)
             restored = restore_from_reference(text, reference)
             if restored:
