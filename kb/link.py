@@ -115,6 +115,7 @@ def derive_rulings(db: sqlite_utils.Database) -> None:
     foreign: list[dict] = []
     unknown_card_english: list[tuple[dict, _Sighting, str]] = []
     issues: list[tuple[QualityIssue, int | None]] = []
+    untranslated: list[tuple[dict, _Sighting]] = []
 
     records = db.query(
         "select ruling_records.*, documents.fetched_at, documents.source_id"
@@ -147,6 +148,7 @@ def derive_rulings(db: sqlite_utils.Database) -> None:
             text, row["fetched_at"], row["source_id"],
         )
         if row["declared_lang"] and row["declared_lang"] != "en":
+            untranslated.append((row, sighting))
             issues.append(
                 (
                     QualityIssue(
@@ -244,6 +246,35 @@ def derive_rulings(db: sqlite_utils.Database) -> None:
         save_quality_issue(db, issue, document_id)
 
     link_translations(db, foreign, rulings)
+    record_untranslated(db, untranslated, rulings)
+
+
+def record_untranslated(db: sqlite_utils.Database, untranslated: list, rulings: dict) -> None:
+    """A page's "translation" that is really the English text: the English ruling's sighting,
+    and a translation row saying that language has no real translation from this page."""
+    ruling_of_record = {
+        sighting.record_id: _ruling_id(ruling) for ruling in rulings.values() for sighting in ruling.sightings
+    }
+    db.conn.executemany(
+        "insert or replace into ruling_translations (id, ruling_id, lang, text, method, status,"
+        " confidence, match_method, document_id, raw_date, card_name) values (?,?,?,?,?,?,?,?,?,?,?)",
+        [
+            (
+                stable_id("translation", row["document_id"], row["position"]),
+                ruling_of_record.get(sighting.record_id),
+                row["declared_lang"],
+                row["text"],
+                row["method"] or "machine",
+                "untranslated",
+                1.0,
+                "same-text",
+                row["document_id"],
+                row["raw_date"],
+                row["card_name"],
+            )
+            for row, sighting in untranslated
+        ],
+    )
 
 
 def _ensure_cards_exist(db: sqlite_utils.Database, oracle_ids: set[str]) -> None:

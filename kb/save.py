@@ -6,7 +6,7 @@ Small writes go through sqlite-utils; the large ones (rules, ruling records) thr
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Iterator
 
 import sqlite_utils
@@ -388,11 +388,24 @@ class LangDetector:
         return code
 
 
+def _with_claims(parsed: RulingsDocument) -> Iterator[RulingRecord]:
+    """Rulings with the language the page claimed for them, where the text turned out to be
+    in another one (a "translation" that is really the English original)."""
+    extra = parsed.extra or {}
+    claimed = extra.get("claimed_text_lang")
+    mismatched = set(extra.get("language_mismatch_positions") or [])
+    for ruling in parsed.rulings:
+        if claimed and ruling.position in mismatched:
+            yield replace(ruling, lang=claimed, method=extra.get("claimed_method") or ruling.method)
+        else:
+            yield ruling
+
+
 def save_rulings_document(
     db: sqlite_utils.Database, parsed: RulingsDocument, document_id: int
 ) -> None:
     save_cards(db, parsed.cards, document_id)
     save_card_names(db, parsed.card_names, document_id)
-    save_ruling_records(db, parsed.rulings, document_id, LangDetector())
+    save_ruling_records(db, _with_claims(parsed), document_id, LangDetector())
     for issue in parsed.issues:
         save_quality_issue(db, issue, document_id)
