@@ -35,6 +35,7 @@ CONTENT = "content"
 CONTENT_THRESHOLD = 0.45
 # Weight of the evidence nobody has: a pair with little to compare cannot score high.
 UNKNOWN_WEIGHT = 1.0
+MINIMUM_EVIDENCE = 2.0
 CONTENT_MARGIN = 0.1
 # English candidates that are not the same text: how alike the words must be to be a variant.
 ENGLISH_VARIANT_RATIO = 0.85
@@ -184,7 +185,7 @@ def _term_agreement(candidate_text: str, english_text: str,
 
 def content_score(candidate: RulingRecord, english: EnglishRuling,
                   lexicon: list[tuple[re.Pattern[str], str]] | None = None) -> tuple[float, bool]:
-    """(score 0..1, whether any evidence beyond length was available)."""
+    """(score 0..1, whether there was enough to compare beyond length and bare numbers)."""
     lang = candidate.lang
     mine, theirs = _features(candidate.text, lang), _features(english.text, "en")
     # Length says little (most rulings are one to three sentences), so it weighs least.
@@ -197,7 +198,9 @@ def content_score(candidate: RulingRecord, english: EnglishRuling,
         agreement = _term_agreement(candidate.text, english.text, lexicon)
         if agreement is not None:
             parts.append((agreement, 3.0))
-    evidence = len(parts) > 1
+    # Numbers alone ("+1/+1" is in countless rulings) are not enough to pair two texts: a rule
+    # number, a symbol or the game terms must be there to compare too.
+    evidence = sum(weight for _, weight in parts[1:]) >= MINIMUM_EVIDENCE
     score = sum(value * weight for value, weight in parts) / (sum(weight for _, weight in parts) + UNKNOWN_WEIGHT)
     return round(score, 3), evidence
 
