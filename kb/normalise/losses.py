@@ -33,6 +33,13 @@ EVIDENCE_MARGIN = 25
 BRACED = re.compile(r"(\{[^{}\s]{1,12}\})")
 
 
+def _fragment(text: str, start: int, end: int) -> str:
+    """The match with a few whole words of context either side, spaces collapsed."""
+    left = text.rfind(" ", 0, max(0, start - EVIDENCE_MARGIN)) + 1 if start > EVIDENCE_MARGIN else 0
+    right = text.find(" ", min(len(text), end + EVIDENCE_MARGIN))
+    return " ".join(text[left : right if right != -1 else len(text)].split())
+
+
 def detect_dropped_symbols(text: str) -> list[str]:
     """Fragments of ``text`` (with some context) where a symbol seems to have vanished.
 
@@ -42,9 +49,7 @@ def detect_dropped_symbols(text: str) -> list[str]:
     evidence: list[str] = []
     for pattern in GAP_PATTERNS:
         for match in pattern.finditer(text):
-            start = max(0, match.start() - EVIDENCE_MARGIN)
-            end = min(len(text), match.end() + EVIDENCE_MARGIN)
-            evidence.append(" ".join(text[start:end].split()))
+            evidence.append(_fragment(text, match.start(), match.end()))
     return evidence
 
 

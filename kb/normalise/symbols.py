@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 
 COLOURS = "WUBRG"
 COLOUR_OF_WORD = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
@@ -40,6 +40,7 @@ SPECIAL_ALTS = {
 SPECIAL_IMAGE_NAMES = {"tap": "T", "untap": "Q", "snow": "S", "chaos": "CHAOS", "infinity": "∞"}
 SINGLE_SYMBOL_LETTERS = set("WUBRGCXYZSTQEHP")
 
+SYMBOLOGY_FILE = Path(__file__).resolve().parent.parent / "data" / "symbology.json"
 BRACES = re.compile(r"\{([^{}\s]{1,12})\}")
 # A run of old Gatherer codes such as "oW", "ooX", "o2", "ocT", "oWoU". Bounded by non-letters on
 # the left and by no lower-case letter on the right so ordinary words ("oTher") stay untouched.
@@ -51,7 +52,9 @@ ONE_OLD_CODE = re.compile(rf"o?o(cT|\d+|[WUBRGXYZCSTQE])")
 @lru_cache(maxsize=1)
 def symbology() -> dict[str, dict]:
     """Scryfall's card symbols bundled with the package (kb/data/symbology.json), by symbol."""
-    raw = resources.files("kb").joinpath("data/symbology.json").read_text(encoding="utf-8")
+    # A plain path: the editable install makes ``kb`` look like a namespace package to
+    # importlib.resources. Wheels need "data/*.json" in pyproject's package-data.
+    raw = (SYMBOLOGY_FILE).read_text(encoding="utf-8")
     return {entry["symbol"]: entry for entry in json.loads(raw)["symbols"]}
 
 

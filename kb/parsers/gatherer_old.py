@@ -1,0 +1,323 @@
+"""Old Gatherer card pages (``Pages/Card/Details.aspx``, ASP.NET, 2008–2024).
+
+A page holds one card block per face (``td.cardComponentContainer``; double-faced, split and
+flip cards have two), each with ``div.row`` fields whose ids end in ``nameRow``, ``manaRow``,
+``typeRow``, ``textRow``, ``numberRow``, ``setRow``, and the rulings table rows
+``…rulingsRepeater_ctlNN_rulingDate`` (M/D/YYYY) / ``…_rulingText``. The rulings container is
+often collapsed with ``display:none``; its rows are still the card's rulings.
+
+Symbols are ``<img alt="Tap" src="…Image.ashx?…name=tap…">``; they are written back as braces.
+The "Printed" view shows the printed (possibly localized) name, type and text; the site's UI and
+the rulings stay English. The page does not say which language a printed card is in, so it is
+read from the card's own type line and script (see ``detect_printed_language``).
+"""
+from __future__ import annotations
+
+import re
+import warnings
+from urllib.parse import parse_qs, urlparse
+
+from bs4 import BeautifulSoup, Comment, Tag, XMLParsedAsHTMLWarning
+
+from kb.normalise.dates import parse_date
+from kb.normalise.symbols import gatherer_alt_to_symbol, normalise_symbols
+from kb.normalise.text import clean_text
+from kb.records import CardName, CardRecord, ParseError, QualityIssue, RulingRecord, RulingsDocument
+
+FORMAT_NAME = "gatherer-old"
+DESCRIPTION = "Old Gatherer card page (Pages/Card/Details.aspx HTML, 2008-2024)"
+
+UNKNOWN_SYMBOL = "{?}"
+ROW_ID = "ctl00_ctl00_ctl00_MainContent_SubContent_SubContent_"
+FACE_SEPARATOR = " // "
+FACE_TEXT_SEPARATOR = "\n//\n"
+RULING_DATE_ID = re.compile(r"rulingsRepeater_ctl(\d+)_rulingDate$")
+
+# Card-type words as each language prints them on type lines. Every card has a type line, so
+# these identify a printed page's language without relying on anything page-specific. Words
+# shared by several languages ("Land", "Planeswalker", "Criatura") are listed for all of them;
+# the language with the most hits wins, ties are resolved by order below (most-printed first).
+TYPE_WORDS: dict[str, tuple[str, ...]] = {
+    "en": ("Creature", "Instant", "Sorcery", "Enchantment", "Artifact", "Land", "Planeswalker", "Tribal", "Kindred", "Battle", "Legendary", "Basic"),
+    "de": ("Kreatur", "Spontanzauber", "Hexerei", "Verzauberung", "Artefakt", "Land", "Planeswalker", "Stammes", "Legendäre", "Legendärer", "Legendäres", "Standardland", "Schlacht"),
+    "fr": ("Créature", "Éphémère", "Rituel", "Enchantement", "Artefact", "Terrain", "Planeswalker", "Tribal", "légendaire", "Bataille"),
+    "es": ("Criatura", "Instantáneo", "Conjuro", "Encantamiento", "Artefacto", "Tierra", "Planeswalker", "Tribal", "legendaria", "legendario", "Batalla"),
+    "it": ("Creatura", "Istantaneo", "Stregoneria", "Incantesimo", "Artefatto", "Terra", "Planeswalker", "Tribale", "Leggendaria", "Leggendario", "Battaglia"),
+    "pt": ("Criatura", "Mágica Instantânea", "Feitiço", "Encantamento", "Artefato", "Terreno", "Planeswalker", "Tribal", "Lendária", "Lendário", "Batalha"),
+    "ru": ("Существо", "Мгновенное заклинание", "Волшебство", "Чары", "Артефакт", "Земля", "Planeswalker", "Легендарное", "Племенное", "Битва"),
+}
+CJK_TYPE_WORDS: dict[str, tuple[str, ...]] = {
+    "zhs": ("生物", "瞬间", "法术", "结界", "神器", "地", "鹏洛客", "传奇", "部族"),
+    "zht": ("生物", "瞬間", "法術", "結界", "神器", "地", "鵬洛客", "傳奇", "部族"),
+}
+KANA = re.compile(r"[\u3040-\u30ff]")
+HANGUL = re.compile(r"[\uac00-\ud7af]")
+HAN = re.compile(r"[\u4e00-\u9fff]")
+CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+
+
+def sniff(data: bytes, name: str = "") -> bool:
+    """An old Gatherer Details page: its ASP.NET control ids and card component cells."""
+    return (
+        b"ctl00_ctl00_ctl00_MainContent" in data
+        and b"cardComponentContainer" in data
+        and b"self.__next_f" not in data
+    )
+
+
+def _decode(data: bytes, name: str) -> str:
+    for encoding in ("utf-8-sig", "cp1252"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise ParseError(f"{name}: neither UTF-8 nor Windows-1252 text")
+
+
+def detect_printed_language(type_line: str, text: str, name: str) -> str | None:
+    """The language of a printed card from its type line and script, or None if unclear."""
+    sample = " ".join((type_line, text, name))
+    if KANA.search(sample):
+        return "ja"
+    if HANGUL.search(sample):
+        return "ko"
+    if HAN.search(sample):
+        scores = {lang: sum(word in sample for word in words) for lang, words in CJK_TYPE_WORDS.items()}
+        best = max(scores.values())
+        winners = [lang for lang, score in scores.items() if score == best]
+        return winners[0] if len(winners) == 1 and best else None
+    if CYRILLIC.search(sample):
+        return "ru"
+    words = set(re.findall(r"\w+", type_line))
+    scores = {
+        lang: sum(1 for word in vocabulary if (word in words if " " not in word else word in type_line))
+        for lang, vocabulary in TYPE_WORDS.items()
+    }
+    best = max(scores.values())
+    if best == 0:
+        return None
+    winners = [lang for lang, score in scores.items() if score == best]
+    return winners[0]
+
+
+def _symbol_of(image: Tag, issues: list[QualityIssue], where: str) -> str:
+    query = parse_qs(urlparse(str(image.get("src") or "")).query)
+    if "set" in query:
+        return ""  # an expansion/rarity icon (setRow), not a card symbol
+    image_name = query.get("name", [None])[0]
+    alt = str(image.get("alt") or "")
+    symbol = gatherer_alt_to_symbol(alt, image_name)
+    if symbol is None:
+        issues.append(QualityIssue("unknown-symbol", f"{where}: image alt={alt!r} name={image_name!r} kept as {UNKNOWN_SYMBOL}"))
+        return UNKNOWN_SYMBOL
+    return symbol
+
+
+def _text_with_symbols(element: Tag, issues: list[QualityIssue], where: str) -> str:
+    """The element's text with symbol images as braces and ``<br>`` as line breaks."""
+    parts: list[str] = []
+    for node in element.descendants:
+        if isinstance(node, Tag):
+            if node.name == "img":
+                parts.append(_symbol_of(node, issues, where))
+            elif node.name == "br":
+                parts.append("\n")
+        elif not isinstance(node, Comment) and node.parent is not None and node.parent.name not in ("script", "style"):
+            parts.append(str(node))
+    return "".join(parts)
+
+
+def _field(component: Tag, row: str) -> Tag | None:
+    """The ``div.value`` of the component's row whose id ends in ``row``."""
+    container = component.find(id=re.compile(re.escape(row) + "$"))
+    if container is None:
+        return None
+    value = container.find("div", class_="value")
+    return value if isinstance(value, Tag) else None
+
+
+def _field_text(component: Tag, row: str, issues: list[QualityIssue], where: str) -> str | None:
+    value = _field(component, row)
+    if value is None:
+        return None
+    text = normalise_symbols(clean_text(_text_with_symbols(value, issues, where)))
+    return text or None
+
+
+def _card_text(component: Tag, issues: list[QualityIssue], where: str) -> str | None:
+    value = _field(component, "textRow")
+    if value is None:
+        return None
+    boxes = value.find_all("div", class_="cardtextbox") or [value]
+    lines = [clean_text(_text_with_symbols(box, issues, where)) for box in boxes]
+    text = "\n".join(line for line in lines if line)
+    return normalise_symbols(text) or None
+
+
+def _set_code(component: Tag) -> str | None:
+    value = _field(component, "setRow")
+    if value is None:
+        return None
+    for image in value.find_all("img"):
+        code = parse_qs(urlparse(str(image.get("src") or "")).query).get("set")
+        if code:
+            return code[0]
+    return None
+
+
+def _rulings(component: Tag, issues: list[QualityIssue], where: str) -> list[tuple[str, str]]:
+    """(raw date, text) of each ruling row in the component, in page order."""
+    rows: list[tuple[str, str]] = []
+    for date_cell in component.find_all(id=RULING_DATE_ID):
+        text_cell = component.find(id=str(date_cell["id"]).replace("_rulingDate", "_rulingText"))
+        if text_cell is None:
+            raise ParseError(f"{where}: ruling row {date_cell['id']} has a date but no text cell")
+        raw_date = clean_text(date_cell.get_text())
+        text = normalise_symbols(clean_text(_text_with_symbols(text_cell, issues, where)))
+        if text:
+            rows.append((raw_date, text))
+    return rows
+
+
+def _display_mode(soup: BeautifulSoup) -> str | None:
+    """'printed' or 'oracle' as the page's selected Display link says, None if it says neither."""
+    for link_id, mode in (("cardTextSwitchLink2", "printed"), ("cardTextSwitchLink1", "oracle")):
+        link = soup.find("a", id=link_id)
+        if isinstance(link, Tag) and "selected" in (link.get("class") or []):
+            return mode
+    return None
+
+
+def _multiverse_id(soup: BeautifulSoup) -> int | None:
+    form = soup.find("form", action=True)
+    candidates = [str(form["action"])] if isinstance(form, Tag) else []
+    image = soup.find("img", id=re.compile(r"cardImage$"))
+    if isinstance(image, Tag):
+        candidates.append(str(image.get("src") or ""))
+    for candidate in candidates:
+        match = re.search(r"multiverseid=(\d+)", candidate, re.I)
+        if match:
+            return int(match.group(1))
+    return None
+
+
+def _components(soup: BeautifulSoup) -> list[Tag]:
+    """Card blocks that hold a card name (empty placeholder cells are skipped)."""
+    return [
+        cell
+        for cell in soup.find_all("td", class_="cardComponentContainer")
+        if isinstance(cell, Tag) and cell.find(id=re.compile(r"nameRow$"))
+    ]
+
+
+def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> RulingsDocument:
+    """One old Gatherer Details page → its card (faces joined), its name and its rulings.
+
+    ``lang`` overrides the detected language of a printed page. Gatherer rulings are Wizards'
+    (source ``wotc``) and English, even on localized pages.
+    """
+    html = _decode(data, name)
+    if "Gatherer" not in html or "MainContent" not in html:
+        raise ParseError(f"{name}: not a Gatherer card page")
+    with warnings.catch_warnings():
+        # The pages open with an XML declaration but are XHTML-ish HTML; parse them as HTML.
+        warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
+        soup = BeautifulSoup(html, "lxml")
+    components = _components(soup)
+    if not components:
+        raise ParseError(f"{name}: no card block (td.cardComponentContainer with a nameRow) found")
+    issues: list[QualityIssue] = []
+    faces = []
+    for index, component in enumerate(components):
+        where = f"{name}: face {index + 1}"
+        face_name = _field_text(component, "nameRow", issues, where)
+        if not face_name:
+            raise ParseError(f"{where} has an empty card name")
+        faces.append(
+            {
+                "name": face_name,
+                "mana": _field_text(component, "manaRow", issues, where),
+                "type": _field_text(component, "typeRow", issues, where),
+                "text": _card_text(component, issues, where),
+                "number": _field_text(component, "numberRow", issues, where),
+                "set": _set_code(component),
+                "set_name": _field_text(component, "setRow", issues, where),
+                "rulings": _rulings(component, issues, where),
+            }
+        )
+    mode = _display_mode(soup)
+    card_name = FACE_SEPARATOR.join(face["name"] for face in faces)
+    type_line = FACE_SEPARATOR.join(face["type"] for face in faces if face["type"]) or None
+    text = FACE_TEXT_SEPARATOR.join(face["text"] for face in faces if face["text"]) or None
+    mana = FACE_SEPARATOR.join(face["mana"] for face in faces if face["mana"]) or None
+    page_lang = lang or _page_language(mode, type_line or "", text or "", card_name, name, issues)
+    printed = mode == "printed"
+    card = CardRecord(
+        name=card_name,
+        faces=[face["name"] for face in faces] if len(faces) > 1 else [],
+        lang=page_lang,
+        printed_name=card_name if printed else None,
+        printed_text=text if printed else None,
+        printed_type_line=type_line if printed else None,
+        oracle_text=None if printed else text,
+        type_line=None if printed else type_line,
+        mana_cost=mana,
+        multiverse_id=_multiverse_id(soup),
+        set_code=faces[0]["set"],
+        collector_number=faces[0]["number"],
+        layout=None,
+    )
+    document = RulingsDocument(format=FORMAT_NAME, lang=page_lang, cards=[card], issues=issues)
+    document.extra["display"] = mode
+    # Printed pages show the set by name only (no symbol image carrying the code).
+    document.extra["set_name"] = faces[0]["set_name"]
+    document.card_names = _names(card, faces, page_lang)
+    document.rulings = _ruling_records(faces, card, page_lang, name, issues)
+    return document
+
+
+def _page_language(mode: str | None, type_line: str, text: str, card_name: str, name: str, issues: list[QualityIssue]) -> str:
+    if mode == "oracle":
+        return "en"  # Oracle wording is always English
+    detected = detect_printed_language(type_line, text, card_name)
+    if detected is None:
+        issues.append(QualityIssue("unknown-language", f"{name}: printed card language not recognised; assumed en"))
+        return "en"
+    return detected
+
+
+def _names(card: CardRecord, faces: list[dict], lang: str) -> list[CardName]:
+    """The page's card name (and face names); English counterparts only when the page is English."""
+    english = lang == "en"
+    names = [CardName(lang=lang, name=card.name, english_name=card.name if english else None)]
+    if len(faces) > 1:
+        names += [CardName(lang=lang, name=face["name"], english_name=face["name"] if english else None) for face in faces]
+    return names
+
+
+def _ruling_records(faces: list[dict], card: CardRecord, lang: str, name: str, issues: list[QualityIssue]) -> list[RulingRecord]:
+    """Rulings of every face, once each (multi-face pages may repeat them per face)."""
+    records: list[RulingRecord] = []
+    seen: set[tuple[str, str]] = set()
+    for face in faces:
+        for raw_date, text in face["rulings"]:
+            if (raw_date, text) in seen:
+                continue
+            seen.add((raw_date, text))
+            published_at = parse_date(raw_date, "en")  # the rulings table is US English: M/D/YYYY
+            if published_at is None:
+                issues.append(QualityIssue("unparsed-date", f"{name}: ruling date {raw_date!r} is not a date"))
+            records.append(
+                RulingRecord(
+                    text=text,
+                    raw_date=raw_date,
+                    published_at=published_at,
+                    position=len(records),
+                    source="wotc",
+                    card_name=card.name,
+                    card_name_lang=lang,
+                    lang="en",
+                    multiverse_id=card.multiverse_id,
+                )
+            )
+    return records

@@ -1,0 +1,228 @@
+"""MTGJSON v5: one set file (``{"meta", "data": {set}}``) or AllPrintings (``{"data": {CODE: set}}``).
+
+Each card gives its English printing, its printings in other languages (``foreignData``, whose
+``language`` is an English language name mapped here to Scryfall's codes), its names, and its
+rulings ``{date, text}``. MTGJSON builds rulings from Scryfall's bulk file but drops the
+``source``, so rulings carry ``source=None`` and the store recovers it from Scryfall.
+
+AllPrintings can be hundreds of MB: ``iter_cards`` streams it card by card with ijson.
+"""
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from typing import Any, BinaryIO, NamedTuple
+
+import ijson
+from ijson.common import ObjectBuilder
+
+from kb.normalise.dates import parse_date
+from kb.normalise.symbols import normalise_symbols
+from kb.normalise.text import clean_text
+from kb.records import CardName, CardRecord, ParseError, QualityIssue, RulingRecord, RulingsDocument
+
+FORMAT_NAME = "mtgjson"
+DESCRIPTION = "MTGJSON v5 set file or AllPrintings (JSON)"
+
+# MTGJSON's foreignData ``language`` names → Scryfall language codes.
+LANG_OF_LANGUAGE = {
+    "English": "en",
+    "Spanish": "es",
+    "French": "fr",
+    "German": "de",
+    "Italian": "it",
+    "Portuguese (Brazil)": "pt",
+    "Portuguese": "pt",
+    "Japanese": "ja",
+    "Korean": "ko",
+    "Russian": "ru",
+    "Chinese Simplified": "zhs",
+    "Chinese Traditional": "zht",
+    "Phyrexian": "ph",
+    "Hebrew": "he",
+    "Latin": "la",
+    "Ancient Greek": "grc",
+    "Arabic": "ar",
+    "Sanskrit": "sa",
+}
+# A card object sits at data.cards.item (set file) or data.<SET CODE>.cards.item (AllPrintings).
+CARD_PREFIX = re.compile(r"^data(?:\.[^.]+)?\.cards\.item$")
+SNIFF_BYTES = 2_000_000
+
+
+class CardEntry(NamedTuple):
+    """Everything one MTGJSON card object yields."""
+
+    cards: list[CardRecord]  # the English printing first, then one per foreignData language
+    names: list[CardName]
+    rulings: list[RulingRecord]
+    issues: list[QualityIssue]
+
+
+def sniff(data: bytes, name: str = "") -> bool:
+    """An MTGJSON v5 file holding sets: a ``meta`` with a 5.x version and cards with ``setCode``."""
+    head = data[:4096]
+    if re.search(rb'"version"\s*:\s*"5\.', head) is None or b'"data"' not in data[:SNIFF_BYTES]:
+        return False
+    window = data[:SNIFF_BYTES]
+    return re.search(rb'"cards"\s*:\s*\[', window) is not None and b'"setCode"' in window
+
+
+def _text(value: Any) -> str | None:
+    return normalise_symbols(clean_text(value)) if isinstance(value, str) and value.strip() else None
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value) if value not in (None, "") else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _foreign_printing(card: dict[str, Any], foreign: dict[str, Any], lang: str, oracle_id: str | None) -> CardRecord:
+    identifiers = foreign.get("identifiers") or {}
+    printed_name = foreign.get("faceName") or foreign.get("name")
+    return CardRecord(
+        name=card["name"],
+        oracle_id=oracle_id,
+        faces=[card["faceName"]] if card.get("faceName") else [],
+        lang=lang,
+        printed_name=clean_text(printed_name) if printed_name else None,
+        printed_text=_text(foreign.get("text")),
+        printed_type_line=_text(foreign.get("type")),
+        scryfall_id=identifiers.get("scryfallId"),
+        multiverse_id=_int(identifiers.get("multiverseId") or foreign.get("multiverseId")),
+        set_code=card.get("setCode"),
+        collector_number=card.get("number"),
+        layout=card.get("layout"),
+    )
+
+
+def _foreign_names(card: dict[str, Any], foreign: dict[str, Any], lang: str, oracle_id: str | None) -> list[CardName]:
+    names: list[CardName] = []
+    if foreign.get("name"):
+        names.append(CardName(lang=lang, name=clean_text(foreign["name"]), oracle_id=oracle_id, english_name=card["name"]))
+    if foreign.get("faceName") and card.get("faceName") and foreign["faceName"] != foreign.get("name"):
+        names.append(CardName(lang=lang, name=clean_text(foreign["faceName"]), oracle_id=oracle_id, english_name=card["faceName"]))
+    return names
+
+
+def card_entry(card: dict[str, Any], where: str = "<card>") -> CardEntry:
+    """One MTGJSON card object → its printings, names, rulings and problems."""
+    if not isinstance(card, dict) or not card.get("name"):
+        raise ParseError(f"{where}: a card object without a name")
+    identifiers = card.get("identifiers") or {}
+    oracle_id = identifiers.get("scryfallOracleId")
+    issues: list[QualityIssue] = []
+    english = CardRecord(
+        name=card["name"],
+        oracle_id=oracle_id,
+        faces=[card["faceName"]] if card.get("faceName") else [],
+        lang="en",
+        oracle_text=_text(card.get("text")),
+        type_line=card.get("type"),
+        mana_cost=card.get("manaCost"),
+        printed_text=_text(card.get("originalText")),
+        printed_type_line=card.get("originalType"),
+        scryfall_id=identifiers.get("scryfallId"),
+        multiverse_id=_int(identifiers.get("multiverseId")),
+        set_code=card.get("setCode"),
+        collector_number=card.get("number"),
+        layout=card.get("layout"),
+    )
+    cards = [english]
+    names = [CardName(lang="en", name=card["name"], oracle_id=oracle_id, english_name=card["name"])]
+    if card.get("faceName") and card["faceName"] != card["name"]:
+        names.append(CardName(lang="en", name=card["faceName"], oracle_id=oracle_id, english_name=card["faceName"]))
+    for foreign in card.get("foreignData") or []:
+        lang = LANG_OF_LANGUAGE.get(foreign.get("language", ""))
+        if lang is None:
+            issues.append(QualityIssue("unknown-language", f"{where}: foreignData language {foreign.get('language')!r} of {card['name']!r}"))
+            continue
+        cards.append(_foreign_printing(card, foreign, lang, oracle_id))
+        names.extend(_foreign_names(card, foreign, lang, oracle_id))
+    rulings = []
+    for position, ruling in enumerate(card.get("rulings") or []):
+        raw_date = ruling.get("date")
+        published_at = parse_date(raw_date, "en")
+        if published_at is None:
+            issues.append(QualityIssue("unparsed-date", f"{where}: ruling date {raw_date!r} of {card['name']!r}"))
+        rulings.append(
+            RulingRecord(
+                text=_text(ruling.get("text")) or "",
+                raw_date=raw_date,
+                published_at=published_at,
+                position=position,
+                source=None,  # MTGJSON drops Scryfall's source
+                oracle_id=oracle_id,
+                card_name=card["name"],
+                card_name_lang="en",
+                lang="en",
+            )
+        )
+    return CardEntry(cards, names, rulings, issues)
+
+
+def iter_card_objects(stream: BinaryIO, name: str = "<stream>") -> Iterator[dict[str, Any]]:
+    """Raw card objects of a set file or AllPrintings, built one at a time from ijson events."""
+    builder: ObjectBuilder | None = None
+    depth = 0
+    seen_data = False
+    try:
+        for prefix, event, value in ijson.parse(stream, use_float=True):
+            if builder is None:
+                if prefix == "data" and event == "start_map":
+                    seen_data = True
+                if event == "start_map" and CARD_PREFIX.match(prefix):
+                    builder, depth = ObjectBuilder(), 0
+                else:
+                    continue
+            builder.event(event, value)
+            if event in ("start_map", "start_array"):
+                depth += 1
+            elif event in ("end_map", "end_array"):
+                depth -= 1
+                if depth == 0:
+                    yield builder.value
+                    builder = None
+    except ijson.JSONError as error:
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise ParseError(f"{name}: malformed or truncated JSON: {reason}") from None
+    if not seen_data:
+        raise ParseError(f"{name}: no top-level \"data\" object: not an MTGJSON file")
+
+
+def iter_cards(stream: BinaryIO, name: str = "<stream>") -> Iterator[CardEntry]:
+    """Every card of a set file or AllPrintings, streamed (memory stays at one card)."""
+    for number, card in enumerate(iter_card_objects(stream, name), 1):
+        yield card_entry(card, f"{name}: card {number}")
+
+
+def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> RulingsDocument:
+    """A whole set file or AllPrintings in memory → cards, names (deduplicated) and rulings.
+
+    Rulings repeat on every printing of a card; each (oracle_id, date, text) is kept once.
+    """
+    document = RulingsDocument(format=FORMAT_NAME, lang=None)
+    seen_names: set[tuple[str | None, str, str]] = set()
+    seen_rulings: set[tuple[str | None, str | None, str]] = set()
+    count = 0
+    for entry in iter_cards(io.BytesIO(data), name):
+        count += 1
+        document.cards.extend(entry.cards)
+        document.issues.extend(entry.issues)
+        for card_name in entry.names:
+            key = (card_name.oracle_id, card_name.lang, card_name.name)
+            if key not in seen_names:
+                seen_names.add(key)
+                document.card_names.append(card_name)
+        for ruling in entry.rulings:
+            key = (ruling.oracle_id or ruling.card_name, ruling.raw_date, ruling.text)
+            if key not in seen_rulings:
+                seen_rulings.add(key)
+                document.rulings.append(ruling)
+    if count == 0:
+        raise ParseError(f"{name}: no cards found (expected data.cards or data.<SET>.cards)")
+    document.extra["card_objects"] = count
+    return document
