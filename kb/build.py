@@ -22,13 +22,22 @@ from .db import TABLES, ensure_db_shape
 from .formats import Format, detect_format, format_named
 from .link import link_all
 from .records import CRDocument, ParseError, RulingsDocument
-from .save import DocumentInput, save_cr_document, save_document, save_quality_issue, save_rulings_document, save_sources
+from .save import (
+    DocumentInput,
+    LangDetector,
+    save_card_names,
+    save_cards,
+    save_cr_document,
+    save_document,
+    save_quality_issue,
+    save_ruling_records,
+    save_rulings_document,
+    save_sources,
+)
 from .records import QualityIssue
 
 SNAPSHOT_MANIFEST = "manifest.json"
 SNIFF_BYTES = 1 << 20
-# Files this large are streamed by formats that can stream (bulk JSON), never read whole.
-STREAM_THRESHOLD = 64 << 20
 
 
 class BuildError(Exception):
@@ -127,13 +136,16 @@ def load_document(
     join a dated version that a later input of the same build provides.
     """
     fmt = _detect(doc)
-    module = __import__(fmt.module, fromlist=["_"])
-    streamer: Callable | None = getattr(module, "stream_document", None)
-    if streamer is not None and doc.size > STREAM_THRESHOLD:
+    stream_saver = STREAMING_SAVERS.get(fmt.name)
+    if stream_saver is not None:
         document_id = save_document(db, doc, fmt.name, "parsed", lang=doc.lang)
         with open(doc.path, "rb") as handle:
-            parsed = streamer(handle, doc.path)
-            save_rulings_document(db, parsed, document_id)
+            try:
+                stream_saver(db, handle, doc.path, document_id)
+            except ParseError:
+                raise
+            except Exception as error:
+                raise ParseError(f"{doc.path}: could not be read as {fmt.name}: {error}") from error
         return fmt.name
     data = Path(doc.path).read_bytes()
     try:
@@ -154,6 +166,56 @@ def load_document(
     else:  # pragma: no cover - a parser returning something else is a programming error
         raise ParseError(f"{doc.path}: parser {fmt.name} returned {type(parsed).__name__}")
     return fmt.name
+
+
+def _stream_bulk_rulings(db: sqlite_utils.Database, handle, name: str, document_id: int) -> None:
+    from .parsers.scryfall import iter_bulk_rulings
+
+    save_ruling_records(db, iter_bulk_rulings(handle, name), document_id, LangDetector())
+
+
+def _stream_bulk_cards(db: sqlite_utils.Database, handle, name: str, document_id: int) -> None:
+    from .parsers.scryfall import iter_bulk_card_names
+
+    cards, names = [], []
+    for card, card_names in iter_bulk_card_names(handle, name):
+        cards.append(card)
+        names.extend(card_names)
+        if len(cards) >= 5_000:
+            save_cards(db, cards, document_id)
+            save_card_names(db, names, document_id)
+            cards, names = [], []
+    save_cards(db, cards, document_id)
+    save_card_names(db, names, document_id)
+
+
+def _stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: int) -> None:
+    """AllPrintings can be hundreds of megabytes: card by card, rulings once per card."""
+    from .parsers.mtgjson import iter_cards
+
+    seen_rulings: set[tuple] = set()
+
+    def rulings():
+        for entry in iter_cards(handle, name):
+            save_cards(db, entry.cards, document_id)
+            save_card_names(db, entry.names, document_id)
+            for issue in entry.issues:
+                save_quality_issue(db, issue, document_id)
+            for ruling in entry.rulings:
+                key = (ruling.oracle_id or ruling.card_name, ruling.raw_date, ruling.text)
+                if key not in seen_rulings:
+                    seen_rulings.add(key)
+                    yield ruling
+
+    save_ruling_records(db, rulings(), document_id, LangDetector())
+
+
+# Formats read as streams, never whole: bulk files run to gigabytes.
+STREAMING_SAVERS: dict[str, Callable] = {
+    "scryfall-bulk-rulings": _stream_bulk_rulings,
+    "scryfall-bulk-cards": _stream_bulk_cards,
+    "mtgjson": _stream_mtgjson,
+}
 
 
 def open_for_build(path: Path) -> sqlite_utils.Database:

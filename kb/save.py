@@ -329,9 +329,11 @@ def save_card_names(
 def ruling_record_rows(
     rulings: Iterable[RulingRecord], document_id: int, detect: "LangDetector"
 ) -> Iterator[tuple]:
-    for ruling in rulings:
+    # Positions restart per card in some formats (MTGJSON): the record's identity is its
+    # place in the document's stream.
+    for index, ruling in enumerate(rulings):
         yield (
-            stable_id("ruling-record", document_id, ruling.position),
+            stable_id("ruling-record", document_id, index),
             document_id,
             ruling.position,
             ruling.oracle_id,
