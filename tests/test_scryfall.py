@@ -4,6 +4,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import os
 from collections import Counter
 from pathlib import Path
 
@@ -242,3 +243,37 @@ def test_list_of_the_wrong_objects_is_rejected() -> None:
     not_scryfall = json.dumps({"meta": {}, "data": {}}).encode()
     with pytest.raises(ParseError):
         scryfall.parse(not_scryfall, "other.json")
+
+
+class CountingStream(io.BytesIO):
+    """Counts the bytes a parser reads, to prove it streams."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__(data)
+        self.bytes_read = 0
+
+    def read(self, size: int | None = -1) -> bytes:
+        chunk = super().read(size)
+        self.bytes_read += len(chunk)
+        return chunk
+
+    def readinto(self, buffer) -> int:  # type: ignore[override]
+        count = super().readinto(buffer)
+        self.bytes_read += count
+        return count
+
+
+@pytest.mark.parametrize("packaging", ["jsonl", "jsonl.gz", "array", "array.gz"])
+def test_bulk_iterators_stream_instead_of_loading(packaging: str) -> None:
+    # 21,600 real rulings, repeated; a random tag keeps gzip from shrinking them below one buffer
+    records = [dict(r, comment=f"{r['comment']} {os.urandom(16).hex()}") for r in json.loads(read(BULK / "rulings-sample.json")) * 400]
+    if packaging.startswith("jsonl"):
+        data = "".join(json.dumps(r) + "\n" for r in records).encode()
+    else:
+        data = json.dumps(records).encode()
+    if packaging.endswith(".gz"):
+        data = gzip.compress(data)
+    stream = CountingStream(data)
+    first_three = [ruling for ruling, _ in zip(scryfall.iter_bulk_rulings(stream, packaging), range(3))]
+    assert [r.position for r in first_three] == [0, 1, 2]
+    assert stream.bytes_read < len(data) / 4

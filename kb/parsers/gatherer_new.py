@@ -30,6 +30,7 @@ FORMAT_NAME = "gatherer-new"
 DESCRIPTION = "New Gatherer card page (Next.js flight data, 2025+)"
 
 PUSH_CALL = re.compile(r"self\.__next_f\.push\(\[\s*\d+\s*,\s*(\"(?:[^\"\\]|\\.)*\")\s*\]\)", re.S)
+SCRIPT_PUSH = re.compile(rb"<script[^>]*>\s*self\.__next_f\.push\(\[")
 CARD_KEY = '"instanceName"'
 MAX_OPENINGS_TRIED = 400
 # Gatherer locale codes (and bare language codes) → Scryfall's language codes. The locale
@@ -53,7 +54,8 @@ HTML_BREAK = re.compile(r"<br\s*/?>", re.I)
 
 def sniff(data: bytes, name: str = "") -> bool:
     """A Next.js page whose flight data carries a Gatherer card object."""
-    return b"self.__next_f.push" in data and b"instanceName" in data
+    # The key is inside a JS string literal, so its quotes are escaped.
+    return SCRIPT_PUSH.search(data) is not None and b'\\"instanceName\\":' in data
 
 
 def _payload(page: str, name: str) -> str:

@@ -76,7 +76,7 @@ def _is_json_lines(prefix: bytes) -> bool:
         json.loads(first)
     except ValueError:
         return False
-    return rest.lstrip()[:1] in (b"{", b"")
+    return rest.lstrip()[:1] == b"{"
 
 
 def _bulk_kind(data: bytes) -> str | None:
