@@ -129,6 +129,10 @@ def test_sniff_and_errors():
     zh = Path(__file__).parent / "fixtures" / "cr-zh" / "2025-02-07-zh.txt"
     assert not cr_ko.sniff(zh.read_bytes(), zh.name)
     assert not cr_zh.sniff(chapter_bytes, "100.md")
+    # A document that only quotes the markup and the date line (a README) is not claimed.
+    quoting = 'Rules look like `<p class="paragraph" markdown="1">**702.78.** 집요 Persist</p>`;\n"此规则于2025年2月7日起生效。"\n'
+    assert not cr_ko.sniff(quoting.encode(), "README.md")
+    assert not cr_zh.sniff(("# Notes\n\n" + "x\n" * 10 + quoting).encode(), "README.md")
     with pytest.raises(ParseError, match="empty.md"):
         cr_ko.parse("---\ntitle: x\n---\n\n그냥 글입니다.\n".encode(), "empty.md")
     with pytest.raises(ParseError, match=r"bad.md: line \d+: '1OO\.1\.' is not a rule number"):

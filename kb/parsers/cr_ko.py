@@ -60,8 +60,12 @@ SPLIT_SYMBOL = re.compile(r"^(?:[2WUBRGC][WUBRGCP]|[WUBRG]{2}P)$")
 
 def sniff(data: bytes, name: str = "") -> bool:
     head = data[:65536]
+    # Paragraphs open their own lines, in the posts and in the pages the site serves; a
+    # document that only quotes the markup (a README) does not match.
     return bool(
-        re.search(rb'<p\s+class="(?:paragraph|clause)"[^>]*>\s*(?:\*\*|<strong>|<b>)\s*[1-9]\d{2}\.\d+', head)
+        re.search(
+            rb'(?m)^[ \t]*<p\s+class="(?:paragraph|clause)"[^>]*>\s*(?:\*\*|<strong>|<b>)\s*[1-9]\d{2}\.\d+', head
+        )
         or (DATE_LINE.search(head.decode("utf-8", errors="ignore")) and b'class="contentsList"' in head)
     )
 

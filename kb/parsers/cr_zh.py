@@ -142,11 +142,9 @@ def sniff(data: bytes, name: str = "") -> bool:
     head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
     if head.startswith((b"{", b"[", b"<", b"---")):
         return False  # the aligned JSON and the Korean Markdown carry Chinese/Korean text too
-    try:
-        text = head.decode("utf-8", errors="ignore")
-    except Exception:
-        return False
-    return TITLE_LINE in text[:200] or bool(DATE_LINE.search(text))
+    lines = [line.strip() for line in head.decode("utf-8", errors="ignore").splitlines() if line.strip()]
+    # The title opens the document and the date line follows within a few lines.
+    return bool(lines) and (lines[0] == TITLE_LINE or any(DATE_LINE.search(line) for line in lines[:5]))
 
 
 # ---------------------------------------------------------------- parsing
