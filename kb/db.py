@@ -147,7 +147,7 @@ TABLES: dict[str, dict[str, Any]] = {
         "pk": "oracle_id",
     },
     "card_names": {
-        "columns": {"oracle_id": str, "lang": str, "name": str, "source": str},
+        "columns": {"oracle_id": str, "lang": str, "name": str, "source": str, "name_key": str},
         "pk": ("oracle_id", "lang", "name"),
         "foreign_keys": [("oracle_id", "cards", "oracle_id")],
     },
@@ -186,6 +186,12 @@ TABLES: dict[str, dict[str, Any]] = {
             "declared_lang": str,
             "detected_lang": str,
             "method": str,
+            # Keys the linking step works with, computed once when the record is saved.
+            "name_key": str,
+            "text_key": str,
+            "dropped": str,
+            "resolved_oracle_id": str,
+            "card_key": str,
         },
         "pk": "id",
         "foreign_keys": [("document_id", "documents", "id")],
@@ -200,6 +206,8 @@ TABLES: dict[str, dict[str, Any]] = {
             "english_name": str,
             "lang": str,
             "name": str,
+            "name_key": str,
+            "english_key": str,
         },
         "pk": "id",
         "foreign_keys": [("document_id", "documents", "id")],
@@ -218,6 +226,7 @@ TABLES: dict[str, dict[str, Any]] = {
             "last_seen": str,
             "source_inferred": int,
             "removed_upstream": int,
+            "identity": str,
         },
         "pk": "id",
         "foreign_keys": [("oracle_id", "cards", "oracle_id")],
@@ -288,6 +297,9 @@ INDEXES: list[tuple[str, list[str], bool]] = [
     ("documents", ["sha256"], False),
     ("cr_versions", ["lang", "effective_date"], False),
     ("card_names", ["name"], False),
+    ("card_names", ["name_key"], False),
+    ("ruling_records", ["card_key"], False),
+    ("rulings", ["published_at", "identity"], False),
     ("card_names", ["lang"], False),
     ("printings", ["oracle_id"], False),
     ("ruling_records", ["document_id"], False),
@@ -368,6 +380,8 @@ def ensure_search(db: sqlite_utils.Database) -> None:
             tokenize="unicode61 remove_diacritics 2",
             replace=True,
         )
+        # enable_fts leaves an existing index with the same configuration as it was.
+        db[table].rebuild_fts()
     ensure_cjk_search(db)
 
 

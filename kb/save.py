@@ -12,6 +12,7 @@ from typing import Iterable, Iterator
 import sqlite_utils
 
 from .db import stable_id
+from .normalise.names import name_key
 from .records import CardName, CardRecord, CRDocument, QualityIssue, RulingRecord, RulingsDocument
 
 SOURCES: list[dict[str, str]] = [
@@ -315,13 +316,15 @@ def save_card_names(
             name.english_name,
             name.lang,
             name.name,
+            name_key(name.name),
+            name_key(name.english_name),
         )
         for name in names
         if name.name
     ]
     db.conn.executemany(
         "insert or replace into card_name_records (id, document_id, oracle_id, english_name, lang,"
-        " name) values (?,?,?,?,?,?)",
+        " name, name_key, english_key) values (?,?,?,?,?,?,?,?)",
         rows,
     )
 
@@ -331,7 +334,12 @@ def ruling_record_rows(
 ) -> Iterator[tuple]:
     # Positions restart per card in some formats (MTGJSON): the record's identity is its
     # place in the document's stream.
+    from .normalise.losses import detect_dropped_symbols
+    from .normalise.text import clean_text, identity_key
+
     for index, ruling in enumerate(rulings):
+        text = clean_text(ruling.text or "")
+        dropped = detect_dropped_symbols(text) if text else []
         yield (
             stable_id("ruling-record", document_id, index),
             document_id,
@@ -344,8 +352,11 @@ def ruling_record_rows(
             ruling.source,
             ruling.text,
             ruling.lang,
-            detect(ruling.text, ruling.lang),
+            detect(text, ruling.lang),
             ruling.method,
+            name_key(ruling.card_name),
+            identity_key(text) if text else "",
+            json.dumps(dropped, ensure_ascii=False) if dropped else None,
         )
 
 
@@ -360,7 +371,7 @@ def save_ruling_records(
     sql = (
         "insert or replace into ruling_records (id, document_id, position, oracle_id, card_name,"
         " card_name_lang, raw_date, published_at, source, text, declared_lang, detected_lang,"
-        " method) values (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+        " method, name_key, text_key, dropped) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
     )
     written = 0
     batch: list[tuple] = []
