@@ -106,3 +106,7 @@ def _attach_optional_commands() -> None:
 
 
 _attach_optional_commands()
+
+
+if __name__ == "__main__":
+    cli()

@@ -285,6 +285,55 @@ TABLES: dict[str, dict[str, Any]] = {
         },
         "pk": "id",
     },
+    # CR history (kb.history_db): consecutive English versions' differences, and the rules each
+    # English ruling relies on. For glossary kinds old_number/new_number hold the term.
+    "cr_changes": {
+        "columns": {
+            "id": int,
+            "old_version_id": str,
+            "new_version_id": str,
+            "kind": str,
+            "entry_kind": str,
+            "old_number": str,
+            "new_number": str,
+            "old_rule_id": int,
+            "new_rule_id": int,
+            "similarity": float,
+            "aspects": str,
+            "word_diff": str,
+            "old_text": str,
+            "new_text": str,
+            "position": int,
+        },
+        "pk": "id",
+        "foreign_keys": [
+            ("old_version_id", "cr_versions", "id"),
+            ("new_version_id", "cr_versions", "id"),
+            ("old_rule_id", "rules", "id"),
+            ("new_rule_id", "rules", "id"),
+        ],
+    },
+    "ruling_rules": {
+        "columns": {
+            "ruling_id": int,
+            "rule_number": str,
+            "version_id": str,
+            "rule_id": int,
+            "method": str,
+            "confidence": float,
+            "matched_text": str,
+            "current_number": str,
+            "current_rule_id": int,
+            "status": str,
+        },
+        "pk": ("ruling_id", "version_id", "rule_number", "method"),
+        "foreign_keys": [
+            ("ruling_id", "rulings", "id"),
+            ("version_id", "cr_versions", "id"),
+            ("rule_id", "rules", "id"),
+            ("current_rule_id", "rules", "id"),
+        ],
+    },
 }
 
 INDEXES: list[tuple[str, list[str], bool]] = [
@@ -310,6 +359,12 @@ INDEXES: list[tuple[str, list[str], bool]] = [
     ("quality_issues", ["kind"], False),
     ("keywords", ["term"], False),
     ("rule_links", ["en_rule_id"], False),
+    ("cr_changes", ["old_version_id", "new_version_id", "position"], False),
+    ("cr_changes", ["old_number"], False),
+    ("cr_changes", ["new_number"], False),
+    ("ruling_rules", ["rule_id"], False),
+    ("ruling_rules", ["current_rule_id"], False),
+    ("ruling_rules", ["status"], False),
 ]
 
 # Latin-script text: diacritics folded so "regles" finds "règles".
@@ -343,6 +398,19 @@ migrations = Migrations("mtg-rules-kb")
 @migrations()
 def m001_initial(db: sqlite_utils.Database) -> None:
     for name, spec in TABLES.items():
+        db[name].create(
+            spec["columns"],
+            pk=spec["pk"],
+            foreign_keys=spec.get("foreign_keys"),
+            if_not_exists=True,
+        )
+
+
+@migrations()
+def m002_history(db: sqlite_utils.Database) -> None:
+    """CR history tables (databases made before them get them here; m001 makes them on new ones)."""
+    for name in ("cr_changes", "ruling_rules"):
+        spec = TABLES[name]
         db[name].create(
             spec["columns"],
             pk=spec["pk"],

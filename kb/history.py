@@ -209,6 +209,11 @@ def _aspects(old: _Entry, new: _Entry) -> list[str]:
     return aspects
 
 
+def same_content(old: Rule, new: Rule) -> bool:
+    """True when two rules say the same once whitespace and typography are folded."""
+    return _entry(old, 0).parts == _entry(new, 0).parts
+
+
 # --------------------------------------------------------------------------------------------
 # Pairing
 
@@ -397,7 +402,17 @@ def _pairing(old_doc: CRDocument, new_doc: CRDocument) -> _Pairing:
 def diff_versions(old: CRDocument, new: CRDocument) -> list[Change]:
     """Every rule and glossary difference from ``old`` to ``new``, in the new version's order
     (removed rules and glossary changes after the rest)."""
+    return diff_and_map(old, new)[0]
+
+
+def diff_and_map(old: CRDocument, new: CRDocument) -> tuple[list[Change], dict[str, str | None]]:
+    """``diff_versions`` and ``pair_rules`` from one pairing (what a build needs for both)."""
     pairing = _pairing(old, new)
+    changes = _changes(old, new, pairing)
+    return changes, {number: pairing.old_to_new.get(number) for number in pairing.old}
+
+
+def _changes(old: CRDocument, new: CRDocument, pairing: _Pairing) -> list[Change]:
     changes: list[Change] = []
     for new_entry in pairing.new.values():
         old_number = pairing.new_to_old.get(new_entry.number)

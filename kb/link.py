@@ -97,6 +97,12 @@ class _Ruling:
         return stable_id("ruling", self.card_key, self.published_at, self.identity)
 
 
+def _best_text(texts: list[str], quality_score) -> str:
+    if len(texts) == 1 or len(set(texts)) == 1:
+        return texts[0]
+    return max(texts, key=quality_score)
+
+
 class _Writer:
     """Buffers derived rows and writes them in large batches."""
 
@@ -112,7 +118,7 @@ class _Writer:
         self.rulings.append(
             (
                 ruling.id, ruling.oracle_id, ruling.card_name, ruling.card_name_lang, source,
-                inferred, ruling.published_at, max(ruling.texts, key=quality_score), position,
+                inferred, ruling.published_at, _best_text(ruling.texts, quality_score), position,
                 seen[0] if seen else None, seen[-1] if seen else None, ruling.identity,
             )
         )
@@ -216,10 +222,9 @@ RECORD_COLUMNS = """ruling_records.id, ruling_records.document_id, ruling_record
 
 
 def _prepared(rows: Iterable[dict]) -> Iterator[dict]:
-    from .normalise.text import clean_text
-
+    """Records with a date, skipping empty ones (texts were cleaned when they were saved)."""
     for row in rows:
-        text = clean_text(row["text"] or "")
+        text = row["text"] or ""
         if not text:
             continue
         published = row["published_at"] or parse_date(row["raw_date"], row["declared_lang"] or "en")
@@ -377,11 +382,17 @@ def _ensure_cards_exist(db: sqlite_utils.Database) -> None:
             " and oracle_id not in (select oracle_id from cards) order by oracle_id"
         )
     ]
-    for oracle_id in missing:
-        db.execute("insert into cards (oracle_id) values (?)", [oracle_id])
+    db.conn.executemany("insert into cards (oracle_id) values (?)", [(oracle_id,) for oracle_id in missing])
+    if missing:
+        # One issue, not one per card: a rulings bulk file imported alone would flood the table.
+        shown = ", ".join(missing[:5]) + (", …" if len(missing) > 5 else "")
         save_quality_issue(
             db,
-            QualityIssue("card-data-missing", f"rulings name Oracle id {oracle_id} but no card data for it was imported"),
+            QualityIssue(
+                "card-data-missing",
+                f"rulings name {len(missing)} Oracle ids with no imported card data ({shown});"
+                " their cards have no name until card data is imported",
+            ),
         )
 
 

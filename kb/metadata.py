@@ -189,7 +189,7 @@ TABLE_DOCS: dict[str, dict[str, Any]] = {
             "raw_date": "Date as printed",
             "published_at": "Date, ISO 8601",
             "source": "wotc or scryfall when the document says",
-            "text": "Text as printed",
+            "text": "Text as printed, with spacing normalised (Unicode NFC, runs of spaces collapsed)",
             "declared_lang": "Language the page claims",
             "detected_lang": "Language the text is actually in",
             "method": "official, community or machine, as the page claims",

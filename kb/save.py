@@ -350,7 +350,7 @@ def ruling_record_rows(
             ruling.raw_date,
             ruling.published_at,
             ruling.source,
-            ruling.text,
+            text,
             ruling.lang,
             detect(text, ruling.lang),
             ruling.method,
