@@ -111,7 +111,8 @@ async def home(datasette, request):
     return await render(datasette, request, "kb_home.html", {"stats": stats, "q": ""})
 
 
-async def search_page(datasette, request, json=None):
+async def search_page(datasette, request):
+    json = request.url_vars.get("json")
     query = request.args.get("q", "")
     results = await run(datasette, lambda conn: search(conn, query))
     if wants_json(request, json):
@@ -122,12 +123,14 @@ async def search_page(datasette, request, json=None):
     return await render(datasette, request, "kb_search.html", {"results": results, "q": results.query})
 
 
-async def card_by_id(datasette, request, oracle_id, json=None):
+async def card_by_id(datasette, request):
+    oracle_id, json = request.url_vars["oracle_id"], request.url_vars.get("json")
     page = await run(datasette, lambda conn: pages.card_page(conn, oracle_id=oracle_id.lower()))
     return await card_response(datasette, request, page, json, f"No card with Oracle id {oracle_id}")
 
 
-async def card_by_name(datasette, request, json=None):
+async def card_by_name(datasette, request):
+    json = request.url_vars.get("json")
     name = request.args.get("name", "").strip()
     if not name:
         return await not_found(datasette, request, "Give a card name: /card?name=…", wants_json(request, json))
@@ -156,7 +159,8 @@ async def card_response(datasette, request, page, json_suffix, missing: str) -> 
     return await render(datasette, request, "kb_card.html", {"page": page})
 
 
-async def rule(datasette, request, number, json=None):
+async def rule(datasette, request):
+    number, json = request.url_vars["number"], request.url_vars.get("json")
     version = request.args.get("version") or None
     page = await run(datasette, lambda conn: pages.rule_page(conn, number, version))
     as_json = wants_json(request, json)
@@ -168,7 +172,8 @@ async def rule(datasette, request, number, json=None):
     return await render(datasette, request, "kb_rule.html", {"page": page})
 
 
-async def glossary_entry(datasette, request, term):
+async def glossary_entry(datasette, request):
+    term = request.url_vars["term"]
     version = request.args.get("version", "")
     path = f"/{quote(database(datasette).name)}/glossary?term={quote(term)}"
     if version:
@@ -176,11 +181,13 @@ async def glossary_entry(datasette, request, term):
     return Response.redirect(path)
 
 
-async def ruling_row(datasette, request, ruling_id):
+async def ruling_row(datasette, request):
+    ruling_id = request.url_vars["ruling_id"]
     return Response.redirect(f"/{quote(database(datasette).name)}/rulings/{ruling_id}")
 
 
-async def translation_row(datasette, request, translation_id):
+async def translation_row(datasette, request):
+    translation_id = request.url_vars["translation_id"]
     return Response.redirect(f"/{quote(database(datasette).name)}/ruling_translations/{translation_id}")
 
 

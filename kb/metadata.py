@@ -313,6 +313,35 @@ order by en.version_id desc, tr.version_id""",
 from rule_links join rules as tr on tr.id = rule_links.rule_id join rules as en on en.id = rule_links.en_rule_id
 where rule_links.status != 'linked' order by tr.version_id, tr.position""",
     },
+    "rulings_by_any_name": {
+        "title": "Rulings of a card by any-language name, including cards not yet linked",
+        "description": "Like 'rulings of a card', but also finds rulings a localized page printed for a card that is not in the card data yet (e.g. Tödliches Komplott).",
+        "sql": """select coalesce(cards.name, rulings.card_name) as card, rulings.oracle_id is not null as linked,
+  rulings.published_at, rulings.source, rulings.text
+from rulings left join cards on cards.oracle_id = rulings.oracle_id
+where rulings.oracle_id in (
+    select oracle_id from card_names where card_names.rowid in (
+      select rowid from card_names_fts where card_names_fts match escape_fts(:name) limit 200)
+    union select oracle_id from card_names where name = :name)
+  or (rulings.oracle_id is null and rulings.rowid in (
+    select rowid from rulings_fts where rulings_fts match 'card_name : (' || escape_fts(:name) || ')' limit 500))
+order by card, rulings.published_at, rulings.position
+limit 500""",
+    },
+    "stale_ruling_translations": {
+        "title": "Ruling translations that are not (yet) linked to an English ruling",
+        "sql": """select lang, method, status, raw_date, card_name, text, document_id
+from ruling_translations where status != 'linked' or ruling_id is null
+order by lang, document_id limit 1000""",
+    },
+    "new_rulings": {
+        "title": "Newest rulings",
+        "description": "By first_seen (when our sources first showed them), else by publication date. Also as a feed: /changes.atom",
+        "sql": """select coalesce(rulings.first_seen, rulings.published_at) as seen, rulings.published_at,
+  coalesce(cards.name, rulings.card_name) as card, rulings.source, rulings.text
+from rulings left join cards on cards.oracle_id = rulings.oracle_id
+order by seen desc limit 100""",
+    },
     "last_refresh": {
         "title": "What changed in the last refresh",
         "sql": """select started_at, finished_at, status, message, sources, changes
@@ -347,7 +376,8 @@ def build_metadata(database: str = "kb") -> dict[str, Any]:
         },
         "plugins": {
             "datasette-block-robots": {
-                "disallow": ["/kb", "/-/search", "/search"],
+                # Search pages and arbitrary SQL are expensive; card and rule pages are cheap.
+                "disallow": [f"/{database}", "/-/search", "/search", "/changes.atom"],
             },
         },
     }

@@ -1,0 +1,209 @@
+"""Our Datasette pages through ``ds.client``: search, card, rule, feed, JSON, escaping, robots."""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter
+from urllib.parse import quote
+
+import pytest
+
+from conftest_site import (  # noqa: F401  (fixtures)
+    JACE, PHELDDAGRIF, hostile_db, hostile_ds, snapshot_db, snapshot_ds,
+)
+from kb.pages import render_text
+
+KOMPLOTT = "/card?name=" + quote("Tödliches Komplott")
+
+
+def count_rulings(html: str) -> int:
+    return len(re.findall(r'<li class="kb-ruling" id="ruling-\d+">', html))
+
+
+# -- rendering ----------------------------------------------------------------------------------
+
+
+def test_render_text_escapes_then_links_rules_and_symbols() -> None:
+    html = render_text("<b>Pay {W/U}</b> & see rule 702.78a, rule 104 or 20 life.")
+    assert html.startswith("&lt;b&gt;Pay <span class=\"sym sym-wu sym-hybrid\"")
+    assert '<a class="rule-ref" href="/rule/702.78a">702.78a</a>' in html
+    assert '<a class="rule-ref" href="/rule/104">104</a>' in html
+    assert "&amp; see" in html and "20 life" in html and "<b>" not in html
+
+
+def test_render_text_keeps_version_in_links() -> None:
+    assert render_text("See 601.2b.", "en-2019-01-25") == (
+        'See <a class="rule-ref" href="/rule/601.2b?version=en-2019-01-25">601.2b</a>.'
+    )
+
+
+# -- home and search ----------------------------------------------------------------------------
+
+
+async def test_home_has_one_search_box(snapshot_ds) -> None:
+    response = await snapshot_ds.client.get("/")
+    assert response.status_code == 200
+    assert response.text.count('name="q"') == 1
+    assert 'action="/search"' in response.text
+    assert "en-2026-04-17" in response.text
+
+
+async def test_search_redirects_an_exact_card_name(snapshot_ds) -> None:
+    response = await snapshot_ds.client.get("/search?q=" + quote("Джейс, Гений из Врина"))
+    assert response.status_code == 302
+    assert response.headers["location"] == f"/card/{JACE}"
+
+
+async def test_search_redirects_a_rule_number(snapshot_ds) -> None:
+    response = await snapshot_ds.client.get("/search?q=702.78a")
+    assert response.status_code == 302
+    assert response.headers["location"] == "/rule/702.78a"
+
+
+async def test_search_lists_keyword_results_grouped(snapshot_ds) -> None:
+    response = await snapshot_ds.client.get("/search?q=conspirar")
+    assert response.status_code == 200
+    assert 'class="kb-best" href="/rule/702.78#lang-es"' in response.text
+    assert "kb-group-keywords" in response.text and "kb-group-rules" in response.text
+    data = (await snapshot_ds.client.get("/search.json?q=conspirar")).json()
+    assert data["best"]["url"] == "/rule/702.78#lang-es"
+    assert [group["kind"] for group in data["groups"]] == ["keywords", "rules"]
+
+
+@pytest.mark.parametrize("query", ['"', "(a", "-x", "*", "a:b", "NEAR(", '<script>alert(1)</script>'])
+async def test_search_never_errors_and_escapes_the_query(snapshot_ds, query: str) -> None:
+    response = await snapshot_ds.client.get("/search?q=" + quote(query))
+    assert response.status_code == 200
+    assert "<script>alert(1)</script>" not in response.text
+
+
+# -- card pages ---------------------------------------------------------------------------------
+
+
+async def test_card_page_of_jace(snapshot_ds) -> None:
+    response = await snapshot_ds.client.get(f"/card/{JACE}")
+    assert response.status_code == 200
+    html = response.text
+    assert count_rulings(html) == 16
+    assert "Джейс, Гений из Врина" in html and "Jace, Wunderkind von Vryn" in html
+    assert "https://api.scryfall.com/cards/02d6d693-f1f3-4317-bcc0-c21fa8490d38/rulings" in html
+    assert "Not yet linked" not in html
+
+
+async def test_card_json_of_jace(snapshot_ds) -> None:
+    page = (await snapshot_ds.client.get(f"/card/{JACE}.json")).json()
+    assert page["linked"] is True
+    assert len(page["rulings"]) == 16
+    assert Counter(ruling["source"] for ruling in page["rulings"]) == {"wotc": 15, "scryfall": 1}
+    dates = [ruling["published_at"] for ruling in page["rulings"]]
+    assert dates == sorted(dates)
+    assert {"lang": "ru", "name": "Джейс, Гений из Врина", "source": "scryfall"} in page["names"]
+    assert all(ruling["sightings"] for ruling in page["rulings"])
+
+
+async def test_card_by_any_language_name_redirects(snapshot_ds) -> None:
+    response = await snapshot_ds.client.get("/card?name=" + quote("jace, vryn's prodigy"))
+    assert response.status_code == 302
+    assert response.headers["location"] == f"/card/{JACE}"
+
+
+async def test_card_known_only_by_its_german_name(snapshot_ds) -> None:
+    response = await snapshot_ds.client.get(KOMPLOTT)
+    assert response.status_code == 200
+    assert count_rulings(response.text) == 11
+    assert "Not yet linked to an Oracle card" in response.text
+    page = (await snapshot_ds.client.get(KOMPLOTT + "&_format=json")).json()
+    assert page["linked"] is False
+    assert Counter(ruling["published_at"] for ruling in page["rulings"]) == {"2022-04-29": 5, "2024-01-12": 6}
+    assert {ruling["source"] for ruling in page["rulings"]} == {"wotc"}
+    assert [document["path"].rsplit("/", 1)[-1] for document in page["documents"]] == ["de-toedliches-komplott.txt"]
+
+
+async def test_unknown_card_is_404(snapshot_ds) -> None:
+    assert (await snapshot_ds.client.get("/card/00000000-0000-0000-0000-000000000000")).status_code == 404
+    assert (await snapshot_ds.client.get("/card.json?name=nonexistent")).status_code == 404
+
+
+# -- rule pages ---------------------------------------------------------------------------------
+
+
+async def test_rule_page_shows_translations_side_by_side(snapshot_ds) -> None:
+    response = await snapshot_ds.client.get("/rule/702.78")
+    assert response.status_code == 200
+    html = response.text
+    assert 'id="lang-es"' in html and 'id="lang-zhs"' in html
+    assert "Conspirar" in html and "协力" in html
+    assert 'id="r-702.78a"' in html and 'id="r-702.78b"' in html
+    assert '<a class="rule-ref" href="/rule/601.2b">601.2b</a>' in html
+
+
+async def test_rule_json(snapshot_ds) -> None:
+    page = (await snapshot_ds.client.get("/rule/702.78.json")).json()
+    assert page["version"]["id"] == "en-2026-04-17"
+    assert page["rule"]["title"] == "Conspire"
+    assert [child["number"] for child in page["children"]] == ["702.78a", "702.78b"]
+    columns = {column["version_id"]: column for column in page["translations"]["columns"]}
+    assert sorted(columns) == ["es-pages-cr-page", "zhs-2025-02-07"]
+    assert sorted(columns["es-pages-cr-page"]["rules"]) == ["702.78", "702.78a", "702.78b"]
+    assert columns["zhs-2025-02-07"]["rules"]["702.78"]["title"] == "协力"
+    assert [ref["number"] for ref in page["references"]] == ["601.2b", "601.2f", "601.2g", "601.2h"]
+    # History by number: keyword rules are renumbered as keywords are added.
+    assert [(entry["title"], entry["effective_date"], entry["until"]) for entry in page["history"]] == [
+        ("Wither", "2013-05-01", "2013-05-01"),
+        ("Persist", "2014-09-25", "2019-01-25"),
+        ("Conspire", "2022-02-18", "2026-04-17"),
+    ]
+
+
+async def test_rule_in_an_older_version(snapshot_ds) -> None:
+    page = (await snapshot_ds.client.get("/rule/702.78a.json?version=en-2019-01-25")).json()
+    assert page["version"]["id"] == "en-2019-01-25"
+    assert page["is_current"] is False
+    assert (await snapshot_ds.client.get("/rule/999.99")).status_code == 404
+
+
+# -- feed, Datasette pages, robots --------------------------------------------------------------
+
+
+async def test_changes_feed_is_atom(snapshot_ds) -> None:
+    response = await snapshot_ds.client.get("/changes.atom")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("application/atom+xml")
+    feed = ET.fromstring(response.content)
+    entries = feed.findall("{http://www.w3.org/2005/Atom}entry")
+    assert len(entries) == 50
+    categories = {entry.find("{http://www.w3.org/2005/Atom}category").get("term") for entry in entries}
+    assert categories <= {"ruling", "cr-version"}
+
+
+async def test_datasette_table_json_and_canned_query(snapshot_ds, snapshot_db) -> None:
+    name = snapshot_db.stem
+    rows = (await snapshot_ds.client.get(f"/{name}/cr_versions.json?_shape=array&lang=zhs")).json()
+    assert [row["id"] for row in rows] == ["zhs-2025-02-07"]
+    found = (await snapshot_ds.client.get(
+        f"/{name}/rulings_by_any_name.json?_shape=array&name=" + quote("Tödliches Komplott")
+    )).json()
+    assert len(found) == 11 and {row["card"] for row in found} == {"Tödliches Komplott"}
+
+
+async def test_robots_keep_off_search(snapshot_ds, snapshot_db) -> None:
+    robots = (await snapshot_ds.client.get("/robots.txt")).text
+    assert "Disallow: /search" in robots
+    assert f"Disallow: /{snapshot_db.stem}" in robots
+
+
+# -- scraped text is never trusted HTML ---------------------------------------------------------
+
+
+async def test_script_in_a_ruling_renders_as_text(hostile_ds) -> None:
+    response = await hostile_ds.client.get(f"/card/{PHELDDAGRIF}")
+    assert response.status_code == 200
+    html = response.text
+    assert count_rulings(html) == 3
+    assert "<script>document.title" not in html
+    assert "&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;" in html or (
+        "&lt;script&gt;document.title=&#x27;pwned&#x27;&lt;/script&gt;" in html
+    )
+    assert "&lt;b&gt;bold&lt;/b&gt;" in html
+    assert 'class="sym sym-wu sym-hybrid"' in html and 'class="sym sym-tap"' in html
+    assert '<a class="rule-ref" href="/rule/702.78a">702.78a</a>' in html
