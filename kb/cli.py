@@ -96,16 +96,18 @@ def serve(db_path: Path, port: int, host: str) -> None:
     run(db_path, host, port)
 
 
-def _attach_optional_commands() -> None:
-    """Commands whose modules live beside this one; each adds itself to the group."""
-    try:
-        from scraper.cli import fetch
-    except ImportError:
-        return
+def _attach_commands() -> None:
+    """Commands that live beside the modules they drive."""
+    from scraper.cli import fetch
+
+    from .history_cli import COMMANDS as history_commands
+
     cli.add_command(fetch)
+    for command in history_commands:
+        cli.add_command(command)
 
 
-_attach_optional_commands()
+_attach_commands()
 
 
 if __name__ == "__main__":

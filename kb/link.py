@@ -36,9 +36,11 @@ FLUSH_ROWS = 20_000
 def link_all(db: sqlite_utils.Database) -> None:
     resolve_card_names(db)
     derive_rulings(db)
+    from .history_db import save_history
     from .link_cr import link_cr_translations
 
     link_cr_translations(db)
+    save_history(db)
 
 
 def resolve_card_names(db: sqlite_utils.Database) -> None:
