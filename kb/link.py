@@ -34,12 +34,13 @@ FLUSH_ROWS = 20_000
 
 
 def link_all(db: sqlite_utils.Database) -> None:
-    resolve_card_names(db)
-    derive_rulings(db)
     from .history_db import save_history
     from .link_cr import link_cr_translations
 
+    resolve_card_names(db)
+    # Translated rules and glossaries first: their term pairs sharpen ruling-translation matching.
     link_cr_translations(db)
+    derive_rulings(db)
     save_history(db)
 
 
@@ -484,9 +485,33 @@ def _english_candidates(db: sqlite_utils.Database, oracle_ids: set[str], dates: 
     ]
 
 
+def term_lexicons(db: sqlite_utils.Database) -> dict[str, list]:
+    """Per language, English→localized term pairs from linked CR glossaries and keywords."""
+    from .link_rulings import CompiledLexicon, compile_lexicon
+
+    pairs: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    for row in db.query(
+        """select versions.lang, en.term as english, tr.term as localized
+        from glossary_links join glossary as tr on tr.id = glossary_links.glossary_id
+        join glossary as en on en.id = glossary_links.en_glossary_id
+        join cr_versions as versions on versions.id = tr.version_id"""
+    ):
+        pairs[row["lang"]].add((row["english"], row["localized"]))
+    for row in db.query("select lang, en_term, term from keywords"):
+        pairs[row["lang"]].add((row["en_term"], row["term"]))
+    return {lang: CompiledLexicon(compile_lexicon(sorted(found))) for lang, found in pairs.items()}
+
+
+def _lexicon_lang(lang: str | None) -> str | None:
+    # Simplified and traditional Chinese rulings share the Chinese glossary.
+    return {"zht": "zhs"}.get(lang or "", lang)
+
+
 def link_translations(db: sqlite_utils.Database) -> None:
     """Rulings in other languages go beside the English ruling they translate."""
     from .link_rulings import match_translations
+
+    lexicons = term_lexicons(db)
 
     records = _prepared(
         db.query(
@@ -511,7 +536,12 @@ def link_translations(db: sqlite_utils.Database) -> None:
         english = _english_candidates(
             db, {r["oracle_id"] for r in group if r["oracle_id"]}, {r["published_at"] for r in group}
         )
-        matches = {m.candidate_index: m for m in match_translations(candidates, english)} if english else {}
+        lexicon = lexicons.get(_lexicon_lang(group[0]["detected_lang"]))
+        matches = (
+            {m.candidate_index: m for m in match_translations(candidates, english, lexicon)}
+            if english
+            else {}
+        )
         rows = []
         for index, record in enumerate(group):
             match = matches.get(index)

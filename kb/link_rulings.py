@@ -209,6 +209,11 @@ def _english_variant_score(candidate: RulingRecord, english: EnglishRuling) -> f
     return SequenceMatcher(None, _identity(candidate.text).split(), _identity(english.text).split()).ratio()
 
 
+class CompiledLexicon(list):
+    """A lexicon already compiled by ``compile_lexicon``: callers matching many groups against
+    one language compile it once."""
+
+
 def compile_lexicon(pairs: Iterable[tuple[str, str]]) -> list[tuple[re.Pattern[str], str]]:
     """English→localized term pairs (e.g. CR glossary names) as the matcher uses them.
 
@@ -305,7 +310,9 @@ def match_translations(candidates: list[RulingRecord], english: list[EnglishRuli
     ``lexicon``: optional English→localized term pairs (the CR glossary of that language) that
     make content matching of translations much sharper.
     """
-    compiled = compile_lexicon(lexicon) if lexicon else None
+    if lexicon and not isinstance(lexicon, CompiledLexicon):
+        lexicon = CompiledLexicon(compile_lexicon(lexicon))
+    compiled = list(lexicon) if lexicon else None
     by_identity: dict[str, list[EnglishRuling]] = defaultdict(list)
     by_symbol_blind: dict[str, list[EnglishRuling]] = defaultdict(list)
     for ruling in english:
