@@ -374,6 +374,7 @@ FTS_CONFIG: dict[str, list[str]] = {
     "rulings": ["text", "card_name"],
     "ruling_translations": ["text", "card_name"],
     "card_names": ["name"],
+    "card_name_records": ["name"],
 }
 
 VIEWS: dict[str, str] = {
@@ -384,6 +385,16 @@ VIEWS: dict[str, str] = {
             select id from cr_versions where lang = 'en'
             order by effective_date desc limit 1
         )
+    """,
+    # Every card name we hold, with the names whose card is not identified yet (Oracle id
+    # empty): a search by name finds those too.
+    "all_card_names": """
+        select oracle_id, lang, name, name_key, source from card_names
+        union all
+        select null, records.lang, records.name, records.name_key, documents.source_id
+        from card_name_records as records join documents on documents.id = records.document_id
+        where records.name_key not in (select name_key from card_names where name_key is not null)
+        group by records.lang, records.name
     """,
     "rulings_with_cards": """
         select rulings.id, rulings.oracle_id, coalesce(cards.name, rulings.card_name) as card,
@@ -434,9 +445,9 @@ def ensure_db_shape(db: sqlite_utils.Database) -> None:
     migrations.apply(db)
     for table, columns, unique in INDEXES:
         db[table].create_index(columns, unique=unique, if_not_exists=True)
-    ensure_search(db)
     for name, sql in VIEWS.items():
         db.create_view(name, sql, replace=True)
+    ensure_search(db)
 
 
 def ensure_search(db: sqlite_utils.Database) -> None:
@@ -480,8 +491,8 @@ def ensure_cjk_search(db: sqlite_utils.Database) -> None:
     )
     db.execute(
         f"""insert into cjk_search (kind, key, lang, text)
-        select 'card_name', oracle_id, lang, name as text from card_names
-        where lang in ('zhs', 'zht', 'ja', 'ko')"""
+        select 'card_name', coalesce(oracle_id, 'name:' || name), lang, name as text
+        from all_card_names where lang in ('zhs', 'zht', 'ja', 'ko')"""
     )
     db.execute(
         f"""insert into cjk_search (kind, key, lang, text)

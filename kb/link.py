@@ -57,13 +57,19 @@ def resolve_card_names(db: sqlite_utils.Database) -> None:
         "insert or ignore into card_names (oracle_id, lang, name, source, name_key) values (?,?,?,?,?)",
         english_rows,
     )
-    # By Oracle id where the document gives it, else by a unique English name.
+    # By Oracle id where the document gives it, else by a unique English name, else through
+    # the multiverse id of the one printing the document shows (old Gatherer printed pages
+    # name a card only in its own language).
     db.execute(
         """insert or ignore into card_names (oracle_id, lang, name, source, name_key)
         select coalesce(records.oracle_id, (
                 select min(english.oracle_id) from card_names as english
                 where english.lang = 'en' and english.name_key = records.english_key
-                having count(distinct english.oracle_id) = 1)) as resolved,
+                having count(distinct english.oracle_id) = 1), (
+                select min(known.oracle_id) from printings as shown
+                join printings as known on known.multiverse_id = shown.multiverse_id
+                where shown.document_id = records.document_id and known.oracle_id is not null
+                having count(distinct known.oracle_id) = 1)) as resolved,
             records.lang, records.name, documents.source_id, records.name_key
         from card_name_records as records join documents on documents.id = records.document_id
         where resolved in (select oracle_id from cards)
