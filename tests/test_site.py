@@ -207,3 +207,16 @@ async def test_script_in_a_ruling_renders_as_text(hostile_ds) -> None:
     assert "&lt;b&gt;bold&lt;/b&gt;" in html
     assert 'class="sym sym-wu sym-hybrid"' in html and 'class="sym sym-tap"' in html
     assert '<a class="rule-ref" href="/rule/702.78a">702.78a</a>' in html
+
+
+async def test_stale_and_mismatched_translations_are_marked(snapshot_ds) -> None:
+    page = (await snapshot_ds.client.get("/rule/100.1.json")).json()
+    korean = next(c for c in page["translations"]["columns"] if c["version_id"] == "ko-2021-02-15")
+    assert korean["english_version"] == "en-2019-01-25"
+    assert {number: rule["status"] for number, rule in korean["rules"].items()} == {
+        "100.1": "linked", "100.1a": "linked", "100.1b": "stale",
+    }
+    html = (await snapshot_ds.client.get("/rule/100.1")).text
+    assert html.count('<td class="kb-tr status-stale"') == 1
+    mismatch = (await snapshot_ds.client.get("/rule/110.2")).text
+    assert '<td class="kb-tr status-mismatch"' in mismatch
