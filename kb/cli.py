@@ -39,6 +39,8 @@ def build(snapshot: Path, db_path: Path, keep_going: bool, verbose: bool) -> Non
     except BuildError as error:
         _fail(str(error))
     _summarise(report)
+    if report.failed:
+        sys.exit(2)
 
 
 def _summarise(report) -> None:
@@ -50,8 +52,8 @@ def _summarise(report) -> None:
         f"{counts.get('rulings', 0)} rulings, {counts.get('ruling_translations', 0)} translations, "
         f"{counts.get('quality_issues', 0)} quality issues"
     )
-    for failure in report.failed:
-        click.echo(f"failed: {failure}", err=True)
+    if report.failed:
+        click.echo(f"Error: {len(report.failed)} inputs could not be read: {'; '.join(report.failed)}", err=True)
 
 
 def _list_formats(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -70,17 +72,20 @@ def _list_formats(ctx: click.Context, _param: click.Parameter, value: bool) -> N
 @click.option("--lang", help="Language of the inputs, when their content does not say")
 @click.option("--source", "source_id", default="local", show_default=True, help="Source id to record for these files")
 @click.option("--db", "db_path", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True)
+@click.option("--keep-going", is_flag=True, help="Record unreadable files as failed documents (exit 2) instead of stopping")
 @click.option("--list-formats", is_flag=True, expose_value=False, is_eager=True, callback=_list_formats, help="List the formats mtgkb can read")
-def import_(paths: tuple[Path, ...], fmt: str | None, lang: str | None, source_id: str, db_path: Path) -> None:
+def import_(paths: tuple[Path, ...], fmt: str | None, lang: str | None, source_id: str, db_path: Path, keep_going: bool) -> None:
     """Add recorded files of any supported format (detected from content) to the database."""
     if not paths:
         _fail("no files given (see `mtgkb import --help`)")
     try:
         inputs = path_inputs(paths, source_id=source_id, lang=lang, fmt=fmt)
-        report = build_database(inputs, db_path, base=db_path)
+        report = build_database(inputs, db_path, base=db_path, keep_going=keep_going)
     except BuildError as error:
         _fail(str(error))
     _summarise(report)
+    if report.failed:
+        sys.exit(2)
 
 
 @cli.command()

@@ -141,3 +141,46 @@ def test_list_formats_names_every_reader() -> None:
     assert result.exit_code == 0
     names = {line.split()[0] for line in result.output.splitlines()}
     assert {"cr-txt", "cr-zh-txt", "cr-ko-md", "cr-rule-page", "card-page-capture"} <= names
+
+
+SCRYFALL = Path(__file__).parent / "fixtures" / "scryfall" / "api-2025-11-01"
+
+
+def test_bad_rulings_document_is_refused_or_recorded_as_failed(tmp_path: Path) -> None:
+    db_path = tmp_path / "kb.db"
+    jace = SCRYFALL / "rulings-02d6d693-jace-vryn-s-prodigy-jace-telepath-unboun.json"
+    runner = CliRunner()
+    assert runner.invoke(cli, ["import", "--db", str(db_path), "--source", "scryfall", str(jace)]).exit_code == 0
+    before = sha(db_path)
+    truncated = tmp_path / "rulings-truncated.json"
+    truncated.write_bytes(jace.read_bytes()[:2000])
+    result = runner.invoke(cli, ["import", "--db", str(db_path), "--format", "scryfall-rulings", str(truncated)])
+    assert result.exit_code == 1
+    assert "rulings-truncated.json" in result.output and len(result.output.strip().splitlines()) == 1
+    assert sha(db_path) == before
+    # With --keep-going the document is kept as a failed document; nothing stored is lost.
+    result = runner.invoke(
+        cli, ["import", "--db", str(db_path), "--keep-going", "--format", "scryfall-rulings", str(truncated)]
+    )
+    assert result.exit_code == 2, result.output
+    db = sqlite_utils.Database(db_path)
+    failed = list(db.query("select path, status, error from documents where status = 'failed'"))
+    assert len(failed) == 1 and failed[0]["path"].endswith("rulings-truncated.json")
+    assert "rulings-truncated.json" in failed[0]["error"]
+    assert db.execute("select count(*) from rulings").fetchone()[0] == 16
+    assert db.execute(
+        "select count(*) from quality_issues where kind = 'unreadable-document'"
+    ).fetchone()[0] == 1
+
+
+def test_rulings_seen_in_two_sources_are_stored_once(tmp_path: Path) -> None:
+    db_path = tmp_path / "kb.db"
+    alrund = sorted(SCRYFALL.glob("rulings-*alrund*.json"))
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), "--source", "scryfall", *map(str, alrund)])
+    assert result.exit_code == 0, result.output
+    db = sqlite_utils.Database(db_path)
+    # Two card ids of one oracle id (plus the empty A- list): one set of 13 rulings, each
+    # seen twice.
+    assert db.execute("select count(distinct oracle_id), count(*) from rulings").fetchone() == (1, 13)
+    assert db.execute("select count(*) from ruling_sightings").fetchone()[0] == 26
+    assert [row[0] for row in db.execute("select source from rulings order by position")].count("scryfall") == 1
