@@ -113,21 +113,16 @@ def link_cr_translations(db: sqlite_utils.Database) -> None:
             [(r[0], r[2], r[3], r[4], r[1]) for r in rows],
         )
         glossary_links = link_glossary(translated, english[en_version])
-        glossary_ids = {
-            row["term"]: row["id"]
-            for row in db.query("select id, term from glossary where version_id = ?", [version_id])
-        }
-        en_glossary_ids = {
-            row["term"]: row["id"]
-            for row in db.query("select id, term from glossary where version_id = ?", [en_version])
-        }
+        # Terms can repeat within a glossary: hand out the entries of a term in document order.
+        glossary_ids = _ids_by_term(db, version_id)
+        en_glossary_ids = _ids_by_term(db, en_version)
+        rows = []
+        for link in glossary_links:
+            if glossary_ids.get(link.term) and en_glossary_ids.get(link.en_term):
+                rows.append((glossary_ids[link.term].pop(0), en_glossary_ids[link.en_term][0], link.confidence))
         db.conn.executemany(
             "insert or replace into glossary_links (glossary_id, en_glossary_id, confidence) values (?,?,?)",
-            [
-                (glossary_ids[g.term], en_glossary_ids[g.en_term], g.confidence)
-                for g in glossary_links
-                if g.term in glossary_ids and g.en_term in en_glossary_ids
-            ],
+            rows,
         )
         for keyword in build_keyword_dictionary(translated, english[en_version], links):
             key = (keyword.lang, keyword.term, keyword.en_term)
@@ -148,6 +143,13 @@ def link_cr_translations(db: sqlite_utils.Database) -> None:
         " values (?,?,?,?,?,?,?)",
         list(keyword_rows.values()),
     )
+
+
+def _ids_by_term(db: sqlite_utils.Database, version_id: str) -> dict[str, list[int]]:
+    ids: dict[str, list[int]] = {}
+    for row in db.query("select id, term from glossary where version_id = ? order by position", [version_id]):
+        ids.setdefault(row["term"], []).append(row["id"])
+    return ids
 
 
 def resolve_rule_refs(db: sqlite_utils.Database) -> None:

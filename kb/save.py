@@ -154,12 +154,16 @@ def save_cr_document(
     )
     glossary_rows = []
     glossary_ref_rows = []
-    conn.executemany(
-        "delete from glossary_refs where glossary_id = ?",
-        [(stable_id("glossary", version_id, entry.term),) for entry in cr.glossary],
-    )
+    # A term may head two entries (a translation can give two concepts one word): the id
+    # counts repeats so both are kept, while a later document of the version replaces them.
+    glossary_ids = []
+    repeats: dict[str, int] = {}
+    for entry in cr.glossary:
+        repeats[entry.term] = repeats.get(entry.term, 0) + 1
+        glossary_ids.append(stable_id("glossary", version_id, entry.term, repeats[entry.term] - 1))
+    conn.executemany("delete from glossary_refs where glossary_id = ?", [(gid,) for gid in glossary_ids])
     for position, entry in enumerate(cr.glossary):
-        glossary_id = stable_id("glossary", version_id, entry.term)
+        glossary_id = glossary_ids[position]
         glossary_rows.append((glossary_id, version_id, entry.term, entry.text, position))
         for target in dict.fromkeys(entry.refs):
             glossary_ref_rows.append((glossary_id, target))
