@@ -640,8 +640,9 @@ def _refresh_locked(
         if result.failed_sources and _nothing_fetched(reports) and not snapshot:
             result.message = f"nothing could be published: every source failed: {', '.join(result.failed_sources)}"
         else:
-            _build_or_skip(store, db_path, allow_shrink, result, started)
+            _build_or_skip(store, db_path, allow_shrink, result)
     except (BuildError, RefreshError) as error:
+        # before_swap may have filled in a published outcome: the swap did not happen.
         result.exit_code, result.status, result.published = EXIT_NOTHING_PUBLISHED, "failed", False
         result.message = _one_line(str(error))
     except Exception as error:  # recorded, then surfaced: a bug must not pass for a clean run
@@ -653,9 +654,7 @@ def _refresh_locked(
     return result
 
 
-def _build_or_skip(
-    store: RawStore, db_path: Path, allow_shrink: bool, result: RefreshResult, started: float
-) -> None:
+def _build_or_skip(store: RawStore, db_path: Path, allow_shrink: bool, result: RefreshResult) -> None:
     inputs, left_out = select_inputs(store)
     fingerprint = inputs_fingerprint(inputs)
     published = store.get_state(PUBLISHED_STATE) or {}
@@ -693,12 +692,7 @@ def _build_or_skip(
         }
 
     publish = _Publish(db_path, store, allow_shrink, current_run)
-    result.published = False
-    try:
-        build_database(inputs, db_path, before_swap=publish.before_swap)
-    except BaseException:
-        result.published = False
-        raise
+    build_database(inputs, db_path, before_swap=publish.before_swap)
     store.set_state(PUBLISHED_STATE, {"inputs": fingerprint, "file": file_identity(db_path),
                                       "sha256": sha256_of(db_path)})
 
