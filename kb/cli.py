@@ -106,8 +106,10 @@ def _attach_commands() -> None:
     from scraper.cli import fetch
 
     from .history_cli import COMMANDS as history_commands
+    from .refresh_cli import refresh
 
     cli.add_command(fetch)
+    cli.add_command(refresh)
     for command in history_commands:
         cli.add_command(command)
 

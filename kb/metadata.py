@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .history_db import HISTORY_QUERIES
+
 LICENCE_NOTE = (
     "Magic: The Gathering rules text, card names and rulings are © Wizards of the Coast LLC, "
     "used under the Wizards of the Coast Fan Content Policy. This site is unofficial Fan Content "
@@ -255,6 +257,70 @@ TABLE_DOCS: dict[str, dict[str, Any]] = {
     },
 }
 
+# Columns every table has in the same sense, and the derived keys of the linking step.
+COMMON_COLUMNS: dict[str, str] = {
+    "id": "Stable id (a hash of what identifies the row: the same in every build)",
+}
+EXTRA_COLUMN_DOCS: dict[str, dict[str, str]] = {
+    "card_names": {"name_key": "The name folded for lookup: case, accents and spacing ignored"},
+    "card_name_records": {
+        "name_key": "The printed name folded for lookup",
+        "english_key": "The English name folded for lookup",
+    },
+    "ruling_records": {
+        "name_key": "The card name folded for lookup",
+        "text_key": "The text with typography erased: copies of one ruling share it",
+        "dropped": "Evidence (JSON) that symbols vanished from this copy, when they did",
+        "resolved_oracle_id": "The card this record was linked to (its Oracle id, or the one card its printed name names)",
+        "card_key": "What groups the record with its card's other rulings: the Oracle id, or the printed name while the card is unknown",
+    },
+    "rulings": {"identity": "The text with typography erased; part of the ruling's id"},
+}
+TABLE_DOCS.update(
+    {
+        "cr_changes": {
+            "description": "What changed between consecutive English CR versions: added, removed, changed, moved (renumbered) rules, and glossary changes.",
+            "facets": ["new_version_id", "kind", "entry_kind"],
+            "sort": "position",
+            "columns": {
+                "old_version_id": "The earlier version",
+                "new_version_id": "The later version",
+                "kind": "added, removed, changed, moved, moved-changed, glossary-added, glossary-removed, glossary-changed",
+                "entry_kind": "rule or glossary",
+                "old_number": "Number (or glossary term) in the earlier version",
+                "new_number": "Number (or glossary term) in the later version",
+                "old_rule_id": "The rule in the earlier version",
+                "new_rule_id": "The rule in the later version",
+                "similarity": "Text similarity of old and new (0–1), the evidence for a move",
+                "aspects": "What changed: title, text, examples, numbers-only",
+                "word_diff": "Word-level difference, [-removed-]{+added+}",
+                "old_text": "Earlier text",
+                "new_text": "Later text",
+                "position": "Order of the change in the later version",
+            },
+        },
+        "ruling_rules": {
+            "description": "The CR rules each English ruling relies on: numbers it cites and keywords it names, in the version in force on its date.",
+            "facets": ["method", "status", "version_id"],
+            "columns": {
+                "ruling_id": "The ruling",
+                "rule_number": "The rule, numbered as in the version in force on the ruling's date",
+                "version_id": "That version",
+                "rule_id": "The rule in that version",
+                "method": "cited (a rule number in the text) or keyword (a keyword ability or action it names)",
+                "confidence": "0–1",
+                "matched_text": "The words that matched",
+                "current_number": "The same rule's number in the newest version (empty when it was deleted)",
+                "current_rule_id": "The rule in the newest version",
+                "status": "same, renumbered or deleted since the ruling's date",
+            },
+        },
+    }
+)
+for _table, _columns in EXTRA_COLUMN_DOCS.items():
+    TABLE_DOCS[_table].setdefault("columns", {}).update(_columns)
+
+
 CANNED_QUERIES: dict[str, dict[str, Any]] = {
     "rule_by_number": {
         "title": "Look up a rule by number",
@@ -351,9 +417,16 @@ from refresh_runs order by started_at desc limit 1""",
 
 
 def build_metadata(database: str = "kb") -> dict[str, Any]:
+    from .db import TABLES
+
     tables = {}
     for name, doc in TABLE_DOCS.items():
         table = {key: value for key, value in doc.items()}
+        columns = dict(table.get("columns", {}))
+        for column, description in COMMON_COLUMNS.items():
+            if column in TABLES.get(name, {}).get("columns", {}):
+                columns.setdefault(column, description)
+        table["columns"] = columns
         tables[name] = table
     return {
         "title": "MTG Rules KB",
@@ -371,7 +444,7 @@ def build_metadata(database: str = "kb") -> dict[str, Any]:
             database: {
                 "description": LICENCE_NOTE,
                 "tables": tables,
-                "queries": CANNED_QUERIES,
+                "queries": {**CANNED_QUERIES, **HISTORY_QUERIES},
             }
         },
         "plugins": {

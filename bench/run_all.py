@@ -1,0 +1,21 @@
+"""Run every benchmark; each prints its figures and writes them to bench/results/."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+BENCHMARKS = [
+    ["bench.bulk_import", "--megabytes", "200"],
+    ["bench.bulk_import", "--megabytes", "50", "--jsonl-gz"],
+    ["bench.refresh_scenarios"],
+]
+
+
+def main() -> None:
+    for module, *args in BENCHMARKS:
+        print(f"== {module} {' '.join(args)}", flush=True)
+        subprocess.run([sys.executable, "-m", module, *args], check=True)
+
+
+if __name__ == "__main__":
+    main()
