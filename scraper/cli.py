@@ -27,8 +27,25 @@ def _parse_base_urls(pairs: tuple[str, ...]) -> dict[str, str]:
     return base_urls
 
 
+def _split_sources_and_urls(words: tuple[str, ...]) -> tuple[list[str], dict[str, list[str]]]:
+    """``cr-page URL… gatherer URL…``: URLs belong to the source named before them."""
+    sources: list[str] = []
+    urls: dict[str, list[str]] = {}
+    for word in words:
+        if word in SOURCES:
+            sources.append(word)
+        elif word.startswith(("http://", "https://")) and sources:
+            urls.setdefault(sources[-1], []).append(word)
+        else:
+            raise click.BadParameter(
+                f"{word!r} is neither a source ({', '.join(sorted(SOURCES))}) nor a URL after one",
+                param_hint="SOURCE [URL…]",
+            )
+    return sources, urls
+
+
 @click.command("fetch")
-@click.argument("sources", nargs=-1, type=click.Choice(sorted(SOURCES)))
+@click.argument("words", nargs=-1, metavar="[SOURCE [URL…]]…")
 @click.option("--raw", "raw_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("data/raw"), show_default=True, help="Raw store folder.")
 @click.option("--base-url", "base_url_pairs", multiple=True, metavar="SOURCE=URL",
@@ -47,7 +64,7 @@ def _parse_base_urls(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option("--timeout", type=float, default=30.0, show_default=True, help="Seconds per request.")
 @click.option("-v", "--verbose", is_flag=True, help="Log every request.")
 def fetch(
-    sources: tuple[str, ...],
+    words: tuple[str, ...],
     raw_dir: Path,
     base_url_pairs: tuple[str, ...],
     bulk_types: tuple[str, ...],
@@ -62,7 +79,15 @@ def fetch(
     timeout: float,
     verbose: bool,
 ) -> None:
-    """Fetch raw documents politely into the raw store (default: wizards-cr scryfall)."""
+    """Fetch raw documents politely into the raw store (default: wizards-cr scryfall).
+
+    URLs may follow a source that takes pages: `mtgkb fetch cr-page URL… gatherer URL…`.
+    """
+    sources, urls_of = _split_sources_and_urls(words)
+    page_urls = (*page_urls, *urls_of.get("cr-page", []))
+    gatherer_urls = (*gatherer_urls, *urls_of.get("gatherer", []))
+    for source in set(urls_of) - {"cr-page", "gatherer"}:
+        raise click.BadParameter(f"{source} takes no URLs", param_hint="SOURCE [URL…]")
     logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO,
                         format="%(levelname)s %(name)s %(message)s")
     options = {

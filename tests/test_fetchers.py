@@ -365,3 +365,18 @@ def test_cli_exit_codes(site: TestSite, tmp_path: Path, monkeypatch: pytest.Monk
     assert bad.exit_code == 2 and "expected SOURCE=URL" in bad.output
     with RawStore(Path(raw)) as store:
         assert [run["status"] for run in store.runs()] == ["ok", "partial", "failed"]
+
+
+def test_cli_takes_page_urls_after_their_source(site: TestSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("scraper.fetch.PoliteClient", lambda **kwargs: fast_client(**kwargs))
+    raw = tmp_path / "raw"
+    page = site.url("cr-page").rstrip("/") + "/es/reglas/702.78"
+    result = CliRunner().invoke(fetch_command, ["cr-page", page, "--raw", str(raw), "--timeout", "2"])
+    assert result.exit_code == 0, result.output
+    with RawStore(raw) as store:
+        (entry,) = store.latest_documents("cr-page")
+    assert entry.url == page
+    bad = CliRunner().invoke(fetch_command, ["wizards-cr", page, "--raw", str(raw)])
+    assert bad.exit_code == 2 and "wizards-cr takes no URLs" in bad.output
+    unknown = CliRunner().invoke(fetch_command, ["nonsense", "--raw", str(raw)])
+    assert unknown.exit_code == 2 and "neither a source" in unknown.output
