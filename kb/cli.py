@@ -26,12 +26,15 @@ def _fail(message: str, code: int = 1) -> None:
 @cli.command()
 @click.option("--snapshot", type=click.Path(path_type=Path), default=DEFAULT_SNAPSHOT, show_default=True, help="Raw snapshot folder to build from")
 @click.option("--db", "db_path", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True, help="Database file to write")
+@click.option("--raw", "raw_dir", type=click.Path(file_okay=False, path_type=Path), help="Also include what `mtgkb fetch` stored in this raw store")
 @click.option("--keep-going", is_flag=True, help="Record unreadable inputs as failed documents instead of stopping")
 @click.option("-v", "--verbose", is_flag=True, help="Name every input as it is read")
-def build(snapshot: Path, db_path: Path, keep_going: bool, verbose: bool) -> None:
+def build(snapshot: Path, db_path: Path, raw_dir: Path | None, keep_going: bool, verbose: bool) -> None:
     """Build the whole knowledge base from a snapshot folder into a new file, swapped in atomically."""
     try:
         inputs = snapshot_inputs(snapshot)
+        if raw_dir is not None:
+            inputs += raw_store_inputs(raw_dir)
         report = build_database(
             inputs, db_path, keep_going=keep_going,
             progress=(lambda path: click.echo(f"reading {path}", err=True)) if verbose else None,
@@ -41,6 +44,19 @@ def build(snapshot: Path, db_path: Path, keep_going: bool, verbose: bool) -> Non
     _summarise(report)
     if report.failed:
         sys.exit(2)
+
+
+def raw_store_inputs(raw_dir: Path) -> list:
+    """The latest good documents of a raw store, as the refresh job would build them."""
+    from scraper.rawstore import RawStore
+
+    from .refresh import select_inputs
+
+    if not (raw_dir / "manifest.db").exists():
+        raise BuildError(f"{raw_dir}: not a raw store (no manifest.db); run `mtgkb fetch --raw {raw_dir}` first")
+    with RawStore(raw_dir) as store:
+        inputs, _left_out = select_inputs(store)
+    return inputs
 
 
 def _summarise(report) -> None:

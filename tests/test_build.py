@@ -184,3 +184,31 @@ def test_rulings_seen_in_two_sources_are_stored_once(tmp_path: Path) -> None:
     assert db.execute("select count(distinct oracle_id), count(*) from rulings").fetchone() == (1, 13)
     assert db.execute("select count(*) from ruling_sightings").fetchone()[0] == 26
     assert [row[0] for row in db.execute("select source from rulings order by position")].count("scryfall") == 1
+
+
+def test_fetch_wizards_cr_then_build_records_the_document(site, tmp_path: Path, monkeypatch) -> None:
+    """`mtgkb fetch wizards-cr` against the local test site (the real saved rules page and a
+    real CR file), then `mtgkb build --raw`: the CR is a version and its document is recorded."""
+    from sitekit import fast_client
+
+    from scraper.cli import fetch as fetch_command
+
+    monkeypatch.setattr("scraper.fetch.PoliteClient", lambda **kwargs: fast_client(**kwargs))
+    raw = tmp_path / "raw"
+    runner = CliRunner()
+    fetched = runner.invoke(
+        fetch_command, ["wizards-cr", "--raw", str(raw), "--base-url", f"wizards-cr={site.url('wizards-cr')}"]
+    )
+    assert fetched.exit_code == 0, fetched.output
+    empty = tmp_path / "empty-snapshot"
+    empty.mkdir()
+    db_path = tmp_path / "kb.db"
+    built = runner.invoke(cli, ["build", "--snapshot", str(empty), "--raw", str(raw), "--db", str(db_path)])
+    assert built.exit_code == 0, built.output
+    db = sqlite_utils.Database(db_path)
+    (document,) = db.query("select source_id, url, sha256, format, status from documents")
+    assert document["source_id"] == "wizards"
+    assert document["url"].endswith("/2024/downloads/MagicCompRules%2020240607.txt")
+    assert (document["format"], document["status"]) == ("cr-txt", "parsed")
+    version = db["cr_versions"].get("en-2022-02-18")
+    assert version["rule_count"] == 2626
