@@ -14,8 +14,6 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -72,23 +70,32 @@ def write_bulk_file(path: Path, megabytes: int, jsonl_gz: bool) -> int:
     return count
 
 
+MEASURED_IMPORT = """
+import resource, sys
+from kb.cli import cli
+try:
+    cli.main(sys.argv[1:], standalone_mode=False)
+finally:
+    print("peak_rss_kib", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+"""
+
+
 def measure_import(bulk: Path, db_path: Path) -> dict:
-    """Run ``mtgkb import`` in a child process; its peak RSS is the figure that matters."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    """Run ``mtgkb import`` in a fresh interpreter that reports its own peak resident memory
+    (not the parent's children's, which would count whatever else the caller ran)."""
     started = time.monotonic()
     completed = subprocess.run(
-        [sys.executable, "-m", "kb.cli", "import", "--db", str(db_path), "--source", "scryfall", str(bulk)],
+        [sys.executable, "-c", MEASURED_IMPORT, "import", "--db", str(db_path), "--source", "scryfall", str(bulk)],
         capture_output=True,
         text=True,
     )
     seconds = time.monotonic() - started
-    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     if completed.returncode != 0:
         raise RuntimeError(f"import failed: {completed.stderr.strip()}")
+    peak_kib = int(completed.stderr.rsplit("peak_rss_kib", 1)[1].split()[0])
     return {
         "seconds": round(seconds, 1),
         "peak_rss_mb": round(peak_kib / 1024, 1),
-        "peak_rss_mb_is_upper_bound": before > 0,
         "output": completed.stdout.strip(),
     }
 
