@@ -1,0 +1,23 @@
+"""clean_text's fast path (return the text untouched) agrees with the full clean-up."""
+from __future__ import annotations
+
+import random
+
+import kb.normalise.text as text_module
+from kb.normalise.text import clean_text
+
+
+def full_clean_up(text: str) -> str:
+    text = text_module.ZERO_WIDTH.sub("", text_module.nfc(text))
+    text = text_module.LINE_BREAK.sub("\n", text)
+    lines = [text_module.HORIZONTAL_SPACE.sub(" ", line).strip() for line in text.split("\n")]
+    return text_module.BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
+
+
+def test_fast_path_agrees_with_the_full_clean_up_on_random_texts() -> None:
+    generator = random.Random(20261130)
+    alphabet = "ab \n\r\t\u00a0\u200b\u2019e\u0301\u2028.\x85"
+    texts = ["a  b", " a", "a ", "a\r\nb", "a\n\n\nb", "x\u00a0y", "curly \u2019 text", "e\u0301", "", "\n"]
+    texts += ["".join(generator.choice(alphabet) for _ in range(generator.randint(0, 9))) for _ in range(20_000)]
+    for text in texts:
+        assert clean_text(text) == full_clean_up(text), repr(text)
