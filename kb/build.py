@@ -223,6 +223,9 @@ def open_for_build(path: Path) -> sqlite_utils.Database:
     # The file is private until it is renamed into place, so durability can wait for the end.
     conn.execute("pragma journal_mode = off")
     conn.execute("pragma synchronous = off")
+    # Stable ids are hashes, so bulk inserts land all over each B-tree: a larger page cache
+    # (64 MiB, within the memory budget of a streamed import) saves most of the page reads.
+    conn.execute("pragma cache_size = -65536")
     conn.execute("pragma foreign_keys = off")
     return sqlite_utils.Database(conn)
 
