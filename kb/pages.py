@@ -126,7 +126,27 @@ def find_card(conn: sqlite3.Connection, name: str) -> dict[str, Any] | None:
         for row in unlinked:
             if fold(row["card_name"]) == wanted:
                 return {"name": row["card_name"]}
+    recorded = recorded_names(conn, name)
+    if recorded:
+        return {"name": recorded[0]["name"]}
     return None
+
+
+def recorded_names(conn: sqlite3.Connection, name: str) -> list[dict[str, Any]]:
+    """A name as documents printed it for a card not identified yet (Gatherer printed pages,
+    release notes): the rows of ``card_name_records`` with the same folded name."""
+    from .normalise.names import name_key
+
+    if not table_exists(conn, "card_name_records"):
+        return []
+    return rows(
+        conn,
+        """select card_name_records.lang, card_name_records.name, card_name_records.document_id,
+            documents.source_id, documents.url, documents.path
+        from card_name_records join documents on documents.id = card_name_records.document_id
+        where card_name_records.name_key = ? order by documents.source_id, card_name_records.id limit 20""",
+        (name_key(name),),
+    )
 
 
 def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str | None = None) -> dict[str, Any] | None:
@@ -162,15 +182,27 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
             "select * from rulings where oracle_id is null and card_name = ? order by published_at, position limit ?",
             (name, CARD_PAGE_RULINGS_LIMIT),
         )
-        if not rulings:
+        recorded = recorded_names(conn, name)
+        if not rulings and not recorded:
             return None
-        lang = rulings[0]["card_name_lang"]
+        lang = rulings[0]["card_name_lang"] if rulings else recorded[0]["lang"]
+        names = [{"lang": lang, "name": name, "source": "page"}] if rulings else [
+            {"lang": row["lang"], "name": row["name"], "source": row["source_id"]}
+            for row in {(r["lang"], r["name"]): r for r in recorded}.values()
+        ]
         page = {
             "linked": False,
             "oracle_id": None,
             "card": None,
             "title": name,
-            "names": [{"lang": lang, "name": name, "source": "page"}],
+            "names": names,
+            "printings": rows(
+                conn,
+                f"""select lang, printed_name, printed_type_line, printed_text, set_code, multiverse_id
+                from printings where document_id in ({", ".join("?" for _ in recorded)})
+                and printed_name is not null""",
+                [row["document_id"] for row in recorded],
+            ) if recorded else [],
         }
     else:
         return None

@@ -326,15 +326,27 @@ def unlinked_cards_by_name(conn: sqlite3.Connection, query: str, wanted: str, li
             select rowid from rulings_fts where rulings_fts match ? limit ?)""",
         ("card_name : (" + match + ")", limit * 5),
     )
+    if table_exists(conn, "card_name_records_fts"):
+        # Names documents printed for cards not identified yet (no ruling needed: a Gatherer
+        # printed page, a release-notes card).
+        found += rows(
+            conn,
+            """select distinct name as card_name, lang as card_name_lang from card_name_records
+            where rowid in (select rowid from card_name_records_fts where card_name_records_fts match ? limit ?)
+            and name_key not in (select name_key from card_names where name_key is not null)""",
+            (match, limit * 5),
+        )
     hits = []
     for row in found:
         exact = fold(row["card_name"]) == wanted
-        hits.append(
-            Hit("card", row["card_name"], card_url(None, row["card_name"]),
-                html.escape(row["card_name"]) + ' <span class="unlinked">not yet linked to an Oracle card</span>',
-                row["card_name_lang"], ("exact " if exact else "") + "unlinked name")
-        )
+        hits.append(unlinked_card_hit(row["card_name"], row["card_name_lang"], exact))
     return hits
+
+
+def unlinked_card_hit(name: str, lang: str | None, exact: bool) -> Hit:
+    return Hit("card", name, card_url(None, name),
+               html.escape(name) + ' <span class="unlinked">not yet linked to an Oracle card</span>',
+               lang, ("exact " if exact else "") + "unlinked name")
 
 
 def keywords_by_term(conn: sqlite3.Connection, query: str, limit: int) -> list[Hit]:
@@ -583,6 +595,8 @@ def cjk_hit(conn: sqlite3.Connection, row: dict[str, Any], needle: str) -> Hit |
                    f"/glossary/{quote(entry[0]['term'])}?version={quote(entry[0]['version_id'])}",
                    snippet, row["lang"], entry[0]["version_id"])
     if row["kind"] == "card_name":
+        if str(row["key"]).startswith("name:"):
+            return unlinked_card_hit(row["text"], row["lang"], fold(row["text"]) == fold(needle))
         card = rows(conn, "select name from cards where oracle_id = ?", (row["key"],))
         english = card[0]["name"] if card else row["text"]
         exact = fold(row["text"]) == fold(needle)

@@ -220,3 +220,28 @@ async def test_stale_and_mismatched_translations_are_marked(snapshot_ds) -> None
     assert html.count('<td class="kb-tr status-stale"') == 1
     mismatch = (await snapshot_ds.client.get("/rule/110.2")).text
     assert '<td class="kb-tr status-mismatch"' in mismatch
+
+
+@pytest.mark.parametrize(
+    ("query", "name"),
+    [("paradiesvogel", "Paradiesvögel"), ("PARADIESVÖGEL", "Paradiesvögel"), ("極楽鳥", "極楽鳥"), ("반역 행위", "반역 행위")],
+)
+async def test_names_of_cards_not_identified_yet_land_on_their_page(snapshot_ds, query: str, name: str) -> None:
+    # Birds of Paradise is in no card data we hold: its German and Japanese names come from
+    # Gatherer printed pages; 반역 행위 from the Korean release notes.
+    found = await snapshot_ds.client.get("/search.json?q=" + quote(query))
+    best = found.json()["best"]
+    assert best["title"] == name and best["detail"] == "exact unlinked name"
+    page = await snapshot_ds.client.get(best["url"])
+    assert page.status_code == 200
+    assert "Not yet linked to an Oracle card" in page.text
+    assert name in page.text
+
+
+async def test_printed_page_of_an_unidentified_card_shows_its_printed_text(snapshot_ds) -> None:
+    page = await snapshot_ds.client.get("/card.json?name=" + quote("Paradiesvögel"))
+    data = page.json()
+    assert data["linked"] is False
+    (printing,) = [p for p in data["printings"] if p["lang"] == "de"]
+    assert printing["printed_type_line"] == "Kreatur — Vogel"
+    assert printing["printed_text"] == "Fliegend\n{T}: Erhöhe deinen Manavorrat um ein Mana einer beliebigen Farbe."
