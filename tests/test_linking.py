@@ -125,3 +125,27 @@ def test_chinese_translation_links_by_effective_date_with_keywords(tmp_path: Pat
         tuple(r) for r in db.execute("select lang, term, en_term, rule_number from keywords")
     ]
     assert db.execute("select count(*) from glossary_links").fetchone()[0] == 703
+
+
+def test_source_dropped_by_mtgjson_is_recovered_from_scryfall(tmp_path: Path) -> None:
+    db_path = tmp_path / "kb.db"
+    run_import(db_path, FIXTURES / "mtgjson" / "UGIN-v5.2-2022-04-25.json", source="mtgjson")
+    db = sqlite_utils.Database(db_path)
+    ugin = "eecb3047-a563-441a-9175-200421981ac3"
+    alone = list(db.query("select source, source_inferred from rulings where oracle_id = ?", [ugin]))
+    assert alone == [{"source": "wotc", "source_inferred": 1}] * 5
+    db.close()
+    run_import(db_path, CONSTRUCTED / "rulings-ugin-scryfall-shape.json", source="scryfall")
+    db = sqlite_utils.Database(db_path)
+    rows = list(db.query(
+        "select published_at, source, source_inferred, text from rulings where oracle_id = ? order by position", [ugin]
+    ))
+    assert len(rows) == 5  # the same rulings, stored once with two sightings each
+    assert [(r["source"], r["source_inferred"]) for r in rows].count(("scryfall", 0)) == 1
+    assert [(r["source"], r["source_inferred"]) for r in rows].count(("wotc", 0)) == 4
+    assert db.execute(
+        "select count(*) from ruling_sightings join rulings on rulings.id = ruling_sightings.ruling_id"
+        " where rulings.oracle_id = ?", [ugin]
+    ).fetchone()[0] == 10
+    # The curly-apostrophe copy is the one kept.
+    assert any("doesn\u2019t have the creature type Dragon" in r["text"] for r in rows)
