@@ -70,19 +70,22 @@ def write_bulk_file(path: Path, megabytes: int, jsonl_gz: bool) -> int:
     return count
 
 
+# VmHWM, not getrusage's ru_maxrss: Linux carries the forking parent's high-water mark into
+# ru_maxrss across exec, so a child of a large process (a test run) would report the parent.
 MEASURED_IMPORT = """
-import resource, sys
+import sys
 from kb.cli import cli
 try:
     cli.main(sys.argv[1:], standalone_mode=False)
 finally:
-    print("peak_rss_kib", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+    with open("/proc/self/status") as status:
+        peak = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
+    print("peak_rss_kib", peak, file=sys.stderr)
 """
 
 
 def measure_import(bulk: Path, db_path: Path) -> dict:
-    """Run ``mtgkb import`` in a fresh interpreter that reports its own peak resident memory
-    (not the parent's children's, which would count whatever else the caller ran)."""
+    """Run ``mtgkb import`` in a fresh interpreter that reports its own peak resident memory."""
     started = time.monotonic()
     completed = subprocess.run(
         [sys.executable, "-c", MEASURED_IMPORT, "import", "--db", str(db_path), "--source", "scryfall", str(bulk)],
