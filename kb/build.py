@@ -41,7 +41,14 @@ SNIFF_BYTES = 1 << 20
 
 
 class BuildError(Exception):
-    """A build that cannot complete; the message names the input and the reason."""
+    """A build that cannot complete; the message names the input and the reason.
+
+    ``document`` is the input that could not be read, when one is to blame.
+    """
+
+    def __init__(self, message: str, document: "DocumentInput | None" = None) -> None:
+        super().__init__(message)
+        self.document = document
 
 
 @dataclass
@@ -284,7 +291,7 @@ def build_database(
                     report.documents += 1
                 except ParseError as error:
                     if not keep_going:
-                        raise BuildError(str(error)) from error
+                        raise BuildError(str(error), document=doc) from error
                     report.failed.append(str(error))
                     document_id = save_document(db, doc, doc.format, "failed", error=str(error))
                     save_quality_issue(db, QualityIssue("unreadable-document", str(error)), document_id)

@@ -692,9 +692,50 @@ def _build_or_skip(store: RawStore, db_path: Path, allow_shrink: bool, result: R
         }
 
     publish = _Publish(db_path, store, allow_shrink, current_run)
-    build_database(inputs, db_path, before_swap=publish.before_swap)
+    for _attempt in range(MAX_UNREADABLE_BODIES + 1):
+        try:
+            build_database(inputs, db_path, before_swap=publish.before_swap)
+            break
+        except BuildError as error:
+            if error.document is None or not _fall_back(store, inputs, error, result):
+                raise
+            # The failed source now keeps its last good data: say so and build again.
+            code = EXIT_SOME_SOURCES_FAILED
+            failed_note = f"; failed sources keep their last good data: {', '.join(result.failed_sources)}"
+    else:
+        raise RefreshError(f"more than {MAX_UNREADABLE_BODIES} stored documents could not be read")
     store.set_state(PUBLISHED_STATE, {"inputs": fingerprint, "file": file_identity(db_path),
                                       "sha256": sha256_of(db_path)})
+
+
+# How many unreadable stored bodies one refresh replaces by earlier ones before giving up.
+MAX_UNREADABLE_BODIES = 5
+
+
+def _fall_back(store: RawStore, inputs: list[DocumentInput], error: BuildError, result: RefreshResult) -> bool:
+    """Replace a stored body that cannot be read by the previous good body of its URL, or
+    leave it out when there is none; its source is then reported as failed."""
+    bad = error.document
+    if bad is None or bad not in inputs or not bad.url:
+        return False
+    index = inputs.index(bad)
+    entries = [e for e in store.history(bad.url) if e.status != "failed" and e.sha256]
+    raw_source = entries[-1].source if entries else bad.source_id
+    used = {doc.sha256 for doc in inputs if doc.url == bad.url}
+    earlier = [
+        e for e in entries
+        if e.sha256 != bad.sha256 and e.sha256 not in used and store.path_for(e.sha256).exists()
+    ]
+    if earlier:
+        inputs[index] = _document_input(store, earlier[-1], bad.format or "")
+    else:
+        del inputs[index]
+    if raw_source not in result.failed_sources:
+        result.failed_sources.append(raw_source)
+    result.changes.setdefault("unreadable", []).append(
+        {"url": bad.url, "error": _one_line(str(error)), "replaced_by_earlier": bool(earlier)}
+    )
+    return True
 
 
 def _summary(result: RefreshResult) -> str:

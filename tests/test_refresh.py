@@ -319,3 +319,22 @@ def test_a_shrinking_table_is_not_published_unless_allowed(site: TestSite, tmp_p
     assert allowed.changes["rulings"]["removed"] == 36
     db = sqlite_utils.Database(tmp_path / "kb.db")
     assert db.execute("select count(*) from rulings where removed_upstream = 1").fetchone()[0] == 36
+
+
+def test_a_stored_document_that_cannot_be_read_keeps_its_last_good_data(site: TestSite, tmp_path: Path) -> None:
+    db_path = tmp_path / "kb.db"
+    assert run(site, tmp_path).exit_code == 0
+    # The site now serves a CR file cut short: it downloads completely (so the fetch keeps it)
+    # but is not a whole CR document.
+    newer = (SITE / "spare" / "MagicCompRules-2022-04-29.txt").read_bytes()
+    site.replace(CR_TXT, newer[:400_000], "text/plain")
+    result = run(site, tmp_path)
+    assert (result.exit_code, result.status, result.published) == (2, "partial", True)
+    assert result.failed_sources == ["wizards-cr"]
+    (unreadable,) = result.changes["unreadable"]
+    assert unreadable["url"].endswith("MagicCompRules%2020240607.txt")
+    assert "MagicCompRules" in unreadable["error"] and unreadable["replaced_by_earlier"] is False
+    db = sqlite_utils.Database(db_path)
+    assert [row["id"] for row in db["cr_versions"].rows] == ["en-2022-02-18"]
+    assert db["rulings"].count == 56
+    assert [(r["status"], r["exit_code"]) for r in db["refresh_runs"].rows][-1] == ("partial", 2)
