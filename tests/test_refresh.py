@@ -333,7 +333,7 @@ def test_a_stored_document_that_cannot_be_read_keeps_its_last_good_data(site: Te
     assert result.failed_sources == ["wizards-cr"]
     (unreadable,) = result.changes["unreadable"]
     assert unreadable["url"].endswith("MagicCompRules%2020240607.txt")
-    assert "MagicCompRules" in unreadable["error"] and unreadable["replaced_by_earlier"] is False
+    assert "truncated" in unreadable["error"] and unreadable["replaced_by_earlier"] is False
     db = sqlite_utils.Database(db_path)
     assert [row["id"] for row in db["cr_versions"].rows] == ["en-2022-02-18"]
     assert db["rulings"].count == 56
