@@ -142,6 +142,9 @@ class _Writer:
             self.flush()
 
     def flush(self) -> None:
+        # Ids are hashes: inserting in id order keeps each batch's B-tree writes together.
+        self.rulings.sort(key=lambda row: row[0])
+        self.sightings.sort(key=lambda row: row[:3])
         self.db.conn.executemany(
             "insert or replace into rulings (id, oracle_id, card_name, card_name_lang, source,"
             " source_inferred, published_at, text, position, first_seen, last_seen, identity,"

@@ -382,6 +382,7 @@ def save_ruling_records(
     for row in ruling_record_rows(rulings, document_id, detect):
         batch.append(row)
         if len(batch) >= batch_size:
+            batch.sort(key=lambda row: row[0])  # hash ids: write each batch in key order
             db.conn.executemany(sql, batch)
             written += len(batch)
             batch = []
