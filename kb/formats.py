@@ -82,6 +82,17 @@ def format_named(name: str) -> Format:
     raise ParseError(f"unknown format {name!r} (known: {known})")
 
 
+# Documents the fetchers use that hold no rules or rulings themselves: importing one by hand
+# gets an error that says what it is, not just "unknown".
+NON_CONTENT_DOCUMENTS: list[tuple[bytes, str]] = [
+    (b'"object":"bulk_data"', "a Scryfall /bulk-data listing (it only points at bulk files; `mtgkb fetch scryfall` follows it)"),
+    (b'"object": "bulk_data"', "a Scryfall /bulk-data listing (it only points at bulk files; `mtgkb fetch scryfall` follows it)"),
+    (b'"object":"card_symbol"', "a Scryfall /symbology page (symbol definitions, used to read Gatherer's symbols)"),
+    (b'"object": "card_symbol"', "a Scryfall /symbology page (symbol definitions, used to read Gatherer's symbols)"),
+    (b"MagicCompRules", "a page linking to the Comprehensive Rules (`mtgkb fetch wizards-cr` follows its TXT link)"),
+]
+
+
 def detect_format(data: bytes, name: str) -> Format:
     for fmt in all_formats():
         try:
@@ -89,6 +100,9 @@ def detect_format(data: bytes, name: str) -> Format:
                 return fmt
         except Exception:  # a sniffer must never decide for another format by crashing
             continue
+    for marker, what in NON_CONTENT_DOCUMENTS:
+        if marker in data[:1 << 20]:
+            raise ParseError(f"{name}: {what}; it holds no rules or rulings to import")
     raise ParseError(f"{name}: not a format mtgkb can read (see `mtgkb import --list-formats`)")
 
 

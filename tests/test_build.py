@@ -212,3 +212,12 @@ def test_fetch_wizards_cr_then_build_records_the_document(site, tmp_path: Path, 
     assert (document["format"], document["status"]) == ("cr-txt", "parsed")
     version = db["cr_versions"].get("en-2022-02-18")
     assert version["rule_count"] == 2626
+
+
+def test_documents_without_rules_or_rulings_are_named_for_what_they_are(tmp_path: Path) -> None:
+    listing = Path(__file__).parent / "fixtures" / "scryfall" / "misc" / "bulk-data-2023-04-04.json"
+    result = CliRunner().invoke(cli, ["import", "--db", str(tmp_path / "kb.db"), str(listing)])
+    assert result.exit_code == 1
+    assert "bulk-data-2023-04-04.json: a Scryfall /bulk-data listing" in result.output
+    assert "holds no rules or rulings to import" in result.output
+    assert not (tmp_path / "kb.db").exists()
