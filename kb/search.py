@@ -19,6 +19,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 from urllib.parse import quote
 
+from .normalise.text import identity_key
+
 PER_KIND = 10
 # FTS rows read before de-duplicating versions: the same rule text exists in every CR version.
 FTS_WINDOW = 300
@@ -395,7 +397,7 @@ def rules_by_text(conn: sqlite3.Connection, match: str, limit: int) -> list[Hit]
     """Rules of every language; of the many versions holding one rule, only the newest."""
     found = rows(
         conn,
-        f"""select rules.number, rules.title, rules.version_id, cr_versions.lang,
+        f"""select rules.number, rules.title, rules.text, rules.version_id, cr_versions.lang,
             cr_versions.effective_date, hits.snip
         from (select rowid, rank,
                 snippet(rules_fts, -1, '{HIT_START}', '{HIT_END}', '…', {SNIPPET_TOKENS}) as snip
@@ -407,8 +409,12 @@ def rules_by_text(conn: sqlite3.Connection, match: str, limit: int) -> list[Hit]
     )
     newest = newest_per_rule(found)
     current = newest_english_version(conn)
+    # The rules in force first; older versions' rules only fill what is left (their wording
+    # may differ, but a reader wants the current rule before its history).
+    in_force = {row["version_id"] for row in found if row["lang"] != "en"} | {current}
+    ordered = sorted(newest.values(), key=lambda row: row["version_id"] not in in_force)
     hits = []
-    for row in newest.values():
+    for row in ordered:
         english = row["lang"] == "en"
         version = None if row["version_id"] == current or not english else row["version_id"]
         anchor = "" if english else f"lang-{row['lang']}"
@@ -421,20 +427,21 @@ def rules_by_text(conn: sqlite3.Connection, match: str, limit: int) -> list[Hit]
 def newest_per_rule(found: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
     """One row per rule and language, from the newest version holding it.
 
-    Keyword rules are renumbered between versions (Convoke was 702.50, now 702.51): a titled rule
-    is the same rule under its title whatever its number.
+    Rules are renumbered between versions (Convoke was 702.50, now 702.51; its subrules move
+    with it): a titled rule is the same rule under its title, and an untitled one under its
+    text, whatever its number.
     """
     by_date = sorted(found, key=lambda row: row["effective_date"] or "", reverse=True)
     newest: dict[tuple[str, str], dict[str, Any]] = {}
-    titles_seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, str]] = set()
     for row in by_date:
         key = (row["lang"], row["number"])
-        title_key = (row["lang"], fold(row["title"])) if row["title"] else None
-        if key in newest or (title_key and title_key in titles_seen):
+        same_rule = (row["lang"], "title:" + fold(row["title"])) if row["title"] else None
+        same_text = (row["lang"], "text:" + fold(identity_key(row["text"]))) if row.get("text") else None
+        if key in newest or (same_rule and same_rule in seen) or (same_text and same_text in seen):
             continue
         newest[key] = row
-        if title_key:
-            titles_seen.add(title_key)
+        seen.update(filter(None, (same_rule, same_text)))
     # Back to relevance order.
     order = {id(row): index for index, row in enumerate(found)}
     return dict(sorted(newest.items(), key=lambda item: order[id(item[1])]))
