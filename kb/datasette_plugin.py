@@ -47,6 +47,7 @@ def prepare_jinja2_environment(env):
     env.filters["kbtext"] = lambda text, version=None: Markup(pages.render_text(text, version))
     env.filters["langname"] = lambda code: LANGUAGE_NAMES.get(code or "", code or "")
     env.filters["quote"] = lambda text: quote(text or "")
+    env.filters["worddiff"] = lambda markup: Markup(pages.render_word_diff(markup))
 
 
 @hookimpl
@@ -61,6 +62,7 @@ def register_routes():
         (r"^/ruling/(?P<ruling_id>\d+)$", ruling_row),
         (r"^/translation/(?P<translation_id>\d+)$", translation_row),
         (r"^/changes\.atom$", changes_feed),
+        (r"^/version/(?P<version_id>[a-z]{2,3}-[0-9a-z-]+?)(?P<json>\.json)?$", version),
     ]
 
 
@@ -170,6 +172,18 @@ async def rule(datasette, request):
     if as_json:
         return json_response(page)
     return await render(datasette, request, "kb_rule.html", {"page": page})
+
+
+async def version(datasette, request):
+    version_id, json = request.url_vars["version_id"], request.url_vars.get("json")
+    kind = request.args.get("kind") or None
+    page = await run(datasette, lambda conn: pages.version_page(conn, version_id, kind))
+    as_json = wants_json(request, json)
+    if page is None:
+        return await not_found(datasette, request, f"No CR version {version_id}", as_json)
+    if as_json:
+        return json_response(page)
+    return await render(datasette, request, "kb_version.html", {"page": page, "kind": kind})
 
 
 async def glossary_entry(datasette, request):

@@ -245,3 +245,28 @@ async def test_printed_page_of_an_unidentified_card_shows_its_printed_text(snaps
     (printing,) = [p for p in data["printings"] if p["lang"] == "de"]
     assert printing["printed_type_line"] == "Kreatur — Vogel"
     assert printing["printed_text"] == "Fliegend\n{T}: Erhöhe deinen Manavorrat um ein Mana einer beliebigen Farbe."
+
+
+async def test_version_page_shows_what_changed(snapshot_ds) -> None:
+    data = (await snapshot_ds.client.get("/version/en-2026-01-16.json")).json()
+    assert data["previous"] == "en-2025-02-07"
+    assert data["counts"] == {
+        "added": 95, "removed": 1, "changed": 134, "moved": 357, "moved-changed": 16,
+        "glossary-added": 25, "glossary-removed": 3, "glossary-changed": 90,
+    }
+    moves = {(c["old_number"], c["new_number"]) for c in data["changes"] if c["kind"] == "moved"}
+    assert ("701.47", "701.50") in moves  # Connive
+    assert ("701.50", "701.28") in moves  # Convert
+    page = await snapshot_ds.client.get("/version/en-2026-01-16?kind=changed")
+    assert page.status_code == 200
+    assert "<del>724,</del>" in page.text and "<ins>726,</ins>" in page.text
+    home = await snapshot_ds.client.get("/")
+    assert 'href="/version/en-2026-01-16"' in home.text
+
+
+async def test_version_page_of_a_translation_shows_its_links(snapshot_ds) -> None:
+    data = (await snapshot_ds.client.get("/version/zhs-2025-02-07.json")).json()
+    assert data["version"]["translates_version_id"] == "en-2025-02-07"
+    assert sum(data["links"].values()) == 3175
+    missing = await snapshot_ds.client.get("/version/xx-1999-01-01")
+    assert missing.status_code == 404
