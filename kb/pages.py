@@ -373,7 +373,8 @@ def rule_page(conn: sqlite3.Connection, number: str, version: str | None = None)
         "glossary": glossary_terms_used(conn, version, entries),
         "translations": translations(conn, entries, version),
         "history": history(conn, number),
-        "changes": cr_changes(conn, number),
+        "trace": rule_trace(conn, version, number),
+        "rulings": rulings_relying_on(conn, rule["id"]),
         "versions": rows(conn, "select id, effective_date from cr_versions where lang = 'en' order by effective_date desc"),
     }
 
@@ -522,16 +523,81 @@ def history(conn: sqlite3.Connection, number: str) -> list[dict[str, Any]]:
     return collapsed
 
 
-def cr_changes(conn: sqlite3.Connection, number: str) -> list[dict[str, Any]]:
-    """Rows of ``cr_changes`` about this number, when the history step has built that table."""
+def rule_trace(conn: sqlite3.Connection, version: str, number: str) -> list[dict[str, Any]]:
+    """The rule through every English version, following renumberings (``cr_changes``): one row
+    per version with its number there and what changed on the way in, oldest first."""
     if not table_exists(conn, "cr_changes"):
         return []
-    columns = [row[1] for row in conn.execute("pragma table_info(cr_changes)")]
-    wanted = [c for c in ("number", "old_number", "new_number", "rule_number") if c in columns]
-    if not wanted:
+    versions = [row["id"] for row in rows(conn, "select id from cr_versions where lang = 'en' and effective_date is not null order by effective_date")]
+    if version not in versions:
         return []
-    where = " or ".join(f'"{column}" = ?' for column in wanted)
-    return rows(conn, f"select * from cr_changes where {where} limit 100", [number] * len(wanted))
+
+    def change_into(new_version: str, new_number: str) -> dict[str, Any] | None:
+        found = rows(
+            conn,
+            """select kind, old_number, new_number, word_diff from cr_changes
+            where new_version_id = ? and new_number = ? and entry_kind = 'rule' limit 1""",
+            (new_version, new_number),
+        )
+        return found[0] if found else None
+
+    def change_out_of(old_version: str, old_number: str) -> dict[str, Any] | None:
+        found = rows(
+            conn,
+            """select kind, old_number, new_number, word_diff from cr_changes
+            where old_version_id = ? and old_number = ? and entry_kind = 'rule' limit 1""",
+            (old_version, old_number),
+        )
+        return found[0] if found else None
+
+    def exists(version_id: str, rule_number: str) -> bool:
+        return bool(rows(conn, "select 1 from rules where version_id = ? and number = ? limit 1", (version_id, rule_number)))
+
+    start = versions.index(version)
+    trace: list[dict[str, Any]] = []
+    current: str | None = number
+    for position in range(start, -1, -1):  # back in time
+        if current is None or not exists(versions[position], current):
+            break
+        change = change_into(versions[position], current) if position > 0 else None
+        trace.append({"version": versions[position], "number": current,
+                      "change": change["kind"] if change else ("first" if position == 0 else "same"),
+                      "word_diff": change["word_diff"] if change and change["kind"] != "moved" else None})
+        if change:
+            current = change["old_number"]
+    trace.reverse()
+    current = number
+    for position in range(start + 1, len(versions)):  # forward in time
+        change = change_out_of(versions[position - 1], current)
+        if change and change["kind"] == "removed":
+            trace.append({"version": versions[position], "number": None, "change": "removed", "word_diff": None})
+            break
+        if change:
+            current = change["new_number"]
+        if not exists(versions[position], current):
+            break
+        trace.append({"version": versions[position], "number": current,
+                      "change": change["kind"] if change else "same",
+                      "word_diff": change["word_diff"] if change and change["kind"] != "moved" else None})
+    return trace
+
+
+def rulings_relying_on(conn: sqlite3.Connection, rule_id: int) -> list[dict[str, Any]]:
+    """Rulings whose text cites this rule or names its keyword (``ruling_rules``), in the
+    version in force on their date or, through renumberings, as this rule now."""
+    if not table_exists(conn, "ruling_rules"):
+        return []
+    return rows(
+        conn,
+        """select distinct rulings.id, rulings.oracle_id, coalesce(cards.name, rulings.card_name) as card,
+            rulings.published_at, rulings.text, ruling_rules.method, ruling_rules.rule_number,
+            ruling_rules.version_id, ruling_rules.confidence
+        from ruling_rules join rulings on rulings.id = ruling_rules.ruling_id
+        left join cards on cards.oracle_id = rulings.oracle_id
+        where ruling_rules.rule_id = :rule or ruling_rules.current_rule_id = :rule
+        order by rulings.published_at desc, rulings.id limit 100""",
+        {"rule": rule_id},
+    )
 
 
 # -- changes feed -------------------------------------------------------------------------------

@@ -270,3 +270,19 @@ async def test_version_page_of_a_translation_shows_its_links(snapshot_ds) -> Non
     assert sum(data["links"].values()) == 3175
     missing = await snapshot_ds.client.get("/version/xx-1999-01-01")
     assert missing.status_code == 404
+
+
+async def test_rule_page_traces_renumbering_and_lists_rulings_relying_on_it(snapshot_ds) -> None:
+    data = (await snapshot_ds.client.get("/rule/701.50.json")).json()
+    assert [(t["version"], t["number"], t["change"]) for t in data["trace"]] == [
+        ("en-2022-04-29", "701.47", "added"),
+        ("en-2024-02-02", "701.47", "same"),
+        ("en-2025-02-07", "701.47", "same"),
+        ("en-2026-01-16", "701.50", "moved"),
+        ("en-2026-04-17", "701.50", "same"),
+    ]
+    # The German page's rulings about conniving, linked by keyword to Connive as numbered then.
+    relying = {(r["card"], r["rule_number"], r["method"]) for r in data["rulings"]}
+    assert relying == {("Tödliches Komplott", "701.47", "keyword")}
+    page = await snapshot_ds.client.get("/rule/701.50")
+    assert "Rulings relying on this rule" in page.text and 'href="/version/en-2026-01-16"' in page.text
