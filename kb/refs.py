@@ -2,8 +2,9 @@
 
 Dotted rule numbers ("601.2b", "702.19", "601.2f–h") are recognised whatever the words around them,
 so the same code serves translations ("reglas 601.2b y 601.2f–h", "规则601.2b", "규칙 601.2b").
-Bare section numbers ("rule 113", "section 7") are only taken after the English words "rule(s)" or
-"section(s)": without that word a bare number is as likely to be "20 life" as a section.
+Bare section numbers ("rule 113", "section 7") are only taken after a word for "rule(s)" or
+"section(s)" (English, or the languages our translations use: 规则, 규칙, regla, règle, Regel, …):
+without that word a bare number is as likely to be "20 life" as a section.
 """
 from __future__ import annotations
 
@@ -30,6 +31,15 @@ SECTION_LIST = re.compile(
     r"(?P<list>\d{1,3}(?!\d|\.\d)(?:(?:\s*,\s*|\s*,?\s+(?:and|or)\s+)\d{1,3}(?!\d|\.\d))*)",
 )
 SECTION_NUMBER = re.compile(r"\d{1,3}")
+# The same in the languages our translations use: "规则903", "규칙 704", "reglas 113 y 602",
+# "règles 113 et 602", "Regel 704", "regole 113 e 602", "regras 113 e 602"; and whole parts:
+# "第7章", "sección 7", "Abschnitt 7", "sezione 7", "seção 7".
+TRANSLATED_SECTION_LIST = re.compile(
+    r"(?:规则|規則|규칙|\b[Rr]egla|\b[Rr]ègle|\b[Rr]egel|\b[Rr]egol[ae]|\b[Rr]egra)(?:s|n)?\s*"
+    r"(?P<list>\d{3}(?![\d.]\d|\d)(?:(?:\s*[,、，]\s*|\s+(?:y|et|und|e|o|ou|oder)\s+|\s*(?:和|与|與|及|및)\s*)"
+    r"(?:规则|規則|규칙)?\d{3}(?![\d.]\d|\d))*)"
+)
+TRANSLATED_PART = re.compile(r"第(?P<part>[1-9])章|\b(?:[Ss]ecci[oó]n|[Aa]bschnitt|[Ss]ezione|[Ss]e[cç][cç]?[aã]o)\s+(?P<word_part>[1-9])(?!\d|\.\d)")
 
 
 def expand_range(start: str, end_letter: str) -> list[str]:
@@ -57,6 +67,15 @@ def extract_refs(text: str) -> list[str]:
             for number in SECTION_NUMBER.finditer(match.group("list"))
             if _is_section_number(number.group())
         )
+    for match in TRANSLATED_SECTION_LIST.finditer(text):
+        start = match.start("list")
+        found.extend(
+            (start + number.start(), number.group())
+            for number in re.finditer(r"\d{3}", match.group("list"))
+            if _is_section_number(number.group())
+        )
+    for match in TRANSLATED_PART.finditer(text):
+        found.append((match.start(), match["part"] or match["word_part"]))
     found.sort(key=lambda item: item[0])  # stable: a range keeps its own order
     return list(dict.fromkeys(number for _, number in found))
 

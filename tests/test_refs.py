@@ -90,3 +90,26 @@ def test_not_references(text: str) -> None:
 
 def test_spaced_dash_is_prose_not_range() -> None:
     assert extract_refs("See rule 601.2b - a player may pay.") == ["601.2b"]
+
+
+import pytest as _pytest
+
+
+@_pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("参见规则903，“指挥官”", ["903"]),  # real Chinese CR wording
+        ("见规则717，“景点牌”；规则901", ["717", "901"]),
+        ("参见第3章", ["3"]),
+        ("규칙 704를 보세요", ["704"]),
+        ("reglas 113 y 602", ["113", "602"]),
+        ("règles 113 et 602", ["113", "602"]),
+        ("Regel 704", ["704"]),
+        ("véase la sección 7", ["7"]),
+        ("20 reglas", []),
+        ("regla 20", []),
+        ("规则7023", []),
+    ],
+)
+def test_section_references_in_other_languages(text: str, expected: list[str]) -> None:
+    assert extract_refs(text) == expected
