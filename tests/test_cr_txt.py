@@ -432,3 +432,15 @@ def test_subrule_with_period_as_in_other_versions() -> None:
     rule = by_number(doc)["702.124h"]
     assert (rule.kind, rule.parent, rule.text[:20]) == ("subrule", "702.124", "“Partner” means “You")
     assert "line 4885: rule number '702.124h. ' normalised to '702.124h'" in doc.warnings
+
+
+def test_a_section_missing_between_present_ones_is_kept_with_a_warning() -> None:
+    """Contents listing a section the body lacks, with later sections present, is an edition's
+    slip (or a damaged middle), not a truncation: the file is read and the gap reported."""
+    data = read("en-raw/2026-01-16.txt")
+    start = data.index(b"\r\r702. Keyword Abilities", 20_000)
+    end = data.index(b"\r\r703. Turn-Based Actions", 20_000)
+    doc = cr_txt.parse(data[:start] + data[end:], "gap.txt")
+    assert "702" not in {rule.number for rule in doc.rules}
+    assert "703" in {rule.number for rule in doc.rules}
+    assert any("'702. Keyword Abilities' is in the contents but not in the rules" in w for w in doc.warnings)

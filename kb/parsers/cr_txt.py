@@ -105,7 +105,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
     if credits_index is None:
         raise ParseError(f"{name}: truncated: no '{HEADING_CREDITS}' after the glossary")
     body = _parse_body(doc, body_start, glossary_index)
-    _check_contents_complete(doc, contents_index, body_start, body.rules)
+    _check_contents_complete(doc, contents_index, body_start, body.rules, body.warnings)
     glossary = _parse_glossary(doc, glossary_index + 1, credits_index)
     credits = _paragraphs(doc.lines[credits_index + 1 :])
     _check_closing_date(doc, credits_index, raw_date, body.warnings)
@@ -275,16 +275,31 @@ def _is_title(text: str, max_length: int = MAX_TITLE_LENGTH) -> bool:
     return bool(text) and "\n" not in text and len(text) <= max_length and not text.endswith(SENTENCE_END)
 
 
-def _check_contents_complete(doc: _Lines, contents_index: int, body_start: int, rules: list[Rule]) -> None:
-    """Every part and section the table of contents lists must be in the body (else: truncated)."""
+def _check_contents_complete(
+    doc: _Lines, contents_index: int, body_start: int, rules: list[Rule], warnings: list[str]
+) -> None:
+    """The parts and sections the table of contents lists must be in the body.
+
+    Missing ones at the end mean the file was cut short: refused. One missing between others
+    that are present is a slip of that edition (a heading typed differently), not a truncation:
+    kept, with a warning, so a real file is never refused for it.
+    """
     present = {rule.number for rule in rules if rule.kind in ("part", "section")}
+    listed = []
     for index in range(contents_index + 1, body_start):
         heading = SECTION_LINE.match(doc.lines[index]) or PART_LINE.match(doc.lines[index])
-        if heading and heading["number"] not in present:
+        if heading:
+            listed.append((index, heading["number"]))
+    last_present = max((position for position, (_, number) in enumerate(listed) if number in present), default=-1)
+    for position, (index, number) in enumerate(listed):
+        if number in present:
+            continue
+        if position > last_present:
             raise ParseError(
                 f"{doc.name}: truncated or damaged: '{doc.lines[index].strip()}' is in the contents "
                 "but not in the rules"
             )
+        warnings.append(f"line {index + 1}: '{doc.lines[index].strip()}' is in the contents but not in the rules")
 
 
 def _parse_glossary(doc: _Lines, start: int, stop: int) -> list[GlossaryEntry]:
