@@ -18,7 +18,7 @@ from typing import Callable, Iterable
 
 import sqlite_utils
 
-from .db import TABLES, ensure_db_shape
+from .db import TABLES, ensure_db_shape, table_counts
 from .formats import Format, detect_format, format_named
 from .link import link_all
 from .records import CRDocument, ParseError, RulingsDocument
@@ -306,7 +306,7 @@ def build_database(
             raise BuildError(f"{db_path}: the new database failed validation: {'; '.join(problems)}")
         if before_swap:
             before_swap(db)
-        report.counts = {name: db[name].count for name in TABLES}
+        report.counts = table_counts(db)
         db.execute("pragma journal_mode = delete")
         db.conn.execute("vacuum")
         db.close()

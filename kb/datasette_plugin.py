@@ -21,7 +21,7 @@ from datasette.utils.asgi import Response
 from markupsafe import Markup
 
 from . import pages
-from .search import fold, register_functions, search
+from .search import register_functions, search
 
 # Our pages run several small queries; the whole page shares this budget.
 PAGE_TIME_LIMIT_MS = 3000

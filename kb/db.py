@@ -477,20 +477,20 @@ def ensure_cjk_search(db: sqlite_utils.Database) -> None:
     )
     cjk = "(text glob '*[一-鿿]*' or text glob '*[가-힣]*' or text glob '*[ぁ-ヿ]*')"
     db.execute(
-        f"""insert into cjk_search (kind, key, lang, text)
+        """insert into cjk_search (kind, key, lang, text)
         select 'rule', rules.id, cr_versions.lang,
             coalesce(rules.title, '') || ' ' || rules.text as text
         from rules join cr_versions on cr_versions.id = rules.version_id
         where cr_versions.lang in ('zhs', 'zht', 'ja', 'ko')"""
     )
     db.execute(
-        f"""insert into cjk_search (kind, key, lang, text)
+        """insert into cjk_search (kind, key, lang, text)
         select 'glossary', glossary.id, cr_versions.lang, glossary.term || ' ' || glossary.text
         from glossary join cr_versions on cr_versions.id = glossary.version_id
         where cr_versions.lang in ('zhs', 'zht', 'ja', 'ko')"""
     )
     db.execute(
-        f"""insert into cjk_search (kind, key, lang, text)
+        """insert into cjk_search (kind, key, lang, text)
         select 'card_name', coalesce(oracle_id, 'name:' || name), lang, name as text
         from all_card_names where lang in ('zhs', 'zht', 'ja', 'ko')"""
     )

@@ -104,13 +104,3 @@ def detect_format(data: bytes, name: str) -> Format:
         if marker in data[:1 << 20]:
             raise ParseError(f"{name}: {what}; it holds no rules or rulings to import")
     raise ParseError(f"{name}: not a format mtgkb can read (see `mtgkb import --list-formats`)")
-
-
-def parse_input(data: bytes, name: str, fmt_name: str | None = None, lang: str | None = None) -> tuple[Format, Parsed]:
-    fmt = format_named(fmt_name) if fmt_name else detect_format(data, name)
-    try:
-        return fmt, fmt.parse(data, name, lang)
-    except ParseError:
-        raise
-    except Exception as error:  # turn a parser's crash into a message that names the file
-        raise ParseError(f"{name}: could not be read as {fmt.name}: {error}") from error

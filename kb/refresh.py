@@ -33,7 +33,7 @@ import sqlite_utils
 
 from scraper.fetch import DEFAULT_SOURCES, run_fetch
 from scraper.fetchers import FetchReport
-from scraper.rawstore import FETCHED, ManifestEntry, RawStore, utc_now
+from scraper.rawstore import ManifestEntry, RawStore, utc_now
 
 from .build import BuildError, build_database, sha256_of, snapshot_inputs
 from .db import TABLES

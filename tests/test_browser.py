@@ -4,8 +4,6 @@ Screenshots of the home, card and rule pages go to tests/artifacts/ (ignored by 
 """
 from __future__ import annotations
 
-import os
-import shutil
 import socket
 import subprocess
 import sys

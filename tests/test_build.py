@@ -9,7 +9,7 @@ import pytest
 import sqlite_utils
 from click.testing import CliRunner
 
-from kb.build import BuildError, build_database, content_digest, path_inputs, snapshot_inputs
+from kb.build import BuildError, build_database, content_digest, snapshot_inputs
 from kb.cli import cli
 from kb.db import TABLES
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kb.parsers import gatherer_old, mtgjson, scryfall
-from kb.records import CardName, ParseError, RulingRecord
+from kb.records import ParseError, RulingRecord
 
 UGIN = Path(__file__).parent / "fixtures" / "mtgjson" / "UGIN-v5.2-2022-04-25.json"
 UGIN_ORACLE = "eecb3047-a563-441a-9175-200421981ac3"

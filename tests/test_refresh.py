@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
 import sqlite_utils
 from click.testing import CliRunner
 

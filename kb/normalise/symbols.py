@@ -46,7 +46,7 @@ BRACES = re.compile(r"\{([^{}\s]{1,12})\}")
 # the left and by no lower-case letter on the right so ordinary words ("oTher") stay untouched.
 OLD_CODE = r"o?o(?:cT|\d+|[WUBRGXYZCSTQE])"
 OLD_CODE_RUN = re.compile(rf"(?<![A-Za-z])(?:{OLD_CODE})+(?![a-z])")
-ONE_OLD_CODE = re.compile(rf"o?o(cT|\d+|[WUBRGXYZCSTQE])")
+ONE_OLD_CODE = re.compile(r"o?o(cT|\d+|[WUBRGXYZCSTQE])")
 
 
 @lru_cache(maxsize=1)

@@ -77,7 +77,6 @@ class _Header:
     raw_date: str
     source: str | None
     text: str | None
-    text_line: int | None = None
 
 
 @dataclass
@@ -111,8 +110,7 @@ def _header_of(line: str, line_number: int) -> _Header | None:
         if not _langs_of_month_words([match.group("date")]):
             return None
     text = match.group("text").strip() or None
-    return _Header(line_number, match.group("date").strip(), match.group("source"), text,
-                   line_number if text else None)
+    return _Header(line_number, match.group("date").strip(), match.group("source"), text)
 
 
 def _is_continuation(line: str) -> bool:
@@ -139,7 +137,7 @@ def _split_layout(lines: list[str]) -> _Layout:
             continue
         last = layout.headers[-1]
         if last.text is None:  # the text of a "date · source" line is the next line
-            last.text, last.text_line = line, number
+            last.text = line
         elif blank_since_last_ruling and not _is_continuation(line):
             layout.chrome_after.append((number, line))
         else:

@@ -38,14 +38,6 @@ SUBRULES_HEADERS = {
     "it": ("sottoregole", "sotto-regole"),
     "pt": ("subregras", "sub-regras"),
 }
-EXAMPLE_WORDS = {
-    "en": "Example",
-    "es": "Ejemplo",
-    "fr": "Exemple",
-    "de": "Beispiel",
-    "it": "Esempio",
-    "pt": "Exemplo",
-}
 EXAMPLE_START = re.compile(
     r"^\s*(?:Examples?|Ejemplos?|Exemples?|Beispiele?|Esempi[oi]|Exemplos?)\s*:", re.IGNORECASE
 )

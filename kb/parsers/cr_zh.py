@@ -43,7 +43,6 @@ NUMBERED_LINE = re.compile(
 SENTENCE_END = re.compile(r"[。.!?！？:：;；)）\]」』”\"]\s*$")
 MAX_TITLE_CHARS = 40
 # Translators add notes to terms: "放置（译注：…）".
-TRANSLATOR_NOTE = re.compile(r"[（(]\s*译注[:：].*?[)）]")
 
 
 # ---------------------------------------------------------------- numbering helpers (shared)
@@ -88,10 +87,6 @@ def looks_like_title(text: str) -> bool:
     """Headings ("协力", "Conspire", "집요 Persist") are short and do not end a sentence."""
     stripped = text.strip()
     return 0 < len(stripped) <= MAX_TITLE_CHARS and not SENTENCE_END.search(stripped)
-
-
-def strip_translator_notes(term: str) -> str:
-    return TRANSLATOR_NOTE.sub("", term).strip()
 
 
 def make_rule(number: str, text: str, number_confidence: float = 1.0) -> Rule:

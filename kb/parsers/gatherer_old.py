@@ -28,7 +28,6 @@ FORMAT_NAME = "gatherer-old"
 DESCRIPTION = "Old Gatherer card page (Pages/Card/Details.aspx HTML, 2008-2024)"
 
 UNKNOWN_SYMBOL = "{?}"
-ROW_ID = "ctl00_ctl00_ctl00_MainContent_SubContent_SubContent_"
 FACE_SEPARATOR = " // "
 FACE_TEXT_SEPARATOR = "\n//\n"
 RULING_DATE_ID = re.compile(r"rulingsRepeater_ctl(\d+)_rulingDate$")
