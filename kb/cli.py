@@ -42,8 +42,6 @@ def build(snapshot: Path, db_path: Path, raw_dir: Path | None, keep_going: bool,
     except BuildError as error:
         _fail(str(error))
     _summarise(report)
-    if report.failed:
-        sys.exit(2)
 
 
 def raw_store_inputs(raw_dir: Path) -> list:
@@ -70,6 +68,7 @@ def _summarise(report) -> None:
     )
     if report.failed:
         click.echo(f"Error: {len(report.failed)} inputs could not be read: {'; '.join(report.failed)}", err=True)
+        sys.exit(2)  # the rest was published
 
 
 def _list_formats(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -100,8 +99,6 @@ def import_(paths: tuple[Path, ...], fmt: str | None, lang: str | None, source_i
     except BuildError as error:
         _fail(str(error))
     _summarise(report)
-    if report.failed:
-        sys.exit(2)
 
 
 @cli.command()

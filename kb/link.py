@@ -79,7 +79,6 @@ def resolve_card_names(db: sqlite_utils.Database) -> None:
 
 @dataclass
 class _Sighting:
-    record_id: int
     document_id: int
     position: int
     raw_date: str | None
@@ -256,7 +255,7 @@ def _english_records(db: sqlite_utils.Database) -> Iterator[dict]:
 
 def _sighting(row: dict) -> _Sighting:
     return _Sighting(
-        row["id"], row["document_id"], row["position"], row["raw_date"], row["source"],
+        row["document_id"], row["position"], row["raw_date"], row["source"],
         row["text"], row["fetched_at"], row["source_id"],
     )
 
@@ -272,6 +271,17 @@ def _new_ruling(card_key: str, row: dict, identity: str) -> _Ruling:
     )
 
 
+def _join(rulings: dict[tuple[str | None, str], _Ruling], card_key: str, row: dict) -> _Ruling:
+    """The ruling this record is a copy of (by date and typography-blind text), made if new."""
+    key = (row["published_at"], row["text_key"])
+    if key not in rulings:
+        rulings[key] = _new_ruling(card_key, row, row["text_key"])
+    ruling = rulings[key]
+    ruling.sightings.append(_sighting(row))
+    ruling.texts.append(row["text"])
+    return ruling
+
+
 def _card_rulings(card_key: str, rows: list[dict]) -> list[tuple[_Ruling, int]]:
     """One card's records → its rulings, each stored once with every sighting, in order."""
     from .normalise.losses import restore_from_reference
@@ -283,10 +293,7 @@ def _card_rulings(card_key: str, rows: list[dict]) -> list[tuple[_Ruling, int]]:
         if row["dropped"]:
             damaged.append(row)
             continue
-        key = (row["published_at"], row["text_key"])
-        ruling = rulings.get(key) or rulings.setdefault(key, _new_ruling(card_key, row, row["text_key"]))
-        ruling.sightings.append(_sighting(row))
-        ruling.texts.append(row["text"])
+        _join(rulings, card_key, row)
     # A copy that lost its symbols joins the ruling it is a damaged copy of, when one is known.
     for row in damaged:
         evidence = json.loads(row["dropped"])
@@ -309,11 +316,7 @@ def _card_rulings(card_key: str, rows: list[dict]) -> list[tuple[_Ruling, int]]:
                 )
             )
             continue
-        key = (row["published_at"], row["text_key"])
-        ruling = rulings.get(key) or rulings.setdefault(key, _new_ruling(card_key, row, row["text_key"]))
-        ruling.sightings.append(_sighting(row))
-        ruling.texts.append(row["text"])
-        ruling.issues.append(
+        _join(rulings, card_key, row).issues.append(
             QualityIssue(
                 "dropped-symbols",
                 f"symbols evidently missing ({'; '.join(evidence)}); no other source of this ruling to restore them from",
