@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 from urllib.parse import quote
 
+from .normalise.names import name_key
 from .normalise.text import identity_key
 
 PER_KIND = 10
@@ -89,10 +90,7 @@ class SearchResults:
 
 def fold(text: str | None) -> str:
     """Case- and accent-insensitive key: 'Paradiesvögel' and 'paradiesvogel' fold alike."""
-    if text is None:
-        return ""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(char for char in decomposed if not unicodedata.combining(char)).strip()
+    return name_key(text) or ""
 
 
 def clean_query(raw: str | None) -> str:
