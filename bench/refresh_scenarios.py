@@ -23,7 +23,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from kb.refresh import refresh  # noqa: E402
+from kb.refresh.job import refresh  # noqa: E402
 from sitekit import FakeClock, TestSite, fast_client  # noqa: E402
 from test_refresh import CR_TXT, LISTING, SITE, changed_rulings, serve_rulings  # noqa: E402
 
@@ -70,7 +70,7 @@ def _killed(site: TestSite, work: Path) -> dict[str, Any]:
     seen = len(site.requests)
     started = time.monotonic()
     child = subprocess.Popen(
-        [sys.executable, "-m", "kb.refresh_cli", "--raw", str(work / "raw"), "--db", str(db),
+        [sys.executable, "-m", "kb.cli.refresh", "--raw", str(work / "raw"), "--db", str(db),
          "--base-url", f"wizards-cr={site.url('wizards-cr')}", "--base-url", f"scryfall={site.url('scryfall')}"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )

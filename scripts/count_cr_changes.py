@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Count the changes between two English CR text files, independently of kb.history.
+"""Count the changes between two English CR text files, independently of kb.link.cr_diff.
 
-A deliberately different, simple method, so that the test of ``kb.history.diff_versions`` can
+A deliberately different, simple method, so that the test of ``kb.link.cr_diff.diff_versions`` can
 check its figures against something that shares none of its code (not even the parser):
 
 - decoding: BOM sniffing (UTF-8, UTF-16), else UTF-8, else Windows-1252; ``str.splitlines``;

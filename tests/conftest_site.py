@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.build import build_database, path_inputs, snapshot_inputs
+from kb.build.publish import build_database, path_inputs, snapshot_inputs
 
 ROOT = Path(__file__).resolve().parent.parent
 SNAPSHOT = ROOT / "data" / "snapshot"
@@ -58,8 +58,8 @@ def make_datasette(db_path: Path):
     """Datasette configured as ``mtgkb serve`` configures it (metadata, templates, static)."""
     from datasette.app import Datasette
 
-    from kb.metadata import build_metadata
-    from kb.serve import PACKAGE_DIR, SQL_TIME_LIMIT_MS
+    from kb.site.metadata import build_metadata
+    from kb.site.serve import PACKAGE_DIR, SQL_TIME_LIMIT_MS
 
     return Datasette(
         immutables=[str(db_path)],

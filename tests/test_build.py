@@ -9,9 +9,9 @@ import pytest
 import sqlite_utils
 from click.testing import CliRunner
 
-from kb.build import BuildError, build_database, content_digest, snapshot_inputs
+from kb.build.publish import BuildError, build_database, content_digest, snapshot_inputs
 from kb.cli import cli
-from kb.db import TABLES
+from kb.store.schema import TABLES
 
 ROOT = Path(__file__).parent.parent
 CR = Path(__file__).parent / "fixtures" / "cr"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.parsers import card_page_capture as capture
+from kb.parse.rulings import card_page_capture as capture
 from kb.records import CardName, ParseError, QualityIssue
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from kb.parsers import cr_ko, cr_zh
+from kb.parse.cr import ko as cr_ko
+
+from kb.parse.cr import zh as cr_zh
 from kb.records import ParseError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cr-ko"

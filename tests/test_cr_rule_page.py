@@ -5,7 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from kb.parsers import cr_rule_page, cr_txt, cr_zh
+from kb.parse.cr import rule_page as cr_rule_page
+
+from kb.parse.cr import txt as cr_txt
+
+from kb.parse.cr import zh as cr_zh
 from kb.records import ParseError
 
 FIXTURES = Path(__file__).parent / "fixtures"

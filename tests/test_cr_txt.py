@@ -1,4 +1,4 @@
-"""kb.parsers.cr_txt on every real English CR text file we hold (2003–2026)."""
+"""kb.parse.cr.txt on every real English CR text file we hold (2003–2026)."""
 from __future__ import annotations
 
 import random
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.parsers import cr_txt
+from kb.parse.cr import txt as cr_txt
 from kb.records import CRDocument, GlossaryEntry, ParseError, Rule
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cr"

@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from kb.parsers import cr_zh, cr_zh_aligned
+from kb.parse.cr import zh as cr_zh
+
+from kb.parse.cr import zh_aligned as cr_zh_aligned
 from kb.records import ParseError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cr-zh"

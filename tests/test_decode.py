@@ -1,4 +1,4 @@
-"""kb.decode on the real CR files: encodings, line endings, card names, refusal of non-text."""
+"""kb.normalise.decode on the real CR files: encodings, line endings, card names, refusal of non-text."""
 from __future__ import annotations
 
 import random
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.decode import decode_text
+from kb.normalise.decode import decode_text
 from kb.records import ParseError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cr"

@@ -1,4 +1,4 @@
-"""kb.history on the real English CR files: diffs with renumberings, traces, versions in force."""
+"""kb.link.cr_diff on the real English CR files: diffs with renumberings, traces, versions in force."""
 from __future__ import annotations
 
 import importlib.util
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.history import (
+from kb.link.cr_diff import (
     count_changes,
     diff_and_map,
     diff_versions,
@@ -16,7 +16,7 @@ from kb.history import (
     version_in_force,
     word_ops,
 )
-from kb.parsers import cr_txt
+from kb.parse.cr import txt as cr_txt
 from kb.records import CRDocument
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cr"

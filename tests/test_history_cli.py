@@ -1,4 +1,4 @@
-"""CR history in the database (kb.history_db) and its commands (kb.history_cli).
+"""CR history in the database (kb.store.derive_history) and its commands (kb.cli.history).
 
 The database is built from real fixtures: four English CR versions, the real Scryfall rulings
 and the MTGJSON UGIN set. One ruling is added by hand (CONSTRUCTED_RULING below): none of the
@@ -12,10 +12,10 @@ import pytest
 import sqlite_utils
 from click.testing import CliRunner
 
-from kb.build import build_database, path_inputs
-from kb.db import stable_id
-from kb.history_cli import citations_to_check, cr_diff, rule_at, rule_trace
-from kb.history_db import HISTORY_QUERIES, follow_number, save_history
+from kb.build.publish import build_database, path_inputs
+from kb.store.schema import stable_id
+from kb.cli.history import citations_to_check, cr_diff, rule_at, rule_trace
+from kb.store.derive_history import HISTORY_QUERIES, follow_number, save_history
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CR_FILES = ["2022-02-18.txt", "2022-04-29.txt", "2025-02-07.txt", "2026-01-16.txt"]
@@ -42,7 +42,7 @@ def db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = sqlite_utils.Database(path)
     with db.conn:
         db["rulings"].insert(CONSTRUCTED_RULING)
-        save_history(db)  # kb.link.link_all calls this in a build once wired
+        save_history(db)  # kb.store.derive_rulings.link_all calls this in a build once wired
     db.close()
     return path
 

@@ -6,9 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from kb.keywords import Keyword, build_keyword_dictionary
-from kb.link_rules import link_glossary, link_rules
-from kb.parsers import cr_ko, cr_rule_page, cr_txt, cr_zh
+from kb.link.keywords import Keyword, build_keyword_dictionary
+from kb.link.cr_translations import link_glossary, link_rules
+from kb.parse.cr import ko as cr_ko
+from kb.parse.cr import rule_page as cr_rule_page
+from kb.parse.cr import txt as cr_txt
+from kb.parse.cr import zh as cr_zh
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

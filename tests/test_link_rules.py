@@ -6,8 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from kb.link_rules import RuleLink, choose_english_version, link_glossary, link_rules
-from kb.parsers import cr_ko, cr_rule_page, cr_txt, cr_zh, cr_zh_aligned
+from kb.link.cr_translations import RuleLink, choose_english_version, link_glossary, link_rules
+from kb.parse.cr import ko as cr_ko
+from kb.parse.cr import rule_page as cr_rule_page
+from kb.parse.cr import txt as cr_txt
+from kb.parse.cr import zh as cr_zh
+from kb.parse.cr import zh_aligned as cr_zh_aligned
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ENGLISH_DATES = ("2019-01-25", "2022-02-18", "2024-02-06", "2025-02-07", "2026-01-16")

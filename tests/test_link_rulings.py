@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from kb.link_rulings import EnglishRuling, Match, content_score, compile_lexicon, match_translations
-from kb.parsers import card_page_capture, release_notes_zhs
+from kb.link.ruling_translations import EnglishRuling, Match, content_score, compile_lexicon, match_translations
+from kb.parse.rulings import card_page_capture
+from kb.parse.release_notes import zhs as release_notes_zhs
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

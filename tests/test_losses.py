@@ -6,7 +6,9 @@ from pathlib import Path
 import pytest
 
 from kb.normalise.losses import detect_dropped_symbols, restore_from_reference
-from kb.parsers import gatherer_old, mtgjson, scryfall
+from kb.parse.rulings import gatherer_old
+from kb.parse.rulings import mtgjson
+from kb.parse.rulings import scryfall
 
 FIXTURES = Path(__file__).parent / "fixtures"
 # Copied from tests/fixtures/gatherer/capture/000_3058e1dbd621f134.txt (a German card page whose capture lost

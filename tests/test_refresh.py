@@ -18,9 +18,9 @@ from typing import Any
 import sqlite_utils
 from click.testing import CliRunner
 
-from kb.build import content_digest
-from kb.refresh import RefreshResult, refresh, refresh_lock, select_inputs
-from kb.refresh_cli import refresh as refresh_command
+from kb.build.publish import content_digest
+from kb.refresh.job import RefreshResult, refresh, refresh_lock, select_inputs
+from kb.cli.refresh import refresh as refresh_command
 from scraper.rawstore import RawStore
 from sitekit import FakeClock, TestSite, fast_client
 
@@ -198,7 +198,7 @@ def test_a_refresh_killed_during_the_build_leaves_the_served_database(site: Test
     site.replace(CR_TXT, SITE / "spare" / "MagicCompRules-2022-04-29.txt")
     marker = tmp_path / "paused"
     env = {**os.environ, "MTGKB_REFRESH_PAUSE_BEFORE_SWAP": f"60:{marker}"}
-    command = [sys.executable, "-m", "kb.refresh_cli", "--raw", str(tmp_path / "raw"), "--db", str(db_path),
+    command = [sys.executable, "-m", "kb.cli.refresh", "--raw", str(tmp_path / "raw"), "--db", str(db_path),
                "--base-url", f"wizards-cr={site.url('wizards-cr')}",
                "--base-url", f"scryfall={site.url('scryfall')}", "--timeout", "5"]
     child = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -1,9 +1,9 @@
-"""kb.refs: rule numbers cited in English and translated rules text."""
+"""kb.normalise.refs: rule numbers cited in English and translated rules text."""
 from __future__ import annotations
 
 import pytest
 
-from kb.refs import SUBRULE_LETTERS, expand_range, extract_refs
+from kb.normalise.refs import SUBRULE_LETTERS, expand_range, extract_refs
 
 
 def test_subrule_letters_skip_l_and_o() -> None:

@@ -7,8 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from kb.parsers import card_page_capture, release_notes_ko, release_notes_zhs
-from kb.parsers.release_notes import split_card_name
+from kb.parse.rulings import card_page_capture
+
+from kb.parse.release_notes import ko as release_notes_ko
+
+from kb.parse.release_notes import zhs as release_notes_zhs
+from kb.parse.release_notes.common import split_card_name
 from kb.records import ParseError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "release-notes"

@@ -12,8 +12,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from kb.refresh import refresh
-from kb.serve import datasette_args
+from kb.refresh.job import refresh
+from kb.site.serve import datasette_args
 from sitekit import FakeClock, TestSite, fast_client
 
 ROOT = Path(__file__).parent.parent

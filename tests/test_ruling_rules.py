@@ -1,4 +1,4 @@
-"""kb.ruling_rules: which rules a ruling relies on, on the real rulings in tests/fixtures.
+"""kb.link.ruling_citations: which rules a ruling relies on, on the real rulings in tests/fixtures.
 
 The expectations below list *every* link the linker makes on the real English rulings of
 tests/fixtures/scryfall (api-2025-11-01/rulings-*.json, misc/rulings-deathrite-shaman.json) and
@@ -15,9 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from kb.parsers import cr_txt, mtgjson, scryfall
+from kb.parse.cr import txt as cr_txt
+
+from kb.parse.rulings import mtgjson
+
+from kb.parse.rulings import scryfall
 from kb.records import RulingRecord
-from kb.ruling_rules import KeywordIndex, link_ruling
+from kb.link.ruling_citations import KeywordIndex, link_ruling
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.parsers import scryfall
+from kb.parse.rulings import scryfall
 from kb.records import CardName, ParseError, RulingRecord
 
 FIXTURES = Path(__file__).parent / "fixtures" / "scryfall"

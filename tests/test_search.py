@@ -1,4 +1,4 @@
-"""The unified search (kb.search) on the database built from the bundled snapshot."""
+"""The unified search (kb.site.search) on the database built from the bundled snapshot."""
 from __future__ import annotations
 
 import sqlite3
@@ -6,7 +6,7 @@ import sqlite3
 import pytest
 
 from conftest_site import JACE, snapshot_conn, snapshot_db  # noqa: F401  (fixtures)
-from kb.search import clean_query, fold, fts_query, highlight, marked_to_html, search, HIT_END, HIT_START
+from kb.site.search import clean_query, fold, fts_query, highlight, marked_to_html, search, HIT_END, HIT_START
 
 SULTAI_EMISSARY = "0274f286-46a1-4028-878a-88c2146a895c"
 

@@ -11,7 +11,7 @@ import pytest
 from conftest_site import (  # noqa: F401  (fixtures)
     JACE, PHELDDAGRIF, hostile_db, hostile_ds, snapshot_db, snapshot_ds,
 )
-from kb.pages import render_text
+from kb.site.pages import render_text
 
 KOMPLOTT = "/card?name=" + quote("Tödliches Komplott")
 

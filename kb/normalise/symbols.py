@@ -40,7 +40,7 @@ SPECIAL_ALTS = {
 SPECIAL_IMAGE_NAMES = {"tap": "T", "untap": "Q", "snow": "S", "chaos": "CHAOS", "infinity": "∞"}
 SINGLE_SYMBOL_LETTERS = set("WUBRGCXYZSTQEHP")
 
-SYMBOLOGY_FILE = Path(__file__).resolve().parent.parent / "data" / "symbology.json"
+SYMBOLOGY_FILE = Path(__file__).resolve().parent / "data" / "symbology.json"
 BRACES = re.compile(r"\{([^{}\s]{1,12})\}")
 # A run of old Gatherer codes such as "oW", "ooX", "o2", "ocT", "oWoU". Bounded by non-letters on
 # the left and by no lower-case letter on the right so ordinary words ("oTher") stay untouched.

@@ -1,0 +1,148 @@
+"""Command-line views of CR history: ``cr-diff``, ``rule-at``, ``rule-trace``, ``citations-to-check``.
+
+Each is a ``click.Command`` the ``mtgkb`` group attaches. Versions come from the database, or for
+``cr-diff`` also straight from CR files.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import sqlite_utils
+
+from kb.link.cr_diff import CHANGE_KINDS, Change, count_changes, diff_versions, trace_rule, version_in_force
+from kb.records import CRDocument, ParseError
+
+DEFAULT_DB = Path("data/kb.db")
+DB_OPTION = click.option(
+    "--db", "db_path", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True,
+    help="Database file to read",
+)
+
+
+def _open_db(db_path: Path) -> sqlite_utils.Database:
+    if not db_path.exists():
+        raise click.ClickException(f"{db_path}: no such database (run `mtgkb build` first)")
+    return sqlite_utils.Database(db_path)
+
+
+def _english_versions(db: sqlite_utils.Database) -> list[tuple[str, str]]:
+    from kb.store.derive_history import english_versions
+
+    return english_versions(db)
+
+
+def _load_version(db: sqlite_utils.Database, version_id: str) -> CRDocument:
+    from kb.store.derive_cr_links import load_cr_document
+
+    if not db["cr_versions"].exists() or not list(db.query("select 1 from cr_versions where id = ?", [version_id])):
+        raise click.ClickException(f"no CR version {version_id!r} in the database")
+    return load_cr_document(db, version_id)
+
+
+def _document(spec: str, db_path: Path) -> CRDocument:
+    """A version id in the database, or the path of a CR text file."""
+    path = Path(spec)
+    if path.is_file():
+        from kb.parse.cr import txt as cr_txt
+
+        try:
+            return cr_txt.parse(path.read_bytes(), str(path))
+        except ParseError as error:
+            raise click.ClickException(str(error)) from error
+    return _load_version(_open_db(db_path), spec)
+
+
+@click.command(name="cr-diff")
+@click.argument("old")
+@click.argument("new")
+@DB_OPTION
+@click.option("--kind", "kinds", multiple=True, type=click.Choice(CHANGE_KINDS), help="Only changes of this kind (repeatable)")
+@click.option("--limit", type=int, default=None, help="List at most this many changes")
+def cr_diff(old: str, new: str, db_path: Path, kinds: tuple[str, ...], limit: int | None) -> None:
+    """Differences between two CR versions (version ids in the database or CR files)."""
+    changes = diff_versions(_document(old, db_path), _document(new, db_path))
+    counts = count_changes(changes)
+    click.echo(f"{old} -> {new}: " + ", ".join(f"{kind} {count}" for kind, count in counts.items()))
+    shown = [change for change in changes if not kinds or change.kind in kinds]
+    for change in shown[:limit] if limit is not None else shown:
+        click.echo(_change_line(change))
+
+
+def _change_line(change: Change) -> str:
+    numbers = f"{change.old_number or '-'} -> {change.new_number or '-'}"
+    aspects = f" [{', '.join(change.aspects)}]" if change.aspects else ""
+    return f"{change.kind:16} {numbers}{aspects}: {change.compact_diff()}"
+
+
+@click.command(name="rule-at")
+@click.argument("number")
+@click.argument("date")
+@DB_OPTION
+def rule_at(number: str, date: str, db_path: Path) -> None:
+    """What rule NUMBER said on DATE (YYYY-MM-DD): the English version in force then."""
+    db = _open_db(db_path)
+    version_id = version_in_force(_english_versions(db), date)
+    if version_id is None:
+        raise click.ClickException(f"no English CR version in the database was in force on {date}")
+    rows = list(db.query("select * from rules where version_id = ? and number = ?", [version_id, number]))
+    if not rows:
+        raise click.ClickException(f"rule {number} does not exist in {version_id} (in force on {date})")
+    rule = rows[0]
+    click.echo(f"{version_id} (in force on {date})")
+    click.echo(" ".join(part for part in (rule["number"], rule["title"] or "") if part))
+    if rule["text"]:
+        click.echo(rule["text"])
+    for example in db.query("select text from rule_examples where rule_id = ? order by position", [rule["id"]]):
+        click.echo(f"  {example['text']}")
+    for sub in db.query(
+        "select number, text from rules where version_id = ? and parent_number = ? and kind = 'subrule'"
+        " order by position",
+        [version_id, number],
+    ):
+        click.echo(f"{sub['number']} {sub['text']}")
+
+
+@click.command(name="rule-trace")
+@click.argument("number")
+@click.option("--version", "version_id", default=None, help="Version the number belongs to (default: the newest)")
+@DB_OPTION
+def rule_trace(number: str, version_id: str | None, db_path: Path) -> None:
+    """A rule's text in every English version, following renumberings."""
+    db = _open_db(db_path)
+    versions = [_load_version(db, vid) for vid, _date in _english_versions(db)]
+    if not versions:
+        raise click.ClickException("no English CR versions in the database")
+    try:
+        entries = trace_rule(versions, number, version_id)
+    except ValueError as error:
+        raise click.ClickException(str(error)) from error
+    for entry in entries:
+        if entry.number is None:
+            click.echo(f"{entry.version_id}: ({entry.status})")
+            continue
+        heading = " ".join(part for part in (entry.number, entry.title or "") if part)
+        click.echo(f"{entry.version_id}: {heading} [{entry.status}]")
+        if entry.text:
+            click.echo(f"    {entry.text}")
+
+
+@click.command(name="citations-to-check")
+@DB_OPTION
+@click.option("--limit", type=int, default=50, show_default=True, help="List at most this many")
+def citations_to_check(db_path: Path, limit: int) -> None:
+    """Rulings citing a rule that was later renumbered, removed or reworded."""
+    db = _open_db(db_path)
+    if "citations_to_check" not in db.view_names():
+        raise click.ClickException("this database has no CR history yet (rebuild it)")
+    rows = list(db.query("select * from citations_to_check order by published_at desc, ruling_id limit ?", [limit]))
+    click.echo(f"{len(rows)} citations to check")
+    for row in rows:
+        now = row["current_number"] or "-"
+        click.echo(
+            f"{row['published_at'] or '?'} {row['card'] or '?'}: rule {row['cited_number']}"
+            f" ({row['cited_version']}) {row['status']}, now {now}"
+        )
+
+
+COMMANDS = [cr_diff, rule_at, rule_trace, citations_to_check]

@@ -1,0 +1,487 @@
+"""Link a translated Comprehensive Rules document to the English version it translates (pure).
+
+Translations keep the English rule numbers, but a translation follows one English version and
+numbers move between versions (702.78 was Persist in 2021 and is Conspire since 2022). So we
+first choose the English version, honestly saying how (same effective date, structure, or only
+the nearest one), then check every rule against the English rule of the same number by
+structure, never by wording: the same subrule letters under it, the same rule numbers cited,
+the same number of examples, and a title that corresponds when we can tell (an English title the
+translation prints, a glossary pair, a cognate).
+"""
+from __future__ import annotations
+
+import datetime
+import difflib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from kb.records import CRDocument, Rule
+from kb.normalise.refs import extract_refs
+
+# How much one failed check costs. A "hard" disagreement (other subrules, a contradicting title)
+# means the numbers denote different rules; a "soft" one (a citation or an example the
+# translators changed or dropped) happens in faithful translations too.
+HARD_FACTOR = 0.3
+SOFT_FACTOR = 0.85
+# Latin-script titles are compared as cognates ("Conspirar" ~ "Conspire"): only a strong
+# resemblance counts, and only as agreement (German "Verschwörung" is Conspire too).
+COGNATE_RATIO = 0.6
+BARE_SECTION = re.compile(r"(?<![\d.])[1-9]\d{2}(?![\d.]\d|\d)")
+ISO_IN_ID = re.compile(r"(\d{4}-\d{2}-\d{2})")
+TRANSLATOR_NOTE = re.compile(r"[（(]\s*译注[:：].*?[)）]")
+QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-"})
+
+
+@dataclass
+class RuleLink:
+    """One translated rule and the English rule it translates."""
+
+    number: str
+    en_number: str | None
+    status: str  # linked | mismatch | stale
+    confidence: float
+    reasons: list[str] = field(default_factory=list)
+
+
+@dataclass
+class GlossaryLink:
+    term: str
+    en_term: str
+    confidence: float
+
+
+@dataclass
+class VersionChoice:
+    version_id: str | None
+    method: str  # effective-date | structure | nearest
+    note: str | None = None
+
+
+# ---------------------------------------------------------------- public API
+
+
+def link_rules(
+    translated: CRDocument, english: dict[str, CRDocument]
+) -> tuple[str | None, str | tuple[str, str], list[RuleLink]]:
+    """(English version id, how it was chosen, one RuleLink per translated rule).
+
+    "How" is "effective-date", "structure" or "nearest"; when the choice is not exact it comes
+    as a pair (method, note) saying why, e.g. ("nearest", "no English version effective …").
+    """
+    choice = choose_english_version(translated, english)
+    how: str | tuple[str, str] = (choice.method, choice.note) if choice.note else choice.method
+    if choice.version_id is None:
+        return None, how, []
+    english_doc = english[choice.version_id]
+    glossary_pairs = {
+        _clean_term(link.term): link.en_term for link in link_glossary(translated, english_doc)
+    }
+    later = _later_versions(choice.version_id, english)
+    checker = _RuleChecker(translated, english_doc, choice.version_id, glossary_pairs, later)
+    return choice.version_id, how, [checker.link(rule) for rule in translated.rules]
+
+
+def choose_english_version(translated: CRDocument, english: dict[str, CRDocument]) -> VersionChoice:
+    """The English version a translation follows, and how sure we are of it."""
+    if not english:
+        return VersionChoice(None, "nearest", "no English version given")
+    dates = {version_id: _version_date(version_id, doc) for version_id, doc in english.items()}
+    scores = {version_id: _structure_score(translated, doc) for version_id, doc in english.items()}
+    if translated.effective_date:
+        same_day = [v for v, d in dates.items() if d == translated.effective_date]
+        if same_day:
+            return VersionChoice(max(same_day, key=lambda v: (scores[v].value, v)), "effective-date")
+        return _nearest_by_date(translated.effective_date, dates, scores)
+    return _best_by_structure(dates, scores)
+
+
+def link_glossary(translated: CRDocument, english_doc: CRDocument) -> list[GlossaryLink]:
+    """Each translated glossary entry with the English entry it translates.
+
+    The glossary keeps the English alphabetical order in translation, so entries are aligned in
+    order (a banded sequence alignment that tolerates added or missing entries), scored by the
+    rule numbers each definition cites; an English name printed in the entry decides outright.
+    """
+    source, target = translated.glossary, english_doc.glossary
+    if not source or not target:
+        return []
+    english_by_name = {entry.term.casefold(): entry.term for entry in target}
+    pairs = _align_glossary(source, target)
+    links = []
+    for i, j, similarity in pairs:
+        term = source[i].term
+        named = _english_name_in_term(term)
+        if named and named.casefold() in english_by_name:
+            links.append(GlossaryLink(term, english_by_name[named.casefold()], 1.0))
+            continue
+        links.append(GlossaryLink(term, target[j].term, round(_glossary_confidence(similarity), 3)))
+    return links
+
+
+# ---------------------------------------------------------------- version choice
+
+
+@dataclass
+class _Score:
+    value: float
+    coverage: float
+    missing: list[str]
+    titles_agree: int
+    titles_disagree: int
+
+
+def _version_date(version_id: str, doc: CRDocument) -> str | None:
+    if doc.effective_date:
+        return doc.effective_date
+    match = ISO_IN_ID.search(version_id)
+    return match[1] if match else None
+
+
+def _structure_score(translated: CRDocument, doc: CRDocument) -> _Score:
+    """How well an English version's numbering and titles fit the translation."""
+    english_rules = {rule.number: rule for rule in doc.rules}
+    numbers = list(dict.fromkeys([r.number for r in translated.rules] + translated.extra.get("listed_numbers", [])))
+    missing = [number for number in numbers if number not in english_rules]
+    coverage = 1 - len(missing) / len(numbers) if numbers else 0.0
+    agree = disagree = 0
+    english_titles = translated.extra.get("english_titles", {})
+    for rule in translated.rules:
+        en_rule = english_rules.get(rule.number)
+        if not rule.title or en_rule is None or not en_rule.title:
+            continue
+        verdict = _title_verdict(rule, en_rule, english_titles, {})
+        agree += verdict is True
+        disagree += verdict is False
+    components = [coverage]
+    if agree + disagree:
+        components.append(agree / (agree + disagree))
+    return _Score(sum(components) / len(components), coverage, missing, agree, disagree)
+
+
+def _nearest_by_date(date: str, dates: dict[str, str | None], scores: dict[str, _Score]) -> VersionChoice:
+    dated = {v: d for v, d in dates.items() if d}
+    earlier = [v for v, d in dated.items() if d <= date]
+    if earlier:
+        # A translation cannot follow an English text published after it.
+        chosen = max(earlier, key=lambda v: (dated[v], scores[v].value))
+        relation = "the latest one before it"
+    elif dated:
+        chosen = min(dated, key=lambda v: (dated[v], -scores[v].value))
+        relation = "the earliest one after it (none is older)"
+    else:
+        return _best_by_structure(dates, scores)
+    days = abs((_as_date(dated[chosen]) - _as_date(date)).days)
+    score = scores[chosen]
+    note = (
+        f"no English version effective {date} among the {len(dates)} given; "
+        f"{chosen} (effective {dated[chosen]}, {days} days apart) is {relation}; "
+        f"{score.coverage:.0%} of the translation's rule numbers exist there"
+    )
+    if score.titles_agree + score.titles_disagree:
+        note += f", {score.titles_agree} of {score.titles_agree + score.titles_disagree} checkable titles agree"
+    return VersionChoice(chosen, "nearest", note)
+
+
+def _best_by_structure(dates: dict[str, str | None], scores: dict[str, _Score]) -> VersionChoice:
+    # Ties go to the newest version: undated pages are read today.
+    ranked = sorted(scores, key=lambda v: (scores[v].value, dates[v] or "", v), reverse=True)
+    chosen = ranked[0]
+    score = scores[chosen]
+    tied = [v for v in ranked if scores[v].value == score.value]
+    if score.coverage == 1.0 and score.titles_disagree == 0:
+        note = None
+        if len(tied) > 1:
+            note = f"{len(tied)} English versions fit equally ({', '.join(sorted(tied))}); chose the newest"
+        return VersionChoice(chosen, "structure", note)
+    note = (
+        f"no English version has every number the translation uses; {chosen} fits best "
+        f"({score.coverage:.0%} of its numbers): {len(score.missing)} missing there"
+        f" ({_span(score.missing)})"
+    )
+    listed = _listed_span_note(score.missing)
+    if listed:
+        note += f"; {listed}"
+    return VersionChoice(chosen, "nearest", note)
+
+
+def _listed_span_note(missing: list[str]) -> str:
+    if missing and all("." in number for number in missing):
+        return "the translation follows a newer or different English version than any given"
+    return ""
+
+
+def _span(numbers: list[str]) -> str:
+    if not numbers:
+        return ""
+    return numbers[0] if len(numbers) == 1 else f"{numbers[0]}–{numbers[-1]}"
+
+
+def _as_date(iso: str) -> datetime.date:
+    return datetime.date.fromisoformat(iso)
+
+
+def _later_versions(version_id: str, english: dict[str, CRDocument]) -> list[tuple[str, dict[str, Rule]]]:
+    chosen_date = _version_date(version_id, english[version_id])
+    if not chosen_date:
+        return []
+    later = [
+        (date, other_id)
+        for other_id, doc in english.items()
+        if (date := _version_date(other_id, doc)) and date > chosen_date
+    ]
+    return [(other_id, {r.number: r for r in english[other_id].rules}) for _, other_id in sorted(later)]
+
+
+# ---------------------------------------------------------------- per-rule checks
+
+
+class _RuleChecker:
+    def __init__(
+        self,
+        translated: CRDocument,
+        english_doc: CRDocument,
+        version_id: str,
+        glossary_pairs: dict[str, str],
+        later: list[tuple[str, dict[str, Rule]]],
+    ) -> None:
+        self.version_id = version_id
+        self.english = {rule.number: rule for rule in english_doc.rules}
+        self.children = _children(translated.rules)
+        self.english_children = _children(english_doc.rules)
+        self.english_titles = translated.extra.get("english_titles", {})
+        self.glossary_pairs = glossary_pairs
+        self.later = later
+        self.english_title_numbers = {
+            rule.title.casefold().strip(): rule.number for rule in english_doc.rules if rule.title
+        }
+
+    def link(self, rule: Rule) -> RuleLink:
+        en_rule = self.english.get(rule.number)
+        if en_rule is None:
+            return RuleLink(rule.number, None, "mismatch", 0.0, [f"no rule {rule.number} in {self.version_id}"])
+        hard: list[str] = []
+        soft: list[str] = []
+        self._check_children(rule, hard)
+        self._check_refs(rule, en_rule, soft)
+        if len(rule.examples) != len(en_rule.examples):
+            soft.append(f"{len(rule.examples)} examples here, {len(en_rule.examples)} in English")
+        verdict = _title_verdict(
+            rule, en_rule, self.english_titles, self.glossary_pairs, self.english_title_numbers
+        )
+        if verdict is False:
+            hard.append(f"title {rule.title!r} does not correspond to English {en_rule.title!r}")
+        confidence = rule.number_confidence * HARD_FACTOR ** len(hard) * SOFT_FACTOR ** len(soft)
+        if rule.number_confidence < 1:
+            soft.append("number recovered by position")
+        if hard:
+            return RuleLink(rule.number, en_rule.number, "mismatch", round(confidence, 3), hard + soft)
+        changed_in = self._changed_in_later_version(en_rule)
+        if changed_in:
+            return RuleLink(rule.number, en_rule.number, "stale", round(confidence, 3), [changed_in, *soft])
+        return RuleLink(rule.number, en_rule.number, "linked", round(confidence, 3), soft)
+
+    def _check_children(self, rule: Rule, hard: list[str]) -> None:
+        mine = self.children.get(rule.number, [])
+        if not mine:
+            return  # a partial document (one page, one chapter) may not carry them: no evidence
+        theirs = self.english_children.get(rule.number, [])
+        if set(mine) != set(theirs):
+            hard.append(
+                f"under {rule.number}: {_span(mine)} ({len(mine)}) here, "
+                f"{_span(theirs) or 'nothing'} ({len(theirs)}) in {self.version_id}"
+            )
+
+    def _check_refs(self, rule: Rule, en_rule: Rule, soft: list[str]) -> None:
+        mine, theirs = cited_numbers(rule), cited_numbers(en_rule)
+        if mine != theirs:
+            only_here = sorted(mine - theirs)
+            only_english = sorted(theirs - mine)
+            soft.append(
+                "cites "
+                + (", ".join(only_here) if only_here else "nothing more")
+                + " where English cites "
+                + (", ".join(only_english) if only_english else "nothing more")
+            )
+
+    def _changed_in_later_version(self, en_rule: Rule) -> str | None:
+        reference = _comparable(en_rule)
+        for version_id, rules in self.later:
+            newer = rules.get(en_rule.number)
+            if newer is None:
+                return f"English rule {en_rule.number} no longer exists in {version_id}"
+            if _comparable(newer) != reference:
+                return f"English text of {en_rule.number} changed in {version_id}"
+        return None
+
+
+def cited_numbers(rule: Rule) -> set[str]:
+    """Dotted rule numbers cited, and bare section numbers whatever word precedes them.
+
+    kb.normalise.refs takes a bare "704" only after the English word "rule"; translations write
+    "规则704", "규칙 704", "regla 704", so for comparing two languages we read bare three-digit
+    numbers in both texts alike.
+    """
+    text = "\n".join([rule.text, *rule.examples])
+    found = {ref for ref in extract_refs(text) if "." in ref}
+    found.update(match.group() for match in BARE_SECTION.finditer(text))
+    return found
+
+
+def _children(rules: list[Rule]) -> dict[str, list[str]]:
+    children: dict[str, list[str]] = {}
+    for rule in rules:
+        if rule.parent:
+            children.setdefault(rule.parent, []).append(rule.number)
+    return children
+
+
+def _comparable(rule: Rule) -> str:
+    text = "\n".join([rule.title or "", rule.text, *rule.examples])
+    text = unicodedata.normalize("NFKC", text).translate(QUOTES)
+    return " ".join(text.split())
+
+
+def _title_verdict(
+    rule: Rule,
+    en_rule: Rule,
+    english_titles: dict[str, str],
+    glossary_pairs: dict[str, str],
+    english_title_numbers: dict[str, str] | None = None,
+) -> bool | None:
+    """True/False when the titles can be compared, None when we cannot tell.
+
+    An English title the translation prints decides. A glossary pair ("协力" ↔ "Conspire") only
+    agrees when it resembles the English title (glossary terms are singular, titles often
+    plural) and only contradicts when it is exactly the title of another English rule of the
+    same section: that is what a shifted numbering looks like.
+    """
+    if not rule.title or not en_rule.title:
+        return None
+    english_title = en_rule.title.casefold().strip()
+    printed = english_titles.get(rule.number)
+    if printed:
+        return printed.casefold().strip() == english_title
+    paired = glossary_pairs.get(_clean_term(rule.title))
+    if paired:
+        paired_folded = paired.casefold().strip()
+        if _resembles(paired_folded, english_title):
+            return True
+        elsewhere = (english_title_numbers or {}).get(paired_folded)
+        if elsewhere and elsewhere != rule.number and elsewhere.split(".")[0] == rule.number.split(".")[0]:
+            return False
+        return None
+    if _is_latin(rule.title) and _is_latin(en_rule.title):
+        ratio = difflib.SequenceMatcher(None, _fold(rule.title), _fold(en_rule.title)).ratio()
+        return True if ratio >= COGNATE_RATIO else None
+    return None
+
+
+def _resembles(a: str, b: str) -> bool:
+    return a == b or a.startswith(b) or b.startswith(a) or difflib.SequenceMatcher(None, a, b).ratio() >= 0.8
+
+
+def _is_latin(text: str) -> bool:
+    letters = [char for char in text if char.isalpha()]
+    return bool(letters) and all(unicodedata.name(char, "").startswith("LATIN") for char in letters)
+
+
+def _fold(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+def _clean_term(term: str) -> str:
+    return TRANSLATOR_NOTE.sub("", term).strip()
+
+
+# ---------------------------------------------------------------- glossary alignment
+
+
+def _english_name_in_term(term: str) -> str | None:
+    """"協力 (Conspire)" or "집요 Persist" → the English name; None when the term has none."""
+    match = re.search(r"[（(]\s*([A-Za-z][A-Za-z ,'’\-]*)\s*[)）]\s*$", term)
+    if match:
+        return match[1].strip()
+    match = re.search(r"[^\x00-\x7f]\s*([A-Za-z][A-Za-z ,'’\-]*)$", term)
+    return match[1].strip() if match else None
+
+
+def _glossary_numbers(text: str) -> frozenset[str]:
+    found = {ref for ref in extract_refs(text) if "." in ref}
+    found.update(match.group() for match in BARE_SECTION.finditer(text))
+    return frozenset(found)
+
+
+def _similarity(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a and not b:
+        return 0.5  # neither cites anything: order alone decides
+    return len(a & b) / len(a | b)
+
+
+def _glossary_confidence(similarity: float) -> float:
+    return 0.85 if similarity == 0.5 else 0.6 + 0.4 * similarity
+
+
+def _align_glossary(source: list, target: list) -> list[tuple[int, int, float]]:
+    """Banded Needleman–Wunsch over the two entry lists; returns matched (i, j, similarity)."""
+    a = [_glossary_numbers(entry.text) for entry in source]
+    b = [_glossary_numbers(entry.text) for entry in target]
+    n, m = len(a), len(b)
+    band = abs(n - m) + 25
+    gap = -0.3
+    score: dict[tuple[int, int], float] = {(0, 0): 0.0}
+    back: dict[tuple[int, int], tuple[int, int]] = {}
+    for i in range(n + 1):
+        for j in range(max(0, i - band), min(m, i + band) + 1):
+            if (i, j) == (0, 0):
+                continue
+            options = []
+            if i and j and (i - 1, j - 1) in score:
+                options.append((score[i - 1, j - 1] + _similarity(a[i - 1], b[j - 1]) - 0.25, (i - 1, j - 1)))
+            if i and (i - 1, j) in score:
+                options.append((score[i - 1, j] + gap, (i - 1, j)))
+            if j and (i, j - 1) in score:
+                options.append((score[i, j - 1] + gap, (i, j - 1)))
+            if options:
+                best = max(options, key=lambda option: option[0])
+                score[i, j], back[i, j] = best
+    matched = []
+    cell = (n, m)
+    while cell != (0, 0):
+        previous = back[cell]
+        if previous == (cell[0] - 1, cell[1] - 1):
+            matched.append(previous)
+        cell = previous
+    matched = _pair_leftovers(matched[::-1], n, m, a, b)
+    matched = _swap_crossed(matched, a, b)
+    return [(i, j, _similarity(a[i], b[j])) for i, j in matched]
+
+
+def _pair_leftovers(
+    matched: list[tuple[int, int]], n: int, m: int, a: list[frozenset[str]], b: list[frozenset[str]]
+) -> list[tuple[int, int]]:
+    """An entry the alignment skipped on each side, close together, is one pair moved in order."""
+    free_source = sorted(set(range(n)) - {i for i, _ in matched})
+    free_target = set(range(m)) - {j for _, j in matched}
+    for i in free_source:
+        near = [j for j in free_target if abs(j - i) <= 3 and _similarity(a[i], b[j]) > 0.5]
+        if near:
+            j = max(near, key=lambda j: (_similarity(a[i], b[j]), -abs(j - i)))
+            free_target.discard(j)
+            matched.append((i, j))
+    return sorted(matched)
+
+
+def _swap_crossed(
+    matched: list[tuple[int, int]], a: list[frozenset[str]], b: list[frozenset[str]]
+) -> list[tuple[int, int]]:
+    """Two neighbouring entries sorted the other way round in translation (关键字指示物/关键字动作)."""
+    result = list(matched)
+    for k in range(len(result) - 1):
+        (i1, j1), (i2, j2) = result[k], result[k + 1]
+        kept = _similarity(a[i1], b[j1]) + _similarity(a[i2], b[j2])
+        crossed = _similarity(a[i1], b[j2]) + _similarity(a[i2], b[j1])
+        if crossed > kept and min(_similarity(a[i1], b[j2]), _similarity(a[i2], b[j1])) > 0.5:
+            result[k], result[k + 1] = (i1, j2), (i2, j1)
+    return result

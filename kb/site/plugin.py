@@ -1,0 +1,251 @@
+"""Datasette plugin of mtg-rules-kb (registered through the ``datasette`` entry point).
+
+Adds our pages beside Datasette's own: the home page with one search box, ``/search``,
+``/card/<oracle_id>`` and ``/card?name=``, ``/rule/<number>``, ``/changes.atom``, and JSON for
+each (``.json`` suffix or ``?_format=json``). The page data comes from ``kb.site.pages`` and
+``kb.site.search`` (plain functions over a sqlite3 connection); this module only routes and renders.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from datetime import datetime, timezone
+from typing import Any
+from urllib.parse import quote
+from xml.sax.saxutils import escape as xml_escape
+
+from datasette import hookimpl
+from datasette.utils import sqlite_timelimit
+from datasette.utils.asgi import Response
+from markupsafe import Markup
+
+from kb.site import pages
+from kb.site.search import register_functions, search
+
+# Our pages run several small queries; the whole page shares this budget.
+PAGE_TIME_LIMIT_MS = 3000
+LANGUAGE_NAMES = {
+    "en": "English", "es": "Español", "fr": "Français", "de": "Deutsch", "it": "Italiano",
+    "pt": "Português", "ja": "日本語", "ko": "한국어", "ru": "Русский", "zhs": "简体中文",
+    "zht": "繁體中文", "ph": "Phyrexian",
+}
+
+
+@hookimpl
+def extra_css_urls(datasette):
+    return ["/kb-static/kb.css"]
+
+
+@hookimpl
+def prepare_connection(conn):
+    register_functions(conn)
+
+
+@hookimpl
+def prepare_jinja2_environment(env):
+    env.filters["kbtext"] = lambda text, version=None: Markup(pages.render_text(text, version))
+    env.filters["langname"] = lambda code: LANGUAGE_NAMES.get(code or "", code or "")
+    env.filters["quote"] = lambda text: quote(text or "")
+    env.filters["worddiff"] = lambda markup: Markup(pages.render_word_diff(markup))
+
+
+@hookimpl
+def register_routes():
+    return [
+        (r"^/$", home),
+        (r"^/search(?P<json>\.json)?$", search_page),
+        (r"^/card(?P<json>\.json)?$", card_by_name),
+        (r"^/card/(?P<oracle_id>[0-9a-fA-F-]{8,40}?)(?P<json>\.json)?$", card_by_id),
+        (r"^/rule/(?P<number>[0-9][0-9a-z.]*?)(?P<json>\.json)?$", rule),
+        (r"^/glossary/(?P<term>[^/]+)$", glossary_entry),
+        (r"^/ruling/(?P<ruling_id>\d+)$", ruling_row),
+        (r"^/translation/(?P<translation_id>\d+)$", translation_row),
+        (r"^/changes\.atom$", changes_feed),
+        (r"^/version/(?P<version_id>[a-z]{2,3}-[0-9a-z-]+?)(?P<json>\.json)?$", version),
+    ]
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+
+def database(datasette):
+    return datasette.get_database()
+
+
+async def run(datasette, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+    """Run ``fn(conn)`` on Datasette's read connection under a time limit."""
+
+    def limited(conn: sqlite3.Connection) -> Any:
+        with sqlite_timelimit(conn, PAGE_TIME_LIMIT_MS):
+            return fn(conn)
+
+    return await database(datasette).execute_fn(limited)
+
+
+def wants_json(request, json_suffix: str | None) -> bool:
+    return bool(json_suffix) or request.args.get("_format") == "json"
+
+
+def json_response(data: Any, status: int = 200) -> Response:
+    response = Response.json(json.loads(pages.as_json(data)), status=status)
+    response.headers["Access-Control-Allow-Origin"] = "*"
+    return response
+
+
+async def render(datasette, request, template: str, context: dict[str, Any], status: int = 200) -> Response:
+    context = {"database_name": database(datasette).name, **context}
+    html = await datasette.render_template(template, context, request=request)
+    return Response.html(html, status=status)
+
+
+async def not_found(datasette, request, message: str, as_json: bool) -> Response:
+    if as_json:
+        return json_response({"ok": False, "error": message}, status=404)
+    return await render(datasette, request, "kb_not_found.html", {"message": message}, status=404)
+
+
+# -- views --------------------------------------------------------------------------------------
+
+
+async def home(datasette, request):
+    stats = await run(datasette, pages.home_stats)
+    return await render(datasette, request, "kb_home.html", {"stats": stats, "q": ""})
+
+
+async def search_page(datasette, request):
+    json = request.url_vars.get("json")
+    query = request.args.get("q", "")
+    results = await run(datasette, lambda conn: search(conn, query))
+    if wants_json(request, json):
+        return json_response(results.to_dict())
+    # An exact rule number or card name lands on its page; "&all=1" shows the list instead.
+    if results.best and request.args.get("all") != "1" and results.best.detail.startswith(("number", "exact name", "exact unlinked")):
+        return Response.redirect(results.best.url)
+    return await render(datasette, request, "kb_search.html", {"results": results, "q": results.query})
+
+
+async def card_by_id(datasette, request):
+    oracle_id, json = request.url_vars["oracle_id"], request.url_vars.get("json")
+    page = await run(datasette, lambda conn: pages.card_page(conn, oracle_id=oracle_id.lower()))
+    return await card_response(datasette, request, page, json, f"No card with Oracle id {oracle_id}")
+
+
+async def card_by_name(datasette, request):
+    json = request.url_vars.get("json")
+    name = request.args.get("name", "").strip()
+    if not name:
+        return await not_found(datasette, request, "Give a card name: /card?name=…", wants_json(request, json))
+
+    def lookup(conn: sqlite3.Connection):
+        found = pages.find_card(conn, name)
+        if found is None:
+            return None, None
+        if found.get("oracle_id"):
+            return found["oracle_id"], None
+        return None, pages.card_page(conn, name=found["name"])
+
+    oracle_id, page = await run(datasette, lookup)
+    if oracle_id:
+        suffix = ".json" if json else ""
+        return Response.redirect(f"/card/{oracle_id}{suffix}")
+    return await card_response(datasette, request, page, json, f"No card or rulings named “{name}”")
+
+
+async def card_response(datasette, request, page, json_suffix, missing: str) -> Response:
+    as_json = wants_json(request, json_suffix)
+    if page is None:
+        return await not_found(datasette, request, missing, as_json)
+    if as_json:
+        return json_response(page)
+    return await render(datasette, request, "kb_card.html", {"page": page})
+
+
+async def rule(datasette, request):
+    number, json = request.url_vars["number"], request.url_vars.get("json")
+    version = request.args.get("version") or None
+    page = await run(datasette, lambda conn: pages.rule_page(conn, number, version))
+    as_json = wants_json(request, json)
+    if page is None:
+        where = f" in {version}" if version else ""
+        return await not_found(datasette, request, f"No rule {number}{where}", as_json)
+    if as_json:
+        return json_response(page)
+    return await render(datasette, request, "kb_rule.html", {"page": page})
+
+
+async def version(datasette, request):
+    version_id, json = request.url_vars["version_id"], request.url_vars.get("json")
+    kind = request.args.get("kind") or None
+    page = await run(datasette, lambda conn: pages.version_page(conn, version_id, kind))
+    as_json = wants_json(request, json)
+    if page is None:
+        return await not_found(datasette, request, f"No CR version {version_id}", as_json)
+    if as_json:
+        return json_response(page)
+    return await render(datasette, request, "kb_version.html", {"page": page, "kind": kind})
+
+
+async def glossary_entry(datasette, request):
+    term = request.url_vars["term"]
+    version = request.args.get("version", "")
+    path = f"/{quote(database(datasette).name)}/glossary?term={quote(term)}"
+    if version:
+        path += f"&version_id={quote(version)}"
+    return Response.redirect(path)
+
+
+async def ruling_row(datasette, request):
+    ruling_id = request.url_vars["ruling_id"]
+    return Response.redirect(f"/{quote(database(datasette).name)}/rulings/{ruling_id}")
+
+
+async def translation_row(datasette, request):
+    translation_id = request.url_vars["translation_id"]
+    return Response.redirect(f"/{quote(database(datasette).name)}/ruling_translations/{translation_id}")
+
+
+async def changes_feed(datasette, request):
+    entries = await run(datasette, pages.recent_changes)
+    base = request.url.split("/changes.atom")[0]
+    return Response(atom_feed(entries, base), content_type="application/atom+xml; charset=utf-8")
+
+
+def atom_time(value: str | None) -> str:
+    """RFC 3339 from an ISO date or timestamp; Atom requires a time zone."""
+    if not value:
+        return "1970-01-01T00:00:00Z"
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return "1970-01-01T00:00:00Z"
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def atom_feed(entries: list[dict[str, Any]], base: str) -> str:
+    updated = atom_time(entries[0]["updated"]) if entries else atom_time(None)
+    parts = [
+        '<?xml version="1.0" encoding="utf-8"?>',
+        '<feed xmlns="http://www.w3.org/2005/Atom">',
+        "<title>MTG Rules KB: new rulings and Comprehensive Rules versions</title>",
+        f'<link href="{xml_escape(base)}/changes.atom" rel="self"/>',
+        f'<link href="{xml_escape(base)}/"/>',
+        f"<id>{xml_escape(base)}/changes.atom</id>",
+        f"<updated>{updated}</updated>",
+    ]
+    for entry in entries:
+        link = base + entry["link"]
+        parts += [
+            "<entry>",
+            f"<title>{xml_escape(entry['title'])}</title>",
+            f'<link href="{xml_escape(link)}"/>',
+            f"<id>tag:mtg-rules-kb,2026:{xml_escape(entry['id'])}</id>",
+            f"<updated>{atom_time(entry['updated'])}</updated>",
+            f'<category term="{xml_escape(entry["kind"])}"/>',
+            f"<summary>{xml_escape(entry['summary'])}</summary>",
+            "</entry>",
+        ]
+    parts.append("</feed>")
+    return "\n".join(parts) + "\n"

@@ -1,0 +1,205 @@
+"""Save CR history into the database: ``cr_changes`` and ``ruling_rules``.
+
+``save_history(db)`` is part of the linking step (after rulings are derived and CR translations
+linked): it diffs every pair of consecutive English CR versions and links every English ruling
+to the rules it relies on, both recomputed from scratch on every build or import.
+"""
+from __future__ import annotations
+
+import sqlite_utils
+
+from kb.store.schema import stable_id
+from kb.link.cr_diff import Change, diff_and_map, same_content
+from kb.store.derive_cr_links import load_cr_document
+from kb.records import CRDocument
+from kb.link.ruling_citations import KeywordIndex, link_ruling
+
+# Canned queries for the Datasette metadata (merged by the owner of kb/metadata.py).
+HISTORY_QUERIES: dict[str, dict[str, str]] = {
+    "rule_on_date": {
+        "title": "What did rule X say on date D?",
+        "description": "The rule as the English version in force on the date (by effective date) has it.",
+        "sql": """select v.id as version_id, v.effective_date, r.number, r.title, r.text,
+    (select group_concat(line, char(10)) from (
+        select s.number || ' ' || s.text as line from rules s
+        where s.version_id = r.version_id and s.parent_number = r.number and s.kind = 'subrule'
+        order by s.position)) as subrules
+from rules r join cr_versions v on v.id = r.version_id
+where v.id = (select id from cr_versions where lang = 'en' and effective_date <= :date
+              order by effective_date desc limit 1)
+  and r.number = :number""",
+    },
+    "version_changes": {
+        "title": "Changes of a CR version",
+        "description": "Everything that changed from the previous English version to this one.",
+        "sql": """select kind, entry_kind, old_number, new_number, similarity, aspects, word_diff
+from cr_changes where new_version_id = :version
+order by position""",
+    },
+    "rule_history": {
+        "title": "Changes of one rule number",
+        "description": "Every recorded change that involved the number, on either side.",
+        "sql": """select old_version_id, new_version_id, kind, old_number, new_number, word_diff
+from cr_changes where old_number = :number or new_number = :number
+order by new_version_id""",
+    },
+    "citations_to_check": {
+        "title": "Citations to check",
+        "description": "Rulings citing a rule number that was later renumbered, removed or reworded.",
+        "sql": """select * from citations_to_check order by published_at desc, ruling_id""",
+    },
+}
+
+CITATIONS_TO_CHECK_VIEW = """
+select rr.ruling_id, rulings.published_at, rulings.card_name,
+    coalesce(cards.name, rulings.card_name) as card, rulings.text as ruling_text,
+    rr.rule_number as cited_number, rr.version_id as cited_version, rr.status,
+    rr.current_number, cited.title as cited_title, cited.text as cited_text,
+    now.title as current_title, now.text as current_text
+from ruling_rules rr
+join rulings on rulings.id = rr.ruling_id
+left join cards on cards.oracle_id = rulings.oracle_id
+left join rules cited on cited.id = rr.rule_id
+left join rules now on now.id = rr.current_rule_id
+where rr.method = 'cited' and rr.status in ('renumbered', 'removed', 'changed', 'unknown')
+"""
+
+
+def english_versions(db: sqlite_utils.Database) -> list[tuple[str, str]]:
+    """(version id, effective date) of the stored English versions, oldest first."""
+    return [
+        (row["id"], row["effective_date"])
+        for row in db.query(
+            "select id, effective_date from cr_versions where lang = 'en' and effective_date is not null"
+            " order by effective_date"
+        )
+    ]
+
+
+def save_history(db: sqlite_utils.Database) -> None:
+    """Recompute ``cr_changes`` and ``ruling_rules`` and (re)create the citations view."""
+    db.execute("delete from cr_changes")
+    db.execute("delete from ruling_rules")
+    versions = english_versions(db)
+    documents = [load_cr_document(db, version_id) for version_id, _date in versions]
+    maps = save_changes(db, versions, documents)
+    save_ruling_rules(db, versions, documents, maps)
+    db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW, replace=True)
+
+
+def save_changes(
+    db: sqlite_utils.Database, versions: list[tuple[str, str]], documents: list[CRDocument]
+) -> list[dict[str, str | None]]:
+    """Diffs of consecutive versions into ``cr_changes``; returns their old → new number maps."""
+    maps = []
+    for (old_id, _), (new_id, _), old, new in zip(versions, versions[1:], documents, documents[1:]):
+        changes, number_map = diff_and_map(old, new)
+        maps.append(number_map)
+        db.conn.executemany(
+            "insert or replace into cr_changes (id, old_version_id, new_version_id, kind, entry_kind,"
+            " old_number, new_number, old_rule_id, new_rule_id, similarity, aspects, word_diff,"
+            " old_text, new_text, position) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            [_change_row(old_id, new_id, position, change) for position, change in enumerate(changes)],
+        )
+    return maps
+
+
+def _change_row(old_id: str, new_id: str, position: int, change: Change) -> tuple:
+    is_rule = change.entry_kind != "glossary"
+    return (
+        stable_id("cr_change", old_id, new_id, change.kind, change.old_number, change.new_number),
+        old_id,
+        new_id,
+        change.kind,
+        change.entry_kind,
+        change.old_number,
+        change.new_number,
+        stable_id("rule", old_id, change.old_number) if is_rule and change.old_number else None,
+        stable_id("rule", new_id, change.new_number) if is_rule and change.new_number else None,
+        change.similarity,
+        ",".join(change.aspects) or None,
+        change.word_diff,
+        change.old_text,
+        change.new_text,
+        position,
+    )
+
+
+def follow_number(
+    number: str, start: int, maps: list[dict[str, str | None]]
+) -> tuple[str | None, bool]:
+    """Where rule ``number`` of version ``start`` is in the newest version, and whether it was
+    ever renumbered on the way (None when it was removed)."""
+    current: str | None = number
+    moved = False
+    for number_map in maps[start:]:
+        if current not in number_map:
+            return None, moved
+        following = number_map[current]
+        if following is None:
+            return None, moved
+        moved = moved or following != current
+        current = following
+    return current, moved
+
+
+def save_ruling_rules(
+    db: sqlite_utils.Database,
+    versions: list[tuple[str, str]],
+    documents: list[CRDocument],
+    maps: list[dict[str, str | None]],
+) -> None:
+    """Every English ruling's cited rules and named keywords into ``ruling_rules``."""
+    if not versions:
+        return
+    index = KeywordIndex.from_versions(documents)
+    position_of = {version_id: i for i, (version_id, _) in enumerate(versions)}
+    rules_of = [{rule.number: rule for rule in doc.rules} for doc in documents]
+    newest_id = versions[-1][0]
+    rows: dict[tuple, tuple] = {}
+    query = (
+        "select rulings.id, rulings.text, rulings.published_at, cards.name as card"
+        " from rulings left join cards on cards.oracle_id = rulings.oracle_id"
+    )
+    for ruling in db.query(query):
+        names = [ruling["card"]] if ruling["card"] else []
+        for citation in link_ruling(ruling["text"] or "", ruling["published_at"], index, names):
+            if citation.version_id not in position_of:
+                continue
+            at = position_of[citation.version_id]
+            exists = citation.number in rules_of[at]
+            current, moved = follow_number(citation.number, at, maps) if exists else (None, False)
+            status = _status(citation.number, at, current, moved, exists, rules_of)
+            key = (ruling["id"], citation.version_id, citation.number, citation.method)
+            rows.setdefault(
+                key,
+                (
+                    *key,
+                    stable_id("rule", citation.version_id, citation.number) if exists else None,
+                    citation.confidence,
+                    citation.matched_text,
+                    current,
+                    stable_id("rule", newest_id, current) if current else None,
+                    status,
+                ),
+            )
+    db.conn.executemany(
+        "insert or replace into ruling_rules (ruling_id, version_id, rule_number, method, rule_id,"
+        " confidence, matched_text, current_number, current_rule_id, status)"
+        " values (?,?,?,?,?,?,?,?,?,?)",
+        list(rows.values()),
+    )
+
+
+def _status(
+    number: str, at: int, current: str | None, moved: bool, exists: bool, rules_of: list[dict]
+) -> str:
+    """same / changed / renumbered / removed, comparing the cited rule with the newest version;
+    unknown when the number does not exist in the version the ruling relied on."""
+    if not exists:
+        return "unknown"
+    if current is None:
+        return "removed"
+    if moved or current != number:
+        return "renumbered"
+    return "same" if same_content(rules_of[at][number], rules_of[-1][current]) else "changed"

@@ -1,0 +1,580 @@
+"""The linking step: derive cards' names, rulings, sightings and translations from raw records.
+
+Everything here is recomputed from ``card_name_records`` and ``ruling_records`` on every build
+or import, so a page whose card was unknown when it was imported is linked as soon as the card
+data arrives, without reading the page again.
+
+English rulings are derived one card at a time from a cursor ordered by card, so memory stays
+bounded by the largest card, not by the size of a bulk file.
+"""
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+from itertools import groupby
+from typing import Iterable, Iterator
+
+import sqlite_utils
+
+from kb.store.schema import stable_id
+from kb.normalise.dates import parse_date
+from kb.normalise.names import name_key
+from kb.records import QualityIssue, RulingRecord
+from kb.store.save import save_quality_issue
+
+# Issues this step finds; they are recomputed with the rulings on every build or import.
+DERIVED_ISSUES = (
+    "unparseable-date", "unknown-card", "dropped-symbols", "unlinked-translation",
+    "untranslated", "empty-ruling", "card-data-missing",
+)
+# Which source's order of a card's rulings wins when they print them differently.
+SOURCE_PRIORITY = {"scryfall": 0, "mtgjson": 1, "gatherer": 2}
+FLUSH_ROWS = 20_000
+
+
+def link_all(db: sqlite_utils.Database) -> None:
+    from kb.store.derive_history import save_history
+    from kb.store.derive_cr_links import link_cr_translations
+
+    resolve_card_names(db)
+    # Translated rules and glossaries first: their term pairs sharpen ruling-translation matching.
+    link_cr_translations(db)
+    derive_rulings(db)
+    save_history(db)
+
+
+def resolve_card_names(db: sqlite_utils.Database) -> None:
+    """card_names = every name record whose card is known, by oracle id or by English name."""
+    db.execute("delete from cards where name is null")
+    db.execute("delete from card_names")
+    english_rows = []
+    for row in db.query("select oracle_id, name, faces from cards"):
+        names = [row["name"], *json.loads(row["faces"] or "[]")]
+        for name in dict.fromkeys(filter(None, names)):
+            english_rows.append((row["oracle_id"], "en", name, "oracle", name_key(name)))
+    db.conn.executemany(
+        "insert or ignore into card_names (oracle_id, lang, name, source, name_key) values (?,?,?,?,?)",
+        english_rows,
+    )
+    # By Oracle id where the document gives it, else by a unique English name, else through
+    # the multiverse id of the one printing the document shows (old Gatherer printed pages
+    # name a card only in its own language).
+    db.execute(
+        """insert or ignore into card_names (oracle_id, lang, name, source, name_key)
+        select coalesce(records.oracle_id, (
+                select min(english.oracle_id) from card_names as english
+                where english.lang = 'en' and english.name_key = records.english_key
+                having count(distinct english.oracle_id) = 1), (
+                select min(known.oracle_id) from printings as shown
+                join printings as known on known.multiverse_id = shown.multiverse_id
+                where shown.document_id = records.document_id and known.oracle_id is not null
+                having count(distinct known.oracle_id) = 1)) as resolved,
+            records.lang, records.name, documents.source_id, records.name_key
+        from card_name_records as records join documents on documents.id = records.document_id
+        where resolved in (select oracle_id from cards)
+        order by documents.source_id, records.id"""
+    )
+
+
+@dataclass
+class _Sighting:
+    document_id: int
+    position: int
+    raw_date: str | None
+    source: str | None
+    text: str
+    fetched_at: str | None
+    source_id: str
+
+
+@dataclass
+class _Ruling:
+    card_key: str
+    oracle_id: str | None
+    card_name: str | None
+    card_name_lang: str | None
+    published_at: str | None
+    identity: str
+    sightings: list[_Sighting] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    issues: list[QualityIssue] = field(default_factory=list)
+
+    @property
+    def id(self) -> int:
+        return stable_id("ruling", self.card_key, self.published_at, self.identity)
+
+
+def _best_text(texts: list[str], quality_score) -> str:
+    if len(texts) == 1 or len(set(texts)) == 1:
+        return texts[0]
+    return max(texts, key=quality_score)
+
+
+class _Writer:
+    """Buffers derived rows and writes them in large batches."""
+
+    def __init__(self, db: sqlite_utils.Database) -> None:
+        self.db = db
+        self.rulings: list[tuple] = []
+        self.sightings: list[tuple] = []
+        self.issues: list[tuple[QualityIssue, int | None, int | None]] = []
+
+    def add(self, ruling: _Ruling, position: int, quality_score) -> None:
+        source, inferred = _canonical_source(ruling)
+        seen = sorted(s.fetched_at for s in ruling.sightings if s.fetched_at)
+        self.rulings.append(
+            (
+                ruling.id, ruling.oracle_id, ruling.card_name, ruling.card_name_lang, source,
+                inferred, ruling.published_at, _best_text(ruling.texts, quality_score), position,
+                seen[0] if seen else None, seen[-1] if seen else None, ruling.identity,
+            )
+        )
+        for sighting in ruling.sightings:
+            self.sightings.append(
+                (ruling.id, sighting.document_id, sighting.position, sighting.raw_date,
+                 sighting.source, sighting.text)
+            )
+        for issue in ruling.issues:
+            self.issues.append((issue, ruling.sightings[0].document_id, ruling.id))
+        if len(self.rulings) >= FLUSH_ROWS:
+            self.flush()
+
+    def flush(self) -> None:
+        # Ids are hashes: inserting in id order keeps each batch's B-tree writes together.
+        self.rulings.sort(key=lambda row: row[0])
+        self.sightings.sort(key=lambda row: row[:3])
+        self.db.conn.executemany(
+            "insert or replace into rulings (id, oracle_id, card_name, card_name_lang, source,"
+            " source_inferred, published_at, text, position, first_seen, last_seen, identity,"
+            " removed_upstream) values (?,?,?,?,?,?,?,?,?,?,?,?,0)",
+            self.rulings,
+        )
+        self.db.conn.executemany(
+            "insert or replace into ruling_sightings (ruling_id, document_id, position, raw_date,"
+            " source_as_seen, text_as_seen) values (?,?,?,?,?,?)",
+            self.sightings,
+        )
+        for issue, document_id, ruling_id in self.issues:
+            save_quality_issue(self.db, issue, document_id, ruling_id=ruling_id)
+        self.rulings, self.sightings, self.issues = [], [], []
+
+
+def derive_rulings(db: sqlite_utils.Database) -> None:
+    for table in ("ruling_sightings", "ruling_translations", "rulings"):
+        db.execute(f"delete from {table}")
+    db.execute(f"delete from quality_issues where kind in ({', '.join(repr(k) for k in DERIVED_ISSUES)})")
+    _resolve_ruling_cards(db)
+    _report_record_problems(db)
+    writer = _Writer(db)
+    untranslated: list[tuple[dict, int]] = []
+    for card_key, rows in groupby(_english_records(db), key=lambda row: row["card_key"]):
+        rows = list(rows)
+        for ruling, position in _card_rulings(card_key, rows):
+            writer.add(ruling, position, _quality_score())
+        untranslated.extend(
+            (row, _ruling_of_record(row, card_key)) for row in rows if _claimed_other_language(row)
+        )
+    writer.flush()
+    _link_cardless_english(db, writer, untranslated)
+    writer.flush()
+    _ensure_cards_exist(db)
+    _report_unknown_cards(db)
+    link_translations(db)
+    record_untranslated(db, untranslated)
+
+
+def _quality_score():
+    from kb.normalise.text import quality_score
+
+    return quality_score
+
+
+def _resolve_ruling_cards(db: sqlite_utils.Database) -> None:
+    """Each record's card: its Oracle id, or the one card its printed name (any language) names."""
+    db.execute(
+        """update ruling_records set resolved_oracle_id = coalesce(oracle_id, (
+            select min(card_names.oracle_id) from card_names
+            where card_names.name_key = ruling_records.name_key
+            having count(distinct card_names.oracle_id) = 1))"""
+    )
+    db.execute(
+        """update ruling_records set card_key = case
+            when resolved_oracle_id is not null then resolved_oracle_id
+            when name_key is not null then 'name:' || coalesce(card_name_lang, '') || ':' || name_key
+            else 'document:' || document_id end"""
+    )
+
+
+def _report_record_problems(db: sqlite_utils.Database) -> None:
+    for row in db.query(
+        "select document_id, count(*) as n from ruling_records where trim(coalesce(text, '')) = ''"
+        " group by document_id"
+    ):
+        save_quality_issue(db, QualityIssue("empty-ruling", f"{row['n']} rulings have no text"), row["document_id"])
+    for row in db.query(
+        "select document_id, position, raw_date, declared_lang from ruling_records"
+        " where published_at is null"
+    ):
+        if parse_date(row["raw_date"], row["declared_lang"] or "en") is None:
+            save_quality_issue(
+                db,
+                QualityIssue("unparseable-date", f"date {row['raw_date']!r} of ruling {row['position']} could not be read"),
+                row["document_id"],
+            )
+
+
+RECORD_COLUMNS = """ruling_records.id, ruling_records.document_id, ruling_records.position,
+    ruling_records.resolved_oracle_id as oracle_id, ruling_records.card_name,
+    ruling_records.card_name_lang, ruling_records.raw_date, ruling_records.published_at,
+    ruling_records.source, ruling_records.text, ruling_records.declared_lang,
+    ruling_records.detected_lang, ruling_records.method, ruling_records.text_key,
+    ruling_records.dropped, ruling_records.card_key, documents.fetched_at, documents.source_id"""
+
+
+def _prepared(rows: Iterable[dict]) -> Iterator[dict]:
+    """Records with a date, skipping empty ones (texts were cleaned when they were saved)."""
+    for row in rows:
+        text = row["text"] or ""
+        if not text:
+            continue
+        published = row["published_at"] or parse_date(row["raw_date"], row["declared_lang"] or "en")
+        yield dict(row, text=text, published_at=published)
+
+
+def _english_records(db: sqlite_utils.Database) -> Iterator[dict]:
+    return _prepared(
+        db.query(
+            f"select {RECORD_COLUMNS} from ruling_records"
+            " join documents on documents.id = ruling_records.document_id"
+            " where ruling_records.detected_lang = 'en' and ruling_records.card_key not like 'document:%'"
+            " order by ruling_records.card_key, ruling_records.document_id, ruling_records.position"
+        )
+    )
+
+
+def _sighting(row: dict) -> _Sighting:
+    return _Sighting(
+        row["document_id"], row["position"], row["raw_date"], row["source"],
+        row["text"], row["fetched_at"], row["source_id"],
+    )
+
+
+def _new_ruling(card_key: str, row: dict, identity: str) -> _Ruling:
+    return _Ruling(
+        card_key=card_key,
+        oracle_id=row["oracle_id"],
+        card_name=None if row["oracle_id"] else row["card_name"],
+        card_name_lang=None if row["oracle_id"] else row["card_name_lang"],
+        published_at=row["published_at"],
+        identity=identity,
+    )
+
+
+def _join(rulings: dict[tuple[str | None, str], _Ruling], card_key: str, row: dict) -> _Ruling:
+    """The ruling this record is a copy of (by date and typography-blind text), made if new."""
+    key = (row["published_at"], row["text_key"])
+    if key not in rulings:
+        rulings[key] = _new_ruling(card_key, row, row["text_key"])
+    ruling = rulings[key]
+    ruling.sightings.append(_sighting(row))
+    ruling.texts.append(row["text"])
+    return ruling
+
+
+def _card_rulings(card_key: str, rows: list[dict]) -> list[tuple[_Ruling, int]]:
+    """One card's records → its rulings, each stored once with every sighting, in order."""
+    from kb.normalise.losses import restore_from_reference
+    from kb.normalise.text import quality_score
+
+    rulings: dict[tuple[str | None, str], _Ruling] = {}
+    damaged = []
+    for row in rows:
+        if row["dropped"]:
+            damaged.append(row)
+            continue
+        _join(rulings, card_key, row)
+    # A copy that lost its symbols joins the ruling it is a damaged copy of, when one is known.
+    for row in damaged:
+        evidence = json.loads(row["dropped"])
+        restored = None
+        for (published, _identity), ruling in rulings.items():
+            if published != row["published_at"]:
+                continue
+            found = restore_from_reference(row["text"], max(ruling.texts, key=quality_score))
+            if found:
+                restored = (ruling, found[1])
+                break
+        if restored:
+            ruling, missing = restored
+            ruling.sightings.append(_sighting(row))
+            ruling.issues.append(
+                QualityIssue(
+                    "dropped-symbols",
+                    f"ruling {row['position']} of document {row['document_id']} lost {' '.join(missing)};"
+                    " the stored text has them from another source of this ruling",
+                )
+            )
+            continue
+        _join(rulings, card_key, row).issues.append(
+            QualityIssue(
+                "dropped-symbols",
+                f"symbols evidently missing ({'; '.join(evidence)}); no other source of this ruling to restore them from",
+            )
+        )
+
+    # Rulings keep their order per card: by date, then as the most authoritative source
+    # printed them.
+    def order(ruling: _Ruling) -> tuple:
+        best = min(
+            ruling.sightings,
+            key=lambda s: (SOURCE_PRIORITY.get(s.source_id, 9), s.document_id, s.position),
+        )
+        return (ruling.published_at or "9999", SOURCE_PRIORITY.get(best.source_id, 9), best.document_id, best.position)
+
+    return [(ruling, position) for position, ruling in enumerate(sorted(rulings.values(), key=order))]
+
+
+def _ruling_of_record(row: dict, card_key: str) -> int:
+    return stable_id("ruling", card_key, row["published_at"], row["text_key"])
+
+
+def _claimed_other_language(row: dict) -> bool:
+    return bool(row["declared_lang"]) and row["declared_lang"] != "en"
+
+
+def _link_cardless_english(db: sqlite_utils.Database, writer: _Writer, untranslated: list) -> None:
+    """English rulings printed without their card: found among the known rulings by content."""
+    rows = list(
+        _prepared(
+            db.query(
+                f"select {RECORD_COLUMNS} from ruling_records"
+                " join documents on documents.id = ruling_records.document_id"
+                " where ruling_records.detected_lang = 'en' and ruling_records.card_key like 'document:%'"
+                " order by ruling_records.document_id, ruling_records.position"
+            )
+        )
+    )
+    sightings = []
+    unmatched: dict[str, list[dict]] = defaultdict(list)
+    for row in rows:
+        matches = db.execute(
+            "select id from rulings where published_at is ? and identity = ? and oracle_id is not null",
+            [row["published_at"], row["text_key"]],
+        ).fetchall()
+        if len(matches) == 1:
+            ruling_id = matches[0][0]
+            sightings.append(
+                (ruling_id, row["document_id"], row["position"], row["raw_date"], row["source"], row["text"])
+            )
+            if _claimed_other_language(row):
+                untranslated.append((row, ruling_id))
+        else:
+            unmatched[row["card_key"]].append(row)
+    db.conn.executemany(
+        "insert or replace into ruling_sightings (ruling_id, document_id, position, raw_date,"
+        " source_as_seen, text_as_seen) values (?,?,?,?,?,?)",
+        sightings,
+    )
+    for card_key, card_rows in unmatched.items():
+        for ruling, position in _card_rulings(card_key, card_rows):
+            ruling.issues.append(
+                QualityIssue("unknown-card", "the page names no card and no known ruling has this text")
+            )
+            writer.add(ruling, position, _quality_score())
+        untranslated.extend(
+            (row, _ruling_of_record(row, card_key)) for row in card_rows if _claimed_other_language(row)
+        )
+
+
+def _ensure_cards_exist(db: sqlite_utils.Database) -> None:
+    """A ruling may name an Oracle id whose card data we have not imported: keep the ruling,
+    give the card a row without a name, and say so."""
+    missing = [
+        row[0]
+        for row in db.execute(
+            "select distinct oracle_id from rulings where oracle_id is not null"
+            " and oracle_id not in (select oracle_id from cards) order by oracle_id"
+        )
+    ]
+    db.conn.executemany("insert into cards (oracle_id) values (?)", [(oracle_id,) for oracle_id in missing])
+    if missing:
+        # One issue, not one per card: a rulings bulk file imported alone would flood the table.
+        shown = ", ".join(missing[:5]) + (", …" if len(missing) > 5 else "")
+        save_quality_issue(
+            db,
+            QualityIssue(
+                "card-data-missing",
+                f"rulings name {len(missing)} Oracle ids with no imported card data ({shown});"
+                " their cards have no name until card data is imported",
+            ),
+        )
+
+
+def _report_unknown_cards(db: sqlite_utils.Database) -> None:
+    for row in db.query(
+        "select distinct rulings.card_name, rulings.card_name_lang, ruling_sightings.document_id"
+        " from rulings join ruling_sightings on ruling_sightings.ruling_id = rulings.id"
+        " where rulings.oracle_id is null and rulings.card_name is not null"
+        " order by 1, 2, 3"
+    ):
+        save_quality_issue(
+            db,
+            QualityIssue(
+                "unknown-card",
+                f"card {row['card_name']!r} ({row['card_name_lang']}) is not in the card data yet; its rulings wait to be linked",
+            ),
+            row["document_id"],
+        )
+
+
+def _canonical_source(ruling: _Ruling) -> tuple[str, int]:
+    """Scryfall says who wrote a ruling; Gatherer and MTGJSON rulings are Wizards' unless
+    Scryfall says otherwise (MTGJSON drops the source, so Scryfall's word wins)."""
+    from_scryfall = [s.source for s in ruling.sightings if s.source_id == "scryfall" and s.source]
+    if from_scryfall:
+        return from_scryfall[0], 0
+    explicit = [s.source for s in ruling.sightings if s.source in ("wotc", "scryfall")]
+    if explicit:
+        return explicit[0], 0
+    return "wotc", 1
+
+
+def record_untranslated(db: sqlite_utils.Database, untranslated: list[tuple[dict, int]]) -> None:
+    """A page's "translation" that is really the English text: a sighting of the English
+    ruling, and a translation row saying this page gave no real translation."""
+    rows = []
+    for row, ruling_id in untranslated:
+        rows.append(
+            (
+                stable_id("translation", row["document_id"], row["position"]),
+                ruling_id, row["declared_lang"], row["text"], row["method"] or "machine",
+                "untranslated", 1.0, "same-text", row["document_id"], row["raw_date"], row["card_name"],
+            )
+        )
+        save_quality_issue(
+            db,
+            QualityIssue(
+                "untranslated",
+                f"ruling {row['position']} is announced as {row['declared_lang']}"
+                f" ({row['method'] or 'translation'}) but its text is English",
+            ),
+            row["document_id"],
+        )
+    _insert_translations(db, rows)
+
+
+def _insert_translations(db: sqlite_utils.Database, rows: list[tuple]) -> None:
+    db.conn.executemany(
+        "insert or replace into ruling_translations (id, ruling_id, lang, text, method, status,"
+        " confidence, match_method, document_id, raw_date, card_name) values (?,?,?,?,?,?,?,?,?,?,?)",
+        rows,
+    )
+
+
+def _english_candidates(db: sqlite_utils.Database, oracle_ids: set[str], dates: set[str | None]):
+    """The English rulings a translation may be of: the card's when it is known, otherwise
+    those of the same dates (bounded: never every ruling in the database)."""
+    from kb.link.ruling_translations import EnglishRuling
+
+    if oracle_ids:
+        marks = ", ".join("?" for _ in oracle_ids)
+        query = f"select * from rulings where oracle_id in ({marks}) order by oracle_id, position"
+        params: list = sorted(oracle_ids)
+    else:
+        dated = sorted(d for d in dates if d)
+        if not dated:
+            return []
+        marks = ", ".join("?" for _ in dated)
+        query = f"select * from rulings where published_at in ({marks}) order by oracle_id, position"
+        params = dated
+    return [
+        EnglishRuling(
+            ruling_id=row["id"], oracle_id=row["oracle_id"], published_at=row["published_at"],
+            position=row["position"], text=row["text"],
+        )
+        for row in db.query(query, params)
+    ]
+
+
+def term_lexicons(db: sqlite_utils.Database) -> dict[str, list]:
+    """Per language, English→localized term pairs from linked CR glossaries and keywords."""
+    from kb.link.ruling_translations import CompiledLexicon, compile_lexicon
+
+    pairs: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    for row in db.query(
+        """select versions.lang, en.term as english, tr.term as localized
+        from glossary_links join glossary as tr on tr.id = glossary_links.glossary_id
+        join glossary as en on en.id = glossary_links.en_glossary_id
+        join cr_versions as versions on versions.id = tr.version_id"""
+    ):
+        pairs[row["lang"]].add((row["english"], row["localized"]))
+    for row in db.query("select lang, en_term, term from keywords"):
+        pairs[row["lang"]].add((row["en_term"], row["term"]))
+    return {lang: CompiledLexicon(compile_lexicon(sorted(found))) for lang, found in pairs.items()}
+
+
+def _lexicon_lang(lang: str | None) -> str | None:
+    # Simplified and traditional Chinese rulings share the Chinese glossary.
+    return {"zht": "zhs"}.get(lang or "", lang)
+
+
+def link_translations(db: sqlite_utils.Database) -> None:
+    """Rulings in other languages go beside the English ruling they translate."""
+    from kb.link.ruling_translations import match_translations
+
+    lexicons = term_lexicons(db)
+
+    records = _prepared(
+        db.query(
+            f"select {RECORD_COLUMNS} from ruling_records"
+            " join documents on documents.id = ruling_records.document_id"
+            " where ruling_records.detected_lang != 'en'"
+            " order by ruling_records.document_id, ruling_records.card_key, ruling_records.position"
+        )
+    )
+    unlinked: dict[int, int] = defaultdict(int)
+    for (document_id, _card_key), group in groupby(records, key=lambda r: (r["document_id"], r["card_key"])):
+        group = list(group)
+        candidates = [
+            RulingRecord(
+                text=r["text"], raw_date=r["raw_date"], position=r["position"],
+                published_at=r["published_at"], source=r["source"], oracle_id=r["oracle_id"],
+                card_name=r["card_name"], card_name_lang=r["card_name_lang"],
+                lang=r["detected_lang"], method=r["method"],
+            )
+            for r in group
+        ]
+        english = _english_candidates(
+            db, {r["oracle_id"] for r in group if r["oracle_id"]}, {r["published_at"] for r in group}
+        )
+        lexicon = lexicons.get(_lexicon_lang(group[0]["detected_lang"]))
+        matches = (
+            {m.candidate_index: m for m in match_translations(candidates, english, lexicon)}
+            if english
+            else {}
+        )
+        rows = []
+        for index, record in enumerate(group):
+            match = matches.get(index)
+            ruling_id = match.ruling_id if match else None
+            if not ruling_id:
+                unlinked[document_id] += 1
+            rows.append(
+                (
+                    stable_id("translation", document_id, record["position"], record["id"]),
+                    ruling_id, record["detected_lang"], record["text"], record["method"] or "official",
+                    "linked" if ruling_id else "unlinked", match.confidence if match else 0.0,
+                    match.method if match else None, document_id, record["raw_date"], record["card_name"],
+                )
+            )
+        _insert_translations(db, rows)
+    for document_id, count in sorted(unlinked.items()):
+        save_quality_issue(
+            db,
+            QualityIssue(
+                "unlinked-translation",
+                f"{count} translated rulings of this document have no English original in the database yet",
+            ),
+            document_id,
+        )

@@ -1,0 +1,429 @@
+"""``save_*`` functions: parsed records into the database, nothing else.
+
+Small writes go through sqlite-utils; the large ones (rules, ruling records) through plain
+``executemany`` inside the caller's transaction, which is an order of magnitude faster.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from typing import Iterable, Iterator
+
+import sqlite_utils
+
+from kb.store.schema import stable_id
+from kb.normalise.names import name_key
+from kb.records import CardName, CardRecord, CRDocument, QualityIssue, RulingRecord, RulingsDocument
+
+SOURCES: list[dict[str, str]] = [
+    {"id": "wizards", "name": "Wizards of the Coast (magic.wizards.com, media.wizards.com)", "kind": "official", "url": "https://magic.wizards.com/en/rules", "licence": "Wizards of the Coast Fan Content Policy"},
+    {"id": "scryfall", "name": "Scryfall API", "kind": "aggregator", "url": "https://api.scryfall.com", "licence": "Scryfall data guidelines; card data © Wizards of the Coast"},
+    {"id": "gatherer", "name": "Gatherer (gatherer.wizards.com)", "kind": "official", "url": "https://gatherer.wizards.com", "licence": "Wizards of the Coast Fan Content Policy"},
+    {"id": "mtgjson", "name": "MTGJSON v5", "kind": "aggregator", "url": "https://mtgjson.com", "licence": "MIT (MTGJSON); card data © Wizards of the Coast"},
+    {"id": "cr-zh", "name": "Chinese CR translation (HeliumOctahelide/magic-comp-rules-zh-cn)", "kind": "community translation", "url": "https://github.com/HeliumOctahelide/magic-comp-rules-zh-cn", "licence": "community translation of Wizards' rules"},
+    {"id": "cr-ko", "name": "Korean CR translation (youbeebee.net)", "kind": "community translation", "url": "https://youbeebee.net", "licence": "community translation of Wizards' rules"},
+    {"id": "cr-page", "name": "Per-rule CR pages in other languages", "kind": "page capture", "url": "", "licence": "as published by each site"},
+    {"id": "release-notes", "name": "Official localized release notes", "kind": "official", "url": "https://magic.wizards.com", "licence": "Wizards of the Coast Fan Content Policy"},
+    {"id": "page-capture", "name": "Captured card pages of rulings sites", "kind": "page capture", "url": "", "licence": "as published by each site"},
+    {"id": "local", "name": "Files imported by hand", "kind": "page capture", "url": "", "licence": "unknown"},
+]
+
+
+@dataclass
+class DocumentInput:
+    """One raw input and where it came from."""
+
+    path: str
+    sha256: str
+    size: int
+    source_id: str = "local"
+    url: str | None = None
+    lang: str | None = None
+    fetched_at: str | None = None
+    format: str | None = None
+
+
+def save_sources(db: sqlite_utils.Database) -> None:
+    db["sources"].upsert_all(SOURCES, pk="id")
+
+
+def document_id_for(doc: DocumentInput) -> int:
+    return stable_id("document", doc.sha256, doc.url or doc.path)
+
+
+def save_document(
+    db: sqlite_utils.Database,
+    doc: DocumentInput,
+    fmt: str | None,
+    status: str,
+    error: str | None = None,
+    lang: str | None = None,
+) -> int:
+    document_id = document_id_for(doc)
+    db["documents"].upsert(
+        {
+            "id": document_id,
+            "source_id": doc.source_id,
+            "url": doc.url,
+            "path": doc.path,
+            "lang": lang or doc.lang,
+            "fetched_at": doc.fetched_at,
+            "sha256": doc.sha256,
+            "size": doc.size,
+            "format": fmt,
+            "status": status,
+            "error": error,
+        },
+        pk="id",
+    )
+    return document_id
+
+
+def version_id_for(db: sqlite_utils.Database, cr: CRDocument, source_id: str) -> str:
+    if cr.effective_date:
+        return f"{cr.lang}-{cr.effective_date}"
+    # An undated page (a chapter of a translation whose date is on its index page) belongs to
+    # the one dated version of the same language from the same source, when there is one.
+    dated = [
+        row[0]
+        for row in db.execute(
+            "select cr_versions.id from cr_versions join documents on documents.id = cr_versions.document_id"
+            " where cr_versions.lang = ? and cr_versions.effective_date is not null and documents.source_id = ?",
+            [cr.lang, source_id],
+        )
+    ]
+    if len(dated) == 1:
+        return dated[0]
+    # Otherwise undated per-rule pages of one site and language form one growing collection.
+    return f"{cr.lang}-pages-{source_id}"
+
+
+def save_cr_document(
+    db: sqlite_utils.Database, cr: CRDocument, document_id: int, source_id: str
+) -> str:
+    """Store one CR document as (part of) a version; returns the version id."""
+    version_id = version_id_for(db, cr, source_id)
+    conn = db.conn
+    # One version may come in several documents (chapter pages of a translation, per-rule
+    # pages, a re-encoded copy of an official file): each document adds or replaces the rules
+    # it carries, and positions are renumbered in rule-number order afterwards.
+    for rule in cr.rules:
+        rule_id = stable_id("rule", version_id, rule.number)
+        for table in ("rule_examples", "rule_refs", "rule_links"):
+            conn.execute(f"delete from {table} where rule_id = ?", [rule_id])
+        conn.execute("delete from rules where id = ?", [rule_id])
+    merging = db.execute("select count(*) from rules where version_id = ?", [version_id]).fetchone()[0] > 0
+    english_titles = cr.extra.get("english_titles", {}) if cr.extra else {}
+    rule_rows = []
+    example_rows = []
+    ref_rows = []
+    for position, rule in enumerate(cr.rules):
+        rule_id = stable_id("rule", version_id, rule.number)
+        rule_rows.append(
+            (
+                rule_id,
+                version_id,
+                rule.number,
+                rule.kind,
+                rule.title,
+                rule.text,
+                rule.parent,
+                rule.section,
+                position,
+                rule.number_confidence,
+                english_titles.get(rule.number),
+            )
+        )
+        for example_position, example in enumerate(rule.examples):
+            example_rows.append(
+                (stable_id("example", rule_id, example_position), rule_id, example_position, example)
+            )
+        for target in dict.fromkeys(rule.refs):
+            ref_rows.append((rule_id, target))
+    conn.executemany(
+        "insert or replace into rules (id, version_id, number, kind, title, text, parent_number,"
+        " section, position, number_confidence, english_title) values (?,?,?,?,?,?,?,?,?,?,?)",
+        rule_rows,
+    )
+    conn.executemany(
+        "insert or replace into rule_examples (id, rule_id, position, text) values (?,?,?,?)",
+        example_rows,
+    )
+    conn.executemany(
+        "insert or replace into rule_refs (rule_id, target_number) values (?,?)", ref_rows
+    )
+    glossary_rows = []
+    glossary_ref_rows = []
+    # A term may head two entries (a translation can give two concepts one word): the id
+    # counts repeats so both are kept, while a later document of the version replaces them.
+    glossary_ids = []
+    repeats: dict[str, int] = {}
+    for entry in cr.glossary:
+        repeats[entry.term] = repeats.get(entry.term, 0) + 1
+        glossary_ids.append(stable_id("glossary", version_id, entry.term, repeats[entry.term] - 1))
+    conn.executemany("delete from glossary_refs where glossary_id = ?", [(gid,) for gid in glossary_ids])
+    for position, entry in enumerate(cr.glossary):
+        glossary_id = glossary_ids[position]
+        glossary_rows.append((glossary_id, version_id, entry.term, entry.text, position))
+        for target in dict.fromkeys(entry.refs):
+            glossary_ref_rows.append((glossary_id, target))
+    conn.executemany(
+        "insert or replace into glossary (id, version_id, term, text, position) values (?,?,?,?,?)",
+        glossary_rows,
+    )
+    conn.executemany(
+        "insert or replace into glossary_refs (glossary_id, target_number) values (?,?)",
+        glossary_ref_rows,
+    )
+    if merging:
+        _renumber_positions(db, version_id)
+    counts = db.execute(
+        "select (select count(*) from rules where version_id = :v and kind in ('rule', 'subrule')),"
+        " (select count(*) from glossary where version_id = :v)",
+        {"v": version_id},
+    ).fetchone()
+    version_row = {
+        "id": version_id,
+        "lang": cr.lang,
+        "effective_date": cr.effective_date,
+        "raw_date": cr.raw_date,
+        "title": cr.title,
+        "method": cr.method or ("official" if cr.lang == "en" else None),
+        "document_id": document_id,
+        "encoding": cr.encoding,
+        "intro": cr.intro,
+        "credits": cr.credits,
+        "extra": _small_extra(cr.extra),
+    }
+    if merging and not cr.effective_date:
+        # A chapter joining a dated version adds rules, not the version's own description.
+        version_row = {"id": version_id}
+    version_row.update({"rule_count": counts[0], "glossary_count": counts[1]})
+    db["cr_versions"].upsert(version_row, pk="id")
+    for warning in cr.warnings:
+        save_quality_issue(db, QualityIssue("cr-format", warning), document_id)
+    return version_id
+
+
+def rule_number_key(number: str) -> tuple:
+    """Document order from a number: part 1, 100, 100.1, 100.1a, …, 199, part 2, 200, …;
+    702.9 before 702.10."""
+    import re
+
+    parts = re.findall(r"\d+|[a-z]+", number)
+    if not parts:
+        return ((0, -1),)
+    head = int(parts[0]) if parts[0].isdigit() else 0
+    # A part ("7") sorts just before its first section ("700").
+    first = (head * 100, -1) if len(parts[0]) == 1 else (head, 0)
+    rest = tuple((int(p), "") if p.isdigit() else (-1, p) for p in parts[1:])
+    return (first, *rest)
+
+
+def _renumber_positions(db: sqlite_utils.Database, version_id: str) -> None:
+    rows = db.execute("select id, number from rules where version_id = ?", [version_id]).fetchall()
+    ordered = sorted(rows, key=lambda row: rule_number_key(row[1]))
+    db.conn.executemany(
+        "update rules set position = ? where id = ?",
+        [(position, rule_id) for position, (rule_id, _number) in enumerate(ordered)],
+    )
+
+
+# Parser facts too big or too private to keep: per-rule titles live in rules.english_title,
+# and an alignment answer key belongs to tests, not to the published database.
+_EXTRA_KEPT_ELSEWHERE = {"english_titles", "alignment"}
+
+
+def _small_extra(extra: dict | None) -> str | None:
+    kept = {k: v for k, v in (extra or {}).items() if k not in _EXTRA_KEPT_ELSEWHERE}
+    return json.dumps(kept, ensure_ascii=False, sort_keys=True) if kept else None
+
+
+def save_quality_issue(
+    db: sqlite_utils.Database,
+    issue: QualityIssue,
+    document_id: int | None = None,
+    ruling_id: int | None = None,
+    rule_id: int | None = None,
+) -> None:
+    db.execute(
+        "insert or replace into quality_issues (id, kind, detail, document_id, ruling_id, rule_id)"
+        " values (?,?,?,?,?,?)",
+        [
+            stable_id("issue", issue.kind, issue.detail, document_id, ruling_id, rule_id),
+            issue.kind,
+            issue.detail,
+            document_id,
+            ruling_id,
+            rule_id,
+        ],
+    )
+
+
+def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_id: int) -> None:
+    card_rows = {}
+    printing_rows = []
+    for card in cards:
+        # The card's row names it in English: an English printing wins over a localized one.
+        if card.oracle_id and (card.oracle_id not in card_rows or card.lang == "en"):
+            card_rows[card.oracle_id] = (
+                card.oracle_id,
+                card.name,
+                json.dumps(card.faces, ensure_ascii=False) if card.faces else None,
+                card.layout,
+                card.type_line,
+                card.mana_cost,
+                card.oracle_text,
+            )
+        if card.scryfall_id or card.multiverse_id:
+            printing_rows.append(
+                (
+                    card.scryfall_id or f"multiverse:{card.multiverse_id}",
+                    card.oracle_id,
+                    card.lang,
+                    card.name,
+                    card.printed_name,
+                    card.printed_type_line,
+                    card.printed_text,
+                    card.set_code,
+                    card.collector_number,
+                    card.multiverse_id,
+                    document_id,
+                )
+            )
+    db.conn.executemany(
+        # Sources describe a card in more or less detail: keep what is known, fill what is new.
+        "insert into cards (oracle_id, name, faces, layout, type_line, mana_cost, oracle_text)"
+        " values (?,?,?,?,?,?,?) on conflict(oracle_id) do update set name = excluded.name,"
+        " faces = coalesce(excluded.faces, faces), layout = coalesce(excluded.layout, layout),"
+        " type_line = coalesce(excluded.type_line, type_line),"
+        " mana_cost = coalesce(excluded.mana_cost, mana_cost),"
+        " oracle_text = coalesce(excluded.oracle_text, oracle_text)",
+        list(card_rows.values()),
+    )
+    db.conn.executemany(
+        "insert or replace into printings (id, oracle_id, lang, name, printed_name,"
+        " printed_type_line, printed_text, set_code, collector_number, multiverse_id, document_id)"
+        " values (?,?,?,?,?,?,?,?,?,?,?)",
+        printing_rows,
+    )
+
+
+def save_card_names(
+    db: sqlite_utils.Database, names: Iterable[CardName], document_id: int
+) -> None:
+    rows = [
+        (
+            stable_id("card-name", document_id, name.lang, name.name, name.oracle_id, name.english_name),
+            document_id,
+            name.oracle_id,
+            name.english_name,
+            name.lang,
+            name.name,
+            name_key(name.name),
+            name_key(name.english_name),
+        )
+        for name in names
+        if name.name
+    ]
+    db.conn.executemany(
+        "insert or replace into card_name_records (id, document_id, oracle_id, english_name, lang,"
+        " name, name_key, english_key) values (?,?,?,?,?,?,?,?)",
+        rows,
+    )
+
+
+def ruling_record_rows(
+    rulings: Iterable[RulingRecord], document_id: int, detect: "LangDetector"
+) -> Iterator[tuple]:
+    # Positions restart per card in some formats (MTGJSON): the record's identity is its
+    # place in the document's stream.
+    from kb.normalise.losses import detect_dropped_symbols
+    from kb.normalise.text import clean_text, identity_key
+
+    for index, ruling in enumerate(rulings):
+        text = clean_text(ruling.text or "")
+        dropped = detect_dropped_symbols(text) if text else []
+        yield (
+            stable_id("ruling-record", document_id, index),
+            document_id,
+            ruling.position,
+            ruling.oracle_id,
+            ruling.card_name,
+            ruling.card_name_lang,
+            ruling.raw_date,
+            ruling.published_at,
+            ruling.source,
+            text,
+            ruling.lang,
+            detect(text, ruling.lang),
+            ruling.method,
+            name_key(ruling.card_name),
+            identity_key(text) if text else "",
+            json.dumps(dropped, ensure_ascii=False) if dropped else None,
+        )
+
+
+def save_ruling_records(
+    db: sqlite_utils.Database,
+    rulings: Iterable[RulingRecord],
+    document_id: int,
+    detect: "LangDetector",
+    batch_size: int = 20_000,
+) -> int:
+    """Stream ruling records into the database in batches; returns how many were written."""
+    sql = (
+        "insert or replace into ruling_records (id, document_id, position, oracle_id, card_name,"
+        " card_name_lang, raw_date, published_at, source, text, declared_lang, detected_lang,"
+        " method, name_key, text_key, dropped) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    )
+    written = 0
+    batch: list[tuple] = []
+    for row in ruling_record_rows(rulings, document_id, detect):
+        batch.append(row)
+        if len(batch) >= batch_size:
+            batch.sort(key=lambda row: row[0])  # hash ids: write each batch in key order
+            db.conn.executemany(sql, batch)
+            written += len(batch)
+            batch = []
+    if batch:
+        db.conn.executemany(sql, batch)
+        written += len(batch)
+    return written
+
+
+class LangDetector:
+    """Language of a ruling text; English texts are detected cheaply, others offline."""
+
+    def __call__(self, text: str, declared: str | None) -> str:
+        from kb.normalise.lang import detect_lang
+
+        if not text:
+            return declared or "en"
+        if declared == "en" and text.isascii():
+            return "en"
+        code, _confidence = detect_lang(text)
+        return code
+
+
+def _with_claims(parsed: RulingsDocument) -> Iterator[RulingRecord]:
+    """Rulings with the language the page claimed for them, where the text turned out to be
+    in another one (a "translation" that is really the English original)."""
+    extra = parsed.extra or {}
+    claimed = extra.get("claimed_text_lang")
+    mismatched = set(extra.get("language_mismatch_positions") or [])
+    for ruling in parsed.rulings:
+        if claimed and ruling.position in mismatched:
+            yield replace(ruling, lang=claimed, method=extra.get("claimed_method") or ruling.method)
+        else:
+            yield ruling
+
+
+def save_rulings_document(
+    db: sqlite_utils.Database, parsed: RulingsDocument, document_id: int
+) -> None:
+    save_cards(db, parsed.cards, document_id)
+    save_card_names(db, parsed.card_names, document_id)
+    save_ruling_records(db, _with_claims(parsed), document_id, LangDetector())
+    for issue in parsed.issues:
+        save_quality_issue(db, issue, document_id)
