@@ -8,6 +8,7 @@ BENCHMARKS = [
     ["bench.bulk_import", "--megabytes", "200"],
     ["bench.bulk_import", "--megabytes", "50", "--jsonl-gz"],
     ["bench.refresh_scenarios"],
+    ["bench.cr_parse"],
 ]
 
 

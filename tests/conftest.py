@@ -1,4 +1,4 @@
-"""Shared fixtures: ``site`` (the real local test site) and ``fake_clock``."""
+"""Shared fixtures: ``site`` (the real local test site), ``fake_clock``, and the site databases."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -6,6 +6,8 @@ from collections.abc import Iterator
 import pytest
 
 from sitekit import FakeClock, TestSite
+
+pytest_plugins = ("site_databases",)
 
 
 @pytest.fixture(scope="session")

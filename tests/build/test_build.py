@@ -1,0 +1,223 @@
+"""Building the knowledge base: atomic, idempotent, and safe against bad input."""
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import pytest
+import sqlite_utils
+from click.testing import CliRunner
+
+from kb.build.publish import BuildError, build_database, content_digest, snapshot_inputs
+from kb.cli import cli
+from kb.store.schema import TABLES
+
+ROOT = Path(__file__).parent.parent.parent
+CR = Path(__file__).parent.parent / "fixtures" / "cr"
+
+EXPECTED_COUNTS = {
+    # file: (effective date, numbered rules, glossary entries)
+    "en-raw/2026-01-16.txt": ("2026-01-16", 3114, 725),
+    "en-raw/2025-02-07.txt": ("2025-02-07", 3022, 703),
+    "en-raw/2024-02-06.txt": ("2024-02-02", 2937, 673),
+    # The issue's figures for 2022 are 621 and 616 glossary entries, counted as blank-line
+    # separated blocks; in both official files "Affinity" follows "Adventurer Card" with no
+    # blank line between them (…Adventurer Cards.”\rAffinity\rA keyword ability…), so the
+    # document has one entry more than its blocks (see tests/test_cr_txt.py).
+    "en-raw/2022-04-29.txt": ("2022-04-29", 2651, 622),
+    "en-raw/2022-02-18.txt": ("2022-02-18", 2626, 617),
+    "en-raw/2019-01-25.txt": ("2019-01-25", 2328, 554),
+    "en-raw/2014-09-26.txt": ("2014-09-25", 2008, 496),
+    "en-raw/2013-04-29.txt": ("2013-05-01", 1930, 476),
+}
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def small_snapshot(tmp_path: Path) -> Path:
+    snapshot = tmp_path / "snapshot"
+    (snapshot / "cr").mkdir(parents=True)
+    shutil.copy(CR / "en-raw" / "2026-01-16.txt", snapshot / "cr" / "2026-01-16.txt")
+    shutil.copy(CR / "en-raw" / "2019-01-25.txt", snapshot / "cr" / "2019-01-25.txt")
+    return snapshot
+
+
+def test_build_writes_exact_rules_and_is_idempotent(small_snapshot: Path, tmp_path: Path) -> None:
+    db_path = tmp_path / "kb.db"
+    build_database(snapshot_inputs(small_snapshot), db_path)
+    db = sqlite_utils.Database(db_path)
+    assert set(TABLES) <= set(db.table_names())
+    versions = {row["id"]: row for row in db["cr_versions"].rows}
+    assert set(versions) == {"en-2026-01-16", "en-2019-01-25"}
+    assert versions["en-2026-01-16"]["rule_count"] == 3114
+    assert versions["en-2026-01-16"]["glossary_count"] == 725
+    conspire = db.execute(
+        "select kind, title, text, parent_number from rules where version_id = 'en-2026-01-16' and number = '702.78'"
+    ).fetchone()
+    assert conspire == ("rule", "Conspire", "", "702")
+    subrules = [row[0] for row in db.execute(
+        "select number from rules where version_id = 'en-2026-01-16' and parent_number = '702.78' order by position"
+    )]
+    assert subrules == ["702.78a", "702.78b"]
+    refs = [row[0] for row in db.execute(
+        "select target_number from rule_refs join rules on rules.id = rule_refs.rule_id"
+        " where rules.version_id = 'en-2026-01-16' and rules.number = '702.78a' order by target_number"
+    )]
+    assert refs == ["601.2b", "601.2f", "601.2g", "601.2h"]
+    # The cross-reference resolves to the rule of the same version.
+    assert db.execute(
+        "select count(*) from rule_refs join rules on rules.id = rule_refs.target_rule_id"
+        " where rules.version_id = 'en-2026-01-16' and rules.number = '601.2b'"
+    ).fetchone()[0] >= 1
+    # Full-text search with diacritics folded.
+    hits = db.execute(
+        "select rules.number from rules_fts join rules on rules.rowid = rules_fts.rowid"
+        " where rules_fts match 'conspire' and rules.version_id = 'en-2026-01-16'"
+    ).fetchall()
+    assert ("702.78",) in hits
+    first = content_digest(db)
+    db.close()
+    build_database(snapshot_inputs(small_snapshot), db_path)
+    assert content_digest(sqlite_utils.Database(db_path)) == first
+
+
+def test_bad_input_leaves_existing_database_untouched(small_snapshot: Path, tmp_path: Path) -> None:
+    db_path = tmp_path / "kb.db"
+    build_database(snapshot_inputs(small_snapshot), db_path)
+    before = sha(db_path)
+    truncated = small_snapshot / "cr" / "2022-04-29.txt"
+    truncated.write_bytes((CR / "en-raw" / "2022-04-29.txt").read_bytes()[:300_000])
+    with pytest.raises(BuildError) as raised:
+        build_database(snapshot_inputs(small_snapshot), db_path)
+    assert "2022-04-29.txt" in str(raised.value)
+    assert sha(db_path) == before
+    assert not list(tmp_path.glob(".kb.db.building-*"))
+
+
+def test_cli_import_reports_one_line_and_keeps_database(tmp_path: Path) -> None:
+    db_path = tmp_path / "kb.db"
+    runner = CliRunner()
+    result = runner.invoke(cli, ["import", "--db", str(db_path), str(CR / "en-raw" / "2022-02-18.txt")])
+    assert result.exit_code == 0, result.output
+    before = sha(db_path)
+    not_a_cr = tmp_path / "notes.txt"
+    not_a_cr.write_text("Shopping list\n\nmilk\neggs\n", encoding="utf-8")
+    result = runner.invoke(cli, ["import", "--db", str(db_path), str(not_a_cr)])
+    assert result.exit_code != 0
+    assert "notes.txt" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert sha(db_path) == before
+    binary = tmp_path / "random.bin"
+    binary.write_bytes(bytes(range(256)) * 40)
+    result = runner.invoke(cli, ["import", "--db", str(db_path), "--format", "cr-txt", str(binary)])
+    assert result.exit_code != 0 and "random.bin" in result.output
+    assert sha(db_path) == before
+
+
+def test_import_every_official_file_gives_the_expected_counts(tmp_path: Path) -> None:
+    db_path = tmp_path / "kb.db"
+    files = sorted((CR / "en-raw").glob("*.txt")) + sorted((CR / "en-derived").glob("*.txt"))
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), *map(str, files)])
+    assert result.exit_code == 0, result.output
+    db = sqlite_utils.Database(db_path)
+    for name, (effective, rules, glossary) in EXPECTED_COUNTS.items():
+        row = db.execute(
+            "select rule_count, glossary_count from cr_versions where id = ?", [f"en-{effective}"]
+        ).fetchone()
+        assert row == (rules, glossary), name
+    assert db.execute("select count(*) from cr_versions where lang = 'en'").fetchone()[0] == 11
+    assert db.execute(
+        "select count(*) from rule_examples join rules on rules.id = rule_examples.rule_id"
+        " where rules.version_id = 'en-2026-01-16'"
+    ).fetchone()[0] == 276
+
+
+def test_list_formats_names_every_reader() -> None:
+    result = CliRunner().invoke(cli, ["import", "--list-formats"])
+    assert result.exit_code == 0
+    names = {line.split()[0] for line in result.output.splitlines()}
+    assert {"cr-txt", "cr-zh-txt", "cr-ko-md", "cr-rule-page", "card-page-capture"} <= names
+
+
+SCRYFALL = Path(__file__).parent.parent / "fixtures" / "scryfall" / "api-2025-11-01"
+
+
+def test_bad_rulings_document_is_refused_or_recorded_as_failed(tmp_path: Path) -> None:
+    db_path = tmp_path / "kb.db"
+    jace = SCRYFALL / "rulings-02d6d693-jace-vryn-s-prodigy-jace-telepath-unboun.json"
+    runner = CliRunner()
+    assert runner.invoke(cli, ["import", "--db", str(db_path), "--source", "scryfall", str(jace)]).exit_code == 0
+    before = sha(db_path)
+    truncated = tmp_path / "rulings-truncated.json"
+    truncated.write_bytes(jace.read_bytes()[:2000])
+    result = runner.invoke(cli, ["import", "--db", str(db_path), "--format", "scryfall-rulings", str(truncated)])
+    assert result.exit_code == 1
+    assert "rulings-truncated.json" in result.output and len(result.output.strip().splitlines()) == 1
+    assert sha(db_path) == before
+    # With --keep-going the document is kept as a failed document; nothing stored is lost.
+    result = runner.invoke(
+        cli, ["import", "--db", str(db_path), "--keep-going", "--format", "scryfall-rulings", str(truncated)]
+    )
+    assert result.exit_code == 2, result.output
+    db = sqlite_utils.Database(db_path)
+    failed = list(db.query("select path, status, error from documents where status = 'failed'"))
+    assert len(failed) == 1 and failed[0]["path"].endswith("rulings-truncated.json")
+    assert "rulings-truncated.json" in failed[0]["error"]
+    assert db.execute("select count(*) from rulings").fetchone()[0] == 16
+    assert db.execute(
+        "select count(*) from quality_issues where kind = 'unreadable-document'"
+    ).fetchone()[0] == 1
+
+
+def test_rulings_seen_in_two_sources_are_stored_once(tmp_path: Path) -> None:
+    db_path = tmp_path / "kb.db"
+    alrund = sorted(SCRYFALL.glob("rulings-*alrund*.json"))
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), "--source", "scryfall", *map(str, alrund)])
+    assert result.exit_code == 0, result.output
+    db = sqlite_utils.Database(db_path)
+    # Two card ids of one oracle id (plus the empty A- list): one set of 13 rulings, each
+    # seen twice.
+    assert db.execute("select count(distinct oracle_id), count(*) from rulings").fetchone() == (1, 13)
+    assert db.execute("select count(*) from ruling_sightings").fetchone()[0] == 26
+    assert [row[0] for row in db.execute("select source from rulings order by position")].count("scryfall") == 1
+
+
+def test_fetch_wizards_cr_then_build_records_the_document(site, tmp_path: Path, monkeypatch) -> None:
+    """`mtgkb fetch wizards-cr` against the local test site (the real saved rules page and a
+    real CR file), then `mtgkb build --raw`: the CR is a version and its document is recorded."""
+    from sitekit import fast_client
+
+    from scraper.cli import fetch as fetch_command
+
+    monkeypatch.setattr("scraper.fetch.PoliteClient", lambda **kwargs: fast_client(**kwargs))
+    raw = tmp_path / "raw"
+    runner = CliRunner()
+    fetched = runner.invoke(
+        fetch_command, ["wizards-cr", "--raw", str(raw), "--base-url", f"wizards-cr={site.url('wizards-cr')}"]
+    )
+    assert fetched.exit_code == 0, fetched.output
+    empty = tmp_path / "empty-snapshot"
+    empty.mkdir()
+    db_path = tmp_path / "kb.db"
+    built = runner.invoke(cli, ["build", "--snapshot", str(empty), "--raw", str(raw), "--db", str(db_path)])
+    assert built.exit_code == 0, built.output
+    db = sqlite_utils.Database(db_path)
+    (document,) = db.query("select source_id, url, sha256, format, status from documents")
+    assert document["source_id"] == "wizards"
+    assert document["url"].endswith("/2024/downloads/MagicCompRules%2020240607.txt")
+    assert (document["format"], document["status"]) == ("cr-txt", "parsed")
+    version = db["cr_versions"].get("en-2022-02-18")
+    assert version["rule_count"] == 2626
+
+
+def test_documents_without_rules_or_rulings_are_named_for_what_they_are(tmp_path: Path) -> None:
+    listing = Path(__file__).parent.parent / "fixtures" / "scryfall" / "misc" / "bulk-data-2023-04-04.json"
+    result = CliRunner().invoke(cli, ["import", "--db", str(tmp_path / "kb.db"), str(listing)])
+    assert result.exit_code == 1
+    assert "bulk-data-2023-04-04.json: a Scryfall /bulk-data listing" in result.output
+    assert "holds no rules or rulings to import" in result.output
+    assert not (tmp_path / "kb.db").exists()

@@ -1,0 +1,206 @@
+"""CR history in the database (kb.store.derive_history) and its commands (kb.cli.history).
+
+The database is built from real fixtures: four English CR versions, the real Scryfall rulings
+and the MTGJSON UGIN set. One ruling is added by hand (CONSTRUCTED_RULING below): none of the
+real rulings cites a rule number, and "citations to check" needs one that does.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import sqlite_utils
+from click.testing import CliRunner
+
+from kb.build.publish import build_database, path_inputs
+from kb.store.schema import stable_id
+from kb.cli.history import citations_to_check, cr_diff, rule_at, rule_trace
+from kb.store.derive_history import HISTORY_QUERIES, follow_number, save_history
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+CR_FILES = ["2022-02-18.txt", "2022-04-29.txt", "2025-02-07.txt", "2026-01-16.txt"]
+# Written for this test: a ruling of 2025 that cites Connive by its 2025 number.
+CONSTRUCTED_RULING = {
+    "id": 1,
+    "oracle_id": None,
+    "card_name": "Constructed Test Card",
+    "published_at": "2025-03-01",
+    "text": "The creature connives (see rule 701.47) before the ability resolves.",
+    "position": 0,
+}
+
+
+@pytest.fixture(scope="module")
+def db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("history") / "kb.db"
+    inputs = [FIXTURES / "cr" / "en-raw" / name for name in CR_FILES]
+    inputs += sorted((FIXTURES / "scryfall" / "api-2025-11-01").glob("rulings-*.json"))
+    inputs += sorted((FIXTURES / "scryfall" / "api-2025-11-01").glob("card-*.json"))
+    inputs += [FIXTURES / "scryfall" / "misc" / "rulings-deathrite-shaman.json",
+               FIXTURES / "mtgjson" / "UGIN-v5.2-2022-04-25.json"]
+    build_database(path_inputs(inputs), path)
+    db = sqlite_utils.Database(path)
+    with db.conn:
+        db["rulings"].insert(CONSTRUCTED_RULING)
+        save_history(db)  # kb.store.derive_rulings.link_all calls this in a build once wired
+    db.close()
+    return path
+
+
+@pytest.fixture(scope="module")
+def db(db_path: Path) -> sqlite_utils.Database:
+    return sqlite_utils.Database(db_path)
+
+
+def _run(command, *args: str) -> str:
+    result = CliRunner().invoke(command, list(args))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_cr_changes_per_version_pair(db: sqlite_utils.Database) -> None:
+    rows = db.execute(
+        "select old_version_id, new_version_id, kind, count(*) from cr_changes group by 1, 2, 3 order by 1, 3"
+    ).fetchall()
+    assert rows == [
+        ("en-2022-02-18", "en-2022-04-29", "added", 25),
+        ("en-2022-02-18", "en-2022-04-29", "changed", 11),
+        ("en-2022-02-18", "en-2022-04-29", "glossary-added", 5),
+        ("en-2022-02-18", "en-2022-04-29", "glossary-changed", 3),
+        ("en-2022-02-18", "en-2022-04-29", "moved", 16),
+        ("en-2022-02-18", "en-2022-04-29", "moved-changed", 1),
+        ("en-2022-04-29", "en-2025-02-07", "added", 408),
+        ("en-2022-04-29", "en-2025-02-07", "changed", 293),
+        ("en-2022-04-29", "en-2025-02-07", "glossary-added", 84),
+        ("en-2022-04-29", "en-2025-02-07", "glossary-changed", 55),
+        ("en-2022-04-29", "en-2025-02-07", "glossary-removed", 3),
+        ("en-2022-04-29", "en-2025-02-07", "moved", 289),
+        ("en-2022-04-29", "en-2025-02-07", "moved-changed", 54),
+        ("en-2022-04-29", "en-2025-02-07", "removed", 30),
+        ("en-2025-02-07", "en-2026-01-16", "added", 95),
+        ("en-2025-02-07", "en-2026-01-16", "changed", 134),
+        ("en-2025-02-07", "en-2026-01-16", "glossary-added", 25),
+        ("en-2025-02-07", "en-2026-01-16", "glossary-changed", 90),
+        ("en-2025-02-07", "en-2026-01-16", "glossary-removed", 3),
+        ("en-2025-02-07", "en-2026-01-16", "moved", 357),
+        ("en-2025-02-07", "en-2026-01-16", "moved-changed", 16),
+        ("en-2025-02-07", "en-2026-01-16", "removed", 1),
+    ]
+    connive = db.execute(
+        "select kind, old_rule_id, new_rule_id, word_diff from cr_changes where old_number = '701.47'"
+        " and new_version_id = 'en-2026-01-16'"
+    ).fetchone()
+    assert connive == (
+        "moved", stable_id("rule", "en-2025-02-07", "701.47"), stable_id("rule", "en-2026-01-16", "701.50"), "Connive",
+    )
+
+
+def test_ruling_rules_rows(db: sqlite_utils.Database) -> None:
+    assert db.execute("select method, status, count(*) from ruling_rules group by 1, 2 order by 1, 2").fetchall() == [
+        ("cited", "renumbered", 1),
+        ("keyword", "renumbered", 72),
+        ("keyword", "same", 51),
+    ]
+    # 261 rulings (260 real, one constructed). This database starts at CR 2022-02-18, so older
+    # rulings take their keyword numbers from it; 72 keyword links point at numbers that moved
+    # by 2026-01-16 (Manifest 701.34 -> 701.40, Transform 701.28 -> 701.27, Connive, …).
+    assert db["rulings"].count == 261
+    rows = db.execute(
+        "select rule_number, version_id, method, rule_id, current_number, status from ruling_rules"
+        " where ruling_id = 1 order by method"
+    ).fetchall()
+    rule_id = stable_id("rule", "en-2025-02-07", "701.47")
+    assert rows == [
+        ("701.47", "en-2025-02-07", "cited", rule_id, "701.50", "renumbered"),
+        ("701.47", "en-2025-02-07", "keyword", rule_id, "701.50", "renumbered"),
+    ]
+
+
+def test_citations_to_check_view_and_command(db: sqlite_utils.Database, db_path: Path) -> None:
+    rows = list(db.query("select ruling_id, cited_number, cited_version, status, current_number, current_title from citations_to_check"))
+    assert rows == [
+        {"ruling_id": 1, "cited_number": "701.47", "cited_version": "en-2025-02-07", "status": "renumbered",
+         "current_number": "701.50", "current_title": "Connive"},
+    ]
+    assert _run(citations_to_check, "--db", str(db_path)) == (
+        "1 citations to check\n"
+        "2025-03-01 Constructed Test Card: rule 701.47 (en-2025-02-07) renumbered, now 701.50\n"
+    )
+
+
+def test_cr_diff_between_database_versions(db_path: Path) -> None:
+    output = _run(cr_diff, "en-2025-02-07", "en-2026-01-16", "--db", str(db_path), "--kind", "moved", "--limit", "2")
+    assert output.splitlines() == [
+        "en-2025-02-07 -> en-2026-01-16: added 95, removed 1, changed 134, moved 357, moved-changed 16,"
+        " glossary-added 25, glossary-removed 3, glossary-changed 90",
+        "moved            603.2f -> 603.2e: Some trigger events … untapped to tapped.",
+        "moved            603.2g -> 603.2f: If a triggered … does not trigger.",
+    ]
+
+
+def test_cr_diff_between_files_of_one_version() -> None:
+    output = _run(
+        cr_diff,
+        str(FIXTURES / "cr" / "en-raw" / "2025-02-07.txt"),
+        str(FIXTURES / "cr" / "en-derived" / "2025-02-07-cleaned-lf.txt"),
+    )
+    assert output.endswith(
+        ": added 0, removed 0, changed 0, moved 0, moved-changed 0, glossary-added 0, glossary-removed 0,"
+        " glossary-changed 0\n"
+    )
+    assert len(output.splitlines()) == 1
+
+
+def test_cr_diff_of_an_unknown_version_fails_cleanly(db_path: Path) -> None:
+    result = CliRunner().invoke(cr_diff, ["en-1999-01-01", "en-2026-01-16", "--db", str(db_path)])
+    assert result.exit_code == 1
+    assert "no CR version 'en-1999-01-01' in the database" in result.output
+
+
+def test_rule_at_dates_between_versions(db_path: Path) -> None:
+    connive = _run(rule_at, "701.47", "2025-06-01", "--db", str(db_path)).splitlines()
+    assert connive[:3] == [
+        "en-2025-02-07 (in force on 2025-06-01)",
+        "701.47 Connive",
+        "701.47a Certain abilities instruct a permanent to connive. To do so, that permanent’s controller"
+        " draws a card, then discards a card. If a nonland card is discarded this way, that player puts a"
+        " +1/+1 counter on the conniving permanent.",
+    ]
+    assert [line.split(" ")[0] for line in connive[2:]] == ["701.47a", "701.47b", "701.47c", "701.47d", "701.47e"]
+    assert _run(rule_at, "701.47", "2026-01-16", "--db", str(db_path)).splitlines()[:2] == [
+        "en-2026-01-16 (in force on 2026-01-16)", "701.47 Amass",
+    ]
+    assert _run(rule_at, "701.50", "2026-01-15", "--db", str(db_path)).splitlines()[1] == "701.50 Convert"
+    before = CliRunner().invoke(rule_at, ["701.47", "2022-01-01", "--db", str(db_path)])
+    assert before.exit_code == 1
+    assert "no English CR version in the database was in force on 2022-01-01" in before.output
+
+
+def test_rule_at_canned_query(db: sqlite_utils.Database) -> None:
+    rows = list(db.query(HISTORY_QUERIES["rule_on_date"]["sql"], {"number": "701.50", "date": "2025-12-31"}))
+    assert [(r["version_id"], r["number"], r["title"]) for r in rows] == [("en-2025-02-07", "701.50", "Convert")]
+    assert rows[0]["subrules"].split("\n")[0].startswith("701.50a To convert a permanent")
+    changes = list(db.query(HISTORY_QUERIES["version_changes"]["sql"], {"version": "en-2022-04-29"}))
+    assert len(changes) == 61
+
+
+def test_rule_trace_follows_connive(db_path: Path) -> None:
+    assert _run(rule_trace, "701.50", "--db", str(db_path)).splitlines() == [
+        "en-2022-02-18: (absent)",
+        "en-2022-04-29: 701.47 Connive [added]",
+        "en-2025-02-07: 701.47 Connive [same]",
+        "en-2026-01-16: 701.50 Connive [moved]",
+    ]
+    assert _run(rule_trace, "701.50", "--version", "en-2025-02-07", "--db", str(db_path)).splitlines() == [
+        "en-2022-02-18: (absent)",
+        "en-2022-04-29: (absent)",
+        "en-2025-02-07: 701.50 Convert [added]",
+        "en-2026-01-16: 701.28 Convert [moved]",
+    ]
+
+
+def test_follow_number() -> None:
+    maps = [{"1.1": "1.1", "1.2": "1.3"}, {"1.1": None, "1.3": "1.3"}]
+    assert follow_number("1.2", 0, maps) == ("1.3", True)
+    assert follow_number("1.1", 0, maps) == (None, False)
+    assert follow_number("1.3", 1, maps) == ("1.3", False)

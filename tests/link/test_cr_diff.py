@@ -1,0 +1,233 @@
+"""kb.link.cr_diff on the real English CR files: diffs with renumberings, traces, versions in force."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from kb.link.cr_diff import (
+    count_changes,
+    diff_and_map,
+    diff_versions,
+    number_maps,
+    render_word_diff,
+    trace_rule,
+    version_in_force,
+    word_ops,
+)
+from kb.parse.cr import txt as cr_txt
+from kb.records import CRDocument
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "cr"
+SCRIPT = Path(__file__).parent.parent.parent / "scripts" / "count_cr_changes.py"
+
+
+def _parse(path: Path) -> CRDocument:
+    return cr_txt.parse(path.read_bytes(), str(path))
+
+
+@pytest.fixture(scope="module")
+def versions() -> list[CRDocument]:
+    return [_parse(path) for path in sorted((FIXTURES / "en-raw").glob("*.txt"))]
+
+
+@pytest.fixture(scope="module")
+def by_date(versions: list[CRDocument]) -> dict[str, CRDocument]:
+    return {doc.effective_date: doc for doc in versions}
+
+
+@pytest.fixture(scope="module")
+def maps(versions: list[CRDocument]) -> list[dict]:
+    return number_maps(versions)
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("count_cr_changes", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# ---------------------------------------------------------------------------------------------
+# 2022-02-18 -> 2022-04-29: exact counts, checked against an independent count
+
+# scripts/count_cr_changes.py tests/fixtures/cr/en-raw/2022-02-18.txt tests/fixtures/cr/en-raw/2022-04-29.txt
+# printed (its own decoding, a line-by-line "number -> text" dict, exact-text renumbering only):
+SCRIPT_FIGURES_2022 = {
+    "added": 26, "removed": 1, "changed": 11, "renumbered": 16, "numbers-only": 1,
+    "glossary-added": 5, "glossary-removed": 0, "glossary-changed": 3,
+}
+DIFF_FIGURES_2022 = {
+    "added": 25, "removed": 0, "changed": 11, "moved": 16, "moved-changed": 1,
+    "glossary-added": 5, "glossary-removed": 0, "glossary-changed": 3,
+}
+
+
+def test_the_independent_script_prints_the_recorded_figures() -> None:
+    script = _script()
+    old_rules, old_glossary = script.read_cr(FIXTURES / "en-raw" / "2022-02-18.txt")
+    new_rules, new_glossary = script.read_cr(FIXTURES / "en-raw" / "2022-04-29.txt")
+    assert (len(old_rules), len(new_rules)) == (2772, 2797)
+    figures = {**script.compare(old_rules, new_rules), **script.compare_glossary(old_glossary, new_glossary)}
+    assert figures == SCRIPT_FIGURES_2022
+
+
+def test_change_counts_2022_02_18_to_2022_04_29(by_date: dict[str, CRDocument]) -> None:
+    changes = diff_versions(by_date["2022-02-18"], by_date["2022-04-29"])
+    counts = count_changes(changes)
+    assert counts == DIFF_FIGURES_2022
+    # How the two methods reconcile, difference by difference:
+    # - the script has no similarity matching: 201.5 -> 201.6 (renumbered and reworded,
+    #   "moved-changed" here) is one removal plus one addition there;
+    assert SCRIPT_FIGURES_2022["added"] == counts["added"] + counts["moved-changed"]
+    assert SCRIPT_FIGURES_2022["removed"] == counts["removed"] + counts["moved-changed"]
+    # - exact-text renumberings are the same 16;
+    assert SCRIPT_FIGURES_2022["renumbered"] == counts["moved"]
+    # - 702.124d only changed a cited number (903.6 -> 903.8): "numbers-only" there, a
+    #   "changed" with the aspect numbers-only here;
+    numbers_only = [c.old_number for c in changes if c.kind == "changed" and "numbers-only" in c.aspects]
+    assert numbers_only == ["702.124d"]
+    # - 601.4 only changed "601.2f-h" to "601.2f–h" (hyphen to en dash): typography, not a change
+    #   here, a change for the script. 11 = 10 text changes + that one.
+    assert SCRIPT_FIGURES_2022["changed"] == counts["changed"] - len(numbers_only) + 1
+    assert "601.4" not in {c.old_number for c in changes}
+    assert SCRIPT_FIGURES_2022["glossary-added"] == counts["glossary-added"]
+    assert SCRIPT_FIGURES_2022["glossary-changed"] == counts["glossary-changed"]
+
+
+def test_every_change_2022_02_18_to_2022_04_29(by_date: dict[str, CRDocument]) -> None:
+    changes = diff_versions(by_date["2022-02-18"], by_date["2022-04-29"])
+    of_kind = lambda kind: [(c.old_number, c.new_number) for c in changes if c.kind == kind]  # noqa: E731
+    assert of_kind("moved") == [
+        ("122.1c", "122.1d"), ("122.1d", "122.1e"), ("201.3", "201.4"), ("201.3a", "201.4a"),
+        ("201.3b", "201.4b"), ("201.3c", "201.4c"), ("201.3d", "201.4d"), ("201.3e", "201.4e"),
+        ("201.3f", "201.4f"), ("201.4", "201.5"), ("201.4a", "201.5a"), ("201.4b", "201.5b"),
+        ("201.4c", "201.5c"), ("212.1d", "212.1e"), ("212.1e", "212.1f"), ("212.1f", "212.1g"),
+    ]
+    assert of_kind("moved-changed") == [("201.5", "201.6")]
+    assert [new for _, new in of_kind("added")] == [
+        "122.1c", "201.3", "201.3a", "201.3b", "201.3c", "201.4g", "208.4a", "208.4b", "212.1d",
+        "601.4a", "701.47", "701.47a", "701.47b", "701.47c", "701.47d", "701.47e", "702.6e",
+        "702.75b", "702.124g", "702.138d", "702.152", "702.152a", "702.153", "702.153a", "702.153b",
+    ]
+    assert [old for old, _ in of_kind("changed")] == [
+        "100.2a", "205.3m", "207.2c", "208.4", "209.1", "601.2e", "612.7", "702.75a", "702.124d",
+        "702.138c", "903.5b",
+    ]
+    assert [(c.kind, c.old_number or c.new_number) for c in changes if c.entry_kind == "glossary"] == [
+        ("glossary-changed", "Alternate Name"), ("glossary-added", "Blitz"), ("glossary-added", "Casualty"),
+        ("glossary-added", "Connive"), ("glossary-changed", "Dash"), ("glossary-added", "Friends Forever"),
+        ("glossary-changed", "Secondary Title Bar"), ("glossary-added", "Shield Counter"),
+    ]
+    raccoon = next(c for c in changes if c.old_number == "205.3m")
+    assert "{+Raccoon,+}" in raccoon.word_diff
+    assert raccoon.compact_diff() == "Creatures and tribals … Prism, Processor, Rabbit, {+Raccoon,+} Ranger, Rat, Rebel, … Zombie, and Zubera."
+
+
+def test_normalisation_only_pair_has_no_changes() -> None:
+    raw = _parse(FIXTURES / "en-raw" / "2025-02-07.txt")
+    cleaned = _parse(FIXTURES / "en-derived" / "2025-02-07-cleaned-lf.txt")
+    assert diff_versions(raw, cleaned) == []
+    script = _script()
+    old_rules, old_glossary = script.read_cr(FIXTURES / "en-raw" / "2025-02-07.txt")
+    new_rules, new_glossary = script.read_cr(FIXTURES / "en-derived" / "2025-02-07-cleaned-lf.txt")
+    assert set(script.compare(old_rules, new_rules).values()) == {0}
+    assert set(script.compare_glossary(old_glossary, new_glossary).values()) == {0}
+
+
+# ---------------------------------------------------------------------------------------------
+# 2025-02-07 -> 2026-01-16: the 701 renumbering
+
+
+def test_connive_and_convert_renumbering(by_date: dict[str, CRDocument]) -> None:
+    changes, number_map = diff_and_map(by_date["2025-02-07"], by_date["2026-01-16"])
+    assert {k: v for k, v in number_map.items() if k.startswith(("701.47", "701.50"))} == {
+        "701.47": "701.50", "701.47a": "701.50a", "701.47b": "701.50b", "701.47c": "701.50c",
+        "701.47d": "701.50d", "701.47e": "701.50e",
+        "701.50": "701.28", "701.50a": "701.28a", "701.50b": "701.28b", "701.50c": "701.28c",
+        "701.50d": "701.28d", "701.50e": "701.28e", "701.50f": "701.28f",
+    }
+    by_old = {c.old_number: c for c in changes if c.old_number}
+    assert (by_old["701.47"].kind, by_old["701.47"].new_number, by_old["701.47"].new_text) == ("moved", "701.50", "Connive")
+    assert (by_old["701.50"].kind, by_old["701.50"].new_number, by_old["701.50"].new_text) == ("moved", "701.28", "Convert")
+    # 701.47b only cites its own new number: still a pure move.
+    assert (by_old["701.47b"].kind, by_old["701.47b"].aspects) == ("moved", ["text", "numbers-only"])
+    # 701.47d was reworded as it moved.
+    assert by_old["701.47d"].kind == "moved-changed"
+    assert count_changes(changes) == {
+        "added": 95, "removed": 1, "changed": 134, "moved": 357, "moved-changed": 16,
+        "glossary-added": 25, "glossary-removed": 3, "glossary-changed": 90,
+    }
+
+
+def test_trace_of_connive_follows_the_renumbering(versions: list[CRDocument], maps: list[dict]) -> None:
+    trace = trace_rule(versions, "701.50", maps=maps)
+    assert [(e.version_id, e.number, e.title, e.status) for e in trace] == [
+        ("en-2003-03-15", None, None, "absent"),
+        ("en-2006-02-01", None, None, "absent"),
+        ("en-2013-05-01", None, None, "absent"),
+        ("en-2014-09-25", None, None, "absent"),
+        ("en-2019-01-25", None, None, "absent"),
+        ("en-2022-02-18", None, None, "absent"),
+        ("en-2022-04-29", "701.47", "Connive", "added"),
+        ("en-2024-02-02", "701.47", "Connive", "same"),
+        ("en-2025-02-07", "701.47", "Connive", "same"),
+        ("en-2026-01-16", "701.50", "Connive", "moved"),
+    ]
+    convert = trace_rule(versions, "701.50", at_version="en-2025-02-07", maps=maps)
+    assert [(e.number, e.title) for e in convert][-3:] == [("701.50", "Convert"), ("701.50", "Convert"), ("701.28", "Convert")]
+    assert [e.status for e in convert][-3:] == ["added", "same", "moved"]
+
+
+def test_trace_of_a_subrule_across_the_renumbering(versions: list[CRDocument], maps: list[dict]) -> None:
+    trace = trace_rule(versions, "701.47d", at_version="en-2025-02-07", maps=maps)
+    assert [(e.number, e.status) for e in trace][-4:] == [
+        ("701.47d", "added"), ("701.47d", "same"), ("701.47d", "same"), ("701.50d", "moved-changed"),
+    ]
+
+
+def test_all_consecutive_diffs(versions: list[CRDocument], maps: list[dict]) -> None:
+    assert len(maps) == 9
+    # Every old number is accounted for, and no new number is claimed twice.
+    for old, new, number_map in zip(versions, versions[1:], maps):
+        assert set(number_map) == {rule.number for rule in old.rules}
+        targets = [n for n in number_map.values() if n]
+        assert len(targets) == len(set(targets))
+        assert set(targets) <= {rule.number for rule in new.rules}
+
+
+# ---------------------------------------------------------------------------------------------
+# Versions in force, word diffs
+
+VERSION_DATES = [
+    ("en-2022-02-18", "2022-02-18"), ("en-2022-04-29", "2022-04-29"),
+    ("en-2025-02-07", "2025-02-07"), ("en-2026-01-16", "2026-01-16"),
+]
+
+
+@pytest.mark.parametrize(
+    ("date", "expected"),
+    [
+        ("2022-02-17", None),
+        ("2022-02-18", "en-2022-02-18"),
+        ("2022-04-28", "en-2022-02-18"),
+        ("2024-12-31", "en-2022-04-29"),
+        ("2025-06-01", "en-2025-02-07"),
+        ("2026-01-15", "en-2025-02-07"),
+        ("2026-01-16", "en-2026-01-16"),
+        ("2030-01-01", "en-2026-01-16"),
+    ],
+)
+def test_version_in_force(date: str, expected: str | None) -> None:
+    assert version_in_force(VERSION_DATES, date) == expected
+
+
+def test_word_diff_markup_and_structure() -> None:
+    ops = word_ops("There are six special actions:", "There are seven special actions:")
+    assert [(op.op, op.old_words, op.new_words) for op in ops] == [
+        ("equal", ["There", "are"], ["There", "are"]),
+        ("replace", ["six"], ["seven"]),
+        ("equal", ["special", "actions:"], ["special", "actions:"]),
+    ]
+    assert render_word_diff(ops) == "There are [-six-] {+seven+} special actions:"

@@ -1,0 +1,141 @@
+"""Korean CR (youbeebee.net Markdown/HTML), on the real 2021-02-15 posts."""
+from __future__ import annotations
+
+import collections
+from pathlib import Path
+
+import pytest
+
+from kb.parse.cr import ko as cr_ko
+
+from kb.parse.cr import zh as cr_zh
+from kb.records import ParseError
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "cr-ko"
+
+
+def parse(name: str):
+    return cr_ko.parse((FIXTURES / name).read_bytes(), name)
+
+
+@pytest.fixture(scope="module")
+def chapter():
+    return parse("2021-02-15-100.md")
+
+
+@pytest.fixture(scope="module")
+def merged():
+    return cr_ko.merge_documents(
+        [parse(name) for name in ("2021-02-15-index.md", "2021-02-15-100.md", "2021-02-15-700-excerpt.md")]
+    )
+
+
+def test_chapter_counts(chapter):
+    assert chapter.lang == "ko" and chapter.method == "community"
+    assert collections.Counter(rule.kind for rule in chapter.rules) == {
+        "part": 1, "section": 23, "rule": 179, "subrule": 255,
+    }
+    assert sum(len(rule.examples) for rule in chapter.rules) == 26
+    assert chapter.effective_date is None  # the date line lives in the index post
+    # Two paragraphs the source printed without markup, each repeating its rule's number.
+    assert chapter.warnings == [
+        "2021-02-15-100.md: line 134: unmarked paragraph numbered 101.4d repeats that rule; kept as its text",
+        "2021-02-15-100.md: line 1744: unmarked paragraph numbered 120.4c repeats that rule; kept as its text",
+    ]
+
+
+def test_chapter_rules(chapter):
+    rules = {rule.number: rule for rule in chapter.rules}
+    assert (rules["1"].title, chapter.extra["english_titles"]["1"]) == ("게임의 컨셉", "Game Concepts")
+    assert (rules["100"].kind, rules["100"].title) == ("section", "일반")
+    assert rules["100.1"].text == "이 Magic 규칙은 두 명 혹은 그 이상의 플레이어가 참여하는 모든 Magic 게임에 적용됩니다."
+    # Markdown links become their text; the cited section is a reference.
+    assert rules["100.2c"].text.endswith('See rule 903, "Commander".')
+    assert rules["100.2c"].refs == ["903"]
+    assert rules["101.2"].examples == [
+        'Example: "당신은 이번 턴에 추가적인 대지를 놓을 수 있다."라는 효과가 있고 "당신은 이번 턴에 대지를 놓을 수 없다."라는'
+        " 효과가 있다면 후자가 우선합니다."
+    ]
+    # Symbol images become braces: ![{T}](/assets/symbols/T.gif) → {T}.
+    assert rules["106.5"].examples[0].startswith('Example: Meteor Crater는 다음과 같은 능력을 가지고 있습니다. "{T}:')
+
+
+def test_symbols_with_slashes(chapter):
+    symbols = set()
+    for rule in chapter.rules:
+        for text in [rule.text, *rule.examples]:
+            symbols.update(part.split("}")[0] for part in text.split("{")[1:])
+    assert {"2/B", "B/P", "G/W", "W/U", "T", "Q", "X", "C"} <= symbols
+    assert not {"2B", "BP", "GW"} & symbols
+
+
+def test_index(merged):
+    index = parse("2021-02-15-index.md")
+    assert (index.raw_date, index.effective_date) == ("2021년 2월 15일", "2021-02-15")
+    assert index.title == "매직: 더 개더링 종합 규칙서"
+    assert index.intro.startswith("이 문서는 Magic: The Gathering® 경쟁 게임 플레이에서 최고의 권위를 가집니다.")
+    assert collections.Counter(rule.kind for rule in index.rules) == {"part": 9, "section": 133}
+    assert index.extra["english_titles"]["702"] == "Keyword Abilities"
+
+
+def test_keyword_titles_are_split(merged):
+    rules = {rule.number: rule for rule in merged.rules}
+    english = merged.extra["english_titles"]
+    assert (rules["702.78"].title, english["702.78"]) == ("집요", "Persist")
+    assert (rules["702.77"].title, english["702.77"]) == ("Conspire", "Conspire")
+    assert (rules["702.85"].title, english["702.85"]) == ("절멸자/절멸", "Annihilator")
+    assert rules["702.78a"].text.startswith("집요는 격발 능력입니다.")
+    assert rules["702.77a"].refs == ["601.2b", "601.2e", "601.2f", "601.2g", "601.2h"]
+    # The unmarked "702.85 같은 생물에…" paragraph (really 702.85b) is kept, with a warning.
+    assert rules["702.85a"].text.endswith("각 능력이 따로 격발됩니다.")
+    assert merged.effective_date == "2021-02-15"
+    assert len(merged.rules) == 589
+
+
+def test_split_bilingual_title():
+    assert cr_ko.split_bilingual_title("집요 Persist") == ("집요", "Persist")
+    assert cr_ko.split_bilingual_title("두 배로 하다Double") == ("두 배로 하다", "Double")
+    assert cr_ko.split_bilingual_title("Hidden Agenda") == ("Hidden Agenda", "Hidden Agenda")
+    assert cr_ko.split_bilingual_title("일반") == ("일반", None)
+
+
+# Constructed, not captured: the same paragraphs as the live site would serve them inside an
+# HTML page (Kramdown renders **…** as <strong>, images as <img>), to show that the parser does
+# not depend on the Jekyll front matter. The texts are copied from the real 100.md post.
+LIVE_PAGE = """<!DOCTYPE html><html><head><title>1. 게임의 컨셉</title></head><body>
+<h3 id="106-마나">106. 마나</h3>
+<a name="106.5"></a>
+<p class="paragraph"><strong>106.5.</strong> 어떤 능력이 정의되지 않은 타입의 마나(들)를 생성하려 한다면, 그 능력은 그 대신 마나를 생산하지 않습니다.</p>
+<p class="example"> <strong>Example:</strong> Meteor Crater는 다음과 같은 능력을 가지고 있습니다. "<img src="/assets/symbols/T.gif" alt="{T}" />: 당신이 조종하고 있는 지속물의 색 중 하나를 선택한다."</p>
+<a name="106.5a"></a>
+<p class="clause"><strong>106.5a</strong> 예시 <a href="/900#903">903</a> 참조.</p>
+</body></html>"""
+
+
+def test_live_html_page():
+    assert cr_ko.sniff(LIVE_PAGE.encode(), "106.html")
+    doc = cr_ko.parse(LIVE_PAGE.encode(), "106.html")
+    assert [(rule.number, rule.kind) for rule in doc.rules] == [
+        ("106", "section"), ("106.5", "rule"), ("106.5a", "subrule"),
+    ]
+    assert doc.rules[1].examples == [
+        'Example: Meteor Crater는 다음과 같은 능력을 가지고 있습니다. "{T}: 당신이 조종하고 있는 지속물의 색 중 하나를 선택한다."'
+    ]
+    assert doc.rules[2].text == "예시 903 참조."
+
+
+def test_sniff_and_errors():
+    chapter_bytes = (FIXTURES / "2021-02-15-100.md").read_bytes()
+    assert cr_ko.sniff(chapter_bytes, "100.md")
+    assert cr_ko.sniff((FIXTURES / "2021-02-15-index.md").read_bytes(), "index.md")
+    zh = Path(__file__).parent.parent / "fixtures" / "cr-zh" / "2025-02-07-zh.txt"
+    assert not cr_ko.sniff(zh.read_bytes(), zh.name)
+    assert not cr_zh.sniff(chapter_bytes, "100.md")
+    # A document that only quotes the markup and the date line (a README) is not claimed.
+    quoting = 'Rules look like `<p class="paragraph" markdown="1">**702.78.** 집요 Persist</p>`;\n"此规则于2025年2月7日起生效。"\n'
+    assert not cr_ko.sniff(quoting.encode(), "README.md")
+    assert not cr_zh.sniff(("# Notes\n\n" + "x\n" * 10 + quoting).encode(), "README.md")
+    with pytest.raises(ParseError, match="empty.md"):
+        cr_ko.parse("---\ntitle: x\n---\n\n그냥 글입니다.\n".encode(), "empty.md")
+    with pytest.raises(ParseError, match=r"bad.md: line \d+: '1OO\.1\.' is not a rule number"):
+        cr_ko.parse('<p class="paragraph" markdown="1">**1OO.1.** 글</p>\n'.encode(), "bad.md")

@@ -1,0 +1,188 @@
+"""Old Gatherer pages (real, tests/fixtures/gatherer/old) and the new Gatherer parser
+(on a RECONSTRUCTED page, tests/fixtures/gatherer/new — see its README)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kb.parse.rulings import gatherer_new
+
+from kb.parse.rulings import gatherer_old
+from kb.records import CardName, ParseError, QualityIssue
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "gatherer"
+OLD = FIXTURES / "old"
+NEW_PAGE = FIXTURES / "new" / "jace-wunderkind-von-vryn_de.html"
+
+
+def old_page(stem: str):
+    return gatherer_old.parse((OLD / f"{stem}.html").read_bytes(), f"{stem}.html")
+
+
+def test_recall_rulings_with_iso_dates() -> None:
+    document = old_page("recall")
+    # The saved page holds two ruling rows (ctl00, ctl01); the third "rulingDate" in the file is
+    # a JavaScript ClientIDs line, not a ruling.
+    assert [(r.raw_date, r.published_at, r.source, r.lang) for r in document.rulings] == [
+        ("10/1/2009", "2009-10-01", "wotc", "en"),
+        ("10/1/2009", "2009-10-01", "wotc", "en"),
+    ]
+    assert document.rulings[0].text == (
+        "You don't discard cards until Recall resolves. If you don't have X cards in your hand at that time, "
+        "you discard all the cards in your hand."
+    )
+    card = document.cards[0]
+    assert (card.name, card.lang, card.mana_cost, card.type_line, card.multiverse_id, card.set_code) == (
+        "Recall", "en", "{X}{X}{U}", "Sorcery", 1496, "LE"
+    )
+    assert document.rulings[0].card_name == "Recall" and document.rulings[0].multiverse_id == 1496
+    assert document.card_names == [CardName("en", "Recall", None, "Recall")]
+    assert document.issues == []
+
+
+def test_crackleburr_text_has_hybrid_tap_and_untap_symbols() -> None:
+    card = old_page("crackleburr").cards[0]
+    assert card.mana_cost == "{1}{U/R}{U/R}"
+    assert card.oracle_text == (
+        "{U/R}{U/R}, {T}, Tap two untapped red creatures you control: Crackleburr deals 3 damage to target "
+        "creature or player.\n"
+        "{U/R}{U/R}, {Q}, Untap two tapped blue creatures you control: Return target creature to its owner's "
+        "hand. ({Q} is the untap symbol.)"
+    )
+    assert len(old_page("crackleburr").rulings) == 4
+
+
+def test_vault_skirge_phyrexian_mana() -> None:
+    document = old_page("vaultskirge")
+    assert document.cards[0].mana_cost == "{1}{B/P}"
+    assert document.cards[0].oracle_text.startswith("({B/P} can be paid with either {B} or 2 life.)\nFlying\n")
+    assert len(document.rulings) == 5
+    assert {r.published_at for r in document.rulings} == {"2011-06-01"}
+
+
+def test_werewolf_ransacker_two_faces_and_rulings() -> None:
+    document = old_page("werewolfransacker")
+    card = document.cards[0]
+    assert card.faces == ["Afflicted Deserter", "Werewolf Ransacker"]
+    assert card.name == "Afflicted Deserter // Werewolf Ransacker"
+    assert card.type_line == "Creature — Human Werewolf // Creature — Werewolf"
+    assert (card.multiverse_id, card.collector_number, card.set_code) == (262698, "81a", "DKA")
+    # Four ruling rows in the (collapsed, display:none) container of the first face.
+    assert len(document.rulings) == 4
+    assert [r.position for r in document.rulings] == [0, 1, 2, 3]
+    assert {r.published_at for r in document.rulings} == {"2011-01-22"}
+    assert document.rulings[3].text == (
+        'If something becomes a copy of Werewolf Ransacker, that doesn\'t count as "transforming into Werewolf '
+        'Ransacker." The first triggered ability of the new Werewolf Ransacker doesn\'t trigger.'
+    )
+    assert [n.name for n in document.card_names] == [
+        "Afflicted Deserter // Werewolf Ransacker", "Afflicted Deserter", "Werewolf Ransacker"
+    ]
+
+
+@pytest.mark.parametrize(
+    "stem, lang, name, type_line, text, multiverse_id",
+    [
+        ("birdsofparadise_de", "de", "Paradiesvögel", "Kreatur — Vogel",
+         "Fliegend\n{T}: Erhöhe deinen Manavorrat um ein Mana einer beliebigen Farbe.", 263789),
+        ("birdsofparadise_fr", "fr", "Oiseaux de paradis", "Créature : - oiseau",
+         "Vol\n{T} : Ajoutez un mana de la couleur de votre choix à votre réserve.", 263540),
+        ("birdsofparadise_ja", "ja", "極楽鳥", "クリーチャー ― - 鳥",
+         "飛行\n{T}：あなたのマナ・プールに、好きな色１色のマナ１点を加える。", 264287),
+    ],
+)
+def test_localized_birds_of_paradise(stem: str, lang: str, name: str, type_line: str, text: str, multiverse_id: int) -> None:
+    document = old_page(stem)
+    card = document.cards[0]
+    assert (document.lang, card.lang, card.printed_name, card.printed_type_line, card.printed_text) == (
+        lang, lang, name, type_line, text
+    )
+    assert (card.oracle_text, card.mana_cost, card.multiverse_id, card.collector_number) == (None, "{G}", multiverse_id, "165")
+    # The page never names the English card: english_name stays unknown (resolve by multiverse id).
+    assert document.card_names == [CardName(lang, name, None, None)]
+    assert document.rulings == [] and document.issues == []
+    assert document.extra == {"display": "printed", "set_name": "Magic 2012"}
+
+
+def test_french_printed_page_with_english_rulings_and_double_spaces() -> None:
+    document = old_page("angeduvoldalbatre_fr")
+    assert document.lang == "fr"
+    assert document.cards[0].printed_name == "Ange du vol d'albâtre"
+    assert document.cards[0].mana_cost == "{4}{W}"
+    [ruling] = document.rulings
+    assert (ruling.raw_date, ruling.published_at, ruling.lang, ruling.source) == ("9/22/2011", "2011-09-22", "en", "wotc")
+    assert (ruling.card_name, ruling.card_name_lang) == ("Ange du vol d'albâtre", "fr")
+    assert ruling.text == (
+        "The Spirit card must already be in your graveyard when the ability triggers at the beginning of your "
+        "upkeep. If there is no Spirit card in your graveyard when your upkeep begins, the ability will be "
+        "removed from the stack with no effect."
+    )
+
+
+def test_lang_argument_overrides_detection() -> None:
+    document = gatherer_old.parse((OLD / "birdsofparadise_de.html").read_bytes(), "x.html", lang="de")
+    assert document.lang == "de"
+
+
+def test_unknown_symbol_is_kept_as_question_mark_with_issue() -> None:
+    data = (OLD / "recall.html").read_bytes().replace(b'name=U&amp;type=symbol" alt="Blue"', b'name=ZZ&amp;type=symbol" alt="Mystery"')
+    document = gatherer_old.parse(data, "recall.html")
+    assert document.cards[0].mana_cost == "{X}{X}{?}"
+    assert document.issues == [
+        QualityIssue("unknown-symbol", "recall.html: face 1: image alt='Mystery' name='ZZ' kept as {?}")
+    ]
+
+
+def test_sniff_claims_only_old_gatherer_pages() -> None:
+    for path in OLD.glob("*.html"):
+        assert gatherer_old.sniff(path.read_bytes()) and not gatherer_new.sniff(path.read_bytes())
+    assert gatherer_new.sniff(NEW_PAGE.read_bytes()) and not gatherer_old.sniff(NEW_PAGE.read_bytes())
+
+
+def test_not_a_card_page_raises() -> None:
+    with pytest.raises(ParseError, match="^page.html: not a Gatherer card page"):
+        gatherer_old.parse(b"<html><body>Hello</body></html>", "page.html")
+    layout_changed = (OLD / "recall.html").read_bytes().replace(b"cardComponentContainer", b"somethingElse")
+    with pytest.raises(ParseError, match=r"^recall.html: no card block"):
+        gatherer_old.parse(layout_changed, "recall.html")
+
+
+def test_new_gatherer_reconstructed_page() -> None:
+    document = gatherer_new.parse(NEW_PAGE.read_bytes(), "jace_de.html")
+    [card] = document.cards  # the nested back face (relatedCardInstances) is not a second card
+    assert (card.name, card.lang, card.printed_name, card.multiverse_id, card.set_code, card.collector_number) == (
+        "Jace, Vryn's Prodigy", "de", "Jace, Wunderkind von Vryn", 399265, "ORI", "60"
+    )
+    # "oT" (old Gatherer code) in the printed text is written as {T}
+    assert card.printed_text.startswith("{T}: Ziehe eine Karte und wirf dann eine Karte ab.")
+    assert (card.mana_cost, card.printed_type_line) == ("{1}{U}", "Legendäre Kreatur — Mensch, Zauberer")
+    assert document.card_names == [
+        CardName("de", "Jace, Wunderkind von Vryn", None, "Jace, Vryn's Prodigy"),
+        CardName("en", "Jace, Vryn's Prodigy", None, "Jace, Vryn's Prodigy"),
+    ]
+    assert [(r.raw_date, r.published_at, r.source, r.position) for r in document.rulings] == [
+        ("2017-09-29", "2017-09-29", "wotc", 0),
+        ("2016-04-08", "2016-04-08", "wotc", 1),
+        ("2015-06-22", "2015-06-22", "wotc", 2),
+    ]
+    assert document.issues == []
+
+
+def test_new_gatherer_us_dates_and_unknown_date_format() -> None:
+    page = NEW_PAGE.read_bytes()
+    us = page.replace(b'\\"rulingDate\\":\\"2017-09-29\\"', b'\\"rulingDate\\":\\"9/29/2017\\"')
+    assert gatherer_new.parse(us, "us.html").rulings[0].published_at == "2017-09-29"
+    odd = page.replace(b'\\"rulingDate\\":\\"2017-09-29\\"', b'\\"rulingDate\\":\\"Sept 2017\\"')
+    document = gatherer_new.parse(odd, "odd.html")
+    assert (document.rulings[0].raw_date, document.rulings[0].published_at) == ("Sept 2017", None)
+    assert document.issues == [
+        QualityIssue("unparsed-date", "odd.html: ruling date 'Sept 2017' of \"Jace, Vryn's Prodigy\" is not a date")
+    ]
+
+
+def test_new_gatherer_without_card_raises() -> None:
+    with pytest.raises(ParseError, match="^x.html: no self.__next_f.push"):
+        gatherer_new.parse(b"<html>instanceName</html>", "x.html")
+    with pytest.raises(ParseError, match="^y.html: flight data holds no card object"):
+        gatherer_new.parse(b'<script>self.__next_f.push([1,"0:[\\"x\\"]\\n"])</script>', "y.html")

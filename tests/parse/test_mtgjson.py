@@ -1,0 +1,120 @@
+"""MTGJSON v5 on the real UGIN set file (tests/fixtures/mtgjson, see its README)."""
+from __future__ import annotations
+
+import io
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from kb.parse.rulings import gatherer_old
+
+from kb.parse.rulings import mtgjson
+
+from kb.parse.rulings import scryfall
+from kb.records import ParseError, RulingRecord
+
+UGIN = Path(__file__).parent.parent / "fixtures" / "mtgjson" / "UGIN-v5.2-2022-04-25.json"
+UGIN_ORACLE = "eecb3047-a563-441a-9175-200421981ac3"
+
+
+@pytest.fixture(scope="module")
+def data() -> bytes:
+    return UGIN.read_bytes()
+
+
+def test_sniff(data: bytes) -> None:
+    assert mtgjson.sniff(data)
+    assert not scryfall.sniff(data) and not gatherer_old.sniff(data)
+    assert not any(sniff(data, "") for _n, _d, sniff, _p in scryfall.FORMATS)
+
+
+def test_set_file_counts(data: bytes) -> None:
+    document = mtgjson.parse(data, "UGIN.json")
+    assert document.extra["card_objects"] == 26
+    assert len(document.cards) == 286  # 26 English printings + 26 x 10 foreignData printings
+    assert Counter(c.lang for c in document.cards) == {
+        lang: 26 for lang in ("en", "de", "es", "fr", "it", "ja", "ko", "pt", "ru", "zhs", "zht")
+    }
+    assert len(document.card_names) == 286
+    assert len(document.rulings) == 204
+    assert len({r.oracle_id for r in document.rulings}) == 24
+    assert {r.source for r in document.rulings} == {None}
+    assert Counter(r.published_at for r in document.rulings).most_common(2) == [("2014-11-24", 129), ("2014-09-20", 63)]
+    assert document.issues == []
+
+
+def test_ugin_rows(data: bytes) -> None:
+    document = mtgjson.parse(data, "UGIN.json")
+    assert document.rulings[0] == RulingRecord(
+        text="If you choose to put permanent cards with morph onto the battlefield with the third ability, "
+        "you must put them onto the battlefield face up.",
+        raw_date="2014-11-24",
+        published_at="2014-11-24",
+        position=0,
+        source=None,
+        oracle_id=UGIN_ORACLE,
+        card_name="Ugin, the Spirit Dragon",
+        card_name_lang="en",
+        lang="en",
+    )
+    ugin_names = [n for n in document.card_names if n.oracle_id == UGIN_ORACLE]
+    assert [(n.lang, n.name) for n in ugin_names] == [
+        ("en", "Ugin, the Spirit Dragon"),
+        ("de", "Ugin der Geisterdrache"),
+        ("es", "Ugin, el dragón espíritu"),
+        ("fr", "Ugin, le dragon-esprit"),
+        ("it", "Ugin, lo Spirito Drago"),
+        ("ja", "精霊龍、ウギン"),
+        ("ko", "신령 용 우진"),
+        ("pt", "Ugin, o Dragão Espírito"),
+        ("ru", "Уджин, Дух Дракона"),
+        ("zhs", "灵龙乌金"),
+        ("zht", "靈龍烏金"),
+    ]
+    assert all(n.english_name == "Ugin, the Spirit Dragon" for n in ugin_names)
+    spanish = next(c for c in document.cards if c.lang == "es" and c.oracle_id == UGIN_ORACLE)
+    assert (spanish.printed_name, spanish.multiverse_id, spanish.set_code, spanish.collector_number) == (
+        "Ugin, el dragón espíritu", 394346, "UGIN", "1"
+    )
+
+
+def test_iter_cards_streams_one_entry_per_card(data: bytes) -> None:
+    entries = list(mtgjson.iter_cards(io.BytesIO(data), "UGIN.json"))
+    assert len(entries) == 26
+    assert sum(1 for e in entries if e.rulings) == 24
+    assert [len(e.rulings) for e in entries][:6] == [5, 13, 0, 13, 9, 25]
+    assert entries[0].cards[0].name == "Ugin, the Spirit Dragon"
+
+
+def test_allprintings_shape_and_duplicate_rulings(data: bytes) -> None:
+    document = json.loads(data)
+    # AllPrintings keys sets by code; the same set twice repeats every ruling, kept once.
+    all_printings = json.dumps({"meta": document["meta"], "data": {"UGIN": document["data"], "UGI2": document["data"]}})
+    assert mtgjson.sniff(all_printings.encode())
+    parsed = mtgjson.parse(all_printings.encode(), "AllPrintings.json")
+    assert parsed.extra["card_objects"] == 52
+    assert len(parsed.rulings) == 204 and len(parsed.card_names) == 286
+
+
+def test_foreign_language_names_map_to_scryfall_codes() -> None:
+    card = {
+        "name": "Test Card",
+        "identifiers": {"scryfallOracleId": "x"},
+        "foreignData": [
+            {"language": "Portuguese (Brazil)", "name": "Carta"},
+            {"language": "Phyrexian", "name": "Φ"},
+            {"language": "Klingon", "name": "?"},
+        ],
+    }
+    entry = mtgjson.card_entry(card, "made-up card")
+    assert [n.lang for n in entry.names] == ["en", "pt", "ph"]
+    assert [i.kind for i in entry.issues] == ["unknown-language"]
+
+
+def test_truncated_file_raises(data: bytes) -> None:
+    with pytest.raises(ParseError, match="^UGIN.json: malformed or truncated JSON"):
+        mtgjson.parse(data[:30000] + b"   ", "UGIN.json")
+    with pytest.raises(ParseError, match="^x.json: no top-level"):
+        mtgjson.parse(b'{"meta": {}}', "x.json")

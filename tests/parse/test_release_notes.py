@@ -1,0 +1,117 @@
+"""Localized official release notes: the real Korean M20 HTML and the real Chinese MH1 DOCX."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from kb.parse.rulings import card_page_capture
+
+from kb.parse.release_notes import ko as release_notes_ko
+
+from kb.parse.release_notes import zhs as release_notes_zhs
+from kb.parse.release_notes.common import split_card_name
+from kb.records import ParseError
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "release-notes"
+KOREAN = (FIXTURES / "ko-m20-2019-05-31.html").read_bytes()
+CHINESE = (FIXTURES / "zhs-mh1.docx").read_bytes()
+
+
+@pytest.fixture(scope="module")
+def korean():
+    return release_notes_ko.parse(KOREAN, "ko-m20-2019-05-31.html")
+
+
+@pytest.fixture(scope="module")
+def chinese():
+    return release_notes_zhs.parse(CHINESE, "zhs-mh1.docx")
+
+
+def test_korean_document(korean) -> None:
+    assert korean.format == "release-notes-html"
+    assert korean.lang == "ko"
+    assert korean.extra["title"] == "코어세트 2020 출시 노트"
+    assert (korean.extra["raw_date"], korean.extra["date"]) == ("2019년 5월 31일 금요일", "2019-05-31")
+    assert korean.extra["card_blocks"] == 170
+    assert len(korean.card_names) == 170
+    assert len(korean.rulings) == 406
+    assert korean.cards == []  # no card carries its English name in this document
+    assert korean.issues == []
+
+
+def test_korean_rulings(korean) -> None:
+    first, last = korean.rulings[0], korean.rulings[-1]
+    assert (first.position, first.card_name, first.text) == (
+        1, "반역 행위", "이미 당신이 조종하거나 언탭된 생물도 반역 행위의 목표로 지정할 수 있습니다.")
+    assert (last.position, last.card_name) == (406, "야로크의 파도강타병")
+    assert last.text == ("격발 능력이 해결될 때 당신이 다른 생물을 조종하고 있지 않은 경우, 당신은 단순히 "
+                         "아무 것도 되돌리지 않습니다. 손으로 되돌릴 수 없다고 해서 페널티가 적용되지는 않습니다.")
+    assert {(r.lang, r.card_name_lang, r.method, r.source, r.published_at, r.raw_date) for r in korean.rulings} == {
+        ("ko", "ko", "official", "wotc", "2019-05-31", "2019년 5월 31일 금요일")}
+    per_card = Counter(r.card_name for r in korean.rulings)
+    assert len(per_card) == 170
+    assert per_card["더럽혀진 자, 야로크"] == 9
+
+
+def test_korean_card_names_drop_printed_notes(korean) -> None:
+    names = [c.name for c in korean.card_names]
+    assert "영감을 주는 지도자, 아자니" in names
+    assert korean.extra["card_notes"]["영감을 주는 지도자, 아자니"] == "플레인즈워커 덱 전용"
+    assert korean.extra["card_notes"]["재탄생의 대천사, 리엔"] == "박스 구매 프로모션 카드"
+    assert len(korean.extra["card_notes"]) == 22
+
+
+def test_chinese_document(chinese) -> None:
+    assert chinese.format == "release-notes-docx"
+    assert chinese.lang == "zhs"
+    assert chinese.extra["title"] == "摩登新篇发布释疑"
+    assert (chinese.extra["raw_date"], chinese.extra["date"]) == ("2019年4月29日", "2019-04-29")
+    assert len(chinese.card_names) == 144
+    assert len(chinese.rulings) == 411
+    assert chinese.cards == []
+    assert chinese.issues == []
+    assert chinese.extra["card_notes"] == {"躁乱风暴": "「买一盒」赠卡"}
+
+
+def test_chinese_rulings(chinese) -> None:
+    first, last = chinese.rulings[0], chinese.rulings[-1]
+    assert (first.position, first.card_name, first.text) == (
+        1, "无形莫洛丰", "你必须选择现有的生物类别，例如裂片妖或战士。你不能选择牌的类别（如神器），也不能选择超类别（如传奇或雪境）。")
+    assert (last.position, last.card_name, last.text) == (
+        411, "躁乱风暴", "风暴异能及其产生的复制品都会比原本具风暴异能的咒语先一步结算。就算原本具风暴的咒语被反击，它们仍会结算。")
+    assert {(r.lang, r.card_name_lang, r.method, r.source, r.published_at) for r in chinese.rulings} == {
+        ("zhs", "zhs", "official", "wotc", "2019-04-29")}
+
+
+def test_chinese_symbols_are_converted_and_field_codes_do_not_leak(chinese) -> None:
+    assert chinese.rulings[2].text == (
+        "如果某咒语的法术力费用中有混血法术力符号，则在确定咒语的总费用之前，你需要先确定你要支付哪一半。"
+        "举例来说，如果某个所选类别之咒语费用为{2}{W/U}{W/U}，你可以选择要以{2}{W}{U}来支付该费用，然后该费用最后减少为{2}。")
+    # Counted independently with python-docx on the raw paragraphs: {X}×14 {蓝}×5 {二}×4 {白}×4
+    # {横置}×3 {重置}×3 {四}×2 {白/蓝}×2 {一}×1 {红}×1.
+    symbols = Counter(s for r in chinese.rulings for s in re.findall(r"\{[^}]+\}", r.text))
+    assert symbols == Counter({"{X}": 14, "{U}": 5, "{2}": 4, "{W}": 4, "{T}": 3, "{Q}": 3, "{4}": 2,
+                               "{W/U}": 2, "{1}": 1, "{R}": 1})
+    assert not any("HYPERLINK" in r.text or "http" in r.text for r in chinese.rulings)
+
+
+def test_split_card_name() -> None:
+    assert split_card_name("반역 행위 (Act of Treason)") == ("반역 행위", "Act of Treason", None)
+    assert split_card_name("躁乱风暴（「买一盒」赠卡）") == ("躁乱风暴", None, "「买一盒」赠卡")
+    assert split_card_name("冰霜瓦拉") == ("冰霜瓦拉", None, None)
+
+
+def test_sniffers_claim_only_their_own() -> None:
+    assert release_notes_ko.sniff(KOREAN) and not release_notes_ko.sniff(CHINESE)
+    assert release_notes_zhs.sniff(CHINESE) and not release_notes_zhs.sniff(KOREAN)
+    assert not card_page_capture.sniff(KOREAN)
+
+
+def test_not_release_notes_raise() -> None:
+    with pytest.raises(ParseError, match="x.docx: not a readable DOCX"):
+        release_notes_zhs.parse(b"PK\x03\x04 broken", "x.docx")
+    with pytest.raises(ParseError, match="x.html: no card-specific notes heading found"):
+        release_notes_ko.parse("<html><body><h1>제목</h1><p>마지막 수정일: 2019년 5월 31일</p></body></html>".encode(), "x.html")

@@ -1,0 +1,339 @@
+"""``mtgkb refresh`` through the local test site: publish, skip, record changes, survive failures.
+
+What the site serves after the first refresh is changed at test time; see
+tests/fixtures/refresh/README.md for what is constructed.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+from click.testing import CliRunner
+
+from kb.build.publish import content_digest
+from kb.refresh.job import RefreshResult, refresh, refresh_lock, select_inputs
+from kb.cli.refresh import refresh as refresh_command
+from scraper.rawstore import RawStore
+from sitekit import FakeClock, TestSite, fast_client
+
+ROOT = Path(__file__).parent.parent.parent
+SITE = Path(__file__).parent.parent / "fixtures" / "site"
+CR_TXT = "/wizards-media/2024/downloads/MagicCompRules 20240607.txt"
+RULES_PAGE = "/wizards/en/rules"
+LISTING = "/scryfall/bulk-data"
+RULINGS = "/scryfall-data/rulings/rulings-20230404210031.json"
+NEW_RULINGS = "/scryfall-data/rulings/rulings-20230405210031.json"
+NEW_RULINGS_UPDATED = "2023-04-05T21:00:31.996000Z"
+JACE = "594f6881-c059-46f8-aa4e-7151d502de73"
+DEATHRITE = "22f1a4a4-c423-4d1c-8775-0ed604a9fa51"
+REWORDED = "You can control two of this permanent at the same time, one front face up and the other back face up."
+ADDED = "Constructed for the refresh test: not a real ruling."
+
+
+def run(site: TestSite, tmp_path: Path, clock: FakeClock | None = None, **kwargs: Any) -> RefreshResult:
+    clock = clock or FakeClock()
+    with fast_client(clock) as client:
+        return refresh(
+            tmp_path / "raw", tmp_path / "kb.db", base_urls=site.base_urls(),
+            fetch_options={"client": client}, progress=False, **kwargs,
+        )
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def digest(path: Path) -> str:
+    return content_digest(sqlite_utils.Database(path))
+
+
+def serve_rulings(site: TestSite, rulings: list[dict[str, Any]]) -> None:
+    """Announce a new bulk rulings file the way Scryfall does: new URL, new updated_at."""
+    listing = (SITE / "scryfall" / "bulk-data-2023-04-04.json").read_text(encoding="utf-8")
+    listing = listing.replace("rulings-20230404210031.json", NEW_RULINGS.rsplit("/", 1)[1])
+    listing = listing.replace("2023-04-04T21:00:31.996000Z", NEW_RULINGS_UPDATED)
+    site.replace(LISTING, listing.encode("utf-8"))
+    site.replace(NEW_RULINGS, json.dumps(rulings).encode("utf-8"), "application/json")
+
+
+def recorded_rulings() -> list[dict[str, Any]]:
+    return json.loads((SITE / "scryfall-data" / "constructed" / RULINGS.rsplit("/", 1)[1]).read_text("utf-8"))
+
+
+def changed_rulings() -> list[dict[str, Any]]:
+    """Two Deathrite Shaman rulings removed, one Jace ruling reworded, one added."""
+    rulings = [r for r in recorded_rulings() if r["oracle_id"] != DEATHRITE]
+    for ruling in rulings:
+        if ruling["comment"].startswith("You can control two of this permanent"):
+            ruling["comment"] = REWORDED
+    rulings.append({"object": "ruling", "oracle_id": JACE, "source": "wotc",
+                    "published_at": "2023-04-05", "comment": ADDED})
+    return rulings
+
+
+# --- the issue's scenarios ---------------------------------------------------------------------
+
+
+def test_first_refresh_builds_and_a_second_changes_nothing(site: TestSite, tmp_path: Path) -> None:
+    db_path = tmp_path / "kb.db"
+    first = run(site, tmp_path)
+    assert (first.exit_code, first.status, first.published) == (0, "published", True)
+    assert first.changes["new_cr_versions"] == ["en-2022-02-18"]
+    assert first.changes["rulings"]["added"] == 56
+    assert first.changes["inputs"] == 3
+    db = sqlite_utils.Database(db_path)
+    assert db["rules"].count == 2772
+    assert db["rulings"].count == 56
+    assert [(r["id"], r["status"], r["exit_code"]) for r in db["refresh_runs"].rows] == [(1, "published", 0)]
+    before_sha, before_digest = sha(db_path), digest(db_path)
+    seen = len(site.requests)
+
+    second = run(site, tmp_path)
+
+    assert (second.exit_code, second.status, second.published) == (0, "unchanged", False)
+    requests = site.requests[seen:]
+    assert [r["path"] for r in requests] == [
+        "/robots.txt", RULES_PAGE, CR_TXT.replace(" ", "%20"), LISTING,
+    ]
+    documents = requests[1:]
+    # Only conditional requests, answered 304 with no body; the bulk files are not even asked.
+    assert all("if-none-match" in r["headers"] for r in documents)
+    assert [r["status"] for r in documents] == [304, 304, 304]
+    assert sum(r["bytes"] for r in documents) == 0
+    assert {name: s["bytes"] for name, s in second.sources.items()} == {"wizards-cr": 0, "scryfall": 0}
+    assert second.sources["scryfall"]["skipped"] == 2
+    assert sha(db_path) == before_sha
+    assert digest(db_path) == before_digest
+    with RawStore(tmp_path / "raw") as store:
+        runs = store.runs()
+    assert [(r["id"], r["status"]) for r in runs] == [(1, "published"), (2, "unchanged")]
+    assert runs[1]["details"]["refresh"]["exit_code"] == 0
+
+
+def test_a_newer_cr_and_changed_rulings_are_recorded_exactly(site: TestSite, tmp_path: Path) -> None:
+    db_path = tmp_path / "kb.db"
+    run(site, tmp_path)
+    first_seen = {
+        r["text"]: r["first_seen"]
+        for r in sqlite_utils.Database(db_path).query("select text, first_seen from rulings")
+    }
+    site.replace(CR_TXT, SITE / "spare" / "MagicCompRules-2022-04-29.txt")
+    serve_rulings(site, changed_rulings())
+
+    result = run(site, tmp_path)
+
+    assert (result.exit_code, result.status) == (0, "published"), result.message
+    assert result.changes["new_cr_versions"] == ["en-2022-04-29"]
+    assert result.changes["rulings"] == {
+        "added": 1, "changed": 1, "removed": 2, "reappeared": 0, "still_removed": 0,
+    }
+    assert result.message == (
+        "published 4 documents; new CR versions: en-2022-04-29; rulings +1 ~1 -2"
+    )
+    tables = result.changes["tables"]
+    assert tables["cr_versions"] == {"before": 1, "after": 2, "added": 1, "changed": 0, "removed": 0}
+    # As rows: the reworded ruling has a new id (added, its old row removed), the added one is
+    # new, and the two vanished ones are kept with removed_upstream flipped (changed).
+    assert tables["rulings"] == {"before": 56, "after": 57, "added": 2, "changed": 2, "removed": 1}
+    assert tables["cards"] == {"before": 7, "after": 7, "added": 0, "changed": 0, "removed": 0}
+    db = sqlite_utils.Database(db_path)
+    assert sorted(r["id"] for r in db["cr_versions"].rows) == ["en-2022-02-18", "en-2022-04-29"]
+    removed = list(db.query(
+        "select oracle_id, removed_upstream, first_seen, last_seen from rulings where removed_upstream = 1"
+    ))
+    assert [r["oracle_id"] for r in removed] == [DEATHRITE, DEATHRITE]
+    deathrite_texts = {r["comment"] for r in recorded_rulings() if r["oracle_id"] == DEATHRITE}
+    assert {r["text"] for r in db.query("select text from rulings where removed_upstream = 1")} == deathrite_texts
+    # Their sightings and the superseded bulk file they were seen in came along.
+    assert db.execute(
+        "select count(*) from ruling_sightings join rulings on rulings.id = ruling_id"
+        " where removed_upstream = 1"
+    ).fetchone()[0] == 2
+    assert db.execute("select count(*) from documents where status = 'superseded'").fetchone()[0] == 1
+    assert list(db.execute("pragma foreign_key_check")) == []
+    # The reworded ruling kept the first_seen of its earlier wording; search finds removed ones.
+    old_wording = "You can control two of this permanent, one front-face up and the other back-face up, at the same time."
+    reworded = db.execute("select first_seen, removed_upstream from rulings where text = ?", [REWORDED]).fetchone()
+    assert reworded == (first_seen[old_wording], 0)
+    assert db.execute(
+        "select count(*) from rulings_fts where rulings_fts match 'mana AND ability AND stack'"
+    ).fetchone()[0] >= 1
+    # Inputs: every CR body ever fetched (each a version), only the newest bulk rulings file.
+    with RawStore(tmp_path / "raw") as store:
+        inputs, left_out = select_inputs(store)
+    assert [(d.url.removeprefix(site.base), d.format, d.source_id) for d in inputs] == [
+        ("/wizards-media/2024/downloads/MagicCompRules%2020240607.txt", "cr-txt", "wizards"),
+        ("/scryfall-data/oracle-cards/oracle-cards-20230404210321.json", "scryfall-bulk-cards", "scryfall"),
+        ("/wizards-media/2024/downloads/MagicCompRules%2020240607.txt", "cr-txt", "wizards"),
+        (NEW_RULINGS, "scryfall-bulk-rulings", "scryfall"),
+    ]
+    assert [url.removeprefix(site.base) for url in left_out] == [LISTING, RULES_PAGE, RULINGS]
+    runs = list(db.query("select id, status, exit_code, changes from refresh_runs order by id"))
+    assert [(r["id"], r["status"], r["exit_code"]) for r in runs] == [(1, "published", 0), (2, "published", 0)]
+    assert json.loads(runs[1]["changes"])["rulings"]["removed"] == 2
+
+    # Still gone next time: kept, counted as still removed, never removed twice.
+    serve_rulings(site, [*changed_rulings(), {"object": "ruling", "oracle_id": JACE, "source": "wotc",
+                                              "published_at": "2023-04-06", "comment": ADDED + " (2)"}])
+    site.replace(LISTING, site._body(site._route(LISTING)).replace(  # type: ignore[arg-type]
+        NEW_RULINGS_UPDATED.encode(), b"2023-04-06T21:00:31.996000Z"))
+    third = run(site, tmp_path)
+    assert third.changes["rulings"] == {
+        "added": 1, "changed": 0, "removed": 0, "reappeared": 0, "still_removed": 2,
+    }
+
+
+def test_a_refresh_killed_during_the_build_leaves_the_served_database(site: TestSite, tmp_path: Path) -> None:
+    db_path = tmp_path / "kb.db"
+    run(site, tmp_path)
+    served_sha = sha(db_path)
+    site.replace(CR_TXT, SITE / "spare" / "MagicCompRules-2022-04-29.txt")
+    marker = tmp_path / "paused"
+    env = {**os.environ, "MTGKB_REFRESH_PAUSE_BEFORE_SWAP": f"60:{marker}"}
+    command = [sys.executable, "-m", "kb.cli.refresh", "--raw", str(tmp_path / "raw"), "--db", str(db_path),
+               "--base-url", f"wizards-cr={site.url('wizards-cr')}",
+               "--base-url", f"scryfall={site.url('scryfall')}", "--timeout", "5"]
+    child = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while not marker.exists():
+            assert child.poll() is None, child.communicate()
+            assert time.monotonic() < deadline, "the refresh never reached the swap"
+            time.sleep(0.05)
+        # The new file is complete and validated, one rename away: kill it there.
+        assert list(tmp_path.glob(".kb.db.building-*"))
+        child.send_signal(signal.SIGKILL)
+        child.wait(10)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert sha(db_path) == served_sha
+    assert [p.name for p in tmp_path.glob(".kb.db.building-*")] == [f".kb.db.building-{child.pid}"]
+
+    after = run(site, tmp_path)
+
+    assert (after.exit_code, after.status) == (0, "published")
+    assert after.changes["new_cr_versions"] == ["en-2022-04-29"]
+    assert list(tmp_path.glob(".kb.db.building-*")) == []
+    runs = list(sqlite_utils.Database(db_path).query("select id, status from refresh_runs order by id"))
+    # The killed run is in the store's state as it was left: interrupted.
+    assert runs == [
+        {"id": 1, "status": "published"}, {"id": 2, "status": "interrupted"}, {"id": 3, "status": "published"},
+    ]
+
+
+def test_a_429_storm_with_retry_after_is_ridden_out(site: TestSite, tmp_path: Path) -> None:
+    clock = FakeClock()
+    site.fail(LISTING, "429", times=3, retry_after=5)
+    site.fail(CR_TXT, "429", times=2, retry_after=3)
+
+    result = run(site, tmp_path, clock)
+
+    assert (result.exit_code, result.status) == (0, "published")
+    assert [r["status"] for r in site.requests_to(LISTING)] == [429, 429, 429, 200]
+    assert [r["status"] for r in site.requests_to(CR_TXT)] == [429, 429, 200]
+    assert result.sources["scryfall"]["failed"] == 0
+    assert result.sources["wizards-cr"]["failed"] == 0
+    # Retry-After honoured; Scryfall's 429 is a 30-second lockout of the host.
+    assert clock.sleeps.count(3.0) == 2
+    assert clock.slept >= 3 * 30 + 2 * 3
+
+
+def test_one_failing_source_exits_2_and_publishes_the_others(site: TestSite, tmp_path: Path) -> None:
+    site.fail(RULES_PAGE, "status", times=None, status=404)
+    runner = CliRunner()
+    result = runner.invoke(refresh_command, [
+        "--raw", str(tmp_path / "raw"), "--db", str(tmp_path / "kb.db"),
+        "--base-url", f"wizards-cr={site.url('wizards-cr')}", "--base-url", f"scryfall={site.url('scryfall')}",
+    ])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.count("\n") == 1
+    assert "wizards-cr" in result.stderr
+    db = sqlite_utils.Database(tmp_path / "kb.db")
+    assert (db["cr_versions"].count, db["cards"].count, db["rulings"].count) == (0, 7, 56)
+    assert [(r["status"], r["exit_code"]) for r in db["refresh_runs"].rows] == [("partial", 2)]
+
+
+def test_every_source_failing_exits_1_and_leaves_the_file_byte_identical(site: TestSite, tmp_path: Path) -> None:
+    run(site, tmp_path)
+    served_sha = sha(tmp_path / "kb.db")
+    site.fail(RULES_PAGE, "status", times=None, status=404)
+    site.fail(LISTING, "status", times=None, status=404)
+    result = CliRunner().invoke(refresh_command, [
+        "--raw", str(tmp_path / "raw"), "--db", str(tmp_path / "kb.db"),
+        "--base-url", f"wizards-cr={site.url('wizards-cr')}", "--base-url", f"scryfall={site.url('scryfall')}",
+    ])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Error: failed sources: wizards-cr, scryfall; nothing could be published:"
+        " every source failed: wizards-cr, scryfall\n"
+    )
+    assert sha(tmp_path / "kb.db") == served_sha
+    with RawStore(tmp_path / "raw") as store:
+        assert [(r["status"], r["details"]["refresh"]["exit_code"]) for r in store.runs()] == [
+            ("published", 0), ("failed", 1),
+        ]
+
+
+def test_a_second_refresh_exits_at_once_while_one_runs(site: TestSite, tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    with refresh_lock(raw):
+        started = time.monotonic()
+        result = CliRunner().invoke(refresh_command, [
+            "--raw", str(raw), "--db", str(tmp_path / "kb.db"),
+            "--base-url", f"wizards-cr={site.url('wizards-cr')}",
+        ])
+        elapsed = time.monotonic() - started
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: another refresh is running (pid {os.getpid()} since ")
+    assert f"lock {raw / 'refresh.lock'} is held" in result.stderr
+    assert elapsed < 2
+    assert site.requests == []
+    assert not (tmp_path / "kb.db").exists()
+
+
+def test_a_shrinking_table_is_not_published_unless_allowed(site: TestSite, tmp_path: Path) -> None:
+    run(site, tmp_path)
+    served_sha = sha(tmp_path / "kb.db")
+    serve_rulings(site, recorded_rulings()[:20])
+
+    refused = run(site, tmp_path)
+
+    assert (refused.exit_code, refused.status, refused.published) == (1, "failed", False)
+    assert refused.message.startswith("not published: ruling_records would shrink from 56 to 20 rows (-64%)")
+    assert refused.message.endswith(" (use --allow-shrink if this is expected)")
+    assert sha(tmp_path / "kb.db") == served_sha
+
+    allowed = run(site, tmp_path, allow_shrink=True)
+
+    assert (allowed.exit_code, allowed.status) == (0, "published")
+    assert allowed.changes["rulings"]["removed"] == 36
+    db = sqlite_utils.Database(tmp_path / "kb.db")
+    assert db.execute("select count(*) from rulings where removed_upstream = 1").fetchone()[0] == 36
+
+
+def test_a_stored_document_that_cannot_be_read_keeps_its_last_good_data(site: TestSite, tmp_path: Path) -> None:
+    db_path = tmp_path / "kb.db"
+    assert run(site, tmp_path).exit_code == 0
+    # The site now serves a CR file cut short: it downloads completely (so the fetch keeps it)
+    # but is not a whole CR document.
+    newer = (SITE / "spare" / "MagicCompRules-2022-04-29.txt").read_bytes()
+    site.replace(CR_TXT, newer[:400_000], "text/plain")
+    result = run(site, tmp_path)
+    assert (result.exit_code, result.status, result.published) == (2, "partial", True)
+    assert result.failed_sources == ["wizards-cr"]
+    (unreadable,) = result.changes["unreadable"]
+    assert unreadable["url"].endswith("MagicCompRules%2020240607.txt")
+    assert "truncated" in unreadable["error"] and unreadable["replaced_by_earlier"] is False
+    db = sqlite_utils.Database(db_path)
+    assert [row["id"] for row in db["cr_versions"].rows] == ["en-2022-02-18"]
+    assert db["rulings"].count == 56
+    assert [(r["status"], r["exit_code"]) for r in db["refresh_runs"].rows][-1] == ("partial", 2)

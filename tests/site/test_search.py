@@ -1,0 +1,128 @@
+"""The unified search (kb.site.search) on the database built from the bundled snapshot."""
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from site_databases import JACE
+from kb.site.search import clean_query, fold, fts_query, highlight, marked_to_html, search, HIT_END, HIT_START
+
+SULTAI_EMISSARY = "0274f286-46a1-4028-878a-88c2146a895c"
+
+
+def urls(hits) -> list[str]:
+    return [hit.url for hit in hits]
+
+
+# -- pure helpers -------------------------------------------------------------------------------
+
+
+def test_fts_query_quotes_every_token_and_drops_syntax() -> None:
+    assert fts_query('a "b (c) -d * e:f') == '"a" "b" "c" "d" "e" "f"'
+    assert fts_query("NEAR(x OR y)") == '"NEAR" "x" "OR" "y"'
+    assert fts_query("conspirar") == '"conspirar"*'
+    assert fts_query("conspirar", prefix_last=False) == '"conspirar"'
+    assert fts_query("Tödliches Komplott") == '"Tödliches" "Komplott"*'
+    assert fts_query(" - * : ") is None
+
+
+def test_fold_ignores_case_and_accents() -> None:
+    assert fold("Paradiesvögel") == fold("PARADIESVOGEL") == "paradiesvogel"
+    assert fold("Émissaire de Sultaï") == "emissaire de sultai"
+
+
+def test_clean_query_removes_sentinels_and_controls() -> None:
+    assert clean_query(f"a{HIT_START}b\x00c  d\n") == "abc d"
+
+
+def test_snippets_escape_before_marking() -> None:
+    assert marked_to_html(f"<b>{HIT_START}x{HIT_END}</b> & 'y'") == "&lt;b&gt;<mark>x</mark>&lt;/b&gt; &amp; &#x27;y&#x27;"
+    assert highlight("<i>Conspire</i> and conspire", "conspire") == (
+        "&lt;i&gt;<mark>Conspire</mark>&lt;/i&gt; and <mark>conspire</mark>"
+    )
+
+
+# -- on the snapshot ----------------------------------------------------------------------------
+
+
+def test_russian_card_name_lands_on_the_card(snapshot_conn: sqlite3.Connection) -> None:
+    results = search(snapshot_conn, "Джейс, Гений из Врина")
+    assert results.best is not None
+    assert results.best.url == f"/card/{JACE}"
+    assert results.best.title == "Jace, Vryn's Prodigy // Jace, Telepath Unbound"
+    assert results.best.lang == "ru"
+
+
+@pytest.mark.parametrize("query", ["Émissaire de Sultaï", "emissaire de sultai", "ÉMISSAIRE DE SULTAI"])
+def test_card_names_are_case_and_accent_insensitive(snapshot_conn: sqlite3.Connection, query: str) -> None:
+    results = search(snapshot_conn, query)
+    assert results.best.url == f"/card/{SULTAI_EMISSARY}"
+    assert results.best.title == "Sultai Emissary"
+
+
+@pytest.mark.parametrize("query", ["Tödliches Komplott", "todliches komplott"])
+def test_card_known_only_by_german_name(snapshot_conn: sqlite3.Connection, query: str) -> None:
+    results = search(snapshot_conn, query)
+    assert results.best.url == "/card?name=T%C3%B6dliches%20Komplott"
+    assert results.best.detail == "exact unlinked name"
+    assert "not yet linked to an Oracle card" in results.best.snippet
+
+
+def test_rule_numbers_are_answered_by_number(snapshot_conn: sqlite3.Connection) -> None:
+    assert search(snapshot_conn, "702.78a").best.url == "/rule/702.78a"
+    assert search(snapshot_conn, "702.78").best.url == "/rule/702.78"
+    assert search(snapshot_conn, "rule 702.78.").best.url == "/rule/702.78"
+    # Only in the pre-2009 numbering: the newest English version that has it.
+    old = search(snapshot_conn, "502.46")
+    assert old.best.url == "/rule/502.46?version=en-2006-02-01"
+
+
+def test_spanish_keyword_finds_the_english_rule(snapshot_conn: sqlite3.Connection) -> None:
+    results = search(snapshot_conn, "conspirar")
+    assert [(hit.title, hit.url, hit.lang) for hit in results.groups["keywords"]] == [
+        ("702.78 Conspire", "/rule/702.78#lang-es", "es")
+    ]
+    assert results.best.url == "/rule/702.78#lang-es"
+    spanish = [(hit.title, hit.lang) for hit in results.groups["rules"]]
+    assert spanish == [("702.78 Conspirar", "es"), ("702.78b", "es"), ("702.78a", "es")]
+
+
+def test_chinese_keyword_finds_the_chinese_and_english_rule(snapshot_conn: sqlite3.Connection) -> None:
+    results = search(snapshot_conn, "协力")
+    assert results.groups["keywords"][0].url == "/rule/702.78#lang-zhs"
+    assert results.groups["keywords"][0].title == "702.78 Conspire"
+    rules = [(hit.title, hit.lang) for hit in results.groups["rules"]]
+    assert ("702.78 协力", "zhs") in rules
+    assert ("702.78a", "zhs") in rules
+
+
+def test_english_keyword_and_rulings_about_it(snapshot_conn: sqlite3.Connection) -> None:
+    results = search(snapshot_conn, "convoke")
+    assert results.best.url == "/rule/702.51"
+    assert results.groups["rules"][0].title == "702.51 Convoke"
+    ruling_cards = {hit.title for hit in results.groups["rulings"]}
+    assert "Tödliches Komplott" in ruling_cards
+
+
+def test_chinese_three_characters_use_the_trigram_index(snapshot_conn: sqlite3.Connection) -> None:
+    results = search(snapshot_conn, "农庄拾穗人")
+    translations = results.groups["translations"]
+    assert len(translations) == 2
+    assert all(hit.lang == "zhs" for hit in translations)
+    assert "<mark>农庄拾穗人</mark>" in translations[0].snippet
+
+
+@pytest.mark.parametrize(
+    "query",
+    ['"', "(", ")", "a-b", "-", "*", ":", "NEAR(", "OR", "AND NOT", "'; drop table rules; --",
+     "\\", "%_", "协", "{T}", "col:val", '"unbalanced', "x" * 500, "702.78a)", "　"],
+)
+def test_hostile_input_never_errors(snapshot_conn: sqlite3.Connection, query: str) -> None:
+    results = search(snapshot_conn, query)
+    assert results.query == clean_query(query)
+
+
+def test_empty_query(snapshot_conn: sqlite3.Connection) -> None:
+    results = search(snapshot_conn, "   ")
+    assert results.total == 0 and results.best is None

@@ -1,0 +1,286 @@
+"""Our Datasette pages through ``ds.client``: search, card, rule, feed, JSON, escaping, robots."""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter
+from urllib.parse import quote
+
+import pytest
+
+from site_databases import JACE, PHELDDAGRIF
+from kb.site.pages import render_text
+
+KOMPLOTT = "/card?name=" + quote("Tödliches Komplott")
+
+
+def count_rulings(html: str) -> int:
+    return len(re.findall(r'<li class="kb-ruling" id="ruling-\d+">', html))
+
+
+# -- rendering ----------------------------------------------------------------------------------
+
+
+def test_render_text_escapes_then_links_rules_and_symbols() -> None:
+    html = render_text("<b>Pay {W/U}</b> & see rule 702.78a, rule 104 or 20 life.")
+    assert html.startswith("&lt;b&gt;Pay <span class=\"sym sym-wu sym-hybrid\"")
+    assert '<a class="rule-ref" href="/rule/702.78a">702.78a</a>' in html
+    assert '<a class="rule-ref" href="/rule/104">104</a>' in html
+    assert "&amp; see" in html and "20 life" in html and "<b>" not in html
+
+
+def test_render_text_keeps_version_in_links() -> None:
+    assert render_text("See 601.2b.", "en-2019-01-25") == (
+        'See <a class="rule-ref" href="/rule/601.2b?version=en-2019-01-25">601.2b</a>.'
+    )
+
+
+# -- home and search ----------------------------------------------------------------------------
+
+
+async def test_home_has_one_search_box(snapshot_ds) -> None:
+    response = await snapshot_ds.client.get("/")
+    assert response.status_code == 200
+    assert response.text.count('name="q"') == 1
+    assert 'action="/search"' in response.text
+    assert "en-2026-04-17" in response.text
+
+
+async def test_search_redirects_an_exact_card_name(snapshot_ds) -> None:
+    response = await snapshot_ds.client.get("/search?q=" + quote("Джейс, Гений из Врина"))
+    assert response.status_code == 302
+    assert response.headers["location"] == f"/card/{JACE}"
+
+
+async def test_search_redirects_a_rule_number(snapshot_ds) -> None:
+    response = await snapshot_ds.client.get("/search?q=702.78a")
+    assert response.status_code == 302
+    assert response.headers["location"] == "/rule/702.78a"
+
+
+async def test_search_lists_keyword_results_grouped(snapshot_ds) -> None:
+    response = await snapshot_ds.client.get("/search?q=conspirar")
+    assert response.status_code == 200
+    assert 'class="kb-best" href="/rule/702.78#lang-es"' in response.text
+    assert "kb-group-keywords" in response.text and "kb-group-rules" in response.text
+    data = (await snapshot_ds.client.get("/search.json?q=conspirar")).json()
+    assert data["best"]["url"] == "/rule/702.78#lang-es"
+    assert [group["kind"] for group in data["groups"]] == ["keywords", "rules"]
+
+
+@pytest.mark.parametrize("query", ['"', "(a", "-x", "*", "a:b", "NEAR(", '<script>alert(1)</script>'])
+async def test_search_never_errors_and_escapes_the_query(snapshot_ds, query: str) -> None:
+    response = await snapshot_ds.client.get("/search?q=" + quote(query))
+    assert response.status_code == 200
+    assert "<script>alert(1)</script>" not in response.text
+
+
+# -- card pages ---------------------------------------------------------------------------------
+
+
+async def test_card_page_of_jace(snapshot_ds) -> None:
+    response = await snapshot_ds.client.get(f"/card/{JACE}")
+    assert response.status_code == 200
+    html = response.text
+    assert count_rulings(html) == 16
+    assert "Джейс, Гений из Врина" in html and "Jace, Wunderkind von Vryn" in html
+    assert "https://api.scryfall.com/cards/02d6d693-f1f3-4317-bcc0-c21fa8490d38/rulings" in html
+    assert "Not yet linked" not in html
+
+
+async def test_card_json_of_jace(snapshot_ds) -> None:
+    page = (await snapshot_ds.client.get(f"/card/{JACE}.json")).json()
+    assert page["linked"] is True
+    assert len(page["rulings"]) == 16
+    assert Counter(ruling["source"] for ruling in page["rulings"]) == {"wotc": 15, "scryfall": 1}
+    dates = [ruling["published_at"] for ruling in page["rulings"]]
+    assert dates == sorted(dates)
+    assert {"lang": "ru", "name": "Джейс, Гений из Врина", "source": "scryfall"} in page["names"]
+    assert all(ruling["sightings"] for ruling in page["rulings"])
+
+
+async def test_card_by_any_language_name_redirects(snapshot_ds) -> None:
+    response = await snapshot_ds.client.get("/card?name=" + quote("jace, vryn's prodigy"))
+    assert response.status_code == 302
+    assert response.headers["location"] == f"/card/{JACE}"
+
+
+async def test_card_known_only_by_its_german_name(snapshot_ds) -> None:
+    response = await snapshot_ds.client.get(KOMPLOTT)
+    assert response.status_code == 200
+    assert count_rulings(response.text) == 11
+    assert "Not yet linked to an Oracle card" in response.text
+    page = (await snapshot_ds.client.get(KOMPLOTT + "&_format=json")).json()
+    assert page["linked"] is False
+    assert Counter(ruling["published_at"] for ruling in page["rulings"]) == {"2022-04-29": 5, "2024-01-12": 6}
+    assert {ruling["source"] for ruling in page["rulings"]} == {"wotc"}
+    assert [document["path"].rsplit("/", 1)[-1] for document in page["documents"]] == ["de-toedliches-komplott.txt"]
+
+
+async def test_unknown_card_is_404(snapshot_ds) -> None:
+    assert (await snapshot_ds.client.get("/card/00000000-0000-0000-0000-000000000000")).status_code == 404
+    assert (await snapshot_ds.client.get("/card.json?name=nonexistent")).status_code == 404
+
+
+# -- rule pages ---------------------------------------------------------------------------------
+
+
+async def test_rule_page_shows_translations_side_by_side(snapshot_ds) -> None:
+    response = await snapshot_ds.client.get("/rule/702.78")
+    assert response.status_code == 200
+    html = response.text
+    assert 'id="lang-es"' in html and 'id="lang-zhs"' in html
+    assert "Conspirar" in html and "协力" in html
+    assert 'id="r-702.78a"' in html and 'id="r-702.78b"' in html
+    assert '<a class="rule-ref" href="/rule/601.2b">601.2b</a>' in html
+
+
+async def test_rule_json(snapshot_ds) -> None:
+    page = (await snapshot_ds.client.get("/rule/702.78.json")).json()
+    assert page["version"]["id"] == "en-2026-04-17"
+    assert page["rule"]["title"] == "Conspire"
+    assert [child["number"] for child in page["children"]] == ["702.78a", "702.78b"]
+    columns = {column["version_id"]: column for column in page["translations"]["columns"]}
+    assert sorted(columns) == ["es-pages-cr-page", "zhs-2025-02-07"]
+    assert sorted(columns["es-pages-cr-page"]["rules"]) == ["702.78", "702.78a", "702.78b"]
+    assert columns["zhs-2025-02-07"]["rules"]["702.78"]["title"] == "协力"
+    assert [ref["number"] for ref in page["references"]] == ["601.2b", "601.2f", "601.2g", "601.2h"]
+    # History by number: keyword rules are renumbered as keywords are added.
+    assert [(entry["title"], entry["effective_date"], entry["until"]) for entry in page["history"]] == [
+        ("Wither", "2013-05-01", "2013-05-01"),
+        ("Persist", "2014-09-25", "2019-01-25"),
+        ("Conspire", "2022-02-18", "2026-04-17"),
+    ]
+
+
+async def test_rule_in_an_older_version(snapshot_ds) -> None:
+    page = (await snapshot_ds.client.get("/rule/702.78a.json?version=en-2019-01-25")).json()
+    assert page["version"]["id"] == "en-2019-01-25"
+    assert page["is_current"] is False
+    assert (await snapshot_ds.client.get("/rule/999.99")).status_code == 404
+
+
+# -- feed, Datasette pages, robots --------------------------------------------------------------
+
+
+async def test_changes_feed_is_atom(snapshot_ds) -> None:
+    response = await snapshot_ds.client.get("/changes.atom")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("application/atom+xml")
+    feed = ET.fromstring(response.content)
+    entries = feed.findall("{http://www.w3.org/2005/Atom}entry")
+    assert len(entries) == 50
+    categories = {entry.find("{http://www.w3.org/2005/Atom}category").get("term") for entry in entries}
+    assert categories <= {"ruling", "cr-version"}
+
+
+async def test_datasette_table_json_and_canned_query(snapshot_ds, snapshot_db) -> None:
+    name = snapshot_db.stem
+    rows = (await snapshot_ds.client.get(f"/{name}/cr_versions.json?_shape=array&lang=zhs")).json()
+    assert [row["id"] for row in rows] == ["zhs-2025-02-07"]
+    found = (await snapshot_ds.client.get(
+        f"/{name}/rulings_by_any_name.json?_shape=array&name=" + quote("Tödliches Komplott")
+    )).json()
+    assert len(found) == 11 and {row["card"] for row in found} == {"Tödliches Komplott"}
+
+
+async def test_robots_keep_off_search(snapshot_ds, snapshot_db) -> None:
+    robots = (await snapshot_ds.client.get("/robots.txt")).text
+    assert "Disallow: /search" in robots
+    assert f"Disallow: /{snapshot_db.stem}" in robots
+
+
+# -- scraped text is never trusted HTML ---------------------------------------------------------
+
+
+async def test_script_in_a_ruling_renders_as_text(hostile_ds) -> None:
+    response = await hostile_ds.client.get(f"/card/{PHELDDAGRIF}")
+    assert response.status_code == 200
+    html = response.text
+    assert count_rulings(html) == 3
+    assert "<script>document.title" not in html
+    assert "&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;" in html or (
+        "&lt;script&gt;document.title=&#x27;pwned&#x27;&lt;/script&gt;" in html
+    )
+    assert "&lt;b&gt;bold&lt;/b&gt;" in html
+    assert 'class="sym sym-wu sym-hybrid"' in html and 'class="sym sym-tap"' in html
+    assert '<a class="rule-ref" href="/rule/702.78a">702.78a</a>' in html
+
+
+async def test_stale_and_mismatched_translations_are_marked(snapshot_ds) -> None:
+    page = (await snapshot_ds.client.get("/rule/100.1.json")).json()
+    korean = next(c for c in page["translations"]["columns"] if c["version_id"] == "ko-2021-02-15")
+    assert korean["english_version"] == "en-2019-01-25"
+    assert {number: rule["status"] for number, rule in korean["rules"].items()} == {
+        "100.1": "linked", "100.1a": "linked", "100.1b": "stale",
+    }
+    html = (await snapshot_ds.client.get("/rule/100.1")).text
+    assert html.count('<td class="kb-tr status-stale"') == 1
+    mismatch = (await snapshot_ds.client.get("/rule/110.2")).text
+    assert '<td class="kb-tr status-mismatch"' in mismatch
+
+
+@pytest.mark.parametrize(
+    ("query", "name"),
+    [("paradiesvogel", "Paradiesvögel"), ("PARADIESVÖGEL", "Paradiesvögel"), ("極楽鳥", "極楽鳥"), ("반역 행위", "반역 행위")],
+)
+async def test_names_of_cards_not_identified_yet_land_on_their_page(snapshot_ds, query: str, name: str) -> None:
+    # Birds of Paradise is in no card data we hold: its German and Japanese names come from
+    # Gatherer printed pages; 반역 행위 from the Korean release notes.
+    found = await snapshot_ds.client.get("/search.json?q=" + quote(query))
+    best = found.json()["best"]
+    assert best["title"] == name and best["detail"] == "exact unlinked name"
+    page = await snapshot_ds.client.get(best["url"])
+    assert page.status_code == 200
+    assert "Not yet linked to an Oracle card" in page.text
+    assert name in page.text
+
+
+async def test_printed_page_of_an_unidentified_card_shows_its_printed_text(snapshot_ds) -> None:
+    page = await snapshot_ds.client.get("/card.json?name=" + quote("Paradiesvögel"))
+    data = page.json()
+    assert data["linked"] is False
+    (printing,) = [p for p in data["printings"] if p["lang"] == "de"]
+    assert printing["printed_type_line"] == "Kreatur — Vogel"
+    assert printing["printed_text"] == "Fliegend\n{T}: Erhöhe deinen Manavorrat um ein Mana einer beliebigen Farbe."
+
+
+async def test_version_page_shows_what_changed(snapshot_ds) -> None:
+    data = (await snapshot_ds.client.get("/version/en-2026-01-16.json")).json()
+    assert data["previous"] == "en-2025-02-07"
+    assert data["counts"] == {
+        "added": 95, "removed": 1, "changed": 134, "moved": 357, "moved-changed": 16,
+        "glossary-added": 25, "glossary-removed": 3, "glossary-changed": 90,
+    }
+    moves = {(c["old_number"], c["new_number"]) for c in data["changes"] if c["kind"] == "moved"}
+    assert ("701.47", "701.50") in moves  # Connive
+    assert ("701.50", "701.28") in moves  # Convert
+    page = await snapshot_ds.client.get("/version/en-2026-01-16?kind=changed")
+    assert page.status_code == 200
+    assert "<del>724,</del>" in page.text and "<ins>726,</ins>" in page.text
+    home = await snapshot_ds.client.get("/")
+    assert 'href="/version/en-2026-01-16"' in home.text
+
+
+async def test_version_page_of_a_translation_shows_its_links(snapshot_ds) -> None:
+    data = (await snapshot_ds.client.get("/version/zhs-2025-02-07.json")).json()
+    assert data["version"]["translates_version_id"] == "en-2025-02-07"
+    assert sum(data["links"].values()) == 3175
+    missing = await snapshot_ds.client.get("/version/xx-1999-01-01")
+    assert missing.status_code == 404
+
+
+async def test_rule_page_traces_renumbering_and_lists_rulings_relying_on_it(snapshot_ds) -> None:
+    data = (await snapshot_ds.client.get("/rule/701.50.json")).json()
+    assert [(t["version"], t["number"], t["change"]) for t in data["trace"]] == [
+        ("en-2022-04-29", "701.47", "added"),
+        ("en-2024-02-02", "701.47", "same"),
+        ("en-2025-02-07", "701.47", "same"),
+        ("en-2026-01-16", "701.50", "moved"),
+        ("en-2026-04-17", "701.50", "same"),
+    ]
+    # The German page's rulings about conniving, linked by keyword to Connive as numbered then.
+    relying = {(r["card"], r["rule_number"], r["method"]) for r in data["rulings"]}
+    assert relying == {("Tödliches Komplott", "701.47", "keyword")}
+    page = await snapshot_ds.client.get("/rule/701.50")
+    assert "Rulings relying on this rule" in page.text and 'href="/version/en-2026-01-16"' in page.text
