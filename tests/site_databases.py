@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from kb.build.publish import build_database, path_inputs, snapshot_inputs
+from kb.build.inputs import path_inputs, snapshot_inputs
+from kb.build.publish import build_database
 
 ROOT = Path(__file__).resolve().parent.parent
 SNAPSHOT = ROOT / "data" / "snapshot"

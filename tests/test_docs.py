@@ -4,9 +4,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from kb.cli import cli
-from kb.store.schema import TABLES
 from kb.parse.formats import all_formats
 from kb.site.metadata import build_metadata
+from kb.store.schema import TABLES
 
 README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
 

@@ -5,6 +5,7 @@ starts empty (for ``build``), writes everything into a temporary file beside the
 checks it, syncs it to disk, and renames it over the target in one atomic step. A crash at any
 moment leaves the old file as it was.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -12,43 +13,24 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
 
 import sqlite_utils
 
-from kb.store.schema import TABLES, ensure_db_shape, table_counts
-from kb.parse.formats import Format, detect_format, format_named
+from kb.build.inputs import BuildError
+from kb.build.load import load_document
+from kb.records import ParseError, QualityIssue
 from kb.store.derive_rulings import link_all
-from kb.records import CRDocument, ParseError, RulingsDocument
 from kb.store.save import (
     DocumentInput,
-    LangDetector,
-    save_card_names,
-    save_cards,
     save_cr_document,
     save_document,
     save_quality_issue,
-    save_ruling_records,
-    save_rulings_document,
     save_sources,
 )
-from kb.records import QualityIssue
-
-SNAPSHOT_MANIFEST = "manifest.json"
-SNIFF_BYTES = 1 << 20
-
-
-class BuildError(Exception):
-    """A build that cannot complete; the message names the input and the reason.
-
-    ``document`` is the input that could not be read, when one is to blame.
-    """
-
-    def __init__(self, message: str, document: "DocumentInput | None" = None) -> None:
-        super().__init__(message)
-        self.document = document
+from kb.store.schema import TABLES, ensure_db_shape, table_counts
 
 
 @dataclass
@@ -58,171 +40,6 @@ class BuildReport:
     failed: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
-
-
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
-def snapshot_inputs(snapshot: Path) -> list[DocumentInput]:
-    """Every file of a snapshot folder, described by its ``manifest.json`` where it has one.
-
-    The manifest lists ``{"path", "url", "source", "lang", "fetched_at", "format"}`` per file;
-    files it does not list are imported as local files with their format detected.
-    """
-    if not snapshot.is_dir():
-        raise BuildError(f"{snapshot}: snapshot folder not found")
-    described: dict[str, dict] = {}
-    manifest = snapshot / SNAPSHOT_MANIFEST
-    if manifest.exists():
-        try:
-            entries = json.loads(manifest.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as error:
-            raise BuildError(f"{manifest}: not valid JSON ({error})") from error
-        for entry in entries:
-            described[entry["path"]] = entry
-    inputs = []
-    for path in sorted(snapshot.rglob("*")):
-        relative = path.relative_to(snapshot).as_posix()
-        if not path.is_file() or relative == SNAPSHOT_MANIFEST or path.name.startswith(".") or path.name.lower() == "readme.md":
-            continue
-        entry = described.get(relative, {})
-        inputs.append(
-            DocumentInput(
-                path=str(path),
-                sha256=sha256_of(path),
-                size=path.stat().st_size,
-                source_id=entry.get("source", "local"),
-                url=entry.get("url"),
-                lang=entry.get("lang"),
-                fetched_at=entry.get("fetched_at"),
-                format=entry.get("format"),
-            )
-        )
-    missing = sorted(set(described) - {Path(i.path).relative_to(snapshot).as_posix() for i in inputs})
-    if missing:
-        raise BuildError(f"{manifest}: lists files that are not in the snapshot: {', '.join(missing)}")
-    return inputs
-
-
-def path_inputs(paths: Iterable[Path], source_id: str = "local", lang: str | None = None, fmt: str | None = None) -> list[DocumentInput]:
-    inputs = []
-    for given in paths:
-        if not given.exists():
-            raise BuildError(f"{given}: no such file")
-        files = sorted(p for p in given.rglob("*") if p.is_file()) if given.is_dir() else [given]
-        for path in files:
-            inputs.append(
-                DocumentInput(
-                    path=str(path), sha256=sha256_of(path), size=path.stat().st_size,
-                    source_id=source_id, lang=lang, format=fmt,
-                )
-            )
-    return inputs
-
-
-def _detect(doc: DocumentInput) -> Format:
-    if doc.format:
-        return format_named(doc.format)
-    with open(doc.path, "rb") as handle:
-        head = handle.read(SNIFF_BYTES)
-    # Sniffers look at the head only: bulk files can be gigabytes.
-    return detect_format(head, doc.path)
-
-
-def load_document(
-    db: sqlite_utils.Database, doc: DocumentInput, deferred: list | None = None
-) -> str:
-    """Parse one input and save what it holds; returns the format name. Raises ParseError.
-
-    Undated CR pages are appended to ``deferred`` (when given) instead of saved, so they can
-    join a dated version that a later input of the same build provides.
-    """
-    fmt = _detect(doc)
-    stream_saver = STREAMING_SAVERS.get(fmt.name)
-    if stream_saver is not None:
-        document_id = save_document(db, doc, fmt.name, "parsed", lang=doc.lang)
-        with open(doc.path, "rb") as handle:
-            try:
-                stream_saver(db, handle, doc.path, document_id)
-            except ParseError:
-                raise
-            except Exception as error:
-                raise ParseError(f"{doc.path}: could not be read as {fmt.name}: {error}") from error
-        return fmt.name
-    data = Path(doc.path).read_bytes()
-    try:
-        parsed = fmt.parse(data, doc.path, doc.lang)
-    except ParseError:
-        raise
-    except Exception as error:
-        raise ParseError(f"{doc.path}: could not be read as {fmt.name}: {error}") from error
-    lang = getattr(parsed, "lang", None) or doc.lang
-    document_id = save_document(db, doc, fmt.name, "parsed", lang=lang)
-    if isinstance(parsed, CRDocument):
-        if parsed.effective_date is None and deferred is not None:
-            deferred.append((parsed, document_id, doc.source_id))
-        else:
-            save_cr_document(db, parsed, document_id, doc.source_id)
-    elif isinstance(parsed, RulingsDocument):
-        save_rulings_document(db, parsed, document_id)
-    else:  # pragma: no cover - a parser returning something else is a programming error
-        raise ParseError(f"{doc.path}: parser {fmt.name} returned {type(parsed).__name__}")
-    return fmt.name
-
-
-def _stream_bulk_rulings(db: sqlite_utils.Database, handle, name: str, document_id: int) -> None:
-    from kb.parse.rulings.scryfall import iter_bulk_rulings
-
-    save_ruling_records(db, iter_bulk_rulings(handle, name), document_id, LangDetector())
-
-
-def _stream_bulk_cards(db: sqlite_utils.Database, handle, name: str, document_id: int) -> None:
-    from kb.parse.rulings.scryfall import iter_bulk_card_names
-
-    cards, names = [], []
-    for card, card_names in iter_bulk_card_names(handle, name):
-        cards.append(card)
-        names.extend(card_names)
-        if len(cards) >= 5_000:
-            save_cards(db, cards, document_id)
-            save_card_names(db, names, document_id)
-            cards, names = [], []
-    save_cards(db, cards, document_id)
-    save_card_names(db, names, document_id)
-
-
-def _stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: int) -> None:
-    """AllPrintings can be hundreds of megabytes: card by card, rulings once per card."""
-    from kb.parse.rulings.mtgjson import iter_cards
-
-    seen_rulings: set[tuple] = set()
-
-    def rulings():
-        for entry in iter_cards(handle, name):
-            save_cards(db, entry.cards, document_id)
-            save_card_names(db, entry.names, document_id)
-            for issue in entry.issues:
-                save_quality_issue(db, issue, document_id)
-            for ruling in entry.rulings:
-                key = (ruling.oracle_id or ruling.card_name, ruling.raw_date, ruling.text)
-                if key not in seen_rulings:
-                    seen_rulings.add(key)
-                    yield ruling
-
-    save_ruling_records(db, rulings(), document_id, LangDetector())
-
-
-# Formats read as streams, never whole: bulk files run to gigabytes.
-STREAMING_SAVERS: dict[str, Callable] = {
-    "scryfall-bulk-rulings": _stream_bulk_rulings,
-    "scryfall-bulk-cards": _stream_bulk_cards,
-    "mtgjson": _stream_mtgjson,
-}
 
 
 def open_for_build(path: Path) -> sqlite_utils.Database:

@@ -1,4 +1,9 @@
-"""The ``mtgkb`` command line."""
+"""The ``mtgkb`` command line: click commands over every stage.
+
+The top of the flow: may import ``scraper`` (fetch), ``kb.build``, ``kb.refresh``, ``kb.store`` and
+``kb.site.serve``; nothing imports it. Commands print one line per failure and exit 1, or 2 for a
+partial publish.
+"""
 from __future__ import annotations
 
 import sys
@@ -6,7 +11,8 @@ from pathlib import Path
 
 import click
 
-from kb.build.publish import BuildError, build_database, path_inputs, snapshot_inputs
+from kb.build.inputs import BuildError, path_inputs, snapshot_inputs
+from kb.build.publish import build_database
 
 DEFAULT_DB = Path("data/kb.db")
 DEFAULT_SNAPSHOT = Path("data/snapshot")
@@ -46,9 +52,8 @@ def build(snapshot: Path, db_path: Path, raw_dir: Path | None, keep_going: bool,
 
 def raw_store_inputs(raw_dir: Path) -> list:
     """The latest good documents of a raw store, as the refresh job would build them."""
+    from kb.refresh.inputs import select_inputs
     from scraper.rawstore import RawStore
-
-    from kb.refresh.job import select_inputs
 
     if not (raw_dir / "manifest.db").exists():
         raise BuildError(f"{raw_dir}: not a raw store (no manifest.db); run `mtgkb fetch --raw {raw_dir}` first")
@@ -116,10 +121,9 @@ def serve(db_path: Path, port: int, host: str) -> None:
 
 def _attach_commands() -> None:
     """Commands that live beside the modules they drive."""
-    from scraper.cli import fetch
-
     from kb.cli.history import COMMANDS as history_commands
     from kb.cli.refresh import refresh
+    from scraper.cli import fetch
 
     cli.add_command(fetch)
     cli.add_command(refresh)

@@ -10,7 +10,14 @@ from pathlib import Path
 import click
 import sqlite_utils
 
-from kb.link.cr_diff import CHANGE_KINDS, Change, count_changes, diff_versions, trace_rule, version_in_force
+from kb.link.cr_diff import (
+    CHANGE_KINDS,
+    Change,
+    count_changes,
+    diff_versions,
+    trace_rule,
+    version_in_force,
+)
 from kb.records import CRDocument, ParseError
 
 DEFAULT_DB = Path("data/kb.db")

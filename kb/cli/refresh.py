@@ -7,10 +7,11 @@ from pathlib import Path
 
 import click
 
+from kb.refresh.job import EXIT_NOTHING_PUBLISHED
+from kb.refresh.job import refresh as run_refresh
+from kb.refresh.lock import RefreshLocked
 from scraper.fetch import DEFAULT_SOURCES
 from scraper.sources import SOURCES
-
-from kb.refresh.job import EXIT_NOTHING_PUBLISHED, RefreshLocked, refresh as run_refresh
 
 DEFAULT_RAW = Path("data/raw")
 DEFAULT_DB = Path("data/kb.db")

@@ -16,8 +16,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from kb.records import CRDocument, Rule
 from kb.normalise.refs import extract_refs
+from kb.records import CRDocument, Rule
 
 # How much one failed check costs. A "hard" disagreement (other subrules, a contradicting title)
 # means the numbers denote different rules; a "soft" one (a citation or an example the

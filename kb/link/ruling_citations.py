@@ -30,8 +30,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from kb.records import CRDocument
 from kb.normalise.refs import extract_refs
+from kb.records import CRDocument
 
 KEYWORD_SECTIONS = {"701": "Keyword Actions", "702": "Keyword Abilities"}
 

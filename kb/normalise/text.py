@@ -114,7 +114,9 @@ def quality_score(text: str) -> tuple[int, int, int, int, int]:
     carries, no runs of spaces, typographic punctuation (the official texts use it), and
     finally NFC form.
     """
-    from kb.normalise.losses import detect_dropped_symbols  # losses builds on this module
+    from kb.normalise.losses import (
+        detect_dropped_symbols,  # losses builds on this module
+    )
 
     no_losses = 0 if detect_dropped_symbols(text) else 1
     symbols = len(BRACED_SYMBOL.findall(text))

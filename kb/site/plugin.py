@@ -10,17 +10,15 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable
-from datetime import datetime, timezone
 from typing import Any
 from urllib.parse import quote
-from xml.sax.saxutils import escape as xml_escape
 
 from datasette import hookimpl
 from datasette.utils import sqlite_timelimit
 from datasette.utils.asgi import Response
 from markupsafe import Markup
 
-from kb.site import pages
+from kb.site import card_page, feed, home_page, markup, rule_page, version_page
 from kb.site.search import register_functions, search
 
 # Our pages run several small queries; the whole page shares this budget.
@@ -44,10 +42,10 @@ def prepare_connection(conn):
 
 @hookimpl
 def prepare_jinja2_environment(env):
-    env.filters["kbtext"] = lambda text, version=None: Markup(pages.render_text(text, version))
+    env.filters["kbtext"] = lambda text, version=None: Markup(markup.render_text(text, version))
     env.filters["langname"] = lambda code: LANGUAGE_NAMES.get(code or "", code or "")
     env.filters["quote"] = lambda text: quote(text or "")
-    env.filters["worddiff"] = lambda markup: Markup(pages.render_word_diff(markup))
+    env.filters["worddiff"] = lambda diff: Markup(markup.render_word_diff(diff))
 
 
 @hookimpl
@@ -88,7 +86,7 @@ def wants_json(request, json_suffix: str | None) -> bool:
 
 
 def json_response(data: Any, status: int = 200) -> Response:
-    response = Response.json(json.loads(pages.as_json(data)), status=status)
+    response = Response.json(json.loads(markup.as_json(data)), status=status)
     response.headers["Access-Control-Allow-Origin"] = "*"
     return response
 
@@ -109,7 +107,7 @@ async def not_found(datasette, request, message: str, as_json: bool) -> Response
 
 
 async def home(datasette, request):
-    stats = await run(datasette, pages.home_stats)
+    stats = await run(datasette, home_page.home_stats)
     return await render(datasette, request, "kb_home.html", {"stats": stats, "q": ""})
 
 
@@ -127,7 +125,7 @@ async def search_page(datasette, request):
 
 async def card_by_id(datasette, request):
     oracle_id, json = request.url_vars["oracle_id"], request.url_vars.get("json")
-    page = await run(datasette, lambda conn: pages.card_page(conn, oracle_id=oracle_id.lower()))
+    page = await run(datasette, lambda conn: card_page.card_page(conn, oracle_id=oracle_id.lower()))
     return await card_response(datasette, request, page, json, f"No card with Oracle id {oracle_id}")
 
 
@@ -138,12 +136,12 @@ async def card_by_name(datasette, request):
         return await not_found(datasette, request, "Give a card name: /card?name=…", wants_json(request, json))
 
     def lookup(conn: sqlite3.Connection):
-        found = pages.find_card(conn, name)
+        found = card_page.find_card(conn, name)
         if found is None:
             return None, None
         if found.get("oracle_id"):
             return found["oracle_id"], None
-        return None, pages.card_page(conn, name=found["name"])
+        return None, card_page.card_page(conn, name=found["name"])
 
     oracle_id, page = await run(datasette, lookup)
     if oracle_id:
@@ -164,7 +162,7 @@ async def card_response(datasette, request, page, json_suffix, missing: str) -> 
 async def rule(datasette, request):
     number, json = request.url_vars["number"], request.url_vars.get("json")
     version = request.args.get("version") or None
-    page = await run(datasette, lambda conn: pages.rule_page(conn, number, version))
+    page = await run(datasette, lambda conn: rule_page.rule_page(conn, number, version))
     as_json = wants_json(request, json)
     if page is None:
         where = f" in {version}" if version else ""
@@ -177,7 +175,7 @@ async def rule(datasette, request):
 async def version(datasette, request):
     version_id, json = request.url_vars["version_id"], request.url_vars.get("json")
     kind = request.args.get("kind") or None
-    page = await run(datasette, lambda conn: pages.version_page(conn, version_id, kind))
+    page = await run(datasette, lambda conn: version_page.version_page(conn, version_id, kind))
     as_json = wants_json(request, json)
     if page is None:
         return await not_found(datasette, request, f"No CR version {version_id}", as_json)
@@ -206,46 +204,6 @@ async def translation_row(datasette, request):
 
 
 async def changes_feed(datasette, request):
-    entries = await run(datasette, pages.recent_changes)
+    entries = await run(datasette, feed.recent_changes)
     base = request.url.split("/changes.atom")[0]
-    return Response(atom_feed(entries, base), content_type="application/atom+xml; charset=utf-8")
-
-
-def atom_time(value: str | None) -> str:
-    """RFC 3339 from an ISO date or timestamp; Atom requires a time zone."""
-    if not value:
-        return "1970-01-01T00:00:00Z"
-    try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return "1970-01-01T00:00:00Z"
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def atom_feed(entries: list[dict[str, Any]], base: str) -> str:
-    updated = atom_time(entries[0]["updated"]) if entries else atom_time(None)
-    parts = [
-        '<?xml version="1.0" encoding="utf-8"?>',
-        '<feed xmlns="http://www.w3.org/2005/Atom">',
-        "<title>MTG Rules KB: new rulings and Comprehensive Rules versions</title>",
-        f'<link href="{xml_escape(base)}/changes.atom" rel="self"/>',
-        f'<link href="{xml_escape(base)}/"/>',
-        f"<id>{xml_escape(base)}/changes.atom</id>",
-        f"<updated>{updated}</updated>",
-    ]
-    for entry in entries:
-        link = base + entry["link"]
-        parts += [
-            "<entry>",
-            f"<title>{xml_escape(entry['title'])}</title>",
-            f'<link href="{xml_escape(link)}"/>',
-            f"<id>tag:mtg-rules-kb,2026:{xml_escape(entry['id'])}</id>",
-            f"<updated>{atom_time(entry['updated'])}</updated>",
-            f'<category term="{xml_escape(entry["kind"])}"/>',
-            f"<summary>{xml_escape(entry['summary'])}</summary>",
-            "</entry>",
-        ]
-    parts.append("</feed>")
-    return "\n".join(parts) + "\n"
+    return Response(feed.atom_feed(entries, base), content_type="application/atom+xml; charset=utf-8")

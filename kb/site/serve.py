@@ -35,7 +35,7 @@ def write_inspect_file(db_path: Path, inspect_path: Path) -> None:
             tables[name] = {"count": count}
     finally:
         conn.close()
-    from kb.build.publish import sha256_of
+    from kb.build.inputs import sha256_of
 
     inspect = {
         db_path.stem: {

@@ -5,8 +5,8 @@ import json
 
 import sqlite_utils
 
-from kb.store.schema import stable_id
 from kb.records import CRDocument, GlossaryEntry, Rule
+from kb.store.schema import stable_id
 
 
 def load_cr_document(db: sqlite_utils.Database, version_id: str) -> CRDocument:
@@ -65,8 +65,8 @@ def load_cr_document(db: sqlite_utils.Database, version_id: str) -> CRDocument:
 
 
 def link_cr_translations(db: sqlite_utils.Database) -> None:
-    from kb.link.keywords import build_keyword_dictionary
     from kb.link.cr_translations import link_glossary, link_rules
+    from kb.link.keywords import build_keyword_dictionary
 
     db.execute("delete from rule_links")
     db.execute("delete from glossary_links")

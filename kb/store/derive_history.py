@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from kb.store.schema import stable_id
 from kb.link.cr_diff import Change, diff_and_map, same_content
-from kb.store.derive_cr_links import load_cr_document
-from kb.records import CRDocument
 from kb.link.ruling_citations import KeywordIndex, link_ruling
+from kb.records import CRDocument
+from kb.store.derive_cr_links import load_cr_document
+from kb.store.schema import stable_id
 
 # Canned queries for the Datasette metadata (merged by the owner of kb/metadata.py).
 HISTORY_QUERIES: dict[str, dict[str, str]] = {

@@ -17,11 +17,11 @@ from typing import Iterable, Iterator
 
 import sqlite_utils
 
-from kb.store.schema import stable_id
 from kb.normalise.dates import parse_date
 from kb.normalise.names import name_key
 from kb.records import QualityIssue, RulingRecord
 from kb.store.save import save_quality_issue
+from kb.store.schema import stable_id
 
 # Issues this step finds; they are recomputed with the rulings on every build or import.
 DERIVED_ISSUES = (
@@ -34,8 +34,8 @@ FLUSH_ROWS = 20_000
 
 
 def link_all(db: sqlite_utils.Database) -> None:
-    from kb.store.derive_history import save_history
     from kb.store.derive_cr_links import link_cr_translations
+    from kb.store.derive_history import save_history
 
     resolve_card_names(db)
     # Translated rules and glossaries first: their term pairs sharpen ruling-translation matching.

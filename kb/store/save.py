@@ -11,9 +11,16 @@ from typing import Iterable, Iterator
 
 import sqlite_utils
 
-from kb.store.schema import stable_id
 from kb.normalise.names import name_key
-from kb.records import CardName, CardRecord, CRDocument, QualityIssue, RulingRecord, RulingsDocument
+from kb.records import (
+    CardName,
+    CardRecord,
+    CRDocument,
+    QualityIssue,
+    RulingRecord,
+    RulingsDocument,
+)
+from kb.store.schema import stable_id
 
 SOURCES: list[dict[str, str]] = [
     {"id": "wizards", "name": "Wizards of the Coast (magic.wizards.com, media.wizards.com)", "kind": "official", "url": "https://magic.wizards.com/en/rules", "licence": "Wizards of the Coast Fan Content Policy"},

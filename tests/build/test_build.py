@@ -9,7 +9,9 @@ import pytest
 import sqlite_utils
 from click.testing import CliRunner
 
-from kb.build.publish import BuildError, build_database, content_digest, snapshot_inputs
+from kb.build.inputs import BuildError, snapshot_inputs
+
+from kb.build.publish import build_database, content_digest
 from kb.cli import cli
 from kb.store.schema import TABLES
 

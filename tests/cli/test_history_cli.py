@@ -12,10 +12,11 @@ import pytest
 import sqlite_utils
 from click.testing import CliRunner
 
-from kb.build.publish import build_database, path_inputs
-from kb.store.schema import stable_id
+from kb.build.inputs import path_inputs
+from kb.build.publish import build_database
 from kb.cli.history import citations_to_check, cr_diff, rule_at, rule_trace
 from kb.store.derive_history import HISTORY_QUERIES, follow_number, save_history
+from kb.store.schema import stable_id
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 CR_FILES = ["2022-02-18.txt", "2022-04-29.txt", "2025-02-07.txt", "2026-01-16.txt"]

@@ -6,7 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from kb.link.cr_translations import RuleLink, choose_english_version, link_glossary, link_rules
+from kb.link.cr_translations import (
+    RuleLink,
+    choose_english_version,
+    link_glossary,
+    link_rules,
+)
 from kb.parse.cr import ko as cr_ko
 from kb.parse.cr import rule_page as cr_rule_page
 from kb.parse.cr import txt as cr_txt

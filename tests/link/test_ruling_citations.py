@@ -15,13 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from kb.parse.cr import txt as cr_txt
-
-from kb.parse.rulings import mtgjson
-
-from kb.parse.rulings import scryfall
-from kb.records import RulingRecord
 from kb.link.ruling_citations import KeywordIndex, link_ruling
+from kb.parse.cr import txt as cr_txt
+from kb.parse.rulings import mtgjson, scryfall
+from kb.records import RulingRecord
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 

@@ -15,9 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from kb.link.ruling_translations import EnglishRuling, Match, content_score, compile_lexicon, match_translations
-from kb.parse.rulings import card_page_capture
+from kb.link.ruling_translations import (
+    EnglishRuling,
+    Match,
+    compile_lexicon,
+    content_score,
+    match_translations,
+)
 from kb.parse.release_notes import zhs as release_notes_zhs
+from kb.parse.rulings import card_page_capture
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from kb.normalise.localized_symbols import chinese_numeral_value, localized_symbols_to_braces
+from kb.normalise.localized_symbols import (
+    chinese_numeral_value,
+    localized_symbols_to_braces,
+)
 
 
 @pytest.mark.parametrize(

@@ -6,9 +6,7 @@ from pathlib import Path
 import pytest
 
 from kb.normalise.losses import detect_dropped_symbols, restore_from_reference
-from kb.parse.rulings import gatherer_old
-from kb.parse.rulings import mtgjson
-from kb.parse.rulings import scryfall
+from kb.parse.rulings import gatherer_old, mtgjson, scryfall
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 # Copied from tests/fixtures/gatherer/capture/000_3058e1dbd621f134.txt (a German card page whose capture lost

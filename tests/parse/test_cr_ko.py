@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from kb.parse.cr import ko as cr_ko
-
 from kb.parse.cr import zh as cr_zh
 from kb.records import ParseError
 

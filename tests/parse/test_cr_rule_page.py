@@ -6,9 +6,7 @@ from pathlib import Path
 import pytest
 
 from kb.parse.cr import rule_page as cr_rule_page
-
 from kb.parse.cr import txt as cr_txt
-
 from kb.parse.cr import zh as cr_zh
 from kb.records import ParseError
 

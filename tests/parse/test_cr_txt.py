@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 

@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from kb.parse.cr import zh as cr_zh
-
 from kb.parse.cr import zh_aligned as cr_zh_aligned
 from kb.records import ParseError
 

@@ -6,9 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.parse.rulings import gatherer_new
-
-from kb.parse.rulings import gatherer_old
+from kb.parse.rulings import gatherer_new, gatherer_old
 from kb.records import CardName, ParseError, QualityIssue
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "gatherer"

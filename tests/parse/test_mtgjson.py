@@ -8,11 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.parse.rulings import gatherer_old
-
-from kb.parse.rulings import mtgjson
-
-from kb.parse.rulings import scryfall
+from kb.parse.rulings import gatherer_old, mtgjson, scryfall
 from kb.records import ParseError, RulingRecord
 
 UGIN = Path(__file__).parent.parent / "fixtures" / "mtgjson" / "UGIN-v5.2-2022-04-25.json"

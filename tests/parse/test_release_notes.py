@@ -7,12 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from kb.parse.rulings import card_page_capture
-
 from kb.parse.release_notes import ko as release_notes_ko
-
 from kb.parse.release_notes import zhs as release_notes_zhs
 from kb.parse.release_notes.common import split_card_name
+from kb.parse.rulings import card_page_capture
 from kb.records import ParseError
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "release-notes"

@@ -7,10 +7,10 @@ from email.utils import format_datetime
 from pathlib import Path
 
 import pytest
+from sitekit import FakeClock, TestSite, fast_client
 
 from scraper.http import FetchError, parse_retry_after
 from scraper.sources import SOURCES, USER_AGENT, intervals_for
-from sitekit import FakeClock, TestSite, fast_client
 
 SITE = Path(__file__).parent.parent / "fixtures" / "site"
 JACE_RULINGS = "/scryfall/cards/02d6d693-f1f3-4317-bcc0-c21fa8490d38/rulings"

@@ -4,9 +4,18 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-
 from site_databases import JACE
-from kb.site.search import clean_query, fold, fts_query, highlight, marked_to_html, search, HIT_END, HIT_START
+
+from kb.site.search import (
+    HIT_END,
+    HIT_START,
+    clean_query,
+    fold,
+    fts_query,
+    highlight,
+    marked_to_html,
+    search,
+)
 
 SULTAI_EMISSARY = "0274f286-46a1-4028-878a-88c2146a895c"
 

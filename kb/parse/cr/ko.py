@@ -21,8 +21,8 @@ import html
 import re
 from dataclasses import replace
 
-from kb.normalise.decode import decode_text
 from kb.normalise.dates import parse_date
+from kb.normalise.decode import decode_text
 from kb.parse.cr.zh import append_paragraph, finish_rules, make_rule, nfc, rule_kind
 from kb.records import CRDocument, ParseError, Rule
 

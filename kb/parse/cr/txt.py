@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kb.normalise.decode import decode_text
 from kb.normalise.dates import parse_date
-from kb.records import CRDocument, GlossaryEntry, ParseError, Rule
+from kb.normalise.decode import decode_text
 from kb.normalise.refs import extract_refs
+from kb.records import CRDocument, GlossaryEntry, ParseError, Rule
 
 FORMAT_NAME = "cr-txt"
 DESCRIPTION = "Official English Magic: The Gathering Comprehensive Rules, plain text (any encoding)"

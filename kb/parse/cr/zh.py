@@ -14,10 +14,10 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from kb.normalise.decode import decode_text
 from kb.normalise.dates import parse_date
-from kb.records import CRDocument, GlossaryEntry, ParseError, Rule
+from kb.normalise.decode import decode_text
 from kb.normalise.refs import SUBRULE_LETTERS, extract_refs
+from kb.records import CRDocument, GlossaryEntry, ParseError, Rule
 
 FORMAT_NAME = "cr-zh-txt"
 DESCRIPTION = "Simplified Chinese Comprehensive Rules, plain text (HeliumOctahelide, community)"

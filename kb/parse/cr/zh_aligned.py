@@ -20,9 +20,9 @@ import re
 from typing import Any
 
 from kb.normalise.dates import parse_date
+from kb.normalise.refs import extract_refs
 from kb.parse.cr.zh import DATE_LINE, append_paragraph, finish_rules, make_rule, nfc
 from kb.records import CRDocument, GlossaryEntry, ParseError, Rule
-from kb.normalise.refs import extract_refs
 
 FORMAT_NAME = "cr-zh-aligned-json"
 DESCRIPTION = "English/Chinese aligned Comprehensive Rules JSON (HeliumOctahelide, community)"

@@ -15,7 +15,14 @@ from dataclasses import dataclass
 from kb.normalise.dates import parse_date
 from kb.normalise.lang import detect_lang
 from kb.normalise.localized_symbols import localized_symbols_to_braces
-from kb.records import CardName, CardRecord, ParseError, QualityIssue, RulingRecord, RulingsDocument
+from kb.records import (
+    CardName,
+    CardRecord,
+    ParseError,
+    QualityIssue,
+    RulingRecord,
+    RulingsDocument,
+)
 
 # The heading of the card-specific section in Wizards' release notes, by language.
 CARD_SECTION_HEADING = re.compile(

@@ -11,7 +11,12 @@ import re
 
 from bs4 import BeautifulSoup, NavigableString, Tag
 
-from kb.parse.release_notes.common import CARD_SECTION_HEADING, Block, build_rulings_document, clean_text
+from kb.parse.release_notes.common import (
+    CARD_SECTION_HEADING,
+    Block,
+    build_rulings_document,
+    clean_text,
+)
 from kb.records import ParseError, RulingsDocument
 
 FORMAT_NAME = "release-notes-html"

@@ -13,7 +13,12 @@ import io
 import re
 import zipfile
 
-from kb.parse.release_notes.common import CARD_SECTION_HEADING, Block, build_rulings_document, clean_text
+from kb.parse.release_notes.common import (
+    CARD_SECTION_HEADING,
+    Block,
+    build_rulings_document,
+    clean_text,
+)
 from kb.records import ParseError, RulingsDocument
 
 FORMAT_NAME = "release-notes-docx"

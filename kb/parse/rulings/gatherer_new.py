@@ -24,7 +24,14 @@ from typing import Any
 from kb.normalise.dates import parse_date
 from kb.normalise.symbols import normalise_symbols, old_gatherer_codes_to_braces
 from kb.normalise.text import clean_text
-from kb.records import CardName, CardRecord, ParseError, QualityIssue, RulingRecord, RulingsDocument
+from kb.records import (
+    CardName,
+    CardRecord,
+    ParseError,
+    QualityIssue,
+    RulingRecord,
+    RulingsDocument,
+)
 
 FORMAT_NAME = "gatherer-new"
 DESCRIPTION = "New Gatherer card page (Next.js flight data, 2025+)"

@@ -22,7 +22,14 @@ from bs4 import BeautifulSoup, Comment, Tag, XMLParsedAsHTMLWarning
 from kb.normalise.dates import parse_date
 from kb.normalise.symbols import gatherer_alt_to_symbol, normalise_symbols
 from kb.normalise.text import clean_text
-from kb.records import CardName, CardRecord, ParseError, QualityIssue, RulingRecord, RulingsDocument
+from kb.records import (
+    CardName,
+    CardRecord,
+    ParseError,
+    QualityIssue,
+    RulingRecord,
+    RulingsDocument,
+)
 
 FORMAT_NAME = "gatherer-old"
 DESCRIPTION = "Old Gatherer card page (Pages/Card/Details.aspx HTML, 2008-2024)"

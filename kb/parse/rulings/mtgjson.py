@@ -20,7 +20,14 @@ from ijson.common import ObjectBuilder
 from kb.normalise.dates import parse_date
 from kb.normalise.symbols import normalise_symbols
 from kb.normalise.text import clean_text
-from kb.records import CardName, CardRecord, ParseError, QualityIssue, RulingRecord, RulingsDocument
+from kb.records import (
+    CardName,
+    CardRecord,
+    ParseError,
+    QualityIssue,
+    RulingRecord,
+    RulingsDocument,
+)
 
 FORMAT_NAME = "mtgjson"
 DESCRIPTION = "MTGJSON v5 set file or AllPrintings (JSON)"

@@ -27,7 +27,14 @@ import ijson
 from kb.normalise.dates import parse_date
 from kb.normalise.symbols import normalise_symbols
 from kb.normalise.text import clean_text
-from kb.records import CardName, CardRecord, ParseError, QualityIssue, RulingRecord, RulingsDocument
+from kb.records import (
+    CardName,
+    CardRecord,
+    ParseError,
+    QualityIssue,
+    RulingRecord,
+    RulingsDocument,
+)
 
 FORMAT_NAME = "scryfall-rulings"
 DESCRIPTION = "Scryfall /cards/{id}/rulings list (JSON)"

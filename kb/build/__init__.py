@@ -1,0 +1,4 @@
+"""Building: inputs chosen, each loaded, everything derived, validated, and renamed into place atomically.
+
+May import every stage before it (``parse``, ``normalise``, ``link``, ``store``).
+"""

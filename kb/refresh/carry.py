@@ -1,0 +1,193 @@
+"""What a new build inherits from the served database: rulings' first sightings, vanished rulings, table changes."""
+from __future__ import annotations
+
+import difflib
+import sqlite3
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+import sqlite_utils
+
+from kb.store.schema import TABLES
+
+# Columns whose change is a re-sighting, not a change of content.
+IGNORED_COLUMNS = {
+    "rulings": {"first_seen", "last_seen", "position"},
+    "documents": {"fetched_at", "path"},
+}
+
+
+# A vanished ruling and a new one of the same card and date this similar are one ruling
+# reworded (``changed``), not one removed and one added.
+REWORDED_SIMILARITY = 0.6
+
+
+def _columns(db: sqlite_utils.Database, schema: str, table: str) -> list[str]:
+    return [row[1] for row in db.execute(f'pragma {schema}.table_info("{table}")').fetchall()]
+
+
+def _pk(table: str) -> list[str]:
+    pk = TABLES[table]["pk"]
+    return [pk] if isinstance(pk, str) else list(pk)
+
+
+def table_changes(db: sqlite_utils.Database, tables: list[str]) -> dict[str, dict[str, int]]:
+    """Rows added, changed and removed per table, new (``main``) against served (``old``)."""
+    old_tables = {row[0] for row in db.execute("select name from old.sqlite_master where type = 'table'")}
+    result = {}
+    for table in tables:
+        after = db.execute(f'select count(*) from main."{table}"').fetchone()[0]
+        if table not in old_tables:
+            result[table] = {"before": 0, "after": after, "added": after, "changed": 0, "removed": 0}
+            continue
+        before = db.execute(f'select count(*) from old."{table}"').fetchone()[0]
+        keys = _pk(table)
+        join = " and ".join(f'n."{k}" = o."{k}"' for k in keys)
+        shared = set(_columns(db, "main", table)) & set(_columns(db, "old", table))
+        compared = sorted(shared - set(keys) - IGNORED_COLUMNS.get(table, set()))
+        kept = db.execute(f'select count(*) from main."{table}" n join old."{table}" o on {join}').fetchone()[0]
+        changed = 0
+        if compared:
+            differs = " or ".join(f'n."{c}" is not o."{c}"' for c in compared)
+            changed = db.execute(
+                f'select count(*) from main."{table}" n join old."{table}" o on {join} where {differs}'
+            ).fetchone()[0]
+        result[table] = {
+            "before": before, "after": after, "added": after - kept, "changed": changed,
+            "removed": before - kept,
+        }
+    return result
+
+
+@dataclass
+class RulingChanges:
+    added: int = 0
+    changed: int = 0
+    removed: int = 0
+    reappeared: int = 0
+    still_removed: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return dict(self.__dict__)
+
+
+def _card_of(row: sqlite3.Row | tuple) -> tuple:
+    return (row["oracle_id"] or row["card_name"], row["published_at"])
+
+
+def carry_rulings(db: sqlite_utils.Database) -> RulingChanges:
+    """Keep rulings' history across builds: first_seen, reworded rulings, vanished rulings.
+
+    ``main`` is the new build, ``old`` the served database. A ruling keeps the earliest
+    first_seen either database knows; a vanished ruling whose card and date match a new one of
+    similar text was reworded (``changed``, first_seen kept); any other vanished ruling is
+    copied over with its sightings and ``removed_upstream = 1``.
+    """
+    changes = RulingChanges()
+    conn = db.conn
+    conn.row_factory = sqlite3.Row
+    try:
+        old_cols = set(_columns(db, "old", "rulings"))
+        removed_flag = "o.removed_upstream" if "removed_upstream" in old_cols else "0"
+        vanished = conn.execute(
+            f"select o.*, {removed_flag} as was_removed from old.rulings o"
+            " where o.id not in (select id from main.rulings)"
+        ).fetchall()
+        appeared = conn.execute(
+            "select * from main.rulings where id not in (select id from old.rulings)"
+        ).fetchall()
+        changes.reappeared = conn.execute(
+            f"select count(*) from main.rulings n join old.rulings o on o.id = n.id where {removed_flag} = 1"
+        ).fetchone()[0]
+        differs = " or ".join(f"n.{c} is not o.{c}" for c in ("text", "source", "oracle_id", "card_name"))
+        same_id_changed = conn.execute(
+            f"select count(*) from main.rulings n join old.rulings o on o.id = n.id where {differs}"
+        ).fetchone()[0]
+    finally:
+        conn.row_factory = None
+    reworded = _pair_reworded([r for r in vanished if not r["was_removed"]], appeared)
+    conn.executemany(
+        "update main.rulings set first_seen = ? where id = ? and (first_seen is null or first_seen > ?)",
+        [(old["first_seen"], new_id, old["first_seen"]) for old, new_id in reworded if old["first_seen"]],
+    )
+    conn.execute(
+        "update main.rulings set first_seen = o.first_seen from old.rulings o"
+        " where o.id = main.rulings.id and o.first_seen is not null"
+        " and (main.rulings.first_seen is null or o.first_seen < main.rulings.first_seen)"
+    )
+    reworded_ids = {old["id"] for old, _ in reworded}
+    carried = [r for r in vanished if r["id"] not in reworded_ids]
+    _copy_vanished(db, [r["id"] for r in carried], old_cols)
+    changes.changed = same_id_changed + len(reworded)
+    changes.added = len(appeared) - len(reworded)
+    changes.removed = sum(1 for r in carried if not r["was_removed"])
+    changes.still_removed = sum(1 for r in carried if r["was_removed"])
+    return changes
+
+
+def _pair_reworded(vanished: list, appeared: list) -> list[tuple[Any, int]]:
+    """(old ruling, new id) pairs: same card and date, texts at least 60 % alike, best first."""
+    by_card: dict[tuple, list] = defaultdict(list)
+    for row in appeared:
+        by_card[_card_of(row)].append(row)
+    pairs = []
+    for old in vanished:
+        candidates = by_card.get(_card_of(old), [])
+        scored = [
+            (difflib.SequenceMatcher(None, old["text"] or "", new["text"] or "").ratio(), index)
+            for index, new in enumerate(candidates)
+        ]
+        if scored:
+            score, index = max(scored)
+            if score >= REWORDED_SIMILARITY:
+                pairs.append((old, candidates.pop(index)["id"]))
+    return pairs
+
+
+def _copy_vanished(db: sqlite_utils.Database, ids: list[int], old_cols: set[str]) -> None:
+    """Copy vanished rulings, their sightings and the documents those name, marked removed."""
+    conn = db.conn
+    conn.execute("create temp table if not exists carried (id integer primary key)")
+    conn.execute("delete from carried")
+    conn.executemany("insert into carried (id) values (?)", [(i,) for i in ids])
+    columns = [c for c in _columns(db, "main", "rulings") if c in old_cols and c != "removed_upstream"]
+    listed = ", ".join(columns)
+    picked = ", ".join(f"o.{c}" for c in columns)
+    # A card known only through its rulings goes with them (rulings.oracle_id -> cards).
+    card_cols = [c for c in _columns(db, "main", "cards") if c in set(_columns(db, "old", "cards"))]
+    conn.execute(
+        f"insert or ignore into main.cards ({', '.join(card_cols)})"
+        f" select {', '.join('c.' + c for c in card_cols)} from old.cards c"
+        " where c.oracle_id in (select oracle_id from old.rulings where id in (select id from carried))"
+    )
+    conn.execute(
+        f"insert into main.rulings ({listed}, removed_upstream)"
+        f" select {picked}, 1 from old.rulings o where o.id in (select id from carried)"
+    )
+    document_cols = [c for c in _columns(db, "main", "documents") if c in set(_columns(db, "old", "documents"))]
+    conn.execute(
+        f"insert or ignore into main.documents ({', '.join(document_cols)})"
+        f" select {', '.join('d.' + c for c in document_cols)} from old.documents d"
+        " where d.id in (select document_id from old.ruling_sightings where ruling_id in (select id from carried))"
+        " and d.id not in (select id from main.documents)"
+    )
+    # Such a document is no longer among the build's inputs: it was superseded upstream.
+    conn.execute(
+        "update main.documents set status = 'superseded' where id in (select document_id from"
+        " old.ruling_sightings where ruling_id in (select id from carried))"
+        " and id not in (select document_id from main.ruling_records)"
+    )
+    sighting_cols = [c for c in _columns(db, "main", "ruling_sightings") if c in set(_columns(db, "old", "ruling_sightings"))]
+    conn.execute(
+        f"insert or ignore into main.ruling_sightings ({', '.join(sighting_cols)})"
+        f" select {', '.join('s.' + c for c in sighting_cols)} from old.ruling_sightings s"
+        " where s.ruling_id in (select id from carried)"
+    )
+    if "rulings_fts" in db.table_names():
+        # The search index was built before these rows arrived: add them to it.
+        fts_cols = ", ".join(f"[{c}]" for c in ("text", "card_name"))
+        conn.execute(
+            f"insert into rulings_fts (rowid, {fts_cols}) select id, text, card_name from main.rulings"
+            " where id in (select id from carried)"
+        )

@@ -1,0 +1,87 @@
+"""Checks a new build must pass before it is published: shrinkage, new CR versions, smoke queries through Datasette."""
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+
+import sqlite_utils
+
+# A table may not lose more than this share of its rows in one refresh (unless allowed).
+SHRINK_LIMIT = 0.10
+
+
+# Fewer quality issues is good news, and runs are only ever added: neither is data loss.
+SHRINK_EXEMPT = frozenset({"quality_issues", "refresh_runs"})
+
+
+SMOKE_PATHS = (
+    "/{db}.json",
+    "/{db}/rules.json?_size=1",
+    "/{db}/rulings.json?_size=1",
+    "/{db}/cr_versions.json?_size=1",
+    "/{db}/current_rules.json?_size=1",
+    "/{db}/refresh_runs.json?_size=1",
+    "/{db}/rules.json?_search=mana&_size=1",
+)
+
+
+def shrink_problems(changes: dict[str, dict[str, int]]) -> list[str]:
+    problems = []
+    for table, counts in changes.items():
+        before, after = counts["before"], counts["after"]
+        if table in SHRINK_EXEMPT or before == 0:
+            continue
+        if after < before * (1 - SHRINK_LIMIT):
+            problems.append(f"{table} would shrink from {before} to {after} rows ({(after - before) / before:+.0%})")
+    return problems
+
+
+def new_cr_versions(db: sqlite_utils.Database, old_exists: bool) -> list[str]:
+    if not old_exists:
+        return [row[0] for row in db.execute("select id from main.cr_versions order by id")]
+    return [
+        row[0]
+        for row in db.execute(
+            "select id from main.cr_versions where id not in (select id from old.cr_versions) order by id"
+        )
+    ]
+
+
+def smoke_check(db_file: Path, name: str) -> list[str]:
+    """Query the file through Datasette's test client, as it will be served; the failures."""
+    failures: list[str] = []
+
+    async def run() -> None:
+        from datasette.app import Datasette
+        from datasette.database import Database
+
+        ds = Datasette([], settings={"sql_time_limit_ms": 5000})
+        ds.add_database(Database(ds, path=str(db_file), is_mutable=False), name=name)
+        await ds.invoke_startup()
+        for template in SMOKE_PATHS:
+            path = template.format(db=name)
+            response = await ds.client.get(path)
+            if response.status_code != 200:
+                failures.append(f"{path} answered {response.status_code}")
+            elif "rows" in path or "_size" in path:
+                if "rows" not in response.json():
+                    failures.append(f"{path} returned no rows field")
+        for database in ds.databases.values():
+            database.close()
+
+    # In its own thread and loop: the caller may itself be running an event loop.
+    errors: list[BaseException] = []
+
+    def in_thread() -> None:
+        try:
+            asyncio.run(run())
+        except BaseException as error:  # surfaces below as a validation failure
+            errors.append(error)
+
+    worker = threading.Thread(target=in_thread)
+    worker.start()
+    worker.join()
+    if errors:
+        failures.append(f"Datasette could not serve the file: {type(errors[0]).__name__}: {errors[0]}")
+    return failures

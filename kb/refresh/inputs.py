@@ -1,0 +1,124 @@
+"""Which raw documents a refresh builds from: the latest good body of every source and format."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from kb.build.inputs import snapshot_inputs
+from kb.parse.formats import detect_format
+from kb.records import ParseError
+from kb.store.save import SOURCES as KB_SOURCES
+from kb.store.save import DocumentInput
+from scraper.rawstore import ManifestEntry, RawStore
+
+SNIFF_BYTES = 1 << 20
+
+
+# Every body of these ever fetched is a document of its own (each CR file is one dated
+# version), even when a site serves a newer one under the same URL.
+HISTORY_FORMATS = frozenset({"cr-txt"})
+
+
+# A bulk file is a complete snapshot of its kind: the newest supersedes every older one, or
+# rulings removed upstream would live on through the old file.
+SNAPSHOT_FORMATS = frozenset({"scryfall-bulk-rulings", "scryfall-bulk-cards"})
+
+
+# Scraper source names that the knowledge base's ``sources`` table spells differently.
+KB_SOURCE_OF = {"wizards-cr": "wizards"}
+
+
+def format_of(store: RawStore, entry: ManifestEntry) -> str | None:
+    """The format of a stored body, or None for pages we only fetch to find documents."""
+    assert entry.sha256 is not None
+    with store.path_for(entry.sha256).open("rb") as handle:
+        head = handle.read(SNIFF_BYTES)
+    try:
+        return detect_format(head, entry.url).name
+    except ParseError:
+        return None
+
+
+def kb_source_id(scraper_source: str) -> str:
+    source = KB_SOURCE_OF.get(scraper_source, scraper_source)
+    return source if source in {s["id"] for s in KB_SOURCES} else "local"
+
+
+def document_input(store: RawStore, entry: ManifestEntry, fmt: str) -> DocumentInput:
+    assert entry.sha256 is not None
+    return DocumentInput(
+        path=str(store.path_for(entry.sha256)), sha256=entry.sha256, size=entry.size or 0,
+        source_id=kb_source_id(entry.source), url=entry.url, lang=entry.lang,
+        fetched_at=entry.fetched_at, format=fmt,
+    )
+
+
+def select_inputs(store: RawStore) -> tuple[list[DocumentInput], list[str]]:
+    """The build's inputs from the raw store, and the URLs of stored bodies left out.
+
+    The latest good body of every URL, in fetch order; for CR files every good body ever
+    fetched (each is a version); for bulk snapshots only the newest file of each kind.
+    Bodies of no readable format (the rules page, the bulk-data listing) are left out.
+    """
+    chosen: list[tuple[int, DocumentInput]] = []
+    left_out: list[str] = []
+    newest_snapshot: dict[tuple[str, str], tuple[int, DocumentInput]] = {}
+    for entry in store.latest_documents():
+        fmt = format_of(store, entry)
+        if fmt is None:
+            left_out.append(entry.url)
+            continue
+        if fmt in SNAPSHOT_FORMATS:
+            # latest_documents is in fetch order, so a later file replaces an earlier one.
+            newest_snapshot[(entry.source, fmt)] = (entry.id, document_input(store, entry, fmt))
+            continue
+        chosen.append((entry.id, document_input(store, entry, fmt)))
+        if fmt in HISTORY_FORMATS:
+            chosen.extend(earlier_bodies(store, entry, fmt))
+    chosen.extend(newest_snapshot.values())
+    chosen.sort(key=lambda pair: pair[0])
+    superseded = {
+        entry.url for entry in store.latest_documents()
+        if entry.url not in {doc.url for _, doc in chosen} and entry.url not in left_out
+    }
+    return [doc for _, doc in chosen], sorted(left_out) + sorted(superseded)
+
+
+def earlier_bodies(store: RawStore, latest: ManifestEntry, fmt: str) -> list[tuple[int, DocumentInput]]:
+    """Earlier good bodies of the same URL, newest sighting of each, one per content."""
+    bodies: dict[str, ManifestEntry] = {}
+    for entry in store.history(latest.url):
+        if entry.status != "failed" and entry.sha256 and entry.sha256 != latest.sha256:
+            bodies[entry.sha256] = entry
+    return [
+        (entry.id, document_input(store, entry, fmt))
+        for entry in bodies.values()
+        if store.path_for(entry.sha256).exists() and format_of(store, entry) == fmt  # type: ignore[arg-type]
+    ]
+
+
+def inputs_fingerprint(inputs: list[DocumentInput]) -> list[list[str]]:
+    """What a build reads, independent of when it was confirmed: (url, sha256) pairs."""
+    return sorted([doc.url or doc.path, doc.sha256] for doc in inputs)
+
+
+def file_identity(path: Path) -> list[int] | None:
+    """Device, inode, size and mtime: any rename over the file or write to it changes it."""
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        return None
+    return [stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns]
+
+
+def seed_from_snapshot(store: RawStore, snapshot: Path) -> int:
+    """Add a snapshot folder's files to the raw store (once each); returns how many were new."""
+    added = 0
+    for doc in snapshot_inputs(snapshot):
+        url = doc.url or Path(doc.path).resolve().as_uri()
+        good = store.latest_good(url)
+        if good is not None and good.sha256 == doc.sha256:
+            continue
+        source = {"wizards": "wizards-cr"}.get(doc.source_id, doc.source_id)
+        store.import_file(doc.path, url, source=source, lang=doc.lang)
+        added += 1
+    return added

@@ -1,0 +1,249 @@
+"""What a card page shows: names, rulings with their sightings and translations, cited rules, issues."""
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+from typing import Any
+
+from kb.normalise.refs import extract_refs
+from kb.site.search import (
+    fold,
+    newest_english_version,
+    rows,
+    table_exists,
+    table_has_rows,
+)
+
+CARD_PAGE_RULINGS_LIMIT = 500
+
+
+def find_card(conn: sqlite3.Connection, name: str) -> dict[str, Any] | None:
+    """A name in any language -> ``{"oracle_id": …}`` or, for unlinked pages, ``{"name": …}``."""
+    wanted = fold(name)
+    if not wanted:
+        return None
+    conn.create_function("kb_fold", 1, fold, deterministic=True)
+    exact = rows(conn, "select distinct oracle_id from card_names where name = ? limit 2", (name,))
+    if len(exact) == 1:
+        return {"oracle_id": exact[0]["oracle_id"]}
+    from kb.site.search import fts_query
+
+    match = fts_query(name, prefix_last=False)
+    if match:
+        candidates = rows(
+            conn,
+            """select oracle_id, name from card_names where rowid in (
+                select rowid from card_names_fts where card_names_fts match ? limit 200)""",
+            (match,),
+        )
+        found = {
+            row["oracle_id"] for row in candidates
+            if fold(row["name"]) == wanted or wanted in {fold(face) for face in row["name"].split(" // ")}
+        }
+        if len(found) == 1:
+            return {"oracle_id": found.pop()}
+        unlinked = rows(
+            conn,
+            """select distinct card_name from rulings where oracle_id is null and rowid in (
+                select rowid from rulings_fts where rulings_fts match ? limit 500)""",
+            ("card_name : (" + match + ")",),
+        )
+        for row in unlinked:
+            if fold(row["card_name"]) == wanted:
+                return {"name": row["card_name"]}
+    recorded = recorded_names(conn, name)
+    if recorded:
+        return {"name": recorded[0]["name"]}
+    return None
+
+
+def recorded_names(conn: sqlite3.Connection, name: str) -> list[dict[str, Any]]:
+    """A name as documents printed it for a card not identified yet (Gatherer printed pages,
+    release notes): the rows of ``card_name_records`` with the same folded name."""
+    from kb.normalise.names import name_key
+
+    if not table_exists(conn, "card_name_records"):
+        return []
+    return rows(
+        conn,
+        """select card_name_records.lang, card_name_records.name, card_name_records.document_id,
+            documents.source_id, documents.url, documents.path
+        from card_name_records join documents on documents.id = card_name_records.document_id
+        where card_name_records.name_key = ? order by documents.source_id, card_name_records.id limit 20""",
+        (name_key(name),),
+    )
+
+
+def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str | None = None) -> dict[str, Any] | None:
+    """Everything about one card: names, rulings with translations and sightings, rules, issues.
+
+    With ``name`` instead of an Oracle id: the rulings a localized page printed for a card that is
+    not in the card data yet (``linked`` is False).
+    """
+    if oracle_id:
+        card = rows(conn, "select * from cards where oracle_id = ?", (oracle_id,))
+        rulings = rows(
+            conn,
+            "select * from rulings where oracle_id = ? order by published_at, position limit ?",
+            (oracle_id, CARD_PAGE_RULINGS_LIMIT),
+        )
+        if not card and not rulings:
+            return None
+        names = rows(
+            conn,
+            "select lang, name, source from card_names where oracle_id = ? order by lang = 'en' desc, lang, name",
+            (oracle_id,),
+        )
+        page = {
+            "linked": bool(card),
+            "oracle_id": oracle_id,
+            "card": card[0] if card else None,
+            "title": card[0]["name"] if card and card[0]["name"] else (names[0]["name"] if names else oracle_id),
+            "names": names,
+        }
+    elif name:
+        rulings = rows(
+            conn,
+            "select * from rulings where oracle_id is null and card_name = ? order by published_at, position limit ?",
+            (name, CARD_PAGE_RULINGS_LIMIT),
+        )
+        recorded = recorded_names(conn, name)
+        if not rulings and not recorded:
+            return None
+        lang = rulings[0]["card_name_lang"] if rulings else recorded[0]["lang"]
+        names = [{"lang": lang, "name": name, "source": "page"}] if rulings else [
+            {"lang": row["lang"], "name": row["name"], "source": row["source_id"]}
+            for row in {(r["lang"], r["name"]): r for r in recorded}.values()
+        ]
+        page = {
+            "linked": False,
+            "oracle_id": None,
+            "card": None,
+            "title": name,
+            "names": names,
+            "printings": rows(
+                conn,
+                f"""select lang, printed_name, printed_type_line, printed_text, set_code, multiverse_id
+                from printings where document_id in ({", ".join("?" for _ in recorded)})
+                and printed_name is not null""",
+                [row["document_id"] for row in recorded],
+            ) if recorded else [],
+        }
+    else:
+        return None
+    page["rulings"] = rulings_with_details(conn, rulings)
+    page["unlinked_translations"] = unlinked_translations(conn, [n["name"] for n in page["names"]])
+    page["rules"] = rules_mentioned(conn, page["rulings"])
+    page["issues"] = card_issues(conn, page["rulings"], page["title"])
+    page["documents"] = documents_of(page["rulings"])
+    return page
+
+
+def rulings_with_details(conn: sqlite3.Connection, rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    ids = [ruling["id"] for ruling in rulings]
+    sightings = grouped(
+        conn,
+        """select ruling_sightings.*, documents.source_id, documents.url, documents.path,
+            documents.lang as document_lang, documents.format, documents.fetched_at
+        from ruling_sightings join documents on documents.id = ruling_sightings.document_id
+        where ruling_sightings.ruling_id in ({marks}) order by documents.source_id, documents.id""",
+        ids,
+    )
+    translations = grouped(
+        conn,
+        """select ruling_translations.*, documents.url as document_url, documents.path as document_path
+        from ruling_translations left join documents on documents.id = ruling_translations.document_id
+        where ruling_translations.ruling_id in ({marks}) order by ruling_translations.lang""",
+        ids,
+    )
+    for ruling in rulings:
+        ruling["sightings"] = sightings.get(ruling["id"], [])
+        ruling["translations"] = translations.get(ruling["id"], [])
+        ruling["cited_rules"] = extract_refs(ruling["text"] or "")
+    return rulings
+
+
+def grouped(conn: sqlite3.Connection, sql: str, ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """Rows keyed by ``ruling_id`` for a list of ids (in chunks below SQLite's variable limit)."""
+    result: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        for row in rows(conn, sql.format(marks=",".join("?" * len(chunk))), chunk):
+            result[row["ruling_id"]].append(row)
+    return result
+
+
+def unlinked_translations(conn: sqlite3.Connection, names: list[str]) -> list[dict[str, Any]]:
+    """Translated rulings printed under one of the card's names but not matched to a ruling."""
+    if not names:
+        return []
+    marks = ",".join("?" * len(names))
+    return rows(
+        conn,
+        f"""select * from ruling_translations
+        where ruling_id is null and card_name in ({marks}) order by lang, id limit 200""",
+        names,
+    )
+
+
+def rules_mentioned(conn: sqlite3.Connection, rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The CR rules the rulings cite: from ``ruling_rules`` when built, else from the texts."""
+    numbers: dict[str, None] = {}
+    if table_has_rows(conn, "ruling_rules") and rulings:
+        columns = [row[1] for row in conn.execute("pragma table_info(ruling_rules)")]
+        column = next((c for c in ("rule_number", "target_number", "number") if c in columns), None)
+        if column:
+            marks = ",".join("?" * len(rulings))
+            for row in rows(
+                conn,
+                f'select distinct "{column}" as number from ruling_rules where ruling_id in ({marks})',
+                [ruling["id"] for ruling in rulings],
+            ):
+                numbers[row["number"]] = None
+    for ruling in rulings:
+        for number in ruling["cited_rules"]:
+            numbers[number] = None
+    version = newest_english_version(conn)
+    found = []
+    for number in numbers:
+        rule = rows(conn, "select number, title, text from rules where version_id = ? and number = ?", (version, number))
+        found.append(rule[0] if rule else {"number": number, "title": None, "text": None})
+    return found
+
+
+def card_issues(conn: sqlite3.Connection, rulings: list[dict[str, Any]], title: str) -> list[dict[str, Any]]:
+    ids = [ruling["id"] for ruling in rulings]
+    issues = []
+    if ids:
+        marks = ",".join("?" * len(ids))
+        issues += rows(conn, f"select kind, detail, document_id, ruling_id from quality_issues where ruling_id in ({marks})", ids)
+    # Problems a document reported about the whole card (an unknown card, dropped symbols…).
+    documents = sorted({s["document_id"] for r in rulings for s in r["sightings"]})
+    if documents:
+        marks = ",".join("?" * len(documents))
+        for issue in rows(
+            conn,
+            f"""select kind, detail, document_id, ruling_id from quality_issues
+            where ruling_id is null and document_id in ({marks}) limit 100""",
+            documents,
+        ):
+            issues.append(issue)
+    seen, unique = set(), []
+    for issue in issues:
+        key = (issue["kind"], issue["detail"])
+        if key not in seen:
+            seen.add(key)
+            unique.append(issue)
+    return unique
+
+
+def documents_of(rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    documents: dict[int, dict[str, Any]] = {}
+    for ruling in rulings:
+        for sighting in ruling["sightings"]:
+            documents.setdefault(sighting["document_id"], {
+                "id": sighting["document_id"], "source_id": sighting["source_id"],
+                "url": sighting["url"], "path": sighting["path"], "format": sighting["format"],
+                "lang": sighting["document_lang"], "rulings": 0,
+            })["rulings"] += 1
+    return list(documents.values())

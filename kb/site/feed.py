@@ -1,0 +1,89 @@
+"""The entries of the Atom feed: new rulings and CR versions."""
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime, timezone
+from typing import Any
+from urllib.parse import quote
+from xml.sax.saxutils import escape as xml_escape
+
+from kb.site.search import (
+    rows,
+)
+
+
+def recent_changes(conn: sqlite3.Connection, limit: int = 50) -> list[dict[str, Any]]:
+    """New rulings (by first_seen, else published_at) and new CR versions, newest first."""
+    entries = []
+    for row in rows(
+        conn,
+        """select rulings.id, rulings.oracle_id, rulings.card_name, rulings.text, rulings.source,
+            rulings.published_at, coalesce(rulings.first_seen, rulings.published_at) as seen,
+            cards.name as english
+        from rulings left join cards on cards.oracle_id = rulings.oracle_id
+        where coalesce(rulings.first_seen, rulings.published_at) is not null
+        order by seen desc, rulings.id limit ?""",
+        (limit,),
+    ):
+        card = row["english"] or row["card_name"] or "a card not yet identified"
+        link = f"/card/{row['oracle_id']}" if row["oracle_id"] else (
+            "/card?name=" + quote(row["card_name"]) if row["card_name"] else f"/ruling/{row['id']}"
+        )
+        entries.append({
+            "id": f"ruling-{row['id']}", "kind": "ruling", "updated": row["seen"],
+            "title": f"New ruling for {card} ({row['published_at']})", "link": link + f"#ruling-{row['id']}",
+            "summary": row["text"] or "",
+        })
+    for row in rows(
+        conn,
+        "select id, lang, effective_date, title, rule_count from cr_versions where effective_date is not null order by effective_date desc limit ?",
+        (limit,),
+    ):
+        entries.append({
+            "id": f"cr-{row['id']}", "kind": "cr-version", "updated": row["effective_date"],
+            "title": f"Comprehensive Rules {row['id']} ({row['rule_count']} rules)",
+            "link": f"/rule/100?version={quote(row['id'])}" if row["lang"] == "en" else f"/rule/100#lang-{row['lang']}",
+            "summary": row["title"] or "",
+        })
+    entries.sort(key=lambda entry: entry["updated"] or "", reverse=True)
+    return entries[:limit]
+
+
+def atom_time(value: str | None) -> str:
+    """RFC 3339 from an ISO date or timestamp; Atom requires a time zone."""
+    if not value:
+        return "1970-01-01T00:00:00Z"
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return "1970-01-01T00:00:00Z"
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def atom_feed(entries: list[dict[str, Any]], base: str) -> str:
+    updated = atom_time(entries[0]["updated"]) if entries else atom_time(None)
+    parts = [
+        '<?xml version="1.0" encoding="utf-8"?>',
+        '<feed xmlns="http://www.w3.org/2005/Atom">',
+        "<title>MTG Rules KB: new rulings and Comprehensive Rules versions</title>",
+        f'<link href="{xml_escape(base)}/changes.atom" rel="self"/>',
+        f'<link href="{xml_escape(base)}/"/>',
+        f"<id>{xml_escape(base)}/changes.atom</id>",
+        f"<updated>{updated}</updated>",
+    ]
+    for entry in entries:
+        link = base + entry["link"]
+        parts += [
+            "<entry>",
+            f"<title>{xml_escape(entry['title'])}</title>",
+            f'<link href="{xml_escape(link)}"/>',
+            f"<id>tag:mtg-rules-kb,2026:{xml_escape(entry['id'])}</id>",
+            f"<updated>{atom_time(entry['updated'])}</updated>",
+            f'<category term="{xml_escape(entry["kind"])}"/>',
+            f"<summary>{xml_escape(entry['summary'])}</summary>",
+            "</entry>",
+        ]
+    parts.append("</feed>")
+    return "\n".join(parts) + "\n"

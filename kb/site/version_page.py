@@ -1,0 +1,59 @@
+"""What a CR version page shows: its changes since the version before, counted per kind."""
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from kb.site.search import (
+    rows,
+    table_exists,
+)
+
+CHANGE_KINDS = ("added", "removed", "changed", "moved", "moved-changed",
+                "glossary-added", "glossary-removed", "glossary-changed")
+
+
+def version_page(conn: sqlite3.Connection, version_id: str, kind: str | None = None) -> dict[str, Any] | None:
+    """One CR version: what it is, and what changed in it (an English version, against the one
+    before it) or how its rules link to English (a translation)."""
+    found = rows(conn, "select * from cr_versions where id = ?", (version_id,))
+    if not found:
+        return None
+    version = found[0]
+    page: dict[str, Any] = {"version": version, "previous": None, "counts": {}, "changes": [], "links": {}}
+    if version["lang"] == "en" and table_exists(conn, "cr_changes"):
+        previous = rows(
+            conn,
+            "select old_version_id from cr_changes where new_version_id = ? limit 1",
+            (version_id,),
+        )
+        page["previous"] = previous[0]["old_version_id"] if previous else None
+        counts = {
+            row["kind"]: row["n"]
+            for row in rows(conn, "select kind, count(*) as n from cr_changes where new_version_id = ? group by kind", (version_id,))
+        }
+        page["counts"] = {k: counts[k] for k in CHANGE_KINDS if k in counts}
+        page["changes"] = rows(
+            conn,
+            """select kind, entry_kind, old_number, new_number, aspects, word_diff, similarity
+            from cr_changes where new_version_id = ? and (? is null or kind = ?) order by position""",
+            (version_id, kind, kind),
+        )
+    elif version["lang"] != "en":
+        page["links"] = {
+            row["status"]: row["n"]
+            for row in rows(
+                conn,
+                """select rule_links.status, count(*) as n from rule_links
+                join rules on rules.id = rule_links.rule_id where rules.version_id = ? group by 1""",
+                (version_id,),
+            )
+        }
+        page["not_linked"] = rows(
+            conn,
+            """select rules.number, rules.title, rule_links.status, rule_links.reasons
+            from rule_links join rules on rules.id = rule_links.rule_id
+            where rules.version_id = ? and rule_links.status != 'linked' order by rules.position limit 500""",
+            (version_id,),
+        )
+    return page
