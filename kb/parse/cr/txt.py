@@ -267,7 +267,7 @@ def _numbered_rule(
 def _finish_rule(rule: Rule) -> None:
     if rule.kind == "rule" and _is_title(rule.text):
         rule.title, rule.text = rule.text, ""
-    rule.refs = extract_refs("\n".join([rule.text, *rule.examples]))
+    rule.refs = extract_refs("\n".join([rule.text, *rule.examples]), lang="en")
 
 
 def _is_title(text: str, max_length: int = MAX_TITLE_LENGTH) -> bool:
@@ -318,7 +318,7 @@ def _parse_glossary(doc: _Lines, start: int, stop: int) -> list[GlossaryEntry]:
     entries = []
     for term, definition in terms:
         text = "\n".join(definition)
-        entries.append(GlossaryEntry(term=term, text=text, refs=extract_refs(text)))
+        entries.append(GlossaryEntry(term=term, text=text, refs=extract_refs(text, lang="en")))
     return entries
 
 
