@@ -6,14 +6,21 @@ Small writes go through sqlite-utils; the large ones (rules, ruling records) thr
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from typing import Iterable, Iterator
 
 import sqlite_utils
 
-from kb.store.schema import stable_id
 from kb.normalise.names import name_key
-from kb.records import CardName, CardRecord, CRDocument, QualityIssue, RulingRecord, RulingsDocument
+from kb.records import (
+    CardName,
+    CardRecord,
+    CRDocument,
+    QualityIssue,
+    RulingRecord,
+    RulingsDocument,
+)
+from kb.store.schema import stable_id
 
 SOURCES: list[dict[str, str]] = [
     {"id": "wizards", "name": "Wizards of the Coast (magic.wizards.com, media.wizards.com)", "kind": "official", "url": "https://magic.wizards.com/en/rules", "licence": "Wizards of the Coast Fan Content Policy"},
@@ -107,8 +114,10 @@ def save_cr_document(
     # One version may come in several documents (chapter pages of a translation, per-rule
     # pages, a re-encoded copy of an official file): each document adds or replaces the rules
     # it carries, and positions are renumbered in rule-number order afterwards.
-    for rule in cr.rules:
-        rule_id = stable_id("rule", version_id, rule.number)
+    # A number printed twice (a misprint the parser flagged) keeps both rules: the second and
+    # later ones get an id of their own, with the number as printed.
+    rule_ids = _rule_ids(version_id, cr.rules)
+    for rule_id in rule_ids:
         for table in ("rule_examples", "rule_refs", "rule_links"):
             conn.execute(f"delete from {table} where rule_id = ?", [rule_id])
         conn.execute("delete from rules where id = ?", [rule_id])
@@ -117,8 +126,7 @@ def save_cr_document(
     rule_rows = []
     example_rows = []
     ref_rows = []
-    for position, rule in enumerate(cr.rules):
-        rule_id = stable_id("rule", version_id, rule.number)
+    for position, (rule, rule_id) in enumerate(zip(cr.rules, rule_ids, strict=True)):
         rule_rows.append(
             (
                 rule_id,
@@ -203,6 +211,17 @@ def save_cr_document(
     for warning in cr.warnings:
         save_quality_issue(db, QualityIssue("cr-format", warning), document_id)
     return version_id
+
+
+def _rule_ids(version_id: str, rules: list) -> list[int]:
+    repeats: dict[str, int] = {}
+    ids = []
+    for rule in rules:
+        repeat = repeats.get(rule.number, 0)
+        repeats[rule.number] = repeat + 1
+        key = ("rule", version_id, rule.number) if repeat == 0 else ("rule", version_id, rule.number, repeat)
+        ids.append(stable_id(*key))
+    return ids
 
 
 def rule_number_key(number: str) -> tuple:
@@ -334,7 +353,7 @@ def save_card_names(
 
 
 def ruling_record_rows(
-    rulings: Iterable[RulingRecord], document_id: int, detect: "LangDetector"
+    rulings: Iterable[RulingRecord], document_id: int, detect: LangDetector
 ) -> Iterator[tuple]:
     # Positions restart per card in some formats (MTGJSON): the record's identity is its
     # place in the document's stream.
@@ -368,7 +387,7 @@ def save_ruling_records(
     db: sqlite_utils.Database,
     rulings: Iterable[RulingRecord],
     document_id: int,
-    detect: "LangDetector",
+    detect: LangDetector,
     batch_size: int = 20_000,
 ) -> int:
     """Stream ruling records into the database in batches; returns how many were written."""
