@@ -12,16 +12,15 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
 
 import sqlite_utils
 
-from kb.store.schema import TABLES, ensure_db_shape, table_counts
 from kb.parse.formats import Format, detect_format, format_named
+from kb.records import CRDocument, ParseError, QualityIssue, RulingsDocument
 from kb.store.derive_rulings import link_all
-from kb.records import CRDocument, ParseError, RulingsDocument
 from kb.store.save import (
     DocumentInput,
     LangDetector,
@@ -34,7 +33,7 @@ from kb.store.save import (
     save_rulings_document,
     save_sources,
 )
-from kb.records import QualityIssue
+from kb.store.schema import TABLES, ensure_db_shape, table_counts
 
 SNAPSHOT_MANIFEST = "manifest.json"
 SNIFF_BYTES = 1 << 20
@@ -46,7 +45,7 @@ class BuildError(Exception):
     ``document`` is the input that could not be read, when one is to blame.
     """
 
-    def __init__(self, message: str, document: "DocumentInput | None" = None) -> None:
+    def __init__(self, message: str, document: DocumentInput | None = None) -> None:
         super().__init__(message)
         self.document = document
 
@@ -297,6 +296,12 @@ def build_database(
                     report.failed.append(str(error))
                     document_id = save_document(db, doc, doc.format, "failed", error=str(error))
                     save_quality_issue(db, QualityIssue("unreadable-document", str(error)), document_id)
+                    partial = getattr(error, "partial", None)
+                    if isinstance(partial, CRDocument):
+                        # A CR cut off in its glossary: its whole rules part is kept, flagged as
+                        # a truncated edition (cr_versions.extra, quality issue), never as complete.
+                        save_cr_document(db, partial, document_id, doc.source_id)
+                        save_quality_issue(db, QualityIssue("truncated-document", str(error)), document_id)
             for parsed, document_id, source_id in deferred:
                 save_cr_document(db, parsed, document_id, source_id)
             link_all(db)

@@ -24,6 +24,7 @@ from kb.store.schema import stable_id
 
 SOURCES: list[dict[str, str]] = [
     {"id": "wizards", "name": "Wizards of the Coast (magic.wizards.com, media.wizards.com)", "kind": "official", "url": "https://magic.wizards.com/en/rules", "licence": "Wizards of the Coast Fan Content Policy"},
+    {"id": "cr-archive", "name": "Archive of every official CR text file (xremming/rulesraker)", "kind": "official", "url": "https://github.com/xremming/rulesraker", "licence": "MIT (archive); rules text © Wizards of the Coast"},
     {"id": "scryfall", "name": "Scryfall API", "kind": "aggregator", "url": "https://api.scryfall.com", "licence": "Scryfall data guidelines; card data © Wizards of the Coast"},
     {"id": "gatherer", "name": "Gatherer (gatherer.wizards.com)", "kind": "official", "url": "https://gatherer.wizards.com", "licence": "Wizards of the Coast Fan Content Policy"},
     {"id": "mtgjson", "name": "MTGJSON v5", "kind": "aggregator", "url": "https://mtgjson.com", "licence": "MIT (MTGJSON); card data © Wizards of the Coast"},
@@ -202,6 +203,8 @@ def save_cr_document(
         "intro": cr.intro,
         "credits": cr.credits,
         "extra": _small_extra(cr.extra),
+        "set_name": (cr.extra or {}).get("set_name"),
+        "status": f"truncated in its {cr.extra['truncated']}" if (cr.extra or {}).get("truncated") else "complete",
     }
     if merging and not cr.effective_date:
         # A chapter joining a dated version adds rules, not the version's own description.

@@ -30,6 +30,10 @@ EXPECTED_COUNTS = {
     "en-raw/2019-01-25.txt": ("2019-01-25", 2328, 554),
     "en-raw/2014-09-26.txt": ("2014-09-25", 2008, 496),
     "en-raw/2013-04-29.txt": ("2013-05-01", 1930, 476),
+    # Second batch (counts in tests/parse/test_cr_txt.py); 2009 prints 702.30d twice: both kept.
+    "en-raw/2021-06-09.txt": ("2021-06-18", 2530, 591),
+    "en-raw/2009-10-01.txt": ("2009-10-01", 1600, 424),
+    "en-raw/2003-10-01.txt": ("2003-10-01", 686, 299),
 }
 
 
@@ -129,7 +133,7 @@ def test_import_every_official_file_gives_the_expected_counts(tmp_path: Path) ->
             "select rule_count, glossary_count from cr_versions where id = ?", [f"en-{effective}"]
         ).fetchone()
         assert row == (rules, glossary), name
-    assert db.execute("select count(*) from cr_versions where lang = 'en'").fetchone()[0] == 11
+    assert db.execute("select count(*) from cr_versions where lang = 'en'").fetchone()[0] == 14
     assert db.execute(
         "select count(*) from rule_examples join rules on rules.id = rule_examples.rule_id"
         " where rules.version_id = 'en-2026-01-16'"
