@@ -225,3 +225,23 @@ def test_documents_without_rules_or_rulings_are_named_for_what_they_are(tmp_path
     assert "bulk-data-2023-04-04.json: a Scryfall /bulk-data listing" in result.output
     assert "holds no rules or rulings to import" in result.output
     assert not (tmp_path / "kb.db").exists()
+
+
+def test_cr_cut_in_its_glossary_is_kept_only_as_a_truncated_edition(tmp_path: Path) -> None:
+    """Refused without --keep-going; with it, the whole rules part is kept, flagged truncated."""
+    data = (CR / "en-raw" / "2026-01-16.txt").read_bytes()
+    cut = tmp_path / "cut.txt"
+    cut.write_bytes(data[: data.index(b"\rWorld Rule\r")])
+    db_path = tmp_path / "kb.db"
+    refused = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(cut)])
+    assert refused.exit_code != 0 and "truncated: no 'Credits'" in refused.output
+    kept = CliRunner().invoke(cli, ["import", "--db", str(db_path), "--keep-going", str(cut)])
+    assert kept.exit_code == 2, kept.output
+    db = sqlite_utils.Database(db_path)
+    version = db.execute(
+        "select rule_count, status from cr_versions where id = 'en-2026-01-16'"
+    ).fetchone()
+    assert version == (3114, "truncated in its glossary")
+    assert db.execute("select status from documents").fetchall() == [("failed",)]
+    kinds = {row[0] for row in db.execute("select kind from quality_issues")}
+    assert {"unreadable-document", "truncated-document"} <= kinds
