@@ -18,7 +18,7 @@ from pathlib import Path
 from kb.parse.cr import txt as cr_txt
 
 ROOT = Path(__file__).resolve().parent.parent
-FILES = sorted((ROOT / "tests" / "fixtures" / "cr" / "en-raw").glob("*.txt"))
+FILES = sorted((ROOT / "tests" / "fixtures" / "cr").glob("en-raw*/*.txt"), key=lambda path: path.name)
 RESULTS = ROOT / "bench" / "results" / "cr_parse.json"
 RULE_LINE = re.compile(r"^(\d{3}\.\d+[a-z]?)\.? ", re.M)
 REPEATS = 5

@@ -31,9 +31,9 @@ EXPECTED_COUNTS = {
     "en-raw/2014-09-26.txt": ("2014-09-25", 2008, 496),
     "en-raw/2013-04-29.txt": ("2013-05-01", 1930, 476),
     # Second batch (counts in tests/parse/test_cr_txt.py); 2009 prints 702.30d twice: both kept.
-    "en-raw/2021-06-09.txt": ("2021-06-18", 2530, 591),
-    "en-raw/2009-10-01.txt": ("2009-10-01", 1600, 424),
-    "en-raw/2003-10-01.txt": ("2003-10-01", 686, 299),
+    "en-raw-batch2/2021-06-09.txt": ("2021-06-18", 2530, 591),
+    "en-raw-batch2/2009-10-01.txt": ("2009-10-01", 1600, 424),
+    "en-raw-batch2/2003-10-01.txt": ("2003-10-01", 686, 299),
 }
 
 
@@ -125,6 +125,7 @@ def test_cli_import_reports_one_line_and_keeps_database(tmp_path: Path) -> None:
 def test_import_every_official_file_gives_the_expected_counts(tmp_path: Path) -> None:
     db_path = tmp_path / "kb.db"
     files = sorted((CR / "en-raw").glob("*.txt")) + sorted((CR / "en-derived").glob("*.txt"))
+    files += sorted((CR / "en-raw-batch2").glob("*.txt"))
     result = CliRunner().invoke(cli, ["import", "--db", str(db_path), *map(str, files)])
     assert result.exit_code == 0, result.output
     db = sqlite_utils.Database(db_path)

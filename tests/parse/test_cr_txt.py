@@ -59,10 +59,10 @@ EXPECTED = {
     # a paragraph (an optional stray space allowed; in 2003-10-01 not a line that a wrapped line
     # with a trailing space runs into), "Example" lines, glossary blocks starting unindented.
     # 2009: 1,600 numbered (3 with a stray space, 702.30d twice) and 195 examples (one " Example:").
-    "en-raw/2009-10-01.txt": ("2009-10-01", 9, 114, 714, 886, 424, 195),
-    "en-raw/2021-06-09.txt": ("2021-06-18", 9, 133, 993, 1537, 591, 260),
+    "en-raw-batch2/2009-10-01.txt": ("2009-10-01", 9, 114, 714, 886, 424, 195),
+    "en-raw-batch2/2021-06-09.txt": ("2021-06-18", 9, 133, 993, 1537, 591, 260),
     # Hard-wrapped: 686 paragraphs open with a number; 21 wrapped lines that start with one do not.
-    "en-raw/2003-10-01.txt": ("2003-10-01", 5, 69, 319, 367, 299, 89),
+    "en-raw-batch2/2003-10-01.txt": ("2003-10-01", 5, 69, 319, 367, 299, 89),
     "en-raw/2003-03-15.txt": ("2003-03-15", 5, 66, 259, 255, 211, 61),
 }
 
@@ -422,7 +422,7 @@ def test_interface() -> None:
 
 
 def test_rules_with_a_stray_space_2009() -> None:
-    doc = parsed("en-raw/2009-10-01.txt")
+    doc = parsed("en-raw-batch2/2009-10-01.txt")
     rules = by_number(doc)
     assert rules["509.1c"].text.startswith("The defending player checks each creature he or she controls")
     assert rules["509.1c"].text.endswith("are exempt from effects that would require them to block.")
@@ -438,7 +438,7 @@ def test_rules_with_a_stray_space_2009() -> None:
 
 
 def test_misprinted_duplicate_number_keeps_both_2009() -> None:
-    doc = parsed("en-raw/2009-10-01.txt")
+    doc = parsed("en-raw-batch2/2009-10-01.txt")
     twins = [rule for rule in doc.rules if rule.number == "702.30d"]
     assert [rule.text[:40] for rule in twins] == [
         "Objects with more than one kicker cost h",
@@ -448,13 +448,13 @@ def test_misprinted_duplicate_number_keeps_both_2009() -> None:
 
 
 def test_closing_date_without_space_2021() -> None:
-    doc = parsed("en-raw/2021-06-09.txt")
+    doc = parsed("en-raw-batch2/2021-06-09.txt")
     assert (doc.effective_date, doc.raw_date) == ("2021-06-18", "June 18, 2021")
     assert doc.warnings[-1] == "line 7602: closing date 'June18, 2021' differs from 'June 18, 2021'"
 
 
 def test_hard_wrapped_2003_10_rules_whole() -> None:
-    doc = parsed("en-raw/2003-10-01.txt")
+    doc = parsed("en-raw-batch2/2003-10-01.txt")
     rules = by_number(doc)
     assert rules["103.4"].text == (
         "If both players would take an action at the same time, the active player (the player whose turn "
@@ -480,7 +480,7 @@ def test_hard_wrapped_2003_10_examples_whole() -> None:
     """Every Example paragraph is complete: it ends a sentence, and 57 of the 89 are word for word
     the example of an unwrapped edition we hold (2003-03-15 before, 2006-02-01 after); the other 32
     were reworded between editions."""
-    examples = [example for rule in parsed("en-raw/2003-10-01.txt").rules for example in rule.examples]
+    examples = [example for rule in parsed("en-raw-batch2/2003-10-01.txt").rules for example in rule.examples]
     unwrapped = {
         example
         for name in ("en-raw/2003-03-15.txt", "en-raw/2006-02-01.txt")
