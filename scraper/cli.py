@@ -79,7 +79,7 @@ def fetch(
     timeout: float,
     verbose: bool,
 ) -> None:
-    """Fetch raw documents politely into the raw store (default: wizards-cr scryfall).
+    """Fetch raw documents politely into the raw store (default: wizards-cr cr-archive scryfall).
 
     URLs may follow a source that takes pages: `mtgkb fetch cr-page URL… gatherer URL…`.
     """

@@ -15,7 +15,8 @@ from scraper.sources import get_source
 log = logging.getLogger("scraper.fetch")
 
 # Sources that need nothing but their base URL (the others need ids, URLs or versions).
-DEFAULT_SOURCES = ("wizards-cr", "scryfall")
+# cr-archive: a new deployment gets every CR edition; reruns cost one 304 per file.
+DEFAULT_SOURCES = ("wizards-cr", "cr-archive", "scryfall")
 
 
 def run_fetch(

@@ -67,6 +67,15 @@ SOURCES: dict[str, Source] = {
             description="Official English Comprehensive Rules (rules page, then the TXT it links)",
         ),
         Source(
+            name="cr-archive",
+            base_url="https://raw.githubusercontent.com/xremming/rulesraker/main/archive",
+            host="raw.githubusercontent.com",
+            min_interval=ONE_PER_SECOND,
+            accept=ACCEPT_TEXT,
+            lang="en",
+            description="Every official English CR text file since 2003 (xremming/rulesraker archive)",
+        ),
+        Source(
             name="scryfall",
             base_url="https://api.scryfall.com",
             host="api.scryfall.com",

@@ -56,6 +56,7 @@ SOURCE_PATHS = {
     "cr-zh": "/github-raw/HeliumOctahelide/magic-comp-rules-zh-cn/master",
     "cr-ko": "/cr-ko",
     "cr-page": "/pages",
+    "cr-archive": "/github-raw/xremming/rulesraker/main/archive",
 }
 
 

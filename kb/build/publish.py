@@ -21,7 +21,7 @@ import sqlite_utils
 
 from kb.build.inputs import BuildError
 from kb.build.load import load_document
-from kb.records import ParseError, QualityIssue
+from kb.records import CRDocument, ParseError, QualityIssue
 from kb.store.derive_rulings import link_all
 from kb.store.save import (
     DocumentInput,
@@ -114,6 +114,12 @@ def build_database(
                     report.failed.append(str(error))
                     document_id = save_document(db, doc, doc.format, "failed", error=str(error))
                     save_quality_issue(db, QualityIssue("unreadable-document", str(error)), document_id)
+                    partial = getattr(error, "partial", None)
+                    if isinstance(partial, CRDocument):
+                        # A CR cut off in its glossary: its whole rules part is kept, flagged as
+                        # a truncated edition (cr_versions.extra, quality issue), never as complete.
+                        save_cr_document(db, partial, document_id, doc.source_id)
+                        save_quality_issue(db, QualityIssue("truncated-document", str(error)), document_id)
             for parsed, document_id, source_id in deferred:
                 save_cr_document(db, parsed, document_id, source_id)
             link_all(db)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 from kb.records import CRDocument, ParseError, RulingsDocument
 
@@ -24,6 +24,7 @@ PARSER_MODULES = [
     "kb.parse.release_notes.zhs",
     "kb.parse.release_notes.common",
     "kb.parse.cr.ko",
+    "kb.parse.cr.txt_1999",
     "kb.parse.cr.txt",
     "kb.parse.cr.zh",
     "kb.parse.cr.rule_page",

@@ -16,7 +16,7 @@ def home_stats(conn: sqlite3.Connection) -> dict[str, Any]:
         return conn.execute(sql).fetchone()[0]
 
     return {
-        "versions": rows(conn, "select id, lang, effective_date from cr_versions order by lang = 'en' desc, effective_date desc"),
+        "versions": rows(conn, "select id, lang, effective_date, set_name, status from cr_versions order by lang = 'en' desc, effective_date desc"),
         "cards": count("select count(*) from cards"),
         "rulings": count("select count(*) from rulings"),
         "translations": count("select count(*) from ruling_translations"),

@@ -64,6 +64,8 @@ TABLE_DOCS: dict[str, dict[str, Any]] = {
             "credits": "Credits text",
             "rule_count": "Numbered rules and subrules in this version",
             "glossary_count": "Glossary entries in this version",
+            "set_name": "The set the edition was released with, where a source names it",
+            "status": "complete, or what is missing (an edition cut off in its glossary, kept with --keep-going)",
             "extra": "Parser facts as JSON (e.g. the rule numbers a per-rule page lists)",
         },
     },

@@ -6,8 +6,8 @@ Small writes go through sqlite-utils; the large ones (rules, ruling records) thr
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from typing import Iterable, Iterator
 
 import sqlite_utils
 
@@ -24,6 +24,7 @@ from kb.store.schema import stable_id
 
 SOURCES: list[dict[str, str]] = [
     {"id": "wizards", "name": "Wizards of the Coast (magic.wizards.com, media.wizards.com)", "kind": "official", "url": "https://magic.wizards.com/en/rules", "licence": "Wizards of the Coast Fan Content Policy"},
+    {"id": "cr-archive", "name": "Archive of every official CR text file (xremming/rulesraker)", "kind": "official", "url": "https://github.com/xremming/rulesraker", "licence": "MIT (archive); rules text © Wizards of the Coast"},
     {"id": "scryfall", "name": "Scryfall API", "kind": "aggregator", "url": "https://api.scryfall.com", "licence": "Scryfall data guidelines; card data © Wizards of the Coast"},
     {"id": "gatherer", "name": "Gatherer (gatherer.wizards.com)", "kind": "official", "url": "https://gatherer.wizards.com", "licence": "Wizards of the Coast Fan Content Policy"},
     {"id": "mtgjson", "name": "MTGJSON v5", "kind": "aggregator", "url": "https://mtgjson.com", "licence": "MIT (MTGJSON); card data © Wizards of the Coast"},
@@ -114,8 +115,10 @@ def save_cr_document(
     # One version may come in several documents (chapter pages of a translation, per-rule
     # pages, a re-encoded copy of an official file): each document adds or replaces the rules
     # it carries, and positions are renumbered in rule-number order afterwards.
-    for rule in cr.rules:
-        rule_id = stable_id("rule", version_id, rule.number)
+    # A number printed twice (a misprint the parser flagged) keeps both rules: the second and
+    # later ones get an id of their own, with the number as printed.
+    rule_ids = _rule_ids(version_id, cr.rules)
+    for rule_id in rule_ids:
         for table in ("rule_examples", "rule_refs", "rule_links"):
             conn.execute(f"delete from {table} where rule_id = ?", [rule_id])
         conn.execute("delete from rules where id = ?", [rule_id])
@@ -124,8 +127,7 @@ def save_cr_document(
     rule_rows = []
     example_rows = []
     ref_rows = []
-    for position, rule in enumerate(cr.rules):
-        rule_id = stable_id("rule", version_id, rule.number)
+    for position, (rule, rule_id) in enumerate(zip(cr.rules, rule_ids, strict=True)):
         rule_rows.append(
             (
                 rule_id,
@@ -201,6 +203,8 @@ def save_cr_document(
         "intro": cr.intro,
         "credits": cr.credits,
         "extra": _small_extra(cr.extra),
+        "set_name": (cr.extra or {}).get("set_name"),
+        "status": f"truncated in its {cr.extra['truncated']}" if (cr.extra or {}).get("truncated") else "complete",
     }
     if merging and not cr.effective_date:
         # A chapter joining a dated version adds rules, not the version's own description.
@@ -210,6 +214,17 @@ def save_cr_document(
     for warning in cr.warnings:
         save_quality_issue(db, QualityIssue("cr-format", warning), document_id)
     return version_id
+
+
+def _rule_ids(version_id: str, rules: list) -> list[int]:
+    repeats: dict[str, int] = {}
+    ids = []
+    for rule in rules:
+        repeat = repeats.get(rule.number, 0)
+        repeats[rule.number] = repeat + 1
+        key = ("rule", version_id, rule.number) if repeat == 0 else ("rule", version_id, rule.number, repeat)
+        ids.append(stable_id(*key))
+    return ids
 
 
 def rule_number_key(number: str) -> tuple:
@@ -341,7 +356,7 @@ def save_card_names(
 
 
 def ruling_record_rows(
-    rulings: Iterable[RulingRecord], document_id: int, detect: "LangDetector"
+    rulings: Iterable[RulingRecord], document_id: int, detect: LangDetector
 ) -> Iterator[tuple]:
     # Positions restart per card in some formats (MTGJSON): the record's identity is its
     # place in the document's stream.
@@ -375,7 +390,7 @@ def save_ruling_records(
     db: sqlite_utils.Database,
     rulings: Iterable[RulingRecord],
     document_id: int,
-    detect: "LangDetector",
+    detect: LangDetector,
     batch_size: int = 20_000,
 ) -> int:
     """Stream ruling records into the database in batches; returns how many were written."""

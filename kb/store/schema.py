@@ -52,6 +52,11 @@ TABLES: dict[str, dict[str, Any]] = {
             "rule_count": int,
             "glossary_count": int,
             "extra": str,
+            # The set whose release the edition came with ("Odyssey"), where an archive names it.
+            "set_name": str,
+            # "complete", or what is missing ("truncated in its glossary") for an edition kept
+            # only with --keep-going.
+            "status": str,
         },
         "pk": "id",
         "foreign_keys": [
@@ -337,7 +342,8 @@ TABLES: dict[str, dict[str, Any]] = {
 }
 
 INDEXES: list[tuple[str, list[str], bool]] = [
-    ("rules", ["version_id", "number"], True),
+    # Not unique: a number an edition prints twice (a misprint) keeps both rules, flagged.
+    ("rules", ["version_id", "number"], False),
     ("rules", ["number"], False),
     ("rules", ["version_id", "parent_number"], False),
     ("rule_examples", ["rule_id"], False),
@@ -438,6 +444,17 @@ def stable_id(*parts: object) -> int:
     """
     digest = hashlib.sha256("\x1f".join(str(part) for part in parts).encode("utf-8")).digest()
     return int.from_bytes(digest[:8], "big") >> 4
+
+
+@migrations()
+def m003_cr_version_set_and_status(db: sqlite_utils.Database) -> None:
+    """cr_versions.set_name and cr_versions.status (databases made before them get them here);
+    rules(version_id, number) no longer unique, so a duplicated number keeps both rules."""
+    db.execute("drop index if exists idx_rules_version_id_number")
+    columns = {column.name for column in db["cr_versions"].columns}
+    for column in ("set_name", "status"):
+        if column not in columns:
+            db["cr_versions"].add_column(column, str)
 
 
 def ensure_db_shape(db: sqlite_utils.Database) -> None:

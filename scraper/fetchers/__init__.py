@@ -7,7 +7,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from scraper.fetchers import cr_ko, cr_page, cr_zh, gatherer, mtgjson, scryfall, wizards_cr
+from scraper.fetchers import (
+    cr_archive,
+    cr_ko,
+    cr_page,
+    cr_zh,
+    gatherer,
+    mtgjson,
+    scryfall,
+    wizards_cr,
+)
 from scraper.fetchers.common import FetchReport
 from scraper.http import PoliteClient
 from scraper.rawstore import RawStore
@@ -16,6 +25,7 @@ Fetcher = Callable[[PoliteClient, RawStore, str, dict[str, Any]], FetchReport]
 
 FETCHERS: dict[str, Fetcher] = {
     "wizards-cr": wizards_cr.fetch,
+    "cr-archive": cr_archive.fetch,
     "scryfall": scryfall.fetch,
     "gatherer": gatherer.fetch,
     "mtgjson": mtgjson.fetch,

@@ -32,6 +32,10 @@ EXPECTED_COUNTS = {
     "en-raw/2019-01-25.txt": ("2019-01-25", 2328, 554),
     "en-raw/2014-09-26.txt": ("2014-09-25", 2008, 496),
     "en-raw/2013-04-29.txt": ("2013-05-01", 1930, 476),
+    # Second batch (counts in tests/parse/test_cr_txt.py); 2009 prints 702.30d twice: both kept.
+    "en-raw-batch2/2021-06-09.txt": ("2021-06-18", 2530, 591),
+    "en-raw-batch2/2009-10-01.txt": ("2009-10-01", 1600, 424),
+    "en-raw-batch2/2003-10-01.txt": ("2003-10-01", 686, 299),
 }
 
 
@@ -123,6 +127,7 @@ def test_cli_import_reports_one_line_and_keeps_database(tmp_path: Path) -> None:
 def test_import_every_official_file_gives_the_expected_counts(tmp_path: Path) -> None:
     db_path = tmp_path / "kb.db"
     files = sorted((CR / "en-raw").glob("*.txt")) + sorted((CR / "en-derived").glob("*.txt"))
+    files += sorted((CR / "en-raw-batch2").glob("*.txt"))
     result = CliRunner().invoke(cli, ["import", "--db", str(db_path), *map(str, files)])
     assert result.exit_code == 0, result.output
     db = sqlite_utils.Database(db_path)
@@ -131,7 +136,7 @@ def test_import_every_official_file_gives_the_expected_counts(tmp_path: Path) ->
             "select rule_count, glossary_count from cr_versions where id = ?", [f"en-{effective}"]
         ).fetchone()
         assert row == (rules, glossary), name
-    assert db.execute("select count(*) from cr_versions where lang = 'en'").fetchone()[0] == 11
+    assert db.execute("select count(*) from cr_versions where lang = 'en'").fetchone()[0] == 14
     assert db.execute(
         "select count(*) from rule_examples join rules on rules.id = rule_examples.rule_id"
         " where rules.version_id = 'en-2026-01-16'"
@@ -223,3 +228,23 @@ def test_documents_without_rules_or_rulings_are_named_for_what_they_are(tmp_path
     assert "bulk-data-2023-04-04.json: a Scryfall /bulk-data listing" in result.output
     assert "holds no rules or rulings to import" in result.output
     assert not (tmp_path / "kb.db").exists()
+
+
+def test_cr_cut_in_its_glossary_is_kept_only_as_a_truncated_edition(tmp_path: Path) -> None:
+    """Refused without --keep-going; with it, the whole rules part is kept, flagged truncated."""
+    data = (CR / "en-raw" / "2026-01-16.txt").read_bytes()
+    cut = tmp_path / "cut.txt"
+    cut.write_bytes(data[: data.index(b"\rWorld Rule\r")])
+    db_path = tmp_path / "kb.db"
+    refused = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(cut)])
+    assert refused.exit_code != 0 and "truncated: no 'Credits'" in refused.output
+    kept = CliRunner().invoke(cli, ["import", "--db", str(db_path), "--keep-going", str(cut)])
+    assert kept.exit_code == 2, kept.output
+    db = sqlite_utils.Database(db_path)
+    version = db.execute(
+        "select rule_count, status from cr_versions where id = 'en-2026-01-16'"
+    ).fetchone()
+    assert version == (3114, "truncated in its glossary")
+    assert db.execute("select status from documents").fetchall() == [("failed",)]
+    kinds = {row[0] for row in db.execute("select kind from quality_issues")}
+    assert {"unreadable-document", "truncated-document"} <= kinds

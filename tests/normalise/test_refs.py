@@ -113,3 +113,29 @@ import pytest as _pytest
 )
 def test_section_references_in_other_languages(text: str, expected: list[str]) -> None:
     assert extract_refs(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Number-to-number ranges as real CRs print them (2024-02-06: 509.4a, 701.50a; 2026: 903.x).
+        ("process described in rules 509.1–3 are", ["509.1", "509.2", "509.3"]),
+        ("This follows rules 701.28a–f, 712.9–10, and 712.18.",
+         ["701.28a", "701.28b", "701.28c", "701.28d", "701.28e", "701.28f", "712.9", "712.10", "712.18"]),
+        ("See rules 119.7–8.", ["119.7", "119.8"]),
+        ("rules 903.6–903.11", ["903.6", "903.7", "903.8", "903.9", "903.10", "903.11"]),
+        ("See rules 306–311.", ["306", "307", "308", "309", "310", "311"]),
+        ("rules 306-311 and 420", ["306", "307", "308", "309", "310", "311", "420"]),
+        # Across sections nothing lies between that we could name: the endpoints stay.
+        ("rules 601.2–602.1", ["601.2", "602.1"]),
+        ("rules 306–411", ["306", "411"]),
+        ("rules 509.3–1", ["509.3"]),  # backwards: not a range
+    ],
+)
+def test_number_ranges_expanded(text: str, expected: list[str]) -> None:
+    assert extract_refs(text) == expected
+
+
+def test_english_only_skips_translated_words() -> None:
+    assert extract_refs("reglas 113 y 602, section 7", lang="en") == ["7"]
+    assert extract_refs("rules 306–308 and 601.2f–g", lang="en") == ["306", "307", "308", "601.2f", "601.2g"]

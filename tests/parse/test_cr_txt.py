@@ -55,6 +55,14 @@ EXPECTED = {
     # was a \r\r\n page break. 2006 has 81 sections: the 80 of its contents + "215. This
     # section is now empty. …".
     "en-raw/2006-02-01.txt": ("2006-02-01", 6, 81, 398, 519, 345, 145),
+    # Second batch, counted with a line scan independent of the parser: numbered lines that open
+    # a paragraph (an optional stray space allowed; in 2003-10-01 not a line that a wrapped line
+    # with a trailing space runs into), "Example" lines, glossary blocks starting unindented.
+    # 2009: 1,600 numbered (3 with a stray space, 702.30d twice) and 195 examples (one " Example:").
+    "en-raw-batch2/2009-10-01.txt": ("2009-10-01", 9, 114, 714, 886, 424, 195),
+    "en-raw-batch2/2021-06-09.txt": ("2021-06-18", 9, 133, 993, 1537, 591, 260),
+    # Hard-wrapped: 686 paragraphs open with a number; 21 wrapped lines that start with one do not.
+    "en-raw-batch2/2003-10-01.txt": ("2003-10-01", 5, 69, 319, 367, 299, 89),
     "en-raw/2003-03-15.txt": ("2003-03-15", 5, 66, 259, 255, 211, 61),
 }
 
@@ -408,3 +416,159 @@ def test_sniff_refuses_others() -> None:
 def test_interface() -> None:
     assert cr_txt.FORMAT_NAME == "cr-txt"
     assert "\n" not in cr_txt.DESCRIPTION and cr_txt.DESCRIPTION
+
+
+# --- second batch: repairs of real files ---------------------------------------------------------
+
+
+def test_rules_with_a_stray_space_2009() -> None:
+    doc = parsed("en-raw-batch2/2009-10-01.txt")
+    rules = by_number(doc)
+    assert rules["509.1c"].text.startswith("The defending player checks each creature he or she controls")
+    assert rules["509.1c"].text.endswith("are exempt from effects that would require them to block.")
+    assert rules["509.1b"].text.count("The defending player checks") == 1  # no longer glued on
+    assert rules["605.3a"].text.startswith("A player may activate an activated mana ability whenever")
+    assert rules["612.2"].text.startswith("A text-changing effect changes only those words")
+    assert rules["612.1"].text.count("\n") == 0
+    assert [w for w in doc.warnings if "stray space" in w] == [
+        "line 1563: rule 509.1c starts with a stray space; read as a rule",
+        "line 1851: rule 605.3a starts with a stray space; read as a rule",
+        "line 2010: rule 612.2 starts with a stray space; read as a rule",
+    ]
+
+
+def test_misprinted_duplicate_number_keeps_both_2009() -> None:
+    doc = parsed("en-raw-batch2/2009-10-01.txt")
+    twins = [rule for rule in doc.rules if rule.number == "702.30d"]
+    assert [rule.text[:40] for rule in twins] == [
+        "Objects with more than one kicker cost h",
+        "If part of a spell's ability has its eff",
+    ]
+    assert "line 2680: duplicate rule number 702.30d (first printed at line 2678); both kept" in doc.warnings
+
+
+def test_closing_date_without_space_2021() -> None:
+    doc = parsed("en-raw-batch2/2021-06-09.txt")
+    assert (doc.effective_date, doc.raw_date) == ("2021-06-18", "June 18, 2021")
+    assert doc.warnings[-1] == "line 7602: closing date 'June18, 2021' differs from 'June 18, 2021'"
+
+
+def test_hard_wrapped_2003_10_rules_whole() -> None:
+    doc = parsed("en-raw-batch2/2003-10-01.txt")
+    rules = by_number(doc)
+    assert rules["103.4"].text == (
+        "If both players would take an action at the same time, the active player (the player whose turn "
+        "it is) makes any choices required, then the nonactive player makes any choices required, then the "
+        'actions happen simultaneously. This rule is often referred to as the "Active Player, Nonactive '
+        'Player (APNAP) rule."'
+    )
+    assert rules["409.1f"].text.startswith("The player determines the total cost of the spell or ability.")
+    assert rules["200.9c"].text.endswith('it means a source of that type—either a source of an ability or a '
+                                         'source of damage. See rule 419.8 "Sources of Damage."')
+    # No wrapped line became a rule: every number once, in the order printed.
+    numbers = [rule.number for rule in doc.rules]
+    assert len(numbers) == len(set(numbers))
+    assert "line 1912: wrapped line '103.4. If a player must make m' joined to the paragraph of line 1909, " \
+        "not read as a rule" in doc.warnings
+    # Words hyphenated at a line end are whole again; no rule keeps a line break from wrapping.
+    texts = [rule.text for rule in doc.rules]
+    assert sum("State-Based Effects" in text for text in texts) == 6
+    assert not any("State-\n" in text or "-\nBased" in text for text in texts)
+
+
+def test_hard_wrapped_2003_10_examples_whole() -> None:
+    """Every Example paragraph is complete: it ends a sentence, and 57 of the 89 are word for word
+    the example of an unwrapped edition we hold (2003-03-15 before, 2006-02-01 after); the other 32
+    were reworded between editions."""
+    examples = [example for rule in parsed("en-raw-batch2/2003-10-01.txt").rules for example in rule.examples]
+    unwrapped = {
+        example
+        for name in ("en-raw/2003-03-15.txt", "en-raw/2006-02-01.txt")
+        for rule in parsed(name).rules
+        for example in rule.examples
+    }
+    assert len(examples) == 89
+    assert all(example.rstrip().endswith((".", '."', '.")', ".)", ')."')) for example in examples)
+    assert sum(example in unwrapped for example in examples) == 57
+    assert not any("\n" in example for example in examples)
+
+
+# --- derived damaged copies (made here from real files) -------------------------------------------
+
+
+def _lines_of(name: str) -> tuple[list[str], str]:
+    return read(name).decode("utf-8-sig").splitlines(), "\r\n"
+
+
+def _figures(doc: CRDocument) -> tuple[int, ...]:
+    return (count(doc, "part"), count(doc, "section"), count(doc, "rule"), count(doc, "subrule"),
+            len(doc.glossary), sum(len(rule.examples) for rule in doc.rules))
+
+
+def test_indented_copy_parses_like_its_original() -> None:
+    """A copy out of a PDF indents every line: the indentation is undone, counts stay exact."""
+    lines, newline = _lines_of("en-raw/2025-02-07.txt")
+    data = newline.join("    " + line if line.strip() else line for line in lines).encode()
+    doc = cr_txt.parse(data, "indented.txt")
+    assert _figures(doc) == _figures(parsed("en-raw/2025-02-07.txt"))
+    assert doc.warnings[0] == "line 1: every line indented by 4 characters; indentation removed"
+
+
+def test_copy_with_indented_rule_lines_parses_like_its_original() -> None:
+    lines, newline = _lines_of("en-raw/2025-02-07.txt")
+    indented = ["  " + line if cr_txt.NUMBERED_LINE.match(line) else line for line in lines]
+    doc = cr_txt.parse(newline.join(indented).encode(), "indented.txt")
+    assert _figures(doc) == _figures(parsed("en-raw/2025-02-07.txt"))
+
+
+def test_rules_glued_into_text_refused() -> None:
+    """Rules that could only be read as continuation text: refused with one line, never 9 parts
+    and 2 rules."""
+    lines, newline = _lines_of("en-raw/2025-02-07.txt")
+    # Every numbered line indented and printed in reverse order inside its section: no indented
+    # number follows the one before, so none can be taken for a rule.
+    indented = ["\t" + line if cr_txt.NUMBERED_LINE.match(line) else line for line in lines]
+    body = [i for i, line in enumerate(indented) if line.startswith("\t")]
+    for start in range(len(body)):
+        indented[body[start]] = "\t" + lines[body[-1 - start]]
+    with pytest.raises(ParseError, match=r"^glued.txt: only \d+ of \d+ numbered lines could be read as rules"):
+        cr_txt.parse(newline.join(indented).encode(), "glued.txt")
+
+
+def test_block_pasted_twice_keeps_every_rule() -> None:
+    lines, newline = _lines_of("en-raw/2026-01-16.txt")
+    start = lines.index("100. General", 100)
+    end = lines.index("101. The Magic Golden Rules", start)
+    block = [line for line in lines[start + 1 : end] if cr_txt.NUMBERED_LINE.match(line)]
+    doc = cr_txt.parse(newline.join(lines[:end] + block + lines[end:]).encode("utf-8"), "twice.txt")
+    original = parsed("en-raw/2026-01-16.txt")
+    assert len(doc.rules) == len(original.rules) + len(block)
+    repeats = [w for w in doc.warnings if "duplicate rule number" in w]
+    assert len(repeats) == len(block)
+    assert repeats[0].startswith(f"line {end + 1}: duplicate rule number 100.1 (first printed at line ")
+
+
+def test_section_cut_out_refused_but_missing_heading_is_a_slip() -> None:
+    lines, newline = _lines_of("en-raw/2026-01-16.txt")
+    start = lines.index("702. Keyword Abilities", 300)
+    end = lines.index("703. Turn-Based Actions", start)
+    assert sum(bool(cr_txt.NUMBERED_LINE.match(line)) for line in lines[start:end]) > 700
+    cut = newline.join(lines[:start] + lines[end:]).encode("utf-8")
+    with pytest.raises(ParseError, match="^cut.txt: truncated or damaged: '702. Keyword Abilities' is in the contents"):
+        cr_txt.parse(cut, "cut.txt")
+    slip = cr_txt.parse(newline.join(lines[:start] + lines[start + 1 :]).encode("utf-8"), "slip.txt")
+    assert count(slip, "section") == 145 and count(slip, "subrule") == 1957
+    assert any("'702. Keyword Abilities' is in the contents but its heading is not in the rules" in w
+               for w in slip.warnings)
+
+
+def test_cut_in_glossary_hands_over_the_rules() -> None:
+    data = read("en-raw/2026-01-16.txt")
+    cut = data[: data.index(b"\rWorld Rule\r")]
+    with pytest.raises(cr_txt.TruncatedCR, match="truncated: no 'Credits'") as refused:
+        cr_txt.parse(cut, "cut.txt")
+    partial = refused.value.partial
+    assert (count(partial, "rule"), count(partial, "subrule")) == (1157, 1957)
+    assert 700 < len(partial.glossary) < 725
+    assert partial.extra["truncated"] == "glossary"
+    assert partial.warnings[-1].endswith("rules kept, glossary incomplete, credits missing")

@@ -32,6 +32,7 @@ SITE = Path(__file__).parent.parent / "fixtures" / "site"
 CR_TXT = "/wizards-media/2024/downloads/MagicCompRules 20240607.txt"
 RULES_PAGE = "/wizards/en/rules"
 LISTING = "/scryfall/bulk-data"
+ARCHIVE_LISTING = "/github-raw/xremming/rulesraker/main/archive/metadata.json"
 RULINGS = "/scryfall-data/rulings/rulings-20230404210031.json"
 NEW_RULINGS = "/scryfall-data/rulings/rulings-20230405210031.json"
 NEW_RULINGS_UPDATED = "2023-04-05T21:00:31.996000Z"
@@ -104,14 +105,14 @@ def test_first_refresh_builds_and_a_second_changes_nothing(site: TestSite, tmp_p
     assert (second.exit_code, second.status, second.published) == (0, "unchanged", False)
     requests = site.requests[seen:]
     assert [r["path"] for r in requests] == [
-        "/robots.txt", RULES_PAGE, CR_TXT.replace(" ", "%20"), LISTING,
+        "/robots.txt", RULES_PAGE, CR_TXT.replace(" ", "%20"), ARCHIVE_LISTING, LISTING,
     ]
     documents = requests[1:]
     # Only conditional requests, answered 304 with no body; the bulk files are not even asked.
     assert all("if-none-match" in r["headers"] for r in documents)
-    assert [r["status"] for r in documents] == [304, 304, 304]
+    assert [r["status"] for r in documents] == [304, 304, 304, 304]
     assert sum(r["bytes"] for r in documents) == 0
-    assert {name: s["bytes"] for name, s in second.sources.items()} == {"wizards-cr": 0, "scryfall": 0}
+    assert {name: s["bytes"] for name, s in second.sources.items()} == {"wizards-cr": 0, "cr-archive": 0, "scryfall": 0}
     assert second.sources["scryfall"]["skipped"] == 2
     assert sha(db_path) == before_sha
     assert digest(db_path) == before_digest
@@ -178,7 +179,7 @@ def test_a_newer_cr_and_changed_rulings_are_recorded_exactly(site: TestSite, tmp
         ("/wizards-media/2024/downloads/MagicCompRules%2020240607.txt", "cr-txt", "wizards"),
         (NEW_RULINGS, "scryfall-bulk-rulings", "scryfall"),
     ]
-    assert [url.removeprefix(site.base) for url in left_out] == [LISTING, RULES_PAGE, RULINGS]
+    assert [url.removeprefix(site.base) for url in left_out] == [ARCHIVE_LISTING, LISTING, RULES_PAGE, RULINGS]
     runs = list(db.query("select id, status, exit_code, changes from refresh_runs order by id"))
     assert [(r["id"], r["status"], r["exit_code"]) for r in runs] == [(1, "published", 0), (2, "published", 0)]
     assert json.loads(runs[1]["changes"])["rulings"]["removed"] == 2
@@ -203,6 +204,7 @@ def test_a_refresh_killed_during_the_build_leaves_the_served_database(site: Test
     env = {**os.environ, "MTGKB_REFRESH_PAUSE_BEFORE_SWAP": f"60:{marker}"}
     command = [sys.executable, "-m", "kb.cli.refresh", "--raw", str(tmp_path / "raw"), "--db", str(db_path),
                "--base-url", f"wizards-cr={site.url('wizards-cr')}",
+               "--base-url", f"cr-archive={site.url('cr-archive')}",
                "--base-url", f"scryfall={site.url('scryfall')}", "--timeout", "5"]
     child = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
@@ -256,6 +258,7 @@ def test_one_failing_source_exits_2_and_publishes_the_others(site: TestSite, tmp
     result = runner.invoke(refresh_command, [
         "--raw", str(tmp_path / "raw"), "--db", str(tmp_path / "kb.db"),
         "--base-url", f"wizards-cr={site.url('wizards-cr')}", "--base-url", f"scryfall={site.url('scryfall')}",
+        "--base-url", f"cr-archive={site.url('cr-archive')}",
     ])
     assert result.exit_code == 2, result.output
     assert result.stderr.count("\n") == 1
@@ -270,14 +273,16 @@ def test_every_source_failing_exits_1_and_leaves_the_file_byte_identical(site: T
     served_sha = sha(tmp_path / "kb.db")
     site.fail(RULES_PAGE, "status", times=None, status=404)
     site.fail(LISTING, "status", times=None, status=404)
+    site.fail(ARCHIVE_LISTING, "status", times=None, status=404)
     result = CliRunner().invoke(refresh_command, [
         "--raw", str(tmp_path / "raw"), "--db", str(tmp_path / "kb.db"),
         "--base-url", f"wizards-cr={site.url('wizards-cr')}", "--base-url", f"scryfall={site.url('scryfall')}",
+        "--base-url", f"cr-archive={site.url('cr-archive')}",
     ])
     assert result.exit_code == 1
     assert result.stderr == (
-        "Error: failed sources: wizards-cr, scryfall; nothing could be published:"
-        " every source failed: wizards-cr, scryfall\n"
+        "Error: failed sources: wizards-cr, cr-archive, scryfall; nothing could be published:"
+        " every source failed: wizards-cr, cr-archive, scryfall\n"
     )
     assert sha(tmp_path / "kb.db") == served_sha
     with RawStore(tmp_path / "raw") as store:

@@ -18,15 +18,21 @@ from dataclasses import dataclass, field
 from kb.normalise.dates import parse_date
 from kb.normalise.decode import decode_text
 from kb.normalise.refs import extract_refs
-from kb.records import CRDocument, GlossaryEntry, ParseError, Rule
+from kb.parse.cr.txt_glossary import is_title, parse_glossary
+from kb.parse.cr.txt_lines import Lines, logical_lines
+from kb.records import CRDocument, ParseError, Rule
 
 FORMAT_NAME = "cr-txt"
 DESCRIPTION = "Official English Magic: The Gathering Comprehensive Rules, plain text (any encoding)"
 
 # 2009-09 to about 2013 the title was italicised with underscores.
-TITLE_LINE = re.compile(r"^_?Magic: The Gathering_?\s+Comprehensive Rules$")
+TITLE_LINE = re.compile(r"^_?Magic: The Gathering(?:®|\(r\)|r)?_?\s+Comprehensive Rules$")
 DATE_LINE = re.compile(
     r"These rules are (?:effective|current) as of\s+(?P<date>[A-Z][a-z]+\.? \d{1,2}, \d{4})\.?"
+)
+# The closing line may be misprinted: "effective as of June18, 2021." (2021-06-09).
+CLOSING_DATE_LINE = re.compile(
+    r"These rules are (?:effective|current) as of\s+(?P<date>[A-Z][a-z]+\.?\s*\d{1,2}, \d{4})"
 )
 PART_LINE = re.compile(r"^(?P<number>[1-9])\.\s+(?P<title>\S.*)$")
 SECTION_LINE = re.compile(r"^(?P<number>[1-9]\d{2})\.\s+(?P<title>\S.*)$")
@@ -44,32 +50,28 @@ HEADING_GLOSSARY = "Glossary"
 HEADING_CREDITS = "Credits"
 # Keyword and option rules are headings ("702.78. Conspire", "903.12. Brawl Option"); a longer
 # text without a final stop ("The phrase “to gain a Class level” means …”) is still a sentence.
-MAX_TITLE_LENGTH = 60
 MAX_HEADING_LENGTH = 80
-SENTENCE_END = tuple(".:;!?,\"”’)]")
 HEAD_LINES = 40
 SNIFF_BYTES = 16384
+# A parse that reads fewer of the body's numbered-looking lines as rules than this lost the
+# layout (every rule glued into section text) and must not pass for a CR.
+MIN_RULES_READ = 0.9
 
 
-@dataclass
-class _Lines:
-    """The decoded document as lines, with 1-based numbers for messages."""
+class TruncatedCR(ParseError):
+    """A CR cut off after its numbered rules: ``partial`` holds the complete rules part."""
 
-    name: str
-    lines: list[str]
-
-    def find(self, heading: str, start: int, stop: int | None = None) -> int | None:
-        stop = len(self.lines) if stop is None else stop
-        for index in range(start, stop):
-            if self.lines[index].strip() == heading:
-                return index
-        return None
+    def __init__(self, message: str, partial: CRDocument) -> None:
+        super().__init__(message)
+        self.partial = partial
 
 
 @dataclass
 class _Body:
     rules: list[Rule] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # rule number -> where it was first printed, to flag a number printed twice
+    seen: dict[str, int] = field(default_factory=dict)
 
 
 def sniff(data: bytes, name: str = "") -> bool:
@@ -88,12 +90,12 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
     if not data.strip():
         raise ParseError(f"{name}: empty file")
     text, encoding = decode_text(data, name)
-    doc = _Lines(name, [line.rstrip() for line in text.split("\n")])
+    doc = logical_lines(text, name)
     title_index = _title_index(doc)
     raw_date, date_index = _header_date(doc, title_index)
     effective_date = parse_date(raw_date, "en")
     if effective_date is None:
-        raise ParseError(f"{name}: line {date_index + 1}: unreadable effective date {raw_date!r}")
+        raise ParseError(f"{name}: {doc.at(date_index)}: unreadable effective date {raw_date!r}")
     contents_index = doc.find(HEADING_CONTENTS, date_index)
     if contents_index is None:
         raise ParseError(f"{name}: no '{HEADING_CONTENTS}' heading; not a Comprehensive Rules file")
@@ -101,30 +103,51 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
     glossary_index = doc.find(HEADING_GLOSSARY, body_start)
     if glossary_index is None:
         raise ParseError(f"{name}: truncated: no '{HEADING_GLOSSARY}' after the numbered rules")
-    credits_index = doc.find(HEADING_CREDITS, glossary_index + 1)
-    if credits_index is None:
-        raise ParseError(f"{name}: truncated: no '{HEADING_CREDITS}' after the glossary")
     body = _parse_body(doc, body_start, glossary_index)
+    body.warnings[:0] = doc.warnings
+    _check_rules_read(doc, body_start, glossary_index, body.rules)
     _check_contents_complete(doc, contents_index, body_start, body.rules, body.warnings)
-    glossary = _parse_glossary(doc, glossary_index + 1, credits_index)
-    credits = _paragraphs(doc.lines[credits_index + 1 :])
-    _check_closing_date(doc, credits_index, raw_date, body.warnings)
     intro_index = doc.find(HEADING_INTRODUCTION, date_index, contents_index)
     intro_start = date_index + 1 if intro_index is None else intro_index + 1
-    return CRDocument(
+    cr = CRDocument(
         lang="en",
         effective_date=effective_date,
         raw_date=raw_date,
-        title=doc.lines[title_index].strip().replace("_", ""),
+        # The title line varies only in marks ("_Magic: The Gathering_", "Gatheringr" for ®).
+        title="Magic: The Gathering Comprehensive Rules",
         intro=_paragraphs(doc.lines[intro_start:contents_index]),
         rules=body.rules,
-        glossary=glossary,
-        credits=credits,
         encoding=encoding,
         method="official",
         warnings=body.warnings,
         extra={"contents": _paragraphs(doc.lines[contents_index + 1 : body_start])},
     )
+    credits_index = doc.find(HEADING_CREDITS, glossary_index + 1)
+    if credits_index is None:
+        _truncated_in_glossary(doc, glossary_index, cr)
+    cr.glossary = parse_glossary(name, doc.lines[glossary_index + 1 : credits_index])
+    cr.credits = _paragraphs(doc.lines[credits_index + 1 :])
+    _check_closing_date(doc, credits_index, raw_date, body.warnings)
+    return cr
+
+
+def _truncated_in_glossary(doc: Lines, glossary_index: int, cr: CRDocument) -> None:
+    """Refuse a file cut off in its glossary, handing over its rules part, which is whole.
+
+    The glossary kept is every entry but the last, which may have been cut mid-definition.
+    """
+    message = f"{doc.name}: truncated: no '{HEADING_CREDITS}' after the glossary"
+    try:
+        entries = parse_glossary(doc.name, doc.lines[glossary_index + 1 :])[:-1]
+    except ParseError:
+        entries = []
+    cr.glossary = entries
+    cr.warnings.append(
+        f"{doc.at(len(doc.lines) - 1)}: the file ends inside the glossary (after "
+        f"{len(entries)} whole entries): rules kept, glossary incomplete, credits missing"
+    )
+    cr.extra["truncated"] = "glossary"
+    raise TruncatedCR(message, cr)
 
 
 def _decode_prefix(data: bytes, name: str) -> str | None:
@@ -148,7 +171,7 @@ def _without_partial_utf8_tail(prefix: bytes) -> bytes:
     return prefix  # not UTF-8 at all: a single-byte encoding cannot be cut inside a character
 
 
-def _title_index(doc: _Lines) -> int:
+def _title_index(doc: Lines) -> int:
     for index, line in enumerate(doc.lines[:HEAD_LINES]):
         if line.strip():
             if TITLE_LINE.match(line.strip()):
@@ -157,7 +180,7 @@ def _title_index(doc: _Lines) -> int:
     raise ParseError(f"{doc.name}: line 1: no 'Magic: The Gathering Comprehensive Rules' title")
 
 
-def _header_date(doc: _Lines, title_index: int) -> tuple[str, int]:
+def _header_date(doc: Lines, title_index: int) -> tuple[str, int]:
     for index in range(title_index + 1, min(len(doc.lines), title_index + HEAD_LINES)):
         match = DATE_LINE.search(doc.lines[index])
         if match:
@@ -165,20 +188,20 @@ def _header_date(doc: _Lines, title_index: int) -> tuple[str, int]:
     raise ParseError(f"{doc.name}: no 'These rules are effective as of …' line after the title")
 
 
-def _body_start(doc: _Lines, contents_index: int) -> int:
+def _body_start(doc: Lines, contents_index: int) -> int:
     """The part heading just before the first numbered rule: the table of contents ends there."""
     first_rule = next(
-        (i for i in range(contents_index, len(doc.lines)) if NUMBERED_LINE.match(doc.lines[i])), None
+        (i for i in range(contents_index, len(doc.lines)) if NUMBERED_LINE.match(doc.lines[i].strip())), None
     )
     if first_rule is None:
         raise ParseError(f"{doc.name}: no numbered rules after the table of contents")
     for index in range(first_rule - 1, contents_index, -1):
         if PART_LINE.match(doc.lines[index]):
             return index
-    raise ParseError(f"{doc.name}: line {first_rule + 1}: numbered rule before any part heading")
+    raise ParseError(f"{doc.name}: {doc.at(first_rule)}: numbered rule before any part heading")
 
 
-def _parse_body(doc: _Lines, start: int, stop: int) -> _Body:
+def _parse_body(doc: Lines, start: int, stop: int) -> _Body:
     body = _Body()
     part: str | None = None
     section: str | None = None
@@ -187,9 +210,14 @@ def _parse_body(doc: _Lines, start: int, stop: int) -> _Body:
         stripped = line.strip()
         if not stripped:
             continue
-        numbered = None if line[0].isspace() else _match_numbered(stripped, section)
+        numbered = _match_numbered(stripped, section)
+        if numbered and line[0].isspace() and not _follows(numbered, body.rules):
+            numbered = None  # an indented paragraph that happens to open with a number
         if numbered:
-            rule = _numbered_rule(index, numbered, section, body.warnings)
+            rule = _numbered_rule(doc, index, numbered, section, body.warnings)
+            if line[0].isspace():
+                body.warnings.append(f"{doc.at(index)}: rule {rule.number} starts with a stray space; read as a rule")
+            _flag_repeat(doc, index, rule, body)
             section = rule.section
             body.rules.append(rule)
             continue
@@ -198,11 +226,12 @@ def _parse_body(doc: _Lines, start: int, stop: int) -> _Body:
             rule = _heading(heading["number"], heading["title"], part)
             part = part if rule.kind == "section" else rule.number
             section = rule.number if rule.kind == "section" else section
+            _flag_repeat(doc, index, rule, body)
             body.rules.append(rule)
             continue
         current = body.rules[-1]  # the body starts at a part heading, so there is one
         if current.kind in ("part", "section"):
-            body.warnings.append(f"line {index + 1}: text under heading {current.number} kept as its text")
+            body.warnings.append(f"{doc.at(index)}: text under heading {current.number} kept as its text")
         if EXAMPLE_LINE.match(stripped):
             current.examples.append(stripped)
         else:
@@ -211,6 +240,33 @@ def _parse_body(doc: _Lines, start: int, stop: int) -> _Body:
     for rule in body.rules:
         _finish_rule(rule)
     return body
+
+
+def _flag_repeat(doc: Lines, index: int, rule: Rule, body: _Body) -> None:
+    """A number printed twice (a misprint, a pasted block): both rules are kept, and said so."""
+    first = body.seen.setdefault(rule.number, index)
+    if first != index:
+        body.warnings.append(
+            f"{doc.at(index)}: duplicate rule number {rule.number} (first printed at {doc.at(first)}); "
+            "both kept"
+        )
+
+
+def _number_key(section: str, rule: str, letter: str) -> tuple[int, int, str]:
+    return int(section), int(rule), letter
+
+
+def _follows(match: re.Match[str], rules: list[Rule]) -> bool:
+    """An indented number is a rule only where the next rule belongs: after the last one read,
+    in its part or the next ("  509.1c" after 509.1b; not "  103.4" after 409.2)."""
+    last = next((rule for rule in reversed(rules) if rule.kind in ("rule", "subrule")), None)
+    if last is None:
+        return True
+    last_match = NUMBERED_LINE.match(f"{last.number} ")
+    assert last_match is not None
+    current = _number_key(match["section"], match["rule"], match["letter"])
+    previous = _number_key(last_match["section"], last_match["rule"], last_match["letter"])
+    return previous < current and current[0] // 100 - previous[0] // 100 <= 1
 
 
 def _match_numbered(line: str, section: str | None) -> re.Match[str] | None:
@@ -243,21 +299,21 @@ def _heading(number: str, printed: str, part: str | None) -> Rule:
         return Rule(number=number, kind="part", text="", title=printed)
     parent = part if part == number[0] else number[0]
     # "215. This section is now empty. See rule 205.4c …" (2006) is a sentence, not a title.
-    title, text = (printed, "") if _is_title(printed, MAX_HEADING_LENGTH) else (None, printed)
+    title, text = (printed, "") if is_title(printed, MAX_HEADING_LENGTH) else (None, printed)
     return Rule(number=number, kind="section", text=text, title=title, parent=parent, section=number)
 
 
 def _numbered_rule(
-    index: int, match: re.Match[str], section: str | None, warnings: list[str]
+    doc: Lines, index: int, match: re.Match[str], section: str | None, warnings: list[str]
 ) -> Rule:
     number = f"{match['section']}.{match['rule']}{match['letter']}"
     printed = match.group(0)[: match.start("text")]
     expected = f"{number} " if match["letter"] else f"{number}. "
     # A bare number line ("100.1.") has no space to check; otherwise the whole prefix must match.
     if printed.rstrip() != expected.rstrip() or (match["text"] and printed != expected):
-        warnings.append(f"line {index + 1}: rule number {printed!r} normalised to {number!r}")
+        warnings.append(f"{doc.at(index)}: rule number {printed!r} normalised to {number!r}")
     if match["section"] != section:
-        warnings.append(f"line {index + 1}: rule {number} outside its section heading ({section})")
+        warnings.append(f"{doc.at(index)}: rule {number} outside its section heading ({section})")
     if match["letter"]:
         parent = f"{match['section']}.{match['rule']}"
         return Rule(number=number, kind="subrule", text=match["text"], parent=parent, section=match["section"])
@@ -265,108 +321,55 @@ def _numbered_rule(
 
 
 def _finish_rule(rule: Rule) -> None:
-    if rule.kind == "rule" and _is_title(rule.text):
+    if rule.kind == "rule" and is_title(rule.text):
         rule.title, rule.text = rule.text, ""
-    rule.refs = extract_refs("\n".join([rule.text, *rule.examples]))
+    rule.refs = extract_refs("\n".join([rule.text, *rule.examples]), lang="en")
 
 
-def _is_title(text: str, max_length: int = MAX_TITLE_LENGTH) -> bool:
-    """Short, one line, no final stop: "Conspire", "Brawl Option", "Handling "Infinite" Loops"."""
-    return bool(text) and "\n" not in text and len(text) <= max_length and not text.endswith(SENTENCE_END)
+def _check_rules_read(doc: Lines, start: int, stop: int, rules: list[Rule]) -> None:
+    """Refuse a body whose numbered lines were mostly not read as rules (a layout we do not
+    know, e.g. every line indented differently): its rules would vanish into section text."""
+    looks_numbered = sum(1 for line in doc.lines[start:stop] if NUMBERED_LINE.match(line.strip()))
+    read = sum(1 for rule in rules if rule.kind in ("rule", "subrule"))
+    if looks_numbered and read < MIN_RULES_READ * looks_numbered:
+        raise ParseError(
+            f"{doc.name}: only {read} of {looks_numbered} numbered lines could be read as rules "
+            "(indented or re-flowed copy?); refusing rather than losing rules"
+        )
 
 
 def _check_contents_complete(
-    doc: _Lines, contents_index: int, body_start: int, rules: list[Rule], warnings: list[str]
+    doc: Lines, contents_index: int, body_start: int, rules: list[Rule], warnings: list[str]
 ) -> None:
     """The parts and sections the table of contents lists must be in the body.
 
-    Missing ones at the end mean the file was cut short: refused. One missing between others
-    that are present is a slip of that edition (a heading typed differently), not a truncation:
-    kept, with a warning, so a real file is never refused for it.
+    A listed section with no heading but with its rules is a slip of that edition (a heading
+    typed differently): kept, with a warning. A listed section of which no rule at all is
+    present lost its contents (a block cut out, a file cut short): refused.
     """
-    present = {rule.number for rule in rules if rule.kind in ("part", "section")}
-    listed = []
+    headings = {rule.number for rule in rules if rule.kind in ("part", "section")}
+    with_rules = {rule.section for rule in rules if rule.kind in ("rule", "subrule")}
+    with_rules |= {number[0] for number in with_rules if number}
     for index in range(contents_index + 1, body_start):
-        heading = SECTION_LINE.match(doc.lines[index]) or PART_LINE.match(doc.lines[index])
-        if heading:
-            listed.append((index, heading["number"]))
-    last_present = max((position for position, (_, number) in enumerate(listed) if number in present), default=-1)
-    for position, (index, number) in enumerate(listed):
-        if number in present:
+        listed = SECTION_LINE.match(doc.lines[index]) or PART_LINE.match(doc.lines[index])
+        if not listed or listed["number"] in headings:
             continue
-        if position > last_present:
+        entry = doc.lines[index].strip()
+        if listed["number"] not in with_rules:
             raise ParseError(
-                f"{doc.name}: truncated or damaged: '{doc.lines[index].strip()}' is in the contents "
-                "but not in the rules"
+                f"{doc.name}: truncated or damaged: '{entry}' is in the contents but neither its heading "
+                "nor any of its rules is in the body"
             )
-        warnings.append(f"line {index + 1}: '{doc.lines[index].strip()}' is in the contents but not in the rules")
+        warnings.append(f"{doc.at(index)}: '{entry}' is in the contents but its heading is not in the rules")
 
 
-def _parse_glossary(doc: _Lines, start: int, stop: int) -> list[GlossaryEntry]:
-    terms: list[tuple[str, list[str]]] = []
-    for block in _blocks(doc.lines[start:stop]):
-        if terms and (block[0][0].isspace() or len(block) == 1):
-            # Older files continue a definition over blank lines: indented paragraphs, and
-            # one-line subheadings of a table ("Expansions and Editions" under Expansion Symbol).
-            terms[-1][1].extend(line.strip() for line in block)
-            continue
-        if len(block) == 1:
-            raise ParseError(f"{doc.name}: glossary term {block[0].strip()!r} has no definition")
-        terms.extend(_split_entries(block))
-    if not terms:
-        raise ParseError(f"{doc.name}: the glossary is empty")
-    entries = []
-    for term, definition in terms:
-        text = "\n".join(definition)
-        entries.append(GlossaryEntry(term=term, text=text, refs=extract_refs(text)))
-    return entries
-
-
-def _blocks(lines: list[str]) -> list[list[str]]:
-    """Runs of non-blank lines, leading indentation kept (it marks continuation paragraphs)."""
-    blocks: list[list[str]] = []
-    current: list[str] = []
-    for line in lines:
-        if line.strip():
-            current.append(line)
-        elif current:
-            blocks.append(current)
-            current = []
-    if current:
-        blocks.append(current)
-    return blocks
-
-
-def _split_entries(block: list[str]) -> list[tuple[str, list[str]]]:
-    """One block is normally one entry; where a page break ate the blank line it holds several.
-
-    A line starts a new entry when it reads like a term (short, no final stop, not indented),
-    follows a finished sentence and is itself followed by a definition line.
-    """
-    entries: list[tuple[str, list[str]]] = [(block[0].strip(), [])]
-    for position, line in enumerate(block[1:], start=1):
-        definition = entries[-1][1]
-        starts_entry = (
-            definition
-            and not line[0].isspace()
-            and _is_title(line)
-            and definition[-1].endswith(SENTENCE_END)
-            and position + 1 < len(block)
-        )
-        if starts_entry:
-            entries.append((line.strip(), []))
-        else:
-            definition.append(line.strip())
-    return entries
-
-
-def _check_closing_date(doc: _Lines, credits_index: int, raw_date: str, warnings: list[str]) -> None:
+def _check_closing_date(doc: Lines, credits_index: int, raw_date: str, warnings: list[str]) -> None:
     """The credits close with the date line again; without it the file was cut short."""
     for index in range(credits_index + 1, len(doc.lines)):
-        match = DATE_LINE.search(doc.lines[index])
+        match = CLOSING_DATE_LINE.search(doc.lines[index])
         if match:
             if match["date"] != raw_date:
-                warnings.append(f"line {index + 1}: closing date {match['date']!r} differs from {raw_date!r}")
+                warnings.append(f"{doc.at(index)}: closing date {match['date']!r} differs from {raw_date!r}")
             return
     raise ParseError(f"{doc.name}: truncated: the credits end before the closing 'These rules are … as of' line")
 

@@ -1,0 +1,195 @@
+"""The Comprehensive Rules of 1998–2000 in the text layout crystalkeep.com converted them to.
+
+The Sixth Edition era CR was published as a Word document; the text copy that survives reads:
+a banner ("COMPREHENSIVE RULES    04/23/99" between rows of "="), a contents list, then boxed
+headings (a row of "-", the heading, a row of "-") for the introduction, each part, the glossary,
+the index, the credits and the copyrights; sections are underlined ("100. General" over "-----").
+Every paragraph is wrapped at 78 columns and paragraphs are separated by blank lines; subrules
+and examples ("EXAMPLE:") are indented by two spaces; glossary definitions too. The closing
+"These rules are current as of April 23, 1999." gives the effective date.
+
+The 2001 (Odyssey) edition already has the later layout and is read by ``kb.parse.cr.txt``.
+"""
+from __future__ import annotations
+
+import re
+
+from kb.normalise.dates import parse_date
+from kb.normalise.decode import decode_text
+from kb.normalise.refs import extract_refs
+from kb.parse.cr.txt import DATE_LINE, NUMBERED_LINE, PART_LINE, SECTION_LINE
+from kb.parse.cr.txt_glossary import parse_glossary
+from kb.parse.cr.txt_lines import DASHES
+from kb.records import CRDocument, ParseError, Rule
+
+FORMAT_NAME = "cr-txt-1999"
+DESCRIPTION = "English Comprehensive Rules of 1998–2000 as converted to text by crystalkeep.com (boxed headings)"
+
+BANNER = re.compile(r"^COMPREHENSIVE RULES\s+(?P<date>\d\d/\d\d/\d\d)\s*$")
+RULER = re.compile(r"^-{10,}\s*$")
+EXAMPLE_LINE = re.compile(r"^EXAMPLES?:", re.IGNORECASE)
+# The conversion read the Word file's Mac Roman right quote (0xD5) as Latin-1 "Õ": "itÕs".
+MAC_ROMAN_APOSTROPHE = re.compile(r"(?<=[A-Za-z])Õ(?=[a-z])")
+SNIFF_LINES = 12
+
+
+def sniff(data: bytes, name: str = "") -> bool:
+    """True for the crystalkeep text: a "COMPREHENSIVE RULES  mm/dd/yy" banner at the top."""
+    try:
+        head = data[:2048].decode("utf-8", errors="replace")
+    except Exception:
+        return False
+    lines = [line.strip() for line in head.replace("\r", "\n").split("\n") if line.strip()]
+    return any(BANNER.match(line) for line in lines[:SNIFF_LINES])
+
+
+def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocument:
+    """The CRDocument of a crystalkeep-converted CR; ParseError if it is not one or is cut."""
+    if lang not in (None, "en"):
+        raise ParseError(f"{name}: the {FORMAT_NAME} format is the English original, not lang {lang!r}")
+    text, encoding = decode_text(data, name)
+    warnings: list[str] = []
+    repaired = len(MAC_ROMAN_APOSTROPHE.findall(text))
+    if repaired:
+        text = MAC_ROMAN_APOSTROPHE.sub("’", text)
+        warnings.append(f"line 1: {repaired} Mac Roman apostrophes converted as 'Õ' read as '’'")
+    lines = text.split("\n")
+    boxed = _boxed_headings(lines)
+    for needed in ("Contents", "1. The Game", "Glossary"):
+        if needed not in boxed:
+            raise ParseError(f"{name}: no boxed '{needed}' heading; not a crystalkeep Comprehensive Rules file")
+    date_index = next((i for i, line in enumerate(lines) if DATE_LINE.search(line)), None)
+    if date_index is None:
+        raise ParseError(f"{name}: truncated: no closing 'These rules are current as of …' line")
+    match = DATE_LINE.search(lines[date_index])
+    assert match is not None
+    raw_date = match["date"]
+    effective_date = parse_date(raw_date, "en")
+    if effective_date is None:
+        raise ParseError(f"{name}: line {date_index + 1}: unreadable effective date {raw_date!r}")
+    glossary_end = min((i for heading, i in boxed.items() if i > boxed["Glossary"]), default=None)
+    if glossary_end is None:
+        raise ParseError(f"{name}: truncated: nothing follows the glossary")
+    # The contents list names the Introduction too: the heading is the last one before part 1.
+    intro = next(
+        (i for i in range(boxed["1. The Game"], boxed["Contents"], -1) if lines[i].strip() == "Introduction"), None
+    )
+    if intro is None:
+        raise ParseError(f"{name}: no 'Introduction' before part 1; not a crystalkeep Comprehensive Rules file")
+    rules = _parse_rules(lines, boxed["1. The Game"] - 1, boxed["Glossary"] - 1, warnings)
+    _check_contents(name, lines[boxed["Contents"] + 1 : intro], rules)
+    glossary = parse_glossary(name, _glossary_lines(lines[boxed["Glossary"] + 2 : glossary_end - 1]))
+    credits_index = boxed.get("Credits")
+    return CRDocument(
+        lang="en",
+        effective_date=effective_date,
+        raw_date=raw_date,
+        title="Magic: The Gathering Comprehensive Rules",
+        intro=_prose(lines[intro + 1 : boxed["1. The Game"] - 1]),
+        rules=rules,
+        glossary=glossary,
+        credits=_prose(lines[credits_index + 2 :]) if credits_index else "",
+        encoding=encoding,
+        method="official",
+        warnings=warnings,
+    )
+
+
+def _boxed_headings(lines: list[str]) -> dict[str, int]:
+    """Heading text -> its line index, for every heading framed by two rows of dashes."""
+    found: dict[str, int] = {}
+    for index in range(1, len(lines) - 1):
+        if RULER.match(lines[index - 1]) and RULER.match(lines[index + 1]) and lines[index].strip():
+            found.setdefault(lines[index].strip(), index)
+    return found
+
+
+def _paragraphs(lines: list[str], start: int, stop: int) -> list[tuple[int, str, bool]]:
+    """(line index, text, indented) per paragraph: blank-separated blocks, wrapped lines joined;
+    an "EXAMPLE:" line opens a paragraph of its own."""
+    paragraphs: list[tuple[int, str, bool]] = []
+    open_paragraph = False
+    for index in range(start, stop):
+        raw = lines[index].rstrip()
+        if not raw.strip() or RULER.match(raw):
+            open_paragraph = False
+            continue
+        stripped = raw.strip()
+        # A change of indentation opens a paragraph: a glossary term, then its indented definition.
+        same_indent = bool(paragraphs) and paragraphs[-1][2] == raw[0].isspace()
+        if open_paragraph and same_indent and not EXAMPLE_LINE.match(stripped):
+            at, text, indented = paragraphs[-1]
+            joiner = "" if text.endswith(DASHES) and not text.endswith("--") else " "
+            paragraphs[-1] = (at, text + joiner + stripped, indented)
+            continue
+        paragraphs.append((index, stripped, raw[0].isspace()))
+        open_paragraph = True
+    return paragraphs
+
+
+def _parse_rules(lines: list[str], start: int, stop: int, warnings: list[str]) -> list[Rule]:
+    rules: list[Rule] = []
+    part: str | None = None
+    seen: dict[str, int] = {}
+    for index, text, _indented in _paragraphs(lines, start, stop):
+        heading = PART_LINE.match(text) or SECTION_LINE.match(text)
+        numbered = NUMBERED_LINE.match(text)
+        if numbered:
+            number = f"{numbered['section']}.{numbered['rule']}{numbered['letter']}"
+            letter = numbered["letter"]
+            printed = text[: numbered.start("text")]
+            if printed != (f"{number} " if letter else f"{number}. "):
+                warnings.append(f"line {index + 1}: rule number {printed!r} normalised to {number!r}")
+            rule = Rule(
+                number=number,
+                kind="subrule" if letter else "rule",
+                text=numbered["text"],
+                parent=f"{numbered['section']}.{numbered['rule']}" if letter else numbered["section"],
+                section=numbered["section"],
+            )
+        elif heading and len(heading["number"]) == 1:
+            part = heading["number"]
+            rule = Rule(number=part, kind="part", text="", title=heading["title"])
+        elif heading and heading["number"][0] == part:
+            number = heading["number"]
+            rule = Rule(number=number, kind="section", text="", title=heading["title"], parent=part, section=number)
+        elif rules:
+            current = rules[-1]
+            if EXAMPLE_LINE.match(text):
+                current.examples.append("Example:" + text.split(":", 1)[1])
+            else:
+                current.text = f"{current.text}\n{text}" if current.text else text
+            continue
+        else:
+            continue
+        first = seen.setdefault(rule.number, index)
+        if first != index:
+            warnings.append(f"line {index + 1}: duplicate rule number {rule.number} (first printed at line {first + 1}); both kept")
+        rules.append(rule)
+    for rule in rules:
+        rule.refs = extract_refs("\n".join([rule.text, *rule.examples]), lang="en")
+    return rules
+
+
+def _check_contents(name: str, contents: list[str], rules: list[Rule]) -> None:
+    """Every part and section the contents list names must be in the rules."""
+    present = {rule.number for rule in rules}
+    for line in contents:
+        listed = SECTION_LINE.match(line.strip()) or PART_LINE.match(line.strip())
+        if listed and listed["number"] not in present:
+            raise ParseError(f"{name}: truncated or damaged: '{line.strip()}' is in the contents but not in the rules")
+
+
+def _glossary_lines(lines: list[str]) -> list[str]:
+    """The glossary as parse_glossary reads it: a term line, then each of its definition
+    paragraphs on one indented line, a blank line before the next term."""
+    result: list[str] = []
+    for _index, text, indented in _paragraphs(lines, 0, len(lines)):
+        if not indented and result:
+            result.append("")
+        result.append("  " + text if indented else text)
+    return result
+
+
+def _prose(lines: list[str]) -> str:
+    return "\n".join(text for _, text, _ in _paragraphs(lines, 0, len(lines)))

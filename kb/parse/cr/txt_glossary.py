@@ -1,0 +1,73 @@
+"""The glossary of an English CR text file: term line, definition lines, blank line."""
+from __future__ import annotations
+
+from kb.normalise.refs import extract_refs
+from kb.records import GlossaryEntry, ParseError
+
+MAX_TERM_LENGTH = 60
+SENTENCE_END = tuple(".:;!?,\"”’)]")
+
+
+def is_title(text: str, max_length: int = MAX_TERM_LENGTH) -> bool:
+    """Short, one line, no final stop: "Conspire", "Brawl Option", "Handling "Infinite" Loops"."""
+    return bool(text) and "\n" not in text and len(text) <= max_length and not text.endswith(SENTENCE_END)
+
+
+def parse_glossary(name: str, lines: list[str]) -> list[GlossaryEntry]:
+    terms: list[tuple[str, list[str]]] = []
+    for block in _blocks(lines):
+        if terms and (block[0][0].isspace() or len(block) == 1):
+            # Older files continue a definition over blank lines: indented paragraphs, and
+            # one-line subheadings of a table ("Expansions and Editions" under Expansion Symbol).
+            terms[-1][1].extend(line.strip() for line in block)
+            continue
+        if len(block) == 1:
+            raise ParseError(f"{name}: glossary term {block[0].strip()!r} has no definition")
+        terms.extend(_split_entries(block))
+    if not terms:
+        raise ParseError(f"{name}: the glossary is empty")
+    entries = []
+    for term, definition in terms:
+        text = "\n".join(definition)
+        entries.append(GlossaryEntry(term=term, text=text, refs=extract_refs(text, lang="en")))
+    return entries
+
+
+def _blocks(lines: list[str]) -> list[list[str]]:
+    """Runs of non-blank lines, leading indentation kept (it marks continuation paragraphs)."""
+    blocks: list[list[str]] = []
+    current: list[str] = []
+    for line in lines:
+        if line.strip():
+            current.append(line)
+        elif current:
+            blocks.append(current)
+            current = []
+    if current:
+        blocks.append(current)
+    return blocks
+
+
+def _split_entries(block: list[str]) -> list[tuple[str, list[str]]]:
+    """One block is normally one entry; where a page break ate the blank line it holds several.
+
+    A line starts a new entry when it reads like a term (short, no final stop, not indented),
+    follows a finished sentence and is itself followed by a definition line.
+    """
+    entries: list[tuple[str, list[str]]] = [(block[0].strip(), [])]
+    for position, line in enumerate(block[1:], start=1):
+        definition = entries[-1][1]
+        starts_entry = (
+            definition
+            and not line[0].isspace()
+            and is_title(line)
+            and definition[-1].endswith(SENTENCE_END)
+            and position + 1 < len(block)
+        )
+        if starts_entry:
+            entries.append((line.strip(), []))
+        else:
+            definition.append(line.strip())
+    return entries
+
+

@@ -1,0 +1,84 @@
+"""Comprehensive Rules before the 2003 format: 1999 Sixth Edition (crystalkeep text) and 2001 Odyssey."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kb.parse.cr import txt as cr_txt
+from kb.parse.cr import txt_1999
+from kb.parse.formats import detect_format
+from kb.records import CRDocument, ParseError
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "cr" / "pre-2003"
+SIXTH = "cr-1999-04-23-6ED.txt"
+ODYSSEY = "cr-2001-09-24-ODY.txt"
+
+
+def read(name: str) -> bytes:
+    return (FIXTURES / name).read_bytes()
+
+
+def figures(doc: CRDocument) -> tuple:
+    kinds = [rule.kind for rule in doc.rules]
+    return (doc.effective_date, kinds.count("part"), kinds.count("section"), kinds.count("rule"),
+            kinds.count("subrule"), len(doc.glossary), sum(len(rule.examples) for rule in doc.rules))
+
+
+def test_formats_detected() -> None:
+    assert detect_format(read(SIXTH), SIXTH).name == "cr-txt-1999"
+    assert detect_format(read(ODYSSEY), ODYSSEY).name == "cr-txt"
+
+
+def test_sixth_edition_counts() -> None:
+    # Independent line scan: 346 paragraphs open with "NNN.N[a]. " plus "305.3.After" (no space);
+    # 150 + 1 of them with a letter; 36 "EXAMPLE:" lines; 175 unindented lines in the glossary.
+    assert figures(txt_1999.parse(read(SIXTH), SIXTH)) == ("1999-04-23", 5, 63, 196, 151, 175, 36)
+
+
+def test_sixth_edition_rows() -> None:
+    doc = txt_1999.parse(read(SIXTH), SIXTH)
+    rules = {rule.number: rule for rule in doc.rules}
+    assert rules["101.4"].text == (
+        'The player who plays first skips the draw step (see rule 304, "Draw Step") of his or her first turn.'
+    )
+    assert rules["101.4"].refs == ["304"]
+    assert (rules["214.7a"].kind, rules["214.7a"].parent, rules["214.7a"].examples) == (
+        "subrule", "214.7",
+        ['Example: Merfolk or Wizard is acceptable, but not Merfolk Wizard. Words like "opponent" or '
+         '"swamp" can\'t be chosen because they have other meanings in the game.'],
+    )
+    assert rules["305.3"].text.startswith("After triggered abilities (if any) are added to the stack")
+    assert (rules["1"].title, rules["500"].title) == ("The Game", "Legal Attacks and Blocks")
+    assert doc.glossary[0].term == "Ability"
+    assert doc.glossary[0].text.endswith('see section 4, "Spells, Abilities, and Effects."')
+    assert doc.glossary[-1].term == "Zone"
+    assert doc.intro.startswith("This book is designed for people who've moved beyond the basic")
+    assert doc.credits.startswith("Magic: The Gathering Original Game Design: Richard Garfield")
+    assert doc.warnings == [
+        "line 1: 7 Mac Roman apostrophes converted as 'Õ' read as '’'",
+        "line 699: rule number '305.3.' normalised to '305.3'",
+        "line 781: rule number '309.2a. ' normalised to '309.2a'",
+        "line 1195: rule number '409.3 ' normalised to '409.3'",
+    ]
+    assert "’" in rules["217.2a"].text
+
+
+def test_odyssey_counts() -> None:
+    # Independent scan: 481 paragraphs open with a number (233 with a letter), 62 "Example" lines,
+    # 207 unindented glossary blocks of which 3 are subheadings of the expansion-symbol table.
+    doc = cr_txt.parse(read(ODYSSEY), ODYSSEY)
+    assert figures(doc) == ("2001-09-24", 5, 66, 248, 233, 204, 62)
+    assert doc.title == "Magic: The Gathering Comprehensive Rules"
+    assert doc.warnings[0] == "line 1: hard-wrapped text: 1760 wrapped lines joined into their paragraphs"
+
+
+@pytest.mark.parametrize("fraction", [0.1, 0.5, 0.8, 0.95])
+def test_sixth_edition_cut_refused(fraction: float) -> None:
+    data = read(SIXTH)
+    with pytest.raises(ParseError, match="^cut.txt: "):
+        txt_1999.parse(data[: int(len(data) * fraction)], "cut.txt")
+
+
+def test_sniff_refuses_modern() -> None:
+    assert not txt_1999.sniff((FIXTURES.parent / "en-raw" / "2003-03-15.txt").read_bytes())
