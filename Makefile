@@ -2,14 +2,23 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8001
+# Two workers: this project's CI machine has two cores.
+PYTEST_WORKERS ?= 2
 
-.PHONY: run test build serve bench clean
+.PHONY: run test lint build serve bench clean
 
+# What running needs: the package and its runtime dependencies only.
 $(BIN)/mtgkb: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e .
 	touch $(BIN)/mtgkb
+
+# What testing and linting need on top: pytest, Playwright's Python package (the browser is
+# Debian's chromium, never a downloaded one), ruff, mypy.
+$(VENV)/.dev-installed: $(BIN)/mtgkb
+	$(BIN)/pip install --quiet -e '.[test,lint]'
+	touch $(VENV)/.dev-installed
 
 data/kb.db: $(BIN)/mtgkb $(shell find data/snapshot -type f 2>/dev/null)
 	$(BIN)/mtgkb build --snapshot data/snapshot --db data/kb.db
@@ -20,8 +29,14 @@ build: $(BIN)/mtgkb
 run: data/kb.db
 	$(BIN)/mtgkb serve --db data/kb.db --port $(PORT)
 
-test: $(BIN)/mtgkb
-	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+lint: $(VENV)/.dev-installed
+	$(BIN)/ruff check kb scraper tests bench
+	$(BIN)/mypy
+
+test: $(VENV)/.dev-installed
+	@# pytest exits 5 when it collected no tests: that is a failure, never a pass.
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) $(PYTEST_ARGS); status=$$?; \
+	  if [ $$status = 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; exit $$status
 
 bench: $(BIN)/mtgkb
 	$(BIN)/python -m bench.run_all

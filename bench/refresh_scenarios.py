@@ -23,10 +23,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from sitekit import FakeClock, TestSite, fast_client  # noqa: E402
 from test_refresh import CR_TXT, LISTING, SITE, changed_rulings, serve_rulings  # noqa: E402
 
 from kb.refresh.job import refresh  # noqa: E402
+from sitekit import FakeClock, TestSite, fast_client  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "refresh.json"
 

@@ -14,7 +14,7 @@ import random
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 from types import TracebackType
@@ -117,7 +117,7 @@ def parse_retry_after(value: str | None, now: datetime) -> float | None:
     except (TypeError, ValueError):
         return None
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
+        when = when.replace(tzinfo=UTC)
     return max(0.0, (when - now).total_seconds())
 
 
@@ -151,7 +151,7 @@ class PoliteClient:
         user_agent: str = USER_AGENT,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
-        wallclock: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
+        wallclock: Callable[[], datetime] = lambda: datetime.now(UTC),
         jitter: Callable[[], float] = random.random,
         transport: httpx.BaseTransport | None = None,
     ) -> None:

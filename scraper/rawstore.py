@@ -24,7 +24,7 @@ import tempfile
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -104,7 +104,7 @@ class Validators:
 
 
 def utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 # --- verifiers: each raises VerifyError, or returns None when the body is usable -------------

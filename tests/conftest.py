@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+
 from sitekit import FakeClock, TestSite
 
 pytest_plugins = ("site_databases",)

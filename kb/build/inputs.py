@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from kb.store.save import (
     DocumentInput,
@@ -17,7 +17,7 @@ class BuildError(Exception):
     ``document`` is the input that could not be read, when one is to blame.
     """
 
-    def __init__(self, message: str, document: "DocumentInput | None" = None) -> None:
+    def __init__(self, message: str, document: DocumentInput | None = None) -> None:
         super().__init__(message)
         self.document = document
 

@@ -28,6 +28,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from kb.records import CRDocument, GlossaryEntry, Rule
 
@@ -203,7 +204,7 @@ def render_word_diff(ops: Iterable[WordOp], elide: int | None = None) -> str:
 
 def _aspects(old: _Entry, new: _Entry) -> list[str]:
     """What differs between two entries once whitespace and typography are folded."""
-    aspects = [name for name, a, b in zip(ASPECT_NAMES, old.parts, new.parts) if a != b]
+    aspects = [name for name, a, b in zip(ASPECT_NAMES, old.parts, new.parts, strict=True) if a != b]
     if aspects and old.masked == new.masked:
         aspects.append("numbers-only")
     return aspects
@@ -259,7 +260,7 @@ def _pair_identical_elsewhere(pairing: _Pairing) -> None:
         if entry.words:
             news[(entry.rule.kind, entry.masked)].append(entry)
     for key, old_entries in olds.items():
-        for old, new in zip(old_entries, news.get(key, [])):
+        for old, new in zip(old_entries, news.get(key, []), strict=False):
             pairing.pair(old.number, new.number)
 
 
@@ -330,7 +331,7 @@ def _assign_best(pairing: _Pairing, candidates: Iterable[tuple[_Entry, _Entry]])
         score = similarity(old.words, new.words)
         if score >= _threshold(old, new):
             scored.append((score, -abs(old.index - new.index), old.number, new.number))
-    for score, _distance, old_number, new_number in sorted(scored, reverse=True):
+    for _score, _distance, old_number, new_number in sorted(scored, reverse=True):
         if pairing.is_free(old_number, new_number):
             pairing.pair(old_number, new_number)
 
@@ -542,7 +543,7 @@ def version_in_force(versions: Sequence[tuple[str, str | None]], date: str) -> s
 
 def number_maps(versions: Sequence[CRDocument]) -> list[dict[str, str | None]]:
     """For each consecutive pair of ``versions``, old number → new number (None: removed)."""
-    return [pair_rules(old, new) for old, new in zip(versions, versions[1:])]
+    return [pair_rules(old, new) for old, new in pairwise(versions)]
 
 
 def trace_rule(

@@ -20,9 +20,9 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from typing import Iterable
 
 from kb.normalise.localized_symbols import localized_symbols_to_braces
 from kb.records import RulingRecord
@@ -250,7 +250,7 @@ def _order_matches(candidates: list[RulingRecord], english: list[EnglishRuling],
         rulings = sorted(english_groups.get(key, []), key=lambda r: r.position)
         if len(rulings) != len(indexes):
             continue  # a ruling was added or dropped: rank says nothing, content decides
-        for index, ruling in zip(sorted(indexes, key=lambda i: candidates[i].position), rulings):
+        for index, ruling in zip(sorted(indexes, key=lambda i: candidates[i].position), rulings, strict=True):
             score, evidence = content_score(candidates[index], ruling, lexicon)
             # Rank is strong evidence; content can only raise or lower it a little.
             confidence = 0.75 + 0.2 * score if evidence else 0.75

@@ -8,7 +8,7 @@ babel rather than a hand table. Anything dateparser cannot read with every part 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 import dateparser
 from babel import Locale, UnknownLocaleError
@@ -37,7 +37,7 @@ NUMERIC_DATE = re.compile(r"^\s*(\d{1,4})\s*[./-]\s*(\d{1,2})\s*[./-]\s*(\d{1,4}
 TRAILING_WEEKDAY = re.compile(r"\s*(?:[(（]?\s*[월화수목금토일]요일\s*[)）]?|[(（]?星期.[)）]?)\s*$")
 
 
-@lru_cache(maxsize=None)
+@cache
 def date_order(lang: str) -> str:
     """'DMY', 'MDY' or 'YMD' as the locale writes short dates."""
     locale_name = LOCALE_OF_LANG.get(lang, lang)

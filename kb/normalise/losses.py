@@ -35,6 +35,7 @@ PATTERN_TRIGGERS: list[tuple[tuple[str, ...], re.Pattern[str]]] = list(
     zip(
         [("with",), ("for",), ("add",), ("add",), ("cost",), ('"', "\u201c"), (":",), ("where",)],
         GAP_PATTERNS,
+        strict=True,
     )
 )
 EVIDENCE_MARGIN = 25
@@ -84,7 +85,7 @@ def restore_from_reference(broken: str, reference: str) -> tuple[str, list[str]]
     # Adjacent symbols ("{G}{U}") leave empty stretches between them: group them into one gap.
     gaps: list[list[str]] = []
     segments: list[str] = [texts[0]]
-    for symbol, following in zip(symbols, texts[1:]):
+    for symbol, following in zip(symbols, texts[1:], strict=True):
         if gaps and not segments[-1].strip():
             gaps[-1].append(segments.pop() + symbol)
         else:

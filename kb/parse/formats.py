@@ -8,8 +8,8 @@ aligned JSON is never mistaken for a Scryfall list.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from kb.records import CRDocument, ParseError, RulingsDocument
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 from xml.sax.saxutils import escape as xml_escape
@@ -58,8 +58,8 @@ def atom_time(value: str | None) -> str:
     except ValueError:
         return "1970-01-01T00:00:00Z"
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def atom_feed(entries: list[dict[str, Any]], base: str) -> str:

@@ -155,7 +155,7 @@ def highlight(text: str | None, needle: str, width: int = 80) -> str:
 def rows(conn: sqlite3.Connection, sql: str, params: Any = ()) -> list[dict[str, Any]]:
     cursor = conn.execute(sql, params)
     names = [column[0] for column in cursor.description]
-    return [dict(zip(names, row)) for row in cursor.fetchall()]
+    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
 def table_exists(conn: sqlite3.Connection, name: str) -> bool:

@@ -6,6 +6,8 @@ to the rules it relies on, both recomputed from scratch on every build or import
 """
 from __future__ import annotations
 
+from itertools import pairwise
+
 import sqlite_utils
 
 from kb.link.cr_diff import Change, diff_and_map, same_content
@@ -92,7 +94,7 @@ def save_changes(
 ) -> list[dict[str, str | None]]:
     """Diffs of consecutive versions into ``cr_changes``; returns their old → new number maps."""
     maps = []
-    for (old_id, _), (new_id, _), old, new in zip(versions, versions[1:], documents, documents[1:]):
+    for ((old_id, _), (new_id, _)), (old, new) in zip(pairwise(versions), pairwise(documents), strict=True):
         changes, number_map = diff_and_map(old, new)
         maps.append(number_map)
         db.conn.executemany(

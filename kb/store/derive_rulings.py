@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import groupby
-from typing import Iterable, Iterator
 
 import sqlite_utils
 

@@ -10,7 +10,6 @@ import sqlite_utils
 from click.testing import CliRunner
 
 from kb.build.inputs import BuildError, snapshot_inputs
-
 from kb.build.publish import build_database, content_digest
 from kb.cli import cli
 from kb.store.schema import TABLES
@@ -196,9 +195,8 @@ def test_rulings_seen_in_two_sources_are_stored_once(tmp_path: Path) -> None:
 def test_fetch_wizards_cr_then_build_records_the_document(site, tmp_path: Path, monkeypatch) -> None:
     """`mtgkb fetch wizards-cr` against the local test site (the real saved rules page and a
     real CR file), then `mtgkb build --raw`: the CR is a version and its document is recorded."""
-    from sitekit import fast_client
-
     from scraper.cli import fetch as fetch_command
+    from sitekit import fast_client
 
     monkeypatch.setattr("scraper.fetch.PoliteClient", lambda **kwargs: fast_client(**kwargs))
     raw = tmp_path / "raw"

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib.util
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -190,7 +191,7 @@ def test_trace_of_a_subrule_across_the_renumbering(versions: list[CRDocument], m
 def test_all_consecutive_diffs(versions: list[CRDocument], maps: list[dict]) -> None:
     assert len(maps) == 9
     # Every old number is accounted for, and no new number is claimed twice.
-    for old, new, number_map in zip(versions, versions[1:], maps):
+    for (old, new), number_map in zip(pairwise(versions), maps, strict=True):
         assert set(number_map) == {rule.number for rule in old.rules}
         targets = [n for n in number_map.values() if n]
         assert len(targets) == len(set(targets))

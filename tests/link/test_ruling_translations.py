@@ -56,7 +56,7 @@ def lethal_english(german) -> list[EnglishRuling]:
     texts[10] = texts[10].replace("will pay for or one mana", "will pay for {1} or one mana")
     return [
         EnglishRuling(f"lethal-{i}", "oracle-lethal-scheme", r.published_at, i, text)
-        for i, (r, text) in enumerate(zip(german.rulings, texts), start=1)
+        for i, (r, text) in enumerate(zip(german.rulings, texts, strict=True), start=1)
     ]
 
 

@@ -111,6 +111,6 @@ def test_sniff_claims_only_rule_pages():
 
 def test_errors_name_the_file():
     with pytest.raises(ParseError, match="nope.txt: line 1: page does not start with a rule number"):
-        cr_rule_page.parse("Hola\nSubreglas\n".encode(), "nope.txt")
+        cr_rule_page.parse(b"Hola\nSubreglas\n", "nope.txt")
     with pytest.raises(ParseError, match="nav.txt: line 5: navigation list holds no rule numbers"):
-        cr_rule_page.parse("702.78. Conspirar\nSubreglas\nTexto.\nOtras reglas de este apartado\nnada\n".encode(), "nav.txt")
+        cr_rule_page.parse(b"702.78. Conspirar\nSubreglas\nTexto.\nOtras reglas de este apartado\nnada\n", "nav.txt")

@@ -113,7 +113,7 @@ def test_aligned_matches_plain_text(zh, aligned):
     assert aligned.effective_date == "2025-02-07"
     assert [rule.number for rule in aligned.rules] == [rule.number for rule in zh.rules]
     differing = [
-        a.number for a, b in zip(zh.rules, aligned.rules) if (a.text, a.title, a.examples) != (b.text, b.title, b.examples)
+        a.number for a, b in zip(zh.rules, aligned.rules, strict=True) if (a.text, a.title, a.examples) != (b.text, b.title, b.examples)
     ]
     # Five rules were reworded between the two files the translators published.
     assert differing == ["111.8", "120.3a", "303.4m", "702.177b", "704.5z"]

@@ -6,6 +6,7 @@ import io
 import json
 import os
 from collections import Counter
+from itertools import islice
 from pathlib import Path
 
 import pytest
@@ -274,6 +275,6 @@ def test_bulk_iterators_stream_instead_of_loading(packaging: str) -> None:
     if packaging.endswith(".gz"):
         data = gzip.compress(data)
     stream = CountingStream(data)
-    first_three = [ruling for ruling, _ in zip(scryfall.iter_bulk_rulings(stream, packaging), range(3))]
+    first_three = list(islice(scryfall.iter_bulk_rulings(stream, packaging), 3))
     assert [r.position for r in first_three] == [0, 1, 2]
     assert stream.bytes_read < len(data) / 4

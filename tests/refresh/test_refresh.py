@@ -17,7 +17,6 @@ from typing import Any
 
 import sqlite_utils
 from click.testing import CliRunner
-from sitekit import FakeClock, TestSite, fast_client
 
 from kb.build.publish import content_digest
 from kb.cli.refresh import refresh as refresh_command
@@ -26,6 +25,7 @@ from kb.refresh.job import refresh
 from kb.refresh.lock import refresh_lock
 from kb.refresh.runs import RefreshResult
 from scraper.rawstore import RawStore
+from sitekit import FakeClock, TestSite, fast_client
 
 ROOT = Path(__file__).parent.parent.parent
 SITE = Path(__file__).parent.parent / "fixtures" / "site"

@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sitekit import FakeClock, TestSite, fast_client
 
 from scraper.fetch import DEFAULT_SOURCES, run_fetch
 from scraper.fetchers import FetchReport
 from scraper.fetchers.cr_archive import archive_files
 from scraper.rawstore import RawStore
+from sitekit import FakeClock, TestSite, fast_client
 
 SITE = Path(__file__).parent.parent / "fixtures" / "site"
 ARCHIVE = "/github-raw/xremming/rulesraker/two/archive"

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from sitekit import FakeClock, TestSite, fast_client, route_key
 
 from scraper.cli import fetch as fetch_command
 from scraper.fetch import run_fetch
@@ -17,6 +16,7 @@ from scraper.fetchers.scryfall import bulk_download_uri, select_bulk_entries
 from scraper.fetchers.wizards_cr import find_cr_links
 from scraper.rawstore import RawStore
 from scraper.sources import USER_AGENT
+from sitekit import FakeClock, TestSite, fast_client, route_key
 
 SITE = Path(__file__).parent.parent / "fixtures" / "site"
 RULES = "/wizards/en/rules"

@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from pathlib import Path
 
 import pytest
-from sitekit import FakeClock, TestSite, fast_client
 
 from scraper.http import FetchError, parse_retry_after
 from scraper.sources import SOURCES, USER_AGENT, intervals_for
+from sitekit import FakeClock, TestSite, fast_client
 
 SITE = Path(__file__).parent.parent / "fixtures" / "site"
 JACE_RULINGS = "/scryfall/cards/02d6d693-f1f3-4317-bcc0-c21fa8490d38/rulings"
@@ -99,7 +99,7 @@ def test_scryfall_429_locks_the_host_for_30_seconds(site: TestSite, fake_clock: 
 
 
 def test_retry_after_as_http_date(site: TestSite, fake_clock: FakeClock) -> None:
-    now = datetime(2026, 1, 20, 16, 40, 12, tzinfo=timezone.utc)
+    now = datetime(2026, 1, 20, 16, 40, 12, tzinfo=UTC)
     site.fail(VAULTSKIRGE, "503", retry_after=format_datetime(now + timedelta(seconds=12), usegmt=True))
     with fast_client(fake_clock, wallclock=lambda: now) as client:
         assert client.get(site.at(VAULTSKIRGE), source="gatherer").status == 200

@@ -14,6 +14,7 @@ from urllib.error import URLError
 from urllib.request import urlopen
 
 import pytest
+
 from site_databases import JACE, PHELDDAGRIF, built_hostile_db, built_snapshot_db
 
 pytestmark = pytest.mark.browser

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sitekit import FakeClock, TestSite, fast_client
 
 from kb.refresh.job import refresh
 from kb.site.serve import datasette_args
+from sitekit import FakeClock, TestSite, fast_client
 
 ROOT = Path(__file__).parent.parent.parent
 SITE = Path(__file__).parent.parent / "fixtures" / "site"

@@ -4,7 +4,6 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from site_databases import JACE
 
 from kb.site.search import (
     HIT_END,
@@ -16,6 +15,7 @@ from kb.site.search import (
     marked_to_html,
     search,
 )
+from site_databases import JACE
 
 SULTAI_EMISSARY = "0274f286-46a1-4028-878a-88c2146a895c"
 

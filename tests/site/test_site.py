@@ -7,9 +7,9 @@ from collections import Counter
 from urllib.parse import quote
 
 import pytest
-from site_databases import JACE, PHELDDAGRIF
 
 from kb.site.markup import render_text
+from site_databases import JACE, PHELDDAGRIF
 
 KOMPLOTT = "/card?name=" + quote("Tödliches Komplott")
 

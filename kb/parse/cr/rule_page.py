@@ -168,7 +168,7 @@ def _rules_of(number: str, heading_text: str, body: list[tuple[int, str, bool]],
 
 def _listed_numbers(navigation: list[tuple[int, str]], name: str) -> list[str]:
     listed = []
-    for index, line in navigation:
+    for _index, line in navigation:
         match = LISTED_NUMBER.match(line)
         if match:
             listed.append(match["number"])

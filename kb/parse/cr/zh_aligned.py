@@ -47,7 +47,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
     chinese.extra["alignment"] = {
         "rules": {
             zh_rule.number: (en_rule.title or en_rule.text, zh_rule.title or zh_rule.text)
-            for zh_rule, en_rule in zip(chinese.rules, english.rules)
+            for zh_rule, en_rule in zip(chinese.rules, english.rules, strict=True)
         },
         "glossary": [
             (entry.get("enname", ""), entry.get("zhname", "")) for entry in document.get("glossary", [])

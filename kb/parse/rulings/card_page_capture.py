@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 from kb.normalise.dates import parse_date
 from kb.normalise.lang import SCRYFALL_LANGS, detect_lang
@@ -157,7 +157,7 @@ def _card_name_of(chrome_before: list[tuple[int, str]]) -> str | None:
     return line
 
 
-@lru_cache(maxsize=None)
+@cache
 def _month_words(lang: str) -> frozenset[str]:
     from babel import Locale
     from babel.dates import get_month_names

@@ -389,7 +389,8 @@ def iter_bulk_objects(stream: BinaryIO, name: str = "<stream>") -> Iterator[dict
 def _iter_array(reader: BinaryIO, counter: _CountingReader, name: str) -> Iterator[dict[str, Any]]:
     number = 0
     try:
-        for number, item in enumerate(ijson.items(reader, "item", use_float=True), 1):
+        for item in ijson.items(reader, "item", use_float=True):
+            number += 1  # the count the error message reports
             yield item
     except (ijson.JSONError, ijson.IncompleteJSONError, EOFError, OSError, zlib.error) as error:
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
