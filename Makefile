@@ -11,13 +11,14 @@ PYTEST_WORKERS ?= 2
 $(BIN)/mtgkb: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e .
+	@# setuptools prints a generic notice about editable installs: not ours to act on, so hidden.
+	PYTHONWARNINGS=ignore $(BIN)/pip install --quiet -e .
 	touch $(BIN)/mtgkb
 
 # What testing and linting need on top: pytest, Playwright's Python package (the browser is
 # Debian's chromium, never a downloaded one), ruff, mypy.
 $(VENV)/.dev-installed: $(BIN)/mtgkb
-	$(BIN)/pip install --quiet -e '.[test,lint]'
+	PYTHONWARNINGS=ignore $(BIN)/pip install --quiet -e '.[test,lint]'
 	touch $(VENV)/.dev-installed
 
 data/kb.db: $(BIN)/mtgkb $(shell find data/snapshot -type f 2>/dev/null)

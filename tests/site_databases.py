@@ -57,19 +57,13 @@ def open_immutable(path: Path) -> sqlite3.Connection:
 
 
 def make_datasette(db_path: Path):
-    """Datasette configured as ``mtgkb serve`` configures it (metadata, templates, static)."""
+    """Datasette configured as ``mtgkb serve`` configures it: the plugin brings metadata, templates
+    and static files itself; only the settings are ours to pass."""
     from datasette.app import Datasette
 
-    from kb.site.metadata import build_metadata
-    from kb.site.serve import PACKAGE_DIR, SQL_TIME_LIMIT_MS
+    from kb.site.serve import SETTINGS
 
-    return Datasette(
-        immutables=[str(db_path)],
-        metadata=build_metadata(db_path.stem),
-        template_dir=str(PACKAGE_DIR / "templates"),
-        static_mounts=[("kb-static", str(PACKAGE_DIR / "static"))],
-        settings={"sql_time_limit_ms": SQL_TIME_LIMIT_MS, "default_page_size": 50},
-    )
+    return Datasette(immutables=[str(db_path)], settings=dict(SETTINGS))
 
 
 @pytest.fixture(scope="session")

@@ -102,9 +102,9 @@ def build_database(
         with db.atomic():
             save_sources(db)
             deferred: list = []
-            for doc in inputs:
+            for number, doc in enumerate(inputs, 1):
                 if progress:
-                    progress(doc.path)
+                    progress(f"[{number}/{len(inputs)}] reading {doc.path}")
                 try:
                     load_document(db, doc, deferred)
                     report.documents += 1
@@ -120,16 +120,22 @@ def build_database(
                         # a truncated edition (cr_versions.extra, quality issue), never as complete.
                         save_cr_document(db, partial, document_id, doc.source_id)
                         save_quality_issue(db, QualityIssue("truncated-document", str(error)), document_id)
+            if progress and deferred:
+                progress(f"saving {len(deferred)} CR versions")
             for parsed, document_id, source_id in deferred:
                 save_cr_document(db, parsed, document_id, source_id)
-            link_all(db)
+            link_all(db, progress)
         ensure_db_shape(db)
+        if progress:
+            progress("validating the new database")
         problems = validate(db)
         if problems:
             raise BuildError(f"{db_path}: the new database failed validation: {'; '.join(problems)}")
         if before_swap:
             before_swap(db)
         report.counts = table_counts(db)
+        if progress:
+            progress("compacting")
         db.execute("pragma journal_mode = delete")
         db.conn.execute("vacuum")
         db.close()

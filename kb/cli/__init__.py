@@ -34,8 +34,8 @@ def _fail(message: str, code: int = 1) -> None:
 @click.option("--db", "db_path", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True, help="Database file to write")
 @click.option("--raw", "raw_dir", type=click.Path(file_okay=False, path_type=Path), help="Also include what `mtgkb fetch` stored in this raw store")
 @click.option("--keep-going", is_flag=True, help="Record unreadable inputs as failed documents instead of stopping")
-@click.option("-v", "--verbose", is_flag=True, help="Name every input as it is read")
-def build(snapshot: Path, db_path: Path, raw_dir: Path | None, keep_going: bool, verbose: bool) -> None:
+@click.option("-q", "--quiet", is_flag=True, help="Print only the summary, not each input and stage as it goes")
+def build(snapshot: Path, db_path: Path, raw_dir: Path | None, keep_going: bool, quiet: bool) -> None:
     """Build the whole knowledge base from a snapshot folder into a new file, swapped in atomically."""
     try:
         inputs = snapshot_inputs(snapshot)
@@ -43,7 +43,7 @@ def build(snapshot: Path, db_path: Path, raw_dir: Path | None, keep_going: bool,
             inputs += raw_store_inputs(raw_dir)
         report = build_database(
             inputs, db_path, keep_going=keep_going,
-            progress=(lambda path: click.echo(f"reading {path}", err=True)) if verbose else None,
+            progress=None if quiet else (lambda message: click.echo(message, err=True)),
         )
     except BuildError as error:
         _fail(str(error))

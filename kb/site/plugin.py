@@ -2,14 +2,18 @@
 
 Adds our pages beside Datasette's own: the home page with one search box, ``/search``,
 ``/card/<oracle_id>`` and ``/card?name=``, ``/rule/<number>``, ``/changes.atom``, and JSON for
-each (``.json`` suffix or ``?_format=json``). The page data comes from ``kb.site.pages`` and
-``kb.site.search`` (plain functions over a sqlite3 connection); this module only routes and renders.
+each (``.json`` suffix or ``?_format=json``). The page data comes from the page modules
+(``card_page``, ``rule_page``, ...) and ``search`` (plain functions over a sqlite3 connection);
+this module only routes and renders. Everything a plain ``datasette kb.db`` needs comes through
+hooks: the package's ``templates/`` and ``static/`` (Datasette finds them because the entry point
+is the ``kb.site`` package), the metadata through ``get_metadata``.
 """
 from __future__ import annotations
 
 import json
 import sqlite3
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 from urllib.parse import quote
 
@@ -19,6 +23,7 @@ from datasette.utils.asgi import Response
 from markupsafe import Markup
 
 from kb.site import card_page, feed, home_page, markup, rule_page, version_page
+from kb.site.metadata import build_metadata
 from kb.site.search import register_functions, search
 
 # Our pages run several small queries; the whole page shares this budget.
@@ -30,9 +35,28 @@ LANGUAGE_NAMES = {
 }
 
 
+# The distribution name: Datasette serves the package's static/ under /-/static-plugins/<it>/.
+PLUGIN_NAME = "mtg-rules-kb"
+
+
 @hookimpl
 def extra_css_urls(datasette):
-    return ["/kb-static/kb.css"]
+    return [datasette.urls.static_plugins(PLUGIN_NAME, "kb.css")]
+
+
+@hookimpl
+def get_metadata(datasette, key, database, table):
+    """Titles, licence, column descriptions and canned queries for every knowledge-base database."""
+    names = [name for name in datasette.databases if not name.startswith("_")]
+    return merged_metadata(tuple(names))
+
+
+@lru_cache(maxsize=8)
+def merged_metadata(database_names: tuple[str, ...]) -> dict[str, Any]:
+    metadata: dict[str, Any] = build_metadata(database_names[0] if database_names else "kb")
+    for name in database_names[1:]:
+        metadata["databases"].update(build_metadata(name)["databases"])
+    return metadata
 
 
 @hookimpl

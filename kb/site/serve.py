@@ -1,4 +1,9 @@
-"""Serve the knowledge base with Datasette: immutable, read-only, with our metadata and pages."""
+"""Serve the knowledge base with Datasette: immutable, read-only, with the settings we publish with.
+
+The pages, templates, static files and metadata come from the plugin itself (``kb.site``), so plain
+``datasette kb.db`` serves the same site; this module adds what a command line must: the inspect
+file (so immutable serving never counts rows at start) and the limits in ``SETTINGS``.
+"""
 from __future__ import annotations
 
 import json
@@ -6,21 +11,27 @@ import os
 import sys
 from pathlib import Path
 
-from kb.site.metadata import build_metadata
-
 PACKAGE_DIR = Path(__file__).parent
 SQL_TIME_LIMIT_MS = 1500
 
 
-def prepare(db_path: Path) -> tuple[Path, Path]:
-    """Write the metadata and inspect files Datasette needs next to the database."""
-    metadata_path = db_path.with_name(db_path.stem + ".metadata.json")
-    metadata_path.write_text(
-        json.dumps(build_metadata(db_path.stem), ensure_ascii=False, indent=2), encoding="utf-8"
-    )
+# Datasette settings we serve and publish with (``--setting name value``).
+SETTINGS: dict[str, int] = {
+    "sql_time_limit_ms": SQL_TIME_LIMIT_MS,
+    "default_page_size": 50,
+    "facet_time_limit_ms": 400,
+}
+
+
+def setting_args() -> list[str]:
+    return [arg for name, value in SETTINGS.items() for arg in ("--setting", name, str(value))]
+
+
+def prepare(db_path: Path) -> Path:
+    """Write the inspect file Datasette reads next to the database; returns its path."""
     inspect_path = db_path.with_name(db_path.stem + ".inspect.json")
     write_inspect_file(db_path, inspect_path)
-    return metadata_path, inspect_path
+    return inspect_path
 
 
 def write_inspect_file(db_path: Path, inspect_path: Path) -> None:
@@ -49,28 +60,14 @@ def write_inspect_file(db_path: Path, inspect_path: Path) -> None:
 
 
 def datasette_args(db_path: Path, host: str, port: int) -> list[str]:
-    metadata_path, inspect_path = prepare(db_path)
+    inspect_path = prepare(db_path)
     return [
         "serve",
         "-i",
         str(db_path),
         "--inspect-file",
         str(inspect_path),
-        "--metadata",
-        str(metadata_path),
-        "--template-dir",
-        str(PACKAGE_DIR / "templates"),
-        "--static",
-        f"kb-static:{PACKAGE_DIR / 'static'}",
-        "--setting",
-        "sql_time_limit_ms",
-        str(SQL_TIME_LIMIT_MS),
-        "--setting",
-        "default_page_size",
-        "50",
-        "--setting",
-        "facet_time_limit_ms",
-        "400",
+        *setting_args(),
         "--host",
         host,
         "--port",

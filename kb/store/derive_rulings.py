@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import groupby
 
@@ -33,14 +33,22 @@ SOURCE_PRIORITY = {"scryfall": 0, "mtgjson": 1, "gatherer": 2}
 FLUSH_ROWS = 20_000
 
 
-def link_all(db: sqlite_utils.Database) -> None:
+def link_all(db: sqlite_utils.Database, progress: Callable[[str], None] | None = None) -> None:
     from kb.store.derive_cr_links import link_cr_translations
     from kb.store.derive_history import save_history
 
+    def stage(message: str) -> None:
+        if progress:
+            progress(message)
+
+    stage("linking card names")
     resolve_card_names(db)
     # Translated rules and glossaries first: their term pairs sharpen ruling-translation matching.
+    stage("linking CR translations to their English rules")
     link_cr_translations(db)
+    stage("deriving cards and rulings, linking translations and cited rules")
     derive_rulings(db)
+    stage("comparing CR versions (history)")
     save_history(db)
 
 

@@ -1,0 +1,75 @@
+"""The plugin is the whole site: plain ``datasette kb.db`` (no template dir, static mount or metadata
+file) serves the home page, rule pages, the stylesheet, the column descriptions and the canned queries,
+exactly as a ``datasette publish`` deployment with this package installed would."""
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def plain_datasette(snapshot_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    # A bare command line, run from an empty folder so nothing of the checkout is found by accident.
+    cwd = tmp_path_factory.mktemp("elsewhere")
+    (cwd / "kb.db").symlink_to(snapshot_db)
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "datasette", "serve", "-i", "kb.db", "--port", str(port)],
+        cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if httpx.get(base + "/-/versions.json", timeout=1).status_code == 200:
+                break
+        except httpx.TransportError:
+            pass
+        assert server.poll() is None, server.communicate()[1].decode()
+        assert time.monotonic() < deadline, "datasette did not start"
+        time.sleep(0.1)
+    yield base
+    server.terminate()
+    server.wait(10)
+
+
+def test_home_page_and_stylesheet(plain_datasette: str) -> None:
+    home = httpx.get(plain_datasette + "/")
+    assert home.status_code == 200
+    assert 'name="q"' in home.text
+    assert "/-/static-plugins/mtg-rules-kb/kb.css" in home.text
+    css = httpx.get(plain_datasette + "/-/static-plugins/mtg-rules-kb/kb.css")
+    assert css.status_code == 200
+    assert css.headers["content-type"].startswith("text/css")
+
+
+def test_rule_page(plain_datasette: str) -> None:
+    page = httpx.get(plain_datasette + "/rule/702.78")
+    assert page.status_code == 200
+    heading = page.text.split("<h1", 1)[1].split("</h1>", 1)[0]
+    assert "702.78" in heading and "Conspire" in heading
+
+
+def test_metadata_and_canned_queries_come_from_the_plugin(plain_datasette: str) -> None:
+    metadata = httpx.get(plain_datasette + "/-/metadata.json").json()
+    database = metadata["databases"]["kb"]
+    assert "rule_by_number" in database["queries"]
+    assert database["tables"]["rules"]["columns"]["number"]
+    rows = httpx.get(
+        plain_datasette + "/kb/rule_by_number.json", params={"number": "702.78", "version": "", "_shape": "array"}
+    ).json()
+    assert rows[0]["number"] == "702.78" and rows[0]["title"] == "Conspire"
+    assert [row["number"] for row in rows[1:3]] == ["702.78a", "702.78b"]
