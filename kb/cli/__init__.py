@@ -119,6 +119,28 @@ def serve(db_path: Path, port: int, host: str) -> None:
     run(db_path, host, port)
 
 
+@cli.command()
+@click.argument("target", type=click.Choice(["cloudrun", "heroku", "package"]))
+@click.option("--db", "db_path", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True)
+@click.option("--install", "install_spec", help="pip requirement a deployment installs for the plugin (default: this project's repository)")
+@click.option("--name", default="mtg-rules-kb", show_default=True, help="Service, app or image name")
+@click.option("--dry-run", is_flag=True, help="Print the datasette command instead of running it")
+def publish(target: str, db_path: Path, install_spec: str | None, name: str, dry_run: bool) -> None:
+    """Publish the database with Datasette (Cloud Run, Heroku) or package it as a Docker image."""
+    import os
+    import shlex
+
+    from kb.site.publish import DEFAULT_INSTALL, publish_args
+
+    if not db_path.exists():
+        _fail(f"{db_path}: no database; run `mtgkb build` first")
+    args = ["datasette", *publish_args(target, db_path, install_spec or DEFAULT_INSTALL, name)]
+    if dry_run:
+        click.echo(shlex.join(args))
+        return
+    os.execvp(args[0], args)
+
+
 def _attach_commands() -> None:
     """Commands that live beside the modules they drive."""
     from kb.cli.history import COMMANDS as history_commands

@@ -1,0 +1,35 @@
+"""Command lines that publish the built database with Datasette elsewhere (Cloud Run, Heroku, a
+Docker image), with this package installed so the plugin serves the whole site there too.
+
+The database is immutable once built, so a deployment scales by running more identical stateless
+replicas of one image behind a load balancer; see docs/deploy.md.
+"""
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from kb.site.serve import setting_args
+
+# What a deployment installs: this project from its repository at a tag (override with --install,
+# e.g. a wheel URL or a private index name).
+DEFAULT_INSTALL = "mtg-rules-kb @ git+https://github.com/mtg-rules-kb/mtg-rules-kb"
+TARGETS = ("cloudrun", "heroku", "package")
+
+
+def publish_args(target: str, db_path: Path, install: str = DEFAULT_INSTALL, name: str = "mtg-rules-kb") -> list[str]:
+    """``datasette publish <target> …`` (or ``datasette package …``) arguments, without the program name."""
+    if target not in TARGETS:
+        raise ValueError(f"unknown publish target {target!r}; choose one of {', '.join(TARGETS)}")
+    command = ["package", "--tag", name] if target == "package" else ["publish", target]
+    if target == "cloudrun":
+        command += ["--service", name]
+    elif target == "heroku":
+        command += ["--name", name]
+    # -i serves the file immutable (no locking, counts from inspect); the settings are the ones
+    # `mtgkb serve` uses, so every replica answers like the local site.
+    return [*command, str(db_path), "--install", install, "--extra-options", extra_options()]
+
+
+def extra_options() -> str:
+    return shlex.join(setting_args())
