@@ -16,13 +16,16 @@ EXIT_NOTHING_FETCHED = 1
 EXIT_SOME_FAILED = 2
 
 
-def _parse_base_urls(pairs: tuple[str, ...]) -> dict[str, str]:
+def parse_base_urls(pairs: tuple[str, ...]) -> dict[str, str]:
+    """``--base-url SOURCE=URL`` options as {source: url}; a usage error names the bad pair."""
     base_urls = {}
     for pair in pairs:
         name, sep, url = pair.partition("=")
         if not sep or name not in SOURCES or not url:
-            raise click.BadParameter(f"expected SOURCE=URL with a known source, got {pair!r}",
-                                     param_hint="--base-url")
+            raise click.BadParameter(
+                f"expected SOURCE=URL with a known source ({', '.join(sorted(SOURCES))}), got {pair!r}",
+                param_hint="--base-url",
+            )
         base_urls[name] = url
     return base_urls
 
@@ -103,7 +106,7 @@ def fetch(
     }
     with RawStore(raw_dir) as store:
         reports = run_fetch(list(sources) or list(DEFAULT_SOURCES), store,
-                            _parse_base_urls(base_url_pairs), options, verbose=verbose)
+                            parse_base_urls(base_url_pairs), options, verbose=verbose)
     failures = [url for report in reports.values() for url, _ in report.failures]
     got = sum(r.fetched + r.not_modified + r.skipped for r in reports.values())
     if failures:

@@ -1,11 +1,11 @@
 """What a build reads: the snapshot folder's manifest or paths given on the command line, as DocumentInputs."""
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable
 from pathlib import Path
 
+from kb.checksums import file_sha256
 from kb.store.save import (
     DocumentInput,
 )
@@ -23,14 +23,6 @@ class BuildError(Exception):
 
 
 SNAPSHOT_MANIFEST = "manifest.json"
-
-
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def snapshot_inputs(snapshot: Path) -> list[DocumentInput]:
@@ -59,7 +51,7 @@ def snapshot_inputs(snapshot: Path) -> list[DocumentInput]:
         inputs.append(
             DocumentInput(
                 path=str(path),
-                sha256=sha256_of(path),
+                sha256=file_sha256(path),
                 size=path.stat().st_size,
                 source_id=entry.get("source", "local"),
                 url=entry.get("url"),
@@ -83,7 +75,7 @@ def path_inputs(paths: Iterable[Path], source_id: str = "local", lang: str | Non
         for path in files:
             inputs.append(
                 DocumentInput(
-                    path=str(path), sha256=sha256_of(path), size=path.stat().st_size,
+                    path=str(path), sha256=file_sha256(path), size=path.stat().st_size,
                     source_id=source_id, lang=lang, format=fmt,
                 )
             )

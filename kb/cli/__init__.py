@@ -13,9 +13,7 @@ import click
 
 from kb.build.inputs import BuildError, path_inputs, snapshot_inputs
 from kb.build.publish import build_database
-
-DEFAULT_DB = Path("data/kb.db")
-DEFAULT_SNAPSHOT = Path("data/snapshot")
+from kb.cli.paths import DEFAULT_DB, DEFAULT_SNAPSHOT
 
 
 @click.group()

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 import sqlite_utils
 
+from kb.cli.paths import DEFAULT_DB
 from kb.link.cr_diff import (
     CHANGE_KINDS,
     Change,
@@ -20,7 +21,6 @@ from kb.link.cr_diff import (
 )
 from kb.records import CRDocument, ParseError
 
-DEFAULT_DB = Path("data/kb.db")
 DB_OPTION = click.option(
     "--db", "db_path", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True,
     help="Database file to read",

@@ -7,27 +7,13 @@ from pathlib import Path
 
 import click
 
+from kb.cli.paths import DEFAULT_DB, DEFAULT_RAW
 from kb.refresh.job import EXIT_NOTHING_PUBLISHED
 from kb.refresh.job import refresh as run_refresh
 from kb.refresh.lock import RefreshLocked
+from scraper.cli import parse_base_urls
 from scraper.fetch import DEFAULT_SOURCES
 from scraper.sources import SOURCES
-
-DEFAULT_RAW = Path("data/raw")
-DEFAULT_DB = Path("data/kb.db")
-
-
-def _parse_base_urls(pairs: tuple[str, ...]) -> dict[str, str]:
-    base_urls = {}
-    for pair in pairs:
-        name, sep, url = pair.partition("=")
-        if not sep or name not in SOURCES or not url:
-            raise click.BadParameter(
-                f"expected SOURCE=URL with a known source ({', '.join(sorted(SOURCES))}), got {pair!r}",
-                param_hint="--base-url",
-            )
-        base_urls[name] = url
-    return base_urls
 
 
 @click.command("refresh")
@@ -64,7 +50,7 @@ def refresh(
     try:
         result = run_refresh(
             raw_dir, db_path, sources=list(sources) or list(DEFAULT_SOURCES),
-            base_urls=_parse_base_urls(base_url_pairs), fetch_options={"timeout": timeout},
+            base_urls=parse_base_urls(base_url_pairs), fetch_options={"timeout": timeout},
             allow_shrink=allow_shrink, snapshot=snapshot, verbose=verbose,
         )
     except RefreshLocked as error:

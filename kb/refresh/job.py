@@ -25,8 +25,9 @@ from typing import Any
 
 import sqlite_utils
 
-from kb.build.inputs import BuildError, sha256_of
+from kb.build.inputs import BuildError
 from kb.build.publish import build_database
+from kb.checksums import file_sha256
 from kb.refresh.carry import carry_rulings, table_changes
 from kb.refresh.checks import new_cr_versions, shrink_problems, smoke_check
 from kb.refresh.inputs import (
@@ -256,7 +257,7 @@ def _build_or_skip(store: RawStore, db_path: Path, allow_shrink: bool, result: R
     else:
         raise RefreshError(f"more than {MAX_UNREADABLE_BODIES} stored documents could not be read")
     store.set_state(PUBLISHED_STATE, {"inputs": fingerprint, "file": file_identity(db_path),
-                                      "sha256": sha256_of(db_path)})
+                                      "sha256": file_sha256(db_path)})
 
 
 # How many unreadable stored bodies one refresh replaces by earlier ones before giving up.

@@ -14,16 +14,17 @@ closed ``MTGKB_RELOAD_GRACE_S`` seconds (default 60) after their file was replac
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import os
-import sqlite3
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from datasette import hookimpl
 from datasette.database import Database, connections
+
+from kb.checksums import file_sha256
+from kb.site.inspect import table_counts
 
 log = logging.getLogger("kb.site.reload")
 
@@ -154,17 +155,7 @@ class Reloader:
 
 def _inspect(path: str) -> tuple[dict[str, int], str, int]:
     """Table counts, sha256 and size of a file, as ``datasette inspect`` records them."""
-    conn = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
-    try:
-        names = [row[0] for row in conn.execute("select name from sqlite_master where type = 'table'")]
-        counts = {name: conn.execute(f'select count(*) from "{name}"').fetchone()[0] for name in names}
-    finally:
-        conn.close()
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return counts, digest.hexdigest(), os.path.getsize(path)
+    return table_counts(path), file_sha256(path), os.path.getsize(path)
 
 
 def reloader_for(datasette: Any) -> Reloader:

@@ -11,6 +11,8 @@ import os
 import sys
 from pathlib import Path
 
+from kb.site.inspect import inspect_data
+
 PACKAGE_DIR = Path(__file__).parent
 SQL_TIME_LIMIT_MS = 1500
 
@@ -36,27 +38,7 @@ def prepare(db_path: Path) -> Path:
 
 def write_inspect_file(db_path: Path, inspect_path: Path) -> None:
     """What `datasette inspect` writes: table counts, so immutable serving never counts at start."""
-    import sqlite3
-
-    conn = sqlite3.connect(f"file:{db_path}?immutable=1", uri=True)
-    try:
-        tables = {}
-        for (name,) in conn.execute("select name from sqlite_master where type = 'table'"):
-            count = conn.execute(f'select count(*) from "{name}"').fetchone()[0]
-            tables[name] = {"count": count}
-    finally:
-        conn.close()
-    from kb.build.inputs import sha256_of
-
-    inspect = {
-        db_path.stem: {
-            "hash": sha256_of(db_path),
-            "size": db_path.stat().st_size,
-            "file": str(db_path.name),
-            "tables": tables,
-        }
-    }
-    inspect_path.write_text(json.dumps(inspect, indent=2), encoding="utf-8")
+    inspect_path.write_text(json.dumps(inspect_data(db_path), indent=2), encoding="utf-8")
 
 
 def datasette_args(db_path: Path, host: str, port: int) -> list[str]:

@@ -9,12 +9,12 @@ on the first line, then mana cost, type line, rules text) is followed by its rul
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
 from kb.normalise.dates import parse_date
 from kb.normalise.lang import detect_lang
 from kb.normalise.localized_symbols import localized_symbols_to_braces
+from kb.normalise.text import clean_text
 from kb.records import (
     CardName,
     CardRecord,
@@ -56,11 +56,10 @@ class Block:
     line: int
 
 
-def clean_text(text: str) -> str:
-    """NFC text with no-break spaces and runs of spaces collapsed, each line stripped."""
-    text = unicodedata.normalize("NFC", text).replace("\u00a0", " ")
-    lines = [re.sub(r"[ \t\u3000]+", " ", line).strip() for line in text.split("\n")]
-    return "\n".join(line for line in lines if line)
+def clean_lines(text: str) -> str:
+    """``clean_text`` with ideographic spaces collapsed too and blank lines dropped: a release
+    note's paragraph is one element, so its blank lines are layout, not paragraph breaks."""
+    return "\n".join(line for line in clean_text(text.replace("\u3000", " ")).split("\n") if line)
 
 
 def split_card_name(line: str) -> tuple[str, str | None, str | None]:

@@ -15,7 +15,7 @@ from kb.parse.release_notes.common import (
     CARD_SECTION_HEADING,
     Block,
     build_rulings_document,
-    clean_text,
+    clean_lines,
 )
 from kb.records import ParseError, RulingsDocument
 
@@ -36,7 +36,7 @@ def _decode(data: bytes, name: str) -> str:
 def _text_with_breaks(element: Tag) -> str:
     for br in element.find_all("br"):
         br.replace_with("\n")
-    return clean_text(element.get_text())
+    return clean_lines(element.get_text())
 
 
 def _top_level_elements(root: Tag):
@@ -62,7 +62,7 @@ def html_blocks(html: str) -> list[Block]:
     for index, element in enumerate(_top_level_elements(root)):
         if element.name in _LIST_TAGS:
             list_class = _list_class(element)
-            items = [clean_text(item.get_text()) for item in element.find_all("li")]
+            items = [clean_lines(item.get_text()) for item in element.find_all("li")]
             items = [item for item in items if item]
             attaches = (
                 previous_list_class is not None

@@ -17,7 +17,7 @@ from kb.parse.release_notes.common import (
     CARD_SECTION_HEADING,
     Block,
     build_rulings_document,
-    clean_text,
+    clean_lines,
 )
 from kb.records import ParseError, RulingsDocument
 
@@ -67,7 +67,7 @@ def docx_blocks(data: bytes, name: str) -> list[Block]:
         raise ParseError(f"{name}: not a readable DOCX ({error})") from None
     blocks: list[Block] = []
     for index, paragraph in enumerate(document.paragraphs):
-        text = clean_text(_paragraph_text(paragraph))
+        text = clean_lines(_paragraph_text(paragraph))
         if not text:
             continue
         style = paragraph.style.name if paragraph.style is not None else ""
