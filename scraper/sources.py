@@ -1,6 +1,6 @@
 """The one table of places we fetch from: base URL, politeness limits, what each wants to be sent.
 
-Facts come from docs/SOURCES.md (shared): Scryfall documents its limits (10 requests/s in
+Facts come from docs/sources.md: Scryfall documents its limits (10 requests/s in
 general, 2/s for search/named/random/collection, a 429 locks you out for 30 s, no limit on
 *.scryfall.io file origins). Wizards, Gatherer and the community sites publish no limits
 (NOT ESTABLISHED), so we hold ourselves to one request per second there.

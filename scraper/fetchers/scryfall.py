@@ -2,7 +2,7 @@
 
 Bulk files are timestamped and change about twice a day, so the ``/bulk-data`` listing is
 read first and a file is downloaded only when its ``updated_at`` or download URI changed
-since the last fetch. Two listing shapes exist (docs/SOURCES.md §2.3): the 2026+ one with
+since the last fetch. Two listing shapes exist (docs/sources.md §2.3): the 2026+ one with
 ``jsonl_download_uri`` (gzipped JSON Lines) and the legacy one with ``download_uri`` (a JSON
 array, served gzip-encoded); both are handled.
 """

@@ -2,7 +2,7 @@
 
 The page (magic.wizards.com/en/rules) links the CR as TXT, PDF and DOCX; the hrefs carry a
 literal space ("MagicCompRules 20240607.txt") and share class ``cta`` with unrelated links, so
-links are chosen by file extension and name, never by class (docs/SOURCES.md §1.2–1.4).
+links are chosen by file extension and name, never by class (docs/sources.md §1.2–1.4).
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ The card is not in the HTML markup but in React Server Components data the page 
 JavaScript strings: ``<script>self.__next_f.push([1,"…"])</script>``. Each string is a JS string
 literal holding (part of) a serialised payload; the chunks are decoded with ``json.loads`` of the
 quoted literal and concatenated, then the card object (the one with ``instanceName``) is decoded
-from where it starts. Field names follow SOURCES.md §3.2 (a TypeScript scraper's list):
+from where it starts. Field names follow docs/sources.md §3.2 (a TypeScript scraper's list):
 ``instanceName``/``oracleName``, ``instanceText``/``oracleText``, ``instanceTypeLine``,
 ``languageCode``, ``multiverseId``, ``setCode``, ``cardNumber``, ``rulings[{rulingDate,
 rulingStatement}]``.
