@@ -379,9 +379,9 @@ class PoliteClient:
             parser.parse(lines)
         except FetchError as exc:
             if exc.status is not None and 400 <= exc.status < 500:
-                parser.allow_all = True
+                parser.allow_all = True  # type: ignore[attr-defined]  # RobotFileParser reads it; typeshed omits it
             else:
                 log.warning("robots.txt unreachable at %s (%s): keeping out", origin, exc.reason)
-                parser.disallow_all = True
+                parser.disallow_all = True  # type: ignore[attr-defined]
         parser.modified()
         return parser

@@ -46,7 +46,7 @@ def date_order(lang: str) -> str:
     except (UnknownLocaleError, ValueError):
         pattern = "M/d/yy"
     positions = {part: pattern.find(letter) for part, letter in (("D", "d"), ("M", "M"), ("Y", "y"))}
-    return "".join(sorted(positions, key=positions.get))
+    return "".join(sorted(positions, key=lambda part: positions[part]))
 
 
 def _valid(year: int, month: int, day: int) -> str | None:

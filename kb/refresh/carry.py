@@ -72,7 +72,7 @@ class RulingChanges:
         return dict(self.__dict__)
 
 
-def _card_of(row: sqlite3.Row | tuple) -> tuple:
+def _card_of(row: sqlite3.Row) -> tuple:
     return (row["oracle_id"] or row["card_name"], row["published_at"])
 
 

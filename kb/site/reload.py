@@ -52,12 +52,12 @@ class GenerationDatabase(Database):
         super().__init__(*args, **kwargs)
         self.generation = generation
 
-    async def execute_fn(self, fn):  # type: ignore[no-untyped-def]
+    async def execute_fn(self, fn):
         if self.ds.executor is None:
             return await super().execute_fn(fn)
         key = f"{self.name}\x00generation-{self.generation}"
 
-        def in_thread():  # type: ignore[no-untyped-def]
+        def in_thread():
             conn = getattr(connections, key, None)
             if not conn:
                 conn = self.connect()
@@ -171,14 +171,14 @@ def reloader_for(datasette: Any) -> Reloader:
 
 
 @hookimpl
-def startup(datasette):  # type: ignore[no-untyped-def]
+def startup(datasette):
     reloader_for(datasette).watch_current()
 
 
 @hookimpl
-def asgi_wrapper(datasette):  # type: ignore[no-untyped-def]
-    def wrap(app):  # type: ignore[no-untyped-def]
-        async def checked(scope, receive, send):  # type: ignore[no-untyped-def]
+def asgi_wrapper(datasette):
+    def wrap(app):
+        async def checked(scope, receive, send):
             if scope.get("type") == "http":
                 reloader_for(datasette).check()
             await app(scope, receive, send)

@@ -415,7 +415,7 @@ migrations = Migrations("mtg-rules-kb")
 @migrations()
 def m001_initial(db: sqlite_utils.Database) -> None:
     for name, spec in TABLES.items():
-        db[name].create(
+        db.table(name).create(
             spec["columns"],
             pk=spec["pk"],
             foreign_keys=spec.get("foreign_keys"),
@@ -428,7 +428,7 @@ def m002_history(db: sqlite_utils.Database) -> None:
     """CR history tables (databases made before them get them here; m001 makes them on new ones)."""
     for name in ("cr_changes", "ruling_rules"):
         spec = TABLES[name]
-        db[name].create(
+        db.table(name).create(
             spec["columns"],
             pk=spec["pk"],
             foreign_keys=spec.get("foreign_keys"),
@@ -454,14 +454,14 @@ def m003_cr_version_set_and_status(db: sqlite_utils.Database) -> None:
     columns = {column.name for column in db["cr_versions"].columns}
     for column in ("set_name", "status"):
         if column not in columns:
-            db["cr_versions"].add_column(column, str)
+            db.table("cr_versions").add_column(column, str)
 
 
 def ensure_db_shape(db: sqlite_utils.Database) -> None:
     """Bring ``db`` to the current schema and (re)create indexes, full-text search and views."""
     migrations.apply(db)
     for table, columns, unique in INDEXES:
-        db[table].create_index(columns, unique=unique, if_not_exists=True)
+        db.table(table).create_index(columns, unique=unique, if_not_exists=True)
     for name, sql in VIEWS.items():
         db.create_view(name, sql, replace=True)
     ensure_search(db)
@@ -471,13 +471,13 @@ def ensure_search(db: sqlite_utils.Database) -> None:
     # No triggers: the served database is immutable, and every build or import ends here,
     # so indexing once at the end is both faster and always complete.
     for table, columns in FTS_CONFIG.items():
-        db[table].enable_fts(
+        db.table(table).enable_fts(
             columns,
             tokenize="unicode61 remove_diacritics 2",
             replace=True,
         )
         # enable_fts leaves an existing index with the same configuration as it was.
-        db[table].rebuild_fts()
+        db.table(table).rebuild_fts()
     ensure_cjk_search(db)
 
 

@@ -134,7 +134,7 @@ def number_sort_key(number: str) -> tuple:
     if kind == "part":
         return (int(number) * 100 - 1, -1, "")
     section, _, rest = number.partition(".")
-    digits = re.match(r"\d*", rest)[0]
+    digits = re.match(r"\d*", rest).group()  # type: ignore[union-attr]  # \d* always matches
     return (int(section), int(digits) if digits else -1, rest[len(digits):])
 
 
@@ -194,7 +194,7 @@ def _read_block(
     if match["cls"] == "example":
         if not rules:
             raise ParseError(f"{name}: line {line_number}: example before any rule")
-        rules[-1].examples.append(_example_text(raw))
+        rules[-1].examples.append(_example_text(raw or ""))
         return
     heading = match["md_heading"] or match["html_heading"] or match["toc"]
     if raw is not None:

@@ -186,7 +186,7 @@ def _detect_language(text: str) -> str | None:
 
 
 @lru_cache(maxsize=1)
-def _language_identifier():  # type: ignore[no-untyped-def]
+def _language_identifier():
     """py3langid restricted to the languages these sites publish (its model loads once)."""
     from py3langid.langid import MODEL_FILE, LanguageIdentifier
 

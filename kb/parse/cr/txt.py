@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from kb.normalise.dates import parse_date
 from kb.normalise.decode import decode_text
@@ -131,7 +132,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
     return cr
 
 
-def _truncated_in_glossary(doc: Lines, glossary_index: int, cr: CRDocument) -> None:
+def _truncated_in_glossary(doc: Lines, glossary_index: int, cr: CRDocument) -> NoReturn:
     """Refuse a file cut off in its glossary, handing over its rules part, which is whole.
 
     The glossary kept is every entry but the last, which may have been cut mid-definition.

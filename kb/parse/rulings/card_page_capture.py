@@ -217,7 +217,9 @@ def _claims(chrome_text: str, page_lang: str | None) -> tuple[str | None, str | 
 
 def _is_ambiguous_numeric(raw: str) -> bool:
     match = re.fullmatch(r"(\d{1,2})[./-](\d{1,2})[./-]\d{4}", raw)
-    return bool(match) and match[1] != match[2] and int(match[1]) <= 12 and int(match[2]) <= 12
+    if match is None:
+        return False
+    return match[1] != match[2] and int(match[1]) <= 12 and int(match[2]) <= 12
 
 
 def _date_of(header: _Header, page_lang: str | None, name: str, issues: list[QualityIssue]) -> str | None:

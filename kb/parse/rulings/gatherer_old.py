@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from dataclasses import dataclass
 from urllib.parse import parse_qs, urlparse
 
 from bs4 import BeautifulSoup, Comment, Tag, XMLParsedAsHTMLWarning
@@ -79,6 +80,20 @@ def _decode(data: bytes, name: str) -> str:
             continue
     raise ParseError(f"{name}: neither UTF-8 nor Windows-1252 text")
 
+
+
+@dataclass
+class _Face:
+    """One face's fields as the page prints them."""
+
+    name: str
+    mana: str | None
+    type: str | None
+    text: str | None
+    number: str | None
+    set: str | None
+    set_name: str | None
+    rulings: list[tuple[str, str]]
 
 def detect_printed_language(type_line: str, text: str, name: str) -> str | None:
     """The language of a printed card from its type line and script, or None if unclear."""
@@ -233,34 +248,34 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
     if not components:
         raise ParseError(f"{name}: no card block (td.cardComponentContainer with a nameRow) found")
     issues: list[QualityIssue] = []
-    faces = []
+    faces: list[_Face] = []
     for index, component in enumerate(components):
         where = f"{name}: face {index + 1}"
         face_name = _field_text(component, "nameRow", issues, where)
         if not face_name:
             raise ParseError(f"{where} has an empty card name")
         faces.append(
-            {
-                "name": face_name,
-                "mana": _field_text(component, "manaRow", issues, where),
-                "type": _field_text(component, "typeRow", issues, where),
-                "text": _card_text(component, issues, where),
-                "number": _field_text(component, "numberRow", issues, where),
-                "set": _set_code(component),
-                "set_name": _field_text(component, "setRow", issues, where),
-                "rulings": _rulings(component, issues, where),
-            }
+            _Face(
+                name=face_name,
+                mana=_field_text(component, "manaRow", issues, where),
+                type=_field_text(component, "typeRow", issues, where),
+                text=_card_text(component, issues, where),
+                number=_field_text(component, "numberRow", issues, where),
+                set=_set_code(component),
+                set_name=_field_text(component, "setRow", issues, where),
+                rulings=_rulings(component, issues, where),
+            )
         )
     mode = _display_mode(soup)
-    card_name = FACE_SEPARATOR.join(face["name"] for face in faces)
-    type_line = FACE_SEPARATOR.join(face["type"] for face in faces if face["type"]) or None
-    text = FACE_TEXT_SEPARATOR.join(face["text"] for face in faces if face["text"]) or None
-    mana = FACE_SEPARATOR.join(face["mana"] for face in faces if face["mana"]) or None
+    card_name = FACE_SEPARATOR.join(face.name for face in faces)
+    type_line = FACE_SEPARATOR.join(face.type for face in faces if face.type) or None
+    text = FACE_TEXT_SEPARATOR.join(face.text for face in faces if face.text) or None
+    mana = FACE_SEPARATOR.join(face.mana for face in faces if face.mana) or None
     page_lang = lang or _page_language(mode, type_line or "", text or "", card_name, name, issues)
     printed = mode == "printed"
     card = CardRecord(
         name=card_name,
-        faces=[face["name"] for face in faces] if len(faces) > 1 else [],
+        faces=[face.name for face in faces] if len(faces) > 1 else [],
         lang=page_lang,
         printed_name=card_name if printed else None,
         printed_text=text if printed else None,
@@ -269,14 +284,14 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
         type_line=None if printed else type_line,
         mana_cost=mana,
         multiverse_id=_multiverse_id(soup),
-        set_code=faces[0]["set"],
-        collector_number=faces[0]["number"],
+        set_code=faces[0].set,
+        collector_number=faces[0].number,
         layout=None,
     )
     document = RulingsDocument(format=FORMAT_NAME, lang=page_lang, cards=[card], issues=issues)
     document.extra["display"] = mode
     # Printed pages show the set by name only (no symbol image carrying the code).
-    document.extra["set_name"] = faces[0]["set_name"]
+    document.extra["set_name"] = faces[0].set_name
     document.card_names = _names(card, faces, page_lang)
     document.rulings = _ruling_records(faces, card, page_lang, name, issues)
     return document
@@ -292,21 +307,21 @@ def _page_language(mode: str | None, type_line: str, text: str, card_name: str, 
     return detected
 
 
-def _names(card: CardRecord, faces: list[dict], lang: str) -> list[CardName]:
+def _names(card: CardRecord, faces: list[_Face], lang: str) -> list[CardName]:
     """The page's card name (and face names); English counterparts only when the page is English."""
     english = lang == "en"
     names = [CardName(lang=lang, name=card.name, english_name=card.name if english else None)]
     if len(faces) > 1:
-        names += [CardName(lang=lang, name=face["name"], english_name=face["name"] if english else None) for face in faces]
+        names += [CardName(lang=lang, name=face.name, english_name=face.name if english else None) for face in faces]
     return names
 
 
-def _ruling_records(faces: list[dict], card: CardRecord, lang: str, name: str, issues: list[QualityIssue]) -> list[RulingRecord]:
+def _ruling_records(faces: list[_Face], card: CardRecord, lang: str, name: str, issues: list[QualityIssue]) -> list[RulingRecord]:
     """Rulings of every face, once each (multi-face pages may repeat them per face)."""
     records: list[RulingRecord] = []
     seen: set[tuple[str, str]] = set()
     for face in faces:
-        for raw_date, text in face["rulings"]:
+        for raw_date, text in face.rulings:
             if (raw_date, text) in seen:
                 continue
             seen.add((raw_date, text))
