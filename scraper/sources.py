@@ -19,7 +19,6 @@ ROBOTS_AGENT = "mtg-rules-kb"
 ACCEPT_JSON = "application/json;q=0.9,*/*;q=0.8"
 ACCEPT_HTML = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8"
 ACCEPT_TEXT = "text/plain,text/*;q=0.9,*/*;q=0.8"
-ACCEPT_ANY = "*/*"
 
 ONE_PER_SECOND = 1.0
 

@@ -2,10 +2,13 @@
 
 Registered once through ``pytest_plugins`` in ``tests/conftest.py``, so test modules use the
 fixtures by name and import only constants and helpers from here. The databases are built once
-per test process (a module-level cache shared with the browser tests' own server).
+per test run: under pytest-xdist the workers share one build (a file lock in a folder named by the
+run's id), so two cores do not both spend half a minute building the same snapshot.
 """
 from __future__ import annotations
 
+import fcntl
+import os
 import sqlite3
 import tempfile
 from collections.abc import Iterator
@@ -29,27 +32,36 @@ _WORKDIR: list[Path] = []
 
 def _workdir() -> Path:
     if not _WORKDIR:
-        _WORKDIR.append(Path(tempfile.mkdtemp(prefix="kb-site-tests-")))
+        run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+        if run_id:  # one folder for every worker of this run
+            folder = Path(tempfile.gettempdir()) / f"kb-site-tests-{run_id}"
+            folder.mkdir(exist_ok=True)
+        else:
+            folder = Path(tempfile.mkdtemp(prefix="kb-site-tests-"))
+        _WORKDIR.append(folder)
     return _WORKDIR[0]
 
 
+def _built_once(name: str, build) -> Path:  # type: ignore[no-untyped-def]
+    if name not in _BUILT:
+        path = _workdir() / f"{name}-kb.db"
+        with open(_workdir() / f"{name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # another worker may be building it right now
+            if not path.exists():  # build_database swaps the file in only when it is complete
+                build(path)
+        _BUILT[name] = path
+    return _BUILT[name]
+
+
 def built_snapshot_db() -> Path:
-    """The bundled snapshot, built once per process."""
-    if "snapshot" not in _BUILT:
-        path = _workdir() / "snapshot-kb.db"
-        build_database(snapshot_inputs(SNAPSHOT), path)
-        _BUILT["snapshot"] = path
-    return _BUILT["snapshot"]
+    """The bundled snapshot."""
+    return _built_once("snapshot", lambda path: build_database(snapshot_inputs(SNAPSHOT), path))
 
 
 def built_hostile_db() -> Path:
     """A small database: the real Phelddagrif card and a constructed rulings list (see README)."""
-    if "hostile" not in _BUILT:
-        path = _workdir() / "hostile-kb.db"
-        files = [FIXTURES / "card-d9631cb2-phelddagrif.json", FIXTURES / "rulings-constructed-hostile.json"]
-        build_database(path_inputs(files, source_id="scryfall"), path)
-        _BUILT["hostile"] = path
-    return _BUILT["hostile"]
+    files = [FIXTURES / "card-d9631cb2-phelddagrif.json", FIXTURES / "rulings-constructed-hostile.json"]
+    return _built_once("hostile", lambda path: build_database(path_inputs(files, source_id="scryfall"), path))
 
 
 def open_immutable(path: Path) -> sqlite3.Connection:

@@ -13,7 +13,6 @@ from pathlib import Path
 
 from kb.site.inspect import inspect_data
 
-PACKAGE_DIR = Path(__file__).parent
 SQL_TIME_LIMIT_MS = 1500
 
 
