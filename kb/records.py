@@ -55,10 +55,37 @@ class CRDocument:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+# Every kind of problem the code records in ``quality_issues``, with what it means to a reader.
+# The metadata and docs show this list; a kind not listed here cannot be recorded.
+QUALITY_ISSUE_KINDS: dict[str, str] = {
+    "unreadable-document": "an input could not be read at all (kept as a failed document with --keep-going)",
+    "truncated-document": "a CR file cut off in its glossary: its rules are kept, the edition is marked incomplete",
+    "cr-format": "a CR file read with a repair or a doubt (a joined line, a misprinted number, a missing contents entry), naming the line",
+    "undated-document": "a document with no readable date of its own",
+    "ambiguous-date": "a date that reads two ways (3/4/2022) on a page whose language does not say which",
+    "unparseable-date": "a ruling whose date could not be read; it is kept undated",
+    "empty-ruling": "rulings with no text",
+    "unknown-card": "rulings or names for a card no card source identifies",
+    "card-data-missing": "a card named by rulings but missing from the card data",
+    "ruling-without-card": "release-note text that reads like a ruling but belongs to no card",
+    "non-ruling-fragment": "text on a ruling page that is not a ruling (navigation, headings)",
+    "unknown-symbol": "a mana or tap symbol the source draws that we cannot name; kept as a marker",
+    "dropped-symbols": "a ruling whose source lost its mana symbols (e.g. 'Add .'); the English original restores them",
+    "unknown-language": "a language code or printed language we do not recognise",
+    "claimed-language-mismatch": "a page whose declared language differs from the language of its text",
+    "untranslated": "a 'translation' whose text is the English text",
+    "unlinked-translation": "a translated ruling that matched no English ruling",
+}
+
+
 @dataclass
 class QualityIssue:
     kind: str
     detail: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in QUALITY_ISSUE_KINDS:
+            raise ValueError(f"quality issue kind {self.kind!r} is not in QUALITY_ISSUE_KINDS (kb/records.py)")
 
 
 @dataclass

@@ -31,3 +31,20 @@ def test_every_table_and_column_has_a_description() -> None:
         assert tables[table]["description"], table
         for column in spec["columns"]:
             assert tables[table]["columns"].get(column), f"{table}.{column}"
+
+
+def test_every_value_in_a_built_database_is_a_documented_value(snapshot_conn) -> None:
+    from kb.store.columns import VALUES
+
+    for (table, column), values in VALUES.items():
+        found = {row[0] for row in snapshot_conn.execute(f'select distinct "{column}" from "{table}"')} - {None}
+        assert found <= set(values), f"{table}.{column}: {found - set(values)} not in kb.store.columns.VALUES"
+
+
+def test_refresh_docs_name_every_refresh_status() -> None:
+    from kb.store.columns import REFRESH_STATUSES
+
+    refresh_docs = (Path(__file__).parent.parent / "docs" / "refresh.md").read_text(encoding="utf-8")
+    status_row = next(line for line in refresh_docs.splitlines() if line.startswith("| `status` |"))
+    for status in REFRESH_STATUSES:
+        assert f"`{status}`" in status_row, status

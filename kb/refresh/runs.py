@@ -5,14 +5,17 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from kb.store.columns import REFRESH_STATUSES
 from scraper.rawstore import RawStore
+
+# What a plain fetch run's own status (scraper.fetch.run_status) becomes in refresh_runs.
+FETCH_RUN_STATUS = {"ok": "fetched", "partial": "fetched", "failed": "failed"}
 
 
 @dataclass
 class RefreshResult:
     exit_code: int
-    # published | unchanged | partial | failed
-    status: str
+    status: str  # a key of REFRESH_STATUSES
     message: str
     published: bool
     run_id: int | None
@@ -28,12 +31,14 @@ def run_row(run: dict[str, Any]) -> dict[str, Any]:
     """A raw store run as a ``refresh_runs`` row (plain ``mtgkb fetch`` runs included)."""
     details = run.get("details") or {}
     refresh = details.get("refresh")
-    if refresh is None:  # a run of `mtgkb fetch`: its details are the per-source reports
+    if refresh is None:  # a run of `mtgkb fetch`, or a refresh that died before it finished
+        finished = run["finished_at"] is not None
         return {
             "id": run["id"], "started_at": run["started_at"], "finished_at": run["finished_at"],
-            "status": run["status"], "exit_code": None,
+            "status": FETCH_RUN_STATUS.get(run["status"], "failed") if finished else "interrupted",
+            "exit_code": None,
             "sources": json.dumps(details, sort_keys=True), "changes": None,
-            "message": "fetch only",
+            "message": f"fetch only ({run['status']})" if finished else "the run never finished (killed or crashed)",
         }
     return {
         "id": run["id"], "started_at": run["started_at"], "finished_at": run["finished_at"],
@@ -45,6 +50,8 @@ def run_row(run: dict[str, Any]) -> dict[str, Any]:
 
 
 def record_run(store: RawStore, run_id: int | None, result: RefreshResult) -> None:
+    if result.status not in REFRESH_STATUSES:
+        raise ValueError(f"refresh status {result.status!r} is not in REFRESH_STATUSES")
     if run_id is None:
         return
     store.finish_run(run_id, result.status, {

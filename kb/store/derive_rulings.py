@@ -220,15 +220,17 @@ def _report_record_problems(db: sqlite_utils.Database) -> None:
         " group by document_id"
     ):
         save_quality_issue(db, QualityIssue("empty-ruling", f"{row['n']} rulings have no text"), row["document_id"])
+    # The one place a ruling's unreadable date is reported (parsers leave the date None and say
+    # nothing), so one defect is one issue whichever parser or streaming path read the ruling.
     for row in db.query(
-        "select document_id, position, raw_date, declared_lang from ruling_records"
+        "select document_id, position, raw_date, declared_lang, card_name from ruling_records"
         " where published_at is null"
     ):
         if parse_date(row["raw_date"], row["declared_lang"] or "en") is None:
+            card = f" of {row['card_name']!r}" if row["card_name"] else ""
+            what = f"date {row['raw_date']!r} is not a date" if row["raw_date"] else "has no date"
             save_quality_issue(
-                db,
-                QualityIssue("unparseable-date", f"date {row['raw_date']!r} of ruling {row['position']} could not be read"),
-                row["document_id"],
+                db, QualityIssue("unparseable-date", f"ruling {row['position']}{card}: {what}"), row["document_id"]
             )
 
 

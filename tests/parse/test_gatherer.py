@@ -174,9 +174,7 @@ def test_new_gatherer_us_dates_and_unknown_date_format() -> None:
     odd = page.replace(b'\\"rulingDate\\":\\"2017-09-29\\"', b'\\"rulingDate\\":\\"Sept 2017\\"')
     document = gatherer_new.parse(odd, "odd.html")
     assert (document.rulings[0].raw_date, document.rulings[0].published_at) == ("Sept 2017", None)
-    assert document.issues == [
-        QualityIssue("unparsed-date", "odd.html: ruling date 'Sept 2017' of \"Jace, Vryn's Prodigy\" is not a date")
-    ]
+    assert document.issues == []  # the build reports the undated ruling (unparseable-date)
 
 
 def test_new_gatherer_without_card_raises() -> None:

@@ -149,3 +149,16 @@ def test_source_dropped_by_mtgjson_is_recovered_from_scryfall(tmp_path: Path) ->
     ).fetchone()[0] == 10
     # The curly-apostrophe copy is the one kept.
     assert any("doesn\u2019t have the creature type Dragon" in r["text"] for r in rows)
+
+
+def test_an_unreadable_ruling_date_is_one_issue_on_every_build(tmp_path: Path) -> None:
+    # The real new-Gatherer page with its ruling date replaced by one no parser reads.
+    page = (FIXTURES / "gatherer" / "new" / "jace-wunderkind-von-vryn_de.html").read_bytes()
+    odd = tmp_path / "odd.html"
+    odd.write_bytes(page.replace(b'\\"rulingDate\\":\\"2017-09-29\\"', b'\\"rulingDate\\":\\"Sept 2017\\"'))
+    db_path = tmp_path / "kb.db"
+    run_import(db_path, odd, source="gatherer")
+    run_import(db_path, CONSTRUCTED / "search-lethal-scheme.json", source="scryfall")  # derives again
+    db = sqlite_utils.Database(db_path)
+    issues = [row[0] for row in db.execute("select detail from quality_issues where kind like '%date%'")]
+    assert issues == ["ruling 0 of \"Jace, Vryn's Prodigy\": date 'Sept 2017' is not a date"]

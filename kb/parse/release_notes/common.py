@@ -145,7 +145,7 @@ def build_rulings_document(blocks: list[Block], format_name: str, name: str,
     title = next((block.text for block in blocks if block.kind == "heading"), None)
     raw_date, published = find_document_date(_header_blocks(blocks), lang)
     if published is None:
-        issues.append(QualityIssue("unparseable-date", f"{name}: no readable 'last modified' date in the header"))
+        issues.append(QualityIssue("undated-document", f"{name}: no readable 'last modified' date in the header"))
     start = _card_section_start(blocks)
     if start is None:
         raise ParseError(f"{name}: no card-specific notes heading found")

@@ -227,11 +227,8 @@ def _date_of(header: _Header, page_lang: str | None, name: str, issues: list[Qua
         issues.append(QualityIssue("ambiguous-date", f"{name}: line {header.line_number}: "
                                    f"{header.raw_date!r} reads two ways and the page language is unknown"))
         return None
-    published = parse_date(header.raw_date, page_lang or "en")
-    if published is None:
-        issues.append(QualityIssue("unparseable-date", f"{name}: line {header.line_number}: "
-                                   f"cannot read date {header.raw_date!r}"))
-    return published
+    # An unreadable date stays None; the build reports it once per ruling (unparseable-date).
+    return parse_date(header.raw_date, page_lang or "en")
 
 
 def _text_lang(text: str, claimed: str | None) -> str:

@@ -185,8 +185,6 @@ def _rulings(card: dict[str, Any], record: CardRecord, issues: list[QualityIssue
         raw_date = str(raw_date) if raw_date is not None else None
         # The date format is NOT ESTABLISHED: ISO and US M/D/YYYY are read; others are kept raw.
         published_at = parse_date(raw_date, "en")
-        if published_at is None:
-            issues.append(QualityIssue("unparsed-date", f"{name}: ruling date {raw_date!r} of {record.name!r} is not a date"))
         rulings.append(
             RulingRecord(
                 text=text,

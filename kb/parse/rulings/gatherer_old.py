@@ -326,8 +326,6 @@ def _ruling_records(faces: list[_Face], card: CardRecord, lang: str, name: str, 
                 continue
             seen.add((raw_date, text))
             published_at = parse_date(raw_date, "en")  # the rulings table is US English: M/D/YYYY
-            if published_at is None:
-                issues.append(QualityIssue("unparsed-date", f"{name}: ruling date {raw_date!r} is not a date"))
             records.append(
                 RulingRecord(
                     text=text,

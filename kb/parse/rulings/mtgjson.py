@@ -153,8 +153,6 @@ def card_entry(card: dict[str, Any], where: str = "<card>") -> CardEntry:
     for position, ruling in enumerate(card.get("rulings") or []):
         raw_date = ruling.get("date")
         published_at = parse_date(raw_date, "en")
-        if published_at is None:
-            issues.append(QualityIssue("unparsed-date", f"{where}: ruling date {raw_date!r} of {card['name']!r}"))
         rulings.append(
             RulingRecord(
                 text=_text(ruling.get("text")) or "",

@@ -31,7 +31,6 @@ from kb.records import (
     CardName,
     CardRecord,
     ParseError,
-    QualityIssue,
     RulingRecord,
     RulingsDocument,
 )
@@ -259,16 +258,9 @@ def parse_rulings(data: bytes, name: str = "<bytes>", lang: str | None = None) -
     items = _list_items(_load_json(data, name), name, "ruling")
     rulings = [ruling_from_object(item, position) for position, item in enumerate(items)]
     document = RulingsDocument(format=RULINGS_FORMAT, lang="en", rulings=rulings)
-    _report_unparsed_dates(document, name)
     return document
 
 
-def _report_unparsed_dates(document: RulingsDocument, name: str) -> None:
-    for ruling in document.rulings:
-        if ruling.published_at is None:
-            document.issues.append(
-                QualityIssue("unparsed-date", f"{name}: ruling {ruling.position} date {ruling.raw_date!r} is not a date")
-            )
 
 
 def parse_cards(data: bytes, name: str = "<bytes>", lang: str | None = None) -> RulingsDocument:
@@ -293,7 +285,6 @@ def parse_bulk_rulings(data: bytes, name: str = "<bytes>", lang: str | None = No
     """A whole rulings bulk file in memory (the build streams ``iter_bulk_rulings`` instead)."""
     document = RulingsDocument(format=BULK_RULINGS_FORMAT, lang="en")
     document.rulings = list(iter_bulk_rulings(io.BytesIO(data), name=name))
-    _report_unparsed_dates(document, name)
     return document
 
 
