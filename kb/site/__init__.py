@@ -1,7 +1,8 @@
 """The Datasette plugin package: routes, page data, search, rendering, the feed, metadata, templates, static files.
 
-Reads the built database only (never writes). May import ``kb.normalise`` and ``kb.store.schema``
-for shared helpers and the declared shape; works under plain ``datasette`` as well as ``mtgkb serve``.
+Reads the built database only (never writes). May import ``kb.records``, ``kb.normalise`` and
+``kb.store`` for the declared shape, column descriptions and history queries (never its writers);
+works under plain ``datasette`` as well as ``mtgkb serve``.
 """
 
 # The ``datasette`` entry point names this package, so that Datasette serves its templates/ and

@@ -1,4 +1,4 @@
-"""One fetcher per source. Each is ``fetch(client, store, base_url, options) -> FetchReport``.
+"""One fetcher per source, each ``fetch(client, store, base_url, options) -> FetchReport``.
 
 ``FETCHERS`` maps source names to those functions; ``scraper.fetch.run_fetch`` drives them.
 """

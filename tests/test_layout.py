@@ -1,0 +1,104 @@
+"""The folders show the flow: each stage imports only the stages before it (as its package
+docstring says), ``scraper`` never imports ``kb``, and the README's Layout tree matches the files."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).parent.parent
+
+# What each folder of kb/ may import, as its __init__ docstring says (plus itself).
+ALLOWED: dict[str, set[str]] = {
+    "records": set(),
+    "checksums": set(),
+    "normalise": {"records"},
+    "parse": {"records", "normalise"},
+    "link": {"records", "normalise"},
+    "store": {"records", "normalise", "link"},
+    "build": {"records", "normalise", "parse", "link", "store", "checksums"},
+    "refresh": {"records", "normalise", "parse", "link", "store", "build", "checksums", "scraper"},
+    "site": {"records", "normalise", "store", "checksums"},
+    "cli": {"records", "normalise", "parse", "link", "store", "build", "refresh", "site", "checksums", "scraper"},
+}
+
+
+def imported_modules(path: Path) -> set[str]:
+    modules = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            modules.add(node.module)
+        elif isinstance(node, ast.Import):
+            modules.update(alias.name for alias in node.names)
+    return modules
+
+
+def stage_of(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[0] == "scraper":
+        return "scraper"
+    if parts[0] == "kb" and len(parts) > 1:
+        return parts[1]
+    return None
+
+
+def test_each_stage_imports_only_what_its_docstring_allows() -> None:
+    wrong = []
+    for path in sorted((ROOT / "kb").rglob("*.py")):
+        relative = path.relative_to(ROOT / "kb")
+        stage = relative.parts[0].removesuffix(".py")
+        if stage == "__init__":
+            continue
+        for module in imported_modules(path):
+            target = stage_of(module)
+            if target and target != stage and target not in ALLOWED[stage]:
+                wrong.append(f"kb/{relative} imports {module}")
+    assert wrong == []
+
+
+def test_scraper_never_imports_kb() -> None:
+    wrong = [
+        f"{path.relative_to(ROOT)} imports {module}"
+        for path in sorted((ROOT / "scraper").rglob("*.py"))
+        for module in imported_modules(path)
+        if module == "kb" or module.startswith("kb.")
+    ]
+    assert wrong == []
+
+
+def test_every_module_and_folder_says_its_job_in_a_docstring() -> None:
+    missing = [
+        str(path.relative_to(ROOT))
+        for folder in ("kb", "scraper")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if not ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    assert missing == []
+
+
+def layout_tree() -> str:
+    """The README's Layout block: every package folder with its docstring's first line, then its modules.
+
+    Regenerate it with ``python tests/test_layout.py`` after adding, moving or renaming a module.
+    """
+    lines = []
+    for folder in ("scraper", "kb"):
+        for package in sorted(p.parent for p in (ROOT / folder).rglob("__init__.py")):
+            relative = package.relative_to(ROOT)
+            depth = len(relative.parts) - 1
+            doc = ast.get_docstring(ast.parse((package / "__init__.py").read_text(encoding="utf-8"))) or ""
+            lines.append(f"{'  ' * depth}{relative.name}/  {doc.splitlines()[0] if doc else ''}".rstrip())
+            modules = sorted(p.name for p in package.glob("*.py") if p.name != "__init__.py")
+            if modules:
+                lines.append(f"{'  ' * (depth + 1)}{' '.join(modules)}")
+    return "\n".join(lines)
+
+
+def test_the_readme_layout_matches_the_folders() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Layout", 1)[1]
+    block = section.split("```text\n", 1)[1].split("\n```", 1)[0]
+    assert block == layout_tree(), "README Layout is out of date: run python tests/test_layout.py"
+
+
+if __name__ == "__main__":
+    print(layout_tree())
