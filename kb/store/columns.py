@@ -77,7 +77,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "credits": "Credits text",
         "rule_count": "Numbered rules and subrules in this version",
         "glossary_count": "Glossary entries in this version",
-        "set_name": "The set the edition was released with, where a source names it",
+        "set_name": "The set the edition was released with, where a source names it (Venser's Journal's archive names 21 editions; others are empty, never guessed)",
         "status": "complete, or what is missing (an edition cut off in its glossary, kept with --keep-going)",
         "extra": "Parser facts as JSON (e.g. the rule numbers a per-rule page lists)",
     },

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 import sqlite_utils
 
+from kb.normalise.editions import edition_set_name
 from kb.normalise.names import name_key
 from kb.records import (
     CardName,
@@ -203,7 +204,7 @@ def save_cr_document(
         "intro": cr.intro,
         "credits": cr.credits,
         "extra": _small_extra(cr.extra),
-        "set_name": (cr.extra or {}).get("set_name"),
+        "set_name": (cr.extra or {}).get("set_name") or (edition_set_name(cr.effective_date) if cr.lang == "en" else None),
         "status": f"truncated in its {cr.extra['truncated']}" if (cr.extra or {}).get("truncated") else "complete",
     }
     if merging and not cr.effective_date:
