@@ -83,7 +83,8 @@ class _Inflating(io.RawIOBase):
 
     def __init__(self, raw: BinaryIO, name: str) -> None:
         self._counter = _Counting(raw)
-        self._gzip = gzip.GzipFile(fileobj=io.BufferedReader(self._counter, 1 << 16), mode="rb")  # type: ignore[arg-type]
+        # Unbuffered, so the count is what the inflater consumed (8 KiB at a time), not read-ahead.
+        self._gzip = gzip.GzipFile(fileobj=self._counter, mode="rb")  # type: ignore[arg-type]
         self._name = name
         self.inflated = 0
 
@@ -123,17 +124,19 @@ class _Counting(io.RawIOBase):
         return len(chunk)
 
 
-# A complete JSON string (escapes included); an unterminated one waits for the next chunk.
+# A complete JSON string (escapes included); the body of one up to its closing quote.
 _JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_STRING_BODY = re.compile(rb'[^"\\]*(?:\\.[^"\\]*)*', re.S)
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 
 
 class _JSONBounds(io.RawIOBase):
     """Passes JSON (an array or JSON Lines) through unchanged, refusing nesting deeper than
-    MAX_JSON_DEPTH and strings or lines longer than MAX_RECORD.
+    MAX_JSON_DEPTH and strings (or, for JSON Lines, lines) longer than MAX_RECORD.
 
     Parsers that build prefixes (ijson) cost memory in the square of the depth, and one string
-    of gigabytes is held whole: both are refused here, before the parser sees them.
+    of gigabytes is held whole: both are refused here, before the parser sees them. The scan
+    is linear: regular expressions skip strings, and only brackets are counted one by one.
     """
 
     def __init__(self, inner: BinaryIO, name: str, lines: bool = False) -> None:
@@ -141,7 +144,9 @@ class _JSONBounds(io.RawIOBase):
         self._name = name
         self._lines = lines  # JSON Lines: one line is one record, bounded like a string
         self._depth = 0
-        self._pending = b""  # an unterminated string carried to the next chunk
+        self._in_string = False
+        self._escaped = False  # the previous chunk ended inside a string on a lone backslash
+        self._string = 0  # length of the string in progress
         self._line = 0  # bytes since the last newline outside any string
         self.offset = 0
 
@@ -154,26 +159,47 @@ class _JSONBounds(io.RawIOBase):
         buffer[:count] = chunk
         if count:
             self._scan(chunk)
-        elif self._pending:
-            self._pending = b""  # the parser reports the unterminated string itself
         self.offset += count
         return count
 
+    def _string_body(self, chunk: bytes, start: int) -> int | None:
+        """Where the string in progress ends in ``chunk`` (after its quote), or None if it goes on."""
+        if self._escaped:
+            if start >= len(chunk):
+                return None
+            start += 1
+            self._escaped = False
+        end = _STRING_BODY.match(chunk, start).end()  # type: ignore[union-attr]
+        if end < len(chunk) and chunk[end] == 0x22:
+            self._string += end - start
+            self._check_string()
+            self._in_string, self._string = False, 0
+            return end + 1
+        # The chunk ends inside the string, maybe on a backslash whose escaped byte comes next.
+        self._escaped = end < len(chunk)
+        self._string += len(chunk) - start
+        self._check_string()
+        return None
+
+    def _check_string(self) -> None:
+        if self._string > MAX_RECORD:
+            raise ParseError(f"{self._name}: a JSON string longer than {MAX_RECORD >> 20} MiB near byte {self.offset:,}; refused")
+
     def _scan(self, chunk: bytes) -> None:
-        data = self._pending + chunk if self._pending else chunk
-        outside = _JSON_STRING.sub(b"", data)
+        start = 0
+        if self._in_string:
+            resumed = self._string_body(chunk, 0)
+            if resumed is None:
+                return
+            start = resumed
+        outside = _JSON_STRING.sub(b"", chunk[start:] if start else chunk)
         quote = outside.find(b'"')
         if quote >= 0:
-            # Everything from the first unmatched quote is an unterminated string: wait for more.
-            tail = len(outside) - quote
-            self._pending = data[len(data) - tail:] if tail <= len(data) else data
+            # An unmatched quote opens a string that goes on into the next chunk.
+            body_start = len(chunk) - (len(outside) - quote - 1)
+            self._in_string, self._string = True, 0
+            self._string_body(chunk, body_start)
             outside = outside[:quote]
-            if len(self._pending) > MAX_RECORD:
-                raise ParseError(
-                    f"{self._name}: a JSON string longer than {MAX_RECORD >> 20} MiB near byte {self.offset:,}; refused"
-                )
-        else:
-            self._pending = b""
         newline = outside.rfind(b"\n")
         self._line = len(outside) - newline - 1 if newline >= 0 else self._line + len(outside)
         if self._lines and self._line > MAX_RECORD:
