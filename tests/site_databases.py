@@ -68,7 +68,7 @@ def make_datasette(db_path: Path):
         metadata=build_metadata(db_path.stem),
         template_dir=str(PACKAGE_DIR / "templates"),
         static_mounts=[("kb-static", str(PACKAGE_DIR / "static"))],
-        settings={"sql_time_limit_ms": SQL_TIME_LIMIT_MS, "default_page_size": 50},
+        settings={"sql_time_limit_ms": SQL_TIME_LIMIT_MS, "default_page_size": 50, "suggest_facets": False},
     )
 
 

@@ -63,7 +63,7 @@ def error_line(error: BaseException) -> str:
 class KBGroup(click.Group):
     """The ``mtgkb`` group: every failure is one ``Error:`` line and exit 1 (2 only for a partial publish)."""
 
-    def main(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def main(self, *args: Any, **kwargs: Any) -> Any:
         if not kwargs.get("standalone_mode", True):
             return super().main(*args, **kwargs)
         kwargs["standalone_mode"] = False

@@ -84,7 +84,7 @@ class _Inflating(io.RawIOBase):
     def __init__(self, raw: BinaryIO, name: str) -> None:
         self._counter = _Counting(raw)
         # Unbuffered, so the count is what the inflater consumed (8 KiB at a time), not read-ahead.
-        self._gzip = gzip.GzipFile(fileobj=self._counter, mode="rb")  # type: ignore[arg-type]
+        self._gzip = gzip.GzipFile(fileobj=self._counter, mode="rb")
         self._name = name
         self.inflated = 0
 
@@ -224,7 +224,7 @@ def bounded_json_stream(handle: BinaryIO, name: str, lines_if_object: bool = Fal
     handle.seek(0)
     source = io.BufferedReader(_Inflating(handle, name), 1 << 16) if head == GZIP_MAGIC else io.BufferedReader(_Counting(handle), 1 << 16)
     lines = lines_if_object and source.peek(64).lstrip()[:1] == b"{"
-    return io.BufferedReader(_JSONBounds(source, name, lines), 1 << 16)  # type: ignore[arg-type]
+    return io.BufferedReader(_JSONBounds(source, name, lines), 1 << 16)
 
 
 def check_json_depth(data: bytes, name: str) -> None:

@@ -137,4 +137,4 @@ def quiet_default_error_handler() -> None:
     """Datasette's default handler prints rich tracebacks with locals when rich is importable."""
     import datasette.handle_exception
 
-    datasette.handle_exception.rich = None  # type: ignore[attr-defined]
+    datasette.handle_exception.rich = None
