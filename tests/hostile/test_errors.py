@@ -140,3 +140,21 @@ def test_a_refresh_killed_during_its_fetch_is_recorded_as_interrupted(tmp_path: 
         row = run_row(next(run for run in store.runs() if run["id"] == run_id))
     assert row["status"] == "interrupted"
     assert "killed or crashed" in row["message"]
+
+
+def test_a_redesigned_page_fails_its_source_in_a_refresh(zygote: Zygote, served: Path, tmp_path: Path) -> None:
+    """The refresh reads the layout-changed issue of the new file: its source becomes a failed source."""
+    import sqlite_utils
+
+    from kb.refresh.job import _Publish
+    from kb.refresh.runs import RefreshResult
+
+    page = (ROOT / "tests/fixtures/gatherer/old/recall.html").read_bytes().replace(b"_rulingDate", b"_rulingDay")
+    (tmp_path / "recall.html").write_bytes(page)
+    outcome = zygote.run(["import", "--db", served, "--source", "gatherer", tmp_path / "recall.html"], cwd=tmp_path)
+    assert outcome.code == 0, outcome.describe()
+    result = RefreshResult(0, "published", "", False, 1, "2026-01-01T00:00:00Z")
+    publish = _Publish(served, None, False, lambda changes: {}, result)  # type: ignore[arg-type]
+    publish._layout_changes(sqlite_utils.Database(served))
+    assert result.failed_sources == ["gatherer"]
+    assert "no ruling row was recognised" in result.changes["layout_changed"][0]["detail"]
