@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -14,6 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 MEMORY_CEILING_MB = 300
 # Safety net only: a regression fails with MemoryError here instead of taking the machine.
 ADDRESS_SPACE = 3 << 30
+# Set to a file to collect each run's exit code, peak RSS and time (see tests/hostile/README.md).
+LOG_ENV = "HOSTILE_LOG"
 TRACEBACK = re.compile(r"Traceback \(most recent call last\)")
 
 
@@ -61,6 +64,11 @@ class Zygote:
         )
         out.unlink()
         err.unlink()
+        log = os.environ.get(LOG_ENV)
+        if log:  # figures for a report: one JSON line per run
+            with open(log, "a", encoding="utf-8") as handle:
+                handle.write(json.dumps({"test": os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0], "code": outcome.code,
+                                         "maxrss_mb": round(outcome.maxrss_mb, 1), "seconds": round(outcome.seconds, 2)}) + "\n")
         return outcome
 
     def close(self) -> None:
