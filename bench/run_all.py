@@ -9,6 +9,7 @@ BENCHMARKS = [
     ["bench.bulk_import", "--megabytes", "50", "--jsonl-gz"],
     ["bench.refresh_scenarios"],
     ["bench.cr_parse"],
+    ["bench.load_site"],
 ]
 
 

@@ -21,6 +21,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
+import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, fields
@@ -205,6 +206,22 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+# A temporary download without a process id in its name, untouched this long, is abandoned.
+STALE_TEMP_SECONDS = 24 * 3600
+
+
+def _process_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 class RawStore:
     """Content-addressed bodies plus a sqlite manifest of every fetch attempt."""
 
@@ -212,6 +229,7 @@ class RawStore:
         self.root = Path(root)
         for folder in ("objects", "rejected", "tmp"):
             (self.root / folder).mkdir(parents=True, exist_ok=True)
+        self.remove_stale_temp()
         self.db = sqlite3.connect(self.root / "manifest.db")
         self.db.row_factory = sqlite3.Row
         self.db.executescript(SCHEMA)
@@ -227,9 +245,30 @@ class RawStore:
 
     # --- writing ---------------------------------------------------------------------------
 
+    def remove_stale_temp(self) -> list[Path]:
+        """Remove downloads left in ``tmp/`` by a process that is gone (killed mid-fetch).
+
+        Their names start with the writing process's id; a file without one is removed once it
+        has not been written to for a day.
+        """
+        removed = []
+        for path in (self.root / "tmp").iterdir():
+            pid_text = path.name.split("-", 1)[0]
+            try:
+                if pid_text.isdigit():
+                    if _process_alive(int(pid_text)):
+                        continue
+                elif time.time() - path.stat().st_mtime < STALE_TEMP_SECONDS:
+                    continue
+                path.unlink()
+                removed.append(path)
+            except FileNotFoundError:
+                continue
+        return removed
+
     def temp_path(self, suffix: str = "") -> Path:
-        """A fresh, empty file inside the store for a download to stream into."""
-        fd, name = tempfile.mkstemp(dir=self.root / "tmp", suffix=suffix or ".part")
+        """A fresh, empty file inside the store for a download to stream into (named by our pid)."""
+        fd, name = tempfile.mkstemp(dir=self.root / "tmp", prefix=f"{os.getpid()}-", suffix=suffix or ".part")
         os.close(fd)
         return Path(name)
 

@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
 from kb.checksums import file_sha256
+from kb.parse.bounds import check_regular_file, shown
+from kb.records import ParseError
 from kb.store.save import (
     DocumentInput,
 )
@@ -25,6 +28,22 @@ class BuildError(Exception):
 SNAPSHOT_MANIFEST = "manifest.json"
 
 
+def regular_file(path: Path) -> os.stat_result:
+    """The stat of a regular file; BuildError naming it otherwise (a FIFO or /dev/zero would hang)."""
+    try:
+        return check_regular_file(path)
+    except ParseError as error:
+        raise BuildError(str(error)) from None
+
+
+def sha256_of(path: Path) -> str:
+    """The file's sha256; BuildError naming it when it cannot be read."""
+    try:
+        return file_sha256(path)
+    except OSError as error:
+        raise BuildError(f"{shown(path)}: cannot read: {error.strerror or error}") from None
+
+
 def snapshot_inputs(snapshot: Path) -> list[DocumentInput]:
     """Every file of a snapshot folder, described by its ``manifest.json`` where it has one.
 
@@ -32,27 +51,22 @@ def snapshot_inputs(snapshot: Path) -> list[DocumentInput]:
     files it does not list are imported as local files with their format detected.
     """
     if not snapshot.is_dir():
-        raise BuildError(f"{snapshot}: snapshot folder not found")
-    described: dict[str, dict] = {}
+        raise BuildError(f"{shown(snapshot)}: snapshot folder not found")
+    described = _manifest_entries(snapshot / SNAPSHOT_MANIFEST)
     manifest = snapshot / SNAPSHOT_MANIFEST
-    if manifest.exists():
-        try:
-            entries = json.loads(manifest.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as error:
-            raise BuildError(f"{manifest}: not valid JSON ({error})") from error
-        for entry in entries:
-            described[entry["path"]] = entry
     inputs = []
     for path in sorted(snapshot.rglob("*")):
         relative = path.relative_to(snapshot).as_posix()
-        if not path.is_file() or relative == SNAPSHOT_MANIFEST or path.name.startswith(".") or path.name.lower() == "readme.md":
+        if path.is_dir() or relative == SNAPSHOT_MANIFEST or path.name.startswith(".") or path.name.lower() == "readme.md":
             continue
+        info = regular_file(path)
         entry = described.get(relative, {})
+        check_source_id(entry.get("source", "local"), f"{shown(manifest)}: {shown(relative)}")
         inputs.append(
             DocumentInput(
                 path=str(path),
-                sha256=file_sha256(path),
-                size=path.stat().st_size,
+                sha256=sha256_of(path),
+                size=info.st_size,
                 source_id=entry.get("source", "local"),
                 url=entry.get("url"),
                 lang=entry.get("lang"),
@@ -62,20 +76,66 @@ def snapshot_inputs(snapshot: Path) -> list[DocumentInput]:
         )
     missing = sorted(set(described) - {Path(i.path).relative_to(snapshot).as_posix() for i in inputs})
     if missing:
-        raise BuildError(f"{manifest}: lists files that are not in the snapshot: {', '.join(missing)}")
+        raise BuildError(f"{shown(manifest)}: lists files that are not in the snapshot: {shown(', '.join(missing))}")
     return inputs
 
 
+MANIFEST_FIELDS = ("path", "url", "source", "lang", "fetched_at", "format")
+
+
+def _manifest_entries(manifest: Path) -> dict[str, dict]:
+    """The manifest's entries by path; BuildError naming the manifest and the entry when malformed."""
+    if not manifest.exists():
+        return {}
+    regular_file(manifest)
+    try:
+        entries = json.loads(manifest.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
+        raise BuildError(f"{shown(manifest)}: not valid JSON ({' '.join(str(error).split())})") from None
+    if not isinstance(entries, list):
+        raise BuildError(f"{shown(manifest)}: must be a JSON list of entries, found a {type(entries).__name__}")
+    described: dict[str, dict] = {}
+    for number, entry in enumerate(entries, 1):
+        if not isinstance(entry, dict):
+            raise BuildError(f"{shown(manifest)}: entry {number} is a {type(entry).__name__}, not an object")
+        if not isinstance(entry.get("path"), str) or not entry["path"]:
+            raise BuildError(f"{shown(manifest)}: entry {number} has no \"path\"")
+        for key in MANIFEST_FIELDS[1:]:
+            if entry.get(key) is not None and not isinstance(entry[key], str):
+                raise BuildError(f"{shown(manifest)}: entry {number} ({shown(entry['path'])}): \"{key}\" must be a string")
+        described[entry["path"]] = entry
+    return described
+
+
+def check_source_id(source_id: str, where: str) -> None:
+    from kb.store.save import SOURCES
+
+    known = [source["id"] for source in SOURCES]
+    if source_id not in known:
+        raise BuildError(f"{where}: unknown source id {shown(repr(source_id))} (known: {', '.join(known)})")
+
+
 def path_inputs(paths: Iterable[Path], source_id: str = "local", lang: str | None = None, fmt: str | None = None) -> list[DocumentInput]:
+    check_source_id(source_id, "--source")
+    if fmt is not None:
+        from kb.parse.formats import format_named
+
+        try:
+            format_named(fmt)
+        except ParseError as error:
+            raise BuildError(f"--format: {error}") from None
     inputs = []
     for given in paths:
         if not given.exists():
-            raise BuildError(f"{given}: no such file")
-        files = sorted(p for p in given.rglob("*") if p.is_file()) if given.is_dir() else [given]
+            raise BuildError(f"{shown(given)}: no such file")
+        files = sorted(p for p in given.rglob("*") if not p.is_dir()) if given.is_dir() else [given]
         for path in files:
+            info = regular_file(path)
+            if not os.access(path, os.R_OK):
+                raise BuildError(f"{shown(path)}: cannot read: permission denied")
             inputs.append(
                 DocumentInput(
-                    path=str(path), sha256=file_sha256(path), size=path.stat().st_size,
+                    path=str(path), sha256=sha256_of(path), size=info.st_size,
                     source_id=source_id, lang=lang, format=fmt,
                 )
             )

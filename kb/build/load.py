@@ -6,8 +6,22 @@ from pathlib import Path
 
 import sqlite_utils
 
+from kb.build.checks import RulingChecks
+from kb.build.identity import cr_version_id
+from kb.normalise.decode import REPAIRED_UTF8, describe_repairs
+from kb.parse.bounds import (
+    GZIP_MAGIC,
+    ZIP_MAGIC,
+    bounded_json_stream,
+    check_json_depth,
+    check_regular_file,
+    check_zip,
+    gunzip_problem,
+    read_whole,
+    shown,
+)
 from kb.parse.formats import Format, detect_format, format_named
-from kb.records import CRDocument, ParseError, RulingsDocument
+from kb.records import CRDocument, ParseError, QualityIssue, RulingsDocument
 from kb.store.save import (
     DocumentInput,
     LangDetector,
@@ -24,12 +38,42 @@ SNIFF_BYTES = 1 << 20
 
 
 def _detect(doc: DocumentInput) -> Format:
+    size = check_regular_file(Path(doc.path)).st_size
     if doc.format:
         return format_named(doc.format)
-    with open(doc.path, "rb") as handle:
-        head = handle.read(SNIFF_BYTES)
-    # Sniffers look at the head only: bulk files can be gigabytes.
-    return detect_format(head, doc.path)
+    name = shown(doc.path)
+    try:
+        with open(doc.path, "rb") as handle:
+            head = handle.read(SNIFF_BYTES)
+    except OSError as error:
+        raise ParseError(f"{name}: cannot read: {error.strerror or error}") from None
+    if head.startswith(ZIP_MAGIC) and size > len(head):
+        # A ZIP's directory is at its end: a DOCX with images is sniffed whole (bounded).
+        head = read_whole(Path(doc.path))
+        check_zip(head, name)
+    try:
+        # Sniffers look at the head only: bulk files can be gigabytes.
+        return detect_format(head, name)
+    except ParseError:
+        if head.startswith(GZIP_MAGIC) and size == len(head):
+            problem = gunzip_problem(head)
+            if problem:
+                raise ParseError(f"{name}: a gzip file that cannot be read: {problem}") from None
+        raise
+
+
+def reason(error: BaseException) -> str:
+    """A parser's unexpected exception as a reason a person can act on, never a bare "0"."""
+    if isinstance(error, MemoryError):
+        return "out of memory while reading it"
+    if isinstance(error, RecursionError):
+        return "nested too deeply to read"
+    text = " ".join(str(error).split())
+    if isinstance(error, KeyError):
+        return f"unexpected structure: no {text} where one was expected"
+    if isinstance(error, (TypeError, AttributeError, IndexError)):
+        return f"unexpected structure ({text or type(error).__name__})"
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def load_document(
@@ -41,49 +85,81 @@ def load_document(
     join a dated version that a later input of the same build provides.
     """
     fmt = _detect(doc)
+    name = shown(doc.path)
     stream_saver = STREAMING_SAVERS.get(fmt.name)
     if stream_saver is not None:
         document_id = save_document(db, doc, fmt.name, "parsed", lang=doc.lang)
-        with open(doc.path, "rb") as handle:
+        with open(doc.path, "rb") as raw:
             try:
-                stream_saver(db, handle, doc.path, document_id)
+                handle = bounded_json_stream(raw, name, lines_if_object=fmt.name.startswith("scryfall-bulk"))
+                stream_saver(db, handle, name, document_id)
             except ParseError:
                 raise
-            except Exception as error:
-                raise ParseError(f"{doc.path}: could not be read as {fmt.name}: {error}") from error
+            except (Exception, MemoryError) as error:
+                raise ParseError(f"{name}: could not be read as {fmt.name}: {reason(error)}") from error
         return fmt.name
-    data = Path(doc.path).read_bytes()
+    data = read_whole(Path(doc.path))
     try:
-        parsed = fmt.parse(data, doc.path, doc.lang)
+        if data.startswith(ZIP_MAGIC):
+            check_zip(data, name)
+        elif data.lstrip()[:1] in (b"{", b"["):
+            check_json_depth(data, name)
+        parsed = fmt.parse(data, name, doc.lang)
     except ParseError:
         raise
-    except Exception as error:
-        raise ParseError(f"{doc.path}: could not be read as {fmt.name}: {error}") from error
+    except (Exception, MemoryError) as error:
+        raise ParseError(f"{name}: could not be read as {fmt.name}: {reason(error)}") from error
     lang = getattr(parsed, "lang", None) or doc.lang
     document_id = save_document(db, doc, fmt.name, "parsed", lang=lang)
     if isinstance(parsed, CRDocument):
+        if parsed.encoding == REPAIRED_UTF8:
+            parsed.warnings.append(describe_repairs(data, name))
         if parsed.effective_date is None and deferred is not None:
             deferred.append((parsed, document_id, doc.source_id))
         else:
-            save_cr_document(db, parsed, document_id, doc.source_id)
+            save_cr(db, parsed, document_id, doc.source_id)
     elif isinstance(parsed, RulingsDocument):
+        checks = RulingChecks(name)
+        parsed.rulings = list(checks.filter(parsed.rulings))
+        parsed.issues.extend(checks.summary_issues())
         save_rulings_document(db, parsed, document_id)
     else:  # pragma: no cover - a parser returning something else is a programming error
         raise ParseError(f"{doc.path}: parser {fmt.name} returned {type(parsed).__name__}")
     return fmt.name
 
 
+def save_cr(db: sqlite_utils.Database, parsed: CRDocument, document_id: int, source_id: str) -> str:
+    """Save a dated CR under its own identity: a different text for an existing version's date
+    from another document is a version of its own, flagged, never a replacement."""
+    version_id, conflict = cr_version_id(db, parsed, source_id, document_id)
+    save_cr_document(db, parsed, document_id, source_id, version_id=version_id)
+    if conflict:
+        save_quality_issue(db, QualityIssue("conflicting-version", conflict), document_id)
+    return version_id
+
+
+def _save_checked_rulings(db: sqlite_utils.Database, rulings, name: str, document_id: int, what: str) -> None:
+    checks = RulingChecks(name)
+    save_ruling_records(db, checks.filter(rulings), document_id, LangDetector())
+    for issue in checks.summary_issues():
+        save_quality_issue(db, issue, document_id)
+    if checks.kept == 0:
+        raise ParseError(f"{name}: {what} holds no readable ruling; refused")
+
+
 def stream_bulk_rulings(db: sqlite_utils.Database, handle, name: str, document_id: int) -> None:
     from kb.parse.rulings.scryfall import iter_bulk_rulings
 
-    save_ruling_records(db, iter_bulk_rulings(handle, name), document_id, LangDetector())
+    _save_checked_rulings(db, iter_bulk_rulings(handle, name), name, document_id, "the rulings bulk file")
 
 
 def stream_bulk_cards(db: sqlite_utils.Database, handle, name: str, document_id: int) -> None:
     from kb.parse.rulings.scryfall import iter_bulk_card_names
 
     cards, names = [], []
+    total = 0
     for card, card_names in iter_bulk_card_names(handle, name):
+        total += 1
         cards.append(card)
         names.extend(card_names)
         if len(cards) >= 5_000:
@@ -92,6 +168,8 @@ def stream_bulk_cards(db: sqlite_utils.Database, handle, name: str, document_id:
             cards, names = [], []
     save_cards(db, cards, document_id)
     save_card_names(db, names, document_id)
+    if total == 0:
+        raise ParseError(f"{name}: the card bulk file holds no card; refused")
 
 
 def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: int) -> None:
@@ -99,9 +177,12 @@ def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: in
     from kb.parse.rulings.mtgjson import iter_cards
 
     seen_rulings: set[tuple] = set()
+    cards = 0
 
     def rulings():
+        nonlocal cards
         for entry in iter_cards(handle, name):
+            cards += 1
             save_cards(db, entry.cards, document_id)
             save_card_names(db, entry.names, document_id)
             for issue in entry.issues:
@@ -112,7 +193,12 @@ def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: in
                     seen_rulings.add(key)
                     yield ruling
 
-    save_ruling_records(db, rulings(), document_id, LangDetector())
+    checks = RulingChecks(name)
+    save_ruling_records(db, checks.filter(rulings()), document_id, LangDetector())
+    for issue in checks.summary_issues():
+        save_quality_issue(db, issue, document_id)
+    if cards == 0:
+        raise ParseError(f"{name}: no cards found (expected data.cards or data.<SET>.cards); refused")
 
 
 # Formats read as streams, never whole: bulk files run to gigabytes.

@@ -8,9 +8,12 @@ moment leaves the old file as it was.
 
 from __future__ import annotations
 
+import errno
+import glob
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Callable
@@ -20,12 +23,13 @@ from pathlib import Path
 import sqlite_utils
 
 from kb.build.inputs import BuildError
-from kb.build.load import load_document
+from kb.build.load import load_document, save_cr
+from kb.parse.bounds import shown
 from kb.records import CRDocument, ParseError, QualityIssue
 from kb.store.derive_rulings import link_all
 from kb.store.save import (
     DocumentInput,
-    save_cr_document,
+    document_id_for,
     save_document,
     save_quality_issue,
     save_sources,
@@ -40,6 +44,8 @@ class BuildReport:
     failed: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
+    # Every input was already in the database as it is: the file was left untouched.
+    unchanged: bool = False
 
 
 def open_for_build(path: Path) -> sqlite_utils.Database:
@@ -84,12 +90,88 @@ def build_database(
     """Write a complete database for ``inputs`` (on top of a copy of ``base``) and swap it in."""
     started = time.monotonic()
     db_path = Path(db_path)
-    db_path.parent.mkdir(parents=True, exist_ok=True)
-    temp_path = db_path.with_name(f".{db_path.name}.building-{os.getpid()}")
-    for leftover in db_path.parent.glob(f".{db_path.name}.building-*"):
-        _remove_if_stale(leftover)
-    temp_path.unlink(missing_ok=True)
     report = BuildReport(db_path=db_path)
+    try:
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+        for leftover in db_path.parent.glob(f".{glob.escape(db_path.name)}.building-*"):
+            _remove_if_stale(leftover)
+    except OSError as error:
+        raise BuildError(f"{shown(db_path)}: cannot write beside the database: {os_reason(error)}") from None
+    if base is not None and _nothing_new(inputs, base):
+        # Every input is already in the database as it is: the file is left untouched.
+        report.counts = _counts_of(base)
+        report.unchanged = True
+        report.seconds = time.monotonic() - started
+        return report
+    temp_path = db_path.with_name(f".{db_path.name}.building-{os.getpid()}")
+    try:
+        return _build(inputs, db_path, temp_path, base, keep_going, progress, before_swap, report, started)
+    except (OSError, sqlite3.Error) as error:
+        raise BuildError(f"{shown(db_path)}: could not write the new database: {os_reason(error)}") from None
+    except MemoryError:
+        raise BuildError(f"{shown(db_path)}: out of memory while building; the database is unchanged") from None
+
+
+def os_reason(error: BaseException) -> str:
+    """An OS or SQLite error in words: disk full, read-only, permission denied."""
+    if isinstance(error, OSError):
+        if error.errno == errno.ENOSPC:
+            return "disk full (no space left on device)"
+        if error.errno == errno.EROFS:
+            return "read-only file system"
+        if error.errno in (errno.EACCES, errno.EPERM):
+            return "permission denied"
+        return error.strerror or str(error)
+    text = str(error)
+    if "full" in text:
+        return f"disk full ({text})"
+    if "readonly" in text or "read-only" in text or "unable to open" in text:
+        return f"cannot write the file: {text} (read-only folder?)"
+    return text
+
+
+def _nothing_new(inputs: list[DocumentInput], base: Path) -> bool:
+    """True when every input was already read, as the same bytes from the same place, into ``base``."""
+    if not inputs or not base.exists():
+        return False
+    try:
+        conn = sqlite3.connect(f"file:{base}?mode=ro", uri=True)
+        try:
+            for doc in inputs:
+                row = conn.execute(
+                    "select sha256, status, source_id, format from documents where id = ?", [document_id_for(doc)]
+                ).fetchone()
+                if row is None or row[0] != doc.sha256 or row[1] != "parsed" or row[2] != doc.source_id:
+                    return False
+                if doc.format and row[3] != doc.format:
+                    return False
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False
+    return True
+
+
+def _counts_of(path: Path) -> dict[str, int]:
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return table_counts(sqlite_utils.Database(conn))
+    finally:
+        conn.close()
+
+
+def _build(
+    inputs: list[DocumentInput],
+    db_path: Path,
+    temp_path: Path,
+    base: Path | None,
+    keep_going: bool,
+    progress: Callable[[str], None] | None,
+    before_swap: Callable[[sqlite_utils.Database], None] | None,
+    report: BuildReport,
+    started: float,
+) -> BuildReport:
+    temp_path.unlink(missing_ok=True)
     try:
         if base is not None and base.exists():
             source = sqlite3.connect(f"file:{base}?mode=ro", uri=True)
@@ -118,12 +200,12 @@ def build_database(
                     if isinstance(partial, CRDocument):
                         # A CR cut off in its glossary: its whole rules part is kept, flagged as
                         # a truncated edition (cr_versions.extra, quality issue), never as complete.
-                        save_cr_document(db, partial, document_id, doc.source_id)
+                        save_cr(db, partial, document_id, doc.source_id)
                         save_quality_issue(db, QualityIssue("truncated-document", str(error)), document_id)
             if progress and deferred:
                 progress(f"saving {len(deferred)} CR versions")
             for parsed, document_id, source_id in deferred:
-                save_cr_document(db, parsed, document_id, source_id)
+                save_cr(db, parsed, document_id, source_id)
             link_all(db, progress)
         ensure_db_shape(db)
         if progress:
@@ -144,15 +226,23 @@ def build_database(
         _fsync_dir(db_path.parent)
     finally:
         temp_path.unlink(missing_ok=True)
+        # A journal SQLite left beside the temporary file (rollback after a failure).
+        temp_path.with_name(temp_path.name + "-journal").unlink(missing_ok=True)
     report.seconds = time.monotonic() - started
     return report
 
 
+LEFTOVER = re.compile(r"\.building-(\d+)(?:-journal|-wal|-shm)?$")
+
+
 def _remove_if_stale(path: Path) -> None:
-    """A half-built file left by a killed build whose process is gone."""
-    try:
-        pid = int(path.name.rsplit("-", 1)[1])
-    except ValueError:
+    """A half-built file (or its journal) left by a killed build whose process is gone."""
+    match = LEFTOVER.search(path.name)
+    if match is None:
+        return
+    pid = int(match.group(1))
+    if pid == os.getpid():
+        path.unlink(missing_ok=True)
         return
     try:
         os.kill(pid, 0)

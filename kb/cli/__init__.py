@@ -6,24 +6,94 @@ partial publish.
 """
 from __future__ import annotations
 
+import errno
+import os
+import sqlite3
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from kb.build.inputs import BuildError, path_inputs, snapshot_inputs
 from kb.build.publish import build_database
 from kb.cli.paths import DEFAULT_DB, DEFAULT_SNAPSHOT
+from kb.parse.bounds import shown
+
+# Exit 2 means "partial publish" (README): click's usage errors exit 1 like every other failure.
+EXIT_FAILED = 1
+TRACEBACK_ENV = "MTGKB_TRACEBACK"
 
 
-@click.group()
+def os_error_line(error: OSError) -> str:
+    """An OSError as one line naming the file and the reason in words."""
+    where = shown(error.filename) if error.filename else None
+    if error.errno == errno.ENOSPC:
+        why = "disk full (no space left on device)"
+    elif error.errno == errno.EROFS:
+        why = "read-only file system"
+    elif error.errno in (errno.EACCES, errno.EPERM):
+        why = "permission denied"
+    else:
+        why = error.strerror or str(error) or type(error).__name__
+    return f"{where}: {why}" if where else why
+
+
+def error_line(error: BaseException) -> str:
+    """Any failure as one line; Python's own wording ("0", "'int' object is not subscriptable")
+    is always prefixed by what kind of failure it was."""
+    if isinstance(error, OSError):
+        return os_error_line(error)
+    if isinstance(error, MemoryError):
+        return "out of memory"
+    if isinstance(error, sqlite3.Error):
+        text = str(error)
+        if "full" in text:
+            return f"disk full while writing the database ({text})"
+        if "readonly" in text or "read-only" in text:
+            return f"the database or its folder is read-only ({text})"
+        return f"database error: {text}"
+    text = " ".join(str(error).split())
+    return f"internal error: {type(error).__name__}: {text or 'no detail'} (please report)"
+
+
+class KBGroup(click.Group):
+    """The ``mtgkb`` group: every failure is one ``Error:`` line and exit 1 (2 only for a partial publish)."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs.get("standalone_mode", True):
+            return super().main(*args, **kwargs)
+        kwargs["standalone_mode"] = False
+        try:
+            result = super().main(*args, **kwargs)
+        except click.exceptions.Abort:
+            click.echo("Error: aborted", err=True)
+            sys.exit(EXIT_FAILED)
+        except click.UsageError as error:
+            where = f" (see `{error.ctx.command_path} --help`)" if error.ctx else ""
+            click.echo(f"Error: {' '.join(error.format_message().split())}{where}", err=True)
+            sys.exit(EXIT_FAILED)
+        except click.ClickException as error:
+            click.echo(f"Error: {' '.join(error.format_message().split())}", err=True)
+            sys.exit(EXIT_FAILED)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as error:  # noqa: B036 - the one place every failure becomes one line
+            if os.environ.get(TRACEBACK_ENV):
+                raise
+            click.echo(f"Error: {error_line(error)}", err=True)
+            sys.exit(EXIT_FAILED)
+        sys.exit(result if isinstance(result, int) else 0)
+
+
+@click.group(cls=KBGroup)
 @click.version_option(package_name="mtg-rules-kb")
 def cli() -> None:
     """A multilingual knowledge base of the Magic: The Gathering Comprehensive Rules and rulings."""
 
 
 def _fail(message: str, code: int = 1) -> None:
-    click.echo(f"Error: {message}", err=True)
+    click.echo(f"Error: {' '.join(message.split())}", err=True)
     sys.exit(code)
 
 
@@ -62,6 +132,9 @@ def raw_store_inputs(raw_dir: Path) -> list:
 
 def _summarise(report) -> None:
     counts = report.counts
+    if report.unchanged:
+        click.echo(f"{shown(report.db_path)}: nothing changed (every file is already in it as it is); file left untouched")
+        return
     click.echo(
         f"{report.db_path}: {report.documents} documents in {report.seconds:.1f}s; "
         f"{counts.get('cr_versions', 0)} CR versions, {counts.get('rules', 0)} rules, "
@@ -70,7 +143,8 @@ def _summarise(report) -> None:
         f"{counts.get('quality_issues', 0)} quality issues"
     )
     if report.failed:
-        click.echo(f"Error: {len(report.failed)} inputs could not be read: {'; '.join(report.failed)}", err=True)
+        reasons = " ".join("; ".join(report.failed).split())
+        click.echo(f"Error: {len(report.failed)} inputs could not be read: {reasons}", err=True)
         sys.exit(2)  # the rest was published
 
 
@@ -113,7 +187,7 @@ def serve(db_path: Path, port: int, host: str) -> None:
     from kb.site.serve import serve as run
 
     if not db_path.exists():
-        _fail(f"{db_path}: no database; run `mtgkb build` first")
+        _fail(f"{shown(db_path)}: no database; run `mtgkb build` first")
     run(db_path, host, port)
 
 

@@ -37,6 +37,11 @@ HIGH_BYTE = re.compile(rb"[\x80-\xff]")
 TYPOGRAPHIC_PUNCTUATION = frozenset("’‘“”„‚—–…•·«»")
 MARKS = frozenset("™®©")
 PHRASE_BONUS = 50
+# UTF-8 with a few bytes that are not: each such byte is read alone (as Windows-1252), never
+# the whole file in a single-byte encoding, and the document says so (a quality issue).
+REPAIRED_UTF8 = "utf-8 (repaired)"
+LONE_SURROGATE = re.compile("[\udc80-\udcff]")
+
 # Share of control characters above which bytes are not text whatever the encoding.
 MAX_CONTROL_SHARE = 0.01
 ALLOWED_CONTROLS = frozenset("\t\n\r\x0c\x0b")
@@ -75,7 +80,33 @@ def _decode_raw(data: bytes, name: str, known_phrases: tuple[str, ...]) -> tuple
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
         pass
+    repaired = _mostly_utf8(data)
+    if repaired is not None:
+        return repaired, REPAIRED_UTF8
     return _best_single_byte(data, name, known_phrases)
+
+
+def _mostly_utf8(data: bytes) -> str | None:
+    """``data`` as UTF-8 with its invalid bytes read one by one, when valid UTF-8 sequences
+    outnumber invalid bytes (a UTF-8 file with a few damaged bytes); None otherwise."""
+    text = data.decode("utf-8", errors="surrogateescape")
+    invalid = len(LONE_SURROGATE.findall(text))
+    valid_high = sum(1 for char in text if char > "\x7f") - invalid
+    if valid_high < max(invalid, 1):
+        return None
+    return LONE_SURROGATE.sub(lambda m: bytes([ord(m.group(0)) - 0xDC00]).decode("cp1252", errors="replace"), text)
+
+
+def describe_repairs(data: bytes, name: str) -> str:
+    """One line: how many bytes of a mostly-UTF-8 file were not UTF-8, and on which lines."""
+    text = LINE_BREAK.sub("\n", data.decode("utf-8", errors="surrogateescape"))
+    positions = [m.start() for m in LONE_SURROGATE.finditer(text)]
+    lines = sorted({text.count("\n", 0, position) + 1 for position in positions[:200]})
+    shown = ", ".join(str(line) for line in lines[:8]) + (" …" if len(lines) > 8 else "")
+    return (
+        f"{name}: {len(positions)} bytes are not valid UTF-8 (lines {shown}); each was read alone as "
+        "Windows-1252, the rest of the file as UTF-8: check those lines"
+    )
 
 
 def _strict(data: bytes, encoding: str, name: str) -> str:

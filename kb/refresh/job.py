@@ -77,6 +77,7 @@ class _Publish:
     store: RawStore
     allow_shrink: bool
     current_run: Callable[[dict[str, Any]], dict[str, Any]]
+    result: RefreshResult | None = None
     changes: dict[str, Any] = field(default_factory=dict)
 
     def before_swap(self, db: sqlite_utils.Database) -> None:
@@ -99,6 +100,7 @@ class _Publish:
                         "reappeared": 0, "still_removed": 0,
                     },
                 }
+                self._layout_changes(db)
                 problems = shrink_problems(tables) if served else []
                 if problems and not self.allow_shrink:
                     raise RefreshError(
@@ -115,6 +117,22 @@ class _Publish:
         if failures:
             raise RefreshError(f"not published: smoke queries failed: {'; '.join(failures)}")
         _pause_for_crash_test()
+
+    def _layout_changes(self, db: sqlite_utils.Database) -> None:
+        """A page whose parser recognised it but found none of what it always has (a site
+        redesign) makes its source a failed source of this run, not a quiet "0 rulings"."""
+        rows = db.execute(
+            "select documents.source_id, documents.url, quality_issues.detail from quality_issues"
+            " join documents on documents.id = quality_issues.document_id"
+            " where quality_issues.kind = 'layout-changed' order by documents.source_id, documents.url"
+        ).fetchall()
+        if not rows or self.result is None:
+            return
+        for source_id, url, detail in rows:
+            if source_id not in self.result.failed_sources:
+                self.result.failed_sources.append(source_id)
+            self.changes.setdefault("layout_changed", []).append({"url": url, "detail": _one_line(detail)})
+        self.result.changes["layout_changed"] = self.changes["layout_changed"]
 
     def _write_runs(self, db: sqlite_utils.Database) -> None:
         rows = [run_row(run) for run in self.store.runs()]
@@ -232,9 +250,11 @@ def _build_or_skip(store: RawStore, db_path: Path, allow_shrink: bool, result: R
         # The run as it will read once published: written into the new file itself.
         result.changes.update(changes)
         result.changes.update({"inputs": len(inputs), "left_out": len(left_out), "rebuilt": True})
-        result.exit_code, result.published = code, True
+        result.exit_code = EXIT_SOME_SOURCES_FAILED if result.failed_sources else EXIT_OK
+        result.published = True
         result.status = "partial" if result.failed_sources else "published"
-        result.message = _summary(result) + failed_note
+        note = f"; failed sources keep their last good data: {', '.join(result.failed_sources)}" if result.failed_sources else ""
+        result.message = _summary(result) + note
         result.finished_at = utc_now()
         return {
             "id": result.run_id, "started_at": result.started_at, "finished_at": result.finished_at,
@@ -243,7 +263,7 @@ def _build_or_skip(store: RawStore, db_path: Path, allow_shrink: bool, result: R
             "changes": json.dumps(result.changes, sort_keys=True), "message": result.message,
         }
 
-    publish = _Publish(db_path, store, allow_shrink, current_run)
+    publish = _Publish(db_path, store, allow_shrink, current_run, result)
     for _attempt in range(MAX_UNREADABLE_BODIES + 1):
         try:
             build_database(inputs, db_path, before_swap=publish.before_swap)

@@ -30,6 +30,14 @@ class RefreshResult:
 def run_row(run: dict[str, Any]) -> dict[str, Any]:
     """A raw store run as a ``refresh_runs`` row (plain ``mtgkb fetch`` runs included)."""
     details = run.get("details") or {}
+    if run.get("finished_at") is None and run.get("status") is None:
+        # Started and never finished: the process was killed (or crashed) during the fetch.
+        return {
+            "id": run["id"], "started_at": run["started_at"], "finished_at": None,
+            "status": "interrupted", "exit_code": None,
+            "sources": json.dumps(details, sort_keys=True), "changes": None,
+            "message": "run did not finish (killed or crashed during the fetch)",
+        }
     refresh = details.get("refresh")
     if refresh is None:  # a run of `mtgkb fetch`, or a refresh that died before it finished
         finished = run["finished_at"] is not None

@@ -6,13 +6,8 @@ works under plain ``datasette`` as well as ``mtgkb serve``.
 """
 
 # The ``datasette`` entry point names this package, so that Datasette serves its templates/ and
-# static/ folders; pluggy finds the hooks as attributes of the package.
-from kb.site.plugin import (  # noqa: E402
-    extra_css_urls,
-    get_metadata,
-    prepare_connection,
-    prepare_jinja2_environment,
-    register_routes,
-)
+# static/ folders; pluggy finds the hooks as attributes of the package, so every hook the plugin
+# module declares is lifted here.
+from kb.site import plugin as _plugin  # noqa: E402
 
-__all__ = ["extra_css_urls", "get_metadata", "prepare_connection", "prepare_jinja2_environment", "register_routes"]
+globals().update({name: hook for name, hook in vars(_plugin).items() if hasattr(hook, "datasette_impl")})

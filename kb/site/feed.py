@@ -1,6 +1,7 @@
 """The entries of the Atom feed: new rulings and CR versions."""
 from __future__ import annotations
 
+import re
 import sqlite3
 from datetime import UTC, datetime
 from typing import Any
@@ -26,7 +27,7 @@ def recent_changes(conn: sqlite3.Connection, limit: int = 50) -> list[dict[str, 
         (limit,),
     ):
         card = row["english"] or row["card_name"] or "a card not yet identified"
-        link = f"/card/{row['oracle_id']}" if row["oracle_id"] else (
+        link = f"/card/{quote(row['oracle_id'])}" if row["oracle_id"] else (
             "/card?name=" + quote(row["card_name"]) if row["card_name"] else f"/ruling/{row['id']}"
         )
         entries.append({
@@ -62,27 +63,40 @@ def atom_time(value: str | None) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+# Characters XML 1.0 forbids even escaped: a scraped control character would break the feed.
+XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def text(value: str) -> str:
+    return xml_escape(XML_INVALID.sub("", value))
+
+
+def attr(value: str) -> str:
+    """A value escaped for a double-quoted XML attribute (``escape`` alone leaves ``"`` as is)."""
+    return xml_escape(XML_INVALID.sub("", value), {'"': "&quot;"})
+
+
 def atom_feed(entries: list[dict[str, Any]], base: str) -> str:
     updated = atom_time(entries[0]["updated"]) if entries else atom_time(None)
     parts = [
         '<?xml version="1.0" encoding="utf-8"?>',
         '<feed xmlns="http://www.w3.org/2005/Atom">',
         "<title>MTG Rules KB: new rulings and Comprehensive Rules versions</title>",
-        f'<link href="{xml_escape(base)}/changes.atom" rel="self"/>',
-        f'<link href="{xml_escape(base)}/"/>',
-        f"<id>{xml_escape(base)}/changes.atom</id>",
+        f'<link href="{attr(base)}/changes.atom" rel="self"/>',
+        f'<link href="{attr(base)}/"/>',
+        f"<id>{text(base)}/changes.atom</id>",
         f"<updated>{updated}</updated>",
     ]
     for entry in entries:
         link = base + entry["link"]
         parts += [
             "<entry>",
-            f"<title>{xml_escape(entry['title'])}</title>",
-            f'<link href="{xml_escape(link)}"/>',
-            f"<id>tag:mtg-rules-kb,2026:{xml_escape(entry['id'])}</id>",
+            f"<title>{text(entry['title'])}</title>",
+            f'<link href="{attr(link)}"/>',
+            f"<id>tag:mtg-rules-kb,2026:{text(entry['id'])}</id>",
             f"<updated>{atom_time(entry['updated'])}</updated>",
-            f'<category term="{xml_escape(entry["kind"])}"/>',
-            f"<summary>{xml_escape(entry['summary'])}</summary>",
+            f'<category term="{attr(entry["kind"])}"/>',
+            f"<summary>{text(entry['summary'])}</summary>",
             "</entry>",
         ]
     parts.append("</feed>")

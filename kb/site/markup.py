@@ -49,6 +49,20 @@ def render_text(text: str | None, version: str | None = None) -> str:
     return "".join(out).replace("\n", "<br>\n")
 
 
+LINKABLE_SCHEMES = ("http", "https")
+
+
+def http_url(url: str | None) -> str | None:
+    """``url`` when it is an http(s) URL (safe to render as a link), else None: a scraped
+    ``javascript:`` or ``data:`` URL is shown as text, never made clickable."""
+    if not url:
+        return None
+    scheme, _sep, rest = url.strip().partition(":")
+    if scheme.lower() not in LINKABLE_SCHEMES or not rest.startswith("//") or any(ord(c) < 0x20 for c in url):
+        return None
+    return url
+
+
 def rule_link_html(number: str, version: str | None = None) -> str:
     href = f"/rule/{quote(number)}" + (f"?version={quote(version)}" if version else "")
     return f'<a class="rule-ref" href="{html.escape(href)}">{html.escape(number)}</a>'

@@ -22,7 +22,7 @@ from datasette.utils import sqlite_timelimit
 from datasette.utils.asgi import Response
 from markupsafe import Markup
 
-from kb.site import card_page, feed, home_page, markup, rule_page, version_page
+from kb.site import card_page, feed, home_page, limits, markup, rule_page, version_page
 from kb.site.metadata import build_metadata
 from kb.site.search import register_functions, search
 
@@ -62,6 +62,21 @@ def merged_metadata(database_names: tuple[str, ...]) -> dict[str, Any]:
 @hookimpl
 def prepare_connection(conn):
     register_functions(conn)
+    limits.limit_connection(conn)
+
+
+@hookimpl
+def asgi_wrapper(datasette):
+    return limits.security_headers
+
+
+@hookimpl(tryfirst=True)
+def handle_exception(datasette, request, exception):
+    # Done here, not at import: importing datasette.handle_exception while this package is being
+    # imported would load Datasette's plugins (this one among them) half-initialised.
+    limits.quiet_default_error_handler()
+    limits.as_client_error(exception)
+    return None  # Datasette's own handler renders it
 
 
 @hookimpl
@@ -70,6 +85,7 @@ def prepare_jinja2_environment(env):
     env.filters["langname"] = lambda code: LANGUAGE_NAMES.get(code or "", code or "")
     env.filters["quote"] = lambda text: quote(text or "")
     env.filters["worddiff"] = lambda diff: Markup(markup.render_word_diff(diff))
+    env.filters["http_url"] = markup.http_url
 
 
 @hookimpl
@@ -96,13 +112,14 @@ def database(datasette):
 
 
 async def run(datasette, fn: Callable[[sqlite3.Connection], Any]) -> Any:
-    """Run ``fn(conn)`` on Datasette's read connection under a time limit."""
+    """Run ``fn(conn)`` under a time limit on our pages' own threads and connections, so that
+    public SQL queries filling Datasette's threads never queue the site's pages."""
 
     def limited(conn: sqlite3.Connection) -> Any:
         with sqlite_timelimit(conn, PAGE_TIME_LIMIT_MS):
             return fn(conn)
 
-    return await database(datasette).execute_fn(limited)
+    return await limits.PAGES.run(datasette, database(datasette), limited)
 
 
 def wants_json(request, json_suffix: str | None) -> bool:

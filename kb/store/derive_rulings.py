@@ -224,13 +224,14 @@ def _report_record_problems(db: sqlite_utils.Database) -> None:
     # nothing), so one defect is one issue whichever parser or streaming path read the ruling.
     for row in db.query(
         "select document_id, position, raw_date, declared_lang, card_name from ruling_records"
-        " where published_at is null"
+        " where published_at is null and trim(coalesce(raw_date, '')) != ''"  # undated: undated-ruling
     ):
         if parse_date(row["raw_date"], row["declared_lang"] or "en") is None:
             card = f" of {row['card_name']!r}" if row["card_name"] else ""
-            what = f"date {row['raw_date']!r} is not a date" if row["raw_date"] else "has no date"
             save_quality_issue(
-                db, QualityIssue("unparseable-date", f"ruling {row['position']}{card}: {what}"), row["document_id"]
+                db,
+                QualityIssue("unparseable-date", f"ruling {row['position']}{card}: date {row['raw_date']!r} is not a date"),
+                row["document_id"],
             )
 
 

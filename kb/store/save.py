@@ -108,10 +108,10 @@ def version_id_for(db: sqlite_utils.Database, cr: CRDocument, source_id: str) ->
 
 
 def save_cr_document(
-    db: sqlite_utils.Database, cr: CRDocument, document_id: int, source_id: str
+    db: sqlite_utils.Database, cr: CRDocument, document_id: int, source_id: str, version_id: str | None = None
 ) -> str:
-    """Store one CR document as (part of) a version; returns the version id."""
-    version_id = version_id_for(db, cr, source_id)
+    """Store one CR document as (part of) a version (``version_id`` when the caller chose it); returns the version id."""
+    version_id = version_id or version_id_for(db, cr, source_id)
     conn = db.conn
     # One version may come in several documents (chapter pages of a translation, per-rule
     # pages, a re-encoded copy of an official file): each document adds or replaces the rules

@@ -346,6 +346,11 @@ INDEXES: list[tuple[str, list[str], bool]] = [
     ("rules", ["version_id", "number"], False),
     ("rules", ["number"], False),
     ("rules", ["version_id", "parent_number"], False),
+    # What the site's table pages filter, sort and facet on (rules?version_id=…, sorted by position).
+    ("rules", ["version_id", "position"], False),
+    ("rules", ["version_id", "kind"], False),
+    ("rules", ["position"], False),
+    ("glossary", ["version_id", "position"], False),
     ("rule_examples", ["rule_id"], False),
     ("glossary", ["version_id", "term"], False),
     ("rule_refs", ["target_number"], False),

@@ -31,7 +31,7 @@ def plain_datasette(snapshot_db: Path, tmp_path_factory: pytest.TempPathFactory)
         cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a loaded two-core machine starts slowly
     while True:
         try:
             if httpx.get(base + "/-/versions.json", timeout=1).status_code == 200:

@@ -229,4 +229,11 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
             document.card_names.append(CardName(lang="en", name=record.name, english_name=record.name))
         document.rulings += _rulings(card, record, document.issues, name, len(document.rulings))
     document.lang = document.cards[0].lang
+    listed = sum(len(_field(card, "rulings") or []) for _s, _e, card in objects if isinstance(_field(card, "rulings"), list))
+    if listed and not document.rulings:
+        # The page lists rulings but none could be read: the payload's shape changed.
+        document.issues.append(QualityIssue(
+            "layout-changed",
+            f"{name}: the page lists {listed} rulings but none could be read; the Gatherer payload may have changed",
+        ))
     return document

@@ -294,7 +294,22 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
     document.extra["set_name"] = faces[0].set_name
     document.card_names = _names(card, faces, page_lang)
     document.rulings = _ruling_records(faces, card, page_lang, name, issues)
+    _check_rulings_found(soup, document, name)
     return document
+
+
+def _check_rulings_found(soup: BeautifulSoup, document: RulingsDocument, name: str) -> None:
+    """A page that shows a rulings table (its container is rendered only when the card has
+    rulings) of which no row was read has changed its markup: say so, never "0 rulings"."""
+    container = soup.find(id=re.compile(r"rulingsContainer$"))
+    if document.rulings or not isinstance(container, Tag):
+        return
+    rows = len(container.find_all("tr"))
+    document.issues.append(QualityIssue(
+        "layout-changed",
+        f"{name}: the page shows a rulings table ({rows} rows) but no ruling row was recognised; "
+        "the Gatherer markup may have changed",
+    ))
 
 
 def _page_language(mode: str | None, type_line: str, text: str, card_name: str, name: str, issues: list[QualityIssue]) -> str:

@@ -1,0 +1,206 @@
+"""Load on the served site, loopback only: p50/p95/p99 and errors of the site's pages at 8, 32 and 64 clients, with and without 16 hostile SQL clients.
+
+    .venv/bin/python -m bench.load_site [--db data/kb.db] [--seconds 6]
+
+Starts ``mtgkb serve`` on 127.0.0.1 (a free port), first measures each page alone (one client),
+then runs every level for ``--seconds`` (bounded in time and in requests) and prints one line per
+level; figures go to bench/results/load_site.json. Hostile clients run public SQL that would
+loop for ever, allocate a gigabyte or return a gigabyte, as fast as the server answers them.
+When ``--db`` does not exist it is built from the bundled snapshot first.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results" / "load_site.json"
+HOST = "127.0.0.1"
+LEVELS = (8, 32, 64)
+HOSTILE_CLIENTS = 16
+# Every level stops after this many page requests even if time remains.
+MAX_REQUESTS = 20_000
+HOSTILE_SQL = (
+    "with recursive n(i) as (select 1 union all select i + 1 from n) select count(*) from n",
+    "select length(randomblob(900000000))",
+    "select zeroblob(3000000) from rules limit 1000",
+    "select r1.text, r2.text from rules r1, rules r2 order by random() limit 5",
+)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def site_pages(db: Path) -> dict[str, str]:
+    """One URL per kind of page, from what the database holds."""
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        oracle = conn.execute(
+            "select oracle_id from rulings where oracle_id is not null group by oracle_id order by count(*) desc limit 1"
+        ).fetchone()[0]
+        version = conn.execute("select id from cr_versions where lang = 'en' order by effective_date desc limit 1").fetchone()[0]
+    finally:
+        conn.close()
+    name = db.stem
+    return {
+        "home": "/",
+        "card": f"/card/{oracle}",
+        "rule": "/rule/702.78",
+        "search": "/search?q=" + quote("conspirar") + "&all=1",
+        "version": f"/version/{version}",
+        "rules-filtered": f"/{name}/rules.json?version_id={quote(version)}&_size=50",
+        "feed": "/changes.atom",
+    }
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.latencies: dict[str, list[float]] = {}
+        self.errors: dict[str, int] = {}
+        self.requests = 0
+
+    def add(self, page: str, seconds: float, ok: bool) -> None:
+        self.requests += 1
+        self.latencies.setdefault(page, []).append(seconds)
+        if not ok:
+            self.errors[page] = self.errors.get(page, 0) + 1
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+async def page_client(client: httpx.AsyncClient, pages: dict[str, str], record: Recorder, stop: float, offset: int) -> None:
+    names = list(pages)
+    index = offset
+    while time.monotonic() < stop and record.requests < MAX_REQUESTS:
+        page = names[index % len(names)]
+        index += 1
+        started = time.monotonic()
+        try:
+            response = await client.get(pages[page])
+            ok = response.status_code < 400
+        except httpx.HTTPError:
+            ok = False
+        record.add(page, time.monotonic() - started, ok)
+
+
+async def hostile_client(client: httpx.AsyncClient, db_name: str, stop: float, offset: int, counts: dict[str, int]) -> None:
+    index = offset
+    while time.monotonic() < stop:
+        sql = HOSTILE_SQL[index % len(HOSTILE_SQL)]
+        index += 1
+        try:
+            response = await client.get(f"/{db_name}.json?sql={quote(sql)}")
+            counts[str(response.status_code)] = counts.get(str(response.status_code), 0) + 1
+        except httpx.HTTPError as error:
+            counts[type(error).__name__] = counts.get(type(error).__name__, 0) + 1
+
+
+async def run_level(base: str, pages: dict[str, str], db_name: str, clients: int, hostile: int, seconds: float) -> dict[str, Any]:
+    record = Recorder()
+    hostile_counts: dict[str, int] = {}
+    limits = httpx.Limits(max_connections=clients + hostile + 4, max_keepalive_connections=clients + hostile + 4)
+    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as client:
+        stop = time.monotonic() + seconds
+        tasks = [page_client(client, pages, record, stop, i) for i in range(clients)]
+        tasks += [hostile_client(client, db_name, stop, i, hostile_counts) for i in range(hostile)]
+        await asyncio.gather(*tasks)
+    every = [value for values in record.latencies.values() for value in values]
+    return {
+        "clients": clients, "hostile_sql_clients": hostile, "requests": record.requests,
+        "errors": sum(record.errors.values()),
+        "p50_ms": round(percentile(every, 0.50) * 1000, 1),
+        "p95_ms": round(percentile(every, 0.95) * 1000, 1),
+        "p99_ms": round(percentile(every, 0.99) * 1000, 1),
+        "card_p95_ms": round(percentile(record.latencies.get("card", []), 0.95) * 1000, 1),
+        "pages_p95_ms": {page: round(percentile(values, 0.95) * 1000, 1) for page, values in sorted(record.latencies.items())},
+        "hostile_responses": hostile_counts,
+    }
+
+
+async def unloaded(base: str, pages: dict[str, str], rounds: int = 20) -> dict[str, Any]:
+    latencies: dict[str, list[float]] = {}
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        for page, url in pages.items():
+            await client.get(url)  # warm
+            for _ in range(rounds):
+                started = time.monotonic()
+                await client.get(url)
+                latencies.setdefault(page, []).append(time.monotonic() - started)
+    every = [value for values in latencies.values() for value in values]
+    return {
+        "p50_ms": round(percentile(every, 0.50) * 1000, 1), "p95_ms": round(percentile(every, 0.95) * 1000, 1),
+        "pages_p50_ms": {page: round(statistics.median(values) * 1000, 1) for page, values in latencies.items()},
+    }
+
+
+def wait_ready(base: str, server: subprocess.Popen, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"mtgkb serve exited with {server.returncode}")
+        try:
+            if httpx.get(base + "/-/versions.json", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.3)
+    raise SystemExit("mtgkb serve did not answer in time")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, default=ROOT / "data" / "kb.db")
+    parser.add_argument("--seconds", type=float, default=6.0)
+    args = parser.parse_args()
+    if not args.db.exists():
+        subprocess.run([sys.executable, "-c", "from kb.cli import cli; cli()", "build", "--db", str(args.db)], check=True, cwd=ROOT)
+    pages = site_pages(args.db)
+    port = free_port()
+    base = f"http://{HOST}:{port}"
+    server = subprocess.Popen(
+        [sys.executable, "-c", "from kb.cli import cli; cli()", "serve", "--db", str(args.db), "--port", str(port), "--host", HOST],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_ready(base, server)
+        alone = asyncio.run(unloaded(base, pages))
+        print(f"unloaded: p50 {alone['p50_ms']} ms, p95 {alone['p95_ms']} ms; {alone['pages_p50_ms']}", flush=True)
+        levels = []
+        for hostile in (0, HOSTILE_CLIENTS):
+            for clients in LEVELS:
+                level = asyncio.run(run_level(base, pages, args.db.stem, clients, hostile, args.seconds))
+                levels.append(level)
+                print(
+                    f"{clients:3} clients, {hostile:2} hostile SQL: {level['requests']:5} requests, {level['errors']} errors, "
+                    f"p50 {level['p50_ms']} ms, p95 {level['p95_ms']} ms, p99 {level['p99_ms']} ms, card p95 {level['card_p95_ms']} ms",
+                    flush=True,
+                )
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps({"db": args.db.name, "seconds_per_level": args.seconds, "pages": pages,
+                                   "unloaded": alone, "levels": levels}, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,140 @@
+"""What makes public SQL safe to publish: capped values and results, a separate pool for our pages, security headers.
+
+Anyone may run SQL against the site. One query must not allocate a gigabyte
+(``randomblob(900000000)``), return a hundred megabytes, or hold every worker thread so that a
+judge's card page waits behind it. So:
+
+- every connection gets SQLite limits (``SQLITE_LIMIT_LENGTH`` caps any one value, statement
+  length and nesting are capped) and a row factory that stops a query once its rows add up to
+  ``MAX_RESULT_BYTES`` (Datasette's ``sql_time_limit_ms`` and its progress handler bound time);
+- the site's own pages (card, rule, search, version, feed) run on a small thread pool of their
+  own, with their own connections, so runaway SQL in Datasette's pool cannot queue them;
+- every response carries ``Content-Security-Policy`` and ``X-Content-Type-Options``;
+- Datasette 0.65.5's default error handler prints a ``rich`` traceback with every local variable
+  (44 KB for a bad ``_search``, and a 500 instead of a 404 when a local's repr fails): it is
+  told ``rich`` is absent, so errors keep their status and the log stays one line.
+"""
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+import weakref
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+# The longest value the database holds is a CR edition's introduction or a diff (tens of KB).
+MAX_VALUE_BYTES = 4 << 20
+MAX_SQL_LENGTH = 100_000
+MAX_EXPR_DEPTH = 200
+MAX_COMPOUND_SELECT = 50
+# One query's rows, added up (Datasette's max_returned_rows caps their number).
+MAX_RESULT_BYTES = 16 << 20
+PAGE_THREADS = 2
+
+CONTENT_SECURITY_POLICY = (
+    # Datasette's own pages use inline scripts and styles; nothing is loaded from elsewhere.
+    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'"
+)
+SECURITY_HEADERS = [
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+]
+
+
+class ResultTooLarge(sqlite3.DatabaseError):
+    """A query whose rows add up to more than MAX_RESULT_BYTES."""
+
+
+_spent: weakref.WeakKeyDictionary[sqlite3.Cursor, int] = weakref.WeakKeyDictionary()
+
+
+def budgeted_row(cursor: sqlite3.Cursor, row: tuple) -> sqlite3.Row:
+    """``sqlite3.Row`` (what Datasette uses), counting each cursor's bytes against the cap."""
+    size = 16 * len(row)
+    for value in row:
+        if isinstance(value, (str, bytes)):
+            size += len(value)
+    spent = _spent.get(cursor, 0) + size
+    if spent > MAX_RESULT_BYTES:
+        raise ResultTooLarge(
+            f"the result is larger than {MAX_RESULT_BYTES >> 20} MB; select fewer rows or columns (add a LIMIT)"
+        )
+    _spent[cursor] = spent
+    return sqlite3.Row(cursor, row)
+
+
+def limit_connection(conn: sqlite3.Connection) -> None:
+    conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
+    conn.setlimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, MAX_SQL_LENGTH)
+    conn.setlimit(sqlite3.SQLITE_LIMIT_EXPR_DEPTH, MAX_EXPR_DEPTH)
+    conn.setlimit(sqlite3.SQLITE_LIMIT_COMPOUND_SELECT, MAX_COMPOUND_SELECT)
+    conn.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
+    conn.row_factory = budgeted_row
+
+
+class PagePool:
+    """Our pages' own worker threads, each with its own connection per served file generation."""
+
+    def __init__(self, threads: int = PAGE_THREADS) -> None:
+        self._executor = ThreadPoolExecutor(threads, thread_name_prefix="kb-pages")
+        self._local = threading.local()
+
+    async def run(self, datasette: Any, database: Any, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+        # The reload plugin registers a new Database object when the file is replaced.
+        key = (database.name, database.path, getattr(database, "generation", 0), id(database))
+
+        def in_thread() -> Any:
+            held: dict[str, tuple[tuple, sqlite3.Connection]] = self._local.__dict__.setdefault("held", {})
+            current = held.get(database.name)
+            if current is None or current[0] != key:
+                if current is not None:
+                    current[1].close()
+                conn = database.connect()
+                datasette._prepare_connection(conn, database.name)
+                held[database.name] = current = (key, conn)
+            return fn(current[1])
+
+        return await asyncio.get_running_loop().run_in_executor(self._executor, in_thread)
+
+
+PAGES = PagePool()
+
+
+def security_headers(app: Callable) -> Callable:
+    """ASGI middleware adding SECURITY_HEADERS to every HTTP response."""
+    names = {name for name, _value in SECURITY_HEADERS}
+
+    async def wrapped(scope: dict, receive: Callable, send: Callable) -> None:
+        if scope.get("type") != "http":
+            await app(scope, receive, send)
+            return
+
+        async def sending(message: dict) -> None:
+            if message.get("type") == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() not in names]
+                message = {**message, "headers": headers + SECURITY_HEADERS}
+            await send(message)
+
+        await app(scope, receive, sending)
+
+    return wrapped
+
+
+def as_client_error(exception: BaseException) -> None:
+    """Datasette raises its own errors about a request's parameters ("Cannot sort table by
+    nope") with status 500; they are the client's mistake: 400, so monitoring sees no outage."""
+    from datasette.views.base import DatasetteError
+
+    if isinstance(exception, DatasetteError) and exception.status == 500:
+        exception.status = 400
+
+
+def quiet_default_error_handler() -> None:
+    """Datasette's default handler prints rich tracebacks with locals when rich is importable."""
+    import datasette.handle_exception
+
+    datasette.handle_exception.rich = None

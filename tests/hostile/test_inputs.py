@@ -1,0 +1,234 @@
+"""The hostile catalogue, inputs: each damaged or hostile file is generated here (bombs at test time,
+never committed) and imported into a served database by a measured ``mtgkb import``.
+
+Every case states its exit code and its one ``Error:`` line; every run stays under the import's
+memory ceiling and its time bound, and a refused file leaves the database byte-identical.
+"""
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+import sqlite3
+import zipfile
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from kit import ROOT, Zygote, assert_bounded, assert_refused, sha256
+
+RULINGS = ROOT / "tests/fixtures/constructed/rulings-lethal-scheme.json"
+DOCX = ROOT / "tests/fixtures/release-notes/zhs-mh1.docx"
+GATHERER = ROOT / "tests/fixtures/gatherer/old/recall.html"
+MTGJSON_META = {"date": "2022-04-25", "version": "5.2.0+20220425"}
+RULING = {"object": "ruling", "oracle_id": "00000000-0000-4000-8000-00000000c0de", "source": "wotc",
+          "published_at": "2022-04-29", "comment": "A ruling."}
+
+
+def gzip_members(*parts: bytes, repeat_middle: int = 1) -> bytes:
+    """A multi-member gzip: members concatenate on reading, so a bomb costs one compression."""
+    head, middle, tail = parts
+    block = gzip.compress(middle, compresslevel=9)
+    return gzip.compress(head) + block * repeat_middle + gzip.compress(tail)
+
+
+def zip_with(members: dict[str, bytes], stored: tuple[str, ...] = ()) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data, compress_type=zipfile.ZIP_STORED if name in stored else zipfile.ZIP_DEFLATED)
+    return buffer.getvalue()
+
+
+def docx_members() -> dict[str, bytes]:
+    with zipfile.ZipFile(DOCX) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def bulk_prefix() -> bytes:
+    return b"[" + json.dumps(RULING).encode() + b",\n"
+
+
+# name -> (make(folder) -> path, extra args, exit code, message pattern)
+Maker = Callable[[Path], Path]
+
+
+def _write(folder: Path, name: str, data: bytes) -> Path:
+    path = folder / name
+    path.write_bytes(data)
+    return path
+
+
+REFUSED: dict[str, tuple[Maker, list[str], str]] = {
+    # 2.2 GB in one string from a few MB: the ratio bound stops it after the first mebibyte.
+    "gzip-bomb-one-string": (
+        lambda d: _write(d, "rulings.json.gz", gzip_members(
+            bulk_prefix() + b'{"object": "ruling", "comment": "', b"A" * (1 << 20), b'"}]',
+            repeat_middle=400)),
+        [], r"rulings\.json\.gz: gzip inflates more than 100×.*decompression bomb",
+    ),
+    # One JSON Lines record of 400 MB of small values.
+    "gzip-bomb-one-line": (
+        lambda d: _write(d, "rulings.jsonl.gz", gzip_members(
+            json.dumps(RULING).encode() + b'\n{"object": "ruling", "x": [', b"0," * (1 << 19), b"0]}\n",
+            repeat_middle=400)),
+        [], r"gzip inflates more than 100×",
+    ),
+    # Not compressed: one line of 20 MB is more than a record may be.
+    "json-lines-record-too-long": (
+        lambda d: _write(d, "rulings.jsonl", json.dumps(RULING).encode() + b'\n{"object": "ruling", "x": ['
+                         + b"0," * (10 << 20) + b"0]}\n"),
+        ["--format", "scryfall-bulk-rulings"], r"a JSON record longer than 16 MiB",
+    ),
+    "json-string-too-long": (
+        lambda d: _write(d, "rulings-bulk.json", bulk_prefix() + b'{"object": "ruling", "comment": "' + b"B" * (20 << 20) + b'"}]'),
+        [], r"a JSON string longer than 16 MiB",
+    ),
+    # 200 KB nested 100,000 deep inside a bulk array: ijson's prefixes would grow with depth².
+    "deep-json-in-bulk-array": (
+        lambda d: _write(d, "deep-bulk.json", bulk_prefix() + b"[" * 100_000 + b"]" * 100_000 + b"]"),
+        [], r"deep-bulk\.json: JSON nested deeper than 64 levels",
+    ),
+    "deep-json-api-response": (
+        lambda d: _write(d, "deep-api.json", b'{"object": "list", "has_more": false, "data": [' + json.dumps(RULING).encode()
+                         + b", " + b'{"a":' * 100_000 + b"1" + b"}" * 100_000 + b"]}"),
+        ["--format", "scryfall-rulings"], r"JSON nested deeper than 64 levels",
+    ),
+    "deep-json-mtgjson": (
+        lambda d: _write(d, "deep-mtgjson.json", b'{"meta": ' + json.dumps(MTGJSON_META).encode()
+                         + b', "data": {"cards": [{"setCode": "X", "a": ' + b"[" * 100_000 + b"]" * 100_000 + b"}]}}"),
+        ["--format", "mtgjson"], r"JSON nested deeper than 64 levels",
+    ),
+    "docx-bomb": (
+        lambda d: _write(d, "bomb.docx", zip_with({**docx_members(), "word/document.xml": b"<w:p/>" * (20 << 20)})),
+        [], r"bomb\.docx: ZIP member word/document\.xml inflates .*decompression bomb",
+    ),
+    "fifo": (
+        lambda d: (os.mkfifo(d / "input.fifo"), d / "input.fifo")[1],
+        [], r"input\.fifo: a FIFO, not a regular file",
+    ),
+    "dev-zero": (lambda d: Path("/dev/zero"), [], r"/dev/zero: a device, not a regular file"),
+    "unreadable": (lambda d: Path("/proc/self/mem"), [], r"/proc/self/mem: cannot read: Input/output error"),
+    "missing-file": (lambda d: d / "nowhere.json", [], r"nowhere\.json: no such file"),
+    "gzip-bad-crc": (
+        lambda d: _write(d, "tiny.json.gz", (lambda z: z[:-8] + bytes([z[-8] ^ 0xFF]) + z[-7:])(
+            gzip.compress(json.dumps({"object": "list", "data": [RULING]}).encode()))),
+        [], r"tiny\.json\.gz: a gzip file that cannot be read: damaged gzip data .*incorrect data check",
+    ),
+    "not-a-format": (lambda d: _write(d, "noise.bin", os.urandom(4096)), [], r"noise\.bin: not a format mtgkb can read"),
+    "empty-file": (lambda d: _write(d, "empty.txt", b""), [], r"empty\.txt: not a format mtgkb can read"),
+    # Python's own reasons ("0", "'int' object is not subscriptable") become a sentence.
+    "python-internal-reason": (
+        lambda d: _write(d, "ints.json", json.dumps({"meta": MTGJSON_META, "data": {"cards": [
+            {"setCode": "X", "name": "A", "rulings": [0]}]}}).encode()),
+        [], r"ints\.json: could not be read as mtgjson: unexpected structure \('int' object",
+    ),
+    "mtgjson-zero-cards": (
+        lambda d: _write(d, "empty-set.json", json.dumps({"meta": MTGJSON_META, "data": {"cards": []}}).encode()),
+        ["--format", "mtgjson"], r"empty-set\.json: no cards found",
+    ),
+    "empty-rulings-bulk": (
+        lambda d: _write(d, "no-rulings.json", b"[]"),
+        ["--format", "scryfall-bulk-rulings"], r"no-rulings\.json: the rulings bulk file holds no readable ruling",
+    ),
+    "unknown-source-id": (lambda d: RULINGS, ["--source", "no-such-source"], r"--source: unknown source id 'no-such-source'"),
+    "unknown-format": (lambda d: RULINGS, ["--format", "nope"], r"--format: unknown format 'nope'"),
+    "control-characters-in-name": (
+        lambda d: _write(d, "bad\nname\x1b[31m.bin", os.urandom(100)),
+        [], r"bad\\nname\\x1b\[31m\.bin: not a format",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_refused_with_one_line_and_database_untouched(case: str, zygote: Zygote, served: Path, tmp_path: Path) -> None:
+    make, extra, message = REFUSED[case]
+    path = make(tmp_path)
+    before = sha256(served)
+    outcome = zygote.run(["import", "--db", served, *extra, path], cwd=tmp_path, timeout=60)
+    assert_refused(outcome, message)
+    assert sha256(served) == before
+    assert not [p for p in tmp_path.iterdir() if ".building-" in p.name]
+
+
+def rows(db: Path, sql: str, params: tuple = ()) -> list[tuple]:
+    conn = sqlite3.connect(db)
+    try:
+        return conn.execute(sql, params).fetchall()
+    finally:
+        conn.close()
+
+
+def test_a_legitimate_docx_over_one_mebibyte_is_recognised(zygote: Zygote, served: Path, tmp_path: Path) -> None:
+    members = docx_members()
+    members["word/media/image99.png"] = os.urandom(3 << 19)  # 1.5 MB of image, stored as it is
+    path = _write(tmp_path, "release-notes.docx", zip_with(members, stored=("word/media/image99.png",)))
+    assert path.stat().st_size > 1 << 20
+    outcome = zygote.run(["import", "--db", served, path], cwd=tmp_path)
+    assert outcome.code == 0, outcome.describe()
+    assert_bounded(outcome)
+    assert rows(served, "select format from documents where path = ?", (str(path),)) == [("release-notes-docx",)]
+
+
+def test_rulings_without_text_card_or_a_possible_date_are_dropped_or_flagged(zygote: Zygote, served: Path, tmp_path: Path) -> None:
+    data = [
+        {**RULING, "comment": "   "},
+        {"object": "ruling", "source": "wotc", "published_at": "2022-04-29", "comment": "A ruling about no card."},
+        {**RULING, "published_at": "9999-12-31", "comment": "A ruling from the far future."},
+        {**RULING, "comment": "A good ruling."},
+    ]
+    path = _write(tmp_path, "odd-rulings.json", json.dumps({"object": "list", "has_more": False, "data": data}).encode())
+    outcome = zygote.run(["import", "--db", served, "--format", "scryfall-rulings", path], cwd=tmp_path)
+    assert outcome.code == 0, outcome.describe()
+    kinds = {kind for (kind,) in rows(served, "select kind from quality_issues join documents on documents.id = document_id where path = ?", (str(path),))}
+    # (The Scryfall parser itself skips a ruling without text; the checks catch any parser that does not.)
+    assert {"ruling-without-card", "implausible-date"} <= kinds
+    records = rows(served, "select text, published_at from ruling_records join documents on documents.id = document_id where path = ? order by position", (str(path),))
+    assert ("A ruling from the far future.", None) in records
+    assert not [text for text, _date in records if not text.strip()]
+
+
+def test_a_gatherer_page_whose_ruling_rows_changed_markup_says_so(zygote: Zygote, served: Path, tmp_path: Path) -> None:
+    page = GATHERER.read_bytes().replace(b"_rulingDate", b"_rulingDay")
+    path = _write(tmp_path, "recall-redesigned.html", page)
+    outcome = zygote.run(["import", "--db", served, path], cwd=tmp_path)
+    assert outcome.code == 0, outcome.describe()
+    issues = rows(served, "select kind, detail from quality_issues join documents on documents.id = document_id where path = ?", (str(path),))
+    assert [kind for kind, _detail in issues] == ["layout-changed"], issues
+    assert "no ruling row was recognised" in issues[0][1]
+
+
+def test_an_import_that_changes_nothing_leaves_the_file_untouched(zygote: Zygote, served: Path, tmp_path: Path) -> None:
+    before = (sha256(served), served.stat().st_mtime_ns, served.stat().st_ino)
+    outcome = zygote.run(["import", "--db", served, RULINGS], cwd=tmp_path)
+    assert outcome.code == 0, outcome.describe()
+    assert "nothing changed" in outcome.stdout
+    assert (sha256(served), served.stat().st_mtime_ns, served.stat().st_ino) == before
+
+
+def test_usage_errors_exit_1_not_the_partial_publish_code(zygote: Zygote, tmp_path: Path) -> None:
+    for args in (["import", "--no-such-option"], ["no-such-command"], ["build", "--keep-going=3"]):
+        outcome = zygote.run(args, cwd=tmp_path)
+        assert_refused(outcome, r"(No such|does not take)")
+
+
+def test_zlib_is_what_the_bad_crc_case_exercises() -> None:
+    # The generated file really is a gzip whose CRC does not match (not merely garbage).
+    data = gzip.compress(b"{}")
+    bad = data[:-8] + bytes([data[-8] ^ 0xFF]) + data[-7:]
+    with pytest.raises(zlib.error, match="incorrect data check"):
+        zlib.decompress(bad, 16 + zlib.MAX_WBITS)
+
+
+def test_the_ruling_checks_drop_a_ruling_without_text_whatever_the_parser() -> None:
+    from kb.build.checks import RulingChecks
+    from kb.records import RulingRecord
+
+    checks = RulingChecks("x.json")
+    kept = list(checks.filter([RulingRecord(text=" ", raw_date="2020-01-01", position=0, card_name="A"),
+                               RulingRecord(text="Fine.", raw_date="2020-01-01", position=1, card_name="A",
+                                            published_at="2020-01-01")]))
+    assert [r.text for r in kept] == ["Fine."]
+    assert [i.kind for i in checks.summary_issues()] == ["empty-ruling"]
