@@ -22,6 +22,7 @@ import sqlite_utils
 from kb.build.inputs import BuildError
 from kb.build.load import load_document
 from kb.records import CRDocument, ParseError, QualityIssue
+from kb.store.derive_keywords import derive_keyword_dictionary
 from kb.store.derive_rulings import link_all
 from kb.store.save import (
     DocumentInput,
@@ -123,6 +124,7 @@ def build_database(
             for parsed, document_id, source_id in deferred:
                 save_cr_document(db, parsed, document_id, source_id)
             link_all(db)
+            derive_keyword_dictionary(db)
         ensure_db_shape(db)
         problems = validate(db)
         if problems:
