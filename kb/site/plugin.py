@@ -19,8 +19,10 @@ from datasette.utils import sqlite_timelimit
 from datasette.utils.asgi import Response
 from markupsafe import Markup
 
+from kb.normalise.dates import parse_date
 from kb.site import card_page, contents_page, diff_page, feed, glossary_page, home_page, labels, markup, rule_page, version_page
 from kb.site.search import GROUP_TITLES, register_functions, search
+from kb.site.search_names import display_name
 
 # Our pages run several small queries; the whole page shares this budget.
 PAGE_TIME_LIMIT_MS = 3000
@@ -52,6 +54,8 @@ def prepare_jinja2_environment(env):
     env.filters["versionname"] = labels.version_name
     env.filters["languagename"] = labels.language_name
     env.filters["aspectwords"] = labels.aspect_words
+    env.filters["cardname"] = display_name
+    env.filters["isodate"] = lambda raw, lang="en": parse_date(raw, lang or "en") or raw
     env.filters["glossarylinker"] = lambda terms: markup.GlossaryLinker(
         (term["term"], "/glossary/" + quote(term["term"], safe="")) for term in terms or [])
     env.filters["kblinked"] = lambda text, version=None, linker=None: Markup(markup.render_text(text, version, linker))
