@@ -275,7 +275,16 @@ def translations_by_text(conn: sqlite3.Connection, query: str, match: str, limit
         left join cards on cards.oracle_id = rulings.oracle_id""",
         match, 0, limit,
     )
-    return [translation_hit(row, mark_words(row["text"], query)) for row in found]
+    return [translation_hit(row, translation_snippet(row, query)) for row in found]
+
+
+def translation_snippet(row: dict[str, Any], query: str) -> str:
+    """The translation's text marked; led by its card name when the name is what matched."""
+    name = row.get("card_name") or ""
+    words = [word.casefold() for word in WORD.findall(query)]
+    if name and any(word in name.casefold() for word in words) and not any(word in (row.get("text") or "").casefold() for word in words):
+        return mark_words(name, query) + " — " + html.escape((row.get("text") or "")[:160])
+    return mark_words(row["text"], query)
 
 
 def translation_hit(row: dict[str, Any], snippet: str) -> Hit:
@@ -332,7 +341,7 @@ def cjk_translations(conn: sqlite3.Connection, found: list[dict[str, Any]], need
             left join cards on cards.oracle_id = rulings.oracle_id where ruling_translations.id = ?""",
             (row["key"],),
         ):
-            hits.append(translation_hit(translation, highlight(row["text"], needle)))
+            hits.append(translation_hit(translation, translation_snippet({**translation, "text": row["text"]}, needle)))
     return hits
 
 

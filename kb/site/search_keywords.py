@@ -122,7 +122,7 @@ def keyword_suggestions(conn: sqlite3.Connection, query: str) -> list[tuple[int,
     key = compact(query)
     if not key:
         return []
-    candidates = english_keywords(conn)
+    candidates = list(english_keywords(conn))  # a copy: the cached list must not grow
     if table_has_rows(conn, "keyword_dictionary"):
         candidates += rows(
             conn,

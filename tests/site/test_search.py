@@ -93,8 +93,10 @@ def test_spanish_keyword_finds_the_english_rule(snapshot_conn: sqlite3.Connectio
         ("702.78 Conspire", "/rule/702.78#lang-es", "es")
     ]
     assert results.best.url == "/rule/702.78#lang-es"
-    spanish = [(hit.title, hit.lang) for hit in results.groups["rules"]]
-    assert spanish == [("702.78 Conspirar", "es"), ("702.78b", "es"), ("702.78a", "es")]
+    # The rule itself and its subrules in reading order, each English rule before its translation.
+    rules = [(hit.title, hit.lang) for hit in results.groups["rules"]]
+    assert rules == [("702.78 Conspire", "en"), ("702.78 Conspirar", "es"), ("702.78a", "en"), ("702.78a", "es"),
+                     ("702.78b", "en"), ("702.78b", "es")]
 
 
 def test_chinese_keyword_finds_the_chinese_and_english_rule(snapshot_conn: sqlite3.Connection) -> None:
