@@ -120,8 +120,8 @@ def search(
         for copy in hit.older:
             copy.snippet = ""
     results.best = best_hit(query, groups, numbered)
-    # A misspelling finds little: suggest only then (never for a query that already finds plenty).
-    if not kind and results.best is None and results.total < 5 and not any(
+    # A misspelling: suggest names and keywords a slip or two away (short queries, or few results).
+    if not kind and results.best is None and (results.total < 5 or len(query.split()) <= 4) and not any(
         hit.detail.startswith("exact") for hit in groups["cards"] + groups["keywords"]
     ):
         results.suggestions = suggestions(conn, query)
@@ -151,6 +151,9 @@ def best_hit(query: str, groups: dict[str, list[Hit]], numbered: list[Hit]) -> H
     exact_keywords = [hit for hit in groups["keywords"] if hit.detail.startswith("exact")]
     if len({hit.url.split("#")[0] for hit in exact_keywords}) == 1:
         return exact_keywords[0]
+    # "Trampelschaden" (a word of "verursacht Trampelschaden"), "arrollar": one keyword, no card.
+    if not groups["cards"] and len({hit.url.split("#")[0] for hit in groups["keywords"]}) == 1:
+        return groups["keywords"][0]
     return None
 
 
