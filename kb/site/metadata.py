@@ -323,6 +323,8 @@ for _table, _columns in EXTRA_COLUMN_DOCS.items():
     TABLE_DOCS[_table].setdefault("columns", {}).update(_columns)
 
 
+# Full-text queries match ``kbnothingyet`` (a token no text holds) while their box is still empty,
+# so the form opens with an empty result instead of an FTS5 syntax error.
 CANNED_QUERIES: dict[str, dict[str, Any]] = {
     "rule_by_number": {
         "title": "Look up a rule by number",
@@ -341,7 +343,7 @@ order by rules.position""",
         "sql": """select rules.version_id, rules.number, rules.title,
   snippet(rules_fts, 2, '[', ']', '…', 20) as snippet
 from rules_fts join rules on rules.rowid = rules_fts.rowid
-where rules_fts match escape_fts(:q)
+where rules_fts match escape_fts(coalesce(nullif(trim(:q), ''), 'kbnothingyet'))
 order by rank limit 50""",
     },
     "rulings_of_card": {
@@ -351,7 +353,7 @@ order by rank limit 50""",
 from rulings join cards on cards.oracle_id = rulings.oracle_id
 where rulings.oracle_id in (
   select oracle_id from card_names where card_names.rowid in (
-    select rowid from card_names_fts where card_names_fts match escape_fts(:name))
+    select rowid from card_names_fts where card_names_fts match escape_fts(coalesce(nullif(trim(:name), ''), 'kbnothingyet')))
   union select oracle_id from card_names where name = :name)
 order by cards.name, rulings.position""",
     },
@@ -361,7 +363,7 @@ order by cards.name, rulings.position""",
   snippet(rulings_fts, 0, '[', ']', '…', 24) as snippet, rulings.id
 from rulings_fts join rulings on rulings.rowid = rulings_fts.rowid
 left join cards on cards.oracle_id = rulings.oracle_id
-where rulings_fts match escape_fts(:q)
+where rulings_fts match escape_fts(coalesce(nullif(trim(:q), ''), 'kbnothingyet'))
 order by rank limit 50""",
     },
     "rule_with_translations": {
@@ -389,10 +391,10 @@ where rule_links.status != 'linked' order by tr.version_id, tr.position""",
 from rulings left join cards on cards.oracle_id = rulings.oracle_id
 where rulings.oracle_id in (
     select oracle_id from card_names where card_names.rowid in (
-      select rowid from card_names_fts where card_names_fts match escape_fts(:name) limit 200)
+      select rowid from card_names_fts where card_names_fts match escape_fts(coalesce(nullif(trim(:name), ''), 'kbnothingyet')) limit 200)
     union select oracle_id from card_names where name = :name)
   or (rulings.oracle_id is null and rulings.rowid in (
-    select rowid from rulings_fts where rulings_fts match 'card_name : (' || escape_fts(:name) || ')' limit 500))
+    select rowid from rulings_fts where rulings_fts match 'card_name : (' || escape_fts(coalesce(nullif(trim(:name), ''), 'kbnothingyet')) || ')' limit 500))
 order by card, rulings.published_at, rulings.position
 limit 500""",
     },

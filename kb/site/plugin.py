@@ -73,7 +73,7 @@ def register_routes():
         (r"^/contents$", contents),
         (r"^/glossary$", glossary_index),
         (r"^/glossary/(?P<term>[^/]+)$", glossary_entry),
-        (r"^/diff$", diff),
+        (r"^/diff(?P<json>\.json)?$", diff),
         (r"^/ruling/(?P<ruling_id>\d+)$", ruling_row),
         (r"^/translation/(?P<translation_id>\d+)$", translation_row),
         (r"^/changes\.atom$", changes_feed),
@@ -240,16 +240,20 @@ async def diff(datasette, request):
         return diff_page.diff_page(conn, args.get("from") or None, args.get("to") or None, args.get("kind") or None, offset)
 
     page = await run(datasette, build)
-    if wants_json(request, None):
+    if wants_json(request, request.url_vars.get("json")):
         return json_response(page)
     return await render(datasette, request, "kb_diff.html", {"page": page}, status=404 if page["error"] else 200)
 
 
 @hookimpl
-def render_cell(value, column, table, database, datasette):
-    """Datasette's table pages: rule numbers and Oracle ids link to the site's rule and card pages."""
+def render_cell(row, value, column, table, database, datasette):
+    """Datasette's table pages: card names, Oracle ids, rule numbers and glossary terms link to the site's pages."""
     if not isinstance(value, str) or not value:
         return None
+    if table in ("cards", "card_names") and column == "name" and row["oracle_id"]:
+        return Markup(f'<a href="/card/{quote(row["oracle_id"])}">{html.escape(value)}</a>')
+    if table == "glossary" and column == "term":
+        return Markup(f'<a href="/glossary/{quote(value, safe="")}">{html.escape(value)}</a>')
     if column == "oracle_id" and len(value) == 36:
         return Markup(f'<a href="/card/{quote(value)}">{html.escape(value)}</a>')
     if table in ("rules", "current_rules") and column == "number":
