@@ -196,9 +196,12 @@ def agree(
         printings.setdefault(pair, set()).add(seen.printing_id)
         sources.setdefault(pair, set()).add(seen.source)
         shown.setdefault(pair, (seen.term, seen.rule_number))
-    from_cr = {(kw.lang, kw.en_term, key(kw.term)): kw for kw in translations or []}
-    for pair, keyword in from_cr.items():
-        sources.setdefault(pair, set()).add("cr-" + keyword.source)
+    from_cr: set[tuple[str, str, str]] = set()
+    for keyword in translations or []:
+        pair = (keyword.lang, keyword.en_term, key(keyword.term))
+        from_cr.add(pair)
+        for source in keyword.source.split("+"):
+            sources.setdefault(pair, set()).add("cr-" + source)
         shown.setdefault(pair, (keyword.term, keyword.rule_number))
     per_keyword: dict[tuple[str, str], int] = {}
     for (lang, en_term, _), ids in printings.items():
