@@ -307,7 +307,8 @@ async def test_every_page_has_lang_main_skip_link_and_fan_content_notice(snapsho
 async def test_contents_lists_parts_sections_and_rules(snapshot_ds) -> None:
     text = (await snapshot_ds.client.get("/contents")).text
     assert text.count('class="kb-part"') == 9
-    assert '<a href="/rule/702">702. Keyword Abilities</a>' in text
+    assert '<summary>702. Keyword Abilities <span class="count">' in text
+    assert '<a href="/rule/702">Section 702 on one page</a>' in text
     assert '<a href="/rule/702.78">702.78</a>' in text
     assert 'href="/contents"' in (await snapshot_ds.client.get("/")).text
 
