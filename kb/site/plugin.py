@@ -38,6 +38,25 @@ def extra_css_urls(datasette):
     return ["/kb-static/kb.css"]
 
 
+# Datasette's own forms leave a few controls without a name a screen reader can say.
+LABEL_DATASETTE_CONTROLS = """
+const kbLabelControls = () => { for (const [selector, label] of [
+  ['select[name^="_filter_column"]', 'Column'], ['select[name^="_filter_op"]', 'Condition'],
+  ['input[name^="_filter_value"]', 'Value'], ['textarea[name="sql"]', 'SQL query'],
+  ['select[name="_sort"]', 'Sort by'], ['textarea', 'SQL query'],
+]) {
+  document.querySelectorAll(selector).forEach(el => { if (!el.labels || !el.labels.length) el.setAttribute('aria-label', label); });
+} };
+kbLabelControls();
+window.addEventListener('load', kbLabelControls);
+"""
+
+
+@hookimpl
+def extra_body_script():
+    return LABEL_DATASETTE_CONTROLS
+
+
 @hookimpl
 def prepare_connection(conn):
     register_functions(conn)
