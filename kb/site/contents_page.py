@@ -29,9 +29,9 @@ def contents_page(conn: sqlite3.Connection, version: str | None = None) -> dict[
             sections[row["number"]] = section
             parts[-1]["sections"].append(section)
         elif row["kind"] == "rule":
-            section = sections.get(row["parent_number"] or row["number"].split(".")[0])
-            if section is not None:
-                section["rules"].append(row)
+            owner = sections.get(row["parent_number"] or row["number"].split(".")[0])
+            if owner is not None:
+                owner["rules"].append(row)
     glossary_count = conn.execute("select count(*) from glossary where version_id = ?", (version,)).fetchone()[0]
     return {
         "version": found[0],

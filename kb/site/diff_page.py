@@ -73,14 +73,14 @@ def diff_page(
         page["error"] = "These versions are in different languages: compare versions of one language."
         return page
     stored = stored_changes(conn, old, new)
-    changes = stored if stored is not None else [
+    changes: list[dict[str, Any]] = stored if stored is not None else [
         {"kind": change.kind, "entry_kind": change.entry_kind, "old_number": change.old_number,
          "new_number": change.new_number, "aspects": ", ".join(change.aspects), "word_diff": change.word_diff}
         for change in changes_between(conn, old, new)
     ]
     counts: dict[str, int] = {}
     for change in changes:
-        counts[change["kind"]] = counts.get(change["kind"], 0) + 1
+        counts[str(change["kind"])] = counts.get(str(change["kind"]), 0) + 1
     page["counts"] = counts
     shown = [change for change in changes if not kind or change["kind"] == kind]
     offset = max(0, min(int(offset or 0), max(0, len(shown) - 1)))

@@ -139,6 +139,22 @@ TABLE_DOCS: dict[str, dict[str, Any]] = {
             "source": "How it was found",
         },
     },
+    "keyword_dictionary": {
+        "description": "Keywords in every language we hold printed text in (Trampelschaden, piétinement, 飛行 ↔ Trample, Flying), mined from localized printings and translated rules, with the evidence for each.",
+        "label_column": "term",
+        "facets": ["lang", "status", "en_term"],
+        "columns": {
+            "lang": "Language of the term",
+            "term": "The keyword as printed or translated",
+            "term_key": "The term folded for lookup (case and accents ignored)",
+            "en_term": "The English keyword",
+            "rule_number": "The rule that defines it in the current English rules",
+            "sources": "Where it was found (JSON list): scryfall, mtgjson or gatherer printings; cr-rule-title, cr-glossary",
+            "printings": "Localized printings that print this term where the Oracle text has the keyword",
+            "dissent": "Printings of the same language that print another term for it",
+            "status": "agreed (two or more printings, or a translated rules text) or single printing (one printing, uncontested)",
+        },
+    },
     "cards": {
         "description": "One card per Oracle identity, named in English.",
         "label_column": "name",
