@@ -43,6 +43,7 @@ from kb.site.search_text import (
     HIT_END,
     HIT_START,
     clean_query,
+    compact,
     escape_like,
     fold,
     fts_query,
@@ -158,7 +159,13 @@ def best_hit(query: str, groups: dict[str, list[Hit]], numbered: list[Hit]) -> H
 
 
 def suggestions(conn: sqlite3.Connection, query: str) -> list[Hit]:
-    """"Did you mean": card names and keyword terms (every language) within a typing slip or two."""
+    """"Did you mean": card names and keyword terms (every language) within a typing slip or two.
+
+    Not for very short queries ("the"): one slip away from a three-letter word is anything.
+    """
+    key = compact(query)
+    if len(key) < (2 if has_cjk(key) else 4):
+        return []
     scored = name_suggestions(conn, query) + keyword_suggestions(conn, query)
     scored.sort(key=lambda pair: pair[0])
     return unique([hit for _, hit in scored])[:SUGGESTIONS]

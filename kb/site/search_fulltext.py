@@ -297,6 +297,7 @@ def translation_hit(row: dict[str, Any], snippet: str) -> Hit:
 
 
 CJK_KINDS = ("rule", "glossary", "card_name", "ruling_translation", "keyword")
+CJK_SCAN = 5000  # matching rows read at most per CJK query
 
 
 def cjk_rows(conn: sqlite3.Connection, query: str, limit: int) -> dict[str, list[dict[str, Any]]]:
@@ -308,14 +309,20 @@ def cjk_rows(conn: sqlite3.Connection, query: str, limit: int) -> dict[str, list
     if not table_exists(conn, "cjk_search"):
         return {}
     needle = "".join(query.split())
-    found: dict[str, list[dict[str, Any]]] = {}
-    for kind in CJK_KINDS:
-        if len(needle) >= 3:
-            sql, param = "cjk_search match ?", '"' + needle.replace('"', "") + '"'
-        else:
-            sql, param = "text like ? escape '\\'", "%" + escape_like(needle) + "%"
-        found[kind] = rows(conn, f"select kind, key, lang, text from cjk_search where {sql} and kind = ? limit ?",
-                           (param, kind, limit))
+    found: dict[str, list[dict[str, Any]]] = {kind: [] for kind in CJK_KINDS}
+    if len(needle) >= 3:
+        sql, param = "cjk_search match ?", '"' + needle.replace('"', "") + '"'
+    else:
+        sql, param = "text like ? escape '\\'", "%" + escape_like(needle) + "%"
+    # One pass, each kind capped on its own: stops once every kind is full or after a bounded
+    # number of matching rows, so rules cannot crowd out translations and no query scans twice.
+    cursor = conn.execute(f"select kind, key, lang, text from cjk_search where {sql} limit ?", (param, CJK_SCAN))
+    for kind, key, lang, text in cursor:
+        bucket = found.setdefault(kind, [])
+        if len(bucket) < limit:
+            bucket.append({"kind": kind, "key": key, "lang": lang, "text": text})
+            if all(len(found[name]) >= limit for name in CJK_KINDS):
+                break
     return found
 
 

@@ -117,20 +117,32 @@ def keyword_hit(row: dict[str, Any], how: str) -> Hit:
                snippet, row["lang"], ("exact " if how == "exact" else "") + "keyword")
 
 
+_SUGGESTION_KEYS: dict[tuple[str, str | None], list[tuple[str, dict[str, Any]]]] = {}
+
+
+def suggestion_candidates(conn: sqlite3.Connection) -> list[tuple[str, dict[str, Any]]]:
+    """(compact key, row) of every keyword term we hold; kept per database file and CR version."""
+    database = conn.execute("pragma database_list").fetchone()[2]
+    key = (database, newest_english_version(conn))
+    if key not in _SUGGESTION_KEYS:
+        candidates = list(english_keywords(conn))
+        if table_has_rows(conn, "keyword_dictionary"):
+            candidates += rows(
+                conn,
+                "select lang, term, en_term, rule_number, sources, printings, status from keyword_dictionary limit 20000",
+            )
+        _SUGGESTION_KEYS[key] = [(compact(row["term"]), row) for row in candidates]
+    return _SUGGESTION_KEYS[key]
+
+
 def keyword_suggestions(conn: sqlite3.Connection, query: str) -> list[tuple[int, Hit]]:
     """Keyword terms in any language one or two slips away from ``query``."""
     key = compact(query)
     if not key:
         return []
-    candidates = list(english_keywords(conn))  # a copy: the cached list must not grow
-    if table_has_rows(conn, "keyword_dictionary"):
-        candidates += rows(
-            conn,
-            "select lang, term, en_term, rule_number, sources, printings, status from keyword_dictionary limit 20000",
-        )
     scored: dict[str, tuple[int, Hit]] = {}
-    for row in candidates:
-        distance = close_enough(key, compact(row["term"]))
+    for term_key, row in suggestion_candidates(conn):
+        distance = close_enough(key, term_key)
         if distance is None:
             continue
         hit = Hit("keyword", row["term"] if row["lang"] == "en" else f"{row['term']} ({row['en_term']})",

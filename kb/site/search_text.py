@@ -45,7 +45,8 @@ def fts_query(query: str, prefix_last: bool = True) -> str | None:
     if not tokens:
         return None
     parts = [f'"{token}"' for token in tokens]
-    if prefix_last and len(tokens[-1]) >= 3 and not has_cjk(tokens[-1]):
+    # A prefix of three letters ("the*") expands to hundreds of words: four or more only.
+    if prefix_last and len(tokens[-1]) >= 4 and not has_cjk(tokens[-1]):
         parts[-1] += "*"
     return " ".join(parts)
 

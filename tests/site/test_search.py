@@ -32,6 +32,8 @@ def test_fts_query_quotes_every_token_and_drops_syntax() -> None:
     assert fts_query("NEAR(x OR y)") == '"NEAR" "x" "OR" "y"'
     assert fts_query("conspirar") == '"conspirar"*'
     assert fts_query("conspirar", prefix_last=False) == '"conspirar"'
+    # Three letters stay whole words: "the*" would expand to hundreds of terms.
+    assert fts_query("the") == "\"the\""
     assert fts_query("Tödliches Komplott") == '"Tödliches" "Komplott"*'
     assert fts_query(" - * : ") is None
 
