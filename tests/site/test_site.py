@@ -366,3 +366,11 @@ def test_glossary_terms_linked_at_first_use_only() -> None:
     html = render_text("It attacks. Mana abilities resolve. It attacks again.", None, linker)
     assert html.count('class="term-ref"') == 2
     assert '<a class="term-ref" href="/glossary/Mana%20Ability">Mana abilities</a>' in html
+
+
+async def test_card_pages_mark_lost_symbols_and_name_reversible_cards_once(snapshot_ds) -> None:
+    german = (await snapshot_ds.client.get("/card?name=" + quote("Tödliches Komplott"))).text
+    # The two rulings whose {T} the German page lost ("with  in the cost") say so on the ruling.
+    assert german.count('class="kb-warning kb-lost-symbols"') == 2
+    okaun = (await snapshot_ds.client.get("/card/7dec219b-96d1-4d4c-b3ac-15eda9d2ccc6")).text
+    assert "<h1>Okaun, Eye of Chaos</h1>" in okaun
