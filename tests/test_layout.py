@@ -17,7 +17,7 @@ ALLOWED: dict[str, set[str]] = {
     "store": {"records", "normalise", "link"},
     "build": {"records", "normalise", "parse", "link", "store", "checksums"},
     "refresh": {"records", "normalise", "parse", "link", "store", "build", "checksums", "scraper"},
-    "site": {"records", "normalise", "store", "checksums"},
+    "site": {"records", "normalise", "link", "store", "checksums"},
     "cli": {"records", "normalise", "parse", "link", "store", "build", "refresh", "site", "checksums", "scraper"},
 }
 

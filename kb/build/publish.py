@@ -26,6 +26,7 @@ from kb.build.inputs import BuildError
 from kb.build.load import load_document, save_cr
 from kb.parse.bounds import shown
 from kb.records import CRDocument, ParseError, QualityIssue
+from kb.store.derive_keywords import derive_keyword_dictionary
 from kb.store.derive_rulings import link_all
 from kb.store.save import (
     DocumentInput,
@@ -207,6 +208,9 @@ def _build(
             for parsed, document_id, source_id in deferred:
                 save_cr(db, parsed, document_id, source_id)
             link_all(db, progress)
+            if progress:
+                progress("mining the keyword dictionary from printed texts")
+            derive_keyword_dictionary(db)
         ensure_db_shape(db)
         if progress:
             progress("validating the new database")

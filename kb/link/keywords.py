@@ -73,3 +73,150 @@ def _is_keyword_rule(number: str, kind: str) -> bool:
 
 def _clean(term: str) -> str:
     return TRANSLATOR_NOTE.sub("", term).strip()
+
+
+# -- keywords mined from localized printings ----------------------------------------------------
+#
+# A localized printing's printed text starts with the same keyword line as the English Oracle
+# text: "Flying, trample" is printed "Vol, piétinement", "飛行、トランプル". Pairing the items of
+# the two lines gives the keyword in that language. Only printings whose text has the same
+# shape as the Oracle text (same faces, a line for each leading keyword line, the same number
+# of items on it) are read; MTGJSON texts that lost their line breaks are skipped, not guessed.
+
+FACE_SEPARATOR = "\n//\n"
+ITEM_SEPARATORS = re.compile(r"\s*[,;，、；]\s*")
+REMINDER = re.compile(r"\s*[（(][^()（）]*[)）]\s*")
+TRAILING = re.compile(r"[\s.。．]+$")
+# A keyword with a parameter ("Ward {2}", "Protection from red", "Bushido 1") is not a bare term.
+NOT_A_TERM = re.compile(r"[{}\d—–:：]")
+MAX_TERM_CHARS = 40
+
+
+@dataclass(frozen=True)
+class PrintedKeyword:
+    """One observation: this printing prints ``term`` where the Oracle text has ``en_term``."""
+
+    lang: str
+    term: str
+    en_term: str
+    rule_number: str
+    printing_id: str
+    source: str  # the source of the printing: scryfall, mtgjson, gatherer
+
+
+@dataclass
+class KeywordEntry:
+    """A dictionary entry with the evidence behind it."""
+
+    lang: str
+    term: str
+    en_term: str
+    rule_number: str
+    sources: list[str]
+    printings: int  # printings that print this term for this keyword
+    dissent: int  # printings of the same language that print another term for it
+    status: str  # "agreed" (2+ printings or a CR translation), "single printing"
+
+
+def keyword_items(line: str) -> list[str]:
+    """The items of a keyword line, reminder text and final stops removed."""
+    line = REMINDER.sub(" ", line).strip()
+    return [TRAILING.sub("", item).strip() for item in ITEM_SEPARATORS.split(line) if item.strip()]
+
+
+def english_keywords(line: str, titles: dict[str, tuple[str, str]]) -> list[tuple[str, str]] | None:
+    """(title, rule number) per item when every item of ``line`` is a bare keyword, else None."""
+    items = keyword_items(line)
+    found = [titles.get(item.casefold()) for item in items]
+    if not items or any(item is None for item in found):
+        return None
+    return [item for item in found if item is not None]
+
+
+def mine_printing(
+    printing_id: str,
+    lang: str,
+    printed_text: str | None,
+    oracle_text: str | None,
+    titles: dict[str, tuple[str, str]],
+    source: str,
+) -> list[PrintedKeyword]:
+    """The keywords one localized printing prints, paired with the Oracle text's keyword lines."""
+    if not printed_text or not oracle_text or lang == "en":
+        return []
+    printed_faces, oracle_faces = printed_text.split(FACE_SEPARATOR), oracle_text.split(FACE_SEPARATOR)
+    if len(printed_faces) != len(oracle_faces):
+        return []
+    found = []
+    for printed, oracle in zip(printed_faces, oracle_faces, strict=True):
+        printed_lines = [line for line in printed.splitlines() if line.strip()]
+        oracle_lines = [line for line in oracle.splitlines() if line.strip()]
+        # Same number of lines: every line pairs with its own. Otherwise (a printed text that
+        # carries more, like a back face's type line) only the leading keyword lines, and only
+        # when the printed face has a line for each and one more if the Oracle text has.
+        leading = 0
+        while leading < len(oracle_lines) and english_keywords(oracle_lines[leading], titles) is not None:
+            leading += 1
+        if len(printed_lines) == len(oracle_lines):
+            leading = len(oracle_lines)
+        elif leading == 0 or len(printed_lines) < leading + (leading < len(oracle_lines)):
+            continue
+        for printed_line, oracle_line in zip(printed_lines[:leading], oracle_lines[:leading], strict=True):
+            keywords = english_keywords(oracle_line, titles)
+            if keywords is None:
+                continue
+            items = keyword_items(printed_line)
+            if len(items) != len(keywords):
+                continue
+            for item, (en_term, number) in zip(items, keywords, strict=True):
+                if item and len(item) <= MAX_TERM_CHARS and not NOT_A_TERM.search(item):
+                    found.append(PrintedKeyword(lang, item, en_term, number, printing_id, source))
+    return found
+
+
+def agree(
+    observations: list[PrintedKeyword],
+    translations: list[Keyword] | None = None,
+) -> list[KeywordEntry]:
+    """Entries the evidence supports, in (language, English term, term) order.
+
+    A printed term is kept when two or more printings print it, when a translated CR gives the
+    same pair, or when it is the only term any printing of that language prints for the keyword
+    (a "single printing" entry, said so on the page). A term that one printing prints while
+    others agree on another is that printing's oddity, not a keyword: it is dropped.
+    """
+    def key(text: str) -> str:
+        return " ".join(text.casefold().split())
+
+    printings: dict[tuple[str, str, str], set[str]] = {}
+    sources: dict[tuple[str, str, str], set[str]] = {}
+    shown: dict[tuple[str, str, str], tuple[str, str]] = {}
+    for seen in observations:
+        pair = (seen.lang, seen.en_term, key(seen.term))
+        printings.setdefault(pair, set()).add(seen.printing_id)
+        sources.setdefault(pair, set()).add(seen.source)
+        shown.setdefault(pair, (seen.term, seen.rule_number))
+    from_cr: set[tuple[str, str, str]] = set()
+    for keyword in translations or []:
+        pair = (keyword.lang, keyword.en_term, key(keyword.term))
+        from_cr.add(pair)
+        for source in keyword.source.split("+"):
+            sources.setdefault(pair, set()).add("cr-" + source)
+        shown.setdefault(pair, (keyword.term, keyword.rule_number))
+    per_keyword: dict[tuple[str, str], int] = {}
+    for (lang, en_term, _), ids in printings.items():
+        per_keyword[(lang, en_term)] = per_keyword.get((lang, en_term), 0) + len(ids)
+    entries = []
+    for pair in sorted(shown):
+        lang, en_term, _ = pair
+        count = len(printings.get(pair, ()))
+        dissent = per_keyword.get((lang, en_term), 0) - count
+        if pair in from_cr or count >= 2:
+            status = "agreed"
+        elif count == 1 and dissent == 0:
+            status = "single printing"
+        else:
+            continue
+        term, number = shown[pair]
+        entries.append(KeywordEntry(lang, term, en_term, number, sorted(sources[pair]), count, dissent, status))
+    return entries

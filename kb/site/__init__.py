@@ -1,7 +1,8 @@
 """The Datasette plugin package: routes, page data, search, rendering, the feed, metadata, templates, static files.
 
-Reads the built database only (never writes). May import ``kb.records``, ``kb.normalise`` and
-``kb.store`` for the declared shape, column descriptions and history queries (never its writers);
+Reads the built database only (never writes). May import ``kb.records``, ``kb.normalise``, the pure
+matchers of ``kb.link`` (a diff between any two versions is computed on request) and ``kb.store``
+for the declared shape, column descriptions and history queries (never its writers);
 works under plain ``datasette`` as well as ``mtgkb serve``.
 """
 

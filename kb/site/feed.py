@@ -3,30 +3,42 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 from urllib.parse import quote
 from xml.sax.saxutils import escape as xml_escape
 
+from kb.site.labels import version_name
 from kb.site.search import (
     rows,
 )
+from kb.site.search_names import display_name
+
+# The feed covers this many weeks before the newest ruling or rules version we hold: a fetch
+# date says when we saw a ruling, not that it is new, so old rulings stay out.
+FEED_WEEKS = 13
 
 
 def recent_changes(conn: sqlite3.Connection, limit: int = 50) -> list[dict[str, Any]]:
-    """New rulings (by first_seen, else published_at) and new CR versions, newest first."""
+    """Rulings published and CR versions effective in the last weeks of what we hold, newest first."""
+    newest = conn.execute(
+        """select max(day) from (select max(published_at) as day from rulings
+        union all select max(effective_date) from cr_versions)"""
+    ).fetchone()[0]
+    if not newest:
+        return []
+    cutoff = (date.fromisoformat(newest[:10]) - timedelta(weeks=FEED_WEEKS)).isoformat()
     entries = []
     for row in rows(
         conn,
         """select rulings.id, rulings.oracle_id, rulings.card_name, rulings.text, rulings.source,
-            rulings.published_at, coalesce(rulings.first_seen, rulings.published_at) as seen,
-            cards.name as english
+            rulings.published_at, rulings.published_at as seen, cards.name as english
         from rulings left join cards on cards.oracle_id = rulings.oracle_id
-        where coalesce(rulings.first_seen, rulings.published_at) is not null
-        order by seen desc, rulings.id limit ?""",
-        (limit,),
+        where rulings.published_at >= ?
+        order by rulings.published_at desc, rulings.id limit ?""",
+        (cutoff, limit),
     ):
-        card = row["english"] or row["card_name"] or "a card not yet identified"
+        card = display_name(row["english"] or row["card_name"] or "a card not yet identified")
         link = f"/card/{quote(row['oracle_id'])}" if row["oracle_id"] else (
             "/card?name=" + quote(row["card_name"]) if row["card_name"] else f"/ruling/{row['id']}"
         )
@@ -37,13 +49,14 @@ def recent_changes(conn: sqlite3.Connection, limit: int = 50) -> list[dict[str, 
         })
     for row in rows(
         conn,
-        "select id, lang, effective_date, title, rule_count from cr_versions where effective_date is not null order by effective_date desc limit ?",
-        (limit,),
+        """select id, lang, effective_date, title, rule_count from cr_versions
+        where effective_date >= ? order by effective_date desc limit ?""",
+        (cutoff, limit),
     ):
         entries.append({
             "id": f"cr-{row['id']}", "kind": "cr-version", "updated": row["effective_date"],
-            "title": f"Comprehensive Rules {row['id']} ({row['rule_count']} rules)",
-            "link": f"/rule/100?version={quote(row['id'])}" if row["lang"] == "en" else f"/rule/100#lang-{row['lang']}",
+            "title": f"{version_name(row['id'])} ({row['rule_count']} rules)",
+            "link": f"/version/{quote(row['id'])}",
             "summary": row["title"] or "",
         })
     entries.sort(key=lambda entry: entry["updated"] or "", reverse=True)
@@ -86,6 +99,7 @@ def atom_feed(entries: list[dict[str, Any]], base: str) -> str:
         f'<link href="{attr(base)}/"/>',
         f"<id>{text(base)}/changes.atom</id>",
         f"<updated>{updated}</updated>",
+        "<author><name>MTG Rules KB</name></author>",
     ]
     for entry in entries:
         link = base + entry["link"]

@@ -1,51 +1,135 @@
-"""Scraped text into safe HTML: escaped first, then rule numbers become links and symbols tokens; word diffs; JSON."""
+"""Scraped text into safe HTML: escaped first, then rule numbers and glossary terms become links and symbols read as words; word diffs; JSON."""
 from __future__ import annotations
 
 import html
 import json
 import re
+from collections.abc import Iterable
 from typing import Any
 from urllib.parse import quote
 
 # {T}, {2}, {W/U}, {B/P}, {2/W}, {X}, {10}, {½}: at most a few characters inside braces.
 SYMBOL = r"\{[^{}\s]{1,6}\}"
 
-
 # Dotted rule numbers (601.2b, 702.78) and "rule 104"/"section 7"; not "1201.5" or "v.601.2".
 RULE_REF = r"(?<![0-9A-Za-z.])[1-9]\d{2}\.\d+[a-z]?(?![A-Za-z0-9]|\.\d)"
 
+# A rule or section named after the word "rule" in the languages we hold: "rule 104", "rules
+# 306–311", "规则806", "規則 702.78", "규칙 100", "regla 702"; the second number of a range too.
+RULE_WORD = r"(?:[Rr]ules?|[Ss]ections?|规则|規則|규칙|[Rr]eglas?|[Rr]ègles?|[Rr]egeln?|[Rr]egole|[Rr]egras?)"
+NUMBER = r"[1-9]\d{2}(?:\.\d+[a-z]?)?"
+SECTION_REF = (
+    rf"(?P<word>{RULE_WORD})(?P<space>\s?)(?P<first>{NUMBER})(?![\d.]\d)"
+    rf"(?:(?P<sep>\s?[–—-]\s?|\s(?:to|through|and|or|à|bis|a|y|e)\s)(?P<second>{NUMBER})(?![\d.]\d))?"
+)
 
-SECTION_REF = r"(?<=\b[Rr]ule )[1-9]\d{2}\b(?!\.\d)"
-
-
-TOKEN = re.compile(f"(?P<symbol>{SYMBOL})|(?P<rule>{RULE_REF})|(?P<section>{SECTION_REF})")
-
-
-SYMBOL_NAMES = {
-    "T": "tap", "Q": "untap", "W": "white", "U": "blue", "B": "black", "R": "red", "G": "green",
-    "C": "colorless", "S": "snow", "E": "energy", "X": "X", "Y": "Y", "Z": "Z", "P": "Phyrexian",
-    "CHAOS": "chaos", "PW": "planeswalker", "A": "acorn", "H": "half",
-}
-
+TOKEN = re.compile(f"(?P<symbol>{SYMBOL})|(?P<section>{SECTION_REF})|(?P<rule>{RULE_REF})")
 
 COLOURS = {"W": "w", "U": "u", "B": "b", "R": "r", "G": "g", "C": "c"}
+COLOUR_WORDS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green", "C": "colorless", "S": "snow"}
+NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen"]
+OTHER_SYMBOLS = {"T": "tap", "Q": "untap", "E": "energy", "CHAOS": "chaos", "PW": "planeswalker", "A": "acorn",
+                 "TK": "ticket", "H": "half"}
 
 
-def render_text(text: str | None, version: str | None = None) -> str:
-    """Scraped text as safe HTML: escaped, rule numbers linked, symbols as CSS tokens."""
+def symbol_words(token: str) -> str:
+    """What a symbol says aloud: {U} "one blue mana", {2} "two generic mana", {T} "tap",
+    {W/U} "one white or blue mana", {B/P} "one Phyrexian black mana", {2/W} "two generic or one white mana"."""
+    inner = token.strip("{}").upper()
+    if inner in OTHER_SYMBOLS:
+        return OTHER_SYMBOLS[inner]
+    if inner.isdigit():
+        count = int(inner)
+        return f"{NUMBER_WORDS[count] if count < len(NUMBER_WORDS) else count} generic mana"
+    parts = inner.split("/")
+    phyrexian = "P" in parts
+    parts = [part for part in parts if part != "P"]
+    words = []
+    for part in parts:
+        if part.isdigit():
+            words.append(f"{NUMBER_WORDS[int(part)] if int(part) < len(NUMBER_WORDS) else part} generic")
+        elif part in COLOUR_WORDS:
+            words.append(("one " if not words else "") + COLOUR_WORDS[part])
+        elif part in ("X", "Y", "Z"):
+            words.append(f"{part} generic")
+        elif part == "½":
+            words.append("half a generic")
+        else:
+            return token
+    if phyrexian:
+        words[0] = words[0].replace("one ", "one Phyrexian ", 1) if words[0].startswith("one ") else "Phyrexian " + words[0]
+    if len(words) == 2 and words[0].endswith("generic") and not words[1].startswith("one "):
+        words[1] = "one " + words[1]
+    return " or ".join(words) + " mana"
+
+
+class GlossaryLinker:
+    """Links each glossary term at its first use on a page (later uses stay plain text).
+
+    Terms are matched as whole words, longest first, with a short English ending ("attacks",
+    "attacking"); terms under four letters are left alone (too many false hits).
+    """
+
+    def __init__(self, terms: Iterable[tuple[str, str]]):
+        self.urls: dict[str, str] = {}
+        names = []
+        for term, url in terms:
+            name = term.split(" (")[0].strip()
+            if len(name) >= 4 and name.casefold() not in self.urls:
+                self.urls[name.casefold()] = url
+                names.append(name)
+        names.sort(key=len, reverse=True)
+        alternatives = [re.escape(name[:-1]) + "(?:y|ies)" if name.endswith("y") else re.escape(name) + "(?:s|es|ed|ing)?"
+                        for name in names]
+        self.pattern = re.compile(r"\b(?:" + "|".join(alternatives) + r")\b", re.IGNORECASE) if names else None
+        self.seen: set[str] = set()
+
+    def term_of(self, word: str) -> str | None:
+        word = word.casefold()
+        for candidate in (word, word[:-3] + "y" if word.endswith("ies") else "", word[:-1], word[:-2], word[:-3]):
+            if candidate in self.urls:
+                return candidate
+        return None
+
+    def link(self, text: str) -> str:
+        """Escaped ``text`` with first uses of terms linked."""
+        if self.pattern is None:
+            return html.escape(text)
+        out, cursor = [], 0
+        for found in self.pattern.finditer(text):
+            key = self.term_of(found.group(0))
+            if key is None or key in self.seen:
+                continue
+            self.seen.add(key)
+            out.append(html.escape(text[cursor : found.start()]))
+            out.append(f'<a class="term-ref" href="{html.escape(self.urls[key])}">{html.escape(found.group(0))}</a>')
+            cursor = found.end()
+        out.append(html.escape(text[cursor:]))
+        return "".join(out)
+
+
+def render_text(text: str | None, version: str | None = None, linker: GlossaryLinker | None = None) -> str:
+    """Scraped text as safe HTML: escaped, rule numbers linked, symbols as labelled tokens,
+    and (with a ``linker``) glossary terms linked at their first use."""
     if not text:
         return ""
+    plain = linker.link if linker is not None else html.escape
     out: list[str] = []
     cursor = 0
     for match in TOKEN.finditer(text):
-        out.append(html.escape(text[cursor : match.start()]))
-        token = match.group(0)
+        out.append(plain(text[cursor : match.start()]))
         if match.group("symbol"):
-            out.append(symbol_html(token))
+            out.append(symbol_html(match.group(0)))
+        elif match.group("section"):
+            out.append(html.escape(match.group("word") + match.group("space")))
+            out.append(rule_link_html(match.group("first"), version))
+            if match.group("second"):
+                out.append(html.escape(match.group("sep")) + rule_link_html(match.group("second"), version))
         else:
-            out.append(rule_link_html(token, version))
+            out.append(rule_link_html(match.group(0), version))
         cursor = match.end()
-    out.append(html.escape(text[cursor:]))
+    out.append(plain(text[cursor:]))
     return "".join(out).replace("\n", "<br>\n")
 
 
@@ -69,7 +153,11 @@ def rule_link_html(number: str, version: str | None = None) -> str:
 
 
 def symbol_html(token: str) -> str:
-    """``{W/U}`` -> a token styled by its colours; the braces stay in the text for copy-paste."""
+    """``{W/U}`` -> a token styled by its colours that reads as words; the braces stay for copy-paste.
+
+    The mana-font package is not on PyPI (the only registry reachable here), so symbols are
+    drawn as styled text with an accessible name rather than with its glyphs.
+    """
     inner = token[1:-1].upper()
     parts = inner.split("/")
     colours = [COLOURS[part] for part in parts if part in COLOURS]
@@ -86,12 +174,12 @@ def symbol_html(token: str) -> str:
         classes.append("sym-phyrexian")
     if len(parts) > 1:
         classes.append("sym-hybrid")
-    label = " or ".join(SYMBOL_NAMES.get(part, part) for part in parts)
-    shown = {"T": "T", "Q": "Q"}.get(inner, "/".join(parts))
+    label = symbol_words(token)
+    shown = {"T": "↷", "Q": "↶"}.get(inner, "/".join(parts))
     return (
         f'<span class="{" ".join(classes)}" title="{html.escape(label)}" role="img" '
-        f'aria-label="{html.escape(token)}"><span class="sym-brace">{{</span>'
-        f"{html.escape(shown)}<span class=\"sym-brace\">}}</span></span>"
+        f'aria-label="{html.escape(label)}"><span class="sym-brace" aria-hidden="true">{{</span>'
+        f'<span aria-hidden="true">{html.escape(shown)}</span><span class="sym-brace" aria-hidden="true">}}</span></span>'
     )
 
 

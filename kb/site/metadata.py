@@ -28,6 +28,7 @@ TABLE_PRESENTATION: dict[str, dict[str, Any]] = {
     "rule_links": {"facets": ["status"]},
     "glossary_links": {},
     "keywords": {"label_column": "term", "facets": ["lang", "source"]},
+    "keyword_dictionary": {"label_column": "term", "facets": ["lang", "status", "en_term"]},
     "cards": {"label_column": "name", "sort": "name"},
     "card_names": {"label_column": "name", "facets": ["lang", "source"]},
     "card_name_records": {},
@@ -43,6 +44,8 @@ TABLE_PRESENTATION: dict[str, dict[str, Any]] = {
 }
 
 
+# Full-text queries match ``kbnothingyet`` (a token no text holds) while their box is still empty,
+# so the form opens with an empty result instead of an FTS5 syntax error.
 CANNED_QUERIES: dict[str, dict[str, Any]] = {
     "rule_by_number": {
         "title": "Look up a rule by number",
@@ -61,7 +64,7 @@ order by rules.position""",
         "sql": """select rules.version_id, rules.number, rules.title,
   snippet(rules_fts, 2, '[', ']', '…', 20) as snippet
 from rules_fts join rules on rules.rowid = rules_fts.rowid
-where rules_fts match escape_fts(:q)
+where rules_fts match escape_fts(coalesce(nullif(trim(:q), ''), 'kbnothingyet'))
 order by rank limit 50""",
     },
     "rulings_of_card": {
@@ -71,7 +74,7 @@ order by rank limit 50""",
 from rulings join cards on cards.oracle_id = rulings.oracle_id
 where rulings.oracle_id in (
   select oracle_id from card_names where card_names.rowid in (
-    select rowid from card_names_fts where card_names_fts match escape_fts(:name))
+    select rowid from card_names_fts where card_names_fts match escape_fts(coalesce(nullif(trim(:name), ''), 'kbnothingyet')))
   union select oracle_id from card_names where name = :name)
 order by cards.name, rulings.position""",
     },
@@ -81,7 +84,7 @@ order by cards.name, rulings.position""",
   snippet(rulings_fts, 0, '[', ']', '…', 24) as snippet, rulings.id
 from rulings_fts join rulings on rulings.rowid = rulings_fts.rowid
 left join cards on cards.oracle_id = rulings.oracle_id
-where rulings_fts match escape_fts(:q)
+where rulings_fts match escape_fts(coalesce(nullif(trim(:q), ''), 'kbnothingyet'))
 order by rank limit 50""",
     },
     "rule_with_translations": {
@@ -109,10 +112,10 @@ where rule_links.status != 'linked' order by tr.version_id, tr.position""",
 from rulings left join cards on cards.oracle_id = rulings.oracle_id
 where rulings.oracle_id in (
     select oracle_id from card_names where card_names.rowid in (
-      select rowid from card_names_fts where card_names_fts match escape_fts(:name) limit 200)
+      select rowid from card_names_fts where card_names_fts match escape_fts(coalesce(nullif(trim(:name), ''), 'kbnothingyet')) limit 200)
     union select oracle_id from card_names where name = :name)
   or (rulings.oracle_id is null and rulings.rowid in (
-    select rowid from rulings_fts where rulings_fts match 'card_name : (' || escape_fts(:name) || ')' limit 500))
+    select rowid from rulings_fts where rulings_fts match 'card_name : (' || escape_fts(coalesce(nullif(trim(:name), ''), 'kbnothingyet')) || ')' limit 500))
 order by card, rulings.published_at, rulings.position
 limit 500""",
     },

@@ -10,21 +10,36 @@ is the ``kb.site`` package), the metadata through ``get_metadata``.
 """
 from __future__ import annotations
 
+import html
 import json
 import sqlite3
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 from datasette import hookimpl
 from datasette.utils import sqlite_timelimit
 from datasette.utils.asgi import Response
 from markupsafe import Markup
 
-from kb.site import card_page, feed, home_page, limits, markup, rule_page, version_page
+from kb.normalise.dates import parse_date
+from kb.site import (
+    card_page,
+    contents_page,
+    diff_page,
+    feed,
+    glossary_page,
+    home_page,
+    labels,
+    limits,
+    markup,
+    rule_page,
+    version_page,
+)
 from kb.site.metadata import build_metadata
-from kb.site.search import register_functions, search
+from kb.site.search import GROUP_TITLES, register_functions, search
+from kb.site.search_names import display_name
 
 # Our pages run several small queries; the whole page shares this budget.
 PAGE_TIME_LIMIT_MS = 3000
@@ -59,6 +74,25 @@ def merged_metadata(database_names: tuple[str, ...]) -> dict[str, Any]:
     return metadata
 
 
+# Datasette's own forms leave a few controls without a name a screen reader can say.
+LABEL_DATASETTE_CONTROLS = """
+const kbLabelControls = () => { for (const [selector, label] of [
+  ['select[name^="_filter_column"]', 'Column'], ['select[name^="_filter_op"]', 'Condition'],
+  ['input[name^="_filter_value"]', 'Value'], ['textarea[name="sql"]', 'SQL query'],
+  ['select[name="_sort"]', 'Sort by'], ['textarea', 'SQL query'],
+]) {
+  document.querySelectorAll(selector).forEach(el => { if (!el.labels || !el.labels.length) el.setAttribute('aria-label', label); });
+} };
+kbLabelControls();
+window.addEventListener('load', kbLabelControls);
+"""
+
+
+@hookimpl
+def extra_body_script():
+    return LABEL_DATASETTE_CONTROLS
+
+
 @hookimpl
 def prepare_connection(conn):
     register_functions(conn)
@@ -86,6 +120,16 @@ def prepare_jinja2_environment(env):
     env.filters["quote"] = lambda text: quote(text or "")
     env.filters["worddiff"] = lambda diff: Markup(markup.render_word_diff(diff))
     env.filters["http_url"] = markup.http_url
+    # Site pages (contents, glossary, diff, search): readable names and linked text.
+    env.filters["bcp47"] = labels.bcp47
+    env.filters["versionname"] = labels.version_name
+    env.filters["languagename"] = labels.language_name
+    env.filters["aspectwords"] = labels.aspect_words
+    env.filters["cardname"] = display_name
+    env.filters["isodate"] = lambda raw, lang="en": parse_date(raw, lang or "en") or raw
+    env.filters["glossarylinker"] = lambda terms: markup.GlossaryLinker(
+        (term["term"], "/glossary/" + quote(term["term"], safe="")) for term in terms or [])
+    env.filters["kblinked"] = lambda text, version=None, linker=None: Markup(markup.render_text(text, version, linker))
 
 
 @hookimpl
@@ -96,7 +140,11 @@ def register_routes():
         (r"^/card(?P<json>\.json)?$", card_by_name),
         (r"^/card/(?P<oracle_id>[0-9a-fA-F-]{8,40}?)(?P<json>\.json)?$", card_by_id),
         (r"^/rule/(?P<number>[0-9][0-9a-z.]*?)(?P<json>\.json)?$", rule),
+        # Site pages: the CR contents, the glossary, any two versions compared.
+        (r"^/contents$", contents),
+        (r"^/glossary$", glossary_index),
         (r"^/glossary/(?P<term>[^/]+)$", glossary_entry),
+        (r"^/diff(?P<json>\.json)?$", diff),
         (r"^/ruling/(?P<ruling_id>\d+)$", ruling_row),
         (r"^/translation/(?P<translation_id>\d+)$", translation_row),
         (r"^/changes\.atom$", changes_feed),
@@ -155,13 +203,21 @@ async def home(datasette, request):
 async def search_page(datasette, request):
     json = request.url_vars.get("json")
     query = request.args.get("q", "")
-    results = await run(datasette, lambda conn: search(conn, query))
+    kind = request.args.get("kind") or None
+    offset = int(request.args.get("offset", "0")) if request.args.get("offset", "0").isdigit() else 0
+    results = await run(datasette, lambda conn: search(conn, query, kind=kind, offset=offset))
     if wants_json(request, json):
         return json_response(results.to_dict())
-    # An exact rule number or card name lands on its page; "&all=1" shows the list instead.
-    if results.best and request.args.get("all") != "1" and results.best.detail.startswith(("number", "exact name", "exact unlinked")):
-        return Response.redirect(results.best.url)
-    return await render(datasette, request, "kb_search.html", {"results": results, "q": results.query})
+    # An exact rule number or card name lands on its page (the query kept for the header box);
+    # "&all=1" shows the list instead.
+    if results.best and not kind and request.args.get("all") != "1" and results.best.detail.startswith(
+        ("number", "exact name", "exact unlinked")
+    ):
+        url, _, anchor = results.best.url.partition("#")
+        url += ("&" if "?" in url else "?") + "q=" + quote(results.query)
+        return Response.redirect(url + (f"#{anchor}" if anchor else ""))
+    return await render(datasette, request, "kb_search.html",
+                        {"results": results, "q": results.query, "titles": GROUP_TITLES})
 
 
 async def card_by_id(datasette, request):
@@ -226,12 +282,57 @@ async def version(datasette, request):
 
 
 async def glossary_entry(datasette, request):
-    term = request.url_vars["term"]
-    version = request.args.get("version", "")
-    path = f"/{quote(database(datasette).name)}/glossary?term={quote(term)}"
-    if version:
-        path += f"&version_id={quote(version)}"
-    return Response.redirect(path)
+    term = unquote(request.url_vars["term"])
+    lang = request.args.get("lang", "en")
+    page = await run(datasette, lambda conn: glossary_page.glossary_term(conn, term, lang))
+    if page is None:
+        return await not_found(datasette, request, f"No glossary term “{term}”", False)
+    return await render(datasette, request, "kb_glossary_term.html", {"page": page})
+
+
+async def glossary_index(datasette, request):
+    lang = request.args.get("lang", "en")
+    page = await run(datasette, lambda conn: glossary_page.glossary_index(conn, lang))
+    return await render(datasette, request, "kb_glossary.html", {"page": page})
+
+
+async def contents(datasette, request):
+    version = request.args.get("version") or None
+    page = await run(datasette, lambda conn: contents_page.contents_page(conn, version))
+    if page is None:
+        return await not_found(datasette, request, f"No rules version “{version}”", False)
+    return await render(datasette, request, "kb_contents.html", {"page": page})
+
+
+async def diff(datasette, request):
+    args = request.args
+    offset = int(args.get("offset", "0")) if args.get("offset", "0").isdigit() else 0
+
+    def build(conn: sqlite3.Connection):
+        return diff_page.diff_page(conn, args.get("from") or None, args.get("to") or None, args.get("kind") or None, offset)
+
+    page = await run(datasette, build)
+    if wants_json(request, request.url_vars.get("json")):
+        return json_response(page)
+    return await render(datasette, request, "kb_diff.html", {"page": page}, status=404 if page["error"] else 200)
+
+
+@hookimpl
+def render_cell(row, value, column, table, database, datasette):
+    """Datasette's table pages: card names, Oracle ids, rule numbers and glossary terms link to the site's pages."""
+    if not isinstance(value, str) or not value:
+        return None
+    if table in ("cards", "card_names") and column == "name" and row["oracle_id"]:
+        return Markup(f'<a href="/card/{quote(row["oracle_id"])}">{html.escape(value)}</a>')
+    if table == "glossary" and column == "term":
+        return Markup(f'<a href="/glossary/{quote(value, safe="")}">{html.escape(value)}</a>')
+    if column == "oracle_id" and len(value) == 36:
+        return Markup(f'<a href="/card/{quote(value)}">{html.escape(value)}</a>')
+    if table in ("rules", "current_rules") and column == "number":
+        return Markup(f'<a href="/rule/{quote(value)}">{html.escape(value)}</a>')
+    if column in ("rule_number", "target_number", "current_number", "old_number", "new_number") and value[:1].isdigit():
+        return Markup(f'<a href="/rule/{quote(value)}">{html.escape(value)}</a>')
+    return None
 
 
 async def ruling_row(datasette, request):

@@ -15,6 +15,7 @@ from kb.records import QUALITY_ISSUE_KINDS
 COMMON_COLUMNS: dict[str, str] = {"id": "Stable id (a hash of what identifies the row: the same in every build)"}
 
 TABLE_DESCRIPTIONS: dict[str, str] = {
+    "keyword_dictionary": "Keywords in every language we hold printed text in (Trampelschaden, piétinement, 飛行 ↔ Trample, Flying), mined from localized printings and translated rules, with the evidence for each.",
     "sources": "Where data comes from: official Wizards documents, aggregators, community translations, page captures.",
     "documents": "Every raw input a row came from, with its checksum and where it was fetched.",
     "cr_versions": "One Comprehensive Rules document in one language. A translation points at the English version it translates.",
@@ -41,6 +42,17 @@ TABLE_DESCRIPTIONS: dict[str, str] = {
 }
 
 COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
+    "keyword_dictionary": {
+        "lang": "Language of the term",
+        "term": "The keyword as printed or translated",
+        "term_key": "The term folded for lookup (case and accents ignored)",
+        "en_term": "The English keyword",
+        "rule_number": "The rule that defines it in the current English rules",
+        "sources": "Where it was found (JSON list): scryfall, mtgjson or gatherer printings; cr-rule-title, cr-glossary",
+        "printings": "Localized printings that print this term where the Oracle text has the keyword",
+        "dissent": "Printings of the same language that print another term for it",
+        "status": "How well it is attested",
+    },
     "sources": {
         "id": "Short name of the source (wizards, scryfall, gatherer, mtgjson, cr-zh, cr-ko, …)",
         "name": "Human-readable name",
@@ -287,6 +299,10 @@ CR_CHANGE_KINDS: dict[str, str] = {
 }
 
 VALUES: dict[tuple[str, str], dict[str, str]] = {
+    ("keyword_dictionary", "status"): {
+        "agreed": "two or more printings, or a translated rules text",
+        "single printing": "one printing, uncontested",
+    },
     ("quality_issues", "kind"): QUALITY_ISSUE_KINDS,
     ("refresh_runs", "status"): REFRESH_STATUSES,
     ("documents", "status"): {"parsed": "read completely", "failed": "could not be read (kept with --keep-going)"},

@@ -139,6 +139,23 @@ TABLES: dict[str, dict[str, Any]] = {
         "pk": "id",
         "foreign_keys": [("version_id", "cr_versions", "id")],
     },
+    # Keywords in every language, mined from printed texts and translated CRs
+    # (kb.store.derive_keywords): where each entry came from and how many printings agree.
+    "keyword_dictionary": {
+        "columns": {
+            "id": int,
+            "lang": str,
+            "term": str,
+            "term_key": str,
+            "en_term": str,
+            "rule_number": str,
+            "sources": str,
+            "printings": int,
+            "dissent": int,
+            "status": str,
+        },
+        "pk": "id",
+    },
     "cards": {
         "columns": {
             "oracle_id": str,
@@ -369,6 +386,7 @@ INDEXES: list[tuple[str, list[str], bool]] = [
     ("ruling_translations", ["ruling_id"], False),
     ("quality_issues", ["kind"], False),
     ("keywords", ["term"], False),
+    ("keyword_dictionary", ["term_key"], False),
     ("rule_links", ["en_rule_id"], False),
     ("cr_changes", ["old_version_id", "new_version_id", "position"], False),
     ("cr_changes", ["old_number"], False),
@@ -460,6 +478,13 @@ def m003_cr_version_set_and_status(db: sqlite_utils.Database) -> None:
     for column in ("set_name", "status"):
         if column not in columns:
             db.table("cr_versions").add_column(column, str)
+
+
+@migrations()
+def m004_keyword_dictionary(db: sqlite_utils.Database) -> None:
+    """The keyword dictionary mined from printed texts (databases made before it get it here)."""
+    spec = TABLES["keyword_dictionary"]
+    db["keyword_dictionary"].create(spec["columns"], pk=spec["pk"], if_not_exists=True)
 
 
 def ensure_db_shape(db: sqlite_utils.Database) -> None:

@@ -1,6 +1,8 @@
 """The site in a real browser: Playwright driving Debian's Chromium against `mtgkb serve`.
 
-Screenshots of the home, card and rule pages go to tests/artifacts/ (ignored by git).
+Every page a judge meets is opened at desktop width and at a 390 px phone width, checked with
+axe-core (no serious or critical violations), and saved as a screenshot in tests/artifacts/
+(ignored by git).
 """
 from __future__ import annotations
 
@@ -30,6 +32,20 @@ MTGKB = Path(sys.executable).with_name("mtgkb")
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is missing: apt-get install -y chromium", allow_module_level=True)
 playwright_api = pytest.importorskip("playwright.sync_api")
+axe_api = pytest.importorskip("axe_playwright_python.sync_playwright")
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+# The pages of the screenshot set: (name, path).
+PAGES = [
+    ("home", "/"),
+    ("search", "/search?q=hexproof"),
+    ("card", f"/card/{JACE}"),
+    ("rule", "/rule/702.78"),
+    ("contents", "/contents"),
+    ("glossary", "/glossary/Trample"),
+    ("diff", "/diff?from=en-2026-01-16&to=en-2026-04-17"),
+]
 
 
 def free_port() -> int:
@@ -74,6 +90,11 @@ def site() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
+def snapshot_name() -> str:
+    return built_snapshot_db().stem
+
+
+@pytest.fixture(scope="module")
 def hostile_site() -> Iterator[str]:
     yield from serve(built_hostile_db())
 
@@ -86,13 +107,35 @@ def browser():
         chromium.close()
 
 
+def new_tab(browser, viewport: dict[str, int]):
+    context = browser.new_context(viewport=viewport, locale="en-US")
+    tab = context.new_page()
+    tab.set_default_timeout(15_000)
+    return context, tab
+
+
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
-    tab = context.new_page()
-    tab.set_default_timeout(10_000)
+    context, tab = new_tab(browser, DESKTOP)
     yield tab
     context.close()
+
+
+@pytest.fixture
+def phone(browser):
+    context, tab = new_tab(browser, PHONE)
+    yield tab
+    context.close()
+
+
+def serious_violations(page) -> list[str]:
+    """axe-core's serious and critical findings on the page, one line each."""
+    results = axe_api.Axe().run(page)
+    return [
+        f"{violation['id']} ({violation['impact']}): {[node['target'] for node in violation['nodes']][:3]}"
+        for violation in results.response["violations"]
+        if violation["impact"] in ("serious", "critical")
+    ]
 
 
 def screenshot(page, name: str) -> None:
@@ -108,15 +151,184 @@ def search_from_home(page, site: str, query: str) -> None:
         box.press("Enter")
 
 
+# -- every page at both widths: accessible, screenshotted -----------------------------------------
+
+
+@pytest.mark.parametrize(("width_name", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
+@pytest.mark.parametrize(("name", "path"), PAGES)
+def test_page_is_accessible_and_screenshotted(browser, site: str, name: str, path: str, width_name: str, viewport) -> None:
+    context, tab = new_tab(browser, viewport)
+    try:
+        tab.goto(site + path)
+        assert tab.locator("html").get_attribute("lang") == "en"
+        assert tab.locator("main#main").count() == 1
+        assert "Fan Content Policy" in tab.locator("footer").inner_text()
+        # Nothing wider than the screen (a phone must not scroll sideways).
+        assert tab.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        screenshot(tab, f"{name}-{width_name}.png")
+        assert serious_violations(tab) == []
+    finally:
+        context.close()
+
+
+# -- search -------------------------------------------------------------------------------------
+
+
 def test_russian_name_lands_on_jace_with_16_rulings(page, site: str) -> None:
-    page.goto(site + "/")
-    screenshot(page, "home.png")
     search_from_home(page, site, "Джейс, Гений из Врина")
-    assert page.url == f"{site}/card/{JACE}"
+    assert page.url.startswith(f"{site}/card/{JACE}?q=")
     assert page.locator("h1").inner_text() == "Jace, Vryn's Prodigy // Jace, Telepath Unbound"
     assert page.locator("li.kb-ruling").count() == 16
     assert page.locator("#ruling-count").inner_text() == "16"
-    screenshot(page, "card.png")
+    # The query stays in the header box after the jump.
+    assert page.locator("#kb-nav-q").input_value() == "Джейс, Гений из Врина"
+
+
+def test_card_name_without_punctuation_from_the_phone_header(phone, site: str) -> None:
+    phone.goto(site + "/rule/702.19")
+    box = phone.locator("#kb-nav-q")
+    assert box.is_visible() and box.bounding_box()["width"] >= 250
+    box.fill("jace vryns prodigy")
+    with phone.expect_navigation():
+        box.press("Enter")
+    assert phone.url.startswith(f"{site}/card/{JACE}")
+    assert phone.locator("#kb-nav-q").input_value() == "jace vryns prodigy"
+
+
+def test_german_keyword_lands_on_trample(page, site: str) -> None:
+    search_from_home(page, site, "Trampelschaden")
+    assert "verursacht Trampelschaden" in page.locator(".kb-group-keywords").inner_text()
+    rules = page.locator(".kb-group-rules .kb-hit > a").all_inner_texts()
+    assert rules[:3] == ["702.19 Trample", "702.19a", "702.19b"]
+    with page.expect_navigation():
+        page.locator("a.kb-best").click()
+    assert page.url == f"{site}/rule/702.19"
+
+
+def test_did_you_mean_for_a_misspelled_german_name(page, site: str) -> None:
+    search_from_home(page, site, "Tódliches Komplot")
+    suggestion = page.locator(".kb-did-you-mean a").first
+    assert suggestion.inner_text() == "Tödliches Komplott"
+    with page.expect_navigation():
+        suggestion.click()
+    assert page.locator("h1").inner_text() == "Tödliches Komplott"
+    assert page.locator("li.kb-ruling").count() == 11
+
+
+def test_older_copies_fold_and_more_pages(page, site: str) -> None:
+    page.goto(site + "/search?q=hexproof")
+    older = page.locator(".kb-group-rules details.kb-older").first
+    assert older.locator("summary").inner_text() == "Also in 8 older versions"
+    assert not older.locator("li").first.is_visible()
+    older.locator("summary").click()
+    assert older.locator("li").first.is_visible()
+    page.goto(site + "/search?q=the")
+    with page.expect_navigation():
+        page.locator(".kb-group-rules .kb-more a").click()
+    assert "kind=rules" in page.url and "offset=10" in page.url
+    assert page.locator(".kb-group-rules h2 .count").inner_text().startswith("11–35 of")
+
+
+def test_partial_chinese_word(page, site: str) -> None:
+    page.goto(site + "/search?q=" + "克撒")
+    assert page.locator(".kb-group-translations .kb-hit").count() == 6
+    assert page.locator('.kb-group-translations .kb-snippet[lang="zh-Hans"]').count() == 6
+
+
+def test_spanish_keyword_shows_rule_with_spanish_beside_english(page, site: str) -> None:
+    search_from_home(page, site, "conspirar")
+    with page.expect_navigation():
+        page.locator("a.kb-best").click()
+    assert page.url == f"{site}/rule/702.78#lang-es"
+    assert page.locator("h1").inner_text() == "702.78 Conspire"
+    row = page.locator('tr[id="r-702.78a"]')
+    english, spanish = row.locator('td[lang="en"]'), row.locator('td[lang="es"]')
+    assert "Conspire is a keyword that represents two abilities." in english.inner_text()
+    assert "Conspirar es una palabra clave que representa dos habilidades." in spanish.inner_text()
+    # Side by side on a desktop: the Spanish cell starts on the same line, to the right.
+    assert spanish.bounding_box()["y"] == english.bounding_box()["y"]
+    assert spanish.bounding_box()["x"] > english.bounding_box()["x"]
+    # Labels are for stacked columns only.
+    assert not english.locator(".kb-col-label").is_visible()
+
+
+def test_translation_columns_stack_with_labels_on_a_phone(phone, site: str) -> None:
+    phone.goto(site + "/rule/702.78")
+    row = phone.locator('tr[id="r-702.78a"]')
+    english, chinese = row.locator('td[lang="en"]'), row.locator('td[lang="zh-Hans"]')
+    assert chinese.bounding_box()["y"] > english.bounding_box()["y"]
+    assert english.locator(".kb-col-label").inner_text() == "ENGLISH"
+    assert chinese.locator(".kb-col-label").inner_text() == "SIMPLIFIED CHINESE"
+
+
+def test_rule_number_lands_on_the_subrule(page, site: str) -> None:
+    search_from_home(page, site, "702.78a")
+    assert page.url == f"{site}/rule/702.78a?q=702.78a"
+    assert page.locator("h1").inner_text().startswith("702.78a")
+
+
+# -- hyperlinked rules, glossary, diff -----------------------------------------------------------
+
+
+def test_contents_from_home_to_a_rule(page, site: str) -> None:
+    page.goto(site + "/")
+    with page.expect_navigation():
+        page.get_by_role("link", name="Browse the Comprehensive Rules").click()
+    assert page.url == f"{site}/contents"
+    page.locator("#part-7 summary", has_text="702. Keyword Abilities").click()
+    with page.expect_navigation():
+        page.locator('#part-7 a[href="/rule/702.19"]').click()
+    assert page.locator("h1").inner_text() == "702.19 Trample"
+
+
+def test_glossary_terms_linked_at_first_use(page, site: str) -> None:
+    page.goto(site + "/rule/702.78")
+    cell = page.locator('tr[id="r-702.78a"] td[lang="en"]')
+    assert cell.locator('a.term-ref[href="/glossary/Stack"]').count() == 1
+    with page.expect_navigation():
+        cell.locator('a.term-ref[href="/glossary/Static%20Ability"]').click()
+    assert page.locator("h1").inner_text() == "Static Ability"
+    # "See rule 113, “Abilities,” and rule 604": both sections are links.
+    assert page.locator('.kb-definition a.rule-ref[href="/rule/604"]').count() == 1
+
+
+def test_glossary_page_lists_translations_with_their_evidence(page, site: str) -> None:
+    page.goto(site + "/glossary/Trample")
+    text = page.locator(".kb-term-translations").last.inner_text()
+    assert "verursacht Trampelschaden as printed on 2 cards" in text
+    assert "piétinement as printed on 1 card (one printing only: unconfirmed)" in text
+
+
+def test_diff_form_compares_two_versions(page, site: str) -> None:
+    page.goto(site + "/diff")
+    page.select_option("#diff-from", "en-2025-02-07")
+    page.select_option("#diff-to", "en-2026-04-17")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Compare").click()
+    assert "removed 1" in page.locator(".kb-change-counts").inner_text()
+    assert page.locator(".kb-change").count() == 100
+
+
+def test_symbols_read_as_words(page, site: str) -> None:
+    page.goto(f"{site}/card/{JACE}")
+    assert page.get_by_role("img", name="tap").count() >= 1
+    assert page.get_by_role("img", name="one blue mana").count() >= 1
+
+
+def test_datasette_table_rows_link_to_rule_pages(page, site: str, snapshot_name: str) -> None:
+    page.goto(f"{site}/{snapshot_name}/rules?number=702.19")
+    assert serious_violations(page) == []
+    with page.expect_navigation():
+        page.locator('td a[href="/rule/702.19"]').first.click()
+    assert page.locator("h1").inner_text() == "702.19 Trample"
+
+
+def test_canned_query_opens_before_it_is_filled(page, site: str, snapshot_name: str) -> None:
+    response = page.goto(f"{site}/{snapshot_name}/search_rules")
+    assert response.status == 200
+    assert serious_violations(page) == []
+    page.goto(f"{site}/{snapshot_name}")
+    assert serious_violations(page) == []
 
 
 def test_german_page_rulings_not_yet_linked(page, site: str) -> None:
@@ -127,42 +339,6 @@ def test_german_page_rulings_not_yet_linked(page, site: str) -> None:
     screenshot(page, "card-unlinked.png")
 
 
-def test_spanish_keyword_shows_rule_with_spanish_beside_english(page, site: str) -> None:
-    search_from_home(page, site, "conspirar")
-    with page.expect_navigation():
-        page.locator("a.kb-best").click()
-    assert page.url == f"{site}/rule/702.78#lang-es"
-    assert page.locator("h1").inner_text() == "702.78 Conspire"
-    row = page.locator('tr[id="r-702.78a"]')
-    english = row.locator('td[lang="en"]').inner_text()
-    spanish = row.locator('td[lang="es"]').inner_text()
-    assert "Conspire is a keyword that represents two abilities." in english
-    assert "Conspirar es una palabra clave que representa dos habilidades." in spanish
-    # Side by side: the Spanish cell starts on the same line as the English one, to its right.
-    english_box = row.locator('td[lang="en"]').bounding_box()
-    spanish_box = row.locator('td[lang="es"]').bounding_box()
-    assert spanish_box["y"] == english_box["y"] and spanish_box["x"] > english_box["x"]
-    screenshot(page, "rule.png")
-
-
-def test_rule_number_lands_on_the_subrule(page, site: str) -> None:
-    search_from_home(page, site, "702.78a")
-    assert page.url == f"{site}/rule/702.78a"
-    assert page.locator("h1").inner_text().startswith("702.78a")
-    assert "Conspire is a keyword" in page.locator('tr[id="r-702.78a"] td[lang="en"]').inner_text()
-
-
-def test_chinese_keyword_finds_the_chinese_rule(page, site: str) -> None:
-    search_from_home(page, site, "协力")
-    assert "702.78 协力" in page.locator(".kb-group-rules").inner_text()
-    with page.expect_navigation():
-        page.locator("a.kb-best").click()
-    assert page.url == f"{site}/rule/702.78#lang-zhs"
-    chinese = page.locator('tr[id="r-702.78"] td[lang="zhs"]').inner_text()
-    assert "协力" in chinese
-    screenshot(page, "rule-zhs.png")
-
-
 def test_script_in_a_ruling_renders_as_text(page, hostile_site: str) -> None:
     page.goto(f"{hostile_site}/card/{PHELDDAGRIF}")
     assert page.title() != "pwned"
@@ -170,4 +346,3 @@ def test_script_in_a_ruling_renders_as_text(page, hostile_site: str) -> None:
     assert any("<script>document.title='pwned'</script>" in text for text in texts)
     assert page.locator(".kb-ruling-text script").count() == 0
     assert page.locator(".sym.sym-tap").count() == 1
-    screenshot(page, "card-hostile.png")

@@ -32,6 +32,8 @@ def test_fts_query_quotes_every_token_and_drops_syntax() -> None:
     assert fts_query("NEAR(x OR y)") == '"NEAR" "x" "OR" "y"'
     assert fts_query("conspirar") == '"conspirar"*'
     assert fts_query("conspirar", prefix_last=False) == '"conspirar"'
+    # Three letters stay whole words: "the*" would expand to hundreds of terms.
+    assert fts_query("the") == "\"the\""
     assert fts_query("Tödliches Komplott") == '"Tödliches" "Komplott"*'
     assert fts_query(" - * : ") is None
 
@@ -93,8 +95,10 @@ def test_spanish_keyword_finds_the_english_rule(snapshot_conn: sqlite3.Connectio
         ("702.78 Conspire", "/rule/702.78#lang-es", "es")
     ]
     assert results.best.url == "/rule/702.78#lang-es"
-    spanish = [(hit.title, hit.lang) for hit in results.groups["rules"]]
-    assert spanish == [("702.78 Conspirar", "es"), ("702.78b", "es"), ("702.78a", "es")]
+    # The rule itself and its subrules in reading order, each English rule before its translation.
+    rules = [(hit.title, hit.lang) for hit in results.groups["rules"]]
+    assert rules == [("702.78 Conspire", "en"), ("702.78 Conspirar", "es"), ("702.78a", "en"), ("702.78a", "es"),
+                     ("702.78b", "en"), ("702.78b", "es")]
 
 
 def test_chinese_keyword_finds_the_chinese_and_english_rule(snapshot_conn: sqlite3.Connection) -> None:
@@ -135,3 +139,84 @@ def test_hostile_input_never_errors(snapshot_conn: sqlite3.Connection, query: st
 def test_empty_query(snapshot_conn: sqlite3.Connection) -> None:
     results = search(snapshot_conn, "   ")
     assert results.total == 0 and results.best is None
+
+
+# -- names, spelling, keywords in any language (issue 14) ---------------------------------------
+
+
+@pytest.mark.parametrize("query", ["jace vryns prodigy", "jace, vryn's prodigy", "JACE VRYNS PRODIGY", "jacevrynsprodigy"])
+def test_card_names_ignore_punctuation_and_spacing(snapshot_conn: sqlite3.Connection, query: str) -> None:
+    assert search(snapshot_conn, query).best.url == f"/card/{JACE}"
+
+
+def test_ugins_construct_without_its_apostrophe(snapshot_conn: sqlite3.Connection) -> None:
+    results = search(snapshot_conn, "Ugins Construct")
+    assert results.best.title == "Ugin's Construct"
+    assert [hit.title for hit in results.groups["cards"]] == ["Ugin's Construct"]
+
+
+@pytest.mark.parametrize(
+    ("query", "suggested", "url"),
+    [
+        ("conspier", "Conspire", "/rule/702.78"),
+        ("Tódliches Komplot", "Tödliches Komplott", "/card?name=T%C3%B6dliches%20Komplott"),
+        ("飞形", "飞行 (Flying)", "/rule/702.9"),
+    ],
+)
+def test_did_you_mean_in_every_script(snapshot_conn: sqlite3.Connection, query: str, suggested: str, url: str) -> None:
+    results = search(snapshot_conn, query)
+    assert results.best is None
+    assert (results.suggestions[0].title, results.suggestions[0].url) == (suggested, url)
+
+
+def test_no_suggestions_when_the_query_names_something(snapshot_conn: sqlite3.Connection) -> None:
+    assert search(snapshot_conn, "conspire").suggestions == []
+
+
+@pytest.mark.parametrize(
+    ("query", "rule"),
+    [("Trampelschaden", "702.19 Trample"), ("Piétinement", "702.19 Trample"), ("arrollar", "702.19 Trample"),
+     ("飛行", "702.9 Flying"), ("полет", "702.9 Flying"), ("Fliegend", "702.9 Flying"), ("비행", "702.9 Flying")],
+)
+def test_keywords_in_any_language_find_the_english_rule(snapshot_conn: sqlite3.Connection, query: str, rule: str) -> None:
+    results = search(snapshot_conn, query)
+    assert [hit.title for hit in results.groups["keywords"]] == [rule]
+    assert results.best.url == "/rule/" + rule.split()[0]
+    # The rule itself and its subrules lead the rules group.
+    assert results.groups["rules"][0].title == rule
+
+
+def test_partial_chinese_word_finds_every_translation_containing_it(snapshot_conn: sqlite3.Connection) -> None:
+    results = search(snapshot_conn, "克撒")
+    assert len(results.groups["translations"]) == 6
+    assert all("<mark>克撒</mark>" in hit.snippet for hit in results.groups["translations"])
+    assert sorted(hit.title for hit in results.groups["cards"]) == ["克撒之怒", "铸物勋爵克撒"]
+
+
+def test_rules_in_reading_order_with_older_copies_folded(snapshot_conn: sqlite3.Connection) -> None:
+    rules = search(snapshot_conn, "hexproof").groups["rules"]
+    assert [hit.title for hit in rules[:9]] == [
+        "702.11 Hexproof", "702.11a", "702.11b", "702.11c", "702.11d", "702.11e", "702.11f", "702.11g", "702.11h",
+    ]
+    assert all(hit.detail == "en-2026-04-17" for hit in rules[:9])
+    assert [copy.detail for copy in rules[1].older][:2] == ["en-2026-01-16", "en-2025-02-07"]
+
+
+def test_the_rule_itself_before_rules_that_mention_it(snapshot_conn: sqlite3.Connection) -> None:
+    titles = [hit.title for hit in search(snapshot_conn, "legend rule").groups["rules"]]
+    assert titles[:2] == ["704.5j", "205.4d"]
+
+
+def test_a_common_word_has_a_lower_bound_count_and_pages(snapshot_conn: sqlite3.Connection) -> None:
+    first = search(snapshot_conn, "the")
+    assert "rules" in first.capped and first.count_text("rules").endswith("+")
+    assert first.has_more("rules") and len(first.groups["rules"]) == 10
+    second = search(snapshot_conn, "the", kind="rules", offset=25)
+    assert second.offset == 25 and len(second.groups["rules"]) == 25
+    assert [kind for kind, hits in second.groups.items() if hits] == ["rules"]
+    assert second.groups["rules"][0].title not in {hit.title for hit in first.groups["rules"]}
+
+
+def test_rulings_page_through_a_bounded_window(snapshot_conn: sqlite3.Connection) -> None:
+    page = search(snapshot_conn, "the", kind="rulings", offset=10)
+    assert len(page.groups["rulings"]) == 25 and page.count_text("rulings") == "100+"

@@ -8,7 +8,7 @@ from urllib.parse import quote
 
 import pytest
 
-from kb.site.markup import render_text
+from kb.site.markup import GlossaryLinker, render_text
 from site_databases import JACE, PHELDDAGRIF
 
 KOMPLOTT = "/card?name=" + quote("Tödliches Komplott")
@@ -43,19 +43,20 @@ async def test_home_has_one_search_box(snapshot_ds) -> None:
     assert response.status_code == 200
     assert response.text.count('name="q"') == 1
     assert 'action="/search"' in response.text
-    assert "en-2026-04-17" in response.text
+    assert "Comprehensive Rules of 2026-04-17" in response.text
 
 
 async def test_search_redirects_an_exact_card_name(snapshot_ds) -> None:
     response = await snapshot_ds.client.get("/search?q=" + quote("Джейс, Гений из Врина"))
     assert response.status_code == 302
-    assert response.headers["location"] == f"/card/{JACE}"
+    # The query rides along, so the header box still shows it on the card page.
+    assert response.headers["location"] == f"/card/{JACE}?q=" + quote("Джейс, Гений из Врина")
 
 
 async def test_search_redirects_a_rule_number(snapshot_ds) -> None:
     response = await snapshot_ds.client.get("/search?q=702.78a")
     assert response.status_code == 302
-    assert response.headers["location"] == "/rule/702.78a"
+    assert response.headers["location"] == "/rule/702.78a?q=702.78a"
 
 
 async def test_search_lists_keyword_results_grouped(snapshot_ds) -> None:
@@ -163,15 +164,21 @@ async def test_rule_in_an_older_version(snapshot_ds) -> None:
 # -- feed, Datasette pages, robots --------------------------------------------------------------
 
 
-async def test_changes_feed_is_atom(snapshot_ds) -> None:
+async def test_changes_feed_is_atom_of_the_last_weeks(snapshot_ds) -> None:
     response = await snapshot_ds.client.get("/changes.atom")
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("application/atom+xml")
+    atom = "{http://www.w3.org/2005/Atom}"
     feed = ET.fromstring(response.content)
-    entries = feed.findall("{http://www.w3.org/2005/Atom}entry")
-    assert len(entries) == 50
-    categories = {entry.find("{http://www.w3.org/2005/Atom}category").get("term") for entry in entries}
-    assert categories <= {"ruling", "cr-version"}
+    # Atom requires an author for every entry: the feed-level one covers them all.
+    assert feed.find(f"{atom}author/{atom}name").text == "MTG Rules KB"
+    entries = feed.findall(f"{atom}entry")
+    # The newest data is the 2026-04-17 CR; the snapshot's newest ruling (2024-01-12) is older
+    # than the feed's 13 weeks, so only the two 2026 CR versions are news.
+    assert [entry.find(f"{atom}title").text for entry in entries] == [
+        "Comprehensive Rules of 2026-04-17 (3138 rules)", "Comprehensive Rules of 2026-01-16 (3114 rules)",
+    ]
+    assert entries[0].find(f"{atom}link").get("href").endswith("/version/en-2026-04-17")
 
 
 async def test_datasette_table_json_and_canned_query(snapshot_ds, snapshot_db) -> None:
@@ -284,3 +291,86 @@ async def test_rule_page_traces_renumbering_and_lists_rulings_relying_on_it(snap
     assert relying == {("Tödliches Komplott", "701.47", "keyword")}
     page = await snapshot_ds.client.get("/rule/701.50")
     assert "Rulings relying on this rule" in page.text and 'href="/version/en-2026-01-16"' in page.text
+
+
+# -- site pages of issue 14: contents, glossary, diff, furniture ---------------------------------
+
+
+async def test_every_page_has_lang_main_skip_link_and_fan_content_notice(snapshot_ds, snapshot_db) -> None:
+    for path in ("/", "/contents", "/glossary", f"/{snapshot_db.stem}/rules", "/search?q=hexproof"):
+        text = (await snapshot_ds.client.get(path)).text
+        assert text.startswith("<!DOCTYPE html>") and '<html lang="en">' in text, path
+        assert '<main id="main"' in text and 'href="#main"' in text, path
+        assert "unofficial Fan Content permitted under the" in text, path
+
+
+async def test_contents_lists_parts_sections_and_rules(snapshot_ds) -> None:
+    text = (await snapshot_ds.client.get("/contents")).text
+    assert text.count('class="kb-part"') == 9
+    assert '<summary>702. Keyword Abilities <span class="count">' in text
+    assert '<a href="/rule/702">Section 702 on one page</a>' in text
+    assert '<a href="/rule/702.78">702.78</a>' in text
+    assert 'href="/contents"' in (await snapshot_ds.client.get("/")).text
+
+
+async def test_glossary_term_page_has_rules_and_translations(snapshot_ds) -> None:
+    text = (await snapshot_ds.client.get("/glossary/Trample")).text
+    assert '<a class="rule-ref" href="/rule/702.19">702.19</a> Trample' in text
+    assert '<span lang="de">verursacht Trampelschaden</span>' in text
+    assert 'lang="zh-Hans"><a href="/glossary/%E8%B7%B5%E8%B8%8F?lang=zhs">践踏</a>' in text
+    legend = (await snapshot_ds.client.get("/glossary/Legend%20Rule")).text
+    assert '<a class="rule-ref" href="/rule/704.5j">704.5j</a>' in legend
+    assert (await snapshot_ds.client.get("/glossary/No%20Such%20Term")).status_code == 404
+
+
+async def test_diff_between_any_two_versions(snapshot_ds) -> None:
+    page = (await snapshot_ds.client.get("/diff.json?from=en-2026-01-16&to=en-2026-04-17")).json()
+    assert page["counts"] == {"changed": 32, "added": 25, "moved": 118, "glossary-changed": 20,
+                              "glossary-added": 8, "glossary-removed": 3}
+    assert page["total"] == 206 and len(page["changes"]) == 100
+    # Not consecutive: computed with kb.link.cr_diff, as `mtgkb cr-diff` does.
+    far = (await snapshot_ds.client.get("/diff?from=en-2025-02-07&to=en-2026-04-17&kind=removed")).text
+    assert "removed <span class=\"count\">1</span>" in far
+    assert (await snapshot_ds.client.get("/diff?from=en-2026-04-17&to=zhs-2025-02-07")).status_code == 404
+    assert (await snapshot_ds.client.get("/diff")).status_code == 200
+
+
+async def test_canned_queries_open_before_their_parameters_are_filled(snapshot_ds, snapshot_db) -> None:
+    for name in ("search_rules", "rulings_of_card", "search_rulings", "rulings_by_any_name"):
+        assert (await snapshot_ds.client.get(f"/{snapshot_db.stem}/{name}")).status_code == 200, name
+
+
+async def test_datasette_rows_link_to_site_pages(snapshot_ds, snapshot_db) -> None:
+    text = (await snapshot_ds.client.get(f"/{snapshot_db.stem}/rules?number=702.19&_size=2")).text
+    assert '<a href="/rule/702.19">702.19</a>' in text
+    cards = (await snapshot_ds.client.get(f"/{snapshot_db.stem}/cards?oracle_id={JACE}")).text
+    assert f'<a href="/card/{JACE}">Jace, Vryn&#x27;s Prodigy // Jace, Telepath Unbound</a>' in cards
+
+
+def test_rule_numbers_in_any_language_and_ranges_are_links() -> None:
+    html = render_text("见规则806；rules 306–311 and 规则 702.78a")
+    assert '规则<a class="rule-ref" href="/rule/806">806</a>' in html
+    assert 'rules <a class="rule-ref" href="/rule/306">306</a>–<a class="rule-ref" href="/rule/311">311</a>' in html
+    assert '规则 <a class="rule-ref" href="/rule/702.78a">702.78a</a>' in html
+
+
+def test_symbols_read_as_words() -> None:
+    assert 'aria-label="one blue mana"' in render_text("{U}")
+    assert 'aria-label="tap"' in render_text("{T}")
+    assert 'aria-label="two generic mana"' in render_text("{2}")
+    assert 'aria-label="one Phyrexian black mana"' in render_text("{B/P}")
+
+
+def test_glossary_terms_linked_at_first_use_only() -> None:
+    linker = GlossaryLinker([("Attack", "/glossary/Attack"), ("Mana Ability", "/glossary/Mana%20Ability")])
+    html = render_text("It attacks. Mana abilities resolve. It attacks again.", None, linker)
+    assert html.count('class="term-ref"') == 2
+    assert '<a class="term-ref" href="/glossary/Mana%20Ability">Mana abilities</a>' in html
+
+
+async def test_card_pages_mark_lost_symbols_and_name_reversible_cards_once(snapshot_ds) -> None:
+    german = (await snapshot_ds.client.get("/card?name=" + quote("Tödliches Komplott"))).text
+    # The two rulings whose {T} the German page lost ("with  in the cost") say so on the ruling.
+    assert german.count('class="kb-warning kb-lost-symbols"') == 2
+    okaun = (await snapshot_ds.client.get("/card/7dec219b-96d1-4d4c-b3ac-15eda9d2ccc6")).text
+    assert "<h1>Okaun, Eye of Chaos</h1>" in okaun

@@ -1,0 +1,42 @@
+"""What the CR contents page shows: parts, their sections, and each section's rules (one version)."""
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from kb.site.search_db import newest_english_version, rows
+
+
+def contents_page(conn: sqlite3.Connection, version: str | None = None) -> dict[str, Any] | None:
+    """Parts -> sections -> rules (not subrules) of ``version`` (default: the current English CR)."""
+    current = newest_english_version(conn)
+    version = version or current
+    found = rows(conn, "select id, lang, effective_date from cr_versions where id = ?", (version,))
+    if not found:
+        return None
+    parts: list[dict[str, Any]] = []
+    sections: dict[str, dict[str, Any]] = {}
+    for row in rows(
+        conn,
+        """select number, kind, title, text, parent_number from rules
+        where version_id = ? and kind in ('part', 'section', 'rule') order by position limit 5000""",
+        (version,),
+    ):
+        if row["kind"] == "part":
+            parts.append({**row, "sections": []})
+        elif row["kind"] == "section" and parts:
+            section = {**row, "rules": []}
+            sections[row["number"]] = section
+            parts[-1]["sections"].append(section)
+        elif row["kind"] == "rule":
+            owner = sections.get(row["parent_number"] or row["number"].split(".")[0])
+            if owner is not None:
+                owner["rules"].append(row)
+    glossary_count = conn.execute("select count(*) from glossary where version_id = ?", (version,)).fetchone()[0]
+    return {
+        "version": found[0],
+        "is_current": version == current,
+        "parts": parts,
+        "glossary_count": glossary_count,
+        "versions": rows(conn, "select id, effective_date from cr_versions where lang = 'en' order by effective_date desc"),
+    }

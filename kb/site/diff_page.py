@@ -1,0 +1,89 @@
+"""What the diff page shows: every difference between any two CR versions, counted, filtered and paged.
+
+The comparison itself is ``kb.link.cr_diff`` (the same one ``mtgkb cr-diff`` prints); results are
+kept for a few recent pairs, since a version's text never changes once published.
+"""
+from __future__ import annotations
+
+import sqlite3
+from collections import OrderedDict
+from typing import Any
+
+import sqlite_utils
+
+from kb.link.cr_diff import Change, diff_versions
+from kb.site.search_db import newest_english_version, rows
+
+PAGE_SIZE = 100
+_CACHE: OrderedDict[tuple[str, str, str], list[Change]] = OrderedDict()
+_CACHE_SIZE = 6
+
+
+def versions(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    return rows(conn, "select id, lang, effective_date from cr_versions order by lang != 'en', lang, effective_date desc")
+
+
+def default_pair(conn: sqlite3.Connection) -> tuple[str | None, str | None]:
+    """The current English version and the one before it."""
+    english = [row["id"] for row in rows(conn, "select id from cr_versions where lang = 'en' order by effective_date desc limit 2")]
+    return (english[1] if len(english) > 1 else None), newest_english_version(conn)
+
+
+def changes_between(conn: sqlite3.Connection, old: str, new: str) -> list[Change]:
+    from kb.store.derive_cr_links import load_cr_document
+
+    database = conn.execute("pragma database_list").fetchone()[2]
+    key = (database, old, new)
+    if key not in _CACHE:
+        db = sqlite_utils.Database(conn)
+        _CACHE[key] = diff_versions(load_cr_document(db, old), load_cr_document(db, new))
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    _CACHE.move_to_end(key)
+    return _CACHE[key]
+
+
+def stored_changes(conn: sqlite3.Connection, old: str, new: str) -> list[dict[str, Any]] | None:
+    """Consecutive English versions were compared at build time (``cr_changes``): read, not recomputed."""
+    found = rows(
+        conn,
+        """select kind, entry_kind, old_number, new_number, aspects, word_diff from cr_changes
+        where old_version_id = ? and new_version_id = ? order by position limit 20000""",
+        (old, new),
+    )
+    return found or None
+
+
+def diff_page(
+    conn: sqlite3.Connection, old: str | None, new: str | None, kind: str | None = None, offset: int = 0
+) -> dict[str, Any]:
+    """The form's choices and, when both versions exist, the counted changes of one page."""
+    known = versions(conn)
+    ids = {row["id"]: row for row in known}
+    page: dict[str, Any] = {"versions": known, "from": old, "to": new, "kind": kind, "offset": 0, "changes": [],
+                            "counts": {}, "total": 0, "error": None, "page_size": PAGE_SIZE}
+    if not old or not new:
+        page["from"], page["to"] = default_pair(conn) if not old and not new else (old, new)
+        return page
+    missing = [version for version in (old, new) if version not in ids]
+    if missing:
+        page["error"] = "We hold no rules version " + " or ".join(f"“{version}”" for version in missing) + "."
+        return page
+    if ids[old]["lang"] != ids[new]["lang"]:
+        page["error"] = "These versions are in different languages: compare versions of one language."
+        return page
+    stored = stored_changes(conn, old, new)
+    changes: list[dict[str, Any]] = stored if stored is not None else [
+        {"kind": change.kind, "entry_kind": change.entry_kind, "old_number": change.old_number,
+         "new_number": change.new_number, "aspects": ", ".join(change.aspects), "word_diff": change.word_diff}
+        for change in changes_between(conn, old, new)
+    ]
+    counts: dict[str, int] = {}
+    for change in changes:
+        counts[str(change["kind"])] = counts.get(str(change["kind"]), 0) + 1
+    page["counts"] = counts
+    shown = [change for change in changes if not kind or change["kind"] == kind]
+    offset = max(0, min(int(offset or 0), max(0, len(shown) - 1)))
+    page.update(total=len(shown), offset=offset, changes=shown[offset : offset + PAGE_SIZE])
+    page["old"], page["new"] = ids[old], ids[new]
+    return page

@@ -1,0 +1,138 @@
+"""What the glossary pages show: the index of terms, and one term with its rules, translations and history."""
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from kb.site.search_db import newest_english_version, rows, table_has_rows
+from kb.site.search_text import fold, rule_number_key
+
+
+def glossary_index(conn: sqlite3.Connection, lang: str = "en") -> dict[str, Any]:
+    """Every term of the newest glossary of ``lang``, by first letter."""
+    version = newest_version(conn, lang)
+    letters: dict[str, list[dict[str, Any]]] = {}
+    for row in rows(conn, "select term from glossary where version_id = ? order by term collate nocase limit 5000",
+                    (version,)):
+        letters.setdefault((row["term"][:1] or "?").upper(), []).append(row)
+    languages = rows(conn, """select lang, max(id) as version_id from cr_versions
+        where id in (select distinct version_id from glossary) group by lang order by lang != 'en', lang""")
+    return {"lang": lang, "version": version, "letters": letters, "languages": languages}
+
+
+def newest_version(conn: sqlite3.Connection, lang: str) -> str | None:
+    if lang == "en":
+        return newest_english_version(conn)
+    found = conn.execute(
+        """select cr_versions.id from cr_versions where lang = ? and exists (
+            select 1 from glossary where glossary.version_id = cr_versions.id)
+        order by effective_date desc limit 1""",
+        (lang,),
+    ).fetchone()
+    return found[0] if found else None
+
+
+def glossary_term(conn: sqlite3.Connection, term: str, lang: str = "en") -> dict[str, Any] | None:
+    """One term: its definition, the rules it points to and that use it, translations, history."""
+    version = newest_version(conn, lang)
+    entry = find_entry(conn, version, term)
+    if entry is None:
+        return None
+    english = entry if lang == "en" else english_entry(conn, entry["id"])
+    english_term = english["term"] if english else None
+    page: dict[str, Any] = {
+        "lang": lang,
+        "entry": entry,
+        "english": english,
+        "refs": rows(
+            conn,
+            """select distinct glossary_refs.target_number as number, rules.title, rules.text
+            from glossary_refs left join rules on rules.id = glossary_refs.target_rule_id
+            where glossary_refs.glossary_id = ? limit 30""",
+            (english["id"] if english else entry["id"],),
+        ),
+        "used_in": rules_using(conn, english_term) if english_term else [],
+        "translations": translations_of(conn, english_term) if english_term else [],
+        "printed": printed_keywords(conn, english_term) if english_term else [],
+        "history": history_of(conn, english_term) if english_term else [],
+    }
+    return page
+
+
+def find_entry(conn: sqlite3.Connection, version: str | None, term: str) -> dict[str, Any] | None:
+    found = rows(conn, "select id, term, text, version_id from glossary where version_id = ? and term = ? limit 1",
+                 (version, term))
+    if not found:
+        wanted = fold(term)
+        found = [row for row in rows(conn, "select id, term, text, version_id from glossary where version_id = ? limit 5000",
+                                     (version,)) if fold(row["term"]) == wanted][:1]
+    return found[0] if found else None
+
+
+def english_entry(conn: sqlite3.Connection, glossary_id: int) -> dict[str, Any] | None:
+    found = rows(conn, """select english.id, english.term, english.text, english.version_id
+        from glossary_links join glossary as english on english.id = glossary_links.en_glossary_id
+        where glossary_links.glossary_id = ?""", (glossary_id,))
+    return found[0] if found else None
+
+
+def rules_using(conn: sqlite3.Connection, term: str, limit: int = 40) -> list[dict[str, Any]]:
+    """Rules of the current version whose text names the term (a bounded phrase search)."""
+    words = [word for word in term.split(" (")[0].replace('"', " ").split() if word]
+    if not words:
+        return []
+    phrase = '"' + " ".join(words) + '"'
+    found = rows(
+        conn,
+        """select rules.number, rules.title, rules.text from rules_fts cross join rules on rules.rowid = rules_fts.rowid
+        where rules_fts match ? and rules.version_id = ? limit ?""",
+        ("{title text} : " + phrase, newest_english_version(conn), limit),
+    )
+    return sorted(found, key=lambda row: rule_number_key(row["number"]))
+
+
+def translations_of(conn: sqlite3.Connection, english_term: str) -> list[dict[str, Any]]:
+    """The term in each translated CR that links its glossary entry to an English entry of this term."""
+    return rows(
+        conn,
+        """select cr_versions.lang, glossary.term, glossary.text, glossary.version_id, max(cr_versions.effective_date) as date
+        from glossary as english
+        join glossary_links on glossary_links.en_glossary_id = english.id
+        join glossary on glossary.id = glossary_links.glossary_id
+        join cr_versions on cr_versions.id = glossary.version_id
+        where english.term = ? and english.version_id in (select id from cr_versions where lang = 'en')
+        group by cr_versions.lang, glossary.term order by cr_versions.lang limit 50""",
+        (english_term,),
+    )
+
+
+def printed_keywords(conn: sqlite3.Connection, english_term: str) -> list[dict[str, Any]]:
+    """The keyword as localized cards print it, with how many printings agree."""
+    if not table_has_rows(conn, "keyword_dictionary"):
+        return []
+    return rows(
+        conn,
+        """select lang, term, printings, dissent, status, sources from keyword_dictionary
+        where en_term = ? collate nocase and printings > 0 order by lang, printings desc limit 60""",
+        (english_term.split(" (")[0],),
+    )
+
+
+def history_of(conn: sqlite3.Connection, english_term: str) -> list[dict[str, Any]]:
+    """The English definition through the versions we hold, one row per distinct text (newest first)."""
+    found = rows(
+        conn,
+        """select glossary.text, cr_versions.id as version_id, cr_versions.effective_date
+        from glossary join cr_versions on cr_versions.id = glossary.version_id
+        where glossary.term = ? and cr_versions.lang = 'en' order by cr_versions.effective_date desc limit 60""",
+        (english_term,),
+    )
+    history: list[dict[str, Any]] = []
+    for row in found:
+        if history and history[-1]["text"] == row["text"]:
+            history[-1]["since"] = row["effective_date"]
+            history[-1]["versions"] += 1
+        else:
+            history.append({"text": row["text"], "since": row["effective_date"], "until": row["effective_date"],
+                            "version_id": row["version_id"], "versions": 1})
+    return history

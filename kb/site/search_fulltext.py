@@ -1,0 +1,360 @@
+"""Rules, glossary entries, rulings and translations by their text, for the one-box search.
+
+Nothing here ranks or sorts every match: each full-text query reads a bounded window (no
+``order by rank`` over the whole match set) and the window is ordered in Python. A window that
+fills up makes its group's count a lower bound ("300+").
+"""
+from __future__ import annotations
+
+import html
+import re
+import sqlite3
+from typing import Any
+from urllib.parse import quote
+
+from kb.site.search_db import card_url, newest_english_version, rows, rule_url, table_exists, translated_versions
+from kb.site.search_hit import Hit
+from kb.site.search_text import (
+    WORD,
+    escape_like,
+    fold,
+    has_cjk,
+    highlight,
+    rule_number_key,
+)
+
+RULES_WINDOW = 200  # rules of the current version read per query
+OTHER_RULES_WINDOW = 100  # of translated versions, and of older English versions
+TEXT_WINDOW = 100  # rulings, translations, glossary entries
+MAX_OFFSET = 1000
+
+# "702.78a", "702.78", "702", "7", optionally after the word "rule" in a few languages.
+RULE_NUMBER_QUERY = re.compile(
+    r"^\s*(?:(?:rules?|cr|regla|règle|regel|regola|regra|правило|规则|規則|규칙)\s*)?"
+    r"(?P<number>[1-9]\d{0,2}(?:\.\d+[a-z]?)?)\.?\s*$",
+    re.IGNORECASE,
+)
+RULE_NUMBER_IN_QUERY = re.compile(r"(?<![\w.])([1-9]\d{2}\.\d+[a-z]?)(?![\w])")
+
+
+def rules_by_number(conn: sqlite3.Connection, query: str) -> list[Hit]:
+    """Rule numbers answered by number: the newest English version that has the rule."""
+    whole = RULE_NUMBER_QUERY.match(query)
+    numbers = [whole.group("number")] if whole else RULE_NUMBER_IN_QUERY.findall(query)
+    newest = newest_english_version(conn)
+    hits = []
+    for number in numbers[:5]:
+        for row in rows(
+            conn,
+            """select rules.number, rules.title, rules.text, rules.version_id
+            from rules join cr_versions on cr_versions.id = rules.version_id
+            where rules.number = ? and cr_versions.lang = 'en'
+            order by cr_versions.effective_date desc limit 1""",
+            (number.lower(),),
+        ):
+            version = None if row["version_id"] == newest else row["version_id"]
+            title = f"{row['number']} {row['title'] or ''}".strip()
+            hits.append(Hit("rule", title, rule_url(row["number"], version), html.escape((row["text"] or "")[:240]),
+                            "en", "number" + (f" (only in {row['version_id']})" if version else "")))
+    return hits
+
+
+def rule_window(conn: sqlite3.Connection, match: str, where: str, params: list[Any], limit: int) -> list[dict[str, Any]]:
+    return rows(
+        conn,
+        f"""select rules.number, rules.title, rules.text, rules.version_id, cr_versions.lang,
+            cr_versions.effective_date
+        from rules_fts cross join rules on rules.rowid = rules_fts.rowid
+        join cr_versions on cr_versions.id = rules.version_id
+        where rules_fts match ? and {where} limit ?""",
+        [match, *params, limit],
+    )
+
+
+def about_rules(conn: sqlite3.Connection, numbers: list[str], version: str | None) -> list[dict[str, Any]]:
+    """The rules a query names (a keyword's rule, the rule a glossary term points to) with their subrules."""
+    found: list[dict[str, Any]] = []
+    for number in numbers[:5]:
+        found += rows(
+            conn,
+            """select rules.number, rules.title, rules.text, rules.version_id, cr_versions.lang,
+                cr_versions.effective_date, null as snip
+            from rules join cr_versions on cr_versions.id = rules.version_id
+            where rules.version_id = ? and (rules.number = ? or rules.parent_number = ?) limit 60""",
+            (version, number, number),
+        )
+    return found
+
+
+def glossary_rule_numbers(conn: sqlite3.Connection, query: str, version: str | None) -> list[str]:
+    """Rules the current glossary's entry for exactly this term points to ("Legend Rule" -> 704.5j)."""
+    entries = rows(conn, "select id, term from glossary where version_id = ? and term like ? escape '\\' limit 5",
+                   (version, escape_like(query)))
+    numbers: list[str] = []
+    for entry in entries:
+        if fold(entry["term"]) == fold(query):
+            numbers += [row["target_number"] for row in rows(
+                conn, "select target_number from glossary_refs where glossary_id = ? limit 10", (entry["id"],))]
+    return numbers
+
+
+def rules_by_text(
+    conn: sqlite3.Connection, query: str, match: str | None, about: list[str], cjk_rows: list[dict[str, Any]]
+) -> tuple[list[Hit], bool]:
+    """Rule hits in reading order: the rules the query names first, then the rules mentioning it.
+
+    Current English rules and translated rules lead; copies of a rule in older English versions
+    fold under it (``Hit.older``); rules found only in older versions come last.
+    Returns the hits and whether a window filled up (the count is then a lower bound).
+    """
+    current = newest_english_version(conn)
+    translated = translated_versions(conn)
+    marks = ",".join("?" * len(translated)) or "null"
+    about = about + glossary_rule_numbers(conn, query, current)
+    in_force = about_rules(conn, about, current) + list(cjk_rows)
+    capped = False
+    older: list[dict[str, Any]] = []
+    if match:
+        window = rule_window(conn, match, "rules.version_id = ?", [current], RULES_WINDOW)
+        translations = rule_window(conn, match, f"rules.version_id in ({marks})", translated, OTHER_RULES_WINDOW)
+        older = rule_window(conn, match, f"rules.version_id not in (?, {marks})", [current, *translated],
+                            OTHER_RULES_WINDOW)
+        capped = len(window) >= RULES_WINDOW or len(translations) >= OTHER_RULES_WINDOW
+        in_force += window + translations
+    hits: dict[tuple[str, str], Hit] = {}
+    named = {number.lower() for number in about}
+    for row in in_force:
+        key = (row["lang"], row["number"])
+        if key not in hits:
+            hits[key] = rule_hit(row, current, query)
+    by_text: dict[tuple[str, str], tuple[str, str]] = {}
+    only_older: dict[tuple[str, str], Hit] = {}
+    for row in sorted(older, key=lambda row: row["effective_date"] or "", reverse=True):
+        home = (row["lang"], row["number"])
+        if home not in hits:
+            # Renumbered since: the same title or text under another number.
+            if not by_text:
+                by_text = {(row["lang"], text_key(row)): (row["lang"], row["number"]) for row in in_force}
+            home = by_text.get((row["lang"], text_key(row)), home)
+        target = hits.get(home) or only_older.get((row["lang"], text_key(row)))
+        if target is None:
+            only_older[(row["lang"], text_key(row))] = rule_hit(row, current, query)
+        elif len(target.older) < 20:
+            target.older.append(rule_hit(row, current, query))
+
+    def order(hit: Hit) -> tuple:
+        number = hit.title.split(" ")[0]
+        is_named = number in named or any(number.startswith(n) and number[len(n):].isalpha() for n in named)
+        return (not is_named, rule_number_key(number), hit.lang != "en", hit.lang or "")
+
+    ordered = sorted(hits.values(), key=order)
+    ordered += sorted(only_older.values(), key=lambda hit: rule_number_key(hit.title.split(" ")[0]))
+    return ordered, capped
+
+
+def text_key(row: dict[str, Any]) -> str:
+    """The same rule under another number: its title, or its text with spacing and case ignored."""
+    return "title:" + fold(row["title"]) if row.get("title") else "text:" + " ".join((row.get("text") or "").split())[:300].casefold()
+
+
+def rule_hit(row: dict[str, Any], current: str | None, query: str) -> Hit:
+    """A rule hit; its snippet is filled by ``mark_words`` once the page's hits are chosen."""
+    english = row["lang"] == "en"
+    version = None if row["version_id"] == current or not english else row["version_id"]
+    anchor = "" if english else f"lang-{row['lang']}"
+    title = f"{row['number']} {row['title'] or ''}".strip()
+    return Hit("rule", title, rule_url(row["number"], version, anchor), row.get("text") or "", row["lang"],
+               row["version_id"])
+
+
+def mark_words(text: str | None, query: str, width: int = 90) -> str:
+    """Escaped text around the query's words, each marked (the words as typed, any case)."""
+    text = text or ""
+    words = [word for word in WORD.findall(query) if len(word) > 1 or has_cjk(word)][:12]
+    if not words:
+        return html.escape(text[: width * 2])
+    pattern = re.compile("|".join(re.escape(word) + (r"\w*" if not has_cjk(word) else "") for word in words),
+                         re.IGNORECASE)
+    first = pattern.search(text)
+    start = max(0, first.start() - width) if first else 0
+    end = min(len(text), start + width * 2 + (first.end() - first.start() if first else 0))
+    window = text[start:end]
+    out, cursor = [], 0
+    for found in pattern.finditer(window):
+        out.append(html.escape(window[cursor : found.start()]) + "<mark>" + html.escape(found.group(0)) + "</mark>")
+        cursor = found.end()
+    out.append(html.escape(window[cursor:]))
+    return ("…" if start else "") + "".join(out) + ("…" if end < len(text) else "")
+
+
+def glossary_by_text(conn: sqlite3.Connection, query: str, match: str, limit: int) -> list[Hit]:
+    found = rows(
+        conn,
+        """select glossary.id, glossary.term, glossary.text, glossary.version_id, cr_versions.lang,
+            cr_versions.effective_date
+        from glossary_fts cross join glossary on glossary.rowid = glossary_fts.rowid
+        join cr_versions on cr_versions.id = glossary.version_id
+        where glossary_fts match ? limit ?""",
+        (match, TEXT_WINDOW),
+    )
+    newest: dict[tuple[str, str], dict[str, Any]] = {}
+    for row in found:
+        key = (row["lang"], fold(row["term"]))
+        if key not in newest or (row["effective_date"] or "") > (newest[key]["effective_date"] or ""):
+            newest[key] = row
+    wanted = fold(query)
+    ordered = sorted(newest.values(), key=lambda row: (fold(row["term"]) != wanted, row["lang"] != "en", fold(row["term"])))
+    return [glossary_hit(row["term"], row["lang"], mark_words(row["text"], query), row["version_id"]) for row in ordered[:limit]]
+
+
+def glossary_hit(term: str, lang: str, snippet: str, version_id: str) -> Hit:
+    url = f"/glossary/{quote(term, safe='')}" + ("" if lang == "en" else f"?lang={quote(lang)}")
+    return Hit("glossary", term, url, snippet, lang, version_id)
+
+
+def windowed(conn: sqlite3.Connection, sql: str, match: str, offset: int, limit: int) -> tuple[list[dict[str, Any]], bool]:
+    """Rows ``offset``..``offset + limit`` of a bounded window, best-ranked first within the window.
+
+    ``rank`` is computed for the window's rows only: the full match set is never sorted.
+    """
+    offset = max(0, min(offset, MAX_OFFSET))
+    size = max(TEXT_WINDOW, offset + limit)
+    found = rows(conn, sql, (match, size))
+    found.sort(key=lambda row: row["rank"])
+    return found[offset : offset + limit], len(found) >= size
+
+
+def rulings_by_text(
+    conn: sqlite3.Connection, query: str, match: str, offset: int, limit: int
+) -> tuple[list[Hit], int, bool]:
+    found, capped = windowed(
+        conn,
+        """select rulings.id, rulings.oracle_id, rulings.card_name, rulings.published_at, rulings.text,
+            cards.name as english, hits.rank
+        from (select rowid, rank from rulings_fts where rulings_fts match ? limit ?) as hits
+        join rulings on rulings.rowid = hits.rowid
+        left join cards on cards.oracle_id = rulings.oracle_id""",
+        match, offset, limit,
+    )
+    count = len(found) + offset if not capped else TEXT_WINDOW
+    return [ruling_hit(row, mark_words(row["text"], query)) for row in found], count, capped
+
+
+def ruling_hit(row: dict[str, Any], snippet: str) -> Hit:
+    card = row.get("english") or row.get("card_name") or "card not identified"
+    url = card_url(row["oracle_id"], row.get("card_name")) + f"#ruling-{row['id']}"
+    if not row["oracle_id"] and not row.get("card_name"):
+        url = f"/ruling/{row['id']}"
+    return Hit("ruling", card.split(" // ")[0] if len(set(card.split(" // "))) == 1 else card, url, snippet, "en",
+               row.get("published_at") or "")
+
+
+def rulings_citing(conn: sqlite3.Connection, number: str, english: str, limit: int) -> list[Hit]:
+    """Rulings citing a keyword's rule (``ruling_rules``) or naming the keyword."""
+    found: list[dict[str, Any]] = []
+    select = """select rulings.id, rulings.oracle_id, rulings.card_name, rulings.published_at,
+            rulings.text, cards.name as english
+        from rulings left join cards on cards.oracle_id = rulings.oracle_id"""
+    if table_exists(conn, "ruling_rules"):
+        found += rows(conn, f"""{select} where rulings.id in (
+            select ruling_id from ruling_rules where rule_number = ? limit ?)""", (number, limit))
+    found += rows(conn, f"""{select} where rulings.rowid in (
+        select rowid from rulings_fts where rulings_fts match ? limit ?)""", ('text : "' + english.replace('"', "") + '"', limit))
+    return [ruling_hit(row, highlight(row["text"], english)) for row in found]
+
+
+def translations_by_text(conn: sqlite3.Connection, query: str, match: str, limit: int) -> list[Hit]:
+    found, _ = windowed(
+        conn,
+        """select ruling_translations.id, ruling_translations.lang, ruling_translations.card_name,
+            ruling_translations.ruling_id, ruling_translations.text, rulings.oracle_id,
+            rulings.card_name as ruling_card, cards.name as english, hits.rank
+        from (select rowid, rank from ruling_translations_fts where ruling_translations_fts match ? limit ?) as hits
+        join ruling_translations on ruling_translations.rowid = hits.rowid
+        left join rulings on rulings.id = ruling_translations.ruling_id
+        left join cards on cards.oracle_id = rulings.oracle_id""",
+        match, 0, limit,
+    )
+    return [translation_hit(row, translation_snippet(row, query)) for row in found]
+
+
+def translation_snippet(row: dict[str, Any], query: str) -> str:
+    """The translation's text marked; led by its card name when the name is what matched."""
+    name = row.get("card_name") or ""
+    words = [word.casefold() for word in WORD.findall(query)]
+    if name and any(word in name.casefold() for word in words) and not any(word in (row.get("text") or "").casefold() for word in words):
+        return mark_words(name, query) + " — " + html.escape((row.get("text") or "")[:160])
+    return mark_words(row["text"], query)
+
+
+def translation_hit(row: dict[str, Any], snippet: str) -> Hit:
+    card = row.get("english") or row.get("ruling_card") or row.get("card_name") or "card not identified"
+    if row.get("oracle_id"):
+        url = card_url(row["oracle_id"]) + f"#ruling-{row['ruling_id']}"
+    else:
+        url = f"/translation/{row['id']}"
+    return Hit("translation", card, url, snippet, row["lang"], "linked" if row.get("ruling_id") else "not yet linked")
+
+
+CJK_KINDS = ("rule", "glossary", "card_name", "ruling_translation", "keyword")
+CJK_SCAN = 5000  # matching rows read at most per CJK query
+
+
+def cjk_rows(conn: sqlite3.Connection, query: str, limit: int) -> dict[str, list[dict[str, Any]]]:
+    """Chinese, Japanese, Korean text containing ``query`` (any part of a word), per kind.
+
+    Three or more characters go through the trigram index; one or two through a LIKE scan
+    that stops at the LIMIT. Each kind has its own limit, so rules cannot crowd out translations.
+    """
+    if not table_exists(conn, "cjk_search"):
+        return {}
+    needle = "".join(query.split())
+    found: dict[str, list[dict[str, Any]]] = {kind: [] for kind in CJK_KINDS}
+    if len(needle) >= 3:
+        sql, param = "cjk_search match ?", '"' + needle.replace('"', "") + '"'
+    else:
+        sql, param = "text like ? escape '\\'", "%" + escape_like(needle) + "%"
+    # One pass, each kind capped on its own: stops once every kind is full or after a bounded
+    # number of matching rows, so rules cannot crowd out translations and no query scans twice.
+    cursor = conn.execute(f"select kind, key, lang, text from cjk_search where {sql} limit ?", (param, CJK_SCAN))
+    for kind, key, lang, text in cursor:
+        bucket = found.setdefault(kind, [])
+        if len(bucket) < limit:
+            bucket.append({"kind": kind, "key": key, "lang": lang, "text": text})
+            if all(len(found[name]) >= limit for name in CJK_KINDS):
+                break
+    return found
+
+
+def cjk_rule_rows(conn: sqlite3.Connection, found: list[dict[str, Any]], needle: str) -> list[dict[str, Any]]:
+    keys = [row["key"] for row in found]
+    marks = ",".join("?" * len(keys)) or "null"
+    rules = rows(conn, f"""select rules.number, rules.title, rules.text, rules.version_id, cr_versions.lang,
+            cr_versions.effective_date from rules join cr_versions on cr_versions.id = rules.version_id
+        where rules.id in ({marks})""", keys)
+    for rule in rules:
+        rule["snip"] = None
+    return rules
+
+
+def cjk_translations(conn: sqlite3.Connection, found: list[dict[str, Any]], needle: str) -> list[Hit]:
+    hits = []
+    for row in found:
+        for translation in rows(
+            conn,
+            """select ruling_translations.id, ruling_translations.lang, ruling_translations.card_name,
+                ruling_translations.ruling_id, rulings.oracle_id, rulings.card_name as ruling_card, cards.name as english
+            from ruling_translations left join rulings on rulings.id = ruling_translations.ruling_id
+            left join cards on cards.oracle_id = rulings.oracle_id where ruling_translations.id = ?""",
+            (row["key"],),
+        ):
+            hits.append(translation_hit(translation, translation_snippet({**translation, "text": row["text"]}, needle)))
+    return hits
+
+
+def cjk_glossary(conn: sqlite3.Connection, found: list[dict[str, Any]], needle: str) -> list[Hit]:
+    hits = []
+    for row in found:
+        for entry in rows(conn, "select term, version_id from glossary where id = ?", (row["key"],)):
+            hits.append(glossary_hit(entry["term"], row["lang"], highlight(row["text"], needle), entry["version_id"]))
+    return hits

@@ -1,0 +1,66 @@
+"""What a search answers: one hit, and the hits grouped by kind with counts and paging."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+GROUP_TITLES = {
+    "cards": "Cards",
+    "keywords": "Keywords",
+    "rules": "Rules",
+    "glossary": "Glossary",
+    "rulings": "Rulings",
+    "translations": "Ruling translations",
+}
+
+
+@dataclass
+class Hit:
+    kind: str
+    title: str
+    url: str
+    snippet: str = ""  # HTML: escaped text with <mark> around the matched words
+    lang: str | None = None
+    detail: str = ""
+    # Older CR versions' copies of the same rule, folded under it on the page.
+    older: list[Hit] = field(default_factory=list)
+
+
+@dataclass
+class SearchResults:
+    query: str
+    groups: dict[str, list[Hit]] = field(default_factory=dict)
+    best: Hit | None = None
+    # Matches per group (read up to a cap: "1000+" when it is reached) and the page shown.
+    counts: dict[str, int] = field(default_factory=dict)
+    capped: set[str] = field(default_factory=set)
+    suggestions: list[Hit] = field(default_factory=list)
+    kind: str | None = None  # one group paged on its own
+    offset: int = 0
+    page_size: int = 10
+
+    @property
+    def total(self) -> int:
+        return sum(len(hits) for hits in self.groups.values())
+
+    def count_text(self, kind: str) -> str:
+        count = max(self.counts.get(kind, 0), len(self.groups.get(kind, [])))
+        return f"{count:,}+" if kind in self.capped else f"{count:,}"
+
+    def has_more(self, kind: str) -> bool:
+        shown = self.offset + len(self.groups.get(kind, []))
+        return kind in self.capped or self.counts.get(kind, 0) > shown
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "best": asdict(self.best) if self.best else None,
+            "suggestions": [asdict(hit) for hit in self.suggestions],
+            "groups": [
+                {"kind": kind, "title": GROUP_TITLES[kind], "count": self.counts.get(kind, len(hits)),
+                 "count_is_lower_bound": kind in self.capped, "offset": self.offset,
+                 "hits": [asdict(hit) for hit in hits]}
+                for kind, hits in self.groups.items()
+                if hits
+            ],
+        }

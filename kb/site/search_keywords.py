@@ -1,0 +1,152 @@
+"""Keywords in the one-box search: a keyword in any language lands on its English rule.
+
+Terms come from ``keyword_dictionary`` (mined from printed texts and translated CRs) and the
+English keyword titles of the current CR. A few hundred rows at most are read per query.
+"""
+from __future__ import annotations
+
+import html
+import json
+import sqlite3
+from typing import Any
+
+from kb.site.search_db import newest_english_version, rows, rule_url, table_has_rows
+from kb.site.search_hit import Hit
+from kb.site.search_text import close_enough, compact, escape_like, fold, has_cjk
+
+LANG_WORDS = {
+    "de": "German", "es": "Spanish", "fr": "French", "it": "Italian", "pt": "Portuguese", "ja": "Japanese",
+    "ko": "Korean", "ru": "Russian", "zhs": "Simplified Chinese", "zht": "Traditional Chinese", "en": "English",
+}
+
+
+_ENGLISH_KEYWORDS: dict[str | None, list[dict[str, Any]]] = {}
+
+
+def english_keywords(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """Keyword actions and abilities (701, 702) of the current English CR: title and number.
+
+    Kept per CR version id: a version's rules never change once published.
+    """
+    current = newest_english_version(conn)
+    if current not in _ENGLISH_KEYWORDS:
+        _ENGLISH_KEYWORDS[current] = _english_keywords(conn, current)
+    return _ENGLISH_KEYWORDS[current]
+
+
+def _english_keywords(conn: sqlite3.Connection, current: str | None) -> list[dict[str, Any]]:
+    return rows(
+        conn,
+        """select title as term, title as en_term, number as rule_number, 'en' as lang from rules
+        where version_id = ? and kind = 'rule' and title is not null
+            and (number like '701.%' or number like '702.%') limit 1000""",
+        (current,),
+    )
+
+
+def dictionary_rows(conn: sqlite3.Connection, wanted: str) -> list[dict[str, Any]]:
+    """Dictionary entries whose term contains the query's first letters (or all of a CJK query)."""
+    needle = wanted if has_cjk(wanted) else wanted[:4]
+    if table_has_rows(conn, "keyword_dictionary"):
+        return rows(
+            conn,
+            """select lang, term, en_term, rule_number, sources, printings, status from keyword_dictionary
+            where term_key = ? or term_key like ? escape '\\' limit 400""",
+            (wanted, "%" + escape_like(needle) + "%"),
+        )
+    if table_has_rows(conn, "keywords"):
+        return rows(
+            conn,
+            """select lang, term, en_term, rule_number, '["cr-' || source || '"]' as sources, 0 as printings,
+                'agreed' as status from keywords where term like ? escape '\\' limit 400""",
+            ("%" + escape_like(needle) + "%",),
+        )
+    return []
+
+
+def how_it_matches(wanted: str, term: str) -> str | None:
+    """'exact', 'word' (a word of a longer printed term: "Trampelschaden"), 'stem' ("arrollar"
+    for "arrolla"), 'part' (a CJK query inside a longer term), or None."""
+    key = fold(term)
+    if key == wanted:
+        return "exact"
+    if has_cjk(wanted):
+        return "part" if wanted in key else None
+    if len(wanted) >= 4 and f" {wanted} " in f" {key} ":
+        return "word"
+    shorter, longer = sorted((wanted, key), key=len)
+    if len(shorter) >= 5 and longer.startswith(shorter) and len(longer) - len(shorter) <= 2:
+        return "stem"
+    return None
+
+
+def keywords_by_term(conn: sqlite3.Connection, query: str, limit: int) -> list[Hit]:
+    """'Trampelschaden', 'piétinement', '飛行', 'полет', 'Conspire' -> the keyword's rule."""
+    wanted = fold(query)
+    if not wanted:
+        return []
+    hits = []
+    for row in english_keywords(conn):
+        if fold(row["term"]) == wanted:
+            hits.append(Hit("keyword", f"{row['rule_number']} {row['en_term']}", rule_url(row["rule_number"]),
+                            html.escape(row["en_term"]), "en", "exact keyword"))
+    for row in dictionary_rows(conn, wanted):
+        how = how_it_matches(wanted, row["term"])
+        if how is None:
+            continue
+        hits.append(keyword_hit(row, how))
+    hits.sort(key=lambda hit: not hit.detail.startswith("exact"))
+    return hits[:limit]
+
+
+def keyword_hit(row: dict[str, Any], how: str) -> Hit:
+    sources = json.loads(row.get("sources") or "[]")
+    from_cr = any(source.startswith("cr-") for source in sources)
+    evidence = []
+    if row.get("printings"):
+        evidence.append(f"printed on {row['printings']} card{'s' if row['printings'] != 1 else ''}")
+    if from_cr:
+        evidence.append("in the translated rules")
+    snippet = (
+        f"{html.escape(row['term'])} <span class=\"lang\">{html.escape(LANG_WORDS.get(row['lang'], row['lang']))}</span>"
+        f" → {html.escape(row['en_term'] or '')}"
+        + (f" <span class=\"kb-evidence\">({html.escape(', '.join(evidence))})</span>" if evidence else "")
+    )
+    anchor = f"lang-{row['lang']}" if from_cr and row["lang"] != "en" else ""
+    return Hit("keyword", f"{row['rule_number']} {row['en_term']}", rule_url(row["rule_number"], anchor=anchor),
+               snippet, row["lang"], ("exact " if how == "exact" else "") + "keyword")
+
+
+_SUGGESTION_KEYS: dict[tuple[str, str | None], list[tuple[str, dict[str, Any]]]] = {}
+
+
+def suggestion_candidates(conn: sqlite3.Connection) -> list[tuple[str, dict[str, Any]]]:
+    """(compact key, row) of every keyword term we hold; kept per database file and CR version."""
+    database = conn.execute("pragma database_list").fetchone()[2]
+    key = (database, newest_english_version(conn))
+    if key not in _SUGGESTION_KEYS:
+        candidates = list(english_keywords(conn))
+        if table_has_rows(conn, "keyword_dictionary"):
+            candidates += rows(
+                conn,
+                "select lang, term, en_term, rule_number, sources, printings, status from keyword_dictionary limit 20000",
+            )
+        _SUGGESTION_KEYS[key] = [(compact(row["term"]), row) for row in candidates]
+    return _SUGGESTION_KEYS[key]
+
+
+def keyword_suggestions(conn: sqlite3.Connection, query: str) -> list[tuple[int, Hit]]:
+    """Keyword terms in any language one or two slips away from ``query``."""
+    key = compact(query)
+    if not key:
+        return []
+    scored: dict[str, tuple[int, Hit]] = {}
+    for term_key, row in suggestion_candidates(conn):
+        distance = close_enough(key, term_key)
+        if distance is None:
+            continue
+        hit = Hit("keyword", row["term"] if row["lang"] == "en" else f"{row['term']} ({row['en_term']})",
+                  rule_url(row["rule_number"]), html.escape(row["term"]), row["lang"], "suggestion")
+        if hit.url + hit.title not in scored or distance < scored[hit.url + hit.title][0]:
+            scored[hit.url + hit.title] = (distance, hit)
+    return sorted(scored.values(), key=lambda pair: pair[0])

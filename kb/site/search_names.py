@@ -1,0 +1,153 @@
+"""Card names in the one-box search: exact, punctuation- and spacing-blind, and spelling suggestions.
+
+Every lookup is bounded: exact names through the ``name`` and ``name_key`` indexes, the rest
+through a few hundred candidates read by index range (the first letters of the name) or by a
+prefix full-text probe, then compared in Python.
+"""
+from __future__ import annotations
+
+import html
+import sqlite3
+from typing import Any
+
+from kb.site.search_db import card_url, rows, table_exists
+from kb.site.search_hit import Hit
+from kb.site.search_text import NOT_WORD, close_enough, compact, fold, fts_query, has_cjk
+
+CANDIDATES = 400
+
+
+def cards_by_name(conn: sqlite3.Connection, query: str, limit: int) -> list[Hit]:
+    """Cards whose name in any language matches; exact (folded or compacted) matches first."""
+    wanted = fold(query)
+    found = rows(
+        conn,
+        """select card_names.oracle_id, card_names.lang, card_names.name, cards.name as english
+        from card_names left join cards on cards.oracle_id = card_names.oracle_id
+        where card_names.name = ? or card_names.name_key = ? limit ?""",
+        (query, wanted, limit),
+    )
+    match = fts_query(query)
+    if match:
+        found += rows(
+            conn,
+            """select card_names.oracle_id, card_names.lang, card_names.name, cards.name as english
+            from card_names left join cards on cards.oracle_id = card_names.oracle_id
+            where card_names.rowid in (
+                select rowid from card_names_fts where card_names_fts match ? limit ?)""",
+            (match, limit * 5),
+        )
+    hits = [card_hit(row, wanted) for row in found]
+    if not any(hit.detail.startswith("exact") for hit in hits):
+        # "jace vryns prodigy", "Ugins Construct": the same letters, other spacing and punctuation.
+        key = compact(query)
+        same = [row for row in name_candidates(conn, query)
+                if any(compact(name) == key for name in (row["name"], *(row["name"] or "").split(" // ")))]
+        linked = [card_hit(row, fold(row["name"])) for row in same if row["oracle_id"]]
+        hits += linked or [unlinked_card_hit(row["name"], row["lang"], True) for row in same]
+    hits += unlinked_cards_by_name(conn, query, wanted, limit)
+    hits.sort(key=lambda hit: not hit.detail.startswith("exact"))
+    return unique(hits)[:limit]
+
+
+def unique(hits: list[Hit]) -> list[Hit]:
+    seen: set[str] = set()
+    return [hit for hit in hits if not (hit.url in seen or seen.add(hit.url))]  # type: ignore[func-returns-value]
+
+
+def card_hit(row: dict[str, Any], wanted: str) -> Hit:
+    faces = (row["name"] or "").split(" // ")
+    exact = fold(row["name"]) == wanted or any(fold(face) == wanted for face in faces)
+    english = display_name(row["english"] or row["name"])
+    name = display_name(row["name"])
+    snippet = html.escape(name) if name == english else (
+        f"{html.escape(name)} <span class=\"lang\">{html.escape(row['lang'])}</span>"
+    )
+    return Hit("card", english, card_url(row["oracle_id"]), snippet, row["lang"],
+               ("exact " if exact else "") + "name")
+
+
+def display_name(name: str) -> str:
+    """A reversible card prints one name on both faces: "Okaun, Eye of Chaos", not "X // X"."""
+    faces = name.split(" // ")
+    return faces[0] if len(faces) > 1 and len(set(faces)) == 1 else name
+
+
+def unlinked_cards_by_name(conn: sqlite3.Connection, query: str, wanted: str, limit: int) -> list[Hit]:
+    """Cards known only by the name a localized page printed (no Oracle card yet)."""
+    match = fts_query(query, prefix_last=False)
+    if not match:
+        return []
+    found = rows(
+        conn,
+        """select distinct card_name, card_name_lang from rulings
+        where oracle_id is null and card_name is not null and rowid in (
+            select rowid from rulings_fts where rulings_fts match ? limit ?)""",
+        ("card_name : (" + match + ")", limit * 5),
+    )
+    if table_exists(conn, "card_name_records_fts"):
+        # Names documents printed for cards not identified yet (no ruling needed: a Gatherer
+        # printed page, a release-notes card). NOT EXISTS probes the index once per name.
+        found += rows(
+            conn,
+            """select distinct name as card_name, lang as card_name_lang from card_name_records as records
+            where rowid in (select rowid from card_name_records_fts where card_name_records_fts match ? limit ?)
+            and not exists (select 1 from card_names where card_names.name_key = records.name_key)""",
+            (match, limit * 5),
+        )
+    return [unlinked_card_hit(row["card_name"], row["card_name_lang"], fold(row["card_name"]) == wanted)
+            for row in found]
+
+
+def unlinked_card_hit(name: str, lang: str | None, exact: bool) -> Hit:
+    return Hit("card", name, card_url(None, name),
+               html.escape(name) + ' <span class="unlinked">not yet linked to an Oracle card</span>',
+               lang, ("exact " if exact else "") + "unlinked name")
+
+
+def name_candidates(conn: sqlite3.Connection, query: str) -> list[dict[str, Any]]:
+    """A few hundred names that share the query's first letters (index ranges, prefix probes)."""
+    folded = fold(query)
+    words = [word for word in NOT_WORD.split(folded) if word]
+    if not words:
+        return []
+    found: list[dict[str, Any]] = []
+    select = """select card_names.oracle_id, card_names.lang, card_names.name, cards.name as english
+        from card_names left join cards on cards.oracle_id = card_names.oracle_id"""
+    prefix = words[0][:1] if has_cjk(words[0]) else words[0][:3]
+    found += rows(conn, f"{select} where card_names.name_key >= ? and card_names.name_key < ? limit ?",
+                  (prefix, prefix + "\U0010ffff", CANDIDATES))
+    probes = " OR ".join(f'"{word[:3]}"*' for word in words[:4] if len(word) >= 3 and not has_cjk(word))
+    if probes:
+        found += rows(
+            conn,
+            f"""{select} where card_names.rowid in (
+                select rowid from card_names_fts where card_names_fts match ? limit ?)""",
+            (probes, CANDIDATES),
+        )
+        if table_exists(conn, "card_name_records_fts"):
+            found += rows(
+                conn,
+                """select null as oracle_id, lang, name, null as english from card_name_records
+                where rowid in (select rowid from card_name_records_fts where card_name_records_fts match ? limit ?)""",
+                (probes, CANDIDATES),
+            )
+    return found
+
+
+def name_suggestions(conn: sqlite3.Connection, query: str) -> list[tuple[int, Hit]]:
+    """Card names one or two typing slips away from ``query``, nearest first."""
+    key = compact(query)
+    scored: dict[str, tuple[int, Hit]] = {}
+    for row in name_candidates(conn, query):
+        for name in {row["name"], *(row["name"] or "").split(" // ")}:
+            distance = close_enough(key, compact(name))
+            if distance is None:
+                continue
+            hit = (card_hit(row, fold(name)) if row["oracle_id"]
+                   else unlinked_card_hit(name, row["lang"], False))
+            hit.detail = "suggestion"
+            hit.snippet = html.escape(name)
+            if hit.url not in scored or distance < scored[hit.url][0]:
+                scored[hit.url] = (distance, hit)
+    return sorted(scored.values(), key=lambda pair: pair[0])

@@ -1,0 +1,127 @@
+"""Query text for the one-box search: cleaning, folding, FTS5 expressions, snippets, spelling distance (pure)."""
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+
+from kb.normalise.names import name_key
+
+# Private-use sentinels mark hits inside snippet(): they survive html.escape, user text never
+# contains them (they are stripped from queries), and they become <mark> after escaping.
+HIT_START = "\ue000"
+HIT_END = "\ue001"
+
+WORD = re.compile(r"\w+", re.UNICODE)
+CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+NOT_WORD = re.compile(r"[\W_]+", re.UNICODE)
+RULE_NUMBER_KEY = re.compile(r"(\d+)|([a-z]+)")
+
+
+def fold(text: str | None) -> str:
+    """Case- and accent-insensitive key: 'Paradiesvögel' and 'paradiesvogel' fold alike."""
+    return name_key(text) or ""
+
+
+def compact(text: str | None) -> str:
+    """``fold`` without spaces or punctuation: "Jace, Vryn's Prodigy" and "jace vryns prodigy" meet."""
+    return NOT_WORD.sub("", fold(text))
+
+
+def clean_query(raw: str | None) -> str:
+    """The query as typed, NFC, sentinels and control characters removed, length bounded."""
+    text = unicodedata.normalize("NFC", raw or "")
+    text = "".join(char for char in text if char.isprintable() and char not in (HIT_START, HIT_END))
+    return " ".join(text.split())[:200]
+
+
+def fts_query(query: str, prefix_last: bool = True) -> str | None:
+    """An FTS5 MATCH expression from the words of ``query``: every token quoted, all required.
+
+    Quotes, parentheses, '-', '*', ':' and keywords like NEAR or OR can never be FTS syntax here
+    because only ``\\w+`` runs are kept and each is wrapped in double quotes.
+    """
+    tokens = WORD.findall(query)[:12]
+    if not tokens:
+        return None
+    parts = [f'"{token}"' for token in tokens]
+    # A prefix of three letters ("the*") expands to hundreds of words: four or more only.
+    if prefix_last and len(tokens[-1]) >= 4 and not has_cjk(tokens[-1]):
+        parts[-1] += "*"
+    return " ".join(parts)
+
+
+def has_cjk(text: str) -> bool:
+    return bool(CJK_CHAR.search(text))
+
+
+def escape_like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def marked_to_html(text: str | None) -> str:
+    """Escape text that carries hit sentinels, then turn the sentinels into <mark>."""
+    escaped = html.escape(text or "")
+    return escaped.replace(HIT_START, "<mark>").replace(HIT_END, "</mark>")
+
+
+def highlight(text: str | None, needle: str, width: int = 80) -> str:
+    """A window of ``text`` around the first (case-insensitive) ``needle``, escaped and marked."""
+    text = text or ""
+    if not needle:
+        return html.escape(text[: width * 2])
+    lowered, wanted = text.casefold(), needle.casefold()
+    first = lowered.find(wanted)
+    if first < 0:
+        return html.escape(text[: width * 2]) + ("…" if len(text) > width * 2 else "")
+    start = max(0, first - width)
+    end = min(len(text), first + len(needle) + width)
+    window, window_lower = text[start:end], lowered[start:end]
+    pieces, cursor = [], 0
+    while True:
+        found = window_lower.find(wanted, cursor)
+        if found < 0:
+            break
+        pieces.append(html.escape(window[cursor:found]))
+        pieces.append("<mark>" + html.escape(window[found : found + len(needle)]) + "</mark>")
+        cursor = found + len(needle)
+    pieces.append(html.escape(window[cursor:]))
+    return ("…" if start else "") + "".join(pieces) + ("…" if end < len(text) else "")
+
+
+def rule_number_key(number: str) -> tuple:
+    """Sort key in reading order: 702.9 < 702.11 < 702.11a < 702.11b < 702.100."""
+    return tuple((int(digits), "") if digits else (-1, letters) for digits, letters in RULE_NUMBER_KEY.findall(number))
+
+
+def edit_distance(left: str, right: str, cap: int = 4) -> int:
+    """Levenshtein distance with adjacent transpositions ("conspier" is one edit from "conspire").
+
+    Stops early once every path exceeds ``cap`` (returns ``cap + 1``): spelling suggestions
+    only care about small distances.
+    """
+    if abs(len(left) - len(right)) > cap:
+        return cap + 1
+    previous_previous: list[int] = []
+    previous = list(range(len(right) + 1))
+    for i, left_char in enumerate(left, 1):
+        current = [i] + [0] * len(right)
+        for j, right_char in enumerate(right, 1):
+            cost = left_char != right_char
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and left_char == right[j - 2] and left[i - 2] == right_char:
+                current[j] = min(current[j], previous_previous[j - 2] + 1)
+        if min(current) > cap:
+            return cap + 1
+        previous_previous, previous = previous, current
+    return previous[-1]
+
+
+def close_enough(query_key: str, candidate_key: str) -> int | None:
+    """The distance when ``candidate_key`` is a plausible spelling of ``query_key``, else None."""
+    if not query_key or not candidate_key or query_key == candidate_key:
+        return None
+    # One edit per four characters; CJK words are short, so one edit in two characters.
+    allowed = max(1, len(query_key) // (2 if has_cjk(query_key) else 4))
+    distance = edit_distance(query_key, candidate_key, allowed)
+    return distance if distance <= allowed else None

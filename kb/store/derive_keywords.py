@@ -1,0 +1,92 @@
+"""The keyword dictionary in every language we hold printed text in: mined, agreed, saved.
+
+Reads localized printings (with their card's Oracle text) and the keyword pairs the translated
+CRs give (``keywords``, rule titles and glossaries), hands them to the pure miner in
+``kb.link.keywords`` and writes ``keyword_dictionary``: one row per (language, term, English
+keyword), with its sources and how many printings agree or print another term.
+"""
+from __future__ import annotations
+
+import json
+
+import sqlite_utils
+
+from kb.link.keywords import Keyword, PrintedKeyword, agree, mine_printing
+from kb.normalise.names import name_key
+from kb.store.schema import stable_id
+
+KEYWORD_SECTIONS = ("701", "702")
+
+
+def keyword_titles(db: sqlite_utils.Database) -> dict[str, tuple[str, str]]:
+    """Casefolded English keyword title -> (title, rule number), from the newest English CR."""
+    current = db.execute(
+        "select id from cr_versions where lang = 'en' order by effective_date desc limit 1"
+    ).fetchone()
+    if current is None:
+        return {}
+    titles: dict[str, tuple[str, str]] = {}
+    for title, number in db.execute(
+        "select title, number from rules where version_id = ? and kind = 'rule' and title is not null"
+        " and (number like '701.%' or number like '702.%') order by position",
+        [current[0]],
+    ):
+        titles.setdefault(title.casefold(), (title, number))
+    return titles
+
+
+def observations(db: sqlite_utils.Database, titles: dict[str, tuple[str, str]]) -> list[PrintedKeyword]:
+    found: list[PrintedKeyword] = []
+    cursor = db.execute(
+        """select printings.id, printings.lang, printings.printed_text, cards.oracle_text,
+            documents.source_id
+        from printings join cards on cards.oracle_id = printings.oracle_id
+        left join documents on documents.id = printings.document_id
+        where printings.lang != 'en' and printings.printed_text is not null
+            and cards.oracle_text is not null"""
+    )
+    for printing_id, lang, printed, oracle, source in cursor:
+        found.extend(mine_printing(printing_id, lang, printed, oracle, titles, source or "unknown"))
+    return found
+
+
+def cr_translations(db: sqlite_utils.Database, titles: dict[str, tuple[str, str]]) -> list[Keyword]:
+    """Pairs from translated CRs: rule titles (``keywords``) and glossary terms of keywords."""
+    pairs = [
+        Keyword(lang, term, en_term, number, source)
+        for lang, term, en_term, number, source in db.execute(
+            "select lang, term, en_term, rule_number, source from keywords"
+        )
+    ]
+    for lang, term, en_term in db.execute(
+        """select versions.lang, glossary.term, english.term
+        from glossary_links join glossary on glossary.id = glossary_links.glossary_id
+        join glossary as english on english.id = glossary_links.en_glossary_id
+        join cr_versions as versions on versions.id = glossary.version_id"""
+    ):
+        title = titles.get((en_term or "").casefold())
+        if title and term:
+            pairs.append(Keyword(lang, term.strip(), title[0], title[1], "glossary"))
+    return pairs
+
+
+def derive_keyword_dictionary(db: sqlite_utils.Database) -> int:
+    """Rebuild ``keyword_dictionary``; returns its row count."""
+    db.execute("delete from keyword_dictionary")
+    titles = keyword_titles(db)
+    if not titles:
+        return 0
+    entries = agree(observations(db, titles), cr_translations(db, titles))
+    db.conn.executemany(
+        "insert or replace into keyword_dictionary (id, lang, term, term_key, en_term, rule_number,"
+        " sources, printings, dissent, status) values (?,?,?,?,?,?,?,?,?,?)",
+        [
+            (
+                stable_id("keyword-dictionary", entry.lang, entry.term, entry.en_term),
+                entry.lang, entry.term, name_key(entry.term), entry.en_term, entry.rule_number,
+                json.dumps(entry.sources), entry.printings, entry.dissent, entry.status,
+            )
+            for entry in entries
+        ],
+    )
+    return len(entries)
