@@ -1,0 +1,98 @@
+"""A rule through many CR versions: number maps of consecutive versions, traces, versions in force.
+
+Pure functions over parsed ``CRDocument``s; the pairing of two versions is ``kb.link.cr_pairing``.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from kb.link.cr_pairing import aspects, entry, pair_rules
+from kb.records import CRDocument, Rule
+
+
+@dataclass
+class TraceEntry:
+    """A rule as one version has it (``number`` is None where the version lacks the rule)."""
+
+    version_id: str
+    effective_date: str | None
+    number: str | None
+    title: str | None
+    text: str | None
+    examples: list[str]
+    status: str  # same / changed / moved / moved-changed / added / absent / first / removed
+
+
+
+
+def version_id_of(doc: CRDocument) -> str:
+    """The database's id of a parsed version (``kb.store.save.version_id_for`` for dated documents)."""
+    return f"{doc.lang}-{doc.effective_date}"
+
+
+def version_in_force(versions: Sequence[tuple[str, str | None]], date: str) -> str | None:
+    """The version id whose effective date is the latest on or before ``date`` (ISO dates)."""
+    dated = [(effective, version_id) for version_id, effective in versions if effective and effective <= date]
+    return max(dated)[1] if dated else None
+
+
+def number_maps(versions: Sequence[CRDocument]) -> list[dict[str, str | None]]:
+    """For each consecutive pair of ``versions``, old number → new number (None: removed)."""
+    return [pair_rules(old, new) for old, new in pairwise(versions)]
+
+
+def trace_rule(
+    versions: Sequence[CRDocument],
+    number: str,
+    at_version: str | None = None,
+    maps: Sequence[dict[str, str | None]] | None = None,
+) -> list[TraceEntry]:
+    """The rule numbered ``number`` in version ``at_version`` (default: the newest) through every
+    version, following renumberings; ``maps`` from ``number_maps`` saves recomputing the diffs."""
+    ids = [version_id_of(doc) for doc in versions]
+    start = ids.index(at_version) if at_version is not None else len(versions) - 1
+    if at_version is not None and at_version not in ids:
+        raise ValueError(f"unknown version {at_version!r}")
+    maps = list(maps) if maps is not None else number_maps(versions)
+    numbers: list[str | None] = [None] * len(versions)
+    numbers[start] = number
+    for i in range(start, len(versions) - 1):  # forwards
+        numbers[i + 1] = maps[i].get(numbers[i]) if numbers[i] else None
+    for i in range(start, 0, -1):  # backwards through the inverted maps
+        current = numbers[i]
+        inverse = {new: old for old, new in maps[i - 1].items() if new}
+        numbers[i - 1] = inverse.get(current) if current else None
+    rules = [{rule.number: rule for rule in doc.rules} for doc in versions]
+    entries = []
+    for i, doc in enumerate(versions):
+        rule = rules[i].get(numbers[i]) if numbers[i] else None
+        previous = rules[i - 1].get(numbers[i - 1]) if i and numbers[i - 1] else None
+        entries.append(
+            TraceEntry(
+                version_id=ids[i],
+                effective_date=doc.effective_date,
+                number=rule.number if rule else None,
+                title=rule.title if rule else None,
+                text=rule.text if rule else None,
+                examples=list(rule.examples) if rule else [],
+                status=_trace_status(i, rule, previous),
+            )
+        )
+    return entries
+
+
+def _trace_status(index: int, rule: Rule | None, previous: Rule | None) -> str:
+    if rule is None:
+        return "removed" if previous is not None else "absent"
+    if index == 0:
+        return "first"
+    if previous is None:
+        return "added"
+    if previous.number == rule.number and entry(previous).parts == entry(rule).parts:
+        return "same"
+    found = aspects(entry(previous), entry(rule))
+    if previous.number == rule.number:
+        return "changed" if found else "same"
+    return "moved" if not found or "numbers-only" in found else "moved-changed"
