@@ -59,7 +59,8 @@ def trace_rule(
     numbers: list[str | None] = [None] * len(versions)
     numbers[start] = number
     for i in range(start, len(versions) - 1):  # forwards
-        numbers[i + 1] = maps[i].get(numbers[i]) if numbers[i] else None
+        here = numbers[i]
+        numbers[i + 1] = maps[i].get(here) if here else None
     for i in range(start, 0, -1):  # backwards through the inverted maps
         current = numbers[i]
         inverse = {new: old for old, new in maps[i - 1].items() if new}
@@ -67,8 +68,9 @@ def trace_rule(
     rules = [{rule.number: rule for rule in doc.rules} for doc in versions]
     entries = []
     for i, doc in enumerate(versions):
-        rule = rules[i].get(numbers[i]) if numbers[i] else None
-        previous = rules[i - 1].get(numbers[i - 1]) if i and numbers[i - 1] else None
+        number_here, number_before = numbers[i], numbers[i - 1] if i else None
+        rule = rules[i].get(number_here) if number_here else None
+        previous = rules[i - 1].get(number_before) if number_before else None
         entries.append(
             TraceEntry(
                 version_id=ids[i],

@@ -1,8 +1,9 @@
-"""Save CR history into the database: ``cr_changes`` and ``ruling_rules``.
+"""Save CR history into the database: ``cr_changes``, rule lineages and ``ruling_rules``.
 
 ``save_history(db)`` is part of the linking step (after rulings are derived and CR translations
-linked): it diffs every pair of consecutive English CR versions and links every English ruling
-to the rules it relies on, both recomputed from scratch on every build or import.
+linked): it diffs every pair of consecutive English CR versions, derives every rule's lineage
+from those pairings (``kb.store.derive_lineage``) and links every English ruling to the lineage
+of each rule it relies on, all recomputed from scratch on every build or import.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from kb.link.cr_diff import Change, diff_and_map, same_content
 from kb.link.ruling_citations import KeywordIndex, link_ruling
 from kb.records import CRDocument
 from kb.store.derive_cr_links import load_cr_document
+from kb.store.derive_lineage import save_lineages
 from kb.store.schema import stable_id
 
 # Canned queries for the Datasette metadata (merged by the owner of kb/metadata.py).
@@ -85,7 +87,8 @@ def save_history(db: sqlite_utils.Database) -> None:
     versions = english_versions(db)
     documents = [load_cr_document(db, version_id) for version_id, _date in versions]
     maps = save_changes(db, versions, documents)
-    save_ruling_rules(db, versions, documents, maps)
+    lineages = save_lineages(db, versions, documents, maps)
+    save_ruling_rules(db, versions, documents, lineages)
     db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW, replace=True)
 
 
@@ -127,36 +130,20 @@ def _change_row(old_id: str, new_id: str, position: int, change: Change) -> tupl
     )
 
 
-def follow_number(
-    number: str, start: int, maps: list[dict[str, str | None]]
-) -> tuple[str | None, bool]:
-    """Where rule ``number`` of version ``start`` is in the newest version, and whether it was
-    ever renumbered on the way (None when it was removed)."""
-    current: str | None = number
-    moved = False
-    for number_map in maps[start:]:
-        if current not in number_map:
-            return None, moved
-        following = number_map[current]
-        if following is None:
-            return None, moved
-        moved = moved or following != current
-        current = following
-    return current, moved
-
-
 def save_ruling_rules(
     db: sqlite_utils.Database,
     versions: list[tuple[str, str]],
     documents: list[CRDocument],
-    maps: list[dict[str, str | None]],
+    lineages: list[dict[str, str]],
 ) -> None:
-    """Every English ruling's cited rules and named keywords into ``ruling_rules``."""
+    """Every English ruling's cited rules and named keywords into ``ruling_rules``, each with
+    its lineage and that lineage's member in the newest version."""
     if not versions:
         return
     index = KeywordIndex.from_versions(documents)
     position_of = {version_id: i for i, (version_id, _) in enumerate(versions)}
     rules_of = [{rule.number: rule for rule in doc.rules} for doc in documents]
+    current_of = {lineage: number for number, lineage in lineages[-1].items()}
     newest_id = versions[-1][0]
     rows: dict[tuple, tuple] = {}
     query = (
@@ -169,39 +156,39 @@ def save_ruling_rules(
             if citation.version_id not in position_of:
                 continue
             at = position_of[citation.version_id]
-            exists = citation.number in rules_of[at]
-            current, moved = follow_number(citation.number, at, maps) if exists else (None, False)
-            status = _status(citation.number, at, current, moved, exists, rules_of)
+            lineage = lineages[at].get(citation.number)
+            current = current_of.get(lineage) if lineage else None
+            status = _status(citation.number, at, lineage, current, rules_of)
             key = (ruling["id"], citation.version_id, citation.number, citation.method)
             rows.setdefault(
                 key,
                 (
                     *key,
-                    stable_id("rule", citation.version_id, citation.number) if exists else None,
+                    stable_id("rule", citation.version_id, citation.number) if lineage else None,
                     citation.confidence,
                     citation.matched_text,
                     current,
                     stable_id("rule", newest_id, current) if current else None,
                     status,
+                    lineage,
+                    citation.in_force_version_id,
                 ),
             )
     db.conn.executemany(
         "insert or replace into ruling_rules (ruling_id, version_id, rule_number, method, rule_id,"
-        " confidence, matched_text, current_number, current_rule_id, status)"
-        " values (?,?,?,?,?,?,?,?,?,?)",
+        " confidence, matched_text, current_number, current_rule_id, status, lineage_id,"
+        " in_force_version_id) values (?,?,?,?,?,?,?,?,?,?,?,?)",
         list(rows.values()),
     )
 
 
-def _status(
-    number: str, at: int, current: str | None, moved: bool, exists: bool, rules_of: list[dict]
-) -> str:
-    """same / changed / renumbered / removed, comparing the cited rule with the newest version;
-    unknown when the number does not exist in the version the ruling relied on."""
-    if not exists:
+def _status(number: str, at: int, lineage: str | None, current: str | None, rules_of: list[dict]) -> str:
+    """same / changed / renumbered / removed, comparing the cited rule with its lineage's member
+    in the newest version; unknown when the number does not exist in the version relied on."""
+    if lineage is None:
         return "unknown"
     if current is None:
         return "removed"
-    if moved or current != number:
+    if current != number:
         return "renumbered"
     return "same" if same_content(rules_of[at][number], rules_of[-1][current]) else "changed"
