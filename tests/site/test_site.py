@@ -99,6 +99,32 @@ async def test_card_json_of_jace(snapshot_ds) -> None:
     assert all(ruling["sightings"] for ruling in page["rulings"])
 
 
+async def test_card_cites_rules_by_identity_not_number(snapshot_ds) -> None:
+    # Rulings of 2014–2016 about transform, manifest and madness: under today's numbers (701.27,
+    # 701.40, 702.35), not the numbers they had (701.25, 701.33, 702.34), which today are
+    # Surveil, Abandon and Flashback.
+    page = (await snapshot_ds.client.get(f"/card/{JACE}.json")).json()
+    cited = {(rule["number"], rule["title"]) for rule in page["rules"]}
+    assert {("701.27", "Transform"), ("701.40", "Manifest"), ("702.35", "Madness")} <= cited
+    assert not {"Surveil", "Abandon", "Flashback"} & {title for _number, title in cited}
+    then = {rule["number"]: [(t["number"], t["version_id"], t["not_in_force"]) for t in rule["then"]] for rule in page["rules"]}
+    assert then["701.27"] == [("701.25", "en-2014-09-25", False)]
+    # Manifest rulings of 2014-11-24: the CR in force then (2014-09-25) had no manifest yet.
+    assert then["701.40"] == [("701.33", "en-2019-01-25", True)]
+    html = (await snapshot_ds.client.get(f"/card/{JACE}")).text
+    assert '<a class="rule-ref" href="/rule/701.40">701.40</a>' in html
+    assert "701.33 in en-2019-01-25; not yet in en-2014-09-25" in html
+
+
+async def test_german_card_cites_connive_under_its_current_number(snapshot_ds) -> None:
+    page = (await snapshot_ds.client.get(KOMPLOTT + "&_format=json")).json()
+    cited = {rule["number"]: rule["title"] for rule in page["rules"]}
+    assert cited["701.50"] == "Connive"
+    assert "701.47" not in cited  # Amass today
+    connive = next(rule for rule in page["rules"] if rule["number"] == "701.50")
+    assert [(t["number"], t["version_id"]) for t in connive["then"]] == [("701.47", "en-2022-04-29")]
+
+
 async def test_card_by_any_language_name_redirects(snapshot_ds) -> None:
     response = await snapshot_ds.client.get("/card?name=" + quote("jace, vryn's prodigy"))
     assert response.status_code == 302
