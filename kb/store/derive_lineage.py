@@ -70,6 +70,7 @@ class Member:
     text: str | None
     rule_id: int | None
     status: str  # first / added / same / changed / moved / moved-changed / removed / absent
+    word_diff: str | None = None  # how the text changed into this version (not for pure moves)
 
 
 def _query(conn: Connection, sql: str, params: Sequence = ()) -> list[dict]:
@@ -113,10 +114,10 @@ def trace(conn: Connection, lineage: str) -> list[Member]:
         for row in _query(conn, "select id, version_id, number, title, text from rules where lineage_id = ?", [lineage])
     }
     changes = {
-        (row["new_version_id"], row["new_number"]): row["kind"]
+        (row["new_version_id"], row["new_number"]): (row["kind"], row["word_diff"])
         for row in _query(
             conn,
-            "select new_version_id, new_number, kind from cr_changes where new_rule_id in"
+            "select new_version_id, new_number, kind, word_diff from cr_changes where new_rule_id in"
             " (select id from rules where lineage_id = ?)",
             [lineage],
         )
@@ -125,6 +126,7 @@ def trace(conn: Connection, lineage: str) -> list[Member]:
     previous = None
     for index, (version_id, date) in enumerate(english_versions(conn)):
         row = members.get(version_id)
+        word_diff = None
         if row is None:
             status = "removed" if previous is not None else "absent"
         elif index == 0:
@@ -132,12 +134,14 @@ def trace(conn: Connection, lineage: str) -> list[Member]:
         elif previous is None:
             status = "added"
         else:
-            status = changes.get((version_id, row["number"]), "same")
+            status, word_diff = changes.get((version_id, row["number"]), ("same", None))
+            if status == "moved":
+                word_diff = None
         result.append(
             Member(
                 version_id=version_id, effective_date=date, number=row["number"] if row else None,
                 title=row["title"] if row else None, text=row["text"] if row else None,
-                rule_id=row["id"] if row else None, status=status,
+                rule_id=row["id"] if row else None, status=status, word_diff=word_diff,
             )
         )
         previous = row

@@ -171,12 +171,68 @@ async def test_rule_json(snapshot_ds) -> None:
     assert sorted(columns["es-pages-cr-page"]["rules"]) == ["702.78", "702.78a", "702.78b"]
     assert columns["zhs-2025-02-07"]["rules"]["702.78"]["title"] == "协力"
     assert [ref["number"] for ref in page["references"]] == ["601.2b", "601.2f", "601.2g", "601.2h"]
-    # History by number: keyword rules are renumbered as keywords are added.
-    assert [(entry["title"], entry["effective_date"], entry["until"]) for entry in page["history"]] == [
-        ("Wither", "2013-05-01", "2013-05-01"),
-        ("Persist", "2014-09-25", "2019-01-25"),
-        ("Conspire", "2022-02-18", "2026-04-17"),
+    # History by identity: keyword rules are renumbered as keywords are added; Conspire was 702.76
+    # in 2013 and 702.77 until 2019, while 702.78 was Wither, then Persist.
+    assert [(e["number"], e["title"], e["effective_date"], e["until"]) for e in page["history"]] == [
+        ("702.76", "Conspire", "2013-05-01", "2013-05-01"),
+        ("702.77", "Conspire", "2014-09-25", "2019-01-25"),
+        ("702.78", "Conspire", "2022-02-18", "2026-04-17"),
     ]
+    assert [(o["title"], o["from"], o["until"], o["current_number"]) for o in page["same_number"]] == [
+        ("Wither", "2013-05-01", "2013-05-01", "702.80"),
+        ("Persist", "2014-09-25", "2019-01-25", "702.79"),
+    ]
+
+
+async def test_convert_is_not_connives_translation(snapshot_ds) -> None:
+    # 701.50 is Connive today; in the Chinese CR (2025-02-07) 701.50 is Convert and Connive is 701.47.
+    page = (await snapshot_ds.client.get("/rule/701.50.json")).json()
+    chinese = next(c for c in page["translations"]["columns"] if c["version_id"] == "zhs-2025-02-07")
+    assert (chinese["rules"]["701.50"]["number"], chinese["rules"]["701.50"]["title"]) == ("701.47", "筹谋")
+    assert chinese["rules"]["701.50"]["status"] == "renumbered"
+    assert all(rule["english_lineage"] == page["lineage"] for rule in chinese["rules"].values() if rule["number"] == "701.47")
+    convert = (await snapshot_ds.client.get("/rule/701.28.json")).json()
+    chinese = next(c for c in convert["translations"]["columns"] if c["version_id"] == "zhs-2025-02-07")
+    assert chinese["rules"]["701.28"]["number"] == "701.50"
+    amass = (await snapshot_ds.client.get("/rule/701.47.json")).json()
+    chinese = next(c for c in amass["translations"]["columns"] if c["version_id"] == "zhs-2025-02-07")
+    assert chinese["rules"]["701.47"]["number"] == "701.44"
+
+
+async def test_subrule_history_follows_its_lineage(snapshot_ds) -> None:
+    page = (await snapshot_ds.client.get("/rule/701.50a.json")).json()
+    assert [(t["version"], t["number"], t["change"]) for t in page["trace"]] == [
+        ("en-2022-04-29", "701.47a", "added"),
+        ("en-2024-02-02", "701.47a", "same"),
+        ("en-2025-02-07", "701.47a", "same"),
+        ("en-2026-01-16", "701.50a", "moved-changed"),
+        ("en-2026-04-17", "701.50a", "same"),
+    ]
+    assert [(e["number"], e["effective_date"], e["until"]) for e in page["history"]] == [
+        ("701.47a", "2022-04-29", "2025-02-07"), ("701.50a", "2026-01-16", "2026-04-17"),
+    ]
+    # Convert's 701.50a of 2024–2025 is another rule, shown as such, under its own lineage.
+    (convert,) = page["same_number"]
+    assert (convert["from"], convert["until"], convert["parent_title"], convert["current_number"]) == (
+        "2024-02-02", "2025-02-07", "Convert", "701.28a",
+    )
+    assert convert["lineage_id"] != page["lineage"]
+    html = (await snapshot_ds.client.get("/rule/701.50a")).text
+    assert "Other rules numbered 701.50a" in html
+
+
+async def test_version_drop_down_follows_the_lineage(snapshot_ds) -> None:
+    # Choosing 2013 on /rule/702.78 (Conspire) shows Conspire as it was numbered then, not Wither.
+    page = (await snapshot_ds.client.get("/rule/702.78.json?version=en-2013-05-01&from=en-2026-04-17")).json()
+    assert (page["rule"]["number"], page["rule"]["title"]) == ("702.76", "Conspire")
+    html = (await snapshot_ds.client.get("/rule/702.78")).text
+    assert '<input type="hidden" name="from" value="en-2026-04-17">' in html
+    assert '<option value="en-2013-05-01">en-2013-05-01 (as 702.76)</option>' in html
+    assert '<option value="en-2006-02-01" disabled>en-2006-02-01 (not in this version)</option>' in html
+    # Without "from" the number is the one of the version asked for.
+    assert (await snapshot_ds.client.get("/rule/702.78.json?version=en-2013-05-01")).json()["rule"]["title"] == "Wither"
+    missing = await snapshot_ds.client.get("/rule/702.78.json?version=en-2006-02-01&from=en-2026-04-17")
+    assert missing.status_code == 404
 
 
 async def test_rule_in_an_older_version(snapshot_ds) -> None:
@@ -275,7 +331,7 @@ async def test_version_page_shows_what_changed(snapshot_ds) -> None:
     data = (await snapshot_ds.client.get("/version/en-2026-01-16.json")).json()
     assert data["previous"] == "en-2025-02-07"
     assert data["counts"] == {
-        "added": 95, "removed": 1, "changed": 134, "moved": 357, "moved-changed": 16,
+        "added": 95, "removed": 1, "changed": 131, "moved": 358, "moved-changed": 18,
         "glossary-added": 25, "glossary-removed": 3, "glossary-changed": 90,
     }
     moves = {(c["old_number"], c["new_number"]) for c in data["changes"] if c["kind"] == "moved"}
