@@ -130,12 +130,12 @@ TABLE_DOCS: dict[str, dict[str, Any]] = {
         "columns": {"glossary_id": "The glossary entry", "target_number": "The rule number cited", "target_rule_id": "The cited rule in the same version"},
     },
     "rule_links": {
-        "description": "Each translated rule linked to its English original, checked by structure.",
+        "description": "Each translated rule linked to the English rule of the same identity (lineage) it translates, checked by structure and the titles the translation prints.",
         "facets": ["status"],
         "columns": {
             "rule_id": "The translated rule",
-            "en_rule_id": "The English rule it translates",
-            "status": "linked, mismatch (structure disagrees) or stale (English text changed in a later version)",
+            "en_rule_id": "The English rule it translates: in the English version it translates, or when that is not held, in the version before or after it",
+            "status": "linked (the newest English version has the same rule, same text, same number), renumbered (same text, another number today), stale (the English text changed since, the rule was removed, or the versions around the translation's date differ), mismatch (no counterpart found, or titles/structure disagree)",
             "confidence": "0–1",
             "reasons": "Why the link is less than certain",
         },

@@ -165,7 +165,8 @@ def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], versio
             en.title as english_rule_title,
             en.lineage_id as english_lineage,
             cr_versions.lang, cr_versions.method, cr_versions.effective_date,
-            cr_versions.translation_match, cr_versions.translation_note
+            cr_versions.translation_match, cr_versions.translation_note,
+            cr_versions.translates_version_id
         from rules as en
         join rule_links on rule_links.en_rule_id = en.id
         join rules as tr on tr.id = rule_links.rule_id
@@ -182,7 +183,8 @@ def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], versio
     for row in linked:
         column = columns.setdefault(row["version_id"], {
             "version_id": row["version_id"], "lang": row["lang"], "method": row["method"],
-            "effective_date": row["effective_date"], "english_version": row["english_version"],
+            "effective_date": row["effective_date"],
+            "english_version": row["translates_version_id"] or row["english_version"],
             "translation_match": row["translation_match"], "translation_note": row["translation_note"],
             "rules": {},
         })
@@ -196,17 +198,12 @@ def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], versio
                  or normalise_space(english_now["title"]) != normalise_space(row["english_rule_title"]))
         )
         status = row["status"]
-        # The linking step's "stale" compared numbers across versions; here the lineage decides:
-        # stale when this rule's English text changed since, renumbered when only its number did.
-        if status in ("linked", "stale") and by_lineage:
-            if changed_since:
-                status = "stale"
-            elif row["english_number"] != number:
-                status = "renumbered"
-            else:
-                status = "linked"
-        elif changed_since and status == "linked":
+        # The linking step judged the link against the newest English version; the page may show
+        # another: stale when the text shown differs, renumbered when only the number does.
+        if status == "linked" and changed_since:
             status = "stale"
+        elif status == "linked" and by_lineage and row["english_number"] != number:
+            status = "renumbered"
         column["rules"].setdefault(number, {**row, "status": status})
     return {
         "numbers": numbers,

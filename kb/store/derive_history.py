@@ -80,15 +80,27 @@ def english_versions(db: sqlite_utils.Database) -> list[tuple[str, str]]:
     ]
 
 
+History = tuple[list[tuple[str, str]], list[CRDocument], list[dict[str, str]]]
+
+
 def save_history(db: sqlite_utils.Database) -> None:
-    """Recompute ``cr_changes`` and ``ruling_rules`` and (re)create the citations view."""
+    """Recompute ``cr_changes``, lineages and ``ruling_rules`` and (re)create the citations view."""
+    save_ruling_links(db, save_cr_history(db))
+
+
+def save_cr_history(db: sqlite_utils.Database) -> History:
+    """Recompute ``cr_changes`` and the rule lineages (what translations link through)."""
     db.execute("delete from cr_changes")
-    db.execute("delete from ruling_rules")
     versions = english_versions(db)
     documents = [load_cr_document(db, version_id) for version_id, _date in versions]
     maps = save_changes(db, versions, documents)
-    lineages = save_lineages(db, versions, documents, maps)
-    save_ruling_rules(db, versions, documents, lineages)
+    return versions, documents, save_lineages(db, versions, documents, maps)
+
+
+def save_ruling_links(db: sqlite_utils.Database, history: History) -> None:
+    """Recompute ``ruling_rules`` (after the rulings are derived) and the citations view."""
+    db.execute("delete from ruling_rules")
+    save_ruling_rules(db, *history)
     db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW, replace=True)
 
 

@@ -35,13 +35,15 @@ FLUSH_ROWS = 20_000
 
 def link_all(db: sqlite_utils.Database) -> None:
     from kb.store.derive_cr_links import link_cr_translations
-    from kb.store.derive_history import save_history
+    from kb.store.derive_history import save_cr_history, save_ruling_links
 
     resolve_card_names(db)
-    # Translated rules and glossaries first: their term pairs sharpen ruling-translation matching.
+    # English lineages first: translations link to the English rule of the same identity.
+    history = save_cr_history(db)
+    # Translated rules and glossaries next: their term pairs sharpen ruling-translation matching.
     link_cr_translations(db)
     derive_rulings(db)
-    save_history(db)
+    save_ruling_links(db, history)
 
 
 def resolve_card_names(db: sqlite_utils.Database) -> None:
