@@ -305,6 +305,8 @@ async def test_stale_and_mismatched_translations_are_marked(snapshot_ds) -> None
     renumbered = (await snapshot_ds.client.get("/rule/103.4.json")).json()
     korean = next(c for c in renumbered["translations"]["columns"] if c["version_id"] == "ko-2021-02-15")
     assert (korean["rules"]["103.4"]["number"], korean["rules"]["103.4"]["status"]) == ("103.3", "renumbered")
+    # Numbers cited inside a translation are resolved in the English version it was linked to.
+    assert 'href="/rule/100.2a?version=en-2022-02-18"' in (await snapshot_ds.client.get("/rule/100.4")).text
     mismatch = (await snapshot_ds.client.get("/rule/109.4")).text
     assert '<td class="kb-tr status-mismatch"' in mismatch
 
