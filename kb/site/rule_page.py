@@ -33,12 +33,12 @@ def rule_page(
         return None
     if from_version and from_version != version and derive_lineage.has_lineages(conn):
         lineage = derive_lineage.lineage_of(conn, from_version, number)
-        found = derive_lineage.number_in(conn, lineage, version) if lineage else None
-        if found is None:
+        number_there = derive_lineage.number_in(conn, lineage, version) if lineage else None
+        if number_there is None:
             return None
-        number = found
-    rule = rows(conn, "select * from rules where version_id = ? and number = ?", (version, number))
-    if not rule and version == current:
+        number = number_there
+    found = rows(conn, "select * from rules where version_id = ? and number = ?", (version, number))
+    if not found and version == current:
         # A rule the newest version dropped: show the newest version that has it.
         older = rows(
             conn,
@@ -46,17 +46,17 @@ def rule_page(
             where rules.number = ? and cr_versions.lang = 'en' order by cr_versions.effective_date desc limit 1""",
             (number,),
         )
-        rule, version = (older, older[0]["version_id"]) if older else ([], version)
-    if not rule:
+        found, version = (older, older[0]["version_id"]) if older else ([], version)
+    if not found:
         return None
-    rule = rule[0]
+    rule: dict[str, Any] = found[0]
     version_row = rows(conn, "select id, lang, effective_date, title from cr_versions where id = ?", (version,))[0]
     children = rows(
         conn,
         "select * from rules where version_id = ? and parent_number = ? order by position limit 500",
         (version, number),
     )
-    entries = [rule, *children]
+    entries: list[dict[str, Any]] = [rule, *children]
     examples = grouped_examples(conn, [entry["id"] for entry in entries])
     for entry in entries:
         entry["examples"] = examples.get(entry["id"], [])

@@ -33,6 +33,25 @@ where v.id = (select id from cr_versions where lang = 'en' and effective_date <=
               order by effective_date desc limit 1)
   and r.number = :number""",
     },
+    "rule_today_on_date": {
+        "title": "What did today's rule X say on date D?",
+        "description": "The same rule (its lineage) as the English version in force on the date had it, whatever its number then.",
+        "sql": """select v.id as version_id, v.effective_date, r.number, r.title, r.text, r.lineage_id
+from rules r join cr_versions v on v.id = r.version_id
+where v.id = (select id from cr_versions where lang = 'en' and effective_date <= :date
+              order by effective_date desc limit 1)
+  and r.lineage_id = (select lineage_id from rules where number = :number and version_id =
+      (select id from cr_versions where lang = 'en' order by effective_date desc limit 1))""",
+    },
+    "rule_lineage": {
+        "title": "One rule through every version",
+        "description": "Every member of the lineage of today's rule X: its number, title and text in each English version.",
+        "sql": """select v.id as version_id, v.effective_date, r.number, r.title, r.text
+from rules r join cr_versions v on v.id = r.version_id
+where r.lineage_id = (select lineage_id from rules where number = :number and version_id =
+      (select id from cr_versions where lang = 'en' order by effective_date desc limit 1))
+order by v.effective_date""",
+    },
     "version_changes": {
         "title": "Changes of a CR version",
         "description": "Everything that changed from the previous English version to this one.",

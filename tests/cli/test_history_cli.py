@@ -188,6 +188,12 @@ def test_rule_at_canned_query(db: sqlite_utils.Database) -> None:
     rows = list(db.query(HISTORY_QUERIES["rule_on_date"]["sql"], {"number": "701.50", "date": "2025-12-31"}))
     assert [(r["version_id"], r["number"], r["title"]) for r in rows] == [("en-2025-02-07", "701.50", "Convert")]
     assert rows[0]["subrules"].split("\n")[0].startswith("701.50a To convert a permanent")
+    today = list(db.query(HISTORY_QUERIES["rule_today_on_date"]["sql"], {"number": "701.50", "date": "2025-12-31"}))
+    assert [(r["version_id"], r["number"], r["title"]) for r in today] == [("en-2025-02-07", "701.47", "Connive")]
+    lineage = list(db.query(HISTORY_QUERIES["rule_lineage"]["sql"], {"number": "701.50"}))
+    assert [(r["version_id"], r["number"]) for r in lineage] == [
+        ("en-2022-04-29", "701.47"), ("en-2025-02-07", "701.47"), ("en-2026-01-16", "701.50"),
+    ]
     changes = list(db.query(HISTORY_QUERIES["version_changes"]["sql"], {"version": "en-2022-04-29"}))
     assert len(changes) == 61
 
