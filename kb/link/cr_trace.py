@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from kb.link.cr_lineage import build_lineages
 from kb.link.cr_pairing import aspects, entry, pair_rules
 from kb.records import CRDocument, Rule
 
@@ -50,21 +51,20 @@ def trace_rule(
     maps: Sequence[dict[str, str | None]] | None = None,
 ) -> list[TraceEntry]:
     """The rule numbered ``number`` in version ``at_version`` (default: the newest) through every
-    version, following renumberings; ``maps`` from ``number_maps`` saves recomputing the diffs."""
+    version, following its lineage; ``maps`` from ``number_maps`` saves recomputing the diffs.
+    (The database keeps the same lineages: ``kb.store.derive_lineage.trace`` reads them.)"""
     ids = [version_id_of(doc) for doc in versions]
     start = ids.index(at_version) if at_version is not None else len(versions) - 1
     if at_version is not None and at_version not in ids:
         raise ValueError(f"unknown version {at_version!r}")
     maps = list(maps) if maps is not None else number_maps(versions)
+    # The rule's lineage, as the build derives it (kb.link.cr_lineage): one tracing implementation.
+    by_version, lineages = build_lineages(ids, versions, maps)
     numbers: list[str | None] = [None] * len(versions)
-    numbers[start] = number
-    for i in range(start, len(versions) - 1):  # forwards
-        here = numbers[i]
-        numbers[i + 1] = maps[i].get(here) if here else None
-    for i in range(start, 0, -1):  # backwards through the inverted maps
-        current = numbers[i]
-        inverse = {new: old for old, new in maps[i - 1].items() if new}
-        numbers[i - 1] = inverse.get(current) if current else None
+    lineage = by_version[start].get(number)
+    if lineage is not None:
+        for index, member in lineages[lineage].members:
+            numbers[index] = member
     rules = [{rule.number: rule for rule in doc.rules} for doc in versions]
     entries = []
     for i, doc in enumerate(versions):
