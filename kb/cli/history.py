@@ -11,15 +11,9 @@ import click
 import sqlite_utils
 
 from kb.cli.paths import DEFAULT_DB
-from kb.link.cr_diff import (
-    CHANGE_KINDS,
-    Change,
-    count_changes,
-    diff_versions,
-    trace_rule,
-    version_in_force,
-)
+from kb.link.cr_diff import CHANGE_KINDS, Change, count_changes, diff_versions, version_in_force
 from kb.records import CRDocument, ParseError
+from kb.store import derive_lineage
 
 DB_OPTION = click.option(
     "--db", "db_path", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True,
@@ -34,9 +28,16 @@ def _open_db(db_path: Path) -> sqlite_utils.Database:
 
 
 def _english_versions(db: sqlite_utils.Database) -> list[tuple[str, str]]:
-    from kb.store.derive_history import english_versions
+    return derive_lineage.english_versions(db)
 
-    return english_versions(db)
+
+def _lineage(db: sqlite_utils.Database, number: str, version_id: str) -> str:
+    if not derive_lineage.has_lineages(db):
+        raise click.ClickException("this database has no rule lineages yet (rebuild it)")
+    lineage = derive_lineage.lineage_of(db, version_id, number)
+    if lineage is None:
+        raise click.ClickException(f"rule {number} does not exist in {version_id}")
+    return lineage
 
 
 def _load_version(db: sqlite_utils.Database, version_id: str) -> CRDocument:
@@ -85,13 +86,25 @@ def _change_line(change: Change) -> str:
 @click.command(name="rule-at")
 @click.argument("number")
 @click.argument("date")
+@click.option(
+    "--today", "as_today", is_flag=True,
+    help="NUMBER is the rule's number in the newest version: show that rule (its lineage) as it was on DATE",
+)
 @DB_OPTION
-def rule_at(number: str, date: str, db_path: Path) -> None:
+def rule_at(number: str, date: str, as_today: bool, db_path: Path) -> None:
     """What rule NUMBER said on DATE (YYYY-MM-DD): the English version in force then."""
     db = _open_db(db_path)
-    version_id = version_in_force(_english_versions(db), date)
+    versions = _english_versions(db)
+    version_id = version_in_force(versions, date)
     if version_id is None:
         raise click.ClickException(f"no English CR version in the database was in force on {date}")
+    asked = number
+    if as_today:
+        lineage = _lineage(db, number, versions[-1][0])
+        found = derive_lineage.number_in(db, lineage, version_id)
+        if found is None:
+            raise click.ClickException(f"rule {number} (as numbered today) did not exist in {version_id} (in force on {date})")
+        number = found
     rows = list(db.query("select * from rules where version_id = ? and number = ?", [version_id, number]))
     if not rows:
         raise click.ClickException(f"rule {number} does not exist in {version_id} (in force on {date})")
@@ -108,6 +121,11 @@ def rule_at(number: str, date: str, db_path: Path) -> None:
         [version_id, number],
     ):
         click.echo(f"{sub['number']} {sub['text']}")
+    if not as_today and derive_lineage.has_lineages(db) and rule["lineage_id"]:
+        today = derive_lineage.number_in(db, rule["lineage_id"], versions[-1][0])
+        if today != asked:
+            where = f"numbered {today}" if today else "removed"
+            click.echo(f"(this rule is {where} in {versions[-1][0]}; use --today for today's numbering)")
 
 
 @click.command(name="rule-trace")
@@ -115,23 +133,23 @@ def rule_at(number: str, date: str, db_path: Path) -> None:
 @click.option("--version", "version_id", default=None, help="Version the number belongs to (default: the newest)")
 @DB_OPTION
 def rule_trace(number: str, version_id: str | None, db_path: Path) -> None:
-    """A rule's text in every English version, following renumberings."""
+    """A rule's text in every English version, following its lineage through renumberings."""
     db = _open_db(db_path)
-    versions = [_load_version(db, vid) for vid, _date in _english_versions(db)]
+    versions = _english_versions(db)
     if not versions:
         raise click.ClickException("no English CR versions in the database")
-    try:
-        entries = trace_rule(versions, number, version_id)
-    except ValueError as error:
-        raise click.ClickException(str(error)) from error
-    for entry in entries:
-        if entry.number is None:
-            click.echo(f"{entry.version_id}: ({entry.status})")
+    if version_id is not None and version_id not in {vid for vid, _ in versions}:
+        raise click.ClickException(f"unknown version {version_id!r}")
+    lineage = _lineage(db, number, version_id or versions[-1][0])
+    click.echo(f"lineage {lineage}")
+    for member in derive_lineage.trace(db, lineage):
+        if member.number is None:
+            click.echo(f"{member.version_id}: ({member.status})")
             continue
-        heading = " ".join(part for part in (entry.number, entry.title or "") if part)
-        click.echo(f"{entry.version_id}: {heading} [{entry.status}]")
-        if entry.text:
-            click.echo(f"    {entry.text}")
+        heading = " ".join(part for part in (member.number, member.title or "") if part)
+        click.echo(f"{member.version_id}: {heading} [{member.status}]")
+        if member.text:
+            click.echo(f"    {member.text}")
 
 
 @click.command(name="citations-to-check")

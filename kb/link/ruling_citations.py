@@ -97,6 +97,9 @@ class RuleCitation:
     confidence: float
     matched_text: str
     version_id: str | None = None
+    # The version in force on the ruling's date; differs from ``version_id`` when a keyword the
+    # ruling names did not exist yet then (its wording was updated later) and was found later.
+    in_force_version_id: str | None = None
 
 
 @dataclass
@@ -233,7 +236,8 @@ def link_ruling(
     version = keyword_index.in_force(published_at)
     citations = [
         RuleCitation(number=number, method="cited", confidence=CITED_CONFIDENCE, matched_text=number,
-                     version_id=version.version_id if version else None)
+                     version_id=version.version_id if version else None,
+                     in_force_version_id=version.version_id if version else None)
         for number in extract_refs(text)
     ]
     seen = {(c.number, c.method) for c in citations}
@@ -276,6 +280,7 @@ def _keyword_citations(
         yield RuleCitation(
             number=keyword.number, method="keyword", confidence=confidence,
             matched_text=match.group(0), version_id=found_in.version_id,
+            in_force_version_id=version.version_id,
         )
 
 

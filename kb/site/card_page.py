@@ -187,28 +187,64 @@ def unlinked_translations(conn: sqlite3.Connection, names: list[str]) -> list[di
 
 
 def rules_mentioned(conn: sqlite3.Connection, rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The CR rules the rulings cite: from ``ruling_rules`` when built, else from the texts."""
-    numbers: dict[str, None] = {}
-    if table_has_rows(conn, "ruling_rules") and rulings:
-        columns = [row[1] for row in conn.execute("pragma table_info(ruling_rules)")]
-        column = next((c for c in ("rule_number", "target_number", "number") if c in columns), None)
-        if column:
-            marks = ",".join("?" * len(rulings))
-            for row in rows(
-                conn,
-                f'select distinct "{column}" as number from ruling_rules where ruling_id in ({marks})',
-                [ruling["id"] for ruling in rulings],
-            ):
-                numbers[row["number"]] = None
-    for ruling in rulings:
-        for number in ruling["cited_rules"]:
-            numbers[number] = None
-    version = newest_english_version(conn)
-    found = []
-    for number in numbers:
-        rule = rows(conn, "select number, title, text from rules where version_id = ? and number = ?", (version, number))
-        found.append(rule[0] if rule else {"number": number, "title": None, "text": None})
-    return found
+    """The CR rules the rulings rely on, one per rule identity (lineage): each under its number and
+    title in the newest version, with the number it had on the rulings' dates (``ruling_rules``).
+
+    Without ``ruling_rules`` the numbers printed in the rulings are listed as printed, unresolved:
+    looking them up in the newest version would name whatever rule has that number today.
+    """
+    if not (table_has_rows(conn, "ruling_rules") and rulings and _has_column(conn, "ruling_rules", "lineage_id")):
+        printed = dict.fromkeys(number for ruling in rulings for number in ruling["cited_rules"])
+        return [{"number": number, "title": None, "text": None, "then": [], "unresolved": True} for number in printed]
+    marks = ",".join("?" * len(rulings))
+    cited = rows(
+        conn,
+        f"""select distinct ruling_rules.lineage_id, ruling_rules.rule_number, ruling_rules.version_id,
+            ruling_rules.in_force_version_id, ruling_rules.current_number, ruling_rules.status, ruling_rules.method
+        from ruling_rules where ruling_id in ({marks}) order by ruling_rules.version_id, ruling_rules.rule_number""",
+        [ruling["id"] for ruling in rulings],
+    )
+    newest = newest_english_version(conn)
+    found: dict[str, dict[str, Any]] = {}
+    for row in cited:
+        key = row["lineage_id"] or f"{row['version_id']}/{row['rule_number']}"
+        entry = found.get(key)
+        if entry is None:
+            entry = found[key] = _cited_rule(conn, row, newest)
+        then = {"number": row["rule_number"], "version_id": row["version_id"],
+                "not_in_force": bool(row["in_force_version_id"]) and row["in_force_version_id"] != row["version_id"],
+                "in_force_version_id": row["in_force_version_id"]}
+        if then not in entry["then"]:
+            entry["then"].append(then)
+    return sorted(found.values(), key=lambda e: (e["number"] is None, _number_key(e["number"] or e["then"][0]["number"])))
+
+
+def _cited_rule(conn: sqlite3.Connection, row: dict[str, Any], newest: str | None) -> dict[str, Any]:
+    """The lineage's rule in the newest version, or (removed since) its last version."""
+    if row["lineage_id"] is None:
+        return {"number": None, "title": None, "text": None, "then": [], "status": row["status"], "unknown": True}
+    current = rows(conn, "select number, title, text from rules where lineage_id = ? and version_id = ?", (row["lineage_id"], newest))
+    if current:
+        return {**current[0], "then": [], "status": row["status"], "version_id": newest}
+    last = rows(
+        conn,
+        """select rules.number, rules.title, rules.text, rules.version_id from rules
+        join cr_versions on cr_versions.id = rules.version_id
+        where rules.lineage_id = ? order by cr_versions.effective_date desc limit 1""",
+        (row["lineage_id"],),
+    )
+    return {"number": None, "title": last[0]["title"] if last else None, "text": last[0]["text"] if last else None,
+            "removed_after": last[0] if last else None, "then": [], "status": "removed"}
+
+
+def _has_column(conn: sqlite3.Connection, table: str, column: str) -> bool:
+    return column in {row[1] for row in conn.execute(f"pragma table_info({table})")}
+
+
+def _number_key(number: str) -> tuple:
+    head, _, tail = number.partition(".")
+    digits = "".join(ch for ch in tail if ch.isdigit())
+    return (int(head) if head.isdigit() else 0, int(digits) if digits else -1, tail.lstrip("0123456789"))
 
 
 def card_issues(conn: sqlite3.Connection, rulings: list[dict[str, Any]], title: str) -> list[dict[str, Any]]:

@@ -21,6 +21,7 @@ TABLE_PRESENTATION: dict[str, dict[str, Any]] = {
     "documents": {"label_column": "path", "sort_desc": "fetched_at", "facets": ["source_id", "format", "lang", "status"]},
     "cr_versions": {"label_column": "id", "sort_desc": "effective_date", "facets": ["lang", "method", "translation_match"]},
     "rules": {"label_column": "number", "sort": "position", "facets": ["version_id", "kind"]},
+    "rule_lineages": {"label_column": "id", "facets": ["kind", "first_version_id"]},
     "rule_examples": {},
     "glossary": {"label_column": "term", "sort": "position", "facets": ["version_id"]},
     "rule_refs": {},

@@ -259,7 +259,8 @@ async def card_response(datasette, request, page, json_suffix, missing: str) -> 
 async def rule(datasette, request):
     number, json = request.url_vars["number"], request.url_vars.get("json")
     version = request.args.get("version") or None
-    page = await run(datasette, lambda conn: rule_page.rule_page(conn, number, version))
+    from_version = request.args.get("from") or None  # the version drop-down: follow the rule's lineage
+    page = await run(datasette, lambda conn: rule_page.rule_page(conn, number, version, from_version))
     as_json = wants_json(request, json)
     if page is None:
         where = f" in {version}" if version else ""

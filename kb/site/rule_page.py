@@ -11,21 +11,34 @@ from kb.site.search import (
     rows,
     table_exists,
 )
+from kb.store import derive_lineage
 
 RULE_HISTORY_LIMIT = 60
 _GLOSSARY_CACHE: dict[tuple[str, str], list[tuple[re.Pattern[str], dict[str, Any]]]] = {}
 
 
-def rule_page(conn: sqlite3.Connection, number: str, version: str | None = None) -> dict[str, Any] | None:
+def rule_page(
+    conn: sqlite3.Connection, number: str, version: str | None = None, from_version: str | None = None
+) -> dict[str, Any] | None:
     """A rule in one English version with its subrules, examples, references, glossary terms,
-    translations (side by side, per number) and history across versions."""
+    translations (side by side, by rule identity) and history across versions.
+
+    With ``from_version`` (the version drop-down), ``number`` is numbered as in that version and
+    the page shows the same rule (its lineage) in ``version``, whatever its number there.
+    """
     number = number.strip().rstrip(".").lower()
     current = newest_english_version(conn)
     version = version or current
     if version is None:
         return None
-    rule = rows(conn, "select * from rules where version_id = ? and number = ?", (version, number))
-    if not rule and version == current:
+    if from_version and from_version != version and derive_lineage.has_lineages(conn):
+        lineage = derive_lineage.lineage_of(conn, from_version, number)
+        number_there = derive_lineage.number_in(conn, lineage, version) if lineage else None
+        if number_there is None:
+            return None
+        number = number_there
+    found = rows(conn, "select * from rules where version_id = ? and number = ?", (version, number))
+    if not found and version == current:
         # A rule the newest version dropped: show the newest version that has it.
         older = rows(
             conn,
@@ -33,17 +46,17 @@ def rule_page(conn: sqlite3.Connection, number: str, version: str | None = None)
             where rules.number = ? and cr_versions.lang = 'en' order by cr_versions.effective_date desc limit 1""",
             (number,),
         )
-        rule, version = (older, older[0]["version_id"]) if older else ([], version)
-    if not rule:
+        found, version = (older, older[0]["version_id"]) if older else ([], version)
+    if not found:
         return None
-    rule = rule[0]
+    rule: dict[str, Any] = found[0]
     version_row = rows(conn, "select id, lang, effective_date, title from cr_versions where id = ?", (version,))[0]
     children = rows(
         conn,
         "select * from rules where version_id = ? and parent_number = ? order by position limit 500",
         (version, number),
     )
-    entries = [rule, *children]
+    entries: list[dict[str, Any]] = [rule, *children]
     examples = grouped_examples(conn, [entry["id"] for entry in entries])
     for entry in entries:
         entry["examples"] = examples.get(entry["id"], [])
@@ -60,11 +73,13 @@ def rule_page(conn: sqlite3.Connection, number: str, version: str | None = None)
         "references": references(conn, entries),
         "cited_by": cited_by(conn, version, number),
         "glossary": glossary_terms_used(conn, version, entries),
+        "lineage": rule.get("lineage_id"),
         "translations": translations(conn, entries, version),
-        "history": history(conn, number),
-        "trace": rule_trace(conn, version, number),
-        "rulings": rulings_relying_on(conn, rule["id"]),
-        "versions": rows(conn, "select id, effective_date from cr_versions where lang = 'en' order by effective_date desc"),
+        "history": history(conn, rule),
+        "same_number": same_number_other_rules(conn, rule),
+        "trace": rule_trace(conn, rule),
+        "rulings": rulings_relying_on(conn, rule),
+        "versions": versions_of(conn, rule),
     }
 
 
@@ -131,50 +146,65 @@ def glossary_terms_used(conn: sqlite3.Connection, version: str, entries: list[di
 
 
 def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], version: str) -> dict[str, Any]:
-    """Translated versions of these rule numbers, aligned by number for side-by-side display.
+    """Translations of these rules, beside the English rule they translate, for side-by-side display.
 
     Translations link to the English version they translate (often older than the one shown), so
-    they are found through every English rule with the same number.
+    they are found through every English member of the rule's lineage: under another number there
+    they are "renumbered"; another rule that had this number is not this rule's translation.
+    Without lineages (an older database) they are found by number.
     """
     numbers = [entry["number"] for entry in entries]
-    marks = ",".join("?" * len(numbers))
+    by_lineage = all(entry.get("lineage_id") for entry in entries)
+    keys = [entry["lineage_id"] for entry in entries] if by_lineage else numbers
+    marks = ",".join("?" * len(keys))
     linked = rows(
         conn,
         f"""select tr.id, tr.version_id, tr.number, tr.title, tr.text, tr.english_title,
             rule_links.status, rule_links.confidence, rule_links.reasons,
-            en.version_id as english_version, en.text as english_text,
+            en.version_id as english_version, en.text as english_text, en.number as english_number,
+            en.title as english_rule_title,
+            en.lineage_id as english_lineage,
             cr_versions.lang, cr_versions.method, cr_versions.effective_date,
-            cr_versions.translation_match, cr_versions.translation_note
+            cr_versions.translation_match, cr_versions.translation_note,
+            cr_versions.translates_version_id
         from rules as en
         join rule_links on rule_links.en_rule_id = en.id
         join rules as tr on tr.id = rule_links.rule_id
         join cr_versions on cr_versions.id = tr.version_id
-        where en.number in ({marks})
+        where en.{"lineage_id" if by_lineage else "number"} in ({marks})
           and en.version_id in (select id from cr_versions where lang = 'en')
         order by cr_versions.lang, cr_versions.effective_date desc, tr.position
         limit 2000""",
-        numbers,
+        keys,
     )
+    shown_number = {entry["lineage_id"]: entry["number"] for entry in entries} if by_lineage else {}
     shown = {entry["number"]: entry for entry in entries}
     columns: dict[str, dict[str, Any]] = {}
     for row in linked:
         column = columns.setdefault(row["version_id"], {
             "version_id": row["version_id"], "lang": row["lang"], "method": row["method"],
-            "effective_date": row["effective_date"], "english_version": row["english_version"],
+            "effective_date": row["effective_date"],
+            "english_version": row["translates_version_id"] or row["english_version"],
             "translation_match": row["translation_match"], "translation_note": row["translation_note"],
             "rules": {},
         })
-        english_now = shown.get(row["number"])
+        number = shown_number.get(row["english_lineage"], row["english_number"]) if by_lineage else row["number"]
+        english_now = shown.get(number)
         # The English text changed since the version this translation follows: mark it stale,
         # whether or not the linking step could already tell.
         changed_since = bool(
             english_now and row["english_version"] != version
-            and normalise_space(english_now["text"]) != normalise_space(row["english_text"])
+            and (normalise_space(english_now["text"]) != normalise_space(row["english_text"])
+                 or normalise_space(english_now["title"]) != normalise_space(row["english_rule_title"]))
         )
         status = row["status"]
-        if changed_since and status == "linked":
+        # The linking step judged the link against the newest English version; the page may show
+        # another: stale when the text shown differs, renumbered when only the number does.
+        if status == "linked" and changed_since:
             status = "stale"
-        column["rules"][row["number"]] = {**row, "status": status}
+        elif status == "linked" and by_lineage and row["english_number"] != number:
+            status = "renumbered"
+        column["rules"].setdefault(number, {**row, "status": status})
     return {
         "numbers": numbers,
         "columns": sorted(columns.values(), key=lambda c: (c["lang"], c["version_id"])),
@@ -185,20 +215,23 @@ def normalise_space(text: str | None) -> str:
     return " ".join((text or "").replace("’", "'").split())
 
 
-def history(conn: sqlite3.Connection, number: str) -> list[dict[str, Any]]:
-    """The rule's text in each English version, consecutive identical texts collapsed."""
+def history(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rule's text in each English version (its lineage; by number in a database without
+    lineages), consecutive identical texts collapsed."""
+    key, value = ("lineage_id", rule["lineage_id"]) if rule.get("lineage_id") else ("number", rule["number"])
     found = rows(
         conn,
-        """select rules.version_id, cr_versions.effective_date, rules.title, rules.text
+        f"""select rules.version_id, rules.number, cr_versions.effective_date, rules.title, rules.text
         from rules join cr_versions on cr_versions.id = rules.version_id
-        where rules.number = ? and cr_versions.lang = 'en'
+        where rules.{key} = ? and cr_versions.lang = 'en'
         order by cr_versions.effective_date limit ?""",
-        (number, RULE_HISTORY_LIMIT),
+        (value, RULE_HISTORY_LIMIT),
     )
     collapsed: list[dict[str, Any]] = []
     for row in found:
         same = collapsed and (
-            normalise_space(collapsed[-1]["text"]) == normalise_space(row["text"])
+            collapsed[-1]["number"] == row["number"]
+            and normalise_space(collapsed[-1]["text"]) == normalise_space(row["text"])
             and normalise_space(collapsed[-1]["title"]) == normalise_space(row["title"])
         )
         if same:
@@ -209,78 +242,85 @@ def history(conn: sqlite3.Connection, number: str) -> list[dict[str, Any]]:
     return collapsed
 
 
-def rule_trace(conn: sqlite3.Connection, version: str, number: str) -> list[dict[str, Any]]:
-    """The rule through every English version, following renumberings (``cr_changes``): one row
-    per version with its number there and what changed on the way in, oldest first."""
-    if not table_exists(conn, "cr_changes"):
+def same_number_other_rules(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[dict[str, Any]]:
+    """Other rules (other lineages) that had this number in some English version, with when:
+    "701.50a" was Convert's in 2024–2025 before it was Connive's."""
+    if not rule.get("lineage_id"):
         return []
-    versions = [row["id"] for row in rows(conn, "select id from cr_versions where lang = 'en' and effective_date is not null order by effective_date")]
-    if version not in versions:
+    found = rows(
+        conn,
+        """select rules.lineage_id, rules.version_id, cr_versions.effective_date, rules.title, rules.text,
+            parent.title as parent_title
+        from rules join cr_versions on cr_versions.id = rules.version_id
+        left join rules as parent on parent.version_id = rules.version_id and parent.number = rules.parent_number
+        where rules.number = ? and cr_versions.lang = 'en' and rules.lineage_id != ?
+        order by cr_versions.effective_date""",
+        (rule["number"], rule["lineage_id"]),
+    )
+    others: dict[str, dict[str, Any]] = {}
+    for row in found:
+        other = others.setdefault(row["lineage_id"], {**row, "from": row["effective_date"], "versions": []})
+        other["until"] = row["effective_date"]
+        other["versions"].append(row["version_id"])
+        other["current_number"] = None
+    for lineage, other in others.items():
+        today = rows(conn, "select current_number, title from rule_lineages where id = ?", (lineage,))
+        if today:
+            other["current_number"] = today[0]["current_number"]
+            other["title"] = other["title"] or today[0]["title"]
+    return list(others.values())
+
+
+def rule_trace(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rule through every English version, following its lineage: one row per version that
+    has it (and one for its removal) with its number there and what changed on the way in."""
+    if not rule.get("lineage_id") or not table_exists(conn, "cr_changes"):
         return []
-
-    def change_into(new_version: str, new_number: str) -> dict[str, Any] | None:
-        found = rows(
-            conn,
-            """select kind, old_number, new_number, word_diff from cr_changes
-            where new_version_id = ? and new_number = ? and entry_kind = 'rule' limit 1""",
-            (new_version, new_number),
-        )
-        return found[0] if found else None
-
-    def change_out_of(old_version: str, old_number: str) -> dict[str, Any] | None:
-        found = rows(
-            conn,
-            """select kind, old_number, new_number, word_diff from cr_changes
-            where old_version_id = ? and old_number = ? and entry_kind = 'rule' limit 1""",
-            (old_version, old_number),
-        )
-        return found[0] if found else None
-
-    def exists(version_id: str, rule_number: str) -> bool:
-        return bool(rows(conn, "select 1 from rules where version_id = ? and number = ? limit 1", (version_id, rule_number)))
-
-    start = versions.index(version)
     trace: list[dict[str, Any]] = []
-    current: str | None = number
-    for position in range(start, -1, -1):  # back in time
-        if current is None or not exists(versions[position], current):
+    for member in derive_lineage.trace(conn, rule["lineage_id"]):
+        if member.status == "absent":
+            continue
+        trace.append({"version": member.version_id, "number": member.number, "change": member.status,
+                      "title": member.title, "word_diff": member.word_diff})
+        if member.status == "removed":
             break
-        change = change_into(versions[position], current) if position > 0 else None
-        trace.append({"version": versions[position], "number": current,
-                      "change": change["kind"] if change else ("first" if position == 0 else "same"),
-                      "word_diff": change["word_diff"] if change and change["kind"] != "moved" else None})
-        if change:
-            current = change["old_number"]
-    trace.reverse()
-    current = number
-    for position in range(start + 1, len(versions)):  # forward in time
-        change = change_out_of(versions[position - 1], current)
-        if change and change["kind"] == "removed":
-            trace.append({"version": versions[position], "number": None, "change": "removed", "word_diff": None})
-            break
-        if change:
-            current = change["new_number"]
-        if not exists(versions[position], current):
-            break
-        trace.append({"version": versions[position], "number": current,
-                      "change": change["kind"] if change else "same",
-                      "word_diff": change["word_diff"] if change and change["kind"] != "moved" else None})
     return trace
 
 
-def rulings_relying_on(conn: sqlite3.Connection, rule_id: int) -> list[dict[str, Any]]:
-    """Rulings whose text cites this rule or names its keyword (``ruling_rules``), in the
-    version in force on their date or, through renumberings, as this rule now."""
+def versions_of(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every English version, newest first, with this rule's number there (None: it lacks it)."""
+    numbers: dict[str, str] = {}
+    if rule.get("lineage_id"):
+        numbers = {
+            row["version_id"]: row["number"]
+            for row in rows(conn, "select version_id, number from rules where lineage_id = ?", (rule["lineage_id"],))
+        }
+    return [
+        {**row, "number": numbers.get(row["id"]) if numbers else rule["number"]}
+        for row in rows(conn, "select id, effective_date from cr_versions where lang = 'en' order by effective_date desc")
+    ]
+
+
+def rulings_relying_on(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[dict[str, Any]]:
+    """Rulings whose text cites this rule or names its keyword (``ruling_rules``), under any
+    number the rule had (its lineage) in the version in force on their date."""
     if not table_exists(conn, "ruling_rules"):
         return []
+    by_lineage = bool(rule.get("lineage_id")) and "lineage_id" in {
+        column[1] for column in conn.execute("pragma table_info(ruling_rules)")
+    }
+    where = (
+        "ruling_rules.lineage_id = :lineage" if by_lineage
+        else "ruling_rules.rule_id = :rule or ruling_rules.current_rule_id = :rule"
+    )
     return rows(
         conn,
-        """select distinct rulings.id, rulings.oracle_id, coalesce(cards.name, rulings.card_name) as card,
+        f"""select distinct rulings.id, rulings.oracle_id, coalesce(cards.name, rulings.card_name) as card,
             rulings.published_at, rulings.text, ruling_rules.method, ruling_rules.rule_number,
             ruling_rules.version_id, ruling_rules.confidence
         from ruling_rules join rulings on rulings.id = ruling_rules.ruling_id
         left join cards on cards.oracle_id = rulings.oracle_id
-        where ruling_rules.rule_id = :rule or ruling_rules.current_rule_id = :rule
+        where {where}
         order by rulings.published_at desc, rulings.id limit 100""",
-        {"rule": rule_id},
+        {"rule": rule["id"], "lineage": rule.get("lineage_id")},
     )

@@ -15,6 +15,7 @@ from kb.records import QUALITY_ISSUE_KINDS
 COMMON_COLUMNS: dict[str, str] = {"id": "Stable id (a hash of what identifies the row: the same in every build)"}
 
 TABLE_DESCRIPTIONS: dict[str, str] = {
+    "rule_lineages": "One English rule through every CR version held, whatever its number: Connive is 701.47 in 2022–2025 and 701.50 since 2026-01-16, one lineage; Convert (701.50 in 2024–2025, 701.28 since) is another. Members: rules.lineage_id.",
     "keyword_dictionary": "Keywords in every language we hold printed text in (Trampelschaden, piétinement, 飛行 ↔ Trample, Flying), mined from localized printings and translated rules, with the evidence for each.",
     "sources": "Where data comes from: official Wizards documents, aggregators, community translations, page captures.",
     "documents": "Every raw input a row came from, with its checksum and where it was fetched.",
@@ -24,7 +25,7 @@ TABLE_DESCRIPTIONS: dict[str, str] = {
     "glossary": "Glossary entries of every version.",
     "rule_refs": "Cross-references in rule text ('See rule 601.2b'; ranges like 601.2f–h expanded).",
     "glossary_refs": "Rule numbers cited by glossary entries.",
-    "rule_links": "Each translated rule linked to its English original, checked by structure.",
+    "rule_links": "Each translated rule linked to the English rule of the same identity (lineage) it translates, checked by structure and the titles the translation prints.",
     "glossary_links": "Translated glossary entries linked to English ones.",
     "keywords": "Keywords and keyword actions across languages (协力 ↔ Conspire), from aligned 701/702 titles and the glossary.",
     "cards": "One card per Oracle identity, named in English.",
@@ -42,6 +43,18 @@ TABLE_DESCRIPTIONS: dict[str, str] = {
 }
 
 COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
+    "rule_lineages": {
+        "id": "<version>/<number> of the lineage's first member, e.g. en-2022-04-29/701.47",
+        "kind": "part, section, rule or subrule (in its latest version)",
+        "first_version_id": "The first version that has the rule",
+        "first_number": "Its number there",
+        "last_version_id": "The last version that has it (the newest unless it was removed)",
+        "last_number": "Its number there",
+        "current_number": "Its number in the newest version (empty when it was removed)",
+        "title": "Latest title (keyword rules, parts, sections)",
+        "numbers": "Every number it had, in order, comma-separated",
+        "versions": "How many versions have it",
+    },
     "keyword_dictionary": {
         "lang": "Language of the term",
         "term": "The keyword as printed or translated",
@@ -105,6 +118,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "position": "Order in the document",
         "number_confidence": "1 when the number was printed; lower when recovered from position",
         "english_title": "For bilingual translations, the English keyword the translator printed",
+        "lineage_id": "English rules: the rule's identity across versions (rule_lineages), kept through renumbering",
     },
     "rule_examples": {"rule_id": "The rule", "position": "Order under the rule", "text": "Example text"},
     "glossary": {
@@ -125,8 +139,8 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
     },
     "rule_links": {
         "rule_id": "The translated rule",
-        "en_rule_id": "The English rule it translates",
-        "status": "linked, mismatch (structure disagrees) or stale (English text changed in a later version)",
+        "en_rule_id": "The English rule it translates: in the English version it translates, or when that is not held, in the version before or after it",
+        "status": "How the translation stands against today's English rule",
         "confidence": "0–1",
         "reasons": "Why the link is less than certain",
     },
@@ -273,6 +287,8 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "matched_text": "The words that matched",
         "current_number": "The same rule's number in the newest version (empty when it was deleted)",
         "current_rule_id": "The rule in the newest version",
+        "lineage_id": "The cited rule's lineage (rule_lineages): the same rule in every version",
+        "in_force_version_id": "The English version in force on the ruling's date; differs from version_id when the keyword the ruling names did not exist yet then and was found in that later version",
         "status": "What became of the rule since the ruling's date",
     },
 }
@@ -312,6 +328,8 @@ VALUES: dict[tuple[str, str], dict[str, str]] = {
         "section": "a section (100. General)",
         "rule": "a numbered rule (100.1)",
         "subrule": "a lettered subrule (100.1a)",
+        "rule->subrule": "a rule that became a subrule (its text moved under another rule)",
+        "subrule->rule": "a subrule that became a rule of its own",
         "glossary": "a glossary entry",
     },
     ("ruling_rules", "method"): {
@@ -320,8 +338,16 @@ VALUES: dict[tuple[str, str], dict[str, str]] = {
     },
     ("ruling_rules", "status"): {
         "same": "the rule has the same number and text today",
-        "renumbered": "the rule has another number today",
-        "deleted": "the rule is no longer in the Comprehensive Rules",
+        "changed": "the same rule today, with other text",
+        "renumbered": "the same rule today under another number",
+        "removed": "the rule is no longer in the Comprehensive Rules",
+        "unknown": "the number did not exist on the ruling's date",
+    },
+    ("rule_links", "status"): {
+        "linked": "the newest English version has the same rule, same text, same number",
+        "renumbered": "same text, another number today",
+        "stale": "the English text changed since, the rule was removed, or the versions around the translation's date differ",
+        "mismatch": "no counterpart found, or titles and structure disagree",
     },
 }
 

@@ -1,4 +1,11 @@
-"""Link every translated CR version in the database to the English version it translates."""
+"""Link every translated CR version in the database to the English rules it translates.
+
+Runs after English rule lineages are derived (``kb.store.derive_history.save_cr_history``): a
+translated rule links to the English rule of the same identity, in the English version it
+translates or, when that version is not held, in the neighbouring versions
+(``kb.link.cr_translation_targets``); its status says how that English rule stands today.
+Undated chapters of a translation join its dated version here, whatever the import order.
+"""
 from __future__ import annotations
 
 import json
@@ -66,11 +73,11 @@ def load_cr_document(db: sqlite_utils.Database, version_id: str) -> CRDocument:
 
 def link_cr_translations(db: sqlite_utils.Database) -> None:
     from kb.link.cr_translations import link_glossary, link_rules
-    from kb.link.keywords import build_keyword_dictionary
 
     db.execute("delete from rule_links")
     db.execute("delete from glossary_links")
     db.execute("delete from keywords")
+    join_undated_chapters(db)
     resolve_rule_refs(db)
     english_ids = [row["id"] for row in db.query(
         "select id from cr_versions where lang = 'en' order by effective_date"
@@ -81,10 +88,11 @@ def link_cr_translations(db: sqlite_utils.Database) -> None:
     if not translated_ids or not english_ids:
         return
     english = {version_id: load_cr_document(db, version_id) for version_id in english_ids}
+    lineages = _English_lineages(db, english_ids)
     keyword_rows: dict[tuple, tuple] = {}
     for version_id in translated_ids:
         translated = load_cr_document(db, version_id)
-        en_version, how, links = link_rules(translated, english)
+        en_version, how, _links = link_rules(translated, english)
         note = None
         if isinstance(how, tuple):
             how, note = how
@@ -94,25 +102,17 @@ def link_cr_translations(db: sqlite_utils.Database) -> None:
         )
         if en_version is None:
             continue
-        rows = []
-        for link in links:
-            if not link.en_number:
-                continue
-            rows.append(
-                (
-                    stable_id("rule", version_id, link.number),
-                    stable_id("rule", en_version, link.en_number),
-                    link.status,
-                    link.confidence,
-                    "; ".join(link.reasons) if link.reasons else None,
-                )
-            )
+        glossary_links = link_glossary(translated, english[en_version])
+        links = _link_by_lineage(translated, en_version, how, english, lineages, glossary_links)
         db.conn.executemany(
             "insert or replace into rule_links (rule_id, en_rule_id, status, confidence, reasons)"
             " select ?, id, ?, ?, ? from rules where id = ?",
-            [(r[0], r[2], r[3], r[4], r[1]) for r in rows],
+            [
+                (stable_id("rule", version_id, link.number), link.status, link.confidence,
+                 "; ".join(link.reasons) if link.reasons else None, stable_id("rule", link.en_version, link.en_number))
+                for link in links if link.en_number and link.en_version
+            ],
         )
-        glossary_links = link_glossary(translated, english[en_version])
         # Terms can repeat within a glossary: hand out the entries of a term in document order.
         glossary_ids = _ids_by_term(db, version_id)
         en_glossary_ids = _ids_by_term(db, en_version)
@@ -124,25 +124,110 @@ def link_cr_translations(db: sqlite_utils.Database) -> None:
             "insert or replace into glossary_links (glossary_id, en_glossary_id, confidence) values (?,?,?)",
             rows,
         )
-        for keyword in build_keyword_dictionary(translated, english[en_version], links):
-            key = (keyword.lang, keyword.term, keyword.en_term)
-            keyword_rows.setdefault(
-                key,
-                (
-                    stable_id("keyword", *key),
-                    keyword.lang,
-                    keyword.term,
-                    keyword.en_term,
-                    keyword.rule_number,
-                    version_id,
-                    keyword.source,
-                ),
-            )
+        keyword_rows.update(_keyword_rows(translated, english[en_version], en_version, version_id, links, keyword_rows))
     db.conn.executemany(
         "insert or replace into keywords (id, lang, term, en_term, rule_number, version_id, source)"
         " values (?,?,?,?,?,?,?)",
         list(keyword_rows.values()),
     )
+
+
+class _English_lineages:  # noqa: N801 (a small record, named for what it holds)
+    """Lineage of every English (version, number) and each lineage's member in the newest version."""
+
+    def __init__(self, db: sqlite_utils.Database, english_ids: list[str]) -> None:
+        self.of: dict[tuple[str, str], str] = {}
+        for row in db.query("select version_id, number, lineage_id from rules where lineage_id is not null"):
+            self.of.setdefault((row["version_id"], row["number"]), row["lineage_id"])
+        self.newest_version = english_ids[-1]
+        self.newest = {lineage: number for (version, number), lineage in self.of.items() if version == self.newest_version}
+
+    def lineage_of(self, version_id: str, number: str) -> str | None:
+        return self.of.get((version_id, number))
+
+
+def _link_by_lineage(translated, en_version, how, english, lineages, glossary_links) -> list:
+    from kb.link.cr_pairing import same_content
+    from kb.link.cr_translation_targets import link_across_versions, relabel
+    from kb.link.cr_translations import _clean_term
+
+    candidates = [(en_version, english[en_version])]
+    if how != "effective-date" and translated.effective_date:
+        candidates = _neighbours(translated.effective_date, english) or candidates
+    glossary_pairs = {_clean_term(link.term): link.en_term for link in glossary_links}
+    links = link_across_versions(translated, candidates, lineages.lineage_of, glossary_pairs)
+    rules = {version_id: {rule.number: rule for rule in doc.rules} for version_id, doc in english.items()}
+    newest_rules = rules[lineages.newest_version]
+    for link in links:
+        if not (link.en_version and link.en_number):
+            continue
+        lineage = lineages.lineage_of(link.en_version, link.en_number)
+        newest_number = lineages.newest.get(lineage) if lineage else link.en_number
+        newest = newest_rules.get(newest_number) if newest_number else None
+        en_rule = rules[link.en_version][link.en_number]
+        status, reason = relabel(link.status, en_rule, newest, lineages.newest_version, same_content)
+        link.status = status
+        if reason:
+            link.reasons.insert(0, reason)
+    return links
+
+
+def _neighbours(date: str, english: dict[str, CRDocument]) -> list[tuple[str, CRDocument]]:
+    """The English versions just before and just after ``date``, nearest first."""
+    import datetime
+
+    dated = sorted((doc.effective_date, version_id) for version_id, doc in english.items() if doc.effective_date)
+    before = [item for item in dated if item[0] <= date][-1:]
+    after = [item for item in dated if item[0] > date][:1]
+    day = datetime.date.fromisoformat(date)
+    chosen = sorted(before + after, key=lambda item: abs((datetime.date.fromisoformat(item[0]) - day).days))
+    return [(version_id, english[version_id]) for _date, version_id in chosen]
+
+
+def _keyword_rows(translated, english_doc, en_version, version_id, links, seen) -> dict[tuple, tuple]:
+    """Keyword pairs (translated term, English keyword) from links into ``en_version``."""
+    from kb.link.cr_translations import RuleLink
+    from kb.link.keywords import build_keyword_dictionary
+
+    as_rule_links = [
+        RuleLink(link.number, link.en_number, link.status, link.confidence, link.reasons)
+        for link in links if link.en_version == en_version
+    ]
+    rows: dict[tuple, tuple] = {}
+    for keyword in build_keyword_dictionary(translated, english_doc, as_rule_links):
+        key = (keyword.lang, keyword.term, keyword.en_term)
+        if key not in seen and key not in rows:
+            rows[key] = (stable_id("keyword", *key), keyword.lang, keyword.term, keyword.en_term,
+                         keyword.rule_number, version_id, keyword.source)
+    return rows
+
+
+def join_undated_chapters(db: sqlite_utils.Database) -> None:
+    """Move the rules of an undated page collection (``<lang>-pages-<source>``: chapters imported
+    before their index) into the one dated version of that language and source, if there is one."""
+    from kb.store.save import save_cr_document
+
+    for row in list(db.query("select id, lang, document_id from cr_versions where effective_date is null and id like '%-pages-%'")):
+        source = db.execute("select source_id from documents where id = ?", [row["document_id"]]).fetchone()
+        if source is None:
+            continue
+        dated = [
+            found[0] for found in db.execute(
+                "select cr_versions.id from cr_versions join documents on documents.id = cr_versions.document_id"
+                " where cr_versions.lang = ? and cr_versions.effective_date is not null and documents.source_id = ?",
+                [row["lang"], source[0]],
+            )
+        ]
+        if len(dated) != 1:
+            continue
+        pages = load_cr_document(db, row["id"])
+        pages.effective_date = None
+        pages.extra = {key: value for key, value in pages.extra.items() if key == "english_titles"}
+        for table in ("rule_examples", "rule_refs", "rule_links"):
+            db.execute(f"delete from {table} where rule_id in (select id from rules where version_id = ?)", [row["id"]])
+        db.execute("delete from rules where version_id = ?", [row["id"]])
+        db.execute("delete from cr_versions where id = ?", [row["id"]])
+        save_cr_document(db, pages, row["document_id"], source[0])
 
 
 def _ids_by_term(db: sqlite_utils.Database, version_id: str) -> dict[str, list[int]]:

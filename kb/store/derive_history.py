@@ -1,8 +1,9 @@
-"""Save CR history into the database: ``cr_changes`` and ``ruling_rules``.
+"""Save CR history into the database: ``cr_changes``, rule lineages and ``ruling_rules``.
 
 ``save_history(db)`` is part of the linking step (after rulings are derived and CR translations
-linked): it diffs every pair of consecutive English CR versions and links every English ruling
-to the rules it relies on, both recomputed from scratch on every build or import.
+linked): it diffs every pair of consecutive English CR versions, derives every rule's lineage
+from those pairings (``kb.store.derive_lineage``) and links every English ruling to the lineage
+of each rule it relies on, all recomputed from scratch on every build or import.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from kb.link.cr_diff import Change, diff_and_map, same_content
 from kb.link.ruling_citations import KeywordIndex, link_ruling
 from kb.records import CRDocument
 from kb.store.derive_cr_links import load_cr_document
+from kb.store.derive_lineage import save_lineages
 from kb.store.schema import stable_id
 
 # Canned queries for the Datasette metadata (merged by the owner of kb/metadata.py).
@@ -30,6 +32,25 @@ from rules r join cr_versions v on v.id = r.version_id
 where v.id = (select id from cr_versions where lang = 'en' and effective_date <= :date
               order by effective_date desc limit 1)
   and r.number = :number""",
+    },
+    "rule_today_on_date": {
+        "title": "What did today's rule X say on date D?",
+        "description": "The same rule (its lineage) as the English version in force on the date had it, whatever its number then.",
+        "sql": """select v.id as version_id, v.effective_date, r.number, r.title, r.text, r.lineage_id
+from rules r join cr_versions v on v.id = r.version_id
+where v.id = (select id from cr_versions where lang = 'en' and effective_date <= :date
+              order by effective_date desc limit 1)
+  and r.lineage_id = (select lineage_id from rules where number = :number and version_id =
+      (select id from cr_versions where lang = 'en' order by effective_date desc limit 1))""",
+    },
+    "rule_lineage": {
+        "title": "One rule through every version",
+        "description": "Every member of the lineage of today's rule X: its number, title and text in each English version.",
+        "sql": """select v.id as version_id, v.effective_date, r.number, r.title, r.text
+from rules r join cr_versions v on v.id = r.version_id
+where r.lineage_id = (select lineage_id from rules where number = :number and version_id =
+      (select id from cr_versions where lang = 'en' order by effective_date desc limit 1))
+order by v.effective_date""",
     },
     "version_changes": {
         "title": "Changes of a CR version",
@@ -78,14 +99,27 @@ def english_versions(db: sqlite_utils.Database) -> list[tuple[str, str]]:
     ]
 
 
+History = tuple[list[tuple[str, str]], list[CRDocument], list[dict[str, str]]]
+
+
 def save_history(db: sqlite_utils.Database) -> None:
-    """Recompute ``cr_changes`` and ``ruling_rules`` and (re)create the citations view."""
+    """Recompute ``cr_changes``, lineages and ``ruling_rules`` and (re)create the citations view."""
+    save_ruling_links(db, save_cr_history(db))
+
+
+def save_cr_history(db: sqlite_utils.Database) -> History:
+    """Recompute ``cr_changes`` and the rule lineages (what translations link through)."""
     db.execute("delete from cr_changes")
-    db.execute("delete from ruling_rules")
     versions = english_versions(db)
     documents = [load_cr_document(db, version_id) for version_id, _date in versions]
     maps = save_changes(db, versions, documents)
-    save_ruling_rules(db, versions, documents, maps)
+    return versions, documents, save_lineages(db, versions, documents, maps)
+
+
+def save_ruling_links(db: sqlite_utils.Database, history: History) -> None:
+    """Recompute ``ruling_rules`` (after the rulings are derived) and the citations view."""
+    db.execute("delete from ruling_rules")
+    save_ruling_rules(db, *history)
     db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW, replace=True)
 
 
@@ -127,36 +161,20 @@ def _change_row(old_id: str, new_id: str, position: int, change: Change) -> tupl
     )
 
 
-def follow_number(
-    number: str, start: int, maps: list[dict[str, str | None]]
-) -> tuple[str | None, bool]:
-    """Where rule ``number`` of version ``start`` is in the newest version, and whether it was
-    ever renumbered on the way (None when it was removed)."""
-    current: str | None = number
-    moved = False
-    for number_map in maps[start:]:
-        if current not in number_map:
-            return None, moved
-        following = number_map[current]
-        if following is None:
-            return None, moved
-        moved = moved or following != current
-        current = following
-    return current, moved
-
-
 def save_ruling_rules(
     db: sqlite_utils.Database,
     versions: list[tuple[str, str]],
     documents: list[CRDocument],
-    maps: list[dict[str, str | None]],
+    lineages: list[dict[str, str]],
 ) -> None:
-    """Every English ruling's cited rules and named keywords into ``ruling_rules``."""
+    """Every English ruling's cited rules and named keywords into ``ruling_rules``, each with
+    its lineage and that lineage's member in the newest version."""
     if not versions:
         return
     index = KeywordIndex.from_versions(documents)
     position_of = {version_id: i for i, (version_id, _) in enumerate(versions)}
     rules_of = [{rule.number: rule for rule in doc.rules} for doc in documents]
+    current_of = {lineage: number for number, lineage in lineages[-1].items()}
     newest_id = versions[-1][0]
     rows: dict[tuple, tuple] = {}
     query = (
@@ -169,39 +187,39 @@ def save_ruling_rules(
             if citation.version_id not in position_of:
                 continue
             at = position_of[citation.version_id]
-            exists = citation.number in rules_of[at]
-            current, moved = follow_number(citation.number, at, maps) if exists else (None, False)
-            status = _status(citation.number, at, current, moved, exists, rules_of)
+            lineage = lineages[at].get(citation.number)
+            current = current_of.get(lineage) if lineage else None
+            status = _status(citation.number, at, lineage, current, rules_of)
             key = (ruling["id"], citation.version_id, citation.number, citation.method)
             rows.setdefault(
                 key,
                 (
                     *key,
-                    stable_id("rule", citation.version_id, citation.number) if exists else None,
+                    stable_id("rule", citation.version_id, citation.number) if lineage else None,
                     citation.confidence,
                     citation.matched_text,
                     current,
                     stable_id("rule", newest_id, current) if current else None,
                     status,
+                    lineage,
+                    citation.in_force_version_id,
                 ),
             )
     db.conn.executemany(
         "insert or replace into ruling_rules (ruling_id, version_id, rule_number, method, rule_id,"
-        " confidence, matched_text, current_number, current_rule_id, status)"
-        " values (?,?,?,?,?,?,?,?,?,?)",
+        " confidence, matched_text, current_number, current_rule_id, status, lineage_id,"
+        " in_force_version_id) values (?,?,?,?,?,?,?,?,?,?,?,?)",
         list(rows.values()),
     )
 
 
-def _status(
-    number: str, at: int, current: str | None, moved: bool, exists: bool, rules_of: list[dict]
-) -> str:
-    """same / changed / renumbered / removed, comparing the cited rule with the newest version;
-    unknown when the number does not exist in the version the ruling relied on."""
-    if not exists:
+def _status(number: str, at: int, lineage: str | None, current: str | None, rules_of: list[dict]) -> str:
+    """same / changed / renumbered / removed, comparing the cited rule with its lineage's member
+    in the newest version; unknown when the number does not exist in the version relied on."""
+    if lineage is None:
         return "unknown"
     if current is None:
         return "removed"
-    if moved or current != number:
+    if current != number:
         return "renumbered"
     return "same" if same_content(rules_of[at][number], rules_of[-1][current]) else "changed"

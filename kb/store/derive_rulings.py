@@ -35,7 +35,7 @@ FLUSH_ROWS = 20_000
 
 def link_all(db: sqlite_utils.Database, progress: Callable[[str], None] | None = None) -> None:
     from kb.store.derive_cr_links import link_cr_translations
-    from kb.store.derive_history import save_history
+    from kb.store.derive_history import save_cr_history, save_ruling_links
 
     def stage(message: str) -> None:
         if progress:
@@ -43,13 +43,16 @@ def link_all(db: sqlite_utils.Database, progress: Callable[[str], None] | None =
 
     stage("linking card names")
     resolve_card_names(db)
-    # Translated rules and glossaries first: their term pairs sharpen ruling-translation matching.
+    # English lineages first: translations link to the English rule of the same identity.
+    stage("comparing CR versions: rule lineages and history")
+    history = save_cr_history(db)
+    # Translated rules and glossaries next: their term pairs sharpen ruling-translation matching.
     stage("linking CR translations to their English rules")
     link_cr_translations(db)
     stage("deriving cards and rulings, linking translations and cited rules")
     derive_rulings(db)
-    stage("comparing CR versions (history)")
-    save_history(db)
+    stage("linking rulings to the rules they cite")
+    save_ruling_links(db, history)
 
 
 def resolve_card_names(db: sqlite_utils.Database) -> None:

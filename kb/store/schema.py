@@ -77,6 +77,7 @@ TABLES: dict[str, dict[str, Any]] = {
             "position": int,
             "number_confidence": float,
             "english_title": str,
+            "lineage_id": str,
         },
         "pk": "id",
         "foreign_keys": [("version_id", "cr_versions", "id")],
@@ -347,6 +348,8 @@ TABLES: dict[str, dict[str, Any]] = {
             "current_number": str,
             "current_rule_id": int,
             "status": str,
+            "lineage_id": str,
+            "in_force_version_id": str,
         },
         "pk": ("ruling_id", "version_id", "rule_number", "method"),
         "foreign_keys": [
@@ -358,7 +361,19 @@ TABLES: dict[str, dict[str, Any]] = {
     },
 }
 
+# Rule identity across versions (kb.store.derive_lineage; m004 adds it to older databases).
+TABLES["rule_lineages"] = {
+    "columns": {
+        "id": str, "kind": str, "first_version_id": str, "first_number": str, "last_version_id": str,
+        "last_number": str, "current_number": str, "title": str, "numbers": str, "versions": int,
+    },
+    "pk": "id",
+}
+LINEAGE_COLUMNS = {"rules": ["lineage_id"], "ruling_rules": ["lineage_id", "in_force_version_id"]}
+
 INDEXES: list[tuple[str, list[str], bool]] = [
+    ("rules", ["lineage_id"], False),
+    ("ruling_rules", ["lineage_id"], False),
     # Not unique: a number an edition prints twice (a misprint) keeps both rules, flagged.
     ("rules", ["version_id", "number"], False),
     ("rules", ["number"], False),
@@ -485,6 +500,19 @@ def m004_keyword_dictionary(db: sqlite_utils.Database) -> None:
     """The keyword dictionary mined from printed texts (databases made before it get it here)."""
     spec = TABLES["keyword_dictionary"]
     db["keyword_dictionary"].create(spec["columns"], pk=spec["pk"], if_not_exists=True)
+
+
+@migrations()
+def m004_rule_lineages(db: sqlite_utils.Database) -> None:
+    """rule_lineages, rules.lineage_id, ruling_rules.lineage_id/in_force_version_id on older databases."""
+    spec = TABLES["rule_lineages"]
+    db["rule_lineages"].create(spec["columns"], pk=spec["pk"], if_not_exists=True)
+    for table, names in LINEAGE_COLUMNS.items():
+        if db[table].exists():
+            present = {column.name for column in db[table].columns}
+            for name in names:
+                if name not in present:
+                    db[table].add_column(name, str)
 
 
 def ensure_db_shape(db: sqlite_utils.Database) -> None:

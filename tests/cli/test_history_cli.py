@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from kb.build.inputs import path_inputs
 from kb.build.publish import build_database
 from kb.cli.history import citations_to_check, cr_diff, rule_at, rule_trace
-from kb.store.derive_history import HISTORY_QUERIES, follow_number, save_history
+from kb.store.derive_history import HISTORY_QUERIES, save_history
 from kb.store.schema import stable_id
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -65,26 +65,26 @@ def test_cr_changes_per_version_pair(db: sqlite_utils.Database) -> None:
     ).fetchall()
     assert rows == [
         ("en-2022-02-18", "en-2022-04-29", "added", 25),
-        ("en-2022-02-18", "en-2022-04-29", "changed", 11),
+        ("en-2022-02-18", "en-2022-04-29", "changed", 10),
         ("en-2022-02-18", "en-2022-04-29", "glossary-added", 5),
         ("en-2022-02-18", "en-2022-04-29", "glossary-changed", 3),
         ("en-2022-02-18", "en-2022-04-29", "moved", 16),
-        ("en-2022-02-18", "en-2022-04-29", "moved-changed", 1),
-        ("en-2022-04-29", "en-2025-02-07", "added", 408),
-        ("en-2022-04-29", "en-2025-02-07", "changed", 293),
+        ("en-2022-02-18", "en-2022-04-29", "moved-changed", 2),
+        ("en-2022-04-29", "en-2025-02-07", "added", 404),
+        ("en-2022-04-29", "en-2025-02-07", "changed", 291),
         ("en-2022-04-29", "en-2025-02-07", "glossary-added", 84),
         ("en-2022-04-29", "en-2025-02-07", "glossary-changed", 55),
         ("en-2022-04-29", "en-2025-02-07", "glossary-removed", 3),
-        ("en-2022-04-29", "en-2025-02-07", "moved", 289),
-        ("en-2022-04-29", "en-2025-02-07", "moved-changed", 54),
-        ("en-2022-04-29", "en-2025-02-07", "removed", 30),
+        ("en-2022-04-29", "en-2025-02-07", "moved", 290),
+        ("en-2022-04-29", "en-2025-02-07", "moved-changed", 59),
+        ("en-2022-04-29", "en-2025-02-07", "removed", 26),
         ("en-2025-02-07", "en-2026-01-16", "added", 95),
-        ("en-2025-02-07", "en-2026-01-16", "changed", 134),
+        ("en-2025-02-07", "en-2026-01-16", "changed", 131),
         ("en-2025-02-07", "en-2026-01-16", "glossary-added", 25),
         ("en-2025-02-07", "en-2026-01-16", "glossary-changed", 90),
         ("en-2025-02-07", "en-2026-01-16", "glossary-removed", 3),
-        ("en-2025-02-07", "en-2026-01-16", "moved", 357),
-        ("en-2025-02-07", "en-2026-01-16", "moved-changed", 16),
+        ("en-2025-02-07", "en-2026-01-16", "moved", 358),
+        ("en-2025-02-07", "en-2026-01-16", "moved-changed", 18),
         ("en-2025-02-07", "en-2026-01-16", "removed", 1),
     ]
     connive = db.execute(
@@ -132,7 +132,7 @@ def test_citations_to_check_view_and_command(db: sqlite_utils.Database, db_path:
 def test_cr_diff_between_database_versions(db_path: Path) -> None:
     output = _run(cr_diff, "en-2025-02-07", "en-2026-01-16", "--db", str(db_path), "--kind", "moved", "--limit", "2")
     assert output.splitlines() == [
-        "en-2025-02-07 -> en-2026-01-16: added 95, removed 1, changed 134, moved 357, moved-changed 16,"
+        "en-2025-02-07 -> en-2026-01-16: added 95, removed 1, changed 131, moved 358, moved-changed 18,"
         " glossary-added 25, glossary-removed 3, glossary-changed 90",
         "moved            603.2f -> 603.2e: Some trigger events … untapped to tapped.",
         "moved            603.2g -> 603.2f: If a triggered … does not trigger.",
@@ -167,11 +167,18 @@ def test_rule_at_dates_between_versions(db_path: Path) -> None:
         " draws a card, then discards a card. If a nonland card is discarded this way, that player puts a"
         " +1/+1 counter on the conniving permanent.",
     ]
-    assert [line.split(" ")[0] for line in connive[2:]] == ["701.47a", "701.47b", "701.47c", "701.47d", "701.47e"]
+    assert [line.split(" ")[0] for line in connive[2:-1]] == ["701.47a", "701.47b", "701.47c", "701.47d", "701.47e"]
+    assert connive[-1] == "(this rule is numbered 701.50 in en-2026-01-16; use --today for today's numbering)"
     assert _run(rule_at, "701.47", "2026-01-16", "--db", str(db_path)).splitlines()[:2] == [
         "en-2026-01-16 (in force on 2026-01-16)", "701.47 Amass",
     ]
-    assert _run(rule_at, "701.50", "2026-01-15", "--db", str(db_path)).splitlines()[1] == "701.50 Convert"
+    convert = _run(rule_at, "701.50", "2026-01-15", "--db", str(db_path)).splitlines()
+    assert convert[1] == "701.50 Convert"
+    assert convert[-1] == "(this rule is numbered 701.28 in en-2026-01-16; use --today for today's numbering)"
+    # --today: 701.50 is Connive today; on 2025-06-01 the same rule was 701.47.
+    assert _run(rule_at, "701.50", "2025-06-01", "--today", "--db", str(db_path)).splitlines()[:2] == [
+        "en-2025-02-07 (in force on 2025-06-01)", "701.47 Connive",
+    ]
     before = CliRunner().invoke(rule_at, ["701.47", "2022-01-01", "--db", str(db_path)])
     assert before.exit_code == 1
     assert "no English CR version in the database was in force on 2022-01-01" in before.output
@@ -181,18 +188,26 @@ def test_rule_at_canned_query(db: sqlite_utils.Database) -> None:
     rows = list(db.query(HISTORY_QUERIES["rule_on_date"]["sql"], {"number": "701.50", "date": "2025-12-31"}))
     assert [(r["version_id"], r["number"], r["title"]) for r in rows] == [("en-2025-02-07", "701.50", "Convert")]
     assert rows[0]["subrules"].split("\n")[0].startswith("701.50a To convert a permanent")
+    today = list(db.query(HISTORY_QUERIES["rule_today_on_date"]["sql"], {"number": "701.50", "date": "2025-12-31"}))
+    assert [(r["version_id"], r["number"], r["title"]) for r in today] == [("en-2025-02-07", "701.47", "Connive")]
+    lineage = list(db.query(HISTORY_QUERIES["rule_lineage"]["sql"], {"number": "701.50"}))
+    assert [(r["version_id"], r["number"]) for r in lineage] == [
+        ("en-2022-04-29", "701.47"), ("en-2025-02-07", "701.47"), ("en-2026-01-16", "701.50"),
+    ]
     changes = list(db.query(HISTORY_QUERIES["version_changes"]["sql"], {"version": "en-2022-04-29"}))
     assert len(changes) == 61
 
 
 def test_rule_trace_follows_connive(db_path: Path) -> None:
     assert _run(rule_trace, "701.50", "--db", str(db_path)).splitlines() == [
+        "lineage en-2022-04-29/701.47",
         "en-2022-02-18: (absent)",
         "en-2022-04-29: 701.47 Connive [added]",
         "en-2025-02-07: 701.47 Connive [same]",
         "en-2026-01-16: 701.50 Connive [moved]",
     ]
     assert _run(rule_trace, "701.50", "--version", "en-2025-02-07", "--db", str(db_path)).splitlines() == [
+        "lineage en-2025-02-07/701.50",
         "en-2022-02-18: (absent)",
         "en-2022-04-29: (absent)",
         "en-2025-02-07: 701.50 Convert [added]",
@@ -200,8 +215,20 @@ def test_rule_trace_follows_connive(db_path: Path) -> None:
     ]
 
 
-def test_follow_number() -> None:
-    maps = [{"1.1": "1.1", "1.2": "1.3"}, {"1.1": None, "1.3": "1.3"}]
-    assert follow_number("1.2", 0, maps) == ("1.3", True)
-    assert follow_number("1.1", 0, maps) == (None, False)
-    assert follow_number("1.3", 1, maps) == ("1.3", False)
+def test_lineages_keep_connive_and_convert_apart(db: sqlite_utils.Database) -> None:
+    lineage = lambda version, number: db.execute(  # noqa: E731
+        "select lineage_id from rules where version_id = ? and number = ?", [version, number]
+    ).fetchone()[0]
+    connive = lineage("en-2026-01-16", "701.50")
+    assert connive == "en-2022-04-29/701.47" == lineage("en-2025-02-07", "701.47")
+    convert = lineage("en-2025-02-07", "701.50")
+    assert convert == "en-2025-02-07/701.50" == lineage("en-2026-01-16", "701.28")
+    assert lineage("en-2025-02-07", "701.50a") == lineage("en-2026-01-16", "701.28a") != lineage("en-2026-01-16", "701.50a")
+    row = db["rule_lineages"].get(connive)
+    assert (row["current_number"], row["title"], row["numbers"], row["versions"]) == ("701.50", "Connive", "701.47,701.50", 3)
+    # Every English rule has a lineage; each lineage has at most one member per version.
+    assert db.execute("select count(*) from rules where lineage_id is null and version_id like 'en-%'").fetchone() == (0,)
+    assert db.execute(
+        "select count(*) from (select lineage_id, version_id from rules where lineage_id is not null"
+        " group by 1, 2 having count(distinct number) > 1)"
+    ).fetchone() == (0,)

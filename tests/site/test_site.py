@@ -100,6 +100,32 @@ async def test_card_json_of_jace(snapshot_ds) -> None:
     assert all(ruling["sightings"] for ruling in page["rulings"])
 
 
+async def test_card_cites_rules_by_identity_not_number(snapshot_ds) -> None:
+    # Rulings of 2014–2016 about transform, manifest and madness: under today's numbers (701.27,
+    # 701.40, 702.35), not the numbers they had (701.25, 701.33, 702.34), which today are
+    # Surveil, Abandon and Flashback.
+    page = (await snapshot_ds.client.get(f"/card/{JACE}.json")).json()
+    cited = {(rule["number"], rule["title"]) for rule in page["rules"]}
+    assert {("701.27", "Transform"), ("701.40", "Manifest"), ("702.35", "Madness")} <= cited
+    assert not {"Surveil", "Abandon", "Flashback"} & {title for _number, title in cited}
+    then = {rule["number"]: [(t["number"], t["version_id"], t["not_in_force"]) for t in rule["then"]] for rule in page["rules"]}
+    assert then["701.27"] == [("701.25", "en-2014-09-25", False)]
+    # Manifest rulings of 2014-11-24: the CR in force then (2014-09-25) had no manifest yet.
+    assert then["701.40"] == [("701.33", "en-2019-01-25", True)]
+    html = (await snapshot_ds.client.get(f"/card/{JACE}")).text
+    assert '<a class="rule-ref" href="/rule/701.40">701.40</a>' in html
+    assert "701.33 in en-2019-01-25; not yet in en-2014-09-25" in html
+
+
+async def test_german_card_cites_connive_under_its_current_number(snapshot_ds) -> None:
+    page = (await snapshot_ds.client.get(KOMPLOTT + "&_format=json")).json()
+    cited = {rule["number"]: rule["title"] for rule in page["rules"]}
+    assert cited["701.50"] == "Connive"
+    assert "701.47" not in cited  # Amass today
+    connive = next(rule for rule in page["rules"] if rule["number"] == "701.50")
+    assert [(t["number"], t["version_id"]) for t in connive["then"]] == [("701.47", "en-2022-04-29")]
+
+
 async def test_card_by_any_language_name_redirects(snapshot_ds) -> None:
     response = await snapshot_ds.client.get("/card?name=" + quote("jace, vryn's prodigy"))
     assert response.status_code == 302
@@ -146,12 +172,68 @@ async def test_rule_json(snapshot_ds) -> None:
     assert sorted(columns["es-pages-cr-page"]["rules"]) == ["702.78", "702.78a", "702.78b"]
     assert columns["zhs-2025-02-07"]["rules"]["702.78"]["title"] == "协力"
     assert [ref["number"] for ref in page["references"]] == ["601.2b", "601.2f", "601.2g", "601.2h"]
-    # History by number: keyword rules are renumbered as keywords are added.
-    assert [(entry["title"], entry["effective_date"], entry["until"]) for entry in page["history"]] == [
-        ("Wither", "2013-05-01", "2013-05-01"),
-        ("Persist", "2014-09-25", "2019-01-25"),
-        ("Conspire", "2022-02-18", "2026-04-17"),
+    # History by identity: keyword rules are renumbered as keywords are added; Conspire was 702.76
+    # in 2013 and 702.77 until 2019, while 702.78 was Wither, then Persist.
+    assert [(e["number"], e["title"], e["effective_date"], e["until"]) for e in page["history"]] == [
+        ("702.76", "Conspire", "2013-05-01", "2013-05-01"),
+        ("702.77", "Conspire", "2014-09-25", "2019-01-25"),
+        ("702.78", "Conspire", "2022-02-18", "2026-04-17"),
     ]
+    assert [(o["title"], o["from"], o["until"], o["current_number"]) for o in page["same_number"]] == [
+        ("Wither", "2013-05-01", "2013-05-01", "702.80"),
+        ("Persist", "2014-09-25", "2019-01-25", "702.79"),
+    ]
+
+
+async def test_convert_is_not_connives_translation(snapshot_ds) -> None:
+    # 701.50 is Connive today; in the Chinese CR (2025-02-07) 701.50 is Convert and Connive is 701.47.
+    page = (await snapshot_ds.client.get("/rule/701.50.json")).json()
+    chinese = next(c for c in page["translations"]["columns"] if c["version_id"] == "zhs-2025-02-07")
+    assert (chinese["rules"]["701.50"]["number"], chinese["rules"]["701.50"]["title"]) == ("701.47", "筹谋")
+    assert chinese["rules"]["701.50"]["status"] == "renumbered"
+    assert all(rule["english_lineage"] == page["lineage"] for rule in chinese["rules"].values() if rule["number"] == "701.47")
+    convert = (await snapshot_ds.client.get("/rule/701.28.json")).json()
+    chinese = next(c for c in convert["translations"]["columns"] if c["version_id"] == "zhs-2025-02-07")
+    assert chinese["rules"]["701.28"]["number"] == "701.50"
+    amass = (await snapshot_ds.client.get("/rule/701.47.json")).json()
+    chinese = next(c for c in amass["translations"]["columns"] if c["version_id"] == "zhs-2025-02-07")
+    assert chinese["rules"]["701.47"]["number"] == "701.44"
+
+
+async def test_subrule_history_follows_its_lineage(snapshot_ds) -> None:
+    page = (await snapshot_ds.client.get("/rule/701.50a.json")).json()
+    assert [(t["version"], t["number"], t["change"]) for t in page["trace"]] == [
+        ("en-2022-04-29", "701.47a", "added"),
+        ("en-2024-02-02", "701.47a", "same"),
+        ("en-2025-02-07", "701.47a", "same"),
+        ("en-2026-01-16", "701.50a", "moved-changed"),
+        ("en-2026-04-17", "701.50a", "same"),
+    ]
+    assert [(e["number"], e["effective_date"], e["until"]) for e in page["history"]] == [
+        ("701.47a", "2022-04-29", "2025-02-07"), ("701.50a", "2026-01-16", "2026-04-17"),
+    ]
+    # Convert's 701.50a of 2024–2025 is another rule, shown as such, under its own lineage.
+    (convert,) = page["same_number"]
+    assert (convert["from"], convert["until"], convert["parent_title"], convert["current_number"]) == (
+        "2024-02-02", "2025-02-07", "Convert", "701.28a",
+    )
+    assert convert["lineage_id"] != page["lineage"]
+    html = (await snapshot_ds.client.get("/rule/701.50a")).text
+    assert "Other rules numbered 701.50a" in html
+
+
+async def test_version_drop_down_follows_the_lineage(snapshot_ds) -> None:
+    # Choosing 2013 on /rule/702.78 (Conspire) shows Conspire as it was numbered then, not Wither.
+    page = (await snapshot_ds.client.get("/rule/702.78.json?version=en-2013-05-01&from=en-2026-04-17")).json()
+    assert (page["rule"]["number"], page["rule"]["title"]) == ("702.76", "Conspire")
+    html = (await snapshot_ds.client.get("/rule/702.78")).text
+    assert '<input type="hidden" name="from" value="en-2026-04-17">' in html
+    assert '<option value="en-2013-05-01">2013-05-01 (as 702.76)</option>' in html
+    assert '<option value="en-2006-02-01" disabled>2006-02-01 (not in this version)</option>' in html
+    # Without "from" the number is the one of the version asked for.
+    assert (await snapshot_ds.client.get("/rule/702.78.json?version=en-2013-05-01")).json()["rule"]["title"] == "Wither"
+    missing = await snapshot_ds.client.get("/rule/702.78.json?version=en-2006-02-01&from=en-2026-04-17")
+    assert missing.status_code == 404
 
 
 async def test_rule_in_an_older_version(snapshot_ds) -> None:
@@ -215,15 +297,24 @@ async def test_script_in_a_ruling_renders_as_text(hostile_ds) -> None:
 
 
 async def test_stale_and_mismatched_translations_are_marked(snapshot_ds) -> None:
-    page = (await snapshot_ds.client.get("/rule/100.1.json")).json()
+    # The Korean CR follows CR 2021-02-15, which we do not hold: its rules link by identity to
+    # the versions before (2019-01-25) and after (2022-02-18). 100.2a and 100.2b read differently
+    # in those two, so which text the translation follows is unknown: stale, never "linked".
+    page = (await snapshot_ds.client.get("/rule/100.2.json")).json()
     korean = next(c for c in page["translations"]["columns"] if c["version_id"] == "ko-2021-02-15")
     assert korean["english_version"] == "en-2019-01-25"
     assert {number: rule["status"] for number, rule in korean["rules"].items()} == {
-        "100.1": "linked", "100.1a": "linked", "100.1b": "stale",
+        "100.2": "linked", "100.2a": "stale", "100.2b": "stale", "100.2c": "linked",
     }
-    html = (await snapshot_ds.client.get("/rule/100.1")).text
-    assert html.count('<td class="kb-tr status-stale"') == 1
-    mismatch = (await snapshot_ds.client.get("/rule/110.2")).text
+    html = (await snapshot_ds.client.get("/rule/100.2")).text
+    assert html.count('<td class="kb-tr status-stale"') == 2
+    # 103.3 of 2021 is 103.4 today, same text.
+    renumbered = (await snapshot_ds.client.get("/rule/103.4.json")).json()
+    korean = next(c for c in renumbered["translations"]["columns"] if c["version_id"] == "ko-2021-02-15")
+    assert (korean["rules"]["103.4"]["number"], korean["rules"]["103.4"]["status"]) == ("103.3", "renumbered")
+    # Numbers cited inside a translation are resolved in the English version it was linked to.
+    assert 'href="/rule/100.2a?version=en-2022-02-18"' in (await snapshot_ds.client.get("/rule/100.4")).text
+    mismatch = (await snapshot_ds.client.get("/rule/109.4")).text
     assert '<td class="kb-tr status-mismatch"' in mismatch
 
 
@@ -256,7 +347,7 @@ async def test_version_page_shows_what_changed(snapshot_ds) -> None:
     data = (await snapshot_ds.client.get("/version/en-2026-01-16.json")).json()
     assert data["previous"] == "en-2025-02-07"
     assert data["counts"] == {
-        "added": 95, "removed": 1, "changed": 134, "moved": 357, "moved-changed": 16,
+        "added": 95, "removed": 1, "changed": 131, "moved": 358, "moved-changed": 18,
         "glossary-added": 25, "glossary-removed": 3, "glossary-changed": 90,
     }
     moves = {(c["old_number"], c["new_number"]) for c in data["changes"] if c["kind"] == "moved"}
@@ -325,7 +416,9 @@ async def test_glossary_term_page_has_rules_and_translations(snapshot_ds) -> Non
 
 async def test_diff_between_any_two_versions(snapshot_ds) -> None:
     page = (await snapshot_ds.client.get("/diff.json?from=en-2026-01-16&to=en-2026-04-17")).json()
-    assert page["counts"] == {"changed": 32, "added": 25, "moved": 118, "glossary-changed": 20,
+    # The pairing follows cross-references since rule lineages: one rule changed in place before is
+    # now moved and changed.
+    assert page["counts"] == {"changed": 31, "moved-changed": 1, "added": 25, "moved": 118, "glossary-changed": 20,
                               "glossary-added": 8, "glossary-removed": 3}
     assert page["total"] == 206 and len(page["changes"]) == 100
     # Not consecutive: computed with kb.link.cr_diff, as `mtgkb cr-diff` does.

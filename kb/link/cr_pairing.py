@@ -1,0 +1,400 @@
+"""Which rule of one CR version is which rule of the next: the pairing that rule identity rests on.
+
+Pure functions over parsed ``CRDocument``s. Every numbered entry (part, section, rule, subrule) of
+the old version is paired with at most one entry of the new version. Renumbering is common
+(keyword actions are re-sorted, rules are inserted in the middle of a section), so entries are
+paired by content and by what the rest of the document says about them, not only by number:
+
+1. same number, same content once rule numbers inside the text are masked;
+2. identical masked content under another number (a pure renumbering);
+3. cross-references that follow the move: a rule whose only change is a cited number
+   ("see rule 500.6" became "see rule 603.2b") says where the cited rule went;
+4. a heading whose subrules moved together moves with them ("701.47 Connive" → "701.50");
+5. an edited subrule of a moved rule keeps its letter under the new parent;
+6. same number, similar content ("changed");
+7. similar content elsewhere, same section first, then anywhere through a rare-word index
+   (never all pairs: the 2009 renumbering would be 1,000 × 2,000 comparisons); a rule may
+   become a subrule and back ("711.1c" → "711.2"), a heading never becomes a numbered rule;
+8. what is left under the same number is "changed" however little is left of it; the rest is
+   "removed" or "added".
+
+Pure normalisation (line endings, BOM, "119.1d." printed for "119.1d", runs of spaces) is not a
+change: the parser removes the first three and comparison collapses whitespace.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from kb.records import CRDocument, Rule
+
+# Dotted rule numbers and "rule 702"-style section numbers inside a text: masked before content
+# comparison so that a renumbered cross-reference alone does not hide a move.
+NUMBER_IN_TEXT = re.compile(r"(?<![\w.])[1-9]\d{2}\.\d+[a-z]?(?:[-–][a-z])?(?![\w])|(?<=[Rr]ule )[1-9]\d{2}\b")
+DOTTED_NUMBER = re.compile(r"(?<![\w.])[1-9]\d{2}\.\d+[a-z]?(?![\w])")
+NUMBER_MASK = "#"
+MAY_HOLD_NUMBER = re.compile(r"\d\.\d|[Rr]ule \d")
+# Typography is not content: 2014 switched to curly quotes and dropped "_Magic_" italics,
+# and ranges went from "601.2e-g" to "601.2e–g". Comparison folds these; display keeps them.
+# (str.translate with a dict is slow on long texts; a few str.replace calls are not.)
+TYPOGRAPHY = (
+    ("’", "'"), ("‘", "'"), ("“", '"'), ("”", '"'), ("–", "-"), ("—", "-"), ("‑", "-"),
+    ("\u00a0", " "), ("(TM)", "™"), ("(tm)", "™"), ("(R)", "®"),
+)
+ITALICS = re.compile(r"(?<!\w)_(\S(?:[^_\n]*\S)?)_(?!\w)")
+WORD = re.compile(r"\S+")
+
+# Pairing thresholds (SequenceMatcher ratio on word tokens).
+CHANGED_IN_PLACE = 0.5
+MOVED_WITH_PARENT = 0.5
+MOVED_ELSEWHERE = 0.6
+# A cross-reference that followed a move is strong evidence, but not for a rule rewritten beyond
+# recognition: the cited rule must still share this much with its old text.
+FOLLOWED_REFERENCE = 0.3
+# Leftovers of one section that are each other's best match: a rule rewritten as it moved
+# (603.6d became 603.10 when triggered-ability rules were regrouped) keeps less of its words.
+MUTUAL_IN_SECTION = 0.4
+# Short contents ("Manifest" vs "Manifest Dread") are too easily similar: demand more.
+SHORT_CONTENT_WORDS = 4
+MOVED_ELSEWHERE_SHORT = 0.85
+# Candidates for an "anywhere" move share at least one of an entry's rarest words.
+RARE_WORDS_PER_ENTRY = 4
+JACCARD_PREFILTER = 0.3
+# Rules and subrules may trade places; parts and sections are headings and stay what they are.
+NUMBERED_KINDS = frozenset({"rule", "subrule"})
+
+
+def rule_display_text(rule: Rule) -> str:
+    """Title, text and examples of a rule as one text (what a reader sees under its number)."""
+    return "\n".join(part for part in (rule.title or "", rule.text or "", *rule.examples) if part)
+
+
+def collapse(text: str) -> str:
+    """Whitespace runs as one space, typography folded: the comparison form of a text."""
+    text = unicodedata.normalize("NFC", text)
+    for printed, folded in TYPOGRAPHY:
+        if printed in text:
+            text = text.replace(printed, folded)
+    if "_" in text:
+        text = ITALICS.sub(r"\1", text)
+    return " ".join(text.split())
+
+
+def masked(text: str) -> str:
+    """The text with every cited rule number replaced by ``#``."""
+    if not MAY_HOLD_NUMBER.search(text):  # the masking pattern is slow; most texts cite nothing
+        return text
+    return NUMBER_IN_TEXT.sub(NUMBER_MASK, text)
+
+
+@dataclass
+class Entry:
+    """A rule prepared for comparison."""
+
+    rule: Rule
+    index: int
+    parts: tuple[str, str, tuple[str, ...]]  # title, text, examples in comparison form
+    masked: str
+    words: list[str]
+
+    @property
+    def number(self) -> str:
+        return self.rule.number
+
+    def cited(self) -> list[str]:
+        """Dotted rule numbers the entry cites, in reading order."""
+        title, text, examples = self.parts
+        return DOTTED_NUMBER.findall(" ".join([title, text, *examples]))
+
+
+ASPECT_NAMES = ("title", "text", "examples")
+
+
+def entry(rule: Rule, index: int = 0) -> Entry:
+    """``rule`` in comparison form; ``index`` is its position in its document."""
+    title, text = collapse(rule.title or ""), collapse(rule.text or "")
+    examples = tuple(collapse(example) for example in rule.examples)
+    masked_text = masked("\x1f".join([title, text, *examples]))
+    return Entry(
+        rule=rule, index=index, parts=(title, text, examples), masked=masked_text,
+        words=WORD.findall(masked_text.replace("\x1f", " ")),
+    )
+
+
+def similarity(old: Sequence[str], new: Sequence[str]) -> float:
+    """Ratio of matching words (0..1) between two word lists."""
+    if not old and not new:
+        return 1.0
+    return difflib.SequenceMatcher(None, old, new, autojunk=False).ratio()
+
+
+def aspects(old: Entry, new: Entry) -> list[str]:
+    """What differs between two entries once whitespace and typography are folded."""
+    found = [name for name, a, b in zip(ASPECT_NAMES, old.parts, new.parts, strict=True) if a != b]
+    if found and old.masked == new.masked:
+        found.append("numbers-only")
+    return found
+
+
+def same_content(old: Rule, new: Rule) -> bool:
+    """True when two rules say the same once whitespace and typography are folded."""
+    return entry(old).parts == entry(new).parts
+
+
+def _kinds_compatible(old: Rule, new: Rule) -> bool:
+    return old.kind == new.kind or (old.kind in NUMBERED_KINDS and new.kind in NUMBERED_KINDS)
+
+
+def _kind_class(rule: Rule) -> str:
+    return "numbered" if rule.kind in NUMBERED_KINDS else rule.kind
+
+
+@dataclass
+class Pairing:
+    """Old number ↔ new number, built step by step."""
+
+    old: dict[str, Entry]
+    new: dict[str, Entry]
+    old_to_new: dict[str, str] = field(default_factory=dict)
+    new_to_old: dict[str, str] = field(default_factory=dict)
+
+    def pair(self, old_number: str, new_number: str) -> None:
+        self.old_to_new[old_number] = new_number
+        self.new_to_old[new_number] = old_number
+
+    def free_old(self) -> list[Entry]:
+        return [e for n, e in self.old.items() if n not in self.old_to_new]
+
+    def free_new(self) -> list[Entry]:
+        return [e for n, e in self.new.items() if n not in self.new_to_old]
+
+    def is_free(self, old_number: str | None, new_number: str | None) -> bool:
+        return (old_number is None or old_number not in self.old_to_new) and (
+            new_number is None or new_number not in self.new_to_old
+        )
+
+    def mapping(self) -> dict[str, str | None]:
+        """Each old number → its new number (``None``: removed)."""
+        return {number: self.old_to_new.get(number) for number in self.old}
+
+
+def _pair_unchanged_and_masked_equal(pairing: Pairing) -> None:
+    for number, old in pairing.old.items():
+        new = pairing.new.get(number)
+        if new is not None and old.masked == new.masked and _kinds_compatible(old.rule, new.rule):
+            pairing.pair(number, number)
+
+
+def _pair_identical_elsewhere(pairing: Pairing) -> None:
+    """Identical (masked) content under another number: paired in document order per content."""
+    olds: dict[tuple[str, str], list[Entry]] = defaultdict(list)
+    news: dict[tuple[str, str], list[Entry]] = defaultdict(list)
+    for old in pairing.free_old():
+        if old.words:
+            olds[(_kind_class(old.rule), old.masked)].append(old)
+    for new in pairing.free_new():
+        if new.words:
+            news[(_kind_class(new.rule), new.masked)].append(new)
+    for key, old_entries in olds.items():
+        for old, new in zip(old_entries, news.get(key, []), strict=False):
+            pairing.pair(old.number, new.number)
+
+
+def followed_references(pairing: Pairing) -> Counter[tuple[str, str]]:
+    """Votes "old X is new Y" from paired rules that cite X before and Y after, in the same place.
+
+    Only rules whose text is otherwise unchanged vote (the citations then line up one to one).
+    """
+    votes: Counter[tuple[str, str]] = Counter()
+    for old_number, new_number in pairing.old_to_new.items():
+        old, new = pairing.old[old_number], pairing.new[new_number]
+        if old.masked != new.masked or old.parts == new.parts:
+            continue
+        for cited_before, cited_after in zip(old.cited(), new.cited(), strict=False):
+            if cited_before != cited_after:
+                votes[(cited_before, cited_after)] += 1
+    return votes
+
+
+def _pair_by_followed_references(pairing: Pairing) -> None:
+    """A cited number that changed in the citing rules says where the cited rule went."""
+    votes = followed_references(pairing)
+    best: dict[str, tuple[int, str]] = {}
+    totals: Counter[str] = Counter()
+    for (before, after), count in votes.items():
+        totals[before] += count
+        if count > best.get(before, (0, ""))[0]:
+            best[before] = (count, after)
+    for before, (count, after) in sorted(best.items()):
+        if count * 2 <= totals[before] or not pairing.is_free(before, after):
+            continue
+        old, new = pairing.old.get(before), pairing.new.get(after)
+        if old is None or new is None or not _kinds_compatible(old.rule, new.rule):
+            continue
+        if similarity(old.words, new.words) >= FOLLOWED_REFERENCE:
+            pairing.pair(before, after)
+
+
+def _children(entries: dict[str, Entry]) -> dict[str, list[Entry]]:
+    children: dict[str, list[Entry]] = defaultdict(list)
+    for item in entries.values():
+        if item.rule.kind == "subrule" and item.rule.parent:
+            children[item.rule.parent].append(item)
+    return children
+
+
+def _pair_headings_by_children(pairing: Pairing) -> None:
+    """A rule whose subrules went (mostly) under one new rule went there itself."""
+    old_children = _children(pairing.old)
+    for old in pairing.free_old():
+        if old.rule.kind != "rule" or not old_children.get(old.number):
+            continue
+        votes = Counter(
+            pairing.new[pairing.old_to_new[child.number]].rule.parent
+            for child in old_children[old.number]
+            if child.number in pairing.old_to_new
+        )
+        if not votes:
+            continue
+        target, count = votes.most_common(1)[0]
+        majority = count * 2 > len(old_children[old.number])
+        if majority and target in pairing.new and pairing.is_free(None, target) and pairing.new[target].rule.kind == "rule":
+            pairing.pair(old.number, target)
+
+
+def _pair_children_of_moved_parents(pairing: Pairing) -> None:
+    """An edited subrule keeps its letter when its rule moved: 701.47d → 701.50d."""
+    for old in pairing.free_old():
+        rule = old.rule
+        if rule.kind != "subrule" or not rule.parent or rule.parent not in pairing.old_to_new:
+            continue
+        new_parent = pairing.old_to_new[rule.parent]
+        if new_parent == rule.parent:
+            continue
+        target = new_parent + rule.number[len(rule.parent):]
+        new = pairing.new.get(target)
+        if new is not None and pairing.is_free(None, target) and similarity(old.words, new.words) >= MOVED_WITH_PARENT:
+            pairing.pair(old.number, target)
+
+
+def _pair_in_place(pairing: Pairing, threshold: float) -> None:
+    for old in pairing.free_old():
+        new = pairing.new.get(old.number)
+        if (
+            new is not None
+            and pairing.is_free(None, old.number)
+            and _kinds_compatible(old.rule, new.rule)
+            and similarity(old.words, new.words) >= threshold
+        ):
+            pairing.pair(old.number, old.number)
+
+
+def _threshold(old: Entry, new: Entry) -> float:
+    short = min(len(old.words), len(new.words)) < SHORT_CONTENT_WORDS
+    return MOVED_ELSEWHERE_SHORT if short else MOVED_ELSEWHERE
+
+
+def _assign_best(pairing: Pairing, candidates: Iterable[tuple[Entry, Entry]]) -> None:
+    """Greedy best-first assignment of scored candidate pairs above their threshold."""
+    scored = []
+    for old, new in candidates:
+        if not _kinds_compatible(old.rule, new.rule):
+            continue
+        old_set, new_set = set(old.words), set(new.words)
+        union = old_set | new_set
+        if not union or len(old_set & new_set) / len(union) < JACCARD_PREFILTER:
+            continue
+        score = similarity(old.words, new.words)
+        if score >= _threshold(old, new):
+            scored.append((score, -abs(old.index - new.index), old.number, new.number))
+    for _score, _distance, old_number, new_number in sorted(scored, reverse=True):
+        if pairing.is_free(old_number, new_number):
+            pairing.pair(old_number, new_number)
+
+
+def _section_of(item: Entry) -> str:
+    return item.rule.section or item.number.split(".")[0]
+
+
+def _pair_similar_in_section(pairing: Pairing) -> None:
+    new_by_section: dict[str, list[Entry]] = defaultdict(list)
+    for new in pairing.free_new():
+        new_by_section[_section_of(new)].append(new)
+    _assign_best(
+        pairing,
+        ((old, new) for old in pairing.free_old() for new in new_by_section.get(_section_of(old), [])),
+    )
+
+
+def _pair_similar_anywhere(pairing: Pairing) -> None:
+    free_new = pairing.free_new()
+    free_old = pairing.free_old()
+    frequency = Counter(word for item in [*free_old, *free_new] for word in set(item.words))
+    index: dict[str, list[Entry]] = defaultdict(list)
+    for new in free_new:
+        for word in set(new.words):
+            index[word].append(new)
+
+    def candidates() -> Iterable[tuple[Entry, Entry]]:
+        for old in free_old:
+            rare = sorted(set(old.words), key=lambda word: (frequency[word], word))[:RARE_WORDS_PER_ENTRY]
+            seen: set[str] = set()
+            for word in rare:
+                for new in index.get(word, []):
+                    if new.number not in seen:
+                        seen.add(new.number)
+                        yield old, new
+
+    _assign_best(pairing, candidates())
+
+
+def _pair_mutual_best_in_section(pairing: Pairing) -> None:
+    """Left-over old and new entries of one section that are each other's closest match."""
+    new_by_section: dict[str, list[Entry]] = defaultdict(list)
+    for new in pairing.free_new():
+        if new.rule.kind in NUMBERED_KINDS and len(new.words) >= SHORT_CONTENT_WORDS:
+            new_by_section[_section_of(new)].append(new)
+    best_new: dict[str, tuple[float, str]] = {}
+    best_old: dict[str, tuple[float, str]] = {}
+    for old in pairing.free_old():
+        if old.rule.kind not in NUMBERED_KINDS or len(old.words) < SHORT_CONTENT_WORDS:
+            continue
+        for new in new_by_section.get(_section_of(old), []):
+            score = similarity(old.words, new.words)
+            if score > best_new.get(old.number, (0.0, ""))[0]:
+                best_new[old.number] = (score, new.number)
+            if score > best_old.get(new.number, (0.0, ""))[0]:
+                best_old[new.number] = (score, old.number)
+    for old_number, (score, new_number) in best_new.items():
+        if score >= MUTUAL_IN_SECTION and best_old[new_number][1] == old_number:
+            pairing.pair(old_number, new_number)
+
+
+def pairing_of(old_doc: CRDocument, new_doc: CRDocument) -> Pairing:
+    """The full pairing of two versions (every step above, in order)."""
+    pairing = Pairing(
+        old={rule.number: entry(rule, i) for i, rule in enumerate(old_doc.rules)},
+        new={rule.number: entry(rule, i) for i, rule in enumerate(new_doc.rules)},
+    )
+    _pair_unchanged_and_masked_equal(pairing)
+    _pair_identical_elsewhere(pairing)
+    _pair_by_followed_references(pairing)
+    _pair_headings_by_children(pairing)
+    _pair_children_of_moved_parents(pairing)
+    _pair_in_place(pairing, CHANGED_IN_PLACE)
+    _pair_similar_in_section(pairing)
+    _pair_similar_anywhere(pairing)
+    _pair_mutual_best_in_section(pairing)
+    # A heading may only now have its subrules placed.
+    _pair_headings_by_children(pairing)
+    _pair_in_place(pairing, 0.0)
+    return pairing
+
+
+def pair_rules(old_doc: CRDocument, new_doc: CRDocument) -> dict[str, str | None]:
+    """Each old rule number → its number in the new version (``None`` if removed)."""
+    return pairing_of(old_doc, new_doc).mapping()

@@ -1,0 +1,216 @@
+"""Which English rule a translated rule translates, by rule identity, when versions differ.
+
+Pure. A translation follows one English version. When that version is held, a translated rule
+translates the English rule of the same number there. When it is not, its numbering lies
+between the English versions held before and after it, and a number may denote different rules
+in those two (Korean CR 2021-02-15: Mill was inserted as 701.13 in between, so every keyword
+action 701.13–701.43 of the 2019 version is one number lower). So each number gets a candidate
+in both neighbouring versions; when the two are members of one lineage there is nothing to
+decide, otherwise the content decides:
+
+1. the English title or keyword name the translation prints ("집요 Persist"), a glossary pair,
+   the subrule letters under it and the rule numbers it cites (``cr_translations`` checks);
+2. a rule with no such evidence follows its parent, a section its part: a section whose printed
+   title says it is the newer version's 111 "Tokens" carries its rules with it;
+3. then the nearer version by date.
+
+4. a rule that prints an English title ("Substitute Cards") which neither candidate has is looked
+   up by that title among the candidate versions' rules of its kind (sections 713–721 moved).
+
+A translated rule whose candidates all fail the checks is a ``mismatch`` (no counterpart found).
+
+``relabel`` then says how each link's English rule stands today: ``linked`` (the newest English
+version has the same rule with the same text and number), ``renumbered`` (same text, another
+number), ``stale`` (the English text changed since, or the rule was removed), or ``mismatch``.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from kb.link.cr_pairing import same_content
+from kb.link.cr_translations import RuleLink, _RuleChecker
+from kb.records import CRDocument, Rule
+
+LineageOf = Callable[[str, str], str | None]
+
+
+@dataclass
+class TargetLink:
+    """A translated rule and the English rule (version, number) it translates."""
+
+    number: str
+    en_version: str | None
+    en_number: str | None
+    status: str
+    confidence: float
+    reasons: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Candidate:
+    version_id: str
+    link: RuleLink
+    lineage: str | None
+
+
+def link_across_versions(
+    translated: CRDocument,
+    versions: list[tuple[str, CRDocument]],
+    lineage_of: LineageOf,
+    glossary_pairs: dict[str, str],
+) -> list[TargetLink]:
+    """One TargetLink per translated rule; ``versions`` are the candidate English versions,
+    nearest by date first (one when the translation's own version is held, else two)."""
+    checkers = [
+        (version_id, _RuleChecker(translated, doc, version_id, glossary_pairs, later=[]))
+        for version_id, doc in versions
+    ]
+    chosen_version: dict[str, str] = {}
+    by_number = {rule.number: rule for rule in translated.rules}
+    english_titles: dict[str, str] = translated.extra.get("english_titles", {})
+    chosen_target: dict[str, tuple[str, str]] = {}
+    links = []
+    for rule in translated.rules:
+        candidates = []
+        for version_id, checker in checkers:
+            link = checker.link(rule)
+            if link.en_number is not None:
+                candidates.append(Candidate(version_id, link, lineage_of(version_id, link.en_number)))
+        choice = _with_moved_parent(rule, chosen_target, versions, lineage_of)
+        if choice is None:
+            choice = _choose(rule, candidates, _inherited(rule, by_number, chosen_version))
+        if choice is None or choice.link.status == "mismatch":
+            by_title = _by_printed_title(rule, english_titles.get(rule.number), versions, lineage_of)
+            choice = by_title or choice
+        if choice is None:
+            links.append(TargetLink(rule.number, None, None, "mismatch", 0.0, [_missing(rule, versions)]))
+            continue
+        _mark_uncertain_text(choice, candidates, versions)
+        chosen_version[rule.number] = choice.version_id
+        chosen_target[rule.number] = (choice.version_id, choice.link.en_number or rule.number)
+        links.append(
+            TargetLink(
+                rule.number, choice.version_id, choice.link.en_number, choice.link.status,
+                choice.link.confidence, _reasons(choice, candidates),
+            )
+        )
+    return links
+
+
+TITLE_FOUND_CONFIDENCE = 0.8
+
+
+def _with_moved_parent(
+    rule: Rule, chosen: dict[str, tuple[str, str]], versions: list[tuple[str, CRDocument]], lineage_of: LineageOf
+) -> Candidate | None:
+    """A subrule of a rule linked under another number keeps its letter there (702.85a of 2021,
+    under Annihilator, is 702.86a of 2022 because Annihilator is 702.86 there)."""
+    if rule.kind != "subrule" or not rule.parent or rule.parent not in chosen:
+        return None
+    version_id, parent_number = chosen[rule.parent]
+    if parent_number == rule.parent:
+        return None
+    target = parent_number + rule.number[len(rule.parent):]
+    doc = dict(versions)[version_id]
+    if not any(r.number == target for r in doc.rules):
+        return None
+    reason = f"under {rule.parent}, linked as {parent_number} of {version_id}"
+    link = RuleLink(rule.number, target, "linked", TITLE_FOUND_CONFIDENCE, [reason])
+    return Candidate(version_id, link, lineage_of(version_id, target))
+
+
+def _by_printed_title(
+    rule: Rule, printed: str | None, versions: list[tuple[str, CRDocument]], lineage_of: LineageOf
+) -> Candidate | None:
+    """The one rule of the same kind titled as the translation prints it, in the nearest version."""
+    if not printed:
+        return None
+    wanted = " ".join(printed.casefold().split())
+    for version_id, doc in versions:
+        found = [r for r in doc.rules if r.kind == rule.kind and r.title and " ".join(r.title.casefold().split()) == wanted]
+        if len(found) == 1:
+            reason = f"found by the English title it prints ({printed!r}) as {found[0].number} in {version_id}"
+            link = RuleLink(rule.number, found[0].number, "linked", TITLE_FOUND_CONFIDENCE, [reason])
+            return Candidate(version_id, link, lineage_of(version_id, found[0].number))
+    return None
+
+
+def _mark_uncertain_text(choice: Candidate, candidates: list[Candidate], versions: list[tuple[str, CRDocument]]) -> None:
+    """The same rule with different English texts before and after the translation's date: which
+    one it translates cannot be told, so it may be out of date ("stale"), never silently current."""
+    if choice.link.status == "mismatch" or choice.lineage is None:
+        return
+    docs = dict(versions)
+    chosen_rule = _rule(docs[choice.version_id], choice.link.en_number)
+    for other in candidates:
+        if other is choice or other.lineage != choice.lineage or other.link.en_number is None:
+            continue
+        other_rule = _rule(docs[other.version_id], other.link.en_number)
+        if chosen_rule and other_rule and not same_content(chosen_rule, other_rule):
+            choice.link.status = "stale"
+            choice.link.reasons.insert(0, f"English text differs between {other.version_id} and {choice.version_id}; the translation may follow either")
+
+
+def _rule(doc: CRDocument, number: str | None) -> Rule | None:
+    return next((rule for rule in doc.rules if rule.number == number), None)
+
+
+def _inherited(rule: Rule, by_number: dict[str, Rule], chosen: dict[str, str]) -> str | None:
+    """The version chosen for the rule's parent (or its section, or its part)."""
+    for number in (rule.parent, rule.section, rule.number[:1] if rule.number[:1].isdigit() else None):
+        if number and number != rule.number and number in chosen and number in by_number:
+            return chosen[number]
+    return None
+
+
+def _choose(rule: Rule, candidates: list[Candidate], inherited: str | None) -> Candidate | None:
+    if not candidates:
+        return None
+    passing = [c for c in candidates if c.link.status != "mismatch"]
+    if len({c.lineage for c in candidates}) == 1:
+        # One rule identity under this number in every candidate version: the nearest version.
+        return passing[0] if passing else candidates[0]
+    if not passing:
+        return candidates[0]  # every candidate contradicted: reported as a mismatch
+    if len(passing) == 1:
+        return passing[0]
+    for candidate in passing:
+        if candidate.version_id == inherited:
+            return candidate
+    return max(passing, key=lambda c: c.link.confidence)  # stable: the nearest first on ties
+
+
+def _reasons(choice: Candidate, candidates: list[Candidate]) -> list[str]:
+    reasons = list(choice.link.reasons)
+    others = [c for c in candidates if c is not choice and c.lineage != choice.lineage]
+    for other in others:
+        verdict = "fails the checks" if other.link.status == "mismatch" else "also fits"
+        reasons.append(f"chose {choice.version_id}; {other.link.en_number} of {other.version_id} is another rule and {verdict}")
+    return reasons
+
+
+def _missing(rule: Rule, versions: list[tuple[str, CRDocument]]) -> str:
+    return f"no rule {rule.number} in " + " or ".join(version_id for version_id, _ in versions)
+
+
+def relabel(
+    status: str,
+    en_rule: Rule,
+    newest: Rule | None,
+    newest_version: str,
+    same_content: Callable[[Rule, Rule], bool],
+) -> tuple[str, str | None]:
+    """(status, reason) of a link whose English rule is ``en_rule``, given its lineage's member
+    in the newest English version (``None``: removed since)."""
+    if status == "mismatch":
+        return status, None
+    if status == "stale":  # already uncertain (see _mark_uncertain_text)
+        return status, None
+    if newest is None:
+        return "stale", f"English rule {en_rule.number} was removed by {newest_version}"
+    if not same_content(en_rule, newest):
+        return "stale", f"English text changed since: {newest.number} in {newest_version}"
+    if newest.number != en_rule.number:
+        return "renumbered", f"English {en_rule.number} is {newest.number} in {newest_version}"
+    return "linked", None

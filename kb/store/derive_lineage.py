@@ -1,0 +1,156 @@
+"""Rule lineages in the database: derived at build time, read back by the CLI and the rule pages.
+
+``save_lineages`` fills ``rule_lineages`` and ``rules.lineage_id`` for every English version from
+the number maps of consecutive versions (``kb.link.cr_lineage``). The readers below are the one
+implementation of tracing: ``mtgkb rule-trace``, ``mtgkb rule-at`` and ``/rule/<number>`` all
+ask them which rule is which in another version.
+"""
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import sqlite_utils
+
+from kb.link.cr_lineage import Lineage, build_lineages
+from kb.records import CRDocument
+
+Connection = sqlite3.Connection | sqlite_utils.Database
+
+
+def save_lineages(
+    db: sqlite_utils.Database,
+    versions: Sequence[tuple[str, str]],
+    documents: Sequence[CRDocument],
+    maps: Sequence[dict[str, str | None]],
+) -> list[dict[str, str]]:
+    """Recompute ``rule_lineages`` and ``rules.lineage_id``; returns number → lineage per version."""
+    db.execute("delete from rule_lineages")
+    db.execute("update rules set lineage_id = null")
+    version_ids = [version_id for version_id, _date in versions]
+    by_version, lineages = build_lineages(version_ids, documents, maps)
+    for version_id, numbers in zip(version_ids, by_version, strict=True):
+        db.conn.executemany(
+            "update rules set lineage_id = ? where version_id = ? and number = ?",
+            [(lineage, version_id, number) for number, lineage in numbers.items()],
+        )
+    titles = [{rule.number: rule.title for rule in doc.rules} for doc in documents]
+    newest = len(documents) - 1
+    db.conn.executemany(
+        "insert into rule_lineages (id, kind, first_version_id, first_number, last_version_id,"
+        " last_number, current_number, title, numbers, versions) values (?,?,?,?,?,?,?,?,?,?)",
+        [_lineage_row(lineage, version_ids, titles, newest) for lineage in lineages.values()],
+    )
+    return by_version
+
+
+def _lineage_row(lineage: Lineage, version_ids: list[str], titles: list[dict], newest: int) -> tuple:
+    first_index, first_number = lineage.members[0]
+    last_index, last_number = lineage.members[-1]
+    title = next((titles[i][n] for i, n in reversed(lineage.members) if titles[i].get(n)), None)
+    return (
+        lineage.id, lineage.kind, version_ids[first_index], first_number, version_ids[last_index],
+        last_number, last_number if last_index == newest else None, title, ",".join(lineage.numbers),
+        len(lineage.members),
+    )
+
+
+# ---------------------------------------------------------------------------- readers
+
+
+@dataclass
+class Member:
+    """A lineage in one English version (``number`` None where the version lacks it)."""
+
+    version_id: str
+    effective_date: str | None
+    number: str | None
+    title: str | None
+    text: str | None
+    rule_id: int | None
+    status: str  # first / added / same / changed / moved / moved-changed / removed / absent
+    word_diff: str | None = None  # how the text changed into this version (not for pure moves)
+
+
+def _query(conn: Connection, sql: str, params: Sequence = ()) -> list[dict]:
+    cursor = conn.execute(sql, list(params))
+    names = [column[0] for column in cursor.description]
+    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+def has_lineages(conn: Connection) -> bool:
+    """True when the database has lineages derived (built with this version of the store)."""
+    try:
+        return bool(conn.execute("select 1 from rule_lineages limit 1").fetchone())
+    except sqlite3.OperationalError:
+        return False
+
+
+def lineage_of(conn: Connection, version_id: str, number: str) -> str | None:
+    """The lineage of rule ``number`` in ``version_id``."""
+    found = conn.execute(
+        "select lineage_id from rules where version_id = ? and number = ? limit 1", [version_id, number]
+    ).fetchone()
+    return found[0] if found else None
+
+
+def english_versions(conn: Connection) -> list[tuple[str, str]]:
+    """(version id, effective date) of the stored English versions, oldest first."""
+    return [
+        (row["id"], row["effective_date"])
+        for row in _query(
+            conn,
+            "select id, effective_date from cr_versions where lang = 'en' and effective_date is not null"
+            " order by effective_date",
+        )
+    ]
+
+
+def trace(conn: Connection, lineage: str) -> list[Member]:
+    """The lineage in every English version, oldest first, with how it changed into each."""
+    members = {
+        row["version_id"]: row
+        for row in _query(conn, "select id, version_id, number, title, text from rules where lineage_id = ?", [lineage])
+    }
+    changes = {
+        (row["new_version_id"], row["new_number"]): (row["kind"], row["word_diff"])
+        for row in _query(
+            conn,
+            "select new_version_id, new_number, kind, word_diff from cr_changes where new_rule_id in"
+            " (select id from rules where lineage_id = ?)",
+            [lineage],
+        )
+    }
+    result: list[Member] = []
+    previous = None
+    for index, (version_id, date) in enumerate(english_versions(conn)):
+        row = members.get(version_id)
+        word_diff = None
+        if row is None:
+            status = "removed" if previous is not None else "absent"
+        elif index == 0:
+            status = "first"
+        elif previous is None:
+            status = "added"
+        else:
+            status, word_diff = changes.get((version_id, row["number"]), ("same", None))
+            if status == "moved":
+                word_diff = None
+        result.append(
+            Member(
+                version_id=version_id, effective_date=date, number=row["number"] if row else None,
+                title=row["title"] if row else None, text=row["text"] if row else None,
+                rule_id=row["id"] if row else None, status=status, word_diff=word_diff,
+            )
+        )
+        previous = row
+    return result
+
+
+def number_in(conn: Connection, lineage: str, version_id: str) -> str | None:
+    """The lineage's number in ``version_id`` (None where that version lacks it)."""
+    found = conn.execute(
+        "select number from rules where lineage_id = ? and version_id = ? limit 1", [lineage, version_id]
+    ).fetchone()
+    return found[0] if found else None
