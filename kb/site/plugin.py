@@ -14,7 +14,6 @@ from typing import Any
 from urllib.parse import quote
 
 from datasette import hookimpl
-from datasette.utils import sqlite_timelimit
 from datasette.utils.asgi import Response
 from markupsafe import Markup
 
@@ -22,6 +21,8 @@ from kb.site import card_page, feed, home_page, limits, markup, rule_page, versi
 from kb.site.search import register_functions, search
 
 limits.quiet_default_error_handler()
+limits.coarser_time_checks()
+limits.cache_schema_lookups()
 
 # Our pages run several small queries; the whole page shares this budget.
 PAGE_TIME_LIMIT_MS = 3000
@@ -41,11 +42,18 @@ def extra_css_urls(datasette):
 def prepare_connection(conn):
     register_functions(conn)
     limits.limit_connection(conn)
+    limits.lower_sql_thread_priority()
+
+
+@hookimpl
+def startup(datasette):
+    limits.refresh_schemas_once(type(datasette))
+    return lambda: limits.warm_schema_cache(datasette)
 
 
 @hookimpl
 def asgi_wrapper(datasette):
-    return limits.security_headers
+    return lambda app: limits.security_headers(limits.public_sql_gate(app))
 
 
 @hookimpl(tryfirst=True)
@@ -91,7 +99,7 @@ async def run(datasette, fn: Callable[[sqlite3.Connection], Any]) -> Any:
     public SQL queries filling Datasette's threads never queue the site's pages."""
 
     def limited(conn: sqlite3.Connection) -> Any:
-        with sqlite_timelimit(conn, PAGE_TIME_LIMIT_MS):
+        with limits.time_limit(conn, PAGE_TIME_LIMIT_MS):
             return fn(conn)
 
     return await limits.PAGES.run(datasette, database(datasette), limited)
