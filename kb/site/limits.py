@@ -256,16 +256,21 @@ async def warm_schema_cache(datasette: Any) -> None:
     look-ups through the SQL threads, behind whatever queries are running."""
     await datasette.refresh_schemas()
     for database in list(datasette.databases.values()):
-        if database.is_mutable:
-            continue
-        hidden = set(await database.hidden_table_names())
-        for table in await database.table_names():
-            await database.fts_table(table)
-            if table not in hidden:
-                await database.table_columns(table)
-                await database.label_column_for_table(table)
-        await database.view_names()
-        await database.get_all_foreign_keys()
+        await warm_database(database)
+
+
+async def warm_database(database: Any) -> None:
+    """One immutable file's schema look-ups, cached (also before a reload registers a new file)."""
+    if database.is_mutable:
+        return
+    hidden = set(await database.hidden_table_names())
+    for table in await database.table_names():
+        await database.fts_table(table)
+        if table not in hidden:
+            await database.table_columns(table)
+            await database.label_column_for_table(table)
+    await database.view_names()
+    await database.get_all_foreign_keys()
 
 
 def refresh_schemas_once(datasette_class: Any) -> None:
