@@ -184,6 +184,12 @@ def main() -> None:
         wait_ready(base, server)
         alone = asyncio.run(unloaded(base, pages))
         print(f"unloaded: p50 {alone['p50_ms']} ms, p95 {alone['p95_ms']} ms; {alone['pages_p50_ms']}", flush=True)
+        card = {"card": pages["card"]}
+        for hostile in (0, HOSTILE_CLIENTS):
+            alone_card = asyncio.run(run_level(base, card, args.db.stem, 1, hostile, args.seconds))
+            print(f"card page, one client, {hostile:2} hostile SQL: {alone_card['requests']} requests, "
+                  f"p50 {alone_card['p50_ms']} ms, p95 {alone_card['p95_ms']} ms", flush=True)
+            alone[f"card_one_client_{hostile}_hostile"] = alone_card
         levels = []
         for hostile in (0, HOSTILE_CLIENTS):
             for clients in LEVELS:

@@ -17,11 +17,16 @@ judge's card page waits behind it. So:
 from __future__ import annotations
 
 import asyncio
+import copy
+import functools
+import os
 import sqlite3
 import threading
+import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import Any
 
 # The longest value the database holds is a CR edition's introduction or a diff (tens of KB).
@@ -32,6 +37,7 @@ MAX_COMPOUND_SELECT = 50
 # One query's rows, added up (Datasette's max_returned_rows caps their number).
 MAX_RESULT_BYTES = 16 << 20
 PAGE_THREADS = 2
+PAGE_THREAD_PREFIX = "kb-pages"
 
 CONTENT_SECURITY_POLICY = (
     # Datasette's own pages use inline scripts and styles; nothing is loaded from elsewhere.
@@ -67,6 +73,23 @@ def budgeted_row(cursor: sqlite3.Cursor, row: tuple) -> sqlite3.Row:
     return sqlite3.Row(cursor, row)
 
 
+# Datasette's SQL threads (public queries, table pages) run at a lower CPU priority than the
+# site's own page threads: on a busy machine a runaway query yields the CPU to a card page.
+SQL_THREAD_NICENESS = 10
+
+
+def lower_sql_thread_priority() -> None:
+    """Called from prepare_connection, which runs in the thread that will use the connection."""
+    if threading.current_thread().name.startswith(PAGE_THREAD_PREFIX) or not hasattr(os, "setpriority"):
+        return
+    try:
+        tid = threading.get_native_id()
+        if os.getpriority(os.PRIO_PROCESS, tid) < SQL_THREAD_NICENESS:
+            os.setpriority(os.PRIO_PROCESS, tid, SQL_THREAD_NICENESS)
+    except OSError:
+        pass  # not permitted here: the limits still hold, only the priority does not
+
+
 def limit_connection(conn: sqlite3.Connection) -> None:
     conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
     conn.setlimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, MAX_SQL_LENGTH)
@@ -80,7 +103,7 @@ class PagePool:
     """Our pages' own worker threads, each with its own connection per served file generation."""
 
     def __init__(self, threads: int = PAGE_THREADS) -> None:
-        self._executor = ThreadPoolExecutor(threads, thread_name_prefix="kb-pages")
+        self._executor = ThreadPoolExecutor(threads, thread_name_prefix=PAGE_THREAD_PREFIX)
         self._local = threading.local()
 
     async def run(self, datasette: Any, database: Any, fn: Callable[[sqlite3.Connection], Any]) -> Any:
@@ -102,6 +125,37 @@ class PagePool:
 
 
 PAGES = PagePool()
+
+
+# Requests that carry SQL of the visitor's own (``?sql=``, ``_where=``) share Datasette's three
+# SQL threads with its table pages: at most this many run at once, so one thread always stays
+# free for the table pages while sixteen runaway queries wait their turn.
+PUBLIC_SQL_AT_ONCE = 2
+PUBLIC_SQL_PARAMETERS = (b"sql", b"_where")
+
+
+def _carries_sql(query_string: bytes) -> bool:
+    for pair in query_string.split(b"&"):
+        if pair.split(b"=", 1)[0] in PUBLIC_SQL_PARAMETERS:
+            return True
+    return False
+
+
+def public_sql_gate(app: Callable) -> Callable:
+    """ASGI middleware: requests with their own SQL pass PUBLIC_SQL_AT_ONCE at a time."""
+    gate: asyncio.Semaphore | None = None
+
+    async def wrapped(scope: dict, receive: Callable, send: Callable) -> None:
+        nonlocal gate
+        if scope.get("type") != "http" or not _carries_sql(scope.get("query_string", b"")):
+            await app(scope, receive, send)
+            return
+        if gate is None:
+            gate = asyncio.Semaphore(PUBLIC_SQL_AT_ONCE)
+        async with gate:
+            await app(scope, receive, send)
+
+    return wrapped
 
 
 def security_headers(app: Callable) -> Callable:
@@ -131,6 +185,113 @@ def as_client_error(exception: BaseException) -> None:
 
     if isinstance(exception, DatasetteError) and exception.status == 500:
         exception.status = 400
+
+
+# SQLite virtual-machine steps between two looks at the clock. Datasette looks every 1,000
+# (~0.1 ms): each look takes the GIL, so a few runaway queries take it tens of thousands of
+# times a second and every page waits for it. 20,000 steps is still about a millisecond.
+PROGRESS_STEPS = 20_000
+
+
+@contextmanager
+def time_limit(conn: sqlite3.Connection, ms: int) -> Iterator[None]:
+    """Datasette's ``sqlite_timelimit`` with PROGRESS_STEPS between checks."""
+    deadline = time.perf_counter() + ms / 1000
+
+    def handler() -> int:
+        return 1 if time.perf_counter() >= deadline else 0
+
+    conn.set_progress_handler(handler, PROGRESS_STEPS)
+    try:
+        yield
+    finally:
+        conn.set_progress_handler(None, PROGRESS_STEPS)
+
+
+def coarser_time_checks() -> None:
+    """Make Datasette's queries use ``time_limit`` (its own is imported into datasette.database)."""
+    import datasette.database
+
+    datasette.database.sqlite_timelimit = time_limit
+
+
+# Schema look-ups Datasette (and datasette-search-all's menu hook, on every page) run through the
+# same SQL threads as public queries: behind sixteen runaway queries a card page waited seconds
+# for "select name from sqlite_master". An immutable file's schema never changes (a new file is
+# a new Database object, see kb.site.reload), so each answer is kept on its Database.
+SCHEMA_METHODS = (
+    "table_exists", "table_names", "view_names", "hidden_table_names", "fts_table", "table_columns",
+    "table_column_details", "primary_keys", "label_column_for_table", "foreign_keys_for_table",
+    "get_all_foreign_keys", "get_table_definition", "get_view_definition", "attached_databases",
+)
+
+
+def _cached_schema_method(method: Callable) -> Callable:
+    @functools.wraps(method)
+    async def cached(self: Any, *args: Any) -> Any:
+        if self.is_mutable:
+            return await method(self, *args)
+        cache = self.__dict__.setdefault("_kb_schema_cache", {})
+        key = (method.__name__, args)
+        if key not in cache:
+            cache[key] = await method(self, *args)
+        value = cache[key]
+        return copy.deepcopy(value) if isinstance(value, (list, dict)) else value
+
+    cached._kb_cached = True  # type: ignore[attr-defined]
+    return cached
+
+
+def cache_schema_lookups() -> None:
+    from datasette.database import Database
+
+    for name in SCHEMA_METHODS:
+        method = getattr(Database, name, None)
+        if method is not None and not getattr(method, "_kb_cached", False):
+            setattr(Database, name, _cached_schema_method(method))
+
+
+async def warm_schema_cache(datasette: Any) -> None:
+    """Fill the schema caches before the first visitor: a cold cache would send a page's
+    look-ups through the SQL threads, behind whatever queries are running."""
+    await datasette.refresh_schemas()
+    for database in list(datasette.databases.values()):
+        await warm_database(database)
+
+
+async def warm_database(database: Any) -> None:
+    """One immutable file's schema look-ups, cached (also before a reload registers a new file)."""
+    if database.is_mutable:
+        return
+    hidden = set(await database.hidden_table_names())
+    for table in await database.table_names():
+        await database.fts_table(table)
+        if table not in hidden:
+            await database.table_columns(table)
+            await database.label_column_for_table(table)
+    await database.view_names()
+    await database.get_all_foreign_keys()
+
+
+def refresh_schemas_once(datasette_class: Any) -> None:
+    """Datasette 0.65 refreshes its schema tables on every request, through the SQL threads;
+    with every served file immutable, once per set of Database objects is enough (a reload
+    registers a new object, which refreshes them again)."""
+    original = datasette_class.refresh_schemas
+    if getattr(original, "_kb_cached", False):
+        return
+
+    @functools.wraps(original)
+    async def refresh_schemas(self: Any) -> None:
+        served = {name: db for name, db in self.databases.items() if name != "_internal"}
+        key = tuple((name, id(db)) for name, db in served.items())
+        if getattr(self, "_kb_schemas_of", None) == key and not any(db.is_mutable for db in served.values()):
+            return
+        await original(self)
+        self._kb_schemas_of = key
+
+    refresh_schemas._kb_cached = True  # type: ignore[attr-defined]
+    datasette_class.refresh_schemas = refresh_schemas
 
 
 def quiet_default_error_handler() -> None:

@@ -19,7 +19,6 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from datasette import hookimpl
-from datasette.utils import sqlite_timelimit
 from datasette.utils.asgi import Response
 from markupsafe import Markup
 
@@ -40,6 +39,11 @@ from kb.site import (
 from kb.site.metadata import build_metadata
 from kb.site.search import GROUP_TITLES, register_functions, search
 from kb.site.search_names import display_name
+
+# Patches of Datasette internals that do not load Datasette's plugins (the error handler's is
+# applied lazily, in handle_exception below).
+limits.coarser_time_checks()
+limits.cache_schema_lookups()
 
 # Our pages run several small queries; the whole page shares this budget.
 PAGE_TIME_LIMIT_MS = 3000
@@ -97,11 +101,18 @@ def extra_body_script():
 def prepare_connection(conn):
     register_functions(conn)
     limits.limit_connection(conn)
+    limits.lower_sql_thread_priority()
+
+
+@hookimpl
+def startup(datasette):
+    limits.refresh_schemas_once(type(datasette))
+    return lambda: limits.warm_schema_cache(datasette)
 
 
 @hookimpl
 def asgi_wrapper(datasette):
-    return limits.security_headers
+    return lambda app: limits.security_headers(limits.public_sql_gate(app))
 
 
 @hookimpl(tryfirst=True)
@@ -164,7 +175,7 @@ async def run(datasette, fn: Callable[[sqlite3.Connection], Any]) -> Any:
     public SQL queries filling Datasette's threads never queue the site's pages."""
 
     def limited(conn: sqlite3.Connection) -> Any:
-        with sqlite_timelimit(conn, PAGE_TIME_LIMIT_MS):
+        with limits.time_limit(conn, PAGE_TIME_LIMIT_MS):
             return fn(conn)
 
     return await limits.PAGES.run(datasette, database(datasette), limited)

@@ -126,6 +126,11 @@ class Reloader:
         new._cached_table_counts = counts
         new.cached_hash = None if new.is_mutable else digest
         new.cached_size = size
+        # Its schema look-ups cached before it serves (see kb.site.limits), so the first pages
+        # after the switch never wait behind public SQL for them.
+        from kb.site.limits import warm_database
+
+        await warm_database(new)
         route = old.route if old is not None else None
         if old is not None:
             self.datasette.remove_database(watched.name)
