@@ -82,9 +82,10 @@ def search(
     groups = results.groups
     match = fts_query(query)
     cjk = cjk_rows(conn, query, size * 3) if has_cjk(query) else {}
-    groups["cards"] = cards_by_name(conn, query, per_kind) + cjk_cards(cjk.get("card_name", []), query)
     groups["keywords"] = keywords_by_term(conn, query, per_kind)
     numbered = rules_by_number(conn, query)
+    named = bool(numbered) or any(hit.detail.startswith("exact") for hit in groups["keywords"])
+    groups["cards"] = cards_by_name(conn, query, per_kind, named) + cjk_cards(cjk.get("card_name", []), query)
     about = [hit.title.split(" ")[0] for hit in groups["keywords"][:3]]
     about += [hit.title.split(" ")[0] for hit in numbered]
     rules, rules_capped = rules_by_text(conn, query, match, about, cjk_rule_rows(conn, cjk.get("rule", []), query))

@@ -80,8 +80,9 @@ def about_rules(conn: sqlite3.Connection, numbers: list[str], version: str | Non
             """select rules.number, rules.title, rules.text, rules.version_id, cr_versions.lang,
                 cr_versions.effective_date, null as snip
             from rules join cr_versions on cr_versions.id = rules.version_id
-            where rules.version_id = ? and (rules.number = ? or rules.parent_number = ?) limit 60""",
-            (version, number, number),
+            where rules.id in (select id from rules where version_id = ? and number = ?
+                union all select id from rules where version_id = ? and parent_number = ? limit 60)""",
+            (version, number, version, number),
         )
     return found
 

@@ -17,8 +17,12 @@ from kb.site.search_text import NOT_WORD, close_enough, compact, fold, fts_query
 CANDIDATES = 400
 
 
-def cards_by_name(conn: sqlite3.Connection, query: str, limit: int) -> list[Hit]:
-    """Cards whose name in any language matches; exact (folded or compacted) matches first."""
+def cards_by_name(conn: sqlite3.Connection, query: str, limit: int, named_elsewhere: bool = False) -> list[Hit]:
+    """Cards whose name in any language matches; exact (folded or compacted) matches first.
+
+    Names of cards not linked yet are looked up only when nothing else answers the query exactly
+    (``named_elsewhere``: a keyword or rule number did): that lookup reads ruling texts' index.
+    """
     wanted = fold(query)
     found = rows(
         conn,
@@ -45,7 +49,8 @@ def cards_by_name(conn: sqlite3.Connection, query: str, limit: int) -> list[Hit]
                 if any(compact(name) == key for name in (row["name"], *(row["name"] or "").split(" // ")))]
         linked = [card_hit(row, fold(row["name"])) for row in same if row["oracle_id"]]
         hits += linked or [unlinked_card_hit(row["name"], row["lang"], True) for row in same]
-    hits += unlinked_cards_by_name(conn, query, wanted, limit)
+    if not named_elsewhere and not any(hit.detail.startswith("exact") for hit in hits):
+        hits += unlinked_cards_by_name(conn, query, wanted, limit)
     hits.sort(key=lambda hit: not hit.detail.startswith("exact"))
     return unique(hits)[:limit]
 
@@ -78,12 +83,13 @@ def unlinked_cards_by_name(conn: sqlite3.Connection, query: str, wanted: str, li
     match = fts_query(query, prefix_last=False)
     if not match:
         return []
+    # The name exactly as a page printed it (an index lookup); the full-text index of ruling
+    # texts is not used: its doclists for common words grow with every ruling.
     found = rows(
         conn,
         """select distinct card_name, card_name_lang from rulings
-        where oracle_id is null and card_name is not null and rowid in (
-            select rowid from rulings_fts where rulings_fts match ? limit ?)""",
-        ("card_name : (" + match + ")", limit * 5),
+        where card_name = ? and oracle_id is null limit ?""",
+        (query, limit),
     )
     if table_exists(conn, "card_name_records_fts"):
         # Names documents printed for cards not identified yet (no ruling needed: a Gatherer
