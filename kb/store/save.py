@@ -418,11 +418,13 @@ class LangDetector:
     """Language of a ruling text; English texts are detected cheaply, others offline."""
 
     def __call__(self, text: str, declared: str | None) -> str:
-        from kb.normalise.lang import detect_lang
+        from kb.normalise.lang import ascii_but_typography, detect_lang
 
         if not text:
             return declared or "en"
-        if declared == "en" and text.isascii():
+        # Declared English in ASCII letters (curly apostrophes and dashes included: half of
+        # Scryfall's rulings have one) is English; detecting it was half of a bulk import.
+        if declared == "en" and ascii_but_typography(text):
             return "en"
         code, _confidence = detect_lang(text)
         return code
