@@ -9,6 +9,8 @@ BENCHMARKS = [
     ["bench.bulk_import", "--megabytes", "50", "--jsonl-gz"],
     ["bench.refresh_scenarios"],
     ["bench.cr_parse"],
+    # The whole knowledge base at real size (1M rulings, 500k printings): the longest by far.
+    ["bench.full_scale", "--scale", "1"],
 ]
 
 

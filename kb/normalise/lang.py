@@ -77,7 +77,7 @@ _LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
 # dashes, the ellipsis, the bullet of modal spells, the minus of loyalty costs, ™ ® ©, no-break
 # space. (Guillemets and inverted marks are left out: they point at French or Spanish.)
 _TYPOGRAPHY = "\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u2022\u2212\u2122\u00ae\u00a9\u00a0\u2009\u202f"
-_WITHOUT_TYPOGRAPHY = str.maketrans("", "", _TYPOGRAPHY)
+_NOT_ASCII_OR_TYPOGRAPHY = re.compile(f"[^\\x00-\\x7f{_TYPOGRAPHY}]")
 # Braced symbols and rule numbers say nothing about language.
 _NEUTRAL = re.compile(r"\{[^}]*\}|\d+(?:\.\d+[a-z]?)*\.?")
 
@@ -140,7 +140,7 @@ def _detect_latin(text: str) -> tuple[str, float]:
 def ascii_but_typography(text: str) -> bool:
     """True when every non-ASCII character of ``text`` is typographic punctuation: the text is
     in plain ASCII letters, so (like an ASCII text) its declared English needs no checking."""
-    return text.isascii() or text.translate(_WITHOUT_TYPOGRAPHY).isascii()
+    return text.isascii() or _NOT_ASCII_OR_TYPOGRAPHY.search(text) is None
 
 
 def detect_lang(text: str) -> tuple[str, float]:

@@ -90,6 +90,8 @@ def clean_text(text: str) -> str:
 
 def punctuation_twins(text: str) -> str:
     """Curly quotes, apostrophes and dashes replaced by their plain ASCII twins, one for one."""
+    if text.isascii() and "`" not in text:
+        return text  # str.translate costs ~0.2 µs a character even when nothing changes
     return text.translate(PUNCTUATION_TWINS)
 
 

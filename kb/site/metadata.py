@@ -227,7 +227,7 @@ TABLE_DOCS: dict[str, dict[str, Any]] = {
             "position": "Its position in that document",
             "raw_date": "Date as printed there",
             "source_as_seen": "Source as printed there",
-            "text_as_seen": "Text as printed there",
+            "text_as_seen": "Text as printed there, where it differs from the ruling's text (empty: the same)",
         },
     },
     "ruling_translations": {
@@ -271,12 +271,12 @@ EXTRA_COLUMN_DOCS: dict[str, dict[str, str]] = {
     },
     "ruling_records": {
         "name_key": "The card name folded for lookup",
-        "text_key": "The text with typography erased: copies of one ruling share it",
+        "text_key": "The text with typography erased: copies of one ruling share it (empty: the text with plain quotes and dashes and no final period)",
         "dropped": "Evidence (JSON) that symbols vanished from this copy, when they did",
         "resolved_oracle_id": "The card this record was linked to (its Oracle id, or the one card its printed name names)",
         "card_key": "What groups the record with its card's other rulings: the Oracle id, or the printed name while the card is unknown",
     },
-    "rulings": {"identity": "The text with typography erased; part of the ruling's id"},
+    "rulings": {"identity": "A digest of the text with typography erased: copies of one ruling share it"},
 }
 TABLE_DOCS.update(
     {

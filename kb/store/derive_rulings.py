@@ -13,6 +13,7 @@ import json
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import groupby
 
 import sqlite_utils
@@ -20,7 +21,7 @@ import sqlite_utils
 from kb.normalise.dates import parse_date
 from kb.normalise.names import name_key
 from kb.records import QualityIssue, RulingRecord
-from kb.store.save import save_quality_issue
+from kb.store.save import identity_hash, save_quality_issue, text_key_of
 from kb.store.schema import stable_id
 
 # Issues this step finds; they are recomputed with the rulings on every build or import.
@@ -100,7 +101,7 @@ class _Ruling:
     texts: list[str] = field(default_factory=list)
     issues: list[QualityIssue] = field(default_factory=list)
 
-    @property
+    @cached_property
     def id(self) -> int:
         return stable_id("ruling", self.card_key, self.published_at, self.identity)
 
@@ -127,13 +128,16 @@ class _Writer:
             (
                 ruling.id, ruling.oracle_id, ruling.card_name, ruling.card_name_lang, source,
                 inferred, ruling.published_at, _best_text(ruling.texts, quality_score), position,
-                seen[0] if seen else None, seen[-1] if seen else None, ruling.identity,
+                seen[0] if seen else None, seen[-1] if seen else None, identity_hash(ruling.identity),
             )
         )
+        text = self.rulings[-1][7]
         for sighting in ruling.sightings:
+            # The text as seen is kept only where it differs from the ruling's text (null:
+            # the same), or a bulk import stores every ruling a third time.
             self.sightings.append(
                 (ruling.id, sighting.document_id, sighting.position, sighting.raw_date,
-                 sighting.source, sighting.text)
+                 sighting.source, None if sighting.text == text else sighting.text)
             )
         for issue in ruling.issues:
             self.issues.append((issue, ruling.sightings[0].document_id, ruling.id))
@@ -239,7 +243,7 @@ def _prepared(rows: Iterable[dict]) -> Iterator[dict]:
         if not text:
             continue
         published = row["published_at"] or parse_date(row["raw_date"], row["declared_lang"] or "en")
-        yield dict(row, text=text, published_at=published)
+        yield dict(row, text=text, published_at=published, text_key=text_key_of(row))
 
 
 def _english_records(db: sqlite_utils.Database) -> Iterator[dict]:
@@ -360,7 +364,7 @@ def _link_cardless_english(db: sqlite_utils.Database, writer: _Writer, untransla
     for row in rows:
         matches = db.execute(
             "select id from rulings where published_at is ? and identity = ? and oracle_id is not null",
-            [row["published_at"], row["text_key"]],
+            [row["published_at"], identity_hash(row["text_key"])],
         ).fetchall()
         if len(matches) == 1:
             ruling_id = matches[0][0]

@@ -361,7 +361,7 @@ def ruling_record_rows(
     # Positions restart per card in some formats (MTGJSON): the record's identity is its
     # place in the document's stream.
     from kb.normalise.losses import detect_dropped_symbols
-    from kb.normalise.text import clean_text, identity_key
+    from kb.normalise.text import clean_text
 
     for index, ruling in enumerate(rulings):
         text = clean_text(ruling.text or "")
@@ -381,9 +381,46 @@ def ruling_record_rows(
             detect(text, ruling.lang),
             ruling.method,
             name_key(ruling.card_name),
-            identity_key(text) if text else "",
+            stored_text_key(text),
             json.dumps(dropped, ensure_ascii=False) if dropped else None,
         )
+
+
+def plain_text_key(text: str) -> str:
+    """The typography-blind key of a clean text in the common case: plain quotes and dashes,
+    no final period. Cheap, so the stored key can be left out whenever it is this."""
+    from kb.normalise.text import punctuation_twins
+
+    text = punctuation_twins(text).replace("\u2026", "...")
+    # What TRAILING_PERIODS ([\s.]+$) removes, without a regex search of the whole text.
+    end = len(text)
+    while end and (text[end - 1] == "." or text[end - 1].isspace()):
+        end -= 1
+    return text[:end]
+
+
+def stored_text_key(text: str) -> str | None:
+    """``identity_key(text)`` as ``ruling_records.text_key`` keeps it: null when it is
+    ``plain_text_key(text)`` (most texts: the key would store the text a second time)."""
+    from kb.normalise.text import identity_key
+
+    if not text:
+        return ""
+    key = identity_key(text)
+    return None if key == plain_text_key(text) else key
+
+
+def text_key_of(row: dict) -> str:
+    """A ruling record's typography-blind key, stored or implied (see ``stored_text_key``)."""
+    key = row["text_key"]
+    return plain_text_key(row["text"] or "") if key is None else key
+
+
+def identity_hash(text_key: str) -> str:
+    """``rulings.identity``: a short digest of the typography-blind text (the ruling's id is
+    made from the text itself; the column only finds copies of a ruling, and the text stored
+    twice more with its index was a quarter of the database)."""
+    return f"{stable_id('identity', text_key):015x}"
 
 
 def save_ruling_records(

@@ -457,14 +457,16 @@ def m003_cr_version_set_and_status(db: sqlite_utils.Database) -> None:
             db["cr_versions"].add_column(column, str)
 
 
-def ensure_db_shape(db: sqlite_utils.Database) -> None:
-    """Bring ``db`` to the current schema and (re)create indexes, full-text search and views."""
+def ensure_db_shape(db: sqlite_utils.Database, search: bool = True) -> None:
+    """Bring ``db`` to the current schema and (re)create indexes, full-text search and views
+    (``search=False``: not the search indexes, which a build makes once, at its end)."""
     migrations.apply(db)
     for table, columns, unique in INDEXES:
         db[table].create_index(columns, unique=unique, if_not_exists=True)
     for name, sql in VIEWS.items():
         db.create_view(name, sql, replace=True)
-    ensure_search(db)
+    if search:
+        ensure_search(db)
 
 
 def ensure_search(db: sqlite_utils.Database) -> None:
