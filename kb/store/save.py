@@ -363,11 +363,17 @@ def ruling_record_rows(
     from kb.normalise.losses import detect_dropped_symbols
     from kb.normalise.text import clean_text
 
+    prefix = record_id_prefix(document_id)
     for index, ruling in enumerate(rulings):
+        if index > RECORD_INDEX_MASK:
+            raise ValueError(f"document {document_id} holds more than {RECORD_INDEX_MASK + 1} rulings")
         text = clean_text(ruling.text or "")
         dropped = detect_dropped_symbols(text) if text else []
+        # The card is known by its Oracle id when the document gives it: resolved now, so the
+        # linking step rewrites only the records it has to look up by name.
+        resolved = ruling.oracle_id
         yield (
-            stable_id("ruling-record", document_id, index),
+            prefix | index,
             document_id,
             ruling.position,
             ruling.oracle_id,
@@ -383,7 +389,28 @@ def ruling_record_rows(
             name_key(ruling.card_name),
             stored_text_key(text),
             json.dumps(dropped, ensure_ascii=False) if dropped else None,
+            resolved,
+            resolved,
         )
+
+
+# A record's id: its document's hash in the high bits, its place in the document's stream in
+# the low 24, so a document's records are written in key order, one page after the other
+# (a hash per record sent every insert to a random page of a table of a million rows).
+RECORD_INDEX_BITS = 24
+RECORD_INDEX_MASK = (1 << RECORD_INDEX_BITS) - 1
+
+
+def record_id_prefix(document_id: int) -> int:
+    return stable_id("ruling-records", document_id) >> RECORD_INDEX_BITS << RECORD_INDEX_BITS
+
+
+def legacy_record_id(record_id: int, document_id: int) -> int:
+    """The id the record had when every record id was a hash of (document, index): what
+    translation ids are made from, so they stay as published."""
+    if record_id & ~RECORD_INDEX_MASK == record_id_prefix(document_id):
+        return stable_id("ruling-record", document_id, record_id & RECORD_INDEX_MASK)
+    return record_id
 
 
 def plain_text_key(text: str) -> str:
@@ -434,14 +461,16 @@ def save_ruling_records(
     sql = (
         "insert or replace into ruling_records (id, document_id, position, oracle_id, card_name,"
         " card_name_lang, raw_date, published_at, source, text, declared_lang, detected_lang,"
-        " method, name_key, text_key, dropped) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+        " method, name_key, text_key, dropped, resolved_oracle_id, card_key)"
+        " values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
     )
+    # A document read again replaces its records (ids from an older scheme included).
+    db.conn.execute("delete from ruling_records where document_id = ?", [document_id])
     written = 0
     batch: list[tuple] = []
     for row in ruling_record_rows(rulings, document_id, detect):
         batch.append(row)
         if len(batch) >= batch_size:
-            batch.sort(key=lambda row: row[0])  # hash ids: write each batch in key order
             db.conn.executemany(sql, batch)
             written += len(batch)
             batch = []

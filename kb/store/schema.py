@@ -473,13 +473,10 @@ def ensure_search(db: sqlite_utils.Database) -> None:
     # No triggers: the served database is immutable, and every build or import ends here,
     # so indexing once at the end is both faster and always complete.
     for table, columns in FTS_CONFIG.items():
-        db[table].enable_fts(
-            columns,
-            tokenize="unicode61 remove_diacritics 2",
-            replace=True,
-        )
-        # enable_fts leaves an existing index with the same configuration as it was.
-        db[table].rebuild_fts()
+        # Dropped and made afresh: enable_fts fills a new index, but leaves an existing one
+        # with the same configuration as it was (rebuilding after it indexed everything twice).
+        db[f"{table}_fts"].drop(ignore=True)
+        db[table].enable_fts(columns, tokenize="unicode61 remove_diacritics 2")
     ensure_cjk_search(db)
 
 
