@@ -101,7 +101,7 @@ _TWINNED = re.compile("[" + "".join(re.escape(chr(code)) for code in PUNCTUATION
 
 
 def _twin(match: re.Match[str]) -> str:
-    return PUNCTUATION_TWINS[ord(match.group(0))]  # type: ignore[return-value]
+    return str(PUNCTUATION_TWINS[ord(match.group(0))])
 
 
 def identity_key(text: str) -> str:

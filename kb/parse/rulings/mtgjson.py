@@ -15,7 +15,7 @@ import io
 import re
 import zlib
 from collections.abc import Iterator
-from typing import Any, BinaryIO, NamedTuple
+from typing import Any, BinaryIO, NamedTuple, cast
 
 import ijson
 from ijson.common import ObjectBuilder
@@ -83,10 +83,10 @@ def _unzipped(data: bytes) -> bytes:
 
 def _opened(stream: BinaryIO) -> BinaryIO:
     """``stream`` gunzipped when it starts with the gzip magic bytes."""
-    reader = stream if hasattr(stream, "peek") else io.BufferedReader(stream)  # type: ignore[arg-type]
-    if reader.peek(2)[:2] == GZIP_MAGIC:  # type: ignore[attr-defined]
-        return gzip.GzipFile(fileobj=reader, mode="rb")  # type: ignore[return-value]
-    return reader
+    reader: Any = stream if hasattr(stream, "peek") else io.BufferedReader(cast(Any, stream))
+    if reader.peek(2)[:2] == GZIP_MAGIC:
+        return cast(BinaryIO, gzip.GzipFile(fileobj=reader, mode="rb"))
+    return cast(BinaryIO, reader)
 
 
 def sniff(data: bytes, name: str = "") -> bool:
