@@ -10,6 +10,8 @@ BENCHMARKS = [
     ["bench.refresh_scenarios"],
     ["bench.cr_parse"],
     ["bench.load_site"],
+    # The whole knowledge base at real size (1M rulings, 500k printings): the longest by far.
+    ["bench.full_scale", "--scale", "1"],
 ]
 
 

@@ -10,13 +10,11 @@ from typing import Any
 from scraper.fetchers import FETCHERS, FetchReport
 from scraper.http import PoliteClient
 from scraper.rawstore import RawStore
-from scraper.sources import get_source
+from scraper.sources import DEFAULT_SOURCES, get_source
 
 log = logging.getLogger("scraper.fetch")
 
-# Sources that need nothing but their base URL (the others need ids, URLs or versions).
-# cr-archive: a new deployment gets every CR edition; reruns cost one 304 per file.
-DEFAULT_SOURCES = ("wizards-cr", "cr-archive", "scryfall")
+__all__ = ["DEFAULT_SOURCES", "run_fetch"]
 
 
 def run_fetch(

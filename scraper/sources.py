@@ -134,6 +134,14 @@ SOURCES: dict[str, Source] = {
 }
 
 
+# What a refresh fetches when given no sources: the whole knowledge base. Each needs nothing but
+# its base URL: the English CR and every archived edition, Scryfall's rulings, Oracle cards and
+# every printing in every language, the Chinese and Korean translations of the CR, and MTGJSON's
+# AllPrintings as a second source of foreign names and texts. Conditional requests keep a
+# refresh with nothing new to a few 304s.
+DEFAULT_SOURCES = ("wizards-cr", "cr-archive", "scryfall", "cr-zh", "cr-ko", "mtgjson")
+
+
 def get_source(name: str) -> Source:
     """The source called ``name``; a clear error for a name we do not know."""
     try:

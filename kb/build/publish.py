@@ -181,7 +181,7 @@ def _build(
             source.close()
             target.close()
         db = open_for_build(temp_path)
-        ensure_db_shape(db)
+        ensure_db_shape(db, search=False)
         with db.atomic():
             save_sources(db)
             deferred: list = []
@@ -223,7 +223,11 @@ def _build(
         if progress:
             progress("compacting")
         db.execute("pragma journal_mode = delete")
-        db.conn.execute("vacuum")
+        pages, free = (db.execute(f"pragma {p}").fetchone()[0] for p in ("page_count", "freelist_count"))
+        if free > pages // 10:
+            # Only a file that lost much (derived rows replaced on import) is worth rewriting:
+            # VACUUM copies the whole file, and a freshly built one has nothing to give back.
+            db.conn.execute("vacuum")
         db.close()
         _fsync(temp_path)
         os.replace(temp_path, db_path)

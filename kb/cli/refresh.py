@@ -28,6 +28,8 @@ from scraper.sources import SOURCES
               help="Seed the raw store with an offline snapshot folder first.")
 @click.option("--allow-shrink", is_flag=True,
               help="Publish even when a table loses more than 10% of its rows.")
+@click.option("--bulk-type", "bulk_types", multiple=True, metavar="TYPE",
+              help="Scryfall bulk files to fetch (default rulings, oracle_cards, all_cards; repeat for several).")
 @click.option("--timeout", type=float, default=30.0, show_default=True, help="Seconds per request.")
 @click.option("-v", "--verbose", is_flag=True, help="Log every request.")
 def refresh(
@@ -37,6 +39,7 @@ def refresh(
     base_url_pairs: tuple[str, ...],
     snapshot: Path | None,
     allow_shrink: bool,
+    bulk_types: tuple[str, ...],
     timeout: float,
     verbose: bool,
 ) -> None:
@@ -50,7 +53,8 @@ def refresh(
     try:
         result = run_refresh(
             raw_dir, db_path, sources=list(sources) or list(DEFAULT_SOURCES),
-            base_urls=parse_base_urls(base_url_pairs), fetch_options={"timeout": timeout},
+            base_urls=parse_base_urls(base_url_pairs),
+            fetch_options={"timeout": timeout, **({"bulk_types": list(bulk_types)} if bulk_types else {})},
             allow_shrink=allow_shrink, snapshot=snapshot, verbose=verbose,
         )
     except RefreshLocked as error:

@@ -73,6 +73,11 @@ _KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
+# Typographic punctuation says nothing about language either: curly quotes and apostrophes,
+# dashes, the ellipsis, the bullet of modal spells, the minus of loyalty costs, ™ ® ©, no-break
+# space. (Guillemets and inverted marks are left out: they point at French or Spanish.)
+_TYPOGRAPHY = "\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u2022\u2212\u2122\u00ae\u00a9\u00a0\u2009\u202f"
+_NOT_ASCII_OR_TYPOGRAPHY = re.compile(f"[^\\x00-\\x7f{_TYPOGRAPHY}]")
 # Braced symbols and rule numbers say nothing about language.
 _NEUTRAL = re.compile(r"\{[^}]*\}|\d+(?:\.\d+[a-z]?)*\.?")
 
@@ -130,6 +135,12 @@ def _detect_latin(text: str) -> tuple[str, float]:
     }
     best = max(combined, key=combined.get)
     return best, round(combined[best], 3)
+
+
+def ascii_but_typography(text: str) -> bool:
+    """True when every non-ASCII character of ``text`` is typographic punctuation: the text is
+    in plain ASCII letters, so (like an ASCII text) its declared English needs no checking."""
+    return text.isascii() or _NOT_ASCII_OR_TYPOGRAPHY.search(text) is None
 
 
 def detect_lang(text: str) -> tuple[str, float]:

@@ -90,7 +90,18 @@ def clean_text(text: str) -> str:
 
 def punctuation_twins(text: str) -> str:
     """Curly quotes, apostrophes and dashes replaced by their plain ASCII twins, one for one."""
-    return text.translate(PUNCTUATION_TWINS)
+    if text.isascii() and "`" not in text:
+        return text
+    # str.translate with a dict costs ~0.2 µs a character even where nothing changes: scan with
+    # a character class and replace only what it finds.
+    return _TWINNED.sub(_twin, text)
+
+
+_TWINNED = re.compile("[" + "".join(re.escape(chr(code)) for code in PUNCTUATION_TWINS) + "]")
+
+
+def _twin(match: re.Match[str]) -> str:
+    return str(PUNCTUATION_TWINS[ord(match.group(0))])
 
 
 def identity_key(text: str) -> str:

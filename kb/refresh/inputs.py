@@ -1,7 +1,9 @@
 """Which raw documents a refresh builds from: the latest good body of every source and format."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from kb.build.inputs import snapshot_inputs
 from kb.parse.formats import detect_format
@@ -21,6 +23,17 @@ HISTORY_FORMATS = frozenset({"cr-txt"})
 # A bulk file is a complete snapshot of its kind: the newest supersedes every older one, or
 # rulings removed upstream would live on through the old file.
 SNAPSHOT_FORMATS = frozenset({"scryfall-bulk-rulings", "scryfall-bulk-cards"})
+
+
+# Scryfall publishes each kind of bulk file under its own dated name ("…/all-cards/all-cards-
+# 20260908….jsonl.gz"); oracle_cards and all_cards share a format but neither replaces the other.
+BULK_KIND = re.compile(r"/([a-z]+(?:[-_][a-z]+)*)[-_]\d{8,14}\.json(?:l)?(?:\.gz)?$")
+
+
+def snapshot_kind(url: str | None, fmt: str) -> str:
+    """What a bulk snapshot is a snapshot of: the kind its URL names, else its format."""
+    match = BULK_KIND.search(urlsplit(url or "").path)
+    return match.group(1).replace("_", "-") if match else fmt
 
 
 # Scraper source names that the knowledge base's ``sources`` table spells differently.
@@ -56,12 +69,13 @@ def select_inputs(store: RawStore) -> tuple[list[DocumentInput], list[str]]:
     """The build's inputs from the raw store, and the URLs of stored bodies left out.
 
     The latest good body of every URL, in fetch order; for CR files every good body ever
-    fetched (each is a version); for bulk snapshots only the newest file of each kind.
+    fetched (each is a version); for bulk snapshots only the newest file of each kind
+    (rulings, oracle cards and all cards are three kinds, though the cards share a format).
     Bodies of no readable format (the rules page, the bulk-data listing) are left out.
     """
     chosen: list[tuple[int, DocumentInput]] = []
     left_out: list[str] = []
-    newest_snapshot: dict[tuple[str, str], tuple[int, DocumentInput]] = {}
+    newest_snapshot: dict[tuple[str, str, str], tuple[int, DocumentInput]] = {}
     for entry in store.latest_documents():
         fmt = format_of(store, entry)
         if fmt is None:
@@ -69,7 +83,9 @@ def select_inputs(store: RawStore) -> tuple[list[DocumentInput], list[str]]:
             continue
         if fmt in SNAPSHOT_FORMATS:
             # latest_documents is in fetch order, so a later file replaces an earlier one.
-            newest_snapshot[(entry.source, fmt)] = (entry.id, document_input(store, entry, fmt))
+            newest_snapshot[(entry.source, fmt, snapshot_kind(entry.url, fmt))] = (
+                entry.id, document_input(store, entry, fmt),
+            )
             continue
         chosen.append((entry.id, document_input(store, entry, fmt)))
         if fmt in HISTORY_FORMATS:
@@ -97,8 +113,12 @@ def earlier_bodies(store: RawStore, latest: ManifestEntry, fmt: str) -> list[tup
 
 
 def inputs_fingerprint(inputs: list[DocumentInput]) -> list[list[str]]:
-    """What a build reads, independent of when it was confirmed: (url, sha256) pairs."""
-    return sorted([doc.url or doc.path, doc.sha256] for doc in inputs)
+    """What a build reads, by content: (sha256, format, language) of every input.
+
+    Not the URL: Scryfall publishes every bulk file under a new dated name, so the same bytes
+    under a new URL are the same build, and rebuilding a million rulings to publish "+0 ~0 −0"
+    is the cost to avoid."""
+    return sorted([doc.sha256, doc.format or "", doc.lang or ""] for doc in inputs)
 
 
 def file_identity(path: Path) -> list[int] | None:

@@ -205,7 +205,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "detected_lang": "Language the text is actually in",
         "method": "official, community or machine, as the page claims",
         "name_key": "The card name folded for lookup",
-        "text_key": "The text with typography erased: copies of one ruling share it",
+        "text_key": "The text with typography erased: copies of one ruling share it (empty: the text with plain quotes and dashes and no final period)",
         "dropped": "Evidence (JSON) that symbols vanished from this copy, when they did",
         "resolved_oracle_id": "The card this record was linked to (its Oracle id, or the one card its printed name names)",
         "card_key": "What groups the record with its card's other rulings: the Oracle id, or the printed name while the card is unknown",
@@ -223,7 +223,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "first_seen": "When a source first showed it",
         "last_seen": "When a source last showed it",
         "removed_upstream": "1 when the sources that had it no longer do (kept, never deleted)",
-        "identity": "The text with typography erased; part of the ruling's id",
+        "identity": "A digest of the text with typography erased: copies of one ruling share it",
     },
     "ruling_sightings": {
         "ruling_id": "The ruling",
@@ -231,7 +231,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "position": "Its position in that document",
         "raw_date": "Date as printed there",
         "source_as_seen": "Source as printed there",
-        "text_as_seen": "Text as printed there",
+        "text_as_seen": "Text as printed there, where it differs from the ruling's text (empty: the same)",
     },
     "ruling_translations": {
         "ruling_id": "The English ruling (empty while unlinked)",

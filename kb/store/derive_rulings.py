@@ -13,6 +13,7 @@ import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import groupby
 
 import sqlite_utils
@@ -20,7 +21,7 @@ import sqlite_utils
 from kb.normalise.dates import parse_date
 from kb.normalise.names import name_key
 from kb.records import QualityIssue, RulingRecord
-from kb.store.save import save_quality_issue
+from kb.store.save import identity_hash, legacy_record_id, save_quality_issue, text_key_of
 from kb.store.schema import stable_id
 
 # Issues this step finds; they are recomputed with the rulings on every build or import.
@@ -111,7 +112,7 @@ class _Ruling:
     texts: list[str] = field(default_factory=list)
     issues: list[QualityIssue] = field(default_factory=list)
 
-    @property
+    @cached_property
     def id(self) -> int:
         return stable_id("ruling", self.card_key, self.published_at, self.identity)
 
@@ -138,13 +139,16 @@ class _Writer:
             (
                 ruling.id, ruling.oracle_id, ruling.card_name, ruling.card_name_lang, source,
                 inferred, ruling.published_at, _best_text(ruling.texts, quality_score), position,
-                seen[0] if seen else None, seen[-1] if seen else None, ruling.identity,
+                seen[0] if seen else None, seen[-1] if seen else None, identity_hash(ruling.identity),
             )
         )
+        text = self.rulings[-1][7]
         for sighting in ruling.sightings:
+            # The text as seen is kept only where it differs from the ruling's text (null:
+            # the same), or a bulk import stores every ruling a third time.
             self.sightings.append(
                 (ruling.id, sighting.document_id, sighting.position, sighting.raw_date,
-                 sighting.source, sighting.text)
+                 sighting.source, None if sighting.text == text else sighting.text)
             )
         for issue in ruling.issues:
             self.issues.append((issue, ruling.sightings[0].document_id, ruling.id))
@@ -152,23 +156,45 @@ class _Writer:
             self.flush()
 
     def flush(self) -> None:
-        # Ids are hashes: inserting in id order keeps each batch's B-tree writes together.
-        self.rulings.sort(key=lambda row: row[0])
-        self.sightings.sort(key=lambda row: row[:3])
-        self.db.conn.executemany(
-            "insert or replace into rulings (id, oracle_id, card_name, card_name_lang, source,"
-            " source_inferred, published_at, text, position, first_seen, last_seen, identity,"
-            " removed_upstream) values (?,?,?,?,?,?,?,?,?,?,?,?,0)",
-            self.rulings,
-        )
-        self.db.conn.executemany(
-            "insert or replace into ruling_sightings (ruling_id, document_id, position, raw_date,"
-            " source_as_seen, text_as_seen) values (?,?,?,?,?,?)",
-            self.sightings,
+        """Buffered rows into staging tables, in the order they come (appends, no seeks)."""
+        conn = self.db.conn
+        conn.execute(f"create temp table if not exists staged_rulings ({', '.join(_RULING_COLUMNS)})")
+        conn.execute(f"create temp table if not exists staged_sightings ({', '.join(_SIGHTING_COLUMNS)})")
+        conn.executemany(f"insert into staged_rulings values ({', '.join('?' * len(_RULING_COLUMNS))})", self.rulings)
+        conn.executemany(
+            f"insert into staged_sightings values ({', '.join('?' * len(_SIGHTING_COLUMNS))})", self.sightings
         )
         for issue, document_id, ruling_id in self.issues:
             save_quality_issue(self.db, issue, document_id, ruling_id=ruling_id)
         self.rulings, self.sightings, self.issues = [], [], []
+
+    def finish(self) -> None:
+        """Staged rows into ``rulings`` and ``ruling_sightings`` in key order.
+
+        Ruling ids are hashes (they are in published URLs): inserted as derived, every row went
+        to a random page of a table of a million rows, and pages were left two-thirds full.
+        One sort by key makes every insert an append."""
+        self.flush()
+        conn = self.db.conn
+        columns = ", ".join(_RULING_COLUMNS)
+        conn.execute(
+            f"insert or replace into rulings ({columns}, removed_upstream)"
+            f" select {columns}, 0 from temp.staged_rulings order by id"
+        )
+        columns = ", ".join(_SIGHTING_COLUMNS)
+        conn.execute(
+            f"insert or replace into ruling_sightings ({columns})"
+            f" select {columns} from temp.staged_sightings order by ruling_id, document_id, position"
+        )
+        conn.execute("drop table temp.staged_rulings")
+        conn.execute("drop table temp.staged_sightings")
+
+
+_RULING_COLUMNS = (
+    "id", "oracle_id", "card_name", "card_name_lang", "source", "source_inferred", "published_at",
+    "text", "position", "first_seen", "last_seen", "identity",
+)
+_SIGHTING_COLUMNS = ("ruling_id", "document_id", "position", "raw_date", "source_as_seen", "text_as_seen")
 
 
 def derive_rulings(db: sqlite_utils.Database) -> None:
@@ -186,9 +212,9 @@ def derive_rulings(db: sqlite_utils.Database) -> None:
         untranslated.extend(
             (row, _ruling_of_record(row, card_key)) for row in rows if _claimed_other_language(row)
         )
-    writer.flush()
+    writer.finish()
     _link_cardless_english(db, writer, untranslated)
-    writer.flush()
+    writer.finish()
     _ensure_cards_exist(db)
     _report_unknown_cards(db)
     link_translations(db)
@@ -203,17 +229,21 @@ def _quality_score():
 
 def _resolve_ruling_cards(db: sqlite_utils.Database) -> None:
     """Each record's card: its Oracle id, or the one card its printed name (any language) names."""
+    # Records that name their Oracle id were resolved when saved (card_key = the Oracle id):
+    # only the others are looked up, so a bulk file's million records are not rewritten.
     db.execute(
-        """update ruling_records set resolved_oracle_id = coalesce(oracle_id, (
+        """update ruling_records set resolved_oracle_id = (
             select min(card_names.oracle_id) from card_names
             where card_names.name_key = ruling_records.name_key
-            having count(distinct card_names.oracle_id) = 1))"""
+            having count(distinct card_names.oracle_id) = 1)
+        where oracle_id is null"""
     )
     db.execute(
         """update ruling_records set card_key = case
             when resolved_oracle_id is not null then resolved_oracle_id
             when name_key is not null then 'name:' || coalesce(card_name_lang, '') || ':' || name_key
-            else 'document:' || document_id end"""
+            else 'document:' || document_id end
+        where oracle_id is null or card_key is null"""
     )
 
 
@@ -253,7 +283,7 @@ def _prepared(rows: Iterable[dict]) -> Iterator[dict]:
         if not text:
             continue
         published = row["published_at"] or parse_date(row["raw_date"], row["declared_lang"] or "en")
-        yield dict(row, text=text, published_at=published)
+        yield dict(row, text=text, published_at=published, text_key=text_key_of(row))
 
 
 def _english_records(db: sqlite_utils.Database) -> Iterator[dict]:
@@ -374,7 +404,7 @@ def _link_cardless_english(db: sqlite_utils.Database, writer: _Writer, untransla
     for row in rows:
         matches = db.execute(
             "select id from rulings where published_at is ? and identity = ? and oracle_id is not null",
-            [row["published_at"], row["text_key"]],
+            [row["published_at"], identity_hash(row["text_key"])],
         ).fetchall()
         if len(matches) == 1:
             ruling_id = matches[0][0]
@@ -576,7 +606,7 @@ def link_translations(db: sqlite_utils.Database) -> None:
                 unlinked[document_id] += 1
             rows.append(
                 (
-                    stable_id("translation", document_id, record["position"], record["id"]),
+                    stable_id("translation", document_id, record["position"], legacy_record_id(record["id"], document_id)),
                     ruling_id, record["detected_lang"], record["text"], record["method"] or "official",
                     "linked" if ruling_id else "unlinked", match.confidence if match else 0.0,
                     match.method if match else None, document_id, record["raw_date"], record["card_name"],

@@ -362,13 +362,19 @@ def ruling_record_rows(
     # Positions restart per card in some formats (MTGJSON): the record's identity is its
     # place in the document's stream.
     from kb.normalise.losses import detect_dropped_symbols
-    from kb.normalise.text import clean_text, identity_key
+    from kb.normalise.text import clean_text
 
+    prefix = record_id_prefix(document_id)
     for index, ruling in enumerate(rulings):
+        if index > RECORD_INDEX_MASK:
+            raise ValueError(f"document {document_id} holds more than {RECORD_INDEX_MASK + 1} rulings")
         text = clean_text(ruling.text or "")
         dropped = detect_dropped_symbols(text) if text else []
+        # The card is known by its Oracle id when the document gives it: resolved now, so the
+        # linking step rewrites only the records it has to look up by name.
+        resolved = ruling.oracle_id
         yield (
-            stable_id("ruling-record", document_id, index),
+            prefix | index,
             document_id,
             ruling.position,
             ruling.oracle_id,
@@ -382,9 +388,67 @@ def ruling_record_rows(
             detect(text, ruling.lang),
             ruling.method,
             name_key(ruling.card_name),
-            identity_key(text) if text else "",
+            stored_text_key(text),
             json.dumps(dropped, ensure_ascii=False) if dropped else None,
+            resolved,
+            resolved,
         )
+
+
+# A record's id: its document's hash in the high bits, its place in the document's stream in
+# the low 24, so a document's records are written in key order, one page after the other
+# (a hash per record sent every insert to a random page of a table of a million rows).
+RECORD_INDEX_BITS = 24
+RECORD_INDEX_MASK = (1 << RECORD_INDEX_BITS) - 1
+
+
+def record_id_prefix(document_id: int) -> int:
+    return stable_id("ruling-records", document_id) >> RECORD_INDEX_BITS << RECORD_INDEX_BITS
+
+
+def legacy_record_id(record_id: int, document_id: int) -> int:
+    """The id the record had when every record id was a hash of (document, index): what
+    translation ids are made from, so they stay as published."""
+    if record_id & ~RECORD_INDEX_MASK == record_id_prefix(document_id):
+        return stable_id("ruling-record", document_id, record_id & RECORD_INDEX_MASK)
+    return record_id
+
+
+def plain_text_key(text: str) -> str:
+    """The typography-blind key of a clean text in the common case: plain quotes and dashes,
+    no final period. Cheap, so the stored key can be left out whenever it is this."""
+    from kb.normalise.text import punctuation_twins
+
+    text = punctuation_twins(text).replace("\u2026", "...")
+    # What TRAILING_PERIODS ([\s.]+$) removes, without a regex search of the whole text.
+    end = len(text)
+    while end and (text[end - 1] == "." or text[end - 1].isspace()):
+        end -= 1
+    return text[:end]
+
+
+def stored_text_key(text: str) -> str | None:
+    """``identity_key(text)`` as ``ruling_records.text_key`` keeps it: null when it is
+    ``plain_text_key(text)`` (most texts: the key would store the text a second time)."""
+    from kb.normalise.text import identity_key
+
+    if not text:
+        return ""
+    key = identity_key(text)
+    return None if key == plain_text_key(text) else key
+
+
+def text_key_of(row: dict) -> str:
+    """A ruling record's typography-blind key, stored or implied (see ``stored_text_key``)."""
+    key = row["text_key"]
+    return plain_text_key(row["text"] or "") if key is None else key
+
+
+def identity_hash(text_key: str) -> str:
+    """``rulings.identity``: a short digest of the typography-blind text (the ruling's id is
+    made from the text itself; the column only finds copies of a ruling, and the text stored
+    twice more with its index was a quarter of the database)."""
+    return f"{stable_id('identity', text_key):015x}"
 
 
 def save_ruling_records(
@@ -398,14 +462,16 @@ def save_ruling_records(
     sql = (
         "insert or replace into ruling_records (id, document_id, position, oracle_id, card_name,"
         " card_name_lang, raw_date, published_at, source, text, declared_lang, detected_lang,"
-        " method, name_key, text_key, dropped) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+        " method, name_key, text_key, dropped, resolved_oracle_id, card_key)"
+        " values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
     )
+    # A document read again replaces its records (ids from an older scheme included).
+    db.conn.execute("delete from ruling_records where document_id = ?", [document_id])
     written = 0
     batch: list[tuple] = []
     for row in ruling_record_rows(rulings, document_id, detect):
         batch.append(row)
         if len(batch) >= batch_size:
-            batch.sort(key=lambda row: row[0])  # hash ids: write each batch in key order
             db.conn.executemany(sql, batch)
             written += len(batch)
             batch = []
@@ -419,11 +485,13 @@ class LangDetector:
     """Language of a ruling text; English texts are detected cheaply, others offline."""
 
     def __call__(self, text: str, declared: str | None) -> str:
-        from kb.normalise.lang import detect_lang
+        from kb.normalise.lang import ascii_but_typography, detect_lang
 
         if not text:
             return declared or "en"
-        if declared == "en" and text.isascii():
+        # Declared English in ASCII letters (curly apostrophes and dashes included: half of
+        # Scryfall's rulings have one) is English; detecting it was half of a bulk import.
+        if declared == "en" and ascii_but_typography(text):
             return "en"
         code, _confidence = detect_lang(text)
         return code

@@ -503,7 +503,7 @@ def m004_keyword_dictionary(db: sqlite_utils.Database) -> None:
 
 
 @migrations()
-def m004_rule_lineages(db: sqlite_utils.Database) -> None:
+def m005_rule_lineages(db: sqlite_utils.Database) -> None:
     """rule_lineages, rules.lineage_id, ruling_rules.lineage_id/in_force_version_id on older databases."""
     spec = TABLES["rule_lineages"]
     db["rule_lineages"].create(spec["columns"], pk=spec["pk"], if_not_exists=True)
@@ -515,27 +515,26 @@ def m004_rule_lineages(db: sqlite_utils.Database) -> None:
                     db[table].add_column(name, str)
 
 
-def ensure_db_shape(db: sqlite_utils.Database) -> None:
-    """Bring ``db`` to the current schema and (re)create indexes, full-text search and views."""
+def ensure_db_shape(db: sqlite_utils.Database, search: bool = True) -> None:
+    """Bring ``db`` to the current schema and (re)create indexes, full-text search and views
+    (``search=False``: not the search indexes, which a build makes once, at its end)."""
     migrations.apply(db)
     for table, columns, unique in INDEXES:
         db.table(table).create_index(columns, unique=unique, if_not_exists=True)
     for name, sql in VIEWS.items():
         db.create_view(name, sql, replace=True)
-    ensure_search(db)
+    if search:
+        ensure_search(db)
 
 
 def ensure_search(db: sqlite_utils.Database) -> None:
     # No triggers: the served database is immutable, and every build or import ends here,
     # so indexing once at the end is both faster and always complete.
     for table, columns in FTS_CONFIG.items():
-        db.table(table).enable_fts(
-            columns,
-            tokenize="unicode61 remove_diacritics 2",
-            replace=True,
-        )
-        # enable_fts leaves an existing index with the same configuration as it was.
-        db.table(table).rebuild_fts()
+        # Dropped and made afresh: enable_fts fills a new index, but leaves an existing one
+        # with the same configuration as it was (rebuilding after it indexed everything twice).
+        db.table(f"{table}_fts").drop(ignore=True)
+        db.table(table).enable_fts(columns, tokenize="unicode61 remove_diacritics 2")
     ensure_cjk_search(db)
 
 

@@ -15,6 +15,8 @@ SOURCE = "cr-zh"
 VERSION = re.compile(r"^\d{8}$")
 # Rule numbers stay Western in the translation, so "100.1" marks a CR in either language.
 CR_MARKER = "100.1"
+# Versions the repository is known to publish, fetched when none are named.
+KNOWN_VERSIONS = ("20250207",)
 
 
 def version_files(version: str) -> list[tuple[str, str, Verifier]]:
@@ -27,9 +29,9 @@ def version_files(version: str) -> list[tuple[str, str, Verifier]]:
 
 
 def fetch(client: PoliteClient, store: RawStore, base_url: str, options: dict[str, Any]) -> FetchReport:
-    """The files of every version in ``cr_zh_versions`` (YYYYMMDD)."""
+    """The files of every version in ``cr_zh_versions`` (YYYYMMDD; default ``KNOWN_VERSIONS``)."""
     report = FetchReport.begin(SOURCE, client)
-    for version in option_list(options, "cr_zh_versions"):
+    for version in option_list(options, "cr_zh_versions") or list(KNOWN_VERSIONS):
         if not VERSION.match(version):
             report.fail(version, f"version {version!r} is not YYYYMMDD")
             continue

@@ -16,7 +16,9 @@ from scraper.http import PoliteClient
 from scraper.rawstore import RawStore, verify_json, verify_json_or_jsonl_gz
 
 SOURCE = "scryfall"
-DEFAULT_BULK_TYPES = ("rulings", "oracle_cards")
+# all_cards: every printing in every language (printed names, type lines and texts), ~2.4 GB
+# uncompressed, streamed to disk and never held in memory.
+DEFAULT_BULK_TYPES = ("rulings", "oracle_cards", "all_cards")
 JSON_TYPES = ("application/json",)
 # Bulk files: JSON (legacy) or gzip (JSON Lines); a text/html error page is neither.
 BULK_TYPES = ("application/json", "application/gzip", "application/x-gzip",
@@ -43,7 +45,7 @@ def search_url(base_url: str, oracle_id: str) -> str:
 
 
 def fetch(client: PoliteClient, store: RawStore, base_url: str, options: dict[str, Any]) -> FetchReport:
-    """Bulk files (``bulk_types``, default rulings + oracle_cards; ``[]`` for none), then
+    """Bulk files (``bulk_types``, default rulings + oracle_cards + all_cards; ``[]`` for none), then
     ``/cards/{id}/rulings`` for ``scryfall_ids`` and the printings search for ``oracle_ids``."""
     report = FetchReport.begin(SOURCE, client)
     run_id = options.get("run_id")

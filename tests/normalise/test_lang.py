@@ -55,3 +55,34 @@ def test_cjk_by_script() -> None:
 def test_nothing_to_go_on() -> None:
     assert detect_lang("") == ("und", 0.0)
     assert detect_lang("{T} 702.19b 3") == ("und", 0.0)
+
+
+def _real_scryfall_rulings() -> list[str]:
+    """Every ruling text of the real Scryfall rulings lists among the fixtures."""
+    import json
+    from pathlib import Path
+
+    texts: dict[str, None] = {}
+    folder = Path(__file__).parent.parent / "fixtures" / "scryfall"
+    for path in sorted(folder.rglob("rulings-*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for ruling in data.get("data", []) if isinstance(data, dict) else data:
+            texts[ruling["comment"]] = None
+    return list(texts)
+
+
+def test_typographic_punctuation_alone_skips_detection_with_the_same_answer() -> None:
+    from kb.normalise.lang import ascii_but_typography
+    from kb.store.save import LangDetector
+
+    texts = _real_scryfall_rulings()
+    typographic = [text for text in texts if not text.isascii()]
+    # 52 distinct real rulings, 11 of them with curly quotes, apostrophes, dashes or ™.
+    assert (len(texts), len(typographic)) == (52, 11)
+    assert all(ascii_but_typography(text) for text in typographic)
+    for text in texts:
+        assert LangDetector()(text, "en") == detect_lang(text)[0] == "en"
+    # Letters outside ASCII are evidence and still go to detection, as do guillemets.
+    assert not ascii_but_typography("Ziehe eine Karte und wirf dann eine Karte ab. Böse Stiefmutter")
+    assert not ascii_but_typography("« Piochez une carte »")
+    assert LangDetector()("Piochez une carte, puis défaussez-vous d’une carte.", "en") == "fr"

@@ -42,12 +42,20 @@ REWORDED = "You can control two of this permanent at the same time, one front fa
 ADDED = "Constructed for the refresh test: not a real ruling."
 
 
+# These scenarios were written for the English CR and Scryfall's rulings and Oracle cards: the
+# whole default refresh (every source, every printing) is tests/refresh/test_refresh_defaults.py.
+SOURCES = ["wizards-cr", "cr-archive", "scryfall"]
+BULK_TYPES = ["rulings", "oracle_cards"]
+CLI_SOURCES = [*SOURCES, *(arg for kind in BULK_TYPES for arg in ("--bulk-type", kind))]
+
+
 def run(site: TestSite, tmp_path: Path, clock: FakeClock | None = None, **kwargs: Any) -> RefreshResult:
     clock = clock or FakeClock()
+    kwargs.setdefault("sources", SOURCES)
     with fast_client(clock) as client:
         return refresh(
             tmp_path / "raw", tmp_path / "kb.db", base_urls=site.base_urls(),
-            fetch_options={"client": client}, progress=False, **kwargs,
+            fetch_options={"client": client, "bulk_types": BULK_TYPES}, progress=False, **kwargs,
         )
 
 
@@ -202,7 +210,7 @@ def test_a_refresh_killed_during_the_build_leaves_the_served_database(site: Test
     site.replace(CR_TXT, SITE / "spare" / "MagicCompRules-2022-04-29.txt")
     marker = tmp_path / "paused"
     env = {**os.environ, "MTGKB_REFRESH_PAUSE_BEFORE_SWAP": f"60:{marker}"}
-    command = [sys.executable, "-m", "kb.cli.refresh", "--raw", str(tmp_path / "raw"), "--db", str(db_path),
+    command = [sys.executable, "-m", "kb.cli.refresh", *CLI_SOURCES, "--raw", str(tmp_path / "raw"), "--db", str(db_path),
                "--base-url", f"wizards-cr={site.url('wizards-cr')}",
                "--base-url", f"cr-archive={site.url('cr-archive')}",
                "--base-url", f"scryfall={site.url('scryfall')}", "--timeout", "5"]
@@ -256,7 +264,7 @@ def test_one_failing_source_exits_2_and_publishes_the_others(site: TestSite, tmp
     site.fail(RULES_PAGE, "status", times=None, status=404)
     runner = CliRunner()
     result = runner.invoke(refresh_command, [
-        "--raw", str(tmp_path / "raw"), "--db", str(tmp_path / "kb.db"),
+        *CLI_SOURCES, "--raw", str(tmp_path / "raw"), "--db", str(tmp_path / "kb.db"),
         "--base-url", f"wizards-cr={site.url('wizards-cr')}", "--base-url", f"scryfall={site.url('scryfall')}",
         "--base-url", f"cr-archive={site.url('cr-archive')}",
     ])
@@ -275,7 +283,7 @@ def test_every_source_failing_exits_1_and_leaves_the_file_byte_identical(site: T
     site.fail(LISTING, "status", times=None, status=404)
     site.fail(ARCHIVE_LISTING, "status", times=None, status=404)
     result = CliRunner().invoke(refresh_command, [
-        "--raw", str(tmp_path / "raw"), "--db", str(tmp_path / "kb.db"),
+        *CLI_SOURCES, "--raw", str(tmp_path / "raw"), "--db", str(tmp_path / "kb.db"),
         "--base-url", f"wizards-cr={site.url('wizards-cr')}", "--base-url", f"scryfall={site.url('scryfall')}",
         "--base-url", f"cr-archive={site.url('cr-archive')}",
     ])

@@ -33,6 +33,7 @@ JACE_PAGE2 = (
 )
 LEGACY_RULINGS = "/scryfall-data/rulings/rulings-20230404210031.json"
 LEGACY_ORACLE = "/scryfall-data/oracle-cards/oracle-cards-20230404210321.json"
+LEGACY_ALL_CARDS = "/scryfall-data/all-cards/all-cards-20230404212042.json"
 JSONL_RULINGS = "/scryfall-data/rulings/rulings-20260728210037.jsonl.gz"
 JSONL_ORACLE = "/scryfall-data/oracle-cards/oracle-cards-20260908090157.jsonl.gz"
 NEW_SHAPE_LISTING = SITE / "spare" / "constructed" / "bulk-data-2026-shape.json"
@@ -161,8 +162,10 @@ def test_rules_page_with_wrong_content_type_fails_clearly(site: TestSite, store:
 
 def test_bulk_listing_legacy_shape(site: TestSite, store: RawStore, fake_clock: FakeClock) -> None:
     report = fetch(site, store, fake_clock, ["scryfall"])["scryfall"]
-    assert counts(report) == (4, 3, 0, 0, 0)
-    assert site.paths() == ["/robots.txt", "/scryfall/bulk-data", LEGACY_RULINGS, LEGACY_ORACLE]
+    # By default every printing in every language too (all_cards), beside rulings and Oracle cards.
+    assert counts(report) == (5, 4, 0, 0, 0)
+    assert site.paths() == ["/robots.txt", "/scryfall/bulk-data", LEGACY_RULINGS, LEGACY_ORACLE, LEGACY_ALL_CARDS]
+    assert len(json.loads(store.read_bytes(store.latest_good(site.at(LEGACY_ALL_CARDS))))) == 229
     rulings = store.latest_good(site.at(LEGACY_RULINGS))
     # Served gzip-encoded; stored decoded, as the JSON array itself.
     assert store.read_bytes(rulings) == (SITE / "scryfall-data/constructed/rulings-20230404210031.json").read_bytes()
@@ -173,7 +176,7 @@ def test_bulk_listing_legacy_shape(site: TestSite, store: RawStore, fake_clock: 
     site.reset()
     again = fetch(site, store, fake_clock, ["scryfall"])["scryfall"]
     # Listing unchanged (304) and the bulk files' updated_at unchanged: no bulk request at all.
-    assert counts(again) == (2, 0, 1, 2, 0)
+    assert counts(again) == (2, 0, 1, 3, 0)
     assert again.bytes == 0
     assert site.paths() == ["/robots.txt", "/scryfall/bulk-data"]
 
@@ -182,7 +185,8 @@ def test_bulk_listing_current_jsonl_shape(site: TestSite, store: RawStore, fake_
     fetch(site, store, fake_clock, ["scryfall"], bulk_types=["rulings"])
     site.reset()
     site.replace("/scryfall/bulk-data", NEW_SHAPE_LISTING)
-    report = fetch(site, store, fake_clock, ["scryfall"])["scryfall"]
+    # This listing was written from the two descriptors SOURCES.md quotes: it has no all_cards.
+    report = fetch(site, store, fake_clock, ["scryfall"], bulk_types=["rulings", "oracle_cards"])["scryfall"]
     assert counts(report) == (4, 3, 0, 0, 0)
     assert site.paths() == ["/robots.txt", "/scryfall/bulk-data", JSONL_RULINGS, JSONL_ORACLE]
     entry = store.latest_good(site.at(JSONL_RULINGS))

@@ -31,7 +31,8 @@ def free_port() -> int:
 def run_refresh(site: TestSite, tmp_path: Path) -> None:
     with fast_client(FakeClock()) as client:
         result = refresh(tmp_path / "raw", tmp_path / "kb.db", base_urls=site.base_urls(),
-                         fetch_options={"client": client}, progress=False)
+                         sources=["wizards-cr", "cr-archive", "scryfall"],
+                         fetch_options={"client": client, "bulk_types": ["rulings", "oracle_cards"]}, progress=False)
     assert result.exit_code == 0, result.message
 
 

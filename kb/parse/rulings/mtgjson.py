@@ -5,14 +5,17 @@ Each card gives its English printing, its printings in other languages (``foreig
 rulings ``{date, text}``. MTGJSON builds rulings from Scryfall's bulk file but drops the
 ``source``, so rulings carry ``source=None`` and the store recovers it from Scryfall.
 
-AllPrintings can be hundreds of MB: ``iter_cards`` streams it card by card with ijson.
+AllPrintings can be hundreds of MB: ``iter_cards`` streams it card by card with ijson, through
+gzip when it is the published ``AllPrintings.json.gz``.
 """
 from __future__ import annotations
 
+import gzip
 import io
 import re
+import zlib
 from collections.abc import Iterator
-from typing import Any, BinaryIO, NamedTuple
+from typing import Any, BinaryIO, NamedTuple, cast
 
 import ijson
 from ijson.common import ObjectBuilder
@@ -56,6 +59,7 @@ LANG_OF_LANGUAGE = {
 # A card object sits at data.cards.item (set file) or data.<SET CODE>.cards.item (AllPrintings).
 CARD_PREFIX = re.compile(r"^data(?:\.[^.]+)?\.cards\.item$")
 SNIFF_BYTES = 2_000_000
+GZIP_MAGIC = b"\x1f\x8b"
 
 
 class CardEntry(NamedTuple):
@@ -67,8 +71,27 @@ class CardEntry(NamedTuple):
     issues: list[QualityIssue]
 
 
+def _unzipped(data: bytes) -> bytes:
+    """``data``, or as much of it gunzipped as a sniff needs (AllPrintings is published gzipped)."""
+    if not data.startswith(GZIP_MAGIC):
+        return data
+    try:
+        return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(data, SNIFF_BYTES)
+    except zlib.error:
+        return b""
+
+
+def _opened(stream: BinaryIO) -> BinaryIO:
+    """``stream`` gunzipped when it starts with the gzip magic bytes."""
+    reader: Any = stream if hasattr(stream, "peek") else io.BufferedReader(cast(Any, stream))
+    if reader.peek(2)[:2] == GZIP_MAGIC:
+        return cast(BinaryIO, gzip.GzipFile(fileobj=reader, mode="rb"))
+    return cast(BinaryIO, reader)
+
+
 def sniff(data: bytes, name: str = "") -> bool:
     """An MTGJSON v5 file holding sets: a ``meta`` with a 5.x version and cards with ``setCode``."""
+    data = _unzipped(data)
     head = data[:4096]
     if re.search(rb'"version"\s*:\s*"5\.', head) is None or b'"data"' not in data[:SNIFF_BYTES]:
         return False
@@ -175,7 +198,7 @@ def iter_card_objects(stream: BinaryIO, name: str = "<stream>") -> Iterator[dict
     depth = 0
     seen_data = False
     try:
-        for prefix, event, value in ijson.parse(stream, use_float=True):
+        for prefix, event, value in ijson.parse(_opened(stream), use_float=True):
             if builder is None:
                 if prefix == "data" and event == "start_map":
                     seen_data = True
@@ -191,7 +214,7 @@ def iter_card_objects(stream: BinaryIO, name: str = "<stream>") -> Iterator[dict
                 if depth == 0:
                     yield builder.value
                     builder = None
-    except ijson.JSONError as error:
+    except (ijson.JSONError, OSError, EOFError, zlib.error) as error:
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise ParseError(f"{name}: malformed or truncated JSON: {reason}") from None
     if not seen_data:

@@ -9,12 +9,11 @@ Formats (each with its own ``sniff``/``parse`` in ``FORMATS``):
   ``jsonl_download_uri`` files). The build streams them with ``iter_bulk_rulings`` and
   ``iter_bulk_cards``: all_cards is ~2.4 GB, never loaded whole.
 
-``parse_bulk_listing`` (``/bulk-data``) and ``parse_symbology`` (``/symbology``) serve the fetcher
-and the symbol table; they describe no rulings, so they are not import formats.
+``parse_bulk_listing`` (``/bulk-data``) and ``parse_symbology`` (``/symbology``) live in
+``scryfall_listing``; reading a bulk file's objects as a stream in ``bulk_stream``.
 """
 from __future__ import annotations
 
-import gzip
 import io
 import json
 import re
@@ -22,11 +21,14 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, BinaryIO
 
-import ijson
-
 from kb.normalise.dates import parse_date
 from kb.normalise.symbols import normalise_symbols
 from kb.normalise.text import clean_text
+from kb.parse.rulings.bulk_stream import iter_bulk_objects
+from kb.parse.rulings.scryfall_listing import list_items as _list_items
+from kb.parse.rulings.scryfall_listing import load_json as _load_json
+from kb.parse.rulings.scryfall_listing import parse_bulk_listing as parse_bulk_listing
+from kb.parse.rulings.scryfall_listing import parse_symbology as parse_symbology
 from kb.records import (
     CardName,
     CardRecord,
@@ -233,26 +235,6 @@ def _dedupe_names(names: Iterable[CardName]) -> list[CardName]:
 # Whole API documents
 
 
-def _load_json(data: bytes, name: str) -> Any:
-    try:
-        return json.loads(data.decode("utf-8-sig"))
-    except UnicodeDecodeError as error:
-        raise ParseError(f"{name}: not UTF-8 (byte offset {error.start})") from None
-    except json.JSONDecodeError as error:
-        raise ParseError(f"{name}: malformed or truncated JSON at line {error.lineno}, column {error.colno}: {error.msg}") from None
-
-
-def _list_items(document: Any, name: str, kind: str) -> list[dict[str, Any]]:
-    if not isinstance(document, dict) or document.get("object") != "list" or not isinstance(document.get("data"), list):
-        raise ParseError(f"{name}: not a Scryfall List of {kind} objects")
-    items = document["data"]
-    for index, item in enumerate(items, 1):
-        if not isinstance(item, dict) or item.get("object") != kind:
-            got = item.get("object") if isinstance(item, dict) else type(item).__name__
-            raise ParseError(f"{name}: item {index} of the List is a {got!r}, not a {kind!r}")
-    return items
-
-
 def parse_rulings(data: bytes, name: str = "<bytes>", lang: str | None = None) -> RulingsDocument:
     """A ``/cards/{id}/rulings`` List → RulingsDocument (rulings keyed by ``oracle_id``)."""
     items = _list_items(_load_json(data, name), name, "ruling")
@@ -308,107 +290,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
 
 
 # --------------------------------------------------------------------------------------------
-# Streams
-
-
-class _CountingReader(io.RawIOBase):
-    """Reads ``prefix`` then ``stream``, counting bytes so errors can name an offset."""
-
-    def __init__(self, prefix: bytes, stream: BinaryIO) -> None:
-        self._prefix = prefix
-        self._stream = stream
-        self.offset = 0
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        view = memoryview(buffer)
-        if self._prefix:
-            count = min(len(view), len(self._prefix))
-            view[:count] = self._prefix[:count]
-            self._prefix = self._prefix[count:]
-        else:
-            chunk = self._stream.read(len(view))
-            count = len(chunk)
-            view[:count] = chunk
-        self.offset += count
-        return count
-
-
-def _decoded_stream(stream: BinaryIO) -> tuple[BinaryIO, _CountingReader]:
-    """``stream`` gunzipped when it starts with the gzip magic; the counter sees the raw bytes."""
-    head = stream.read(2)
-    counter = _CountingReader(head, stream)
-    buffered = io.BufferedReader(counter, buffer_size=1 << 16)
-    if head == GZIP_MAGIC:
-        return gzip.GzipFile(fileobj=buffered, mode="rb"), counter  # type: ignore[return-value]
-    return buffered, counter
-
-
-def _first_byte(reader: Any, name: str) -> bytes:
-    while True:
-        try:
-            peeked = reader.peek(1)
-        except (OSError, EOFError) as error:
-            raise ParseError(f"{name}: unreadable gzip stream at the start: {error}") from None
-        if not peeked:
-            return b""
-        stripped = peeked.lstrip()
-        if stripped:
-            return stripped[:1]
-        reader.read(len(peeked))
-
-
-def iter_bulk_objects(stream: BinaryIO, name: str = "<stream>") -> Iterator[dict[str, Any]]:
-    """Every top-level object of a bulk file, streamed: gzip or not, JSON array or JSON Lines.
-
-    Raises ParseError naming the record number and raw byte offset where the file broke.
-    """
-    reader, counter = _decoded_stream(stream)
-    first = _first_byte(reader, name)
-    if first == b"[":
-        yield from _iter_array(reader, counter, name)
-    elif first == b"{":
-        yield from _iter_lines(reader, counter, name)
-    elif first == b"":
-        return
-    else:
-        raise ParseError(f"{name}: a bulk file starts with '[' or '{{', found {first!r}")
-
-
-def _iter_array(reader: BinaryIO, counter: _CountingReader, name: str) -> Iterator[dict[str, Any]]:
-    number = 0
-    try:
-        for item in ijson.items(reader, "item", use_float=True):
-            number += 1  # the count the error message reports
-            yield item
-    except (ijson.JSONError, ijson.IncompleteJSONError, EOFError, OSError, zlib.error) as error:
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise ParseError(
-            f"{name}: malformed or truncated JSON array after record {number} (near byte offset {counter.offset}): {reason}"
-        ) from None
-
-
-def _iter_lines(reader: BinaryIO, counter: _CountingReader, name: str) -> Iterator[dict[str, Any]]:
-    number = 0
-    line_number = 0
-    try:
-        for line_number, line in enumerate(reader, 1):
-            if not line.strip():
-                continue
-            number += 1
-            try:
-                yield json.loads(line)
-            except ValueError as error:
-                raise ParseError(
-                    f"{name}: record {number} (line {line_number}, near byte offset {counter.offset}) "
-                    f"is not valid JSON: {error}"
-                ) from None
-    except (EOFError, OSError, zlib.error) as error:
-        raise ParseError(
-            f"{name}: stream broke after record {number} (line {line_number}, near byte offset {counter.offset}): {error}"
-        ) from None
+# Streams (objects: kb.parse.rulings.bulk_stream)
 
 
 def _checked(objects: Iterator[dict[str, Any]], kind: str, name: str) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -443,65 +325,6 @@ def iter_bulk_card_names(stream: BinaryIO, name: str = "<stream>") -> Iterator[t
     """Like ``iter_bulk_cards`` with each printing's names (all_cards has every language's)."""
     yield from _iter_bulk_card_objects(stream, name)
 
-
-# --------------------------------------------------------------------------------------------
-# Listing and symbology
-
-
-def parse_bulk_listing(data: bytes, name: str = "<bytes>") -> list[dict[str, Any]]:
-    """The ``/bulk-data`` List → one dict per bulk file.
-
-    Keys: ``type``, ``id``, ``name``, ``updated_at``, ``download_uri`` (``jsonl_download_uri``
-    when present, else the legacy ``download_uri``), ``file_format`` (``jsonl`` or ``json``),
-    ``size`` and ``compressed_size`` (None where the listing does not give them),
-    ``content_encoding``.
-    """
-    items = _list_items(_load_json(data, name), name, "bulk_data")
-    entries: list[dict[str, Any]] = []
-    for index, item in enumerate(items, 1):
-        uri = item.get("jsonl_download_uri") or item.get("download_uri")
-        if not uri or not item.get("type"):
-            raise ParseError(f"{name}: bulk entry {index} has no type or download URI")
-        entries.append(
-            {
-                "type": item["type"],
-                "id": item.get("id"),
-                "name": item.get("name"),
-                "updated_at": item.get("updated_at"),
-                "download_uri": uri,
-                "file_format": "jsonl" if item.get("jsonl_download_uri") else "json",
-                "size": item.get("size"),
-                "compressed_size": item.get("compressed_size"),
-                "content_encoding": item.get("content_encoding"),
-            }
-        )
-    return entries
-
-
-SYMBOL_FIELDS = (
-    "symbol",
-    "english",
-    "represents_mana",
-    "mana_value",
-    "hybrid",
-    "phyrexian",
-    "colors",
-    "gatherer_alternates",
-)
-
-
-def parse_symbology(data: bytes, name: str = "<bytes>") -> list[dict[str, Any]]:
-    """One ``/symbology`` page → its card symbols (``gatherer_alternates`` always a list).
-
-    Follow the page's ``next_page`` for the rest; this returns one page's symbols.
-    """
-    items = _list_items(_load_json(data, name), name, "card_symbol")
-    symbols: list[dict[str, Any]] = []
-    for item in items:
-        entry = {field: item.get(field) for field in SYMBOL_FIELDS}
-        entry["gatherer_alternates"] = list(item.get("gatherer_alternates") or [])
-        symbols.append(entry)
-    return symbols
 
 
 Parser = Callable[[bytes, str, "str | None"], RulingsDocument]

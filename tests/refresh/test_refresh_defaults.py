@@ -1,0 +1,82 @@
+"""The default ``mtgkb refresh`` is the whole knowledge base: every source, every printing in every
+language, with no manual import, against the local test site.
+
+The site serves the real bulk listing of 2023 with its rulings, oracle_cards and all_cards files
+(all_cards: 229 real printings in all 11 languages, see tests/fixtures/site/README.md), the real
+Chinese CR of 2025-02-07, the real Korean chapter 100 and, as MTGJSON's AllPrintings, the real
+UGIN set file wrapped the way AllPrintings wraps sets (constructed here, gzipped as published).
+"""
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from kb.refresh.job import refresh
+from kb.refresh.runs import RefreshResult
+from scraper.sources import DEFAULT_SOURCES
+from sitekit import FakeClock, TestSite, fast_client
+
+SITE = Path(__file__).parent.parent / "fixtures" / "site"
+LISTING = "/scryfall/bulk-data"
+ALL_CARDS = "/scryfall-data/all-cards/all-cards-20230404212042.json"
+ALL_PRINTINGS = "/mtgjson/api/v5/AllPrintings.json.gz"
+WICKED_GUARDIAN = "dda70e25-b3c5-444d-9dff-1366771bf881"
+
+
+def serve_all_printings(site: TestSite) -> None:
+    ugin = json.loads((SITE / "mtgjson" / "UGIN-v5.2-2022-04-25.json").read_text(encoding="utf-8"))
+    wrapped = {"meta": ugin["meta"], "data": {ugin["data"]["code"]: ugin["data"]}}
+    site.replace(ALL_PRINTINGS, gzip.compress(json.dumps(wrapped).encode("utf-8"), mtime=0), "application/gzip")
+
+
+def run(site: TestSite, tmp_path: Path) -> RefreshResult:
+    with fast_client(FakeClock()) as client:
+        # The site holds the Korean index and chapter 100 only (the real recording).
+        options: dict[str, Any] = {"client": client, "cr_ko_chapters": ["100"]}
+        return refresh(tmp_path / "raw", tmp_path / "kb.db", base_urls=site.base_urls(),
+                       fetch_options=options, progress=False)
+
+
+def test_the_default_refresh_yields_every_language_and_skips_the_same_bytes_under_a_new_name(
+    site: TestSite, tmp_path: Path
+) -> None:
+    assert set(DEFAULT_SOURCES) == {"wizards-cr", "cr-archive", "scryfall", "cr-zh", "cr-ko", "mtgjson"}
+    serve_all_printings(site)
+    first = run(site, tmp_path)
+    assert (first.exit_code, first.status, first.failed_sources) == (0, "published", []), first.message
+    paths = {request["path"] for request in site.requests}
+    assert {ALL_CARDS, ALL_PRINTINGS, "/cr-ko/100"} <= paths
+
+    db = sqlite_utils.Database(tmp_path / "kb.db")
+    langs = [row["lang"] for row in db.query("select distinct lang from card_names order by lang")]
+    assert langs == ["de", "en", "es", "fr", "it", "ja", "ko", "pt", "ru", "zhs", "zht"]
+    printed = {row["lang"]: row["n"] for row in db.query("select lang, count(*) as n from printings group by lang")}
+    # Scryfall's 229 printings (en 49, de 34, es 33, it 33, fr 32, ja 32, pt/ko/ru/zhs/zht 3-4)
+    # and MTGJSON's 26 UGIN cards in English and in each of the ten other languages.
+    assert printed == {"de": 60, "en": 75, "es": 59, "fr": 58, "it": 59, "ja": 58, "ko": 29, "pt": 30,
+                       "ru": 29, "zhs": 29, "zht": 29}
+    german = db.execute(
+        "select oracle_id from card_names where lang = 'de' and name = 'Böse Stiefmutter'"
+    ).fetchall()
+    assert german == [(WICKED_GUARDIAN,)]
+    versions = {row["lang"] for row in db.query("select lang from cr_versions")}
+    assert {"en", "zhs", "ko"} <= versions
+
+    # Scryfall announces the same all_cards bytes under a new dated name: fetched, not rebuilt.
+    listing = (SITE / "scryfall" / "bulk-data-2023-04-04.json").read_text(encoding="utf-8")
+    renamed = ALL_CARDS.replace("20230404212042", "20230405212042")
+    listing = listing.replace("all-cards-20230404212042", "all-cards-20230405212042")
+    listing = listing.replace("2023-04-04T21:20:42.642000Z", "2023-04-05T21:20:42.642000Z")
+    site.replace(LISTING, listing.encode("utf-8"))
+    site.replace(renamed, (SITE / "scryfall-data" / "constructed" / ALL_CARDS.rsplit("/", 1)[1]).read_bytes(),
+                 "application/json")
+    served = (tmp_path / "kb.db").read_bytes()
+    seen = len(site.requests)
+    second = run(site, tmp_path)
+    assert renamed in {request["path"] for request in site.requests[seen:]}
+    assert (second.exit_code, second.status, second.published) == (0, "unchanged", False), second.message
+    assert (tmp_path / "kb.db").read_bytes() == served
