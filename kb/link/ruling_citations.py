@@ -384,7 +384,7 @@ def _looks_like_name(text: str, match: re.Match[str], keyword: _Keyword) -> bool
 
 def _next_word_capitalised(text: str, end: int) -> bool:
     following = re.match(r"\s+([A-Za-z][\w’']*)", text[end:])
-    return bool(following) and following.group(1)[0].isupper()
+    return following is not None and following.group(1)[0].isupper()
 
 
 def _in_keyword_context(text: str, match: re.Match[str]) -> bool:

@@ -133,7 +133,7 @@ def _detect_latin(text: str) -> tuple[str, float]:
         lang: (1 - weight) * float(ranked.get(lang, 0.0)) + weight * vocabulary.get(lang, 0.0)
         for lang in LATIN_LANGS
     }
-    best = max(combined, key=combined.get)
+    best = max(combined, key=lambda lang: combined[lang])
     return best, round(combined[best], 3)
 
 

@@ -139,7 +139,7 @@ class _Publish:
         current = self.current_run(self.changes)
         rows = [row for row in rows if row["id"] != current["id"]] + [current]
         db.execute("delete from refresh_runs")
-        db["refresh_runs"].insert_all(rows, pk="id")
+        db.table("refresh_runs").insert_all(rows, pk="id")
 
 
 def _pause_for_crash_test() -> None:
@@ -296,7 +296,7 @@ def _fall_back(store: RawStore, inputs: list[DocumentInput], error: BuildError, 
     used = {doc.sha256 for doc in inputs if doc.url == bad.url}
     earlier = [
         e for e in entries
-        if e.sha256 != bad.sha256 and e.sha256 not in used and store.path_for(e.sha256).exists()
+        if e.sha256 and e.sha256 != bad.sha256 and e.sha256 not in used and store.path_for(e.sha256).exists()
     ]
     if earlier:
         inputs[index] = document_input(store, earlier[-1], bad.format or "")

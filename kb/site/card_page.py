@@ -131,11 +131,13 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
         }
     else:
         return None
-    page["rulings"] = rulings_with_details(conn, rulings)
-    page["unlinked_translations"] = unlinked_translations(conn, [n["name"] for n in page["names"]])
-    page["rules"] = rules_mentioned(conn, page["rulings"])
-    page["issues"] = card_issues(conn, page["rulings"], page["title"])
-    page["documents"] = documents_of(page["rulings"])
+    detailed = rulings_with_details(conn, rulings)
+    page_names: list[dict[str, Any]] = page["names"]  # type: ignore[assignment]
+    page["rulings"] = detailed
+    page["unlinked_translations"] = unlinked_translations(conn, [n["name"] for n in page_names])
+    page["rules"] = rules_mentioned(conn, detailed)
+    page["issues"] = card_issues(conn, detailed, str(page["title"]))
+    page["documents"] = documents_of(detailed)
     return page
 
 

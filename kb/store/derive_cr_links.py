@@ -18,7 +18,7 @@ from kb.store.schema import stable_id
 
 def load_cr_document(db: sqlite_utils.Database, version_id: str) -> CRDocument:
     """Rebuild the parsed document of one stored version (what the pure linkers take)."""
-    version = db["cr_versions"].get(version_id)
+    version = db.table("cr_versions").get(version_id)
     examples: dict[int, list[str]] = {}
     for row in db.query(
         "select rule_id, text from rule_examples where rule_id in"
@@ -96,7 +96,7 @@ def link_cr_translations(db: sqlite_utils.Database) -> None:
         note = None
         if isinstance(how, tuple):
             how, note = how
-        db["cr_versions"].update(
+        db.table("cr_versions").update(
             version_id,
             {"translates_version_id": en_version, "translation_match": how, "translation_note": note},
         )

@@ -205,8 +205,8 @@ def derive_rulings(db: sqlite_utils.Database) -> None:
     _report_record_problems(db)
     writer = _Writer(db)
     untranslated: list[tuple[dict, int]] = []
-    for card_key, rows in groupby(_english_records(db), key=lambda row: row["card_key"]):
-        rows = list(rows)
+    for card_key, grouped in groupby(_english_records(db), key=lambda row: row["card_key"]):
+        rows = list(grouped)
         for ruling, position in _card_rulings(card_key, rows):
             writer.add(ruling, position, _quality_score())
         untranslated.extend(
@@ -578,8 +578,8 @@ def link_translations(db: sqlite_utils.Database) -> None:
         )
     )
     unlinked: dict[int, int] = defaultdict(int)
-    for (document_id, _card_key), group in groupby(records, key=lambda r: (r["document_id"], r["card_key"])):
-        group = list(group)
+    for (document_id, _card_key), grouped in groupby(records, key=lambda r: (r["document_id"], r["card_key"])):
+        group = list(grouped)
         candidates = [
             RulingRecord(
                 text=r["text"], raw_date=r["raw_date"], position=r["position"],
@@ -592,7 +592,7 @@ def link_translations(db: sqlite_utils.Database) -> None:
         english = _english_candidates(
             db, {r["oracle_id"] for r in group if r["oracle_id"]}, {r["published_at"] for r in group}
         )
-        lexicon = lexicons.get(_lexicon_lang(group[0]["detected_lang"]))
+        lexicon = lexicons.get(_lexicon_lang(group[0]["detected_lang"]) or "")
         matches = (
             {m.candidate_index: m for m in match_translations(candidates, english, lexicon)}
             if english

@@ -53,7 +53,7 @@ class DocumentInput:
 
 
 def save_sources(db: sqlite_utils.Database) -> None:
-    db["sources"].upsert_all(SOURCES, pk="id")
+    db.table("sources").upsert_all(SOURCES, pk="id")
 
 
 def document_id_for(doc: DocumentInput) -> int:
@@ -69,7 +69,7 @@ def save_document(
     lang: str | None = None,
 ) -> int:
     document_id = document_id_for(doc)
-    db["documents"].upsert(
+    db.table("documents").upsert(
         {
             "id": document_id,
             "source_id": doc.source_id,
@@ -211,7 +211,7 @@ def save_cr_document(
         # A chapter joining a dated version adds rules, not the version's own description.
         version_row = {"id": version_id}
     version_row.update({"rule_count": counts[0], "glossary_count": counts[1]})
-    db["cr_versions"].upsert(version_row, pk="id")
+    db.table("cr_versions").upsert(version_row, pk="id")
     for warning in cr.warnings:
         save_quality_issue(db, QualityIssue("cr-format", warning), document_id)
     return version_id

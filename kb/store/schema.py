@@ -499,20 +499,20 @@ def m003_cr_version_set_and_status(db: sqlite_utils.Database) -> None:
 def m004_keyword_dictionary(db: sqlite_utils.Database) -> None:
     """The keyword dictionary mined from printed texts (databases made before it get it here)."""
     spec = TABLES["keyword_dictionary"]
-    db["keyword_dictionary"].create(spec["columns"], pk=spec["pk"], if_not_exists=True)
+    db.table("keyword_dictionary").create(spec["columns"], pk=spec["pk"], if_not_exists=True)
 
 
 @migrations()
 def m005_rule_lineages(db: sqlite_utils.Database) -> None:
     """rule_lineages, rules.lineage_id, ruling_rules.lineage_id/in_force_version_id on older databases."""
     spec = TABLES["rule_lineages"]
-    db["rule_lineages"].create(spec["columns"], pk=spec["pk"], if_not_exists=True)
+    db.table("rule_lineages").create(spec["columns"], pk=spec["pk"], if_not_exists=True)
     for table, names in LINEAGE_COLUMNS.items():
         if db[table].exists():
             present = {column.name for column in db[table].columns}
             for name in names:
                 if name not in present:
-                    db[table].add_column(name, str)
+                    db.table(table).add_column(name, str)
 
 
 def ensure_db_shape(db: sqlite_utils.Database, search: bool = True) -> None:

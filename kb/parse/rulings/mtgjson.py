@@ -241,9 +241,9 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
         document.cards.extend(entry.cards)
         document.issues.extend(entry.issues)
         for card_name in entry.names:
-            key = (card_name.oracle_id, card_name.lang, card_name.name)
-            if key not in seen_names:
-                seen_names.add(key)
+            name_key = (card_name.oracle_id, card_name.lang, card_name.name)
+            if name_key not in seen_names:
+                seen_names.add(name_key)
                 document.card_names.append(card_name)
         for ruling in entry.rulings:
             key = (ruling.oracle_id or ruling.card_name, ruling.raw_date, ruling.text)

@@ -159,7 +159,7 @@ def _joined(card: dict[str, Any], key: str, separator: str) -> str | None:
     value = card.get(key)
     if value:
         return value
-    parts = [face.get(key) for face in _faces(card) if face.get(key)]
+    parts: list[str] = [face[key] for face in _faces(card) if face.get(key)]
     return separator.join(parts) if parts else None
 
 
