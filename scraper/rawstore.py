@@ -1,5 +1,9 @@
 """The raw store: every fetched body, content-addressed, with a manifest of what came from where.
 
+Longer than our ~400-line norm: one class whose methods share the manifest's SQL and the
+temporary-file discipline (write, verify, rename); splitting it would spread one transaction
+protocol over several files.
+
 Layout under ``root``::
 
     objects/<sha[:2]>/<sha>   verified bodies, never overwritten, never deleted

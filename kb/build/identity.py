@@ -13,7 +13,7 @@ import re
 import sqlite_utils
 
 from kb.records import CRDocument
-from kb.store.save import version_id_for
+from kb.store.save_cr import version_id_for
 
 
 def _text_key(text: str | None) -> str:

@@ -27,12 +27,12 @@ from kb.store.save import (
     LangDetector,
     save_card_names,
     save_cards,
-    save_cr_document,
     save_document,
     save_quality_issue,
     save_ruling_records,
     save_rulings_document,
 )
+from kb.store.save_cr import save_cr_document
 
 SNIFF_BYTES = 1 << 20
 

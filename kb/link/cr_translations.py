@@ -6,7 +6,13 @@ first choose the English version, honestly saying how (same effective date, stru
 the nearest one), then check every rule against the English rule of the same number by
 structure, never by wording: the same subrule letters under it, the same rule numbers cited,
 the same number of examples, and a title that corresponds when we can tell (an English title the
-translation prints, a glossary pair, a cognate).
+translation prints, a glossary pair, a cognate). Where the translated version's own English
+version is not held, the rule is matched in the versions around it by the titles it prints and
+its parent's choice, and status says whether the English rule of the same lineage is unchanged,
+renumbered, stale or missing.
+
+Longer than our ~400-line norm: version choice, structural checks and title checks are steps of
+one matcher over shared private helpers (folding, title pairs), read in order.
 """
 from __future__ import annotations
 

@@ -205,7 +205,7 @@ def _keyword_rows(translated, english_doc, en_version, version_id, links, seen) 
 def join_undated_chapters(db: sqlite_utils.Database) -> None:
     """Move the rules of an undated page collection (``<lang>-pages-<source>``: chapters imported
     before their index) into the one dated version of that language and source, if there is one."""
-    from kb.store.save import save_cr_document
+    from kb.store.save_cr import save_cr_document
 
     for row in list(db.query("select id, lang, document_id from cr_versions where effective_date is null and id like '%-pages-%'")):
         source = db.execute("select source_id from documents where id = ?", [row["document_id"]]).fetchone()

@@ -7,6 +7,7 @@ data arrives, without reading the page again.
 English rulings are derived one card at a time from a cursor ordered by card, so memory stays
 bounded by the largest card, not by the size of a bulk file.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,8 +21,8 @@ import sqlite_utils
 
 from kb.normalise.dates import parse_date
 from kb.normalise.names import name_key
-from kb.records import QualityIssue, RulingRecord
-from kb.store.save import identity_hash, legacy_record_id, save_quality_issue, text_key_of
+from kb.records import QualityIssue
+from kb.store.save import identity_hash, save_quality_issue, text_key_of
 from kb.store.schema import stable_id
 
 # Issues this step finds; they are recomputed with the rulings on every build or import.
@@ -29,8 +30,12 @@ DERIVED_ISSUES = (
     "unparseable-date", "unknown-card", "dropped-symbols", "unlinked-translation",
     "untranslated", "empty-ruling", "card-data-missing",
 )
+
+
 # Which source's order of a card's rulings wins when they print them differently.
 SOURCE_PRIORITY = {"scryfall": 0, "mtgjson": 1, "gatherer": 2}
+
+
 FLUSH_ROWS = 20_000
 
 
@@ -194,10 +199,14 @@ _RULING_COLUMNS = (
     "id", "oracle_id", "card_name", "card_name_lang", "source", "source_inferred", "published_at",
     "text", "position", "first_seen", "last_seen", "identity",
 )
+
+
 _SIGHTING_COLUMNS = ("ruling_id", "document_id", "position", "raw_date", "source_as_seen", "text_as_seen")
 
 
 def derive_rulings(db: sqlite_utils.Database) -> None:
+    from kb.store.derive_translations import link_translations, record_untranslated
+
     for table in ("ruling_sightings", "ruling_translations", "rulings"):
         db.execute(f"delete from {table}")
     db.execute(f"delete from quality_issues where kind in ({', '.join(repr(k) for k in DERIVED_ISSUES)})")
@@ -276,7 +285,7 @@ RECORD_COLUMNS = """ruling_records.id, ruling_records.document_id, ruling_record
     ruling_records.dropped, ruling_records.card_key, documents.fetched_at, documents.source_id"""
 
 
-def _prepared(rows: Iterable[dict]) -> Iterator[dict]:
+def prepared_records(rows: Iterable[dict]) -> Iterator[dict]:
     """Records with a date, skipping empty ones (texts were cleaned when they were saved)."""
     for row in rows:
         text = row["text"] or ""
@@ -287,7 +296,7 @@ def _prepared(rows: Iterable[dict]) -> Iterator[dict]:
 
 
 def _english_records(db: sqlite_utils.Database) -> Iterator[dict]:
-    return _prepared(
+    return prepared_records(
         db.query(
             f"select {RECORD_COLUMNS} from ruling_records"
             " join documents on documents.id = ruling_records.document_id"
@@ -390,7 +399,7 @@ def _claimed_other_language(row: dict) -> bool:
 def _link_cardless_english(db: sqlite_utils.Database, writer: _Writer, untranslated: list) -> None:
     """English rulings printed without their card: found among the known rulings by content."""
     rows = list(
-        _prepared(
+        prepared_records(
             db.query(
                 f"select {RECORD_COLUMNS} from ruling_records"
                 " join documents on documents.id = ruling_records.document_id"
@@ -482,143 +491,3 @@ def _canonical_source(ruling: _Ruling) -> tuple[str, int]:
     if explicit:
         return explicit[0], 0
     return "wotc", 1
-
-
-def record_untranslated(db: sqlite_utils.Database, untranslated: list[tuple[dict, int]]) -> None:
-    """A page's "translation" that is really the English text: a sighting of the English
-    ruling, and a translation row saying this page gave no real translation."""
-    rows = []
-    for row, ruling_id in untranslated:
-        rows.append(
-            (
-                stable_id("translation", row["document_id"], row["position"]),
-                ruling_id, row["declared_lang"], row["text"], row["method"] or "machine",
-                "untranslated", 1.0, "same-text", row["document_id"], row["raw_date"], row["card_name"],
-            )
-        )
-        save_quality_issue(
-            db,
-            QualityIssue(
-                "untranslated",
-                f"ruling {row['position']} is announced as {row['declared_lang']}"
-                f" ({row['method'] or 'translation'}) but its text is English",
-            ),
-            row["document_id"],
-        )
-    _insert_translations(db, rows)
-
-
-def _insert_translations(db: sqlite_utils.Database, rows: list[tuple]) -> None:
-    db.conn.executemany(
-        "insert or replace into ruling_translations (id, ruling_id, lang, text, method, status,"
-        " confidence, match_method, document_id, raw_date, card_name) values (?,?,?,?,?,?,?,?,?,?,?)",
-        rows,
-    )
-
-
-def _english_candidates(db: sqlite_utils.Database, oracle_ids: set[str], dates: set[str | None]):
-    """The English rulings a translation may be of: the card's when it is known, otherwise
-    those of the same dates (bounded: never every ruling in the database)."""
-    from kb.link.ruling_translations import EnglishRuling
-
-    if oracle_ids:
-        marks = ", ".join("?" for _ in oracle_ids)
-        query = f"select * from rulings where oracle_id in ({marks}) order by oracle_id, position"
-        params: list = sorted(oracle_ids)
-    else:
-        dated = sorted(d for d in dates if d)
-        if not dated:
-            return []
-        marks = ", ".join("?" for _ in dated)
-        query = f"select * from rulings where published_at in ({marks}) order by oracle_id, position"
-        params = dated
-    return [
-        EnglishRuling(
-            ruling_id=row["id"], oracle_id=row["oracle_id"], published_at=row["published_at"],
-            position=row["position"], text=row["text"],
-        )
-        for row in db.query(query, params)
-    ]
-
-
-def term_lexicons(db: sqlite_utils.Database) -> dict[str, list]:
-    """Per language, English→localized term pairs from linked CR glossaries and keywords."""
-    from kb.link.ruling_translations import CompiledLexicon, compile_lexicon
-
-    pairs: dict[str, set[tuple[str, str]]] = defaultdict(set)
-    for row in db.query(
-        """select versions.lang, en.term as english, tr.term as localized
-        from glossary_links join glossary as tr on tr.id = glossary_links.glossary_id
-        join glossary as en on en.id = glossary_links.en_glossary_id
-        join cr_versions as versions on versions.id = tr.version_id"""
-    ):
-        pairs[row["lang"]].add((row["english"], row["localized"]))
-    for row in db.query("select lang, en_term, term from keywords"):
-        pairs[row["lang"]].add((row["en_term"], row["term"]))
-    return {lang: CompiledLexicon(compile_lexicon(sorted(found))) for lang, found in pairs.items()}
-
-
-def _lexicon_lang(lang: str | None) -> str | None:
-    # Simplified and traditional Chinese rulings share the Chinese glossary.
-    return {"zht": "zhs"}.get(lang or "", lang)
-
-
-def link_translations(db: sqlite_utils.Database) -> None:
-    """Rulings in other languages go beside the English ruling they translate."""
-    from kb.link.ruling_translations import match_translations
-
-    lexicons = term_lexicons(db)
-
-    records = _prepared(
-        db.query(
-            f"select {RECORD_COLUMNS} from ruling_records"
-            " join documents on documents.id = ruling_records.document_id"
-            " where ruling_records.detected_lang != 'en'"
-            " order by ruling_records.document_id, ruling_records.card_key, ruling_records.position"
-        )
-    )
-    unlinked: dict[int, int] = defaultdict(int)
-    for (document_id, _card_key), grouped in groupby(records, key=lambda r: (r["document_id"], r["card_key"])):
-        group = list(grouped)
-        candidates = [
-            RulingRecord(
-                text=r["text"], raw_date=r["raw_date"], position=r["position"],
-                published_at=r["published_at"], source=r["source"], oracle_id=r["oracle_id"],
-                card_name=r["card_name"], card_name_lang=r["card_name_lang"],
-                lang=r["detected_lang"], method=r["method"],
-            )
-            for r in group
-        ]
-        english = _english_candidates(
-            db, {r["oracle_id"] for r in group if r["oracle_id"]}, {r["published_at"] for r in group}
-        )
-        lexicon = lexicons.get(_lexicon_lang(group[0]["detected_lang"]) or "")
-        matches = (
-            {m.candidate_index: m for m in match_translations(candidates, english, lexicon)}
-            if english
-            else {}
-        )
-        rows = []
-        for index, record in enumerate(group):
-            match = matches.get(index)
-            ruling_id = match.ruling_id if match else None
-            if not ruling_id:
-                unlinked[document_id] += 1
-            rows.append(
-                (
-                    stable_id("translation", document_id, record["position"], legacy_record_id(record["id"], document_id)),
-                    ruling_id, record["detected_lang"], record["text"], record["method"] or "official",
-                    "linked" if ruling_id else "unlinked", match.confidence if match else 0.0,
-                    match.method if match else None, document_id, record["raw_date"], record["card_name"],
-                )
-            )
-        _insert_translations(db, rows)
-    for document_id, count in sorted(unlinked.items()):
-        save_quality_issue(
-            db,
-            QualityIssue(
-                "unlinked-translation",
-                f"{count} translated rulings of this document have no English original in the database yet",
-            ),
-            document_id,
-        )

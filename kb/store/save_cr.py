@@ -1,0 +1,188 @@
+"""Saving a parsed Comprehensive Rules document: its version row, rules, examples, glossary and references."""
+from __future__ import annotations
+
+import json
+
+import sqlite_utils
+
+from kb.normalise.editions import edition_set_name
+from kb.records import (
+    CRDocument,
+    QualityIssue,
+)
+from kb.store.save import save_quality_issue
+from kb.store.schema import stable_id
+
+
+def version_id_for(db: sqlite_utils.Database, cr: CRDocument, source_id: str) -> str:
+    if cr.effective_date:
+        return f"{cr.lang}-{cr.effective_date}"
+    # An undated page (a chapter of a translation whose date is on its index page) belongs to
+    # the one dated version of the same language from the same source, when there is one.
+    dated = [
+        row[0]
+        for row in db.execute(
+            "select cr_versions.id from cr_versions join documents on documents.id = cr_versions.document_id"
+            " where cr_versions.lang = ? and cr_versions.effective_date is not null and documents.source_id = ?",
+            [cr.lang, source_id],
+        )
+    ]
+    if len(dated) == 1:
+        return dated[0]
+    # Otherwise undated per-rule pages of one site and language form one growing collection.
+    return f"{cr.lang}-pages-{source_id}"
+
+
+def save_cr_document(
+    db: sqlite_utils.Database, cr: CRDocument, document_id: int, source_id: str, version_id: str | None = None
+) -> str:
+    """Store one CR document as (part of) a version (``version_id`` when the caller chose it); returns the version id."""
+    version_id = version_id or version_id_for(db, cr, source_id)
+    conn = db.conn
+    # One version may come in several documents (chapter pages of a translation, per-rule
+    # pages, a re-encoded copy of an official file): each document adds or replaces the rules
+    # it carries, and positions are renumbered in rule-number order afterwards.
+    # A number printed twice (a misprint the parser flagged) keeps both rules: the second and
+    # later ones get an id of their own, with the number as printed.
+    rule_ids = _rule_ids(version_id, cr.rules)
+    for rule_id in rule_ids:
+        for table in ("rule_examples", "rule_refs", "rule_links"):
+            conn.execute(f"delete from {table} where rule_id = ?", [rule_id])
+        conn.execute("delete from rules where id = ?", [rule_id])
+    merging = db.execute("select count(*) from rules where version_id = ?", [version_id]).fetchone()[0] > 0
+    english_titles = cr.extra.get("english_titles", {}) if cr.extra else {}
+    rule_rows = []
+    example_rows = []
+    ref_rows = []
+    for position, (rule, rule_id) in enumerate(zip(cr.rules, rule_ids, strict=True)):
+        rule_rows.append(
+            (
+                rule_id,
+                version_id,
+                rule.number,
+                rule.kind,
+                rule.title,
+                rule.text,
+                rule.parent,
+                rule.section,
+                position,
+                rule.number_confidence,
+                english_titles.get(rule.number),
+            )
+        )
+        for example_position, example in enumerate(rule.examples):
+            example_rows.append(
+                (stable_id("example", rule_id, example_position), rule_id, example_position, example)
+            )
+        for target in dict.fromkeys(rule.refs):
+            ref_rows.append((rule_id, target))
+    conn.executemany(
+        "insert or replace into rules (id, version_id, number, kind, title, text, parent_number,"
+        " section, position, number_confidence, english_title) values (?,?,?,?,?,?,?,?,?,?,?)",
+        rule_rows,
+    )
+    conn.executemany(
+        "insert or replace into rule_examples (id, rule_id, position, text) values (?,?,?,?)",
+        example_rows,
+    )
+    conn.executemany(
+        "insert or replace into rule_refs (rule_id, target_number) values (?,?)", ref_rows
+    )
+    glossary_rows = []
+    glossary_ref_rows = []
+    # A term may head two entries (a translation can give two concepts one word): the id
+    # counts repeats so both are kept, while a later document of the version replaces them.
+    glossary_ids = []
+    repeats: dict[str, int] = {}
+    for entry in cr.glossary:
+        repeats[entry.term] = repeats.get(entry.term, 0) + 1
+        glossary_ids.append(stable_id("glossary", version_id, entry.term, repeats[entry.term] - 1))
+    conn.executemany("delete from glossary_refs where glossary_id = ?", [(gid,) for gid in glossary_ids])
+    for position, entry in enumerate(cr.glossary):
+        glossary_id = glossary_ids[position]
+        glossary_rows.append((glossary_id, version_id, entry.term, entry.text, position))
+        for target in dict.fromkeys(entry.refs):
+            glossary_ref_rows.append((glossary_id, target))
+    conn.executemany(
+        "insert or replace into glossary (id, version_id, term, text, position) values (?,?,?,?,?)",
+        glossary_rows,
+    )
+    conn.executemany(
+        "insert or replace into glossary_refs (glossary_id, target_number) values (?,?)",
+        glossary_ref_rows,
+    )
+    if merging:
+        _renumber_positions(db, version_id)
+    counts = db.execute(
+        "select (select count(*) from rules where version_id = :v and kind in ('rule', 'subrule')),"
+        " (select count(*) from glossary where version_id = :v)",
+        {"v": version_id},
+    ).fetchone()
+    version_row = {
+        "id": version_id,
+        "lang": cr.lang,
+        "effective_date": cr.effective_date,
+        "raw_date": cr.raw_date,
+        "title": cr.title,
+        "method": cr.method or ("official" if cr.lang == "en" else None),
+        "document_id": document_id,
+        "encoding": cr.encoding,
+        "intro": cr.intro,
+        "credits": cr.credits,
+        "extra": _small_extra(cr.extra),
+        "set_name": (cr.extra or {}).get("set_name") or (edition_set_name(cr.effective_date) if cr.lang == "en" else None),
+        "status": f"truncated in its {cr.extra['truncated']}" if (cr.extra or {}).get("truncated") else "complete",
+    }
+    if merging and not cr.effective_date:
+        # A chapter joining a dated version adds rules, not the version's own description.
+        version_row = {"id": version_id}
+    version_row.update({"rule_count": counts[0], "glossary_count": counts[1]})
+    db.table("cr_versions").upsert(version_row, pk="id")
+    for warning in cr.warnings:
+        save_quality_issue(db, QualityIssue("cr-format", warning), document_id)
+    return version_id
+
+
+def _rule_ids(version_id: str, rules: list) -> list[int]:
+    repeats: dict[str, int] = {}
+    ids = []
+    for rule in rules:
+        repeat = repeats.get(rule.number, 0)
+        repeats[rule.number] = repeat + 1
+        key = ("rule", version_id, rule.number) if repeat == 0 else ("rule", version_id, rule.number, repeat)
+        ids.append(stable_id(*key))
+    return ids
+
+
+def rule_number_key(number: str) -> tuple:
+    """Document order from a number: part 1, 100, 100.1, 100.1a, …, 199, part 2, 200, …;
+    702.9 before 702.10."""
+    import re
+
+    parts = re.findall(r"\d+|[a-z]+", number)
+    if not parts:
+        return ((0, -1),)
+    head = int(parts[0]) if parts[0].isdigit() else 0
+    # A part ("7") sorts just before its first section ("700").
+    first = (head * 100, -1) if len(parts[0]) == 1 else (head, 0)
+    rest = tuple((int(p), "") if p.isdigit() else (-1, p) for p in parts[1:])
+    return (first, *rest)
+
+
+def _renumber_positions(db: sqlite_utils.Database, version_id: str) -> None:
+    rows = db.execute("select id, number from rules where version_id = ?", [version_id]).fetchall()
+    ordered = sorted(rows, key=lambda row: rule_number_key(row[1]))
+    db.conn.executemany(
+        "update rules set position = ? where id = ?",
+        [(position, rule_id) for position, (rule_id, _number) in enumerate(ordered)],
+    )
+
+
+# Parser facts too big or too private to keep: per-rule titles live in rules.english_title,
+# and an alignment answer key belongs to tests, not to the published database.
+_EXTRA_KEPT_ELSEWHERE = {"english_titles", "alignment"}
+
+
+def _small_extra(extra: dict | None) -> str | None:
+    kept = {k: v for k, v in (extra or {}).items() if k not in _EXTRA_KEPT_ELSEWHERE}
+    return json.dumps(kept, ensure_ascii=False, sort_keys=True) if kept else None
