@@ -22,6 +22,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from kb.normalise.names import name_key
 from kb.normalise.refs import extract_refs
 from kb.records import CRDocument, Rule
 
@@ -393,8 +394,7 @@ def _is_latin(text: str) -> bool:
 
 
 def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(char for char in decomposed if not unicodedata.combining(char))
+    return name_key(text) or ""
 
 
 def _clean_term(term: str) -> str:

@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from kb.link.cr_trace import version_id_of
 from kb.normalise.refs import extract_refs
 from kb.records import CRDocument
 
@@ -195,7 +196,7 @@ def _version_keywords(doc: CRDocument) -> _VersionKeywords:
         if target is not None:
             by_surface.setdefault(surface, target)
     return _VersionKeywords(
-        version_id=f"{doc.lang}-{doc.effective_date}",
+        version_id=version_id_of(doc),
         effective_date=doc.effective_date or "",
         by_surface=by_surface,
         pattern=_alternation(by_surface),

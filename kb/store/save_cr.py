@@ -5,6 +5,7 @@ import json
 
 import sqlite_utils
 
+from kb.link.cr_trace import version_id_of
 from kb.normalise.editions import edition_set_name
 from kb.records import (
     CRDocument,
@@ -16,7 +17,7 @@ from kb.store.schema import stable_id
 
 def version_id_for(db: sqlite_utils.Database, cr: CRDocument, source_id: str) -> str:
     if cr.effective_date:
-        return f"{cr.lang}-{cr.effective_date}"
+        return version_id_of(cr)
     # An undated page (a chapter of a translation whose date is on its index page) belongs to
     # the one dated version of the same language from the same source, when there is one.
     dated = [
