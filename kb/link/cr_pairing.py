@@ -110,6 +110,11 @@ class Entry:
         title, text, examples = self.parts
         return DOTTED_NUMBER.findall(" ".join([title, text, *examples]))
 
+    def statement_words(self) -> list[str]:
+        """Words of the title and text without the examples (all words if that leaves none)."""
+        title, text = self.masked.split("\x1f")[:2]
+        return WORD.findall(f"{title} {text}") or self.words
+
 
 ASPECT_NAMES = ("title", "text", "examples")
 
@@ -353,7 +358,11 @@ def _pair_similar_anywhere(pairing: Pairing) -> None:
 
 
 def _pair_mutual_best_in_section(pairing: Pairing) -> None:
-    """Left-over old and new entries of one section that are each other's closest match."""
+    """Left-over old and new entries of one section whose statements are each other's closest match.
+
+    Examples are left out: when a rule is divided, it lives on where its statement went, not
+    where its example went (603.6d → 603.10, its example now under 603.10a).
+    """
     new_by_section: dict[str, list[Entry]] = defaultdict(list)
     for new in pairing.free_new():
         if new.rule.kind in NUMBERED_KINDS and len(new.words) >= SHORT_CONTENT_WORDS:
@@ -364,7 +373,7 @@ def _pair_mutual_best_in_section(pairing: Pairing) -> None:
         if old.rule.kind not in NUMBERED_KINDS or len(old.words) < SHORT_CONTENT_WORDS:
             continue
         for new in new_by_section.get(_section_of(old), []):
-            score = similarity(old.words, new.words)
+            score = similarity(old.statement_words(), new.statement_words())
             if score > best_new.get(old.number, (0.0, ""))[0]:
                 best_new[old.number] = (score, new.number)
             if score > best_old.get(new.number, (0.0, ""))[0]:

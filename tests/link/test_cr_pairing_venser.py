@@ -37,7 +37,6 @@ MERGE = (
 )
 MERGE_BESIDE = "a merge we agree on: the key lists only the merged rule, we also keep the target's own predecessor"
 IN_PLACE = "rewritten under its number: the key calls it a new rule, we keep the identity"
-SPLIT = "a rule split in two: its text went to one new rule, its example to another; we follow the larger share"
 
 # (diff, side, old, new): "key" = an entry of the key we do not answer; "ours" = our answer the
 # key does not give.
@@ -83,10 +82,6 @@ DISAGREEMENTS: dict[tuple[str, str, str | None, str | None], str] = {
     ("ORI-BFZ.json", "ours", "805.3a", "805.3a"): IN_PLACE,
     ("C17-XLN.json", "key", None, "306.4"): IN_PLACE,
     ("C17-XLN.json", "ours", "306.4", "306.4"): IN_PLACE,
-    ("KLD-C16.json", "key", "603.6d", "603.10"): SPLIT,
-    ("KLD-C16.json", "key", None, "603.10a"): SPLIT,
-    ("KLD-C16.json", "ours", "603.6d", "603.10a"): SPLIT,
-    ("KLD-C16.json", "ours", None, "603.10"): SPLIT,
 }
 
 
@@ -149,23 +144,23 @@ def test_recall_and_precision(scored: dict[str, tuple[set[Pair], set[Pair]]]) ->
     key_total = sum(len(key) for key, _ in scored.values())
     ours_total = sum(len(ours) for _, ours in scored.values())
     agreed = sum(len(key & ours) for key, ours in scored.values())
-    assert (agreed, key_total, ours_total) == (273, 292, 296)
+    assert (agreed, key_total, ours_total) == (275, 292, 296)
     recall, precision = agreed / key_total, agreed / ours_total
-    assert (round(recall, 3), round(precision, 3)) == (0.935, 0.922)
+    assert (round(recall, 3), round(precision, 3)) == (0.942, 0.929)
     # Without the key's own glitches (pairs contradicted by unchanged text in the files):
     glitches = {k for k, label in DISAGREEMENTS.items() if label in (KEY_SWAP, KEY_ADDED_UNCHANGED)}
     key_glitches = sum(1 for k in glitches if k[1] == "key")
     ours_glitches = sum(1 for k in glitches if k[1] == "ours")
     clean_recall = agreed / (key_total - key_glitches)
     clean_precision = agreed / (ours_total - ours_glitches)
-    assert (round(clean_recall, 3), round(clean_precision, 3)) == (0.955, 0.941)
+    assert (round(clean_recall, 3), round(clean_precision, 3)) == (0.962, 0.948)
 
 
 def test_per_diff_recall(scored: dict[str, tuple[set[Pair], set[Pair]]]) -> None:
     recall = {diff: round(len(key & ours) / len(key), 3) for diff, (key, ours) in scored.items()}
     assert recall == {
         "BFZ-C15.json": 1.0, "C17-XLN.json": 0.917, "DOM-BBD.json": 0.923, "DTK-ORI.json": 0.896,
-        "FRF-DTK.json": 1.0, "GRN-RNA.json": 0.941, "KLD-C16.json": 0.793, "KTK-FRF.json": 1.0,
+        "FRF-DTK.json": 1.0, "GRN-RNA.json": 0.941, "KLD-C16.json": 0.862, "KTK-FRF.json": 1.0,
         "M20-C19.json": 1.0, "ORI-BFZ.json": 0.864, "XLN-RIX.json": 1.0, "ZNR-CMR.json": 1.0,
     }
 
@@ -181,6 +176,11 @@ def test_merged_and_split_links_on_the_twelve() -> None:
     # Both merges are the key's own pairs; the key's other six "merges" go into rules that kept their
     # text word for word (class MERGE above), which took nothing in.
     assert merged == {("DTK-ORI.json", "701.16d", "701.16c", True), ("DTK-ORI.json", "903.12", "903.11", True)}
-    # "Effects that remove an ability remove all instances of it." left 112.10 for 112.10b; the
-    # planeswalk trigger left 603.6d for 603.10g. The key calls both new rules added, as we do.
-    assert split == {("C17-XLN.json", "112.10", "112.10b", True), ("KLD-C16.json", "603.6d", "603.10g", True)}
+    # "Effects that remove an ability remove all instances of it." left 112.10 for 112.10b; 603.6d
+    # went on as 603.10 (its statement) and gave its list and example to 603.10a and its planeswalk
+    # trigger to 603.10g. The key calls all three new rules added, as we do.
+    assert split == {
+        ("C17-XLN.json", "112.10", "112.10b", True),
+        ("KLD-C16.json", "603.6d", "603.10a", True),
+        ("KLD-C16.json", "603.6d", "603.10g", True),
+    }
