@@ -16,6 +16,12 @@ text became 603.10, its example 603.10a). Those links are kept beside the identi
 
 Containment is the share of the smaller side's words that ``difflib`` matches in order in the
 larger; a short text (under ``MIN_WORDS`` words) says too little to be traced.
+
+Measured: on the 12 Venser's Journal diffs, 2 merges (both the key's pairs) and 3 splits (rules the
+key calls added). On the 12 consecutive English versions in realdata/cr/en-raw, 11 merges, of
+which 2 read as look-alikes written on another rule's template (205.3b → 306.3 in 2009, 800.7 →
+104.3h in 2019), and 47 splits, with the same weakness (delve's 702.65a → improvise's 702.125b).
+Not yet stored: a page must not show a link of that precision as fact.
 """
 from __future__ import annotations
 

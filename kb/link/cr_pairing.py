@@ -15,8 +15,10 @@ paired by content and by what the rest of the document says about them, not only
 7. similar content elsewhere, same section first, then anywhere through a rare-word index
    (never all pairs: the 2009 renumbering would be 1,000 × 2,000 comparisons); a rule may
    become a subrule and back ("711.1c" → "711.2"), a heading never becomes a numbered rule;
+   left-overs of a section that are each other's best match by statement (examples aside: a
+   divided rule lives on where its statement went);
 8. what is left under the same number is "changed" however little is left of it; the rest is
-   "removed" or "added".
+   "removed" or "added" (``kb.link.cr_merges`` says which of those were merged or split off).
 
 Pure normalisation (line endings, BOM, "119.1d." printed for "119.1d", runs of spaces) is not a
 change: the parser removes the first three and comparison collapses whitespace.
