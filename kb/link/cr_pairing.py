@@ -15,8 +15,10 @@ paired by content and by what the rest of the document says about them, not only
 7. similar content elsewhere, same section first, then anywhere through a rare-word index
    (never all pairs: the 2009 renumbering would be 1,000 × 2,000 comparisons); a rule may
    become a subrule and back ("711.1c" → "711.2"), a heading never becomes a numbered rule;
+   left-overs of a section that are each other's best match by statement (examples aside: a
+   divided rule lives on where its statement went);
 8. what is left under the same number is "changed" however little is left of it; the rest is
-   "removed" or "added".
+   "removed" or "added" (``kb.link.cr_merges`` says which of those were merged or split off).
 
 Pure normalisation (line endings, BOM, "119.1d." printed for "119.1d", runs of spaces) is not a
 change: the parser removes the first three and comparison collapses whitespace.
@@ -109,6 +111,11 @@ class Entry:
         """Dotted rule numbers the entry cites, in reading order."""
         title, text, examples = self.parts
         return DOTTED_NUMBER.findall(" ".join([title, text, *examples]))
+
+    def statement_words(self) -> list[str]:
+        """Words of the title and text without the examples (all words if that leaves none)."""
+        title, text = self.masked.split("\x1f")[:2]
+        return WORD.findall(f"{title} {text}") or self.words
 
 
 ASPECT_NAMES = ("title", "text", "examples")
@@ -353,7 +360,11 @@ def _pair_similar_anywhere(pairing: Pairing) -> None:
 
 
 def _pair_mutual_best_in_section(pairing: Pairing) -> None:
-    """Left-over old and new entries of one section that are each other's closest match."""
+    """Left-over old and new entries of one section whose statements are each other's closest match.
+
+    Examples are left out: when a rule is divided, it lives on where its statement went, not
+    where its example went (603.6d → 603.10, its example now under 603.10a).
+    """
     new_by_section: dict[str, list[Entry]] = defaultdict(list)
     for new in pairing.free_new():
         if new.rule.kind in NUMBERED_KINDS and len(new.words) >= SHORT_CONTENT_WORDS:
@@ -364,7 +375,7 @@ def _pair_mutual_best_in_section(pairing: Pairing) -> None:
         if old.rule.kind not in NUMBERED_KINDS or len(old.words) < SHORT_CONTENT_WORDS:
             continue
         for new in new_by_section.get(_section_of(old), []):
-            score = similarity(old.words, new.words)
+            score = similarity(old.statement_words(), new.statement_words())
             if score > best_new.get(old.number, (0.0, ""))[0]:
                 best_new[old.number] = (score, new.number)
             if score > best_old.get(new.number, (0.0, ""))[0]:

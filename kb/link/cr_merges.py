@@ -1,0 +1,138 @@
+"""Many-to-one links between CR versions: rules merged into another rule, rules split off another.
+
+The identity pairing of ``kb.link.cr_pairing`` is one to one, so that a lineage is a chain. The
+editors also fold a removed rule into a neighbour (701.16d "a replacement moves the objects" went
+into 701.16c when both became "the library is shuffled anyway") and divide a rule in two (603.6d's
+text became 603.10, its example 603.10a). Those links are kept beside the identity pairing:
+
+- **merged**: an old rule the pairing calls removed whose words (in order) are mostly found in a
+  new rule that has a predecessor of its own *and changed to take them in* (the new rule holds more
+  of them than its predecessor did). A rule that kept its text word for word took nothing in, so a
+  removed rule written on the same template as an untouched one ("Multiple instances of changeling
+  …" beside "Multiple instances of flash …") is not merged into it.
+- **split**: a new rule the pairing calls added whose words are mostly found in an old rule that
+  has a successor of its own *and changed to give them away* (the successor no longer holds most
+  of them: a sentence copied into a new rule while staying where it was is not a split).
+
+Containment is the share of the smaller side's words that ``difflib`` matches in order in the
+larger; a short text (under ``MIN_WORDS`` words) says too little to be traced.
+
+Measured: on the 12 Venser's Journal diffs, 2 merges (both the key's pairs) and 3 splits (rules the
+key calls added). On the 12 consecutive English versions in realdata/cr/en-raw, 11 merges, of
+which 2 read as look-alikes written on another rule's template (205.3b → 306.3 in 2009, 800.7 →
+104.3h in 2019), and 43 splits (sentences copied into several rules count: 409.1f → 309.2c and
+309.2d in 2003).
+Not yet stored: a page must not show a link of that precision as fact.
+"""
+from __future__ import annotations
+
+import difflib
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+
+from kb.link.cr_pairing import NUMBERED_KINDS, Entry, Pairing
+
+# Share of the removed (or added) rule's words found, in order, in its partner.
+CONTAINED = 0.8
+MIN_WORDS = 8
+# A split-off text has left the rule it came from: the successor keeps less than this of it.
+STILL_IN_SUCCESSOR = 0.5
+# Cheap bag-of-words share checked before the ordered comparison.
+BAG_PREFILTER = 0.6
+RARE_WORDS = 4
+
+
+def containment(part: list[str], whole: list[str]) -> float:
+    """Share of ``part``'s words that appear, in order, in ``whole`` (0..1)."""
+    if not part:
+        return 0.0
+    matcher = difflib.SequenceMatcher(None, part, whole, autojunk=False)
+    return sum(block.size for block in matcher.get_matching_blocks()) / len(part)
+
+
+def _bag_share(part: list[str], whole: list[str]) -> float:
+    have = Counter(whole)
+    need = Counter(part)
+    return sum(min(count, have[word]) for word, count in need.items()) / max(1, len(part))
+
+
+def _changed(pairing: Pairing, old_number: str, new_number: str) -> bool:
+    return pairing.old[old_number].masked != pairing.new[new_number].masked
+
+
+def _best_container(
+    item: Entry, pool: list[Entry], frequency: Counter[str], accept: Callable[[Entry, float], bool],
+) -> tuple[float, str] | None:
+    """The entry of ``pool`` that contains most of ``item``'s words, if any contains enough and is accepted."""
+    index: dict[str, list[Entry]] = defaultdict(list)
+    for other in pool:
+        for word in set(other.words):
+            index[word].append(other)
+    rare = sorted(set(item.words), key=lambda word: (frequency[word], word))[:RARE_WORDS]
+    seen: set[str] = set()
+    best: tuple[float, str] | None = None
+    for word in rare:
+        for other in index.get(word, []):
+            if other.number in seen:
+                continue
+            seen.add(other.number)
+            if _bag_share(item.words, other.words) < BAG_PREFILTER:
+                continue
+            share = containment(item.words, other.words)
+            if share >= CONTAINED and (best is None or (share, other.number) > best) and accept(other, share):
+                best = (share, other.number)
+    return best
+
+
+def _traceable(items: Iterable[Entry]) -> list[Entry]:
+    return [item for item in items if item.rule.kind in NUMBERED_KINDS and len(item.words) >= MIN_WORDS]
+
+
+def merged_into(pairing: Pairing) -> dict[str, str]:
+    """Removed old number → the new number its text went into (a rule that changed to take it)."""
+    targets = [
+        pairing.new[new_number]
+        for new_number, old_number in pairing.new_to_old.items()
+        if _changed(pairing, old_number, new_number)
+    ]
+    frequency = Counter(word for item in pairing.new.values() for word in set(item.words))
+    merged: dict[str, str] = {}
+    for removed in _traceable(pairing.free_old()):
+
+        def took_it_in(target: Entry, share: float, removed: Entry = removed) -> bool:
+            predecessor = pairing.old[pairing.new_to_old[target.number]]
+            return containment(removed.words, predecessor.words) < share
+
+        found = _best_container(removed, _traceable(targets), frequency, took_it_in)
+        if found is not None:
+            merged[removed.number] = found[1]
+    return merged
+
+
+def split_from(pairing: Pairing) -> dict[str, str]:
+    """Added new number → the old number whose text it took (a rule that changed to give it)."""
+    sources = [
+        pairing.old[old_number]
+        for old_number, new_number in pairing.old_to_new.items()
+        if _changed(pairing, old_number, new_number)
+    ]
+    frequency = Counter(word for item in pairing.old.values() for word in set(item.words))
+    split: dict[str, str] = {}
+    for added in _traceable(pairing.free_new()):
+        parent = added.rule.parent
+        # A subrule of a new rule belongs to that rule even where it reuses another rule's words
+        # (improvise's 702.125b written on delve's 702.65a), unless its source went there too.
+        in_new_family = bool(parent) and parent in pairing.new and parent not in pairing.new_to_old
+
+        def gave_it_away(
+            source: Entry, _share: float, added: Entry = added, in_new_family: bool = in_new_family,
+        ) -> bool:
+            successor = pairing.new[pairing.old_to_new[source.number]]
+            if in_new_family and successor.rule.parent != added.rule.parent:
+                return False
+            return containment(added.words, successor.words) < STILL_IN_SUCCESSOR
+
+        found = _best_container(added, _traceable(sources), frequency, gave_it_away)
+        if found is not None:
+            split[added.number] = found[1]
+    return split
