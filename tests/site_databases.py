@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import fcntl
 import os
+import socket
 import sqlite3
+import subprocess
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from kb.build.inputs import path_inputs, snapshot_inputs
@@ -62,6 +66,30 @@ def built_hostile_db() -> Path:
     """A small database: the real Phelddagrif card and a constructed rulings list (see README)."""
     files = [FIXTURES / "card-d9631cb2-phelddagrif.json", FIXTURES / "rulings-constructed-hostile.json"]
     return _built_once("hostile", lambda path: build_database(path_inputs(files, source_id="scryfall"), path))
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until_serving(base: str, server: subprocess.Popen, seconds: float = 120) -> None:
+    """Wait for a server process to answer ``/-/versions.json``; fail with its stderr if it dies.
+
+    The generous default is for a loaded two-core machine, where Datasette starts slowly."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if httpx.get(base + "/-/versions.json", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        if server.poll() is not None:
+            stderr = server.communicate()[1]
+            raise AssertionError(stderr.decode() if isinstance(stderr, bytes) else stderr)
+        assert time.monotonic() < deadline, f"{base} did not start within {seconds:.0f}s"
+        time.sleep(0.1)
 
 
 def open_immutable(path: Path) -> sqlite3.Connection:

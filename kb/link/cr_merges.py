@@ -60,14 +60,19 @@ def _changed(pairing: Pairing, old_number: str, new_number: str) -> bool:
     return pairing.old[old_number].masked != pairing.new[new_number].masked
 
 
-def _best_container(
-    item: Entry, pool: list[Entry], frequency: Counter[str], accept: Callable[[Entry, float], bool],
-) -> tuple[float, str] | None:
-    """The entry of ``pool`` that contains most of ``item``'s words, if any contains enough and is accepted."""
+def _word_index(pool: Iterable[Entry]) -> dict[str, list[Entry]]:
+    """Word → the entries of ``pool`` that use it (built once per pool, not once per item)."""
     index: dict[str, list[Entry]] = defaultdict(list)
     for other in pool:
         for word in set(other.words):
             index[word].append(other)
+    return index
+
+
+def _best_container(
+    item: Entry, index: dict[str, list[Entry]], frequency: Counter[str], accept: Callable[[Entry, float], bool],
+) -> tuple[float, str] | None:
+    """The entry of the indexed pool that contains most of ``item``'s words, if any contains enough and is accepted."""
     rare = sorted(set(item.words), key=lambda word: (frequency[word], word))[:RARE_WORDS]
     seen: set[str] = set()
     best: tuple[float, str] | None = None
@@ -96,6 +101,7 @@ def merged_into(pairing: Pairing) -> dict[str, str]:
         if _changed(pairing, old_number, new_number)
     ]
     frequency = Counter(word for item in pairing.new.values() for word in set(item.words))
+    index = _word_index(_traceable(targets))
     merged: dict[str, str] = {}
     for removed in _traceable(pairing.free_old()):
 
@@ -103,7 +109,7 @@ def merged_into(pairing: Pairing) -> dict[str, str]:
             predecessor = pairing.old[pairing.new_to_old[target.number]]
             return containment(removed.words, predecessor.words) < share
 
-        found = _best_container(removed, _traceable(targets), frequency, took_it_in)
+        found = _best_container(removed, index, frequency, took_it_in)
         if found is not None:
             merged[removed.number] = found[1]
     return merged
@@ -117,6 +123,7 @@ def split_from(pairing: Pairing) -> dict[str, str]:
         if _changed(pairing, old_number, new_number)
     ]
     frequency = Counter(word for item in pairing.old.values() for word in set(item.words))
+    index = _word_index(_traceable(sources))
     split: dict[str, str] = {}
     for added in _traceable(pairing.free_new()):
         parent = added.rule.parent
@@ -132,7 +139,7 @@ def split_from(pairing: Pairing) -> dict[str, str]:
                 return False
             return containment(added.words, successor.words) < STILL_IN_SUCCESSOR
 
-        found = _best_container(added, _traceable(sources), frequency, gave_it_away)
+        found = _best_container(added, index, frequency, gave_it_away)
         if found is not None:
             split[added.number] = found[1]
     return split

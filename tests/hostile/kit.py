@@ -5,6 +5,7 @@ import hashlib
 import json
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -81,6 +82,15 @@ def run_real(command: list[str], cwd: Path, timeout: float = 60) -> Outcome:
     """A command in a real subprocess (for mount namespaces and signals)."""
     completed = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=timeout)
     return Outcome(completed.returncode, completed.stdout, completed.stderr, 0.0, 0.0, False)
+
+
+def rows(db: Path, sql: str, params: tuple = ()) -> list[tuple]:
+    """Rows of one query on a database file (closed again at once)."""
+    conn = sqlite3.connect(db)
+    try:
+        return conn.execute(sql, params).fetchall()
+    finally:
+        conn.close()
 
 
 def sha256(path: Path) -> str:

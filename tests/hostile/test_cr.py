@@ -8,24 +8,15 @@ official edition's date is a version of its own, never a replacement.
 from __future__ import annotations
 
 import re
-import sqlite3
 from pathlib import Path
 
-from kit import ROOT, Zygote, assert_bounded, assert_refused, sha256
+from kit import ROOT, Zygote, assert_bounded, assert_refused, rows, sha256
 
 CR = ROOT / "tests/fixtures/cr/en-raw/2003-03-15.txt"
 
 
 def cr_text() -> str:
     return CR.read_bytes().decode("ascii")
-
-
-def rows(db: Path, sql: str, params: tuple = ()) -> list[tuple]:
-    conn = sqlite3.connect(db)
-    try:
-        return conn.execute(sql, params).fetchall()
-    finally:
-        conn.close()
 
 
 def test_a_duplicated_rule_number_keeps_both_rules_and_flags_them(zygote: Zygote, served: Path, tmp_path: Path) -> None:

@@ -10,14 +10,13 @@ import gzip
 import io
 import json
 import os
-import sqlite3
 import zipfile
 import zlib
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from kit import ROOT, Zygote, assert_bounded, assert_refused, sha256
+from kit import ROOT, Zygote, assert_bounded, assert_refused, rows, sha256
 
 RULINGS = ROOT / "tests/fixtures/constructed/rulings-lethal-scheme.json"
 DOCX = ROOT / "tests/fixtures/release-notes/zhs-mh1.docx"
@@ -151,14 +150,6 @@ def test_refused_with_one_line_and_database_untouched(case: str, zygote: Zygote,
     assert_refused(outcome, message)
     assert sha256(served) == before
     assert not [p for p in tmp_path.iterdir() if ".building-" in p.name]
-
-
-def rows(db: Path, sql: str, params: tuple = ()) -> list[tuple]:
-    conn = sqlite3.connect(db)
-    try:
-        return conn.execute(sql, params).fetchall()
-    finally:
-        conn.close()
 
 
 def test_a_legitimate_docx_over_one_mebibyte_is_recognised(zygote: Zygote, served: Path, tmp_path: Path) -> None:

@@ -7,7 +7,6 @@ axe-core (no serious or critical violations), and saved as a screenshot in tests
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -18,7 +17,7 @@ from urllib.request import urlopen
 
 import pytest
 
-from site_databases import JACE, PHELDDAGRIF, built_hostile_db, built_snapshot_db
+from site_databases import JACE, PHELDDAGRIF, built_hostile_db, built_snapshot_db, free_port
 
 pytestmark = pytest.mark.browser
 
@@ -52,11 +51,6 @@ PAGES = [
     ("diff", "/diff?from=en-2026-01-16&to=en-2026-04-17"),
 ]
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def wait_until_answering(url: str, process: subprocess.Popen, seconds: float = 30) -> None:

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 import shlex
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
@@ -20,12 +18,7 @@ from kb.site.publish import TARGETS, publish_args
 
 ROOT = Path(__file__).parent.parent.parent
 BIN = Path(sys.executable).parent
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from site_databases import free_port, wait_until_serving
 
 
 def dockerfile_instructions(name: str) -> list[str]:
@@ -54,16 +47,7 @@ def test_the_images_entry_command_serves_the_site(snapshot_db: Path, tmp_path: P
     server = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 120  # a loaded two-core machine starts slowly
-        while True:
-            try:
-                if httpx.get(base + "/-/versions.json", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert server.poll() is None, server.communicate()[1].decode()
-            assert time.monotonic() < deadline, "the entry command did not start a server"
-            time.sleep(0.1)
+        wait_until_serving(base, server)
         assert 'name="q"' in httpx.get(base + "/").text
         assert "Conspire" in httpx.get(base + "/rule/702.78").text
         settings = httpx.get(base + "/-/settings.json").json()

@@ -3,21 +3,15 @@ file) serves the home page, rule pages, the stylesheet, the column descriptions 
 exactly as a ``datasette publish`` deployment with this package installed would."""
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from site_databases import free_port, wait_until_serving
 
 
 @pytest.fixture(scope="module")
@@ -31,16 +25,7 @@ def plain_datasette(snapshot_db: Path, tmp_path_factory: pytest.TempPathFactory)
         cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120  # a loaded two-core machine starts slowly
-    while True:
-        try:
-            if httpx.get(base + "/-/versions.json", timeout=1).status_code == 200:
-                break
-        except httpx.TransportError:
-            pass
-        assert server.poll() is None, server.communicate()[1].decode()
-        assert time.monotonic() < deadline, "datasette did not start"
-        time.sleep(0.1)
+    wait_until_serving(base, server)
     yield base
     server.terminate()
     server.wait(10)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -20,12 +19,7 @@ ROOT = Path(__file__).parent.parent.parent
 SITE = Path(__file__).parent.parent / "fixtures" / "site"
 CR_TXT = "/wizards-media/2024/downloads/MagicCompRules 20240607.txt"
 VERSIONS = "/kb/cr_versions.json?_shape=arrayfirst&_col=id&_sort=id"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from site_databases import free_port, wait_until_serving
 
 
 def run_refresh(site: TestSite, tmp_path: Path) -> None:
@@ -45,16 +39,7 @@ def served(site: TestSite, tmp_path: Path):
     args = [sys.executable, "-m", "datasette", *datasette_args(tmp_path / "kb.db", "127.0.0.1", port)]
     server = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if httpx.get(base + "/-/versions.json", timeout=1).status_code == 200:
-                break
-        except httpx.TransportError:
-            pass
-        assert server.poll() is None, server.communicate()[1].decode()
-        assert time.monotonic() < deadline, "datasette did not start"
-        time.sleep(0.1)
+    wait_until_serving(base, server)
     yield base
     server.terminate()
     server.wait(10)
