@@ -6,7 +6,7 @@ from pathlib import Path
 from kb.cli import cli
 from kb.parse.formats import all_formats
 from kb.site.metadata import build_metadata
-from kb.store.schema import TABLES
+from kb.store.tables import TABLES
 
 README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
 

@@ -26,8 +26,8 @@ from kb.build.inputs import BuildError
 from kb.build.load import load_document, save_cr
 from kb.parse.bounds import shown
 from kb.records import CRDocument, ParseError, QualityIssue
+from kb.store.derive import link_all
 from kb.store.derive_keywords import derive_keyword_dictionary
-from kb.store.derive_rulings import link_all
 from kb.store.save import (
     DocumentInput,
     document_id_for,
@@ -35,7 +35,8 @@ from kb.store.save import (
     save_quality_issue,
     save_sources,
 )
-from kb.store.schema import TABLES, ensure_db_shape, table_counts
+from kb.store.schema import ensure_db_shape, table_counts
+from kb.store.tables import TABLES
 
 
 @dataclass

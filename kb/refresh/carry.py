@@ -9,7 +9,7 @@ from typing import Any
 
 import sqlite_utils
 
-from kb.store.schema import TABLES
+from kb.store.tables import TABLES
 
 # Columns whose change is a re-sighting, not a change of content.
 IGNORED_COLUMNS = {

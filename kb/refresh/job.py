@@ -40,7 +40,7 @@ from kb.refresh.inputs import (
 from kb.refresh.lock import refresh_lock
 from kb.refresh.runs import RefreshResult, record_run, run_row
 from kb.store.save import DocumentInput
-from kb.store.schema import TABLES
+from kb.store.tables import TABLES
 from scraper.fetch import DEFAULT_SOURCES, run_fetch
 from scraper.fetchers import FetchReport
 from scraper.rawstore import RawStore, utc_now

@@ -5,7 +5,7 @@ from typing import Any
 
 from kb.store.columns import TABLE_DESCRIPTIONS, column_description
 from kb.store.derive_history import HISTORY_QUERIES
-from kb.store.schema import TABLES
+from kb.store.tables import TABLES
 
 LICENCE_NOTE = (
     "Magic: The Gathering rules text, card names and rulings are © Wizards of the Coast LLC, "

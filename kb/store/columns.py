@@ -1,4 +1,4 @@
-"""What every table and column of the schema means, declared beside it (``schema.TABLES``).
+"""What every table and column of the schema means, declared beside it (``kb.store.tables.TABLES``).
 
 Datasette's metadata (``kb.site.metadata``) and the docs tests read these; a column the schema adds
 without a description fails ``tests/test_docs.py``. A column that holds one of a fixed list of

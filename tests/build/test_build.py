@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from kb.build.inputs import BuildError, snapshot_inputs
 from kb.build.publish import build_database, content_digest
 from kb.cli import cli
-from kb.store.schema import TABLES
+from kb.store.tables import TABLES
 
 ROOT = Path(__file__).parent.parent.parent
 CR = Path(__file__).parent.parent / "fixtures" / "cr"

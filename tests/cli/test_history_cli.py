@@ -43,7 +43,7 @@ def db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = sqlite_utils.Database(path)
     with db.conn:
         db["rulings"].insert(CONSTRUCTED_RULING)
-        save_history(db)  # kb.store.derive_rulings.link_all calls this in a build once wired
+        save_history(db)  # kb.store.derive.link_all calls this in a build once wired
     db.close()
     return path
 
