@@ -12,7 +12,7 @@ change: the parser removes the first three and comparison collapses whitespace.
 from __future__ import annotations
 
 import difflib
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -87,6 +87,8 @@ class Change:
 def word_ops(old_text: str, new_text: str) -> list[WordOp]:
     """The word-level diff of two texts as a structured list."""
     old_words, new_words = WORD.findall(old_text or ""), WORD.findall(new_text or "")
+    if old_words == new_words:  # most paired rules: what difflib would answer, without its work
+        return [WordOp(op="equal", old_words=old_words, new_words=new_words)] if old_words else []
     matcher = difflib.SequenceMatcher(None, old_words, new_words, autojunk=False)
     return [
         WordOp(op=tag, old_words=old_words[i1:i2], new_words=new_words[j1:j2])
@@ -125,9 +127,35 @@ def diff_versions(old: CRDocument, new: CRDocument) -> list[Change]:
 
 def diff_and_map(old: CRDocument, new: CRDocument) -> tuple[list[Change], dict[str, str | None]]:
     """``diff_versions`` and ``pair_rules`` from one pairing (what a build needs for both)."""
-    pairing = pairing_of(old, new)
-    changes = _changes(old, new, pairing)
-    return changes, pairing.mapping()
+    key = (_content_key(old), _content_key(new))
+    found = _RECENT_DIFFS.get(key)
+    if found is None:
+        pairing = pairing_of(old, new)
+        found = (_changes(old, new, pairing), pairing.mapping())
+        _RECENT_DIFFS[key] = found
+        while len(_RECENT_DIFFS) > RECENT_DIFFS_KEPT:
+            _RECENT_DIFFS.popitem(last=False)
+    else:
+        _RECENT_DIFFS.move_to_end(key)
+    changes, mapping = found
+    return list(changes), dict(mapping)
+
+
+# A process that builds more than once (a refresh after a failed source, the test suite) compares
+# the same pairs of versions again; the comparison takes seconds, the key milliseconds. The key is
+# the whole content, so only an identical pair of documents is answered from here.
+RECENT_DIFFS_KEPT = 16
+_RECENT_DIFFS: OrderedDict[tuple[tuple, tuple], tuple[list[Change], dict[str, str | None]]] = OrderedDict()
+
+
+def _content_key(document: CRDocument) -> tuple:
+    return (
+        tuple(
+            (rule.number, rule.kind, rule.title, rule.text, tuple(rule.examples), rule.parent, rule.section)
+            for rule in document.rules
+        ),
+        tuple((entry.term, entry.text) for entry in document.glossary),
+    )
 
 
 def _changes(old: CRDocument, new: CRDocument, pairing: Pairing) -> list[Change]:

@@ -31,6 +31,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 
 from kb.records import CRDocument, Rule
 
@@ -112,10 +113,26 @@ class Entry:
         title, text, examples = self.parts
         return DOTTED_NUMBER.findall(" ".join([title, text, *examples]))
 
-    def statement_words(self) -> list[str]:
+    @cached_property
+    def statement(self) -> list[str]:
         """Words of the title and text without the examples (all words if that leaves none)."""
         title, text = self.masked.split("\x1f")[:2]
         return WORD.findall(f"{title} {text}") or self.words
+
+    def statement_words(self) -> list[str]:
+        return self.statement
+
+    @cached_property
+    def word_set(self) -> frozenset[str]:
+        return frozenset(self.words)
+
+    @cached_property
+    def word_counts(self) -> Counter[str]:
+        return Counter(self.words)
+
+    @cached_property
+    def statement_counts(self) -> Counter[str]:
+        return Counter(self.statement)
 
 
 ASPECT_NAMES = ("title", "text", "examples")
@@ -123,13 +140,20 @@ ASPECT_NAMES = ("title", "text", "examples")
 
 def entry(rule: Rule, index: int = 0) -> Entry:
     """``rule`` in comparison form; ``index`` is its position in its document."""
-    title, text = collapse(rule.title or ""), collapse(rule.text or "")
-    examples = tuple(collapse(example) for example in rule.examples)
-    masked_text = masked("\x1f".join([title, text, *examples]))
-    return Entry(
-        rule=rule, index=index, parts=(title, text, examples), masked=masked_text,
-        words=WORD.findall(masked_text.replace("\x1f", " ")),
-    )
+    parts, masked_text, words = _comparison_form(rule.title or "", rule.text or "", tuple(rule.examples))
+    return Entry(rule=rule, index=index, parts=parts, masked=masked_text, words=list(words))
+
+
+# Most rules read the same in consecutive versions, and a build compares each version twice
+# (with the one before and the one after): folding a text once serves every comparison.
+@lru_cache(maxsize=8192)
+def _comparison_form(
+    title: str, text: str, examples: tuple[str, ...]
+) -> tuple[tuple[str, str, tuple[str, ...]], str, tuple[str, ...]]:
+    title, text = collapse(title), collapse(text)
+    folded_examples = tuple(collapse(example) for example in examples)
+    masked_text = masked("\x1f".join([title, text, *folded_examples]))
+    return (title, text, folded_examples), masked_text, tuple(WORD.findall(masked_text.replace("\x1f", " ")))
 
 
 def similarity(old: Sequence[str], new: Sequence[str]) -> float:
@@ -137,6 +161,17 @@ def similarity(old: Sequence[str], new: Sequence[str]) -> float:
     if not old and not new:
         return 1.0
     return difflib.SequenceMatcher(None, old, new, autojunk=False).ratio()
+
+
+def similarity_bound(old: Counter[str], new: Counter[str]) -> float:
+    """An upper bound of ``similarity`` from word counts alone (difflib's ``quick_ratio``).
+
+    Pairing compares thousands of candidates and keeps few; a candidate whose bound is already
+    below what it must reach is skipped without the costly ratio, which changes no result."""
+    total = old.total() + new.total()
+    if not total:
+        return 1.0
+    return 2.0 * (old & new).total() / total
 
 
 def aspects(old: Entry, new: Entry) -> list[str]:
@@ -311,12 +346,15 @@ def _assign_best(pairing: Pairing, candidates: Iterable[tuple[Entry, Entry]]) ->
     for old, new in candidates:
         if not _kinds_compatible(old.rule, new.rule):
             continue
-        old_set, new_set = set(old.words), set(new.words)
-        union = old_set | new_set
-        if not union or len(old_set & new_set) / len(union) < JACCARD_PREFILTER:
+        shared = len(old.word_set & new.word_set)
+        union = len(old.word_set) + len(new.word_set) - shared
+        if not union or shared / union < JACCARD_PREFILTER:
+            continue
+        threshold = _threshold(old, new)
+        if similarity_bound(old.word_counts, new.word_counts) < threshold:
             continue
         score = similarity(old.words, new.words)
-        if score >= _threshold(old, new):
+        if score >= threshold:
             scored.append((score, -abs(old.index - new.index), old.number, new.number))
     for _score, _distance, old_number, new_number in sorted(scored, reverse=True):
         if pairing.is_free(old_number, new_number):
@@ -340,15 +378,15 @@ def _pair_similar_in_section(pairing: Pairing) -> None:
 def _pair_similar_anywhere(pairing: Pairing) -> None:
     free_new = pairing.free_new()
     free_old = pairing.free_old()
-    frequency = Counter(word for item in [*free_old, *free_new] for word in set(item.words))
+    frequency = Counter(word for item in [*free_old, *free_new] for word in item.word_set)
     index: dict[str, list[Entry]] = defaultdict(list)
     for new in free_new:
-        for word in set(new.words):
+        for word in new.word_set:
             index[word].append(new)
 
     def candidates() -> Iterable[tuple[Entry, Entry]]:
         for old in free_old:
-            rare = sorted(set(old.words), key=lambda word: (frequency[word], word))[:RARE_WORDS_PER_ENTRY]
+            rare = sorted(old.word_set, key=lambda word: (frequency[word], word))[:RARE_WORDS_PER_ENTRY]
             seen: set[str] = set()
             for word in rare:
                 for new in index.get(word, []):
@@ -375,7 +413,13 @@ def _pair_mutual_best_in_section(pairing: Pairing) -> None:
         if old.rule.kind not in NUMBERED_KINDS or len(old.words) < SHORT_CONTENT_WORDS:
             continue
         for new in new_by_section.get(_section_of(old), []):
-            score = similarity(old.statement_words(), new.statement_words())
+            # A score below the bar, or not above either side's best so far, changes nothing.
+            bound = similarity_bound(old.statement_counts, new.statement_counts)
+            if bound < MUTUAL_IN_SECTION or (
+                bound <= best_new.get(old.number, (0.0, ""))[0] and bound <= best_old.get(new.number, (0.0, ""))[0]
+            ):
+                continue
+            score = similarity(old.statement, new.statement)
             if score > best_new.get(old.number, (0.0, ""))[0]:
                 best_new[old.number] = (score, new.number)
             if score > best_old.get(new.number, (0.0, ""))[0]:

@@ -8,7 +8,7 @@ babel rather than a hand table. Anything dateparser cannot read with every part 
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 import dateparser
 from babel import Locale, UnknownLocaleError
@@ -34,6 +34,21 @@ ISO_DATE = re.compile(r"^\s*(\d{4})-(\d{2})-(\d{2})(?:[T ].*)?$")
 NUMERIC_DATE = re.compile(r"^\s*(\d{1,4})\s*[./-]\s*(\d{1,2})\s*[./-]\s*(\d{1,4})\s*\.?\s*$")
 # Weekday names after a date ("2019년 5월 31일 금요일", "Friday, May 31, 2019") carry no
 # information and trip strict parsing in some languages.
+ENGLISH_MONTHS = {
+    name: number
+    for number, name in enumerate(
+        ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+         "october", "november", "december"),
+        start=1,
+    )
+}
+# The CR and most English pages print "September 26, 2014" or "26 September 2014": read those
+# directly, because dateparser spends about a second loading its locale data on first use.
+ENGLISH_MONTH_DATE = re.compile(
+    r"^(?:(?P<month>[A-Za-z]+)\s*(?P<day>\d{1,2}),?|(?P<day2>\d{1,2})\s+(?P<month2>[A-Za-z]+),?)\s+(?P<year>\d{4})$"
+)
+# "2021년 2월 15일", "2025年2月7日": year, month and day each marked, nothing to interpret.
+CJK_DATE = re.compile(r"^(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]$")
 TRAILING_WEEKDAY = re.compile(r"\s*(?:[(（]?\s*[월화수목금토일]요일\s*[)）]?|[(（]?星期.[)）]?)\s*$")
 
 
@@ -62,6 +77,11 @@ def parse_date(raw: str | None, lang: str = "en") -> str | None:
     """The ISO date ``raw`` names, read the way ``lang`` writes dates, or None."""
     if raw is None:
         return None
+    return _parse_date(raw, lang)
+
+
+@lru_cache(maxsize=4096)  # a page repeats its date on every ruling; dateparser is slow
+def _parse_date(raw: str, lang: str) -> str | None:
     text = " ".join(raw.split())
     if not text:
         return None
@@ -79,7 +99,15 @@ def parse_date(raw: str | None, lang: str = "en") -> str | None:
         if order.startswith("M"):
             return _valid(int(third), int(first), int(second))
         return _valid(int(third), int(second), int(first))
+    match = ENGLISH_MONTH_DATE.match(text)
+    if match:
+        month = ENGLISH_MONTHS.get((match["month"] or match["month2"]).lower())
+        if month is not None:
+            return _valid(int(match["year"]), month, int(match["day"] or match["day2"]))
     text = TRAILING_WEEKDAY.sub("", text)
+    match = CJK_DATE.match(text)
+    if match:
+        return _valid(int(match[1]), int(match[2]), int(match[3]))
     language = LOCALE_OF_LANG.get(lang, lang).split("_")[0]
     languages = [language] if language == "en" else [language, "en"]
     parsed = dateparser.parse(
