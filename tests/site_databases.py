@@ -123,11 +123,13 @@ def snapshot_conn(snapshot_db: Path) -> Iterator[sqlite3.Connection]:
     conn.close()
 
 
-@pytest.fixture
+# One Datasette per worker and database: a new instance compiles every template again (about half
+# a second each), and no test changes an instance's settings or databases.
+@pytest.fixture(scope="session")
 def snapshot_ds(snapshot_db: Path):
     return make_datasette(snapshot_db)
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def hostile_ds(hostile_db: Path):
     return make_datasette(hostile_db)

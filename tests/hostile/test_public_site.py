@@ -45,7 +45,7 @@ def hostile_site_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")  # one instance: each new one compiles every template again
 def ds(hostile_site_db: Path):
     return make_datasette(hostile_site_db)
 
