@@ -2,7 +2,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8001
-# Two workers: this project's CI machine has two cores.
+# Two workers: this project's CI machine has two cores. Whole modules go to one worker, so a
+# module's expensive fixtures (parsed CR archives, built databases, a browser) are made once.
 PYTEST_WORKERS ?= 2
 
 .PHONY: run test lint build serve bench clean
@@ -36,7 +37,7 @@ lint: $(VENV)/.dev-installed
 
 test: $(VENV)/.dev-installed
 	@# pytest exits 5 when it collected no tests: that is a failure, never a pass.
-	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) $(PYTEST_ARGS); status=$$?; \
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadscope $(PYTEST_ARGS); status=$$?; \
 	  if [ $$status = 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; exit $$status
 
 bench: $(BIN)/mtgkb

@@ -9,15 +9,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.error import URLError
-from urllib.request import urlopen
 
 import pytest
 
-from site_databases import JACE, PHELDDAGRIF, built_hostile_db, built_snapshot_db, free_port
+from site_databases import JACE, PHELDDAGRIF, built_hostile_db, built_snapshot_db, free_port, wait_until_serving
 
 pytestmark = pytest.mark.browser
 
@@ -53,27 +50,13 @@ PAGES = [
 
 
 
-def wait_until_answering(url: str, process: subprocess.Popen, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"mtgkb serve exited with {process.returncode}: {process.stderr.read()}")
-        try:
-            with urlopen(url, timeout=1) as response:
-                if response.status == 200:
-                    return
-        except (URLError, ConnectionError, OSError):
-            time.sleep(0.1)
-    raise RuntimeError(f"{url} did not answer within {seconds}s")
-
-
 def serve(db_path: Path) -> Iterator[str]:
     port = free_port()
     command = [str(MTGKB), "serve", "--db", str(db_path), "--port", str(port), "--host", "127.0.0.1"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_until_answering(base + "/", process)
+        wait_until_serving(base, process)
         yield base
     finally:
         process.terminate()
