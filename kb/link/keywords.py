@@ -220,3 +220,62 @@ def agree(
         term, number = shown[pair]
         entries.append(KeywordEntry(lang, term, en_term, number, sorted(sources[pair]), count, dissent, status))
     return entries
+
+
+def _term_key(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def known_terms(entries: list[KeywordEntry]) -> dict[tuple[str, str], tuple[str, str]]:
+    """(language, folded term) -> (English keyword, rule number) for agreed entries whose term
+    means one keyword only."""
+    meanings: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    for entry in entries:
+        if entry.status == "agreed":
+            meanings.setdefault((entry.lang, _term_key(entry.term)), set()).add((entry.en_term, entry.rule_number))
+    return {key: next(iter(found)) for key, found in meanings.items() if len(found) == 1}
+
+
+def mine_siblings(
+    printings: list[tuple[str, str, str, str]],
+    known: dict[tuple[str, str], tuple[str, str]],
+) -> list[PrintedKeyword]:
+    """Keywords from one printing of a card in several languages whose Oracle text we lack
+    (Gatherer's German, French and Japanese pages of Magic 2012 #165): ``printings`` are
+    (printing id, language, printed text, source).
+
+    A printing's leading line reads as keywords when every item is an agreed term of its
+    language ("Fliegend" = Flying). Each printing's line is paired with the keywords the *other*
+    printings' same line reads as, when they all read it alike: a printing never confirms
+    itself, and printings that disagree give nothing.
+    """
+    lines: dict[str, list[str]] = {}
+    decoded: dict[str, list[tuple[tuple[str, str], ...]]] = {}
+    for printing_id, lang, text, _source in printings:
+        if FACE_SEPARATOR in text:
+            continue  # faces would have to be paired too; not guessed
+        lines[printing_id] = [line for line in text.splitlines() if line.strip()]
+        decoded[printing_id] = []
+        for line in lines[printing_id]:
+            items = keyword_items(line)
+            found = [known.get((lang, _term_key(item))) for item in items]
+            if not items or any(meaning is None for meaning in found):
+                break
+            decoded[printing_id].append(tuple(meaning for meaning in found if meaning is not None))
+    observed: list[PrintedKeyword] = []
+    for printing_id, lang, _text, source in printings:
+        for index, line in enumerate(lines.get(printing_id, [])):
+            readings = {
+                keywords[index] for other, keywords in decoded.items()
+                if other != printing_id and len(keywords) > index
+            }
+            if len(readings) != 1:
+                break
+            keywords = readings.pop()
+            items = keyword_items(line)
+            if len(items) != len(keywords):
+                break
+            for item, (en_term, number) in zip(items, keywords, strict=True):
+                if item and len(item) <= MAX_TERM_CHARS and not NOT_A_TERM.search(item):
+                    observed.append(PrintedKeyword(lang, item, en_term, number, printing_id, source))
+    return observed

@@ -59,19 +59,58 @@ def find_card(conn: sqlite3.Connection, name: str) -> dict[str, Any] | None:
 
 def recorded_names(conn: sqlite3.Connection, name: str) -> list[dict[str, Any]]:
     """A name as documents printed it for a card not identified yet (Gatherer printed pages,
-    release notes): the rows of ``card_name_records`` with the same folded name."""
+    release notes): the rows of ``card_name_records`` with the same folded name, and the names
+    of the same card printed by other documents (``same_card_documents``), canonical name first."""
     from kb.normalise.names import name_key
 
     if not table_exists(conn, "card_name_records"):
         return []
+    found = _recorded(conn, "card_name_records.name_key = ?", [name_key(name)])
+    if not found:
+        return []
+    documents = same_card_documents(conn, sorted({row["document_id"] for row in found}))
+    if len(documents) > len({row["document_id"] for row in found}):
+        marks = ",".join("?" * len(documents))
+        found = _recorded(conn, f"card_name_records.document_id in ({marks})", documents)
+    # One page per card: the English name when a document printed it, else the first language.
+    return sorted(found, key=lambda row: (row["lang"] != "en", row["lang"], row["name"]))
+
+
+def _recorded(conn: sqlite3.Connection, where: str, params: list[Any]) -> list[dict[str, Any]]:
     return rows(
         conn,
-        """select card_name_records.lang, card_name_records.name, card_name_records.document_id,
+        f"""select card_name_records.lang, card_name_records.name, card_name_records.document_id,
             documents.source_id, documents.url, documents.path
         from card_name_records join documents on documents.id = card_name_records.document_id
-        where card_name_records.name_key = ? order by documents.source_id, card_name_records.id limit 20""",
-        (name_key(name),),
+        where {where} order by documents.source_id, card_name_records.id limit 20""",
+        params,
     )
+
+
+def same_card_documents(conn: sqlite3.Connection, document_ids: list[int]) -> list[int]:
+    """The documents showing the same printing as these (same set code and collector number,
+    whatever the language): Gatherer's German, French and Japanese pages of Magic 2012 #165
+    are one card even while no card data names it."""
+    if not document_ids:
+        return []
+    marks = ",".join("?" * len(document_ids))
+    shown = rows(
+        conn,
+        f"""select distinct upper(set_code) as set_code, collector_number from printings
+        where document_id in ({marks}) and set_code is not null and set_code != ''
+        and collector_number is not null and collector_number != '' limit 20""",
+        document_ids,
+    )
+    found = dict.fromkeys(document_ids)
+    for printing in shown:
+        for row in rows(
+            conn,
+            """select distinct document_id from printings where collector_number = ?
+            and upper(set_code) = ? and oracle_id is null and document_id is not null limit 50""",
+            (printing["collector_number"], printing["set_code"]),
+        ):
+            found.setdefault(row["document_id"])
+    return list(found)
 
 
 def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str | None = None) -> dict[str, Any] | None:
@@ -94,12 +133,15 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
             "select lang, name, source from card_names where oracle_id = ? order by lang = 'en' desc, lang, name",
             (oracle_id,),
         )
+        named = bool(card and card[0]["name"])
         page = {
-            "linked": bool(card),
+            # A card row without a name is a placeholder for rulings whose card data is missing.
+            "linked": named,
             "oracle_id": oracle_id,
-            "card": card[0] if card else None,
-            "title": card[0]["name"] if card and card[0]["name"] else (names[0]["name"] if names else oracle_id),
+            "card": card[0] if named else None,
+            "title": card[0]["name"] if named else (names[0]["name"] if names else oracle_id),
             "names": names,
+            "named_from_rulings": not named and bool(names) and names[0]["source"] == "rulings",
         }
     elif name:
         rulings = rows(
@@ -119,13 +161,13 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
             "linked": False,
             "oracle_id": None,
             "card": None,
-            "title": name,
+            "title": recorded[0]["name"] if recorded and not rulings else name,
             "names": names,
             "printings": rows(
                 conn,
-                f"""select lang, printed_name, printed_type_line, printed_text, set_code, multiverse_id
+                f"""select lang, printed_name, printed_type_line, printed_text, set_code, collector_number, multiverse_id
                 from printings where document_id in ({", ".join("?" for _ in recorded)})
-                and printed_name is not null""",
+                and printed_name is not null order by lang, multiverse_id""",
                 [row["document_id"] for row in recorded],
             ) if recorded else [],
         }

@@ -5,6 +5,8 @@ import html
 import json
 import re
 from collections.abc import Iterable
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -152,11 +154,33 @@ def rule_link_html(number: str, version: str | None = None) -> str:
     return f'<a class="rule-ref" href="{html.escape(href)}">{html.escape(number)}</a>'
 
 
-def symbol_html(token: str) -> str:
-    """``{W/U}`` -> a token styled by its colours that reads as words; the braces stay for copy-paste.
+# The glyphs the vendored Mana font draws (static/mana.css, mana-font 1.18.0): a symbol without
+# one keeps its text token only.
+MANA_CSS = Path(__file__).parent / "static" / "mana.css"
+MANA_NAMES = {"T": "tap", "Q": "untap", "½": "1-2", "∞": "infinity", "CHAOS": "chaos", "PW": "planeswalker",
+              "A": "acorn", "TK": "ticket"}
 
-    The mana-font package is not on PyPI (the only registry reachable here), so symbols are
-    drawn as styled text with an accessible name rather than with its glyphs.
+
+@lru_cache(maxsize=1)
+def mana_classes() -> frozenset[str]:
+    return frozenset(re.findall(r"\.ms-([a-z0-9-]+)::?before", MANA_CSS.read_text(encoding="utf-8")))
+
+
+def mana_class(token: str) -> str | None:
+    """``{W/U}`` -> "ms-wu", ``{2}`` -> "ms-2", ``{T}`` -> "ms-tap", ``{G/P}`` -> "ms-gp"; None
+    when the font has no glyph for it."""
+    inner = token[1:-1].upper()
+    name = MANA_NAMES.get(inner) or inner.replace("/", "").lower()
+    return f"ms-{name}" if name in mana_classes() else None
+
+
+def symbol_html(token: str) -> str:
+    """``{W/U}`` -> the Mana font's glyph with a text token as fallback; reads as words.
+
+    The glyph (``<i class="ms ms-cost ms-wu">``) shows once the font has loaded (the page marks
+    ``<html class="kb-mana-font">``); until then, or without it, the text token styled by its
+    colours shows. Screen readers get the words ("one white or blue mana"); the braces stay in
+    the text for copy-paste.
     """
     inner = token[1:-1].upper()
     parts = inner.split("/")
@@ -174,12 +198,16 @@ def symbol_html(token: str) -> str:
         classes.append("sym-phyrexian")
     if len(parts) > 1:
         classes.append("sym-hybrid")
+    glyph = mana_class(token)
+    if glyph:
+        classes.append("sym-glyph")
     label = symbol_words(token)
     shown = {"T": "↷", "Q": "↶"}.get(inner, "/".join(parts))
+    icon = f'<i class="ms ms-cost {glyph}" aria-hidden="true"></i>' if glyph else ""
     return (
         f'<span class="{" ".join(classes)}" title="{html.escape(label)}" role="img" '
-        f'aria-label="{html.escape(label)}"><span class="sym-brace" aria-hidden="true">{{</span>'
-        f'<span aria-hidden="true">{html.escape(shown)}</span><span class="sym-brace" aria-hidden="true">}}</span></span>'
+        f'aria-label="{html.escape(label)}">{icon}<span class="sym-fallback" aria-hidden="true">'
+        f'<span class="sym-brace">{{</span>{html.escape(shown)}<span class="sym-brace">}}</span></span></span>'
     )
 
 

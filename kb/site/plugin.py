@@ -60,7 +60,7 @@ PLUGIN_NAME = "mtg-rules-kb"
 
 @hookimpl
 def extra_css_urls(datasette):
-    return [datasette.urls.static_plugins(PLUGIN_NAME, "kb.css")]
+    return [datasette.urls.static_plugins(PLUGIN_NAME, name) for name in ("mana.css", "kb.css")]
 
 
 @hookimpl
@@ -249,12 +249,16 @@ async def card_by_name(datasette, request):
             return None, None
         if found.get("oracle_id"):
             return found["oracle_id"], None
+        if found["name"] != name:  # one page per card: its other names redirect there
+            return None, {"redirect": found["name"]}
         return None, card_page.card_page(conn, name=found["name"])
 
     oracle_id, page = await run(datasette, lookup)
+    suffix = ".json" if json else ""
     if oracle_id:
-        suffix = ".json" if json else ""
         return Response.redirect(f"/card/{oracle_id}{suffix}")
+    if page and "redirect" in page:
+        return Response.redirect(f"/card{suffix}?name={quote(page['redirect'])}")
     return await card_response(datasette, request, page, json, f"No card or rulings named “{name}”")
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import re
 import sqlite3
+import unicodedata
 from typing import Any
 from urllib.parse import quote
 
@@ -314,7 +315,7 @@ def cjk_rows(conn: sqlite3.Connection, query: str, limit: int) -> dict[str, list
     if len(needle) >= 3:
         sql, param = "cjk_search match ?", '"' + needle.replace('"', "") + '"'
     else:
-        sql, param = "text like ? escape '\\'", "%" + escape_like(needle) + "%"
+        sql, param = short_cjk_condition(conn, needle)
     # One pass, each kind capped on its own: stops once every kind is full or after a bounded
     # number of matching rows, so rules cannot crowd out translations and no query scans twice.
     cursor = conn.execute(f"select kind, key, lang, text from cjk_search where {sql} limit ?", (param, CJK_SCAN))
@@ -325,6 +326,23 @@ def cjk_rows(conn: sqlite3.Connection, query: str, limit: int) -> dict[str, list
             if all(len(found[name]) >= limit for name in CJK_KINDS):
                 break
     return found
+
+
+def short_cjk_condition(conn: sqlite3.Connection, needle: str) -> tuple[str, str]:
+    """The ``cjk_search`` condition for a one- or two-character query (克撒, 飞): through the
+    two-character index ``cjk_bigrams`` (an index lookup, not a scan), else a LIKE scan that
+    stops at the caller's LIMIT (a database built before that index existed)."""
+    letters = all(unicodedata.category(char)[0] == "L" for char in needle)
+    if CJK_ONLY.fullmatch(needle) and letters and table_exists(conn, "cjk_bigrams"):
+        term = '"' + needle + '"' if len(needle) == 2 else '"' + needle + '"*'
+        return (
+            f"rowid in (select rowid from cjk_bigrams where cjk_bigrams match ? limit {CJK_SCAN})",
+            term,
+        )
+    return "text like ? escape '\\'", "%" + escape_like(needle) + "%"
+
+
+CJK_ONLY = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]{1,2}")
 
 
 def cjk_rule_rows(conn: sqlite3.Connection, found: list[dict[str, Any]], needle: str) -> list[dict[str, Any]]:

@@ -166,7 +166,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "oracle_id": "The card",
         "lang": "Language code",
         "name": "Name in that language",
-        "source": "Where the name was seen",
+        "source": "Where the name was seen: oracle (the card data), a source id (a document printed it), or rulings (the name the card's own rulings call it by, for a card whose data is not imported)",
         "name_key": "The name folded for lookup: case, accents and spacing ignored",
     },
     "card_name_records": {

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter
 
 import sqlite_utils
 
@@ -25,7 +27,9 @@ def resolve_card_names(db: sqlite_utils.Database) -> None:
     )
     # By Oracle id where the document gives it, else by a unique English name, else through
     # the multiverse id of the one printing the document shows (old Gatherer printed pages
-    # name a card only in its own language).
+    # name a card only in its own language), else through that printing's set and collector
+    # number: the same printing in another language (Gatherer's German Magic 2012 #165 page
+    # and Scryfall's English m12 #165 are one card).
     db.execute(
         """insert or ignore into card_names (oracle_id, lang, name, source, name_key)
         select coalesce(records.oracle_id, (
@@ -35,6 +39,12 @@ def resolve_card_names(db: sqlite_utils.Database) -> None:
                 select min(known.oracle_id) from printings as shown
                 join printings as known on known.multiverse_id = shown.multiverse_id
                 where shown.document_id = records.document_id and known.oracle_id is not null
+                having count(distinct known.oracle_id) = 1), (
+                select min(known.oracle_id) from printings as shown
+                join printings as known on known.collector_number = shown.collector_number
+                    and upper(known.set_code) = upper(shown.set_code)
+                where shown.document_id = records.document_id and known.oracle_id is not null
+                    and shown.set_code != '' and shown.collector_number != ''
                 having count(distinct known.oracle_id) = 1)) as resolved,
             records.lang, records.name, documents.source_id, records.name_key
         from card_name_records as records join documents on documents.id = records.document_id
@@ -54,6 +64,7 @@ def ensure_cards_exist(db: sqlite_utils.Database) -> None:
         )
     ]
     db.conn.executemany("insert into cards (oracle_id) values (?)", [(oracle_id,) for oracle_id in missing])
+    name_cards_from_rulings(db, missing)
     if missing:
         # One issue, not one per card: a rulings bulk file imported alone would flood the table.
         shown = ", ".join(missing[:5]) + (", …" if len(missing) > 5 else "")
@@ -65,6 +76,57 @@ def ensure_cards_exist(db: sqlite_utils.Database) -> None:
                 " their cards have no name until card data is imported",
             ),
         )
+
+
+# A card's own rulings call it by name ("If the target of any of Deathrite Shaman’s three
+# abilities…"): two or more capitalised words (joined by "of", "the", …) before a possessive.
+_POSSESSIVE_NAME = re.compile(
+    r"\b([A-Z][\w-]*(?:,? (?:(?:of|the|from|to|and|in|with|a|an) )*[A-Z][\w-]*)+)[’']s\b"
+)
+# Words that open a sentence or clause in rulings, not card names.
+_NOT_NAME_WORDS = frozenset(
+    "If When Whenever The A An As Because Once While Each You Your Unless Although After Before"
+    " Since For In On At To This That It Its Any All Other Another Then Otherwise Also".split()
+)
+
+
+def name_in_rulings(texts: list[str], other_names: set[str]) -> str | None:
+    """The name a card's rulings call it by, when one phrase alone does: a possessive title-case
+    phrase of two or more words, not another card's name, named in at least half the rulings."""
+    found: Counter[str] = Counter()
+    for text in texts:
+        for match in _POSSESSIVE_NAME.finditer(text):
+            words = match.group(1).split(" ")
+            while words and words[0].rstrip(",") in _NOT_NAME_WORDS:
+                words.pop(0)
+            phrase = " ".join(words)
+            if len(words) >= 2 and phrase not in other_names:
+                found[phrase] += 1
+    # A card's rulings keep naming the card; another card comes up in one ruling of many.
+    mentioned = {phrase: sum(phrase in text for text in texts) for phrase in found}
+    ranked = sorted(mentioned.items(), key=lambda item: -item[1])
+    if not ranked or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
+        return None
+    phrase, count = ranked[0]
+    return phrase if count * 2 >= len(texts) else None
+
+
+def name_cards_from_rulings(db: sqlite_utils.Database, oracle_ids: list[str]) -> int:
+    """Cards known only by their rulings get the name those rulings call them by (``card_names``
+    source ``rulings``), so their page is titled "Deathrite Shaman", not an Oracle id."""
+    if not oracle_ids:
+        return 0
+    known = {row[0] for row in db.execute("select name from card_names where lang = 'en'")}
+    named = []
+    for oracle_id in oracle_ids:
+        texts = [row[0] for row in db.execute("select text from rulings where oracle_id = ? and text is not null", [oracle_id])]
+        name = name_in_rulings(texts, known)
+        if name:
+            named.append((oracle_id, "en", name, "rulings", name_key(name)))
+    db.conn.executemany(
+        "insert or ignore into card_names (oracle_id, lang, name, source, name_key) values (?,?,?,?,?)", named
+    )
+    return len(named)
 
 
 def report_unknown_cards(db: sqlite_utils.Database) -> None:

@@ -1,6 +1,7 @@
 """The keyword dictionary in every language we hold printed text in: mined, agreed, saved.
 
-Reads localized printings (with their card's Oracle text) and the keyword pairs the translated
+Reads localized printings (with their card's Oracle text; Gatherer's printed pages through the
+card their name resolves to, or through the same printing in other languages) and the keyword pairs the translated
 CRs give (``keywords``, rule titles and glossaries), hands them to the pure miner in
 ``kb.link.keywords`` and writes ``keyword_dictionary``: one row per (language, term, English
 keyword), with its sources and how many printings agree or print another term.
@@ -11,7 +12,14 @@ import json
 
 import sqlite_utils
 
-from kb.link.keywords import Keyword, PrintedKeyword, agree, mine_printing
+from kb.link.keywords import (
+    Keyword,
+    PrintedKeyword,
+    agree,
+    known_terms,
+    mine_printing,
+    mine_siblings,
+)
 from kb.normalise.names import name_key
 from kb.store.schema import stable_id
 
@@ -50,6 +58,46 @@ def observations(db: sqlite_utils.Database, titles: dict[str, tuple[str, str]]) 
     return found
 
 
+def unidentified_observations(
+    db: sqlite_utils.Database,
+    titles: dict[str, tuple[str, str]],
+    known: dict[tuple[str, str], tuple[str, str]],
+) -> list[PrintedKeyword]:
+    """Printings no card data names (Gatherer's printed pages): paired with the Oracle text of
+    the card their printed name resolved to, else with their siblings (the same set and
+    collector number in other languages) through the terms already agreed."""
+    found: list[PrintedKeyword] = []
+    resolved: set[str] = set()
+    for printing_id, lang, printed, oracle, source in db.execute(
+        """select printings.id, printings.lang, printings.printed_text, min(cards.oracle_text),
+            documents.source_id
+        from printings join documents on documents.id = printings.document_id
+        join card_names on card_names.name = printings.printed_name and card_names.lang = printings.lang
+            and card_names.source = documents.source_id
+        join cards on cards.oracle_id = card_names.oracle_id
+        where printings.oracle_id is null and printings.lang != 'en' and printings.printed_text is not null
+            and cards.oracle_text is not null
+        group by printings.id having count(distinct cards.oracle_id) = 1"""
+    ):
+        resolved.add(printing_id)
+        found.extend(mine_printing(printing_id, lang, printed, oracle, titles, source or "unknown"))
+    groups: dict[tuple[str, str], list[tuple[str, str, str, str]]] = {}
+    for printing_id, lang, printed, source, set_code, number in db.execute(
+        """select printings.id, printings.lang, printings.printed_text, documents.source_id,
+            upper(printings.set_code), printings.collector_number
+        from printings left join documents on documents.id = printings.document_id
+        where printings.oracle_id is null and printings.printed_text is not null
+            and printings.set_code != '' and printings.collector_number != ''
+        order by printings.id"""
+    ):
+        if printing_id not in resolved:
+            groups.setdefault((set_code, number), []).append((printing_id, lang, printed, source or "unknown"))
+    for siblings in groups.values():
+        if len({lang for _id, lang, _text, _source in siblings}) > 1:
+            found.extend(mine_siblings(siblings, known))
+    return found
+
+
 def cr_translations(db: sqlite_utils.Database, titles: dict[str, tuple[str, str]]) -> list[Keyword]:
     """Pairs from translated CRs: rule titles (``keywords``) and glossary terms of keywords."""
     pairs = [
@@ -76,7 +124,11 @@ def derive_keyword_dictionary(db: sqlite_utils.Database) -> int:
     titles = keyword_titles(db)
     if not titles:
         return 0
-    entries = agree(observations(db, titles), cr_translations(db, titles))
+    seen, translations = observations(db, titles), cr_translations(db, titles)
+    entries = agree(seen, translations)
+    more = unidentified_observations(db, titles, known_terms(entries))
+    if more:
+        entries = agree(seen + more, translations)
     db.conn.executemany(
         "insert or replace into keyword_dictionary (id, lang, term, term_key, en_term, rule_number,"
         " sources, printings, dissent, status) values (?,?,?,?,?,?,?,?,?,?)",

@@ -9,6 +9,8 @@ indexes, full-text indexes, views and migrations.
 from __future__ import annotations
 
 import hashlib
+import re
+import unicodedata
 
 import sqlite_utils
 from sqlite_utils import Migrations
@@ -38,6 +40,10 @@ INDEXES: list[tuple[str, list[str], bool]] = [
     ("rulings", ["published_at", "identity"], False),
     ("card_names", ["lang"], False),
     ("printings", ["oracle_id"], False),
+    # Names printed on pages of cards not identified yet resolve through the same printing
+    # (multiverse id, or set and collector number) in another document (derive_cards, card pages).
+    ("printings", ["multiverse_id"], False),
+    ("printings", ["collector_number"], False),
     ("ruling_records", ["document_id"], False),
     ("rulings", ["oracle_id", "published_at", "position"], False),
     ("rulings", ["card_name"], False),
@@ -219,6 +225,32 @@ def ensure_cjk_search(db: sqlite_utils.Database) -> None:
     db.execute(
         f"""insert into cjk_search (kind, key, lang, text)
         select 'keyword', id, lang, term as text from keywords where {cjk.replace('text', 'term')}"""
+    )
+    ensure_cjk_bigrams(db)
+
+
+CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
+
+
+def cjk_grams(text: str) -> str:
+    """Every two-character sequence of the text's CJK runs, and each run's last character:
+    "克撒的" -> "克撒 撒的 的". A one-character query is a prefix of one of them."""
+    grams: list[str] = []
+    for run in CJK_RUN.findall(text):
+        # Only letters: the full-text tokenizer splits words at "・", "゛" and the like.
+        for part in "".join(char if unicodedata.category(char)[0] == "L" else " " for char in run).split():
+            grams += [part[i : i + 2] for i in range(len(part) - 1)] + [part[-1]]
+    return " ".join(grams)
+
+
+def ensure_cjk_bigrams(db: sqlite_utils.Database) -> None:
+    """``cjk_bigrams``: the rows of ``cjk_search`` (same rowids) as two-character words, for the
+    one- and two-character queries the trigram index cannot answer (克撒, 飞)."""
+    db.execute("drop table if exists cjk_bigrams")
+    db.execute("create virtual table cjk_bigrams using fts5(grams, tokenize='unicode61', content='')")
+    db.conn.executemany(
+        "insert into cjk_bigrams (rowid, grams) values (?, ?)",
+        ((rowid, cjk_grams(text)) for rowid, text in db.execute("select rowid, text from cjk_search")),
     )
 
 

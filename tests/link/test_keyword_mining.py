@@ -1,7 +1,37 @@
 """Keywords mined from localized printings (kb.link.keywords), on printed texts copied from the snapshot."""
 from __future__ import annotations
 
-from kb.link.keywords import Keyword, PrintedKeyword, agree, keyword_items, mine_printing
+from pathlib import Path
+
+from kb.link.keywords import (
+    Keyword,
+    KeywordEntry,
+    PrintedKeyword,
+    agree,
+    keyword_items,
+    known_terms,
+    mine_printing,
+    mine_siblings,
+)
+from kb.parse.rulings import gatherer_old
+
+GATHERER = Path(__file__).parent.parent / "fixtures" / "gatherer" / "old"
+KNOWN = known_terms([
+    KeywordEntry("de", "Fliegend", "Flying", "702.9", ["scryfall"], 5, 0, "agreed"),
+    KeywordEntry("fr", "Vol", "Flying", "702.9", ["scryfall"], 5, 0, "agreed"),
+    KeywordEntry("ja", "飛行", "Flying", "702.9", ["scryfall"], 5, 0, "agreed"),
+    KeywordEntry("ko", "비행", "Flying", "702.9", ["scryfall"], 1, 0, "single printing"),
+])
+
+
+def gatherer_birds(*langs: str) -> list[tuple[str, str, str, str]]:
+    """The real Gatherer printed pages of Birds of Paradise (Magic 2012 #165)."""
+    found = []
+    for lang in langs:
+        card = gatherer_old.parse((GATHERER / f"birdsofparadise_{lang}.html").read_bytes()).cards[0]
+        assert card.printed_text is not None
+        found.append((f"multiverse:{card.multiverse_id}", card.lang, card.printed_text, "gatherer"))
+    return found
 
 TITLES = {
     "flying": ("Flying", "702.9"), "trample": ("Trample", "702.19"), "shroud": ("Shroud", "702.18"),
@@ -59,3 +89,28 @@ def test_a_single_uncontested_printing_is_kept_and_says_so() -> None:
 def test_a_translated_cr_confirms_a_single_printing() -> None:
     entries = agree([seen("Volare", "a", lang="it")], [Keyword("it", "Volare", "Flying", "702.9", "glossary")])
     assert [(e.term, e.sources, e.status) for e in entries] == [("Volare", ["cr-glossary", "scryfall"], "agreed")]
+
+
+def test_gatherer_siblings_read_through_each_other() -> None:
+    observed = mine_siblings(gatherer_birds("de", "fr", "ja"), KNOWN)
+    assert [(seen.lang, seen.term, seen.en_term, seen.printing_id) for seen in observed] == [
+        ("de", "Fliegend", "Flying", "multiverse:263789"),
+        ("fr", "Vol", "Flying", "multiverse:263540"),
+        ("ja", "飛行", "Flying", "multiverse:264287"),
+    ]
+
+
+def test_a_printing_never_confirms_itself() -> None:
+    # Alone, the German page's "Fliegend" is read only through its own known term: nothing.
+    assert mine_siblings(gatherer_birds("de"), KNOWN) == []
+    # Only "single printing" (unconfirmed) terms are not used to read siblings.
+    assert mine_siblings(gatherer_birds("de", "fr"), {("ko", "비행"): ("Flying", "702.9")}) == []
+
+
+def test_siblings_that_read_differently_give_nothing() -> None:
+    known = {**KNOWN, ("fr", "vol"): ("Fear", "702.36")}
+    observed = mine_siblings(gatherer_birds("de", "fr", "ja"), known)
+    # If "Vol" meant Fear, the German and Japanese pages would each see two readings (Fear and
+    # Flying) and give nothing; the French page's own reading does not count for itself, and
+    # the other two agree that its line is Flying.
+    assert [(seen.lang, seen.term, seen.en_term) for seen in observed] == [("fr", "Vol", "Flying")]

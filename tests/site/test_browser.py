@@ -297,6 +297,41 @@ def test_symbols_read_as_words(page, site: str) -> None:
     assert page.get_by_role("img", name="one blue mana").count() >= 1
 
 
+def test_mana_symbols_drawn_with_the_mana_font(page, site: str) -> None:
+    page.goto(f"{site}/card/{JACE}")
+    page.wait_for_function("document.documentElement.classList.contains('kb-mana-font')")
+    assert page.evaluate("document.fonts.check('1em Mana')")
+    assert page.evaluate(
+        "[...document.fonts].some(face => face.family.replace(/\"/g, '') === 'Mana' && face.status === 'loaded')"
+    )
+    tap = page.locator(".sym-tap .ms.ms-tap").first
+    assert tap.is_visible()
+    assert page.evaluate("getComputedStyle(document.querySelector('.ms-tap')).fontFamily") == "Mana"
+    # The text token is still in the page for copy-paste, but no longer shown.
+    assert page.locator(".sym-tap .sym-fallback").first.bounding_box()["width"] <= 1
+    assert page.get_by_role("img", name="tap").count() >= 1
+    assert page.get_by_role("img", name="one blue mana").count() >= 1
+    assert serious_violations(page) == []
+    screenshot(page, "card-mana-font.png")
+
+
+def test_mana_symbols_fall_back_to_text_without_the_font(browser, site: str) -> None:
+    context, tab = new_tab(browser, DESKTOP)
+    try:
+        tab.route("**/mana.woff2*", lambda route: route.abort())
+        tab.goto(f"{site}/card/{JACE}")
+        # However the failed load settles, the glyphs stay hidden and the text tokens show.
+        assert tab.evaluate("document.fonts.load('1em Mana').then(faces => faces.length, () => -1)") <= 0
+        assert not tab.evaluate("document.documentElement.classList.contains('kb-mana-font')")
+        assert not tab.locator(".sym-tap .ms").first.is_visible()
+        fallback = tab.locator(".sym-tap .sym-fallback").first
+        assert fallback.is_visible() and "↷" in fallback.inner_text()
+        assert tab.get_by_role("img", name="tap").count() >= 1
+        assert serious_violations(tab) == []
+    finally:
+        context.close()
+
+
 def test_datasette_table_rows_link_to_rule_pages(page, site: str, snapshot_name: str) -> None:
     page.goto(f"{site}/{snapshot_name}/rules?number=702.19")
     assert serious_violations(page) == []
@@ -319,6 +354,25 @@ def test_german_page_rulings_not_yet_linked(page, site: str) -> None:
     assert page.locator("li.kb-ruling").count() == 11
     assert "Not yet linked to an Oracle card" in page.locator("#not-linked").inner_text()
     screenshot(page, "card-unlinked.png")
+
+
+def test_one_birds_of_paradise_page_from_every_name(page, site: str) -> None:
+    urls = set()
+    for name in ("Paradiesvögel", "極楽鳥", "Oiseaux de paradis"):
+        search_from_home(page, site, name)
+        assert page.locator("h1").inner_text() == "Paradiesvögel", name
+        assert page.locator(".kb-name-list dd").all_inner_texts() == ["Paradiesvögel", "Oiseaux de paradis", "極楽鳥"]
+        urls.add(page.url.split("&q=")[0].split("?q=")[0])
+    assert len(urls) == 1, urls
+    assert page.locator('.kb-printings [lang="ja"] strong').inner_text() == "極楽鳥"
+    assert serious_violations(page) == []
+    screenshot(page, "card-birds-of-paradise.png")
+
+
+def test_deathrite_shaman_page_is_named(page, site: str) -> None:
+    search_from_home(page, site, "Deathrite Shaman")
+    assert page.locator("h1").inner_text() == "Deathrite Shaman"
+    assert page.locator("li.kb-ruling").count() == 2
 
 
 def test_script_in_a_ruling_renders_as_text(page, hostile_site: str) -> None:

@@ -39,6 +39,12 @@ def test_home_page_and_stylesheet(plain_datasette: str) -> None:
     css = httpx.get(plain_datasette + "/-/static-plugins/mtg-rules-kb/kb.css")
     assert css.status_code == 200
     assert css.headers["content-type"].startswith("text/css")
+    # The vendored Mana font (mana-font 1.18.0) and its stylesheet come with the package.
+    assert "/-/static-plugins/mtg-rules-kb/mana.css" in home.text
+    mana = httpx.get(plain_datasette + "/-/static-plugins/mtg-rules-kb/mana.css")
+    assert mana.status_code == 200 and 'url("mana.woff2?v=1.18.0") format("woff2")' in mana.text
+    font = httpx.get(plain_datasette + "/-/static-plugins/mtg-rules-kb/mana.woff2")
+    assert font.status_code == 200 and font.content[:4] == b"wOF2"
 
 
 def test_rule_page(plain_datasette: str) -> None:

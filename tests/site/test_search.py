@@ -193,6 +193,33 @@ def test_partial_chinese_word_finds_every_translation_containing_it(snapshot_con
     assert sorted(hit.title for hit in results.groups["cards"]) == ["克撒之怒", "铸物勋爵克撒"]
 
 
+@pytest.mark.parametrize("needle", ["克撒", "飞行", "飞", "鸟", "규칙", "生物"])
+def test_short_cjk_queries_use_the_two_character_index_and_miss_nothing(
+    snapshot_conn: sqlite3.Connection, needle: str
+) -> None:
+    from kb.site.search_fulltext import short_cjk_condition
+
+    condition, term = short_cjk_condition(snapshot_conn, needle)
+    assert condition.startswith("rowid in (select rowid from cjk_bigrams")
+    through_index = {row[0] for row in snapshot_conn.execute(
+        f"select rowid from cjk_search where {condition.replace('limit 5000', '')}", (term,))}
+    # The same rows as reading every row (the LIKE scan this replaces; with an ESCAPE clause,
+    # as there, the trigram index leaves LIKE to a scan), for every kind of text.
+    scanned = {row[0] for row in snapshot_conn.execute(
+        "select rowid from cjk_search where text like ? escape '\\'", (f"%{needle}%",))}
+    assert through_index == scanned and scanned
+
+
+def test_short_cjk_query_bounded_by_an_index_not_a_scan(snapshot_conn: sqlite3.Connection) -> None:
+    from kb.site.search_fulltext import short_cjk_condition
+
+    condition, term = short_cjk_condition(snapshot_conn, "克撒")
+    plan = " | ".join(row[3] for row in snapshot_conn.execute(
+        f"explain query plan select kind from cjk_search where {condition} limit 10", (term,)))
+    # Both tables are reached through their full-text indexes (xBestIndex), never read whole.
+    assert "VIRTUAL TABLE INDEX" in plan and "cjk_bigrams" in plan, plan
+
+
 def test_rules_in_reading_order_with_older_copies_folded(snapshot_conn: sqlite3.Connection) -> None:
     rules = search(snapshot_conn, "hexproof").groups["rules"]
     assert [hit.title for hit in rules[:9]] == [

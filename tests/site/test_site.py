@@ -8,7 +8,7 @@ from urllib.parse import quote
 
 import pytest
 
-from kb.site.markup import GlossaryLinker, render_text
+from kb.site.markup import GlossaryLinker, render_text, symbol_html
 from site_databases import JACE, PHELDDAGRIF
 
 KOMPLOTT = "/card?name=" + quote("Tödliches Komplott")
@@ -23,10 +23,38 @@ def count_rulings(html: str) -> int:
 
 def test_render_text_escapes_then_links_rules_and_symbols() -> None:
     html = render_text("<b>Pay {W/U}</b> & see rule 702.78a, rule 104 or 20 life.")
-    assert html.startswith("&lt;b&gt;Pay <span class=\"sym sym-wu sym-hybrid\"")
+    assert html.startswith("&lt;b&gt;Pay <span class=\"sym sym-wu sym-hybrid sym-glyph\"")
     assert '<a class="rule-ref" href="/rule/702.78a">702.78a</a>' in html
     assert '<a class="rule-ref" href="/rule/104">104</a>' in html
     assert "&amp; see" in html and "20 life" in html and "<b>" not in html
+
+
+@pytest.mark.parametrize(
+    ("token", "glyph", "words"),
+    [
+        ("{T}", "ms-tap", "tap"),
+        ("{W}", "ms-w", "one white mana"),
+        ("{2}", "ms-2", "two generic mana"),
+        ("{X}", "ms-x", "X generic mana"),
+        ("{W/U}", "ms-wu", "one white or blue mana"),
+        ("{2/W}", "ms-2w", "two generic or one white mana"),
+        ("{G/P}", "ms-gp", "one Phyrexian green mana"),
+        ("{W/U/P}", "ms-wup", "one Phyrexian white or blue mana"),
+    ],
+)
+def test_symbols_drawn_with_the_mana_font_and_read_as_words(token: str, glyph: str, words: str) -> None:
+    html = symbol_html(token)
+    # The glyph, hidden from screen readers; the words as the accessible name; the token as
+    # text fallback (shown until the font loads) with its braces for copy-paste.
+    assert f'<i class="ms ms-cost {glyph}" aria-hidden="true"></i>' in html
+    assert f'role="img" aria-label="{words}"' in html
+    fallback = re.search(r'<span class="sym-fallback" aria-hidden="true">(.*)</span></span>$', html)
+    assert fallback and re.sub(r"<[^>]+>", "", fallback.group(1)) == "{" + {"{T}": "↷"}.get(token, token[1:-1]) + "}"
+
+
+def test_symbol_without_a_glyph_keeps_its_text_token() -> None:
+    html = symbol_html("{?}")
+    assert "<i " not in html and "sym-glyph" not in html and "{</span>?<span" in html
 
 
 def test_render_text_keeps_version_in_links() -> None:
@@ -142,6 +170,34 @@ async def test_card_known_only_by_its_german_name(snapshot_ds) -> None:
     assert Counter(ruling["published_at"] for ruling in page["rulings"]) == {"2022-04-29": 5, "2024-01-12": 6}
     assert {ruling["source"] for ruling in page["rulings"]} == {"wotc"}
     assert [document["path"].rsplit("/", 1)[-1] for document in page["documents"]] == ["de-toedliches-komplott.txt"]
+
+
+async def test_one_birds_of_paradise_page_under_every_name(snapshot_ds) -> None:
+    # Gatherer's German, French and Japanese printed pages of Magic 2012 #165 are one card.
+    canonical = "/card?name=" + quote("Paradiesvögel")
+    for name in ("極楽鳥", "Oiseaux de paradis", "oiseaux de paradis", "paradiesvogel"):
+        response = await snapshot_ds.client.get("/card?name=" + quote(name))
+        assert (response.status_code, response.headers["location"]) == (302, canonical), name
+    page = (await snapshot_ds.client.get(canonical + "&_format=json")).json()
+    assert page["title"] == "Paradiesvögel" and page["linked"] is False
+    assert [(n["lang"], n["name"]) for n in page["names"]] == [
+        ("de", "Paradiesvögel"), ("fr", "Oiseaux de paradis"), ("ja", "極楽鳥")]
+    assert [(p["lang"], p["set_code"], p["collector_number"]) for p in page["printings"]] == [
+        ("de", "M12", "165"), ("fr", "M12", "165"), ("ja", "M12", "165")]
+    html = (await snapshot_ds.client.get(canonical)).text
+    assert "3 languages, the same printing: M12 #165" in html
+
+
+async def test_deathrite_shaman_named_by_its_rulings(snapshot_ds) -> None:
+    # Only its rulings are in the snapshot: the page is titled by the name they call it by.
+    oracle_id = "22f1a4a4-c423-4d1c-8775-0ed604a9fa51"
+    page = (await snapshot_ds.client.get(f"/card/{oracle_id}.json")).json()
+    assert (page["title"], page["linked"], page["named_from_rulings"]) == ("Deathrite Shaman", False, True)
+    assert page["names"] == [{"lang": "en", "name": "Deathrite Shaman", "source": "rulings"}]
+    html = (await snapshot_ds.client.get(f"/card/{oracle_id}")).text
+    assert "<h1>Deathrite Shaman</h1>" in html and "the name above is the one its rulings call it by" in html
+    response = await snapshot_ds.client.get("/card?name=" + quote("Deathrite Shaman"))
+    assert (response.status_code, response.headers["location"]) == (302, f"/card/{oracle_id}")
 
 
 async def test_unknown_card_is_404(snapshot_ds) -> None:
@@ -292,7 +348,7 @@ async def test_script_in_a_ruling_renders_as_text(hostile_ds) -> None:
         "&lt;script&gt;document.title=&#x27;pwned&#x27;&lt;/script&gt;" in html
     )
     assert "&lt;b&gt;bold&lt;/b&gt;" in html
-    assert 'class="sym sym-wu sym-hybrid"' in html and 'class="sym sym-tap"' in html
+    assert 'class="sym sym-wu sym-hybrid sym-glyph"' in html and 'class="sym sym-tap sym-glyph"' in html
     assert '<a class="rule-ref" href="/rule/702.78a">702.78a</a>' in html
 
 
@@ -329,6 +385,8 @@ async def test_names_of_cards_not_identified_yet_land_on_their_page(snapshot_ds,
     best = found.json()["best"]
     assert best["title"] == name and best["detail"] == "exact unlinked name"
     page = await snapshot_ds.client.get(best["url"])
+    if page.status_code == 302:  # another name of the card: one page per card (Paradiesvögel)
+        page = await snapshot_ds.client.get(page.headers["location"])
     assert page.status_code == 200
     assert "Not yet linked to an Oracle card" in page.text
     assert name in page.text

@@ -19,11 +19,12 @@ def test_printed_keywords_with_their_evidence(snapshot_conn: sqlite3.Connection)
     ).fetchall()
     assert [(lang, term, number, json.loads(sources), printings, dissent, status)
             for lang, term, number, sources, printings, dissent, status in found] == [
-        ("de", "Fliegend", "702.9", ["scryfall"], 5, 0, "agreed"),
+        # + Gatherer's printed Birds of Paradise (Magic 2012 #165) in German, French, Japanese.
+        ("de", "Fliegend", "702.9", ["gatherer", "scryfall"], 6, 0, "agreed"),
         ("es", "Vuela", "702.9", ["scryfall"], 5, 0, "agreed"),
-        ("fr", "Vol", "702.9", ["scryfall"], 5, 0, "agreed"),
+        ("fr", "Vol", "702.9", ["gatherer", "scryfall"], 6, 0, "agreed"),
         ("it", "Volare", "702.9", ["scryfall"], 5, 0, "agreed"),
-        ("ja", "飛行", "702.9", ["scryfall"], 5, 0, "agreed"),
+        ("ja", "飛行", "702.9", ["gatherer", "scryfall"], 6, 0, "agreed"),
         ("ko", "비행", "702.9", ["scryfall"], 1, 0, "single printing"),
         ("pt", "Voar", "702.9", ["scryfall"], 1, 0, "single printing"),
         ("ru", "Полет", "702.9", ["scryfall"], 1, 0, "single printing"),
@@ -37,6 +38,16 @@ def test_printed_keywords_with_their_evidence(snapshot_conn: sqlite3.Connection)
         ("ja", "トランプル", "702.19", ["scryfall"], 1, 0, "single printing"),
         ("zhs", "践踏", "702.19", ["cr-glossary", "cr-rule-title"], 0, 0, "agreed"),
     ]
+
+
+def test_gatherer_printed_pages_counted_once_each(snapshot_conn: sqlite3.Connection) -> None:
+    # Their Oracle text is not in the snapshot: each page's "Fliegend"/"Vol"/"飛行" line is read
+    # through what the other two pages' same line means. The lone French Ange du vol d'albâtre
+    # page has no sibling and no card data: it gives nothing.
+    rows = snapshot_conn.execute(
+        "select lang, term, en_term from keyword_dictionary where sources like '%gatherer%' order by lang"
+    ).fetchall()
+    assert rows == [("de", "Fliegend", "Flying"), ("fr", "Vol", "Flying"), ("ja", "飛行", "Flying")]
 
 
 def test_translated_cr_keywords_join_the_dictionary(snapshot_conn: sqlite3.Connection) -> None:

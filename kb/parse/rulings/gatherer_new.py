@@ -141,8 +141,10 @@ def _lang(card: dict[str, Any], issues: list[QualityIssue], name: str) -> str | 
     if isinstance(language, dict):
         codes += [_rsc_value(language.get("code")), _rsc_value(language.get("isoLanguageCode"))]
     for code in codes:
-        if isinstance(code, str) and code.strip().lower() in LANG_OF_LOCALE:
-            return LANG_OF_LOCALE[code.strip().lower()]
+        # Locales come as "zh-tw" in URLs and "zh_TW" in .NET-style codes: the same locale.
+        key = code.strip().lower().replace("_", "-") if isinstance(code, str) else None
+        if key in LANG_OF_LOCALE:
+            return LANG_OF_LOCALE[key]
     issues.append(QualityIssue("unknown-language", f"{name}: language code {codes[0]!r} not recognised"))
     return None
 

@@ -21,6 +21,7 @@ from urllib.parse import parse_qs, urlparse
 from bs4 import BeautifulSoup, Comment, Tag, XMLParsedAsHTMLWarning
 
 from kb.normalise.dates import parse_date
+from kb.normalise.lang import chinese_variant
 from kb.normalise.symbols import gatherer_alt_to_symbol, normalise_symbols
 from kb.normalise.text import clean_text
 from kb.records import (
@@ -103,6 +104,11 @@ def detect_printed_language(type_line: str, text: str, name: str) -> str | None:
     if HANGUL.search(sample):
         return "ko"
     if HAN.search(sample):
+        # Characters only one Chinese script uses decide first: a plain creature's type line
+        # ("生物～鳥") holds only words both scripts share, but its text and name do not.
+        variant, certainty = chinese_variant(sample)
+        if certainty > 0.5:
+            return variant
         scores = {lang: sum(word in sample for word in words) for lang, words in CJK_TYPE_WORDS.items()}
         best = max(scores.values())
         winners = [lang for lang, score in scores.items() if score == best]
@@ -183,7 +189,22 @@ def _set_code(component: Tag) -> str | None:
         code = parse_qs(urlparse(str(image.get("src") or "")).query).get("set")
         if code:
             return code[0]
-    return None
+    return _listed_set_code(component, clean_text(value.get_text()))
+
+
+def _listed_set_code(component: Tag, set_name: str) -> str | None:
+    """A printed page names its set in words only ("Magic 2012"); the same page's list of the
+    card's printings shows that set's icon, titled "Magic 2012 (Rare)", whose image carries the code."""
+    listed = _field(component, "otherSetsRow")
+    if not set_name or listed is None:
+        return None
+    codes = {
+        code
+        for image in listed.find_all("img")
+        if re.sub(r"\s*\([^()]*\)$", "", str(image.get("title") or image.get("alt") or "")).strip() == set_name
+        for code in parse_qs(urlparse(str(image.get("src") or "")).query).get("set", [])
+    }
+    return codes.pop() if len(codes) == 1 else None
 
 
 def _rulings(component: Tag, issues: list[QualityIssue], where: str) -> list[tuple[str, str]]:
