@@ -9,6 +9,7 @@ indexes, full-text indexes, views and migrations.
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 
 import sqlite_utils
 from sqlite_utils import Migrations
@@ -41,6 +42,8 @@ INDEXES: list[tuple[str, list[str], bool]] = [
     ("ruling_records", ["document_id"], False),
     ("rulings", ["oracle_id", "published_at", "position"], False),
     ("rulings", ["card_name"], False),
+    # The full-text index reads a ruling by this key (snippets, external content).
+    ("rulings", ["rowid"], True),
     ("ruling_sightings", ["document_id"], False),
     ("ruling_translations", ["ruling_id"], False),
     ("quality_issues", ["kind"], False),
@@ -157,6 +160,26 @@ def m005_rule_lineages(db: sqlite_utils.Database) -> None:
             for name in names:
                 if name not in present:
                     db.table(table).add_column(name, str)
+
+
+@migrations()
+def m006_rulings_search_rowid(db: sqlite_utils.Database) -> None:
+    """rulings.rowid, the full-text index's dense key (older databases keyed it by the hash ids)."""
+    if not db["rulings"].exists() or "rowid" in {column.name for column in db["rulings"].columns}:
+        return
+    db.table("rulings").add_column("rowid", int)
+    db.execute(
+        "with numbered as (select id, row_number() over (order by id) as n from rulings)"
+        " update rulings set rowid = numbered.n from numbered where numbered.id = rulings.id"
+    )
+    if db["rulings_fts"].exists():
+        # Its rowids were the hash ids: re-read through the new key.
+        db.execute("insert into rulings_fts (rulings_fts) values ('rebuild')")
+
+
+def next_ruling_rowid(conn: sqlite3.Connection) -> int:
+    """The first unused ``rulings.rowid``: new rulings are numbered on from it."""
+    return int(conn.execute("select coalesce(max(rowid), 0) + 1 from rulings").fetchone()[0])
 
 
 def ensure_db_shape(db: sqlite_utils.Database, search: bool = True) -> None:
