@@ -13,6 +13,8 @@ like with like on a machine shared with others:
 - ``import rulings (fresh)``: ``mtgkb import`` of the rulings file into an empty database.
 - ``build snapshot``, ``import oracle_cards``, ``import rulings``, ``import all_cards``: the whole
   knowledge base, one stage at a time, on top of every CR version we hold.
+- ``import 1 small rulings file``: an 11-ruling file into that whole database (what adding a
+  file costs once it is large).
 
 Prints a table (time, peak memory, database size, ratios to raw) and dbstat per table and index
 of the full database; writes everything to ``bench/results/full_scale-<scale>.json``.
@@ -35,6 +37,8 @@ from bench.corpus import write_corpus
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
 SNAPSHOT = ROOT / "data" / "snapshot"
+# A constructed Scryfall-shaped rulings file of 11 rulings (tests/fixtures/constructed/README.md).
+SMALL_RULINGS = ROOT / "tests" / "fixtures" / "constructed" / "rulings-lethal-scheme.json"
 FULL = {"rulings": 1_000_000, "cards": 100_000, "printings": 500_000}
 TARGETS = {"import": 3.0, "size": 2.0, "peak_rss_mb": 300}
 
@@ -143,6 +147,11 @@ def run(scale: float, workdir: Path) -> dict:
         stage = f"import {kind}"
         stages[stage] = measured("mtgkb", "import", "--db", str(full), "--source", "scryfall", str(files[kind]))
         stages[stage]["db_mb"] = megabytes(full)
+    # One small file into the whole database: no CR version added, so no CR diffs recomputed.
+    stages["import 1 small rulings file"] = measured(
+        "mtgkb", "import", "--db", str(full), "--source", "scryfall", str(SMALL_RULINGS)
+    )
+    stages["import 1 small rulings file"]["db_mb"] = megabytes(full)
     raw_r, raw_p = stages["raw rulings"], stages["raw printings"]
     fresh_stage = stages["import rulings (fresh)"]
     figures["ratios"] = {
