@@ -3,7 +3,8 @@
 Card names, CR lineages and history, CR translation links, rulings and their translations,
 ruling citations. A build recomputes them all; an import that added or changed no CR version
 (``cr_content_key`` the same before and after it read its inputs) keeps the CR-derived tables
-(lineages, ``cr_changes``, translation links, keywords) as they are and only reads them back.
+(lineages, ``cr_changes``, translation links, keywords) as they are, only reads them back, and
+links to rules only the rulings that are new or changed.
 """
 from __future__ import annotations
 
@@ -14,7 +15,14 @@ import sqlite_utils
 
 from kb.store.derive_cards import resolve_card_names
 from kb.store.derive_cr_links import link_cr_translations, load_cr_document
-from kb.store.derive_history import History, english_versions, save_cr_history, save_ruling_links
+from kb.store.derive_history import (
+    CITATIONS_TO_CHECK_VIEW,
+    History,
+    english_versions,
+    save_cr_history,
+    save_ruling_links,
+    save_ruling_rules,
+)
 from kb.store.derive_rulings import derive_rulings
 
 # What a CR version is made of, as saved from its documents (derived columns such as
@@ -63,11 +71,50 @@ def link_all(
         # Translated rules and glossaries next: their term pairs sharpen ruling-translation matching.
         stage("cr translations", "linking CR translations to their English rules")
         link_cr_translations(db)
+    if cr_unchanged:
+        _remember_ruling_inputs(db)
     stage("rulings", "deriving cards and rulings, linking translations and cited rules")
     derive_rulings(db)
-    stage("ruling links", "linking rulings to the rules they cite")
-    save_ruling_links(db, history)
+    if cr_unchanged:
+        # The same CR and the same ruling give the same citations: only rulings that are new
+        # or whose text, date or card name changed are linked again.
+        stage("new ruling links", "linking new rulings to the rules they cite")
+        _relink_changed_rulings(db, history)
+    else:
+        stage("ruling links", "linking rulings to the rules they cite")
+        save_ruling_links(db, history)
     return ran
+
+
+# What linking a ruling to rules reads (kb.store.derive_history.save_ruling_rules).
+_RULING_INPUTS = (
+    "select rulings.id, rulings.text, rulings.published_at, cards.name as card"
+    " from rulings left join cards on cards.oracle_id = rulings.oracle_id"
+)
+
+
+def _remember_ruling_inputs(db: sqlite_utils.Database) -> None:
+    db.execute("drop table if exists temp.linked_rulings")
+    db.execute(f"create temp table linked_rulings as {_RULING_INPUTS}")
+    db.execute("create unique index temp.linked_rulings_id on linked_rulings (id)")
+
+
+def _relink_changed_rulings(db: sqlite_utils.Database, history: History) -> None:
+    db.execute("drop table if exists temp.relinked_rulings")
+    db.execute(
+        f"create temp table relinked_rulings as select now.id from ({_RULING_INPUTS}) as now"
+        " left join temp.linked_rulings as was on was.id = now.id"
+        " where was.id is null or was.text is not now.text or was.published_at is not now.published_at"
+        " or was.card is not now.card"
+    )
+    db.execute(
+        "delete from ruling_rules where ruling_id not in (select id from rulings)"
+        " or ruling_id in (select id from temp.relinked_rulings)"
+    )
+    save_ruling_rules(db, *history, where="rulings.id in (select id from temp.relinked_rulings)")
+    db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW, replace=True)
+    db.execute("drop table temp.linked_rulings")
+    db.execute("drop table temp.relinked_rulings")
 
 
 def stored_cr_history(db: sqlite_utils.Database) -> History:

@@ -356,6 +356,10 @@ def _link_cardless_english(db: sqlite_utils.Database, writer: _Writer, untransla
             )
         )
     )
+    if not rows:
+        return
+    # Made for this lookup only: no query of the site finds rulings by identity.
+    db.execute("create index if not exists temp_rulings_identity on rulings (identity)")
     sightings = []
     unmatched: dict[str, list[dict]] = defaultdict(list)
     for row in rows:
@@ -377,6 +381,7 @@ def _link_cardless_english(db: sqlite_utils.Database, writer: _Writer, untransla
         " source_as_seen, text_as_seen) values (?,?,?,?,?,?)",
         sightings,
     )
+    db.execute("drop index temp_rulings_identity")
     for card_key, card_rows in unmatched.items():
         for ruling, position in _card_rulings(card_key, card_rows):
             ruling.issues.append(

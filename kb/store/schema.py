@@ -36,7 +36,6 @@ INDEXES: list[tuple[str, list[str], bool]] = [
     ("card_names", ["name"], False),
     ("card_names", ["name_key"], False),
     ("ruling_records", ["card_key"], False),
-    ("rulings", ["published_at", "identity"], False),
     ("card_names", ["lang"], False),
     ("printings", ["oracle_id"], False),
     ("ruling_records", ["document_id"], False),
@@ -175,6 +174,13 @@ def m006_rulings_search_rowid(db: sqlite_utils.Database) -> None:
     if db["rulings_fts"].exists():
         # Its rowids were the hash ids: re-read through the new key.
         db.execute("insert into rulings_fts (rulings_fts) values ('rebuild')")
+
+
+@migrations()
+def m007_no_identity_index(db: sqlite_utils.Database) -> None:
+    """No standing index on rulings(published_at, identity): only the linking step looks rulings
+    up by identity, and it makes one for the time it needs it (3 % of a bulk database)."""
+    db.execute("drop index if exists idx_rulings_published_at_identity")
 
 
 def next_ruling_rowid(conn: sqlite3.Connection) -> int:
