@@ -167,10 +167,14 @@ def m006_rulings_search_rowid(db: sqlite_utils.Database) -> None:
     if not db["rulings"].exists() or "rowid" in {column.name for column in db["rulings"].columns}:
         return
     db.table("rulings").add_column("rowid", int)
-    db.execute(
-        "with numbered as (select id, row_number() over (order by id) as n from rulings)"
-        " update rulings set rowid = numbered.n from numbered where numbered.id = rulings.id"
-    )
+    # Numbered through a keyed temporary table: an UPDATE … FROM a window CTE scans the CTE
+    # once per ruling.
+    db.execute("create temp table numbered_rulings (id integer primary key, n integer)")
+    db.execute("insert into numbered_rulings select id, row_number() over (order by id) from rulings")
+    db.execute("update rulings set rowid = (select n from temp.numbered_rulings where numbered_rulings.id = rulings.id)")
+    db.execute("drop table temp.numbered_rulings")
+    # The index reads a ruling by this key: without it every lookup is a table scan.
+    db.execute("create unique index if not exists idx_rulings_rowid on rulings (rowid)")
     if db["rulings_fts"].exists():
         # Its rowids were the hash ids: re-read through the new key.
         db.execute("insert into rulings_fts (rulings_fts) values ('rebuild')")
