@@ -26,7 +26,7 @@ from kb.build.inputs import BuildError
 from kb.build.load import load_document, save_cr
 from kb.parse.bounds import shown
 from kb.records import CRDocument, ParseError, QualityIssue
-from kb.store.derive import link_all
+from kb.store.derive import cr_content_key, link_all
 from kb.store.derive_keywords import derive_keyword_dictionary
 from kb.store.save import (
     DocumentInput,
@@ -35,7 +35,7 @@ from kb.store.save import (
     save_quality_issue,
     save_sources,
 )
-from kb.store.schema import ensure_db_shape, table_counts
+from kb.store.schema import ensure_db_shape, migrations, table_counts
 from kb.store.tables import TABLES
 
 
@@ -48,6 +48,9 @@ class BuildReport:
     seconds: float = 0.0
     # Every input was already in the database as it is: the file was left untouched.
     unchanged: bool = False
+    # The derive steps that ran (kb.store.derive.link_all): an import adding no CR version
+    # leaves out the CR history and translation links.
+    derived: list[str] = field(default_factory=list)
 
 
 def open_for_build(path: Path) -> sqlite_utils.Database:
@@ -182,6 +185,9 @@ def _build(
             source.close()
             target.close()
         db = open_for_build(temp_path)
+        # The CR-derived tables of a base database are current (it was built whole): they are
+        # kept when this build adds or changes no CR version and its schema is up to date.
+        cr_before = cr_content_key(db) if base is not None and not migrations.pending(db) else None
         ensure_db_shape(db, search=False)
         with db.atomic():
             save_sources(db)
@@ -208,7 +214,7 @@ def _build(
                 progress(f"saving {len(deferred)} CR versions")
             for parsed, document_id, source_id in deferred:
                 save_cr(db, parsed, document_id, source_id)
-            link_all(db, progress)
+            report.derived = link_all(db, progress, cr_unchanged=cr_before == cr_content_key(db))
             if progress:
                 progress("mining the keyword dictionary from printed texts")
             derive_keyword_dictionary(db)
@@ -283,8 +289,9 @@ def content_digest(db: sqlite_utils.Database) -> str:
     digest = hashlib.sha256()
     for table in sorted(TABLES):
         digest.update(f"\x1e{table}\x1e".encode())
-        columns = [column.name for column in db[table].columns]
+        # rulings.rowid is the search index's key, numbered by each build: left out with it.
+        columns = [column.name for column in db[table].columns if (table, column.name) != ("rulings", "rowid")]
         order = ", ".join(f'"{c}"' for c in columns)
-        for row in db.execute(f'select * from "{table}" order by {order}'):
+        for row in db.execute(f'select {order} from "{table}" order by {order}'):
             digest.update(json.dumps(row, ensure_ascii=False, default=str).encode("utf-8"))
     return digest.hexdigest()

@@ -9,11 +9,12 @@ from typing import Any
 
 import sqlite_utils
 
+from kb.store.schema import next_ruling_rowid
 from kb.store.tables import TABLES
 
 # Columns whose change is a re-sighting, not a change of content.
 IGNORED_COLUMNS = {
-    "rulings": {"first_seen", "last_seen", "position"},
+    "rulings": {"first_seen", "last_seen", "position", "rowid"},
     "documents": {"fetched_at", "path"},
 }
 
@@ -151,7 +152,8 @@ def _copy_vanished(db: sqlite_utils.Database, ids: list[int], old_cols: set[str]
     conn.execute("create temp table if not exists carried (id integer primary key)")
     conn.execute("delete from carried")
     conn.executemany("insert into carried (id) values (?)", [(i,) for i in ids])
-    columns = [c for c in _columns(db, "main", "rulings") if c in old_cols and c != "removed_upstream"]
+    # rowid (the search index's key) is numbered on from this build's rulings, not copied.
+    columns = [c for c in _columns(db, "main", "rulings") if c in old_cols and c not in ("removed_upstream", "rowid")]
     listed = ", ".join(columns)
     picked = ", ".join(f"o.{c}" for c in columns)
     # A card known only through its rulings goes with them (rulings.oracle_id -> cards).
@@ -162,8 +164,10 @@ def _copy_vanished(db: sqlite_utils.Database, ids: list[int], old_cols: set[str]
         " where c.oracle_id in (select oracle_id from old.rulings where id in (select id from carried))"
     )
     conn.execute(
-        f"insert into main.rulings ({listed}, removed_upstream)"
-        f" select {picked}, 1 from old.rulings o where o.id in (select id from carried)"
+        f"insert into main.rulings ({listed}, removed_upstream, rowid)"
+        f" select {picked}, 1, ? + row_number() over (order by o.id) - 1 from old.rulings o"
+        " where o.id in (select id from carried)",
+        [next_ruling_rowid(conn)],
     )
     document_cols = [c for c in _columns(db, "main", "documents") if c in set(_columns(db, "old", "documents"))]
     conn.execute(
@@ -188,6 +192,6 @@ def _copy_vanished(db: sqlite_utils.Database, ids: list[int], old_cols: set[str]
         # The search index was built before these rows arrived: add them to it.
         fts_cols = ", ".join(f"[{c}]" for c in ("text", "card_name"))
         conn.execute(
-            f"insert into rulings_fts (rowid, {fts_cols}) select id, text, card_name from main.rulings"
+            f"insert into rulings_fts (rowid, {fts_cols}) select rowid, text, card_name from main.rulings"
             " where id in (select id from carried)"
         )

@@ -166,9 +166,11 @@ def save_ruling_rules(
     versions: list[tuple[str, str]],
     documents: list[CRDocument],
     lineages: list[dict[str, str]],
+    where: str = "",
 ) -> None:
     """Every English ruling's cited rules and named keywords into ``ruling_rules``, each with
-    its lineage and that lineage's member in the newest version."""
+    its lineage and that lineage's member in the newest version (``where``: only the rulings
+    that SQL condition selects)."""
     if not versions:
         return
     index = KeywordIndex.from_versions(documents)
@@ -180,6 +182,7 @@ def save_ruling_rules(
     query = (
         "select rulings.id, rulings.text, rulings.published_at, cards.name as card"
         " from rulings left join cards on cards.oracle_id = rulings.oracle_id"
+        + (f" where {where}" if where else "")
     )
     for ruling in db.query(query):
         names = [ruling["card"]] if ruling["card"] else []

@@ -23,7 +23,7 @@ from kb.normalise.dates import parse_date
 from kb.records import QualityIssue
 from kb.store.derive_cards import ensure_cards_exist, report_unknown_cards
 from kb.store.save import identity_hash, save_quality_issue, text_key_of
-from kb.store.schema import stable_id
+from kb.store.schema import next_ruling_rowid, stable_id
 
 # Issues this step finds; they are recomputed with the rulings on every build or import.
 DERIVED_ISSUES = (
@@ -127,9 +127,12 @@ class _Writer:
         self.flush()
         conn = self.db.conn
         columns = ", ".join(_RULING_COLUMNS)
+        # rowid (the search index's key) numbered on in id order: dense, and ascending with the
+        # table's own order, so the full-text index is built from sorted keys.
         conn.execute(
-            f"insert or replace into rulings ({columns}, removed_upstream)"
-            f" select {columns}, 0 from temp.staged_rulings order by id"
+            f"insert or replace into rulings ({columns}, removed_upstream, rowid)"
+            f" select {columns}, 0, ? + row_number() over (order by id) - 1 from temp.staged_rulings order by id",
+            [next_ruling_rowid(conn)],
         )
         columns = ", ".join(_SIGHTING_COLUMNS)
         conn.execute(
@@ -353,6 +356,10 @@ def _link_cardless_english(db: sqlite_utils.Database, writer: _Writer, untransla
             )
         )
     )
+    if not rows:
+        return
+    # Made for this lookup only: no query of the site finds rulings by identity.
+    db.execute("create index if not exists temp_rulings_identity on rulings (identity)")
     sightings = []
     unmatched: dict[str, list[dict]] = defaultdict(list)
     for row in rows:
@@ -374,6 +381,7 @@ def _link_cardless_english(db: sqlite_utils.Database, writer: _Writer, untransla
         " source_as_seen, text_as_seen) values (?,?,?,?,?,?)",
         sightings,
     )
+    db.execute("drop index temp_rulings_identity")
     for card_key, card_rows in unmatched.items():
         for ruling, position in _card_rulings(card_key, card_rows):
             ruling.issues.append(

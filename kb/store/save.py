@@ -7,6 +7,7 @@ Small writes go through sqlite-utils; the large ones (rules, ruling records) thr
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
@@ -261,8 +262,16 @@ def stored_text_key(text: str) -> str | None:
 
     if not text:
         return ""
+    plain = plain_text_key(text)
+    if "{" not in plain and " ".join(plain.split()) == plain and not _SPACE_BEFORE_PUNCTUATION.search(plain):
+        # identity_key would only redo what plain_text_key did (no braced symbols to spell,
+        # no spacing to fold): a fifth of a bulk import's time, spared for most texts.
+        return None
     key = identity_key(text)
-    return None if key == plain_text_key(text) else key
+    return None if key == plain else key
+
+
+_SPACE_BEFORE_PUNCTUATION = re.compile(r" [,.;:!?]")
 
 
 def text_key_of(row: dict) -> str:

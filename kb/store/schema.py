@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sqlite3
 import unicodedata
 
 import sqlite_utils
@@ -37,7 +38,6 @@ INDEXES: list[tuple[str, list[str], bool]] = [
     ("card_names", ["name"], False),
     ("card_names", ["name_key"], False),
     ("ruling_records", ["card_key"], False),
-    ("rulings", ["published_at", "identity"], False),
     ("card_names", ["lang"], False),
     ("printings", ["oracle_id"], False),
     # Names printed on pages of cards not identified yet resolve through the same printing
@@ -47,6 +47,10 @@ INDEXES: list[tuple[str, list[str], bool]] = [
     ("ruling_records", ["document_id"], False),
     ("rulings", ["oracle_id", "published_at", "position"], False),
     ("rulings", ["card_name"], False),
+    # Translations look their English candidates up by date; the rulings table page sorts by it.
+    ("rulings", ["published_at"], False),
+    # The full-text index reads a ruling by this key (snippets, external content).
+    ("rulings", ["rowid"], True),
     ("ruling_sightings", ["document_id"], False),
     ("ruling_translations", ["ruling_id"], False),
     ("quality_issues", ["kind"], False),
@@ -163,6 +167,37 @@ def m005_rule_lineages(db: sqlite_utils.Database) -> None:
             for name in names:
                 if name not in present:
                     db.table(table).add_column(name, str)
+
+
+@migrations()
+def m006_rulings_search_rowid(db: sqlite_utils.Database) -> None:
+    """rulings.rowid, the full-text index's dense key (older databases keyed it by the hash ids)."""
+    if not db["rulings"].exists() or "rowid" in {column.name for column in db["rulings"].columns}:
+        return
+    db.table("rulings").add_column("rowid", int)
+    # Numbered through a keyed temporary table: an UPDATE … FROM a window CTE scans the CTE
+    # once per ruling.
+    db.execute("create temp table numbered_rulings (id integer primary key, n integer)")
+    db.execute("insert into numbered_rulings select id, row_number() over (order by id) from rulings")
+    db.execute("update rulings set rowid = (select n from temp.numbered_rulings where numbered_rulings.id = rulings.id)")
+    db.execute("drop table temp.numbered_rulings")
+    # The index reads a ruling by this key: without it every lookup is a table scan.
+    db.execute("create unique index if not exists idx_rulings_rowid on rulings (rowid)")
+    if db["rulings_fts"].exists():
+        # Its rowids were the hash ids: re-read through the new key.
+        db.execute("insert into rulings_fts (rulings_fts) values ('rebuild')")
+
+
+@migrations()
+def m007_no_identity_index(db: sqlite_utils.Database) -> None:
+    """rulings indexed by published_at alone (idx_rulings_published_at): only the linking step
+    looks rulings up by identity, and it makes an index for the time it needs it."""
+    db.execute("drop index if exists idx_rulings_published_at_identity")
+
+
+def next_ruling_rowid(conn: sqlite3.Connection) -> int:
+    """The first unused ``rulings.rowid``: new rulings are numbered on from it."""
+    return int(conn.execute("select coalesce(max(rowid), 0) + 1 from rulings").fetchone()[0])
 
 
 def ensure_db_shape(db: sqlite_utils.Database, search: bool = True) -> None:
