@@ -8,6 +8,7 @@ from typing import Any
 
 from kb.site.page_cache import file_signature
 from kb.site.search import (
+    bounded_count,
     newest_english_version,
     rows,
     table_exists,
@@ -15,6 +16,8 @@ from kb.site.search import (
 from kb.store import derive_lineage
 
 RULE_HISTORY_LIMIT = 60
+# More rulings than this relying on one rule: read rulings newest first instead of sorting them.
+BUSY_RULE_RULINGS = 2000
 _GLOSSARY_CACHE: dict[tuple[str, str, tuple | None], list[tuple[str, re.Pattern[str], dict[str, Any]]]] = {}
 
 
@@ -319,6 +322,23 @@ def rulings_relying_on(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[d
         "ruling_rules.lineage_id = :lineage" if by_lineage
         else "ruling_rules.rule_id = :rule or ruling_rules.current_rule_id = :rule"
     )
+    params: dict[str, Any] = {"rule": rule["id"], "lineage": rule.get("lineage_id")}
+    newest = ""
+    # A keyword's rule can have tens of thousands of rulings (a million-ruling database): its
+    # newest hundred are then found by reading rulings newest first (the published_at index)
+    # until a hundred rely on it, never by sorting them all. The ``+`` keeps SQLite from
+    # looking each ruling up through the rule's (huge) list instead of by its id.
+    if bounded_count(conn, f"select 1 from ruling_rules where {where}", params, BUSY_RULE_RULINGS) > BUSY_RULE_RULINGS:
+        unindexed = where.replace("ruling_rules.", "+ruling_rules.")
+        ids = [row[0] for row in conn.execute(
+            f"""select rulings.id from rulings where exists (
+                select 1 from ruling_rules where ruling_rules.ruling_id = rulings.id and ({unindexed}))
+            order by rulings.published_at desc, rulings.id limit 100""",
+            params,
+        )]
+        params.update({f"id{index}": ruling_id for index, ruling_id in enumerate(ids)})
+        newest = "and rulings.id in ({})".format(",".join(f":id{index}" for index in range(len(ids))) or "null")
+        where = unindexed
     return rows(
         conn,
         f"""select distinct rulings.id, rulings.oracle_id, coalesce(cards.name, rulings.card_name) as card,
@@ -326,7 +346,7 @@ def rulings_relying_on(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[d
             ruling_rules.version_id, ruling_rules.confidence
         from ruling_rules join rulings on rulings.id = ruling_rules.ruling_id
         left join cards on cards.oracle_id = rulings.oracle_id
-        where {where}
+        where ({where}) {newest}
         order by rulings.published_at desc, rulings.id limit 100""",
-        {"rule": rule["id"], "lineage": rule.get("lineage_id")},
+        params,
     )
