@@ -6,7 +6,8 @@ judge's card page waits behind it. So:
 
 - every connection gets SQLite limits (``SQLITE_LIMIT_LENGTH`` caps any one value, statement
   length and nesting are capped) and a row factory that stops a query once its rows add up to
-  ``MAX_RESULT_BYTES`` (Datasette's ``sql_time_limit_ms`` and its progress handler bound time);
+  ``MAX_RESULT_BYTES``; Datasette's ``sql_time_limit_ms`` bounds time, enforced by a watchdog
+  thread that interrupts the query (no Python callback inside the query's loop);
 - the site's own pages (card, rule, search, version, feed) run on a small thread pool of their
   own, with their own connections, so runaway SQL in Datasette's pool cannot queue them;
 - every response carries ``Content-Security-Policy`` and ``X-Content-Type-Options``;
@@ -187,25 +188,63 @@ def as_client_error(exception: BaseException) -> None:
         exception.status = 400
 
 
-# SQLite virtual-machine steps between two looks at the clock. Datasette looks every 1,000
-# (~0.1 ms): each look takes the GIL, so a few runaway queries take it tens of thousands of
-# times a second and every page waits for it. 20,000 steps is still about a millisecond.
-PROGRESS_STEPS = 20_000
+class Watchdog:
+    """One thread that interrupts connections whose time is up (``sqlite3_interrupt``).
+
+    Datasette bounds a query's time with a progress handler: a Python callback every N SQLite
+    steps. Each call takes the GIL, so a few runaway public queries took it thousands of times
+    a second and every page waited for it (and, with the SQL threads at a lower priority, for
+    a low-priority thread to be scheduled to hand it back). Interrupting from a watchdog needs
+    no Python in the query's loop at all: a runaway query runs in C, GIL released, until it is
+    stopped.
+    """
+
+    def __init__(self) -> None:
+        self._deadlines: dict[int, tuple[float, sqlite3.Connection]] = {}
+        self._condition = threading.Condition()
+        self._next = 0
+        self._thread: threading.Thread | None = None
+
+    def watch(self, conn: sqlite3.Connection, seconds: float) -> int:
+        with self._condition:
+            self._next += 1
+            self._deadlines[self._next] = (time.monotonic() + seconds, conn)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="kb-sql-watchdog", daemon=True)
+                self._thread.start()
+            self._condition.notify()
+            return self._next
+
+    def release(self, token: int) -> None:
+        # Under the lock: once this returns, the watchdog can no longer interrupt for ``token``
+        # (an interrupt landing after the query ended would stop the connection's next one).
+        with self._condition:
+            self._deadlines.pop(token, None)
+
+    def _run(self) -> None:
+        with self._condition:
+            while True:
+                now = time.monotonic()
+                for token, (deadline, conn) in list(self._deadlines.items()):
+                    if deadline <= now:
+                        del self._deadlines[token]
+                        conn.interrupt()
+                upcoming = min((deadline for deadline, _ in self._deadlines.values()), default=None)
+                self._condition.wait(None if upcoming is None else max(0.0, upcoming - now))
+
+
+WATCHDOG = Watchdog()
 
 
 @contextmanager
 def time_limit(conn: sqlite3.Connection, ms: int) -> Iterator[None]:
-    """Datasette's ``sqlite_timelimit`` with PROGRESS_STEPS between checks."""
-    deadline = time.perf_counter() + ms / 1000
-
-    def handler() -> int:
-        return 1 if time.perf_counter() >= deadline else 0
-
-    conn.set_progress_handler(handler, PROGRESS_STEPS)
+    """Datasette's ``sqlite_timelimit``, by interrupting from the watchdog thread: the query
+    ends with ``sqlite3.OperationalError: interrupted``, as Datasette's own limit ends it."""
+    token = WATCHDOG.watch(conn, ms / 1000)
     try:
         yield
     finally:
-        conn.set_progress_handler(None, PROGRESS_STEPS)
+        WATCHDOG.release(token)
 
 
 def coarser_time_checks() -> None:
