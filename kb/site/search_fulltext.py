@@ -38,7 +38,7 @@ TEXT_WINDOW = 100  # rulings, translations, glossary entries
 MAX_OFFSET = 1000
 # Index matches read at most per query, before sorting them by version: rules of every
 # version share one index, and "the" matches 18k of them.
-RULES_SCAN = 2000
+RULES_SCAN = 1000
 
 # "702.78a", "702.78", "702", "7", optionally after the word "rule" in a few languages.
 RULE_NUMBER_QUERY = re.compile(

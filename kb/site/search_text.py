@@ -4,7 +4,6 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from collections import Counter
 from functools import lru_cache
 
 from kb.normalise.names import name_key
@@ -126,13 +125,11 @@ def edit_distance(left: str, right: str, cap: int = 4) -> int:
 
 
 def letters_apart(left: str, right: str) -> int:
-    """A lower bound of the edit distance: letters one has that the other lacks (order ignored).
-
-    Cheap beside ``edit_distance``, it rules out most of a few hundred candidates at once."""
-    difference = Counter(left)
-    difference.subtract(right)
-    surplus = sum(count for count in difference.values() if count > 0)
-    return max(surplus, surplus - sum(difference.values()))
+    """A lower bound of the edit distance: the distinct letters one has and the other lacks
+    (each needs an edit). Set operations in C: it rules out most of a few hundred candidates
+    before ``edit_distance`` runs its Python loops."""
+    mine, theirs = set(left), set(right)
+    return max(len(mine - theirs), len(theirs - mine))
 
 
 def close_enough(query_key: str, candidate_key: str) -> int | None:
