@@ -19,7 +19,7 @@ would) and measures, loopback only:
   name, the Atom feed, a card page.
 
 Each group sequentially (p50/p95/p99), then search at 4 and 16 concurrent clients (p50/p95,
-5xx count). Figures go to bench/results/search_scale-<scale or db name>.json.
+5xx count). Figures go to bench/results/search_scale-<scale>.json.
 """
 from __future__ import annotations
 
@@ -214,7 +214,8 @@ def main() -> None:
               for table in ("rulings", "printings", "card_names", "rules")}
     conn.close()
     figures = {"db": str(db), "counts": counts, "targets": TARGETS, **measure(db, args.seconds, args.rounds)}
-    label = f"{args.scale:g}" if args.db is None else db.stem
+    # Named by scale: the share of a million rulings the database holds.
+    label = f"{args.scale:g}" if args.db is None else f"{round(counts['rulings'] / FULL['rulings'], 2):g}"
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / f"search_scale-{label}.json").write_text(json.dumps(figures, indent=2, ensure_ascii=False) + "\n")
 

@@ -197,18 +197,30 @@ class Watchdog:
     a low-priority thread to be scheduled to hand it back). Interrupting from a watchdog needs
     no Python in the query's loop at all: a runaway query runs in C, GIL released, until it is
     stopped.
+
+    A query is charged the CPU time of its thread, not the wall-clock time: on a machine busy
+    with other work (or with runaway queries) an ordinary table page waiting for a core is not
+    "taking too long". ``WALL_CLOCK_FACTOR`` × the limit in wall-clock time stops it anyway.
     """
 
+    WALL_CLOCK_FACTOR = 4
+    POLL_SECONDS = 0.02
+
     def __init__(self) -> None:
-        self._deadlines: dict[int, tuple[float, sqlite3.Connection]] = {}
+        self._watched: dict[int, tuple[float, float, int | None, float, sqlite3.Connection]] = {}
         self._condition = threading.Condition()
         self._next = 0
         self._thread: threading.Thread | None = None
 
     def watch(self, conn: sqlite3.Connection, seconds: float) -> int:
+        """Watch the query about to run on ``conn`` in the calling thread."""
+        clock = _thread_cpu_clock()
         with self._condition:
             self._next += 1
-            self._deadlines[self._next] = (time.monotonic() + seconds, conn)
+            self._watched[self._next] = (
+                _cpu_seconds(clock) + seconds, time.monotonic() + seconds * self.WALL_CLOCK_FACTOR, clock,
+                time.monotonic() + seconds, conn,
+            )
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="kb-sql-watchdog", daemon=True)
                 self._thread.start()
@@ -219,18 +231,38 @@ class Watchdog:
         # Under the lock: once this returns, the watchdog can no longer interrupt for ``token``
         # (an interrupt landing after the query ended would stop the connection's next one).
         with self._condition:
-            self._deadlines.pop(token, None)
+            self._watched.pop(token, None)
 
     def _run(self) -> None:
         with self._condition:
             while True:
                 now = time.monotonic()
-                for token, (deadline, conn) in list(self._deadlines.items()):
-                    if deadline <= now:
-                        del self._deadlines[token]
+                for token, (cpu_deadline, wall_deadline, clock, soonest, conn) in list(self._watched.items()):
+                    if now >= wall_deadline or (now >= soonest and _cpu_seconds(clock) >= cpu_deadline):
+                        del self._watched[token]
                         conn.interrupt()
-                upcoming = min((deadline for deadline, _ in self._deadlines.values()), default=None)
-                self._condition.wait(None if upcoming is None else max(0.0, upcoming - now))
+                if not self._watched:
+                    self._condition.wait()
+                else:
+                    # Nothing can be due before the soonest wall-clock point (CPU time never runs faster).
+                    soonest = min(entry[3] for entry in self._watched.values())
+                    self._condition.wait(max(self.POLL_SECONDS, soonest - now))
+
+
+def _thread_cpu_clock() -> int | None:
+    try:
+        return time.pthread_getcpuclockid(threading.get_ident())
+    except (AttributeError, OSError):
+        return None  # no per-thread CPU clock here: wall-clock time only
+
+
+def _cpu_seconds(clock: int | None) -> float:
+    if clock is None:
+        return time.monotonic()
+    try:
+        return time.clock_gettime(clock)
+    except OSError:  # the thread is gone
+        return float("inf")
 
 
 WATCHDOG = Watchdog()
