@@ -1,18 +1,26 @@
 """Load on the served site, loopback only: p50/p95/p99 and errors of the site's pages at 8, 32 and 64 clients, with and without 16 hostile SQL clients.
 
-    .venv/bin/python -m bench.load_site [--db data/kb.db] [--seconds 6]
+    .venv/bin/python -m bench.load_site [--db data/kb.db] [--seconds 6] [--think-ms 0] [--compare]
 
 Starts ``mtgkb serve`` on 127.0.0.1 (a free port), first measures each page alone (one client),
 then runs every level for ``--seconds`` (bounded in time and in requests) and prints one line per
 level; figures go to bench/results/load_site.json. Hostile clients run public SQL that would
 loop for ever, allocate a gigabyte or return a gigabyte, as fast as the server answers them.
 When ``--db`` does not exist it is built from the bundled snapshot first.
+
+``--compare`` runs everything twice in one session, first with the page cache off
+(``MTGKB_PAGE_CACHE=0``: every page computed and rendered on each request, as before the
+cache) then on, and prints the ratios. Page clients send their next request as soon as the
+last one is answered (``--think-ms 0``: N clients keep N requests in flight, so once the
+server is saturated latency grows with N by Little's law) or after a pause, as visitors
+reading a page do (``--think-ms 1000``).
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import os
 import socket
 import sqlite3
 import statistics
@@ -88,9 +96,12 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-async def page_client(client: httpx.AsyncClient, pages: dict[str, str], record: Recorder, stop: float, offset: int) -> None:
+async def page_client(client: httpx.AsyncClient, pages: dict[str, str], record: Recorder, stop: float, offset: int,
+                      think: float = 0.0) -> None:
     names = list(pages)
     index = offset
+    if think:
+        await asyncio.sleep(think * offset / 64)  # visitors arrive spread out, not in step
     while time.monotonic() < stop and record.requests < MAX_REQUESTS:
         page = names[index % len(names)]
         index += 1
@@ -101,6 +112,8 @@ async def page_client(client: httpx.AsyncClient, pages: dict[str, str], record: 
         except httpx.HTTPError:
             ok = False
         record.add(page, time.monotonic() - started, ok)
+        if think:
+            await asyncio.sleep(think)
 
 
 async def hostile_client(client: httpx.AsyncClient, db_name: str, stop: float, offset: int, counts: dict[str, int]) -> None:
@@ -115,13 +128,14 @@ async def hostile_client(client: httpx.AsyncClient, db_name: str, stop: float, o
             counts[type(error).__name__] = counts.get(type(error).__name__, 0) + 1
 
 
-async def run_level(base: str, pages: dict[str, str], db_name: str, clients: int, hostile: int, seconds: float) -> dict[str, Any]:
+async def run_level(base: str, pages: dict[str, str], db_name: str, clients: int, hostile: int, seconds: float,
+                    think: float = 0.0) -> dict[str, Any]:
     record = Recorder()
     hostile_counts: dict[str, int] = {}
     limits = httpx.Limits(max_connections=clients + hostile + 4, max_keepalive_connections=clients + hostile + 4)
     async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as client:
         stop = time.monotonic() + seconds
-        tasks = [page_client(client, pages, record, stop, i) for i in range(clients)]
+        tasks = [page_client(client, pages, record, stop, i, think) for i in range(clients)]
         tasks += [hostile_client(client, db_name, stop, i, hostile_counts) for i in range(hostile)]
         await asyncio.gather(*tasks)
     every = [value for values in record.latencies.values() for value in values]
@@ -166,19 +180,13 @@ def wait_ready(base: str, server: subprocess.Popen, timeout: float = 60) -> None
     raise SystemExit("mtgkb serve did not answer in time")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--db", type=Path, default=ROOT / "data" / "kb.db")
-    parser.add_argument("--seconds", type=float, default=6.0)
-    args = parser.parse_args()
-    if not args.db.exists():
-        subprocess.run([sys.executable, "-c", "from kb.cli import cli; cli()", "build", "--db", str(args.db)], check=True, cwd=ROOT)
-    pages = site_pages(args.db)
+def measure(db: Path, pages: dict[str, str], seconds: float, think: float, env: dict[str, str]) -> dict[str, Any]:
+    """One server: the pages alone, the card page alone with and without hostile SQL, every level."""
     port = free_port()
     base = f"http://{HOST}:{port}"
     server = subprocess.Popen(
-        [sys.executable, "-c", "from kb.cli import cli; cli()", "serve", "--db", str(args.db), "--port", str(port), "--host", HOST],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [sys.executable, "-c", "from kb.cli import cli; cli()", "serve", "--db", str(db), "--port", str(port), "--host", HOST],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **env},
     )
     try:
         wait_ready(base, server)
@@ -186,26 +194,63 @@ def main() -> None:
         print(f"unloaded: p50 {alone['p50_ms']} ms, p95 {alone['p95_ms']} ms; {alone['pages_p50_ms']}", flush=True)
         card = {"card": pages["card"]}
         for hostile in (0, HOSTILE_CLIENTS):
-            alone_card = asyncio.run(run_level(base, card, args.db.stem, 1, hostile, args.seconds))
+            alone_card = asyncio.run(run_level(base, card, db.stem, 1, hostile, seconds))
             print(f"card page, one client, {hostile:2} hostile SQL: {alone_card['requests']} requests, "
                   f"p50 {alone_card['p50_ms']} ms, p95 {alone_card['p95_ms']} ms", flush=True)
             alone[f"card_one_client_{hostile}_hostile"] = alone_card
         levels = []
         for hostile in (0, HOSTILE_CLIENTS):
             for clients in LEVELS:
-                level = asyncio.run(run_level(base, pages, args.db.stem, clients, hostile, args.seconds))
+                level = asyncio.run(run_level(base, pages, db.stem, clients, hostile, seconds, think))
+                level["p95_over_unloaded_p95"] = round(level["p95_ms"] / alone["p95_ms"], 1) if alone["p95_ms"] else None
                 levels.append(level)
                 print(
                     f"{clients:3} clients, {hostile:2} hostile SQL: {level['requests']:5} requests, {level['errors']} errors, "
-                    f"p50 {level['p50_ms']} ms, p95 {level['p95_ms']} ms, p99 {level['p99_ms']} ms, card p95 {level['card_p95_ms']} ms",
+                    f"p50 {level['p50_ms']} ms, p95 {level['p95_ms']} ms, p99 {level['p99_ms']} ms, card p95 {level['card_p95_ms']} ms"
+                    f" ({level['p95_over_unloaded_p95']}x unloaded p95)",
                     flush=True,
                 )
     finally:
         server.terminate()
         server.wait(timeout=20)
+    return {"unloaded": alone, "levels": levels}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, default=ROOT / "data" / "kb.db")
+    parser.add_argument("--seconds", type=float, default=6.0)
+    parser.add_argument("--think-ms", type=float, default=0.0, help="each page client's pause between requests")
+    parser.add_argument("--compare", action="store_true", help="the page cache off, then on, in one run")
+    args = parser.parse_args()
+    if not args.db.exists():
+        subprocess.run([sys.executable, "-c", "from kb.cli import cli; cli()", "build", "--db", str(args.db)], check=True, cwd=ROOT)
+    pages = site_pages(args.db)
+    think = args.think_ms / 1000
+    runs = {"page cache off": {"MTGKB_PAGE_CACHE": "0"}, "page cache on": {"MTGKB_PAGE_CACHE": "1"}}
+    if not args.compare:
+        runs = {"page cache on": runs["page cache on"]}
+    figures: dict[str, Any] = {}
+    for name, env in runs.items():
+        print(f"-- {name}", flush=True)
+        figures[name] = measure(args.db, pages, args.seconds, think, env)
+    result: dict[str, Any] = {"db": args.db.name, "seconds_per_level": args.seconds, "think_ms": args.think_ms,
+                              "pages": pages, **figures}
+    if args.compare:
+        off, on = figures["page cache off"], figures["page cache on"]
+        result["off_over_on"] = {
+            "unloaded p95": ratio(off["unloaded"]["p95_ms"], on["unloaded"]["p95_ms"]),
+            **{f"{a['clients']} clients, {a['hostile_sql_clients']} hostile: p95": ratio(a["p95_ms"], b["p95_ms"])
+               for a, b in zip(off["levels"], on["levels"], strict=True)},
+        }
+        print("cache off / cache on, p95:", result["off_over_on"], flush=True)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps({"db": args.db.name, "seconds_per_level": args.seconds, "pages": pages,
-                                   "unloaded": alone, "levels": levels}, indent=2) + "\n", encoding="utf-8")
+    suffix = f"-think{args.think_ms:g}" if args.think_ms else ""
+    (RESULTS.parent / f"load_site{suffix}.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+
+
+def ratio(a: float, b: float) -> float | None:
+    return round(a / b, 1) if b else None
 
 
 if __name__ == "__main__":

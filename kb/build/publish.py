@@ -227,6 +227,10 @@ def _build(
         if before_swap:
             before_swap(db)
         report.counts = table_counts(db)
+        # Statistics for the query planner: without them it reads a lineage's rules through the
+        # (version_id, position) index (80 ms a card page instead of 1 ms). Sampled: seconds at 1M rows.
+        db.execute("pragma analysis_limit = 1000")
+        db.execute("analyze")
         if progress:
             progress("compacting")
         db.execute("pragma journal_mode = delete")

@@ -6,7 +6,8 @@ judge's card page waits behind it. So:
 
 - every connection gets SQLite limits (``SQLITE_LIMIT_LENGTH`` caps any one value, statement
   length and nesting are capped) and a row factory that stops a query once its rows add up to
-  ``MAX_RESULT_BYTES`` (Datasette's ``sql_time_limit_ms`` and its progress handler bound time);
+  ``MAX_RESULT_BYTES``; Datasette's ``sql_time_limit_ms`` bounds time, enforced by a watchdog
+  thread that interrupts the query (no Python callback inside the query's loop);
 - the site's own pages (card, rule, search, version, feed) run on a small thread pool of their
   own, with their own connections, so runaway SQL in Datasette's pool cannot queue them;
 - every response carries ``Content-Security-Policy`` and ``X-Content-Type-Options``;
@@ -187,25 +188,95 @@ def as_client_error(exception: BaseException) -> None:
         exception.status = 400
 
 
-# SQLite virtual-machine steps between two looks at the clock. Datasette looks every 1,000
-# (~0.1 ms): each look takes the GIL, so a few runaway queries take it tens of thousands of
-# times a second and every page waits for it. 20,000 steps is still about a millisecond.
-PROGRESS_STEPS = 20_000
+class Watchdog:
+    """One thread that interrupts connections whose time is up (``sqlite3_interrupt``).
+
+    Datasette bounds a query's time with a progress handler: a Python callback every N SQLite
+    steps. Each call takes the GIL, so a few runaway public queries took it thousands of times
+    a second and every page waited for it (and, with the SQL threads at a lower priority, for
+    a low-priority thread to be scheduled to hand it back). Interrupting from a watchdog needs
+    no Python in the query's loop at all: a runaway query runs in C, GIL released, until it is
+    stopped.
+
+    A query is charged the CPU time of its thread, not the wall-clock time: on a machine busy
+    with other work (or with runaway queries) an ordinary table page waiting for a core is not
+    "taking too long". ``WALL_CLOCK_FACTOR`` × the limit in wall-clock time stops it anyway.
+    """
+
+    WALL_CLOCK_FACTOR = 4
+    POLL_SECONDS = 0.02
+
+    def __init__(self) -> None:
+        self._watched: dict[int, tuple[float, float, int | None, float, sqlite3.Connection]] = {}
+        self._condition = threading.Condition()
+        self._next = 0
+        self._thread: threading.Thread | None = None
+
+    def watch(self, conn: sqlite3.Connection, seconds: float) -> int:
+        """Watch the query about to run on ``conn`` in the calling thread."""
+        clock = _thread_cpu_clock()
+        with self._condition:
+            self._next += 1
+            self._watched[self._next] = (
+                _cpu_seconds(clock) + seconds, time.monotonic() + seconds * self.WALL_CLOCK_FACTOR, clock,
+                time.monotonic() + seconds, conn,
+            )
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="kb-sql-watchdog", daemon=True)
+                self._thread.start()
+            self._condition.notify()
+            return self._next
+
+    def release(self, token: int) -> None:
+        # Under the lock: once this returns, the watchdog can no longer interrupt for ``token``
+        # (an interrupt landing after the query ended would stop the connection's next one).
+        with self._condition:
+            self._watched.pop(token, None)
+
+    def _run(self) -> None:
+        with self._condition:
+            while True:
+                now = time.monotonic()
+                for token, (cpu_deadline, wall_deadline, clock, soonest, conn) in list(self._watched.items()):
+                    if now >= wall_deadline or (now >= soonest and _cpu_seconds(clock) >= cpu_deadline):
+                        del self._watched[token]
+                        conn.interrupt()
+                if not self._watched:
+                    self._condition.wait()
+                else:
+                    # Nothing can be due before the soonest wall-clock point (CPU time never runs faster).
+                    soonest = min(entry[3] for entry in self._watched.values())
+                    self._condition.wait(max(self.POLL_SECONDS, soonest - now))
+
+
+def _thread_cpu_clock() -> int | None:
+    try:
+        return time.pthread_getcpuclockid(threading.get_ident())
+    except (AttributeError, OSError):
+        return None  # no per-thread CPU clock here: wall-clock time only
+
+
+def _cpu_seconds(clock: int | None) -> float:
+    if clock is None:
+        return time.monotonic()
+    try:
+        return time.clock_gettime(clock)
+    except OSError:  # the thread is gone
+        return float("inf")
+
+
+WATCHDOG = Watchdog()
 
 
 @contextmanager
 def time_limit(conn: sqlite3.Connection, ms: int) -> Iterator[None]:
-    """Datasette's ``sqlite_timelimit`` with PROGRESS_STEPS between checks."""
-    deadline = time.perf_counter() + ms / 1000
-
-    def handler() -> int:
-        return 1 if time.perf_counter() >= deadline else 0
-
-    conn.set_progress_handler(handler, PROGRESS_STEPS)
+    """Datasette's ``sqlite_timelimit``, by interrupting from the watchdog thread: the query
+    ends with ``sqlite3.OperationalError: interrupted``, as Datasette's own limit ends it."""
+    token = WATCHDOG.watch(conn, ms / 1000)
     try:
         yield
     finally:
-        conn.set_progress_handler(None, PROGRESS_STEPS)
+        WATCHDOG.release(token)
 
 
 def coarser_time_checks() -> None:

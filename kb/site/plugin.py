@@ -33,11 +33,12 @@ from kb.site import (
     labels,
     limits,
     markup,
+    page_cache,
     rule_page,
     version_page,
 )
 from kb.site.metadata import build_metadata
-from kb.site.search import GROUP_TITLES, register_functions, search
+from kb.site.search import GROUP_TITLES, PER_KIND, register_functions, search
 from kb.site.search_names import display_name
 
 # Patches of Datasette internals that do not load Datasette's plugins (the error handler's is
@@ -170,15 +171,25 @@ def database(datasette):
     return datasette.get_database()
 
 
-async def run(datasette, fn: Callable[[sqlite3.Connection], Any]) -> Any:
-    """Run ``fn(conn)`` under a time limit on our pages' own threads and connections, so that
-    public SQL queries filling Datasette's threads never queue the site's pages."""
+async def run(datasette, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(conn, *args)`` under a time limit on our pages' own threads and connections, so that
+    public SQL queries filling Datasette's threads never queue the site's pages; answered from
+    the page cache (``kb.site.page_cache``) when this served file already answered it."""
+    served = database(datasette)
+    slot = page_cache.slot_for(served, fn, args)
+    if slot is not None:
+        cached = slot.get()
+        if cached is not page_cache.MISSING:
+            return cached
 
     def limited(conn: sqlite3.Connection) -> Any:
         with limits.time_limit(conn, PAGE_TIME_LIMIT_MS):
-            return fn(conn)
+            return fn(conn, *args)
 
-    return await limits.PAGES.run(datasette, database(datasette), limited)
+    value = await limits.PAGES.run(datasette, served, limited)
+    if slot is not None:
+        slot.put(value)
+    return value
 
 
 def wants_json(request, json_suffix: str | None) -> bool:
@@ -192,8 +203,20 @@ def json_response(data: Any, status: int = 200) -> Response:
 
 
 async def render(datasette, request, template: str, context: dict[str, Any], status: int = 200) -> Response:
-    context = {"database_name": database(datasette).name, **context}
+    served = database(datasette)
+    # Without cookies or credentials (no actor, no flash messages) Datasette renders a page from its
+    # URL alone, and our pages' data depends on the URL and the served file only.
+    personal = request.headers.get("cookie") or request.headers.get("authorization")
+    slot = None if personal else page_cache.slot_for_key(
+        served, ("html", template, request.path, request.query_string, status))
+    if slot is not None:
+        cached = slot.get()
+        if cached is not page_cache.MISSING:
+            return Response.html(cached, status=status)
+    context = {"database_name": served.name, **context}
     html = await datasette.render_template(template, context, request=request)
+    if slot is not None:
+        slot.put(html)
     return Response.html(html, status=status)
 
 
@@ -216,7 +239,7 @@ async def search_page(datasette, request):
     query = request.args.get("q", "")
     kind = request.args.get("kind") or None
     offset = int(request.args.get("offset", "0")) if request.args.get("offset", "0").isdigit() else 0
-    results = await run(datasette, lambda conn: search(conn, query, kind=kind, offset=offset))
+    results = await run(datasette, search, query, PER_KIND, kind, offset)
     if wants_json(request, json):
         return json_response(results.to_dict())
     # An exact rule number or card name lands on its page (the query kept for the header box);
@@ -233,7 +256,7 @@ async def search_page(datasette, request):
 
 async def card_by_id(datasette, request):
     oracle_id, json = request.url_vars["oracle_id"], request.url_vars.get("json")
-    page = await run(datasette, lambda conn: card_page.card_page(conn, oracle_id=oracle_id.lower()))
+    page = await run(datasette, card_page.card_page, oracle_id.lower())
     return await card_response(datasette, request, page, json, f"No card with Oracle id {oracle_id}")
 
 
@@ -242,24 +265,25 @@ async def card_by_name(datasette, request):
     name = request.args.get("name", "").strip()
     if not name:
         return await not_found(datasette, request, "Give a card name: /card?name=…", wants_json(request, json))
-
-    def lookup(conn: sqlite3.Connection):
-        found = card_page.find_card(conn, name)
-        if found is None:
-            return None, None
-        if found.get("oracle_id"):
-            return found["oracle_id"], None
-        if found["name"] != name:  # one page per card: its other names redirect there
-            return None, {"redirect": found["name"]}
-        return None, card_page.card_page(conn, name=found["name"])
-
-    oracle_id, page = await run(datasette, lookup)
+    oracle_id, page = await run(datasette, card_by_name_data, name)
     suffix = ".json" if json else ""
     if oracle_id:
         return Response.redirect(f"/card/{oracle_id}{suffix}")
     if page and "redirect" in page:
         return Response.redirect(f"/card{suffix}?name={quote(page['redirect'])}")
     return await card_response(datasette, request, page, json, f"No card or rulings named “{name}”")
+
+
+def card_by_name_data(conn: sqlite3.Connection, name: str) -> tuple[str | None, dict[str, Any] | None]:
+    """The Oracle id a name leads to, or the page of a card known only by that name."""
+    found = card_page.find_card(conn, name)
+    if found is None:
+        return None, None
+    if found.get("oracle_id"):
+        return found["oracle_id"], None
+    if found["name"] != name:  # one page per card: its other names redirect there
+        return None, {"redirect": found["name"]}
+    return None, card_page.card_page(conn, name=found["name"])
 
 
 async def card_response(datasette, request, page, json_suffix, missing: str) -> Response:
@@ -275,7 +299,7 @@ async def rule(datasette, request):
     number, json = request.url_vars["number"], request.url_vars.get("json")
     version = request.args.get("version") or None
     from_version = request.args.get("from") or None  # the version drop-down: follow the rule's lineage
-    page = await run(datasette, lambda conn: rule_page.rule_page(conn, number, version, from_version))
+    page = await run(datasette, rule_page.rule_page, number, version, from_version)
     as_json = wants_json(request, json)
     if page is None:
         where = f" in {version}" if version else ""
@@ -288,7 +312,7 @@ async def rule(datasette, request):
 async def version(datasette, request):
     version_id, json = request.url_vars["version_id"], request.url_vars.get("json")
     kind = request.args.get("kind") or None
-    page = await run(datasette, lambda conn: version_page.version_page(conn, version_id, kind))
+    page = await run(datasette, version_page.version_page, version_id, kind)
     as_json = wants_json(request, json)
     if page is None:
         return await not_found(datasette, request, f"No CR version {version_id}", as_json)
@@ -300,7 +324,7 @@ async def version(datasette, request):
 async def glossary_entry(datasette, request):
     term = unquote(request.url_vars["term"])
     lang = request.args.get("lang", "en")
-    page = await run(datasette, lambda conn: glossary_page.glossary_term(conn, term, lang))
+    page = await run(datasette, glossary_page.glossary_term, term, lang)
     if page is None:
         return await not_found(datasette, request, f"No glossary term “{term}”", False)
     return await render(datasette, request, "kb_glossary_term.html", {"page": page})
@@ -308,13 +332,13 @@ async def glossary_entry(datasette, request):
 
 async def glossary_index(datasette, request):
     lang = request.args.get("lang", "en")
-    page = await run(datasette, lambda conn: glossary_page.glossary_index(conn, lang))
+    page = await run(datasette, glossary_page.glossary_index, lang)
     return await render(datasette, request, "kb_glossary.html", {"page": page})
 
 
 async def contents(datasette, request):
     version = request.args.get("version") or None
-    page = await run(datasette, lambda conn: contents_page.contents_page(conn, version))
+    page = await run(datasette, contents_page.contents_page, version)
     if page is None:
         return await not_found(datasette, request, f"No rules version “{version}”", False)
     return await render(datasette, request, "kb_contents.html", {"page": page})
@@ -323,11 +347,8 @@ async def contents(datasette, request):
 async def diff(datasette, request):
     args = request.args
     offset = int(args.get("offset", "0")) if args.get("offset", "0").isdigit() else 0
-
-    def build(conn: sqlite3.Connection):
-        return diff_page.diff_page(conn, args.get("from") or None, args.get("to") or None, args.get("kind") or None, offset)
-
-    page = await run(datasette, build)
+    page = await run(datasette, diff_page.diff_page, args.get("from") or None, args.get("to") or None,
+                     args.get("kind") or None, offset)
     if wants_json(request, request.url_vars.get("json")):
         return json_response(page)
     return await render(datasette, request, "kb_diff.html", {"page": page}, status=404 if page["error"] else 200)

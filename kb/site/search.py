@@ -15,6 +15,7 @@ from __future__ import annotations
 import sqlite3
 
 from kb.site.search_db import (
+    bounded_count,
     card_url,
     newest_english_version,
     register_functions,
@@ -53,7 +54,7 @@ from kb.site.search_text import (
 )
 
 __all__ = [
-    "GROUP_TITLES", "HIT_END", "HIT_START", "Hit", "SearchResults", "card_url", "clean_query", "escape_like",
+    "GROUP_TITLES", "HIT_END", "HIT_START", "Hit", "SearchResults", "bounded_count", "card_url", "clean_query", "escape_like",
     "fold", "fts_query", "has_cjk", "highlight", "marked_to_html", "newest_english_version", "register_functions",
     "rows", "rule_url", "search", "table_exists", "table_has_rows",
 ]
@@ -94,7 +95,7 @@ def search(
         results.capped.add("rules")
     groups["rules"] = rules[offset:] if kind == "rules" else rules
     if match:
-        groups["glossary"] = glossary_by_text(conn, query, match, 100)
+        groups["glossary"] = glossary_by_text(conn, query, match, 100, offset + size)
         rulings, count, capped = rulings_by_text(conn, query, match, offset if kind == "rulings" else 0, size)
         groups["rulings"] = rulings
         results.counts["rulings"] = count

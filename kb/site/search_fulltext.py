@@ -1,8 +1,10 @@
 """Rules, glossary entries, rulings and translations by their text, for the one-box search.
 
-Nothing here ranks or sorts every match: each full-text query reads a bounded window (no
-``order by rank`` over the whole match set) and the window is ordered in Python. A window that
-fills up makes its group's count a lower bound ("300+").
+Nothing here ranks, sorts or even visits every match: each full-text query reads at most a
+bounded number of index matches (an inner ``LIMIT`` on the FTS5 table, before any join or
+filter) and orders that window in Python. FTS5's ``rank`` (bm25) is never asked for: computing
+it for even one row reads every row that contains each query word ("the": all of them). A
+window that fills up makes its group's count a lower bound ("300+").
 """
 from __future__ import annotations
 
@@ -13,7 +15,14 @@ import unicodedata
 from typing import Any
 from urllib.parse import quote
 
-from kb.site.search_db import card_url, newest_english_version, rows, rule_url, table_exists, translated_versions
+from kb.site.search_db import (
+    card_url,
+    newest_english_version,
+    rows,
+    rule_url,
+    table_exists,
+    translated_versions,
+)
 from kb.site.search_hit import Hit
 from kb.site.search_text import (
     WORD,
@@ -28,6 +37,9 @@ RULES_WINDOW = 200  # rules of the current version read per query
 OTHER_RULES_WINDOW = 100  # of translated versions, and of older English versions
 TEXT_WINDOW = 100  # rulings, translations, glossary entries
 MAX_OFFSET = 1000
+# Index matches read at most per query, before sorting them by version: rules of every
+# version share one index, and "the" matches 18k of them.
+RULES_SCAN = 1000
 
 # "702.78a", "702.78", "702", "7", optionally after the word "rule" in a few languages.
 RULE_NUMBER_QUERY = re.compile(
@@ -60,16 +72,38 @@ def rules_by_number(conn: sqlite3.Connection, query: str) -> list[Hit]:
     return hits
 
 
-def rule_window(conn: sqlite3.Connection, match: str, where: str, params: list[Any], limit: int) -> list[dict[str, Any]]:
-    return rows(
+def rule_windows(
+    conn: sqlite3.Connection, match: str, current: str | None, translated: list[str]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]], bool]:
+    """Rules matching ``match``: up to RULES_WINDOW of the current version, OTHER_RULES_WINDOW
+    of translated and of older English versions, all from the first RULES_SCAN index matches
+    (one pass over the index; only the chosen rules' texts are read). The flag: a window filled
+    up or the scan stopped short of every match (counts are then lower bounds)."""
+    found = conn.execute(
+        """select rules.rowid, rules.version_id from (select rowid from rules_fts where rules_fts match ? limit ?) as hits
+        cross join rules on rules.rowid = hits.rowid""",
+        (match, RULES_SCAN + 1),
+    ).fetchall()
+    other = set(translated)
+    chosen: dict[str, list[int]] = {"current": [], "translated": [], "older": []}
+    sizes = {"current": RULES_WINDOW, "translated": OTHER_RULES_WINDOW, "older": OTHER_RULES_WINDOW}
+    for rowid, version in found[:RULES_SCAN]:
+        group = "current" if version == current else "translated" if version in other else "older"
+        if len(chosen[group]) < sizes[group]:
+            chosen[group].append(rowid)
+    wanted = [rowid for ids in chosen.values() for rowid in ids]
+    marks = ",".join("?" * len(wanted)) or "null"
+    by_rowid = {row.pop("hit_rowid"): row for row in rows(
         conn,
-        f"""select rules.number, rules.title, rules.text, rules.version_id, cr_versions.lang,
+        f"""select rules.rowid as hit_rowid, rules.number, rules.title, rules.text, rules.version_id, cr_versions.lang,
             cr_versions.effective_date
-        from rules_fts cross join rules on rules.rowid = rules_fts.rowid
-        join cr_versions on cr_versions.id = rules.version_id
-        where rules_fts match ? and {where} limit ?""",
-        [match, *params, limit],
-    )
+        from rules join cr_versions on cr_versions.id = rules.version_id where rules.rowid in ({marks})""",
+        wanted,
+    )}
+    windows = [[by_rowid[rowid] for rowid in chosen[group] if rowid in by_rowid] for group in sizes]
+    capped = (len(found) > RULES_SCAN or len(chosen["current"]) >= RULES_WINDOW
+              or len(chosen["translated"]) >= OTHER_RULES_WINDOW)
+    return windows[0], windows[1], windows[2], capped
 
 
 def about_rules(conn: sqlite3.Connection, numbers: list[str], version: str | None) -> list[dict[str, Any]]:
@@ -111,17 +145,12 @@ def rules_by_text(
     """
     current = newest_english_version(conn)
     translated = translated_versions(conn)
-    marks = ",".join("?" * len(translated)) or "null"
     about = about + glossary_rule_numbers(conn, query, current)
     in_force = about_rules(conn, about, current) + list(cjk_rows)
     capped = False
     older: list[dict[str, Any]] = []
     if match:
-        window = rule_window(conn, match, "rules.version_id = ?", [current], RULES_WINDOW)
-        translations = rule_window(conn, match, f"rules.version_id in ({marks})", translated, OTHER_RULES_WINDOW)
-        older = rule_window(conn, match, f"rules.version_id not in (?, {marks})", [current, *translated],
-                            OTHER_RULES_WINDOW)
-        capped = len(window) >= RULES_WINDOW or len(translations) >= OTHER_RULES_WINDOW
+        window, translations, older, capped = rule_windows(conn, match, current, translated)
         in_force += window + translations
     hits: dict[tuple[str, str], Hit] = {}
     named = {number.lower() for number in about}
@@ -189,7 +218,9 @@ def mark_words(text: str | None, query: str, width: int = 90) -> str:
     return ("…" if start else "") + "".join(out) + ("…" if end < len(text) else "")
 
 
-def glossary_by_text(conn: sqlite3.Connection, query: str, match: str, limit: int) -> list[Hit]:
+def glossary_by_text(conn: sqlite3.Connection, query: str, match: str, limit: int, shown: int = TEXT_WINDOW) -> list[Hit]:
+    """Glossary entries mentioning the query, the newest version's of each term; only the first
+    ``shown`` (the hits a page can show) get a marked snippet, the rest are counted."""
     found = rows(
         conn,
         """select glossary.id, glossary.term, glossary.text, glossary.version_id, cr_versions.lang,
@@ -206,7 +237,8 @@ def glossary_by_text(conn: sqlite3.Connection, query: str, match: str, limit: in
             newest[key] = row
     wanted = fold(query)
     ordered = sorted(newest.values(), key=lambda row: (fold(row["term"]) != wanted, row["lang"] != "en", fold(row["term"])))
-    return [glossary_hit(row["term"], row["lang"], mark_words(row["text"], query), row["version_id"]) for row in ordered[:limit]]
+    return [glossary_hit(row["term"], row["lang"], mark_words(row["text"], query) if index < shown else "", row["version_id"])
+            for index, row in enumerate(ordered[:limit])]
 
 
 def glossary_hit(term: str, lang: str, snippet: str, version_id: str) -> Hit:
@@ -214,16 +246,24 @@ def glossary_hit(term: str, lang: str, snippet: str, version_id: str) -> Hit:
     return Hit("glossary", term, url, snippet, lang, version_id)
 
 
-def windowed(conn: sqlite3.Connection, sql: str, match: str, offset: int, limit: int) -> tuple[list[dict[str, Any]], bool]:
-    """Rows ``offset``..``offset + limit`` of a bounded window, best-ranked first within the window.
-
-    ``rank`` is computed for the window's rows only: the full match set is never sorted.
-    """
+def windowed(
+    conn: sqlite3.Connection, sql: str, match: str, query: str, offset: int, limit: int
+) -> tuple[list[dict[str, Any]], bool]:
+    """Rows ``offset``..``offset + limit`` of a bounded window, best first within the window
+    (``relevance``): the full match set is never read, let alone sorted."""
     offset = max(0, min(offset, MAX_OFFSET))
     size = max(TEXT_WINDOW, offset + limit)
     found = rows(conn, sql, (match, size))
-    found.sort(key=lambda row: row["rank"])
+    words = [word.casefold() for word in WORD.findall(query)]
+    found.sort(key=lambda row: relevance(row.get("text"), query, words))
     return found[offset : offset + limit], len(found) >= size
+
+
+def relevance(text: str | None, query: str, words: list[str]) -> tuple:
+    """A sort key, best first: the query as typed, then more of its words, then shorter texts."""
+    folded = (text or "").casefold()
+    present = sum(1 for word in words if word in folded)
+    return (query.casefold() not in folded, -present, len(folded))
 
 
 def rulings_by_text(
@@ -232,11 +272,11 @@ def rulings_by_text(
     found, capped = windowed(
         conn,
         """select rulings.id, rulings.oracle_id, rulings.card_name, rulings.published_at, rulings.text,
-            cards.name as english, hits.rank
-        from (select rowid, rank from rulings_fts where rulings_fts match ? limit ?) as hits
+            cards.name as english
+        from (select rowid from rulings_fts where rulings_fts match ? limit ?) as hits
         join rulings on rulings.rowid = hits.rowid
         left join cards on cards.oracle_id = rulings.oracle_id""",
-        match, offset, limit,
+        match, query, offset, limit,
     )
     count = len(found) + offset if not capped else TEXT_WINDOW
     return [ruling_hit(row, mark_words(row["text"], query)) for row in found], count, capped
@@ -270,12 +310,12 @@ def translations_by_text(conn: sqlite3.Connection, query: str, match: str, limit
         conn,
         """select ruling_translations.id, ruling_translations.lang, ruling_translations.card_name,
             ruling_translations.ruling_id, ruling_translations.text, rulings.oracle_id,
-            rulings.card_name as ruling_card, cards.name as english, hits.rank
-        from (select rowid, rank from ruling_translations_fts where ruling_translations_fts match ? limit ?) as hits
+            rulings.card_name as ruling_card, cards.name as english
+        from (select rowid from ruling_translations_fts where ruling_translations_fts match ? limit ?) as hits
         join ruling_translations on ruling_translations.rowid = hits.rowid
         left join rulings on rulings.id = ruling_translations.ruling_id
         left join cards on cards.oracle_id = rulings.oracle_id""",
-        match, 0, limit,
+        match, query, 0, limit,
     )
     return [translation_hit(row, translation_snippet(row, query)) for row in found]
 

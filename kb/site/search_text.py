@@ -4,6 +4,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from functools import lru_cache
 
 from kb.normalise.names import name_key
 
@@ -20,6 +21,12 @@ RULE_NUMBER_KEY = re.compile(r"(\d+)|([a-z]+)")
 
 def fold(text: str | None) -> str:
     """Case- and accent-insensitive key: 'Paradiesvögel' and 'paradiesvogel' fold alike."""
+    return _fold(text) if text is None or len(text) <= 300 else name_key(text) or ""
+
+
+@lru_cache(maxsize=1 << 16)
+def _fold(text: str | None) -> str:
+    # Rule titles and card names recur across versions and queries (300 folds a search).
     return name_key(text) or ""
 
 
@@ -117,11 +124,21 @@ def edit_distance(left: str, right: str, cap: int = 4) -> int:
     return previous[-1]
 
 
+def letters_apart(left: str, right: str) -> int:
+    """A lower bound of the edit distance: the distinct letters one has and the other lacks
+    (each needs an edit). Set operations in C: it rules out most of a few hundred candidates
+    before ``edit_distance`` runs its Python loops."""
+    mine, theirs = set(left), set(right)
+    return max(len(mine - theirs), len(theirs - mine))
+
+
 def close_enough(query_key: str, candidate_key: str) -> int | None:
     """The distance when ``candidate_key`` is a plausible spelling of ``query_key``, else None."""
     if not query_key or not candidate_key or query_key == candidate_key:
         return None
     # One edit per four characters; CJK words are short, so one edit in two characters.
     allowed = max(1, len(query_key) // (2 if has_cjk(query_key) else 4))
+    if abs(len(query_key) - len(candidate_key)) > allowed or letters_apart(query_key, candidate_key) > allowed:
+        return None
     distance = edit_distance(query_key, candidate_key, allowed)
     return distance if distance <= allowed else None

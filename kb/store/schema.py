@@ -63,6 +63,11 @@ INDEXES: list[tuple[str, list[str], bool]] = [
     ("ruling_rules", ["rule_id"], False),
     ("ruling_rules", ["current_rule_id"], False),
     ("ruling_rules", ["status"], False),
+    # The site's version page (changes of one version, counted by kind), rule page (a lineage's
+    # changes) and card page (a ruling's quality issues).
+    ("cr_changes", ["new_version_id", "kind"], False),
+    ("cr_changes", ["new_rule_id"], False),
+    ("quality_issues", ["ruling_id"], False),
 ]
 
 # Latin-script text: diacritics folded so "regles" finds "règles".

@@ -1,0 +1,224 @@
+"""The site's search and busiest pages on a full-scale database, beside Datasette's own floor and a bounded direct FTS query.
+
+    .venv/bin/python -m bench.search_scale --scale 0.2 --workdir /tmp/search-scale [--seconds 8]
+    .venv/bin/python -m bench.search_scale --db /path/to/kb.db
+
+Without ``--db``, builds the database first (once per workdir) as ``bench.full_scale`` builds
+its full database: the generated corpus (``bench.corpus``: rulings, oracle_cards, all_cards in
+11 languages at ``--scale`` × 1M rulings / 500k printings) on top of every CR version of the
+bundled snapshot. Then serves it with ``mtgkb serve`` on 127.0.0.1 with the page cache off
+(``MTGKB_PAGE_CACHE=0``: every request does its full work, as a stream of different queries
+would) and measures, loopback only:
+
+- ``floor``: ``/-/versions.json``, Datasette answering without touching the database;
+- ``direct FTS``: a bounded full-text query through Datasette's SQL API
+  (``select rowid from rulings_fts where rulings_fts match :q limit 20``);
+- ``search``: the one-box search (``/search.json?q=``) over common words ("the", "if a
+  creature"), long queries, rule numbers, keywords, card names in several languages;
+- ``pages``: rule pages of the keywords with the most rulings, card lookup by a foreign
+  name, the Atom feed, a card page.
+
+Each group sequentially (p50/p95/p99), then search at 4 and 16 concurrent clients (p50/p95,
+5xx count). Figures go to bench/results/search_scale-<scale>.json.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from bench.corpus import write_corpus
+from bench.full_scale import FULL, SNAPSHOT
+from bench.load_site import HOST, free_port, percentile, wait_ready
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results"
+TARGETS = {"search p95 sequential ms": 15, "search p95 at 4 clients ms": 40, "pages p95 ms": 50}
+SEARCHES = (
+    "the", "if a creature", "a", "double-faced card transform", "deathtouch", "flying",
+    "the creature's controller may sacrifice it at the beginning of the next end step",
+    "until end of turn", "702.19", "rule 701.40", "convoke", "zerstören", "détruisez", "no such wordxyz",
+)
+
+
+def cli(*argv: str) -> None:
+    subprocess.run([sys.executable, "-c", "from kb.cli import cli; cli()", *argv], check=True, cwd=ROOT,
+                   stdout=subprocess.DEVNULL)
+
+
+def build(scale: float, workdir: Path) -> Path:
+    """The full database of ``bench.full_scale`` (snapshot + oracle_cards + rulings + all_cards)."""
+    db = workdir / "kb.db"
+    if db.exists():
+        return db
+    sizes = {key: max(1, int(value * scale)) for key, value in FULL.items()}
+    files = write_corpus(workdir / "corpus", sizes["rulings"], sizes["cards"], sizes["printings"])
+    building = workdir / "kb.building.db"
+    building.unlink(missing_ok=True)
+    cli("build", "--snapshot", str(SNAPSHOT), "--db", str(building))
+    for kind in ("oracle_cards", "rulings", "all_cards"):
+        cli("import", "--db", str(building), "--source", "scryfall", str(files[kind]))
+    building.rename(db)
+    return db
+
+
+def pages_of(db: Path) -> dict[str, str]:
+    """Busy pages from what the database holds: the rules with the most rulings, foreign names."""
+    conn = sqlite3.connect(f"file:{db}?immutable=1", uri=True)
+    try:
+        busy = [row[0] for row in conn.execute(
+            """select current_number from ruling_rules where current_number is not null
+            group by current_number order by count(*) desc limit 3""")]
+        names = {lang: conn.execute("select name from card_names where lang = ? order by rowid limit 1 offset 500",
+                                    (lang,)).fetchone() for lang in ("de", "ja", "zhs")}
+        oracle = conn.execute("select oracle_id from rulings where oracle_id is not null limit 1 offset 5000").fetchone()
+    finally:
+        conn.close()
+    pages = {f"rule {number}": f"/rule/{number}" for number in ["701.40", *busy]}
+    pages.update({f"card name {lang}": "/card?name=" + quote(row[0]) for lang, row in names.items() if row})
+    pages["feed"] = "/changes.atom"
+    if oracle:
+        pages["card"] = f"/card/{oracle[0]}"
+    return pages
+
+
+def searches_of(db: Path) -> dict[str, str]:
+    conn = sqlite3.connect(f"file:{db}?immutable=1", uri=True)
+    try:
+        names = [row[0] for row in conn.execute(
+            "select name from card_names where lang in ('en', 'de', 'fr', 'ja', 'zhs') group by lang")]
+    finally:
+        conn.close()
+    return {query: "/search.json?q=" + quote(query) for query in (*SEARCHES, *names)}
+
+
+async def timed(client: httpx.AsyncClient, url: str) -> tuple[float, int]:
+    started = time.perf_counter()
+    try:
+        status = (await client.get(url)).status_code
+    except httpx.HTTPError:
+        status = 599
+    return time.perf_counter() - started, status
+
+
+def summary(latencies: list[float], statuses: list[int]) -> dict[str, Any]:
+    return {
+        "requests": len(latencies),
+        "p50_ms": round(percentile(latencies, 0.50) * 1000, 1),
+        "p95_ms": round(percentile(latencies, 0.95) * 1000, 1),
+        "p99_ms": round(percentile(latencies, 0.99) * 1000, 1),
+        "5xx": sum(1 for status in statuses if status >= 500),
+        "4xx": sum(1 for status in statuses if 400 <= status < 500),
+    }
+
+
+async def sequential(base: str, urls: dict[str, str], rounds: int) -> tuple[dict[str, Any], dict[str, float]]:
+    """Every URL ``rounds`` times, one at a time; the group's summary and each URL's median."""
+    latencies: list[float] = []
+    statuses: list[int] = []
+    each: dict[str, list[float]] = {}
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        for url in urls.values():
+            await timed(client, url)  # warm the connection and SQLite's page cache
+        for _ in range(rounds):
+            for name, url in urls.items():
+                seconds, status = await timed(client, url)
+                latencies.append(seconds)
+                statuses.append(status)
+                each.setdefault(name, []).append(seconds)
+    return summary(latencies, statuses), {name: round(percentile(v, 0.5) * 1000, 1) for name, v in each.items()}
+
+
+async def concurrent(base: str, urls: dict[str, str], clients: int, seconds: float) -> dict[str, Any]:
+    latencies: list[float] = []
+    statuses: list[int] = []
+    names = list(urls)
+    stop = time.monotonic() + seconds
+    limits = httpx.Limits(max_connections=clients + 2)
+
+    async def client_loop(client: httpx.AsyncClient, offset: int) -> None:
+        index = offset
+        while time.monotonic() < stop:
+            seconds_taken, status = await timed(client, urls[names[index % len(names)]])
+            index += 1
+            latencies.append(seconds_taken)
+            statuses.append(status)
+
+    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as client:
+        await asyncio.gather(*(client_loop(client, i * 3) for i in range(clients)))
+    return {"clients": clients, **summary(latencies, statuses)}
+
+
+def measure(db: Path, seconds: float, rounds: int) -> dict[str, Any]:
+    port = free_port()
+    base = f"http://{HOST}:{port}"
+    env = {**os.environ, "MTGKB_PAGE_CACHE": "0"}
+    server = subprocess.Popen(
+        [sys.executable, "-c", "from kb.cli import cli; cli()", "serve", "--db", str(db), "--port", str(port), "--host", HOST],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    searches = searches_of(db)
+    fts = ("/" + db.stem + ".json?_shape=array&sql="
+           + quote("select rowid from rulings_fts where rulings_fts match :q limit 20") + "&q=")
+    groups = {
+        "floor": {"versions": "/-/versions.json"},
+        "direct FTS": {word: fts + quote(f'"{word}"') for word in ("the", "creature", "deathtouch", "transform")},
+        "search": searches,
+        "pages": pages_of(db),
+    }
+    figures: dict[str, Any] = {"sequential": {}, "per_url_p50_ms": {}, "concurrent": []}
+    try:
+        wait_ready(base, server)
+        for name, urls in groups.items():
+            found, each = asyncio.run(sequential(base, urls, rounds))
+            figures["sequential"][name] = found
+            figures["per_url_p50_ms"][name] = each
+            print(f"{name:12} sequential: {found}", flush=True)
+        for clients in (4, 16):
+            found = asyncio.run(concurrent(base, searches, clients, seconds))
+            figures["concurrent"].append(found)
+            print(f"search at {clients:2} clients: {found}", flush=True)
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, help="an already built database (else built in --workdir)")
+    parser.add_argument("--scale", type=float, default=0.2, help="share of the real size (1 = 1M rulings)")
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/mtgkb-search-scale"))
+    parser.add_argument("--seconds", type=float, default=8.0, help="per concurrent level")
+    parser.add_argument("--rounds", type=int, default=5, help="sequential passes over each group's URLs")
+    args = parser.parse_args()
+    if args.db is None:
+        args.workdir.mkdir(parents=True, exist_ok=True)
+        started = time.monotonic()
+        db = build(args.scale, args.workdir)
+        print(f"database: {db} ({db.stat().st_size / 1e6:.0f} MB, {time.monotonic() - started:.0f} s)", flush=True)
+    else:
+        db = args.db
+    conn = sqlite3.connect(f"file:{db}?immutable=1", uri=True)
+    counts = {table: conn.execute(f"select count(*) from {table}").fetchone()[0]
+              for table in ("rulings", "printings", "card_names", "rules")}
+    conn.close()
+    figures = {"db": str(db), "counts": counts, "targets": TARGETS, **measure(db, args.seconds, args.rounds)}
+    # Named by scale: the share of a million rulings the database holds.
+    label = f"{args.scale:g}" if args.db is None else f"{round(counts['rulings'] / FULL['rulings'], 2):g}"
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / f"search_scale-{label}.json").write_text(json.dumps(figures, indent=2, ensure_ascii=False) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+"""Pages computed once per served file: the cache answers repeats, and a swapped or rewritten file empties it."""
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from kb.site import card_page, page_cache
+from kb.site.limits import PAGE_THREAD_PREFIX
+from kb.site.page_cache import PageCache, file_signature
+from kb.site.reload import reloader_for
+from site_databases import JACE as JACE_ORACLE_ID
+from site_databases import make_datasette
+
+JACE = f"/card/{JACE_ORACLE_ID}.json"
+
+
+def test_a_new_signature_empties_the_cache_and_the_oldest_entries_leave_first() -> None:
+    cache = PageCache(max_entries=2)
+    assert cache.get(("file", 1), "a") is page_cache.MISSING
+    cache.put(("file", 1), "a", 1)
+    cache.put(("file", 1), "b", 2)
+    assert cache.get(("file", 1), "a") == 1  # "a" is now the most recently used
+    cache.put(("file", 1), "c", 3)
+    assert cache.get(("file", 1), "b") is page_cache.MISSING
+    assert cache.get(("file", 1), "a") == 1
+    assert cache.get(("file", 2), "a") is page_cache.MISSING
+    cache.put(("file", 1), "d", 4)  # computed from the old file: not kept
+    assert cache.entries == {}
+
+
+def test_closures_are_never_cached() -> None:
+    assert page_cache.function_key(card_page.card_page, ("x",)) == ("kb.site.card_page", "card_page", ("x",))
+    assert page_cache.function_key(lambda conn: None, ()) is None
+    assert page_cache.function_key(card_page.card_page, ([],)) is None  # a list is no key
+
+
+def test_the_signature_changes_when_a_file_is_renamed_over_or_written(tmp_path: Path) -> None:
+    path = tmp_path / "kb.db"
+    conn = sqlite3.connect(path)
+    conn.execute("create table t (x)")
+    conn.commit()
+    first = file_signature(str(path))
+    conn.execute("insert into t values (1)")
+    conn.commit()
+    conn.close()
+    written = file_signature(str(path))
+    assert written != first
+    other = tmp_path / "other.db"
+    shutil.copy(path, other)
+    os.replace(other, path)
+    assert file_signature(str(path)) not in (first, written)
+    assert file_signature(None) is None
+
+
+@pytest.fixture
+def served_copy(snapshot_db: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "kb.db"
+    shutil.copy(snapshot_db, copy)
+    return copy
+
+
+async def test_a_repeated_page_is_answered_from_the_cache(served_copy: Path) -> None:
+    ds = make_datasette(served_copy)
+    first = await ds.client.get(JACE)
+    second = await ds.client.get(JACE)
+    assert first.status_code == second.status_code == 200
+    assert first.json() == second.json()
+    cache = page_cache.cache_of(ds.get_database())
+    assert (cache.hits, cache.misses) == (1, 1)
+    html = [await ds.client.get("/rule/702.78") for _ in range(2)]
+    assert html[0].text == html[1].text
+    assert ("html", "kb_rule.html", "/rule/702.78", "", 200) in cache.entries
+
+
+async def test_a_visitor_with_cookies_gets_a_page_rendered_for_them(served_copy: Path) -> None:
+    ds = make_datasette(served_copy)
+    await ds.client.get("/rule/702.78", cookies={"ds_actor": "x"})
+    cache = page_cache.cache_of(ds.get_database())
+    assert not [key for key in cache.entries if key[0] == "html"]
+    assert any(key[1] == "rule_page" for key in cache.entries)  # the page's data is the same for all
+
+
+async def test_turned_off_nothing_is_kept(served_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(page_cache.ENV, "0")
+    ds = make_datasette(served_copy)
+    assert (await ds.client.get(JACE)).status_code == 200
+    assert (await ds.client.get("/rule/702.78")).status_code == 200
+    assert page_cache.cache_of(ds.get_database()).entries == {}
+
+
+async def test_a_swapped_file_is_never_answered_from_the_old_files_cache(
+    served_copy: Path, hostile_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hostile database has no Jace: after the swap his page is a 404, the home page's counts are the new file's."""
+    monkeypatch.setenv("MTGKB_RELOAD_INTERVAL_MS", "0")
+    ds = make_datasette(served_copy)
+    await ds.invoke_startup()
+    before = await ds.client.get(JACE)
+    home_before = (await ds.client.get("/")).text
+    assert before.status_code == 200
+    assert (await ds.client.get(JACE)).status_code == 200  # now from the cache
+    replacement = served_copy.with_name("next.db")
+    shutil.copy(hostile_db, replacement)
+    os.replace(replacement, served_copy)
+    reloader = reloader_for(ds)
+    await ds.client.get("/-/versions.json")  # the request that notices the swap
+    assert reloader.task is not None
+    await reloader.task
+    assert reloader.reloads == 1
+    assert (await ds.client.get(JACE)).status_code == 404
+    assert (await ds.client.get("/")).text != home_before
+
+
+async def test_pages_run_on_their_own_threads_not_on_public_sqls(served_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    threads: list[str] = []
+    real = card_page.card_page
+
+    def recording(conn, oracle_id=None, name=None):
+        threads.append(threading.current_thread().name)
+        return real(conn, oracle_id, name)
+
+    monkeypatch.setattr(card_page, "card_page", recording)
+    ds = make_datasette(served_copy)
+    assert (await ds.client.get(JACE)).status_code == 200
+    assert threads and threads[0].startswith(PAGE_THREAD_PREFIX)
