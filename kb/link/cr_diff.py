@@ -33,7 +33,7 @@ from kb.link.cr_trace import TraceEntry, number_maps, trace_rule, version_id_of,
 from kb.records import CRDocument, GlossaryEntry, Rule
 
 __all__ = [
-    "CHANGE_KINDS", "Change", "TraceEntry", "WordOp", "count_changes", "diff_and_map", "diff_glossary",
+    "CHANGE_KINDS", "Change", "TraceEntry", "WordOp", "count_changes", "diff_and_map", "diff_and_pairing", "diff_glossary",
     "diff_versions", "number_maps", "pair_rules", "render_word_diff", "rule_display_text", "same_content",
     "similarity", "trace_rule", "version_id_of", "version_in_force", "word_ops",
 ]
@@ -124,10 +124,15 @@ def diff_versions(old: CRDocument, new: CRDocument) -> list[Change]:
 
 
 def diff_and_map(old: CRDocument, new: CRDocument) -> tuple[list[Change], dict[str, str | None]]:
-    """``diff_versions`` and ``pair_rules`` from one pairing (what a build needs for both)."""
-    pairing = pairing_of(old, new)
-    changes = _changes(old, new, pairing)
+    """``diff_versions`` and ``pair_rules`` from one pairing."""
+    changes, pairing = diff_and_pairing(old, new)
     return changes, pairing.mapping()
+
+
+def diff_and_pairing(old: CRDocument, new: CRDocument) -> tuple[list[Change], Pairing]:
+    """``diff_versions`` and the pairing it rests on (a build also derives merges and splits from it)."""
+    pairing = pairing_of(old, new)
+    return _changes(old, new, pairing), pairing
 
 
 def _changes(old: CRDocument, new: CRDocument, pairing: Pairing) -> list[Change]:

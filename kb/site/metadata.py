@@ -22,6 +22,7 @@ TABLE_PRESENTATION: dict[str, dict[str, Any]] = {
     "cr_versions": {"label_column": "id", "sort_desc": "effective_date", "facets": ["lang", "method", "translation_match"]},
     "rules": {"label_column": "number", "sort": "position", "facets": ["version_id", "kind"]},
     "rule_lineages": {"label_column": "id", "facets": ["kind", "first_version_id"]},
+    "rule_lineage_links": {"facets": ["kind", "new_version_id"], "sort": "new_version_id"},
     "rule_examples": {},
     "glossary": {"label_column": "term", "sort": "position", "facets": ["version_id"]},
     "rule_refs": {},

@@ -18,6 +18,8 @@ from kb.store.tables import LINEAGE_COLUMNS, TABLES
 INDEXES: list[tuple[str, list[str], bool]] = [
     ("rules", ["lineage_id"], False),
     ("ruling_rules", ["lineage_id"], False),
+    ("rule_lineage_links", ["old_lineage_id"], False),
+    ("rule_lineage_links", ["new_lineage_id"], False),
     # Not unique: a number an edition prints twice (a misprint) keeps both rules, flagged.
     ("rules", ["version_id", "number"], False),
     ("rules", ["number"], False),
@@ -157,6 +159,15 @@ def m005_rule_lineages(db: sqlite_utils.Database) -> None:
             for name in names:
                 if name not in present:
                     db.table(table).add_column(name, str)
+
+
+@migrations()
+def m006_rule_lineage_links(db: sqlite_utils.Database) -> None:
+    """rule_lineage_links (merges and splits) on databases made before it."""
+    spec = TABLES["rule_lineage_links"]
+    db.table("rule_lineage_links").create(
+        spec["columns"], pk=spec["pk"], foreign_keys=spec.get("foreign_keys"), if_not_exists=True
+    )
 
 
 def ensure_db_shape(db: sqlite_utils.Database, search: bool = True) -> None:
