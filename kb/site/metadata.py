@@ -104,7 +104,7 @@ order by en.version_id desc, tr.version_id""",
         "title": "Translations that are stale or do not match their English original",
         "sql": """select tr.version_id, tr.number, rule_links.status, rule_links.reasons, en.version_id as english_version
 from rule_links join rules as tr on tr.id = rule_links.rule_id join rules as en on en.id = rule_links.en_rule_id
-where rule_links.status != 'linked' order by tr.version_id, tr.position""",
+where rule_links.status != 'same' order by tr.version_id, tr.position""",
     },
     "rulings_by_any_name": {
         "title": "Rulings of a card by any-language name, including cards not yet linked",

@@ -200,9 +200,9 @@ def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], versio
         status = row["status"]
         # The linking step judged the link against the newest English version; the page may show
         # another: stale when the text shown differs, renumbered when only the number does.
-        if status == "linked" and changed_since:
+        if status == "same" and changed_since:
             status = "stale"
-        elif status == "linked" and by_lineage and row["english_number"] != number:
+        elif status == "same" and by_lineage and row["english_number"] != number:
             status = "renumbered"
         column["rules"].setdefault(number, {**row, "status": status})
     return {

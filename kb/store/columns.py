@@ -360,7 +360,7 @@ VALUES: dict[tuple[str, str], dict[str, str]] = {
         "split": "the new rule was added with text taken from the old rule (which lives on under its own lineage)",
     },
     ("rule_links", "status"): {
-        "linked": "the newest English version has the same rule, same text, same number",
+        "same": "the newest English version has the same rule, same text, same number (called linked before schema m007)",
         "renumbered": "same text, another number today",
         "stale": "the English text changed since, the rule was removed, or the versions around the translation's date differ",
         "mismatch": "no counterpart found, or titles and structure disagree",

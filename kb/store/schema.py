@@ -170,6 +170,13 @@ def m006_rule_lineage_links(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m007_rule_link_status_same(db: sqlite_utils.Database) -> None:
+    """rule_links.status "linked" is called "same" (same text, same number as the newest English)."""
+    if db["rule_links"].exists():
+        db.execute("update rule_links set status = 'same' where status = 'linked'")
+
+
 def ensure_db_shape(db: sqlite_utils.Database, search: bool = True) -> None:
     """Bring ``db`` to the current schema and (re)create indexes, full-text search and views
     (``search=False``: not the search indexes, which a build makes once, at its end)."""
