@@ -52,6 +52,8 @@ INDEXES: list[tuple[str, list[str], bool]] = [
     ("cr_changes", ["old_version_id", "new_version_id", "position"], False),
     ("cr_changes", ["old_number"], False),
     ("cr_changes", ["new_number"], False),
+    # A rule's trace reads the changes of its lineage's members (not a scan of every change).
+    ("cr_changes", ["new_rule_id"], False),
     ("ruling_rules", ["rule_id"], False),
     ("ruling_rules", ["current_rule_id"], False),
     ("ruling_rules", ["status"], False),
