@@ -33,7 +33,7 @@ from kb.link.cr_trace import TraceEntry, number_maps, trace_rule, version_id_of,
 from kb.records import CRDocument, GlossaryEntry, Rule
 
 __all__ = [
-    "CHANGE_KINDS", "Change", "TraceEntry", "WordOp", "count_changes", "diff_and_map", "diff_glossary",
+    "CHANGE_KINDS", "Change", "TraceEntry", "WordOp", "count_changes", "diff_and_map", "diff_and_pairing", "diff_glossary",
     "diff_versions", "number_maps", "pair_rules", "render_word_diff", "rule_display_text", "same_content",
     "similarity", "trace_rule", "version_id_of", "version_in_force", "word_ops",
 ]
@@ -126,26 +126,34 @@ def diff_versions(old: CRDocument, new: CRDocument) -> list[Change]:
 
 
 def diff_and_map(old: CRDocument, new: CRDocument) -> tuple[list[Change], dict[str, str | None]]:
-    """``diff_versions`` and ``pair_rules`` from one pairing (what a build needs for both)."""
+    """``diff_versions`` and ``pair_rules`` from one pairing."""
+    changes, pairing = diff_and_pairing(old, new)
+    return changes, pairing.mapping()
+
+
+def diff_and_pairing(old: CRDocument, new: CRDocument) -> tuple[list[Change], Pairing]:
+    """``diff_versions`` and the pairing it rests on (a build also derives merges and splits from it).
+
+    The pairing is shared with later calls for the same two documents: read it, never change it."""
     key = (_content_key(old), _content_key(new))
     found = _RECENT_DIFFS.get(key)
     if found is None:
         pairing = pairing_of(old, new)
-        found = (_changes(old, new, pairing), pairing.mapping())
+        found = (_changes(old, new, pairing), pairing)
         _RECENT_DIFFS[key] = found
         while len(_RECENT_DIFFS) > RECENT_DIFFS_KEPT:
             _RECENT_DIFFS.popitem(last=False)
     else:
         _RECENT_DIFFS.move_to_end(key)
-    changes, mapping = found
-    return list(changes), dict(mapping)
+    changes, pairing = found
+    return list(changes), pairing
 
 
 # A process that builds more than once (a refresh after a failed source, the test suite) compares
 # the same pairs of versions again; the comparison takes seconds, the key milliseconds. The key is
 # the whole content, so only an identical pair of documents is answered from here.
 RECENT_DIFFS_KEPT = 16
-_RECENT_DIFFS: OrderedDict[tuple[tuple, tuple], tuple[list[Change], dict[str, str | None]]] = OrderedDict()
+_RECENT_DIFFS: OrderedDict[tuple[tuple, tuple], tuple[list[Change], Pairing]] = OrderedDict()
 
 
 def _content_key(document: CRDocument) -> tuple:

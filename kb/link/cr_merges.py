@@ -5,7 +5,8 @@ editors also fold a removed rule into a neighbour (701.16d "a replacement moves 
 into 701.16c when both became "the library is shuffled anyway") and divide a rule in two (603.6d's
 text became 603.10, its example 603.10a). Those links are kept beside the identity pairing:
 
-- **merged**: an old rule the pairing calls removed whose words (in order) are mostly found in a
+- **merged**: a heading the pairing folded into the rule its subrules went under (700.8 into
+  206.3 in 2021), or an old rule the pairing calls removed whose words (in order) are mostly found in a
   new rule that has a predecessor of its own *and changed to take them in* (the new rule holds more
   of them than its predecessor did). A rule that kept its text word for word took nothing in, so a
   removed rule written on the same template as an untouched one ("Multiple instances of changeling
@@ -17,18 +18,26 @@ text became 603.10, its example 603.10a). Those links are kept beside the identi
 Containment is the share of the smaller side's words that ``difflib`` matches in order in the
 larger; a short text (under ``MIN_WORDS`` words) says too little to be traced.
 
+**Confirmed** links (``confirmed_links``, the ones stored and shown) also stay in their section:
+the partner lies in the section the rule's own section became. The look-alikes found by words
+alone cross sections (205.3b → 306.3 in 2009, 800.7 → 104.3h in 2017/2019), and so does a
+sentence copied into rules elsewhere (409.1f → 309.2c, 309.2d in 2003).
+
 Measured: on the 12 Venser's Journal diffs, 2 merges (both the key's pairs) and 3 splits (rules the
 key calls added). On the 12 consecutive English versions in realdata/cr/en-raw, 11 merges, of
 which 2 read as look-alikes written on another rule's template (205.3b → 306.3 in 2009, 800.7 →
 104.3h in 2019), and 43 splits (sentences copied into several rules count: 409.1f → 309.2c and
 309.2d in 2003).
-Not yet stored: a page must not show a link of that precision as fact.
+Only the confirmed ones are stored (``rule_lineage_links``): 5 of those 11 merges (left out:
+the two look-alikes, and four across sections the 2009 and 2024 editions regrouped, 419.2 →
+614.1 and 713.3 → 712.8 among them: likely right, not confirmed) and 35 of those 43 splits.
 """
 from __future__ import annotations
 
 import difflib
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from kb.link.cr_pairing import NUMBERED_KINDS, Entry, Pairing
 
@@ -102,7 +111,7 @@ def merged_into(pairing: Pairing) -> dict[str, str]:
     ]
     frequency = Counter(word for item in pairing.new.values() for word in set(item.words))
     index = _word_index(_traceable(targets))
-    merged: dict[str, str] = {}
+    merged: dict[str, str] = dict(pairing.folded)
     for removed in _traceable(pairing.free_old()):
 
         def took_it_in(target: Entry, share: float, removed: Entry = removed) -> bool:
@@ -143,3 +152,38 @@ def split_from(pairing: Pairing) -> dict[str, str]:
         if found is not None:
             split[added.number] = found[1]
     return split
+
+
+@dataclass(frozen=True)
+class LineageLink:
+    """A many-to-one link between two versions: ``merge`` (old rule went into the new one) or
+    ``split`` (new rule came out of the old one); ``share``: containment of the moved words."""
+
+    kind: str
+    old_number: str
+    new_number: str
+    share: float
+
+
+def _section(item: Entry) -> str:
+    return item.rule.section or item.number.split(".")[0]
+
+
+def _stays_in_section(pairing: Pairing, old: Entry, new: Entry) -> bool:
+    """The new entry is in the section the old entry's section became."""
+    return pairing.old_to_new.get(_section(old)) == _section(new)
+
+
+def confirmed_links(pairing: Pairing) -> list[LineageLink]:
+    """Merges and splits whose partner lies in the section the rule's own section became, and
+    headings folded into the rule their subrules went under."""
+    links = []
+    for removed, target in merged_into(pairing).items():
+        old, new = pairing.old[removed], pairing.new[target]
+        if removed in pairing.folded or _stays_in_section(pairing, old, new):
+            links.append(LineageLink("merge", removed, target, round(containment(old.words, new.words), 3)))
+    for added, source in split_from(pairing).items():
+        old, new = pairing.old[source], pairing.new[added]
+        if _stays_in_section(pairing, old, new):
+            links.append(LineageLink("split", source, added, round(containment(new.words, old.words), 3)))
+    return sorted(links, key=lambda link: (link.kind, link.old_number, link.new_number))

@@ -9,7 +9,10 @@ paired by content and by what the rest of the document says about them, not only
 2. identical masked content under another number (a pure renumbering);
 3. cross-references that follow the move: a rule whose only change is a cited number
    ("see rule 500.6" became "see rule 603.2b") says where the cited rule went;
-4. a heading whose subrules moved together moves with them ("701.47 Connive" → "701.50");
+4. a heading whose subrules moved together moves with them ("701.47 Connive" → "701.50"),
+   unless they went under a rule that is closer to its own predecessor: the heading was folded
+   into it (700.8 and its subrules went under 206.3 in 2021; 206.3 stays 206.3, 700.8 is removed
+   and merged there, and the new 700.8 is another rule);
 5. an edited subrule of a moved rule keeps its letter under the new parent;
 6. same number, similar content ("changed");
 7. similar content elsewhere, same section first, then anywhere through a rare-word index
@@ -203,19 +206,22 @@ class Pairing:
     new: dict[str, Entry]
     old_to_new: dict[str, str] = field(default_factory=dict)
     new_to_old: dict[str, str] = field(default_factory=dict)
+    # Old headings folded into a rule that kept its own identity (their subrules went under it):
+    # removed, and merged there (``kb.link.cr_merges``); no later step pairs them.
+    folded: dict[str, str] = field(default_factory=dict)
 
     def pair(self, old_number: str, new_number: str) -> None:
         self.old_to_new[old_number] = new_number
         self.new_to_old[new_number] = old_number
 
     def free_old(self) -> list[Entry]:
-        return [e for n, e in self.old.items() if n not in self.old_to_new]
+        return [e for n, e in self.old.items() if n not in self.old_to_new and n not in self.folded]
 
     def free_new(self) -> list[Entry]:
         return [e for n, e in self.new.items() if n not in self.new_to_old]
 
     def is_free(self, old_number: str | None, new_number: str | None) -> bool:
-        return (old_number is None or old_number not in self.old_to_new) and (
+        return (old_number is None or (old_number not in self.old_to_new and old_number not in self.folded)) and (
             new_number is None or new_number not in self.new_to_old
         )
 
@@ -305,7 +311,23 @@ def _pair_headings_by_children(pairing: Pairing) -> None:
         target, count = votes.most_common(1)[0]
         majority = count * 2 > len(old_children[old.number])
         if majority and target in pairing.new and pairing.is_free(None, target) and pairing.new[target].rule.kind == "rule":
-            pairing.pair(old.number, target)
+            if _own_number_is_closer(pairing, old, pairing.new[target]):
+                pairing.folded[old.number] = target
+            else:
+                pairing.pair(old.number, target)
+
+
+def _own_number_is_closer(pairing: Pairing, old: Entry, new: Entry) -> bool:
+    """True when ``new``'s own number in the old version is free and more like it than ``old`` is:
+    ``old`` was folded into that rule (700.8 and its subrules went under 206.3 in 2021), a merge."""
+    own = pairing.old.get(new.number)
+    return (
+        own is not None
+        and own.number != old.number
+        and pairing.is_free(own.number, None)
+        and _kinds_compatible(own.rule, new.rule)
+        and similarity(own.words, new.words) > similarity(old.words, new.words)
+    )
 
 
 def _pair_children_of_moved_parents(pairing: Pairing) -> None:

@@ -19,7 +19,7 @@ decide, otherwise the content decides:
 
 A translated rule whose candidates all fail the checks is a ``mismatch`` (no counterpart found).
 
-``relabel`` then says how each link's English rule stands today: ``linked`` (the newest English
+``relabel`` then says how each link's English rule stands today: ``same`` (the newest English
 version has the same rule with the same text and number), ``renumbered`` (same text, another
 number), ``stale`` (the English text changed since, or the rule was removed), or ``mismatch``.
 """
@@ -116,7 +116,7 @@ def _with_moved_parent(
     if not any(r.number == target for r in doc.rules):
         return None
     reason = f"under {rule.parent}, linked as {parent_number} of {version_id}"
-    link = RuleLink(rule.number, target, "linked", TITLE_FOUND_CONFIDENCE, [reason])
+    link = RuleLink(rule.number, target, "same", TITLE_FOUND_CONFIDENCE, [reason])
     return Candidate(version_id, link, lineage_of(version_id, target))
 
 
@@ -131,7 +131,7 @@ def _by_printed_title(
         found = [r for r in doc.rules if r.kind == rule.kind and r.title and " ".join(r.title.casefold().split()) == wanted]
         if len(found) == 1:
             reason = f"found by the English title it prints ({printed!r}) as {found[0].number} in {version_id}"
-            link = RuleLink(rule.number, found[0].number, "linked", TITLE_FOUND_CONFIDENCE, [reason])
+            link = RuleLink(rule.number, found[0].number, "same", TITLE_FOUND_CONFIDENCE, [reason])
             return Candidate(version_id, link, lineage_of(version_id, found[0].number))
     return None
 
@@ -213,4 +213,4 @@ def relabel(
         return "stale", f"English text changed since: {newest.number} in {newest_version}"
     if newest.number != en_rule.number:
         return "renumbered", f"English {en_rule.number} is {newest.number} in {newest_version}"
-    return "linked", None
+    return "same", None

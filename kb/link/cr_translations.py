@@ -46,7 +46,7 @@ class RuleLink:
 
     number: str
     en_number: str | None
-    status: str  # linked | mismatch | stale
+    status: str  # same | renumbered | stale | mismatch
     confidence: float
     reasons: list[str] = field(default_factory=list)
 
@@ -286,7 +286,7 @@ class _RuleChecker:
         changed_in = self._changed_in_later_version(en_rule)
         if changed_in:
             return RuleLink(rule.number, en_rule.number, "stale", round(confidence, 3), [changed_in, *soft])
-        return RuleLink(rule.number, en_rule.number, "linked", round(confidence, 3), soft)
+        return RuleLink(rule.number, en_rule.number, "same", round(confidence, 3), soft)
 
     def _check_children(self, rule: Rule, hard: list[str]) -> None:
         mine = self.children.get(rule.number, [])

@@ -14,7 +14,7 @@ from kb.link.cr_translations import GlossaryLink, RuleLink
 from kb.records import CRDocument
 
 KEYWORD_SECTIONS = ("701", "702")
-LINKED_STATUSES = ("linked", "stale", "renumbered")
+LINKED_STATUSES = ("same", "stale", "renumbered")
 TRANSLATOR_NOTE = re.compile(r"[（(]\s*译注[:：].*?[)）]")
 
 

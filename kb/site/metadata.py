@@ -22,6 +22,7 @@ TABLE_PRESENTATION: dict[str, dict[str, Any]] = {
     "cr_versions": {"label_column": "id", "sort_desc": "effective_date", "facets": ["lang", "method", "translation_match"]},
     "rules": {"label_column": "number", "sort": "position", "facets": ["version_id", "kind"]},
     "rule_lineages": {"label_column": "id", "facets": ["kind", "first_version_id"]},
+    "rule_lineage_links": {"facets": ["kind", "new_version_id"], "sort": "new_version_id"},
     "rule_examples": {},
     "glossary": {"label_column": "term", "sort": "position", "facets": ["version_id"]},
     "rule_refs": {},
@@ -103,7 +104,7 @@ order by en.version_id desc, tr.version_id""",
         "title": "Translations that are stale or do not match their English original",
         "sql": """select tr.version_id, tr.number, rule_links.status, rule_links.reasons, en.version_id as english_version
 from rule_links join rules as tr on tr.id = rule_links.rule_id join rules as en on en.id = rule_links.en_rule_id
-where rule_links.status != 'linked' order by tr.version_id, tr.position""",
+where rule_links.status != 'same' order by tr.version_id, tr.position""",
     },
     "rulings_by_any_name": {
         "title": "Rulings of a card by any-language name, including cards not yet linked",

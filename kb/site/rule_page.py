@@ -209,9 +209,9 @@ def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], versio
         status = row["status"]
         # The linking step judged the link against the newest English version; the page may show
         # another: stale when the text shown differs, renumbered when only the number does.
-        if status == "linked" and changed_since:
+        if status == "same" and changed_since:
             status = "stale"
-        elif status == "linked" and by_lineage and row["english_number"] != number:
+        elif status == "same" and by_lineage and row["english_number"] != number:
             status = "renumbered"
         column["rules"].setdefault(number, {**row, "status": status})
     return {
@@ -282,15 +282,18 @@ def same_number_other_rules(conn: sqlite3.Connection, rule: dict[str, Any]) -> l
 
 def rule_trace(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[dict[str, Any]]:
     """The rule through every English version, following its lineage: one row per version that
-    has it (and one for its removal) with its number there and what changed on the way in."""
+    has it (and one for its removal) with its number there, what changed on the way in and the
+    rules merged or split on the way ("merged into 701.19c")."""
     if not rule.get("lineage_id") or not table_exists(conn, "cr_changes"):
         return []
     trace: list[dict[str, Any]] = []
+    links = derive_lineage.lineage_links(conn, rule["lineage_id"])
     for member in derive_lineage.trace(conn, rule["lineage_id"]):
         if member.status == "absent":
             continue
         trace.append({"version": member.version_id, "number": member.number, "change": member.status,
-                      "title": member.title, "word_diff": member.word_diff})
+                      "title": member.title, "word_diff": member.word_diff,
+                      "links": [link for link in links if link["new_version_id"] == member.version_id]})
         if member.status == "removed":
             break
     return trace

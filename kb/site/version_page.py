@@ -53,7 +53,7 @@ def version_page(conn: sqlite3.Connection, version_id: str, kind: str | None = N
             conn,
             """select rules.number, rules.title, rule_links.status, rule_links.reasons
             from rule_links join rules on rules.id = rule_links.rule_id
-            where rules.version_id = ? and rule_links.status != 'linked' order by rules.position limit 500""",
+            where rules.version_id = ? and rule_links.status != 'same' order by rules.position limit 500""",
             (version_id,),
         )
     return page

@@ -16,6 +16,7 @@ COMMON_COLUMNS: dict[str, str] = {"id": "Stable id (a hash of what identifies th
 
 TABLE_DESCRIPTIONS: dict[str, str] = {
     "rule_lineages": "One English rule through every CR version held, whatever its number: Connive is 701.47 in 2022–2025 and 701.50 since 2026-01-16, one lineage; Convert (701.50 in 2024–2025, 701.28 since) is another. Members: rules.lineage_id.",
+    "rule_lineage_links": "Rules merged into another rule or split off one between two consecutive English versions, beside the one-to-one lineages: stored only where the words moved (80 % in order, the partner changed to take or give them) and the partner stays in the section the rule's section became (701.16d merged into 701.19c in 2019).",
     "keyword_dictionary": "Keywords in every language we hold printed text in (Trampelschaden, piétinement, 飛行 ↔ Trample, Flying), mined from localized printings and translated rules, with the evidence for each.",
     "sources": "Where data comes from: official Wizards documents, aggregators, community translations, page captures.",
     "documents": "Every raw input a row came from, with its checksum and where it was fetched.",
@@ -54,6 +55,17 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "title": "Latest title (keyword rules, parts, sections)",
         "numbers": "Every number it had, in order, comma-separated",
         "versions": "How many versions have it",
+    },
+    "rule_lineage_links": {
+        "id": "Stable id of the link",
+        "kind": "Which way the text went",
+        "old_version_id": "The older of the two consecutive English versions",
+        "new_version_id": "The newer one",
+        "old_number": "The rule in the older version (merged away, or split from)",
+        "new_number": "The rule in the newer version (merged into, or split off)",
+        "old_lineage_id": "Lineage of the old rule (rule_lineages)",
+        "new_lineage_id": "Lineage of the new rule (rule_lineages)",
+        "share": "Share of the moved rule's words found, in order, in its partner (0..1)",
     },
     "keyword_dictionary": {
         "lang": "Language of the term",
@@ -344,8 +356,12 @@ VALUES: dict[tuple[str, str], dict[str, str]] = {
         "removed": "the rule is no longer in the Comprehensive Rules",
         "unknown": "the number did not exist on the ruling's date",
     },
+    ("rule_lineage_links", "kind"): {
+        "merge": "the old rule was removed and its text went into the new rule (which has a predecessor of its own)",
+        "split": "the new rule was added with text taken from the old rule (which lives on under its own lineage)",
+    },
     ("rule_links", "status"): {
-        "linked": "the newest English version has the same rule, same text, same number",
+        "same": "the newest English version has the same rule, same text, same number (called linked before schema m009)",
         "renumbered": "same text, another number today",
         "stale": "the English text changed since, the rule was removed, or the versions around the translation's date differ",
         "mismatch": "no counterpart found, or titles and structure disagree",

@@ -11,11 +11,12 @@ from itertools import pairwise
 
 import sqlite_utils
 
-from kb.link.cr_diff import Change, diff_and_map, same_content
+from kb.link.cr_diff import Change, diff_and_pairing, same_content
+from kb.link.cr_merges import LineageLink, confirmed_links
 from kb.link.ruling_citations import KeywordIndex, link_ruling
 from kb.records import CRDocument
 from kb.store.derive_cr_links import load_cr_document
-from kb.store.derive_lineage import save_lineages
+from kb.store.derive_lineage import save_lineage_links, save_lineages
 from kb.store.schema import stable_id
 
 # Canned queries for the Datasette metadata (merged by the owner of kb/metadata.py).
@@ -112,8 +113,10 @@ def save_cr_history(db: sqlite_utils.Database) -> History:
     db.execute("delete from cr_changes")
     versions = english_versions(db)
     documents = [load_cr_document(db, version_id) for version_id, _date in versions]
-    maps = save_changes(db, versions, documents)
-    return versions, documents, save_lineages(db, versions, documents, maps)
+    maps, links = save_changes(db, versions, documents)
+    by_version = save_lineages(db, versions, documents, maps)
+    save_lineage_links(db, versions, by_version, links)
+    return versions, documents, by_version
 
 
 def save_ruling_links(db: sqlite_utils.Database, history: History) -> None:
@@ -125,19 +128,21 @@ def save_ruling_links(db: sqlite_utils.Database, history: History) -> None:
 
 def save_changes(
     db: sqlite_utils.Database, versions: list[tuple[str, str]], documents: list[CRDocument]
-) -> list[dict[str, str | None]]:
-    """Diffs of consecutive versions into ``cr_changes``; returns their old → new number maps."""
-    maps = []
+) -> tuple[list[dict[str, str | None]], list[list[LineageLink]]]:
+    """Diffs of consecutive versions into ``cr_changes``; returns their old → new number maps and
+    their confirmed merges and splits."""
+    maps, links = [], []
     for ((old_id, _), (new_id, _)), (old, new) in zip(pairwise(versions), pairwise(documents), strict=True):
-        changes, number_map = diff_and_map(old, new)
-        maps.append(number_map)
+        changes, pairing = diff_and_pairing(old, new)
+        maps.append(pairing.mapping())
+        links.append(confirmed_links(pairing))
         db.conn.executemany(
             "insert or replace into cr_changes (id, old_version_id, new_version_id, kind, entry_kind,"
             " old_number, new_number, old_rule_id, new_rule_id, similarity, aspects, word_diff,"
             " old_text, new_text, position) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             [_change_row(old_id, new_id, position, change) for position, change in enumerate(changes)],
         )
-    return maps
+    return maps, links
 
 
 def _change_row(old_id: str, new_id: str, position: int, change: Change) -> tuple:

@@ -1,7 +1,8 @@
 """Rule lineages in the database: derived at build time, read back by the CLI and the rule pages.
 
 ``save_lineages`` fills ``rule_lineages`` and ``rules.lineage_id`` for every English version from
-the number maps of consecutive versions (``kb.link.cr_lineage``). The readers below are the one
+the number maps of consecutive versions (``kb.link.cr_lineage``); ``save_lineage_links`` stores
+the confirmed merges and splits beside them (``kb.link.cr_merges``). The readers below are the one
 implementation of tracing: ``mtgkb rule-trace``, ``mtgkb rule-at`` and ``/rule/<number>`` all
 ask them which rule is which in another version.
 """
@@ -14,7 +15,9 @@ from dataclasses import dataclass
 import sqlite_utils
 
 from kb.link.cr_lineage import Lineage, build_lineages
+from kb.link.cr_merges import LineageLink
 from kb.records import CRDocument
+from kb.store.schema import stable_id
 
 Connection = sqlite3.Connection | sqlite_utils.Database
 
@@ -43,6 +46,31 @@ def save_lineages(
         [_lineage_row(lineage, version_ids, titles, newest) for lineage in lineages.values()],
     )
     return by_version
+
+
+def save_lineage_links(
+    db: sqlite_utils.Database,
+    versions: Sequence[tuple[str, str]],
+    by_version: Sequence[dict[str, str]],
+    links: Sequence[Sequence[LineageLink]],
+) -> None:
+    """Recompute ``rule_lineage_links``: each pair of consecutive versions' confirmed merges and
+    splits, with the lineages on both sides."""
+    db.execute("delete from rule_lineage_links")
+    rows = []
+    for index, found in enumerate(links):
+        (old_id, _), (new_id, _) = versions[index], versions[index + 1]
+        for link in found:
+            rows.append((
+                stable_id("lineage_link", link.kind, old_id, link.old_number, new_id, link.new_number),
+                link.kind, old_id, new_id, link.old_number, link.new_number,
+                by_version[index].get(link.old_number), by_version[index + 1].get(link.new_number), link.share,
+            ))
+    db.conn.executemany(
+        "insert into rule_lineage_links (id, kind, old_version_id, new_version_id, old_number, new_number,"
+        " old_lineage_id, new_lineage_id, share) values (?,?,?,?,?,?,?,?,?)",
+        rows,
+    )
 
 
 def _lineage_row(lineage: Lineage, version_ids: list[str], titles: list[dict], newest: int) -> tuple:
@@ -146,6 +174,42 @@ def trace(conn: Connection, lineage: str) -> list[Member]:
         )
         previous = row
     return result
+
+
+# How a link reads from either side, on the trace row of the version it happened in.
+LINK_LABELS = {
+    ("merge", "old"): "merged into",
+    ("merge", "new"): "took in",
+    ("split", "old"): "split into",
+    ("split", "new"): "split off",
+}
+
+
+def lineage_links(conn: Connection, lineage: str) -> list[dict]:
+    """The merges and splits the lineage took part in, each as seen from it: ``label``, the
+    partner's ``number`` in the ``version`` it had it, its ``current_number`` and the ``new_version_id``
+    (the version the link happened in)."""
+    try:
+        found = _query(
+            conn,
+            "select links.*, old.current_number as old_current, new.current_number as new_current"
+            " from rule_lineage_links links"
+            " left join rule_lineages old on old.id = links.old_lineage_id"
+            " left join rule_lineages new on new.id = links.new_lineage_id"
+            " where links.old_lineage_id = ? or links.new_lineage_id = ? order by links.new_version_id",
+            [lineage, lineage],
+        )
+    except sqlite3.OperationalError:  # a database made before the table
+        return []
+    links = []
+    for row in found:
+        side, partner = ("old", "new") if row["old_lineage_id"] == lineage else ("new", "old")
+        links.append({
+            "kind": row["kind"], "label": LINK_LABELS[(row["kind"], side)], "new_version_id": row["new_version_id"],
+            "number": row[f"{partner}_number"], "version": row[f"{partner}_version_id"],
+            "current_number": row[f"{partner}_current"],
+        })
+    return links
 
 
 def number_in(conn: Connection, lineage: str, version_id: str) -> str | None:

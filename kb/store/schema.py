@@ -21,6 +21,8 @@ from kb.store.tables import LINEAGE_COLUMNS, TABLES
 INDEXES: list[tuple[str, list[str], bool]] = [
     ("rules", ["lineage_id"], False),
     ("ruling_rules", ["lineage_id"], False),
+    ("rule_lineage_links", ["old_lineage_id"], False),
+    ("rule_lineage_links", ["new_lineage_id"], False),
     # Not unique: a number an edition prints twice (a misprint) keeps both rules, flagged.
     ("rules", ["version_id", "number"], False),
     ("rules", ["number"], False),
@@ -60,6 +62,8 @@ INDEXES: list[tuple[str, list[str], bool]] = [
     ("cr_changes", ["old_version_id", "new_version_id", "position"], False),
     ("cr_changes", ["old_number"], False),
     ("cr_changes", ["new_number"], False),
+    # A rule's trace reads the changes of its lineage's members (not a scan of every change).
+    ("cr_changes", ["new_rule_id"], False),
     ("ruling_rules", ["rule_id"], False),
     ("ruling_rules", ["current_rule_id"], False),
     ("ruling_rules", ["status"], False),
@@ -198,6 +202,22 @@ def m007_no_identity_index(db: sqlite_utils.Database) -> None:
     """rulings indexed by published_at alone (idx_rulings_published_at): only the linking step
     looks rulings up by identity, and it makes an index for the time it needs it."""
     db.execute("drop index if exists idx_rulings_published_at_identity")
+
+
+@migrations()
+def m008_rule_lineage_links(db: sqlite_utils.Database) -> None:
+    """rule_lineage_links (merges and splits) on databases made before it."""
+    spec = TABLES["rule_lineage_links"]
+    db.table("rule_lineage_links").create(
+        spec["columns"], pk=spec["pk"], foreign_keys=spec.get("foreign_keys"), if_not_exists=True
+    )
+
+
+@migrations()
+def m009_rule_link_status_same(db: sqlite_utils.Database) -> None:
+    """rule_links.status "linked" is called "same" (same text, same number as the newest English)."""
+    if db["rule_links"].exists():
+        db.execute("update rule_links set status = 'same' where status = 'linked'")
 
 
 def next_ruling_rowid(conn: sqlite3.Connection) -> int:

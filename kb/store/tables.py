@@ -370,4 +370,18 @@ TABLES["rule_lineages"] = {
     },
     "pk": "id",
 }
+# Merges and splits beside the one-to-one lineages (kb.store.derive_lineage; m008 on older databases).
+TABLES["rule_lineage_links"] = {
+    "columns": {
+        "id": int, "kind": str, "old_version_id": str, "new_version_id": str, "old_number": str,
+        "new_number": str, "old_lineage_id": str, "new_lineage_id": str, "share": float,
+    },
+    "pk": "id",
+    "foreign_keys": [
+        ("old_version_id", "cr_versions", "id"),
+        ("new_version_id", "cr_versions", "id"),
+        ("old_lineage_id", "rule_lineages", "id"),
+        ("new_lineage_id", "rule_lineages", "id"),
+    ],
+}
 LINEAGE_COLUMNS = {"rules": ["lineage_id"], "ruling_rules": ["lineage_id", "in_force_version_id"]}

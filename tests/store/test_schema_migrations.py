@@ -1,0 +1,21 @@
+"""Older databases are brought to today's shape: m008 adds rule_lineage_links, m009 renames a status."""
+from __future__ import annotations
+
+import sqlite_utils
+
+from kb.store.schema import migrations
+from kb.store.tables import TABLES
+
+
+def test_linked_is_called_same_and_links_table_appears() -> None:
+    db = sqlite_utils.Database(memory=True)
+    # A database made before m008/m009: migrations up to m007 (m001 makes today's tables, so the
+    # links table is dropped as an older database would lack it), rule_links holding "linked".
+    migrations.apply(db, stop_before="m008_rule_lineage_links")
+    db.table("rule_lineage_links").drop()
+    db.table("rule_links").insert_all(
+        [{"rule_id": 1, "en_rule_id": 2, "status": "linked"}, {"rule_id": 3, "en_rule_id": 4, "status": "stale"}]
+    )
+    migrations.apply(db)
+    assert [row["status"] for row in db["rule_links"].rows] == ["same", "stale"]
+    assert set(db["rule_lineage_links"].columns_dict) == set(TABLES["rule_lineage_links"]["columns"])
