@@ -3,7 +3,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8001
 # Two workers: this project's CI machine has two cores. Whole modules go to one worker, so a
-# module's expensive fixtures (parsed CR archives, built databases, a browser) are made once.
+# module's expensive fixtures (parsed CR archives, built databases, a browser) are made once; in
+# the order tests/conftest.py gives them (longest first, the snapshot's readers after the rest).
 PYTEST_WORKERS ?= 2
 
 .PHONY: run test lint build serve bench clean
@@ -37,7 +38,7 @@ lint: $(VENV)/.dev-installed
 
 test: $(VENV)/.dev-installed
 	@# pytest exits 5 when it collected no tests: that is a failure, never a pass.
-	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadscope $(PYTEST_ARGS); status=$$?; \
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder $(PYTEST_ARGS); status=$$?; \
 	  if [ $$status = 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; exit $$status
 
 bench: $(BIN)/mtgkb

@@ -12,6 +12,7 @@ import os
 import socket
 import sqlite3
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -66,6 +67,31 @@ def built_hostile_db() -> Path:
     """A small database: the real Phelddagrif card and a constructed rulings list (see README)."""
     files = [FIXTURES / "card-d9631cb2-phelddagrif.json", FIXTURES / "rulings-constructed-hostile.json"]
     return _built_once("hostile", lambda path: build_database(path_inputs(files, source_id="scryfall"), path))
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Start building the snapshot in a process of its own while the first tests run.
+
+    Many modules need it and it takes half a minute: built on demand, one worker builds while
+    the other waits on the lock with a core idle. One worker (or a run without xdist) starts it;
+    whoever needs the file first waits on the same lock as before."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker not in (None, "gw0") or os.environ.get("KB_TESTS_NO_EARLY_BUILD"):
+        return
+    if not os.environ.get("PYTEST_XDIST_TESTRUNUID"):
+        return  # a single process: nothing would run beside the build
+    _EARLY_BUILD.append(subprocess.Popen(
+        [sys.executable, "-c", "import site_databases; site_databases.built_snapshot_db()"],
+        cwd=Path(__file__).parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    ))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    for process in _EARLY_BUILD:
+        process.wait()  # never leave it writing after the run
+
+
+_EARLY_BUILD: list[subprocess.Popen] = []
 
 
 def free_port() -> int:
