@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from kb.site.search_cjk import cjk_glossary, cjk_rows, cjk_rule_rows, cjk_translations
 from kb.site.search_db import (
     bounded_count,
     card_url,
@@ -25,10 +26,6 @@ from kb.site.search_db import (
     table_has_rows,
 )
 from kb.site.search_fulltext import (
-    cjk_glossary,
-    cjk_rows,
-    cjk_rule_rows,
-    cjk_translations,
     glossary_by_text,
     mark_words,
     rules_by_number,

@@ -11,7 +11,6 @@ from __future__ import annotations
 import html
 import re
 import sqlite3
-import unicodedata
 from typing import Any
 from urllib.parse import quote
 
@@ -336,84 +335,3 @@ def translation_hit(row: dict[str, Any], snippet: str) -> Hit:
     else:
         url = f"/translation/{row['id']}"
     return Hit("translation", card, url, snippet, row["lang"], "linked" if row.get("ruling_id") else "not yet linked")
-
-
-CJK_KINDS = ("rule", "glossary", "card_name", "ruling_translation", "keyword")
-CJK_SCAN = 5000  # matching rows read at most per CJK query
-
-
-def cjk_rows(conn: sqlite3.Connection, query: str, limit: int) -> dict[str, list[dict[str, Any]]]:
-    """Chinese, Japanese, Korean text containing ``query`` (any part of a word), per kind.
-
-    Three or more characters go through the trigram index; one or two through a LIKE scan
-    that stops at the LIMIT. Each kind has its own limit, so rules cannot crowd out translations.
-    """
-    if not table_exists(conn, "cjk_search"):
-        return {}
-    needle = "".join(query.split())
-    found: dict[str, list[dict[str, Any]]] = {kind: [] for kind in CJK_KINDS}
-    if len(needle) >= 3:
-        sql, param = "cjk_search match ?", '"' + needle.replace('"', "") + '"'
-    else:
-        sql, param = short_cjk_condition(conn, needle)
-    # One pass, each kind capped on its own: stops once every kind is full or after a bounded
-    # number of matching rows, so rules cannot crowd out translations and no query scans twice.
-    cursor = conn.execute(f"select kind, key, lang, text from cjk_search where {sql} limit ?", (param, CJK_SCAN))
-    for kind, key, lang, text in cursor:
-        bucket = found.setdefault(kind, [])
-        if len(bucket) < limit:
-            bucket.append({"kind": kind, "key": key, "lang": lang, "text": text})
-            if all(len(found[name]) >= limit for name in CJK_KINDS):
-                break
-    return found
-
-
-def short_cjk_condition(conn: sqlite3.Connection, needle: str) -> tuple[str, str]:
-    """The ``cjk_search`` condition for a one- or two-character query (克撒, 飞): through the
-    two-character index ``cjk_bigrams`` (an index lookup, not a scan), else a LIKE scan that
-    stops at the caller's LIMIT (a database built before that index existed)."""
-    letters = all(unicodedata.category(char)[0] == "L" for char in needle)
-    if CJK_ONLY.fullmatch(needle) and letters and table_exists(conn, "cjk_bigrams"):
-        term = '"' + needle + '"' if len(needle) == 2 else '"' + needle + '"*'
-        return (
-            f"rowid in (select rowid from cjk_bigrams where cjk_bigrams match ? limit {CJK_SCAN})",
-            term,
-        )
-    return "text like ? escape '\\'", "%" + escape_like(needle) + "%"
-
-
-CJK_ONLY = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]{1,2}")
-
-
-def cjk_rule_rows(conn: sqlite3.Connection, found: list[dict[str, Any]], needle: str) -> list[dict[str, Any]]:
-    keys = [row["key"] for row in found]
-    marks = ",".join("?" * len(keys)) or "null"
-    rules = rows(conn, f"""select rules.number, rules.title, rules.text, rules.version_id, cr_versions.lang,
-            cr_versions.effective_date from rules join cr_versions on cr_versions.id = rules.version_id
-        where rules.id in ({marks})""", keys)
-    for rule in rules:
-        rule["snip"] = None
-    return rules
-
-
-def cjk_translations(conn: sqlite3.Connection, found: list[dict[str, Any]], needle: str) -> list[Hit]:
-    hits = []
-    for row in found:
-        for translation in rows(
-            conn,
-            """select ruling_translations.id, ruling_translations.lang, ruling_translations.card_name,
-                ruling_translations.ruling_id, rulings.oracle_id, rulings.card_name as ruling_card, cards.name as english
-            from ruling_translations left join rulings on rulings.id = ruling_translations.ruling_id
-            left join cards on cards.oracle_id = rulings.oracle_id where ruling_translations.id = ?""",
-            (row["key"],),
-        ):
-            hits.append(translation_hit(translation, translation_snippet({**translation, "text": row["text"]}, needle)))
-    return hits
-
-
-def cjk_glossary(conn: sqlite3.Connection, found: list[dict[str, Any]], needle: str) -> list[Hit]:
-    hits = []
-    for row in found:
-        for entry in rows(conn, "select term, version_id from glossary where id = ?", (row["key"],)):
-            hits.append(glossary_hit(entry["term"], row["lang"], highlight(row["text"], needle), entry["version_id"]))
-    return hits

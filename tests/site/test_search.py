@@ -197,7 +197,7 @@ def test_partial_chinese_word_finds_every_translation_containing_it(snapshot_con
 def test_short_cjk_queries_use_the_two_character_index_and_miss_nothing(
     snapshot_conn: sqlite3.Connection, needle: str
 ) -> None:
-    from kb.site.search_fulltext import short_cjk_condition
+    from kb.site.search_cjk import short_cjk_condition
 
     condition, term = short_cjk_condition(snapshot_conn, needle)
     assert condition.startswith("rowid in (select rowid from cjk_bigrams")
@@ -211,7 +211,7 @@ def test_short_cjk_queries_use_the_two_character_index_and_miss_nothing(
 
 
 def test_short_cjk_query_bounded_by_an_index_not_a_scan(snapshot_conn: sqlite3.Connection) -> None:
-    from kb.site.search_fulltext import short_cjk_condition
+    from kb.site.search_cjk import short_cjk_condition
 
     condition, term = short_cjk_condition(snapshot_conn, "克撒")
     plan = " | ".join(row[3] for row in snapshot_conn.execute(
