@@ -16,19 +16,8 @@ from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from kb.link.cr_pairing import (
-    WORD,
-    Entry,
-    Pairing,
-    aspects,
-    collapse,
-    masked,
-    pair_rules,
-    pairing_of,
-    rule_display_text,
-    same_content,
-    similarity,
-)
+from kb.link.cr_compare import WORD, Entry, aspects, collapse, masked, rule_display_text, same_content, similarity
+from kb.link.cr_pairing import Pairing, pair_rules, pairing_of
 from kb.link.cr_trace import TraceEntry, number_maps, trace_rule, version_id_of, version_in_force
 from kb.records import CRDocument, GlossaryEntry, Rule
 

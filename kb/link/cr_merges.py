@@ -39,7 +39,8 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from kb.link.cr_pairing import NUMBERED_KINDS, Entry, Pairing
+from kb.link.cr_compare import Entry
+from kb.link.cr_pairing import NUMBERED_KINDS, Pairing
 
 # Share of the removed (or added) rule's words found, in order, in its partner.
 CONTAINED = 0.8
@@ -73,7 +74,7 @@ def _word_index(pool: Iterable[Entry]) -> dict[str, list[Entry]]:
     """Word → the entries of ``pool`` that use it (built once per pool, not once per item)."""
     index: dict[str, list[Entry]] = defaultdict(list)
     for other in pool:
-        for word in set(other.words):
+        for word in other.word_set:
             index[word].append(other)
     return index
 
@@ -82,7 +83,7 @@ def _best_container(
     item: Entry, index: dict[str, list[Entry]], frequency: Counter[str], accept: Callable[[Entry, float], bool],
 ) -> tuple[float, str] | None:
     """The entry of the indexed pool that contains most of ``item``'s words, if any contains enough and is accepted."""
-    rare = sorted(set(item.words), key=lambda word: (frequency[word], word))[:RARE_WORDS]
+    rare = sorted(item.word_set, key=lambda word: (frequency[word], word))[:RARE_WORDS]
     seen: set[str] = set()
     best: tuple[float, str] | None = None
     for word in rare:
@@ -109,7 +110,7 @@ def merged_into(pairing: Pairing) -> dict[str, str]:
         for new_number, old_number in pairing.new_to_old.items()
         if _changed(pairing, old_number, new_number)
     ]
-    frequency = Counter(word for item in pairing.new.values() for word in set(item.words))
+    frequency = Counter(word for item in pairing.new.values() for word in item.word_set)
     index = _word_index(_traceable(targets))
     merged: dict[str, str] = dict(pairing.folded)
     for removed in _traceable(pairing.free_old()):
@@ -131,7 +132,7 @@ def split_from(pairing: Pairing) -> dict[str, str]:
         for old_number, new_number in pairing.old_to_new.items()
         if _changed(pairing, old_number, new_number)
     ]
-    frequency = Counter(word for item in pairing.old.values() for word in set(item.words))
+    frequency = Counter(word for item in pairing.old.values() for word in item.word_set)
     index = _word_index(_traceable(sources))
     split: dict[str, str] = {}
     for added in _traceable(pairing.free_new()):

@@ -26,33 +26,15 @@ paired by content and by what the rest of the document says about them, not only
 Pure normalisation (line endings, BOM, "119.1d." printed for "119.1d", runs of spaces) is not a
 change: the parser removes the first three and comparison collapses whitespace.
 """
+
 from __future__ import annotations
 
-import difflib
-import re
-import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
 
+from kb.link.cr_compare import Entry, entry, similarity, similarity_bound
 from kb.records import CRDocument, Rule
-
-# Dotted rule numbers and "rule 702"-style section numbers inside a text: masked before content
-# comparison so that a renumbered cross-reference alone does not hide a move.
-NUMBER_IN_TEXT = re.compile(r"(?<![\w.])[1-9]\d{2}\.\d+[a-z]?(?:[-–][a-z])?(?![\w])|(?<=[Rr]ule )[1-9]\d{2}\b")
-DOTTED_NUMBER = re.compile(r"(?<![\w.])[1-9]\d{2}\.\d+[a-z]?(?![\w])")
-NUMBER_MASK = "#"
-MAY_HOLD_NUMBER = re.compile(r"\d\.\d|[Rr]ule \d")
-# Typography is not content: 2014 switched to curly quotes and dropped "_Magic_" italics,
-# and ranges went from "601.2e-g" to "601.2e–g". Comparison folds these; display keeps them.
-# (str.translate with a dict is slow on long texts; a few str.replace calls are not.)
-TYPOGRAPHY = (
-    ("’", "'"), ("‘", "'"), ("“", '"'), ("”", '"'), ("–", "-"), ("—", "-"), ("‑", "-"),
-    ("\u00a0", " "), ("(TM)", "™"), ("(tm)", "™"), ("(R)", "®"),
-)
-ITALICS = re.compile(r"(?<!\w)_(\S(?:[^_\n]*\S)?)_(?!\w)")
-WORD = re.compile(r"\S+")
 
 # Pairing thresholds (SequenceMatcher ratio on word tokens).
 CHANGED_IN_PLACE = 0.5
@@ -72,122 +54,6 @@ RARE_WORDS_PER_ENTRY = 4
 JACCARD_PREFILTER = 0.3
 # Rules and subrules may trade places; parts and sections are headings and stay what they are.
 NUMBERED_KINDS = frozenset({"rule", "subrule"})
-
-
-def rule_display_text(rule: Rule) -> str:
-    """Title, text and examples of a rule as one text (what a reader sees under its number)."""
-    return "\n".join(part for part in (rule.title or "", rule.text or "", *rule.examples) if part)
-
-
-def collapse(text: str) -> str:
-    """Whitespace runs as one space, typography folded: the comparison form of a text."""
-    text = unicodedata.normalize("NFC", text)
-    for printed, folded in TYPOGRAPHY:
-        if printed in text:
-            text = text.replace(printed, folded)
-    if "_" in text:
-        text = ITALICS.sub(r"\1", text)
-    return " ".join(text.split())
-
-
-def masked(text: str) -> str:
-    """The text with every cited rule number replaced by ``#``."""
-    if not MAY_HOLD_NUMBER.search(text):  # the masking pattern is slow; most texts cite nothing
-        return text
-    return NUMBER_IN_TEXT.sub(NUMBER_MASK, text)
-
-
-@dataclass
-class Entry:
-    """A rule prepared for comparison."""
-
-    rule: Rule
-    index: int
-    parts: tuple[str, str, tuple[str, ...]]  # title, text, examples in comparison form
-    masked: str
-    words: list[str]
-
-    @property
-    def number(self) -> str:
-        return self.rule.number
-
-    def cited(self) -> list[str]:
-        """Dotted rule numbers the entry cites, in reading order."""
-        title, text, examples = self.parts
-        return DOTTED_NUMBER.findall(" ".join([title, text, *examples]))
-
-    @cached_property
-    def statement(self) -> list[str]:
-        """Words of the title and text without the examples (all words if that leaves none)."""
-        title, text = self.masked.split("\x1f")[:2]
-        return WORD.findall(f"{title} {text}") or self.words
-
-    def statement_words(self) -> list[str]:
-        return self.statement
-
-    @cached_property
-    def word_set(self) -> frozenset[str]:
-        return frozenset(self.words)
-
-    @cached_property
-    def word_counts(self) -> Counter[str]:
-        return Counter(self.words)
-
-    @cached_property
-    def statement_counts(self) -> Counter[str]:
-        return Counter(self.statement)
-
-
-ASPECT_NAMES = ("title", "text", "examples")
-
-
-def entry(rule: Rule, index: int = 0) -> Entry:
-    """``rule`` in comparison form; ``index`` is its position in its document."""
-    parts, masked_text, words = _comparison_form(rule.title or "", rule.text or "", tuple(rule.examples))
-    return Entry(rule=rule, index=index, parts=parts, masked=masked_text, words=list(words))
-
-
-# Most rules read the same in consecutive versions, and a build compares each version twice
-# (with the one before and the one after): folding a text once serves every comparison.
-@lru_cache(maxsize=8192)
-def _comparison_form(
-    title: str, text: str, examples: tuple[str, ...]
-) -> tuple[tuple[str, str, tuple[str, ...]], str, tuple[str, ...]]:
-    title, text = collapse(title), collapse(text)
-    folded_examples = tuple(collapse(example) for example in examples)
-    masked_text = masked("\x1f".join([title, text, *folded_examples]))
-    return (title, text, folded_examples), masked_text, tuple(WORD.findall(masked_text.replace("\x1f", " ")))
-
-
-def similarity(old: Sequence[str], new: Sequence[str]) -> float:
-    """Ratio of matching words (0..1) between two word lists."""
-    if not old and not new:
-        return 1.0
-    return difflib.SequenceMatcher(None, old, new, autojunk=False).ratio()
-
-
-def similarity_bound(old: Counter[str], new: Counter[str]) -> float:
-    """An upper bound of ``similarity`` from word counts alone (difflib's ``quick_ratio``).
-
-    Pairing compares thousands of candidates and keeps few; a candidate whose bound is already
-    below what it must reach is skipped without the costly ratio, which changes no result."""
-    total = old.total() + new.total()
-    if not total:
-        return 1.0
-    return 2.0 * (old & new).total() / total
-
-
-def aspects(old: Entry, new: Entry) -> list[str]:
-    """What differs between two entries once whitespace and typography are folded."""
-    found = [name for name, a, b in zip(ASPECT_NAMES, old.parts, new.parts, strict=True) if a != b]
-    if found and old.masked == new.masked:
-        found.append("numbers-only")
-    return found
-
-
-def same_content(old: Rule, new: Rule) -> bool:
-    """True when two rules say the same once whitespace and typography are folded."""
-    return entry(old).parts == entry(new).parts
 
 
 def _kinds_compatible(old: Rule, new: Rule) -> bool:

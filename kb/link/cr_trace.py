@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from kb.link.cr_compare import aspects, entry
 from kb.link.cr_lineage import build_lineages
-from kb.link.cr_pairing import aspects, entry, pair_rules
+from kb.link.cr_pairing import pair_rules
 from kb.records import CRDocument, Rule
 
 

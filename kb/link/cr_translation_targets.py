@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from kb.link.cr_pairing import same_content
+from kb.link.cr_compare import same_content
 from kb.link.cr_translations import RuleLink, _RuleChecker
 from kb.records import CRDocument, Rule
 

@@ -147,7 +147,7 @@ class _English_lineages:  # noqa: N801 (a small record, named for what it holds)
 
 
 def _link_by_lineage(translated, en_version, how, english, lineages, glossary_links) -> list:
-    from kb.link.cr_pairing import same_content
+    from kb.link.cr_compare import same_content
     from kb.link.cr_translation_targets import link_across_versions, relabel
     from kb.link.cr_translations import _clean_term
 

@@ -24,8 +24,9 @@ from pathlib import Path
 
 import pytest
 
+from kb.link.cr_compare import entry
 from kb.link.cr_merges import merged_into, split_from
-from kb.link.cr_pairing import Pairing, entry, pairing_of
+from kb.link.cr_pairing import Pairing, pairing_of
 from kb.parse.cr import txt as cr_txt
 from kb.records import CRDocument
 
