@@ -165,13 +165,22 @@ def mine_printing(
             keywords = english_keywords(oracle_line, titles)
             if keywords is None:
                 continue
-            items = keyword_items(printed_line)
-            if len(items) != len(keywords):
-                continue
-            for item, (en_term, number) in zip(items, keywords, strict=True):
-                if item and len(item) <= MAX_TERM_CHARS and not NOT_A_TERM.search(item):
-                    found.append(PrintedKeyword(lang, item, en_term, number, printing_id, source))
+            found.extend(_line_keywords(printed_line, keywords, lang, printing_id, source) or [])
     return found
+
+
+def _line_keywords(
+    printed_line: str, keywords: list[tuple[str, str]], lang: str, printing_id: str, source: str
+) -> list[PrintedKeyword] | None:
+    """The printed line's items read as ``keywords`` in order; None when their counts differ."""
+    items = keyword_items(printed_line)
+    if len(items) != len(keywords):
+        return None
+    return [
+        PrintedKeyword(lang, item, en_term, number, printing_id, source)
+        for item, (en_term, number) in zip(items, keywords, strict=True)
+        if item and len(item) <= MAX_TERM_CHARS and not NOT_A_TERM.search(item)
+    ]
 
 
 def agree(
@@ -271,11 +280,8 @@ def mine_siblings(
             }
             if len(readings) != 1:
                 break
-            keywords = readings.pop()
-            items = keyword_items(line)
-            if len(items) != len(keywords):
+            line_keywords = _line_keywords(line, list(readings.pop()), lang, printing_id, source)
+            if line_keywords is None:
                 break
-            for item, (en_term, number) in zip(items, keywords, strict=True):
-                if item and len(item) <= MAX_TERM_CHARS and not NOT_A_TERM.search(item):
-                    observed.append(PrintedKeyword(lang, item, en_term, number, printing_id, source))
+            observed.extend(line_keywords)
     return observed
