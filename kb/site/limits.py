@@ -28,6 +28,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from types import TracebackType
 from typing import Any
 
 # The longest value the database holds is a CR edition's introduction or a diff (tens of KB).
@@ -77,11 +78,15 @@ def budgeted_row(cursor: sqlite3.Cursor, row: tuple) -> sqlite3.Row:
 # Datasette's SQL threads (public queries, table pages) run at a lower CPU priority than the
 # site's own page threads: on a busy machine a runaway query yields the CPU to a card page.
 SQL_THREAD_NICENESS = 10
+# Datasette's executor names its threads so (it gives no prefix of its own). Only those are
+# lowered: prepare_connection also runs on the event loop's thread (at start-up), and a thread
+# lowered there would slow every request, and every thread started later inherits its niceness.
+SQL_THREAD_PREFIX = "ThreadPoolExecutor-"
 
 
 def lower_sql_thread_priority() -> None:
     """Called from prepare_connection, which runs in the thread that will use the connection."""
-    if threading.current_thread().name.startswith(PAGE_THREAD_PREFIX) or not hasattr(os, "setpriority"):
+    if not is_sql_thread(threading.current_thread()) or not hasattr(os, "setpriority"):
         return
     try:
         tid = threading.get_native_id()
@@ -89,6 +94,10 @@ def lower_sql_thread_priority() -> None:
             os.setpriority(os.PRIO_PROCESS, tid, SQL_THREAD_NICENESS)
     except OSError:
         pass  # not permitted here: the limits still hold, only the priority does not
+
+
+def is_sql_thread(thread: threading.Thread) -> bool:
+    return thread is not threading.main_thread() and thread.name.startswith(SQL_THREAD_PREFIX)
 
 
 def limit_connection(conn: sqlite3.Connection) -> None:
@@ -275,8 +284,27 @@ def time_limit(conn: sqlite3.Connection, ms: int) -> Iterator[None]:
     token = WATCHDOG.watch(conn, ms / 1000)
     try:
         yield
+    except BaseException as error:
+        close_cursors_of(conn, error.__traceback__)
+        raise
     finally:
         WATCHDOG.release(token)
+
+
+def close_cursors_of(conn: sqlite3.Connection, traceback: TracebackType | None) -> None:
+    """Close the cursors on ``conn`` that a failed query's traceback keeps alive, in this thread.
+
+    The exception travels to the event loop's thread with its frames, and the cursor dies
+    there; an open cursor resets its statement when it dies, which takes its connection's
+    mutex. By then this thread may be running the next (runaway) query on the connection, and
+    the event loop waited, holding the GIL, until that query ended: every page stalled for
+    seconds behind hostile SQL. A closed cursor has no statement left to reset.
+    """
+    while traceback is not None:
+        for value in list(traceback.tb_frame.f_locals.values()):
+            if isinstance(value, sqlite3.Cursor) and value.connection is conn:
+                value.close()
+        traceback = traceback.tb_next
 
 
 def coarser_time_checks() -> None:

@@ -1,12 +1,15 @@
-"""The time limit of public SQL and of our pages: a watchdog interrupts the query (no Python runs inside it), charging it CPU time."""
+"""The time limit of public SQL and of our pages: a watchdog interrupts the query (no Python runs inside it), charging it CPU time; SQL threads yield the CPU and leave nothing for the event loop to wait on."""
 from __future__ import annotations
 
+import os
 import sqlite3
+import threading
 import time
+import traceback
 
 import pytest
 
-from kb.site.limits import WATCHDOG, time_limit
+from kb.site.limits import SQL_THREAD_NICENESS, WATCHDOG, lower_sql_thread_priority, time_limit
 
 RUNAWAY = "with recursive n(i) as (select 1 union all select i + 1 from n) select count(*) from n"
 
@@ -36,3 +39,49 @@ def test_time_spent_waiting_for_a_core_is_not_charged_to_the_query() -> None:
     with time_limit(conn, 100):
         time.sleep(0.15)
         assert conn.execute("select 1").fetchone() == (1,)
+
+
+def test_a_failed_query_leaves_no_open_cursor_for_another_thread_to_reset() -> None:
+    """The exception carries the query's frame, and its cursor, to the event loop's thread; an open
+    cursor dying there would take the connection's mutex while the SQL thread runs its next query."""
+    conn = sqlite3.connect(":memory:", check_same_thread=False)
+
+    def query_as_datasette_runs_it() -> None:
+        with time_limit(conn, 50):
+            cursor = conn.cursor()
+            cursor.execute(RUNAWAY)
+
+    with pytest.raises(sqlite3.OperationalError, match="interrupted") as failure:
+        query_as_datasette_runs_it()
+    cursors = [
+        value for frame, _line in traceback.walk_tb(failure.tb) for value in frame.f_locals.values()
+        if isinstance(value, sqlite3.Cursor)
+    ]
+    assert len(cursors) == 1
+    with pytest.raises(sqlite3.ProgrammingError, match="closed cursor"):
+        cursors[0].fetchone()
+    assert conn.execute("select 1").fetchone() == (1,)
+
+
+def niceness_in_thread(name: str) -> int:
+    seen: list[int] = []
+
+    def lower_and_read() -> None:
+        lower_sql_thread_priority()
+        seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+
+    thread = threading.Thread(target=lower_and_read, name=name)
+    thread.start()
+    thread.join()
+    return seen[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "setpriority"), reason="no per-thread priorities here")
+def test_only_datasettes_sql_threads_are_lowered_never_the_event_loops() -> None:
+    """Every thread started later inherits the niceness of the thread that starts it: a lowered
+    event-loop thread would lower the site's own page threads too."""
+    before = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    lower_sql_thread_priority()  # the main thread, as at Datasette's start-up
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == before
+    assert niceness_in_thread("ThreadPoolExecutor-7_0") == max(before, SQL_THREAD_NICENESS)
+    assert niceness_in_thread("kb-pages_0") == before
