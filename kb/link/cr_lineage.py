@@ -12,7 +12,7 @@ version that already had the rule makes the lineage start there: ids follow the 
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from kb.records import CRDocument
@@ -50,25 +50,40 @@ def build_lineages(
     ``documents`` are oldest first and ``maps[i]`` pairs version ``i`` with version ``i + 1``
     (``kb.link.cr_trace.number_maps``).
     """
-    if len(maps) != max(0, len(documents) - 1) or len(version_ids) != len(documents):
+    if len(version_ids) != len(documents):
+        raise ValueError("one version id per document")
+    keys = [[(rule.number, rule.kind) for rule in document.rules] for document in documents]
+    return chain_lineages(version_ids, keys, maps, lineage_id)
+
+
+def chain_lineages(
+    version_ids: Sequence[str],
+    keys: Sequence[Sequence[tuple[str, str]]],
+    maps: Sequence[dict[str, str | None]],
+    new_id: Callable[[str, str], str],
+) -> tuple[list[dict[str, str]], dict[str, Lineage]]:
+    """Lineages of any entries (rules, glossary terms) keyed per version: ``keys[i]`` holds
+    (key, kind) of version ``i`` in document order, ``maps[i]`` pairs keys of versions ``i`` and
+    ``i + 1``; an entry with no predecessor starts a lineage named ``new_id(version, key)``."""
+    if len(maps) != max(0, len(keys) - 1) or len(version_ids) != len(keys):
         raise ValueError("one version id per document and one number map per consecutive pair")
     by_version: list[dict[str, str]] = []
     lineages: dict[str, Lineage] = {}
-    for index, (version_id, document) in enumerate(zip(version_ids, documents, strict=True)):
+    for index, (version_id, entries) in enumerate(zip(version_ids, keys, strict=True)):
         previous = by_version[-1] if by_version else {}
         inverse = {new: old for old, new in maps[index - 1].items() if new} if index else {}
         current: dict[str, str] = {}
-        for rule in document.rules:
-            if rule.number in current:  # a misprinted duplicate number: one lineage for both
+        for key, kind in entries:
+            if key in current:  # a misprinted duplicate number: one lineage for both
                 continue
-            before = inverse.get(rule.number)
+            before = inverse.get(key)
             found = previous.get(before) if before is not None else None
             if found is None:
-                found = lineage_id(version_id, rule.number)
-                lineages[found] = Lineage(id=found, kind=rule.kind)
-            current[rule.number] = found
-            lineages[found].members.append((index, rule.number))
-            lineages[found].kind = rule.kind
+                found = new_id(version_id, key)
+                lineages[found] = Lineage(id=found, kind=kind)
+            current[key] = found
+            lineages[found].members.append((index, key))
+            lineages[found].kind = kind
         by_version.append(current)
     return by_version, lineages
 

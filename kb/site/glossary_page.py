@@ -54,7 +54,7 @@ def glossary_term(conn: sqlite3.Connection, term: str, lang: str = "en") -> dict
         "used_in": rules_using(conn, english_term) if english_term else [],
         "translations": translations_of(conn, english_term) if english_term else [],
         "printed": printed_keywords(conn, english_term) if english_term else [],
-        "history": history_of(conn, english_term) if english_term else [],
+        "history": history_of(conn, english) if english else [],
     }
     return page
 
@@ -66,6 +66,12 @@ def find_entry(conn: sqlite3.Connection, version: str | None, term: str) -> dict
         wanted = fold(term)
         found = [row for row in rows(conn, "select id, term, text, version_id from glossary where version_id = ? limit 5000",
                                      (version,)) if fold(row["term"]) == wanted][:1]
+    if not found:
+        # A term the glossary no longer uses: the entry it became ("In Play" is "Battlefield").
+        found = rows(conn, """select newest.id, newest.term, newest.text, newest.version_id
+            from glossary as older join glossary as newest on newest.lineage_id = older.lineage_id
+            where older.term = ? and older.lineage_id is not null and newest.version_id = ?
+            limit 1""", (term, version))
     return found[0] if found else None
 
 
@@ -118,21 +124,31 @@ def printed_keywords(conn: sqlite3.Connection, english_term: str) -> list[dict[s
     )
 
 
-def history_of(conn: sqlite3.Connection, english_term: str) -> list[dict[str, Any]]:
-    """The English definition through the versions we hold, one row per distinct text (newest first)."""
+def history_of(conn: sqlite3.Connection, english: dict[str, Any]) -> list[dict[str, Any]]:
+    """The English entry through the versions we hold, one row per distinct term and text (newest
+    first): its lineage, so a renamed term keeps its history ("Mana Value" was "Converted Mana
+    Cost" until 2021); by its term where the database has no glossary lineages."""
     found = rows(
         conn,
-        """select glossary.text, cr_versions.id as version_id, cr_versions.effective_date
+        """select glossary.term, glossary.text, cr_versions.id as version_id, cr_versions.effective_date
+        from glossary join cr_versions on cr_versions.id = glossary.version_id
+        where glossary.lineage_id = (select lineage_id from glossary where id = :id) and cr_versions.lang = 'en'
+        order by cr_versions.effective_date desc limit 60""",
+        {"id": english["id"]},
+    ) or rows(
+        conn,
+        """select glossary.term, glossary.text, cr_versions.id as version_id, cr_versions.effective_date
         from glossary join cr_versions on cr_versions.id = glossary.version_id
         where glossary.term = ? and cr_versions.lang = 'en' order by cr_versions.effective_date desc limit 60""",
-        (english_term,),
+        (english["term"],),
     )
     history: list[dict[str, Any]] = []
     for row in found:
-        if history and history[-1]["text"] == row["text"]:
+        if history and history[-1]["text"] == row["text"] and history[-1]["term"] == row["term"]:
             history[-1]["since"] = row["effective_date"]
             history[-1]["versions"] += 1
         else:
-            history.append({"text": row["text"], "since": row["effective_date"], "until": row["effective_date"],
-                            "version_id": row["version_id"], "versions": 1})
+            history.append({"term": row["term"], "text": row["text"], "since": row["effective_date"],
+                            "until": row["effective_date"], "version_id": row["version_id"], "versions": 1,
+                            "renamed": row["term"] != english["term"]})
     return history

@@ -15,7 +15,7 @@ from kb.records import QUALITY_ISSUE_KINDS
 COMMON_COLUMNS: dict[str, str] = {"id": "Stable id (a hash of what identifies the row: the same in every build)"}
 
 TABLE_DESCRIPTIONS: dict[str, str] = {
-    "rule_lineages": "One English rule through every CR version held, whatever its number: Connive is 701.47 in 2022–2025 and 701.50 since 2026-01-16, one lineage; Convert (701.50 in 2024–2025, 701.28 since) is another. Members: rules.lineage_id.",
+    "rule_lineages": "One English rule through every CR version held, whatever its number: Connive is 701.47 in 2022–2025 and 701.50 since 2026-01-16, one lineage; Convert (701.50 in 2024–2025, 701.28 since) is another. Glossary entries too, whatever their term (Converted Mana Cost is Mana Value since 2021). Members: rules.lineage_id, glossary.lineage_id.",
     "rule_lineage_links": "Rules merged into another rule or split off one between two consecutive English versions, beside the one-to-one lineages: stored only where the words moved (80 % in order, the partner changed to take or give them) and the partner stays in the section the rule's section became (701.16d merged into 701.19c in 2019).",
     "keyword_dictionary": "Keywords in every language we hold printed text in (Trampelschaden, piétinement, 飛行 ↔ Trample, Flying), mined from localized printings and translated rules, with the evidence for each.",
     "sources": "Where data comes from: official Wizards documents, aggregators, community translations, page captures.",
@@ -45,15 +45,15 @@ TABLE_DESCRIPTIONS: dict[str, str] = {
 
 COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
     "rule_lineages": {
-        "id": "<version>/<number> of the lineage's first member, e.g. en-2022-04-29/701.47",
-        "kind": "part, section, rule or subrule (in its latest version)",
+        "id": "<version>/<number> of the lineage's first member, e.g. en-2022-04-29/701.47 (glossary entries: <version>/glossary:<term>)",
+        "kind": "part, section, rule or subrule (in its latest version), or glossary",
         "first_version_id": "The first version that has the rule",
-        "first_number": "Its number there",
+        "first_number": "Its number there (a glossary entry's term)",
         "last_version_id": "The last version that has it (the newest unless it was removed)",
-        "last_number": "Its number there",
-        "current_number": "Its number in the newest version (empty when it was removed)",
+        "last_number": "Its number (term) there",
+        "current_number": "Its number (term) in the newest version (empty when it was removed)",
         "title": "Latest title (keyword rules, parts, sections)",
-        "numbers": "Every number it had, in order, comma-separated",
+        "numbers": "Every number it had, in order, comma-separated (glossary lineages: every term, one per line)",
         "versions": "How many versions have it",
     },
     "rule_lineage_links": {
@@ -138,6 +138,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "term": "Glossary term",
         "text": "Definition",
         "position": "Order in the glossary",
+        "lineage_id": "English entries: the entry's identity across versions (rule_lineages), kept when its term is renamed",
     },
     "rule_refs": {
         "rule_id": "The citing rule",

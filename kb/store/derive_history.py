@@ -16,7 +16,7 @@ from kb.link.cr_merges import LineageLink, confirmed_links
 from kb.link.ruling_citations import KeywordIndex, link_ruling
 from kb.records import CRDocument
 from kb.store.derive_cr_links import load_cr_document
-from kb.store.derive_lineage import save_lineage_links, save_lineages
+from kb.store.derive_lineage import save_glossary_lineages, save_lineage_links, save_lineages
 from kb.store.schema import stable_id
 
 # Canned queries for the Datasette metadata (merged by the owner of kb/metadata.py).
@@ -109,13 +109,14 @@ def save_history(db: sqlite_utils.Database) -> None:
 
 
 def save_cr_history(db: sqlite_utils.Database) -> History:
-    """Recompute ``cr_changes`` and the rule lineages (what translations link through)."""
+    """Recompute ``cr_changes`` and the rule and glossary lineages (what translations link through)."""
     db.execute("delete from cr_changes")
     versions = english_versions(db)
     documents = [load_cr_document(db, version_id) for version_id, _date in versions]
     maps, links = save_changes(db, versions, documents)
     by_version = save_lineages(db, versions, documents, maps)
     save_lineage_links(db, versions, by_version, links)
+    save_glossary_lineages(db, versions, documents)
     return versions, documents, by_version
 
 

@@ -2,7 +2,8 @@
 
 ``save_lineages`` fills ``rule_lineages`` and ``rules.lineage_id`` for every English version from
 the number maps of consecutive versions (``kb.link.cr_lineage``); ``save_lineage_links`` stores
-the confirmed merges and splits beside them (``kb.link.cr_merges``). The readers below are the one
+the confirmed merges and splits beside them (``kb.link.cr_merges``); ``save_glossary_lineages``
+does the same for glossary entries, whatever their term (``kb.link.glossary_lineage``). The readers below are the one
 implementation of tracing: ``mtgkb rule-trace``, ``mtgkb rule-at`` and ``/rule/<number>`` all
 ask them which rule is which in another version.
 """
@@ -16,6 +17,7 @@ import sqlite_utils
 
 from kb.link.cr_lineage import Lineage, build_lineages
 from kb.link.cr_merges import LineageLink
+from kb.link.glossary_lineage import glossary_lineages
 from kb.records import CRDocument
 from kb.store.schema import stable_id
 
@@ -73,13 +75,38 @@ def save_lineage_links(
     )
 
 
+def save_glossary_lineages(
+    db: sqlite_utils.Database, versions: Sequence[tuple[str, str]], documents: Sequence[CRDocument],
+) -> None:
+    """``glossary.lineage_id`` of every English entry, and the glossary lineages in
+    ``rule_lineages`` (kind ``glossary``, terms where rules have numbers)."""
+    db.execute("delete from rule_lineages where kind = 'glossary'")
+    db.execute("update glossary set lineage_id = null where lineage_id is not null")
+    version_ids = [version_id for version_id, _date in versions]
+    by_version, lineages = glossary_lineages(version_ids, [document.glossary for document in documents])
+    for version_id, terms in zip(version_ids, by_version, strict=True):
+        db.conn.executemany(
+            "update glossary set lineage_id = ? where version_id = ? and term = ?",
+            [(lineage, version_id, term) for term, lineage in terms.items()],
+        )
+    newest = len(documents) - 1
+    titles = [{entry.term: entry.term for entry in document.glossary} for document in documents]
+    db.conn.executemany(
+        "insert into rule_lineages (id, kind, first_version_id, first_number, last_version_id,"
+        " last_number, current_number, title, numbers, versions) values (?,?,?,?,?,?,?,?,?,?)",
+        [_lineage_row(lineage, version_ids, titles, newest) for lineage in lineages.values()],
+    )
+
+
 def _lineage_row(lineage: Lineage, version_ids: list[str], titles: list[dict], newest: int) -> tuple:
     first_index, first_number = lineage.members[0]
     last_index, last_number = lineage.members[-1]
     title = next((titles[i][n] for i, n in reversed(lineage.members) if titles[i].get(n)), None)
     return (
         lineage.id, lineage.kind, version_ids[first_index], first_number, version_ids[last_index],
-        last_number, last_number if last_index == newest else None, title, ",".join(lineage.numbers),
+        last_number, last_number if last_index == newest else None, title,
+        # Glossary terms hold commas ("Control, Controller"): one per line.
+        ("\n" if lineage.kind == "glossary" else ",").join(lineage.numbers),
         len(lineage.members),
     )
 

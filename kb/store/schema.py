@@ -20,6 +20,7 @@ from kb.store.tables import LINEAGE_COLUMNS, TABLES
 
 INDEXES: list[tuple[str, list[str], bool]] = [
     ("rules", ["lineage_id"], False),
+    ("glossary", ["lineage_id"], False),
     ("ruling_rules", ["lineage_id"], False),
     ("rule_lineage_links", ["old_lineage_id"], False),
     ("rule_lineage_links", ["new_lineage_id"], False),
@@ -170,6 +171,10 @@ def m005_rule_lineages(db: sqlite_utils.Database) -> None:
     """rule_lineages, rules.lineage_id, ruling_rules.lineage_id/in_force_version_id on older databases."""
     spec = TABLES["rule_lineages"]
     db.table("rule_lineages").create(spec["columns"], pk=spec["pk"], if_not_exists=True)
+    add_lineage_columns(db)
+
+
+def add_lineage_columns(db: sqlite_utils.Database) -> None:
     for table, names in LINEAGE_COLUMNS.items():
         if db[table].exists():
             present = {column.name for column in db[table].columns}
@@ -218,6 +223,12 @@ def m009_rule_link_status_same(db: sqlite_utils.Database) -> None:
     """rule_links.status "linked" is called "same" (same text, same number as the newest English)."""
     if db["rule_links"].exists():
         db.execute("update rule_links set status = 'same' where status = 'linked'")
+
+
+@migrations()
+def m010_glossary_lineages(db: sqlite_utils.Database) -> None:
+    """glossary.lineage_id: a glossary entry's identity across versions, whatever its term."""
+    add_lineage_columns(db)
 
 
 def next_ruling_rowid(conn: sqlite3.Connection) -> int:

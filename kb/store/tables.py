@@ -384,4 +384,6 @@ TABLES["rule_lineage_links"] = {
         ("new_lineage_id", "rule_lineages", "id"),
     ],
 }
-LINEAGE_COLUMNS = {"rules": ["lineage_id"], "ruling_rules": ["lineage_id", "in_force_version_id"]}
+LINEAGE_COLUMNS = {
+    "rules": ["lineage_id"], "ruling_rules": ["lineage_id", "in_force_version_id"], "glossary": ["lineage_id"],
+}

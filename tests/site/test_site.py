@@ -472,6 +472,24 @@ async def test_glossary_term_page_has_rules_and_translations(snapshot_ds) -> Non
     assert (await snapshot_ds.client.get("/glossary/No%20Such%20Term")).status_code == 404
 
 
+async def test_a_renamed_glossary_term_keeps_its_history(snapshot_ds) -> None:
+    mana_value = (await snapshot_ds.client.get("/glossary/Mana%20Value")).text
+    assert '<p class="kb-history-term">as “Converted Mana Cost”</p>' in mana_value
+    # A term the glossary no longer uses is the entry it became.
+    in_play = (await snapshot_ds.client.get("/glossary/In%20Play")).text
+    assert '<h1 lang="en">Battlefield</h1>' in in_play and "as “In Play”" in in_play
+
+
+def test_every_english_glossary_entry_has_a_lineage(snapshot_conn) -> None:
+    assert snapshot_conn.execute(
+        """select count(*), count(glossary.lineage_id) from glossary
+        join cr_versions on cr_versions.id = glossary.version_id where cr_versions.lang = 'en'"""
+    ).fetchone() == (6152, 6152)
+    assert snapshot_conn.execute(
+        "select numbers, current_number from rule_lineages where id = 'en-2003-03-15/glossary:In Play'"
+    ).fetchone() == ("In Play\nBattlefield", "Battlefield")
+
+
 async def test_diff_between_any_two_versions(snapshot_ds) -> None:
     page = (await snapshot_ds.client.get("/diff.json?from=en-2026-01-16&to=en-2026-04-17")).json()
     # The pairing follows cross-references since rule lineages: one rule changed in place before is

@@ -1,0 +1,177 @@
+"""Glossary lineages: one identity for a glossary entry through every English version, whatever its term.
+
+Pure. Consecutive versions' entries are paired (``pair_glossary``), then chained into lineages
+the way rules are (``kb.link.cr_lineage.chain_lineages``). The CR renames glossary terms when
+the game renames a thing: "Converted Mana Cost" (to 2021) is "Mana Value" since, "Tribal" became
+"Kindred", "Removed from Combat" became "Remove from Combat", and typography changes alone turned
+"Attacks and Isn't Blocked" into "Attacks and Isn’t Blocked" (2014) and back. A lineage follows
+the definition, not the spelling of its term. The editors say so themselves: a renamed term
+stays in the glossary as "<old term> (Obsolete)", defined as "An obsolete term for mana value".
+
+A lineage id names its first member: ``<version id>/glossary:<term>``.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from kb.link.cr_compare import collapse, masked
+from kb.link.cr_lineage import Lineage, chain_lineages
+from kb.records import GlossaryEntry
+
+OBSOLETE = re.compile(r"\s*\((?:obsolete|informal)\)\s*$", re.IGNORECASE)
+FORMERLY = re.compile(r"\b(?:used to be (?:known as|called)|formerly (?:known as|called)|previously (?:known as|called))\b")
+WORDS = re.compile(r"\w+")
+QUOTES = re.compile(r"[\"'_]")
+
+
+def glossary_lineage_id(version_id: str, term: str) -> str:
+    return f"{version_id}/glossary:{term}"
+
+
+def folded_term(term: str) -> str:
+    """A term as a reader would look it up: case, quotes and typography folded."""
+    return " ".join(QUOTES.sub("", collapse(term)).casefold().split())
+
+
+def pair_glossary(old: Sequence[GlossaryEntry], new: Sequence[GlossaryEntry]) -> dict[str, str]:
+    """Old term → new term of the same entry, for consecutive versions ``old`` and ``new``.
+
+    In order, each step only among entries not paired yet:
+    1. the same term; then the same term up to case, quotes and typography;
+    2. a rename the new glossary states: a new entry saying the thing "used to be known as" the
+       old term ("Battlefield … used to be known as the “in-play” zone"), or a new "<old term>
+       (Obsolete)" entry naming the entry that took the old definition over ("An obsolete term
+       for mana value"; taken over: most of the old definition's words are there); naming none,
+       the obsolete entry itself continues the old one;
+    3. the same definition under another term (both terms masked);
+    4. one term's words all inside the other's, beginning with the same word ("Upkeep" → "Upkeep
+       Step", "Two-Headed Giant" → "Two-Headed Giant Variant"), where that is true of one pair
+       only and the shorter definition's words are mostly in the longer one.
+    """
+    old_text = _unique_terms(old)
+    new_text = _unique_terms(new)
+    pairs: dict[str, str] = {term: term for term in old_text if term in new_text}
+    steps = (
+        lambda olds, news: _pair_unique(olds, news, folded_term, folded_term),
+        lambda olds, news: _stated_renames(olds, news, old_text, new_text),
+        lambda olds, news: _pair_unique(olds, news, lambda term: _definition(old_text[term], term, news),
+                                        lambda term: _definition(new_text[term], term, olds)),
+        lambda olds, news: {
+            old_term: new_term
+            for old_term, new_term in _pair_unique(olds, news, _term_words, _term_words, contained=True).items()
+            if _term_words(old_term)[0] == _term_words(new_term)[0]  # type: ignore[index]
+            and _shared_share(old_text[old_term], new_text[new_term]) >= 0.5
+        },
+    )
+    for step in steps:
+        taken = set(pairs.values())
+        pairs.update(step([term for term in old_text if term not in pairs], [term for term in new_text if term not in taken]))
+    return pairs
+
+
+def glossary_lineages(
+    version_ids: Sequence[str], glossaries: Sequence[Sequence[GlossaryEntry]],
+) -> tuple[list[dict[str, str]], dict[str, Lineage]]:
+    """For each version (oldest first), term → lineage id; and every lineage by id."""
+    maps: list[dict[str, str | None]] = [
+        dict(pair_glossary(older, newer)) for older, newer in zip(glossaries, glossaries[1:], strict=False)
+    ]
+    keys = [[(entry.term, "glossary") for entry in glossary] for glossary in glossaries]
+    return chain_lineages(version_ids, keys, maps, glossary_lineage_id)
+
+
+def _unique_terms(entries: Sequence[GlossaryEntry]) -> dict[str, str]:
+    terms: dict[str, str] = {}
+    for entry in entries:
+        terms.setdefault(entry.term, entry.text)  # a misprinted duplicate: the first one
+    return terms
+
+
+def _pair_unique(olds: list[str], news: list[str], key_old: Callable[[str], object], key_new: Callable[[str], object],
+                 contained: bool = False) -> dict[str, str]:
+    """Old and new terms whose keys are equal (or, ``contained``, one key a subset of the
+    other) and that match no other term on either side."""
+    old_keys = {term: key_old(term) for term in olds}
+    new_keys = {term: key_new(term) for term in news}
+
+    def match(a: object, b: object) -> bool:
+        if a is None or b is None:
+            return False
+        if contained:
+            a_words, b_words = a[1], b[1]  # type: ignore[index]
+            return a_words <= b_words or b_words <= a_words
+        return a == b
+
+    found: dict[str, str] = {}
+    for old_term, old_key in old_keys.items():
+        candidates = [new_term for new_term, new_key in new_keys.items() if match(old_key, new_key)]
+        if len(candidates) == 1 and sum(match(other, new_keys[candidates[0]]) for other in old_keys.values()) == 1:
+            found[old_term] = candidates[0]
+    return found
+
+
+def _stated_renames(olds: list[str], news: list[str], old_text: dict[str, str], new_text: dict[str, str]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    stubs = {_bare(term): term for term in news if OBSOLETE.search(term)}
+    for old_term in olds:
+        name = _bare(old_term)
+        told = [term for term in news if term not in stubs.values() and _was_known_as(new_text[term], name)]
+        if len(told) == 1:
+            found[old_term] = told[0]
+            continue
+        stub = stubs.get(name)
+        if stub is None or stub in found.values():
+            continue
+        named = [
+            term for term in news
+            if term != stub and _names(_bare_text(new_text[stub]), _bare(term))
+            and _kept_share(old_text[old_term], new_text[term]) >= 0.5
+        ]
+        found[old_term] = max(named, key=len, default=stub)  # "nonmodal double-faced card" over "double-faced cards"
+    return found
+
+
+def _bare(term: str) -> str:
+    """A term folded, without "(Obsolete)", hyphens as spaces: "in-play" names "In Play"."""
+    return " ".join(folded_term(OBSOLETE.sub("", term)).replace("-", " ").split())
+
+
+def _bare_text(text: str) -> str:
+    return " ".join(folded_term(text).replace("-", " ").split())
+
+
+def _names(text: str, name: str) -> bool:
+    return bool(name) and re.search(r"(?<!\w)" + re.escape(name), text) is not None
+
+
+def _was_known_as(text: str, name: str) -> bool:
+    folded = _bare_text(text)
+    return any(_names(folded[match.end():match.end() + len(name) + 24], name) for match in FORMERLY.finditer(folded))
+
+
+def _kept_share(before: str, after: str) -> float:
+    words = set(WORDS.findall(collapse(before).casefold()))
+    return len(words & set(WORDS.findall(collapse(after).casefold()))) / len(words) if words else 0.0
+
+
+def _definition(text: str, term: str, others: list[str]) -> str | None:
+    """The definition with cited numbers and the terms of either side masked."""
+    folded = masked(collapse(text)).casefold()
+    if len(folded) < 20:
+        return None
+    for name in sorted({_bare(term), *(_bare(other) for other in others)}, key=len, reverse=True):
+        if name:
+            folded = re.sub(re.escape(name).replace("\\ ", "[ -]") + r"\w*", "~", folded.replace("-", " "))
+    return folded
+
+
+def _term_words(term: str) -> tuple[str, frozenset[str]] | None:
+    """A term's first word and all its words (compared as sets: "Kicker" is in "Kicker, Kicked")."""
+    words = WORDS.findall(_bare(term))
+    return (words[0], frozenset(words)) if words else None
+
+
+def _shared_share(one: str, other: str) -> float:
+    a, b = (set(WORDS.findall(collapse(text).casefold())) for text in (one, other))
+    return len(a & b) / min(len(a), len(b)) if a and b else 0.0

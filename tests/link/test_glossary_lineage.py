@@ -1,0 +1,91 @@
+"""Glossary lineages on the real CR files: a renamed term keeps its entry's identity."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kb.link.glossary_lineage import glossary_lineages, pair_glossary
+from kb.parse.cr import txt as cr_txt
+from kb.records import CRDocument
+
+EN_RAW = Path(__file__).parent.parent / "fixtures" / "cr" / "en-raw"
+
+
+@pytest.fixture(scope="module")
+def editions() -> dict[str, CRDocument]:
+    return {path.stem: cr_txt.parse(path.read_bytes(), str(path)) for path in sorted(EN_RAW.glob("*.txt"))}
+
+
+def renamed(editions: dict[str, CRDocument], old: str, new: str) -> dict[str, str]:
+    pairs = pair_glossary(editions[old].glossary, editions[new].glossary)
+    return {before: after for before, after in pairs.items() if before != after}
+
+
+def removed(editions: dict[str, CRDocument], old: str, new: str) -> list[str]:
+    pairs = pair_glossary(editions[old].glossary, editions[new].glossary)
+    return [entry.term for entry in editions[old].glossary if entry.term not in pairs]
+
+
+def test_renames_the_glossary_states_2019_to_2022(editions: dict[str, CRDocument]) -> None:
+    # Mana Value took Converted Mana Cost's definition word for word; "Converted Mana Cost
+    # (Obsolete)" is a new entry that says so. Substitute cards replaced checklist cards (the
+    # same definition); the rest is typography (straight quotes to curly ones).
+    assert renamed(editions, "2019-01-25", "2022-02-18") == {
+        "Attacks and Isn't Blocked": "Attacks and Isn’t Blocked",
+        'Banding, "Bands with Other"': "Banding, “Bands with Other”",
+        "City's Blessing": "City’s Blessing",
+        'Intervening "If" Clause': "Intervening “If” Clause",
+        'Partner, "Partner with [name]"': "Partner, “Partner with [name]”",
+        "Converted Mana Cost": "Mana Value",
+        "Checklist Card": "Substitute Card",
+    }
+    assert removed(editions, "2019-01-25", "2022-02-18") == []
+
+
+def test_renamed_obsolete_and_grown_terms_2024_to_2026(editions: dict[str, CRDocument]) -> None:
+    assert renamed(editions, "2024-02-06", "2025-02-07") == {
+        "Damage Assignment Order": "Damage Assignment Order (Obsolete)",  # obsolete, not renamed
+        "Totem Armor": "Umbra Armor",
+        "Tribal": "Kindred",
+    }
+    # "An older name for nonmodal double-faced cards": the longest entry name the obsolete entry
+    # states, not "Double-Faced Cards" it also names.
+    assert renamed(editions, "2025-02-07", "2026-01-16") == {
+        "Transforming Double-Faced Cards": "Nonmodal Double-Faced Card",
+        "Partner, “Partner with [name]”": "Partner, “Partner—[text],” “Partner with [name]”",
+    }
+    assert removed(editions, "2025-02-07", "2026-01-16") == ["Friends Forever"]
+
+
+def test_the_2009_renames_across_2006_to_2013(editions: dict[str, CRDocument]) -> None:
+    pairs = renamed(editions, "2006-02-01", "2013-04-29")
+    # "The battlefield … used to be known as the “in-play” zone"; exile "used to be known as the
+    # “removed-from-the-game” zone". "Set Aside (Obsolete)" points to Exile, whose definition is
+    # not Set Aside's: Set Aside lives on as its obsolete entry.
+    assert pairs["In Play"] == "Battlefield"
+    assert pairs["Removed from the Game"] == "Exile"
+    assert pairs["Set Aside"] == "Set Aside (Obsolete)"
+    assert pairs["Mana Burn"] == "Mana Burn (Obsolete)"
+    assert pairs["Two-Headed Giant"] == "Two-Headed Giant Variant"
+    assert pairs["End of Turn Step"] == "End Step"
+    # Words inside another term are not enough: "Order" is not "Damage Assignment Order", nor
+    # "Snow-Covered Landwalk" "Snow", nor "Teams" "Alternating Teams Variant".
+    assert "Order" not in pairs and "Snow-Covered Landwalk" not in pairs and "Teams" not in pairs
+    assert len(pairs) == 20
+
+
+def test_lineages_follow_renames_through_every_edition(editions: dict[str, CRDocument]) -> None:
+    version_ids = [f"en-{date}" for date in editions]
+    by_version, lineages = glossary_lineages(version_ids, [document.glossary for document in editions.values()])
+    newest = by_version[-1]
+    mana_value = lineages[newest["Mana Value"]]
+    assert mana_value.id == "en-2003-03-15/glossary:Converted Mana Cost"
+    assert mana_value.numbers == ["Converted Mana Cost", "Mana Value"]
+    assert lineages[newest["Battlefield"]].numbers == ["In Play", "Battlefield"]
+    assert lineages[newest["Kindred"]].numbers == ["Tribal", "Kindred"]
+    # The obsolete entries are lineages of their own, starting where they were written.
+    assert newest["Converted Mana Cost (Obsolete)"] == "en-2022-02-18/glossary:Converted Mana Cost (Obsolete)"
+    # Every entry of every edition has exactly one lineage.
+    for document, terms in zip(editions.values(), by_version, strict=True):
+        assert set(terms) == {entry.term for entry in document.glossary}
