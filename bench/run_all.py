@@ -11,6 +11,9 @@ BENCHMARKS = [
     ["bench.refresh_scenarios"],
     ["bench.cr_parse"],
     ["bench.load_site", "--compare"],
+    # Visitors who read a page before the next one (a second apart): the site's figures under
+    # load; the run above keeps every client's next request in flight (a saturation test).
+    ["bench.load_site", "--think-ms", "1000", "--seconds", "8"],
     # The whole knowledge base at real size (1M rulings, 500k printings): the longest by far;
     # kept in WORKDIR for the site's search and pages measured on it next.
     ["bench.full_scale", "--scale", "1", "--workdir", WORKDIR],
