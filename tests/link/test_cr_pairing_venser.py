@@ -50,7 +50,7 @@ BLIND_SPOT = "the rule is in the other file on a line the key's program cannot r
 # the key gives a rule rewritten under its number as removed and added. What each signal looked at
 # gives, on the 4 left (613.6d, 702.102c, 701.25c, 805.3a), on the 128 same-number rewrites the key
 # accepts, and on the 2,070 same-number rewrites of the 31 consecutive pairs of versions held
-# (realdata en-raw and these files):
+# (realdata en-raw and these files; counted before the note signal below, 2,066 after it):
 # - an unchanged rule elsewhere says the old statement better than its successor does: all 4 (and
 #   306.4); 2 accepted (613.6c, 711.1b); 115 rewrites.
 # - ... an unchanged sibling: 702.102c, 701.25c (and 306.4); 1 accepted (613.6c); 30 rewrites. Better
@@ -60,12 +60,13 @@ BLIND_SPOT = "the rule is in the other file on a line the key's program cannot r
 #   1: Rules and effects that modify copiable values are applied", the same layer rule; "Layer 3:
 #   Text-changing effects are applied" is its look-alike on the same template): wrong on reading.
 # - the new text came from another old rule that lost it: none of the 4; 1 accepted (613.6c); 82.
-# - the subject changed: quoted terms differ for 702.102c (its new example quotes a card) and 9
-#   accepted, none disjoint among the 4; cited numbers differ for 702.102c and 14 accepted; the
+# - the subject changed: quoted terms differ for 702.102c (its new example quotes a card; and 306.4)
+#   and 9 accepted, none disjoint among the 4; cited numbers differ for 702.102c (and 306.4) and 14
+#   accepted; the
 #   parent's title changed for none of the 4 and none accepted (94 rewrites, the renumberings);
 #   the text no longer names its parent's title: 701.25c ("chosen this way"), none accepted, 35.
 # - the new text is a note recording that the rule was removed ("Previously, …"): 306.4 only, now
-#   followed by the pairing (kb.link.cr_pairing.is_retrospective_note; 4 pairings of the 31 changed).
+#   followed by the pairing (kb.link.cr_pairing.is_retrospective_note; 4 pairings changed across the 31 pairs).
 # Case by case, as read: 613.6d says the same with its words reordered (the same content words:
 # "If an Aura, Equipment, or Fortification becomes attached ..., [it] receives a new timestamp at
 # that time" → "An Aura, Equipment, or Fortification receives a new timestamp at the time it becomes
