@@ -23,12 +23,18 @@ paired by content and by what the rest of the document says about them, not only
 8. what is left under the same number is "changed" however little is left of it; the rest is
    "removed" or "added" (``kb.link.cr_merges`` says which of those were merged or split off).
 
+A rule of the game and a note recording that such a rule is gone are never the same entry: when the
+CR removes a rule it may leave a note at its number ("Previously, planeswalkers were subject to a
+'planeswalker uniqueness rule' ... This rule has been removed"), and that number then holds a
+different thing (see ``is_retrospective_note``).
+
 Pure normalisation (line endings, BOM, "119.1d." printed for "119.1d", runs of spaces) is not a
 change: the parser removes the first three and comparison collapses whitespace.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -54,9 +60,25 @@ RARE_WORDS_PER_ENTRY = 4
 JACCARD_PREFILTER = 0.3
 # Rules and subrules may trade places; parts and sections are headings and stay what they are.
 NUMBERED_KINDS = frozenset({"rule", "subrule"})
+# How the CR opens a note about what the rules or cards used to say (403.5 "For many years, the
+# battlefield was called ...", reworded "Previously, ..." in 2013; 306.4 "Previously, planeswalkers
+# were subject to a 'planeswalker uniqueness rule' ... This rule has been removed").
+RETROSPECTIVE_NOTE = re.compile(r"\s*(?:Previously|For many years),")
+
+
+def is_retrospective_note(rule: Rule) -> bool:
+    """True when the rule's text only records what used to be so (a rule removed, cards errata'd)."""
+    return bool(RETROSPECTIVE_NOTE.match(rule.text or ""))
 
 
 def _kinds_compatible(old: Rule, new: Rule) -> bool:
+    # A rule replaced by a note recording its removal is removed, and the note is new: the CR says
+    # so ("This rule has been removed") and the Venser's Journal editors call the XLN 306.4 note
+    # added. Of the 32 versions held this parts 206.3 (2014), 306.4 (2017), 306.7 (2018), each a rule
+    # that became such a note, and 2006's 403.5 (activation timing) from 2009's unrelated 403.5
+    # note; notes reworded as notes ("For many years," → "Previously,") stay paired.
+    if is_retrospective_note(old) != is_retrospective_note(new):
+        return False
     return old.kind == new.kind or (old.kind in NUMBERED_KINDS and new.kind in NUMBERED_KINDS)
 
 
@@ -207,7 +229,12 @@ def _pair_children_of_moved_parents(pairing: Pairing) -> None:
             continue
         target = new_parent + rule.number[len(rule.parent):]
         new = pairing.new.get(target)
-        if new is not None and pairing.is_free(None, target) and similarity(old.words, new.words) >= MOVED_WITH_PARENT:
+        if (
+            new is not None
+            and pairing.is_free(None, target)
+            and _kinds_compatible(rule, new.rule)
+            and similarity(old.words, new.words) >= MOVED_WITH_PARENT
+        ):
             pairing.pair(old.number, target)
 
 
@@ -301,6 +328,8 @@ def _pair_mutual_best_in_section(pairing: Pairing) -> None:
         if old.rule.kind not in NUMBERED_KINDS or len(old.words) < SHORT_CONTENT_WORDS:
             continue
         for new in new_by_section.get(_section_of(old), []):
+            if not _kinds_compatible(old.rule, new.rule):
+                continue
             # A score below the bar, or not above either side's best so far, changes nothing.
             bound = similarity_bound(old.statement_counts, new.statement_counts)
             if bound < MUTUAL_IN_SECTION or (

@@ -87,6 +87,7 @@ def link_across_versions(
             links.append(TargetLink(rule.number, None, None, "mismatch", 0.0, [_missing(rule, versions)]))
             continue
         _mark_uncertain_text(choice, candidates, versions)
+        _mark_grown_subrules(rule, translated, choice, versions, lineage_of)
         chosen_version[rule.number] = choice.version_id
         chosen_target[rule.number] = (choice.version_id, choice.link.en_number or rule.number)
         links.append(
@@ -150,6 +151,45 @@ def _mark_uncertain_text(choice: Candidate, candidates: list[Candidate], version
         if chosen_rule and other_rule and not same_content(chosen_rule, other_rule):
             choice.link.status = "stale"
             choice.link.reasons.insert(0, f"English text differs between {other.version_id} and {choice.version_id}; the translation may follow either")
+
+
+def _mark_grown_subrules(
+    rule: Rule, translated: CRDocument, choice: Candidate, versions: list[tuple[str, CRDocument]], lineage_of: LineageOf
+) -> None:
+    """A rule whose only contradiction is its subrules, lying between the subrules of its lineage's
+    members before and after the translation's date, is the same rule, changed since: stale, not
+    mismatch (109.4 has a–e in 2019, a–f in the 2021 Korean CR, a–g in 2022: 109.4g was added).
+
+    Without a member on both sides (the translation's own version held, or the rule new since)
+    nothing confirms it, and it stays a mismatch."""
+    if choice.link.status != "mismatch" or choice.link.contradicted != ("subrules",) or choice.lineage is None:
+        return
+    date = translated.effective_date
+    if not date:
+        return
+    letters = _subrule_letters(translated, rule.number)
+    sides: dict[bool, tuple[str, set[str]]] = {}  # after the translation's date? → (version, letters)
+    for version_id, doc in versions:
+        member = next((r.number for r in doc.rules if lineage_of(version_id, r.number) == choice.lineage), None)
+        if member is not None and doc.effective_date:
+            sides[doc.effective_date > date] = (f"{member} of {version_id}", _subrule_letters(doc, member))
+    if len(sides) < 2:
+        return
+    (before_name, before), (after_name, after) = sides[False], sides[True]
+    if before <= letters <= after and before != after:
+        choice.link.status = "stale"
+        choice.link.reasons.insert(0, (
+            f"the same rule with subrules added over time: {_letters(before)} under {before_name},"
+            f" {_letters(letters)} here, {_letters(after)} under {after_name}"
+        ))
+
+
+def _letters(letters: set[str]) -> str:
+    return ",".join(sorted(letters, key=lambda letter: (len(letter), letter))) or "none"
+
+
+def _subrule_letters(doc: CRDocument, number: str) -> set[str]:
+    return {r.number[len(number):] for r in doc.rules if r.kind == "subrule" and r.parent == number}
 
 
 def _rule(doc: CRDocument, number: str | None) -> Rule | None:

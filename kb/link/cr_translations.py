@@ -49,6 +49,8 @@ class RuleLink:
     status: str  # same | renumbered | stale | mismatch
     confidence: float
     reasons: list[str] = field(default_factory=list)
+    # The hard checks a mismatch failed ("subrules", "title"): subrules alone may have grown since.
+    contradicted: tuple[str, ...] = ()
 
 
 @dataclass
@@ -270,6 +272,7 @@ class _RuleChecker:
         hard: list[str] = []
         soft: list[str] = []
         self._check_children(rule, hard)
+        contradicted = ("subrules",) if hard else ()
         self._check_refs(rule, en_rule, soft)
         if len(rule.examples) != len(en_rule.examples):
             soft.append(f"{len(rule.examples)} examples here, {len(en_rule.examples)} in English")
@@ -278,11 +281,12 @@ class _RuleChecker:
         )
         if verdict is False:
             hard.append(f"title {rule.title!r} does not correspond to English {en_rule.title!r}")
+            contradicted = (*contradicted, "title")
         confidence = rule.number_confidence * HARD_FACTOR ** len(hard) * SOFT_FACTOR ** len(soft)
         if rule.number_confidence < 1:
             soft.append("number recovered by position")
         if hard:
-            return RuleLink(rule.number, en_rule.number, "mismatch", round(confidence, 3), hard + soft)
+            return RuleLink(rule.number, en_rule.number, "mismatch", round(confidence, 3), hard + soft, contradicted)
         changed_in = self._changed_in_later_version(en_rule)
         if changed_in:
             return RuleLink(rule.number, en_rule.number, "stale", round(confidence, 3), [changed_in, *soft])

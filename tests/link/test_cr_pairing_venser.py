@@ -47,13 +47,37 @@ UNCHANGED_SIDE = (
 BLIND_SPOT = "the rule is in the other file on a line the key's program cannot read (no final period)"
 
 # Classes of disagreement with the key as read (see the module docstring of kb.link.cr_pairing):
-# the key gives a rule rewritten under its number as removed and added. No general signal separates
-# these from rewrites it accepts in place (711.1a, 711.1b, 613.6c): the text is as far apart (word
-# similarity 0.17-0.26 against 0.21-0.38), 805.3a keeps its old text word for word and adds to it,
-# and "an unchanged sibling says the old statement better than the new text does" holds for 34
-# in-place rewrites of the pairs of consecutive files we hold (some counted twice), the accepted
-# 613.6c among them; only 701.25c's sibling is very close (0.80, next 0.67 for 707.10e in 2026), and a
-# threshold between the two would be fitted to one rule.
+# the key gives a rule rewritten under its number as removed and added. What each signal looked at
+# gives, on the 4 left (613.6d, 702.102c, 701.25c, 805.3a), on the 128 same-number rewrites the key
+# accepts, and on the 2,070 same-number rewrites of the 31 consecutive pairs of versions held
+# (realdata en-raw and these files; counted before the note signal below, 2,066 after it):
+# - an unchanged rule elsewhere says the old statement better than its successor does: all 4 (and
+#   306.4); 2 accepted (613.6c, 711.1b); 115 rewrites.
+# - ... an unchanged sibling: 702.102c, 701.25c (and 306.4); 1 accepted (613.6c); 30 rewrites. Better
+#   on all three measures (word order, shared content words, containment): 702.102c, 701.25c; 613.6c;
+#   13. And at the pairing's own same-rule bar (0.5, successor below it): 701.25c only, and 2 of the
+#   31 pairs' rewrites: 701.25c and 613.1a in 2020 ("Layer 1: Copy effects are applied" became "Layer
+#   1: Rules and effects that modify copiable values are applied", the same layer rule; "Layer 3:
+#   Text-changing effects are applied" is its look-alike on the same template): wrong on reading.
+# - the new text came from another old rule that lost it: none of the 4; 1 accepted (613.6c); 82.
+# - the subject changed: quoted terms differ for 702.102c (its new example quotes a card; and 306.4)
+#   and 9 accepted, none disjoint among the 4; cited numbers differ for 702.102c (and 306.4) and 14
+#   accepted; the
+#   parent's title changed for none of the 4 and none accepted (94 rewrites, the renumberings);
+#   the text no longer names its parent's title: 701.25c ("chosen this way"), none accepted, 35.
+# - the new text is a note recording that the rule was removed ("Previously, …"): 306.4 only, now
+#   followed by the pairing (kb.link.cr_pairing.is_retrospective_note; 4 pairings changed across the 31 pairs).
+# Case by case, as read: 613.6d says the same with its words reordered (the same content words:
+# "If an Aura, Equipment, or Fortification becomes attached ..., [it] receives a new timestamp at
+# that time" → "An Aura, Equipment, or Fortification receives a new timestamp at the time it becomes
+# attached ..."), and 805.3a keeps its old text word for word and adds a paragraph; the key's program
+# aligned each with an unchanged look-alike (701.3c, 103.4d), so we keep their identity. 702.102c
+# (a legal target was a condition of choosing bestow; now the cast's legality is checked after that
+# choice) and 701.25c ("To proliferate in a Two-Headed Giant game means ... teams" → "In a Two-Headed
+# Giant game, poison counters are shared by the team ... chosen this way") answer the same question
+# differently: each keeps what set it apart from its unchanged sibling (bestow's legality; Two-Headed
+# Giant, team, "See rule 810"), so reading supports a rewrite as well as a replacement, and no signal
+# above separates them from accepted rewrites without breaking one that is right.
 IN_PLACE = "rewritten under its number: the key calls it removed and added, we keep the identity"
 
 # (diff, side, old, new): "key" = an entry of the key as read that we do not answer; "ours" = our
@@ -71,9 +95,6 @@ DISAGREEMENTS: dict[tuple[str, str, str | None, str | None], str] = {
     ("ORI-BFZ.json", "key", "805.3a", None): IN_PLACE,
     ("ORI-BFZ.json", "key", None, "805.3a"): IN_PLACE,
     ("ORI-BFZ.json", "ours", "805.3a", "805.3a"): IN_PLACE,
-    # "Previously, planeswalkers were subject to a “planeswalker uniqueness rule” ... removed".
-    ("C17-XLN.json", "key", None, "306.4"): IN_PLACE,
-    ("C17-XLN.json", "ours", "306.4", "306.4"): IN_PLACE,
 }
 
 # What the reading changed: (diff, entry as printed) → (entry as read or None, reason).
@@ -243,16 +264,17 @@ def test_every_disagreement_is_a_known_class(as_read: Scores) -> None:
 def test_recall_and_precision(as_printed: Scores, as_read: Scores) -> None:
     """(agreed, key entries, our answers, recall, precision); the issue asks for 0.97 and 0.97.
 
-    As read, recall is one agreement short of 0.97: every miss is an in-place rewrite (IN_PLACE).
+    As read, every miss is an in-place rewrite (IN_PLACE). The XLN 306.4 note ("Previously, ...
+    This rule has been removed") is paired as the key gives it: a new rule, not the old one's successor.
     """
-    assert _figures(as_printed) == (275, 292, 296, 0.942, 0.929)
-    assert _figures(as_read) == (277, 286, 282, 0.969, 0.982)
+    assert _figures(as_printed) == (276, 292, 296, 0.945, 0.932)
+    assert _figures(as_read) == (278, 286, 282, 0.972, 0.986)
 
 
 def test_per_diff_recall(as_read: Scores) -> None:
     recall = {diff: round(len(key & ours) / len(key), 3) for diff, (key, ours) in as_read.items()}
     assert recall == {
-        "BFZ-C15.json": 1.0, "C17-XLN.json": 0.971, "DOM-BBD.json": 1.0, "DTK-ORI.json": 0.917,
+        "BFZ-C15.json": 1.0, "C17-XLN.json": 1.0, "DOM-BBD.json": 1.0, "DTK-ORI.json": 0.917,
         "FRF-DTK.json": 1.0, "GRN-RNA.json": 1.0, "KLD-C16.json": 0.926, "KTK-FRF.json": 1.0,
         "M20-C19.json": 1.0, "ORI-BFZ.json": 0.909, "XLN-RIX.json": 1.0, "ZNR-CMR.json": 1.0,
     }

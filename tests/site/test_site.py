@@ -370,7 +370,10 @@ async def test_stale_and_mismatched_translations_are_marked(snapshot_ds) -> None
     assert (korean["rules"]["103.4"]["number"], korean["rules"]["103.4"]["status"]) == ("103.3", "renumbered")
     # Numbers cited inside a translation are resolved in the English version it was linked to.
     assert 'href="/rule/100.2a?version=en-2022-02-18"' in (await snapshot_ds.client.get("/rule/100.4")).text
-    mismatch = (await snapshot_ds.client.get("/rule/109.4")).text
+    # 109.4 gained 109.4g after the translation (a–e in 2019, a–f in Korean, a–g in 2022): stale;
+    # 111.10 has no 2019 member to confirm its subrules grew: mismatch.
+    assert '<td class="kb-tr status-stale"' in (await snapshot_ds.client.get("/rule/109.4")).text
+    mismatch = (await snapshot_ds.client.get("/rule/111.10")).text
     assert '<td class="kb-tr status-mismatch"' in mismatch
 
 
