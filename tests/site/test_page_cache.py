@@ -85,6 +85,15 @@ async def test_a_visitor_with_cookies_gets_a_page_rendered_for_them(served_copy:
     assert any(key[1] == "rule_page" for key in cache.entries)  # the page's data is the same for all
 
 
+async def test_the_csrf_token_cookie_alone_does_not_make_a_page_personal(served_copy: Path) -> None:
+    """Browsers keep Datasette's csrftoken cookie after any form page; only a logged-in actor's menu uses it."""
+    ds = make_datasette(served_copy)
+    first = await ds.client.get("/rule/702.78", cookies={"csrftoken": "abc"})
+    second = await ds.client.get("/rule/702.78", cookies={"csrftoken": "def"})
+    assert first.text == second.text
+    assert ("html", "kb_rule.html", "/rule/702.78", "", 200) in page_cache.cache_of(ds.get_database()).entries
+
+
 async def test_turned_off_nothing_is_kept(served_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(page_cache.ENV, "0")
     ds = make_datasette(served_copy)
@@ -128,3 +137,11 @@ async def test_pages_run_on_their_own_threads_not_on_public_sqls(served_copy: Pa
     ds = make_datasette(served_copy)
     assert (await ds.client.get(JACE)).status_code == 200
     assert threads and threads[0].startswith(PAGE_THREAD_PREFIX)
+
+
+async def test_templates_are_compiled_before_the_first_visitor(served_copy: Path) -> None:
+    ds = make_datasette(served_copy)
+    await ds.invoke_startup()
+    compiled = {key[1] for key in ds.jinja_env.cache.keys()}
+    # Ours, and Datasette's base and the partials it includes.
+    assert {"kb_card.html", "kb_rule.html", "kb_search.html", "base.html", "_footer.html", "_crumbs.html"} <= compiled
