@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
+from collections import OrderedDict
 from typing import Any
 from urllib.parse import quote
 
+from kb.site.page_cache import file_signature
 from kb.site.search_text import fold
 
 
@@ -35,6 +38,33 @@ def newest_english_version(conn: sqlite3.Connection) -> str | None:
         "select id from cr_versions where lang = 'en' order by effective_date desc limit 1"
     ).fetchone()
     return row[0] if row else None
+
+
+# The CR version of every rule, by rowid, per served file: the search sorts full-text matches
+# into the current, translated and older versions, and looking each match up in the rules table
+# read a thousand scattered rows per query (most of a common word's search time).
+_RULE_VERSIONS: OrderedDict[tuple, dict[int, str]] = OrderedDict()
+_RULE_VERSIONS_LOCK = threading.Lock()
+
+
+def rule_versions(conn: sqlite3.Connection) -> dict[int, str]:
+    """``rules.rowid`` → ``rules.version_id``, kept while the file is unchanged (a few files at most)."""
+    path = conn.execute("pragma database_list").fetchone()[2]
+    signature = file_signature(path)
+    if signature is None:  # an in-memory database: nothing to key a copy on
+        return dict(conn.execute("select rowid, version_id from rules"))
+    key = (path, signature)
+    with _RULE_VERSIONS_LOCK:
+        found = _RULE_VERSIONS.get(key)
+        if found is not None:
+            _RULE_VERSIONS.move_to_end(key)
+            return found
+    found = dict(conn.execute("select rowid, version_id from rules"))
+    with _RULE_VERSIONS_LOCK:
+        _RULE_VERSIONS[key] = found
+        while len(_RULE_VERSIONS) > 4:
+            _RULE_VERSIONS.popitem(last=False)
+    return found
 
 
 def translated_versions(conn: sqlite3.Connection) -> list[str]:

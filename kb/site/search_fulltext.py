@@ -19,6 +19,7 @@ from kb.site.search_db import (
     newest_english_version,
     rows,
     rule_url,
+    rule_versions,
     table_exists,
     translated_versions,
 )
@@ -78,15 +79,15 @@ def rule_windows(
     of translated and of older English versions, all from the first RULES_SCAN index matches
     (one pass over the index; only the chosen rules' texts are read). The flag: a window filled
     up or the scan stopped short of every match (counts are then lower bounds)."""
-    found = conn.execute(
-        """select rules.rowid, rules.version_id from (select rowid from rules_fts where rules_fts match ? limit ?) as hits
-        cross join rules on rules.rowid = hits.rowid""",
-        (match, RULES_SCAN + 1),
-    ).fetchall()
+    found = conn.execute("select rowid from rules_fts where rules_fts match ? limit ?", (match, RULES_SCAN + 1)).fetchall()
+    versions = rule_versions(conn)
     other = set(translated)
     chosen: dict[str, list[int]] = {"current": [], "translated": [], "older": []}
     sizes = {"current": RULES_WINDOW, "translated": OTHER_RULES_WINDOW, "older": OTHER_RULES_WINDOW}
-    for rowid, version in found[:RULES_SCAN]:
+    for (rowid,) in found[:RULES_SCAN]:
+        version = versions.get(rowid)
+        if version is None:
+            continue
         group = "current" if version == current else "translated" if version in other else "older"
         if len(chosen[group]) < sizes[group]:
             chosen[group].append(rowid)

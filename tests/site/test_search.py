@@ -1,6 +1,7 @@
 """The unified search (kb.site.search) on the database built from the bundled snapshot."""
 from __future__ import annotations
 
+import os
 import sqlite3
 
 import pytest
@@ -15,6 +16,7 @@ from kb.site.search import (
     marked_to_html,
     search,
 )
+from kb.site.search_db import rule_versions
 from site_databases import JACE
 
 SULTAI_EMISSARY = "0274f286-46a1-4028-878a-88c2146a895c"
@@ -247,3 +249,21 @@ def test_a_common_word_has_a_lower_bound_count_and_pages(snapshot_conn: sqlite3.
 def test_rulings_page_through_a_bounded_window(snapshot_conn: sqlite3.Connection) -> None:
     page = search(snapshot_conn, "the", kind="rulings", offset=10)
     assert len(page.groups["rulings"]) == 25 and page.count_text("rulings") == "100+"
+
+
+def test_rule_versions_follow_the_file_they_were_read_from(tmp_path) -> None:
+    """The search sorts matches by version from a map kept per file: a file written again is read again."""
+    path = tmp_path / "kb.db"
+    conn = sqlite3.connect(path)
+    conn.execute("create table rules (version_id text)")
+    conn.executemany("insert into rules (rowid, version_id) values (?, ?)", [(1, "en-2025"), (2, "en-2026")])
+    conn.commit()
+    assert rule_versions(conn) == {1: "en-2025", 2: "en-2026"}
+    conn.execute("insert into rules (rowid, version_id) values (3, 'zhs-2025')")
+    conn.commit()
+    os.utime(path, (1, 1))  # a new signature even within the same clock tick
+    assert rule_versions(conn) == {1: "en-2025", 2: "en-2026", 3: "zhs-2025"}
+    memory = sqlite3.connect(":memory:")
+    memory.execute("create table rules (version_id text)")
+    memory.execute("insert into rules (rowid, version_id) values (7, 'en-2026')")
+    assert rule_versions(memory) == {7: "en-2026"}
