@@ -52,7 +52,7 @@ def glossary_term(conn: sqlite3.Connection, term: str, lang: str = "en") -> dict
             (english["id"] if english else entry["id"],),
         ),
         "used_in": rules_using(conn, english_term) if english_term else [],
-        "translations": translations_of(conn, english_term) if english_term else [],
+        "translations": translations_of(conn, english) if english else [],
         "printed": printed_keywords(conn, english_term) if english_term else [],
         "history": history_of(conn, english) if english else [],
     }
@@ -97,19 +97,21 @@ def rules_using(conn: sqlite3.Connection, term: str, limit: int = 40) -> list[di
     return sorted(found, key=lambda row: rule_number_key(row["number"]))
 
 
-def translations_of(conn: sqlite3.Connection, english_term: str) -> list[dict[str, Any]]:
-    """The term in each translated CR that links its glossary entry to an English entry of this term."""
-    return rows(
-        conn,
-        """select cr_versions.lang, glossary.term, glossary.text, glossary.version_id, max(cr_versions.effective_date) as date
+def translations_of(conn: sqlite3.Connection, english: dict[str, Any]) -> list[dict[str, Any]]:
+    """The term in each translated CR that links its glossary entry to an English entry of this
+    lineage (a translation made before a rename links to the old term: Mana Value's Chinese entry
+    may translate "Converted Mana Cost"); by the term where there are no glossary lineages."""
+    select = """select cr_versions.lang, glossary.term, glossary.text, glossary.version_id, max(cr_versions.effective_date) as date
         from glossary as english
         join glossary_links on glossary_links.en_glossary_id = english.id
         join glossary on glossary.id = glossary_links.glossary_id
         join cr_versions on cr_versions.id = glossary.version_id
-        where english.term = ? and english.version_id in (select id from cr_versions where lang = 'en')
-        group by cr_versions.lang, glossary.term order by cr_versions.lang limit 50""",
-        (english_term,),
-    )
+        where {which} and english.version_id in (select id from cr_versions where lang = 'en')
+        group by cr_versions.lang, glossary.term order by cr_versions.lang limit 50"""
+    lineage = conn.execute("select lineage_id from glossary where id = ?", (english["id"],)).fetchone()
+    if lineage and lineage[0]:
+        return rows(conn, select.format(which="english.lineage_id = ?"), (lineage[0],))
+    return rows(conn, select.format(which="english.term = ?"), (english["term"],))
 
 
 def printed_keywords(conn: sqlite3.Connection, english_term: str) -> list[dict[str, Any]]:

@@ -481,6 +481,9 @@ async def test_a_renamed_glossary_term_keeps_its_history(snapshot_ds) -> None:
     # A term the glossary no longer uses is the entry it became.
     in_play = (await snapshot_ds.client.get("/glossary/In%20Play")).text
     assert '<h1 lang="en">Battlefield</h1>' in in_play and "as “In Play”" in in_play
+    # The Chinese CR translates the 2025 glossary, where the entry was "Removed from Combat".
+    renamed = (await snapshot_ds.client.get("/glossary/Remove%20from%20Combat")).text
+    assert ">移出战斗</a>" in renamed and "as “Removed from Combat”" in renamed
 
 
 def test_every_english_glossary_entry_has_a_lineage(snapshot_conn) -> None:
