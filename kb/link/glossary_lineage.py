@@ -44,7 +44,7 @@ def pair_glossary(old: Sequence[GlossaryEntry], new: Sequence[GlossaryEntry]) ->
        (Obsolete)" entry naming the entry that took the old definition over ("An obsolete term
        for mana value"; taken over: most of the old definition's words are there); naming none,
        the obsolete entry itself continues the old one;
-    3. the same definition under another term (both terms masked);
+    3. the same definition under another term (the terms masked);
     4. one term's words all inside the other's, beginning with the same word ("Upkeep" → "Upkeep
        Step", "Two-Headed Giant" → "Two-Headed Giant Variant"), where that is true of one pair
        only and the shorter definition's words are mostly in the longer one.
@@ -55,8 +55,7 @@ def pair_glossary(old: Sequence[GlossaryEntry], new: Sequence[GlossaryEntry]) ->
     steps = (
         lambda olds, news: _pair_unique(olds, news, folded_term, folded_term),
         lambda olds, news: _stated_renames(olds, news, old_text, new_text),
-        lambda olds, news: _pair_unique(olds, news, lambda term: _definition(old_text[term], term, news),
-                                        lambda term: _definition(new_text[term], term, olds)),
+        lambda olds, news: _same_definitions(olds, news, old_text, new_text),
         lambda olds, news: {
             old_term: new_term
             for old_term, new_term in _pair_unique(olds, news, _term_words, _term_words, contained=True).items()
@@ -114,19 +113,26 @@ def _pair_unique(olds: list[str], news: list[str], key_old: Callable[[str], obje
 def _stated_renames(olds: list[str], news: list[str], old_text: dict[str, str], new_text: dict[str, str]) -> dict[str, str]:
     found: dict[str, str] = {}
     stubs = {_bare(term): term for term in news if OBSOLETE.search(term)}
+    # What follows "used to be known as" in each new definition that says it.
+    formerly = {
+        term: [folded[match.end():match.end() + 80] for match in FORMERLY.finditer(folded)]
+        for term in news if term not in stubs.values()
+        for folded in [_bare_text(new_text[term])] if "known as" in folded or "called" in folded
+    }
+    bare_news = {term: _bare(term) for term in news}
     for old_term in olds:
         name = _bare(old_term)
-        told = [term for term in news if term not in stubs.values() and _was_known_as(new_text[term], name)]
+        told = [term for term, tails in formerly.items() if any(_names(tail[:len(name) + 24], name) for tail in tails)]
         if len(told) == 1:
             found[old_term] = told[0]
             continue
         stub = stubs.get(name)
         if stub is None or stub in found.values():
             continue
+        stub_text = _bare_text(new_text[stub])
         named = [
             term for term in news
-            if term != stub and _names(_bare_text(new_text[stub]), _bare(term))
-            and _kept_share(old_text[old_term], new_text[term]) >= 0.5
+            if term != stub and _names(stub_text, bare_news[term]) and _kept_share(old_text[old_term], new_text[term]) >= 0.5
         ]
         found[old_term] = max(named, key=len, default=stub)  # "nonmodal double-faced card" over "double-faced cards"
     return found
@@ -145,25 +151,24 @@ def _names(text: str, name: str) -> bool:
     return bool(name) and re.search(r"(?<!\w)" + re.escape(name), text) is not None
 
 
-def _was_known_as(text: str, name: str) -> bool:
-    folded = _bare_text(text)
-    return any(_names(folded[match.end():match.end() + len(name) + 24], name) for match in FORMERLY.finditer(folded))
-
-
 def _kept_share(before: str, after: str) -> float:
     words = set(WORDS.findall(collapse(before).casefold()))
     return len(words & set(WORDS.findall(collapse(after).casefold()))) / len(words) if words else 0.0
 
 
-def _definition(text: str, term: str, others: list[str]) -> str | None:
-    """The definition with cited numbers and the terms of either side masked."""
-    folded = masked(collapse(text)).casefold()
-    if len(folded) < 20:
-        return None
-    for name in sorted({_bare(term), *(_bare(other) for other in others)}, key=len, reverse=True):
-        if name:
-            folded = re.sub(re.escape(name).replace("\\ ", "[ -]") + r"\w*", "~", folded.replace("-", " "))
-    return folded
+def _same_definitions(olds: list[str], news: list[str], old_text: dict[str, str], new_text: dict[str, str]) -> dict[str, str]:
+    # Every unpaired term of both sides masked in every definition: a renamed entry's definition
+    # names itself ("Certain events can cause a creature … to be “removed from combat.”").
+    names = sorted({name for name in map(_bare, olds + news) if name}, key=len, reverse=True)
+    if not names:
+        return {}
+    terms = re.compile("|".join(re.escape(name).replace("\\ ", "[ -]") for name in names) + r"\w*")
+
+    def definition(text: str) -> str | None:
+        folded = masked(collapse(text)).casefold().replace("-", " ")
+        return terms.sub("~", folded) if len(folded) >= 20 else None
+
+    return _pair_unique(olds, news, lambda term: definition(old_text[term]), lambda term: definition(new_text[term]))
 
 
 def _term_words(term: str) -> tuple[str, frozenset[str]] | None:
