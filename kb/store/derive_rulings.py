@@ -307,9 +307,7 @@ def _report_record_problems(db: sqlite_utils.Database) -> None:
 RECORD_COLUMNS = """ruling_records.id, ruling_records.document_id, ruling_records.position,
     coalesce(ruling_records.resolved_oracle_id, ruling_records.oracle_id) as oracle_id, ruling_records.card_name,
     ruling_records.card_name_lang, ruling_records.raw_date, ruling_records.published_at,
-    ruling_records.source, coalesce(ruling_records.text,
-        (select rulings.text from rulings where rulings.id = ruling_records.ruling_id)) as text,
-    ruling_records.declared_lang,
+    ruling_records.source, ruling_records.text, ruling_records.ruling_id, ruling_records.declared_lang,
     ruling_records.detected_lang, ruling_records.method, ruling_records.text_key,
     ruling_records.dropped, ruling_records.card_key, documents.fetched_at, documents.source_id"""
 
@@ -325,14 +323,34 @@ def prepared_records(rows: Iterable[dict]) -> Iterator[dict]:
 
 
 def _english_records(db: sqlite_utils.Database) -> Iterator[dict]:
-    return prepared_records(
-        db.query(
-            f"select {RECORD_COLUMNS} from ruling_records"
-            " join documents on documents.id = ruling_records.document_id"
-            " where ruling_records.detected_lang = 'en' and ruling_records.card_key not like 'document:%'"
-            " order by ruling_records.card_key, ruling_records.document_id, ruling_records.position"
-        )
+    rows = db.query(
+        f"select {RECORD_COLUMNS} from ruling_records"
+        " join documents on documents.id = ruling_records.document_id"
+        " where ruling_records.detected_lang = 'en' and ruling_records.card_key not like 'document:%'"
+        " order by ruling_records.card_key, ruling_records.document_id, ruling_records.position"
     )
+    for _card_key, grouped in groupby(rows, key=lambda row: row["card_key"]):
+        yield from prepared_records(with_ruling_texts(db, list(grouped)))
+
+
+def with_ruling_texts(db: sqlite_utils.Database, rows: list[dict]) -> list[dict]:
+    """Records with their text, read from their ruling where they keep none of their own.
+
+    One query a card, run to its end, not a subquery of the long cursor over the records: that
+    cursor was aborted ("abort due to ROLLBACK") while the writer flushed rows beside it, in a
+    30k-ruling import into the built snapshot (not seen on small files)."""
+    wanted = [row["ruling_id"] for row in rows if row["text"] is None and row["ruling_id"] is not None]
+    if not wanted:
+        return rows
+    texts: dict[int, str] = {}
+    for start in range(0, len(wanted), 500):
+        part = wanted[start : start + 500]
+        texts.update(db.execute(f"select id, text from rulings where id in ({', '.join('?' * len(part))})", part).fetchall())
+    missing = sorted({ruling_id for ruling_id in wanted if ruling_id not in texts})
+    if missing:
+        # A text lost would be published silently: refuse the build instead.
+        raise ValueError(f"ruling_records point at rulings that are gone: {missing[:5]}")
+    return [dict(row, text=texts[row["ruling_id"]]) if row["text"] is None and row["ruling_id"] is not None else row for row in rows]
 
 
 def _sighting(row: dict) -> _Sighting:
@@ -427,16 +445,15 @@ def _claimed_other_language(row: dict) -> bool:
 
 def _cardless_english_records(db: sqlite_utils.Database) -> list[dict]:
     """English records printed without their card (read while the old rulings are there)."""
-    return list(
-        prepared_records(
-            db.query(
-                f"select {RECORD_COLUMNS} from ruling_records"
-                " join documents on documents.id = ruling_records.document_id"
-                " where ruling_records.detected_lang = 'en' and ruling_records.card_key like 'document:%'"
-                " order by ruling_records.document_id, ruling_records.position"
-            )
+    rows = list(
+        db.query(
+            f"select {RECORD_COLUMNS} from ruling_records"
+            " join documents on documents.id = ruling_records.document_id"
+            " where ruling_records.detected_lang = 'en' and ruling_records.card_key like 'document:%'"
+            " order by ruling_records.document_id, ruling_records.position"
         )
     )
+    return list(prepared_records(with_ruling_texts(db, rows)))
 
 
 def _link_cardless_english(db: sqlite_utils.Database, writer: _Writer, untranslated: list, rows: list[dict]) -> None:
