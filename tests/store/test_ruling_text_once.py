@@ -5,11 +5,13 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 import sqlite_utils
 
 from kb.build.inputs import path_inputs
 from kb.build.load import load_document
 from kb.build.publish import build_database
+from kb.store.derive_rulings import derive_rulings
 from kb.store.save import save_sources
 from kb.store.schema import ensure_db_shape
 
@@ -131,4 +133,16 @@ def test_a_database_whose_records_keep_every_text_is_migrated_and_loses_none(tmp
         ["Tödliches Komplott"],
     ).fetchone()[0] == 11
     built_db.close()
+    db.close()
+
+
+def test_a_record_whose_ruling_is_gone_refuses_the_derive(tmp_path: Path) -> None:
+    db_path = tmp_path / "kb.db"
+    build_database(path_inputs([RULINGS], source_id="scryfall"), db_path)
+    db = sqlite_utils.Database(db_path)
+    # Damage no build makes: a ruling deleted by hand under records that hold no text of their own.
+    gone = db.execute("select ruling_id from ruling_records where ruling_id is not null limit 1").fetchone()[0]
+    db.execute("delete from rulings where id = ?", [gone])
+    with pytest.raises(ValueError, match="point at rulings that are gone"):
+        derive_rulings(db)
     db.close()
