@@ -4,6 +4,11 @@ Everything here is recomputed from ``ruling_records`` on every build
 or import, so a page whose card was unknown when it was imported is linked as soon as the card
 data arrives, without reading the page again.
 
+Each text is stored once: a record whose text is exactly its ruling's keeps none of its own
+(``ruling_records.ruling_id`` names the ruling, ``text`` is null). A derive reads every record's
+text from either place before it replaces the old rulings, and points each record at its new
+ruling, or gives it its text back, before they go.
+
 English rulings are derived one card at a time from a cursor ordered by card, so memory stays
 bounded by the largest card, not by the size of a bulk file.
 """
@@ -23,7 +28,7 @@ from kb.normalise.dates import parse_date
 from kb.records import QualityIssue
 from kb.store.derive_cards import ensure_cards_exist, report_unknown_cards
 from kb.store.save import identity_hash, save_quality_issue, text_key_of
-from kb.store.schema import next_ruling_rowid, stable_id
+from kb.store.schema import INDEXES, next_ruling_rowid, stable_id
 
 # Issues this step finds; they are recomputed with the rulings on every build or import.
 DERIVED_ISSUES = (
@@ -41,6 +46,7 @@ FLUSH_ROWS = 20_000
 
 @dataclass
 class _Sighting:
+    record_id: int
     document_id: int
     position: int
     raw_date: str | None
@@ -81,6 +87,10 @@ class _Writer:
         self.rulings: list[tuple] = []
         self.sightings: list[tuple] = []
         self.issues: list[tuple[QualityIssue, int | None, int | None]] = []
+        # (record id, the ruling whose text it printed or None, its own text or None)
+        self.records: list[tuple[int, int | None, str | None]] = []
+        # Records read after the old rulings are gone (cardless ones) keep their own text.
+        self.records_point_at_rulings = True
 
     def add(self, ruling: _Ruling, position: int, quality_score) -> None:
         source, inferred = _canonical_source(ruling)
@@ -94,12 +104,17 @@ class _Writer:
         )
         text = self.rulings[-1][7]
         for sighting in ruling.sightings:
+            same = sighting.text == text
             # The text as seen is kept only where it differs from the ruling's text (null:
             # the same), or a bulk import stores every ruling a third time.
             self.sightings.append(
                 (ruling.id, sighting.document_id, sighting.position, sighting.raw_date,
-                 sighting.source, None if sighting.text == text else sighting.text)
+                 sighting.source, None if same else sighting.text)
             )
+            if self.records_point_at_rulings:
+                self.records.append(
+                    (sighting.record_id, ruling.id, None) if same else (sighting.record_id, None, sighting.text)
+                )
         for issue in ruling.issues:
             self.issues.append((issue, ruling.sightings[0].document_id, ruling.id))
         if len(self.rulings) >= FLUSH_ROWS:
@@ -110,13 +125,64 @@ class _Writer:
         conn = self.db.conn
         conn.execute(f"create temp table if not exists staged_rulings ({', '.join(_RULING_COLUMNS)})")
         conn.execute(f"create temp table if not exists staged_sightings ({', '.join(_SIGHTING_COLUMNS)})")
+        conn.execute("create temp table if not exists staged_records (id integer primary key, ruling_id, text)")
         conn.executemany(f"insert into staged_rulings values ({', '.join('?' * len(_RULING_COLUMNS))})", self.rulings)
         conn.executemany(
             f"insert into staged_sightings values ({', '.join('?' * len(_SIGHTING_COLUMNS))})", self.sightings
         )
+        conn.executemany("insert or replace into temp.staged_records values (?, ?, ?)", self.records)
         for issue, document_id, ruling_id in self.issues:
             save_quality_issue(self.db, issue, document_id, ruling_id=ruling_id)
-        self.rulings, self.sightings, self.issues = [], [], []
+        self.rulings, self.sightings, self.issues, self.records = [], [], [], []
+
+    def keep_texts(self, rows: Iterable[dict]) -> None:
+        """These records keep their own text (read before the old rulings go)."""
+        self.records.extend((row["id"], None, row["text"]) for row in rows)
+
+    def replace_rulings(self) -> None:
+        """The old rulings by the derived ones: every record first points at its new ruling
+        or gets its own text back, so no text is lost with the rulings it was read from."""
+        self.flush()
+        conn = self.db.conn
+        # Not read by this derive (a record no longer English, say): its text back from the
+        # old ruling before that goes.
+        conn.execute(
+            "update ruling_records set text = (select text from rulings where rulings.id = ruling_records.ruling_id),"
+            " ruling_id = null where ruling_id is not null and id not in (select id from temp.staged_records)"
+        )
+        # Only records whose state changes are written, deleted and inserted again rather than
+        # updated: a row that loses its text in place leaves its page two-thirds empty (SQLite
+        # merges pages only below a third), while deleted rows free whole pages that the rulings,
+        # written next, take; the records come back packed, in key order.
+        columns = [row[1] for row in conn.execute("pragma table_info(ruling_records)")]
+        chosen = ", ".join(
+            f"staged.{name} as {name}" if name in ("ruling_id", "text") else f"records.{name}" for name in columns
+        )
+        conn.execute(
+            f"create temp table changed_records as select {chosen} from ruling_records as records"
+            " join temp.staged_records as staged on staged.id = records.id"
+            " where records.ruling_id is not staged.ruling_id or records.text is not staged.text"
+        )
+        changed = conn.execute("select count(*) from temp.changed_records").fetchone()[0]
+        # Most records changed (a fresh import): their indexes are made again afterwards, by
+        # one sort each, rather than updated a row at a time at random places.
+        remade = changed * 2 > conn.execute("select count(*) from ruling_records").fetchone()[0]
+        if remade:
+            for name in _record_indexes(conn):
+                conn.execute(f"drop index {name}")
+        conn.execute("delete from ruling_records where id in (select id from temp.changed_records)")
+        listed = ", ".join(columns)
+        conn.execute(f"insert into ruling_records ({listed}) select {listed} from temp.changed_records order by id")
+        conn.execute("drop table temp.changed_records")
+        if remade:
+            for table, indexed, unique in INDEXES:
+                if table == "ruling_records":
+                    self.db.table(table).create_index(indexed, unique=unique, if_not_exists=True)
+        conn.execute("drop table temp.staged_records")
+        conn.execute("delete from ruling_sightings")
+        conn.execute("delete from rulings")
+        self.records_point_at_rulings = False
+        self.finish()
 
     def finish(self) -> None:
         """Staged rows into ``rulings`` and ``ruling_sightings`` in key order.
@@ -141,6 +207,14 @@ class _Writer:
         )
         conn.execute("drop table temp.staged_rulings")
         conn.execute("drop table temp.staged_sightings")
+        conn.execute("drop table if exists temp.staged_records")
+
+
+def _record_indexes(conn) -> list[str]:
+    """The declared indexes of ruling_records (INDEXES, named as sqlite-utils names them) it has."""
+    declared = {f"idx_{table}_{'_'.join(columns)}" for table, columns, _unique in INDEXES if table == "ruling_records"}
+    present = {row[0] for row in conn.execute("select name from sqlite_master where type = 'index' and tbl_name = 'ruling_records'")}
+    return sorted(declared & present)
 
 
 _RULING_COLUMNS = (
@@ -155,22 +229,27 @@ _SIGHTING_COLUMNS = ("ruling_id", "document_id", "position", "raw_date", "source
 def derive_rulings(db: sqlite_utils.Database) -> None:
     from kb.store.derive_translations import link_translations, record_untranslated
 
-    for table in ("ruling_sightings", "ruling_translations", "rulings"):
-        db.execute(f"delete from {table}")
+    # Rulings and sightings stay until the records have been read: a record's text may be
+    # its ruling's (Writer.replace_rulings).
+    db.execute("delete from ruling_translations")
     db.execute(f"delete from quality_issues where kind in ({', '.join(repr(k) for k in DERIVED_ISSUES)})")
     _resolve_ruling_cards(db)
     _report_record_problems(db)
     writer = _Writer(db)
+    cardless = _cardless_english_records(db)
+    writer.keep_texts(cardless)
     untranslated: list[tuple[dict, int]] = []
+    # Looked up once: an import statement per ruling was a second of a 100k-ruling import.
+    quality_score = _quality_score()
     for card_key, grouped in groupby(_english_records(db), key=lambda row: row["card_key"]):
         rows = list(grouped)
         for ruling, position in _card_rulings(card_key, rows):
-            writer.add(ruling, position, _quality_score())
+            writer.add(ruling, position, quality_score)
         untranslated.extend(
             (row, _ruling_of_record(row, card_key)) for row in rows if _claimed_other_language(row)
         )
-    writer.finish()
-    _link_cardless_english(db, writer, untranslated)
+    writer.replace_rulings()
+    _link_cardless_english(db, writer, untranslated, cardless)
     writer.finish()
     ensure_cards_exist(db)
     report_unknown_cards(db)
@@ -206,8 +285,8 @@ def _resolve_ruling_cards(db: sqlite_utils.Database) -> None:
 
 def _report_record_problems(db: sqlite_utils.Database) -> None:
     for row in db.query(
-        "select document_id, count(*) as n from ruling_records where trim(coalesce(text, '')) = ''"
-        " group by document_id"
+        "select document_id, count(*) as n from ruling_records"
+        " where trim(coalesce(text, '')) = '' and ruling_id is null group by document_id"
     ):
         save_quality_issue(db, QualityIssue("empty-ruling", f"{row['n']} rulings have no text"), row["document_id"])
     # The one place a ruling's unreadable date is reported (parsers leave the date None and say
@@ -226,9 +305,9 @@ def _report_record_problems(db: sqlite_utils.Database) -> None:
 
 
 RECORD_COLUMNS = """ruling_records.id, ruling_records.document_id, ruling_records.position,
-    ruling_records.resolved_oracle_id as oracle_id, ruling_records.card_name,
+    coalesce(ruling_records.resolved_oracle_id, ruling_records.oracle_id) as oracle_id, ruling_records.card_name,
     ruling_records.card_name_lang, ruling_records.raw_date, ruling_records.published_at,
-    ruling_records.source, ruling_records.text, ruling_records.declared_lang,
+    ruling_records.source, ruling_records.text, ruling_records.ruling_id, ruling_records.declared_lang,
     ruling_records.detected_lang, ruling_records.method, ruling_records.text_key,
     ruling_records.dropped, ruling_records.card_key, documents.fetched_at, documents.source_id"""
 
@@ -244,19 +323,39 @@ def prepared_records(rows: Iterable[dict]) -> Iterator[dict]:
 
 
 def _english_records(db: sqlite_utils.Database) -> Iterator[dict]:
-    return prepared_records(
-        db.query(
-            f"select {RECORD_COLUMNS} from ruling_records"
-            " join documents on documents.id = ruling_records.document_id"
-            " where ruling_records.detected_lang = 'en' and ruling_records.card_key not like 'document:%'"
-            " order by ruling_records.card_key, ruling_records.document_id, ruling_records.position"
-        )
+    rows = db.query(
+        f"select {RECORD_COLUMNS} from ruling_records"
+        " join documents on documents.id = ruling_records.document_id"
+        " where ruling_records.detected_lang = 'en' and ruling_records.card_key not like 'document:%'"
+        " order by ruling_records.card_key, ruling_records.document_id, ruling_records.position"
     )
+    for _card_key, grouped in groupby(rows, key=lambda row: row["card_key"]):
+        yield from prepared_records(with_ruling_texts(db, list(grouped)))
+
+
+def with_ruling_texts(db: sqlite_utils.Database, rows: list[dict]) -> list[dict]:
+    """Records with their text, read from their ruling where they keep none of their own.
+
+    One query a card, run to its end, not a subquery of the long cursor over the records: that
+    cursor was aborted ("abort due to ROLLBACK") while the writer flushed rows beside it, in a
+    30k-ruling import into the built snapshot (not seen on small files)."""
+    wanted = [row["ruling_id"] for row in rows if row["text"] is None and row["ruling_id"] is not None]
+    if not wanted:
+        return rows
+    texts: dict[int, str] = {}
+    for start in range(0, len(wanted), 500):
+        part = wanted[start : start + 500]
+        texts.update(db.execute(f"select id, text from rulings where id in ({', '.join('?' * len(part))})", part).fetchall())
+    missing = sorted({ruling_id for ruling_id in wanted if ruling_id not in texts})
+    if missing:
+        # A text lost would be published silently: refuse the build instead.
+        raise ValueError(f"ruling_records point at rulings that are gone: {missing[:5]}")
+    return [dict(row, text=texts[row["ruling_id"]]) if row["text"] is None and row["ruling_id"] is not None else row for row in rows]
 
 
 def _sighting(row: dict) -> _Sighting:
     return _Sighting(
-        row["document_id"], row["position"], row["raw_date"], row["source"],
+        row["id"], row["document_id"], row["position"], row["raw_date"], row["source"],
         row["text"], row["fetched_at"], row["source_id"],
     )
 
@@ -344,18 +443,21 @@ def _claimed_other_language(row: dict) -> bool:
     return bool(row["declared_lang"]) and row["declared_lang"] != "en"
 
 
-def _link_cardless_english(db: sqlite_utils.Database, writer: _Writer, untranslated: list) -> None:
-    """English rulings printed without their card: found among the known rulings by content."""
+def _cardless_english_records(db: sqlite_utils.Database) -> list[dict]:
+    """English records printed without their card (read while the old rulings are there)."""
     rows = list(
-        prepared_records(
-            db.query(
-                f"select {RECORD_COLUMNS} from ruling_records"
-                " join documents on documents.id = ruling_records.document_id"
-                " where ruling_records.detected_lang = 'en' and ruling_records.card_key like 'document:%'"
-                " order by ruling_records.document_id, ruling_records.position"
-            )
+        db.query(
+            f"select {RECORD_COLUMNS} from ruling_records"
+            " join documents on documents.id = ruling_records.document_id"
+            " where ruling_records.detected_lang = 'en' and ruling_records.card_key like 'document:%'"
+            " order by ruling_records.document_id, ruling_records.position"
         )
     )
+    return list(prepared_records(with_ruling_texts(db, rows)))
+
+
+def _link_cardless_english(db: sqlite_utils.Database, writer: _Writer, untranslated: list, rows: list[dict]) -> None:
+    """English rulings printed without their card: found among the known rulings by content."""
     if not rows:
         return
     # Made for this lookup only: no query of the site finds rulings by identity.

@@ -196,9 +196,9 @@ def ruling_record_rows(
             raise ValueError(f"document {document_id} holds more than {RECORD_INDEX_MASK + 1} rulings")
         text = clean_text(ruling.text or "")
         dropped = detect_dropped_symbols(text) if text else []
-        # The card is known by its Oracle id when the document gives it: resolved now, so the
-        # linking step rewrites only the records it has to look up by name.
-        resolved = ruling.oracle_id
+        # The card is known by its Oracle id when the document gives it: its card key now, so
+        # the linking step rewrites only the records it has to look up by name
+        # (resolved_oracle_id stays null: it would be oracle_id a second time).
         yield (
             prefix | index,
             document_id,
@@ -216,8 +216,8 @@ def ruling_record_rows(
             name_key(ruling.card_name),
             stored_text_key(text),
             json.dumps(dropped, ensure_ascii=False) if dropped else None,
-            resolved,
-            resolved,
+            None,
+            ruling.oracle_id,
         )
 
 

@@ -49,7 +49,6 @@ INDEXES: list[tuple[str, list[str], bool]] = [
     ("printings", ["collector_number"], False),
     ("ruling_records", ["document_id"], False),
     ("rulings", ["oracle_id", "published_at", "position"], False),
-    ("rulings", ["card_name"], False),
     # Translations look their English candidates up by date; the rulings table page sorts by it.
     ("rulings", ["published_at"], False),
     # The full-text index reads a ruling by this key (snippets, external content).
@@ -73,6 +72,13 @@ INDEXES: list[tuple[str, list[str], bool]] = [
     ("cr_changes", ["new_version_id", "kind"], False),
     ("cr_changes", ["new_rule_id"], False),
     ("quality_issues", ["ruling_id"], False),
+]
+
+# Indexes over part of a table: (name, table, columns, where).
+PARTIAL_INDEXES: list[tuple[str, str, list[str], str]] = [
+    # Rulings of a card not identified yet, by the name the page gave (card pages, ?card_name=):
+    # every other ruling has no card_name, and a full index listed each of them.
+    ("idx_rulings_card_name", "rulings", ["card_name"], "card_name is not null"),
 ]
 
 # Latin-script text: diacritics folded so "regles" finds "règles".
@@ -103,6 +109,18 @@ VIEWS: dict[str, str] = {
         from card_name_records as records join documents on documents.id = records.document_id
         where records.name_key not in (select name_key from card_names where name_key is not null)
         group by records.lang, records.name
+    """,
+    # Every ruling record with its text as printed, wherever it is stored (a record whose text
+    # is its ruling's keeps it only in rulings.text).
+    "ruling_records_as_printed": """
+        select ruling_records.id, ruling_records.document_id, ruling_records.position,
+            ruling_records.oracle_id,
+            coalesce(ruling_records.resolved_oracle_id, ruling_records.oracle_id) as resolved_oracle_id,
+            ruling_records.card_name, ruling_records.raw_date,
+            ruling_records.published_at, ruling_records.source,
+            coalesce(ruling_records.text, rulings.text) as text, ruling_records.declared_lang,
+            ruling_records.detected_lang, ruling_records.method, ruling_records.ruling_id
+        from ruling_records left join rulings on rulings.id = ruling_records.ruling_id
     """,
     "rulings_with_cards": """
         select rulings.id, rulings.oracle_id, coalesce(cards.name, rulings.card_name) as card,
@@ -226,7 +244,19 @@ def m009_rule_link_status_same(db: sqlite_utils.Database) -> None:
 
 
 @migrations()
-def m010_glossary_lineages(db: sqlite_utils.Database) -> None:
+def m010_ruling_record_text_once(db: sqlite_utils.Database) -> None:
+    """ruling_records.ruling_id on older databases: a record whose text is its ruling's keeps
+    it only in ``rulings.text`` (null ``text``). Every text stays where it is until the next
+    derive moves it; that derive reads each record's text from either place. The index of
+    rulings by card name covers named rulings only."""
+    if db["ruling_records"].exists() and "ruling_id" not in {c.name for c in db["ruling_records"].columns}:
+        db.table("ruling_records").add_column("ruling_id", int)
+    # Remade over named rulings only (PARTIAL_INDEXES).
+    db.execute("drop index if exists idx_rulings_card_name")
+
+
+@migrations()
+def m011_glossary_lineages(db: sqlite_utils.Database) -> None:
     """glossary.lineage_id: a glossary entry's identity across versions, whatever its term."""
     add_lineage_columns(db)
 
@@ -242,6 +272,8 @@ def ensure_db_shape(db: sqlite_utils.Database, search: bool = True) -> None:
     migrations.apply(db)
     for table, columns, unique in INDEXES:
         db.table(table).create_index(columns, unique=unique, if_not_exists=True)
+    for name, table, columns, where in PARTIAL_INDEXES:
+        db.execute(f"create index if not exists {name} on {table} ({', '.join(columns)}) where {where}")
     for name, sql in VIEWS.items():
         db.create_view(name, sql, replace=True)
     if search:

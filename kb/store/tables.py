@@ -211,6 +211,9 @@ TABLES: dict[str, dict[str, Any]] = {
             "dropped": str,
             "resolved_oracle_id": str,
             "card_key": str,
+            # The ruling whose text this record printed: ``text`` is then null (stored once,
+            # in ``rulings.text``), set by each derive (kb.store.derive_rulings).
+            "ruling_id": int,
         },
         "pk": "id",
         "foreign_keys": [("document_id", "documents", "id")],

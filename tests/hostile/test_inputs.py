@@ -176,7 +176,7 @@ def test_rulings_without_text_card_or_a_possible_date_are_dropped_or_flagged(zyg
     kinds = {kind for (kind,) in rows(served, "select kind from quality_issues join documents on documents.id = document_id where path = ?", (str(path),))}
     # (The Scryfall parser itself skips a ruling without text; the checks catch any parser that does not.)
     assert {"ruling-without-card", "implausible-date"} <= kinds
-    records = rows(served, "select text, published_at from ruling_records join documents on documents.id = document_id where path = ? order by position", (str(path),))
+    records = rows(served, "select text, published_at from ruling_records_as_printed join documents on documents.id = document_id where path = ? order by position", (str(path),))
     assert ("A ruling from the far future.", None) in records
     assert not [text for text, _date in records if not text.strip()]
 

@@ -1,4 +1,4 @@
-"""Older databases are brought to today's shape: m008 adds rule_lineage_links, m009 renames a status, m010 adds glossary lineages."""
+"""Older databases are brought to today's shape: m008 adds rule_lineage_links, m009 renames a status, m011 adds glossary lineages."""
 from __future__ import annotations
 
 import sqlite_utils
@@ -23,8 +23,8 @@ def test_linked_is_called_same_and_links_table_appears() -> None:
 
 def test_glossary_entries_get_a_lineage_column() -> None:
     db = sqlite_utils.Database(memory=True)
-    migrations.apply(db, stop_before="m010_glossary_lineages")
-    db.table("glossary").transform(drop={"lineage_id"})  # as a database made before m010 is
+    migrations.apply(db, stop_before="m011_glossary_lineages")
+    db.table("glossary").transform(drop={"lineage_id"})  # as a database made before m011 is
     db.table("glossary").insert({"id": 1, "version_id": "en-2026-04-17", "term": "Mana Value", "text": "…", "position": 1})
     migrations.apply(db)
     assert list(db["glossary"].rows) == [
