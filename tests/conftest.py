@@ -5,9 +5,14 @@ from collections.abc import Iterator
 
 import pytest
 
+from kb.link import cr_diff
 from sitekit import FakeClock, TestSite
 
 pytest_plugins = ("site_databases",)
+
+# Tests compare the same pairs of CR versions many times in one process: keep them (a build
+# keeps none, for its memory).
+cr_diff.RECENT_DIFFS_KEPT = 16
 
 SNAPSHOT_FIXTURES = {"snapshot_db", "snapshot_conn", "snapshot_ds"}
 
