@@ -10,7 +10,7 @@ text from either place before it replaces the old rulings, and points each recor
 ruling, or gives it its text back, before they go.
 
 English rulings are derived one card at a time from a cursor ordered by card, so memory stays
-bounded by the largest card, not by the size of a bulk file.
+bounded by the largest card, not by the size of a bulk file; ``kb.store.ruling_writer`` writes them.
 """
 
 from __future__ import annotations
@@ -18,8 +18,6 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
-from functools import cached_property
 from itertools import groupby
 
 import sqlite_utils
@@ -27,8 +25,9 @@ import sqlite_utils
 from kb.normalise.dates import parse_date
 from kb.records import QualityIssue
 from kb.store.derive_cards import ensure_cards_exist, report_unknown_cards
+from kb.store.ruling_writer import DerivedRuling, RulingWriter, Sighting
 from kb.store.save import identity_hash, save_quality_issue, text_key_of
-from kb.store.schema import INDEXES, next_ruling_rowid, stable_id
+from kb.store.schema import stable_id
 
 # Issues this step finds; they are recomputed with the rulings on every build or import.
 DERIVED_ISSUES = (
@@ -36,194 +35,8 @@ DERIVED_ISSUES = (
     "untranslated", "empty-ruling", "card-data-missing",
 )
 
-
 # Which source's order of a card's rulings wins when they print them differently.
 SOURCE_PRIORITY = {"scryfall": 0, "mtgjson": 1, "gatherer": 2}
-
-
-FLUSH_ROWS = 20_000
-
-
-@dataclass
-class _Sighting:
-    record_id: int
-    document_id: int
-    position: int
-    raw_date: str | None
-    source: str | None
-    text: str
-    fetched_at: str | None
-    source_id: str
-
-
-@dataclass
-class _Ruling:
-    card_key: str
-    oracle_id: str | None
-    card_name: str | None
-    card_name_lang: str | None
-    published_at: str | None
-    identity: str
-    sightings: list[_Sighting] = field(default_factory=list)
-    texts: list[str] = field(default_factory=list)
-    issues: list[QualityIssue] = field(default_factory=list)
-
-    @cached_property
-    def id(self) -> int:
-        return stable_id("ruling", self.card_key, self.published_at, self.identity)
-
-
-def _best_text(texts: list[str], quality_score) -> str:
-    if len(texts) == 1 or len(set(texts)) == 1:
-        return texts[0]
-    return max(texts, key=quality_score)
-
-
-class _Writer:
-    """Buffers derived rows and writes them in large batches."""
-
-    def __init__(self, db: sqlite_utils.Database) -> None:
-        self.db = db
-        self.rulings: list[tuple] = []
-        self.sightings: list[tuple] = []
-        self.issues: list[tuple[QualityIssue, int | None, int | None]] = []
-        # (record id, the ruling whose text it printed or None, its own text or None)
-        self.records: list[tuple[int, int | None, str | None]] = []
-        # Records read after the old rulings are gone (cardless ones) keep their own text.
-        self.records_point_at_rulings = True
-
-    def add(self, ruling: _Ruling, position: int, quality_score) -> None:
-        source, inferred = _canonical_source(ruling)
-        seen = sorted(s.fetched_at for s in ruling.sightings if s.fetched_at)
-        self.rulings.append(
-            (
-                ruling.id, ruling.oracle_id, ruling.card_name, ruling.card_name_lang, source,
-                inferred, ruling.published_at, _best_text(ruling.texts, quality_score), position,
-                seen[0] if seen else None, seen[-1] if seen else None, identity_hash(ruling.identity),
-            )
-        )
-        text = self.rulings[-1][7]
-        for sighting in ruling.sightings:
-            same = sighting.text == text
-            # The text as seen is kept only where it differs from the ruling's text (null:
-            # the same), or a bulk import stores every ruling a third time.
-            self.sightings.append(
-                (ruling.id, sighting.document_id, sighting.position, sighting.raw_date,
-                 sighting.source, None if same else sighting.text)
-            )
-            if self.records_point_at_rulings:
-                self.records.append(
-                    (sighting.record_id, ruling.id, None) if same else (sighting.record_id, None, sighting.text)
-                )
-        for issue in ruling.issues:
-            self.issues.append((issue, ruling.sightings[0].document_id, ruling.id))
-        if len(self.rulings) >= FLUSH_ROWS:
-            self.flush()
-
-    def flush(self) -> None:
-        """Buffered rows into staging tables, in the order they come (appends, no seeks)."""
-        conn = self.db.conn
-        conn.execute(f"create temp table if not exists staged_rulings ({', '.join(_RULING_COLUMNS)})")
-        conn.execute(f"create temp table if not exists staged_sightings ({', '.join(_SIGHTING_COLUMNS)})")
-        conn.execute("create temp table if not exists staged_records (id integer primary key, ruling_id, text)")
-        conn.executemany(f"insert into staged_rulings values ({', '.join('?' * len(_RULING_COLUMNS))})", self.rulings)
-        conn.executemany(
-            f"insert into staged_sightings values ({', '.join('?' * len(_SIGHTING_COLUMNS))})", self.sightings
-        )
-        conn.executemany("insert or replace into temp.staged_records values (?, ?, ?)", self.records)
-        for issue, document_id, ruling_id in self.issues:
-            save_quality_issue(self.db, issue, document_id, ruling_id=ruling_id)
-        self.rulings, self.sightings, self.issues, self.records = [], [], [], []
-
-    def keep_texts(self, rows: Iterable[dict]) -> None:
-        """These records keep their own text (read before the old rulings go)."""
-        self.records.extend((row["id"], None, row["text"]) for row in rows)
-
-    def replace_rulings(self) -> None:
-        """The old rulings by the derived ones: every record first points at its new ruling
-        or gets its own text back, so no text is lost with the rulings it was read from."""
-        self.flush()
-        conn = self.db.conn
-        # Not read by this derive (a record no longer English, say): its text back from the
-        # old ruling before that goes.
-        conn.execute(
-            "update ruling_records set text = (select text from rulings where rulings.id = ruling_records.ruling_id),"
-            " ruling_id = null where ruling_id is not null and id not in (select id from temp.staged_records)"
-        )
-        # Only records whose state changes are written, deleted and inserted again rather than
-        # updated: a row that loses its text in place leaves its page two-thirds empty (SQLite
-        # merges pages only below a third), while deleted rows free whole pages that the rulings,
-        # written next, take; the records come back packed, in key order.
-        columns = [row[1] for row in conn.execute("pragma table_info(ruling_records)")]
-        chosen = ", ".join(
-            f"staged.{name} as {name}" if name in ("ruling_id", "text") else f"records.{name}" for name in columns
-        )
-        conn.execute(
-            f"create temp table changed_records as select {chosen} from ruling_records as records"
-            " join temp.staged_records as staged on staged.id = records.id"
-            " where records.ruling_id is not staged.ruling_id or records.text is not staged.text"
-        )
-        changed = conn.execute("select count(*) from temp.changed_records").fetchone()[0]
-        # Most records changed (a fresh import): their indexes are made again afterwards, by
-        # one sort each, rather than updated a row at a time at random places.
-        remade = changed * 2 > conn.execute("select count(*) from ruling_records").fetchone()[0]
-        if remade:
-            for name in _record_indexes(conn):
-                conn.execute(f"drop index {name}")
-        conn.execute("delete from ruling_records where id in (select id from temp.changed_records)")
-        listed = ", ".join(columns)
-        conn.execute(f"insert into ruling_records ({listed}) select {listed} from temp.changed_records order by id")
-        conn.execute("drop table temp.changed_records")
-        if remade:
-            for table, indexed, unique in INDEXES:
-                if table == "ruling_records":
-                    self.db.table(table).create_index(indexed, unique=unique, if_not_exists=True)
-        conn.execute("drop table temp.staged_records")
-        conn.execute("delete from ruling_sightings")
-        conn.execute("delete from rulings")
-        self.records_point_at_rulings = False
-        self.finish()
-
-    def finish(self) -> None:
-        """Staged rows into ``rulings`` and ``ruling_sightings`` in key order.
-
-        Ruling ids are hashes (they are in published URLs): inserted as derived, every row went
-        to a random page of a table of a million rows, and pages were left two-thirds full.
-        One sort by key makes every insert an append."""
-        self.flush()
-        conn = self.db.conn
-        columns = ", ".join(_RULING_COLUMNS)
-        # rowid (the search index's key) numbered on in id order: dense, and ascending with the
-        # table's own order, so the full-text index is built from sorted keys.
-        conn.execute(
-            f"insert or replace into rulings ({columns}, removed_upstream, rowid)"
-            f" select {columns}, 0, ? + row_number() over (order by id) - 1 from temp.staged_rulings order by id",
-            [next_ruling_rowid(conn)],
-        )
-        columns = ", ".join(_SIGHTING_COLUMNS)
-        conn.execute(
-            f"insert or replace into ruling_sightings ({columns})"
-            f" select {columns} from temp.staged_sightings order by ruling_id, document_id, position"
-        )
-        conn.execute("drop table temp.staged_rulings")
-        conn.execute("drop table temp.staged_sightings")
-        conn.execute("drop table if exists temp.staged_records")
-
-
-def _record_indexes(conn) -> list[str]:
-    """The declared indexes of ruling_records (INDEXES, named as sqlite-utils names them) it has."""
-    declared = {f"idx_{table}_{'_'.join(columns)}" for table, columns, _unique in INDEXES if table == "ruling_records"}
-    present = {row[0] for row in conn.execute("select name from sqlite_master where type = 'index' and tbl_name = 'ruling_records'")}
-    return sorted(declared & present)
-
-
-_RULING_COLUMNS = (
-    "id", "oracle_id", "card_name", "card_name_lang", "source", "source_inferred", "published_at",
-    "text", "position", "first_seen", "last_seen", "identity",
-)
-
-
-_SIGHTING_COLUMNS = ("ruling_id", "document_id", "position", "raw_date", "source_as_seen", "text_as_seen")
 
 
 def derive_rulings(db: sqlite_utils.Database) -> None:
@@ -235,7 +48,7 @@ def derive_rulings(db: sqlite_utils.Database) -> None:
     db.execute(f"delete from quality_issues where kind in ({', '.join(repr(k) for k in DERIVED_ISSUES)})")
     _resolve_ruling_cards(db)
     _report_record_problems(db)
-    writer = _Writer(db)
+    writer = RulingWriter(db)
     cardless = _cardless_english_records(db)
     writer.keep_texts(cardless)
     untranslated: list[tuple[dict, int]] = []
@@ -353,15 +166,15 @@ def with_ruling_texts(db: sqlite_utils.Database, rows: list[dict]) -> list[dict]
     return [dict(row, text=texts[row["ruling_id"]]) if row["text"] is None and row["ruling_id"] is not None else row for row in rows]
 
 
-def _sighting(row: dict) -> _Sighting:
-    return _Sighting(
+def _sighting(row: dict) -> Sighting:
+    return Sighting(
         row["id"], row["document_id"], row["position"], row["raw_date"], row["source"],
         row["text"], row["fetched_at"], row["source_id"],
     )
 
 
-def _new_ruling(card_key: str, row: dict, identity: str) -> _Ruling:
-    return _Ruling(
+def _new_ruling(card_key: str, row: dict, identity: str) -> DerivedRuling:
+    return DerivedRuling(
         card_key=card_key,
         oracle_id=row["oracle_id"],
         card_name=None if row["oracle_id"] else row["card_name"],
@@ -371,7 +184,7 @@ def _new_ruling(card_key: str, row: dict, identity: str) -> _Ruling:
     )
 
 
-def _join(rulings: dict[tuple[str | None, str], _Ruling], card_key: str, row: dict) -> _Ruling:
+def _join(rulings: dict[tuple[str | None, str], DerivedRuling], card_key: str, row: dict) -> DerivedRuling:
     """The ruling this record is a copy of (by date and typography-blind text), made if new."""
     key = (row["published_at"], row["text_key"])
     if key not in rulings:
@@ -382,12 +195,12 @@ def _join(rulings: dict[tuple[str | None, str], _Ruling], card_key: str, row: di
     return ruling
 
 
-def _card_rulings(card_key: str, rows: list[dict]) -> list[tuple[_Ruling, int]]:
+def _card_rulings(card_key: str, rows: list[dict]) -> list[tuple[DerivedRuling, int]]:
     """One card's records → its rulings, each stored once with every sighting, in order."""
     from kb.normalise.losses import restore_from_reference
     from kb.normalise.text import quality_score
 
-    rulings: dict[tuple[str | None, str], _Ruling] = {}
+    rulings: dict[tuple[str | None, str], DerivedRuling] = {}
     damaged = []
     for row in rows:
         if row["dropped"]:
@@ -425,7 +238,7 @@ def _card_rulings(card_key: str, rows: list[dict]) -> list[tuple[_Ruling, int]]:
 
     # Rulings keep their order per card: by date, then as the most authoritative source
     # printed them.
-    def order(ruling: _Ruling) -> tuple:
+    def order(ruling: DerivedRuling) -> tuple:
         best = min(
             ruling.sightings,
             key=lambda s: (SOURCE_PRIORITY.get(s.source_id, 9), s.document_id, s.position),
@@ -456,7 +269,7 @@ def _cardless_english_records(db: sqlite_utils.Database) -> list[dict]:
     return list(prepared_records(with_ruling_texts(db, rows)))
 
 
-def _link_cardless_english(db: sqlite_utils.Database, writer: _Writer, untranslated: list, rows: list[dict]) -> None:
+def _link_cardless_english(db: sqlite_utils.Database, writer: RulingWriter, untranslated: list, rows: list[dict]) -> None:
     """English rulings printed without their card: found among the known rulings by content."""
     if not rows:
         return
@@ -493,15 +306,3 @@ def _link_cardless_english(db: sqlite_utils.Database, writer: _Writer, untransla
         untranslated.extend(
             (row, _ruling_of_record(row, card_key)) for row in card_rows if _claimed_other_language(row)
         )
-
-
-def _canonical_source(ruling: _Ruling) -> tuple[str, int]:
-    """Scryfall says who wrote a ruling; Gatherer and MTGJSON rulings are Wizards' unless
-    Scryfall says otherwise (MTGJSON drops the source, so Scryfall's word wins)."""
-    from_scryfall = [s.source for s in ruling.sightings if s.source_id == "scryfall" and s.source]
-    if from_scryfall:
-        return from_scryfall[0], 0
-    explicit = [s.source for s in ruling.sightings if s.source in ("wotc", "scryfall")]
-    if explicit:
-        return explicit[0], 0
-    return "wotc", 1
