@@ -4,43 +4,31 @@ Adds our pages beside Datasette's own: the home page with one search box, ``/sea
 ``/card/<oracle_id>`` and ``/card?name=``, ``/rule/<number>``, ``/changes.atom``, and JSON for
 each (``.json`` suffix or ``?_format=json``). The page data comes from the page modules
 (``card_page``, ``rule_page``, ...) and ``search`` (plain functions over a sqlite3 connection);
-this module only routes and renders. Everything a plain ``datasette kb.db`` needs comes through
+``kb.site.views`` answers each route; this module holds the Datasette hooks. Everything a plain ``datasette kb.db`` needs comes through
 hooks: the package's ``templates/`` and ``static/`` (Datasette finds them because the entry point
 is the ``kb.site`` package), the metadata through ``get_metadata``.
 """
 from __future__ import annotations
 
 import html
-import json
-import sqlite3
-from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import quote
 
 import jinja2.meta
 from datasette import hookimpl
-from datasette.utils.asgi import Response
 from markupsafe import Markup
 
 from kb.normalise.dates import parse_date
 from kb.site import (
-    card_page,
-    contents_page,
-    diff_page,
-    feed,
-    glossary_page,
-    home_page,
     labels,
     limits,
     markup,
-    page_cache,
-    rule_page,
-    version_page,
+    views,
 )
 from kb.site.metadata import build_metadata
-from kb.site.search import GROUP_TITLES, PER_KIND, register_functions, search
+from kb.site.search import register_functions
 from kb.site.search_names import display_name
 
 # Patches of Datasette internals that do not load Datasette's plugins (the error handler's is
@@ -48,8 +36,6 @@ from kb.site.search_names import display_name
 limits.coarser_time_checks()
 limits.cache_schema_lookups()
 
-# Our pages run several small queries; the whole page shares this budget.
-PAGE_TIME_LIMIT_MS = 3000
 LANGUAGE_NAMES = {
     "en": "English", "es": "Español", "fr": "Français", "de": "Deutsch", "it": "Italiano",
     "pt": "Português", "ja": "日本語", "ko": "한국어", "ru": "Русский", "zhs": "简体中文",
@@ -171,214 +157,21 @@ def prepare_jinja2_environment(env):
 @hookimpl
 def register_routes():
     return [
-        (r"^/$", home),
-        (r"^/search(?P<json>\.json)?$", search_page),
-        (r"^/card(?P<json>\.json)?$", card_by_name),
-        (r"^/card/(?P<oracle_id>[0-9a-fA-F-]{8,40}?)(?P<json>\.json)?$", card_by_id),
-        (r"^/rule/(?P<number>[0-9][0-9a-z.]*?)(?P<json>\.json)?$", rule),
+        (r"^/$", views.home),
+        (r"^/search(?P<json>\.json)?$", views.search_page),
+        (r"^/card(?P<json>\.json)?$", views.card_by_name),
+        (r"^/card/(?P<oracle_id>[0-9a-fA-F-]{8,40}?)(?P<json>\.json)?$", views.card_by_id),
+        (r"^/rule/(?P<number>[0-9][0-9a-z.]*?)(?P<json>\.json)?$", views.rule),
         # Site pages: the CR contents, the glossary, any two versions compared.
-        (r"^/contents$", contents),
-        (r"^/glossary$", glossary_index),
-        (r"^/glossary/(?P<term>[^/]+)$", glossary_entry),
-        (r"^/diff(?P<json>\.json)?$", diff),
-        (r"^/ruling/(?P<ruling_id>\d+)$", ruling_row),
-        (r"^/translation/(?P<translation_id>\d+)$", translation_row),
-        (r"^/changes\.atom$", changes_feed),
-        (r"^/version/(?P<version_id>[a-z]{2,3}-[0-9a-z-]+?)(?P<json>\.json)?$", version),
+        (r"^/contents$", views.contents),
+        (r"^/glossary$", views.glossary_index),
+        (r"^/glossary/(?P<term>[^/]+)$", views.glossary_entry),
+        (r"^/diff(?P<json>\.json)?$", views.diff),
+        (r"^/ruling/(?P<ruling_id>\d+)$", views.ruling_row),
+        (r"^/translation/(?P<translation_id>\d+)$", views.translation_row),
+        (r"^/changes\.atom$", views.changes_feed),
+        (r"^/version/(?P<version_id>[a-z]{2,3}-[0-9a-z-]+?)(?P<json>\.json)?$", views.version),
     ]
-
-
-# -- helpers ------------------------------------------------------------------------------------
-
-
-def database(datasette):
-    return datasette.get_database()
-
-
-async def run(datasette, fn: Callable[..., Any], *args: Any) -> Any:
-    """``fn(conn, *args)`` under a time limit on our pages' own threads and connections, so that
-    public SQL queries filling Datasette's threads never queue the site's pages; answered from
-    the page cache (``kb.site.page_cache``) when this served file already answered it."""
-    served = database(datasette)
-    slot = page_cache.slot_for(served, fn, args)
-    if slot is not None:
-        cached = slot.get()
-        if cached is not page_cache.MISSING:
-            return cached
-
-    def limited(conn: sqlite3.Connection) -> Any:
-        with limits.time_limit(conn, PAGE_TIME_LIMIT_MS):
-            return fn(conn, *args)
-
-    value = await limits.PAGES.run(datasette, served, limited)
-    if slot is not None:
-        slot.put(value)
-    return value
-
-
-def wants_json(request, json_suffix: str | None) -> bool:
-    return bool(json_suffix) or request.args.get("_format") == "json"
-
-
-def json_response(data: Any, status: int = 200) -> Response:
-    response = Response.json(json.loads(markup.as_json(data)), status=status)
-    response.headers["Access-Control-Allow-Origin"] = "*"
-    return response
-
-
-async def render(datasette, request, template: str, context: dict[str, Any], status: int = 200) -> Response:
-    served = database(datasette)
-    # Without cookies or credentials (no actor, no flash messages) Datasette renders a page from its
-    # URL alone, and our pages' data depends on the URL and the served file only. The CSRF token a
-    # browser keeps after any Datasette form page is used only in a logged-in actor's menu.
-    personal = request.headers.get("authorization") or any(
-        name != "csrftoken" for name in request.cookies
-    )
-    slot = None if personal else page_cache.slot_for_key(
-        served, ("html", template, request.path, request.query_string, status))
-    if slot is not None:
-        cached = slot.get()
-        if cached is not page_cache.MISSING:
-            return Response.html(cached, status=status)
-    context = {"database_name": served.name, **context}
-    html = await datasette.render_template(template, context, request=request)
-    if slot is not None:
-        slot.put(html)
-    return Response.html(html, status=status)
-
-
-async def not_found(datasette, request, message: str, as_json: bool) -> Response:
-    if as_json:
-        return json_response({"ok": False, "error": message}, status=404)
-    return await render(datasette, request, "kb_not_found.html", {"message": message}, status=404)
-
-
-# -- views --------------------------------------------------------------------------------------
-
-
-async def home(datasette, request):
-    stats = await run(datasette, home_page.home_stats)
-    return await render(datasette, request, "kb_home.html", {"stats": stats, "q": ""})
-
-
-async def search_page(datasette, request):
-    json = request.url_vars.get("json")
-    query = request.args.get("q", "")
-    kind = request.args.get("kind") or None
-    offset = int(request.args.get("offset", "0")) if request.args.get("offset", "0").isdigit() else 0
-    results = await run(datasette, search, query, PER_KIND, kind, offset)
-    if wants_json(request, json):
-        return json_response(results.to_dict())
-    # An exact rule number or card name lands on its page (the query kept for the header box);
-    # "&all=1" shows the list instead.
-    if results.best and not kind and request.args.get("all") != "1" and results.best.detail.startswith(
-        ("number", "exact name", "exact unlinked")
-    ):
-        url, _, anchor = results.best.url.partition("#")
-        url += ("&" if "?" in url else "?") + "q=" + quote(results.query)
-        return Response.redirect(url + (f"#{anchor}" if anchor else ""))
-    return await render(datasette, request, "kb_search.html",
-                        {"results": results, "q": results.query, "titles": GROUP_TITLES})
-
-
-async def card_by_id(datasette, request):
-    oracle_id, json = request.url_vars["oracle_id"], request.url_vars.get("json")
-    page = await run(datasette, card_page.card_page, oracle_id.lower())
-    return await card_response(datasette, request, page, json, f"No card with Oracle id {oracle_id}")
-
-
-async def card_by_name(datasette, request):
-    json = request.url_vars.get("json")
-    name = request.args.get("name", "").strip()
-    if not name:
-        return await not_found(datasette, request, "Give a card name: /card?name=…", wants_json(request, json))
-    oracle_id, page = await run(datasette, card_by_name_data, name)
-    suffix = ".json" if json else ""
-    if oracle_id:
-        return Response.redirect(f"/card/{oracle_id}{suffix}")
-    if page and "redirect" in page:
-        return Response.redirect(f"/card{suffix}?name={quote(page['redirect'])}")
-    return await card_response(datasette, request, page, json, f"No card or rulings named “{name}”")
-
-
-def card_by_name_data(conn: sqlite3.Connection, name: str) -> tuple[str | None, dict[str, Any] | None]:
-    """The Oracle id a name leads to, or the page of a card known only by that name."""
-    found = card_page.find_card(conn, name)
-    if found is None:
-        return None, None
-    if found.get("oracle_id"):
-        return found["oracle_id"], None
-    if found["name"] != name:  # one page per card: its other names redirect there
-        return None, {"redirect": found["name"]}
-    return None, card_page.card_page(conn, name=found["name"])
-
-
-async def card_response(datasette, request, page, json_suffix, missing: str) -> Response:
-    as_json = wants_json(request, json_suffix)
-    if page is None:
-        return await not_found(datasette, request, missing, as_json)
-    if as_json:
-        return json_response(page)
-    return await render(datasette, request, "kb_card.html", {"page": page})
-
-
-async def rule(datasette, request):
-    number, json = request.url_vars["number"], request.url_vars.get("json")
-    version = request.args.get("version") or None
-    from_version = request.args.get("from") or None  # the version drop-down: follow the rule's lineage
-    page = await run(datasette, rule_page.rule_page, number, version, from_version)
-    as_json = wants_json(request, json)
-    if page is None:
-        where = f" in {version}" if version else ""
-        return await not_found(datasette, request, f"No rule {number}{where}", as_json)
-    if as_json:
-        return json_response(page)
-    return await render(datasette, request, "kb_rule.html", {"page": page})
-
-
-async def version(datasette, request):
-    version_id, json = request.url_vars["version_id"], request.url_vars.get("json")
-    kind = request.args.get("kind") or None
-    page = await run(datasette, version_page.version_page, version_id, kind)
-    as_json = wants_json(request, json)
-    if page is None:
-        return await not_found(datasette, request, f"No CR version {version_id}", as_json)
-    if as_json:
-        return json_response(page)
-    return await render(datasette, request, "kb_version.html", {"page": page, "kind": kind})
-
-
-async def glossary_entry(datasette, request):
-    term = unquote(request.url_vars["term"])
-    lang = request.args.get("lang", "en")
-    page = await run(datasette, glossary_page.glossary_term, term, lang)
-    if page is None:
-        return await not_found(datasette, request, f"No glossary term “{term}”", False)
-    return await render(datasette, request, "kb_glossary_term.html", {"page": page})
-
-
-async def glossary_index(datasette, request):
-    lang = request.args.get("lang", "en")
-    page = await run(datasette, glossary_page.glossary_index, lang)
-    return await render(datasette, request, "kb_glossary.html", {"page": page})
-
-
-async def contents(datasette, request):
-    version = request.args.get("version") or None
-    page = await run(datasette, contents_page.contents_page, version)
-    if page is None:
-        return await not_found(datasette, request, f"No rules version “{version}”", False)
-    return await render(datasette, request, "kb_contents.html", {"page": page})
-
-
-async def diff(datasette, request):
-    args = request.args
-    offset = int(args.get("offset", "0")) if args.get("offset", "0").isdigit() else 0
-    page = await run(datasette, diff_page.diff_page, args.get("from") or None, args.get("to") or None,
-                     args.get("kind") or None, offset)
-    if wants_json(request, request.url_vars.get("json")):
-        return json_response(page)
-    return await render(datasette, request, "kb_diff.html", {"page": page}, status=404 if page["error"] else 200)
 
 
 @hookimpl
@@ -397,19 +190,3 @@ def render_cell(row, value, column, table, database, datasette):
     if column in ("rule_number", "target_number", "current_number", "old_number", "new_number") and value[:1].isdigit():
         return Markup(f'<a href="/rule/{quote(value)}">{html.escape(value)}</a>')
     return None
-
-
-async def ruling_row(datasette, request):
-    ruling_id = request.url_vars["ruling_id"]
-    return Response.redirect(f"/{quote(database(datasette).name)}/rulings/{ruling_id}")
-
-
-async def translation_row(datasette, request):
-    translation_id = request.url_vars["translation_id"]
-    return Response.redirect(f"/{quote(database(datasette).name)}/ruling_translations/{translation_id}")
-
-
-async def changes_feed(datasette, request):
-    entries = await run(datasette, feed.recent_changes)
-    base = request.url.split("/changes.atom")[0]
-    return Response(feed.atom_feed(entries, base), content_type="application/atom+xml; charset=utf-8")
