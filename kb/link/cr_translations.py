@@ -11,8 +11,9 @@ version is not held, the rule is matched in the versions around it by the titles
 its parent's choice, and status says whether the English rule of the same lineage is unchanged,
 renumbered, stale or missing.
 
-Longer than our ~400-line norm: version choice, structural checks and title checks are steps of
-one matcher over shared private helpers (folding, title pairs), read in order.
+Version choice, structural checks and title checks are steps of one matcher over shared private
+helpers (folding, title pairs), read in order; the glossary alignment it uses for title pairs is
+``kb.link.cr_glossary_links``.
 """
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from kb.link.cr_glossary_links import link_glossary, numbers_cited_in
 from kb.normalise.names import name_key
-from kb.normalise.refs import extract_refs
 from kb.records import CRDocument, Rule
 
 # How much one failed check costs. A "hard" disagreement (other subrules, a contradicting title)
@@ -34,7 +35,6 @@ SOFT_FACTOR = 0.85
 # Latin-script titles are compared as cognates ("Conspirar" ~ "Conspire"): only a strong
 # resemblance counts, and only as agreement (German "Verschwörung" is Conspire too).
 COGNATE_RATIO = 0.6
-BARE_SECTION = re.compile(r"(?<![\d.])[1-9]\d{2}(?![\d.]\d|\d)")
 ISO_IN_ID = re.compile(r"(\d{4}-\d{2}-\d{2})")
 TRANSLATOR_NOTE = re.compile(r"[（(]\s*译注[:：].*?[)）]")
 QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-"})
@@ -51,13 +51,6 @@ class RuleLink:
     reasons: list[str] = field(default_factory=list)
     # The hard checks a mismatch failed ("subrules", "title"): subrules alone may have grown since.
     contradicted: tuple[str, ...] = ()
-
-
-@dataclass
-class GlossaryLink:
-    term: str
-    en_term: str
-    confidence: float
 
 
 @dataclass
@@ -103,29 +96,6 @@ def choose_english_version(translated: CRDocument, english: dict[str, CRDocument
             return VersionChoice(max(same_day, key=lambda v: (scores[v].value, v)), "effective-date")
         return _nearest_by_date(translated.effective_date, dates, scores)
     return _best_by_structure(dates, scores)
-
-
-def link_glossary(translated: CRDocument, english_doc: CRDocument) -> list[GlossaryLink]:
-    """Each translated glossary entry with the English entry it translates.
-
-    The glossary keeps the English alphabetical order in translation, so entries are aligned in
-    order (a banded sequence alignment that tolerates added or missing entries), scored by the
-    rule numbers each definition cites; an English name printed in the entry decides outright.
-    """
-    source, target = translated.glossary, english_doc.glossary
-    if not source or not target:
-        return []
-    english_by_name = {entry.term.casefold(): entry.term for entry in target}
-    pairs = _align_glossary(source, target)
-    links = []
-    for i, j, similarity in pairs:
-        term = source[i].term
-        named = _english_name_in_term(term)
-        if named and named.casefold() in english_by_name:
-            links.append(GlossaryLink(term, english_by_name[named.casefold()], 1.0))
-            continue
-        links.append(GlossaryLink(term, target[j].term, round(_glossary_confidence(similarity), 3)))
-    return links
 
 
 # ---------------------------------------------------------------- version choice
@@ -333,10 +303,7 @@ def cited_numbers(rule: Rule) -> set[str]:
     "规则704", "규칙 704", "regla 704", so for comparing two languages we read bare three-digit
     numbers in both texts alike.
     """
-    text = "\n".join([rule.text, *rule.examples])
-    found = {ref for ref in extract_refs(text) if "." in ref}
-    found.update(match.group() for match in BARE_SECTION.finditer(text))
-    return found
+    return set(numbers_cited_in("\n".join([rule.text, *rule.examples])))
 
 
 def _children(rules: list[Rule]) -> dict[str, list[str]]:
@@ -403,95 +370,3 @@ def _fold(text: str) -> str:
 
 def _clean_term(term: str) -> str:
     return TRANSLATOR_NOTE.sub("", term).strip()
-
-
-# ---------------------------------------------------------------- glossary alignment
-
-
-def _english_name_in_term(term: str) -> str | None:
-    """"協力 (Conspire)" or "집요 Persist" → the English name; None when the term has none."""
-    match = re.search(r"[（(]\s*([A-Za-z][A-Za-z ,'’\-]*)\s*[)）]\s*$", term)
-    if match:
-        return match[1].strip()
-    match = re.search(r"[^\x00-\x7f]\s*([A-Za-z][A-Za-z ,'’\-]*)$", term)
-    return match[1].strip() if match else None
-
-
-def _glossary_numbers(text: str) -> frozenset[str]:
-    found = {ref for ref in extract_refs(text) if "." in ref}
-    found.update(match.group() for match in BARE_SECTION.finditer(text))
-    return frozenset(found)
-
-
-def _similarity(a: frozenset[str], b: frozenset[str]) -> float:
-    if not a and not b:
-        return 0.5  # neither cites anything: order alone decides
-    return len(a & b) / len(a | b)
-
-
-def _glossary_confidence(similarity: float) -> float:
-    return 0.85 if similarity == 0.5 else 0.6 + 0.4 * similarity
-
-
-def _align_glossary(source: list, target: list) -> list[tuple[int, int, float]]:
-    """Banded Needleman–Wunsch over the two entry lists; returns matched (i, j, similarity)."""
-    a = [_glossary_numbers(entry.text) for entry in source]
-    b = [_glossary_numbers(entry.text) for entry in target]
-    n, m = len(a), len(b)
-    band = abs(n - m) + 25
-    gap = -0.3
-    score: dict[tuple[int, int], float] = {(0, 0): 0.0}
-    back: dict[tuple[int, int], tuple[int, int]] = {}
-    for i in range(n + 1):
-        for j in range(max(0, i - band), min(m, i + band) + 1):
-            if (i, j) == (0, 0):
-                continue
-            options = []
-            if i and j and (i - 1, j - 1) in score:
-                options.append((score[i - 1, j - 1] + _similarity(a[i - 1], b[j - 1]) - 0.25, (i - 1, j - 1)))
-            if i and (i - 1, j) in score:
-                options.append((score[i - 1, j] + gap, (i - 1, j)))
-            if j and (i, j - 1) in score:
-                options.append((score[i, j - 1] + gap, (i, j - 1)))
-            if options:
-                best = max(options, key=lambda option: option[0])
-                score[i, j], back[i, j] = best
-    matched = []
-    cell = (n, m)
-    while cell != (0, 0):
-        previous = back[cell]
-        if previous == (cell[0] - 1, cell[1] - 1):
-            matched.append(previous)
-        cell = previous
-    matched = _pair_leftovers(matched[::-1], n, m, a, b)
-    matched = _swap_crossed(matched, a, b)
-    return [(i, j, _similarity(a[i], b[j])) for i, j in matched]
-
-
-def _pair_leftovers(
-    matched: list[tuple[int, int]], n: int, m: int, a: list[frozenset[str]], b: list[frozenset[str]]
-) -> list[tuple[int, int]]:
-    """An entry the alignment skipped on each side, close together, is one pair moved in order."""
-    free_source = sorted(set(range(n)) - {i for i, _ in matched})
-    free_target = set(range(m)) - {j for _, j in matched}
-    for i in free_source:
-        near = [j for j in free_target if abs(j - i) <= 3 and _similarity(a[i], b[j]) > 0.5]
-        if near:
-            j = max(near, key=lambda j: (_similarity(a[i], b[j]), -abs(j - i)))
-            free_target.discard(j)
-            matched.append((i, j))
-    return sorted(matched)
-
-
-def _swap_crossed(
-    matched: list[tuple[int, int]], a: list[frozenset[str]], b: list[frozenset[str]]
-) -> list[tuple[int, int]]:
-    """Two neighbouring entries sorted the other way round in translation (关键字指示物/关键字动作)."""
-    result = list(matched)
-    for k in range(len(result) - 1):
-        (i1, j1), (i2, j2) = result[k], result[k + 1]
-        kept = _similarity(a[i1], b[j1]) + _similarity(a[i2], b[j2])
-        crossed = _similarity(a[i1], b[j2]) + _similarity(a[i2], b[j1])
-        if crossed > kept and min(_similarity(a[i1], b[j2]), _similarity(a[i2], b[j1])) > 0.5:
-            result[k], result[k + 1] = (i1, j2), (i2, j1)
-    return result

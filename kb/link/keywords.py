@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kb.link.cr_translations import GlossaryLink, RuleLink
+from kb.link.cr_glossary_links import GlossaryLink
+from kb.link.cr_translations import RuleLink
 from kb.records import CRDocument
 
 KEYWORD_SECTIONS = ("701", "702")

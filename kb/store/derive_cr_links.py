@@ -72,7 +72,8 @@ def load_cr_document(db: sqlite_utils.Database, version_id: str) -> CRDocument:
 
 
 def link_cr_translations(db: sqlite_utils.Database) -> None:
-    from kb.link.cr_translations import link_glossary, link_rules
+    from kb.link.cr_glossary_links import link_glossary
+    from kb.link.cr_translations import link_rules
 
     db.execute("delete from rule_links")
     db.execute("delete from glossary_links")

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from kb.link.cr_glossary_links import link_glossary
 from kb.link.cr_translations import (
     RuleLink,
     choose_english_version,
-    link_glossary,
     link_rules,
 )
 from kb.parse.cr import ko as cr_ko

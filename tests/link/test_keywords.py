@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from kb.link.cr_translations import link_glossary, link_rules
+from kb.link.cr_glossary_links import link_glossary
+from kb.link.cr_translations import link_rules
 from kb.link.keywords import Keyword, build_keyword_dictionary
 from kb.parse.cr import ko as cr_ko
 from kb.parse.cr import rule_page as cr_rule_page
