@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scraper.http import FetchError, PoliteClient
-from scraper.rawstore import ManifestEntry, RawStore, Verifier, VerifyError
+from scraper.rawstore import ManifestEntry, RawStore
+from scraper.verify import Verifier, VerifyError
 
 
 @dataclass

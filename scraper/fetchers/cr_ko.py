@@ -5,7 +5,8 @@ from typing import Any
 
 from scraper.fetchers.common import FetchReport, fetch_document, join_url, option_list
 from scraper.http import PoliteClient
-from scraper.rawstore import RawStore, text_verifier
+from scraper.rawstore import RawStore
+from scraper.verify import text_verifier
 
 SOURCE = "cr-ko"
 CHAPTERS = tuple(str(n) for n in range(100, 1000, 100))

@@ -9,7 +9,8 @@ from typing import Any
 
 from scraper.fetchers.common import FetchReport, fetch_document, join_url, option_list
 from scraper.http import PoliteClient
-from scraper.rawstore import RawStore, Verifier, text_verifier, verify_json
+from scraper.rawstore import RawStore
+from scraper.verify import Verifier, text_verifier, verify_json
 
 SOURCE = "cr-zh"
 VERSION = re.compile(r"^\d{8}$")

@@ -6,7 +6,8 @@ from typing import Any
 
 from scraper.fetchers.common import FetchReport, fetch_document, join_url, option_list
 from scraper.http import PoliteClient
-from scraper.rawstore import RawStore, text_verifier
+from scraper.rawstore import RawStore
+from scraper.verify import text_verifier
 
 SOURCE = "gatherer"
 # Old and new Gatherer pages alike name the site; an error page from elsewhere does not.

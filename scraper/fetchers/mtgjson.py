@@ -14,7 +14,8 @@ from typing import Any
 
 from scraper.fetchers.common import FetchReport, fetch_document, join_url, option_list
 from scraper.http import PoliteClient
-from scraper.rawstore import RawStore, Verifier, VerifyError, sha256_verifier, text_verifier, verify_json
+from scraper.rawstore import RawStore
+from scraper.verify import Verifier, VerifyError, sha256_verifier, text_verifier, verify_json
 
 SOURCE = "mtgjson"
 HEX_DIGEST = re.compile(r"\b([0-9a-fA-F]{64})\b")

@@ -13,7 +13,8 @@ from typing import Any
 
 from scraper.fetchers.common import FetchReport, fetch_document, join_url, option_list
 from scraper.http import PoliteClient
-from scraper.rawstore import RawStore, verify_json, verify_json_or_jsonl_gz
+from scraper.rawstore import RawStore
+from scraper.verify import verify_json, verify_json_or_jsonl_gz
 
 SOURCE = "scryfall"
 # all_cards: every printing in every language (printed names, type lines and texts), ~2.4 GB

@@ -14,7 +14,8 @@ from bs4 import BeautifulSoup
 
 from scraper.fetchers.common import FetchReport, fetch_document, option_list
 from scraper.http import PoliteClient
-from scraper.rawstore import RawStore, decode_text, text_verifier
+from scraper.rawstore import RawStore
+from scraper.verify import decode_text, text_verifier
 
 SOURCE = "wizards-cr"
 EXTENSIONS = ("txt", "pdf", "docx")

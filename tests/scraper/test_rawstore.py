@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from scraper.rawstore import (
-    RawStore,
+from scraper.rawstore import RawStore
+from scraper.verify import (
     VerifyError,
     decode_text,
     sha256_verifier,
