@@ -12,7 +12,9 @@ Every query is bounded; user input never reaches FTS5 syntax.
 """
 from __future__ import annotations
 
+import functools
 import sqlite3
+from functools import partial
 
 from kb.site.search_cjk import cjk_glossary, cjk_rows, cjk_rule_rows, cjk_translations
 from kb.site.search_db import (
@@ -36,7 +38,15 @@ from kb.site.search_fulltext import (
 )
 from kb.site.search_hit import GROUP_TITLES, Hit, SearchResults
 from kb.site.search_keywords import keyword_suggestions, keywords_by_term
-from kb.site.search_names import card_hit, cards_by_name, name_suggestions, unique, unlinked_card_hit
+from kb.site.search_names import (
+    Candidates,
+    card_hit,
+    cards_by_name,
+    name_candidates,
+    name_suggestions,
+    unique,
+    unlinked_card_hit,
+)
 from kb.site.search_text import (
     HIT_END,
     HIT_START,
@@ -83,11 +93,13 @@ def search(
     groups["keywords"] = keywords_by_term(conn, query, per_kind)
     numbered = rules_by_number(conn, query)
     named = bool(numbered) or any(hit.detail.startswith("exact") for hit in groups["keywords"])
-    groups["cards"] = cards_by_name(conn, query, per_kind, named) + cjk_cards(cjk.get("card_name", []), query)
+    candidates = functools.cache(partial(name_candidates, conn, query))
+    groups["cards"] = cards_by_name(conn, query, per_kind, named, candidates) + cjk_cards(cjk.get("card_name", []), query)
     about = [hit.title.split(" ")[0] for hit in groups["keywords"][:3]]
     about += [hit.title.split(" ")[0] for hit in numbered]
-    rules, rules_capped = rules_by_text(conn, query, match, about, cjk_rule_rows(conn, cjk.get("rule", []), query))
-    results.counts["rules"] = len(rules)
+    rules, results.counts["rules"], rules_capped = rules_by_text(
+        conn, query, match, about, cjk_rule_rows(conn, cjk.get("rule", []), query), offset + size
+    )
     if rules_capped:
         results.capped.add("rules")
     groups["rules"] = rules[offset:] if kind == "rules" else rules
@@ -124,7 +136,7 @@ def search(
     if not kind and results.best is None and (results.total < 5 or len(query.split()) <= 4) and not any(
         hit.detail.startswith("exact") for hit in groups["cards"] + groups["keywords"]
     ):
-        results.suggestions = suggestions(conn, query)
+        results.suggestions = suggestions(conn, query, candidates)
     return results
 
 
@@ -157,7 +169,7 @@ def best_hit(query: str, groups: dict[str, list[Hit]], numbered: list[Hit]) -> H
     return None
 
 
-def suggestions(conn: sqlite3.Connection, query: str) -> list[Hit]:
+def suggestions(conn: sqlite3.Connection, query: str, candidates: Candidates | None = None) -> list[Hit]:
     """"Did you mean": card names and keyword terms (every language) within a typing slip or two.
 
     Not for very short queries ("the"): one slip away from a three-letter word is anything.
@@ -165,7 +177,7 @@ def suggestions(conn: sqlite3.Connection, query: str) -> list[Hit]:
     key = compact(query)
     if len(key) < (2 if has_cjk(key) else 4):
         return []
-    scored = name_suggestions(conn, query) + keyword_suggestions(conn, query)
+    scored = name_suggestions(conn, query, candidates) + keyword_suggestions(conn, query)
     scored.sort(key=lambda pair: pair[0])
     return unique([hit for _, hit in scored])[:SUGGESTIONS]
 

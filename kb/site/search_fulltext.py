@@ -11,7 +11,9 @@ from __future__ import annotations
 import html
 import re
 import sqlite3
-from typing import Any
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 from kb.site.search_db import (
@@ -72,6 +74,22 @@ def rules_by_number(conn: sqlite3.Connection, query: str) -> list[Hit]:
     return hits
 
 
+Found = TypeVar("Found")
+
+
+def words_first(fetch: Callable[[str], list[Found]], match: str, window: int) -> list[Found]:
+    """``fetch(match)``, but the words exactly as typed first: the last word as a prefix
+    ("transform" also finds "transforms") is asked for only when they do not fill the window.
+
+    A prefix query merges the index entries of every word it begins (milliseconds for
+    "creature*" over a million rulings); the exact words stop after the window's rows."""
+    if match.endswith("*"):
+        exact = fetch(match[:-1])
+        if len(exact) >= window:
+            return exact
+    return fetch(match)
+
+
 def rule_windows(
     conn: sqlite3.Connection, match: str, current: str | None, translated: list[str]
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]], bool]:
@@ -79,7 +97,9 @@ def rule_windows(
     of translated and of older English versions, all from the first RULES_SCAN index matches
     (one pass over the index; only the chosen rules' texts are read). The flag: a window filled
     up or the scan stopped short of every match (counts are then lower bounds)."""
-    found = conn.execute("select rowid from rules_fts where rules_fts match ? limit ?", (match, RULES_SCAN + 1)).fetchall()
+    found = words_first(lambda expression: conn.execute(
+        "select rowid from rules_fts where rules_fts match ? limit ?", (expression, RULES_SCAN + 1)).fetchall(),
+        match, RULES_SCAN + 1)
     versions = rule_versions(conn)
     other = set(translated)
     chosen: dict[str, list[int]] = {"current": [], "translated": [], "older": []}
@@ -96,7 +116,7 @@ def rule_windows(
     by_rowid = {row.pop("hit_rowid"): row for row in rows(
         conn,
         f"""select rules.rowid as hit_rowid, rules.number, rules.title, rules.text, rules.version_id, cr_versions.lang,
-            cr_versions.effective_date
+            cr_versions.effective_date, rules.lineage_id
         from rules join cr_versions on cr_versions.id = rules.version_id where rules.rowid in ({marks})""",
         wanted,
     )}
@@ -113,7 +133,7 @@ def about_rules(conn: sqlite3.Connection, numbers: list[str], version: str | Non
         found += rows(
             conn,
             """select rules.number, rules.title, rules.text, rules.version_id, cr_versions.lang,
-                cr_versions.effective_date, null as snip
+                cr_versions.effective_date, rules.lineage_id, null as snip
             from rules join cr_versions on cr_versions.id = rules.version_id
             where rules.id in (select id from rules where version_id = ? and number = ?
                 union all select id from rules where version_id = ? and parent_number = ? limit 60)""",
@@ -135,13 +155,16 @@ def glossary_rule_numbers(conn: sqlite3.Connection, query: str, version: str | N
 
 
 def rules_by_text(
-    conn: sqlite3.Connection, query: str, match: str | None, about: list[str], cjk_rows: list[dict[str, Any]]
-) -> tuple[list[Hit], bool]:
+    conn: sqlite3.Connection, query: str, match: str | None, about: list[str], cjk_rows: list[dict[str, Any]],
+    shown: int = RULES_WINDOW,
+) -> tuple[list[Hit], int, bool]:
     """Rule hits in reading order: the rules the query names first, then the rules mentioning it.
 
     Current English rules and translated rules lead; copies of a rule in older English versions
     fold under it (``Hit.older``); rules found only in older versions come last.
-    Returns the hits and whether a window filled up (the count is then a lower bound).
+    Returns the first ``shown`` hits (only those are built: a page shows a few of the hundreds a
+    common word finds), how many there are, and whether a window filled up (the count is then
+    a lower bound).
     """
     current = newest_english_version(conn)
     translated = translated_versions(conn)
@@ -152,40 +175,64 @@ def rules_by_text(
     if match:
         window, translations, older, capped = rule_windows(conn, match, current, translated)
         in_force += window + translations
-    hits: dict[tuple[str, str], Hit] = {}
-    named = {number.lower() for number in about}
+    # Rows, not hits, until the page's share is known: (row, its older copies).
+    found: dict[tuple[str, str], tuple[dict[str, Any], list[dict[str, Any]]]] = {}
     for row in in_force:
-        key = (row["lang"], row["number"])
-        if key not in hits:
-            hits[key] = rule_hit(row, current, query)
+        found.setdefault((row["lang"], row["number"]), (row, []))
+    # An older version's copy folds under the rule it is now: the same lineage (a renumbered
+    # rule under its new number; an old rule that only shares a number stays apart). Without
+    # lineages (a database built before them): the same number, else the same title or text.
+    by_lineage = {row["lineage_id"]: (row["lang"], row["number"]) for row in in_force if row.get("lineage_id")}
     by_text: dict[tuple[str, str], tuple[str, str]] = {}
-    only_older: dict[tuple[str, str], Hit] = {}
+    only_older: dict[tuple[str, str], tuple[dict[str, Any], list[dict[str, Any]]]] = {}
     for row in sorted(older, key=lambda row: row["effective_date"] or "", reverse=True):
-        home = (row["lang"], row["number"])
-        if home not in hits:
-            # Renumbered since: the same title or text under another number.
-            if not by_text:
-                by_text = {(row["lang"], text_key(row)): (row["lang"], row["number"]) for row in in_force}
-            home = by_text.get((row["lang"], text_key(row)), home)
-        target = hits.get(home) or only_older.get((row["lang"], text_key(row)))
+        if row.get("lineage_id"):
+            home: tuple[str, str] | None = by_lineage.get(row["lineage_id"])
+            key = ("lineage", row["lineage_id"])
+        else:
+            home = (row["lang"], row["number"])
+            if home not in found:
+                if not by_text:
+                    by_text = {(row["lang"], text_key(row)): (row["lang"], row["number"]) for row in in_force}
+                home = by_text.get((row["lang"], text_key(row)), home)
+            key = (row["lang"], text_key(row))
+        target = (found.get(home) if home else None) or only_older.get(key)
         if target is None:
-            only_older[(row["lang"], text_key(row))] = rule_hit(row, current, query)
-        elif len(target.older) < 20:
-            target.older.append(rule_hit(row, current, query))
+            only_older[key] = (row, [])
+        elif len(target[1]) < 20:
+            target[1].append(row)
+    named = {number.lower() for number in about}
 
-    def order(hit: Hit) -> tuple:
-        number = hit.title.split(" ")[0]
+    def order(entry: tuple[dict[str, Any], list[dict[str, Any]]]) -> tuple:
+        row = entry[0]
+        number = row["number"]
         is_named = number in named or any(number.startswith(n) and number[len(n):].isalpha() for n in named)
-        return (not is_named, rule_number_key(number), hit.lang != "en", hit.lang or "")
+        return (not is_named, rule_number_key(number), row["lang"] != "en", row["lang"] or "")
 
-    ordered = sorted(hits.values(), key=order)
-    ordered += sorted(only_older.values(), key=lambda hit: rule_number_key(hit.title.split(" ")[0]))
-    return ordered, capped
+    ordered = sorted(found.values(), key=order)
+    ordered += sorted(only_older.values(), key=lambda entry: rule_number_key(entry[0]["number"]))
+    hits = []
+    for row, copies in ordered[:shown]:
+        hit = rule_hit(row, current, query)
+        hit.older = [rule_hit(copy, current, query) for copy in copies]
+        hits.append(hit)
+    return hits, len(ordered), capped
 
 
 def text_key(row: dict[str, Any]) -> str:
-    """The same rule under another number: its title, or its text with spacing and case ignored."""
-    return "title:" + fold(row["title"]) if row.get("title") else "text:" + " ".join((row.get("text") or "").split())[:300].casefold()
+    """The same rule under another number: its title, or its text with spacing and case ignored.
+
+    Kept on the row: one search asks for the key of the same row up to three times."""
+    key = row.get("_text_key")
+    if key is None:
+        key = row["_text_key"] = "title:" + fold(row["title"]) if row.get("title") else "text:" + spaced_prefix(row.get("text") or "", 300).casefold()
+    return key
+
+
+def spaced_prefix(text: str, length: int) -> str:
+    """``" ".join(text.split())[:length]`` without splitting a whole long text."""
+    head = " ".join(text[: length * 2].split())
+    return head[:length] if len(head) >= length else " ".join(text.split())[:length]
 
 
 def rule_hit(row: dict[str, Any], current: str | None, query: str) -> Hit:
@@ -201,11 +248,9 @@ def rule_hit(row: dict[str, Any], current: str | None, query: str) -> Hit:
 def mark_words(text: str | None, query: str, width: int = 90) -> str:
     """Escaped text around the query's words, each marked (the words as typed, any case)."""
     text = text or ""
-    words = [word for word in WORD.findall(query) if len(word) > 1 or has_cjk(word)][:12]
-    if not words:
+    pattern = words_pattern(query)
+    if pattern is None:
         return html.escape(text[: width * 2])
-    pattern = re.compile("|".join(re.escape(word) + (r"\w*" if not has_cjk(word) else "") for word in words),
-                         re.IGNORECASE)
     first = pattern.search(text)
     start = max(0, first.start() - width) if first else 0
     end = min(len(text), start + width * 2 + (first.end() - first.start() if first else 0))
@@ -218,18 +263,28 @@ def mark_words(text: str | None, query: str, width: int = 90) -> str:
     return ("…" if start else "") + "".join(out) + ("…" if end < len(text) else "")
 
 
+@lru_cache(maxsize=256)
+def words_pattern(query: str) -> re.Pattern[str] | None:
+    """The query's words (and what follows a word: "transform" marks "transforms") as one pattern."""
+    words = [word for word in WORD.findall(query) if len(word) > 1 or has_cjk(word)][:12]
+    if not words:
+        return None
+    return re.compile("|".join(re.escape(word) + (r"\w*" if not has_cjk(word) else "") for word in words),
+                      re.IGNORECASE)
+
+
 def glossary_by_text(conn: sqlite3.Connection, query: str, match: str, limit: int, shown: int = TEXT_WINDOW) -> list[Hit]:
     """Glossary entries mentioning the query, the newest version's of each term; only the first
     ``shown`` (the hits a page can show) get a marked snippet, the rest are counted."""
-    found = rows(
+    found = words_first(lambda expression: rows(
         conn,
         """select glossary.id, glossary.term, glossary.text, glossary.version_id, cr_versions.lang,
             cr_versions.effective_date
         from glossary_fts cross join glossary on glossary.rowid = glossary_fts.rowid
         join cr_versions on cr_versions.id = glossary.version_id
         where glossary_fts match ? limit ?""",
-        (match, TEXT_WINDOW),
-    )
+        (expression, TEXT_WINDOW),
+    ), match, TEXT_WINDOW)
     newest: dict[tuple[str, str], dict[str, Any]] = {}
     for row in found:
         key = (row["lang"], fold(row["term"]))
@@ -253,7 +308,7 @@ def windowed(
     (``relevance``): the full match set is never read, let alone sorted."""
     offset = max(0, min(offset, MAX_OFFSET))
     size = max(TEXT_WINDOW, offset + limit)
-    found = rows(conn, sql, (match, size))
+    found = words_first(lambda expression: rows(conn, sql, (expression, size)), match, size)
     words = [word.casefold() for word in WORD.findall(query)]
     found.sort(key=lambda row: relevance(row.get("text"), query, words))
     return found[offset : offset + limit], len(found) >= size

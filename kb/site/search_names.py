@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 from kb.site.search_db import card_url, rows, table_exists
@@ -17,11 +18,17 @@ from kb.site.search_text import NOT_WORD, close_enough, compact, fold, fts_query
 CANDIDATES = 400
 
 
-def cards_by_name(conn: sqlite3.Connection, query: str, limit: int, named_elsewhere: bool = False) -> list[Hit]:
+Candidates = Callable[[], list[dict[str, Any]]]
+
+
+def cards_by_name(
+    conn: sqlite3.Connection, query: str, limit: int, named_elsewhere: bool = False, candidates: Candidates | None = None
+) -> list[Hit]:
     """Cards whose name in any language matches; exact (folded or compacted) matches first.
 
     Names of cards not linked yet are looked up only when nothing else answers the query exactly
     (``named_elsewhere``: a keyword or rule number did): that lookup reads ruling texts' index.
+    ``candidates``: the query's ``name_candidates``, read once for this and the suggestions.
     """
     wanted = fold(query)
     found = rows(
@@ -45,9 +52,9 @@ def cards_by_name(conn: sqlite3.Connection, query: str, limit: int, named_elsewh
     if not any(hit.detail.startswith("exact") for hit in hits):
         # "jace vryns prodigy", "Ugins Construct": the same letters, other spacing and punctuation.
         key = compact(query)
-        same = [row for row in name_candidates(conn, query)
+        same = [row for row in (candidates() if candidates else name_candidates(conn, query))
                 if any(compact(name) == key for name in (row["name"], *(row["name"] or "").split(" // ")))]
-        linked = [card_hit(row, fold(row["name"])) for row in same if row["oracle_id"]]
+        linked = [card_hit(row, fold(row["name"])) for row in with_english(conn, same) if row["oracle_id"]]
         hits += linked or [unlinked_card_hit(row["name"], row["lang"], True) for row in same]
     if not named_elsewhere and not any(hit.detail.startswith("exact") for hit in hits):
         hits += unlinked_cards_by_name(conn, query, wanted, limit)
@@ -118,8 +125,9 @@ def name_candidates(conn: sqlite3.Connection, query: str) -> list[dict[str, Any]
     if not words:
         return []
     found: list[dict[str, Any]] = []
-    select = """select card_names.oracle_id, card_names.lang, card_names.name, cards.name as english
-        from card_names left join cards on cards.oracle_id = card_names.oracle_id"""
+    # Without the English name: it is read for the few candidates that match (``with_english``),
+    # not for hundreds of names that share three letters.
+    select = "select card_names.oracle_id, card_names.lang, card_names.name, null as english from card_names"
     prefix = words[0][:1] if has_cjk(words[0]) else words[0][:3]
     found += rows(conn, f"{select} where card_names.name_key >= ? and card_names.name_key < ? limit ?",
                   (prefix, prefix + "\U0010ffff", CANDIDATES))
@@ -141,19 +149,35 @@ def name_candidates(conn: sqlite3.Connection, query: str) -> list[dict[str, Any]
     return found
 
 
-def name_suggestions(conn: sqlite3.Connection, query: str) -> list[tuple[int, Hit]]:
+def with_english(conn: sqlite3.Connection, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``found`` with each linked row's ``english`` name filled in (one query for all of them)."""
+    wanted = sorted({row["oracle_id"] for row in found if row["oracle_id"] and row.get("english") is None})
+    if wanted:
+        marks = ",".join("?" * len(wanted))
+        english = dict(conn.execute(f"select oracle_id, name from cards where oracle_id in ({marks})", wanted))
+        for row in found:
+            if row["oracle_id"] and row.get("english") is None:
+                row["english"] = english.get(row["oracle_id"])
+    return found
+
+
+def name_suggestions(
+    conn: sqlite3.Connection, query: str, candidates: Candidates | None = None
+) -> list[tuple[int, Hit]]:
     """Card names one or two typing slips away from ``query``, nearest first."""
     key = compact(query)
-    scored: dict[str, tuple[int, Hit]] = {}
-    for row in name_candidates(conn, query):
+    close: list[tuple[dict[str, Any], str, int]] = []
+    for row in candidates() if candidates else name_candidates(conn, query):
         for name in {row["name"], *(row["name"] or "").split(" // ")}:
             distance = close_enough(key, compact(name))
-            if distance is None:
-                continue
-            hit = (card_hit(row, fold(name)) if row["oracle_id"]
-                   else unlinked_card_hit(name, row["lang"], False))
-            hit.detail = "suggestion"
-            hit.snippet = html.escape(name)
-            if hit.url not in scored or distance < scored[hit.url][0]:
-                scored[hit.url] = (distance, hit)
+            if distance is not None:
+                close.append((row, name, distance))
+    with_english(conn, [row for row, _, _ in close])
+    scored: dict[str, tuple[int, Hit]] = {}
+    for row, name, distance in close:
+        hit = card_hit(row, fold(name)) if row["oracle_id"] else unlinked_card_hit(name, row["lang"], False)
+        hit.detail = "suggestion"
+        hit.snippet = html.escape(name)
+        if hit.url not in scored or distance < scored[hit.url][0]:
+            scored[hit.url] = (distance, hit)
     return sorted(scored.values(), key=lambda pair: pair[0])
