@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 
 import pytest
@@ -281,3 +282,26 @@ def test_rule_versions_follow_the_file_they_were_read_from(tmp_path) -> None:
     memory.execute("create table rules (version_id text)")
     memory.execute("insert into rules (rowid, version_id) values (7, 'en-2026')")
     assert rule_versions(memory) == {7: "en-2026"}
+
+
+def test_words_as_typed_first_the_prefix_only_when_they_do_not_fill_the_window() -> None:
+    from kb.site.search_fulltext import words_first
+
+    asked: list[str] = []
+    index = {'"creature"': list(range(300)), '"creature"*': list(range(400)), '"cumul"': [], '"cumul"*': [7, 9]}
+
+    def fetch(expression: str) -> list[int]:
+        asked.append(expression)
+        return index[expression][:100]
+
+    assert words_first(fetch, '"creature"*', 100) == list(range(100)) and asked == ['"creature"']
+    asked.clear()
+    assert words_first(fetch, '"cumul"*', 100) == [7, 9] and asked == ['"cumul"', '"cumul"*']
+
+
+def test_a_rare_word_still_finds_its_other_forms(snapshot_conn: sqlite3.Connection) -> None:
+    # "transform" fills no window on the snapshot, so it is a prefix too: rulings that only say
+    # "transforms" or "transformed" are found.
+    ids = [hit.url.rsplit("#ruling-", 1)[1] for hit in search(snapshot_conn, "transform").groups["rulings"]]
+    texts = [snapshot_conn.execute("select text from rulings where id = ?", (int(i),)).fetchone()[0] for i in ids]
+    assert any(not re.search(r"\btransform\b", text, re.IGNORECASE) for text in texts), texts
