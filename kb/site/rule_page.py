@@ -315,28 +315,34 @@ def versions_of(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[dict[str
 
 def rulings_relying_on(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[dict[str, Any]]:
     """Rulings whose text cites this rule or names its keyword (``ruling_rules``), under any
-    number the rule had (its lineage) in the version in force on their date."""
+    number the rule had (its lineage) in the version in force on their date: the newest hundred."""
     if not table_exists(conn, "ruling_rules"):
         return []
-    by_lineage = bool(rule.get("lineage_id")) and "lineage_id" in {
-        column[1] for column in conn.execute("pragma table_info(ruling_rules)")
-    }
+    columns = {column[1] for column in conn.execute("pragma table_info(ruling_rules)")}
+    by_lineage = bool(rule.get("lineage_id")) and "lineage_id" in columns
     where = (
         "ruling_rules.lineage_id = :lineage" if by_lineage
         else "ruling_rules.rule_id = :rule or ruling_rules.current_rule_id = :rule"
     )
     params: dict[str, Any] = {"rule": rule["id"], "lineage": rule.get("lineage_id")}
     newest = ""
-    # A keyword's rule can have tens of thousands of rulings (a million-ruling database): its
-    # newest hundred are then found by reading rulings newest first (the published_at index)
-    # until a hundred rely on it, never by sorting them all. The ``+`` keeps SQLite from
-    # looking each ruling up through the rule's (huge) list instead of by its id.
-    if bounded_count(conn, f"select 1 from ruling_rules where {where}", params, BUSY_RULE_RULINGS) > BUSY_RULE_RULINGS:
+    if by_lineage and "published_at" in columns:
+        # A keyword's rule can have tens of thousands of rulings (a million-ruling database):
+        # the newest hundred come from the (lineage, date) index, never from sorting them all.
+        ids = newest_ruling_ids(conn, rule["lineage_id"], 100)
+        params.update({f"id{index}": ruling_id for index, ruling_id in enumerate(ids)})
+        newest = "and rulings.id in ({})".format(",".join(f":id{index}" for index in range(len(ids))) or "null")
+        # Each chosen ruling's links by its id, not the rule's (huge) list of links.
+        where = where.replace("ruling_rules.", "+ruling_rules.")
+    elif bounded_count(conn, f"select 1 from ruling_rules where {where}", params, BUSY_RULE_RULINGS) > BUSY_RULE_RULINGS:
+        # A database built before ruling_rules kept the date: read rulings newest first (the
+        # published_at index) until a hundred rely on the rule. The ``+`` keeps SQLite from
+        # looking each ruling up through the rule's (huge) list instead of by its id.
         unindexed = where.replace("ruling_rules.", "+ruling_rules.")
         ids = [row[0] for row in conn.execute(
             f"""select rulings.id from rulings where exists (
                 select 1 from ruling_rules where ruling_rules.ruling_id = rulings.id and ({unindexed}))
-            order by rulings.published_at desc, rulings.id limit 100""",
+            order by rulings.published_at desc, rulings.id desc limit 100""",
             params,
         )]
         params.update({f"id{index}": ruling_id for index, ruling_id in enumerate(ids)})
@@ -350,6 +356,28 @@ def rulings_relying_on(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[d
         from ruling_rules join rulings on rulings.id = ruling_rules.ruling_id
         left join cards on cards.oracle_id = rulings.oracle_id
         where ({where}) {newest}
-        order by rulings.published_at desc, rulings.id limit 100""",
+        order by rulings.published_at desc, rulings.id desc limit 100""",
         params,
     )
+
+
+def newest_ruling_ids(conn: sqlite3.Connection, lineage: str, count: int) -> list[int]:
+    """The ids of the ``count`` newest rulings relying on ``lineage`` (a date's rulings by id,
+    highest first), read newest first from the (lineage, date, ruling) index."""
+    ids: list[int] = []
+    seen: set[int] = set()
+    cursor = conn.execute(
+        """select ruling_id from ruling_rules where lineage_id = ?
+        order by published_at desc, ruling_id desc""",
+        (lineage,),
+    )
+    try:
+        for (ruling_id,) in cursor:
+            if ruling_id not in seen:
+                seen.add(ruling_id)
+                ids.append(ruling_id)
+                if len(ids) >= count:
+                    break
+    finally:
+        cursor.close()
+    return ids

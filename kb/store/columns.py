@@ -305,6 +305,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "lineage_id": "The cited rule's lineage (rule_lineages): the same rule in every version",
         "in_force_version_id": "The English version in force on the ruling's date; differs from version_id when the keyword the ruling names did not exist yet then and was found in that later version",
         "status": "What became of the rule since the ruling's date",
+        "published_at": "The ruling's date (rulings.published_at), kept here so a rule page reads its newest rulings from an index",
     },
 }
 

@@ -212,12 +212,13 @@ def save_ruling_rules(
                     status,
                     lineage,
                     citation.in_force_version_id,
+                    ruling["published_at"],
                 ),
             )
     db.conn.executemany(
         "insert or replace into ruling_rules (ruling_id, version_id, rule_number, method, rule_id,"
         " confidence, matched_text, current_number, current_rule_id, status, lineage_id,"
-        " in_force_version_id) values (?,?,?,?,?,?,?,?,?,?,?,?)",
+        " in_force_version_id, published_at) values (?,?,?,?,?,?,?,?,?,?,?,?,?)",
         list(rows.values()),
     )
 

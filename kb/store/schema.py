@@ -22,6 +22,9 @@ INDEXES: list[tuple[str, list[str], bool]] = [
     ("rules", ["lineage_id"], False),
     ("glossary", ["lineage_id"], False),
     ("ruling_rules", ["lineage_id"], False),
+    # A rule page's newest rulings, read in date order from the index (a keyword's rule can be
+    # cited by tens of thousands of rulings; they are never all read and sorted).
+    ("ruling_rules", ["lineage_id", "published_at", "ruling_id"], False),
     ("rule_lineage_links", ["old_lineage_id"], False),
     ("rule_lineage_links", ["new_lineage_id"], False),
     # Not unique: a number an edition prints twice (a misprint) keeps both rules, flagged.
@@ -259,6 +262,17 @@ def m010_ruling_record_text_once(db: sqlite_utils.Database) -> None:
 def m011_glossary_lineages(db: sqlite_utils.Database) -> None:
     """glossary.lineage_id: a glossary entry's identity across versions, whatever its term."""
     add_lineage_columns(db)
+
+
+@migrations()
+def m012_ruling_rules_published_at(db: sqlite_utils.Database) -> None:
+    """ruling_rules.published_at on older databases: the ruling's date, copied from rulings."""
+    if not db["ruling_rules"].exists() or "published_at" in {c.name for c in db["ruling_rules"].columns}:
+        return
+    db.table("ruling_rules").add_column("published_at", str)
+    db.execute(
+        "update ruling_rules set published_at = (select published_at from rulings where rulings.id = ruling_rules.ruling_id)"
+    )
 
 
 def next_ruling_rowid(conn: sqlite3.Connection) -> int:

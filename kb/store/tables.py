@@ -354,6 +354,7 @@ TABLES: dict[str, dict[str, Any]] = {
             "status": str,
             "lineage_id": str,
             "in_force_version_id": str,
+            "published_at": str,
         },
         "pk": ("ruling_id", "version_id", "rule_number", "method"),
         "foreign_keys": [

@@ -1,4 +1,5 @@
-"""Older databases are brought to today's shape: m008 adds rule_lineage_links, m009 renames a status, m011 adds glossary lineages."""
+"""Older databases are brought to today's shape: m008 adds rule_lineage_links, m009 renames a status, m011 adds glossary lineages,
+m012 copies each ruling's date into ruling_rules."""
 from __future__ import annotations
 
 import sqlite_utils
@@ -29,4 +30,20 @@ def test_glossary_entries_get_a_lineage_column() -> None:
     migrations.apply(db)
     assert list(db["glossary"].rows) == [
         {"id": 1, "version_id": "en-2026-04-17", "term": "Mana Value", "text": "…", "position": 1, "lineage_id": None}
+    ]
+
+
+def test_ruling_links_get_their_rulings_date() -> None:
+    db = sqlite_utils.Database(memory=True)
+    migrations.apply(db, stop_before="m012_ruling_rules_published_at")
+    db.table("ruling_rules").transform(drop={"published_at"})  # as a database made before m012 is
+    db.table("rulings").insert_all([{"id": 7, "published_at": "2024-01-12"}, {"id": 8, "published_at": "2019-10-04"}])
+    db.table("ruling_rules").insert_all([
+        {"ruling_id": 7, "version_id": "en-2024-02-02", "rule_number": "702.19", "method": "keyword"},
+        {"ruling_id": 8, "version_id": "en-2019-08-23", "rule_number": "702.19", "method": "keyword"},
+        {"ruling_id": 8, "version_id": "en-2019-08-23", "rule_number": "510.1c", "method": "cited"},
+    ])
+    migrations.apply(db)
+    assert [(row["ruling_id"], row["rule_number"], row["published_at"]) for row in db["ruling_rules"].rows] == [
+        (7, "702.19", "2024-01-12"), (8, "702.19", "2019-10-04"), (8, "510.1c", "2019-10-04"),
     ]

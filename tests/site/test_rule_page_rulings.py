@@ -1,0 +1,33 @@
+"""A rule page's newest rulings come from the (lineage, date, ruling) index: the same rows as
+sorting every ruling that relies on the rule, newest first."""
+from __future__ import annotations
+
+import sqlite3
+
+from kb.site.rule_page import newest_ruling_ids, rulings_relying_on
+from kb.site.search_db import rows
+
+EVERY_RULING_SORTED = """select distinct rulings.id, ruling_rules.method, ruling_rules.rule_number, ruling_rules.version_id
+    from ruling_rules join rulings on rulings.id = ruling_rules.ruling_id
+    where ruling_rules.lineage_id = ? order by rulings.published_at desc, rulings.id desc"""
+
+
+def test_every_rule_with_rulings_lists_the_newest_as_a_full_sort_would(snapshot_conn: sqlite3.Connection) -> None:
+    lineages = [row[0] for row in snapshot_conn.execute(
+        "select distinct lineage_id from ruling_rules where lineage_id is not null")]
+    assert len(lineages) == 13
+    for lineage in lineages:
+        rule = rows(snapshot_conn, "select * from rules where lineage_id = ? order by version_id desc limit 1", (lineage,))[0]
+        found = [(row["id"], row["method"], row["rule_number"], row["version_id"])
+                 for row in rulings_relying_on(snapshot_conn, rule)]
+        assert found == [tuple(row) for row in snapshot_conn.execute(EVERY_RULING_SORTED, (lineage,))][:100], lineage
+
+
+def test_the_newest_few_stop_early_and_skip_a_rulings_second_link(snapshot_conn: sqlite3.Connection) -> None:
+    # 701.33's lineage (Investigate since 2019) is relied on by 55 rulings of the snapshot.
+    lineage = "en-2019-01-25/701.33"
+    newest = [row[0] for row in snapshot_conn.execute(EVERY_RULING_SORTED, (lineage,))]
+    distinct = list(dict.fromkeys(newest))
+    assert len(distinct) == 55
+    assert newest_ruling_ids(snapshot_conn, lineage, 5) == distinct[:5]
+    assert newest_ruling_ids(snapshot_conn, lineage, 1000) == distinct
