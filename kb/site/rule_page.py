@@ -18,7 +18,8 @@ from kb.store import derive_lineage
 RULE_HISTORY_LIMIT = 60
 # More rulings than this relying on one rule: read rulings newest first instead of sorting them.
 BUSY_RULE_RULINGS = 2000
-_GLOSSARY_CACHE: dict[tuple[str, str, tuple | None], list[tuple[str, re.Pattern[str], dict[str, Any]]]] = {}
+_GLOSSARY_CACHE: dict[tuple[str, str, tuple | None], list[tuple[str, str, re.Pattern[str], dict[str, Any]]]] = {}
+WORD_RUN = re.compile(r"\w+")
 
 
 def rule_page(
@@ -146,11 +147,18 @@ def glossary_terms_used(conn: sqlite3.Connection, version: str, entries: list[di
             # The term itself, lower-cased: a substring test (C speed) before the regex, which
             # can only match where it occurs (722 regex searches took 200 ms a page).
             needle = entry["term"].split(" (")[0].lower()
-            patterns.append((needle, re.compile(rf"\b{words}(?:s|es|ed|ing)?\b", re.IGNORECASE), entry))
+            first_word = WORD_RUN.findall(needle)[:1]
+            patterns.append((first_word[0] if first_word else "", needle,
+                             re.compile(rf"\b{words}(?:s|es|ed|ing)?\b", re.IGNORECASE), entry))
         _GLOSSARY_CACHE[key] = patterns
     text = " ".join(f"{entry['title'] or ''} {entry['text'] or ''}" for entry in entries)
     lowered = text.lower()
-    used = [entry for needle, pattern, entry in _GLOSSARY_CACHE[key] if needle in lowered and pattern.search(text)]
+    # A term can only occur where its first word does: one set lookup per term before the
+    # substring test and the regex (a busy keyword's rule and subrules are pages of text).
+    words = set(WORD_RUN.findall(lowered))
+    words |= {word[: -len(ending)] for word in words for ending in ("s", "es", "ed", "ing") if word.endswith(ending)}
+    used = [entry for first, needle, pattern, entry in _GLOSSARY_CACHE[key]
+            if (not first or first in words) and needle in lowered and pattern.search(text)]
     return sorted(used, key=lambda entry: entry["term"].casefold())[:40]
 
 
