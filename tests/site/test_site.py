@@ -57,6 +57,20 @@ def test_symbol_without_a_glyph_keeps_its_text_token() -> None:
     assert "<i " not in html and "sym-glyph" not in html and "{</span>?<span" in html
 
 
+def test_token_lookahead_skips_no_match(snapshot_conn) -> None:
+    # The lookahead only lets the engine skip positions: every ruling, rule, glossary entry and
+    # translation of the snapshot gets the same tokens as from the three patterns alone.
+    from kb.site import markup
+
+    plain = re.compile(f"(?P<symbol>{markup.SYMBOL})|(?P<section>{markup.SECTION_REF})|(?P<rule>{markup.RULE_REF})")
+    texts = [row[0] or "" for table in ("rulings", "rules", "glossary", "ruling_translations")
+             for row in snapshot_conn.execute(f"select text from {table}")]
+    assert len(texts) > 30000
+    for text in texts:
+        assert [(m.span(), m.groupdict()) for m in markup.TOKEN.finditer(text)] == [
+            (m.span(), m.groupdict()) for m in plain.finditer(text)], text
+
+
 def test_render_text_keeps_version_in_links() -> None:
     assert render_text("See 601.2b.", "en-2019-01-25") == (
         'See <a class="rule-ref" href="/rule/601.2b?version=en-2019-01-25">601.2b</a>.'
