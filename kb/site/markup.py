@@ -1,13 +1,11 @@
-"""Scraped text into safe HTML: escaped first, then rule numbers and glossary terms become links and symbols read as words; word diffs; JSON."""
+"""Scraped text into safe HTML: escaped first, then rule numbers and glossary terms become links and symbols read as words; word diffs."""
 from __future__ import annotations
 
 import html
-import json
 import re
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
 # {T}, {2}, {W/U}, {B/P}, {2/W}, {X}, {10}, {½}: at most a few characters inside braces.
@@ -214,10 +212,6 @@ def symbol_html(token: str) -> str:
         f'aria-label="{html.escape(label)}">{icon}<span class="sym-fallback" aria-hidden="true">'
         f'<span class="sym-brace">{{</span>{html.escape(shown)}<span class="sym-brace">}}</span></span></span>'
     )
-
-
-def as_json(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, indent=2, default=str)
 
 
 def render_word_diff(markup: str | None) -> str:
