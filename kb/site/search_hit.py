@@ -1,7 +1,7 @@
 """What a search answers: one hit, and the hits grouped by kind with counts and paging."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 GROUP_TITLES = {
@@ -24,6 +24,11 @@ class Hit:
     detail: str = ""
     # Older CR versions' copies of the same rule, folded under it on the page.
     older: list[Hit] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """``dataclasses.asdict`` without its deep copies (a page of hits with their older copies)."""
+        return {"kind": self.kind, "title": self.title, "url": self.url, "snippet": self.snippet, "lang": self.lang,
+                "detail": self.detail, "older": [copy.to_dict() for copy in self.older]}
 
 
 @dataclass
@@ -54,12 +59,12 @@ class SearchResults:
     def to_dict(self) -> dict[str, Any]:
         return {
             "query": self.query,
-            "best": asdict(self.best) if self.best else None,
-            "suggestions": [asdict(hit) for hit in self.suggestions],
+            "best": self.best.to_dict() if self.best else None,
+            "suggestions": [hit.to_dict() for hit in self.suggestions],
             "groups": [
                 {"kind": kind, "title": GROUP_TITLES[kind], "count": self.counts.get(kind, len(hits)),
                  "count_is_lower_bound": kind in self.capped, "offset": self.offset,
-                 "hits": [asdict(hit) for hit in hits]}
+                 "hits": [hit.to_dict() for hit in hits]}
                 for kind, hits in self.groups.items()
                 if hits
             ],

@@ -305,3 +305,11 @@ def test_a_rare_word_still_finds_its_other_forms(snapshot_conn: sqlite3.Connecti
     ids = [hit.url.rsplit("#ruling-", 1)[1] for hit in search(snapshot_conn, "transform").groups["rulings"]]
     texts = [snapshot_conn.execute("select text from rulings where id = ?", (int(i),)).fetchone()[0] for i in ids]
     assert any(not re.search(r"\btransform\b", text, re.IGNORECASE) for text in texts), texts
+
+
+def test_a_hit_as_json_is_its_dataclass_fields(snapshot_conn: sqlite3.Connection) -> None:
+    import dataclasses
+
+    hits = [hit for hits in search(snapshot_conn, "hexproof").groups.values() for hit in hits]
+    assert any(hit.older for hit in hits)
+    assert [hit.to_dict() for hit in hits] == [dataclasses.asdict(hit) for hit in hits]
