@@ -18,8 +18,10 @@ would) and measures, loopback only:
 - ``pages``: rule pages of the keywords with the most rulings, card lookup by a foreign
   name, the Atom feed, a card page.
 
-Each group sequentially (p50/p95/p99), then search at 4 and 16 concurrent clients (p50/p95,
-5xx count). Figures go to bench/results/search_scale-<scale>.json.
+Each group sequentially (p50/p95/p99, at least 40 requests a group), then the floor, the
+direct FTS query and the search at 4 and 16 concurrent clients (p50/p95, 5xx count), and the
+search's ratios to the floor and to the direct query at each level. Figures go to
+bench/results/search_scale-<scale>.json.
 """
 from __future__ import annotations
 
@@ -130,7 +132,8 @@ async def sequential(base: str, urls: dict[str, str], rounds: int) -> tuple[dict
     async with httpx.AsyncClient(base_url=base, timeout=30) as client:
         for url in urls.values():
             await timed(client, url)  # warm the connection and SQLite's page cache
-        for _ in range(rounds):
+        # At least 40 requests a group: a p95 of five requests is their slowest.
+        for _ in range(max(rounds, -(-40 // len(urls)))):
             for name, url in urls.items():
                 seconds, status = await timed(client, url)
                 latencies.append(seconds)
@@ -185,13 +188,32 @@ def measure(db: Path, seconds: float, rounds: int) -> dict[str, Any]:
             figures["per_url_p50_ms"][name] = each
             print(f"{name:12} sequential: {found}", flush=True)
         for clients in (4, 16):
-            found = asyncio.run(concurrent(base, searches, clients, seconds))
-            figures["concurrent"].append(found)
-            print(f"search at {clients:2} clients: {found}", flush=True)
+            # The floor and the direct query at the same concurrency: what any request costs
+            # when four or sixteen wait for the same two cores.
+            for name in ("floor", "direct FTS", "search"):
+                found = {"group": name, **asyncio.run(concurrent(base, groups[name], clients, seconds))}
+                figures["concurrent"].append(found)
+                print(f"{name:12} at {clients:2} clients: {found}", flush=True)
+        figures["ratios"] = ratios(figures)
+        print(json.dumps(figures["ratios"], indent=1), flush=True)
     finally:
         server.terminate()
         server.wait(timeout=20)
     return figures
+
+
+def ratios(figures: dict[str, Any]) -> dict[str, float]:
+    """Search's p50 and p95 over the floor's and over the direct FTS query's, at each concurrency."""
+    levels: dict[str, dict[str, dict[str, Any]]] = {"sequential": figures["sequential"]}
+    for found in figures["concurrent"]:
+        levels.setdefault(f"{found['clients']} clients", {})[found["group"]] = found
+    out = {}
+    for level, groups in levels.items():
+        for base in ("floor", "direct FTS"):
+            for stat in ("p50_ms", "p95_ms"):
+                if groups.get(base, {}).get(stat):
+                    out[f"search {stat[:3]} / {base} {stat[:3]}, {level}"] = round(groups["search"][stat] / groups[base][stat], 1)
+    return out
 
 
 def main() -> None:
