@@ -49,9 +49,11 @@ def cards_by_name(
             (match, limit * 5),
         )
     hits = [card_hit(row, wanted) for row in found]
-    if not any(hit.detail.startswith("exact") for hit in hits):
+    key = compact(query)
+    # Three letters at least: a one- or two-letter name ("X", "Ow") is found exactly above, and
+    # "a" would read hundreds of candidates to find nothing more.
+    if len(key) >= 3 and not any(hit.detail.startswith("exact") for hit in hits):
         # "jace vryns prodigy", "Ugins Construct": the same letters, other spacing and punctuation.
-        key = compact(query)
         same = [row for row in (candidates() if candidates else name_candidates(conn, query))
                 if any(compact(name) == key for name in (row["name"], *(row["name"] or "").split(" // ")))]
         linked = [card_hit(row, fold(row["name"])) for row in with_english(conn, same) if row["oracle_id"]]

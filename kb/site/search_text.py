@@ -32,6 +32,12 @@ def _fold(text: str | None) -> str:
 
 def compact(text: str | None) -> str:
     """``fold`` without spaces or punctuation: "Jace, Vryn's Prodigy" and "jace vryns prodigy" meet."""
+    return _compact(text) if text is None or len(text) <= 300 else NOT_WORD.sub("", fold(text))
+
+
+@lru_cache(maxsize=1 << 16)
+def _compact(text: str | None) -> str:
+    # The candidates of a query are card names that recur across queries (800 a search).
     return NOT_WORD.sub("", fold(text))
 
 
