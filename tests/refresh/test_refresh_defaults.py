@@ -4,12 +4,14 @@ language, with no manual import, against the local test site.
 The site serves the real bulk listing of 2023 with its rulings, oracle_cards and all_cards files
 (all_cards: 229 real printings in all 11 languages, see tests/fixtures/site/README.md), the real
 Chinese CR of 2025-02-07, the real Korean chapter 100 and, as MTGJSON's AllPrintings, the real
-UGIN set file wrapped the way AllPrintings wraps sets (constructed here, gzipped as published).
+UGIN set file wrapped the way AllPrintings wraps sets (constructed here, gzipped as published). German, French and Japanese keyword searches
+then land on their English keyword's rule, from the dictionary mined from those printings.
 """
 from __future__ import annotations
 
 import gzip
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,7 @@ import sqlite_utils
 
 from kb.refresh.job import refresh
 from kb.refresh.runs import RefreshResult
+from kb.site.search import search
 from scraper.sources import DEFAULT_SOURCES
 from sitekit import FakeClock, TestSite, fast_client
 
@@ -65,6 +68,19 @@ def test_the_default_refresh_yields_every_language_and_skips_the_same_bytes_unde
     assert german == [(WICKED_GUARDIAN,)]
     versions = {row["lang"] for row in db.query("select lang from cr_versions")}
     assert {"en", "zhs", "ko"} <= versions
+    # The keyword dictionary mined from those printed texts answers the one-box search in German,
+    # French and Japanese: each term lands on its English keyword's rule.
+    conn = sqlite3.connect(tmp_path / "kb.db")
+    try:
+        landed = {query: (best.title, best.url) if (best := search(conn, query).best) else None
+                  for query in ("Weiterentwicklung", "Fliegend", "Évolution", "piétinement", "飛行", "トランプル")}
+    finally:
+        conn.close()
+    assert landed == {
+        "Weiterentwicklung": ("702.100 Evolve", "/rule/702.100"), "Fliegend": ("702.9 Flying", "/rule/702.9"),
+        "Évolution": ("702.100 Evolve", "/rule/702.100"), "piétinement": ("702.19 Trample", "/rule/702.19"),
+        "飛行": ("702.9 Flying", "/rule/702.9"), "トランプル": ("702.19 Trample", "/rule/702.19"),
+    }
 
     # Scryfall announces the same all_cards bytes under a new dated name: fetched, not rebuilt.
     listing = (SITE / "scryfall" / "bulk-data-2023-04-04.json").read_text(encoding="utf-8")
