@@ -113,17 +113,30 @@ def rule_windows(
             chosen[group].append(rowid)
     wanted = [rowid for ids in chosen.values() for rowid in ids]
     marks = ",".join("?" * len(wanted)) or "null"
-    by_rowid = {row.pop("hit_rowid"): row for row in rows(
-        conn,
-        f"""select rules.rowid as hit_rowid, rules.number, rules.title, rules.text, rules.version_id, cr_versions.lang,
-            cr_versions.effective_date, rules.lineage_id
-        from rules join cr_versions on cr_versions.id = rules.version_id where rules.rowid in ({marks})""",
-        wanted,
-    )}
+    # Without their texts: a page shows ten of these hundreds (``with_texts`` reads those).
+    version_rows = {row[0]: row[1:] for row in conn.execute("select id, lang, effective_date from cr_versions")}
+    by_rowid = {}
+    for rowid, number, title, version_id, lineage_id in conn.execute(
+        f"select rowid, number, title, version_id, lineage_id from rules where rowid in ({marks})", wanted
+    ):
+        lang, effective_date = version_rows.get(version_id, (None, None))
+        by_rowid[rowid] = {"rowid": rowid, "number": number, "title": title, "version_id": version_id, "lang": lang,
+                           "effective_date": effective_date, "lineage_id": lineage_id}
     windows = [[by_rowid[rowid] for rowid in chosen[group] if rowid in by_rowid] for group in sizes]
     capped = (len(found) > RULES_SCAN or len(chosen["current"]) >= RULES_WINDOW
               or len(chosen["translated"]) >= OTHER_RULES_WINDOW)
     return windows[0], windows[1], windows[2], capped
+
+
+def with_texts(conn: sqlite3.Connection, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``found`` with each window row's ``text`` read (one query for all of them)."""
+    wanted = [row["rowid"] for row in found if "text" not in row]
+    if wanted:
+        texts = dict(conn.execute(f"select rowid, text from rules where rowid in ({','.join('?' * len(wanted))})", wanted))
+        for row in found:
+            if "text" not in row:
+                row["text"] = texts.get(row["rowid"])
+    return found
 
 
 def about_rules(conn: sqlite3.Connection, numbers: list[str], version: str | None) -> list[dict[str, Any]]:
@@ -190,6 +203,8 @@ def rules_by_text(
             home: tuple[str, str] | None = by_lineage.get(row["lineage_id"])
             key = ("lineage", row["lineage_id"])
         else:
+            if "text" not in row:
+                with_texts(conn, in_force + older)
             home = (row["lang"], row["number"])
             if home not in found:
                 if not by_text:
@@ -212,9 +227,11 @@ def rules_by_text(
     ordered = sorted(found.values(), key=order)
     ordered += sorted(only_older.values(), key=lambda entry: rule_number_key(entry[0]["number"]))
     hits = []
+    with_texts(conn, [row for row, _ in ordered[:shown]])
     for row, copies in ordered[:shown]:
         hit = rule_hit(row, current, query)
-        hit.older = [rule_hit(copy, current, query) for copy in copies]
+        # An older copy shows its version only (the page folds it under the rule).
+        hit.older = [rule_hit({**copy, "text": ""}, current, query) for copy in copies]
         hits.append(hit)
     return hits, len(ordered), capped
 
