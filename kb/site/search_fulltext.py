@@ -79,10 +79,11 @@ Found = TypeVar("Found")
 
 def words_first(fetch: Callable[[str], list[Found]], match: str, window: int) -> list[Found]:
     """``fetch(match)``, but the words exactly as typed first: the last word as a prefix
-    ("transform" also finds "transforms") is asked for only when they do not fill the window.
+    ("transform" also finds "transforms") is asked for only when they do not fill ``window``.
 
     A prefix query merges the index entries of every word it begins (milliseconds for
-    "creature*" over a million rulings); the exact words stop after the window's rows."""
+    "creature*" over a million rulings); the exact words stop after the window's rows. The
+    caller passes the same ``window`` for every page of a group, so its pages never mix the two."""
     if match.endswith("*"):
         exact = fetch(match[:-1])
         if len(exact) >= window:
@@ -325,7 +326,7 @@ def windowed(
     (``relevance``): the full match set is never read, let alone sorted."""
     offset = max(0, min(offset, MAX_OFFSET))
     size = max(TEXT_WINDOW, offset + limit)
-    found = words_first(lambda expression: rows(conn, sql, (expression, size)), match, size)
+    found = words_first(lambda expression: rows(conn, sql, (expression, size)), match, TEXT_WINDOW)
     words = [word.casefold() for word in WORD.findall(query)]
     found.sort(key=lambda row: relevance(row.get("text"), query, words))
     return found[offset : offset + limit], len(found) >= size

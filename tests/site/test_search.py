@@ -313,3 +313,19 @@ def test_a_hit_as_json_is_its_dataclass_fields(snapshot_conn: sqlite3.Connection
     hits = [hit for hits in search(snapshot_conn, "hexproof").groups.values() for hit in hits]
     assert any(hit.older for hit in hits)
     assert [hit.to_dict() for hit in hits] == [dataclasses.asdict(hit) for hit in hits]
+
+
+def test_every_page_of_a_group_reads_the_same_kind_of_window() -> None:
+    # 110 texts with "transform" and 30 with only "transforms": the exact word fills a window of
+    # 100, so the first page and the fifth (offset 100, a window of 125) both read the exact word.
+    from kb.site.search_fulltext import windowed
+
+    conn = sqlite3.connect(":memory:")
+    conn.execute("create virtual table texts using fts5(text)")
+    conn.executemany("insert into texts (text) values (?)",
+                     [(f"ruling {n} about transform",) for n in range(110)] + [(f"ruling {n} transforms",) for n in range(30)])
+    sql = "select rowid, text from texts where texts match ? limit ?"
+    first, _ = windowed(conn, sql, '"transform"*', "transform", 0, 25)
+    fifth, capped = windowed(conn, sql, '"transform"*', "transform", 100, 25)
+    assert len(first) == 25 and len(fifth) == 10 and not capped
+    assert all(row["text"].endswith(" transform") for row in first + fifth)
