@@ -7,7 +7,8 @@ lands on when it names it exactly (a rule number, a card name in any language, a
 "did you mean" suggestions when nothing is named exactly.
 
 The jobs live in their own modules: query text (``search_text``), card names
-(``search_names``), keywords (``search_keywords``), full text and CJK (``search_fulltext``).
+(``search_names``), keywords (``search_keywords``), rules (``search_rules``), the other full
+text and CJK (``search_fulltext``, ``search_cjk``).
 Every query is bounded; user input never reaches FTS5 syntax.
 """
 from __future__ import annotations
@@ -30,8 +31,6 @@ from kb.site.search_db import (
 from kb.site.search_fulltext import (
     glossary_by_text,
     mark_words,
-    rules_by_number,
-    rules_by_text,
     rulings_by_text,
     rulings_citing,
     translations_by_text,
@@ -47,6 +46,7 @@ from kb.site.search_names import (
     unique,
     unlinked_card_hit,
 )
+from kb.site.search_rules import rules_by_number, rules_by_text
 from kb.site.search_text import (
     HIT_END,
     HIT_START,

@@ -1,0 +1,225 @@
+"""Rules in the one-box search: by number, and by text with older versions' copies folded under the rule they are now.
+
+Rule matches of every CR version share one full-text index; a query reads its first
+``RULES_SCAN`` matches once, sorts them into the current, translated and older versions by a
+rowid map kept per served file, and reads texts only for the hits a page shows.
+"""
+from __future__ import annotations
+
+import html
+import re
+import sqlite3
+from typing import Any
+
+from kb.site.search_db import newest_english_version, rows, rule_url, rule_versions, translated_versions
+from kb.site.search_fulltext import words_first
+from kb.site.search_hit import Hit
+from kb.site.search_text import escape_like, fold, rule_number_key
+
+RULES_WINDOW = 200  # rules of the current version read per query
+OTHER_RULES_WINDOW = 100  # of translated versions, and of older English versions
+# Index matches read at most per query, before sorting them by version: rules of every
+# version share one index, and "the" matches 18k of them.
+RULES_SCAN = 1000
+
+# "702.78a", "702.78", "702", "7", optionally after the word "rule" in a few languages.
+RULE_NUMBER_QUERY = re.compile(
+    r"^\s*(?:(?:rules?|cr|regla|règle|regel|regola|regra|правило|规则|規則|규칙)\s*)?"
+    r"(?P<number>[1-9]\d{0,2}(?:\.\d+[a-z]?)?)\.?\s*$",
+    re.IGNORECASE,
+)
+RULE_NUMBER_IN_QUERY = re.compile(r"(?<![\w.])([1-9]\d{2}\.\d+[a-z]?)(?![\w])")
+
+
+def rules_by_number(conn: sqlite3.Connection, query: str) -> list[Hit]:
+    """Rule numbers answered by number: the newest English version that has the rule."""
+    whole = RULE_NUMBER_QUERY.match(query)
+    numbers = [whole.group("number")] if whole else RULE_NUMBER_IN_QUERY.findall(query)
+    newest = newest_english_version(conn)
+    hits = []
+    for number in numbers[:5]:
+        for row in rows(
+            conn,
+            """select rules.number, rules.title, rules.text, rules.version_id
+            from rules join cr_versions on cr_versions.id = rules.version_id
+            where rules.number = ? and cr_versions.lang = 'en'
+            order by cr_versions.effective_date desc limit 1""",
+            (number.lower(),),
+        ):
+            version = None if row["version_id"] == newest else row["version_id"]
+            title = f"{row['number']} {row['title'] or ''}".strip()
+            hits.append(Hit("rule", title, rule_url(row["number"], version), html.escape((row["text"] or "")[:240]),
+                            "en", "number" + (f" (only in {row['version_id']})" if version else "")))
+    return hits
+
+
+def rule_windows(
+    conn: sqlite3.Connection, match: str, current: str | None, translated: list[str]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]], bool]:
+    """Rules matching ``match``: up to RULES_WINDOW of the current version, OTHER_RULES_WINDOW
+    of translated and of older English versions, all from the first RULES_SCAN index matches
+    (one pass over the index; only the chosen rules' texts are read). The flag: a window filled
+    up or the scan stopped short of every match (counts are then lower bounds)."""
+    found = words_first(lambda expression: conn.execute(
+        "select rowid from rules_fts where rules_fts match ? limit ?", (expression, RULES_SCAN + 1)).fetchall(),
+        match, RULES_SCAN + 1)
+    versions = rule_versions(conn)
+    other = set(translated)
+    chosen: dict[str, list[int]] = {"current": [], "translated": [], "older": []}
+    sizes = {"current": RULES_WINDOW, "translated": OTHER_RULES_WINDOW, "older": OTHER_RULES_WINDOW}
+    for (rowid,) in found[:RULES_SCAN]:
+        version = versions.get(rowid)
+        if version is None:
+            continue
+        group = "current" if version == current else "translated" if version in other else "older"
+        if len(chosen[group]) < sizes[group]:
+            chosen[group].append(rowid)
+    wanted = [rowid for ids in chosen.values() for rowid in ids]
+    marks = ",".join("?" * len(wanted)) or "null"
+    # Without their texts: a page shows ten of these hundreds (``with_texts`` reads those).
+    version_rows = {row[0]: row[1:] for row in conn.execute("select id, lang, effective_date from cr_versions")}
+    by_rowid = {}
+    for rowid, number, title, version_id, lineage_id in conn.execute(
+        f"select rowid, number, title, version_id, lineage_id from rules where rowid in ({marks})", wanted
+    ):
+        lang, effective_date = version_rows.get(version_id, (None, None))
+        by_rowid[rowid] = {"rowid": rowid, "number": number, "title": title, "version_id": version_id, "lang": lang,
+                           "effective_date": effective_date, "lineage_id": lineage_id}
+    windows = [[by_rowid[rowid] for rowid in chosen[group] if rowid in by_rowid] for group in sizes]
+    capped = (len(found) > RULES_SCAN or len(chosen["current"]) >= RULES_WINDOW
+              or len(chosen["translated"]) >= OTHER_RULES_WINDOW)
+    return windows[0], windows[1], windows[2], capped
+
+
+def with_texts(conn: sqlite3.Connection, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``found`` with each window row's ``text`` read (one query for all of them)."""
+    wanted = [row["rowid"] for row in found if "text" not in row]
+    if wanted:
+        texts = dict(conn.execute(f"select rowid, text from rules where rowid in ({','.join('?' * len(wanted))})", wanted))
+        for row in found:
+            if "text" not in row:
+                row["text"] = texts.get(row["rowid"])
+    return found
+
+
+def about_rules(conn: sqlite3.Connection, numbers: list[str], version: str | None) -> list[dict[str, Any]]:
+    """The rules a query names (a keyword's rule, the rule a glossary term points to) with their subrules."""
+    found: list[dict[str, Any]] = []
+    for number in numbers[:5]:
+        found += rows(
+            conn,
+            """select rules.number, rules.title, rules.text, rules.version_id, cr_versions.lang,
+                cr_versions.effective_date, rules.lineage_id, null as snip
+            from rules join cr_versions on cr_versions.id = rules.version_id
+            where rules.id in (select id from rules where version_id = ? and number = ?
+                union all select id from rules where version_id = ? and parent_number = ? limit 60)""",
+            (version, number, version, number),
+        )
+    return found
+
+
+def glossary_rule_numbers(conn: sqlite3.Connection, query: str, version: str | None) -> list[str]:
+    """Rules the current glossary's entry for exactly this term points to ("Legend Rule" -> 704.5j)."""
+    entries = rows(conn, "select id, term from glossary where version_id = ? and term like ? escape '\\' limit 5",
+                   (version, escape_like(query)))
+    numbers: list[str] = []
+    for entry in entries:
+        if fold(entry["term"]) == fold(query):
+            numbers += [row["target_number"] for row in rows(
+                conn, "select target_number from glossary_refs where glossary_id = ? limit 10", (entry["id"],))]
+    return numbers
+
+
+def rules_by_text(
+    conn: sqlite3.Connection, query: str, match: str | None, about: list[str], cjk_rows: list[dict[str, Any]],
+    shown: int = RULES_WINDOW,
+) -> tuple[list[Hit], int, bool]:
+    """Rule hits in reading order: the rules the query names first, then the rules mentioning it.
+
+    Current English rules and translated rules lead; copies of a rule in older English versions
+    fold under it (``Hit.older``); rules found only in older versions come last.
+    Returns the first ``shown`` hits (only those are built: a page shows a few of the hundreds a
+    common word finds), how many there are, and whether a window filled up (the count is then
+    a lower bound).
+    """
+    current = newest_english_version(conn)
+    translated = translated_versions(conn)
+    about = about + glossary_rule_numbers(conn, query, current)
+    in_force = about_rules(conn, about, current) + list(cjk_rows)
+    capped = False
+    older: list[dict[str, Any]] = []
+    if match:
+        window, translations, older, capped = rule_windows(conn, match, current, translated)
+        in_force += window + translations
+    # Rows, not hits, until the page's share is known: (row, its older copies).
+    found: dict[tuple[str, str], tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+    for row in in_force:
+        found.setdefault((row["lang"], row["number"]), (row, []))
+    # An older version's copy folds under the rule it is now: the same lineage (a renumbered
+    # rule under its new number; an old rule that only shares a number stays apart). Without
+    # lineages (a database built before them): the same number, else the same title or text.
+    by_lineage = {row["lineage_id"]: (row["lang"], row["number"]) for row in in_force if row.get("lineage_id")}
+    by_text: dict[tuple[str, str], tuple[str, str]] = {}
+    only_older: dict[tuple[str, str], tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+    for row in sorted(older, key=lambda row: row["effective_date"] or "", reverse=True):
+        if row.get("lineage_id"):
+            home: tuple[str, str] | None = by_lineage.get(row["lineage_id"])
+            key = ("lineage", row["lineage_id"])
+        else:
+            if "text" not in row:
+                with_texts(conn, in_force + older)
+            home = (row["lang"], row["number"])
+            if home not in found:
+                if not by_text:
+                    by_text = {(row["lang"], text_key(row)): (row["lang"], row["number"]) for row in in_force}
+                home = by_text.get((row["lang"], text_key(row)), home)
+            key = (row["lang"], text_key(row))
+        target = (found.get(home) if home else None) or only_older.get(key)
+        if target is None:
+            only_older[key] = (row, [])
+        elif len(target[1]) < 20:
+            target[1].append(row)
+    named = {number.lower() for number in about}
+
+    def order(entry: tuple[dict[str, Any], list[dict[str, Any]]]) -> tuple:
+        row = entry[0]
+        number = row["number"]
+        is_named = number in named or any(number.startswith(n) and number[len(n):].isalpha() for n in named)
+        return (not is_named, rule_number_key(number), row["lang"] != "en", row["lang"] or "")
+
+    ordered = sorted(found.values(), key=order)
+    ordered += sorted(only_older.values(), key=lambda entry: rule_number_key(entry[0]["number"]))
+    hits = []
+    with_texts(conn, [row for row, _ in ordered[:shown]])
+    for row, copies in ordered[:shown]:
+        hit = rule_hit(row, current, query)
+        # An older copy shows its version only (the page folds it under the rule).
+        hit.older = [rule_hit({**copy, "text": ""}, current, query) for copy in copies]
+        hits.append(hit)
+    return hits, len(ordered), capped
+
+
+def text_key(row: dict[str, Any]) -> str:
+    """The same rule under another number: its title, or its text with spacing and case ignored.
+
+    Kept on the row: one search asks for the key of the same row up to three times."""
+    key = row.get("_text_key")
+    if key is None:
+        key = row["_text_key"] = "title:" + fold(row["title"]) if row.get("title") else "text:" + spaced_prefix(row.get("text") or "", 300).casefold()
+    return key
+
+
+def spaced_prefix(text: str, length: int) -> str:
+    """``" ".join(text.split())[:length]`` without splitting a whole long text."""
+    head = " ".join(text[: length * 2].split())
+    return head[:length] if len(head) >= length else " ".join(text.split())[:length]
+
+
+def rule_hit(row: dict[str, Any], current: str | None, query: str) -> Hit:
+    """A rule hit; its snippet is filled by ``mark_words`` once the page's hits are chosen."""
+    english = row["lang"] == "en"
+    version = None if row["version_id"] == current or not english else row["version_id"]
+    anchor = "" if english else f"lang-{row['lang']}"
+    title = f"{row['number']} {row['title'] or ''}".strip()
+    return Hit("rule", title, rule_url(row["number"], version, anchor), row.get("text") or "", row["lang"],
+               row["version_id"])
