@@ -7,6 +7,8 @@ from pathlib import Path
 
 import sqlite_utils
 
+from kb.site.serve import SETTINGS
+
 # A table may not lose more than this share of its rows in one refresh (unless allowed).
 SHRINK_LIMIT = 0.10
 
@@ -56,7 +58,10 @@ def smoke_check(db_file: Path, name: str) -> list[str]:
         from datasette.app import Datasette
         from datasette.database import Database
 
-        ds = Datasette([], settings={"sql_time_limit_ms": 5000})
+        # The settings it is served with (no facet suggestions: they tried every column of a
+        # table on each page, most of this check's time), with a lenient time limit for a
+        # file the operating system has not cached yet.
+        ds = Datasette([], settings={**SETTINGS, "sql_time_limit_ms": 5000})
         ds.add_database(Database(ds, path=str(db_file), is_mutable=False), name=name)
         await ds.invoke_startup()
         for template in SMOKE_PATHS:
