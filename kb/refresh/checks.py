@@ -7,8 +7,6 @@ from pathlib import Path
 
 import sqlite_utils
 
-from kb.site.serve import SETTINGS
-
 # A table may not lose more than this share of its rows in one refresh (unless allowed).
 SHRINK_LIMIT = 0.10
 
@@ -16,6 +14,11 @@ SHRINK_LIMIT = 0.10
 # Fewer quality issues is good news, and runs are only ever added: neither is data loss.
 SHRINK_EXEMPT = frozenset({"quality_issues", "refresh_runs"})
 
+
+# As the file is served (kb.site.serve.SETTINGS: no facet suggestions, which tried every column
+# of a table on each page and were most of this check's time), with a lenient time limit for
+# a file the operating system has not cached yet.
+SMOKE_SETTINGS = {"sql_time_limit_ms": 5000, "suggest_facets": False}
 
 SMOKE_PATHS = (
     "/{db}.json",
@@ -58,10 +61,7 @@ def smoke_check(db_file: Path, name: str) -> list[str]:
         from datasette.app import Datasette
         from datasette.database import Database
 
-        # The settings it is served with (no facet suggestions: they tried every column of a
-        # table on each page, most of this check's time), with a lenient time limit for a
-        # file the operating system has not cached yet.
-        ds = Datasette([], settings={**SETTINGS, "sql_time_limit_ms": 5000})
+        ds = Datasette([], settings=SMOKE_SETTINGS)
         ds.add_database(Database(ds, path=str(db_file), is_mutable=False), name=name)
         await ds.invoke_startup()
         for template in SMOKE_PATHS:
