@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
 
 import sqlite_utils
 
@@ -44,10 +43,11 @@ class DerivedRuling:
     sightings: list[Sighting] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
     issues: list[QualityIssue] = field(default_factory=list)
+    # Made once, when the ruling is: functools.cached_property takes a lock on every read.
+    id: int = field(init=False, compare=False, repr=False)
 
-    @cached_property
-    def id(self) -> int:
-        return stable_id("ruling", self.card_key, self.published_at, self.identity)
+    def __post_init__(self) -> None:
+        self.id = stable_id("ruling", self.card_key, self.published_at, self.identity)
 
 
 def best_text(texts: list[str], quality_score) -> str:
