@@ -70,8 +70,14 @@ def _is_clean(text: str) -> bool:
         and "\n\n\n" not in text
         and "\r" not in text
         and "\t" not in text
-        and (text.isascii() or (not ODD_CHARACTERS.search(text) and unicodedata.is_normalized("NFC", text)))
+        and (text.isascii() or (_no_odd_characters(text) and unicodedata.is_normalized("NFC", text)))
     )
+
+
+def _no_odd_characters(text: str) -> bool:
+    # Every odd character is unprintable (spaces other than the plain one, controls, format
+    # characters): a printable text has none, told without scanning it with the pattern.
+    return text.isprintable() or not ODD_CHARACTERS.search(text)
 
 
 def clean_text(text: str) -> str:
