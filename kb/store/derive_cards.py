@@ -55,9 +55,10 @@ def resolve_card_names(db: sqlite_utils.Database) -> None:
     )
 
 
-def ensure_cards_exist(db: sqlite_utils.Database) -> None:
+def ensure_cards_exist(db: sqlite_utils.Database, ruling_names: RulingNames | None = None) -> None:
     """A ruling may name an Oracle id whose card data we have not imported: keep the ruling,
-    give the card a row without a name, and say so."""
+    give the card a row without a name, and say so (``ruling_names``: the names those cards'
+    rulings call them by, found as the rulings were derived)."""
     missing = [
         row[0]
         for row in db.execute(
@@ -66,7 +67,7 @@ def ensure_cards_exist(db: sqlite_utils.Database) -> None:
         )
     ]
     db.conn.executemany("insert into cards (oracle_id) values (?)", [(oracle_id,) for oracle_id in missing])
-    name_cards_from_rulings(db, missing)
+    name_cards_from_rulings(db, missing, None if ruling_names is None else ruling_names.names)
     if missing:
         # One issue, not one per card: a rulings bulk file imported alone would flood the table.
         shown = ", ".join(missing[:5]) + (", …" if len(missing) > 5 else "")
@@ -129,11 +130,42 @@ def _may_name(text: str) -> bool:
     return False
 
 
-def name_cards_from_rulings(db: sqlite_utils.Database, oracle_ids: list[str]) -> int:
+class RulingNames:
+    """The names that cards without card data are called by in their rulings, found while the
+    rulings are derived card by card, with their texts at hand: reading every text back was a
+    join over the whole rulings table."""
+
+    def __init__(self, db: sqlite_utils.Database) -> None:
+        self.with_card_data = {row[0] for row in db.execute("select oracle_id from cards")}
+        self.known = {row[0] for row in db.execute("select name from card_names where lang = 'en'")}
+        self.names: dict[str, str] = {}
+
+    def see(self, oracle_id: str | None, texts: list[str]) -> None:
+        """All the rulings of one card: the texts ``rulings`` will hold for it."""
+        if oracle_id is None or oracle_id in self.with_card_data:
+            return
+        name = name_in_rulings(texts, self.known)
+        if name:
+            self.names[oracle_id] = name
+
+
+def name_cards_from_rulings(
+    db: sqlite_utils.Database, oracle_ids: list[str], found: dict[str, str] | None = None
+) -> int:
     """Cards known only by their rulings get the name those rulings call them by (``card_names``
-    source ``rulings``), so their page is titled "Deathrite Shaman", not an Oracle id."""
+    source ``rulings``), so their page is titled "Deathrite Shaman", not an Oracle id.
+    ``found``: those names already found (``RulingNames``), else read from the rulings."""
     if not oracle_ids:
         return 0
+    names = _names_from_stored_rulings(db, oracle_ids) if found is None else found
+    named = [(oracle_id, "en", names[oracle_id], "rulings", name_key(names[oracle_id])) for oracle_id in oracle_ids if oracle_id in names]
+    db.conn.executemany(
+        "insert or ignore into card_names (oracle_id, lang, name, source, name_key) values (?,?,?,?,?)", named
+    )
+    return len(named)
+
+
+def _names_from_stored_rulings(db: sqlite_utils.Database, oracle_ids: list[str]) -> dict[str, str]:
     known = {row[0] for row in db.execute("select name from card_names where lang = 'en'")}
     # One query over the cards (a temporary table of them), not one a card: 10k queries were
     # a second and a half of a fresh 100k-ruling import.
@@ -151,11 +183,7 @@ def name_cards_from_rulings(db: sqlite_utils.Database, oracle_ids: list[str]) ->
         if name:
             names[oracle_id] = name
     db.execute("drop table temp.unnamed_cards")
-    named = [(oracle_id, "en", names[oracle_id], "rulings", name_key(names[oracle_id])) for oracle_id in oracle_ids if oracle_id in names]
-    db.conn.executemany(
-        "insert or ignore into card_names (oracle_id, lang, name, source, name_key) values (?,?,?,?,?)", named
-    )
-    return len(named)
+    return names
 
 
 def report_unknown_cards(db: sqlite_utils.Database) -> None:

@@ -69,7 +69,8 @@ class RulingWriter:
         # Records read after the old rulings are gone (cardless ones) keep their own text.
         self.records_point_at_rulings = True
 
-    def add(self, ruling: DerivedRuling, position: int, quality_score) -> None:
+    def add(self, ruling: DerivedRuling, position: int, quality_score) -> str:
+        """Buffer one ruling and its sightings; returns the text it is stored with."""
         source, inferred = canonical_source(ruling)
         seen = sorted(s.fetched_at for s in ruling.sightings if s.fetched_at)
         self.rulings.append(
@@ -96,6 +97,7 @@ class RulingWriter:
             self.issues.append((issue, ruling.sightings[0].document_id, ruling.id))
         if len(self.rulings) >= FLUSH_ROWS:
             self.flush()
+        return text
 
     def flush(self) -> None:
         """Buffered rows into staging tables, in the order they come (appends, no seeks)."""

@@ -99,3 +99,22 @@ def test_cards_named_from_their_rulings_read_card_by_card() -> None:
     assert db.execute("select oracle_id, name, source from card_names order by oracle_id").fetchall() == [
         ("a", "Deathrite Shaman", "rulings"), ("c", "Kaloun Ka123", "rulings"),
     ]
+
+
+def test_names_found_while_deriving_are_those_the_stored_rulings_give(tmp_path: Path) -> None:
+    from kb.build.inputs import path_inputs
+    from kb.build.publish import build_database
+    from kb.store.derive_cards import _names_from_stored_rulings
+
+    scryfall = Path(__file__).parent.parent / "fixtures" / "scryfall"
+    files = [scryfall / "misc" / "rulings-deathrite-shaman.json", *sorted((scryfall / "api-2025-11-01").glob("rulings-*.json"))]
+    db_path = tmp_path / "kb.db"
+    build_database(path_inputs(files, source_id="scryfall"), db_path)
+    db = sqlite_utils.Database(db_path)
+    found = dict(db.execute("select oracle_id, name from card_names where source = 'rulings'").fetchall())
+    assert "Deathrite Shaman" in found.values()
+    # Read back as the step did before: from the stored rulings, with the names it added unknown.
+    unnamed = [row[0] for row in db.execute("select oracle_id from cards where name is null order by oracle_id")]
+    assert len(unnamed) == 6  # two pairs of the files are rulings of one card
+    db.execute("delete from card_names where source = 'rulings'")
+    assert _names_from_stored_rulings(db, unnamed) == found
