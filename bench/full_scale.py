@@ -137,9 +137,11 @@ def run(scale: float, workdir: Path, fresh_only: bool = False) -> dict:
     for kind in ("rulings",) if fresh_only else ("rulings", "printings"):
         raw_db = workdir / f"raw-{kind}.db"
         source = files["rulings" if kind == "rulings" else "all_cards"]
+        raw_db.unlink(missing_ok=True)  # a kept --workdir holds the last run's databases
         stages[f"raw {kind}"] = measured("bench.full_scale", "--raw", kind, str(source), str(raw_db))
         stages[f"raw {kind}"]["db_mb"] = megabytes(raw_db)
     fresh = workdir / "fresh.db"
+    fresh.unlink(missing_ok=True)
     stages["import rulings (fresh)"] = measured(
         "mtgkb", "import", "--db", str(fresh), "--source", "scryfall", str(files["rulings"])
     )
@@ -147,6 +149,7 @@ def run(scale: float, workdir: Path, fresh_only: bool = False) -> dict:
     if fresh_only:
         return _fresh_figures(figures, fresh)
     full = workdir / "kb.db"
+    full.unlink(missing_ok=True)
     stages["build snapshot"] = measured("mtgkb", "build", "--snapshot", str(SNAPSHOT), "--db", str(full))
     stages["build snapshot"]["db_mb"] = megabytes(full)
     for kind in ("oracle_cards", "rulings", "all_cards"):

@@ -24,7 +24,7 @@ import sqlite_utils
 
 from kb.normalise.dates import parse_date
 from kb.records import QualityIssue
-from kb.store.derive_cards import ensure_cards_exist, report_unknown_cards
+from kb.store.derive_cards import RulingNames, ensure_cards_exist, report_unknown_cards
 from kb.store.ruling_writer import DerivedRuling, RulingWriter, Sighting
 from kb.store.save import identity_hash, save_quality_issue, text_key_of
 from kb.store.schema import stable_id
@@ -54,17 +54,20 @@ def derive_rulings(db: sqlite_utils.Database) -> None:
     untranslated: list[tuple[dict, int]] = []
     # Looked up once: an import statement per ruling was a second of a 100k-ruling import.
     quality_score = _quality_score()
+    ruling_names = RulingNames(db)
     for card_key, grouped in groupby(_english_records(db), key=lambda row: row["card_key"]):
         rows = list(grouped)
-        for ruling, position in _card_rulings(card_key, rows):
-            writer.add(ruling, position, quality_score)
+        card_rulings = _card_rulings(card_key, rows)
+        texts = [writer.add(ruling, position, quality_score) for ruling, position in card_rulings]
+        if card_rulings:
+            ruling_names.see(card_rulings[0][0].oracle_id, texts)
         untranslated.extend(
             (row, _ruling_of_record(row, card_key)) for row in rows if _claimed_other_language(row)
         )
     writer.replace_rulings()
     _link_cardless_english(db, writer, untranslated, cardless)
     writer.finish()
-    ensure_cards_exist(db)
+    ensure_cards_exist(db, ruling_names)
     report_unknown_cards(db)
     link_translations(db)
     record_untranslated(db, untranslated)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
 
 import sqlite_utils
 
@@ -44,10 +43,11 @@ class DerivedRuling:
     sightings: list[Sighting] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
     issues: list[QualityIssue] = field(default_factory=list)
+    # Made once, when the ruling is: functools.cached_property takes a lock on every read.
+    id: int = field(init=False, compare=False, repr=False)
 
-    @cached_property
-    def id(self) -> int:
-        return stable_id("ruling", self.card_key, self.published_at, self.identity)
+    def __post_init__(self) -> None:
+        self.id = stable_id("ruling", self.card_key, self.published_at, self.identity)
 
 
 def best_text(texts: list[str], quality_score) -> str:
@@ -69,7 +69,8 @@ class RulingWriter:
         # Records read after the old rulings are gone (cardless ones) keep their own text.
         self.records_point_at_rulings = True
 
-    def add(self, ruling: DerivedRuling, position: int, quality_score) -> None:
+    def add(self, ruling: DerivedRuling, position: int, quality_score) -> str:
+        """Buffer one ruling and its sightings; returns the text it is stored with."""
         source, inferred = canonical_source(ruling)
         seen = sorted(s.fetched_at for s in ruling.sightings if s.fetched_at)
         self.rulings.append(
@@ -96,6 +97,7 @@ class RulingWriter:
             self.issues.append((issue, ruling.sightings[0].document_id, ruling.id))
         if len(self.rulings) >= FLUSH_ROWS:
             self.flush()
+        return text
 
     def flush(self) -> None:
         """Buffered rows into staging tables, in the order they come (appends, no seeks)."""

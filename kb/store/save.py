@@ -263,7 +263,7 @@ def stored_text_key(text: str) -> str | None:
     if not text:
         return ""
     plain = plain_text_key(text)
-    if "{" not in plain and " ".join(plain.split()) == plain and not _SPACE_BEFORE_PUNCTUATION.search(plain):
+    if "{" not in plain and _single_spaced(plain) and not _SPACE_BEFORE_PUNCTUATION.search(plain):
         # identity_key would only redo what plain_text_key did (no braced symbols to spell,
         # no spacing to fold): a fifth of a bulk import's time, spared for most texts.
         return None
@@ -272,6 +272,14 @@ def stored_text_key(text: str) -> str | None:
 
 
 _SPACE_BEFORE_PUNCTUATION = re.compile(r" [,.;:!?]")
+
+
+def _single_spaced(text: str) -> bool:
+    """``" ".join(text.split()) == text``, without splitting a printable text into words (the
+    plain space is the one printable white space character)."""
+    if text.isprintable():
+        return "  " not in text and text[:1] != " " and text[-1:] != " "
+    return " ".join(text.split()) == text
 
 
 def text_key_of(row: dict) -> str:

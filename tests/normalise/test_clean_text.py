@@ -21,3 +21,11 @@ def test_fast_path_agrees_with_the_full_clean_up_on_random_texts() -> None:
     texts += ["".join(generator.choice(alphabet) for _ in range(generator.randint(0, 9))) for _ in range(20_000)]
     for text in texts:
         assert clean_text(text) == full_clean_up(text), repr(text)
+
+
+def test_punctuation_twins_are_the_one_for_one_mapping() -> None:
+    generator = random.Random(15)
+    alphabet = "ab '\"-`" + "".join(chr(code) for code in text_module.PUNCTUATION_TWINS) + "é\u2026"
+    texts = ["".join(generator.choice(alphabet) for _ in range(generator.randint(0, 12))) for _ in range(20_000)]
+    for text in texts:
+        assert text_module.punctuation_twins(text) == text.translate(text_module.PUNCTUATION_TWINS), repr(text)

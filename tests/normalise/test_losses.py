@@ -1,11 +1,18 @@
 """Lost-symbol detection and restoration (kb.normalise.losses)."""
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
-from kb.normalise.losses import detect_dropped_symbols, restore_from_reference
+from kb.normalise.losses import (
+    GAP_PATTERNS,
+    PATTERN_TRIGGERS,
+    _fragment,
+    detect_dropped_symbols,
+    restore_from_reference,
+)
 from kb.parse.rulings import gatherer_old, mtgjson, scryfall
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -90,3 +97,40 @@ def test_seed_sentences_are_the_capture_lines() -> None:
     lines = (FIXTURES / "gatherer" / "capture" / "000_3058e1dbd621f134.txt").read_text(encoding="utf-8").splitlines()
     assert lines[9] == "• 12.01.2024" + SEED_TAP
     assert lines[12] == "• 12.01.2024" + SEED_ONE
+
+
+def _every_pattern(text: str) -> list[str]:
+    """What detection finds when every pattern runs on the whole text, no trigger or needle first."""
+    return [_fragment(text, m.start(), m.end()) for pattern in GAP_PATTERNS for m in pattern.finditer(text)]
+
+
+# Words and separators the patterns are made of, in both cases and with every kind of white space
+# they must see through (constructed texts: every combination the needles must not miss).
+PIECES = (
+    "with WITH in the its their that ability's cost costs for or one two 3 mana add Adds and ADD"
+    " . , ; : \" \u201c less more where is Is A x {T} \u2019 activation Where"
+).split(" ")
+SPACES = (" ", "  ", "\n", "\t", "\u00a0", "\u2003", "", "\x1c", " \n ")
+
+
+def test_needles_skip_only_texts_no_pattern_matches() -> None:
+    rng = random.Random(15)
+    texts = all_fixture_texts() + [SEED_TAP, SEED_ONE, "Add  or .", "Add .", '"  : Draw a card."', " ,:", "\n, :"]
+    for _ in range(60_000):
+        texts.append("".join(rng.choice(SPACES) + rng.choice(PIECES) for _ in range(rng.randint(1, 9))) + rng.choice(SPACES))
+    found = [text for text in texts if detect_dropped_symbols(text)]
+    assert [detect_dropped_symbols(text) for text in texts] == [_every_pattern(text) for text in texts]
+    assert len(found) > 1_000  # the constructed texts do hit every pattern's shapes
+
+
+@pytest.mark.parametrize("twin", ["\u0130", "\u0131", "\u017f", "\u212a"])
+def test_letters_case_blind_patterns_equate_with_ascii_take_the_word_triggers(twin: str) -> None:
+    # "ſ" matches "s" in a case-blind pattern; such texts skip the needles (the lowered text
+    # would not hold them) and are checked as before: the word triggers, then the patterns.
+    text = f"It co{twin}ts  less to cast. Add ."
+    assert detect_dropped_symbols(text) == [
+        _fragment(text, m.start(), m.end())
+        for triggers, pattern in PATTERN_TRIGGERS
+        if any(trigger in text.lower() for trigger in triggers)
+        for m in pattern.finditer(text)
+    ]

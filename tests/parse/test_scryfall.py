@@ -278,3 +278,28 @@ def test_bulk_iterators_stream_instead_of_loading(packaging: str) -> None:
     first_three = list(islice(scryfall.iter_bulk_rulings(stream, packaging), 3))
     assert [r.position for r in first_three] == [0, 1, 2]
     assert stream.bytes_read < len(data) / 4
+
+
+# Constructed lines where orjson and json.loads part ways (orjson refuses or reads otherwise).
+EDGE_LINES = [
+    b'{"a": NaN}', b'{"a": Infinity}', b'{"a": 1e400}', b'{"a": 100000000000000000000}',
+    b'{"a": [18446744073709551616, {"b": -9223372036854775809}]}', b'{"a": 12345678901234567890123}',
+    b'{"a": "\\ud800"}', b'{"a": "\xed\xa0\x80"}', '{"a": "b"}'.encode("utf-16"), b'\xef\xbb\xbf{"a": 1}',
+    b'{"a": 1e19, "b": 9223372036854775807, "c": -0.0, "d": 0.1}', b'{"a": 1, "a": 2}',
+]
+
+
+def test_json_lines_records_read_as_json_loads_reads_them() -> None:
+    from kb.parse.rulings.bulk_stream import _loads
+
+    lines = [line for name in ("rulings-sample.jsonl.gz", "all-cards-sample.jsonl.gz")
+             for line in gzip.decompress((BULK / name).read_bytes()).splitlines()] + EDGE_LINES
+    assert len(lines) == 89
+    for line in lines:
+        assert repr(_loads(line)) == repr(json.loads(line))
+    for broken in (b'{"a": 1,}', b'{"a": "\xff"}', b'{"a": "x\ty"}', b'{"a": 1} x'):
+        with pytest.raises(ValueError) as expected:
+            json.loads(broken)
+        with pytest.raises(ValueError) as got:
+            _loads(broken)
+        assert str(got.value) == str(expected.value)

@@ -4,12 +4,19 @@ row of Oracle id "birds-oracle-id" for Magic 2012 #165 as Scryfall would (lowerc
 The names it resolves are the real pages' names."""
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import sqlite_utils
 
 from kb.parse.rulings import gatherer_old
-from kb.store.derive_cards import name_in_rulings, resolve_card_names
+from kb.store.derive_cards import (
+    _POSSESSIVE_NAME,
+    _may_name,
+    name_cards_from_rulings,
+    name_in_rulings,
+    resolve_card_names,
+)
 from kb.store.save import save_card_names, save_cards
 from kb.store.schema import ensure_db_shape
 
@@ -60,3 +67,54 @@ def test_a_card_named_by_its_rulings_only_when_they_keep_naming_it() -> None:
     assert name_in_rulings(deathrite + ["A second ruling.", "A third ruling."], set()) is None
     # Nor a known card's name.
     assert name_in_rulings(deathrite, {"Deathrite Shaman"}) is None
+
+
+def test_rulings_left_unread_are_those_the_name_pattern_cannot_match() -> None:
+    # Every line of the real fixtures, and constructed phrases of capitalised words, connectors,
+    # commas and both apostrophes (texts the pattern does match included).
+    texts = []
+    for path in (Path(__file__).parent.parent / "fixtures").rglob("*"):
+        if path.is_file() and path.suffix in (".json", ".txt", ".html"):
+            texts += path.read_text(encoding="utf-8", errors="replace").splitlines()
+    rng = random.Random(15)
+    pieces = "Big Mc McDonald of the and ’s 's , Ka123 it a The If X-Ray _A Éclair".split()
+    for _ in range(30_000):
+        texts.append("".join(rng.choice(["", " ", ", ", "  "]) + rng.choice(pieces) for _ in range(rng.randint(1, 8))))
+    matched = [text for text in texts if _POSSESSIVE_NAME.search(text)]
+    assert len(matched) > 1_000
+    assert [text for text in matched if not _may_name(text)] == []
+
+
+def test_cards_named_from_their_rulings_read_card_by_card() -> None:
+    db = sqlite_utils.Database(memory=True)
+    ensure_db_shape(db, search=False)
+    texts = {
+        "a": ["If the target of Deathrite Shaman’s ability is illegal, it won’t resolve.", "Deathrite Shaman’s ability."],
+        "b": ["Nothing names it."],
+        "c": ["Kaloun Ka123’s ability triggers.", "Kaloun Ka123’s second ability.", "Another ruling."],
+    }
+    rows = [(oracle_id, text, position) for oracle_id, card_texts in texts.items() for position, text in enumerate(card_texts)]
+    db.conn.executemany("insert into rulings (id, oracle_id, text, position) values (?,?,?,?)", [(number, *row) for number, row in enumerate(rows, 1)])
+    assert name_cards_from_rulings(db, ["a", "b", "c", "d"]) == 2
+    assert db.execute("select oracle_id, name, source from card_names order by oracle_id").fetchall() == [
+        ("a", "Deathrite Shaman", "rulings"), ("c", "Kaloun Ka123", "rulings"),
+    ]
+
+
+def test_names_found_while_deriving_are_those_the_stored_rulings_give(tmp_path: Path) -> None:
+    from kb.build.inputs import path_inputs
+    from kb.build.publish import build_database
+    from kb.store.derive_cards import _names_from_stored_rulings
+
+    scryfall = Path(__file__).parent.parent / "fixtures" / "scryfall"
+    files = [scryfall / "misc" / "rulings-deathrite-shaman.json", *sorted((scryfall / "api-2025-11-01").glob("rulings-*.json"))]
+    db_path = tmp_path / "kb.db"
+    build_database(path_inputs(files, source_id="scryfall"), db_path)
+    db = sqlite_utils.Database(db_path)
+    found = dict(db.execute("select oracle_id, name from card_names where source = 'rulings'").fetchall())
+    assert "Deathrite Shaman" in found.values()
+    # Read back as the step did before: from the stored rulings, with the names it added unknown.
+    unnamed = [row[0] for row in db.execute("select oracle_id from cards where name is null order by oracle_id")]
+    assert len(unnamed) == 6  # two pairs of the files are rulings of one card
+    db.execute("delete from card_names where source = 'rulings'")
+    assert _names_from_stored_rulings(db, unnamed) == found

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
 from kb.normalise.text import clean_text, identity_key
-from kb.store.save import plain_text_key, stored_text_key
+from kb.store.save import _single_spaced, plain_text_key, stored_text_key
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 
@@ -40,3 +41,12 @@ def test_the_shortcut_gives_the_full_key_on_every_real_ruling() -> None:
 ])
 def test_stored_key_is_kept_only_where_it_differs(text: str, stored: str | None) -> None:
     assert stored_text_key(text) == stored
+
+
+def test_single_spacing_is_told_without_splitting_as_splitting_tells_it() -> None:
+    # Constructed strings of letters and every kind of white space and invisible character.
+    rng = random.Random(15)
+    alphabet = [" ", "  ", "a", "\n", "\u00a0", "\x00", "\u200b", "b", "\t", "\u2028", "\x1c", ""]
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 6))) for _ in range(50_000)]
+    assert [_single_spaced(text) for text in texts] == [" ".join(text.split()) == text for text in texts]
+    assert sum(map(_single_spaced, texts)) > 1_000
