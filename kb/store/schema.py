@@ -21,9 +21,9 @@ from kb.store.tables import LINEAGE_COLUMNS, TABLES
 INDEXES: list[tuple[str, list[str], bool]] = [
     ("rules", ["lineage_id"], False),
     ("glossary", ["lineage_id"], False),
-    ("ruling_rules", ["lineage_id"], False),
     # A rule page's newest rulings, read in date order from the index (a keyword's rule can be
-    # cited by tens of thousands of rulings; they are never all read and sorted).
+    # cited by tens of thousands of rulings; they are never all read and sorted). Any lookup by
+    # lineage alone reads it too.
     ("ruling_rules", ["lineage_id", "published_at", "ruling_id"], False),
     ("rule_lineage_links", ["old_lineage_id"], False),
     ("rule_lineage_links", ["new_lineage_id"], False),
@@ -266,7 +266,9 @@ def m011_glossary_lineages(db: sqlite_utils.Database) -> None:
 
 @migrations()
 def m012_ruling_rules_published_at(db: sqlite_utils.Database) -> None:
-    """ruling_rules.published_at on older databases: the ruling's date, copied from rulings."""
+    """ruling_rules.published_at on older databases: the ruling's date, copied from rulings. The
+    index by lineage alone goes: the (lineage, date, ruling) index serves its lookups."""
+    db.execute("drop index if exists idx_ruling_rules_lineage_id")
     if not db["ruling_rules"].exists() or "published_at" in {c.name for c in db["ruling_rules"].columns}:
         return
     db.table("ruling_rules").add_column("published_at", str)
