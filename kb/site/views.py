@@ -128,7 +128,7 @@ async def search_page(datasette, request):
 async def card_by_id(datasette, request):
     oracle_id, json = request.url_vars["oracle_id"], request.url_vars.get("json")
     page = await run(datasette, card_page.card_page, oracle_id.lower())
-    return await card_response(datasette, request, page, json, f"No card with Oracle id {oracle_id}")
+    return await page_response(datasette, request, page, json, f"No card with Oracle id {oracle_id}", "kb_card.html")
 
 
 async def card_by_name(datasette, request):
@@ -142,7 +142,7 @@ async def card_by_name(datasette, request):
         return Response.redirect(f"/card/{oracle_id}{suffix}")
     if page and "redirect" in page:
         return Response.redirect(f"/card{suffix}?name={quote(page['redirect'])}")
-    return await card_response(datasette, request, page, json, f"No card or rulings named “{name}”")
+    return await page_response(datasette, request, page, json, f"No card or rulings named “{name}”", "kb_card.html")
 
 
 def card_by_name_data(conn: sqlite3.Connection, name: str) -> tuple[str | None, dict[str, Any] | None]:
@@ -157,13 +157,16 @@ def card_by_name_data(conn: sqlite3.Connection, name: str) -> tuple[str | None, 
     return None, card_page.card_page(conn, name=found["name"])
 
 
-async def card_response(datasette, request, page, json_suffix, missing: str) -> Response:
+async def page_response(
+    datasette, request, page, json_suffix, missing: str, template: str, context: dict[str, Any] | None = None
+) -> Response:
+    """A page's data as JSON or rendered with ``template``; ``missing`` (404) when there is none."""
     as_json = wants_json(request, json_suffix)
     if page is None:
         return await not_found(datasette, request, missing, as_json)
     if as_json:
         return json_response(page)
-    return await render(datasette, request, "kb_card.html", {"page": page})
+    return await render(datasette, request, template, {"page": page, **(context or {})})
 
 
 async def rule(datasette, request):
@@ -171,25 +174,16 @@ async def rule(datasette, request):
     version = request.args.get("version") or None
     from_version = request.args.get("from") or None  # the version drop-down: follow the rule's lineage
     page = await run(datasette, rule_page.rule_page, number, version, from_version)
-    as_json = wants_json(request, json)
-    if page is None:
-        where = f" in {version}" if version else ""
-        return await not_found(datasette, request, f"No rule {number}{where}", as_json)
-    if as_json:
-        return json_response(page)
-    return await render(datasette, request, "kb_rule.html", {"page": page})
+    where = f" in {version}" if version else ""
+    return await page_response(datasette, request, page, json, f"No rule {number}{where}", "kb_rule.html")
 
 
 async def version(datasette, request):
     version_id, json = request.url_vars["version_id"], request.url_vars.get("json")
     kind = request.args.get("kind") or None
     page = await run(datasette, version_page.version_page, version_id, kind)
-    as_json = wants_json(request, json)
-    if page is None:
-        return await not_found(datasette, request, f"No CR version {version_id}", as_json)
-    if as_json:
-        return json_response(page)
-    return await render(datasette, request, "kb_version.html", {"page": page, "kind": kind})
+    return await page_response(datasette, request, page, json, f"No CR version {version_id}", "kb_version.html",
+                               {"kind": kind})
 
 
 async def glossary_entry(datasette, request):
