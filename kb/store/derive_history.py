@@ -13,7 +13,8 @@ import sqlite_utils
 
 from kb.link.cr_diff import Change, diff_and_pairing, same_content
 from kb.link.cr_merges import LineageLink, confirmed_links
-from kb.link.ruling_citations import KeywordIndex, link_ruling
+from kb.link.keyword_vocabulary import KeywordIndex
+from kb.link.ruling_citations import link_ruling
 from kb.records import CRDocument
 from kb.store.derive_cr_links import load_cr_document
 from kb.store.derive_lineage import save_glossary_lineages, save_lineage_links, save_lineages

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from kb.link.ruling_citations import KeywordIndex, link_ruling
+from kb.link.keyword_vocabulary import KeywordIndex
+from kb.link.ruling_citations import link_ruling
 from kb.parse.cr import txt as cr_txt
 from kb.parse.rulings import mtgjson, scryfall
 from kb.records import RulingRecord
