@@ -120,7 +120,6 @@ def _iter_lines(reader: BinaryIO, counter: _CountingReader, name: str) -> Iterat
         ) from None
 
 
-
 def _loads(line: bytes) -> Any:
     """One JSON Lines record as ``json.loads`` reads it, in a third of its time: orjson, and
     ``json.loads`` for whatever orjson refuses (NaN, huge numbers, lone surrogates, UTF-16: the
