@@ -26,8 +26,9 @@ from kb.build.inputs import BuildError
 from kb.build.load import load_document, save_cr
 from kb.parse.bounds import shown
 from kb.records import CRDocument, ParseError, QualityIssue
-from kb.store.derive import cr_content_key, link_all
+from kb.store.derive import link_all
 from kb.store.derive_keywords import derive_keyword_dictionary
+from kb.store.import_changes import ImportChanges
 from kb.store.save import (
     DocumentInput,
     document_id_for,
@@ -185,10 +186,12 @@ def _build(
             source.close()
             target.close()
         db = open_for_build(temp_path)
-        # The CR-derived tables of a base database are current (it was built whole): they are
-        # kept when this build adds or changes no CR version and its schema is up to date.
-        cr_before = cr_content_key(db) if base is not None and not migrations.pending(db) else None
+        # Adding to a built database whose schema is up to date: its derived tables and search
+        # indexes are current (it was built whole). What the inputs change is noted as it
+        # happens, so that only that is derived and indexed again.
+        adding = base is not None and not migrations.pending(db)
         ensure_db_shape(db, search=False)
+        changes = ImportChanges(db) if adding else None
         with db.atomic():
             save_sources(db)
             deferred: list = []
@@ -214,11 +217,22 @@ def _build(
                 progress(f"saving {len(deferred)} CR versions")
             for parsed, document_id, source_id in deferred:
                 save_cr(db, parsed, document_id, source_id)
-            report.derived = link_all(db, progress, cr_unchanged=cr_before == cr_content_key(db))
-            if progress:
-                progress("mining the keyword dictionary from printed texts")
-            derive_keyword_dictionary(db)
-        ensure_db_shape(db)
+            cr_unchanged = changes is not None and not changes.changed("cr")
+            if changes is not None and not cr_unchanged:
+                # A CR version added or changed: every derived table is made again.
+                changes.stop()
+                changes = None
+            report.derived = link_all(db, progress, cr_unchanged=cr_unchanged, changes=changes)
+            if changes is None or changes.changed("keyword dictionary"):
+                if progress:
+                    progress("mining the keyword dictionary from printed texts")
+                derive_keyword_dictionary(db)
+                report.derived.append("keyword dictionary")
+        if changes is not None:
+            changes.stop()
+            ensure_db_shape(db, kept=frozenset(changes.mirrored), cjk=changes.changed("cjk search"))
+        else:
+            ensure_db_shape(db)
         if progress:
             progress("validating the new database")
         problems = validate(db)

@@ -2,13 +2,13 @@
 
 Card names, CR lineages and history, CR translation links, rulings and their translations,
 ruling citations. A build recomputes them all; an import that added or changed no CR version
-(``cr_content_key`` the same before and after it read its inputs) keeps the CR-derived tables
-(lineages, ``cr_changes``, translation links, keywords) as they are, only reads them back, and
-links to rules only the rulings that are new or changed.
+(``kb.store.import_changes`` saw no CR row written) keeps the CR-derived tables
+(lineages, ``cr_changes``, translation links, keywords) as they are, only reads them back, derives
+again only the rulings of the cards its files touched (``kb.store.import_changes``), and links to
+rules only the rulings that are new or changed, or whose card's name changed.
 """
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 
 import sqlite_utils
@@ -23,35 +23,20 @@ from kb.store.derive_history import (
     save_ruling_links,
     save_ruling_rules,
 )
-from kb.store.derive_rulings import derive_rulings
-
-# What a CR version is made of, as saved from its documents (derived columns such as
-# rules.lineage_id or cr_versions.translates_version_id left out: the derive step writes them).
-CR_CONTENT = {
-    "cr_versions": "id, lang, effective_date, raw_date, title, document_id, rule_count, glossary_count, status",
-    "rules": "id, version_id, number, kind, title, text, parent_number, position",
-    "rule_examples": "id, rule_id, position, text",
-    "glossary": "id, version_id, term, text, position",
-}
-
-
-def cr_content_key(db: sqlite_utils.Database) -> str:
-    """A digest of every stored CR version's content: equal keys, the same CR inputs."""
-    digest = hashlib.sha256()
-    for table, columns in CR_CONTENT.items():
-        digest.update(f"\x1e{table}\x1e".encode())
-        for row in db.execute(f"select {columns} from {table} order by id"):
-            digest.update(repr(row).encode("utf-8"))
-    return digest.hexdigest()
+from kb.store.derive_rulings import RULING_LINK_INPUTS, derive_rulings
+from kb.store.import_changes import ImportChanges
 
 
 def link_all(
     db: sqlite_utils.Database,
     progress: Callable[[str], None] | None = None,
     cr_unchanged: bool = False,
+    changes: ImportChanges | None = None,
 ) -> list[str]:
-    """Recompute the derived tables; ``cr_unchanged``: the CR-derived ones are current (the
-    caller compared ``cr_content_key`` before and after loading). Returns the steps that ran."""
+    """Recompute the derived tables; ``cr_unchanged``: the CR-derived ones are current (no CR
+    row was written since they were derived); ``changes``: what an import
+    into a built database changed (``cr_unchanged`` too): only those cards' rulings are derived
+    again. Returns the steps that ran."""
     ran: list[str] = []
 
     def stage(name: str, message: str) -> None:
@@ -71,15 +56,18 @@ def link_all(
         # Translated rules and glossaries next: their term pairs sharpen ruling-translation matching.
         stage("cr translations", "linking CR translations to their English rules")
         link_cr_translations(db)
-    if cr_unchanged:
+    if cr_unchanged and changes is None:
         _remember_ruling_inputs(db)
     stage("rulings", "deriving cards and rulings, linking translations and cited rules")
-    derive_rulings(db)
+    derive_rulings(db, changes if cr_unchanged else None)
     if cr_unchanged:
         # The same CR and the same ruling give the same citations: only rulings that are new
         # or whose text, date or card name changed are linked again.
         stage("new ruling links", "linking new rulings to the rules they cite")
-        _relink_changed_rulings(db, history)
+        if changes is None:
+            _relink_changed_rulings(db, history)
+        else:
+            _relink_rederived_rulings(db, history, changes)
     else:
         stage("ruling links", "linking rulings to the rules they cite")
         save_ruling_links(db, history)
@@ -114,6 +102,28 @@ def _relink_changed_rulings(db: sqlite_utils.Database, history: History) -> None
     save_ruling_rules(db, *history, where="rulings.id in (select id from temp.relinked_rulings)")
     db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW, replace=True)
     db.execute("drop table temp.linked_rulings")
+    db.execute("drop table temp.relinked_rulings")
+
+
+def _relink_rederived_rulings(db: sqlite_utils.Database, history: History, changes: ImportChanges) -> None:
+    """After a derive of some cards: their rulings whose inputs changed (``temp.replaced_rulings``
+    holds what they were), and the rulings of cards whose name changed; every other ruling and
+    its links stand."""
+    db.execute("drop table if exists temp.relinked_rulings")
+    db.execute(
+        f"create temp table relinked_rulings as select now.id from ({RULING_LINK_INPUTS}) as now"
+        " left join temp.replaced_rulings as was on was.id = now.id"
+        " where (now.oracle_id in (select card_key from temp.rederived_cards) or now.oracle_id is null)"
+        " and (was.id is null or was.text is not now.text or was.published_at is not now.published_at"
+        " or was.card is not now.card)"
+        f" union select rulings.id from rulings where rulings.oracle_id in ({changes.renamed_cards()})"
+    )
+    db.execute(
+        "delete from ruling_rules where ruling_id in (select id from temp.relinked_rulings)"
+        " or ruling_id in (select id from temp.replaced_rulings where id not in (select id from rulings))"
+    )
+    save_ruling_rules(db, *history, where="rulings.id in (select id from temp.relinked_rulings)")
+    db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW, replace=True)
     db.execute("drop table temp.relinked_rulings")
 
 

@@ -15,16 +15,25 @@ from kb.store.save import save_quality_issue
 
 
 def resolve_card_names(db: sqlite_utils.Database) -> None:
-    """card_names = every name record whose card is known, by oracle id or by English name."""
+    """card_names = every name record whose card is known, by oracle id or by English name.
+
+    Worked out in a temporary table, then only the rows that differ are written: an import that
+    adds no card data leaves every name (and its search index entry) as it was. Names that
+    rulings call a card by (source ``rulings``) are ``ensure_cards_exist``'s; they go here only
+    when the card now has card data."""
     db.execute("delete from cards where name is null")
-    db.execute("delete from card_names")
+    db.execute("drop table if exists temp.resolved_card_names")
+    db.execute(
+        "create temp table resolved_card_names (oracle_id text, lang text, name text, source text,"
+        " name_key text, primary key (oracle_id, lang, name))"
+    )
     english_rows = []
     for row in db.query("select oracle_id, name, faces from cards"):
         names = [row["name"], *json.loads(row["faces"] or "[]")]
         for name in dict.fromkeys(filter(None, names)):
             english_rows.append((row["oracle_id"], "en", name, "oracle", name_key(name)))
     db.conn.executemany(
-        "insert or ignore into card_names (oracle_id, lang, name, source, name_key) values (?,?,?,?,?)",
+        "insert or ignore into temp.resolved_card_names (oracle_id, lang, name, source, name_key) values (?,?,?,?,?)",
         english_rows,
     )
     # By Oracle id where the document gives it, else by a unique English name, else through
@@ -43,9 +52,9 @@ def resolve_card_names(db: sqlite_utils.Database) -> None:
     )
     db.execute("create index temp.shown_printings_document on shown_printings (document_id)")
     db.execute(
-        """insert or ignore into card_names (oracle_id, lang, name, source, name_key)
+        """insert or ignore into temp.resolved_card_names (oracle_id, lang, name, source, name_key)
         select coalesce(records.oracle_id, (
-                select min(english.oracle_id) from card_names as english
+                select min(english.oracle_id) from temp.resolved_card_names as english
                 where english.lang = 'en' and english.name_key = records.english_key
                 having count(distinct english.oracle_id) = 1), (
                 select min(known.oracle_id) from temp.shown_printings as shown
@@ -64,6 +73,23 @@ def resolve_card_names(db: sqlite_utils.Database) -> None:
         order by documents.source_id, records.id"""
     )
     db.execute("drop table temp.shown_printings")
+    db.execute("delete from card_names where source = 'rulings' and oracle_id in (select oracle_id from cards)")
+    db.execute(
+        """delete from card_names where source != 'rulings' and not exists (
+            select 1 from temp.resolved_card_names as resolved
+            where resolved.oracle_id = card_names.oracle_id and resolved.lang = card_names.lang
+                and resolved.name = card_names.name and resolved.source is card_names.source
+                and resolved.name_key is card_names.name_key)"""
+    )
+    db.execute(
+        """insert into card_names (oracle_id, lang, name, source, name_key)
+        select oracle_id, lang, name, source, name_key from temp.resolved_card_names as resolved
+        where not exists (
+            select 1 from card_names where card_names.oracle_id = resolved.oracle_id
+                and card_names.lang = resolved.lang and card_names.name = resolved.name)
+        order by rowid"""
+    )
+    db.execute("drop table temp.resolved_card_names")
 
 
 def ensure_cards_exist(db: sqlite_utils.Database, ruling_names: RulingNames | None = None) -> None:
@@ -78,7 +104,7 @@ def ensure_cards_exist(db: sqlite_utils.Database, ruling_names: RulingNames | No
         )
     ]
     db.conn.executemany("insert into cards (oracle_id) values (?)", [(oracle_id,) for oracle_id in missing])
-    name_cards_from_rulings(db, missing, None if ruling_names is None else ruling_names.names)
+    name_cards_from_rulings(db, missing, None if ruling_names is None else ruling_names.found_for(missing))
     if missing:
         # One issue, not one per card: a rulings bulk file imported alone would flood the table.
         shown = ", ".join(missing[:5]) + (", …" if len(missing) > 5 else "")
@@ -146,18 +172,49 @@ class RulingNames:
     rulings are derived card by card, with their texts at hand: reading every text back was a
     join over the whole rulings table."""
 
-    def __init__(self, db: sqlite_utils.Database) -> None:
+    def __init__(self, db: sqlite_utils.Database, keep_unseen: bool = False) -> None:
+        """``keep_unseen``: the cards not seen keep the names they have (an import that derived
+        only some cards and changed no English name: their texts and the names a phrase must not
+        be are as before); otherwise they are read from their stored rulings."""
+        self.db = db
+        self.keep_unseen = keep_unseen
         self.with_card_data = {row[0] for row in db.execute("select oracle_id from cards")}
-        self.known = {row[0] for row in db.execute("select name from card_names where lang = 'en'")}
+        self.known = english_names(db)
         self.names: dict[str, str] = {}
+        self.seen: set[str] = set()
 
     def see(self, oracle_id: str | None, texts: list[str]) -> None:
         """All the rulings of one card: the texts ``rulings`` will hold for it."""
         if oracle_id is None or oracle_id in self.with_card_data:
             return
+        self.seen.add(oracle_id)
         name = name_in_rulings(texts, self.known)
         if name:
             self.names[oracle_id] = name
+
+    def found_for(self, oracle_ids: list[str]) -> dict[str, str]:
+        """The names of these cards: as seen, else as they are, else from their rulings."""
+        unseen = [oracle_id for oracle_id in oracle_ids if oracle_id not in self.seen]
+        found = dict(self.names)
+        if unseen and self.keep_unseen:
+            found.update(_current_names(self.db, unseen))
+        elif unseen:
+            found.update(_names_from_stored_rulings(self.db, unseen))
+        return found
+
+
+def english_names(db: sqlite_utils.Database) -> set[str]:
+    """The English names a card's rulings may name without meaning the card (card data's names)."""
+    return {row[0] for row in db.execute("select name from card_names where lang = 'en' and source != 'rulings'")}
+
+
+def _current_names(db: sqlite_utils.Database, oracle_ids: list[str]) -> dict[str, str]:
+    wanted = set(oracle_ids)
+    return {
+        oracle_id: name
+        for oracle_id, name in db.execute("select oracle_id, name from card_names where source = 'rulings'")
+        if oracle_id in wanted
+    }
 
 
 def name_cards_from_rulings(
@@ -166,18 +223,26 @@ def name_cards_from_rulings(
     """Cards known only by their rulings get the name those rulings call them by (``card_names``
     source ``rulings``), so their page is titled "Deathrite Shaman", not an Oracle id.
     ``found``: those names already found (``RulingNames``), else read from the rulings."""
-    if not oracle_ids:
-        return 0
-    names = _names_from_stored_rulings(db, oracle_ids) if found is None else found
-    named = [(oracle_id, "en", names[oracle_id], "rulings", name_key(names[oracle_id])) for oracle_id in oracle_ids if oracle_id in names]
+    names = (_names_from_stored_rulings(db, oracle_ids) if oracle_ids else {}) if found is None else found
+    named = {
+        (oracle_id, "en", names[oracle_id], "rulings", name_key(names[oracle_id]))
+        for oracle_id in oracle_ids if oracle_id in names
+    }
+    # Only what differs is written: names that stay keep their rows (and search index entries).
+    held = set(db.execute("select oracle_id, lang, name, source, name_key from card_names where source = 'rulings'"))
     db.conn.executemany(
-        "insert or ignore into card_names (oracle_id, lang, name, source, name_key) values (?,?,?,?,?)", named
+        "delete from card_names where oracle_id = ? and lang = ? and name = ? and source = ?",
+        [row[:4] for row in sorted(held - named)],
+    )
+    db.conn.executemany(
+        "insert or ignore into card_names (oracle_id, lang, name, source, name_key) values (?,?,?,?,?)",
+        sorted(named - held),
     )
     return len(named)
 
 
 def _names_from_stored_rulings(db: sqlite_utils.Database, oracle_ids: list[str]) -> dict[str, str]:
-    known = {row[0] for row in db.execute("select name from card_names where lang = 'en'")}
+    known = english_names(db)
     # One query over the cards (a temporary table of them), not one a card: 10k queries were
     # a second and a half of a fresh 100k-ruling import.
     db.execute("create temp table unnamed_cards (oracle_id text primary key)")

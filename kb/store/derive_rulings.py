@@ -25,6 +25,7 @@ import sqlite_utils
 from kb.normalise.dates import parse_date
 from kb.records import QualityIssue
 from kb.store.derive_cards import RulingNames, ensure_cards_exist, report_unknown_cards
+from kb.store.import_changes import ImportChanges
 from kb.store.ruling_writer import DerivedRuling, RulingWriter, Sighting
 from kb.store.save import identity_hash, save_quality_issue, text_key_of
 from kb.store.schema import stable_id
@@ -39,38 +40,75 @@ DERIVED_ISSUES = (
 SOURCE_PRIORITY = {"scryfall": 0, "mtgjson": 1, "gatherer": 2}
 
 
-def derive_rulings(db: sqlite_utils.Database) -> None:
-    from kb.store.derive_translations import link_translations, record_untranslated
+def derive_rulings(db: sqlite_utils.Database, changes: ImportChanges | None = None) -> None:
+    """Every English ruling from the records, or (``changes``: an import into a built database)
+    only those of the cards whose records it added, removed or re-keyed, and of the cards known by
+    name or by no card (few, and matched across the whole database): the rest stand as they are.
+    Translations, untranslated pages and the issues found across records are worked out whole."""
+    from kb.store.derive_translations import derived_translations, link_translations, record_untranslated
 
-    # Rulings and sightings stay until the records have been read: a record's text may be
-    # its ruling's (Writer.replace_rulings).
-    db.execute("delete from ruling_translations")
-    db.execute(f"delete from quality_issues where kind in ({', '.join(repr(k) for k in DERIVED_ISSUES)})")
     _resolve_ruling_cards(db)
+    # What the derive replaces: rulings and sightings stay until the records have been read
+    # (a record's text may be its ruling's: Writer.replace_rulings).
+    _choose_rederived(db, None if changes is None else changes.touched_card_keys())
+    replaced = "" if changes is None else " and (ruling_id is null or ruling_id in (select id from temp.replaced_rulings))"
+    db.execute(f"delete from quality_issues where kind in ({', '.join(repr(k) for k in DERIVED_ISSUES)}){replaced}")
     _report_record_problems(db)
-    writer = RulingWriter(db)
+    writer = RulingWriter(db, whole=changes is None)
     cardless = _cardless_english_records(db)
     writer.keep_texts(cardless)
     untranslated: list[tuple[dict, int]] = []
     # Looked up once: an import statement per ruling was a second of a 100k-ruling import.
     quality_score = _quality_score()
-    ruling_names = RulingNames(db)
-    for card_key, grouped in groupby(_english_records(db), key=lambda row: row["card_key"]):
+    ruling_names = RulingNames(db, keep_unseen=changes is not None and not changes.changed("english names"))
+    for card_key, grouped in groupby(_english_records(db, whole=changes is None), key=lambda row: row["card_key"]):
         rows = list(grouped)
         card_rulings = _card_rulings(card_key, rows)
         texts = [writer.add(ruling, position, quality_score) for ruling, position in card_rulings]
         if card_rulings:
             ruling_names.see(card_rulings[0][0].oracle_id, texts)
-        untranslated.extend(
-            (row, _ruling_of_record(row, card_key)) for row in rows if _claimed_other_language(row)
-        )
     writer.replace_rulings()
     _link_cardless_english(db, writer, untranslated, cardless)
     writer.finish()
     ensure_cards_exist(db, ruling_names)
     report_unknown_cards(db)
-    link_translations(db)
-    record_untranslated(db, untranslated)
+    with derived_translations(db):
+        link_translations(db)
+        record_untranslated(db, untranslated + _untranslated_with_cards(db))
+
+
+def _choose_rederived(db: sqlite_utils.Database, touched: set[str] | None) -> None:
+    """``temp.rederived_cards``: the card keys whose rulings are derived again (None: all);
+    ``temp.replaced_rulings``: the rulings they replace, with what linking them to rules reads
+    (left empty when all are derived again)."""
+    db.execute("drop table if exists temp.rederived_cards")
+    db.execute("drop table if exists temp.replaced_rulings")
+    db.execute(f"create temp table replaced_rulings as {RULING_LINK_INPUTS} where 0")
+    if touched is None:
+        return
+    db.execute("create temp table rederived_cards (card_key text primary key)")
+    db.conn.executemany(
+        "insert or ignore into temp.rederived_cards values (?)",
+        [(key,) for key in sorted(touched) if not key.startswith(("name:", "document:"))],
+    )
+    # Cards known only by a printed name: always (resolving them may have changed).
+    db.execute(
+        "insert or ignore into temp.rederived_cards select distinct card_key from ruling_records"
+        " where card_key >= 'name:' and card_key < 'name;'"
+    )
+    # Rulings without an Oracle id are those of cards known by name or by no card.
+    db.execute(
+        f"insert into temp.replaced_rulings {RULING_LINK_INPUTS}"
+        " where rulings.oracle_id in (select card_key from temp.rederived_cards) or rulings.oracle_id is null"
+    )
+    db.execute("create unique index temp.replaced_rulings_id on replaced_rulings (id)")
+
+
+# What linking a ruling to rules reads (kb.store.derive_history.save_ruling_rules).
+RULING_LINK_INPUTS = (
+    "select rulings.id, rulings.oracle_id, rulings.text, rulings.published_at, cards.name as card"
+    " from rulings left join cards on cards.oracle_id = rulings.oracle_id"
+)
 
 
 def _quality_score():
@@ -138,15 +176,32 @@ def prepared_records(rows: Iterable[dict]) -> Iterator[dict]:
         yield dict(row, text=text, published_at=published, text_key=text_key_of(row))
 
 
-def _english_records(db: sqlite_utils.Database) -> Iterator[dict]:
+def _english_records(db: sqlite_utils.Database, whole: bool = True) -> Iterator[dict]:
+    """English records with a card, card by card (``whole=False``: of ``temp.rederived_cards``)."""
+    chosen = "" if whole else " and ruling_records.card_key in (select card_key from temp.rederived_cards)"
     rows = db.query(
         f"select {RECORD_COLUMNS} from ruling_records"
         " join documents on documents.id = ruling_records.document_id"
         " where ruling_records.detected_lang = 'en' and ruling_records.card_key not like 'document:%'"
-        " order by ruling_records.card_key, ruling_records.document_id, ruling_records.position"
+        f"{chosen} order by ruling_records.card_key, ruling_records.document_id, ruling_records.position"
     )
     for _card_key, grouped in groupby(rows, key=lambda row: row["card_key"]):
         yield from prepared_records(with_ruling_texts(db, list(grouped)))
+
+
+def _untranslated_with_cards(db: sqlite_utils.Database) -> list[tuple[dict, int]]:
+    """English records of a card that their page announced in another language, with the
+    ruling each is a copy of (read after the rulings are written: a record may keep no text)."""
+    rows = list(
+        db.query(
+            f"select {RECORD_COLUMNS} from ruling_records"
+            " join documents on documents.id = ruling_records.document_id"
+            " where ruling_records.detected_lang = 'en' and ruling_records.card_key not like 'document:%'"
+            " and ruling_records.declared_lang is not null and ruling_records.declared_lang != 'en'"
+            " order by ruling_records.card_key, ruling_records.document_id, ruling_records.position"
+        )
+    )
+    return [(row, _ruling_of_record(row, row["card_key"])) for row in prepared_records(with_ruling_texts(db, rows))]
 
 
 def with_ruling_texts(db: sqlite_utils.Database, rows: list[dict]) -> list[dict]:
@@ -276,8 +331,11 @@ def _link_cardless_english(db: sqlite_utils.Database, writer: RulingWriter, untr
     """English rulings printed without their card: found among the known rulings by content."""
     if not rows:
         return
-    # Made for this lookup only: no query of the site finds rulings by identity.
-    db.execute("create index if not exists temp_rulings_identity on rulings (identity)")
+    # Made for this lookup only, and only for many records (no query of the site finds rulings
+    # by identity): a few are found through the rulings of their date.
+    indexed = len(rows) > 1_000
+    if indexed:
+        db.execute("create index if not exists temp_rulings_identity on rulings (identity)")
     sightings = []
     unmatched: dict[str, list[dict]] = defaultdict(list)
     for row in rows:
@@ -299,7 +357,8 @@ def _link_cardless_english(db: sqlite_utils.Database, writer: RulingWriter, untr
         " source_as_seen, text_as_seen) values (?,?,?,?,?,?)",
         sightings,
     )
-    db.execute("drop index temp_rulings_identity")
+    if indexed:
+        db.execute("drop index temp_rulings_identity")
     for card_key, card_rows in unmatched.items():
         for ruling, position in _card_rulings(card_key, card_rows):
             ruling.issues.append(

@@ -6,6 +6,8 @@ English text. Runs after ``derive_rulings`` has written the English rulings.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from itertools import groupby
 
 import sqlite_utils
@@ -40,10 +42,38 @@ def record_untranslated(db: sqlite_utils.Database, untranslated: list[tuple[dict
     _insert_translations(db, rows)
 
 
+TRANSLATION_COLUMNS = (
+    "id", "ruling_id", "lang", "text", "method", "status", "confidence", "match_method", "document_id",
+    "raw_date", "card_name",
+)
+
+
+@contextmanager
+def derived_translations(db: sqlite_utils.Database) -> Iterator[None]:
+    """``link_translations`` and ``record_untranslated`` inside write to a temporary table; at
+    the end ``ruling_translations`` becomes it, writing only the rows that differ: an import
+    that changes no translation leaves them (and their search index entries) as they are."""
+    listed = ", ".join(TRANSLATION_COLUMNS)
+    db.execute("drop table if exists temp.derived_translations")
+    db.execute(f"create temp table derived_translations ({listed}, primary key (id))")
+    yield
+    same = " and ".join(f"derived.{name} is ruling_translations.{name}" for name in TRANSLATION_COLUMNS)
+    db.execute(
+        "delete from ruling_translations where not exists ("
+        f"select 1 from temp.derived_translations as derived where derived.id = ruling_translations.id and {same})"
+    )
+    db.execute(
+        f"insert into ruling_translations ({listed}) select {listed} from temp.derived_translations as derived"
+        " where not exists (select 1 from ruling_translations where ruling_translations.id = derived.id)"
+        " order by id"
+    )
+    db.execute("drop table temp.derived_translations")
+
+
 def _insert_translations(db: sqlite_utils.Database, rows: list[tuple]) -> None:
     db.conn.executemany(
-        "insert or replace into ruling_translations (id, ruling_id, lang, text, method, status,"
-        " confidence, match_method, document_id, raw_date, card_name) values (?,?,?,?,?,?,?,?,?,?,?)",
+        f"insert or replace into temp.derived_translations ({', '.join(TRANSLATION_COLUMNS)})"
+        " values (?,?,?,?,?,?,?,?,?,?,?)",
         rows,
     )
 

@@ -59,8 +59,11 @@ def best_text(texts: list[str], quality_score) -> str:
 class RulingWriter:
     """Buffers derived rows and writes them in large batches."""
 
-    def __init__(self, db: sqlite_utils.Database) -> None:
+    def __init__(self, db: sqlite_utils.Database, whole: bool = True) -> None:
+        """``whole``: every ruling is derived again; otherwise those of ``temp.replaced_rulings``
+        (``kb.store.derive_rulings``) only, and every other ruling stands."""
         self.db = db
+        self.whole = whole
         self.rulings: list[tuple] = []
         self.sightings: list[tuple] = []
         self.issues: list[tuple[QualityIssue, int | None, int | None]] = []
@@ -125,9 +128,10 @@ class RulingWriter:
         conn = self.db.conn
         # Not read by this derive (a record no longer English, say): its text back from the
         # old ruling before that goes.
+        replaced = "" if self.whole else " and ruling_id in (select id from temp.replaced_rulings)"
         conn.execute(
             "update ruling_records set text = (select text from rulings where rulings.id = ruling_records.ruling_id),"
-            " ruling_id = null where ruling_id is not null and id not in (select id from temp.staged_records)"
+            f" ruling_id = null where ruling_id is not null{replaced} and id not in (select id from temp.staged_records)"
         )
         # Only records whose state changes are written, deleted and inserted again rather than
         # updated: a row that loses its text in place leaves its page two-thirds empty (SQLite
@@ -158,8 +162,20 @@ class RulingWriter:
                 if table == "ruling_records":
                     self.db.table(table).create_index(indexed, unique=unique, if_not_exists=True)
         conn.execute("drop table temp.staged_records")
-        conn.execute("delete from ruling_sightings")
-        conn.execute("delete from rulings")
+        if self.whole:
+            conn.execute("delete from ruling_sightings")
+            conn.execute("delete from rulings")
+        else:
+            conn.execute("delete from ruling_sightings where ruling_id in (select id from temp.replaced_rulings)")
+            # Records printed without their card were seen as copies of other cards' rulings:
+            # those sightings are found again (every such record is read again).
+            conn.execute(
+                "delete from ruling_sightings where document_id in ("
+                " select document_id from ruling_records where card_key like 'document:%')"
+                " and not exists (select 1 from ruling_records where ruling_records.document_id = ruling_sightings.document_id"
+                " and ruling_records.position = ruling_sightings.position and ruling_records.card_key not like 'document:%')"
+            )
+            conn.execute("delete from rulings where id in (select id from temp.replaced_rulings)")
         self.records_point_at_rulings = False
         self.finish()
 

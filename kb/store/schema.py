@@ -282,9 +282,12 @@ def next_ruling_rowid(conn: sqlite3.Connection) -> int:
     return int(conn.execute("select coalesce(max(rowid), 0) + 1 from rulings").fetchone()[0])
 
 
-def ensure_db_shape(db: sqlite_utils.Database, search: bool = True) -> None:
+def ensure_db_shape(
+    db: sqlite_utils.Database, search: bool = True, kept: frozenset[str] = frozenset(), cjk: bool = True
+) -> None:
     """Bring ``db`` to the current schema and (re)create indexes, full-text search and views
-    (``search=False``: not the search indexes, which a build makes once, at its end)."""
+    (``search=False``: not the search indexes, which a build makes once, at its end; ``kept``
+    and ``cjk``: see ``ensure_search``)."""
     migrations.apply(db)
     for table, columns, unique in INDEXES:
         db.table(table).create_index(columns, unique=unique, if_not_exists=True)
@@ -293,18 +296,33 @@ def ensure_db_shape(db: sqlite_utils.Database, search: bool = True) -> None:
     for name, sql in VIEWS.items():
         db.create_view(name, sql, replace=True)
     if search:
-        ensure_search(db)
+        ensure_search(db, kept, cjk)
 
 
-def ensure_search(db: sqlite_utils.Database) -> None:
-    # No triggers: the served database is immutable, and every build or import ends here,
-    # so indexing once at the end is both faster and always complete.
+def ensure_search(db: sqlite_utils.Database, kept: frozenset[str] = frozenset(), cjk: bool = True) -> None:
+    """Every full-text index made from its table, but those of ``kept`` (an import kept them in
+    step: ``kb.store.import_changes``) and, when ``cjk`` is false, the CJK index (its inputs
+    did not change)."""
+    # No persistent triggers: the served database is immutable, and every build or import
+    # ends here, so indexing once at the end is both faster and always complete.
     for table, columns in FTS_CONFIG.items():
+        if table in kept:
+            continue
         # Dropped and made afresh: enable_fts fills a new index, but leaves an existing one
         # with the same configuration as it was (rebuilding after it indexed everything twice).
         db.table(f"{table}_fts").drop(ignore=True)
         db.table(table).enable_fts(columns, tokenize="unicode61 remove_diacritics 2")
-    ensure_cjk_search(db)
+    if cjk or not db["cjk_search"].exists() or not db["cjk_bigrams"].exists():
+        ensure_cjk_search(db)
+
+
+CJK_LANGS = "('zhs', 'zht', 'ja', 'ko')"
+# Han, Hangul, kana: a text holding any of them goes into the CJK index.
+CJK_GLOBS = ("*[一-鿿]*", "*[가-힣]*", "*[ぁ-ヿ]*")
+
+
+def cjk_condition(column: str) -> str:
+    return "(" + " or ".join(f"{column} glob '{pattern}'" for pattern in CJK_GLOBS) + ")"
 
 
 def ensure_cjk_search(db: sqlite_utils.Database) -> None:
@@ -318,32 +336,31 @@ def ensure_cjk_search(db: sqlite_utils.Database) -> None:
         "create virtual table cjk_search using fts5("
         "kind unindexed, key unindexed, lang unindexed, text, tokenize='trigram')"
     )
-    cjk = "(text glob '*[一-鿿]*' or text glob '*[가-힣]*' or text glob '*[ぁ-ヿ]*')"
     db.execute(
-        """insert into cjk_search (kind, key, lang, text)
+        f"""insert into cjk_search (kind, key, lang, text)
         select 'rule', rules.id, cr_versions.lang,
             coalesce(rules.title, '') || ' ' || rules.text as text
         from rules join cr_versions on cr_versions.id = rules.version_id
-        where cr_versions.lang in ('zhs', 'zht', 'ja', 'ko')"""
+        where cr_versions.lang in {CJK_LANGS}"""
     )
     db.execute(
-        """insert into cjk_search (kind, key, lang, text)
+        f"""insert into cjk_search (kind, key, lang, text)
         select 'glossary', glossary.id, cr_versions.lang, glossary.term || ' ' || glossary.text
         from glossary join cr_versions on cr_versions.id = glossary.version_id
-        where cr_versions.lang in ('zhs', 'zht', 'ja', 'ko')"""
+        where cr_versions.lang in {CJK_LANGS}"""
     )
     db.execute(
-        """insert into cjk_search (kind, key, lang, text)
+        f"""insert into cjk_search (kind, key, lang, text)
         select 'card_name', coalesce(oracle_id, 'name:' || name), lang, name as text
-        from all_card_names where lang in ('zhs', 'zht', 'ja', 'ko')"""
+        from all_card_names where lang in {CJK_LANGS}"""
     )
     db.execute(
         f"""insert into cjk_search (kind, key, lang, text)
-        select 'ruling_translation', id, lang, text from ruling_translations where {cjk}"""
+        select 'ruling_translation', id, lang, text from ruling_translations where {cjk_condition('text')}"""
     )
     db.execute(
         f"""insert into cjk_search (kind, key, lang, text)
-        select 'keyword', id, lang, term as text from keywords where {cjk.replace('text', 'term')}"""
+        select 'keyword', id, lang, term as text from keywords where {cjk_condition('term')}"""
     )
     ensure_cjk_bigrams(db)
 

@@ -1,4 +1,5 @@
-"""An import that adds no CR version keeps the CR-derived tables and derives what a full build does."""
+"""An import that adds no CR version keeps the CR-derived tables and derives what a full build does,
+deriving and indexing again only what its files change."""
 from __future__ import annotations
 
 import shutil
@@ -35,28 +36,53 @@ DERIVED = {
     "ruling_rules": "*",
     "keyword_dictionary": "*",
     "quality_issues": "kind, detail, document_id, ruling_id, rule_id",
+    "ruling_records": "*",
+    "cjk_search": "kind, key, lang, text",
 }
+SEARCHED = ("rules", "glossary", "rulings", "ruling_translations", "card_names", "card_name_records")
 
 
 def rows(path: Path, table: str, columns: str) -> list[tuple]:
+    return query(path, f"select {columns} from {table}")
+
+
+def query(path: Path, sql: str) -> list[tuple]:
     db = sqlite_utils.Database(path)
     try:
-        return sorted(db.execute(f"select {columns} from {table}").fetchall(), key=repr)
+        return sorted(db.execute(sql).fetchall(), key=repr)
     finally:
         db.close()
+
+
+def search_index_problems(path: Path) -> list[str]:
+    """FTS5's own check of each full-text index against its table (every row indexed with the
+    values it holds, nothing else): an index kept in step by an import must pass it."""
+    db = sqlite_utils.Database(path)
+    problems = []
+    try:
+        for table in SEARCHED:
+            try:
+                db.execute(f"insert into {table}_fts ({table}_fts, rank) values ('integrity-check', 1)")
+            except Exception as error:  # noqa: BLE001 - the message is the finding
+                problems.append(f"{table}: {error}")
+    finally:
+        db.close()
+    return problems
 
 
 def test_importing_a_small_rulings_file_keeps_cr_history_and_derives_what_a_full_build_does(tmp_path: Path) -> None:
     imported = tmp_path / "imported.db"
     shutil.copy(built_snapshot_db(), imported)
     report = build_database(path_inputs(SMALL, source_id="scryfall"), imported, base=imported)
-    # What was recomputed: card names, rulings and their citations; not the CR diffs,
-    # lineages or translation links (no CR version was added or changed).
-    assert report.derived == ["card names", "rulings", "new ruling links"]
+    # What was recomputed: card names, rulings and their citations, the keyword dictionary (the
+    # file holds card data); not the CR diffs, lineages or translation links (no CR version was
+    # added or changed).
+    assert report.derived == ["card names", "rulings", "new ruling links", "keyword dictionary"]
+    assert search_index_problems(imported) == []
 
     full = tmp_path / "full.db"
     report = build_database(snapshot_inputs(SNAPSHOT) + path_inputs(SMALL, source_id="scryfall"), full)
-    assert report.derived == ["card names", "cr history", "cr translations", "rulings", "ruling links"]
+    assert report.derived == ["card names", "cr history", "cr translations", "rulings", "ruling links", "keyword dictionary"]
 
     for table, columns in DERIVED.items():
         assert rows(imported, table, columns) == rows(full, table, columns), table
@@ -70,5 +96,41 @@ def test_an_import_that_adds_a_cr_version_recomputes_the_history(tmp_path: Path)
     cr = Path(__file__).parent.parent / "fixtures" / "cr" / "en-raw"
     build_database(path_inputs([cr / "2019-01-25.txt"], source_id="wizards"), base)
     report = build_database(path_inputs([cr / "2026-01-16.txt"], source_id="wizards"), base, base=base)
-    assert report.derived == ["card names", "cr history", "cr translations", "rulings", "ruling links"]
+    assert report.derived == ["card names", "cr history", "cr translations", "rulings", "ruling links", "keyword dictionary"]
     assert rows(base, "cr_changes", "count(distinct new_version_id)") == [(1,)]
+
+
+def test_a_rulings_file_rewrites_only_its_cards_rulings_and_keeps_the_search_indexes(tmp_path: Path) -> None:
+    imported = tmp_path / "imported.db"
+    shutil.copy(built_snapshot_db(), imported)
+    by_oracle_id = "select id, rowid from rulings where oracle_id is not null"
+    before = dict(query(imported, by_oracle_id))
+    report = build_database(path_inputs(SMALL[1:], source_id="scryfall"), imported, base=imported)
+    # No card data, no printed text: the keyword dictionary stands.
+    assert report.derived == ["card names", "rulings", "new ruling links"]
+    after = dict(query(imported, by_oracle_id))
+    # The file's card had no rulings in the snapshot: every ruling of another card keeps its row
+    # (a full derive numbered every ruling again; those of cards known only by a printed name are
+    # derived again on every import), and the search indexes were kept in step, not made again.
+    assert len(after) == len(before) + 11
+    assert {ruling_id: rowid for ruling_id, rowid in after.items() if ruling_id in before} == before
+    assert search_index_problems(imported) == []
+    assert query(imported, "select count(*) from rulings_fts where rulings_fts match 'connives'")[0][0] >= 1
+
+
+def test_card_data_after_its_rulings_renames_the_card_and_links_again_as_a_full_build_does(tmp_path: Path) -> None:
+    # The rulings first, without card data: the card is named from its rulings. Then its card
+    # data: its name, its rulings' links to rules (a ruling's own card name is never a keyword)
+    # and the translations follow, as in one build of everything.
+    stepwise = tmp_path / "stepwise.db"
+    shutil.copy(built_snapshot_db(), stepwise)
+    build_database(path_inputs(SMALL[1:], source_id="scryfall"), stepwise, base=stepwise)
+    lethal_names = "select name, source from card_names where oracle_id = '00000000-0000-4000-8000-00000000c0de' and lang = 'en'"
+    unnamed = query(stepwise, lethal_names)
+    build_database(path_inputs(SMALL[:1], source_id="scryfall"), stepwise, base=stepwise)
+    full = tmp_path / "full.db"
+    build_database(snapshot_inputs(SNAPSHOT) + path_inputs(SMALL, source_id="scryfall"), full)
+    for table, columns in DERIVED.items():
+        assert rows(stepwise, table, columns) == rows(full, table, columns), table
+    assert search_index_problems(stepwise) == []
+    assert query(stepwise, lethal_names) == [("Lethal Scheme", "oracle")] != unnamed

@@ -1,0 +1,148 @@
+"""What an import into a built database changes, recorded as it happens by temporary triggers.
+
+An import copies the database it adds to, whose search indexes are complete (every build ends by
+making them). While it loads and derives, temporary triggers (they go with the connection: the
+published file has none) note three things:
+
+- the cards whose ruling records were added, removed or re-keyed: only their rulings are derived
+  again (``kb.store.derive_rulings``);
+- every change to a table with a full-text index, mirrored into that index as it happens, so the
+  index is kept instead of made again from every row;
+- whether what the CR history, the CJK index and the keyword dictionary are made from changed at
+  all: they are made again only then.
+"""
+from __future__ import annotations
+
+import sqlite_utils
+
+from kb.store.schema import CJK_LANGS, FTS_CONFIG, cjk_condition
+
+# What a CR version is made of, as saved from its documents (derived columns such as
+# rules.lineage_id or cr_versions.translates_version_id left out: the derive step writes them).
+# A row of them written means the CR-derived tables (lineages, history, links) are made again.
+CR_CONTENT = {
+    "cr_versions": "id, lang, effective_date, raw_date, title, document_id, rule_count, glossary_count, status",
+    "rules": "id, version_id, number, kind, title, text, parent_number, position",
+    "rule_examples": "id, rule_id, position, text",
+    "glossary": "id, version_id, term, text, position",
+}
+
+# The tables the keyword dictionary reads (kb.store.derive_keywords), with the rows that matter:
+# card rows without Oracle text are never read (a rulings import adds such rows for cards it names).
+KEYWORD_INPUTS = {
+    "printings": "1",
+    "card_name_records": "1",
+    "cards": "{row}.oracle_text is not null",
+}
+
+
+def _cjk_text(row: str, column: str) -> str:
+    return cjk_condition(f"{row}.{column}")
+
+
+# What the CJK index holds (kb.store.schema.ensure_cjk_search), by the rows that can change on an
+# import that adds no CR version: names in a CJK language or script (a CJK name's key only ever
+# equals another CJK name's), CJK ruling translations, CJK keyword terms.
+CJK_INPUTS = {
+    "card_names": "{row}.lang in " + CJK_LANGS + " or " + _cjk_text("{row}", "name"),
+    "card_name_records": "{row}.lang in " + CJK_LANGS + " or " + _cjk_text("{row}", "name"),
+    "ruling_translations": _cjk_text("{row}", "text"),
+    "keywords": _cjk_text("{row}", "term"),
+}
+
+
+class ImportChanges:
+    """Temporary triggers on a copied database; ``stop()`` drops them (closing the connection
+    does too)."""
+
+    def __init__(self, db: sqlite_utils.Database) -> None:
+        self.db = db
+        self.triggers: list[str] = []
+        # A row that "insert or replace" replaces leaves through the delete triggers only so.
+        db.execute("pragma recursive_triggers = on")
+        db.execute("create temp table if not exists touched_card_keys (card_key text primary key)")
+        db.execute("create temp table if not exists changed_inputs (name text primary key)")
+        db.execute("drop table if exists temp.cards_before")
+        db.execute("create temp table cards_before as select oracle_id, name from main.cards")
+        db.execute("create unique index temp.cards_before_oracle_id on cards_before (oracle_id)")
+        self._track_ruling_records()
+        self.mirrored = self._mirror_search_indexes()
+        for table, condition in KEYWORD_INPUTS.items():
+            self._flag(table, "keyword dictionary", condition)
+        for table, condition in CJK_INPUTS.items():
+            self._flag(table, "cjk search", condition)
+        for table, columns in CR_CONTENT.items():
+            self._flag(table, "cr", "1", columns)
+        # The names a card's rulings may mention without naming it (kb.store.derive_cards.RulingNames).
+        self._flag("card_names", "english names", "{row}.lang = 'en' and {row}.source != 'rulings'")
+
+    def touched_card_keys(self) -> set[str]:
+        return {row[0] for row in self.db.execute("select card_key from temp.touched_card_keys")}
+
+    def changed(self, name: str) -> bool:
+        return self.db.execute("select 1 from temp.changed_inputs where name = ?", [name]).fetchone() is not None
+
+    def renamed_cards(self) -> str:
+        """SQL selecting the Oracle ids whose card name is not what it was before the import."""
+        return (
+            "select cards.oracle_id from main.cards left join temp.cards_before as before"
+            " on before.oracle_id = cards.oracle_id where before.name is not cards.name"
+            " union select before.oracle_id from temp.cards_before as before where before.name is not null"
+            " and not exists (select 1 from main.cards where cards.oracle_id = before.oracle_id)"
+        )
+
+    def stop(self) -> None:
+        for name in self.triggers:
+            self.db.execute(f"drop trigger if exists temp.{name}")
+        self.triggers = []
+        self.db.execute("pragma recursive_triggers = off")
+
+    def _trigger(self, name: str, event: str, table: str, when: str, body: str) -> None:
+        """``event``: insert, delete, update, or "update of <columns>"."""
+        condition = f" when {when}" if when and when != "1" else ""
+        self.db.execute(
+            f"create temp trigger {name} after {event} on main.{table}{condition} begin {body}; end"
+        )
+        self.triggers.append(name)
+
+    def _track_ruling_records(self) -> None:
+        # No "or ignore" in trigger bodies: the conflict handling of the statement that fires a
+        # trigger overrides its body's (loading a card bulk file failed on a repeated flag).
+        touch = (
+            "insert into touched_card_keys select {row}.card_key"
+            " where not exists (select 1 from touched_card_keys where card_key = {row}.card_key)"
+        )
+        for event, rows in (("insert", ["new"]), ("delete", ["old"]), ("update", ["old", "new"])):
+            for row in rows:
+                self._trigger(
+                    f"changes_records_{event}_{row}", event, "ruling_records",
+                    f"{row}.card_key is not null", touch.format(row=row),
+                )
+
+    def _mirror_search_indexes(self) -> set[str]:
+        """Each full-text index the copy has, kept in step with its table (FTS5 external
+        content: a row leaves the index with the values it was indexed with)."""
+        mirrored = set()
+        for table, columns in FTS_CONFIG.items():
+            if not self.db[f"{table}_fts"].exists():
+                continue
+            listed = ", ".join(columns)
+            new = ", ".join(f"new.{column}" for column in columns)
+            old = ", ".join(f"old.{column}" for column in columns)
+            add = f"insert into {table}_fts (rowid, {listed}) values (new.rowid, {new})"
+            remove = f"insert into {table}_fts ({table}_fts, rowid, {listed}) values ('delete', old.rowid, {old})"
+            self._trigger(f"changes_fts_{table}_insert", "insert", table, "", add)
+            self._trigger(f"changes_fts_{table}_delete", "delete", table, "", remove)
+            self._trigger(f"changes_fts_{table}_update", "update", table, "", f"{remove}; {add}")
+            mirrored.add(table)
+        return mirrored
+
+    def _flag(self, table: str, name: str, condition: str, columns: str = "") -> None:
+        """Note ``name`` changed when a row of ``table`` meeting ``condition`` is written
+        (``columns``: only updates of those count)."""
+        flag = f"insert into changed_inputs select '{name}' where not exists (select 1 from changed_inputs where name = '{name}')"
+        slug = name.replace(" ", "_")
+        update = f"update of {columns}" if columns else "update"
+        for event, rows in (("insert", ["new"]), ("delete", ["old"]), (update, ["old", "new"])):
+            when = " or ".join(f"({condition.format(row=row)})" for row in rows)
+            self._trigger(f"changes_{slug}_{table}_{event.split()[0]}", event, table, when, flag)
