@@ -103,7 +103,7 @@ def _keyword_citations(
 ) -> Iterable[RuleCitation]:
     if version is None:
         return
-    words = set(_WORD_RUN.findall(text.lower()))
+    words = WordRuns(text)
     matches = _matches(text, version, words)
     # Keywords the version in force lacks (the ruling's wording was updated later) are looked
     # up in the later versions, with lower confidence: only the surfaces each later version
@@ -127,8 +127,41 @@ def _keyword_citations(
         )
 
 
+class WordRuns:
+    """A text's runs of word characters, lowered, and where a given one starts: a keyword match
+    starts where its surface's first run does."""
+
+    def __init__(self, text: str) -> None:
+        self.lowered = text.lower()
+        self.words = set(_WORD_RUN.findall(self.lowered))
+        # "İ" lowers to two characters: offsets in the lowered text would drift from the text's.
+        self.aligned = len(self.lowered) == len(text)
+        self._starts: dict[str, list[int]] = {}
+
+    def starts(self, word: str) -> list[int]:
+        """Where ``word`` is a whole run (found with ``str.find``: listing every run with its
+        offset made a match object a word)."""
+        found = self._starts.get(word)
+        if found is None:
+            found = []
+            lowered, size = self.lowered, len(word)
+            at = lowered.find(word)
+            while at != -1:
+                end = at + size
+                if (at == 0 or not _is_word_char(lowered[at - 1])) and (end == len(lowered) or not _is_word_char(lowered[end])):
+                    found.append(at)
+                at = lowered.find(word, end)
+            self._starts[word] = found
+        return found
+
+
+def _is_word_char(char: str) -> bool:
+    # What \w matches in a str pattern (the re module's documentation).
+    return char.isalnum() or char == "_"
+
+
 def _matches(
-    text: str, version: VersionKeywords, words: set[str]
+    text: str, version: VersionKeywords, words: WordRuns
 ) -> list[tuple[re.Match[str], CRKeyword, VersionKeywords]]:
     if version.pattern is None:
         return []
@@ -136,12 +169,31 @@ def _matches(
     # no surface's first run is among the text's words, the scan would find nothing.
     if version.first_words is None:
         version.first_words = _first_words(version.by_surface)
-    if version.first_words and version.first_words.isdisjoint(words):
+    first_words = version.first_words
+    present = first_words & words.words if first_words else None
+    if first_words and not present:
         return []
+    if present and words.aligned:
+        # Tried only where such a word starts, as a scan finds them (leftmost first, none
+        # overlapping): scanning tried the pattern at every character (a third of linking a
+        # ruling to rules).
+        candidates = []
+        end = 0
+        for start in sorted(start for word in present for start in words.starts(word)):
+            if start >= end:
+                match = version.pattern.match(text, start)
+                if match:
+                    candidates.append(match)
+                    end = match.end()
+    else:
+        candidates = list(version.pattern.finditer(text))
     found = []
-    for match in version.pattern.finditer(text):
-        keyword = version.by_surface[" ".join(match.group(0).lower().split())]
-        found.append((match, keyword, version))
+    for match in candidates:
+        # A letter the pattern equates with an ASCII one when ignoring case ("ſ" with "s",
+        # "ı" with "i") makes a match that is no surface: not the keyword as printed.
+        keyword = version.by_surface.get(" ".join(match.group(0).lower().split()))
+        if keyword is not None:
+            found.append((match, keyword, version))
     return found
 
 

@@ -54,6 +54,12 @@ TRANSLATED_PART = re.compile(
 # Every match of SECTION_LIST contains one of these; ``in`` tests them far faster than the
 # pattern scans text that has none (about half the rules).
 _SECTION_HINTS = ("ule", "ULE", "ection", "ECTION")
+# The same for the other patterns: a dotted number has an ASCII digit 1–9 and a full stop; the
+# translated lists and parts have one of these words or endings (the two scans were two thirds
+# of reading an English ruling's citations, and no English ruling holds any of them).
+_DIGITS = tuple("123456789")
+_TRANSLATED_SECTION_HINTS = ("规则", "規則", "규칙", "egla", "ègle", "egel", "egol", "egra")
+_TRANSLATED_PART_HINTS = ("第", "ecci", "bschnitt", "ezione", "cao", "cão", "çao", "ção")
 # A number range wider than this is not a list of rules someone meant to cite one by one.
 MAX_RANGE = 40
 
@@ -78,8 +84,9 @@ def extract_refs(text: str, lang: str | None = None) -> list[str]:
     scan of the text, and an English CR has ~3,000 texts to scan.
     """
     found: list[tuple[int, str]] = []
-    for match in DOTTED_RULE.finditer(text):
-        found.extend((match.start(), number) for number in _numbers_of_dotted(match))
+    if "." in text and any(digit in text for digit in _DIGITS):
+        for match in DOTTED_RULE.finditer(text):
+            found.extend((match.start(), number) for number in _numbers_of_dotted(match))
     if any(hint in text for hint in _SECTION_HINTS):
         for match in SECTION_LIST.finditer(text):
             start = match.start("list")
@@ -87,15 +94,17 @@ def extract_refs(text: str, lang: str | None = None) -> list[str]:
                 found.extend((start + item.start(), number) for number in _numbers_of_sections(item))
     if lang == "en":
         return _in_order(found)
-    for match in TRANSLATED_SECTION_LIST.finditer(text):
-        start = match.start("list")
-        found.extend(
-            (start + number.start(), number.group())
-            for number in re.finditer(r"\d{3}", match.group("list"))
-            if _is_section_number(number.group())
-        )
-    for match in TRANSLATED_PART.finditer(text):
-        found.append((match.start(), match["part"] or match["word_part"]))
+    if any(hint in text for hint in _TRANSLATED_SECTION_HINTS):
+        for match in TRANSLATED_SECTION_LIST.finditer(text):
+            start = match.start("list")
+            found.extend(
+                (start + number.start(), number.group())
+                for number in re.finditer(r"\d{3}", match.group("list"))
+                if _is_section_number(number.group())
+            )
+    if any(hint in text for hint in _TRANSLATED_PART_HINTS):
+        for match in TRANSLATED_PART.finditer(text):
+            found.append((match.start(), match["part"] or match["word_part"]))
     return _in_order(found)
 
 

@@ -164,3 +164,23 @@ def test_the_rulings_own_card_name_is_masked(index: KeywordIndex) -> None:
     text = "Trample of the Ages deals 1 damage to each creature."  # a made-up card name
     assert [c.number for c in link_ruling(text, "2025-03-01", index)] == ["702.19"]
     assert link_ruling(text, "2025-03-01", index, ["Trample of the Ages"]) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Letters the pattern equates with ASCII ones when ignoring case ("ſ" with "s", "ı" with
+        # "i", the Kelvin sign with "k"): a word spelt with one is no surface of a keyword (linking
+        # looked it up and failed with a KeyError, stopping the whole build).
+        ("It was manifeſted face down; a creature with flying can block it.", [("702.9", "flying")]),
+        ("A creature with flyıng can block it.", []),
+        ("\u212aicker: you may pay it as you cast the spell.", [("702.33", "\u212aicker")]),
+        # "İ" lowers to two characters: the text is scanned whole, with the same answer.
+        ("İstanbul: a creature with flying can block it.", [("702.9", "flying")]),
+        # Only whole words start a match: "unflying" and "flying_" are no keyword.
+        ("An unflying creature_flying and flying_ ones, then flying.", [("702.9", "flying")]),
+    ],
+)
+def test_look_alike_letters_and_word_edges(index: KeywordIndex, text: str, expected: list[tuple[str, str]]) -> None:
+    links = link_ruling(text, "2025-03-01", index)
+    assert [(c.number, c.matched_text) for c in links] == expected
