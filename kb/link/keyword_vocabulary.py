@@ -59,6 +59,32 @@ class CRKeyword:
     ambiguous: bool
 
 
+WORD_RUN = re.compile(r"\w+")
+
+
+@dataclass(frozen=True)
+class WordFilter:
+    """What a text must hold for a keyword pattern to match in it: the first run of word
+    characters of a surface, as a whole word, or (a surface starting with none, such as "∞")
+    that surface's first chunk. Testing a text's words against a set is far cheaper than
+    scanning it with the pattern."""
+
+    first_words: frozenset[str]
+    # The first space-free chunk of each surface that starts with no word character.
+    odd_starts: tuple[str, ...]
+
+    @classmethod
+    def of(cls, surfaces: Iterable[str]) -> WordFilter:
+        firsts, odd = set(), set()
+        for surface in surfaces:
+            first = WORD_RUN.match(surface)
+            if first:
+                firsts.add(first.group(0))
+            elif surface.split():
+                odd.add(surface.split()[0])
+        return cls(frozenset(firsts), tuple(sorted(odd)))
+
+
 @dataclass
 class VersionKeywords:
     version_id: str
@@ -66,7 +92,8 @@ class VersionKeywords:
     by_surface: dict[str, CRKeyword]
     pattern: re.Pattern[str] | None
     numbers: set[str] = field(default_factory=set)
-    first_words: frozenset[str] | None = None
+    # What a text must hold for ``pattern`` to match in it; made on first use.
+    word_filter: WordFilter | None = None
 
 
 @dataclass
@@ -75,6 +102,8 @@ class KeywordIndex:
 
     versions: list[VersionKeywords]
     _added_later: dict[str, list[VersionKeywords]] = field(default_factory=dict, repr=False)
+    # Per version, the filter of every surface later versions add, at once (``later_filter``).
+    _later_filters: dict[str, WordFilter] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_versions(cls, versions: Iterable[CRDocument]) -> KeywordIndex:
@@ -102,6 +131,14 @@ class KeywordIndex:
                 added.append(VersionKeywords(later.version_id, later.effective_date, new, _alternation(new)))
         self._added_later[version.version_id] = added
         return added
+
+    def later_filter(self, version: VersionKeywords) -> WordFilter:
+        """What a text must hold for any surface a later version adds to match in it."""
+        found = self._later_filters.get(version.version_id)
+        if found is None:
+            found = WordFilter.of([surface for later in self.added_later(version) for surface in later.by_surface])
+            self._later_filters[version.version_id] = found
+        return found
 
     def in_force(self, date: str | None) -> VersionKeywords | None:
         """The version in force on ``date``; the newest without a date; the oldest before all."""

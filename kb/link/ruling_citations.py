@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from kb.link.keyword_vocabulary import CRKeyword, KeywordIndex, VersionKeywords
+from kb.link.keyword_vocabulary import WORD_RUN, CRKeyword, KeywordIndex, VersionKeywords, WordFilter
 from kb.normalise.refs import extract_refs
 
 # Words before a keyword that make it one: "has flying", "with flashback", "loses trample".
@@ -108,7 +108,10 @@ def _keyword_citations(
     # Keywords the version in force lacks (the ruling's wording was updated later) are looked
     # up in the later versions, with lower confidence: only the surfaces each later version
     # adds, since one the ruling's own version has was matched already.
-    for candidate in index.added_later(version):
+    later = index.added_later(version)
+    if later and not _may_match(index.later_filter(version), words):
+        later = []  # no surface a later version adds can match: each is not tried
+    for candidate in later:
         taken = [(m.start(), m.end()) for m, _k, _v in matches]
         for match, keyword, found_in in _matches(text, candidate, words):
             if not any(start < match.end() and match.start() < end for start, end in taken):
@@ -133,7 +136,7 @@ class WordRuns:
 
     def __init__(self, text: str) -> None:
         self.lowered = text.lower()
-        self.words = set(_WORD_RUN.findall(self.lowered))
+        self.words = set(WORD_RUN.findall(self.lowered))
         # "İ" lowers to two characters: offsets in the lowered text would drift from the text's.
         self.aligned = len(self.lowered) == len(text)
         self._starts: dict[str, list[int]] = {}
@@ -165,15 +168,17 @@ def _matches(
 ) -> list[tuple[re.Match[str], CRKeyword, VersionKeywords]]:
     if version.pattern is None:
         return []
-    # A match starts with its surface's first run of letters as a whole word of the text: when
-    # no surface's first run is among the text's words, the scan would find nothing.
-    if version.first_words is None:
-        version.first_words = _first_words(version.by_surface)
-    first_words = version.first_words
-    present = first_words & words.words if first_words else None
-    if first_words and not present:
+    # A match starts with its surface's first run of letters as a whole word of the text (or,
+    # for a surface with none, holds its first chunk): without one the scan would find nothing.
+    if version.word_filter is None:
+        version.word_filter = WordFilter.of(version.by_surface)
+    present = version.word_filter.first_words & words.words
+    odd = any(start in words.lowered for start in version.word_filter.odd_starts)
+    if not present and not odd:
         return []
-    if present and words.aligned:
+    if odd or not words.aligned:
+        candidates = list(version.pattern.finditer(text))
+    else:
         # Tried only where such a word starts, as a scan finds them (leftmost first, none
         # overlapping): scanning tried the pattern at every character (a third of linking a
         # ruling to rules).
@@ -185,8 +190,6 @@ def _matches(
                 if match:
                     candidates.append(match)
                     end = match.end()
-    else:
-        candidates = list(version.pattern.finditer(text))
     found = []
     for match in candidates:
         # A letter the pattern equates with an ASCII one when ignoring case ("ſ" with "s",
@@ -197,15 +200,10 @@ def _matches(
     return found
 
 
-_WORD_RUN = re.compile(r"\w+")
-
-
-def _first_words(surfaces: Iterable[str]) -> frozenset[str]:
-    """Each surface's leading run of word characters; empty (no filter) when one has none."""
-    firsts = [_WORD_RUN.match(surface) for surface in surfaces]
-    if not all(firsts):
-        return frozenset()
-    return frozenset(first.group(0) for first in firsts if first)
+def _may_match(word_filter: WordFilter, words: WordRuns) -> bool:
+    return not word_filter.first_words.isdisjoint(words.words) or any(
+        start in words.lowered for start in word_filter.odd_starts
+    )
 
 
 def _confidence(text: str, match: re.Match[str], keyword: CRKeyword) -> float | None:

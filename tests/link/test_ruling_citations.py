@@ -184,3 +184,11 @@ def test_the_rulings_own_card_name_is_masked(index: KeywordIndex) -> None:
 def test_look_alike_letters_and_word_edges(index: KeywordIndex, text: str, expected: list[tuple[str, str]]) -> None:
     links = link_ruling(text, "2025-03-01", index)
     assert [(c.number, c.matched_text) for c in links] == expected
+
+
+def test_a_keyword_without_letters_is_found_in_its_version_and_later(index: KeywordIndex) -> None:
+    # ∞ (702.186 since 2026) starts with no word character: no word rules it out, the text is
+    # scanned for it, in the version in force and as a surface a later version adds.
+    text = "A creature with ∞ abilities gets +1/+1. Its ∞ ability triggers."
+    found = [(c.number, c.matched_text, c.version_id, c.confidence) for date in ("2026-02-01", "2024-01-01") for c in link_ruling(text, date, index)]
+    assert found == [("702.186", "∞", "en-2026-01-16", 0.9), ("702.186", "∞", "en-2026-01-16", 0.72)]
