@@ -217,12 +217,11 @@ def _build(
                 progress(f"saving {len(deferred)} CR versions")
             for parsed, document_id, source_id in deferred:
                 save_cr(db, parsed, document_id, source_id)
-            cr_unchanged = changes is not None and not changes.changed("cr")
-            if changes is not None and not cr_unchanged:
+            if changes is not None and changes.changed("cr"):
                 # A CR version added or changed: every derived table is made again.
                 changes.stop()
                 changes = None
-            report.derived = link_all(db, progress, cr_unchanged=cr_unchanged, changes=changes)
+            report.derived = link_all(db, progress, changes)
             if changes is None or changes.changed("keyword dictionary"):
                 if progress:
                     progress("mining the keyword dictionary from printed texts")

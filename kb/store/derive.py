@@ -30,13 +30,11 @@ from kb.store.import_changes import ImportChanges
 def link_all(
     db: sqlite_utils.Database,
     progress: Callable[[str], None] | None = None,
-    cr_unchanged: bool = False,
     changes: ImportChanges | None = None,
 ) -> list[str]:
-    """Recompute the derived tables; ``cr_unchanged``: the CR-derived ones are current (no CR
-    row was written since they were derived); ``changes``: what an import
-    into a built database changed (``cr_unchanged`` too): only those cards' rulings are derived
-    again. Returns the steps that ran."""
+    """Recompute the derived tables; ``changes``: what an import into a built database changed,
+    which wrote no CR row (the CR-derived tables are current): only the cards it touched are
+    derived again. Returns the steps that ran."""
     ran: list[str] = []
 
     def stage(name: str, message: str) -> None:
@@ -46,7 +44,7 @@ def link_all(
 
     stage("card names", "linking card names")
     resolve_card_names(db)
-    if cr_unchanged:
+    if changes is not None:
         # No CR version was added or changed: diffs, lineages and translation links stand.
         history = stored_cr_history(db)
     else:
@@ -56,53 +54,17 @@ def link_all(
         # Translated rules and glossaries next: their term pairs sharpen ruling-translation matching.
         stage("cr translations", "linking CR translations to their English rules")
         link_cr_translations(db)
-    if cr_unchanged and changes is None:
-        _remember_ruling_inputs(db)
     stage("rulings", "deriving cards and rulings, linking translations and cited rules")
-    derive_rulings(db, changes if cr_unchanged else None)
-    if cr_unchanged:
+    derive_rulings(db, changes)
+    if changes is not None:
         # The same CR and the same ruling give the same citations: only rulings that are new
         # or whose text, date or card name changed are linked again.
         stage("new ruling links", "linking new rulings to the rules they cite")
-        if changes is None:
-            _relink_changed_rulings(db, history)
-        else:
-            _relink_rederived_rulings(db, history, changes)
+        _relink_rederived_rulings(db, history, changes)
     else:
         stage("ruling links", "linking rulings to the rules they cite")
         save_ruling_links(db, history)
     return ran
-
-
-# What linking a ruling to rules reads (kb.store.derive_history.save_ruling_rules).
-_RULING_INPUTS = (
-    "select rulings.id, rulings.text, rulings.published_at, cards.name as card"
-    " from rulings left join cards on cards.oracle_id = rulings.oracle_id"
-)
-
-
-def _remember_ruling_inputs(db: sqlite_utils.Database) -> None:
-    db.execute("drop table if exists temp.linked_rulings")
-    db.execute(f"create temp table linked_rulings as {_RULING_INPUTS}")
-    db.execute("create unique index temp.linked_rulings_id on linked_rulings (id)")
-
-
-def _relink_changed_rulings(db: sqlite_utils.Database, history: History) -> None:
-    db.execute("drop table if exists temp.relinked_rulings")
-    db.execute(
-        f"create temp table relinked_rulings as select now.id from ({_RULING_INPUTS}) as now"
-        " left join temp.linked_rulings as was on was.id = now.id"
-        " where was.id is null or was.text is not now.text or was.published_at is not now.published_at"
-        " or was.card is not now.card"
-    )
-    db.execute(
-        "delete from ruling_rules where ruling_id not in (select id from rulings)"
-        " or ruling_id in (select id from temp.relinked_rulings)"
-    )
-    save_ruling_rules(db, *history, where="rulings.id in (select id from temp.relinked_rulings)")
-    db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW, replace=True)
-    db.execute("drop table temp.linked_rulings")
-    db.execute("drop table temp.relinked_rulings")
 
 
 def _relink_rederived_rulings(db: sqlite_utils.Database, history: History, changes: ImportChanges) -> None:
