@@ -58,7 +58,9 @@ class ImportChanges:
     def __init__(self, db: sqlite_utils.Database) -> None:
         self.db = db
         self.triggers: list[str] = []
-        # A row that "insert or replace" replaces leaves through the delete triggers only so.
+        # A row that "insert or replace" replaces leaves through the delete triggers only so
+        # (sqlite-utils turns it on for its connections; a plain one has it off).
+        self.recursive_triggers = db.execute("pragma recursive_triggers").fetchone()[0]
         db.execute("pragma recursive_triggers = on")
         db.execute("create temp table if not exists touched_card_keys (card_key text primary key)")
         db.execute("create temp table if not exists changed_inputs (name text primary key)")
@@ -95,7 +97,7 @@ class ImportChanges:
         for name in self.triggers:
             self.db.execute(f"drop trigger if exists temp.{name}")
         self.triggers = []
-        self.db.execute("pragma recursive_triggers = off")
+        self.db.execute(f"pragma recursive_triggers = {int(self.recursive_triggers)}")
 
     def _trigger(self, name: str, event: str, table: str, when: str, body: str) -> None:
         """``event``: insert, delete, update, or "update of <columns>"."""
@@ -124,7 +126,9 @@ class ImportChanges:
         content: a row leaves the index with the values it was indexed with)."""
         mirrored = set()
         for table, columns in FTS_CONFIG.items():
-            if not self.db[f"{table}_fts"].exists():
+            index = self.db[f"{table}_fts"]
+            # An index made by other code (other columns) is made again at the end instead.
+            if not index.exists() or [column.name for column in index.columns] != columns:
                 continue
             listed = ", ".join(columns)
             new = ", ".join(f"new.{column}" for column in columns)

@@ -1,0 +1,90 @@
+"""kb.store.import_changes: what an import changes, noted by temporary triggers, with the
+full-text indexes kept in step row by row. The rulings here are made-up rows (only the
+bookkeeping is under test; tests/build/test_incremental.py checks whole imports of real files)."""
+from __future__ import annotations
+
+import sqlite_utils
+
+from kb.store.import_changes import ImportChanges
+from kb.store.schema import ensure_db_shape
+
+
+def built() -> sqlite_utils.Database:
+    db = sqlite_utils.Database(memory=True)
+    ensure_db_shape(db, search=False)
+    db["sources"].insert({"id": "scryfall"})
+    db["documents"].insert({"id": 1, "source_id": "scryfall"})
+    db.conn.executemany(
+        "insert into rulings (id, oracle_id, text, rowid) values (?, ?, ?, ?)",
+        [(10, "a", "Flying creatures can block it.", 1), (11, "b", "Trample damage is assigned.", 2)],
+    )
+    db.conn.executemany(
+        "insert into ruling_records (id, document_id, position, oracle_id, text, card_key) values (?, 1, ?, ?, ?, ?)",
+        [(100, 0, "a", "Flying creatures can block it.", "a"), (101, 1, "b", "Trample damage is assigned.", "b")],
+    )
+    ensure_db_shape(db)
+    return db
+
+
+def fts_problems(db: sqlite_utils.Database, table: str) -> str | None:
+    try:
+        db.execute(f"insert into {table}_fts ({table}_fts, rank) values ('integrity-check', 1)")
+    except Exception as error:  # noqa: BLE001 - the message is the finding
+        return str(error)
+    return None
+
+
+def matches(db: sqlite_utils.Database, query: str) -> list[int]:
+    return [row[0] for row in db.execute("select rowid from rulings_fts where rulings_fts match ? order by rowid", [query])]
+
+
+def test_writes_during_an_import_reach_the_search_index_row_by_row() -> None:
+    db = built()
+    db.execute("pragma recursive_triggers = off")  # a plain connection's default
+    changes = ImportChanges(db)
+    assert "rulings" in changes.mirrored
+    db.execute("insert into rulings (id, oracle_id, text, rowid) values (12, 'c', 'Deathtouch kills.', 3)")
+    db.execute("delete from rulings where id = 11")
+    db.execute("update rulings set text = 'Flying or reach can block it.' where id = 10")
+    # A row that "insert or replace" replaces leaves the index too (recursive triggers).
+    db.execute("insert or replace into rulings (id, oracle_id, text, rowid) values (12, 'c', 'Menace needs two.', 3)")
+    changes.stop()
+    assert db.execute("pragma recursive_triggers").fetchone() == (0,)
+    assert fts_problems(db, "rulings") is None
+    assert (matches(db, "trample"), matches(db, "reach"), matches(db, "deathtouch"), matches(db, "menace")) == ([], [1], [], [3])
+    # Stopped: later writes are not mirrored (the build makes what is not kept again).
+    db.execute("delete from rulings where id = 12")
+    assert fts_problems(db, "rulings") is not None
+
+
+def test_touched_cards_and_changed_inputs() -> None:
+    db = built()
+    changes = ImportChanges(db)
+    assert changes.touched_card_keys() == set()
+    # A document read again replaces its records; a re-keyed record touches both cards.
+    db.execute(
+        "insert or replace into ruling_records (id, document_id, position, oracle_id, text, card_key)"
+        " values (101, 1, 1, 'b', 'Trample damage is assigned.', 'b')"
+    )
+    db.execute("update ruling_records set card_key = 'name:en:x' where id = 100")
+    assert changes.touched_card_keys() == {"a", "b", "name:en:x"}
+    assert not changes.changed("cr") and not changes.changed("keyword dictionary")
+    # A card without Oracle text is nothing the keyword dictionary reads; one with it is.
+    db.execute("insert into cards (oracle_id) values ('c')")
+    assert not changes.changed("keyword dictionary")
+    db.execute("insert into cards (oracle_id, name, oracle_text) values ('d', 'Dee', 'Flying')")
+    assert changes.changed("keyword dictionary")
+    # Only a CJK name changes the CJK index.
+    db.execute("insert into card_names (oracle_id, lang, name, source, name_key) values ('d', 'de', 'Di', 'scryfall', 'di')")
+    assert not changes.changed("cjk search")
+    db.execute("insert into card_names (oracle_id, lang, name, source, name_key) values ('d', 'ja', 'ディー', 'scryfall', 'ディー')")
+    assert changes.changed("cjk search")
+    db.execute("insert into cr_versions (id, lang) values ('en-2026-01-16', 'en')")
+    assert changes.changed("cr")
+
+
+def test_an_index_of_other_columns_is_not_kept() -> None:
+    db = built()
+    db.execute("drop table rulings_fts")
+    db.execute("create virtual table rulings_fts using fts5 (text, content=rulings)")
+    assert "rulings" not in ImportChanges(db).mirrored
