@@ -3,7 +3,9 @@
 ``save_history(db)`` is part of the linking step (after rulings are derived and CR translations
 linked): it diffs every pair of consecutive English CR versions, derives every rule's lineage
 from those pairings (``kb.store.derive_lineage``) and links every English ruling to the lineage
-of each rule it relies on, all recomputed from scratch on every build or import.
+of each rule it relies on, all recomputed from scratch on every build, and on every import that
+adds or changes a CR version (an import that adds none links only the rulings it changed:
+``kb.store.derive``).
 """
 from __future__ import annotations
 

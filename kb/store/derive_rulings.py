@@ -1,8 +1,9 @@
 """English rulings and their sightings, derived from the stored ruling records.
 
-Everything here is recomputed from ``ruling_records`` on every build
-or import, so a page whose card was unknown when it was imported is linked as soon as the card
-data arrives, without reading the page again.
+Everything here is recomputed from ``ruling_records`` on every build, and on every import for
+the cards whose records it adds, removes or re-keys (``kb.store.import_changes``; a card whose name
+now resolves is re-keyed), so a page whose card was unknown when it was imported is linked as soon
+as the card data arrives, without reading the page again.
 
 Each text is stored once: a record whose text is exactly its ruling's keeps none of its own
 (``ruling_records.ruling_id`` names the ruling, ``text`` is null). A derive reads every record's
