@@ -187,13 +187,17 @@ def save_ruling_rules(
     rules_of = [{rule.number: rule for rule in doc.rules} for doc in documents]
     current_of = {lineage: number for number, lineage in lineages[-1].items()}
     newest_id = versions[-1][0]
-    rows: dict[tuple, tuple] = {}
+    # Written in batches as the rulings are read: held until the end, the rows of a million
+    # rulings took the import past 350 MB.
+    batch: list[tuple] = []
     query = (
         "select rulings.id, rulings.text, rulings.published_at, cards.name as card"
         " from rulings left join cards on cards.oracle_id = rulings.oracle_id"
         + (f" where {where}" if where else "")
     )
     for ruling in db.query(query):
+        # One ruling's citations, each once (a ruling's rows never share a key with another's).
+        rows: dict[tuple, tuple] = {}
         names = [ruling["card"]] if ruling["card"] else []
         for citation in link_ruling(ruling["text"] or "", ruling["published_at"], index, names):
             if citation.version_id not in position_of:
@@ -218,11 +222,22 @@ def save_ruling_rules(
                     ruling["published_at"],
                 ),
             )
+        batch.extend(rows.values())
+        if len(batch) >= RULING_RULES_BATCH:
+            _insert_ruling_rules(db, batch)
+            batch = []
+    _insert_ruling_rules(db, batch)
+
+
+RULING_RULES_BATCH = 20_000
+
+
+def _insert_ruling_rules(db: sqlite_utils.Database, rows: list[tuple]) -> None:
     db.conn.executemany(
         "insert or replace into ruling_rules (ruling_id, version_id, rule_number, method, rule_id,"
         " confidence, matched_text, current_number, current_rule_id, status, lineage_id,"
         " in_force_version_id, published_at) values (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        list(rows.values()),
+        rows,
     )
 
 
