@@ -42,8 +42,9 @@ def link_all(
         if progress:
             progress(message)
 
-    stage("card names", "linking card names")
-    resolve_card_names(db)
+    if changes is None or changes.changed("card names"):
+        stage("card names", "linking card names")
+        resolve_card_names(db)
     if changes is not None:
         # No CR version was added or changed: diffs, lineages and translation links stand.
         history = stored_cr_history(db)

@@ -96,14 +96,17 @@ def ensure_cards_exist(db: sqlite_utils.Database, ruling_names: RulingNames | No
     """A ruling may name an Oracle id whose card data we have not imported: keep the ruling,
     give the card a row without a name, and say so (``ruling_names``: the names those cards'
     rulings call them by, found as the rulings were derived)."""
+    # Without card data: no row, or the row a former import gave it (``resolve_card_names``,
+    # which removes those, runs only when card data changed).
     missing = [
         row[0]
         for row in db.execute(
-            "select distinct oracle_id from rulings where oracle_id is not null"
-            " and oracle_id not in (select oracle_id from cards) order by oracle_id"
+            "select distinct oracle_id from rulings where oracle_id is not null and not exists ("
+            "select 1 from cards where cards.oracle_id = rulings.oracle_id and cards.name is not null)"
+            " order by oracle_id"
         )
     ]
-    db.conn.executemany("insert into cards (oracle_id) values (?)", [(oracle_id,) for oracle_id in missing])
+    db.conn.executemany("insert or ignore into cards (oracle_id) values (?)", [(oracle_id,) for oracle_id in missing])
     name_cards_from_rulings(db, missing, None if ruling_names is None else ruling_names.found_for(missing))
     if missing:
         # One issue, not one per card: a rulings bulk file imported alone would flood the table.
@@ -178,7 +181,7 @@ class RulingNames:
         be are as before); otherwise they are read from their stored rulings."""
         self.db = db
         self.keep_unseen = keep_unseen
-        self.with_card_data = {row[0] for row in db.execute("select oracle_id from cards")}
+        self.with_card_data = {row[0] for row in db.execute("select oracle_id from cards where name is not null")}
         self.known = english_names(db)
         self.names: dict[str, str] = {}
         self.seen: set[str] = set()

@@ -8,8 +8,8 @@ published file has none) note three things:
   again (``kb.store.derive_rulings``);
 - every change to a table with a full-text index, mirrored into that index as it happens, so the
   index is kept instead of made again from every row;
-- whether what the CR history, the CJK index and the keyword dictionary are made from changed at
-  all: they are made again only then.
+- whether what the CR history, card names, the CJK index and the keyword dictionary are made
+  from changed at all: they are made again only then.
 """
 from __future__ import annotations
 
@@ -25,6 +25,15 @@ CR_CONTENT = {
     "rules": "id, version_id, number, kind, title, text, parent_number, position",
     "rule_examples": "id, rule_id, position, text",
     "glossary": "id, version_id, term, text, position",
+}
+
+# What card names are resolved from (kb.store.derive_cards.resolve_card_names): card data, name
+# records and the printings a name-only page shows. Rows without a name are what a rulings import
+# gives a card it names without card data.
+CARD_NAME_INPUTS = {
+    "cards": ("{row}.name is not null", "name, faces"),
+    "card_name_records": ("1", ""),
+    "printings": ("1", ""),
 }
 
 # The tables the keyword dictionary reads (kb.store.derive_keywords), with the rows that matter:
@@ -75,6 +84,8 @@ class ImportChanges:
             self._flag(table, "cjk search", condition)
         for table, columns in CR_CONTENT.items():
             self._flag(table, "cr", "1", columns)
+        for table, (condition, columns) in CARD_NAME_INPUTS.items():
+            self._flag(table, "card names", condition, columns)
         # The names a card's rulings may mention without naming it (kb.store.derive_cards.RulingNames).
         self._flag("card_names", "english names", "{row}.lang = 'en' and {row}.source != 'rulings'")
 

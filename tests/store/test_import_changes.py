@@ -69,11 +69,12 @@ def test_touched_cards_and_changed_inputs() -> None:
     db.execute("update ruling_records set card_key = 'name:en:x' where id = 100")
     assert changes.touched_card_keys() == {"a", "b", "name:en:x"}
     assert not changes.changed("cr") and not changes.changed("keyword dictionary")
-    # A card without Oracle text is nothing the keyword dictionary reads; one with it is.
+    # A card without card data (no name, no Oracle text) is nothing card names or the keyword
+    # dictionary are made from; card data is.
     db.execute("insert into cards (oracle_id) values ('c')")
-    assert not changes.changed("keyword dictionary")
+    assert not changes.changed("keyword dictionary") and not changes.changed("card names")
     db.execute("insert into cards (oracle_id, name, oracle_text) values ('d', 'Dee', 'Flying')")
-    assert changes.changed("keyword dictionary")
+    assert changes.changed("keyword dictionary") and changes.changed("card names")
     # Only a CJK name changes the CJK index.
     db.execute("insert into card_names (oracle_id, lang, name, source, name_key) values ('d', 'de', 'Di', 'scryfall', 'di')")
     assert not changes.changed("cjk search")
