@@ -82,8 +82,8 @@ def _choose_rederived(db: sqlite_utils.Database, touched: set[str] | None) -> No
     """``temp.rederived_cards``: the card keys whose rulings are derived again (None: all);
     ``temp.replaced_rulings``: the rulings they replace, with what linking them to rules reads
     (left empty when all are derived again)."""
-    db.execute("drop table if exists temp.rederived_cards")
-    db.execute("drop table if exists temp.replaced_rulings")
+    for table in ("rederived_cards", "replaced_rulings", "cardless_documents"):
+        db.execute(f"drop table if exists temp.{table}")
     db.execute(f"create temp table replaced_rulings as {RULING_LINK_INPUTS} where 0")
     if touched is None:
         return
@@ -91,6 +91,23 @@ def _choose_rederived(db: sqlite_utils.Database, touched: set[str] | None) -> No
     db.conn.executemany(
         "insert or ignore into temp.rederived_cards values (?)",
         [(key,) for key in sorted(touched) if not key.startswith(("name:", "document:"))],
+    )
+    # Documents with records printed without their card, now or before this import: their
+    # sightings are all found again (kb.store.ruling_writer), so every card they print a ruling
+    # of is derived again too. Such pages are few and short (old Gatherer pages).
+    db.execute("create temp table cardless_documents (document_id integer primary key)")
+    db.conn.executemany(
+        "insert or ignore into temp.cardless_documents values (?)",
+        [(int(key.split(":", 1)[1]),) for key in sorted(touched) if key.startswith("document:")],
+    )
+    db.execute(
+        "insert or ignore into temp.cardless_documents select distinct document_id from ruling_records"
+        " where card_key >= 'document:' and card_key < 'document;'"
+    )
+    db.execute(
+        "insert or ignore into temp.rederived_cards select distinct card_key from ruling_records"
+        " where document_id in (select document_id from temp.cardless_documents)"
+        " and card_key not like 'document:%'"
     )
     # Cards known only by a printed name: always (resolving them may have changed).
     db.execute(

@@ -168,12 +168,10 @@ class RulingWriter:
         else:
             conn.execute("delete from ruling_sightings where ruling_id in (select id from temp.replaced_rulings)")
             # Records printed without their card were seen as copies of other cards' rulings:
-            # those sightings are found again (every such record is read again).
+            # every sighting of their documents is found again (each record of them is read
+            # again, those of cards too: kb.store.derive_rulings), a record gone since included.
             conn.execute(
-                "delete from ruling_sightings where document_id in ("
-                " select document_id from ruling_records where card_key like 'document:%')"
-                " and not exists (select 1 from ruling_records where ruling_records.document_id = ruling_sightings.document_id"
-                " and ruling_records.position = ruling_sightings.position and ruling_records.card_key not like 'document:%')"
+                "delete from ruling_sightings where document_id in (select document_id from temp.cardless_documents)"
             )
             conn.execute("delete from rulings where id in (select id from temp.replaced_rulings)")
         self.records_point_at_rulings = False

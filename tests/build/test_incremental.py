@@ -9,6 +9,10 @@ import sqlite_utils
 
 from kb.build.inputs import path_inputs, snapshot_inputs
 from kb.build.publish import build_database
+from kb.records import RulingRecord
+from kb.store.derive import link_all
+from kb.store.import_changes import ImportChanges
+from kb.store.save import LangDetector, save_ruling_records
 from site_databases import SNAPSHOT, built_snapshot_db
 
 CONSTRUCTED = Path(__file__).parent.parent / "fixtures" / "constructed"
@@ -134,3 +138,36 @@ def test_card_data_after_its_rulings_renames_the_card_and_links_again_as_a_full_
         assert rows(stepwise, table, columns) == rows(full, table, columns), table
     assert search_index_problems(stepwise) == []
     assert query(stepwise, lethal_names) == [("Lethal Scheme", "oracle")] != unnamed
+
+
+def test_a_page_without_cards_read_again_without_a_record_loses_its_sighting(tmp_path: Path) -> None:
+    # A page that prints an English ruling without naming its card gives a sighting (of the known
+    # ruling with that text and date, or of a ruling of its own). Only a parser that reads the page
+    # differently drops such a record again; done here by saving a constructed page (document 1)
+    # holding one real ruling text of the snapshot, then saving it again without it.
+    path = tmp_path / "kb.db"
+    shutil.copy(built_snapshot_db(), path)
+    db = sqlite_utils.Database(path)
+    # A ruling of a card every record names by Oracle id (records resolved by name are keyed
+    # again on every import, and their cards derived again with them).
+    text, published = db.execute(
+        "select text, published_at from rulings where oracle_id is not null and oracle_id not in ("
+        " select resolved_oracle_id from ruling_records where oracle_id is null and resolved_oracle_id is not null)"
+        " order by id limit 1"
+    ).fetchone()
+    db["documents"].insert({"id": 1, "source_id": "gatherer", "status": "parsed"})
+    sightings = "select * from ruling_sightings order by ruling_id, document_id, position"
+    before = db.execute(sightings).fetchall()
+    for step in ("read", "read again"):
+        changes = ImportChanges(db)
+        if step == "read":
+            save_ruling_records(db, [RulingRecord(text, published, 0, published, "wotc")], 1, LangDetector())
+        else:
+            save_ruling_records(db, [], 1, LangDetector())
+        link_all(db, changes=changes)
+        changes.stop()
+        found = [row[1:] for row in db.execute(sightings).fetchall() if row[1] == 1]
+        assert found == ([(1, 0, published, "wotc", None)] if step == "read" else [])
+    assert db.execute(sightings).fetchall() == before
+    db.close()
+    assert search_index_problems(path) == []
