@@ -125,11 +125,15 @@ class ImportChanges:
             "insert into touched_card_keys select {row}.card_key"
             " where not exists (select 1 from touched_card_keys where card_key = {row}.card_key)"
         )
-        for event, rows in (("insert", ["new"]), ("delete", ["old"]), ("update", ["old", "new"])):
+        for event, rows in (("insert", ["new"]), ("delete", ["old"]), ("update of card_key", ["old", "new"])):
             for row in rows:
+                # A record keyed again to the card it had (every name-keyed record is, on every
+                # import) touches nothing.
+                changed = " and old.card_key is not new.card_key" if event.startswith("update") else ""
+                when = f"{row}.card_key is not null{changed}"
                 self._trigger(
-                    f"changes_records_{event}_{row}", event, "ruling_records",
-                    f"{row}.card_key is not null", touch.format(row=row),
+                    f"changes_records_{event.split()[0]}_{row}", event, "ruling_records",
+                    when, touch.format(row=row),
                 )
 
     def _mirror_search_indexes(self) -> set[str]:

@@ -148,8 +148,8 @@ def test_a_page_without_cards_read_again_without_a_record_loses_its_sighting(tmp
     path = tmp_path / "kb.db"
     shutil.copy(built_snapshot_db(), path)
     db = sqlite_utils.Database(path)
-    # A ruling of a card every record names by Oracle id (records resolved by name are keyed
-    # again on every import, and their cards derived again with them).
+    # A ruling of a card every record names by Oracle id (no page naming it only by its printed
+    # name takes part).
     text, published = db.execute(
         "select text, published_at from rulings where oracle_id is not null and oracle_id not in ("
         " select resolved_oracle_id from ruling_records where oracle_id is null and resolved_oracle_id is not null)"
