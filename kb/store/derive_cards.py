@@ -11,7 +11,7 @@ import sqlite_utils
 
 from kb.normalise.names import name_key
 from kb.records import QualityIssue
-from kb.store.save import save_quality_issue
+from kb.store.save import save_quality_issue, write_differences
 
 
 def resolve_card_names(db: sqlite_utils.Database) -> None:
@@ -74,20 +74,9 @@ def resolve_card_names(db: sqlite_utils.Database) -> None:
     )
     db.execute("drop table temp.shown_printings")
     db.execute("delete from card_names where source = 'rulings' and oracle_id in (select oracle_id from cards)")
-    db.execute(
-        """delete from card_names where source != 'rulings' and not exists (
-            select 1 from temp.resolved_card_names as resolved
-            where resolved.oracle_id = card_names.oracle_id and resolved.lang = card_names.lang
-                and resolved.name = card_names.name and resolved.source is card_names.source
-                and resolved.name_key is card_names.name_key)"""
-    )
-    db.execute(
-        """insert into card_names (oracle_id, lang, name, source, name_key)
-        select oracle_id, lang, name, source, name_key from temp.resolved_card_names as resolved
-        where not exists (
-            select 1 from card_names where card_names.oracle_id = resolved.oracle_id
-                and card_names.lang = resolved.lang and card_names.name = resolved.name)
-        order by rowid"""
+    write_differences(
+        db, "card_names", "resolved_card_names", ("oracle_id", "lang", "name", "source", "name_key"),
+        key=("oracle_id", "lang", "name"), kept="source = 'rulings'",
     )
     db.execute("drop table temp.resolved_card_names")
 

@@ -197,26 +197,32 @@ def prepared_records(rows: Iterable[dict]) -> Iterator[dict]:
 def _english_records(db: sqlite_utils.Database, whole: bool = True) -> Iterator[dict]:
     """English records with a card, card by card (``whole=False``: of ``temp.rederived_cards``)."""
     chosen = "" if whole else " and ruling_records.card_key in (select card_key from temp.rederived_cards)"
-    rows = db.query(
-        f"select {RECORD_COLUMNS} from ruling_records"
-        " join documents on documents.id = ruling_records.document_id"
-        " where ruling_records.detected_lang = 'en' and ruling_records.card_key not like 'document:%'"
-        f"{chosen} order by ruling_records.card_key, ruling_records.document_id, ruling_records.position"
-    )
+    rows = _english_record_rows(db, f"ruling_records.card_key not like 'document:%'{chosen}", BY_CARD)
     for _card_key, grouped in groupby(rows, key=lambda row: row["card_key"]):
         yield from prepared_records(with_ruling_texts(db, list(grouped)))
+
+
+BY_CARD = "ruling_records.card_key, ruling_records.document_id, ruling_records.position"
+
+
+def _english_record_rows(db: sqlite_utils.Database, where: str, order: str) -> Iterator[dict]:
+    """English records (``RECORD_COLUMNS``) meeting ``where``, in ``order``."""
+    return db.query(
+        f"select {RECORD_COLUMNS} from ruling_records"
+        " join documents on documents.id = ruling_records.document_id"
+        f" where ruling_records.detected_lang = 'en' and {where} order by {order}"
+    )
 
 
 def _untranslated_with_cards(db: sqlite_utils.Database) -> list[tuple[dict, int]]:
     """English records of a card that their page announced in another language, with the
     ruling each is a copy of (read after the rulings are written: a record may keep no text)."""
     rows = list(
-        db.query(
-            f"select {RECORD_COLUMNS} from ruling_records"
-            " join documents on documents.id = ruling_records.document_id"
-            " where ruling_records.detected_lang = 'en' and ruling_records.card_key not like 'document:%'"
-            " and ruling_records.declared_lang is not null and ruling_records.declared_lang != 'en'"
-            " order by ruling_records.card_key, ruling_records.document_id, ruling_records.position"
+        _english_record_rows(
+            db,
+            "ruling_records.card_key not like 'document:%' and ruling_records.declared_lang is not null"
+            " and ruling_records.declared_lang != 'en'",
+            BY_CARD,
         )
     )
     return [(row, _ruling_of_record(row, row["card_key"])) for row in prepared_records(with_ruling_texts(db, rows))]
@@ -335,11 +341,8 @@ def _claimed_other_language(row: dict) -> bool:
 def _cardless_english_records(db: sqlite_utils.Database) -> list[dict]:
     """English records printed without their card (read while the old rulings are there)."""
     rows = list(
-        db.query(
-            f"select {RECORD_COLUMNS} from ruling_records"
-            " join documents on documents.id = ruling_records.document_id"
-            " where ruling_records.detected_lang = 'en' and ruling_records.card_key like 'document:%'"
-            " order by ruling_records.document_id, ruling_records.position"
+        _english_record_rows(
+            db, "ruling_records.card_key like 'document:%'", "ruling_records.document_id, ruling_records.position"
         )
     )
     return list(prepared_records(with_ruling_texts(db, rows)))

@@ -14,7 +14,7 @@ import sqlite_utils
 
 from kb.records import QualityIssue, RulingRecord
 from kb.store.derive_rulings import RECORD_COLUMNS, prepared_records
-from kb.store.save import legacy_record_id, save_quality_issue
+from kb.store.save import legacy_record_id, save_quality_issue, write_differences
 from kb.store.schema import stable_id
 
 
@@ -57,16 +57,7 @@ def derived_translations(db: sqlite_utils.Database) -> Iterator[None]:
     db.execute("drop table if exists temp.derived_translations")
     db.execute(f"create temp table derived_translations ({listed}, primary key (id))")
     yield
-    same = " and ".join(f"derived.{name} is ruling_translations.{name}" for name in TRANSLATION_COLUMNS)
-    db.execute(
-        "delete from ruling_translations where not exists ("
-        f"select 1 from temp.derived_translations as derived where derived.id = ruling_translations.id and {same})"
-    )
-    db.execute(
-        f"insert into ruling_translations ({listed}) select {listed} from temp.derived_translations as derived"
-        " where not exists (select 1 from ruling_translations where ruling_translations.id = derived.id)"
-        " order by id"
-    )
+    write_differences(db, "ruling_translations", "derived_translations", TRANSLATION_COLUMNS, key=("id",))
     db.execute("drop table temp.derived_translations")
 
 

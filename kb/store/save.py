@@ -52,6 +52,26 @@ class DocumentInput:
     format: str | None = None
 
 
+def write_differences(
+    db: sqlite_utils.Database, table: str, staged: str, columns: tuple[str, ...], key: tuple[str, ...], kept: str = ""
+) -> None:
+    """Make ``table`` hold the rows of the temporary table ``staged`` (same ``columns``,
+    unique on ``key``), writing only the rows that differ: a row that stays keeps its rowid and
+    its search index entries (an import that changes none rewrites none). ``kept``: an SQL
+    condition on ``table``'s rows that this leaves alone (rows another step owns)."""
+    same = " and ".join(f"staged.{name} is {table}.{name}" for name in columns)
+    keyed = " and ".join(f"{table}.{name} = staged.{name}" for name in key)
+    listed = ", ".join(columns)
+    db.execute(
+        f"delete from {table} where {f'not ({kept}) and ' if kept else ''}"
+        f"not exists (select 1 from temp.{staged} as staged where {same})"
+    )
+    db.execute(
+        f"insert into {table} ({listed}) select {listed} from temp.{staged} as staged"
+        f" where not exists (select 1 from {table} where {keyed}) order by staged.rowid"
+    )
+
+
 def save_sources(db: sqlite_utils.Database) -> None:
     db.table("sources").upsert_all(SOURCES, pk="id")
 
