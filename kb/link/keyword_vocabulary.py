@@ -92,8 +92,11 @@ class VersionKeywords:
     by_surface: dict[str, CRKeyword]
     pattern: re.Pattern[str] | None
     numbers: set[str] = field(default_factory=set)
-    # What a text must hold for ``pattern`` to match in it; made on first use.
-    word_filter: WordFilter | None = None
+    # What a text must hold for ``pattern`` to match in it.
+    word_filter: WordFilter = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.word_filter = WordFilter.of(self.by_surface)
 
 
 @dataclass

@@ -170,8 +170,6 @@ def _matches(
         return []
     # A match starts with its surface's first run of letters as a whole word of the text (or,
     # for a surface with none, holds its first chunk): without one the scan would find nothing.
-    if version.word_filter is None:
-        version.word_filter = WordFilter.of(version.by_surface)
     present = version.word_filter.first_words & words.words
     odd = any(start in words.lowered for start in version.word_filter.odd_starts)
     if not present and not odd:
