@@ -5,6 +5,7 @@ from typing import Any
 
 from kb.store.columns import TABLE_DESCRIPTIONS, column_description
 from kb.store.derive_history import HISTORY_QUERIES
+from kb.store.search_terms import TERMS_TABLE
 from kb.store.tables import TABLES
 
 LICENCE_NOTE = (
@@ -157,6 +158,12 @@ def build_metadata(database: str = "kb") -> dict[str, Any]:
             "columns": {column: column_description(name, column) for column in spec["columns"]},
         }
         for name, spec in TABLES.items()
+    }
+    # Made by the search indexes (kb.store.search_terms), read by the search: not browsed.
+    tables[TERMS_TABLE] = {
+        "description": TABLE_DESCRIPTIONS[TERMS_TABLE],
+        "hidden": True,
+        "columns": {column: column_description(TERMS_TABLE, column) for column in ("index_name", "term")},
     }
     return {
         "title": "MTG Rules KB",

@@ -23,6 +23,7 @@ from kb.site.search_db import (
     table_exists,
 )
 from kb.site.search_hit import Hit
+from kb.site.search_prefix import prefix_as_words
 from kb.site.search_text import (
     WORD,
     fold,
@@ -37,9 +38,12 @@ MAX_OFFSET = 1000
 Found = TypeVar("Found")
 
 
-def words_first(fetch: Callable[[str], list[Found]], match: str, window: int) -> list[Found]:
+def words_first(
+    fetch: Callable[[str], list[Found]], match: str, window: int, conn: sqlite3.Connection, index: str
+) -> list[Found]:
     """``fetch(match)``, but the words exactly as typed first: the last word as a prefix
-    ("transform" also finds "transforms") is asked for only when they do not fill ``window``.
+    ("transform" also finds "transforms") is asked for only when they do not fill ``window``,
+    and then as the words of ``index`` it begins (``kb.site.search_prefix``).
 
     A prefix query merges the index entries of every word it begins (milliseconds for
     "creature*" over a million rulings); the exact words stop after the window's rows. The
@@ -48,6 +52,7 @@ def words_first(fetch: Callable[[str], list[Found]], match: str, window: int) ->
         exact = fetch(match[:-1])
         if len(exact) >= window:
             return exact
+        match = prefix_as_words(conn, index, match)
     return fetch(match)
 
 
@@ -90,7 +95,7 @@ def glossary_by_text(conn: sqlite3.Connection, query: str, match: str, limit: in
         join cr_versions on cr_versions.id = glossary.version_id
         where glossary_fts match ? limit ?""",
         (expression, TEXT_WINDOW),
-    ), match, TEXT_WINDOW)
+    ), match, TEXT_WINDOW, conn, "glossary_fts")
     newest: dict[tuple[str, str], dict[str, Any]] = {}
     for row in found:
         key = (row["lang"], fold(row["term"]))
@@ -108,13 +113,14 @@ def glossary_hit(term: str, lang: str, snippet: str, version_id: str) -> Hit:
 
 
 def windowed(
-    conn: sqlite3.Connection, sql: str, match: str, query: str, offset: int, limit: int
+    conn: sqlite3.Connection, index: str, sql: str, match: str, query: str, offset: int, limit: int
 ) -> tuple[list[dict[str, Any]], bool]:
-    """Rows ``offset``..``offset + limit`` of a bounded window, best first within the window
-    (``relevance``): the full match set is never read, let alone sorted."""
+    """Rows ``offset``..``offset + limit`` of a bounded window of ``sql`` (which matches
+    ``index``), best first within the window (``relevance``): the full match set is never read,
+    let alone sorted."""
     offset = max(0, min(offset, MAX_OFFSET))
     size = max(TEXT_WINDOW, offset + limit)
-    found = words_first(lambda expression: rows(conn, sql, (expression, size)), match, TEXT_WINDOW)
+    found = words_first(lambda expression: rows(conn, sql, (expression, size)), match, TEXT_WINDOW, conn, index)
     words = [word.casefold() for word in WORD.findall(query)]
     found.sort(key=lambda row: relevance(row.get("text"), query, words))
     return found[offset : offset + limit], len(found) >= size
@@ -132,6 +138,7 @@ def rulings_by_text(
 ) -> tuple[list[Hit], int, bool]:
     found, capped = windowed(
         conn,
+        "rulings_fts",
         """select rulings.id, rulings.oracle_id, rulings.card_name, rulings.published_at, rulings.text,
             cards.name as english
         from (select rowid from rulings_fts where rulings_fts match ? limit ?) as hits
@@ -169,6 +176,7 @@ def rulings_citing(conn: sqlite3.Connection, number: str, english: str, limit: i
 def translations_by_text(conn: sqlite3.Connection, query: str, match: str, limit: int) -> list[Hit]:
     found, _ = windowed(
         conn,
+        "ruling_translations_fts",
         """select ruling_translations.id, ruling_translations.lang, ruling_translations.card_name,
             ruling_translations.ruling_id, ruling_translations.text, rulings.oracle_id,
             rulings.card_name as ruling_card, cards.name as english

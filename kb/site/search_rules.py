@@ -62,7 +62,7 @@ def rule_windows(
     up or the scan stopped short of every match (counts are then lower bounds)."""
     found = words_first(lambda expression: conn.execute(
         "select rowid from rules_fts where rules_fts match ? limit ?", (expression, RULES_SCAN + 1)).fetchall(),
-        match, RULES_SCAN + 1)
+        match, RULES_SCAN + 1, conn, "rules_fts")
     versions = rule_versions(conn)
     other = set(translated)
     chosen: dict[str, list[int]] = {"current": [], "translated": [], "older": []}

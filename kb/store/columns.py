@@ -37,6 +37,7 @@ TABLE_DESCRIPTIONS: dict[str, str] = {
     "rulings": "One English card ruling, stored once however many sources printed it.",
     "ruling_sightings": "Every place a ruling was seen, with the date and text as printed there.",
     "ruling_translations": "Rulings in other languages, each linked to the English ruling it translates.",
+    "search_terms": "The words of each full-text index that begin with a letter a–z: the site's search asks a prefix (\"transform*\") as the words it begins, so the rarest word of a query drives it. Made with each index; an import adds the words of the rows it writes.",
     "quality_issues": "Problems found in the data: lost symbols, unparseable dates, unknown cards, unlinked translations, …",
     "refresh_runs": "One row per refresh job: when, how it ended, and what changed.",
     "cr_changes": "What changed between consecutive English CR versions: added, removed, changed, moved (renumbered) rules, and glossary changes.",
@@ -291,6 +292,10 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "old_text": "Earlier text",
         "new_text": "Later text",
         "position": "Order of the change in the later version",
+    },
+    "search_terms": {
+        "index_name": "The full-text index (rulings_fts, rules_fts, …)",
+        "term": "A word as the index holds it (lower case, accents removed)",
     },
     "ruling_rules": {
         "ruling_id": "The ruling",

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from kb.store.schema import CJK_LANGS, FTS_CONFIG, cjk_condition
+from kb.store.schema import CJK_LANGS, FTS_CONFIG, FTS_TOKENIZE, cjk_condition
 
 # What a CR version is made of, as saved from its documents (derived columns such as
 # rules.lineage_id or cr_versions.translates_version_id left out: the derive step writes them).
@@ -148,7 +148,16 @@ class ImportChanges:
             listed = ", ".join(columns)
             new = ", ".join(f"new.{column}" for column in columns)
             old = ", ".join(f"old.{column}" for column in columns)
-            add = f"insert into {table}_fts (rowid, {listed}) values (new.rowid, {new})"
+            # The words of the rows written, for the index's word list (kb.store.search_terms):
+            # contentless, only its vocabulary is read.
+            self.db.execute(f"drop table if exists temp.{table}_fts_added")
+            self.db.execute(
+                f"create virtual table temp.{table}_fts_added using fts5({listed}, content='', tokenize='{FTS_TOKENIZE}')"
+            )
+            add = (
+                f"insert into {table}_fts (rowid, {listed}) values (new.rowid, {new});"
+                f" insert into {table}_fts_added ({listed}) values ({new})"
+            )
             remove = f"insert into {table}_fts ({table}_fts, rowid, {listed}) values ('delete', old.rowid, {old})"
             self._trigger(f"changes_fts_{table}_insert", "insert", table, "", add)
             self._trigger(f"changes_fts_{table}_delete", "delete", table, "", remove)

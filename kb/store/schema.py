@@ -16,6 +16,7 @@ import unicodedata
 import sqlite_utils
 from sqlite_utils import Migrations
 
+from kb.store.search_terms import add_terms, make_terms
 from kb.store.tables import LINEAGE_COLUMNS, TABLES
 
 INDEXES: list[tuple[str, list[str], bool]] = [
@@ -85,6 +86,7 @@ PARTIAL_INDEXES: list[tuple[str, str, list[str], str]] = [
 ]
 
 # Latin-script text: diacritics folded so "regles" finds "règles".
+FTS_TOKENIZE = "unicode61 remove_diacritics 2"
 FTS_CONFIG: dict[str, list[str]] = {
     "rules": ["number", "title", "text"],
     "glossary": ["term", "text"],
@@ -307,11 +309,14 @@ def ensure_search(db: sqlite_utils.Database, kept: frozenset[str] = frozenset(),
     # ends here, so indexing once at the end is both faster and always complete.
     for table, columns in FTS_CONFIG.items():
         if table in kept:
+            # The words of the rows the import wrote (kb.store.import_changes) join the list.
+            add_terms(db, f"{table}_fts", "temp", f"{table}_fts_added")
             continue
         # Dropped and made afresh: enable_fts fills a new index, but leaves an existing one
         # with the same configuration as it was (rebuilding after it indexed everything twice).
         db.table(f"{table}_fts").drop(ignore=True)
-        db.table(table).enable_fts(columns, tokenize="unicode61 remove_diacritics 2")
+        db.table(table).enable_fts(columns, tokenize=FTS_TOKENIZE)
+        make_terms(db, f"{table}_fts")
     if cjk or not db["cjk_search"].exists() or not db["cjk_bigrams"].exists():
         ensure_cjk_search(db)
 

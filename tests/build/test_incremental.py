@@ -13,6 +13,7 @@ from kb.records import RulingRecord
 from kb.store.derive import link_all
 from kb.store.import_changes import ImportChanges
 from kb.store.save import LangDetector, save_ruling_records
+from kb.store.search_terms import LETTER_TERMS
 from site_databases import SNAPSHOT, built_snapshot_db
 
 CONSTRUCTED = Path(__file__).parent.parent / "fixtures" / "constructed"
@@ -69,6 +70,15 @@ def search_index_problems(path: Path) -> list[str]:
                 db.execute(f"insert into {table}_fts ({table}_fts, rank) values ('integrity-check', 1)")
             except Exception as error:  # noqa: BLE001 - the message is the finding
                 problems.append(f"{table}: {error}")
+            # Every a–z word of the index is in its word list (the search asks prefixes through it).
+            db.execute(f"create virtual table temp.{table}_vocabulary using fts5vocab(main, {table}_fts, row)")
+            unlisted = db.execute(
+                f"select count(*) from temp.{table}_vocabulary where {LETTER_TERMS} and term not in"
+                " (select term from search_terms where index_name = ?)",
+                [f"{table}_fts"],
+            ).fetchone()[0]
+            if unlisted:
+                problems.append(f"{table}: {unlisted} words not in search_terms")
     finally:
         db.close()
     return problems

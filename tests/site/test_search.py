@@ -294,9 +294,11 @@ def test_words_as_typed_first_the_prefix_only_when_they_do_not_fill_the_window()
         asked.append(expression)
         return index[expression][:100]
 
-    assert words_first(fetch, '"creature"*', 100) == list(range(100)) and asked == ['"creature"']
+    # No word list (``search_terms``) in this database: the prefix is asked as FTS5 would.
+    conn = sqlite3.connect(":memory:")
+    assert words_first(fetch, '"creature"*', 100, conn, "texts_fts") == list(range(100)) and asked == ['"creature"']
     asked.clear()
-    assert words_first(fetch, '"cumul"*', 100) == [7, 9] and asked == ['"cumul"', '"cumul"*']
+    assert words_first(fetch, '"cumul"*', 100, conn, "texts_fts") == [7, 9] and asked == ['"cumul"', '"cumul"*']
 
 
 def test_a_rare_word_still_finds_its_other_forms(snapshot_conn: sqlite3.Connection) -> None:
@@ -325,7 +327,7 @@ def test_every_page_of_a_group_reads_the_same_kind_of_window() -> None:
     conn.executemany("insert into texts (text) values (?)",
                      [(f"ruling {n} about transform",) for n in range(110)] + [(f"ruling {n} transforms",) for n in range(30)])
     sql = "select rowid, text from texts where texts match ? limit ?"
-    first, _ = windowed(conn, sql, '"transform"*', "transform", 0, 25)
-    fifth, capped = windowed(conn, sql, '"transform"*', "transform", 100, 25)
+    first, _ = windowed(conn, "texts", sql, '"transform"*', "transform", 0, 25)
+    fifth, capped = windowed(conn, "texts", sql, '"transform"*', "transform", 100, 25)
     assert len(first) == 25 and len(fifth) == 10 and not capped
     assert all(row["text"].endswith(" transform") for row in first + fifth)

@@ -89,3 +89,23 @@ def test_an_index_of_other_columns_is_not_kept() -> None:
     db.execute("drop table rulings_fts")
     db.execute("create virtual table rulings_fts using fts5 (text, content=rulings)")
     assert "rulings" not in ImportChanges(db).mirrored
+
+
+def test_words_an_import_writes_join_the_word_list_of_a_kept_index() -> None:
+    from kb.store.schema import ensure_search
+
+    db = built()
+    words = "select term from search_terms where index_name = 'rulings_fts' order by term"
+    assert [row[0] for row in db.execute(words)] == ["assigned", "block", "can", "creatures", "damage", "flying", "is", "it", "trample"]
+    changes = ImportChanges(db)
+    db.execute("insert into rulings (id, oracle_id, text, rowid) values (12, 'c', 'Deathtouch kills 2 Élans.', 3)")
+    db.execute("update rulings set text = 'Reach blocks.' where id = 10")
+    db.execute("delete from rulings where id = 11")
+    changes.stop()
+    ensure_search(db, kept=frozenset(changes.mirrored), cjk=False)
+    # Folded as the index folds them ("Élans": "elans"); no number ("2"). Words whose last row
+    # went stay listed: asking for them finds nothing.
+    assert [row[0] for row in db.execute(words)] == [
+        "assigned", "block", "blocks", "can", "creatures", "damage", "deathtouch", "elans", "flying", "is", "it",
+        "kills", "reach", "trample",
+    ]
