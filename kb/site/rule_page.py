@@ -13,6 +13,7 @@ from kb.site.search import (
     rows,
     table_exists,
 )
+from kb.site.search_db import newest_ruling_ids
 from kb.store import derive_lineage
 
 RULE_HISTORY_LIMIT = 60
@@ -367,25 +368,3 @@ def rulings_relying_on(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[d
         order by rulings.published_at desc, rulings.id desc limit 100""",
         params,
     )
-
-
-def newest_ruling_ids(conn: sqlite3.Connection, lineage: str, count: int) -> list[int]:
-    """The ids of the ``count`` newest rulings relying on ``lineage`` (a date's rulings by id,
-    highest first), read newest first from the (lineage, date, ruling) index."""
-    ids: list[int] = []
-    seen: set[int] = set()
-    cursor = conn.execute(
-        """select ruling_id from ruling_rules where lineage_id = ?
-        order by published_at desc, ruling_id desc""",
-        (lineage,),
-    )
-    try:
-        for (ruling_id,) in cursor:
-            if ruling_id not in seen:
-                seen.add(ruling_id)
-                ids.append(ruling_id)
-                if len(ids) >= count:
-                    break
-    finally:
-        cursor.close()
-    return ids

@@ -87,3 +87,25 @@ def rule_url(number: str, version: str | None = None, anchor: str = "") -> str:
     if version:
         url += "?version=" + quote(version)
     return url + (f"#{anchor}" if anchor else "")
+
+
+def newest_ruling_ids(conn: sqlite3.Connection, lineage: str, count: int) -> list[int]:
+    """The ids of the ``count`` newest rulings relying on ``lineage`` (a date's rulings by id,
+    highest first), read newest first from the (lineage, date, ruling) index."""
+    ids: list[int] = []
+    seen: set[int] = set()
+    cursor = conn.execute(
+        """select ruling_id from ruling_rules where lineage_id = ?
+        order by published_at desc, ruling_id desc""",
+        (lineage,),
+    )
+    try:
+        for (ruling_id,) in cursor:
+            if ruling_id not in seen:
+                seen.add(ruling_id)
+                ids.append(ruling_id)
+                if len(ids) >= count:
+                    break
+    finally:
+        cursor.close()
+    return ids

@@ -331,3 +331,17 @@ def test_every_page_of_a_group_reads_the_same_kind_of_window() -> None:
     fifth, capped = windowed(conn, "texts", sql, '"transform"*', "transform", 100, 25)
     assert len(first) == 25 and len(fifth) == 10 and not capped
     assert all(row["text"].endswith(" transform") for row in first + fifth)
+
+
+def test_rulings_citing_a_keyword_follow_its_rule_not_its_number(snapshot_conn: sqlite3.Connection) -> None:
+    from kb.site.search_fulltext import rulings_citing
+
+    # Connive is 701.50 since 2026-01-16; its rulings cite it as 701.47, its number on their date
+    # (701.50 was Convert then). A word no ruling holds keeps the full-text half out of it.
+    citing = snapshot_conn.execute(
+        "select distinct ruling_id from ruling_rules where lineage_id = 'en-2022-04-29/701.47'").fetchall()
+    hits = rulings_citing(snapshot_conn, "701.50", "Kbnothingyet", 10)
+    assert len(citing) == 4
+    assert sorted(int(hit.url.rsplit("#ruling-", 1)[1]) for hit in hits) == sorted(row[0] for row in citing)
+    # Convert (701.28 since 2026; 701.50 before): no ruling relies on it.
+    assert rulings_citing(snapshot_conn, "701.28", "Kbnothingyet", 10) == []
