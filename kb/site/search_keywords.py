@@ -8,11 +8,12 @@ from __future__ import annotations
 import html
 import json
 import sqlite3
+from collections import defaultdict
 from typing import Any
 
 from kb.site.search_db import newest_english_version, rows, rule_url, table_has_rows
 from kb.site.search_hit import Hit
-from kb.site.search_text import close_enough, compact, escape_like, fold, has_cjk
+from kb.site.search_text import allowed_slips, close_enough, compact, escape_like, fold, has_cjk
 
 LANG_WORDS = {
     "de": "German", "es": "Spanish", "fr": "French", "it": "Italian", "pt": "Portuguese", "ja": "Japanese",
@@ -117,11 +118,14 @@ def keyword_hit(row: dict[str, Any], how: str) -> Hit:
                snippet, row["lang"], ("exact " if how == "exact" else "") + "keyword")
 
 
-_SUGGESTION_KEYS: dict[tuple[str, str | None], list[tuple[str, dict[str, Any]]]] = {}
+# (position, compact key, row) of each term, by the key's length.
+Candidates = dict[int, list[tuple[int, str, dict[str, Any]]]]
+_SUGGESTION_KEYS: dict[tuple[str, str | None], Candidates] = {}
 
 
-def suggestion_candidates(conn: sqlite3.Connection) -> list[tuple[str, dict[str, Any]]]:
-    """(compact key, row) of every keyword term we hold; kept per database file and CR version."""
+def suggestion_candidates(conn: sqlite3.Connection) -> Candidates:
+    """Every keyword term we hold (position, compact key, row), by the key's length (a slip or
+    two changes it by at most ``allowed_slips``); kept per database file and CR version."""
     database = conn.execute("pragma database_list").fetchone()[2]
     key = (database, newest_english_version(conn))
     if key not in _SUGGESTION_KEYS:
@@ -131,7 +135,11 @@ def suggestion_candidates(conn: sqlite3.Connection) -> list[tuple[str, dict[str,
                 conn,
                 "select lang, term, en_term, rule_number, sources, printings, status from keyword_dictionary limit 20000",
             )
-        _SUGGESTION_KEYS[key] = [(compact(row["term"]), row) for row in candidates]
+        by_length: Candidates = defaultdict(list)
+        for position, row in enumerate(candidates):
+            term_key = compact(row["term"])
+            by_length[len(term_key)].append((position, term_key, row))
+        _SUGGESTION_KEYS[key] = dict(by_length)
     return _SUGGESTION_KEYS[key]
 
 
@@ -140,11 +148,19 @@ def keyword_suggestions(conn: sqlite3.Connection, query: str) -> list[tuple[int,
     key = compact(query)
     if not key:
         return []
+    allowed = allowed_slips(key)
+    by_length = suggestion_candidates(conn)
+    close = []
+    # Only the terms of a length a slip can reach (of 20k terms, a few thousand).
+    for length in range(len(key) - allowed, len(key) + allowed + 1):
+        for position, term_key, row in by_length.get(length, ()):
+            distance = close_enough(key, term_key, allowed)
+            if distance is not None:
+                close.append((position, distance, row))
+    # In the terms' own order: of equally near terms, the first stays first.
+    close.sort(key=lambda found: found[0])
     scored: dict[str, tuple[int, Hit]] = {}
-    for term_key, row in suggestion_candidates(conn):
-        distance = close_enough(key, term_key)
-        if distance is None:
-            continue
+    for _position, distance, row in close:
         hit = Hit("keyword", row["term"] if row["lang"] == "en" else f"{row['term']} ({row['en_term']})",
                   rule_url(row["rule_number"]), html.escape(row["term"]), row["lang"], "suggestion")
         if hit.url + hit.title not in scored or distance < scored[hit.url + hit.title][0]:

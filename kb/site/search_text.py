@@ -138,12 +138,19 @@ def letters_apart(left: str, right: str) -> int:
     return max(len(mine - theirs), len(theirs - mine))
 
 
-def close_enough(query_key: str, candidate_key: str) -> int | None:
-    """The distance when ``candidate_key`` is a plausible spelling of ``query_key``, else None."""
+def allowed_slips(query_key: str) -> int:
+    """How many edits a plausible misspelling of ``query_key`` may be away: one per four
+    characters; CJK words are short, so one in two."""
+    return max(1, len(query_key) // (2 if has_cjk(query_key) else 4))
+
+
+def close_enough(query_key: str, candidate_key: str, allowed: int | None = None) -> int | None:
+    """The distance when ``candidate_key`` is a plausible spelling of ``query_key``, else None
+    (``allowed``: ``allowed_slips(query_key)``, when the caller has it)."""
     if not query_key or not candidate_key or query_key == candidate_key:
         return None
-    # One edit per four characters; CJK words are short, so one edit in two characters.
-    allowed = max(1, len(query_key) // (2 if has_cjk(query_key) else 4))
+    if allowed is None:
+        allowed = allowed_slips(query_key)
     if abs(len(query_key) - len(candidate_key)) > allowed or letters_apart(query_key, candidate_key) > allowed:
         return None
     distance = edit_distance(query_key, candidate_key, allowed)
