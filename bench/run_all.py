@@ -18,6 +18,8 @@ BENCHMARKS = [
     # kept in WORKDIR for the site's search and pages measured on it next.
     ["bench.full_scale", "--scale", "1", "--workdir", WORKDIR],
     ["bench.search_scale", "--db", f"{WORKDIR}/kb.db"],
+    # The same with one server process per core.
+    ["bench.search_scale", "--db", f"{WORKDIR}/kb.db", "--workers", "2"],
     ["bench.search_prefix", "--db", f"{WORKDIR}/kb.db"],
 ]
 

@@ -18,6 +18,9 @@ would) and measures, loopback only:
 - ``pages``: rule pages of the keywords with the most rulings, card lookup by a foreign
   name, the Atom feed, a card page.
 
+``--workers N`` serves with ``mtgkb serve --workers N`` (N server processes; results named
+``search_scale-<scale>-workersN.json``).
+
 Each group sequentially (p50/p95/p99, at least 40 requests a group), then the floor, the
 direct FTS query and the search at 4 and 16 concurrent clients (p50/p95, 5xx count), and the
 search's ratios to the floor and to the direct query at each level. Figures go to
@@ -162,12 +165,13 @@ async def concurrent(base: str, urls: dict[str, str], clients: int, seconds: flo
     return {"clients": clients, **summary(latencies, statuses)}
 
 
-def measure(db: Path, seconds: float, rounds: int) -> dict[str, Any]:
+def measure(db: Path, seconds: float, rounds: int, workers: int = 1) -> dict[str, Any]:
     port = free_port()
     base = f"http://{HOST}:{port}"
     env = {**os.environ, "MTGKB_PAGE_CACHE": "0"}
     server = subprocess.Popen(
-        [sys.executable, "-c", "from kb.cli import cli; cli()", "serve", "--db", str(db), "--port", str(port), "--host", HOST],
+        [sys.executable, "-c", "from kb.cli import cli; cli()", "serve", "--db", str(db), "--port", str(port), "--host", HOST,
+         "--workers", str(workers)],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     searches = searches_of(db)
@@ -223,6 +227,7 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/mtgkb-search-scale"))
     parser.add_argument("--seconds", type=float, default=8.0, help="per concurrent level")
     parser.add_argument("--rounds", type=int, default=5, help="sequential passes over each group's URLs")
+    parser.add_argument("--workers", type=int, default=1, help="mtgkb serve --workers (server processes)")
     args = parser.parse_args()
     if args.db is None:
         args.workdir.mkdir(parents=True, exist_ok=True)
@@ -235,10 +240,12 @@ def main() -> None:
     counts = {table: conn.execute(f"select count(*) from {table}").fetchone()[0]
               for table in ("rulings", "printings", "card_names", "rules")}
     conn.close()
-    figures = {"db": str(db), "counts": counts, "targets": TARGETS, **measure(db, args.seconds, args.rounds)}
+    figures = {"db": str(db), "counts": counts, "targets": TARGETS, "workers": args.workers,
+               **measure(db, args.seconds, args.rounds, args.workers)}
     # Named by scale: the share of a million rulings the database holds.
     label = f"{args.scale:g}" if args.db is None else f"{round(counts['rulings'] / FULL['rulings'], 2):g}"
     RESULTS.mkdir(exist_ok=True)
+    label += f"-workers{args.workers}" if args.workers > 1 else ""
     (RESULTS / f"search_scale-{label}.json").write_text(json.dumps(figures, indent=2, ensure_ascii=False) + "\n")
 
 

@@ -182,13 +182,15 @@ def import_(paths: tuple[Path, ...], fmt: str | None, lang: str | None, source_i
 @click.option("--db", "db_path", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True)
 @click.option("--port", default=8001, show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True)
-def serve(db_path: Path, port: int, host: str) -> None:
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Server processes (uvicorn workers): one per core serves concurrent visitors on every core")
+def serve(db_path: Path, port: int, host: str, workers: int) -> None:
     """Serve the database with Datasette, plugins and metadata."""
     from kb.site.serve import serve as run
 
     if not db_path.exists():
         _fail(f"{shown(db_path)}: no database; run `mtgkb build` first")
-    run(db_path, host, port)
+    run(db_path, host, port, workers)
 
 
 @cli.command()
