@@ -89,7 +89,10 @@ def serve_workers(host: str, port: int, workers: int) -> None:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
+    try:
+        sock.bind((host, port))
+    except OSError as error:
+        raise SystemExit(f"cannot serve on {host}:{port}: {error.strerror}") from error
     sock.set_inheritable(True)
     print(f"Serving on http://{host}:{port} with {workers} worker processes", file=sys.stderr, flush=True)
     Multiprocess(config, sockets=[sock]).run()
