@@ -9,7 +9,8 @@ from typing import Any
 
 import sqlite_utils
 
-from kb.store.schema import next_ruling_rowid
+from kb.store.schema import FTS_TOKENIZE, next_ruling_rowid
+from kb.store.search_terms import add_terms_of_rows
 from kb.store.tables import TABLES
 
 # Columns whose change is a re-sighting, not a change of content.
@@ -194,4 +195,9 @@ def _copy_vanished(db: sqlite_utils.Database, ids: list[int], old_cols: set[str]
         conn.execute(
             f"insert into rulings_fts (rowid, {fts_cols}) select rowid, text, card_name from main.rulings"
             " where id in (select id from carried)"
+        )
+        # And their words to the index's word list (the search asks prefixes through it).
+        add_terms_of_rows(
+            db, "rulings_fts", ["text", "card_name"],
+            "select text, card_name from main.rulings where id in (select id from carried)", FTS_TOKENIZE,
         )

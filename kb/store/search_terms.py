@@ -48,6 +48,18 @@ def add_terms(db: sqlite_utils.Database, index: str, schema: str, source: str) -
     _insert_vocabulary(db, index, schema, source)
 
 
+def add_terms_of_rows(db: sqlite_utils.Database, index: str, columns: list[str], rows_sql: str, tokenize: str) -> None:
+    """The a–z words of the rows ``rows_sql`` selects (``columns``, tokenized as the index is),
+    added to ``index``'s list: for rows written into an index after it was made, outside an
+    import's triggers (``kb.refresh.carry``)."""
+    listed = ", ".join(columns)
+    db.execute("drop table if exists temp.written_rows")
+    db.execute(f"create virtual table temp.written_rows using fts5({listed}, content='', tokenize='{tokenize}')")
+    db.execute(f"insert into temp.written_rows ({listed}) {rows_sql}")
+    add_terms(db, index, "temp", "written_rows")
+    db.execute("drop table temp.written_rows")
+
+
 def has_terms(db: sqlite_utils.Database, index: str) -> bool:
     return db.execute(f"select 1 from {TERMS_TABLE} where index_name = ? limit 1", [index]).fetchone() is not None
 

@@ -178,6 +178,12 @@ def test_a_newer_cr_and_changed_rulings_are_recorded_exactly(site: TestSite, tmp
     assert db.execute(
         "select count(*) from rulings_fts where rulings_fts match 'mana AND ability AND stack'"
     ).fetchone()[0] >= 1
+    # Every word of the index is in its word list, those of the carried rulings included.
+    db.execute("create virtual table temp.words using fts5vocab(main, rulings_fts, row)")
+    assert db.execute(
+        "select term from temp.words where term >= 'a' and term < '{' and term not in"
+        " (select term from search_terms where index_name = 'rulings_fts')"
+    ).fetchall() == []
     # Inputs: every CR body ever fetched (each a version), only the newest bulk rulings file.
     with RawStore(tmp_path / "raw") as store:
         inputs, left_out = select_inputs(store)
