@@ -198,6 +198,6 @@ def _copy_vanished(db: sqlite_utils.Database, ids: list[int], old_cols: set[str]
         )
         # And their words to the index's word list (the search asks prefixes through it).
         add_terms_of_rows(
-            db, "rulings_fts", ["text", "card_name"],
-            "select text, card_name from main.rulings where id in (select id from carried)", FTS_TOKENIZE,
+            db, "rulings_fts", "main.rulings", ["text", "card_name"],
+            "select rowid from main.rulings where id in (select id from carried)", FTS_TOKENIZE,
         )

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from kb.store.schema import CJK_LANGS, FTS_CONFIG, FTS_TOKENIZE, cjk_condition
+from kb.store.schema import CJK_LANGS, FTS_CONFIG, cjk_condition
 
 # What a CR version is made of, as saved from its documents (derived columns such as
 # rules.lineage_id or cr_versions.translates_version_id left out: the derive step writes them).
@@ -148,15 +148,13 @@ class ImportChanges:
             listed = ", ".join(columns)
             new = ", ".join(f"new.{column}" for column in columns)
             old = ", ".join(f"old.{column}" for column in columns)
-            # The words of the rows written, for the index's word list (kb.store.search_terms):
-            # contentless, only its vocabulary is read.
-            self.db.execute(f"drop table if exists temp.{table}_fts_added")
-            self.db.execute(
-                f"create virtual table temp.{table}_fts_added using fts5({listed}, content='', tokenize='{FTS_TOKENIZE}')"
-            )
+            # Which rows were written, for the index's word list (kb.store.search_terms): a
+            # plain list (a unique key would need "or ignore", which a trigger body cannot have).
+            self.db.execute(f"drop table if exists temp.{table}_fts_written")
+            self.db.execute(f"create temp table {table}_fts_written (row integer)")
             add = (
                 f"insert into {table}_fts (rowid, {listed}) values (new.rowid, {new});"
-                f" insert into {table}_fts_added ({listed}) values ({new})"
+                f" insert into {table}_fts_written (row) values (new.rowid)"
             )
             remove = f"insert into {table}_fts ({table}_fts, rowid, {listed}) values ('delete', old.rowid, {old})"
             self._trigger(f"changes_fts_{table}_insert", "insert", table, "", add)

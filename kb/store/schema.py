@@ -16,7 +16,7 @@ import unicodedata
 import sqlite_utils
 from sqlite_utils import Migrations
 
-from kb.store.search_terms import add_terms, make_terms
+from kb.store.search_terms import add_terms_of_rows, make_terms
 from kb.store.tables import LINEAGE_COLUMNS, TABLES
 
 INDEXES: list[tuple[str, list[str], bool]] = [
@@ -310,7 +310,7 @@ def ensure_search(db: sqlite_utils.Database, kept: frozenset[str] = frozenset(),
     for table, columns in FTS_CONFIG.items():
         if table in kept:
             # The words of the rows the import wrote (kb.store.import_changes) join the list.
-            add_terms(db, f"{table}_fts", "temp", f"{table}_fts_added")
+            add_terms_of_rows(db, f"{table}_fts", table, columns, f"select row from temp.{table}_fts_written", FTS_TOKENIZE)
             continue
         # Dropped and made afresh: enable_fts fills a new index, but leaves an existing one
         # with the same configuration as it was (rebuilding after it indexed everything twice).

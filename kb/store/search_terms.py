@@ -37,26 +37,29 @@ def make_terms(db: sqlite_utils.Database, index: str) -> None:
     _insert_vocabulary(db, index, "main", index)
 
 
-def add_terms(db: sqlite_utils.Database, index: str, schema: str, source: str) -> None:
-    """The a–z words of the full-text table ``schema.source`` (the rows an import wrote to
-    ``index``'s table) added to ``index``'s list."""
+def add_terms_of_rows(
+    db: sqlite_utils.Database, index: str, table: str, columns: list[str], rowids_sql: str, tokenize: str
+) -> None:
+    """The a–z words of the rows of ``table`` (``columns``, as ``index`` holds them) whose rowids
+    ``rowids_sql`` selects, added to ``index``'s list: the rows an import or a refresh wrote
+    after the index was made.
+
+    When they are more than an eighth of the table, the index's whole vocabulary is listed again
+    instead: tokenizing rows again costs about 38 µs a row, reading every word's entries about
+    4.5 µs a row of the index (a million rulings: 38.5 s against 4.5 s)."""
     ensure_terms_table(db)
-    if not has_terms(db, index):
-        # A database made before the list: made whole once.
+    written = db.execute(f"select count(*) from (select distinct * from ({rowids_sql}))").fetchone()[0]
+    if not has_terms(db, index) or written * 8 > db.execute(f"select count(*) from {table}").fetchone()[0]:
+        # Also a database made before the list.
         make_terms(db, index)
         return
-    _insert_vocabulary(db, index, schema, source)
-
-
-def add_terms_of_rows(db: sqlite_utils.Database, index: str, columns: list[str], rows_sql: str, tokenize: str) -> None:
-    """The a–z words of the rows ``rows_sql`` selects (``columns``, tokenized as the index is),
-    added to ``index``'s list: for rows written into an index after it was made, outside an
-    import's triggers (``kb.refresh.carry``)."""
+    if not written:
+        return
     listed = ", ".join(columns)
     db.execute("drop table if exists temp.written_rows")
     db.execute(f"create virtual table temp.written_rows using fts5({listed}, content='', tokenize='{tokenize}')")
-    db.execute(f"insert into temp.written_rows ({listed}) {rows_sql}")
-    add_terms(db, index, "temp", "written_rows")
+    db.execute(f"insert into temp.written_rows ({listed}) select {listed} from {table} where rowid in ({rowids_sql})")
+    _insert_vocabulary(db, index, "temp", "written_rows")
     db.execute("drop table temp.written_rows")
 
 

@@ -95,17 +95,37 @@ def test_words_an_import_writes_join_the_word_list_of_a_kept_index() -> None:
     from kb.store.schema import ensure_search
 
     db = built()
+    # Twenty more rulings: an import writing two rows lists their words only.
+    db.conn.executemany("insert into rulings (id, oracle_id, text, rowid) values (?, 'x', 'Menace.', ?)",
+                        [(20 + n, 3 + n) for n in range(20)])
+    ensure_search(db, cjk=False)
     words = "select term from search_terms where index_name = 'rulings_fts' order by term"
-    assert [row[0] for row in db.execute(words)] == ["assigned", "block", "can", "creatures", "damage", "flying", "is", "it", "trample"]
+    assert [row[0] for row in db.execute(words)] == [
+        "assigned", "block", "can", "creatures", "damage", "flying", "is", "it", "menace", "trample",
+    ]
     changes = ImportChanges(db)
-    db.execute("insert into rulings (id, oracle_id, text, rowid) values (12, 'c', 'Deathtouch kills 2 Élans.', 3)")
-    db.execute("update rulings set text = 'Reach blocks.' where id = 10")
+    db.execute("insert into rulings (id, oracle_id, text, rowid) values (12, 'c', 'Deathtouch kills 2 Élans.', 30)")
     db.execute("delete from rulings where id = 11")
     changes.stop()
     ensure_search(db, kept=frozenset(changes.mirrored), cjk=False)
     # Folded as the index folds them ("Élans": "elans"); no number ("2"). Words whose last row
     # went stay listed: asking for them finds nothing.
     assert [row[0] for row in db.execute(words)] == [
-        "assigned", "block", "blocks", "can", "creatures", "damage", "deathtouch", "elans", "flying", "is", "it",
-        "kills", "reach", "trample",
+        "assigned", "block", "can", "creatures", "damage", "deathtouch", "elans", "flying", "is", "it",
+        "kills", "menace", "trample",
     ]
+
+
+def test_an_import_writing_many_of_an_index_rows_lists_its_words_again() -> None:
+    from kb.store.schema import ensure_search
+
+    db = built()
+    changes = ImportChanges(db)
+    db.execute("update rulings set text = 'Reach blocks.' where id = 10")
+    db.execute("delete from rulings where id = 11")
+    changes.stop()
+    ensure_search(db, kept=frozenset(changes.mirrored), cjk=False)
+    # One row written of one: the index's words read again (cheaper than each row's), so the
+    # list is exactly the index's.
+    words = "select term from search_terms where index_name = 'rulings_fts' order by term"
+    assert [row[0] for row in db.execute(words)] == ["blocks", "reach"]
