@@ -7,7 +7,8 @@ published file has none) note three things:
 - the cards whose ruling records were added, removed or re-keyed: only their rulings are derived
   again (``kb.store.derive_rulings``);
 - every change to a table with a full-text index, mirrored into that index as it happens, so the
-  index is kept instead of made again from every row;
+  index is kept instead of made again from every row (and the rows written, whose words join the
+  index's word list at the end: ``kb.store.search_terms``);
 - whether what the CR history, card names, the CJK index and the keyword dictionary are made
   from changed at all: they are made again only then.
 """
