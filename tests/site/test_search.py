@@ -345,3 +345,23 @@ def test_rulings_citing_a_keyword_follow_its_rule_not_its_number(snapshot_conn: 
     assert sorted(int(hit.url.rsplit("#ruling-", 1)[1]) for hit in hits) == sorted(row[0] for row in citing)
     # Convert (701.28 since 2026; 701.50 before): no ruling relies on it.
     assert rulings_citing(snapshot_conn, "701.28", "Kbnothingyet", 10) == []
+
+
+def test_without_dated_links_rulings_citing_a_keyword_still_follow_its_rule(tmp_path) -> None:
+    import shutil
+
+    from kb.site.search_fulltext import ruling_ids_citing
+    from site_databases import built_snapshot_db
+
+    # A database made before ruling_rules kept the date: the rule itself (the rule a ruling's
+    # link resolves to today), never its number.
+    older = tmp_path / "older.db"
+    shutil.copy(built_snapshot_db(), older)
+    conn = sqlite3.connect(older)
+    conn.execute("drop index idx_ruling_rules_lineage_id_published_at_ruling_id")
+    conn.execute("alter table ruling_rules drop column published_at")
+    connive = {row[0] for row in conn.execute(
+        "select ruling_id from ruling_rules where lineage_id = 'en-2022-04-29/701.47'")}
+    assert len(connive) == 4
+    assert set(ruling_ids_citing(conn, "701.50", 10)) == connive
+    assert ruling_ids_citing(conn, "701.28", 10) == []
