@@ -14,6 +14,9 @@ from pathlib import Path
 from kb.site.inspect import inspect_data
 
 SQL_TIME_LIMIT_MS = 1500
+# What a worker process of ``serve(workers=…)`` reads its database and inspect file from.
+DB_PATH_ENV = "MTGKB_DB_PATH"
+INSPECT_PATH_ENV = "MTGKB_INSPECT_PATH"
 
 
 # Datasette settings we serve and publish with (``--setting name value``).
@@ -68,7 +71,7 @@ def serve(db_path: Path, host: str, port: int, workers: int = 1) -> None:
     ``workers`` > 1: uvicorn with that many worker processes, each serving the same Datasette
     (``create_app``). One process runs the site's Python (search, pages) on one core at a time,
     whatever the machine has; the database is immutable, so processes share nothing else."""
-    os.environ["MTGKB_DB_PATH"] = str(db_path.resolve())
+    os.environ[DB_PATH_ENV] = str(db_path.resolve())
     if workers <= 1:
         os.execv(sys.executable, [sys.executable, "-m", "datasette", *datasette_args(db_path, host, port)])
     os.environ[INSPECT_PATH_ENV] = str(prepare(db_path).resolve())
@@ -98,8 +101,6 @@ def serve_workers(host: str, port: int, workers: int) -> None:
     Multiprocess(config, sockets=[sock]).run()
 
 
-INSPECT_PATH_ENV = "MTGKB_INSPECT_PATH"
-
 
 def create_app():
     """The ASGI app ``datasette serve -i $MTGKB_DB_PATH --inspect-file $MTGKB_INSPECT_PATH`` with
@@ -109,7 +110,7 @@ def create_app():
 
     inspect_path = Path(os.environ[INSPECT_PATH_ENV])
     ds = Datasette(
-        immutables=[os.environ["MTGKB_DB_PATH"]],
+        immutables=[os.environ[DB_PATH_ENV]],
         inspect_data=json.loads(inspect_path.read_text(encoding="utf-8")),
         settings=dict(SETTINGS),
     )

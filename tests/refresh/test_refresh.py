@@ -24,6 +24,7 @@ from kb.refresh.inputs import select_inputs
 from kb.refresh.job import refresh
 from kb.refresh.lock import refresh_lock
 from kb.refresh.runs import RefreshResult
+from kb.store.search_terms import LETTER_TERMS
 from scraper.rawstore import RawStore
 from sitekit import FakeClock, TestSite, fast_client
 
@@ -181,7 +182,7 @@ def test_a_newer_cr_and_changed_rulings_are_recorded_exactly(site: TestSite, tmp
     # Every word of the index is in its word list, those of the carried rulings included.
     db.execute("create virtual table temp.words using fts5vocab(main, rulings_fts, row)")
     assert db.execute(
-        "select term from temp.words where term >= 'a' and term < '{' and term not in"
+        f"select term from temp.words where {LETTER_TERMS} and term not in"
         " (select term from search_terms where index_name = 'rulings_fts')"
     ).fetchall() == []
     # Inputs: every CR body ever fetched (each a version), only the newest bulk rulings file.
