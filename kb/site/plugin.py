@@ -25,6 +25,7 @@ from kb.site import (
     labels,
     limits,
     markup,
+    ruling_list,
     views,
 )
 from kb.site.metadata import build_metadata
@@ -179,6 +180,7 @@ def prepare_jinja2_environment(env):
     env.filters["glossarylinker"] = lambda terms: markup.GlossaryLinker(
         (term["term"], "/glossary/" + quote(term["term"], safe="")) for term in terms or [])
     env.filters["kblinked"] = lambda text, version=None, linker=None: Markup(markup.render_text(text, version, linker))
+    env.filters["rulingitems"] = ruling_list.ruling_items_html
 
 
 @hookimpl

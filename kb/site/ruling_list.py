@@ -1,0 +1,42 @@
+"""A rule page's "rulings relying on this rule" as HTML, written in Python rather than in the template.
+
+A busy rule lists a hundred rulings, and Jinja's async rendering (every expression awaited, every
+attribute looked up through the sandbox's ``getattr``) took 12–14 ms for them on the full-scale
+database: a third of the page. Written here the same HTML takes a fraction of that. The output is
+what the template wrote, character for character (markupsafe's escaping, as autoescape does).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import quote
+
+from markupsafe import Markup, escape
+
+from kb.site.labels import version_name
+from kb.site.markup import render_text
+
+METHOD_LABELS = {"cited": "cites this rule", "keyword": "names this keyword"}
+
+
+def ruling_items_html(rulings: Iterable[dict[str, Any]], page_number: str) -> Markup:
+    """The ``<li>`` of each ruling: its card, date, how it relies on the rule (and under which
+    number, when its own date's version numbered the rule otherwise) and its text."""
+    out: list[str] = []
+    for ruling in rulings:
+        card = ruling.get("card")
+        oracle_id = ruling.get("oracle_id")
+        href = f"/card/{escape(oracle_id)}" if oracle_id else f"/card?name={escape(quote(card or ''))}"
+        method = ruling.get("method")
+        label = str(escape(METHOD_LABELS.get(method, method)))  # type: ignore[arg-type]
+        if ruling.get("version_id") and ruling.get("rule_number") != page_number:
+            label += (
+                f" (as {escape(ruling.get('rule_number'))} in the"
+                f" {escape(version_name(ruling['version_id']))})"
+            )
+        out.append(
+            f'\n    <li><a href="{href}#ruling-{escape(ruling.get("id"))}">{escape(card or "card not identified")}</a>\n'
+            f'      <time>{escape(ruling.get("published_at") or "")}</time> <span class="tag">{label}</span>\n'
+            f'      <div>{render_text(ruling.get("text"))}</div></li>\n  '
+        )
+    return Markup("".join(out))

@@ -1,0 +1,78 @@
+"""A rule page's rulings, written in Python: exactly the HTML the template's loop wrote."""
+from __future__ import annotations
+
+import sqlite3
+from urllib.parse import quote
+
+from jinja2 import Environment
+from markupsafe import Markup
+
+from kb.site.labels import version_name
+from kb.site.markup import render_text
+from kb.site.rule_page import rulings_relying_on
+from kb.site.ruling_list import ruling_items_html
+from kb.site.search_db import rows
+
+# The loop kb_rule.html had before the list was written in Python, as the reference.
+TEMPLATE_LOOP = """{% for r in rulings %}
+    <li><a href="{% if r.oracle_id %}/card/{{ r.oracle_id }}{% else %}/card?name={{ r.card|quote }}{% endif %}#ruling-{{ r.id }}">{{ r.card or "card not identified" }}</a>
+      <time>{{ r.published_at or "" }}</time> <span class="tag">{{ {"cited": "cites this rule", "keyword": "names this keyword"}.get(r.method, r.method) }}{% if r.version_id and r.rule_number != number %} (as {{ r.rule_number }} in the {{ r.version_id|versionname }}){% endif %}</span>
+      <div>{{ r.text|kbtext }}</div></li>
+  {% endfor %}"""
+
+
+def template_loop() -> Environment:
+    env = Environment(autoescape=True)
+    env.filters.update({
+        "quote": lambda text: quote(text or ""),
+        "versionname": version_name,
+        "kbtext": lambda text: Markup(render_text(text)),
+    })
+    return env
+
+
+def current_rule(conn: sqlite3.Connection, number: str) -> dict:
+    return rows(conn, """select * from rules where number = ? and version_id =
+        (select id from cr_versions where lang = 'en' order by effective_date desc limit 1)""", (number,))[0]
+
+
+def test_a_card_not_known_and_a_keyword_numbered_otherwise_then(snapshot_conn: sqlite3.Connection) -> None:
+    # Connive (701.50 since 2026): a German page's ruling, its card not identified by Oracle id.
+    rulings = rulings_relying_on(snapshot_conn, current_rule(snapshot_conn, "701.50"))
+    komplott = next(r for r in rulings if r["card"] == "Tödliches Komplott")
+    assert str(ruling_items_html([komplott], "701.50")) == (
+        f'\n    <li><a href="/card?name=T%C3%B6dliches%20Komplott#ruling-{komplott["id"]}">Tödliches Komplott</a>\n'
+        '      <time>2022-04-29</time> <span class="tag">names this keyword'
+        " (as 701.47 in the Comprehensive Rules of 2022-04-29)</span>\n"
+        "      <div>When multiple creatures are instructed to connive simultaneously, they connive one at a"
+        " time in the order of their controller&#x27;s choice.</div></li>\n  "
+    )
+
+
+def test_quotes_in_a_ruling_are_escaped_once(snapshot_conn: sqlite3.Connection) -> None:
+    rulings = rulings_relying_on(snapshot_conn, current_rule(snapshot_conn, "702.124"))
+    partner = next(r for r in rulings if r["text"].startswith('"Partner with'))
+    html = str(ruling_items_html([partner], "702.124"))
+    assert html.startswith(
+        '\n    <li><a href="/card/502849a6-8e65-40f3-b348-a41c4f939768#ruling-106131826719571058">'
+        "Zndrsplt, Eye of Wisdom // Zndrsplt, Eye of Wisdom</a>\n      <time>2018-06-08</time>"
+        ' <span class="tag">names this keyword (as 702.123 in the Comprehensive Rules of 2019-01-25)</span>\n'
+        "      <div>&quot;Partner with [name]&quot; represents two abilities."
+    )
+
+
+def test_every_rule_page_of_the_snapshot_lists_what_the_template_wrote(snapshot_conn: sqlite3.Connection) -> None:
+    loop = template_loop().from_string(TEMPLATE_LOOP)
+    lineages = [row[0] for row in snapshot_conn.execute(
+        "select distinct lineage_id from ruling_rules where lineage_id is not null")]
+    listed = 0
+    for lineage in lineages:
+        rule = rows(snapshot_conn, "select * from rules where lineage_id = ? order by version_id desc limit 1", (lineage,))[0]
+        rulings = rulings_relying_on(snapshot_conn, rule)
+        assert str(ruling_items_html(rulings, rule["number"])) == loop.render(rulings=rulings, number=rule["number"])
+        listed += len(rulings)
+    assert (len(lineages), listed) == (13, 142)
+    # A ruling whose card is unknown by any name, and a method the page has no words for.
+    odd = [{"id": 7, "oracle_id": None, "card": None, "published_at": None, "text": "See rule 702.19 & {T}.",
+            "method": "cited-by-hand", "rule_number": "702.19", "version_id": None}]
+    assert str(ruling_items_html(odd, "702.19")) == loop.render(rulings=odd, number="702.19")
