@@ -67,7 +67,10 @@ def open_for_build(path: Path) -> sqlite_utils.Database:
     return sqlite_utils.Database(conn)
 
 
-def validate(db: sqlite_utils.Database) -> list[str]:
+def validate(db: sqlite_utils.Database, changes: ImportChanges | None = None) -> list[str]:
+    """What keeps the new file from being published: a missing table, a damaged page, a broken
+    reference. ``changes``: an import's record of what it wrote, so references are checked
+    where it wrote (and where it removed keys), not across the whole copied database."""
     problems = []
     existing = set(db.table_names())
     for table in TABLES:
@@ -78,7 +81,9 @@ def validate(db: sqlite_utils.Database) -> list[str]:
     integrity = db.execute("pragma quick_check").fetchone()[0]
     if integrity != "ok":
         problems.append(f"integrity check: {integrity}")
-    violations = db.execute("pragma foreign_key_check").fetchall()
+    violations = changes.foreign_key_violations() if changes is not None else None
+    if violations is None:
+        violations = db.execute("pragma foreign_key_check").fetchall()
     if violations:
         sample = ", ".join(f"{v[0]} rowid {v[1]} -> {v[2]}" for v in violations[:5])
         problems.append(f"{len(violations)} foreign key violations ({sample})")
@@ -234,7 +239,7 @@ def _build(
             ensure_db_shape(db)
         if progress:
             progress("validating the new database")
-        problems = validate(db)
+        problems = validate(db, changes)
         if problems:
             raise BuildError(f"{db_path}: the new database failed validation: {'; '.join(problems)}")
         if before_swap:

@@ -129,3 +129,38 @@ def test_an_import_writing_many_of_an_index_rows_lists_its_words_again() -> None
     # list is exactly the index's.
     words = "select term from search_terms where index_name = 'rulings_fts' order by term"
     assert [row[0] for row in db.execute(words)] == ["blocks", "reach"]
+
+
+def test_broken_references_are_found_where_the_import_wrote_them_as_the_whole_check_finds_them() -> None:
+    db = built()
+    db["cards"].insert_all([{"oracle_id": "a", "name": "A"}, {"oracle_id": "b", "name": "B"}])
+    db.execute("insert into ruling_sightings (ruling_id, document_id, position) values (11, 1, 0)")
+    assert db.execute("pragma foreign_key_check").fetchall() == []  # what every build leaves
+    changes = ImportChanges(db)
+    assert changes.foreign_key_violations() == []
+    # Written: a ruling of a card no one saved; a sighting of ruling 10 in document 2.
+    db.execute("insert into rulings (id, oracle_id, text, rowid) values (12, 'c', 'Menace needs two.', 3)")
+    db.execute("insert into ruling_sightings (ruling_id, document_id, position) values (10, 2, 0)")
+    # Removed under rows that point at them: card b (ruling 11's), ruling 10 (that new
+    # sighting's), and document 1 as an id (its records and ruling 11's sighting).
+    db.execute("delete from cards where oracle_id = 'b'")
+    db.execute("delete from rulings where id = 10")
+    db.execute("update documents set id = 5 where id = 1")
+    # Sound again by the end: document 2 saved; card a saved again ("insert or replace").
+    db.execute("insert into documents (id, source_id) values (2, 'scryfall')")
+    db.execute("insert or replace into cards (oracle_id, name) values ('a', 'A')")
+    changes.stop()
+    whole = sorted(tuple(row) for row in db.execute("pragma foreign_key_check"))
+    assert whole == [
+        ("ruling_records", 100, "documents", 0), ("ruling_records", 101, "documents", 0),
+        ("ruling_sightings", 1, "documents", 0), ("ruling_sightings", 2, "rulings", 1),
+        ("rulings", 11, "cards", 0), ("rulings", 12, "cards", 0),
+    ]
+    assert changes.foreign_key_violations() == whole
+
+
+def test_keys_the_triggers_cannot_follow_fall_back_to_the_whole_check() -> None:
+    db = built()
+    db.execute("create table pairs (a integer, b integer, primary key (a, b))")
+    db.execute("create table pair_notes (a integer, b integer, foreign key (a, b) references pairs (a, b))")
+    assert ImportChanges(db).foreign_key_violations() is None
