@@ -187,6 +187,10 @@ def _build(
         if base is not None and base.exists():
             source = sqlite3.connect(f"file:{base}?mode=ro", uri=True)
             target = sqlite3.connect(str(temp_path))
+            # Private until renamed into place (open_for_build says the same): no journal and no
+            # syncs while copying (the 1.67 GB full-scale database: 7.6 → 3.8 s).
+            target.execute("pragma journal_mode = off")
+            target.execute("pragma synchronous = off")
             source.backup(target)
             source.close()
             target.close()
