@@ -155,6 +155,11 @@ class ImportChanges:
         return sorted(set(found))
 
     def stop(self) -> None:
+        present = {row[0] for row in self.db.execute("select name from sqlite_temp_master where type = 'trigger'")}
+        if any(name.startswith("changes_fk_") and name not in present for name in self.triggers):
+            # A table was dropped and made again during the import, its triggers with it: what
+            # was written into it went unrecorded, so the whole database is checked instead.
+            self.foreign_keys = None
         for name in self.triggers:
             self.db.execute(f"drop trigger if exists temp.{name}")
         self.triggers = []

@@ -164,3 +164,15 @@ def test_keys_the_triggers_cannot_follow_fall_back_to_the_whole_check() -> None:
     db.execute("create table pairs (a integer, b integer, primary key (a, b))")
     db.execute("create table pair_notes (a integer, b integer, foreign key (a, b) references pairs (a, b))")
     assert ImportChanges(db).foreign_key_violations() is None
+
+
+def test_a_table_made_again_during_the_import_falls_back_to_the_whole_check() -> None:
+    db = built()
+    db["cards"].insert_all([{"oracle_id": "a", "name": "A"}, {"oracle_id": "b", "name": "B"}])
+    changes = ImportChanges(db)
+    schema = db["ruling_sightings"].schema
+    db.execute("drop table ruling_sightings")  # its triggers go with it
+    db.execute(schema)
+    db.execute("insert into ruling_sightings (ruling_id, document_id, position) values (99, 1, 0)")
+    changes.stop()
+    assert changes.foreign_key_violations() is None
