@@ -79,11 +79,21 @@ class ForeignKey:
 
     @property
     def written(self) -> str:
-        return f"fk_written_{self.table}"
+        return written_rows_table(self.table)
 
     @property
     def removed(self) -> str:
-        return f"fk_removed_{self.parent}_{self.parent_column}"
+        return removed_keys_table(self.parent, self.parent_column)
+
+
+def written_rows_table(table: str) -> str:
+    """The temporary table of the rowids an import writes into ``table``."""
+    return f"fk_written_{table}"
+
+
+def removed_keys_table(table: str, column: str) -> str:
+    """The temporary table of the values an import removes from ``table.column``."""
+    return f"fk_removed_{table}_{column}"
 
 
 class ImportChanges:
@@ -236,7 +246,7 @@ class ImportChanges:
         if any("without rowid" in " ".join((self.db[key.table].schema or "").lower().split()) for key in keys):
             return None
         for table in sorted({key.table for key in keys}):
-            written = f"fk_written_{table}"
+            written = written_rows_table(table)
             self.db.execute(f"drop table if exists temp.{written}")
             self.db.execute(f"create temp table {written} (row integer)")
             # _rowid_, not rowid: rulings has a column of that name (its search index's key).
@@ -244,7 +254,7 @@ class ImportChanges:
             self._trigger(f"changes_fk_{table}_insert", "insert", table, "", record)
             self._trigger(f"changes_fk_{table}_update", "update", table, "", record)
         for parent, column in sorted({(key.parent, key.parent_column) for key in keys}):
-            removed = f"fk_removed_{parent}_{column}"
+            removed = removed_keys_table(parent, column)
             self.db.execute(f"drop table if exists temp.{removed}")
             self.db.execute(f"create temp table {removed} (key)")
             record = f'insert into {removed} (key) values (old."{column}")'
