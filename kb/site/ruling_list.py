@@ -1,8 +1,8 @@
 """A rule page's "rulings relying on this rule" as HTML, written in Python rather than in the template.
 
 A busy rule lists a hundred rulings, and Jinja's async rendering (every expression awaited, every
-attribute looked up through the sandbox's ``getattr``) took 12–14 ms for them on the full-scale
-database: a third of the page. Written here the same HTML takes a fraction of that. The output is
+attribute looked up through the environment's ``getattr``) took 12–14 ms for them on the full-scale
+database: a third of the page's time in process. Written here the same HTML takes a fraction of that. The output is
 what the template wrote, character for character (markupsafe's escaping, as autoescape does).
 """
 from __future__ import annotations
