@@ -146,13 +146,16 @@ def _resolve_ruling_cards(db: sqlite_utils.Database) -> None:
             having count(distinct card_names.oracle_id) = 1)
         where oracle_id is null"""
     )
-    db.execute(
-        """update ruling_records set card_key = case
-            when resolved_oracle_id is not null then resolved_oracle_id
-            when name_key is not null then 'name:' || coalesce(card_name_lang, '') || ':' || name_key
-            else 'document:' || document_id end
-        where oracle_id is null or card_key is null"""
-    )
+    # Two statements, not one "where oracle_id is null or card_key is null": each reads its own
+    # index (a scan of every record otherwise). The key never depends on the key it replaces.
+    for which in ("oracle_id is null", "card_key is null"):
+        db.execute(
+            f"""update ruling_records set card_key = case
+                when resolved_oracle_id is not null then resolved_oracle_id
+                when name_key is not null then 'name:' || coalesce(card_name_lang, '') || ':' || name_key
+                else 'document:' || document_id end
+            where {which}"""
+        )
 
 
 def _report_record_problems(db: sqlite_utils.Database) -> None:
@@ -342,7 +345,8 @@ def _cardless_english_records(db: sqlite_utils.Database) -> list[dict]:
     """English records printed without their card (read while the old rulings are there)."""
     rows = list(
         _english_record_rows(
-            db, "ruling_records.card_key like 'document:%'", "ruling_records.document_id, ruling_records.position"
+            db, "ruling_records.card_key >= 'document:' and ruling_records.card_key < 'document;'",
+            "ruling_records.document_id, ruling_records.position",
         )
     )
     return list(prepared_records(with_ruling_texts(db, rows)))

@@ -83,6 +83,13 @@ PARTIAL_INDEXES: list[tuple[str, str, list[str], str]] = [
     # Rulings of a card not identified yet, by the name the page gave (card pages, ?card_name=):
     # every other ruling has no card_name, and a full index listed each of them.
     ("idx_rulings_card_name", "rulings", ["card_name"], "card_name is not null"),
+    # The few ruling records every derive looks at again whatever an import added (pages that
+    # name no Oracle id, dates that did not parse, English rulings on a page announced in another
+    # language): read through these instead of scanning a million records (0.4–1.8 s each).
+    ("idx_ruling_records_no_oracle_id", "ruling_records", ["card_key"], "oracle_id is null"),
+    ("idx_ruling_records_undated", "ruling_records", ["document_id", "position"], "published_at is null"),
+    ("idx_ruling_records_declared_other", "ruling_records", ["card_key", "document_id", "position"],
+     "declared_lang != 'en'"),
 ]
 
 # Latin-script text: diacritics folded so "regles" finds "règles".
