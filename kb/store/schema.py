@@ -90,6 +90,8 @@ PARTIAL_INDEXES: list[tuple[str, str, list[str], str]] = [
     ("idx_ruling_records_undated", "ruling_records", ["document_id", "position"], "published_at is null"),
     ("idx_ruling_records_declared_other", "ruling_records", ["card_key", "document_id", "position"],
      "declared_lang != 'en'"),
+    # Records with no text of their own or their ruling's (the empty-ruling issue).
+    ("idx_ruling_records_empty", "ruling_records", ["document_id"], "trim(coalesce(text, '')) = '' and ruling_id is null"),
 ]
 
 # Latin-script text: diacritics folded so "regles" finds "règles".

@@ -102,6 +102,7 @@ def test_a_database_whose_records_keep_every_text_is_migrated_and_loses_none(tmp
         " where ruling_id is not null"
     )
     db.execute("drop view ruling_records_as_printed")
+    db.execute("drop index idx_ruling_records_empty")  # reads ruling_id: newer than m010 too
     db.execute("alter table ruling_records drop column ruling_id")
     db.execute("delete from _sqlite_migrations where name = 'm010_ruling_record_text_once'")
     # ... and its rulings indexed by card name in full, the rulings of identified cards too.
