@@ -208,11 +208,15 @@ def _english_records(db: sqlite_utils.Database, whole: bool = True) -> Iterator[
 BY_CARD = "ruling_records.card_key, ruling_records.document_id, ruling_records.position"
 
 
-def _english_record_rows(db: sqlite_utils.Database, where: str, order: str) -> Iterator[dict]:
-    """English records (``RECORD_COLUMNS``) meeting ``where``, in ``order``."""
+def _english_record_rows(db: sqlite_utils.Database, where: str, order: str, few: bool = False) -> Iterator[dict]:
+    """English records (``RECORD_COLUMNS``) meeting ``where``, in ``order``. ``few``: ``where``
+    picks a few records through an index of its own, so the join never starts from the documents
+    (for a range of card keys SQLite guessed that reading every document's records was cheaper:
+    0.76 s for 16 records at a million)."""
+    document_id = "+ruling_records.document_id" if few else "ruling_records.document_id"
     return db.query(
         f"select {RECORD_COLUMNS} from ruling_records"
-        " join documents on documents.id = ruling_records.document_id"
+        f" join documents on documents.id = {document_id}"
         f" where ruling_records.detected_lang = 'en' and {where} order by {order}"
     )
 
@@ -226,6 +230,7 @@ def _untranslated_with_cards(db: sqlite_utils.Database) -> list[tuple[dict, int]
             "ruling_records.card_key not like 'document:%' and ruling_records.declared_lang is not null"
             " and ruling_records.declared_lang != 'en'",
             BY_CARD,
+            few=True,
         )
     )
     return [(row, _ruling_of_record(row, row["card_key"])) for row in prepared_records(with_ruling_texts(db, rows))]
@@ -346,7 +351,7 @@ def _cardless_english_records(db: sqlite_utils.Database) -> list[dict]:
     rows = list(
         _english_record_rows(
             db, "ruling_records.card_key >= 'document:' and ruling_records.card_key < 'document;'",
-            "ruling_records.document_id, ruling_records.position",
+            "ruling_records.document_id, ruling_records.position", few=True,
         )
     )
     return list(prepared_records(with_ruling_texts(db, rows)))
