@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
-from kb.store.schema import CJK_LANGS, FTS_CONFIG, cjk_condition
+from kb.store.cjk_search import CJK_LANGS, cjk_condition
+from kb.store.schema import FTS_CONFIG
 
 # What a CR version is made of, as saved from its documents (derived columns such as
 # rules.lineage_id or cr_versions.translates_version_id left out: the derive step writes them).
@@ -55,7 +56,7 @@ def _cjk_text(row: str, column: str) -> str:
     return cjk_condition(f"{row}.{column}")
 
 
-# What the CJK index holds (kb.store.schema.ensure_cjk_search), by the rows that can change on an
+# What the CJK index holds (kb.store.cjk_search.ensure_cjk_search), by the rows that can change on an
 # import that adds no CR version: names in a CJK language or script (a CJK name's key only ever
 # equals another CJK name's), CJK ruling translations, CJK keyword terms.
 CJK_INPUTS = {

@@ -1,0 +1,86 @@
+"""The CJK search indexes: a trigram index over Chinese, Japanese and Korean text, and its two-character companion.
+
+unicode61 cannot split words written without spaces, so the knowledge base's CJK text (rules and
+glossary of CJK versions, card names, translated rulings, keyword terms) also goes into
+``cjk_search`` (trigram) and ``cjk_bigrams`` (one- and two-character queries). Both are made again
+from their tables whenever what they hold may have changed (``kb.store.schema.ensure_search``).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import sqlite_utils
+
+CJK_LANGS = "('zhs', 'zht', 'ja', 'ko')"
+# Han, Hangul, kana: a text holding any of them goes into the CJK index.
+CJK_GLOBS = ("*[一-鿿]*", "*[가-힣]*", "*[ぁ-ヿ]*")
+
+
+def cjk_condition(column: str) -> str:
+    return "(" + " or ".join(f"{column} glob '{pattern}'" for pattern in CJK_GLOBS) + ")"
+
+
+def ensure_cjk_search(db: sqlite_utils.Database) -> None:
+    """A trigram index over CJK text only: unicode61 cannot split words without spaces.
+
+    Trigram indexes cost several times the space of unicode61, so only rows with Chinese,
+    Japanese or Korean text go in (queries of three or more characters; shorter ones use LIKE).
+    """
+    db.execute("drop table if exists cjk_search")
+    db.execute(
+        "create virtual table cjk_search using fts5("
+        "kind unindexed, key unindexed, lang unindexed, text, tokenize='trigram')"
+    )
+    db.execute(
+        f"""insert into cjk_search (kind, key, lang, text)
+        select 'rule', rules.id, cr_versions.lang,
+            coalesce(rules.title, '') || ' ' || rules.text as text
+        from rules join cr_versions on cr_versions.id = rules.version_id
+        where cr_versions.lang in {CJK_LANGS}"""
+    )
+    db.execute(
+        f"""insert into cjk_search (kind, key, lang, text)
+        select 'glossary', glossary.id, cr_versions.lang, glossary.term || ' ' || glossary.text
+        from glossary join cr_versions on cr_versions.id = glossary.version_id
+        where cr_versions.lang in {CJK_LANGS}"""
+    )
+    db.execute(
+        f"""insert into cjk_search (kind, key, lang, text)
+        select 'card_name', coalesce(oracle_id, 'name:' || name), lang, name as text
+        from all_card_names where lang in {CJK_LANGS}"""
+    )
+    db.execute(
+        f"""insert into cjk_search (kind, key, lang, text)
+        select 'ruling_translation', id, lang, text from ruling_translations where {cjk_condition('text')}"""
+    )
+    db.execute(
+        f"""insert into cjk_search (kind, key, lang, text)
+        select 'keyword', id, lang, term as text from keywords where {cjk_condition('term')}"""
+    )
+    ensure_cjk_bigrams(db)
+
+
+CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
+
+
+def cjk_grams(text: str) -> str:
+    """Every two-character sequence of the text's CJK runs, and each run's last character:
+    "克撒的" -> "克撒 撒的 的". A one-character query is a prefix of one of them."""
+    grams: list[str] = []
+    for run in CJK_RUN.findall(text):
+        # Only letters: the full-text tokenizer splits words at "・", "゛" and the like.
+        for part in "".join(char if unicodedata.category(char)[0] == "L" else " " for char in run).split():
+            grams += [part[i : i + 2] for i in range(len(part) - 1)] + [part[-1]]
+    return " ".join(grams)
+
+
+def ensure_cjk_bigrams(db: sqlite_utils.Database) -> None:
+    """``cjk_bigrams``: the rows of ``cjk_search`` (same rowids) as two-character words, for the
+    one- and two-character queries the trigram index cannot answer (克撒, 飞)."""
+    db.execute("drop table if exists cjk_bigrams")
+    db.execute("create virtual table cjk_bigrams using fts5(grams, tokenize='unicode61', content='')")
+    db.conn.executemany(
+        "insert into cjk_bigrams (rowid, grams) values (?, ?)",
+        ((rowid, cjk_grams(text)) for rowid, text in db.execute("select rowid, text from cjk_search")),
+    )
