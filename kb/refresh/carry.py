@@ -9,7 +9,7 @@ from typing import Any
 
 import sqlite_utils
 
-from kb.store.schema import FTS_TOKENIZE, next_ruling_rowid
+from kb.store.schema import FTS_CONFIG, FTS_TOKENIZE, next_ruling_rowid
 from kb.store.search_terms import add_terms_of_rows
 from kb.store.tables import TABLES
 
@@ -191,13 +191,14 @@ def _copy_vanished(db: sqlite_utils.Database, ids: list[int], old_cols: set[str]
     )
     if "rulings_fts" in db.table_names():
         # The search index was built before these rows arrived: add them to it.
-        fts_cols = ", ".join(f"[{c}]" for c in ("text", "card_name"))
+        columns = FTS_CONFIG["rulings"]
+        listed = ", ".join(f"[{c}]" for c in columns)
         conn.execute(
-            f"insert into rulings_fts (rowid, {fts_cols}) select rowid, text, card_name from main.rulings"
+            f"insert into rulings_fts (rowid, {listed}) select rowid, {listed} from main.rulings"
             " where id in (select id from carried)"
         )
         # And their words to the index's word list (the search asks prefixes through it).
         add_terms_of_rows(
-            db, "rulings_fts", "main.rulings", ["text", "card_name"],
+            db, "rulings_fts", "main.rulings", columns,
             "select rowid from main.rulings where id in (select id from carried)", FTS_TOKENIZE,
         )

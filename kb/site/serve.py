@@ -101,7 +101,6 @@ def serve_workers(host: str, port: int, workers: int) -> None:
     Multiprocess(config, sockets=[sock]).run()
 
 
-
 def create_app():
     """The ASGI app ``datasette serve -i $MTGKB_DB_PATH --inspect-file $MTGKB_INSPECT_PATH`` with
     ``SETTINGS`` runs, for a worker process of ``serve(workers=…)``: the plugin (``kb.site``) is
