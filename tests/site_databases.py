@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import fcntl
 import os
+import shutil
 import socket
 import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -35,11 +37,15 @@ _BUILT: dict[str, Path] = {}
 _WORKDIR: list[Path] = []
 
 
+def _shared_workdir(run_id: str) -> Path:
+    return Path(tempfile.gettempdir()) / f"kb-site-tests-{run_id}"
+
+
 def _workdir() -> Path:
     if not _WORKDIR:
         run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID")
         if run_id:  # one folder for every worker of this run
-            folder = Path(tempfile.gettempdir()) / f"kb-site-tests-{run_id}"
+            folder = _shared_workdir(run_id)
             folder.mkdir(exist_ok=True)
         else:
             folder = Path(tempfile.mkdtemp(prefix="kb-site-tests-"))
@@ -86,9 +92,29 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     ))
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Under xdist the controller names the run itself, so that it knows which folder its workers
+    shared and can remove it when they are all done (each run's databases are ~50 MB)."""
+    if hasattr(config, "workerinput") or not hasattr(config.option, "testrunuid"):
+        return
+    if config.option.testrunuid is None:
+        config.option.testrunuid = uuid.uuid4().hex
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     for process in _EARLY_BUILD:
         process.wait()  # never leave it writing after the run
+    if not os.environ.get("PYTEST_XDIST_TESTRUNUID"):  # a run without workers: its own folder
+        for folder in _WORKDIR:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if hasattr(config, "workerinput"):
+        return  # a worker: the controller removes the shared folder once every worker has stopped
+    run_id = getattr(config.option, "testrunuid", None)
+    if run_id:
+        shutil.rmtree(_shared_workdir(run_id), ignore_errors=True)
 
 
 _EARLY_BUILD: list[subprocess.Popen] = []
