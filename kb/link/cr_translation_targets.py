@@ -70,6 +70,7 @@ def link_across_versions(
     by_number = {rule.number: rule for rule in translated.rules}
     english_titles: dict[str, str] = translated.extra.get("english_titles", {})
     chosen_target: dict[str, tuple[str, str]] = {}
+    rules_of = {version_id: _rules_by_number(doc) for version_id, doc in versions}
     links = []
     for rule in translated.rules:
         candidates = []
@@ -86,7 +87,7 @@ def link_across_versions(
         if choice is None:
             links.append(TargetLink(rule.number, None, None, "mismatch", 0.0, [_missing(rule, versions)]))
             continue
-        _mark_uncertain_text(choice, candidates, versions)
+        _mark_uncertain_text(choice, candidates, rules_of)
         _mark_grown_subrules(rule, translated, choice, versions, lineage_of)
         chosen_version[rule.number] = choice.version_id
         chosen_target[rule.number] = (choice.version_id, choice.link.en_number or rule.number)
@@ -137,17 +138,16 @@ def _by_printed_title(
     return None
 
 
-def _mark_uncertain_text(choice: Candidate, candidates: list[Candidate], versions: list[tuple[str, CRDocument]]) -> None:
+def _mark_uncertain_text(choice: Candidate, candidates: list[Candidate], rules_of: dict[str, dict[str, Rule]]) -> None:
     """The same rule with different English texts before and after the translation's date: which
     one it translates cannot be told, so it may be out of date ("stale"), never silently current."""
-    if choice.link.status == "mismatch" or choice.lineage is None:
+    if choice.link.status == "mismatch" or choice.lineage is None or choice.link.en_number is None:
         return
-    docs = dict(versions)
-    chosen_rule = _rule(docs[choice.version_id], choice.link.en_number)
+    chosen_rule = rules_of[choice.version_id].get(choice.link.en_number)
     for other in candidates:
         if other is choice or other.lineage != choice.lineage or other.link.en_number is None:
             continue
-        other_rule = _rule(docs[other.version_id], other.link.en_number)
+        other_rule = rules_of[other.version_id].get(other.link.en_number)
         if chosen_rule and other_rule and not same_content(chosen_rule, other_rule):
             choice.link.status = "stale"
             choice.link.reasons.insert(0, f"English text differs between {other.version_id} and {choice.version_id}; the translation may follow either")
@@ -192,8 +192,12 @@ def _subrule_letters(doc: CRDocument, number: str) -> set[str]:
     return {r.number[len(number):] for r in doc.rules if r.kind == "subrule" and r.parent == number}
 
 
-def _rule(doc: CRDocument, number: str | None) -> Rule | None:
-    return next((rule for rule in doc.rules if rule.number == number), None)
+def _rules_by_number(doc: CRDocument) -> dict[str, Rule]:
+    """The document's rules by number, the first of a repeated number (as a scan would find)."""
+    rules: dict[str, Rule] = {}
+    for rule in doc.rules:
+        rules.setdefault(rule.number, rule)
+    return rules
 
 
 def _inherited(rule: Rule, by_number: dict[str, Rule], chosen: dict[str, str]) -> str | None:

@@ -7,6 +7,7 @@ from their tables whenever what they hold may have changed (``kb.store.schema.en
 """
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -61,16 +62,33 @@ def ensure_cjk_search(db: sqlite_utils.Database) -> None:
     ensure_cjk_bigrams(db)
 
 
-CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
+CJK_RANGES = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF))
+CJK_RUN = re.compile("[" + "".join(f"{chr(first)}-{chr(last)}" for first, last in CJK_RANGES) + "]+")
+
+
+@functools.cache
+def _cjk_non_letter() -> re.Pattern[str]:
+    """The characters of the CJK ranges that are not letters ("・", "゛", unassigned points): one
+    character class, so a run is split with one regex pass, not a category lookup per character."""
+    points = [point for first, last in CJK_RANGES for point in range(first, last + 1)
+              if unicodedata.category(chr(point))[0] != "L"]
+    spans: list[list[int]] = []
+    for point in points:
+        if spans and spans[-1][1] == point - 1:
+            spans[-1][1] = point
+        else:
+            spans.append([point, point])
+    return re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" if a != b else chr(a) for a, b in spans) + "]")
 
 
 def cjk_grams(text: str) -> str:
     """Every two-character sequence of the text's CJK runs, and each run's last character:
     "克撒的" -> "克撒 撒的 的". A one-character query is a prefix of one of them."""
     grams: list[str] = []
+    non_letter = _cjk_non_letter()
     for run in CJK_RUN.findall(text):
         # Only letters: the full-text tokenizer splits words at "・", "゛" and the like.
-        for part in "".join(char if unicodedata.category(char)[0] == "L" else " " for char in run).split():
+        for part in non_letter.sub(" ", run).split():
             grams += [part[i : i + 2] for i in range(len(part) - 1)] + [part[-1]]
     return " ".join(grams)
 

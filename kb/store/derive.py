@@ -54,7 +54,8 @@ def link_all(
         history = save_cr_history(db)
         # Translated rules and glossaries next: their term pairs sharpen ruling-translation matching.
         stage("cr translations", "linking CR translations to their English rules")
-        link_cr_translations(db)
+        versions, documents, _lineages = history
+        link_cr_translations(db, {version_id: doc for (version_id, _date), doc in zip(versions, documents, strict=True)})
     stage("rulings", "deriving cards and rulings, linking translations and cited rules")
     derive_rulings(db, changes)
     if changes is not None:

@@ -71,14 +71,16 @@ def load_cr_document(db: sqlite_utils.Database, version_id: str) -> CRDocument:
     )
 
 
-def link_cr_translations(db: sqlite_utils.Database) -> None:
+def link_cr_translations(db: sqlite_utils.Database, loaded: dict[str, CRDocument] | None = None) -> None:
+    """``loaded``: English versions already read back by this derive (the history's), not read twice."""
     from kb.link.cr_glossary_links import link_glossary
     from kb.link.cr_translations import link_rules
 
     db.execute("delete from rule_links")
     db.execute("delete from glossary_links")
     db.execute("delete from keywords")
-    join_undated_chapters(db)
+    if "en" in join_undated_chapters(db):
+        loaded = None  # an English version grew since it was read
     resolve_rule_refs(db)
     english_ids = [row["id"] for row in db.query(
         "select id from cr_versions where lang = 'en' order by effective_date"
@@ -88,7 +90,8 @@ def link_cr_translations(db: sqlite_utils.Database) -> None:
     )]
     if not translated_ids or not english_ids:
         return
-    english = {version_id: load_cr_document(db, version_id) for version_id in english_ids}
+    loaded = loaded or {}
+    english = {version_id: loaded.get(version_id) or load_cr_document(db, version_id) for version_id in english_ids}
     lineages = _English_lineages(db, english_ids)
     keyword_rows: dict[tuple, tuple] = {}
     for version_id in translated_ids:
@@ -203,11 +206,13 @@ def _keyword_rows(translated, english_doc, en_version, version_id, links, seen) 
     return rows
 
 
-def join_undated_chapters(db: sqlite_utils.Database) -> None:
+def join_undated_chapters(db: sqlite_utils.Database) -> set[str]:
     """Move the rules of an undated page collection (``<lang>-pages-<source>``: chapters imported
-    before their index) into the one dated version of that language and source, if there is one."""
+    before their index) into the one dated version of that language and source, if there is one.
+    Returns the languages whose versions changed."""
     from kb.store.save_cr import save_cr_document
 
+    joined: set[str] = set()
     for row in list(db.query("select id, lang, document_id from cr_versions where effective_date is null and id like '%-pages-%'")):
         source = db.execute("select source_id from documents where id = ?", [row["document_id"]]).fetchone()
         if source is None:
@@ -229,6 +234,8 @@ def join_undated_chapters(db: sqlite_utils.Database) -> None:
         db.execute("delete from rules where version_id = ?", [row["id"]])
         db.execute("delete from cr_versions where id = ?", [row["id"]])
         save_cr_document(db, pages, row["document_id"], source[0])
+        joined.add(row["lang"])
+    return joined
 
 
 def _ids_by_term(db: sqlite_utils.Database, version_id: str) -> dict[str, list[int]]:
