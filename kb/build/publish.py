@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import sqlite3
 import time
 from collections.abc import Callable
@@ -171,6 +172,32 @@ def _counts_of(path: Path) -> dict[str, int]:
         conn.close()
 
 
+def copy_database(source_path: Path, target_path: Path) -> None:
+    """A consistent copy of a database that may be served (or written) meanwhile.
+
+    A rollback-journal database is copied as a file while a read transaction holds its shared
+    lock: no writer can change the file until the lock is released, and the kernel copies it
+    (the 1.67 GB full-scale database: 1.0–2.5 s, against 4.0–6.9 s through SQLite's backup API,
+    interleaved). A WAL database keeps committed pages outside the file: the backup API."""
+    source = sqlite3.connect(f"file:{source_path}?mode=ro", uri=True, isolation_level=None)
+    try:
+        source.execute("begin")
+        source.execute("select count(*) from sqlite_master").fetchone()  # takes the shared lock
+        if source.execute("pragma journal_mode").fetchone()[0] != "wal":
+            shutil.copyfile(source_path, target_path)
+            return
+        target = sqlite3.connect(str(target_path))
+        try:
+            # Private until renamed into place (open_for_build says the same): no journal, no syncs.
+            target.execute("pragma journal_mode = off")
+            target.execute("pragma synchronous = off")
+            source.backup(target)
+        finally:
+            target.close()
+    finally:
+        source.close()
+
+
 def _build(
     inputs: list[DocumentInput],
     db_path: Path,
@@ -185,15 +212,7 @@ def _build(
     temp_path.unlink(missing_ok=True)
     try:
         if base is not None and base.exists():
-            source = sqlite3.connect(f"file:{base}?mode=ro", uri=True)
-            target = sqlite3.connect(str(temp_path))
-            # Private until renamed into place (open_for_build says the same): no journal and no
-            # syncs while copying (the 1.67 GB full-scale database: 7.6 → 3.8 s).
-            target.execute("pragma journal_mode = off")
-            target.execute("pragma synchronous = off")
-            source.backup(target)
-            source.close()
-            target.close()
+            copy_database(base, temp_path)
         db = open_for_build(temp_path)
         # Adding to a built database whose schema is up to date: its derived tables and search
         # indexes are current (it was built whole). What the inputs change is noted as it
