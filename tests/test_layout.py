@@ -102,3 +102,23 @@ def test_the_readme_layout_matches_the_folders() -> None:
 
 if __name__ == "__main__":
     print(layout_tree())
+
+
+def test_every_test_file_is_collected() -> None:
+    """A test file pytest never collects passes in every run: pytest skips folders named
+    ``build`` by default, and tests/build/ went unrun until ``norecursedirs`` said otherwise."""
+    import subprocess
+    import sys
+
+    listed = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout
+    collected = {line.split("::")[0] for line in listed.splitlines() if "::" in line}
+    on_disk = {
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "tests").rglob("test_*.py")
+        if "fixtures" not in path.parts
+    }
+    assert on_disk - collected == set()
+    assert "tests/build/test_incremental.py" in collected
