@@ -5,10 +5,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 import sqlite_utils
 
 from kb.build.inputs import path_inputs, snapshot_inputs
-from kb.build.publish import build_database
+from kb.build.publish import BuildReport, build_database
 from kb.records import RulingRecord
 from kb.store.derive import link_all
 from kb.store.import_changes import ImportChanges
@@ -84,7 +85,16 @@ def search_index_problems(path: Path) -> list[str]:
     return problems
 
 
-def test_importing_a_small_rulings_file_keeps_cr_history_and_derives_what_a_full_build_does(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def full_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, BuildReport]:
+    """The snapshot and the small file in one build: what both ways of adding the file must equal."""
+    full = tmp_path_factory.mktemp("full") / "full.db"
+    return full, build_database(snapshot_inputs(SNAPSHOT) + path_inputs(SMALL, source_id="scryfall"), full)
+
+
+def test_importing_a_small_rulings_file_keeps_cr_history_and_derives_what_a_full_build_does(
+    tmp_path: Path, full_build: tuple[Path, BuildReport]
+) -> None:
     imported = tmp_path / "imported.db"
     shutil.copy(built_snapshot_db(), imported)
     report = build_database(path_inputs(SMALL, source_id="scryfall"), imported, base=imported)
@@ -94,8 +104,7 @@ def test_importing_a_small_rulings_file_keeps_cr_history_and_derives_what_a_full
     assert report.derived == ["card names", "rulings", "new ruling links", "keyword dictionary"]
     assert search_index_problems(imported) == []
 
-    full = tmp_path / "full.db"
-    report = build_database(snapshot_inputs(SNAPSHOT) + path_inputs(SMALL, source_id="scryfall"), full)
+    full, report = full_build
     assert report.derived == ["card names", "cr history", "cr translations", "rulings", "ruling links", "keyword dictionary"]
 
     for table, columns in DERIVED.items():
@@ -132,7 +141,9 @@ def test_a_rulings_file_rewrites_only_its_cards_rulings_and_keeps_the_search_ind
     assert query(imported, "select count(*) from rulings_fts where rulings_fts match 'connives'")[0][0] >= 1
 
 
-def test_card_data_after_its_rulings_renames_the_card_and_links_again_as_a_full_build_does(tmp_path: Path) -> None:
+def test_card_data_after_its_rulings_renames_the_card_and_links_again_as_a_full_build_does(
+    tmp_path: Path, full_build: tuple[Path, BuildReport]
+) -> None:
     # The rulings first, without card data: the card is named from its rulings. Then its card
     # data: its name, its rulings' links to rules (a ruling's own card name is never a keyword)
     # and the translations follow, as in one build of everything.
@@ -142,8 +153,7 @@ def test_card_data_after_its_rulings_renames_the_card_and_links_again_as_a_full_
     lethal_names = "select name, source from card_names where oracle_id = '00000000-0000-4000-8000-00000000c0de' and lang = 'en'"
     unnamed = query(stepwise, lethal_names)
     build_database(path_inputs(SMALL[:1], source_id="scryfall"), stepwise, base=stepwise)
-    full = tmp_path / "full.db"
-    build_database(snapshot_inputs(SNAPSHOT) + path_inputs(SMALL, source_id="scryfall"), full)
+    full, _report = full_build
     for table, columns in DERIVED.items():
         assert rows(stepwise, table, columns) == rows(full, table, columns), table
     assert search_index_problems(stepwise) == []
