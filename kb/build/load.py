@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import sqlite_utils
@@ -22,6 +23,7 @@ from kb.parse.bounds import (
 )
 from kb.parse.formats import Format, detect_format, format_named
 from kb.records import CRDocument, ParseError, QualityIssue, RulingsDocument
+from kb.store.bulk_indexes import BULK_UP_TO_ROWS, indexes_made_after
 from kb.store.save import (
     DocumentInput,
     LangDetector,
@@ -138,9 +140,22 @@ def save_cr(db: sqlite_utils.Database, parsed: CRDocument, document_id: int, sou
     return version_id
 
 
+# Bulk files bring hundreds of thousands of rows: the indexes whose keys they bring in no order
+# are made once afterwards (kb.store.bulk_indexes).
+def _records_indexed_after(db: sqlite_utils.Database) -> AbstractContextManager[None]:
+    return indexes_made_after(db, "ruling_records", ["card_key"], up_to_rows=BULK_UP_TO_ROWS)
+
+
+def _printings_indexed_after(db: sqlite_utils.Database) -> AbstractContextManager[None]:
+    return indexes_made_after(
+        db, "printings", ["oracle_id"], ["multiverse_id"], ["collector_number"], up_to_rows=BULK_UP_TO_ROWS
+    )
+
+
 def _save_checked_rulings(db: sqlite_utils.Database, rulings, name: str, document_id: int, what: str) -> None:
     checks = RulingChecks(name)
-    save_ruling_records(db, checks.filter(rulings), document_id, LangDetector())
+    with _records_indexed_after(db):
+        save_ruling_records(db, checks.filter(rulings), document_id, LangDetector())
     for issue in checks.summary_issues():
         save_quality_issue(db, issue, document_id)
     if checks.kept == 0:
@@ -158,16 +173,17 @@ def stream_bulk_cards(db: sqlite_utils.Database, handle, name: str, document_id:
 
     cards, names = [], []
     total = 0
-    for card, card_names in iter_bulk_card_names(handle, name):
-        total += 1
-        cards.append(card)
-        names.extend(card_names)
-        if len(cards) >= 5_000:
-            save_cards(db, cards, document_id)
-            save_card_names(db, names, document_id)
-            cards, names = [], []
-    save_cards(db, cards, document_id)
-    save_card_names(db, names, document_id)
+    with _printings_indexed_after(db):
+        for card, card_names in iter_bulk_card_names(handle, name):
+            total += 1
+            cards.append(card)
+            names.extend(card_names)
+            if len(cards) >= 5_000:
+                save_cards(db, cards, document_id)
+                save_card_names(db, names, document_id)
+                cards, names = [], []
+        save_cards(db, cards, document_id)
+        save_card_names(db, names, document_id)
     if total == 0:
         raise ParseError(f"{name}: the card bulk file holds no card; refused")
 
@@ -194,7 +210,8 @@ def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: in
                     yield ruling
 
     checks = RulingChecks(name)
-    save_ruling_records(db, checks.filter(rulings()), document_id, LangDetector())
+    with _records_indexed_after(db), _printings_indexed_after(db):
+        save_ruling_records(db, checks.filter(rulings()), document_id, LangDetector())
     for issue in checks.summary_issues():
         save_quality_issue(db, issue, document_id)
     if cards == 0:

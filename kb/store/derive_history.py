@@ -18,6 +18,7 @@ from kb.link.cr_merges import LineageLink, confirmed_links
 from kb.link.keyword_vocabulary import KeywordIndex
 from kb.link.ruling_citations import link_ruling
 from kb.records import CRDocument
+from kb.store.bulk_indexes import indexes_made_after
 from kb.store.derive_cr_links import load_cr_document
 from kb.store.derive_lineage import save_glossary_lineages, save_lineage_links, save_lineages
 from kb.store.schema import stable_id
@@ -126,7 +127,8 @@ def save_cr_history(db: sqlite_utils.Database) -> History:
 def save_ruling_links(db: sqlite_utils.Database, history: History) -> None:
     """Recompute ``ruling_rules`` (after the rulings are derived) and the citations view."""
     db.execute("delete from ruling_rules")
-    save_ruling_rules(db, *history)
+    with indexes_made_after(db, "ruling_rules", ["lineage_id", "published_at", "ruling_id"], ["rule_id"], ["current_rule_id"], ["status"]):
+        save_ruling_rules(db, *history)
     db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW, replace=True)
 
 

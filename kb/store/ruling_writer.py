@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import sqlite_utils
 
 from kb.records import QualityIssue
+from kb.store.bulk_indexes import indexes_made_after
 from kb.store.save import identity_hash, save_quality_issue
 from kb.store.schema import INDEXES, next_ruling_rowid, stable_id
 
@@ -186,13 +187,19 @@ class RulingWriter:
         self.flush()
         conn = self.db.conn
         columns = ", ".join(RULING_COLUMNS)
-        # rowid (the search index's key) numbered on in id order: dense, and ascending with the
-        # table's own order, so the full-text index is built from sorted keys.
-        conn.execute(
-            f"insert or replace into rulings ({columns}, removed_upstream, rowid)"
-            f" select {columns}, 0, ? + row_number() over (order by id) - 1 from temp.staged_rulings order by id",
-            [next_ruling_rowid(conn)],
-        )
+        # As many rulings as the table holds, or more (a whole derive, a bulk file into a small
+        # database): its unordered indexes are made again after, at most twice the new rows' sort.
+        staged = conn.execute("select count(*) from temp.staged_rulings").fetchone()[0]
+        with indexes_made_after(
+            self.db, "rulings", ["oracle_id", "published_at", "position"], ["published_at"], up_to_rows=staged
+        ):
+            # rowid (the search index's key) numbered on in id order: dense, and ascending with
+            # the table's own order, so the full-text index is built from sorted keys.
+            conn.execute(
+                f"insert or replace into rulings ({columns}, removed_upstream, rowid)"
+                f" select {columns}, 0, ? + row_number() over (order by id) - 1 from temp.staged_rulings order by id",
+                [next_ruling_rowid(conn)],
+            )
         columns = ", ".join(SIGHTING_COLUMNS)
         conn.execute(
             f"insert or replace into ruling_sightings ({columns})"

@@ -1,0 +1,72 @@
+"""``indexes_made_after``: a bulk load into an empty (or small) table writes its rows without the
+indexes whose keys come in no order, and the table ends with the same indexes as before, made
+again by the same declaration (also when the load fails)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import sqlite_utils
+
+from kb.store.bulk_indexes import indexes_made_after
+from kb.store.schema import ensure_db_shape
+
+CARD_KEY_INDEX = "idx_ruling_records_card_key"
+
+
+def shaped(path: Path) -> sqlite_utils.Database:
+    db = sqlite_utils.Database(path)
+    ensure_db_shape(db, search=False)
+    db["documents"].insert({"id": 1, "source_id": "scryfall", "status": "parsed"})
+    return db
+
+
+def index_sql(db: sqlite_utils.Database) -> dict[str, str]:
+    return {row[0]: row[1] for row in db.execute(
+        "select name, sql from sqlite_master where type = 'index' and tbl_name = 'ruling_records' and sql is not null"
+    )}
+
+
+def add_records(db: sqlite_utils.Database, first: int, count: int) -> None:
+    db.conn.executemany(
+        "insert into ruling_records (id, document_id, position, card_key, text) values (?, 1, ?, ?, 'x')",
+        [(first + n, n, f"card-{(first + n) * 7919 % 1000:04d}") for n in range(count)],
+    )
+
+
+def test_an_empty_table_is_written_without_the_index_and_ends_with_it(tmp_path: Path) -> None:
+    db = shaped(tmp_path / "kb.db")
+    before = index_sql(db)
+    assert CARD_KEY_INDEX in before
+
+    with indexes_made_after(db, "ruling_records", ["card_key"]):
+        assert CARD_KEY_INDEX not in index_sql(db)
+        add_records(db, 0, 500)
+
+    assert index_sql(db) == before
+    plan = db.execute("explain query plan select id from ruling_records where card_key = 'card-0757'").fetchall()
+    assert CARD_KEY_INDEX in str(plan)
+    assert db.execute("select count(*) from ruling_records where card_key = 'card-0757'").fetchone()[0] == 1
+
+
+def test_a_table_holding_more_rows_than_allowed_keeps_its_index(tmp_path: Path) -> None:
+    db = shaped(tmp_path / "kb.db")
+    add_records(db, 0, 10)
+
+    with indexes_made_after(db, "ruling_records", ["card_key"], up_to_rows=9):
+        assert CARD_KEY_INDEX in index_sql(db)
+    with indexes_made_after(db, "ruling_records", ["card_key"], up_to_rows=10):
+        assert CARD_KEY_INDEX not in index_sql(db)
+    assert CARD_KEY_INDEX in index_sql(db)
+
+
+def test_a_failed_load_still_ends_with_the_index_and_its_error(tmp_path: Path) -> None:
+    db = shaped(tmp_path / "kb.db")
+    before = index_sql(db)
+
+    with pytest.raises(ValueError, match="a refused document"):
+        with indexes_made_after(db, "ruling_records", ["card_key"]):
+            add_records(db, 0, 5)
+            raise ValueError("a refused document")
+
+    assert index_sql(db) == before
