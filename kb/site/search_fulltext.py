@@ -110,8 +110,13 @@ def glossary_by_text(conn: sqlite3.Connection, query: str, match: str, limit: in
 
 
 def glossary_hit(term: str, lang: str, snippet: str, version_id: str) -> Hit:
-    url = f"/glossary/{quote(term, safe='')}" + ("" if lang == "en" else f"?lang={quote(lang)}")
-    return Hit("glossary", term, url, snippet, lang, version_id)
+    return Hit("glossary", term, glossary_url(term, lang), snippet, lang, version_id)
+
+
+@lru_cache(maxsize=1 << 14)
+def glossary_url(term: str, lang: str) -> str:
+    # Kept: a common word's search makes a hundred glossary hits to count them (ten are shown).
+    return f"/glossary/{quote(term, safe='')}" + ("" if lang == "en" else f"?lang={quote(lang)}")
 
 
 def windowed(

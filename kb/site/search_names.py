@@ -13,7 +13,7 @@ from typing import Any
 
 from kb.site.search_db import card_url, rows, table_exists
 from kb.site.search_hit import Hit
-from kb.site.search_text import NOT_WORD, close_enough, compact, fold, fts_query, has_cjk
+from kb.site.search_text import NOT_WORD, allowed_slips, close_enough, compact, fold, fts_query, has_cjk
 
 CANDIDATES = 400
 
@@ -168,10 +168,11 @@ def name_suggestions(
 ) -> list[tuple[int, Hit]]:
     """Card names one or two typing slips away from ``query``, nearest first."""
     key = compact(query)
+    allowed = allowed_slips(key)
     close: list[tuple[dict[str, Any], str, int]] = []
     for row in candidates() if candidates else name_candidates(conn, query):
         for name in {row["name"], *(row["name"] or "").split(" // ")}:
-            distance = close_enough(key, compact(name))
+            distance = close_enough(key, compact(name), allowed)
             if distance is not None:
                 close.append((row, name, distance))
     with_english(conn, [row for row, _, _ in close])

@@ -65,19 +65,21 @@ def rule_windows(
         match, RULES_SCAN + 1, conn, "rules_fts")
     versions = rule_versions(conn)
     other = set(translated)
+    version_rows = {row[0]: row[1:] for row in conn.execute("select id, lang, effective_date from cr_versions")}
+    # Each version's group once (a few dozen versions), not per match (a thousand).
+    group_of = {version: "current" if version == current else "translated" if version in other else "older"
+                for version in version_rows}
     chosen: dict[str, list[int]] = {"current": [], "translated": [], "older": []}
     sizes = {"current": RULES_WINDOW, "translated": OTHER_RULES_WINDOW, "older": OTHER_RULES_WINDOW}
     for (rowid,) in found[:RULES_SCAN]:
-        version = versions.get(rowid)
-        if version is None:
+        group = group_of.get(versions.get(rowid))
+        if group is None:
             continue
-        group = "current" if version == current else "translated" if version in other else "older"
         if len(chosen[group]) < sizes[group]:
             chosen[group].append(rowid)
     wanted = [rowid for ids in chosen.values() for rowid in ids]
     marks = ",".join("?" * len(wanted)) or "null"
     # Without their texts: a page shows ten of these hundreds (``with_texts`` reads those).
-    version_rows = {row[0]: row[1:] for row in conn.execute("select id, lang, effective_date from cr_versions")}
     by_rowid = {}
     for rowid, number, title, version_id, lineage_id in conn.execute(
         f"select rowid, number, title, version_id, lineage_id from rules where rowid in ({marks})", wanted
