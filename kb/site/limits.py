@@ -128,6 +128,10 @@ class PagePool:
                     current[1].close()
                 conn = database.connect()
                 datasette._prepare_connection(conn, database.name)
+                # Rows built in C: the result budget (``budgeted_row``) is for visitors' SQL, and
+                # our pages' queries are bounded by their own LIMITs. A Python call per row cost
+                # ~1.8 µs; a common word's search reads ~1,500 rows (~2.7 ms of ~13).
+                conn.row_factory = sqlite3.Row
                 held[database.name] = current = (key, conn)
             return fn(current[1])
 
