@@ -30,23 +30,24 @@ def indexes_made_after(
     """Within the block, ``table``'s declared indexes on these columns are dropped if the table
     holds at most ``up_to_rows`` rows, and made again at the end (also when the block fails: a
     build that goes on after a refused document keeps its shape). A bigger table keeps its
-    indexes: sorting them all again could cost more than the rows the block adds."""
+    indexes: sorting them all again could cost more than the rows the block adds. A unique index
+    is always kept: without it ``insert or replace`` would keep both rows of a key."""
     held = db.execute(f"select count(*) from (select 1 from [{table}] limit ?)", [up_to_rows + 1]).fetchone()[0]
     if held > up_to_rows:
         yield
         return
     declared = {tuple(columns): unique for name, columns, unique in INDEXES if name == table}
     present = {row[0] for row in db.execute("select name from sqlite_master where type = 'index' and tbl_name = ?", [table])}
-    dropped: list[tuple[list[str], bool]] = []
+    dropped: list[list[str]] = []
     for columns in indexed:
         name = f"idx_{table}_{'_'.join(columns)}"  # as sqlite-utils names it (ensure_db_shape)
-        if tuple(columns) in declared and name in present:
+        if tuple(columns) in declared and not declared[tuple(columns)] and name in present:
             db.execute(f"drop index [{name}]")
-            dropped.append((columns, declared[tuple(columns)]))
+            dropped.append(columns)
 
     def make_again() -> None:
-        for columns, unique in dropped:
-            db.table(table).create_index(columns, unique=unique, if_not_exists=True)
+        for columns in dropped:
+            db.table(table).create_index(columns, if_not_exists=True)
 
     try:
         yield

@@ -70,3 +70,16 @@ def test_a_failed_load_still_ends_with_the_index_and_its_error(tmp_path: Path) -
             raise ValueError("a refused document")
 
     assert index_sql(db) == before
+
+
+def test_a_unique_index_is_never_dropped(tmp_path: Path) -> None:
+    """Without it, ``insert or replace`` would keep both rows of a key."""
+    db = shaped(tmp_path / "kb.db")
+    unique = {row[0] for row in db.execute(
+        "select name from sqlite_master where type = 'index' and tbl_name = 'rulings' and sql like 'CREATE UNIQUE%'")}
+    assert "idx_rulings_rowid" in unique
+
+    with indexes_made_after(db, "rulings", ["rowid"], ["published_at"]):
+        present = {row[0] for row in db.execute("select name from sqlite_master where tbl_name = 'rulings'")}
+        assert "idx_rulings_rowid" in present
+        assert "idx_rulings_published_at" not in present
