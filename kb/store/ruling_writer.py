@@ -148,20 +148,15 @@ class RulingWriter:
             " where records.ruling_id is not staged.ruling_id or records.text is not staged.text"
         )
         changed = conn.execute("select count(*) from temp.changed_records").fetchone()[0]
-        # Most records changed (a fresh import): their indexes are made again afterwards, by
-        # one sort each, rather than updated a row at a time at random places.
-        remade = changed * 2 > conn.execute("select count(*) from ruling_records").fetchone()[0]
-        if remade:
-            for name in record_indexes(conn):
-                conn.execute(f"drop index {name}")
-        conn.execute("delete from ruling_records where id in (select id from temp.changed_records)")
-        listed = ", ".join(columns)
-        conn.execute(f"insert into ruling_records ({listed}) select {listed} from temp.changed_records order by id")
+        # Most records changed (a fresh import: the table holds fewer than twice as many): their
+        # indexes are made again afterwards, by one sort each, rather than updated a row at a
+        # time at random places.
+        record_indexes = [indexed for table, indexed, _unique in INDEXES if table == "ruling_records"]
+        with indexes_made_after(self.db, "ruling_records", *record_indexes, up_to_rows=changed * 2 - 1):
+            conn.execute("delete from ruling_records where id in (select id from temp.changed_records)")
+            listed = ", ".join(columns)
+            conn.execute(f"insert into ruling_records ({listed}) select {listed} from temp.changed_records order by id")
         conn.execute("drop table temp.changed_records")
-        if remade:
-            for table, indexed, unique in INDEXES:
-                if table == "ruling_records":
-                    self.db.table(table).create_index(indexed, unique=unique, if_not_exists=True)
         conn.execute("drop table temp.staged_records")
         if self.whole:
             conn.execute("delete from ruling_sightings")
@@ -208,13 +203,6 @@ class RulingWriter:
         conn.execute("drop table temp.staged_rulings")
         conn.execute("drop table temp.staged_sightings")
         conn.execute("drop table if exists temp.staged_records")
-
-
-def record_indexes(conn) -> list[str]:
-    """The declared indexes of ruling_records (INDEXES, named as sqlite-utils names them) it has."""
-    declared = {f"idx_{table}_{'_'.join(columns)}" for table, columns, _unique in INDEXES if table == "ruling_records"}
-    present = {row[0] for row in conn.execute("select name from sqlite_master where type = 'index' and tbl_name = 'ruling_records'")}
-    return sorted(declared & present)
 
 
 RULING_COLUMNS = (
