@@ -7,7 +7,7 @@ judge's card page waits behind it. So:
 - every connection gets SQLite limits (``SQLITE_LIMIT_LENGTH`` caps any one value, statement
   length and nesting are capped) and a row factory that stops a query once its rows add up to
   ``MAX_RESULT_BYTES``; Datasette's ``sql_time_limit_ms`` bounds time, enforced by a watchdog
-  thread that interrupts the query (no Python callback inside the query's loop);
+  thread that interrupts the query (``kb.site.time_limit``; no Python inside the query's loop);
 - the site's own pages (card, rule, search, version, feed) run on a small thread pool of their
   own, with their own connections, so runaway SQL in Datasette's pool cannot queue them;
 - every response carries ``Content-Security-Policy`` and ``X-Content-Type-Options``;
@@ -18,17 +18,12 @@ judge's card page waits behind it. So:
 from __future__ import annotations
 
 import asyncio
-import copy
-import functools
 import os
 import sqlite3
 import threading
-import time
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
-from types import TracebackType
 from typing import Any
 
 # The longest value the database holds is a CR edition's introduction or a diff (tens of KB).
@@ -199,202 +194,6 @@ def as_client_error(exception: BaseException) -> None:
 
     if isinstance(exception, DatasetteError) and exception.status == 500:
         exception.status = 400
-
-
-class Watchdog:
-    """One thread that interrupts connections whose time is up (``sqlite3_interrupt``).
-
-    Datasette bounds a query's time with a progress handler: a Python callback every N SQLite
-    steps. Each call takes the GIL, so a few runaway public queries took it thousands of times
-    a second and every page waited for it (and, with the SQL threads at a lower priority, for
-    a low-priority thread to be scheduled to hand it back). Interrupting from a watchdog needs
-    no Python in the query's loop at all: a runaway query runs in C, GIL released, until it is
-    stopped.
-
-    A query is charged the CPU time of its thread, not the wall-clock time: on a machine busy
-    with other work (or with runaway queries) an ordinary table page waiting for a core is not
-    "taking too long". ``WALL_CLOCK_FACTOR`` × the limit in wall-clock time stops it anyway.
-    """
-
-    WALL_CLOCK_FACTOR = 4
-    POLL_SECONDS = 0.02
-
-    def __init__(self) -> None:
-        self._watched: dict[int, tuple[float, float, int | None, float, sqlite3.Connection]] = {}
-        self._condition = threading.Condition()
-        self._next = 0
-        self._thread: threading.Thread | None = None
-
-    def watch(self, conn: sqlite3.Connection, seconds: float) -> int:
-        """Watch the query about to run on ``conn`` in the calling thread."""
-        clock = _thread_cpu_clock()
-        with self._condition:
-            self._next += 1
-            self._watched[self._next] = (
-                _cpu_seconds(clock) + seconds, time.monotonic() + seconds * self.WALL_CLOCK_FACTOR, clock,
-                time.monotonic() + seconds, conn,
-            )
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="kb-sql-watchdog", daemon=True)
-                self._thread.start()
-            self._condition.notify()
-            return self._next
-
-    def release(self, token: int) -> None:
-        # Under the lock: once this returns, the watchdog can no longer interrupt for ``token``
-        # (an interrupt landing after the query ended would stop the connection's next one).
-        with self._condition:
-            self._watched.pop(token, None)
-
-    def _run(self) -> None:
-        with self._condition:
-            while True:
-                now = time.monotonic()
-                for token, (cpu_deadline, wall_deadline, clock, soonest, conn) in list(self._watched.items()):
-                    if now >= wall_deadline or (now >= soonest and _cpu_seconds(clock) >= cpu_deadline):
-                        del self._watched[token]
-                        conn.interrupt()
-                if not self._watched:
-                    self._condition.wait()
-                else:
-                    # Nothing can be due before the soonest wall-clock point (CPU time never runs faster).
-                    soonest = min(entry[3] for entry in self._watched.values())
-                    self._condition.wait(max(self.POLL_SECONDS, soonest - now))
-
-
-def _thread_cpu_clock() -> int | None:
-    try:
-        return time.pthread_getcpuclockid(threading.get_ident())
-    except (AttributeError, OSError):
-        return None  # no per-thread CPU clock here: wall-clock time only
-
-
-def _cpu_seconds(clock: int | None) -> float:
-    if clock is None:
-        return time.monotonic()
-    try:
-        return time.clock_gettime(clock)
-    except OSError:  # the thread is gone
-        return float("inf")
-
-
-WATCHDOG = Watchdog()
-
-
-@contextmanager
-def time_limit(conn: sqlite3.Connection, ms: int) -> Iterator[None]:
-    """Datasette's ``sqlite_timelimit``, by interrupting from the watchdog thread: the query
-    ends with ``sqlite3.OperationalError: interrupted``, as Datasette's own limit ends it."""
-    token = WATCHDOG.watch(conn, ms / 1000)
-    try:
-        yield
-    except BaseException as error:
-        close_cursors_of(conn, error.__traceback__)
-        raise
-    finally:
-        WATCHDOG.release(token)
-
-
-def close_cursors_of(conn: sqlite3.Connection, traceback: TracebackType | None) -> None:
-    """Close the cursors on ``conn`` that a failed query's traceback keeps alive, in this thread.
-
-    The exception travels to the event loop's thread with its frames, and the cursor dies
-    there; an open cursor resets its statement when it dies, which takes its connection's
-    mutex. By then this thread may be running the next (runaway) query on the connection, and
-    the event loop waited, holding the GIL, until that query ended: every page stalled for
-    seconds behind hostile SQL. A closed cursor has no statement left to reset.
-    """
-    while traceback is not None:
-        for value in list(traceback.tb_frame.f_locals.values()):
-            if isinstance(value, sqlite3.Cursor) and value.connection is conn:
-                value.close()
-        traceback = traceback.tb_next
-
-
-def coarser_time_checks() -> None:
-    """Make Datasette's queries use ``time_limit`` (its own is imported into datasette.database)."""
-    import datasette.database
-
-    datasette.database.sqlite_timelimit = time_limit
-
-
-# Schema look-ups Datasette (and datasette-search-all's menu hook, on every page) run through the
-# same SQL threads as public queries: behind sixteen runaway queries a card page waited seconds
-# for "select name from sqlite_master". An immutable file's schema never changes (a new file is
-# a new Database object, see kb.site.reload), so each answer is kept on its Database.
-SCHEMA_METHODS = (
-    "table_exists", "table_names", "view_names", "hidden_table_names", "fts_table", "table_columns",
-    "table_column_details", "primary_keys", "label_column_for_table", "foreign_keys_for_table",
-    "get_all_foreign_keys", "get_table_definition", "get_view_definition", "attached_databases",
-)
-
-
-def _cached_schema_method(method: Callable) -> Callable:
-    @functools.wraps(method)
-    async def cached(self: Any, *args: Any) -> Any:
-        if self.is_mutable:
-            return await method(self, *args)
-        cache = self.__dict__.setdefault("_kb_schema_cache", {})
-        key = (method.__name__, args)
-        if key not in cache:
-            cache[key] = await method(self, *args)
-        value = cache[key]
-        return copy.deepcopy(value) if isinstance(value, (list, dict)) else value
-
-    cached._kb_cached = True  # type: ignore[attr-defined]
-    return cached
-
-
-def cache_schema_lookups() -> None:
-    from datasette.database import Database
-
-    for name in SCHEMA_METHODS:
-        method = getattr(Database, name, None)
-        if method is not None and not getattr(method, "_kb_cached", False):
-            setattr(Database, name, _cached_schema_method(method))
-
-
-async def warm_schema_cache(datasette: Any) -> None:
-    """Fill the schema caches before the first visitor: a cold cache would send a page's
-    look-ups through the SQL threads, behind whatever queries are running."""
-    await datasette.refresh_schemas()
-    for database in list(datasette.databases.values()):
-        await warm_database(database)
-
-
-async def warm_database(database: Any) -> None:
-    """One immutable file's schema look-ups, cached (also before a reload registers a new file)."""
-    if database.is_mutable:
-        return
-    hidden = set(await database.hidden_table_names())
-    for table in await database.table_names():
-        await database.fts_table(table)
-        if table not in hidden:
-            await database.table_columns(table)
-            await database.label_column_for_table(table)
-    await database.view_names()
-    await database.get_all_foreign_keys()
-
-
-def refresh_schemas_once(datasette_class: Any) -> None:
-    """Datasette 0.65 refreshes its schema tables on every request, through the SQL threads;
-    with every served file immutable, once per set of Database objects is enough (a reload
-    registers a new object, which refreshes them again)."""
-    original = datasette_class.refresh_schemas
-    if getattr(original, "_kb_cached", False):
-        return
-
-    @functools.wraps(original)
-    async def refresh_schemas(self: Any) -> None:
-        served = {name: db for name, db in self.databases.items() if name != "_internal"}
-        key = tuple((name, id(db)) for name, db in served.items())
-        if getattr(self, "_kb_schemas_of", None) == key and not any(db.is_mutable for db in served.values()):
-            return
-        await original(self)
-        self._kb_schemas_of = key
-
-    refresh_schemas._kb_cached = True  # type: ignore[attr-defined]
-    datasette_class.refresh_schemas = refresh_schemas
 
 
 def quiet_default_error_handler() -> None:

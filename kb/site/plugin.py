@@ -26,6 +26,8 @@ from kb.site import (
     limits,
     markup,
     ruling_list,
+    schema_cache,
+    time_limit,
     views,
 )
 from kb.site.metadata import build_metadata
@@ -34,8 +36,8 @@ from kb.site.search_names import display_name
 
 # Patches of Datasette internals that do not load Datasette's plugins (the error handler's is
 # applied lazily, in handle_exception below).
-limits.coarser_time_checks()
-limits.cache_schema_lookups()
+time_limit.coarser_time_checks()
+schema_cache.cache_schema_lookups()
 
 LANGUAGE_NAMES = {
     "en": "English", "es": "Español", "fr": "Français", "de": "Deutsch", "it": "Italiano",
@@ -96,10 +98,10 @@ def prepare_connection(conn):
 
 @hookimpl
 def startup(datasette):
-    limits.refresh_schemas_once(type(datasette))
+    schema_cache.refresh_schemas_once(type(datasette))
 
     async def warm() -> None:
-        await limits.warm_schema_cache(datasette)
+        await schema_cache.warm_schema_cache(datasette)
         warm_templates(datasette)
 
     return warm

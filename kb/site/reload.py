@@ -128,7 +128,7 @@ class Reloader:
         new.cached_size = size
         # Its schema look-ups cached before it serves (see kb.site.limits), so the first pages
         # after the switch never wait behind public SQL for them.
-        from kb.site.limits import warm_database
+        from kb.site.schema_cache import warm_database
 
         await warm_database(new)
         route = old.route if old is not None else None

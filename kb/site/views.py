@@ -26,6 +26,7 @@ from kb.site import (
     version_page,
 )
 from kb.site.search import GROUP_TITLES, PER_KIND, search
+from kb.site.time_limit import time_limit
 
 # Our pages run several small queries; the whole page shares this budget.
 PAGE_TIME_LIMIT_MS = 3000
@@ -50,7 +51,7 @@ async def run(datasette, fn: Callable[..., Any], *args: Any) -> Any:
             return cached
 
     def limited(conn: sqlite3.Connection) -> Any:
-        with limits.time_limit(conn, PAGE_TIME_LIMIT_MS):
+        with time_limit(conn, PAGE_TIME_LIMIT_MS):
             return fn(conn, *args)
 
     value = await limits.PAGES.run(datasette, served, limited)

@@ -9,7 +9,8 @@ import traceback
 
 import pytest
 
-from kb.site.limits import SQL_THREAD_NICENESS, WATCHDOG, lower_sql_thread_priority, time_limit
+from kb.site.limits import SQL_THREAD_NICENESS, lower_sql_thread_priority
+from kb.site.time_limit import WATCHDOG, time_limit
 
 RUNAWAY = "with recursive n(i) as (select 1 union all select i + 1 from n) select count(*) from n"
 
