@@ -64,8 +64,15 @@ def open_for_build(path: Path) -> sqlite_utils.Database:
     # (16 MiB: VACUUM and sorts take as much again, and a streamed import stays well under
     # 200 MB) saves most of the page reads.
     conn.execute("pragma cache_size = -16384")
+    # One helper thread for SQLite's sorter: index builds and the key-order copies of a bulk
+    # load sort millions of rows, 35-40 % faster with it (a second helper adds little; each
+    # keeps a sort buffer, ~16 MB here).
+    conn.execute(f"pragma threads = {SORT_THREADS}")
     conn.execute("pragma foreign_keys = off")
     return sqlite_utils.Database(conn)
+
+
+SORT_THREADS = 1 if (os.cpu_count() or 1) > 1 else 0
 
 
 def validate(db: sqlite_utils.Database, changes: ImportChanges | None = None) -> list[str]:
