@@ -73,9 +73,9 @@ def _anchored(needles: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ..
     return tuple(anchored)
 
 
-# The needles again, each pattern's found by one scan for its anchor and, where the anchor
-# occurs, one ``startswith`` of the tails: a scan per needle (33 of them) cost more than the
-# patterns saved.
+# The needles again, each pattern's found by one scan for their anchor and, where it occurs,
+# one ``startswith`` of the tails: a word trigger and then a scan per needle took 11.6 µs a
+# ruling of the generated 100k corpus, this 8.4 (no pattern ran on any of them).
 ANCHORED_CHECKS = [
     (anchor, tails, pattern)
     for needles, pattern in zip(PATTERN_NEEDLES, GAP_PATTERNS, strict=True)
@@ -103,8 +103,7 @@ def detect_dropped_symbols(text: str) -> list[str]:
     if text.isascii() or not any(twin in text for twin in CASE_TWINS):
         squeezed = _squeezed(lowered)
         matched: list[re.Pattern[str]] = []
-        # Inlined (a function call per check was a third of the time); a pattern with two
-        # anchors (both kinds of quote) runs once.
+        # A pattern with two anchors (both kinds of quote) runs once.
         for anchor, tails, pattern in ANCHORED_CHECKS:
             at = squeezed.find(anchor)
             while at != -1:
