@@ -11,7 +11,7 @@ import re
 import sqlite3
 from typing import Any
 
-from kb.site.search_db import newest_english_version, rows, rule_url, rule_versions, translated_versions
+from kb.site.search_db import newest_english_version, rows, rule_heads, rule_url, translated_versions
 from kb.site.search_fulltext import words_first
 from kb.site.search_hit import Hit
 from kb.site.search_text import escape_like, fold, rule_number_key
@@ -59,11 +59,12 @@ def rule_windows(
     """Rules matching ``match``: up to RULES_WINDOW of the current version, OTHER_RULES_WINDOW
     of translated and of older English versions, all from the first RULES_SCAN index matches
     (one pass over the index; only the chosen rules' texts are read). The flag: a window filled
-    up or the scan stopped short of every match (counts are then lower bounds)."""
+    up or the scan stopped short of every match (counts are then lower bounds). The rules' heads
+    come from a map kept per served file (``rule_heads``), not from the rules table."""
     found = words_first(lambda expression: conn.execute(
         "select rowid from rules_fts where rules_fts match ? limit ?", (expression, RULES_SCAN + 1)).fetchall(),
         match, RULES_SCAN + 1, conn, "rules_fts")
-    versions = rule_versions(conn)
+    heads = rule_heads(conn)
     other = set(translated)
     version_rows = {row[0]: row[1:] for row in conn.execute("select id, lang, effective_date from cr_versions")}
     # Each version's group once (a few dozen versions), not per match (a thousand).
@@ -72,22 +73,21 @@ def rule_windows(
     chosen: dict[str, list[int]] = {"current": [], "translated": [], "older": []}
     sizes = {"current": RULES_WINDOW, "translated": OTHER_RULES_WINDOW, "older": OTHER_RULES_WINDOW}
     for (rowid,) in found[:RULES_SCAN]:
-        group = group_of.get(versions.get(rowid))
+        head = heads.get(rowid)
+        group = group_of.get(head.version_id) if head else None
         if group is None:
             continue
         if len(chosen[group]) < sizes[group]:
             chosen[group].append(rowid)
-    wanted = [rowid for ids in chosen.values() for rowid in ids]
-    marks = ",".join("?" * len(wanted)) or "null"
-    # Without their texts: a page shows ten of these hundreds (``with_texts`` reads those).
-    by_rowid = {}
-    for rowid, number, title, version_id, lineage_id in conn.execute(
-        f"select rowid, number, title, version_id, lineage_id from rules where rowid in ({marks})", wanted
-    ):
-        lang, effective_date = version_rows.get(version_id, (None, None))
-        by_rowid[rowid] = {"rowid": rowid, "number": number, "title": title, "version_id": version_id, "lang": lang,
-                           "effective_date": effective_date, "lineage_id": lineage_id}
-    windows = [[by_rowid[rowid] for rowid in chosen[group] if rowid in by_rowid] for group in sizes]
+
+    def window_row(rowid: int) -> dict[str, Any]:
+        # Without its text: a page shows ten of these hundreds (``with_texts`` reads those).
+        head = heads[rowid]
+        lang, effective_date = version_rows[head.version_id]
+        return {"rowid": rowid, "number": head.number, "title": head.title, "version_id": head.version_id,
+                "lang": lang, "effective_date": effective_date, "lineage_id": head.lineage_id}
+
+    windows = [[window_row(rowid) for rowid in chosen[group]] for group in sizes]
     capped = (len(found) > RULES_SCAN or len(chosen["current"]) >= RULES_WINDOW
               or len(chosen["translated"]) >= OTHER_RULES_WINDOW)
     return windows[0], windows[1], windows[2], capped

@@ -17,7 +17,7 @@ from kb.site.search import (
     marked_to_html,
     search,
 )
-from kb.site.search_db import rule_versions
+from kb.site.search_db import rule_heads
 from site_databases import JACE
 
 SULTAI_EMISSARY = "0274f286-46a1-4028-878a-88c2146a895c"
@@ -266,22 +266,24 @@ def test_rulings_page_through_a_bounded_window(snapshot_conn: sqlite3.Connection
     assert len(page.groups["rulings"]) == 25 and page.count_text("rulings") == "100+"
 
 
-def test_rule_versions_follow_the_file_they_were_read_from(tmp_path) -> None:
+def test_rule_heads_follow_the_file_they_were_read_from(tmp_path) -> None:
     """The search sorts matches by version from a map kept per file: a file written again is read again."""
     path = tmp_path / "kb.db"
     conn = sqlite3.connect(path)
-    conn.execute("create table rules (version_id text)")
-    conn.executemany("insert into rules (rowid, version_id) values (?, ?)", [(1, "en-2025"), (2, "en-2026")])
+    conn.execute("create table rules (version_id text, number text, title text, lineage_id text)")
+    conn.executemany("insert into rules values (?, ?, ?, ?)",
+                     [("en-2025", "702.2", "Deathtouch", "L1"), ("en-2026", "702.2a", None, None)])
     conn.commit()
-    assert rule_versions(conn) == {1: "en-2025", 2: "en-2026"}
-    conn.execute("insert into rules (rowid, version_id) values (3, 'zhs-2025')")
+    assert rule_heads(conn) == {1: ("en-2025", "702.2", "Deathtouch", "L1"), 2: ("en-2026", "702.2a", None, None)}
+    assert rule_heads(conn)[1].title == "Deathtouch"
+    conn.execute("insert into rules values ('zhs-2025', '702.2', '死触', 'L1')")
     conn.commit()
     os.utime(path, (1, 1))  # a new signature even within the same clock tick
-    assert rule_versions(conn) == {1: "en-2025", 2: "en-2026", 3: "zhs-2025"}
+    assert rule_heads(conn)[3] == ("zhs-2025", "702.2", "死触", "L1") and len(rule_heads(conn)) == 3
     memory = sqlite3.connect(":memory:")
-    memory.execute("create table rules (version_id text)")
-    memory.execute("insert into rules (rowid, version_id) values (7, 'en-2026')")
-    assert rule_versions(memory) == {7: "en-2026"}
+    memory.execute("create table rules (version_id text, number text, title text, lineage_id text)")
+    memory.execute("insert into rules (rowid, version_id, number) values (7, 'en-2026', '100.1')")
+    assert rule_heads(memory) == {7: ("en-2026", "100.1", None, None)}
 
 
 def test_words_as_typed_first_the_prefix_only_when_they_do_not_fill_the_window() -> None:
