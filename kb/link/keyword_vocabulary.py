@@ -60,6 +60,25 @@ class CRKeyword:
 
 
 WORD_RUN = re.compile(r"\w+")
+# An ASCII text's word characters are [A-Za-z0-9_]: every other byte a space, and the text split.
+_ASCII_NOT_WORD = bytes(
+    byte if chr(byte).isascii() and (chr(byte).isalnum() or chr(byte) == "_") else 32 for byte in range(256)
+)
+# Typography that keeps most English rulings out of ASCII; none is a word character.
+_TYPOGRAPHY = ("\u2019", "\u2018", "\u201c", "\u201d", "\u2014", "\u2013", "\u2026")
+
+
+def words_of(text: str) -> set[str]:
+    """``set(WORD_RUN.findall(text))``; for a text that is ASCII once its curly quotes and dashes
+    are spaces (most rulings), by one byte translation and a split, at a third of the regex's
+    cost (linking a million rulings to rules read each text's words once per ruling)."""
+    if not text.isascii():
+        for mark in _TYPOGRAPHY:
+            if mark in text:
+                text = text.replace(mark, " ")
+        if not text.isascii():
+            return set(WORD_RUN.findall(text))
+    return set(text.encode("ascii").translate(_ASCII_NOT_WORD).decode("ascii").split())
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from kb.link.keyword_vocabulary import WORD_RUN, CRKeyword, KeywordIndex, VersionKeywords, WordFilter
+from kb.link.keyword_vocabulary import CRKeyword, KeywordIndex, VersionKeywords, WordFilter, words_of
 from kb.normalise.refs import extract_refs
 
 # Words before a keyword that make it one: "has flying", "with flashback", "loses trample".
@@ -136,7 +136,7 @@ class WordRuns:
 
     def __init__(self, text: str) -> None:
         self.lowered = text.lower()
-        self.words = set(WORD_RUN.findall(self.lowered))
+        self.words = words_of(self.lowered)
         # "İ" lowers to two characters: offsets in the lowered text would drift from the text's.
         self.aligned = len(self.lowered) == len(text)
         self._starts: dict[str, list[int]] = {}

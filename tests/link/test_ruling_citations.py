@@ -11,6 +11,8 @@ version that has it, at 0.8 × the confidence.
 """
 from __future__ import annotations
 
+import random
+import re
 from pathlib import Path
 
 import pytest
@@ -192,3 +194,18 @@ def test_a_keyword_without_letters_is_found_in_its_version_and_later(index: Keyw
     text = "A creature with ∞ abilities gets +1/+1. Its ∞ ability triggers."
     found = [(c.number, c.matched_text, c.version_id, c.confidence) for date in ("2026-02-01", "2024-01-01") for c in link_ruling(text, date, index)]
     assert found == [("702.186", "∞", "en-2026-01-16", 0.9), ("702.186", "∞", "en-2026-01-16", 0.72)]
+
+
+def test_words_of_a_text_are_the_regex_runs_of_word_characters() -> None:
+    # The ASCII fast path (typography made spaces, bytes translated, split) against the regex it
+    # replaces, on the real rulings and on constructed texts of the characters it must tell apart.
+    from kb.link.keyword_vocabulary import _TYPOGRAPHY, WORD_RUN, words_of
+
+    assert not any(re.match(r"\w", mark) for mark in _TYPOGRAPHY)
+    texts = [(ruling.text or "").lower() for ruling in _real_rulings()]
+    pieces = ["flying", "Has", "_x", "702.19b", "3", "{T}", "’s", "“vote”", "—", "–", "…", "é", "ß", "İ", "ı",
+              "٣", "²", "死触", "a\u0301", "\x1c", "\t", "\u00a0", "\u2003", "-", "'", ",", " ", "\n", "Ω", "\U0001d400"]
+    rng = random.Random(15)
+    texts += ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 12))) for _ in range(20_000)]
+    assert [words_of(text) for text in texts] == [set(WORD_RUN.findall(text)) for text in texts]
+    assert sum(not text.isascii() for text in texts) > 10_000  # both paths ran
