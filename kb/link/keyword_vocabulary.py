@@ -91,17 +91,28 @@ class WordFilter:
     first_words: frozenset[str]
     # The first space-free chunk of each surface that starts with no word character.
     odd_starts: tuple[str, ...]
+    # Per first word, every run of word characters of each surface that starts with it: a match
+    # is a surface but for case and spacing, so all of its runs are whole runs of the text.
+    # "the ring tempts you" starts with "the"; without "ring" in a ruling it cannot be there.
+    runs_after: dict[str, tuple[frozenset[str], ...]] = field(default_factory=dict, compare=False)
 
     @classmethod
     def of(cls, surfaces: Iterable[str]) -> WordFilter:
         firsts, odd = set(), set()
+        runs: dict[str, set[frozenset[str]]] = {}
         for surface in surfaces:
             first = WORD_RUN.match(surface)
             if first:
                 firsts.add(first.group(0))
+                runs.setdefault(first.group(0), set()).add(frozenset(WORD_RUN.findall(surface)))
             elif surface.split():
                 odd.add(surface.split()[0])
-        return cls(frozenset(firsts), tuple(sorted(odd)))
+        return cls(frozenset(firsts), tuple(sorted(odd)), {word: tuple(found) for word, found in runs.items()})
+
+    def first_words_in(self, words: set[str]) -> set[str]:
+        """The first words in ``words`` (a text's lower-cased runs) of surfaces whose every
+        run is in ``words`` too."""
+        return {word for word in self.first_words & words if any(runs <= words for runs in self.runs_after[word])}
 
 
 @dataclass

@@ -32,6 +32,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from kb.link.keyword_vocabulary import CRKeyword, KeywordIndex, VersionKeywords, WordFilter, words_of
+from kb.normalise.losses import CASE_TWINS
 from kb.normalise.refs import extract_refs
 
 # Words before a keyword that make it one: "has flying", "with flashback", "loses trample".
@@ -139,6 +140,9 @@ class WordRuns:
         self.words = words_of(self.lowered)
         # "İ" lowers to two characters: offsets in the lowered text would drift from the text's.
         self.aligned = len(self.lowered) == len(text)
+        # No letter that a case-blind pattern equates with an ASCII one ("ſ" with "s"): every
+        # match is then a surface, and only surfaces whose every run is here can be tried.
+        self.plain = text.isascii() or not any(twin in text for twin in CASE_TWINS)
         self._starts: dict[str, list[int]] = {}
 
     def starts(self, word: str) -> list[int]:
@@ -170,10 +174,13 @@ def _matches(
         return []
     # A match starts with its surface's first run of letters as a whole word of the text (or,
     # for a surface with none, holds its first chunk): without one the scan would find nothing.
-    present = version.word_filter.first_words & words.words
+    # Surfaces whose other runs are missing cannot match; but where a letter can make a match
+    # that is no surface, such a match may still hold the scan past a later one (as before).
+    possible = version.word_filter.first_words_in(words.words)
     odd = any(start in words.lowered for start in version.word_filter.odd_starts)
-    if not present and not odd:
+    if not possible and not odd:
         return []
+    present = possible if words.plain else version.word_filter.first_words & words.words
     if odd or not words.aligned:
         candidates = list(version.pattern.finditer(text))
     else:
@@ -199,7 +206,7 @@ def _matches(
 
 
 def _may_match(word_filter: WordFilter, words: WordRuns) -> bool:
-    return not word_filter.first_words.isdisjoint(words.words) or any(
+    return bool(word_filter.first_words_in(words.words)) or any(
         start in words.lowered for start in word_filter.odd_starts
     )
 
