@@ -209,3 +209,22 @@ def test_words_of_a_text_are_the_regex_runs_of_word_characters() -> None:
     texts += ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 12))) for _ in range(20_000)]
     assert [words_of(text) for text in texts] == [set(WORD_RUN.findall(text)) for text in texts]
     assert sum(not text.isascii() for text in texts) > 10_000  # both paths ran
+
+
+def test_surfaces_tried_only_with_all_their_words_link_as_before(index: KeywordIndex, monkeypatch) -> None:
+    # Against the filter on first words alone (every surface tried where its first word is), on
+    # texts made of keyword words, their neighbours, and letters a case-blind pattern equates
+    # with ASCII ones (a match that is no surface holds the scan: those texts take every start).
+    from kb.link.keyword_vocabulary import WordFilter
+
+    pieces = ["the", "The", "ring", "Ring", "tempts", "you", "double", "Double", "strike", "team", "partner", "with",
+              "for", "Mirrodin!", "rıng", "ſtrike", "Kicker", "kicker", "İ", "has", "flying", "connives", "scry", "2",
+              "—", ",", ".", "“", "”", "-", " ", " ", "  "]
+    rng = random.Random(15)
+    texts = ["".join(rng.choice(pieces) + " " for _ in range(rng.randint(1, 14))) for _ in range(6_000)]
+    dates = ["2019-06-01", "2023-06-01", "2025-06-01", None]
+    asked = [(text, rng.choice(dates)) for text in texts]
+    refined = [link_ruling(text, date, index) for text, date in asked]
+    monkeypatch.setattr(WordFilter, "first_words_in", lambda self, words: set(self.first_words & words))
+    assert refined == [link_ruling(text, date, index) for text, date in asked]
+    assert sum(bool(found) for found in refined) > 1_000
