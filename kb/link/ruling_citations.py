@@ -81,7 +81,9 @@ def link_ruling(
         RuleCitation(number=number, method="cited", confidence=CITED_CONFIDENCE, matched_text=number,
                      version_id=version.version_id if version else None,
                      in_force_version_id=version.version_id if version else None)
-        for number in extract_refs(text)
+        # English: the words for "rule" in the CR's translations are not looked for (two
+        # thirds of reading a ruling's cited numbers).
+        for number in extract_refs(text, lang="en")
     ]
     seen = {(c.number, c.method) for c in citations}
     for citation in _keyword_citations(_mask_names(text, card_names), keyword_index, version):

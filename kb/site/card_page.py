@@ -203,7 +203,7 @@ def rulings_with_details(conn: sqlite3.Connection, rulings: list[dict[str, Any]]
     for ruling in rulings:
         ruling["sightings"] = sightings.get(ruling["id"], [])
         ruling["translations"] = translations.get(ruling["id"], [])
-        ruling["cited_rules"] = extract_refs(ruling["text"] or "")
+        ruling["cited_rules"] = extract_refs(ruling["text"] or "", lang="en")  # as kb.link.ruling_citations reads them
     return rulings
 
 
