@@ -137,6 +137,7 @@ class KeywordIndex:
     _added_later: dict[str, list[VersionKeywords]] = field(default_factory=dict, repr=False)
     # Per version, the filter of every surface later versions add, at once (``later_filter``).
     _later_filters: dict[str, WordFilter] = field(default_factory=dict, repr=False)
+    _in_force: dict[str, VersionKeywords] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_versions(cls, versions: Iterable[CRDocument]) -> KeywordIndex:
@@ -179,8 +180,12 @@ class KeywordIndex:
             return None
         if not date:
             return self.versions[-1]
-        dated = [v for v in self.versions if v.effective_date <= date]
-        return dated[-1] if dated else self.versions[0]
+        # Per date: a million rulings have a few thousand dates between them.
+        found = self._in_force.get(date)
+        if found is None:
+            dated = [v for v in self.versions if v.effective_date <= date]
+            found = self._in_force[date] = dated[-1] if dated else self.versions[0]
+        return found
 
 
 def _keyword_title(rule) -> str | None:

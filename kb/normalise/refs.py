@@ -84,7 +84,7 @@ def extract_refs(text: str, lang: str | None = None) -> list[str]:
     scan of the text, and an English CR has ~3,000 texts to scan.
     """
     found: list[tuple[int, str]] = []
-    if "." in text and any(digit in text for digit in _DIGITS):
+    if _may_hold_dotted_number(text):
         for match in DOTTED_RULE.finditer(text):
             found.extend((match.start(), number) for number in _numbers_of_dotted(match))
     if any(hint in text for hint in _SECTION_HINTS):
@@ -106,6 +106,20 @@ def extract_refs(text: str, lang: str | None = None) -> list[str]:
         for match in TRANSLATED_PART.finditer(text):
             found.append((match.start(), match["part"] or match["word_part"]))
     return _in_order(found)
+
+
+def _may_hold_dotted_number(text: str) -> bool:
+    """Whether some full stop has a digit 1-9 and two digits before it and a digit after it, as
+    every ``DOTTED_RULE`` match's has ("601.2b"): most rulings hold digits and full stops ("3
+    damage."), and scanning them with the pattern was a third of reading a ruling's numbers.
+    ``isdigit`` takes a few more characters than ``\\d`` does, never fewer."""
+    at = text.find(".", 3)
+    while at != -1:
+        if (text[at - 3] in _DIGITS and text[at - 2].isdigit() and text[at - 1].isdigit()
+                and text[at + 1 : at + 2].isdigit()):
+            return True
+        at = text.find(".", at + 1)
+    return False
 
 
 def _in_order(found: list[tuple[int, str]]) -> list[str]:

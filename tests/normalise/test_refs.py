@@ -1,6 +1,8 @@
 """kb.normalise.refs: rule numbers cited in English and translated rules text."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from kb.normalise.refs import SUBRULE_LETTERS, expand_range, extract_refs
@@ -139,3 +141,17 @@ def test_number_ranges_expanded(text: str, expected: list[str]) -> None:
 def test_english_only_skips_translated_words() -> None:
     assert extract_refs("reglas 113 y 602, section 7", lang="en") == ["7"]
     assert extract_refs("rules 306–308 and 601.2f–g", lang="en") == ["306", "307", "308", "601.2f", "601.2g"]
+
+
+def test_dotted_numbers_are_looked_for_only_where_one_can_be() -> None:
+    # The cheap test before the pattern's scan never skips a text the pattern finds a number in.
+    from kb.normalise.refs import DOTTED_RULE, _may_hold_dotted_number
+
+    pieces = ["601", "2b", "1", "12", "702.19", ".", ". ", "..", "3 damage", "x", "١٢٣", "٤", "²", "0", "99", "–", "h",
+              "rule ", "v", "\n", "601.2f–h", "9.5", "100.1", "1201.5"]
+    rng = random.Random(15)
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 8))) for _ in range(30_000)]
+    found = [text for text in texts if DOTTED_RULE.search(text)]
+    assert len(found) > 3_000
+    assert all(_may_hold_dotted_number(text) for text in found)
+    assert sum(not _may_hold_dotted_number(text) for text in texts) > 3_000
