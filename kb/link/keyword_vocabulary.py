@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from kb.link.cr_trace import version_id_of
+from kb.normalise.text import CURLY_MARKS
 from kb.records import CRDocument
 
 KEYWORD_SECTIONS = {"701": "Keyword Actions", "702": "Keyword Abilities"}
@@ -64,8 +65,6 @@ WORD_RUN = re.compile(r"\w+")
 _ASCII_NOT_WORD = bytes(
     byte if chr(byte).isascii() and (chr(byte).isalnum() or chr(byte) == "_") else 32 for byte in range(256)
 )
-# Typography that keeps most English rulings out of ASCII; none is a word character.
-_TYPOGRAPHY = ("\u2019", "\u2018", "\u201c", "\u201d", "\u2014", "\u2013", "\u2026")
 
 
 def words_of(text: str) -> set[str]:
@@ -73,7 +72,8 @@ def words_of(text: str) -> set[str]:
     are spaces (most rulings), by one byte translation and a split, at a third of the regex's
     cost (linking a million rulings to rules read each text's words once per ruling)."""
     if not text.isascii():
-        for mark in _TYPOGRAPHY:
+        # The typography that keeps most English rulings out of ASCII; none is a word character.
+        for mark in CURLY_MARKS:
             if mark in text:
                 text = text.replace(mark, " ")
         if not text.isascii():

@@ -57,7 +57,6 @@ PATTERN_NEEDLES: list[tuple[str, ...]] = [
 # Non-ASCII characters that case-blind patterns match to an ASCII letter (İ ı ſ K: i, i, s, k);
 # İ is also the one character that lowers to two.
 CASE_TWINS = ("\u0130", "\u0131", "\u017f", "\u212a")
-PATTERN_CHECKS = list(zip([t for t, _p in PATTERN_TRIGGERS], PATTERN_NEEDLES, GAP_PATTERNS, strict=True))
 
 
 def _anchored(needles: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -114,7 +113,7 @@ def detect_dropped_symbols(text: str) -> list[str]:
                     break
                 at = squeezed.find(anchor, at + 1)
         return evidence
-    for triggers, _needles, pattern in PATTERN_CHECKS:
+    for triggers, pattern in PATTERN_TRIGGERS:
         if _holds_one(lowered, triggers):
             evidence.extend(_fragment(text, m.start(), m.end()) for m in pattern.finditer(text))
     return evidence

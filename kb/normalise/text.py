@@ -48,7 +48,9 @@ PUNCTUATION_TWINS = str.maketrans(
         "\u2212": "-",  # minus sign
     }
 )
-CURLY_PUNCTUATION = re.compile("[\u2018\u2019\u201c\u201d\u2014\u2013\u2026]")
+# The typography of official texts: curly quotes and apostrophes, dashes, the ellipsis.
+CURLY_MARKS = ("\u2018", "\u2019", "\u201c", "\u201d", "\u2014", "\u2013", "\u2026")
+CURLY_PUNCTUATION = re.compile(f"[{''.join(CURLY_MARKS)}]")
 SPACE_BEFORE_PUNCTUATION = re.compile(r" +([,.;:!?])")
 TRAILING_PERIODS = re.compile(r"[\s.]+$")
 BRACED_SYMBOL = re.compile(r"\{[^{}\s]{1,12}\}")

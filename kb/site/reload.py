@@ -126,7 +126,7 @@ class Reloader:
         new._cached_table_counts = counts
         new.cached_hash = None if new.is_mutable else digest
         new.cached_size = size
-        # Its schema look-ups cached before it serves (see kb.site.limits), so the first pages
+        # Its schema look-ups cached before it serves (see kb.site.schema_cache), so the first pages
         # after the switch never wait behind public SQL for them.
         from kb.site.schema_cache import warm_database
 

@@ -199,9 +199,10 @@ def test_a_keyword_without_letters_is_found_in_its_version_and_later(index: Keyw
 def test_words_of_a_text_are_the_regex_runs_of_word_characters() -> None:
     # The ASCII fast path (typography made spaces, bytes translated, split) against the regex it
     # replaces, on the real rulings and on constructed texts of the characters it must tell apart.
-    from kb.link.keyword_vocabulary import _TYPOGRAPHY, WORD_RUN, words_of
+    from kb.link.keyword_vocabulary import WORD_RUN, words_of
+    from kb.normalise.text import CURLY_MARKS
 
-    assert not any(re.match(r"\w", mark) for mark in _TYPOGRAPHY)
+    assert not any(re.match(r"\w", mark) for mark in CURLY_MARKS)
     texts = [(ruling.text or "").lower() for ruling in _real_rulings()]
     pieces = ["flying", "Has", "_x", "702.19b", "3", "{T}", "’s", "“vote”", "—", "–", "…", "é", "ß", "İ", "ı",
               "٣", "²", "死触", "a\u0301", "\x1c", "\t", "\u00a0", "\u2003", "-", "'", ",", " ", "\n", "Ω", "\U0001d400"]
