@@ -6,6 +6,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from kb.build.inputs import snapshot_inputs
+from kb.build.kept_content import RECORDS_OF, kept_digest
 from kb.parse.formats import detect_format
 from kb.records import ParseError
 from kb.store.save import SOURCES as KB_SOURCES
@@ -119,6 +120,30 @@ def inputs_fingerprint(inputs: list[DocumentInput]) -> list[list[str]]:
     under a new URL are the same build, and rebuilding a million rulings to publish "+0 ~0 −0"
     is the cost to avoid."""
     return sorted([doc.sha256, doc.format or "", doc.lang or ""] for doc in inputs)
+
+
+def kept_fingerprint(store: RawStore, inputs: list[DocumentInput]) -> list[list[str]]:
+    """``inputs_fingerprint`` by what a build keeps: a bulk body by the digest of the records read
+    out of it (``kb.build.kept_content``), every other document by its bytes.
+
+    Each body is read once in its life for this: its digest is kept in the raw store beside it.
+    A body the parser refuses counts by its bytes (the build reports it; see ``_fall_back``)."""
+    return sorted([_kept_key(store, doc), doc.format or "", doc.lang or ""] for doc in inputs)
+
+
+def _kept_key(store: RawStore, doc: DocumentInput) -> str:
+    if doc.format not in RECORDS_OF:
+        return doc.sha256
+    state_key = f"kept-digest:{doc.sha256}"
+    known = store.get_state(state_key)
+    if known is not None and known.get("format") == doc.format:
+        return str(known["digest"])
+    try:
+        digest = kept_digest(doc.path, doc.format)
+    except ParseError:
+        digest = doc.sha256
+    store.set_state(state_key, {"format": doc.format, "digest": digest})
+    return digest
 
 
 def file_identity(path: Path) -> list[int] | None:

@@ -34,6 +34,7 @@ from kb.refresh.inputs import (
     document_input,
     file_identity,
     inputs_fingerprint,
+    kept_fingerprint,
     seed_from_snapshot,
     select_inputs,
 )
@@ -57,7 +58,8 @@ EXIT_NOTHING_PUBLISHED = 1
 EXIT_SOME_SOURCES_FAILED = 2
 
 
-# What the served database was built from: the inputs' fingerprint and the file's identity.
+# What the served database was built from: the inputs' fingerprints (by bytes, and by what a
+# build keeps of them: ``kb.refresh.inputs.kept_fingerprint``) and the file's identity.
 PUBLISHED_STATE = "refresh:published"
 
 
@@ -233,15 +235,25 @@ def _build_or_skip(store: RawStore, db_path: Path, allow_shrink: bool, result: R
         if result.failed_sources else ""
     )
     code = EXIT_SOME_SOURCES_FAILED if result.failed_sources else EXIT_OK
-    if (
-        published.get("inputs") == fingerprint
-        and published.get("file") == file_identity(db_path)
-        and db_path.exists()
-    ):
+    served = published.get("file") == file_identity(db_path) and db_path.exists()
+    # The bytes first (no body read); then what a build keeps of them: card bulk files come with
+    # new prices twice a day, AllPrintings with a new build date every day.
+    same_bytes = served and published.get("inputs") == fingerprint
+    kept = None if same_bytes else kept_fingerprint(store, inputs)
+    if same_bytes or (served and published.get("kept") == kept):
         result.exit_code, result.published = code, False
         result.status = "partial" if result.failed_sources else "unchanged"
+        refetched = 0 if same_bytes else _bodies_changed(published.get("inputs"), fingerprint)
         result.changes.update({"inputs": len(inputs), "rebuilt": False})
-        result.message = f"nothing changed: {len(inputs)} documents as published{failed_note}"
+        if refetched:
+            result.changes["changed_bodies_same_content"] = refetched
+        kept_note = (
+            "; fetched again with no change to what the knowledge base keeps (prices, ranks, build dates):"
+            f" {refetched} document{'' if refetched == 1 else 's'}" if refetched else ""
+        )
+        result.message = f"nothing changed: {len(inputs)} documents as published{kept_note}{failed_note}"
+        if not same_bytes:
+            store.set_state(PUBLISHED_STATE, {**published, "inputs": fingerprint})
         return
     if not inputs:
         raise RefreshError("nothing to publish: the raw store holds no readable document")
@@ -276,8 +288,14 @@ def _build_or_skip(store: RawStore, db_path: Path, allow_shrink: bool, result: R
             failed_note = f"; failed sources keep their last good data: {', '.join(result.failed_sources)}"
     else:
         raise RefreshError(f"more than {MAX_UNREADABLE_BODIES} stored documents could not be read")
-    store.set_state(PUBLISHED_STATE, {"inputs": fingerprint, "file": file_identity(db_path),
+    store.set_state(PUBLISHED_STATE, {"inputs": fingerprint, "kept": kept, "file": file_identity(db_path),
                                       "sha256": file_sha256(db_path)})
+
+
+def _bodies_changed(before: list[list[str]] | None, after: list[list[str]]) -> int:
+    """How many of ``after``'s bodies the published fingerprint ``before`` does not hold."""
+    held = {tuple(entry) for entry in before or []}
+    return sum(1 for entry in after if tuple(entry) not in held)
 
 
 # How many unreadable stored bodies one refresh replaces by earlier ones before giving up.

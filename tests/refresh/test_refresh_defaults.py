@@ -44,7 +44,19 @@ def run(site: TestSite, tmp_path: Path) -> RefreshResult:
                        fetch_options=options, progress=False)
 
 
-def test_the_default_refresh_yields_every_language_and_skips_the_same_bytes_under_a_new_name(
+def announce_all_cards(site: TestSite, stamp: str, body: bytes) -> str:
+    """The 2023 listing naming an all_cards file of ``stamp`` (YYYYMMDDhhmmss), served with ``body``."""
+    listing = (SITE / "scryfall" / "bulk-data-2023-04-04.json").read_text(encoding="utf-8")
+    renamed = ALL_CARDS.replace("20230404212042", stamp)
+    listing = listing.replace("all-cards-20230404212042", f"all-cards-{stamp}")
+    when = f"{stamp[:4]}-{stamp[4:6]}-{stamp[6:8]}T{stamp[8:10]}:{stamp[10:12]}:{stamp[12:14]}.642000Z"
+    listing = listing.replace("2023-04-04T21:20:42.642000Z", when)
+    site.replace(LISTING, listing.encode("utf-8"))
+    site.replace(renamed, body, "application/json")
+    return renamed
+
+
+def test_the_default_refresh_yields_every_language_and_skips_bodies_that_change_nothing_it_keeps(
     site: TestSite, tmp_path: Path
 ) -> None:
     assert set(DEFAULT_SOURCES) == {"wizards-cr", "cr-archive", "scryfall", "cr-zh", "cr-ko", "mtgjson"}
@@ -83,16 +95,31 @@ def test_the_default_refresh_yields_every_language_and_skips_the_same_bytes_unde
     }
 
     # Scryfall announces the same all_cards bytes under a new dated name: fetched, not rebuilt.
-    listing = (SITE / "scryfall" / "bulk-data-2023-04-04.json").read_text(encoding="utf-8")
-    renamed = ALL_CARDS.replace("20230404212042", "20230405212042")
-    listing = listing.replace("all-cards-20230404212042", "all-cards-20230405212042")
-    listing = listing.replace("2023-04-04T21:20:42.642000Z", "2023-04-05T21:20:42.642000Z")
-    site.replace(LISTING, listing.encode("utf-8"))
-    site.replace(renamed, (SITE / "scryfall-data" / "constructed" / ALL_CARDS.rsplit("/", 1)[1]).read_bytes(),
-                 "application/json")
+    all_cards = (SITE / "scryfall-data" / "constructed" / ALL_CARDS.rsplit("/", 1)[1]).read_bytes()
+    renamed = announce_all_cards(site, "20230405212042", all_cards)
     served = (tmp_path / "kb.db").read_bytes()
     seen = len(site.requests)
     second = run(site, tmp_path)
     assert renamed in {request["path"] for request in site.requests[seen:]}
     assert (second.exit_code, second.status, second.published) == (0, "unchanged", False), second.message
+    assert second.message == "nothing changed: 10 documents as published"
+    assert (tmp_path / "kb.db").read_bytes() == served
+
+    # Twelve hours on, the file comes back with every printing's prices and rank changed (and
+    # written out anew, without indentation): other bytes, nothing the knowledge base keeps. (A
+    # change to what it keeps is a rebuild: tests/build/test_kept_content.py.)
+    printings = json.loads(all_cards)
+    for printing in printings:
+        printing["prices"] = {currency: None if price is None else f"{float(price) * 1.1:.2f}"
+                              for currency, price in printing["prices"].items()}
+        printing["edhrec_rank"] = (printing.get("edhrec_rank") or 0) + 1
+    renamed = announce_all_cards(site, "20230406092042", json.dumps(printings).encode("utf-8"))
+    seen = len(site.requests)
+    third = run(site, tmp_path)
+    assert renamed in {request["path"] for request in site.requests[seen:]}
+    assert (third.exit_code, third.status, third.published) == (0, "unchanged", False), third.message
+    assert third.message == (
+        "nothing changed: 10 documents as published; fetched again with no change to what the knowledge"
+        " base keeps (prices, ranks, build dates): 1 document"
+    )
     assert (tmp_path / "kb.db").read_bytes() == served

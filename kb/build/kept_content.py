@@ -1,0 +1,72 @@
+"""What a build keeps of a bulk document, as one digest: two bodies with the same digest build the same database.
+
+Scryfall regenerates its card bulk files every 12 hours with each printing's prices, ranks and
+image states in them, and MTGJSON rebuilds AllPrintings every day with its build date in it: their
+bytes change on every fetch while nothing the knowledge base keeps of them has. A refresh that keyed
+"nothing changed" on the bytes rebuilt the whole database twice a day to publish no change. The
+digest is taken over the records the parser reads out of the body, the same records the build
+saves, so only a change to those counts.
+"""
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterator
+from typing import Any, BinaryIO
+
+from kb.parse.bounds import bounded_json_stream, shown
+from kb.records import ParseError
+
+
+def _bulk_rulings(handle: BinaryIO, name: str) -> Iterator[Any]:
+    from kb.parse.rulings.scryfall import iter_bulk_rulings
+
+    return iter_bulk_rulings(handle, name)
+
+
+def _bulk_cards(handle: BinaryIO, name: str) -> Iterator[Any]:
+    from kb.parse.rulings.scryfall import iter_bulk_card_names
+
+    return iter_bulk_card_names(handle, name)
+
+
+def _mtgjson(handle: BinaryIO, name: str) -> Iterator[Any]:
+    from kb.parse.rulings.mtgjson import iter_cards
+
+    return iter_cards(handle, name)
+
+
+# The streamed formats (kb.build.load.STREAMING_SAVERS) and the records each is saved from.
+RECORDS_OF: dict[str, Callable[[BinaryIO, str], Iterator[Any]]] = {
+    "scryfall-bulk-rulings": _bulk_rulings,
+    "scryfall-bulk-cards": _bulk_cards,
+    "mtgjson": _mtgjson,
+}
+
+# Records hashed per update: one call per record was a fifth of the digest's time.
+BATCH = 2_000
+
+
+def kept_digest(path: str, fmt: str) -> str:
+    """``"kept:"`` and the SHA-256 of the records a build reads from the ``fmt`` body at ``path``.
+
+    The records' ``repr`` is their canonical form: every field, in declaration order, with its
+    class name, so a parser that starts keeping one more field changes every digest (a rebuild,
+    never a skipped change). Raises ParseError where the build itself would refuse the body."""
+    records_of = RECORDS_OF[fmt]
+    name = shown(path)
+    digest = hashlib.sha256(fmt.encode() + b"\n")
+    batch: list[str] = []
+    with open(path, "rb") as raw:
+        try:
+            handle = bounded_json_stream(raw, name, lines_if_object=fmt.startswith("scryfall-bulk"))
+            for record in records_of(handle, name):
+                batch.append(repr(record))
+                if len(batch) >= BATCH:
+                    digest.update("\n".join(batch).encode("utf-8", "surrogatepass") + b"\n")
+                    batch = []
+        except ParseError:
+            raise
+        except (Exception, MemoryError) as error:
+            raise ParseError(f"{name}: could not be read as {fmt}: {type(error).__name__}: {error}") from error
+    digest.update("\n".join(batch).encode("utf-8", "surrogatepass"))
+    return "kept:" + digest.hexdigest()

@@ -1,0 +1,94 @@
+"""The digest of what a build keeps of a bulk body (``kb.build.kept_content``), on real files.
+
+A refresh skips the rebuild when every input's digest is the one the served database was built
+from: the digest must change with anything the build saves, and with nothing else.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from kb.build.kept_content import RECORDS_OF, kept_digest
+from kb.build.load import STREAMING_SAVERS
+from kb.records import ParseError
+
+SITE = Path(__file__).parent.parent / "fixtures" / "site"
+# 229 real printings in 11 languages, with their prices, ranks and image states (see its README).
+ALL_CARDS = SITE / "scryfall-data" / "constructed" / "all-cards-20230404212042.json"
+RULINGS = SITE / "scryfall-data" / "constructed" / "rulings-20230404210031.json"
+UGIN = SITE / "mtgjson" / "UGIN-v5.2-2022-04-25.json"
+
+
+def written(tmp_path: Path, name: str, data: object, gzipped: bool = False, lines: bool = False) -> str:
+    text = "\n".join(json.dumps(item) for item in data) + "\n" if lines else json.dumps(data)  # type: ignore[attr-defined]
+    body = text.encode("utf-8")
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(body, mtime=0) if gzipped else body)
+    return str(path)
+
+
+def test_every_streamed_format_has_its_digest() -> None:
+    assert set(RECORDS_OF) == set(STREAMING_SAVERS)
+
+
+def test_card_bulk_digest_ignores_prices_ranks_and_layout_of_the_file(tmp_path: Path) -> None:
+    printings = json.loads(ALL_CARDS.read_bytes())
+    original = kept_digest(str(ALL_CARDS), "scryfall-bulk-cards")
+    assert original.startswith("kept:") and len(original) == len("kept:") + 64
+    for printing in printings:
+        printing["prices"] = {currency: "0.01" for currency in printing["prices"]}
+        printing["edhrec_rank"] = 1
+        printing["image_status"] = "lowres"
+    # The same printings as gzipped JSON Lines (the form Scryfall publishes since 2026) too.
+    assert kept_digest(written(tmp_path, "a.json", printings), "scryfall-bulk-cards") == original
+    assert kept_digest(written(tmp_path, "b.jsonl.gz", printings, gzipped=True, lines=True), "scryfall-bulk-cards") == original
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("printed_name", "Böse Stiefmutter (korrigiert)"), ("printed_text", "Fliegend"), ("type_line", "Creature"),
+     ("collector_number", "999")],
+)
+def test_card_bulk_digest_changes_with_what_a_build_keeps(tmp_path: Path, field: str, value: str) -> None:
+    printings = json.loads(ALL_CARDS.read_bytes())
+    german = next(index for index, printing in enumerate(printings) if printing["lang"] == "de")
+    printings[german][field] = value
+    assert kept_digest(written(tmp_path, "c.json", printings), "scryfall-bulk-cards") != kept_digest(
+        str(ALL_CARDS), "scryfall-bulk-cards")
+
+
+def test_card_bulk_digest_changes_when_a_printing_goes(tmp_path: Path) -> None:
+    printings = json.loads(ALL_CARDS.read_bytes())
+    assert kept_digest(written(tmp_path, "d.json", printings[:-1]), "scryfall-bulk-cards") != kept_digest(
+        str(ALL_CARDS), "scryfall-bulk-cards")
+
+
+def test_rulings_bulk_digest_follows_the_rulings(tmp_path: Path) -> None:
+    rulings = json.loads(RULINGS.read_bytes())
+    original = kept_digest(str(RULINGS), "scryfall-bulk-rulings")
+    assert kept_digest(written(tmp_path, "e.jsonl.gz", rulings, gzipped=True, lines=True), "scryfall-bulk-rulings") == original
+    # A trailing space the parser strips is not a change; a word is.
+    rulings[3]["comment"] += " "
+    assert kept_digest(written(tmp_path, "f.json", rulings), "scryfall-bulk-rulings") == original
+    rulings[3]["comment"] = rulings[3]["comment"].replace(" the ", " a ", 1)
+    assert kept_digest(written(tmp_path, "g.json", rulings), "scryfall-bulk-rulings") != original
+
+
+def test_all_printings_digest_ignores_the_build_date_not_a_foreign_name(tmp_path: Path) -> None:
+    ugin = json.loads(UGIN.read_bytes())
+    wrapped = {"meta": ugin["meta"], "data": {ugin["data"]["code"]: ugin["data"]}}
+    original = kept_digest(written(tmp_path, "AllPrintings.json.gz", wrapped, gzipped=True), "mtgjson")
+    wrapped["meta"] = {"date": "2022-04-26", "version": "5.2.0+20220426"}
+    assert kept_digest(written(tmp_path, "AllPrintings-next.json.gz", wrapped, gzipped=True), "mtgjson") == original
+    wrapped["data"]["UGIN"]["cards"][0]["foreignData"][0]["name"] = "Ugin, der Geisterdrache"
+    assert kept_digest(written(tmp_path, "AllPrintings-fixed.json.gz", wrapped, gzipped=True), "mtgjson") != original
+
+
+def test_a_cut_off_body_is_refused_with_its_name(tmp_path: Path) -> None:
+    cut = tmp_path / "all-cards-cut.json"
+    cut.write_bytes(ALL_CARDS.read_bytes()[:5000])
+    with pytest.raises(ParseError, match="all-cards-cut.json"):
+        kept_digest(str(cut), "scryfall-bulk-cards")
