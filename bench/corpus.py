@@ -3,7 +3,9 @@
 The files are generated, not real: Scryfall's full bulk files are not stored anywhere we can
 reach offline. Their shape follows the real bulk records: the rulings file's ``object``,
 ``oracle_id``, ``source``, ``published_at``, ``comment``; card objects with ``lang``,
-``printed_name``, ``printed_type_line``, ``printed_text``, ``card_faces`` for a share of them.
+``printed_name``, ``printed_type_line``, ``printed_text``, ``card_faces`` for a share of them,
+and the ``prices`` and ``edhrec_rank`` Scryfall rewrites every 12 hours (``day`` moves them, as
+a later download of the same cards would).
 Texts are assembled from real material so that the work per record is the real work: ruling
 sentences taken from the real Scryfall rulings in tests/fixtures (curly apostrophes, quotes,
 keywords, rule numbers as Scryfall prints them), and printed texts and type lines in each
@@ -110,7 +112,7 @@ def _lang_of(printing: int) -> str:
     return "en"
 
 
-def card_object(printing: int, cards: int, lang: str | None = None) -> dict:
+def card_object(printing: int, cards: int, lang: str | None = None, day: int = 0) -> dict:
     card = printing % cards
     lang = lang or _lang_of(printing)
     name = card_name(card)
@@ -129,6 +131,8 @@ def card_object(printing: int, cards: int, lang: str | None = None) -> dict:
         "oracle_text": template["text"],
         "set": f"s{printing % 700:03d}",
         "collector_number": str(printing % 350 + 1),
+        "prices": _prices(printing, day),
+        "edhrec_rank": (card * 37 + day) % 25_000 + 1,
     }
     if lang != "en":
         local = real_printings()[lang] or english
@@ -137,6 +141,15 @@ def card_object(printing: int, cards: int, lang: str | None = None) -> dict:
         obj["printed_type_line"] = sample["type_line"]
         obj["printed_text"] = sample["text"]
     return obj
+
+
+def _prices(printing: int, day: int) -> dict[str, str | None]:
+    """Prices as Scryfall prints them (strings in dollars, euros and tix; null where none)."""
+    cents = (printing * 7919 + day * 104729) % 5000 + 5
+    return {
+        "usd": f"{cents / 100:.2f}", "usd_foil": f"{cents * 3 / 100:.2f}" if printing % 4 else None,
+        "usd_etched": None, "eur": f"{cents * 0.9 / 100:.2f}", "eur_foil": None, "tix": f"{cents / 1000:.2f}",
+    }
 
 
 def write_jsonl_gz(path: Path, objects: Iterator[dict]) -> int:
@@ -148,6 +161,16 @@ def write_jsonl_gz(path: Path, objects: Iterator[dict]) -> int:
     return count
 
 
+def write_cards(out: Path, cards: int, printings: int, day: int = 0) -> dict[str, Path]:
+    """oracle_cards and all_cards as downloaded ``day`` half-days later: other prices and ranks."""
+    out.mkdir(parents=True, exist_ok=True)
+    suffix = f"-day{day}" if day else ""
+    files = {"oracle_cards": out / f"oracle_cards{suffix}.jsonl.gz", "all_cards": out / f"all_cards{suffix}.jsonl.gz"}
+    write_jsonl_gz(files["oracle_cards"], (card_object(card, cards, "en", day) for card in range(cards)))
+    write_jsonl_gz(files["all_cards"], (card_object(p, cards, day=day) for p in range(printings)))
+    return files
+
+
 def write_corpus(out: Path, rulings: int, cards: int, printings: int) -> dict[str, Path]:
     """rulings.jsonl.gz, oracle_cards.jsonl.gz and all_cards.jsonl.gz under ``out``."""
     out.mkdir(parents=True, exist_ok=True)
@@ -157,8 +180,7 @@ def write_corpus(out: Path, rulings: int, cards: int, printings: int) -> dict[st
         "all_cards": out / "all_cards.jsonl.gz",
     }
     write_jsonl_gz(files["rulings"], ruling_objects(rulings, cards))
-    write_jsonl_gz(files["oracle_cards"], (card_object(card, cards, "en") for card in range(cards)))
-    write_jsonl_gz(files["all_cards"], (card_object(p, cards) for p in range(printings)))
+    write_cards(out, cards, printings)
     return files
 
 

@@ -21,6 +21,8 @@ BENCHMARKS = [
     # The same with one server process per core.
     ["bench.search_scale", "--db", f"{WORKDIR}/kb.db", "--workers", "2"],
     ["bench.search_prefix", "--db", f"{WORKDIR}/kb.db"],
+    # The periodic job at real size: the first refresh, one with new prices only, one with a change.
+    ["bench.refresh_scale", "--scale", "1", "--workdir", "/tmp/mtgkb-refresh-scale"],
 ]
 
 

@@ -1,0 +1,182 @@
+"""``mtgkb refresh`` at full scale: the first run, one twelve hours later (new prices only), one after a real change.
+
+    .venv/bin/python -m bench.refresh_scale --scale 1 --workdir /tmp/refresh-scale
+
+The local test site (``tests/sitekit.py``) serves every recorded source as the tests see it, and
+its Scryfall bulk listing names generated bulk files of ``--scale`` × (1M rulings, 500k printings
+in 11 languages; ``bench.corpus``, with prices as Scryfall prints them). Three refreshes, each in a
+fresh interpreter with the real polite client (its own peak memory, VmHWM):
+
+1. ``first``: everything fetched and built;
+2. ``prices changed``: oracle_cards and all_cards come back under new dated names with every
+   printing's prices and rank changed: fetched, each read once for what a build keeps of it
+   (``kb.build.kept_content``), and not rebuilt;
+3. ``a printed name changed``: the next all_cards differs in one German printed name: rebuilt.
+
+Scenarios 2 and 3 fetch the same bytes (two bulk files) and differ in what follows: the ratio of
+their times is what reading the kept content instead of rebuilding saves. Figures go to
+``bench/results/refresh_scale-<scale>.json``.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.corpus import card_object, write_corpus, write_jsonl_gz
+from bench.full_scale import FULL, MEASURED
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results"
+sys.path.insert(0, str(ROOT / "tests"))
+
+from sitekit import TestSite  # noqa: E402
+
+SITE = ROOT / "tests" / "fixtures" / "site"
+LISTING = "/scryfall/bulk-data"
+# The recorded 2023 listing's file names, replaced by the generated files' (kind, old stamp).
+KINDS = {"rulings": "20230404210031", "oracle-cards": "20230404210321", "all-cards": "20230404212042"}
+ALL_PRINTINGS = "/mtgjson/api/v5/AllPrintings.json.gz"
+
+
+def serve_bulk(site: TestSite, files: dict[str, tuple[str, Path]]) -> None:
+    """The listing names ``files`` (kind -> its stamp YYYYMMDDhhmmss and gzipped JSON Lines)."""
+    data = json.loads((SITE / "scryfall" / "bulk-data-2023-04-04.json").read_text(encoding="utf-8"))
+    for entry in data["data"]:
+        kind = entry["type"].replace("_", "-")
+        if kind in files:
+            stamp, path = files[kind]
+            name = f"{kind}-{stamp}.jsonl.gz"
+            entry["download_uri"] = entry["download_uri"].replace(f"{kind}-{KINDS[kind]}.json", name)
+            entry["updated_at"] = f"{stamp[:4]}-{stamp[4:6]}-{stamp[6:8]}T{stamp[8:10]}:{stamp[10:12]}:{stamp[12:14]}.000000Z"
+            entry["content_type"], entry["content_encoding"] = "application/jsonl", "gzip"
+            site.replace(f"/scryfall-data/{kind}/{name}", path, "application/gzip")
+    site.replace(LISTING, json.dumps(data).encode("utf-8"), "application/json")
+
+
+def serve_all_printings(site: TestSite) -> None:
+    """MTGJSON's AllPrintings: the real UGIN set file wrapped as AllPrintings wraps sets."""
+    ugin = json.loads((SITE / "mtgjson" / "UGIN-v5.2-2022-04-25.json").read_text(encoding="utf-8"))
+    wrapped = {"meta": ugin["meta"], "data": {ugin["data"]["code"]: ugin["data"]}}
+    site.replace(ALL_PRINTINGS, gzip.compress(json.dumps(wrapped).encode("utf-8"), mtime=0), "application/gzip")
+
+
+def one_refresh(raw: str, db: str, base_urls: str, out: str) -> None:
+    """One refresh in this interpreter (the site holds Korean chapter 100 only)."""
+    from kb.refresh.job import refresh
+
+    result = refresh(Path(raw), Path(db), base_urls=json.loads(base_urls),
+                     fetch_options={"cr_ko_chapters": ["100"]}, progress=False)
+    Path(out).write_text(json.dumps({"exit_code": result.exit_code, "status": result.status,
+                                     "published": result.published, "message": result.message}))
+
+
+def measured_refresh(work: Path, site: TestSite, name: str) -> dict[str, Any]:
+    out = work / f"{name}.json"
+    started, before = time.monotonic(), resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURED, "bench.refresh_scale", "--one", str(work / "raw"), str(work / "kb.db"),
+         json.dumps(site.base_urls()), str(out)],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+    seconds, after = time.monotonic() - started, resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise RuntimeError(f"refresh {name!r} failed: {done.stderr.strip()[-2000:]}")
+    peak = int(done.stderr.rsplit("peak_rss_kib", 1)[1].split()[0])
+    return {
+        "scenario": name, "seconds": round(seconds, 1),
+        "cpu_seconds": round((after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime), 1),
+        "peak_rss_mb": round(peak / 1024, 1), **json.loads(out.read_text()),
+    }
+
+
+def renamed_printing(corpus: Path, cards: int, printings: int) -> Path:
+    """all_cards of day 1 with one German printed name corrected (the next download's real change)."""
+    path = corpus / "all_cards-day1-renamed.jsonl.gz"
+
+    def objects():
+        corrected = False
+        for printing in range(printings):
+            obj = card_object(printing, cards, day=1)
+            if not corrected and obj["lang"] == "de":
+                obj["printed_name"] += " (korrigiert)"
+                corrected = True
+            yield obj
+
+    write_jsonl_gz(path, objects())
+    return path
+
+
+def run(scale: float, work: Path) -> dict[str, Any]:
+    rulings, cards, printings = (max(1, int(FULL[kind] * scale)) for kind in ("rulings", "cards", "printings"))
+    corpus = work / "corpus"
+    if not (corpus / "all_cards-day1-renamed.jsonl.gz").exists():
+        from bench.corpus import write_cards
+
+        write_corpus(corpus, rulings, cards, printings)
+        write_cards(corpus, cards, printings, day=1)
+        renamed_printing(corpus, cards, printings)
+    for stale in ("raw", "kb.db"):
+        shutil.rmtree(work / stale, ignore_errors=True) if stale == "raw" else (work / stale).unlink(missing_ok=True)
+    site = TestSite().start()
+    try:
+        serve_all_printings(site)
+        served = {"rulings": ("20260901090000", corpus / "rulings.jsonl.gz"),
+                  "oracle-cards": ("20260901090000", corpus / "oracle_cards.jsonl.gz"),
+                  "all-cards": ("20260901090000", corpus / "all_cards.jsonl.gz")}
+        serve_bulk(site, served)
+        scenarios = [measured_refresh(work, site, "first")]
+        served["oracle-cards"] = ("20260901210000", corpus / "oracle_cards-day1.jsonl.gz")
+        served["all-cards"] = ("20260901210000", corpus / "all_cards-day1.jsonl.gz")
+        serve_bulk(site, served)
+        scenarios.append(measured_refresh(work, site, "prices changed"))
+        # The same two kinds again, so that both runs fetch and read as much: one printed name differs.
+        served["oracle-cards"] = ("20260902090000", corpus / "oracle_cards.jsonl.gz")
+        served["all-cards"] = ("20260902090000", corpus / "all_cards-day1-renamed.jsonl.gz")
+        serve_bulk(site, served)
+        scenarios.append(measured_refresh(work, site, "a printed name changed"))
+    finally:
+        site.stop()
+    skipped, rebuilt = scenarios[1], scenarios[2]
+    return {
+        "scale": scale, "rulings": rulings, "printings": printings, "scenarios": scenarios,
+        "prices-only refresh time / rebuilding refresh": round(skipped["seconds"] / rebuilt["seconds"], 3),
+        "database MB": round((work / "kb.db").stat().st_size / 1e6, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=float, default=1.0, help="share of the real size (1 = 1M rulings)")
+    parser.add_argument("--workdir", type=Path, help="keep the corpus here (the refreshes start afresh each run)")
+    parser.add_argument("--one", nargs=4, metavar=("RAW", "DB", "BASE_URLS", "OUT"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        one_refresh(*args.one)
+        return
+    work = args.workdir or Path(tempfile.mkdtemp(prefix="mtgkb-refresh-scale-"))
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        figures = run(args.scale, work)
+    finally:
+        if args.workdir is None:
+            shutil.rmtree(work, ignore_errors=True)
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / f"refresh_scale-{args.scale:g}.json").write_text(json.dumps(figures, indent=2) + "\n")
+    print(f"{'scenario':26} {'seconds':>8} {'CPU s':>7} {'peak MB':>8}  status")
+    for scenario in figures["scenarios"]:
+        print(f"{scenario['scenario']:26} {scenario['seconds']:>8} {scenario['cpu_seconds']:>7}"
+              f" {scenario['peak_rss_mb']:>8}  {scenario['status']}: {scenario['message']}")
+    print(f"prices-only refresh / rebuilding refresh: {figures['prices-only refresh time / rebuilding refresh']}")
+
+
+if __name__ == "__main__":
+    main()
