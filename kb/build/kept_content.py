@@ -42,6 +42,9 @@ RECORDS_OF: dict[str, Callable[[BinaryIO, str], Iterator[Any]]] = {
     "mtgjson": _mtgjson,
 }
 
+# What the records are told they are read from (see ``kept_digest``).
+LABEL = "<bulk body>"
+
 # Records hashed per update: one call per record was a fifth of the digest's time.
 BATCH = 2_000
 
@@ -59,13 +62,15 @@ def kept_digest(path: str, fmt: str) -> str:
     with open(path, "rb") as raw:
         try:
             handle = bounded_json_stream(raw, name, lines_if_object=fmt.startswith("scryfall-bulk"))
-            for record in records_of(handle, name):
+            # Read under a fixed label, not the body's name: a record may carry where it was
+            # read (an MTGJSON card's quality issue does), and every body has a name of its own.
+            for record in records_of(handle, LABEL):
                 batch.append(repr(record))
                 if len(batch) >= BATCH:
                     digest.update("\n".join(batch).encode("utf-8", "surrogatepass") + b"\n")
                     batch = []
-        except ParseError:
-            raise
+        except ParseError as error:
+            raise ParseError(str(error).replace(LABEL, name)) from error
         except (Exception, MemoryError) as error:
             raise ParseError(f"{name}: could not be read as {fmt}: {type(error).__name__}: {error}") from error
     digest.update("\n".join(batch).encode("utf-8", "surrogatepass"))
