@@ -59,7 +59,11 @@ def kept_digest(path: str, fmt: str) -> str:
     name = shown(path)
     digest = hashlib.sha256(fmt.encode() + b"\n")
     batch: list[str] = []
-    with open(path, "rb") as raw:
+    try:
+        raw = open(path, "rb")
+    except OSError as error:
+        raise ParseError(f"{name}: cannot read: {error.strerror or error}") from None
+    with raw:
         try:
             handle = bounded_json_stream(raw, name, lines_if_object=fmt.startswith("scryfall-bulk"))
             # Read under a fixed label, not the body's name: a record may carry where it was

@@ -95,3 +95,8 @@ def test_a_cut_off_body_is_refused_with_its_name(tmp_path: Path) -> None:
     cut.write_bytes(ALL_CARDS.read_bytes()[:5000])
     with pytest.raises(ParseError, match="all-cards-cut.json"):
         kept_digest(str(cut), "scryfall-bulk-cards")
+
+
+def test_a_body_that_is_gone_is_refused_with_its_name(tmp_path: Path) -> None:
+    with pytest.raises(ParseError, match="all-cards-gone.json: cannot read"):
+        kept_digest(str(tmp_path / "all-cards-gone.json"), "scryfall-bulk-cards")
