@@ -107,7 +107,8 @@ def test_the_default_refresh_yields_every_language_and_skips_bodies_that_change_
 
     # Twelve hours on, the file comes back with every printing's prices and rank changed (and
     # written out anew, without indentation): other bytes, nothing the knowledge base keeps. (A
-    # change to what it keeps is a rebuild: tests/build/test_kept_content.py.)
+    # change to what it keeps is a rebuild: the changed bulk rulings of tests/refresh/test_refresh.py;
+    # what the digest follows and ignores: tests/build/test_kept_content.py.)
     printings = json.loads(all_cards)
     for printing in printings:
         printing["prices"] = {currency: None if price is None else f"{float(price) * 1.1:.2f}"
