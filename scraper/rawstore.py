@@ -5,7 +5,8 @@ verify, rename); what a body must look like to be kept is ``scraper.verify``.
 
 Layout under ``root``::
 
-    objects/<sha[:2]>/<sha>   verified bodies, never overwritten, never deleted
+    objects/<sha[:2]>/<sha>   verified bodies, never overwritten; removed only when the refresh
+                              has moved past a superseded bulk snapshot (``remove_body``)
     rejected/<sha>            bodies that failed verification (kept for diagnosis)
     tmp/                      downloads in progress
     manifest.db               sqlite: manifest (one row per fetch attempt), runs, state
@@ -279,6 +280,21 @@ class RawStore:
 
     def path_for(self, sha256: str) -> Path:
         return self.root / "objects" / sha256[:2] / sha256
+
+    def remove_body(self, sha256: str, reason: str) -> bool:
+        """Delete a stored body (its manifest rows stay, as history); remembered, so that a body
+        missing on purpose is told apart from one lost. Returns whether a file was removed."""
+        path = self.path_for(sha256)
+        self.set_state(f"removed-body:{sha256}", {"reason": reason, "size": path.stat().st_size if path.exists() else None})
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            return False
+        return True
+
+    def body_removed(self, sha256: str) -> bool:
+        """Whether ``remove_body`` removed this body (and it has not been fetched again since)."""
+        return not self.path_for(sha256).exists() and self.get_state(f"removed-body:{sha256}") is not None
 
     def read_bytes(self, entry: ManifestEntry) -> bytes:
         if entry.sha256 is None:

@@ -31,6 +31,8 @@ from scraper.sources import SOURCES
 @click.option("--bulk-type", "bulk_types", multiple=True, metavar="TYPE",
               help="Scryfall bulk files to fetch (default rulings, oracle_cards, all_cards; repeat for several).")
 @click.option("--timeout", type=float, default=30.0, show_default=True, help="Seconds per request.")
+@click.option("--keep-superseded", is_flag=True,
+              help="Keep the raw bodies of bulk files a newer one replaced (removed by default after a clean run).")
 @click.option("-v", "--verbose", is_flag=True, help="Log every request.")
 def refresh(
     sources: tuple[str, ...],
@@ -41,6 +43,7 @@ def refresh(
     allow_shrink: bool,
     bulk_types: tuple[str, ...],
     timeout: float,
+    keep_superseded: bool,
     verbose: bool,
 ) -> None:
     """Fetch every source incrementally, rebuild, validate and atomically publish the database.
@@ -55,7 +58,7 @@ def refresh(
             raw_dir, db_path, sources=list(sources) or list(DEFAULT_SOURCES),
             base_urls=parse_base_urls(base_url_pairs),
             fetch_options={"timeout": timeout, **({"bulk_types": list(bulk_types)} if bulk_types else {})},
-            allow_shrink=allow_shrink, snapshot=snapshot, verbose=verbose,
+            allow_shrink=allow_shrink, snapshot=snapshot, verbose=verbose, keep_superseded=keep_superseded,
         )
     except RefreshLocked as error:
         click.echo(f"Error: {error}", err=True)

@@ -78,6 +78,8 @@ def select_inputs(store: RawStore) -> tuple[list[DocumentInput], list[str]]:
     left_out: list[str] = []
     newest_snapshot: dict[tuple[str, str, str], tuple[int, DocumentInput]] = {}
     for entry in store.latest_documents():
+        if entry.sha256 and store.body_removed(entry.sha256):
+            continue  # a superseded bulk snapshot whose body a refresh removed (prune_superseded)
         fmt = format_of(store, entry)
         if fmt is None:
             left_out.append(entry.url)
@@ -98,6 +100,26 @@ def select_inputs(store: RawStore) -> tuple[list[DocumentInput], list[str]]:
         if entry.url not in {doc.url for _, doc in chosen} and entry.url not in left_out
     }
     return [doc for _, doc in chosen], sorted(left_out) + sorted(superseded)
+
+
+def prune_superseded(store: RawStore, inputs: list[DocumentInput]) -> list[str]:
+    """Remove the bodies of bulk snapshots a newer file of their kind replaced (Scryfall's card
+    files come every 12 hours, each a new body of hundreds of megabytes); returns the sha256 of
+    each body removed.
+
+    Only bodies no input shares (the same bytes under a new name stay); manifest rows stay. Run
+    after a refresh has published or found nothing to change, never after a failure."""
+    urls = {doc.url for doc in inputs}
+    kept = {doc.sha256 for doc in inputs}
+    removed = []
+    for entry in store.latest_documents():
+        sha = entry.sha256
+        if entry.url in urls or not sha or sha in kept or not store.path_for(sha).exists():
+            continue
+        if format_of(store, entry) in SNAPSHOT_FORMATS:
+            store.remove_body(sha, f"superseded bulk snapshot {entry.url}")
+            removed.append(sha)
+    return removed
 
 
 def earlier_bodies(store: RawStore, latest: ManifestEntry, fmt: str) -> list[tuple[int, DocumentInput]]:

@@ -35,6 +35,7 @@ from kb.refresh.inputs import (
     file_identity,
     inputs_fingerprint,
     kept_fingerprint,
+    prune_superseded,
     seed_from_snapshot,
     select_inputs,
 )
@@ -178,13 +179,17 @@ def refresh(
     snapshot: Path | None = None,
     verbose: bool = False,
     progress: bool | None = None,
+    keep_superseded: bool = False,
 ) -> RefreshResult:
-    """One refresh run (see the module docstring). Raises RefreshLocked if one is running."""
+    """One refresh run (see the module docstring). Raises RefreshLocked if one is running.
+
+    ``keep_superseded``: keep the bodies of bulk snapshots a newer file replaced (by default a
+    refresh that publishes or finds nothing to change removes them: ``prune_superseded``)."""
     raw_dir, db_path = Path(raw_dir), Path(db_path)
     with refresh_lock(raw_dir), RawStore(raw_dir) as store:
         return _refresh_locked(
             store, db_path, list(sources or DEFAULT_SOURCES), base_urls or {},
-            dict(fetch_options or {}), allow_shrink, snapshot, verbose, progress,
+            dict(fetch_options or {}), allow_shrink, snapshot, verbose, progress, keep_superseded,
         )
 
 
@@ -198,6 +203,7 @@ def _refresh_locked(
     snapshot: Path | None,
     verbose: bool,
     progress: bool | None,
+    keep_superseded: bool = False,
 ) -> RefreshResult:
     started = time.monotonic()
     last_run = max((run["id"] for run in store.runs()), default=0)
@@ -217,7 +223,12 @@ def _refresh_locked(
         if result.failed_sources and _nothing_fetched(reports) and not snapshot:
             result.message = f"nothing could be published: every source failed: {', '.join(result.failed_sources)}"
         else:
-            _build_or_skip(store, db_path, allow_shrink, result)
+            inputs = _build_or_skip(store, db_path, allow_shrink, result)
+            # Only after a clean run: a partial one may have left out a body it could not read.
+            if not keep_superseded and result.exit_code == EXIT_OK and not result.failed_sources:
+                removed = prune_superseded(store, inputs)
+                if removed:
+                    result.changes["removed_superseded_bodies"] = len(removed)
     except (BuildError, RefreshError) as error:
         # before_swap may have filled in a published outcome: the swap did not happen.
         result.exit_code, result.status, result.published = EXIT_NOTHING_PUBLISHED, "failed", False
@@ -231,7 +242,11 @@ def _refresh_locked(
     return result
 
 
-def _build_or_skip(store: RawStore, db_path: Path, allow_shrink: bool, result: RefreshResult) -> None:
+def _build_or_skip(
+    store: RawStore, db_path: Path, allow_shrink: bool, result: RefreshResult
+) -> list[DocumentInput]:
+    """Build and publish, or find nothing to change; returns the inputs it chose (raises if it
+    could not publish)."""
     inputs, left_out = select_inputs(store)
     fingerprint = inputs_fingerprint(inputs)
     published = store.get_state(PUBLISHED_STATE) or {}
@@ -259,7 +274,7 @@ def _build_or_skip(store: RawStore, db_path: Path, allow_shrink: bool, result: R
         result.message = f"nothing changed: {len(inputs)} documents as published{kept_note}{failed_note}"
         if not same_bytes:
             store.set_state(PUBLISHED_STATE, {**published, "inputs": fingerprint})
-        return
+        return inputs
     if not inputs:
         raise RefreshError("nothing to publish: the raw store holds no readable document")
 
@@ -295,6 +310,7 @@ def _build_or_skip(store: RawStore, db_path: Path, allow_shrink: bool, result: R
         raise RefreshError(f"more than {MAX_UNREADABLE_BODIES} stored documents could not be read")
     store.set_state(PUBLISHED_STATE, {"inputs": fingerprint, "kept": kept, "file": file_identity(db_path),
                                       "sha256": file_sha256(db_path)})
+    return inputs
 
 
 def _bodies_changed(before: list[list[str]] | None, after: list[list[str]]) -> int:

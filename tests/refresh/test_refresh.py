@@ -360,3 +360,26 @@ def test_a_stored_document_that_cannot_be_read_keeps_its_last_good_data(site: Te
     assert [row["id"] for row in db["cr_versions"].rows] == ["en-2022-02-18"]
     assert db["rulings"].count == 56
     assert [(r["status"], r["exit_code"]) for r in db["refresh_runs"].rows][-1] == ("partial", 2)
+
+
+def test_replaced_bulk_bodies_are_removed_unless_kept(site: TestSite, tmp_path: Path) -> None:
+    run(site, tmp_path)
+    with RawStore(tmp_path / "raw") as store:
+        old = store.latest_good(site.base + RULINGS)
+    assert old is not None and old.sha256 is not None
+    serve_rulings(site, changed_rulings())
+    kept = CliRunner().invoke(refresh_command, [
+        "scryfall", "--bulk-type", "rulings", "--raw", str(tmp_path / "raw"), "--db", str(tmp_path / "kb.db"),
+        "--base-url", f"scryfall={site.url('scryfall')}", "--keep-superseded",
+    ])
+    assert kept.exit_code == 0, kept.output
+    with RawStore(tmp_path / "raw") as store:
+        assert store.path_for(old.sha256).exists()
+    serve_rulings(site, [*changed_rulings(), {"object": "ruling", "oracle_id": JACE, "source": "wotc",
+                                              "published_at": "2023-04-06", "comment": ADDED + " (2)"}])
+    site.replace(LISTING, site._body(site._route(LISTING)).replace(  # type: ignore[arg-type]
+        NEW_RULINGS_UPDATED.encode(), b"2023-04-06T21:00:31.996000Z"))
+    second = run(site, tmp_path)
+    assert (second.exit_code, second.status, second.changes["removed_superseded_bodies"]) == (0, "published", 1)
+    with RawStore(tmp_path / "raw") as store:
+        assert not store.path_for(old.sha256).exists() and store.body_removed(old.sha256)

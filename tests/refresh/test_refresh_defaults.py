@@ -20,6 +20,7 @@ import sqlite_utils
 from kb.refresh.job import refresh
 from kb.refresh.runs import RefreshResult
 from kb.site.search import search
+from scraper.rawstore import RawStore
 from scraper.sources import DEFAULT_SOURCES
 from sitekit import FakeClock, TestSite, fast_client
 
@@ -104,6 +105,10 @@ def test_the_default_refresh_yields_every_language_and_skips_bodies_that_change_
     assert (second.exit_code, second.status, second.published) == (0, "unchanged", False), second.message
     assert second.message == "nothing changed: 10 documents as published"
     assert (tmp_path / "kb.db").read_bytes() == served
+    # The first name's body is the same bytes as the input's: it stays.
+    with RawStore(tmp_path / "raw") as store:
+        first_body = store.latest_good(site.base + ALL_CARDS)
+        assert first_body is not None and store.path_for(first_body.sha256).exists()
 
     # Twelve hours on, the file comes back with every printing's prices and rank changed (and
     # written out anew, without indentation): other bytes, nothing the knowledge base keeps. (A
@@ -124,3 +129,12 @@ def test_the_default_refresh_yields_every_language_and_skips_bodies_that_change_
         " base keeps (prices, ranks, build dates): 1 document"
     )
     assert (tmp_path / "kb.db").read_bytes() == served
+    # The body it replaced (both earlier names) is removed after this clean run (the manifest
+    # rows stay); the next refresh chooses its inputs as before and finds nothing to change.
+    assert third.changes["removed_superseded_bodies"] == 1
+    with RawStore(tmp_path / "raw") as store:
+        assert not store.path_for(first_body.sha256).exists() and store.body_removed(first_body.sha256)
+        newest = store.latest_good(site.base + renamed)
+        assert newest is not None and store.path_for(newest.sha256).exists()
+    fourth = run(site, tmp_path)
+    assert (fourth.exit_code, fourth.status, fourth.message) == (0, "unchanged", "nothing changed: 10 documents as published")
