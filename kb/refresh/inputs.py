@@ -104,8 +104,8 @@ def select_inputs(store: RawStore) -> tuple[list[DocumentInput], list[str]]:
 
 def prune_superseded(store: RawStore, inputs: list[DocumentInput]) -> list[str]:
     """Remove the bodies of bulk snapshots a newer file of their kind replaced (Scryfall's card
-    files come every 12 hours, each a new body of hundreds of megabytes); returns the sha256 of
-    each body removed.
+    files come every 12 hours, each a new body of hundreds of megabytes) and all but the latest
+    earlier body of a bulk file kept under one name; returns the sha256 of each body removed.
 
     Only bodies no input shares (the same bytes under a new name stay); manifest rows stay. Run
     after a refresh has published or found nothing to change, never after a failure."""
@@ -119,6 +119,18 @@ def prune_superseded(store: RawStore, inputs: list[DocumentInput]) -> list[str]:
         if format_of(store, entry) in SNAPSHOT_FORMATS:
             store.remove_body(sha, f"superseded bulk snapshot {entry.url}")
             removed.append(sha)
+    # A bulk file under a fixed name (MTGJSON's AllPrintings, rebuilt daily) piles up earlier
+    # bodies of its own: the one before the current stays (the refresh falls back to it when the
+    # newest cannot be read: ``kb.refresh.job._fall_back``), older ones go.
+    for doc in inputs:
+        if doc.format not in RECORDS_OF or not doc.url:
+            continue
+        earlier = [entry.sha256 for entry in store.history(doc.url)
+                   if entry.status != "failed" and entry.sha256 and entry.sha256 != doc.sha256]
+        for sha in list(dict.fromkeys(reversed(earlier)))[1:]:
+            if sha not in kept and store.path_for(sha).exists():
+                store.remove_body(sha, f"earlier bulk body of {doc.url}")
+                removed.append(sha)
     return removed
 
 

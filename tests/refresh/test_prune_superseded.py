@@ -44,3 +44,19 @@ def test_a_body_lost_without_being_removed_is_not_skipped_quietly(tmp_path: Path
         store.path_for(store.latest_good(NEW).sha256).unlink()  # type: ignore[union-attr]
         with pytest.raises(FileNotFoundError):
             select_inputs(store)
+
+
+def test_a_bulk_file_under_one_name_keeps_its_body_before_the_current_one(tmp_path: Path) -> None:
+    fixed = "https://mirror.example/scryfall/rulings.json"
+    edited = tmp_path / "rulings-edited.json"
+    edited.write_bytes((DATA / "rulings-20230404210031.json").read_bytes().replace(b"You can", b"You may", 1))
+    with RawStore(tmp_path / "raw") as store:
+        bodies = [store.import_file(path, fixed, source="scryfall").sha256 for path in (
+            DATA / "rulings-20230404210031.json", DATA / "rulings-20260728210037.jsonl.gz", edited)]
+        inputs, _ = select_inputs(store)
+        assert [doc.sha256 for doc in inputs] == [bodies[2]]
+
+        # The oldest goes; the one before the current stays for the fall-back.
+        assert prune_superseded(store, inputs) == [bodies[0]]
+        assert [store.path_for(sha).exists() for sha in bodies] == [False, True, True]
+        assert select_inputs(store)[0] == inputs
