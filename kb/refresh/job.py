@@ -26,6 +26,7 @@ from typing import Any
 import sqlite_utils
 
 from kb.build.inputs import BuildError
+from kb.build.kept_content import RECORDS_OF
 from kb.build.publish import build_database
 from kb.checksums import file_sha256
 from kb.refresh.carry import carry_rulings, table_changes
@@ -259,8 +260,13 @@ def _build_or_skip(
     # The bytes first (no body read); then what a build keeps of them: card bulk files come with
     # new prices twice a day, AllPrintings with a new build date every day.
     same_bytes = served and published.get("inputs") == fingerprint
-    kept = None if same_bytes else kept_fingerprint(store, inputs)
-    if same_bytes or (served and published.get("kept") == kept):
+    # Reading what the bulk bodies keep can only save a build when every other document is as
+    # published; otherwise it waits until the new file is live (a new CR version, say, is not
+    # held back by a minute of parsing card files).
+    may_skip = served and not same_bytes and _other_documents(published.get("inputs")) == _other_documents(fingerprint)
+    selected = list(inputs)  # the build's fall-back may replace some; the fingerprints are of this choice
+    kept = kept_fingerprint(store, selected) if may_skip else None
+    if same_bytes or (may_skip and published.get("kept") == kept):
         result.exit_code, result.published = code, False
         result.status = "partial" if result.failed_sources else "unchanged"
         refetched = 0 if same_bytes else _bodies_changed(published.get("inputs"), fingerprint)
@@ -308,9 +314,16 @@ def _build_or_skip(
             failed_note = f"; failed sources keep their last good data: {', '.join(result.failed_sources)}"
     else:
         raise RefreshError(f"more than {MAX_UNREADABLE_BODIES} stored documents could not be read")
+    if kept is None:
+        kept = kept_fingerprint(store, selected)
     store.set_state(PUBLISHED_STATE, {"inputs": fingerprint, "kept": kept, "file": file_identity(db_path),
                                       "sha256": file_sha256(db_path)})
     return inputs
+
+
+def _other_documents(fingerprint: list[list[str]] | None) -> list[list[str]]:
+    """The entries of a fingerprint that are not bulk bodies (those count by their bytes alone)."""
+    return [entry for entry in fingerprint or [] if entry[1] not in RECORDS_OF]
 
 
 def _bodies_changed(before: list[list[str]] | None, after: list[list[str]]) -> int:

@@ -15,11 +15,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 import sqlite_utils
 from click.testing import CliRunner
 
 from kb.build.publish import content_digest
 from kb.cli.refresh import refresh as refresh_command
+from kb.refresh import job
 from kb.refresh.inputs import select_inputs
 from kb.refresh.job import refresh
 from kb.refresh.lock import refresh_lock
@@ -95,10 +97,23 @@ def changed_rulings() -> list[dict[str, Any]]:
 # --- the scenarios ---------------------------------------------------------------------
 
 
-def test_first_refresh_builds_and_a_second_changes_nothing(site: TestSite, tmp_path: Path) -> None:
+def test_first_refresh_builds_and_a_second_changes_nothing(
+    site: TestSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     db_path = tmp_path / "kb.db"
+    # With nothing published yet no build can be saved: the bulk bodies are read for what they
+    # keep only once the new file is live (a skip is only possible from the next run on).
+    published_when_read = []
+    real_kept_fingerprint = job.kept_fingerprint
+
+    def kept_fingerprint(store: RawStore, inputs: list) -> list:
+        published_when_read.append(db_path.exists())
+        return real_kept_fingerprint(store, inputs)
+
+    monkeypatch.setattr(job, "kept_fingerprint", kept_fingerprint)
     first = run(site, tmp_path)
     assert (first.exit_code, first.status, first.published) == (0, "published", True)
+    assert published_when_read == [True]
     assert first.changes["new_cr_versions"] == ["en-2022-02-18"]
     assert first.changes["rulings"]["added"] == 56
     assert first.changes["inputs"] == 3
