@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+# sitekit, and the refresh tests' helpers for serving later days upstream.
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "refresh")]
 
-from test_refresh import CR_TXT, LISTING, SITE, changed_rulings, serve_rulings  # noqa: E402
+from test_refresh import BULK_TYPES, CLI_SOURCES, CR_TXT, LISTING, SITE, SOURCES, changed_rulings, serve_rulings  # noqa: E402
 
 from kb.refresh.job import refresh  # noqa: E402
 from sitekit import FakeClock, TestSite, fast_client  # noqa: E402
@@ -36,8 +37,9 @@ def _scenario(site: TestSite, work: Path, name: str, clock: FakeClock | None = N
     seen = len(site.requests)
     started = time.monotonic()
     with fast_client(clock) as client:
-        result = refresh(work / "raw", work / "kb.db", base_urls=site.base_urls(),
-                         fetch_options={"client": client}, progress=False, **kwargs)
+        # The sources the site holds whole (as tests/refresh/test_refresh.py runs them).
+        result = refresh(work / "raw", work / "kb.db", sources=SOURCES, base_urls=site.base_urls(),
+                         fetch_options={"client": client, "bulk_types": BULK_TYPES}, progress=False, **kwargs)
     seconds = time.monotonic() - started
     requests = site.requests[seen:]
     return {
@@ -71,8 +73,9 @@ def _killed(site: TestSite, work: Path) -> dict[str, Any]:
     seen = len(site.requests)
     started = time.monotonic()
     child = subprocess.Popen(
-        [sys.executable, "-m", "kb.cli.refresh", "--raw", str(work / "raw"), "--db", str(db),
-         "--base-url", f"wizards-cr={site.url('wizards-cr')}", "--base-url", f"scryfall={site.url('scryfall')}"],
+        [sys.executable, "-m", "kb.cli.refresh", *CLI_SOURCES, "--raw", str(work / "raw"), "--db", str(db),
+         "--base-url", f"wizards-cr={site.url('wizards-cr')}", "--base-url", f"scryfall={site.url('scryfall')}",
+         "--base-url", f"cr-archive={site.url('cr-archive')}"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     while not marker.exists() and child.poll() is None:
