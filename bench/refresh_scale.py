@@ -20,23 +20,22 @@ their times is what reading the kept content instead of rebuilding saves. Figure
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
-import resource
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
-from bench.corpus import card_object, write_corpus, write_jsonl_gz
-from bench.full_scale import FULL, MEASURED
+from bench.corpus import card_object, write_cards, write_corpus, write_jsonl_gz
+from bench.full_scale import FULL, measured
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
-sys.path.insert(0, str(ROOT / "tests"))
+# sitekit, and the refresh tests' helpers for serving later days upstream.
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "refresh")]
+
+from test_refresh_defaults import serve_all_printings  # noqa: E402
 
 from sitekit import TestSite  # noqa: E402
 
@@ -44,7 +43,6 @@ SITE = ROOT / "tests" / "fixtures" / "site"
 LISTING = "/scryfall/bulk-data"
 # The recorded 2023 listing's file names, replaced by the generated files' (kind, old stamp).
 KINDS = {"rulings": "20230404210031", "oracle-cards": "20230404210321", "all-cards": "20230404212042"}
-ALL_PRINTINGS = "/mtgjson/api/v5/AllPrintings.json.gz"
 
 
 def serve_bulk(site: TestSite, files: dict[str, tuple[str, Path]]) -> None:
@@ -62,13 +60,6 @@ def serve_bulk(site: TestSite, files: dict[str, tuple[str, Path]]) -> None:
     site.replace(LISTING, json.dumps(data).encode("utf-8"), "application/json")
 
 
-def serve_all_printings(site: TestSite) -> None:
-    """MTGJSON's AllPrintings: the real UGIN set file wrapped as AllPrintings wraps sets."""
-    ugin = json.loads((SITE / "mtgjson" / "UGIN-v5.2-2022-04-25.json").read_text(encoding="utf-8"))
-    wrapped = {"meta": ugin["meta"], "data": {ugin["data"]["code"]: ugin["data"]}}
-    site.replace(ALL_PRINTINGS, gzip.compress(json.dumps(wrapped).encode("utf-8"), mtime=0), "application/gzip")
-
-
 def one_refresh(raw: str, db: str, base_urls: str, out: str) -> None:
     """One refresh in this interpreter (the site holds Korean chapter 100 only)."""
     from kb.refresh.job import refresh
@@ -81,21 +72,9 @@ def one_refresh(raw: str, db: str, base_urls: str, out: str) -> None:
 
 def measured_refresh(work: Path, site: TestSite, name: str) -> dict[str, Any]:
     out = work / f"{name}.json"
-    started, before = time.monotonic(), resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(
-        [sys.executable, "-c", MEASURED, "bench.refresh_scale", "--one", str(work / "raw"), str(work / "kb.db"),
-         json.dumps(site.base_urls()), str(out)],
-        capture_output=True, text=True, cwd=ROOT,
-    )
-    seconds, after = time.monotonic() - started, resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 0:
-        raise RuntimeError(f"refresh {name!r} failed: {done.stderr.strip()[-2000:]}")
-    peak = int(done.stderr.rsplit("peak_rss_kib", 1)[1].split()[0])
-    return {
-        "scenario": name, "seconds": round(seconds, 1),
-        "cpu_seconds": round((after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime), 1),
-        "peak_rss_mb": round(peak / 1024, 1), **json.loads(out.read_text()),
-    }
+    figures = measured("bench.refresh_scale", "--one", str(work / "raw"), str(work / "kb.db"),
+                       json.dumps(site.base_urls()), str(out))
+    return {"scenario": name, **figures, **json.loads(out.read_text())}
 
 
 def renamed_printing(corpus: Path, cards: int, printings: int) -> Path:
@@ -119,13 +98,11 @@ def run(scale: float, work: Path) -> dict[str, Any]:
     rulings, cards, printings = (max(1, int(FULL[kind] * scale)) for kind in ("rulings", "cards", "printings"))
     corpus = work / "corpus"
     if not (corpus / "all_cards-day1-renamed.jsonl.gz").exists():
-        from bench.corpus import write_cards
-
         write_corpus(corpus, rulings, cards, printings)
         write_cards(corpus, cards, printings, day=1)
         renamed_printing(corpus, cards, printings)
-    for stale in ("raw", "kb.db"):
-        shutil.rmtree(work / stale, ignore_errors=True) if stale == "raw" else (work / stale).unlink(missing_ok=True)
+    shutil.rmtree(work / "raw", ignore_errors=True)
+    (work / "kb.db").unlink(missing_ok=True)
     site = TestSite().start()
     try:
         serve_all_printings(site)
