@@ -281,16 +281,12 @@ class RawStore:
     def path_for(self, sha256: str) -> Path:
         return self.root / "objects" / sha256[:2] / sha256
 
-    def remove_body(self, sha256: str, reason: str) -> bool:
+    def remove_body(self, sha256: str, reason: str) -> None:
         """Delete a stored body (its manifest rows stay, as history); remembered, so that a body
-        missing on purpose is told apart from one lost. Returns whether a file was removed."""
+        missing on purpose is told apart from one lost."""
         path = self.path_for(sha256)
         self.set_state(f"removed-body:{sha256}", {"reason": reason, "size": path.stat().st_size if path.exists() else None})
-        try:
-            path.unlink()
-        except FileNotFoundError:
-            return False
-        return True
+        path.unlink(missing_ok=True)
 
     def body_removed(self, sha256: str) -> bool:
         """Whether ``remove_body`` removed this body (and it has not been fetched again since)."""

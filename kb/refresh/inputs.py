@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -153,7 +154,11 @@ def inputs_fingerprint(inputs: list[DocumentInput]) -> list[list[str]]:
     Not the URL: Scryfall publishes every bulk file under a new dated name, so the same bytes
     under a new URL are the same build, and rebuilding a million rulings to publish "+0 ~0 −0"
     is the cost to avoid."""
-    return sorted([doc.sha256, doc.format or "", doc.lang or ""] for doc in inputs)
+    return _fingerprint(inputs, lambda doc: doc.sha256)
+
+
+def _fingerprint(inputs: list[DocumentInput], key: Callable[[DocumentInput], str]) -> list[list[str]]:
+    return sorted([key(doc), doc.format or "", doc.lang or ""] for doc in inputs)
 
 
 def kept_fingerprint(store: RawStore, inputs: list[DocumentInput]) -> list[list[str]]:
@@ -162,7 +167,7 @@ def kept_fingerprint(store: RawStore, inputs: list[DocumentInput]) -> list[list[
 
     Each body is read once in its life for this: its digest is kept in the raw store beside it.
     A body the parser refuses counts by its bytes (the build reports it; see ``_fall_back``)."""
-    return sorted([_kept_key(store, doc), doc.format or "", doc.lang or ""] for doc in inputs)
+    return _fingerprint(inputs, lambda doc: _kept_key(store, doc))
 
 
 def _kept_key(store: RawStore, doc: DocumentInput) -> str:

@@ -322,7 +322,7 @@ def _build_or_skip(
 
 
 def _other_documents(fingerprint: list[list[str]] | None) -> list[list[str]]:
-    """The entries of a fingerprint that are not bulk bodies (those count by their bytes alone)."""
+    """The entries of a fingerprint that are not bulk bodies: these count by their bytes alone."""
     return [entry for entry in fingerprint or [] if entry[1] not in RECORDS_OF]
 
 
