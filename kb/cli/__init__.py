@@ -7,6 +7,7 @@ partial publish.
 from __future__ import annotations
 
 import errno
+import importlib
 import os
 import sqlite3
 import sys
@@ -15,8 +16,6 @@ from typing import Any
 
 import click
 
-from kb.build.inputs import BuildError, path_inputs, snapshot_inputs
-from kb.build.publish import build_database
 from kb.cli.paths import DEFAULT_DB, DEFAULT_SNAPSHOT
 from kb.parse.bounds import shown
 
@@ -57,8 +56,33 @@ def error_line(error: BaseException) -> str:
     return f"internal error: {type(error).__name__}: {text or 'no detail'} (please report)"
 
 
+# Commands that live beside the modules they drive, imported when run: `mtgkb serve` or `mtgkb
+# rule-at` never loads the scraper, the build or the refresh job (every command imported all of
+# them: 1.1 s before any work).
+LAZY_COMMANDS = {
+    "fetch": "scraper.cli:fetch",
+    "refresh": "kb.cli.refresh:refresh",
+    "cr-diff": "kb.cli.history:cr_diff",
+    "rule-at": "kb.cli.history:rule_at",
+    "rule-trace": "kb.cli.history:rule_trace",
+    "citations-to-check": "kb.cli.history:citations_to_check",
+}
+
+
 class KBGroup(click.Group):
     """The ``mtgkb`` group: every failure is one ``Error:`` line and exit 1 (2 only for a partial publish)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in LAZY_COMMANDS and cmd_name not in self.commands:
+            module_name, attribute = LAZY_COMMANDS[cmd_name].split(":")
+            command = getattr(importlib.import_module(module_name), attribute)
+            if command.name != cmd_name:
+                raise RuntimeError(f"{LAZY_COMMANDS[cmd_name]} is named {command.name!r}, not {cmd_name!r}")
+            self.add_command(command)
+        return super().get_command(ctx, cmd_name)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         if not kwargs.get("standalone_mode", True):
@@ -105,6 +129,9 @@ def _fail(message: str, code: int = 1) -> None:
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary, not each input and stage as it goes")
 def build(snapshot: Path, db_path: Path, raw_dir: Path | None, keep_going: bool, quiet: bool) -> None:
     """Build the whole knowledge base from a snapshot folder into a new file, swapped in atomically."""
+    from kb.build.inputs import BuildError, snapshot_inputs
+    from kb.build.publish import build_database
+
     try:
         inputs = snapshot_inputs(snapshot)
         if raw_dir is not None:
@@ -120,6 +147,7 @@ def build(snapshot: Path, db_path: Path, raw_dir: Path | None, keep_going: bool,
 
 def raw_store_inputs(raw_dir: Path) -> list:
     """The latest good documents of a raw store, as the refresh job would build them."""
+    from kb.build.inputs import BuildError
     from kb.refresh.inputs import select_inputs
     from scraper.rawstore import RawStore
 
@@ -168,6 +196,9 @@ def _list_formats(ctx: click.Context, _param: click.Parameter, value: bool) -> N
 @click.option("--list-formats", is_flag=True, expose_value=False, is_eager=True, callback=_list_formats, help="List the formats mtgkb can read")
 def import_(paths: tuple[Path, ...], fmt: str | None, lang: str | None, source_id: str, db_path: Path, keep_going: bool) -> None:
     """Add recorded files of any supported format (detected from content) to the database."""
+    from kb.build.inputs import BuildError, path_inputs
+    from kb.build.publish import build_database
+
     if not paths:
         _fail("no files given (see `mtgkb import --help`)")
     try:
@@ -213,21 +244,6 @@ def publish(target: str, db_path: Path, install_spec: str | None, name: str, dry
         click.echo(shlex.join(args))
         return
     os.execvp(args[0], args)
-
-
-def _attach_commands() -> None:
-    """Commands that live beside the modules they drive."""
-    from kb.cli.history import COMMANDS as history_commands
-    from kb.cli.refresh import refresh
-    from scraper.cli import fetch
-
-    cli.add_command(fetch)
-    cli.add_command(refresh)
-    for command in history_commands:
-        cli.add_command(command)
-
-
-_attach_commands()
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """Runs ``mtgkb`` commands for the hostile catalogue: forks a child per command from one process
-that has already imported ``kb.cli``, and reports exit code, peak RSS and time of each child.
+that has already imported ``kb.cli`` and every command's modules, and reports exit code, peak RSS and time of each child.
 
 Forking skips the second of imports each run would cost, so the whole catalogue stays fast;
 ``os.wait4`` gives the child's own peak RSS (``ru_maxrss``, which includes the ~100 MB this
@@ -20,10 +20,17 @@ import sys
 import time
 import traceback
 
-import kb.cli  # noqa: F401 - imported once, before any fork
+import click
+
+import kb.build.publish  # noqa: F401 - what `mtgkb build` and `mtgkb import` import when they run
+import kb.cli
 from kb.parse.formats import all_formats
 
 all_formats()  # the parser registry too
+# Every command's module, imported once before any fork (the group imports them when run).
+with click.Context(kb.cli.cli) as context:
+    for name in kb.cli.cli.list_commands(context):
+        kb.cli.cli.get_command(context, name)
 
 
 def _child(request: dict) -> None:
