@@ -8,7 +8,7 @@ import pytest
 from kb.link import cr_diff
 from sitekit import FakeClock, TestSite
 
-pytest_plugins = ("site_databases",)
+pytest_plugins = ("site_databases", "collected_files")
 
 # Tests compare the same pairs of CR versions many times in one process: keep them (a build
 # keeps none, for its memory).
