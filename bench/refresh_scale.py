@@ -67,14 +67,18 @@ def one_refresh(raw: str, db: str, base_urls: str, out: str) -> None:
     result = refresh(Path(raw), Path(db), base_urls=json.loads(base_urls),
                      fetch_options={"cr_ko_chapters": ["100"]}, progress=False)
     Path(out).write_text(json.dumps({"exit_code": result.exit_code, "status": result.status,
-                                     "published": result.published, "message": result.message}))
+                                     "published": result.published, "message": result.message,
+                                     "bodies removed": result.changes.get("removed_superseded_bodies", 0)}))
 
 
 def measured_refresh(work: Path, site: TestSite, name: str) -> dict[str, Any]:
     out = work / f"{name}.json"
     figures = measured("bench.refresh_scale", "--one", str(work / "raw"), str(work / "kb.db"),
                        json.dumps(site.base_urls()), str(out))
-    return {"scenario": name, **figures, **json.loads(out.read_text())}
+    # What the raw store holds on disk after the run: superseded bulk bodies are removed after a
+    # clean run (kb.refresh.inputs.prune_superseded), so it should not grow by every download.
+    raw_bytes = sum(path.stat().st_size for path in (work / "raw").rglob("*") if path.is_file())
+    return {"scenario": name, **figures, **json.loads(out.read_text()), "raw store MB": round(raw_bytes / 1e6, 1)}
 
 
 def renamed_printing(corpus: Path, cards: int, printings: int) -> Path:
