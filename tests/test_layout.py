@@ -3,9 +3,12 @@ docstring says), ``scraper`` never imports ``kb``, and the README's Layout tree 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from collected_files import COLLECTED
 
 ROOT = Path(__file__).parent.parent
 
@@ -111,8 +114,6 @@ def test_every_test_file_is_collected(request: pytest.FixtureRequest) -> None:
     ``build`` by default, and tests/build/ went unrun until ``norecursedirs`` said otherwise."""
     if whole_suite(request.config):
         # This run collected the whole folder as pytest would: what it collected is the answer.
-        from collected_files import COLLECTED
-
         collected = set(COLLECTED)
     else:
         collected = collected_by_pytest()
@@ -133,9 +134,6 @@ def whole_suite(config: pytest.Config) -> bool:
 
 
 def collected_by_pytest() -> set[str]:
-    import subprocess
-    import sys
-
     listed = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"],
         cwd=ROOT, capture_output=True, text=True, check=True,

@@ -78,10 +78,7 @@ class KBGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in LAZY_COMMANDS and cmd_name not in self.commands:
             module_name, attribute = LAZY_COMMANDS[cmd_name].split(":")
-            command = getattr(importlib.import_module(module_name), attribute)
-            if command.name != cmd_name:
-                raise RuntimeError(f"{LAZY_COMMANDS[cmd_name]} is named {command.name!r}, not {cmd_name!r}")
-            self.add_command(command)
+            self.add_command(getattr(importlib.import_module(module_name), attribute))
         return super().get_command(ctx, cmd_name)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
