@@ -4,11 +4,12 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from kb.site.page_cache import file_signature
-from kb.site.search_text import fold
+from kb.site.search_text import fold, rule_number_key, title_key
 
 
 def rows(conn: sqlite3.Connection, sql: str, params: Any = ()) -> list[dict[str, Any]]:
@@ -60,21 +61,45 @@ _RULE_HEADS_LOCK = threading.Lock()
 def rule_heads(conn: sqlite3.Connection) -> dict[int, RuleHead]:
     """``rules.rowid`` → its ``RuleHead``, kept while the file is unchanged (a few files at most:
     ~5 MB for the 30k rules of 14 CR versions)."""
+    return _per_file(conn, _RULE_HEADS, _read_rule_heads)
+
+
+_RULE_TITLES: OrderedDict[tuple, dict[tuple[str, str], list[str]]] = OrderedDict()
+
+
+def rules_titled(conn: sqlite3.Connection, version: str | None, key: str) -> list[str]:
+    """Numbers of ``version``'s rules whose title has this ``title_key``, in reading order
+    (a map of every version's titles, kept per served file like the rules' heads)."""
+    return _per_file(conn, _RULE_TITLES, _read_rule_titles).get((version or "", key), [])
+
+
+def _read_rule_titles(conn: sqlite3.Connection) -> dict[tuple[str, str], list[str]]:
+    titles: dict[tuple[str, str], list[str]] = {}
+    for head in rule_heads(conn).values():
+        if head.title:
+            titles.setdefault((head.version_id, title_key(head.title)), []).append(head.number)
+    for numbers in titles.values():
+        numbers.sort(key=rule_number_key)
+    return titles
+
+
+def _per_file(conn: sqlite3.Connection, cache: OrderedDict[tuple, Any], read: Callable[[sqlite3.Connection], Any]) -> Any:
+    """``read(conn)``, kept in ``cache`` while the served file is unchanged (the last four files)."""
     path = conn.execute("pragma database_list").fetchone()[2]
     signature = file_signature(path)
     if signature is None:  # an in-memory database: nothing to key a copy on
-        return _read_rule_heads(conn)
+        return read(conn)
     key = (path, signature)
     with _RULE_HEADS_LOCK:
-        found = _RULE_HEADS.get(key)
+        found = cache.get(key)
         if found is not None:
-            _RULE_HEADS.move_to_end(key)
+            cache.move_to_end(key)
             return found
-    found = _read_rule_heads(conn)
+    found = read(conn)
     with _RULE_HEADS_LOCK:
-        _RULE_HEADS[key] = found
-        while len(_RULE_HEADS) > 4:
-            _RULE_HEADS.popitem(last=False)
+        cache[key] = found
+        while len(cache) > 4:
+            cache.popitem(last=False)
     return found
 
 

@@ -31,6 +31,7 @@ from kb.site.search_text import (
     fold,
     has_cjk,
     highlight,
+    title_key,
 )
 
 TEXT_WINDOW = 100  # rulings, translations, glossary entries
@@ -103,8 +104,10 @@ def glossary_by_text(conn: sqlite3.Connection, query: str, match: str, limit: in
         key = (row["lang"], fold(row["term"]))
         if key not in newest or (row["effective_date"] or "") > (newest[key]["effective_date"] or ""):
             newest[key] = row
-    wanted = fold(query)
-    ordered = sorted(newest.values(), key=lambda row: (fold(row["term"]) != wanted, row["lang"] != "en", fold(row["term"])))
+    wanted, wanted_title = fold(query), title_key(query)
+    # The term the query names first ("the stack": Stack; "continuous effects": Continuous Effect).
+    ordered = sorted(newest.values(), key=lambda row: (
+        title_key(row["term"]) != wanted_title, fold(row["term"]) != wanted, row["lang"] != "en", fold(row["term"])))
     return [glossary_hit(row["term"], row["lang"], mark_words(row["text"], query) if index < shown else "", row["version_id"])
             for index, row in enumerate(ordered[:limit])]
 

@@ -11,10 +11,10 @@ import re
 import sqlite3
 from typing import Any
 
-from kb.site.search_db import newest_english_version, rows, rule_heads, rule_url, translated_versions
+from kb.site.search_db import newest_english_version, rows, rule_heads, rule_url, rules_titled, translated_versions
 from kb.site.search_fulltext import words_first
 from kb.site.search_hit import Hit
-from kb.site.search_text import escape_like, fold, rule_number_key
+from kb.site.search_text import escape_like, fold, rule_number_key, title_key
 
 RULES_WINDOW = 200  # rules of the current version read per query
 OTHER_RULES_WINDOW = 100  # of translated versions, and of older English versions
@@ -121,22 +121,45 @@ def about_rules(conn: sqlite3.Connection, numbers: list[str], version: str | Non
 
 
 def glossary_rule_numbers(conn: sqlite3.Connection, query: str, version: str | None) -> list[str]:
-    """Rules the current glossary's entry for exactly this term points to ("Legend Rule" -> 704.5j)."""
-    entries = rows(conn, "select id, term from glossary where version_id = ? and term like ? escape '\\' limit 5",
-                   (version, escape_like(query)))
+    """Rules the current glossary's entry for this term points to ("Legend Rule" -> 704.5j; "continuous
+    effects" -> the entry "Continuous Effect"): the same ``title_key``."""
+    wanted = title_key(query)
+    if not wanted:
+        return []
+    # The term as typed, and with its last word's plural "s" dropped or added.
+    forms = [escape_like(query), escape_like(query[:-1] if query.endswith("s") else query + "s")]
+    entries = rows(
+        conn,
+        "select id, term from glossary where version_id = ? and (term like ? escape '\\' or term like ? escape '\\')"
+        " limit 5",
+        (version, *forms),
+    )
     numbers: list[str] = []
     for entry in entries:
-        if fold(entry["term"]) == fold(query):
+        if title_key(entry["term"]) == wanted:
             numbers += [row["target_number"] for row in rows(
                 conn, "select target_number from glossary_refs where glossary_id = ? limit 10", (entry["id"],))]
     return numbers
+
+
+# A title more rules share than this names none of them ("General" heads nine sections).
+TITLED_AT_MOST = 2
+
+
+def titled_rule_numbers(conn: sqlite3.Connection, query: str, version: str | None) -> list[str]:
+    """Rules of the current version titled as the query names them ("day and night" -> 731 Day
+    and Night, "the stack" -> 405 Stack, "continuous effect" -> 611 Continuous Effects)."""
+    key = title_key(query)
+    numbers = rules_titled(conn, version, key) if key else []
+    return numbers if len(numbers) <= TITLED_AT_MOST else []
 
 
 def rules_by_text(
     conn: sqlite3.Connection, query: str, match: str | None, about: list[str], cjk_rows: list[dict[str, Any]],
     shown: int = RULES_WINDOW,
 ) -> tuple[list[Hit], int, bool]:
-    """Rule hits in reading order: the rules the query names first, then the rules mentioning it.
+    """Rule hits in reading order: the rules the query names first (by number, keyword, glossary
+    term or title: "704.5j", "trample", "legend rule", "day and night"), then the rules mentioning it.
 
     Current English rules and translated rules lead; copies of a rule in older English versions
     fold under it (``Hit.older``); rules found only in older versions come last.
@@ -146,7 +169,7 @@ def rules_by_text(
     """
     current = newest_english_version(conn)
     translated = translated_versions(conn)
-    about = about + glossary_rule_numbers(conn, query, current)
+    about = about + glossary_rule_numbers(conn, query, current) + titled_rule_numbers(conn, query, current)
     in_force = about_rules(conn, about, current) + list(cjk_rows)
     capped = False
     older: list[dict[str, Any]] = []

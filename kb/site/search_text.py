@@ -102,6 +102,21 @@ def highlight(text: str | None, needle: str, width: int = 80) -> str:
     return ("…" if start else "") + "".join(pieces) + ("…" if end < len(text) else "")
 
 
+# Words a title is asked for without: "Day and Night" as "day night", "Stack" as "the stack".
+TITLE_FILLER = frozenset({"a", "an", "and", "of", "the"})
+
+
+@lru_cache(maxsize=1 << 14)
+def title_key(text: str | None) -> str:
+    """A rule's title or a glossary term as a query names it: folded, without filler words, its
+    last word singular ("Continuous Effects" and "continuous effect" alike). Kept: a common word's
+    search orders a hundred glossary terms by it."""
+    words = [word for word in NOT_WORD.split(fold(text)) if word and word not in TITLE_FILLER]
+    if words and len(words[-1]) > 3 and words[-1].endswith("s") and not words[-1].endswith("ss"):
+        words[-1] = words[-1][:-1]
+    return " ".join(words)
+
+
 @lru_cache(maxsize=1 << 16)
 def rule_number_key(number: str) -> tuple:
     """Sort key in reading order: 702.9 < 702.11 < 702.11a < 702.11b < 702.100."""

@@ -251,6 +251,46 @@ def test_the_rule_itself_before_rules_that_mention_it(snapshot_conn: sqlite3.Con
     assert titles[:2] == ["704.5j", "205.4d"]
 
 
+@pytest.mark.parametrize(
+    ("query", "rule", "term"),
+    [
+        ("continuous effects", "611 Continuous Effects", "Continuous Effect"),  # the glossary's singular term
+        ("continuous effect", "611 Continuous Effects", "Continuous Effect"),
+        ("day and night", "731 Day and Night", None),  # no glossary entry: the rule's title
+        ("Day Night", "731 Day and Night", None),
+        ("the stack", "405 Stack", "Stack"),
+        ("state-based action", "704 State-Based Actions", "State-Based Actions"),
+        ("damage", "120 Damage", "Damage"),
+    ],
+)
+def test_a_section_asked_for_by_its_title_comes_first(
+    snapshot_conn: sqlite3.Connection, query: str, rule: str, term: str | None
+) -> None:
+    found = search(snapshot_conn, query)
+    assert found.groups["rules"][0].title == rule
+    if term:
+        assert found.groups["glossary"][0].title == term
+
+
+def test_a_title_many_sections_share_names_none_of_them(snapshot_conn: sqlite3.Connection) -> None:
+    # Nine sections are titled "General": none is picked. The glossary's "General" (the Emperor
+    # variant's player) names its rule; then reading order.
+    titles = [hit.title for hit in search(snapshot_conn, "general").groups["rules"]]
+    assert titles[:2] == ["809 Emperor Variant", "100 General"]
+
+
+def test_title_keys() -> None:
+    from kb.site.search_text import title_key
+
+    assert title_key("Day and Night") == title_key("day night") == "day night"
+    assert title_key("The Stack") == title_key("stack") == "stack"
+    assert title_key("Continuous Effects") == title_key("continuous effect") == "continuous effect"
+    # Only a last word's plural "s" goes: not "ss", not a short word's.
+    assert title_key("Loss") == "loss" and title_key("Bus") == "bus"
+    assert title_key("State-Based Actions") == "state based action"
+    assert title_key("") == ""
+
+
 def test_a_common_word_has_a_lower_bound_count_and_pages(snapshot_conn: sqlite3.Connection) -> None:
     first = search(snapshot_conn, "the")
     assert "rules" in first.capped and first.count_text("rules").endswith("+")
