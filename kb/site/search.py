@@ -13,6 +13,7 @@ Every query is bounded; user input never reaches FTS5 syntax.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import sqlite3
 from functools import partial
@@ -58,6 +59,7 @@ from kb.site.search_text import (
     has_cjk,
     highlight,
     marked_to_html,
+    title_key,
 )
 
 __all__ = [
@@ -154,7 +156,8 @@ def cjk_cards(found: list[dict], needle: str) -> list[Hit]:
 
 
 def best_hit(query: str, groups: dict[str, list[Hit]], numbered: list[Hit]) -> Hit | None:
-    """The page an exact query lands on: a rule number, a card name, or a keyword."""
+    """The page an exact query lands on: a rule number, a card name, or a keyword; else the
+    section the query names by its title."""
     if numbered:
         return numbered[0]
     exact_cards = [hit for hit in groups["cards"] if hit.detail.startswith("exact")]
@@ -166,6 +169,12 @@ def best_hit(query: str, groups: dict[str, list[Hit]], numbered: list[Hit]) -> H
     # "Trampelschaden" (a word of "verursacht Trampelschaden"), "arrollar": one keyword, no card.
     if not groups["cards"] and len({hit.url.split("#")[0] for hit in groups["keywords"]}) == 1:
         return groups["keywords"][0]
+    # "state-based actions", "day and night": the section of that title (shown, not landed on).
+    if groups["rules"]:
+        first = groups["rules"][0]
+        _number, _, title = first.title.partition(" ")
+        if title and title_key(title) == title_key(query):
+            return dataclasses.replace(first, detail="title", older=[])
     return None
 
 

@@ -268,6 +268,8 @@ def test_a_section_asked_for_by_its_title_comes_first(
 ) -> None:
     found = search(snapshot_conn, query)
     assert found.groups["rules"][0].title == rule
+    # The best match shown above the groups (a title does not land on the rule: only numbers and names do).
+    assert found.best is not None and (found.best.title, found.best.detail) == (rule, "title")
     if term:
         assert found.groups["glossary"][0].title == term
 

@@ -115,6 +115,13 @@ async def test_search_lists_keyword_results_grouped(snapshot_ds) -> None:
     assert [group["kind"] for group in data["groups"]] == ["keywords", "rules"]
 
 
+async def test_search_shows_the_section_a_title_names_without_landing_on_it(snapshot_ds) -> None:
+    response = await snapshot_ds.client.get("/search?q=" + quote("state-based actions"))
+    assert response.status_code == 200  # a list: the query may be about the rulings that mention it
+    assert 'class="kb-best" href="/rule/704"' in response.text
+    assert '<span class="kb-best-title">704 State-Based Actions</span>' in response.text
+
+
 @pytest.mark.parametrize("query", ['"', "(a", "-x", "*", "a:b", "NEAR(", '<script>alert(1)</script>'])
 async def test_search_never_errors_and_escapes_the_query(snapshot_ds, query: str) -> None:
     response = await snapshot_ds.client.get("/search?q=" + quote(query))
