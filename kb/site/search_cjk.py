@@ -15,7 +15,7 @@ from typing import Any
 from kb.site.search_db import rows, table_exists
 from kb.site.search_fulltext import glossary_hit, translation_hit, translation_snippet
 from kb.site.search_hit import Hit
-from kb.site.search_text import escape_like, highlight
+from kb.site.search_text import escape_like, highlight, title_key
 
 CJK_KINDS = ("rule", "glossary", "card_name", "ruling_translation", "keyword")
 CJK_SCAN = 5000  # matching rows read at most per CJK query
@@ -92,8 +92,10 @@ def cjk_translations(conn: sqlite3.Connection, found: list[dict[str, Any]], need
 
 
 def cjk_glossary(conn: sqlite3.Connection, found: list[dict[str, Any]], needle: str) -> list[Hit]:
+    """Glossary entries whose CJK text holds the query, the term the query names first ("堆叠")."""
     hits = []
     for row in found:
         for entry in rows(conn, "select term, version_id from glossary where id = ?", (row["key"],)):
             hits.append(glossary_hit(entry["term"], row["lang"], highlight(row["text"], needle), entry["version_id"]))
-    return hits
+    wanted = title_key(needle)
+    return sorted(hits, key=lambda hit: title_key(hit.title) != wanted)

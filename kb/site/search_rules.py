@@ -146,12 +146,18 @@ def glossary_rule_numbers(conn: sqlite3.Connection, query: str, version: str | N
 TITLED_AT_MOST = 2
 
 
-def titled_rule_numbers(conn: sqlite3.Connection, query: str, version: str | None) -> list[str]:
-    """Rules of the current version titled as the query names them ("day and night" -> 731 Day
-    and Night, "the stack" -> 405 Stack, "continuous effect" -> 611 Continuous Effects)."""
+def titled_rule_numbers(conn: sqlite3.Connection, query: str, version: str | None, translated: list[str]) -> list[str]:
+    """Rules titled as the query names them, in the current version ("day and night" -> 731 Day
+    and Night, "the stack" -> 405 Stack, "continuous effect" -> 611 Continuous Effects), else in a
+    translated one ("堆叠", "스택" -> 405)."""
     key = title_key(query)
-    numbers = rules_titled(conn, version, key) if key else []
-    return numbers if len(numbers) <= TITLED_AT_MOST else []
+    if not key:
+        return []
+    for titled_in in (version, *translated):
+        numbers = rules_titled(conn, titled_in, key)
+        if numbers:
+            return numbers if len(numbers) <= TITLED_AT_MOST else []
+    return []
 
 
 def rules_by_text(
@@ -169,7 +175,7 @@ def rules_by_text(
     """
     current = newest_english_version(conn)
     translated = translated_versions(conn)
-    about = about + glossary_rule_numbers(conn, query, current) + titled_rule_numbers(conn, query, current)
+    about = about + glossary_rule_numbers(conn, query, current) + titled_rule_numbers(conn, query, current, translated)
     in_force = about_rules(conn, about, current) + list(cjk_rows)
     capped = False
     older: list[dict[str, Any]] = []

@@ -274,6 +274,21 @@ def test_a_section_asked_for_by_its_title_comes_first(
         assert found.groups["glossary"][0].title == term
 
 
+@pytest.mark.parametrize(("query", "rule"), [("堆叠", "405 Stack"), ("스택", "405 Stack"), ("상태 참조 행동", "704 State-Based Actions")])
+def test_a_section_asked_for_by_its_translated_title_comes_first(
+    snapshot_conn: sqlite3.Connection, query: str, rule: str
+) -> None:
+    # The Chinese and Korean CR's titles of 405 and 704: the English rule first, its translations among the rest.
+    found = search(snapshot_conn, query)
+    hits = found.groups["rules"]
+    assert hits[0].title == rule
+    assert rule.split(" ")[0] in {hit.title.split(" ")[0] for hit in hits[1:] if hit.lang != "en"}
+
+
+def test_a_translated_glossary_term_asked_for_comes_first(snapshot_conn: sqlite3.Connection) -> None:
+    assert [hit.title for hit in search(snapshot_conn, "堆叠").groups["glossary"]][:1] == ["堆叠"]
+
+
 def test_a_title_many_sections_share_names_none_of_them(snapshot_conn: sqlite3.Connection) -> None:
     # Nine sections are titled "General": none is picked. The glossary's "General" (the Emperor
     # variant's player) names its rule; then reading order.
