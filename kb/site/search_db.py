@@ -55,7 +55,7 @@ class RuleHead(NamedTuple):
 # versions and keeps a few hundred; reading those from the rules table took 0.7-1.7 ms of a text
 # search on the 1M-ruling database (1.65 of "if a creature"'s ~17, 1.3 of "the"'s ~13).
 _RULE_HEADS: OrderedDict[tuple, dict[int, RuleHead]] = OrderedDict()
-_RULE_HEADS_LOCK = threading.Lock()
+_PER_FILE_LOCK = threading.Lock()
 
 
 def rule_heads(conn: sqlite3.Connection) -> dict[int, RuleHead]:
@@ -90,13 +90,13 @@ def _per_file(conn: sqlite3.Connection, cache: OrderedDict[tuple, Any], read: Ca
     if signature is None:  # an in-memory database: nothing to key a copy on
         return read(conn)
     key = (path, signature)
-    with _RULE_HEADS_LOCK:
+    with _PER_FILE_LOCK:
         found = cache.get(key)
         if found is not None:
             cache.move_to_end(key)
             return found
     found = read(conn)
-    with _RULE_HEADS_LOCK:
+    with _PER_FILE_LOCK:
         cache[key] = found
         while len(cache) > 4:
             cache.popitem(last=False)
