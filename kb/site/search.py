@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import sqlite3
+from collections.abc import Collection
 from functools import partial
 
 from kb.site.search_cjk import cjk_glossary, cjk_rows, cjk_rule_rows, cjk_translations
@@ -47,7 +48,7 @@ from kb.site.search_names import (
     unique,
     unlinked_card_hit,
 )
-from kb.site.search_rules import rules_by_number, rules_by_text
+from kb.site.search_rules import named_rules, rules_by_number, rules_by_text
 from kb.site.search_text import (
     HIT_END,
     HIT_START,
@@ -99,6 +100,8 @@ def search(
     groups["cards"] = cards_by_name(conn, query, per_kind, named, candidates) + cjk_cards(cjk.get("card_name", []), query)
     about = [hit.title.split(" ")[0] for hit in groups["keywords"][:3]]
     about += [hit.title.split(" ")[0] for hit in numbered]
+    by_glossary, by_title = named_rules(conn, query)
+    about += by_glossary + by_title
     rules, results.counts["rules"], rules_capped = rules_by_text(
         conn, query, match, about, cjk_rule_rows(conn, cjk.get("rule", []), query), offset + size
     )
@@ -133,7 +136,7 @@ def search(
         hit.snippet = mark_words(hit.snippet, query)
         for copy in hit.older:
             copy.snippet = ""
-    results.best = best_hit(query, groups, numbered)
+    results.best = best_hit(query, groups, numbered, by_glossary)
     # A misspelling: suggest names and keywords a slip or two away (short queries, or few results).
     if not kind and results.best is None and (results.total < 5 or len(query.split()) <= 4) and not any(
         hit.detail.startswith("exact") for hit in groups["cards"] + groups["keywords"]
@@ -155,9 +158,9 @@ def cjk_cards(found: list[dict], needle: str) -> list[Hit]:
     return hits
 
 
-def best_hit(query: str, groups: dict[str, list[Hit]], numbered: list[Hit]) -> Hit | None:
+def best_hit(query: str, groups: dict[str, list[Hit]], numbered: list[Hit], by_glossary: Collection[str] = ()) -> Hit | None:
     """The page an exact query lands on: a rule number, a card name, or a keyword; else the
-    section the query names by its title."""
+    section the query names by its title, or the rule its glossary term points to."""
     if numbered:
         return numbered[0]
     exact_cards = [hit for hit in groups["cards"] if hit.detail.startswith("exact")]
@@ -172,9 +175,12 @@ def best_hit(query: str, groups: dict[str, list[Hit]], numbered: list[Hit]) -> H
     # "state-based actions", "day and night": the section of that title (shown, not landed on).
     if groups["rules"]:
         first = groups["rules"][0]
-        _number, _, title = first.title.partition(" ")
+        number, _, title = first.title.partition(" ")
         if title and title_key(title) == title_key(query):
             return dataclasses.replace(first, detail="title", older=[])
+        # "legend rule", "layers": the rule the glossary's entry for that term points to.
+        if number in by_glossary:
+            return dataclasses.replace(first, detail="glossary", older=[])
     return None
 
 

@@ -160,12 +160,19 @@ def titled_rule_numbers(conn: sqlite3.Connection, query: str, version: str | Non
     return []
 
 
+def named_rules(conn: sqlite3.Connection, query: str) -> tuple[list[str], list[str]]:
+    """The current rules the query names by a glossary term ("legend rule" -> 704.5j) and by a
+    title ("day and night" -> 731), as two lists of numbers."""
+    current = newest_english_version(conn)
+    return glossary_rule_numbers(conn, query, current), titled_rule_numbers(conn, query, current, translated_versions(conn))
+
+
 def rules_by_text(
     conn: sqlite3.Connection, query: str, match: str | None, about: list[str], cjk_rows: list[dict[str, Any]],
     shown: int = RULES_WINDOW,
 ) -> tuple[list[Hit], int, bool]:
-    """Rule hits in reading order: the rules the query names first (by number, keyword, glossary
-    term or title: "704.5j", "trample", "legend rule", "day and night"), then the rules mentioning it.
+    """Rule hits in reading order: the rules the query names first (``about``: by number, keyword,
+    glossary term or title, ``named_rules``), then the rules mentioning it.
 
     Current English rules and translated rules lead; copies of a rule in older English versions
     fold under it (``Hit.older``); rules found only in older versions come last.
@@ -175,7 +182,6 @@ def rules_by_text(
     """
     current = newest_english_version(conn)
     translated = translated_versions(conn)
-    about = about + glossary_rule_numbers(conn, query, current) + titled_rule_numbers(conn, query, current, translated)
     in_force = about_rules(conn, about, current) + list(cjk_rows)
     capped = False
     older: list[dict[str, Any]] = []

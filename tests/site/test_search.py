@@ -289,6 +289,23 @@ def test_a_translated_glossary_term_asked_for_comes_first(snapshot_conn: sqlite3
     assert [hit.title for hit in search(snapshot_conn, "堆叠").groups["glossary"]][:1] == ["堆叠"]
 
 
+@pytest.mark.parametrize(
+    ("query", "best", "detail"),
+    [
+        ("legend rule", "704.5j", "glossary"),  # the entry Legend Rule: "See rule 704.5j"
+        ("layers", "613 Interaction of Continuous Effects", "glossary"),  # the entry Layer
+        ("combat damage", "510 Combat Damage Step", "glossary"),
+        ("trample", "702.19 Trample", "exact keyword"),  # a keyword (and a glossary term) is a keyword
+        ("state-based actions", "704 State-Based Actions", "title"),
+    ],
+)
+def test_the_rule_a_glossary_term_points_to_is_the_best_match(
+    snapshot_conn: sqlite3.Connection, query: str, best: str, detail: str
+) -> None:
+    found = search(snapshot_conn, query).best
+    assert found is not None and (found.title, found.detail) == (best, detail)
+
+
 def test_a_title_many_sections_share_names_none_of_them(snapshot_conn: sqlite3.Connection) -> None:
     # Nine sections are titled "General": none is picked. The glossary's "General" (the Emperor
     # variant's player) names its rule; then reading order.
