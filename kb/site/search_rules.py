@@ -147,17 +147,36 @@ TITLED_AT_MOST = 2
 
 
 def titled_rule_numbers(conn: sqlite3.Connection, query: str, version: str | None, translated: list[str]) -> list[str]:
-    """Rules titled as the query names them, in the current version ("day and night" -> 731 Day
-    and Night, "the stack" -> 405 Stack, "continuous effect" -> 611 Continuous Effects), else in a
-    translated one ("堆叠", "스택" -> 405)."""
+    """Rules of the current version titled as the query names them ("day and night" -> 731 Day
+    and Night, "the stack" -> 405 Stack, "continuous effect" -> 611 Continuous Effects), else the
+    current rules a translated version's rules of that title translate ("堆叠", "스택" -> 405)."""
     key = title_key(query)
     if not key:
         return []
-    for titled_in in (version, *translated):
+    numbers = rules_titled(conn, version, key)
+    if numbers:
+        return numbers if len(numbers) <= TITLED_AT_MOST else []
+    for titled_in in translated:
         numbers = rules_titled(conn, titled_in, key)
         if numbers:
-            return numbers if len(numbers) <= TITLED_AT_MOST else []
+            return current_rules_translated(conn, titled_in, numbers, version) if len(numbers) <= TITLED_AT_MOST else []
     return []
+
+
+def current_rules_translated(conn: sqlite3.Connection, translated: str, numbers: list[str], current: str | None) -> list[str]:
+    """The current English rules that rules of a translated version translate, by identity: the
+    English rule each is linked to, then that rule's lineage today. A translation's numbers are its
+    own and age (the Korean CR of 2021 has Split Cards at 708, today's 708 is Face-Down Spells and
+    Permanents); a link found contradicting its English rule names nothing."""
+    found = conn.execute(
+        f"""select distinct now.number from rules as tr
+        join rule_links on rule_links.rule_id = tr.id and rule_links.status != 'mismatch'
+        join rules as en on en.id = rule_links.en_rule_id
+        join rules as now on now.lineage_id = en.lineage_id and now.version_id = ?
+        where tr.version_id = ? and tr.number in ({", ".join("?" * len(numbers))})""",
+        (current, translated, *numbers),
+    ).fetchall()
+    return sorted((row[0] for row in found), key=rule_number_key)
 
 
 def named_rules(conn: sqlite3.Connection, query: str) -> tuple[list[str], list[str]]:

@@ -285,6 +285,22 @@ def test_a_section_asked_for_by_its_translated_title_comes_first(
     assert rule.split(" ")[0] in {hit.title.split(" ")[0] for hit in hits[1:] if hit.lang != "en"}
 
 
+@pytest.mark.parametrize(
+    ("query", "rule"),
+    [("분할 카드", "709 Split Cards"), ("개체 복사", "707 Copying Objects"), ("양면 카드", "712 Double-Faced Cards")],
+)
+def test_a_translated_title_names_the_rule_it_translates_not_its_number(
+    snapshot_conn: sqlite3.Connection, query: str, rule: str
+) -> None:
+    # The Korean CR of 2021 numbers these 708, 706, 711: today's 708, 706, 711 are other rules.
+    assert search(snapshot_conn, query).groups["rules"][0].title == rule
+
+
+def test_a_translated_title_whose_link_contradicts_its_english_rule_names_nothing(snapshot_conn: sqlite3.Connection) -> None:
+    # 서사시 카드 (Saga Cards, Korean 714) is linked as a mismatch to 713 Substitute Cards.
+    assert search(snapshot_conn, "서사시 카드").groups["rules"][0].title != "713 Substitute Cards"
+
+
 def test_a_translated_glossary_term_asked_for_comes_first(snapshot_conn: sqlite3.Connection) -> None:
     assert [hit.title for hit in search(snapshot_conn, "堆叠").groups["glossary"]][:1] == ["堆叠"]
 
