@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import difflib
 from collections import Counter, OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from kb.link.cr_compare import WORD, Entry, aspects, collapse, masked, rule_display_text, same_content, similarity
-from kb.link.cr_pairing import Pairing, pair_rules, pairing_of
+from kb.link.cr_pairing import Pairing, entries_of, pair_rules, pairing_of
 from kb.link.cr_trace import TraceEntry, number_maps, trace_rule, version_id_of, version_in_force
 from kb.records import CRDocument, GlossaryEntry, Rule
 
@@ -120,14 +120,20 @@ def diff_and_map(old: CRDocument, new: CRDocument) -> tuple[list[Change], dict[s
     return changes, pairing.mapping()
 
 
-def diff_and_pairing(old: CRDocument, new: CRDocument) -> tuple[list[Change], Pairing]:
-    """``diff_versions`` and the pairing it rests on (a build also derives merges and splits from it).
+def diff_and_pairing(
+    old: CRDocument, new: CRDocument, entries: Callable[[CRDocument], dict[str, Entry]] = entries_of
+) -> tuple[list[Change], Pairing]:
+    """``diff_versions`` and the pairing it rests on (a build also derives merges and splits from it);
+    ``entries``: the documents' rules in comparison form (``kb.link.cr_pairing.HeldEntries``).
 
     The pairing is shared with later calls for the same two documents: read it, never change it."""
+    if not RECENT_DIFFS_KEPT:  # a build: the key alone is a copy of both documents
+        pairing = pairing_of(old, new, entries)
+        return _changes(old, new, pairing), pairing
     key = (_content_key(old), _content_key(new))
     found = _RECENT_DIFFS.get(key)
     if found is None:
-        pairing = pairing_of(old, new)
+        pairing = pairing_of(old, new, entries)
         found = (_changes(old, new, pairing), pairing)
         _RECENT_DIFFS[key] = found
         while len(_RECENT_DIFFS) > RECENT_DIFFS_KEPT:

@@ -60,10 +60,10 @@ def containment(part: list[str], whole: list[str]) -> float:
     return sum(block.size for block in matcher.get_matching_blocks()) / len(part)
 
 
-def _bag_share(part: list[str], whole: list[str]) -> float:
-    have = Counter(whole)
-    need = Counter(part)
-    return sum(min(count, have[word]) for word, count in need.items()) / max(1, len(part))
+def _bag_share(part: Entry, whole: Entry) -> float:
+    """Share of ``part``'s words (counted with repeats) that ``whole`` has, in any order."""
+    have = whole.word_counts
+    return sum(min(count, have[word]) for word, count in part.word_counts.items()) / max(1, len(part.words))
 
 
 def _changed(pairing: Pairing, old_number: str, new_number: str) -> bool:
@@ -91,7 +91,7 @@ def _best_container(
             if other.number in seen:
                 continue
             seen.add(other.number)
-            if _bag_share(item.words, other.words) < BAG_PREFILTER:
+            if _bag_share(item, other) < BAG_PREFILTER:
                 continue
             share = containment(item.words, other.words)
             if share >= CONTAINED and (best is None or (share, other.number) > best) and accept(other, share):

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from kb.link.cr_compare import Entry, entry, similarity, similarity_bound
@@ -346,12 +346,34 @@ def _pair_mutual_best_in_section(pairing: Pairing) -> None:
             pairing.pair(old_number, new_number)
 
 
-def pairing_of(old_doc: CRDocument, new_doc: CRDocument) -> Pairing:
+def entries_of(document: CRDocument) -> dict[str, Entry]:
+    """Each rule of ``document`` in comparison form, by number (a number printed twice: the last)."""
+    return {rule.number: entry(rule, i) for i, rule in enumerate(document.rules)}
+
+
+class HeldEntries:
+    """``entries_of`` for documents that do not change while this is held: a history pairs each
+    version twice (with the one before and the one after), and an entry's words, counts and word
+    set, once read, serve both pairings."""
+
+    def __init__(self) -> None:
+        self._held: dict[int, tuple[CRDocument, dict[str, Entry]]] = {}
+
+    def __call__(self, document: CRDocument) -> dict[str, Entry]:
+        held = self._held.get(id(document))
+        if held is None or held[0] is not document:
+            held = self._held[id(document)] = (document, entries_of(document))
+        return held[1]
+
+    def release(self, document: CRDocument) -> None:
+        self._held.pop(id(document), None)
+
+
+def pairing_of(
+    old_doc: CRDocument, new_doc: CRDocument, entries: Callable[[CRDocument], dict[str, Entry]] = entries_of
+) -> Pairing:
     """The full pairing of two versions (every step above, in order)."""
-    pairing = Pairing(
-        old={rule.number: entry(rule, i) for i, rule in enumerate(old_doc.rules)},
-        new={rule.number: entry(rule, i) for i, rule in enumerate(new_doc.rules)},
-    )
+    pairing = Pairing(old=entries(old_doc), new=entries(new_doc))
     _pair_unchanged_and_masked_equal(pairing)
     _pair_identical_elsewhere(pairing)
     _pair_by_followed_references(pairing)

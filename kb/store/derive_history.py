@@ -15,6 +15,7 @@ import sqlite_utils
 
 from kb.link.cr_diff import Change, diff_and_pairing, same_content
 from kb.link.cr_merges import LineageLink, confirmed_links
+from kb.link.cr_pairing import HeldEntries
 from kb.link.keyword_vocabulary import KeywordIndex
 from kb.link.ruling_citations import link_ruling
 from kb.records import CRDocument
@@ -138,8 +139,10 @@ def save_changes(
     """Diffs of consecutive versions into ``cr_changes``; returns their old → new number maps and
     their confirmed merges and splits."""
     maps, links = [], []
+    entries = HeldEntries()
     for ((old_id, _), (new_id, _)), (old, new) in zip(pairwise(versions), pairwise(documents), strict=True):
-        changes, pairing = diff_and_pairing(old, new)
+        changes, pairing = diff_and_pairing(old, new, entries)
+        entries.release(old)  # paired with both its neighbours
         maps.append(pairing.mapping())
         links.append(confirmed_links(pairing))
         db.conn.executemany(

@@ -46,10 +46,13 @@ def save_cr_document(
     # A number printed twice (a misprint the parser flagged) keeps both rules: the second and
     # later ones get an id of their own, with the number as printed.
     rule_ids = _rule_ids(version_id, cr.rules)
-    for rule_id in rule_ids:
+    # A rule's id names its version: a version without rules yet (every version of a build)
+    # has nothing to replace. Four statements per rule cost a 14-version build 1.3 s.
+    if conn.execute("select 1 from rules where version_id = ? limit 1", [version_id]).fetchone():
+        replaced = [(rule_id,) for rule_id in rule_ids]
         for table in ("rule_examples", "rule_refs", "rule_links"):
-            conn.execute(f"delete from {table} where rule_id = ?", [rule_id])
-        conn.execute("delete from rules where id = ?", [rule_id])
+            conn.executemany(f"delete from {table} where rule_id = ?", replaced)
+        conn.executemany("delete from rules where id = ?", replaced)
     merging = db.execute("select count(*) from rules where version_id = ?", [version_id]).fetchone()[0] > 0
     english_titles = cr.extra.get("english_titles", {}) if cr.extra else {}
     rule_rows = []
