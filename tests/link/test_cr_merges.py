@@ -5,7 +5,7 @@ from functools import cache
 from pathlib import Path
 
 from kb.link.cr_merges import confirmed_links, containment, merged_into, split_from
-from kb.link.cr_pairing import Pairing, pairing_of
+from kb.link.cr_pairing import HeldEntries, Pairing, pairing_of
 from kb.parse.cr import txt as cr_txt
 
 EN_RAW = Path(__file__).parent.parent / "fixtures" / "cr" / "en-raw"
@@ -54,3 +54,19 @@ def test_confirmed_links_2019_stay_in_their_section() -> None:
         ("split", "702.50a", "702.50b"),
         ("split", "702.65a", "702.65b"),
     ]
+
+
+def test_a_version_held_for_both_its_pairings_pairs_as_it_does_alone() -> None:
+    # A history pairs each version with the one before and the one after, its rules put in
+    # comparison form once (HeldEntries): what each pairing finds must not depend on it.
+    documents = [cr_txt.parse((EN_RAW / f"{d}.txt").read_bytes(), f"{d}.txt") for d in ("2014-09-26", "2019-01-25", "2022-02-18")]
+    held = HeldEntries()
+    first = pairing_of(documents[0], documents[1], held)
+    second = pairing_of(documents[1], documents[2], held)
+    assert all(second.old[number] is entry for number, entry in first.new.items())
+    for together, (old, new) in ((first, documents[:2]), (second, documents[1:])):
+        alone = pairing_of(old, new)
+        assert together.old_to_new == alone.old_to_new and together.folded == alone.folded
+        assert confirmed_links(together) == confirmed_links(alone)
+    held.release(documents[1])
+    assert held(documents[1]) is not first.new
