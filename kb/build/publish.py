@@ -27,6 +27,7 @@ from kb.build.inputs import BuildError
 from kb.build.load import load_document, save_cr
 from kb.parse.bounds import shown
 from kb.records import CRDocument, ParseError, QualityIssue
+from kb.store.carry_links import detach_served
 from kb.store.derive import link_all
 from kb.store.derive_keywords import derive_keyword_dictionary
 from kb.store.import_changes import ImportChanges
@@ -53,6 +54,8 @@ class BuildReport:
     # The derive steps that ran (kb.store.derive.link_all): an import adding no CR version
     # leaves out the CR history and translation links.
     derived: list[str] = field(default_factory=list)
+    # Rulings whose citations were copied from the file the build replaced (kb.store.carry_links).
+    links_carried: int = 0
 
 
 # SQLite's sorter helper threads for builds: one where there is a second core (see open_for_build).
@@ -106,8 +109,12 @@ def build_database(
     keep_going: bool = False,
     progress: Callable[[str], None] | None = None,
     before_swap: Callable[[sqlite_utils.Database], None] | None = None,
+    carry_links_from: Path | None = None,
 ) -> BuildReport:
-    """Write a complete database for ``inputs`` (on top of a copy of ``base``) and swap it in."""
+    """Write a complete database for ``inputs`` (on top of a copy of ``base``) and swap it in.
+
+    ``carry_links_from``: a file built from the same CR by the same linking code (the one a
+    refresh replaces); a whole build copies its citations of unchanged rulings (``kb.store.carry_links``)."""
     started = time.monotonic()
     db_path = Path(db_path)
     report = BuildReport(db_path=db_path)
@@ -125,7 +132,8 @@ def build_database(
         return report
     temp_path = db_path.with_name(f".{db_path.name}.building-{os.getpid()}")
     try:
-        return _build(inputs, db_path, temp_path, base, keep_going, progress, before_swap, report, started)
+        return _build(inputs, db_path, temp_path, base, keep_going, progress, before_swap, report, started,
+                      carry_links_from)
     except (OSError, sqlite3.Error) as error:
         raise BuildError(f"{shown(db_path)}: could not write the new database: {os_reason(error)}") from None
     except MemoryError:
@@ -216,6 +224,7 @@ def _build(
     before_swap: Callable[[sqlite_utils.Database], None] | None,
     report: BuildReport,
     started: float,
+    carry_links_from: Path | None = None,
 ) -> BuildReport:
     temp_path.unlink(missing_ok=True)
     try:
@@ -257,12 +266,14 @@ def _build(
                 # A CR version added or changed: every derived table is made again.
                 changes.stop()
                 changes = None
-            report.derived = link_all(db, progress, changes)
+            derived = link_all(db, progress, changes, carry_links_from if changes is None else None)
+            report.derived, report.links_carried = derived.steps, derived.links_carried
             if changes is None or changes.changed("keyword dictionary"):
                 if progress:
                     progress("mining the keyword dictionary from printed texts")
                 derive_keyword_dictionary(db)
                 report.derived.append("keyword dictionary")
+        detach_served(db)
         if changes is not None:
             changes.stop()
             ensure_db_shape(db, kept=frozenset(changes.mirrored), cjk=changes.changed("cjk search"))

@@ -130,7 +130,7 @@ def diff_and_pairing(
     if not RECENT_DIFFS_KEPT:  # a build: the key alone is a copy of both documents
         pairing = pairing_of(old, new, entries)
         return _changes(old, new, pairing), pairing
-    key = (_content_key(old), _content_key(new))
+    key = (content_key(old), content_key(new))
     found = _RECENT_DIFFS.get(key)
     if found is None:
         pairing = pairing_of(old, new, entries)
@@ -153,7 +153,8 @@ RECENT_DIFFS_KEPT = 0
 _RECENT_DIFFS: OrderedDict[tuple[tuple, tuple], tuple[list[Change], Pairing]] = OrderedDict()
 
 
-def _content_key(document: CRDocument) -> tuple:
+def content_key(document: CRDocument) -> tuple:
+    """Everything a comparison reads of a document's rules and glossary, as one hashable value."""
     return (
         tuple(
             (rule.number, rule.kind, rule.title, rule.text, tuple(rule.examples), rule.parent, rule.section)

@@ -42,6 +42,7 @@ from kb.refresh.inputs import (
 )
 from kb.refresh.lock import refresh_lock
 from kb.refresh.runs import RefreshResult, record_run, run_row
+from kb.store.carry_links import linking_code_fingerprint
 from kb.store.save import DocumentInput
 from kb.store.tables import TABLES
 from scraper.fetch import DEFAULT_SOURCES, run_fetch
@@ -302,9 +303,15 @@ def _build_or_skip(
         }
 
     publish = _Publish(db_path, store, allow_shrink, current_run, result)
+    # The served file's citations of unchanged rulings are kept when the code that linked them
+    # is this code (kb.store.carry_links checks the CR history and each ruling itself).
+    linking_code = linking_code_fingerprint()
+    carry_from = db_path if served and published.get("linking_code") == linking_code else None
     for _attempt in range(MAX_UNREADABLE_BODIES + 1):
         try:
-            build_database(inputs, db_path, before_swap=publish.before_swap)
+            report = build_database(inputs, db_path, before_swap=publish.before_swap, carry_links_from=carry_from)
+            if report.links_carried:
+                result.changes["ruling_links_carried"] = report.links_carried
             break
         except BuildError as error:
             if error.document is None or not _fall_back(store, inputs, error, result):
@@ -317,7 +324,7 @@ def _build_or_skip(
     if kept is None:
         kept = kept_fingerprint(store, selected)
     store.set_state(PUBLISHED_STATE, {"inputs": fingerprint, "kept": kept, "file": file_identity(db_path),
-                                      "sha256": file_sha256(db_path)})
+                                      "sha256": file_sha256(db_path), "linking_code": linking_code})
     return inputs
 
 

@@ -10,32 +10,46 @@ rules only the rulings that are new or changed, or whose card's name changed.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
 
 import sqlite_utils
 
 from kb.store.derive_cards import resolve_card_names
-from kb.store.derive_cr_links import link_cr_translations, load_cr_document
+from kb.store.derive_cr_links import link_cr_translations
 from kb.store.derive_history import (
     CITATIONS_TO_CHECK_VIEW,
     History,
-    english_versions,
     save_cr_history,
     save_ruling_links,
     save_ruling_rules,
+    stored_cr_history,
 )
 from kb.store.derive_rulings import RULING_LINK_INPUTS, derive_rulings
 from kb.store.import_changes import ImportChanges
+
+
+@dataclass
+class Derived:
+    """What ``link_all`` did: the steps that ran, and how many rulings kept the citations of the
+    file the build replaces (``kb.store.carry_links``)."""
+
+    steps: list[str] = field(default_factory=list)
+    links_carried: int = 0
 
 
 def link_all(
     db: sqlite_utils.Database,
     progress: Callable[[str], None] | None = None,
     changes: ImportChanges | None = None,
-) -> list[str]:
+    carry_links_from: Path | None = None,
+) -> Derived:
     """Recompute the derived tables; ``changes``: what an import into a built database changed,
     which wrote no CR row (the CR-derived tables are current): only the cards it touched are
-    derived again. Returns the steps that ran."""
-    ran: list[str] = []
+    derived again. ``carry_links_from``: the file a whole build replaces, made by the same linking
+    code (``kb.store.carry_links``)."""
+    derived = Derived()
+    ran = derived.steps
 
     def stage(name: str, message: str) -> None:
         ran.append(name)
@@ -65,8 +79,8 @@ def link_all(
         _relink_rederived_rulings(db, history, changes)
     else:
         stage("ruling links", "linking rulings to the rules they cite")
-        save_ruling_links(db, history)
-    return ran
+        derived.links_carried = save_ruling_links(db, history, carry_links_from)
+    return derived
 
 
 def _relink_rederived_rulings(db: sqlite_utils.Database, history: History, changes: ImportChanges) -> None:
@@ -89,19 +103,3 @@ def _relink_rederived_rulings(db: sqlite_utils.Database, history: History, chang
     save_ruling_rules(db, *history, where="rulings.id in (select id from temp.relinked_rulings)")
     db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW, replace=True)
     db.execute("drop table temp.relinked_rulings")
-
-
-def stored_cr_history(db: sqlite_utils.Database) -> History:
-    """What ``save_cr_history`` returns, read back from the stored versions and lineages."""
-    versions = english_versions(db)
-    documents = [load_cr_document(db, version_id) for version_id, _date in versions]
-    lineages: list[dict[str, str]] = []
-    for version_id, _date in versions:
-        lineages.append({
-            row[0]: row[1]
-            for row in db.execute(
-                "select number, lineage_id from rules where version_id = ? and lineage_id is not null"
-                " order by position", [version_id],
-            )
-        })
-    return versions, documents, lineages

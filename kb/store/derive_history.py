@@ -10,6 +10,7 @@ adds or changes a CR version (an import that adds none links only the rulings it
 from __future__ import annotations
 
 from itertools import pairwise
+from pathlib import Path
 
 import sqlite_utils
 
@@ -108,6 +109,22 @@ def english_versions(db: sqlite_utils.Database) -> list[tuple[str, str]]:
 History = tuple[list[tuple[str, str]], list[CRDocument], list[dict[str, str]]]
 
 
+def stored_cr_history(db: sqlite_utils.Database) -> History:
+    """What ``save_cr_history`` returns, read back from the stored versions and lineages."""
+    versions = english_versions(db)
+    documents = [load_cr_document(db, version_id) for version_id, _date in versions]
+    lineages: list[dict[str, str]] = []
+    for version_id, _date in versions:
+        lineages.append({
+            row[0]: row[1]
+            for row in db.execute(
+                "select number, lineage_id from rules where version_id = ? and lineage_id is not null"
+                " order by position", [version_id],
+            )
+        })
+    return versions, documents, lineages
+
+
 def save_history(db: sqlite_utils.Database) -> None:
     """Recompute ``cr_changes``, lineages and ``ruling_rules`` and (re)create the citations view."""
     save_ruling_links(db, save_cr_history(db))
@@ -125,12 +142,21 @@ def save_cr_history(db: sqlite_utils.Database) -> History:
     return versions, documents, by_version
 
 
-def save_ruling_links(db: sqlite_utils.Database, history: History) -> None:
-    """Recompute ``ruling_rules`` (after the rulings are derived) and the citations view."""
+def save_ruling_links(db: sqlite_utils.Database, history: History, carry_from: Path | None = None) -> int:
+    """Recompute ``ruling_rules`` (after the rulings are derived) and the citations view; with
+    ``carry_from`` (the file this build replaces, made by the same linking code), the rows of the
+    rulings that are as there are copied from it when the CR history is too
+    (``kb.store.carry_links``). Returns how many rulings were carried."""
+    from kb.store.carry_links import CARRIED, carry_ruling_links
+
     db.execute("delete from ruling_rules")
+    carried = 0
     with indexes_made_after(db, "ruling_rules", ["lineage_id", "published_at", "ruling_id"], ["rule_id"], ["current_rule_id"], ["status"]):
-        save_ruling_rules(db, *history)
+        if carry_from is not None:
+            carried = carry_ruling_links(db, history, carry_from)
+        save_ruling_rules(db, *history, where=f"rulings.id not in (select id from {CARRIED})" if carried else "")
     db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW, replace=True)
+    return carried
 
 
 def save_changes(

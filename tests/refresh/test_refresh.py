@@ -166,6 +166,8 @@ def test_a_newer_cr_and_changed_rulings_are_recorded_exactly(site: TestSite, tmp
     assert result.message == (
         "published 4 documents; new CR versions: en-2022-04-29; rulings +1 ~1 -2"
     )
+    # A new CR version: the history differs, so every ruling was linked again.
+    assert "ruling_links_carried" not in result.changes
     tables = result.changes["tables"]
     assert tables["cr_versions"] == {"before": 1, "after": 2, "added": 1, "changed": 0, "removed": 0}
     # As rows: the reworded ruling has a new id (added, its old row removed), the added one is
@@ -223,6 +225,9 @@ def test_a_newer_cr_and_changed_rulings_are_recorded_exactly(site: TestSite, tmp
     assert third.changes["rulings"] == {
         "added": 1, "changed": 0, "removed": 0, "reappeared": 0, "still_removed": 2,
     }
+    # The same CR: every ruling but the added one kept the citations the served file had.
+    listed = sqlite_utils.Database(db_path).execute("select count(*) from rulings where removed_upstream = 0").fetchone()[0]
+    assert third.changes["ruling_links_carried"] == listed - 1
 
 
 def test_a_refresh_killed_during_the_build_leaves_the_served_database(site: TestSite, tmp_path: Path) -> None:
@@ -394,7 +399,13 @@ def test_replaced_bulk_bodies_are_removed_unless_kept(site: TestSite, tmp_path: 
                                               "published_at": "2023-04-06", "comment": ADDED + " (2)"}])
     site.replace(LISTING, site._body(site._route(LISTING)).replace(  # type: ignore[arg-type]
         NEW_RULINGS_UPDATED.encode(), b"2023-04-06T21:00:31.996000Z"))
+    # The served file as if linked by other code (an upgrade): no citation of it is kept.
+    with RawStore(tmp_path / "raw") as store:
+        published = store.get_state(job.PUBLISHED_STATE)
+        assert published is not None and published["linking_code"]
+        store.set_state(job.PUBLISHED_STATE, {**published, "linking_code": "code of another release"})
     second = run(site, tmp_path)
     assert (second.exit_code, second.status, second.changes["removed_superseded_bodies"]) == (0, "published", 1)
+    assert "ruling_links_carried" not in second.changes
     with RawStore(tmp_path / "raw") as store:
         assert not store.path_for(old.sha256).exists() and store.body_removed(old.sha256)

@@ -1,0 +1,121 @@
+"""Ruling citations carried over from the file a rebuild replaces, for the rulings whose inputs did not change.
+
+Linking every English ruling to the rules it relies on is a quarter of a full build (a million
+rulings: about two minutes). A refresh rebuilds the whole file when any input changed (one printed
+name in a card bulk file, a day's new rulings), and the citations of every other ruling come out
+as they were: what ``kb.store.derive_history.save_ruling_rules`` computes for a ruling depends only
+on the CR history (the English versions, every rule's text and lineage), the ruling's text, date
+and card name, and the linking code. So where all of these are the same, the served file's rows
+are copied, and only the other rulings are linked.
+
+Each is checked, never assumed: the history by comparing the served file's stored history with
+the one this build derived, the rulings in SQL, and the code by ``linking_code_fingerprint``,
+which the refresh records with what it publishes (a file built by other code is linked whole).
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import sqlite3
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+import sqlite_utils
+
+from kb.link.cr_diff import content_key
+from kb.store.derive_history import History, stored_cr_history
+from kb.store.derive_rulings import RULING_LINK_INPUTS
+
+# What linking a ruling to rules runs: a change to any of these files links every ruling again.
+LINKING_CODE = (
+    "kb.link", "kb.normalise", "kb.records", "kb.store.schema", "kb.store.derive_cr_links",
+    "kb.store.derive_lineage", "kb.store.derive_history", "kb.store.carry_links",
+)
+
+
+@lru_cache(maxsize=1)
+def linking_code_fingerprint() -> str:
+    """A digest of the source of every module in ``LINKING_CODE`` (a package: all its files) and
+    of the Python version (its regular expressions and Unicode tables)."""
+    digest = hashlib.sha256(sys.version.encode())
+    for name in LINKING_CODE:
+        path = Path(importlib.import_module(name).__file__ or "")
+        files = sorted(path.parent.rglob("*.py")) if path.name == "__init__.py" else [path]
+        for file in files:
+            digest.update(f"\x1e{name}/{file.relative_to(path.parent).as_posix()}\x1e".encode())
+            digest.update(file.read_bytes())
+    return digest.hexdigest()
+
+
+def same_history(ours: History, theirs: History) -> bool:
+    """The same English versions, with the same rules, glossaries and lineages."""
+    versions, documents, lineages = ours
+    their_versions, their_documents, their_lineages = theirs
+    return (
+        versions == their_versions
+        and lineages == their_lineages
+        and all(
+            (doc.lang, doc.effective_date, content_key(doc)) == (other.lang, other.effective_date, content_key(other))
+            for doc, other in zip(documents, their_documents, strict=True)
+        )
+    )
+
+
+def served_history(path: Path) -> History | None:
+    """The history stored in the file at ``path``; None when it cannot be read."""
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        return stored_cr_history(sqlite_utils.Database(conn))
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()
+
+
+CARRIED = "temp.carried_rulings"
+SERVED = "served"
+
+# The served file's rulings and what linking reads of them (RULING_LINK_INPUTS, read there).
+SERVED_LINK_INPUTS = (
+    f"select rulings.id, rulings.text, rulings.published_at, cards.name as card from {SERVED}.rulings as rulings"
+    f" left join {SERVED}.cards as cards on cards.oracle_id = rulings.oracle_id"
+)
+
+
+def carry_ruling_links(db: sqlite_utils.Database, history: History, served: Path) -> int:
+    """Copy ``served``'s ``ruling_rules`` rows of every ruling whose text, date and card name are
+    as there, when its CR history is this build's; returns how many rulings were carried (their
+    ids in ``temp.carried_rulings``, empty when none). The caller links the rest.
+
+    The served file stays attached (read only) until ``detach_served``: a database cannot be
+    detached inside the build's transaction."""
+    db.execute(f"drop table if exists {CARRIED}")
+    db.execute(f"create table {CARRIED} (id integer primary key)")
+    theirs = served_history(served)
+    if theirs is None or not same_history(history, theirs):
+        return 0
+    db.execute(f"attach database ? as {SERVED}", [f"file:{served}?mode=ro"])
+    columns = [row[1] for row in db.execute("pragma main.table_info(ruling_rules)")]
+    if not set(columns) <= {row[1] for row in db.execute(f"pragma {SERVED}.table_info(ruling_rules)")}:
+        return 0
+    db.execute(
+        f"insert into {CARRIED} select now.id from ({RULING_LINK_INPUTS}) as now join ({SERVED_LINK_INPUTS}) as was"
+        " on was.id = now.id"
+        " where was.text is now.text and was.published_at is now.published_at and was.card is now.card"
+    )
+    listed = ", ".join(columns)
+    db.execute(
+        f"insert into main.ruling_rules ({listed}) select {listed} from {SERVED}.ruling_rules"
+        f" where ruling_id in (select id from {CARRIED})"
+    )
+    return db.execute(f"select count(*) from {CARRIED}").fetchone()[0]
+
+
+def detach_served(db: sqlite_utils.Database) -> None:
+    """Close the served file ``carry_ruling_links`` attached, if it did (outside a transaction)."""
+    if any(row[1] == SERVED for row in db.execute("pragma database_list")):
+        db.execute(f"detach database {SERVED}")

@@ -1,0 +1,100 @@
+"""A whole build that replaces a file copies that file's citations of the rulings that did not
+change (kb.store.carry_links), and ends exactly as a build that links every ruling."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import sqlite_utils
+
+from kb.build.inputs import path_inputs
+from kb.build.publish import build_database, content_digest
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+SCRYFALL = FIXTURES / "scryfall" / "api-2025-11-01"
+CR = FIXTURES / "cr" / "en-raw"
+CARDS = sorted(SCRYFALL.glob("card-*.json"))
+RULINGS = sorted(SCRYFALL.glob("rulings-*.json"))
+# Two consecutive official versions: a history, and rulings dated under each.
+VERSIONS = [CR / "2025-02-07.txt", CR / "2026-01-16.txt"]
+
+
+def inputs(rulings: list[Path], versions: list[Path] = VERSIONS) -> list:
+    return path_inputs(versions, source_id="wizards") + path_inputs([*CARDS, *rulings], source_id="scryfall")
+
+
+def digest(path: Path) -> str:
+    return content_digest(sqlite_utils.Database(path))
+
+
+def count(path: Path, sql: str) -> int:
+    return sqlite_utils.Database(path).execute(sql).fetchone()[0]
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The file a rebuild replaces, every ruling linked by this build."""
+    path = tmp_path_factory.mktemp("served") / "kb.db"
+    build_database(inputs(RULINGS), path)
+    assert count(path, "select count(*) from ruling_rules") > 10
+    return path
+
+
+def test_the_same_inputs_carry_every_ruling_and_give_the_same_file(served: Path, tmp_path: Path) -> None:
+    rebuilt = tmp_path / "kb.db"
+    report = build_database(inputs(RULINGS), rebuilt, carry_links_from=served)
+    assert report.links_carried == count(served, "select count(*) from rulings") > 0
+    assert digest(rebuilt) == digest(served)
+
+
+def test_changed_rulings_are_linked_again_and_the_rest_carried(served: Path, tmp_path: Path) -> None:
+    # Jace's rulings file of the next day: one ruling reworded to cite a rule, one gone, one dated
+    # anew (a ruling's date chooses the CR version it relies on).
+    jace = next(path for path in RULINGS if "jace" in path.name)
+    body = json.loads(jace.read_text(encoding="utf-8"))
+    first, second, third = body["data"][:3]
+    first["comment"] += " (See rule 702.19b.)"
+    third["published_at"] = "2025-06-13"
+    body["data"].remove(second)
+    changed_rulings = tmp_path / jace.name
+    changed_rulings.write_text(json.dumps(body), encoding="utf-8")
+    # And Phelddagrif renamed: its rulings keep their text and date, but a ruling's own card
+    # name is never read as a keyword, so they are linked again.
+    renamed_card = next(path for path in CARDS if "phelddagrif" in path.name)
+    card = json.loads(renamed_card.read_text(encoding="utf-8"))
+    card["name"] = "Phelddagrif the Second"
+    renamed = tmp_path / renamed_card.name
+    renamed.write_text(json.dumps(card), encoding="utf-8")
+    changed = {jace: changed_rulings, renamed_card: renamed}
+    files = [changed.get(path, path) for path in CARDS + RULINGS]
+    versions = path_inputs(VERSIONS, source_id="wizards")
+
+    carried, whole = tmp_path / "carried.db", tmp_path / "whole.db"
+    report = build_database(versions + path_inputs(files, source_id="scryfall"), carried, carry_links_from=served)
+    build_database(versions + path_inputs(files, source_id="scryfall"), whole)
+
+    assert digest(carried) == digest(whole)
+    # Every ruling but Jace's two changed ones (and the one gone) and the renamed card's kept their citations.
+    renamed_rulings = count(served, f"select count(*) from rulings where oracle_id = '{card['oracle_id']}'")
+    assert renamed_rulings > 0
+    assert report.links_carried == count(served, "select count(*) from rulings") - 3 - renamed_rulings
+    assert count(carried, "select count(*) from ruling_rules where rule_number = '702.19b'") == 1
+
+
+def test_another_cr_history_carries_nothing(served: Path, tmp_path: Path) -> None:
+    rebuilt = tmp_path / "kb.db"
+    other = [CR / "2024-02-06.txt", *VERSIONS]
+    report = build_database(inputs(RULINGS, other), rebuilt, carry_links_from=served)
+    # Every ruling linked by this build (a version more: the history differs).
+    assert report.links_carried == 0
+    assert count(rebuilt, "select count(*) from ruling_rules") > count(served, "select count(*) from ruling_rules") // 2
+
+
+def test_a_served_file_that_cannot_be_read_carries_nothing(tmp_path: Path) -> None:
+    broken = tmp_path / "served.db"
+    broken.write_bytes(b"not a database" * 100)
+    rebuilt = tmp_path / "kb.db"
+    report = build_database(inputs(RULINGS[:1], VERSIONS[1:]), rebuilt, carry_links_from=broken)
+    assert report.links_carried == 0
+    assert count(rebuilt, "select count(*) from rulings") > 0
