@@ -3,7 +3,9 @@
 One refresh is: take ``<raw>/refresh.lock`` (a second refresh exits at once), fetch every source
 conditionally into the raw store (``scraper.fetch.run_fetch``), choose the raw store's latest
 good documents as the build's inputs, and, unless those inputs are exactly the ones the served
-database was built from, build a new file with ``kb.build.publish.build_database``. Before the new file
+database was built from, build a new file with ``kb.build.publish.build_database`` (keeping the served
+file's rule citations of unchanged rulings when its CR history and linking code are this build's:
+``kb.store.carry_links``). Before the new file
 is renamed over the served one it gets what only a refresh knows: rulings' ``first_seen`` carried
 from the served database, rulings that vanished upstream carried over and marked
 ``removed_upstream = 1``, every run of the raw store as ``refresh_runs`` and the changes against
