@@ -65,7 +65,7 @@ def same_history(ours: History, theirs: History) -> bool:
 def served_history(path: Path) -> History | None:
     """The history stored in the file at ``path``; None when it cannot be read."""
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        conn = sqlite3.connect(read_only_uri(path), uri=True)
     except sqlite3.Error:
         return None
     try:
@@ -74,6 +74,11 @@ def served_history(path: Path) -> History | None:
         return None
     finally:
         conn.close()
+
+
+def read_only_uri(path: Path) -> str:
+    """``path`` as a read-only SQLite URI (any character of the path escaped)."""
+    return f"{Path(path).resolve().as_uri()}?mode=ro"
 
 
 CARRIED = "temp.carried_rulings"
@@ -98,7 +103,10 @@ def carry_ruling_links(db: sqlite_utils.Database, history: History, served: Path
     theirs = served_history(served)
     if theirs is None or not same_history(history, theirs):
         return 0
-    db.execute(f"attach database ? as {SERVED}", [f"file:{served}?mode=ro"])
+    try:
+        db.execute(f"attach database ? as {SERVED}", [read_only_uri(served)])
+    except sqlite3.Error:  # gone since its history was read
+        return 0
     columns = [row[1] for row in db.execute("pragma main.table_info(ruling_rules)")]
     if not set(columns) <= {row[1] for row in db.execute(f"pragma {SERVED}.table_info(ruling_rules)")}:
         return 0
