@@ -34,17 +34,24 @@ LINKING_CODE = (
 )
 
 
-@lru_cache(maxsize=1)
-def linking_code_fingerprint() -> str:
-    """A digest of the source of every module in ``LINKING_CODE`` (a package: all its files) and
-    of the Python version (its regular expressions and Unicode tables)."""
-    digest = hashlib.sha256(sys.version.encode())
+def linking_code_files() -> list[Path]:
+    """The source files of ``LINKING_CODE`` (a package: all its files)."""
+    files: list[Path] = []
     for name in LINKING_CODE:
         path = Path(importlib.import_module(name).__file__ or "")
-        files = sorted(path.parent.rglob("*.py")) if path.name == "__init__.py" else [path]
-        for file in files:
-            digest.update(f"\x1e{name}/{file.relative_to(path.parent).as_posix()}\x1e".encode())
-            digest.update(file.read_bytes())
+        files += sorted(path.parent.rglob("*.py")) if path.name == "__init__.py" else [path]
+    return files
+
+
+@lru_cache(maxsize=1)
+def linking_code_fingerprint() -> str:
+    """A digest of ``linking_code_files`` (names and contents) and of the Python version (its
+    regular expressions and Unicode tables)."""
+    digest = hashlib.sha256(sys.version.encode())
+    root = Path(importlib.import_module("kb").__file__ or "").parent
+    for file in linking_code_files():
+        digest.update(f"\x1e{file.relative_to(root).as_posix()}\x1e".encode())
+        digest.update(file.read_bytes())
     return digest.hexdigest()
 
 

@@ -11,6 +11,7 @@ import sqlite_utils
 
 from kb.build.inputs import path_inputs
 from kb.build.publish import build_database, content_digest
+from kb.store.carry_links import linking_code_files, linking_code_fingerprint
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 SCRYFALL = FIXTURES / "scryfall" / "api-2025-11-01"
@@ -102,3 +103,13 @@ def test_a_served_file_that_cannot_be_read_carries_nothing(tmp_path: Path) -> No
     report = build_database(inputs(RULINGS[:1], VERSIONS[1:]), rebuilt, carry_links_from=broken)
     assert report.links_carried == 0
     assert count(rebuilt, "select count(*) from rulings") > 0
+
+
+def test_the_linking_code_fingerprint_reads_every_module_linking_runs() -> None:
+    root = Path(__file__).resolve().parent.parent.parent / "kb"
+    files = {path.relative_to(root).as_posix() for path in linking_code_files()}
+    assert {
+        "link/ruling_citations.py", "link/keyword_vocabulary.py", "link/cr_trace.py", "normalise/refs.py",
+        "store/derive_history.py", "store/derive_lineage.py", "store/carry_links.py", "records.py",
+    } <= files
+    assert len(linking_code_fingerprint()) == 64
