@@ -44,7 +44,7 @@ from kb.refresh.inputs import (
 )
 from kb.refresh.lock import refresh_lock
 from kb.refresh.runs import RefreshResult, record_run, run_row
-from kb.store.carry_links import linking_code_fingerprint
+from kb.store.carry_links import linking_code_fingerprint, links_carried
 from kb.store.save import DocumentInput
 from kb.store.tables import TABLES
 from scraper.fetch import DEFAULT_SOURCES, run_fetch
@@ -108,6 +108,9 @@ class _Publish:
                         "reappeared": 0, "still_removed": 0,
                     },
                 }
+                carried = links_carried(db)
+                if carried:
+                    self.changes["ruling_links_carried"] = carried
                 self._layout_changes(db)
                 problems = shrink_problems(tables) if served else []
                 if problems and not self.allow_shrink:
@@ -311,9 +314,7 @@ def _build_or_skip(
     carry_from = db_path if served and published.get("linking_code") == linking_code else None
     for _attempt in range(MAX_UNREADABLE_BODIES + 1):
         try:
-            report = build_database(inputs, db_path, before_swap=publish.before_swap, carry_links_from=carry_from)
-            if report.links_carried:
-                result.changes["ruling_links_carried"] = report.links_carried
+            build_database(inputs, db_path, before_swap=publish.before_swap, carry_links_from=carry_from)
             break
         except BuildError as error:
             if error.document is None or not _fall_back(store, inputs, error, result):

@@ -130,6 +130,13 @@ def carry_ruling_links(db: sqlite_utils.Database, history: History, served: Path
     return db.execute(f"select count(*) from {CARRIED}").fetchone()[0]
 
 
+def links_carried(db: sqlite_utils.Database) -> int:
+    """How many rulings ``carry_ruling_links`` carried on this connection (0 when it did not run)."""
+    if not db.execute("select 1 from temp.sqlite_master where name = 'carried_rulings'").fetchone():
+        return 0
+    return db.execute(f"select count(*) from {CARRIED}").fetchone()[0]
+
+
 def detach_served(db: sqlite_utils.Database) -> None:
     """Close the served file ``carry_ruling_links`` attached, if it did (outside a transaction)."""
     if any(row[1] == SERVED for row in db.execute("pragma database_list")):

@@ -226,8 +226,12 @@ def test_a_newer_cr_and_changed_rulings_are_recorded_exactly(site: TestSite, tmp
         "added": 1, "changed": 0, "removed": 0, "reappeared": 0, "still_removed": 2,
     }
     # The same CR: every ruling but the added one kept the citations the served file had.
-    listed = sqlite_utils.Database(db_path).execute("select count(*) from rulings where removed_upstream = 0").fetchone()[0]
+    published = sqlite_utils.Database(db_path)
+    listed = published.execute("select count(*) from rulings where removed_upstream = 0").fetchone()[0]
     assert third.changes["ruling_links_carried"] == listed - 1
+    # Recorded in the published file's run too.
+    recorded = published.execute("select changes from refresh_runs order by id desc limit 1").fetchone()[0]
+    assert json.loads(recorded)["ruling_links_carried"] == listed - 1
 
 
 def test_a_refresh_killed_during_the_build_leaves_the_served_database(site: TestSite, tmp_path: Path) -> None:
