@@ -117,16 +117,24 @@ def carry_ruling_links(db: sqlite_utils.Database, history: History, served: Path
     columns = [row[1] for row in db.execute("pragma main.table_info(ruling_rules)")]
     if not set(columns) <= {row[1] for row in db.execute(f"pragma {SERVED}.table_info(ruling_rules)")}:
         return 0
-    db.execute(
-        f"insert into {CARRIED} select now.id from ({RULING_LINK_INPUTS}) as now join ({SERVED_LINK_INPUTS}) as was"
-        " on was.id = now.id"
-        " where was.text is now.text and was.published_at is now.published_at and was.card is now.card"
-    )
     listed = ", ".join(columns)
-    db.execute(
-        f"insert into main.ruling_rules ({listed}) select {listed} from {SERVED}.ruling_rules"
-        f" where ruling_id in (select id from {CARRIED})"
-    )
+    try:
+        db.execute(
+            f"insert into {CARRIED} select now.id from ({RULING_LINK_INPUTS}) as now join ({SERVED_LINK_INPUTS}) as was"
+            " on was.id = now.id"
+            " where was.text is now.text and was.published_at is now.published_at and was.card is now.card"
+        )
+        db.execute(
+            f"insert into main.ruling_rules ({listed}) select {listed} from {SERVED}.ruling_rules"
+            f" where ruling_id in (select id from {CARRIED})"
+        )
+    except sqlite3.DatabaseError:
+        # A served file damaged where it was not read before (its citations): what it would give
+        # is no longer known, so every ruling is linked (a refresh is never blocked by the file
+        # it replaces). A failed statement left nothing behind; the one before it did.
+        db.execute(f"delete from {CARRIED}")
+        db.execute("delete from main.ruling_rules")
+        return 0
     return db.execute(f"select count(*) from {CARRIED}").fetchone()[0]
 
 
