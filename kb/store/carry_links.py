@@ -18,6 +18,7 @@ import hashlib
 import importlib
 import sqlite3
 import sys
+import uuid
 from functools import lru_cache
 from pathlib import Path
 
@@ -49,7 +50,12 @@ def linking_code_fingerprint() -> str:
     regular expressions and Unicode tables)."""
     digest = hashlib.sha256(sys.version.encode())
     root = Path(importlib.import_module("kb").__file__ or "").parent
-    for file in linking_code_files():
+    files = linking_code_files()
+    if not files or not all(file.suffix == ".py" and file.is_file() for file in files):
+        # Installed without its source (bytecode only): the code cannot be told apart from
+        # another release's, so no file is ever taken as linked by it.
+        return f"unknown-{uuid.uuid4().hex}"
+    for file in files:
         digest.update(f"\x1e{file.relative_to(root).as_posix()}\x1e".encode())
         digest.update(file.read_bytes())
     return digest.hexdigest()

@@ -128,3 +128,17 @@ def test_a_served_file_whose_citations_cannot_be_read_has_every_ruling_linked(se
     report = build_database(inputs(RULINGS), rebuilt, carry_links_from=damaged)
     assert report.links_carried == 0
     assert digest(rebuilt) == digest(served)
+
+
+def test_code_installed_without_its_source_never_matches_a_recorded_fingerprint(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kb.store import carry_links
+
+    compiled = Path(carry_links.__file__).with_suffix(".pyc")
+    monkeypatch.setattr(carry_links, "linking_code_files", lambda: [compiled])
+    carry_links.linking_code_fingerprint.cache_clear()
+    try:
+        first = carry_links.linking_code_fingerprint()
+        carry_links.linking_code_fingerprint.cache_clear()
+        assert carry_links.linking_code_fingerprint() != first
+    finally:
+        carry_links.linking_code_fingerprint.cache_clear()
