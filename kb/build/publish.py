@@ -30,6 +30,7 @@ from kb.records import CRDocument, ParseError, QualityIssue
 from kb.store.carry_links import detach_served
 from kb.store.derive import link_all
 from kb.store.derive_keywords import derive_keyword_dictionary
+from kb.store.files import read_only_uri
 from kb.store.import_changes import ImportChanges
 from kb.store.save import (
     DocumentInput,
@@ -163,7 +164,7 @@ def _nothing_new(inputs: list[DocumentInput], base: Path) -> bool:
     if not inputs or not base.exists():
         return False
     try:
-        conn = sqlite3.connect(f"file:{base}?mode=ro", uri=True)
+        conn = sqlite3.connect(read_only_uri(base), uri=True)
         try:
             for doc in inputs:
                 row = conn.execute(
@@ -181,7 +182,7 @@ def _nothing_new(inputs: list[DocumentInput], base: Path) -> bool:
 
 
 def _counts_of(path: Path) -> dict[str, int]:
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    conn = sqlite3.connect(read_only_uri(path), uri=True)
     try:
         return table_counts(sqlite_utils.Database(conn))
     finally:
@@ -195,7 +196,7 @@ def copy_database(source_path: Path, target_path: Path) -> None:
     lock: no writer can change the file until the lock is released, and the kernel copies it
     (the 1.67 GB full-scale database: 1.0–2.5 s, against 4.0–6.9 s through SQLite's backup API,
     interleaved). A WAL database keeps committed pages outside the file: the backup API."""
-    source = sqlite3.connect(f"file:{source_path}?mode=ro", uri=True, isolation_level=None)
+    source = sqlite3.connect(read_only_uri(source_path), uri=True, isolation_level=None)
     try:
         source.execute("begin")
         source.execute("select count(*) from sqlite_master").fetchone()  # takes the shared lock

@@ -45,6 +45,7 @@ from kb.refresh.inputs import (
 from kb.refresh.lock import refresh_lock
 from kb.refresh.runs import RefreshResult, record_run, run_row
 from kb.store.carry_links import linking_code_fingerprint, links_carried
+from kb.store.files import read_only_uri
 from kb.store.save import DocumentInput
 from kb.store.tables import TABLES
 from scraper.fetch import DEFAULT_SOURCES, run_fetch
@@ -92,7 +93,7 @@ class _Publish:
         temp_file = Path(db.execute("pragma database_list").fetchone()[2])
         rulings = None
         if served:
-            db.execute("attach database ? as old", [f"file:{self.db_path.resolve()}?mode=ro"])
+            db.execute("attach database ? as old", [read_only_uri(self.db_path)])
         try:
             with db.atomic():
                 rulings = carry_rulings(db) if served else None

@@ -27,6 +27,7 @@ import sqlite_utils
 from kb.link.cr_diff import content_key
 from kb.store.derive_history import History, stored_cr_history
 from kb.store.derive_rulings import RULING_LINK_INPUTS
+from kb.store.files import read_only_uri
 
 # What linking a ruling to rules runs: a change to any of these files links every ruling again.
 LINKING_CODE = (
@@ -87,11 +88,6 @@ def served_history(path: Path) -> History | None:
         return None
     finally:
         conn.close()
-
-
-def read_only_uri(path: Path) -> str:
-    """``path`` as a read-only SQLite URI (any character of the path escaped)."""
-    return f"{Path(path).resolve().as_uri()}?mode=ro"
 
 
 CARRIED = "temp.carried_rulings"

@@ -246,3 +246,20 @@ def test_cr_cut_in_its_glossary_is_kept_only_as_a_truncated_edition(tmp_path: Pa
     assert db.execute("select status from documents").fetchall() == [("failed",)]
     kinds = {row[0] for row in db.execute("select kind from quality_issues")}
     assert {"unreadable-document", "truncated-document"} <= kinds
+
+
+def test_a_database_whose_path_holds_hash_and_question_marks_is_read_where_it_is(tmp_path: Path) -> None:
+    # "file:{path}?mode=ro" cut such a path at "#": the import opened (and created) "kb " beside it.
+    folder = tmp_path / "odd #1?x=%20"
+    folder.mkdir()
+    db_path = folder / "kb #2.db"
+    rulings = str(SCRYFALL / "rulings-d9631cb2-phelddagrif.json")
+    runner = CliRunner()
+    for _ in range(2):
+        result = runner.invoke(cli, ["import", "--db", str(db_path), "--source", "scryfall", rulings])
+        assert result.exit_code == 0, result.output
+    # No other file opened (and created) beside it or its folder.
+    assert sorted(path.name for path in folder.iterdir()) == ["kb #2.db"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == [folder.name]
+    # The second import read the file it was given: every input already there, nothing rebuilt.
+    assert "nothing changed (every file is already in it as it is)" in result.output, result.output
