@@ -27,7 +27,7 @@ from kb.build.inputs import BuildError
 from kb.build.load import load_document, save_cr
 from kb.parse.bounds import shown
 from kb.records import CRDocument, ParseError, QualityIssue
-from kb.store.carry_links import detach_served
+from kb.store.carry_links import detach_served, links_carried
 from kb.store.derive import link_all
 from kb.store.derive_keywords import derive_keyword_dictionary
 from kb.store.files import read_only_uri
@@ -267,8 +267,8 @@ def _build(
                 # A CR version added or changed: every derived table is made again.
                 changes.stop()
                 changes = None
-            derived = link_all(db, progress, changes, carry_links_from if changes is None else None)
-            report.derived, report.links_carried = derived.steps, derived.links_carried
+            report.derived = link_all(db, progress, changes, carry_links_from if changes is None else None)
+            report.links_carried = links_carried(db)
             if changes is None or changes.changed("keyword dictionary"):
                 if progress:
                     progress("mining the keyword dictionary from printed texts")

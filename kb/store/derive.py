@@ -10,7 +10,6 @@ rules only the rulings that are new or changed, or whose card's name changed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import sqlite_utils
@@ -29,27 +28,18 @@ from kb.store.derive_rulings import RULING_LINK_INPUTS, derive_rulings
 from kb.store.import_changes import ImportChanges
 
 
-@dataclass
-class Derived:
-    """What ``link_all`` did: the steps that ran, and how many rulings kept the citations of the
-    file the build replaces (``kb.store.carry_links``)."""
-
-    steps: list[str] = field(default_factory=list)
-    links_carried: int = 0
-
-
 def link_all(
     db: sqlite_utils.Database,
     progress: Callable[[str], None] | None = None,
     changes: ImportChanges | None = None,
     carry_links_from: Path | None = None,
-) -> Derived:
+) -> list[str]:
     """Recompute the derived tables; ``changes``: what an import into a built database changed,
     which wrote no CR row (the CR-derived tables are current): only the cards it touched are
     derived again. ``carry_links_from``: the file a whole build replaces, made by the same linking
-    code (``kb.store.carry_links``)."""
-    derived = Derived()
-    ran = derived.steps
+    code (``kb.store.carry_links``: how many rulings it carried is ``links_carried(db)``). Returns
+    the steps that ran."""
+    ran: list[str] = []
 
     def stage(name: str, message: str) -> None:
         ran.append(name)
@@ -79,8 +69,8 @@ def link_all(
         _relink_rederived_rulings(db, history, changes)
     else:
         stage("ruling links", "linking rulings to the rules they cite")
-        derived.links_carried = save_ruling_links(db, history, carry_links_from)
-    return derived
+        save_ruling_links(db, history, carry_links_from)
+    return ran
 
 
 def _relink_rederived_rulings(db: sqlite_utils.Database, history: History, changes: ImportChanges) -> None:

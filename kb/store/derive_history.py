@@ -142,11 +142,11 @@ def save_cr_history(db: sqlite_utils.Database) -> History:
     return versions, documents, by_version
 
 
-def save_ruling_links(db: sqlite_utils.Database, history: History, carry_from: Path | None = None) -> int:
+def save_ruling_links(db: sqlite_utils.Database, history: History, carry_from: Path | None = None) -> None:
     """Recompute ``ruling_rules`` (after the rulings are derived) and the citations view; with
     ``carry_from`` (the file this build replaces, made by the same linking code), the rows of the
     rulings that are as there are copied from it when the CR history is too
-    (``kb.store.carry_links``). Returns how many rulings were carried."""
+    (``kb.store.carry_links``)."""
     from kb.store.carry_links import CARRIED, carry_ruling_links
 
     db.execute("delete from ruling_rules")
@@ -156,7 +156,6 @@ def save_ruling_links(db: sqlite_utils.Database, history: History, carry_from: P
             carried = carry_ruling_links(db, history, carry_from)
         save_ruling_rules(db, *history, where=f"rulings.id not in (select id from {CARRIED})" if carried else "")
     db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW, replace=True)
-    return carried
 
 
 def save_changes(
