@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from kb.normalise.localized_symbols import localized_symbols_to_braces
+from kb.normalise.losses import restore_from_reference
+from kb.normalise.text import identity_key
 from kb.records import RulingRecord
 
 SAME_TEXT = "same-text"
@@ -77,24 +79,8 @@ class Match:
     missing_symbols: list[str] = field(default_factory=list)
 
 
-def _identity(text: str) -> str:
-    try:
-        from kb.normalise.text import identity_key
-    except ImportError:  # the shared helper is not there: fall back to spacing only
-        return " ".join(text.split())
-    return identity_key(text)
-
-
 def _without_symbols(identity: str) -> str:
     return " ".join(_SYMBOL.sub(" ", identity).split())
-
-
-def _restore(broken: str, reference: str) -> tuple[str, list[str]] | None:
-    try:
-        from kb.normalise.losses import restore_from_reference
-    except ImportError:
-        return None
-    return restore_from_reference(broken, reference)
 
 
 # ---------------------------------------------------------------- same text
@@ -103,7 +89,7 @@ def _restore(broken: str, reference: str) -> tuple[str, list[str]] | None:
 def _same_text_match(index: int, candidate: RulingRecord, english: list[EnglishRuling],
                      by_identity: dict[str, list[EnglishRuling]],
                      by_symbol_blind: dict[str, list[EnglishRuling]]) -> Match | None:
-    identity = _identity(candidate.text)
+    identity = identity_key(candidate.text)
     exact = _prefer_card(by_identity.get(identity, []), candidate)
     if exact:
         return _sighting(index, exact, "sighting", 1.0)
@@ -111,7 +97,7 @@ def _same_text_match(index: int, candidate: RulingRecord, english: list[EnglishR
     if not blind:
         return None
     match = _sighting(index, blind, "sighting-symbols-dropped", 0.95)
-    restored = _restore(candidate.text, blind[0].text)
+    restored = restore_from_reference(candidate.text, blind[0].text)
     if restored is not None:
         match.restored_text, match.missing_symbols = restored[0], list(restored[1])
     return match
@@ -206,7 +192,7 @@ def content_score(candidate: RulingRecord, english: EnglishRuling,
 
 
 def _english_variant_score(candidate: RulingRecord, english: EnglishRuling) -> float:
-    return SequenceMatcher(None, _identity(candidate.text).split(), _identity(english.text).split()).ratio()
+    return SequenceMatcher(None, identity_key(candidate.text).split(), identity_key(english.text).split()).ratio()
 
 
 class CompiledLexicon(list):
@@ -279,7 +265,7 @@ def _content_matches(candidates: list[RulingRecord], english: list[EnglishRuling
             scores.append((score, index, english_index))
         scores.sort(reverse=True)
         if scores:
-            second = next((s for s, _, e in scores[1:] if _identity(english[e].text) != _identity(english[scores[0][2]].text)), 0.0)
+            second = next((s for s, _, e in scores[1:] if identity_key(english[e].text) != identity_key(english[scores[0][2]].text)), 0.0)
             runner_up[index] = (scores[0][0], second)
         scored.extend(scores)
     scored.sort(key=lambda item: (-item[0], item[1], item[2]))
@@ -316,7 +302,7 @@ def match_translations(candidates: list[RulingRecord], english: list[EnglishRuli
     by_identity: dict[str, list[EnglishRuling]] = defaultdict(list)
     by_symbol_blind: dict[str, list[EnglishRuling]] = defaultdict(list)
     for ruling in english:
-        identity = _identity(ruling.text)
+        identity = identity_key(ruling.text)
         by_identity[identity].append(ruling)
         by_symbol_blind[_without_symbols(identity)].append(ruling)
 

@@ -7,6 +7,7 @@ babel rather than a hand table. Anything dateparser cannot read with every part 
 """
 from __future__ import annotations
 
+import datetime
 import re
 from functools import cache, lru_cache
 
@@ -64,8 +65,6 @@ def date_order(lang: str) -> str:
 
 
 def _valid(year: int, month: int, day: int) -> str | None:
-    import datetime
-
     try:
         return datetime.date(year, month, day).isoformat()
     except ValueError:

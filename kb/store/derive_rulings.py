@@ -24,6 +24,8 @@ from itertools import groupby
 import sqlite_utils
 
 from kb.normalise.dates import parse_date
+from kb.normalise.losses import restore_from_reference
+from kb.normalise.text import quality_score
 from kb.records import QualityIssue
 from kb.store.derive_cards import RulingNames, ensure_cards_exist, report_unknown_cards
 from kb.store.import_changes import ImportChanges
@@ -59,8 +61,6 @@ def derive_rulings(db: sqlite_utils.Database, changes: ImportChanges | None = No
     cardless = _cardless_english_records(db)
     writer.keep_texts(cardless)
     untranslated: list[tuple[dict, int]] = []
-    # Looked up once: an import statement per ruling was a second of a 100k-ruling import.
-    quality_score = _quality_score()
     ruling_names = RulingNames(db, keep_unseen=changes is not None and not changes.changed("english names"))
     for card_key, grouped in groupby(_english_records(db, whole=changes is None), key=lambda row: row["card_key"]):
         rows = list(grouped)
@@ -127,12 +127,6 @@ RULING_LINK_INPUTS = (
     "select rulings.id, rulings.oracle_id, rulings.text, rulings.published_at, cards.name as card"
     " from rulings left join cards on cards.oracle_id = rulings.oracle_id"
 )
-
-
-def _quality_score():
-    from kb.normalise.text import quality_score
-
-    return quality_score
 
 
 def _resolve_ruling_cards(db: sqlite_utils.Database) -> None:
@@ -287,9 +281,6 @@ def _join(rulings: dict[tuple[str | None, str], DerivedRuling], card_key: str, r
 
 def _card_rulings(card_key: str, rows: list[dict]) -> list[tuple[DerivedRuling, int]]:
     """One card's records → its rulings, each stored once with every sighting, in order."""
-    from kb.normalise.losses import restore_from_reference
-    from kb.normalise.text import quality_score
-
     rulings: dict[tuple[str | None, str], DerivedRuling] = {}
     damaged = []
     for row in rows:
@@ -394,7 +385,7 @@ def _link_cardless_english(db: sqlite_utils.Database, writer: RulingWriter, untr
             ruling.issues.append(
                 QualityIssue("unknown-card", "the page names no card and no known ruling has this text")
             )
-            writer.add(ruling, position, _quality_score())
+            writer.add(ruling, position, quality_score)
         untranslated.extend(
             (row, _ruling_of_record(row, card_key)) for row in card_rows if _claimed_other_language(row)
         )

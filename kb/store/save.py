@@ -13,7 +13,10 @@ from dataclasses import dataclass, replace
 
 import sqlite_utils
 
+from kb.normalise.lang import ascii_but_typography, detect_lang
+from kb.normalise.losses import detect_dropped_symbols
 from kb.normalise.names import name_key
+from kb.normalise.text import clean_text, identity_key, punctuation_twins
 from kb.records import (
     CardName,
     CardRecord,
@@ -207,9 +210,6 @@ def ruling_record_rows(
 ) -> Iterator[tuple]:
     # Positions restart per card in some formats (MTGJSON): the record's identity is its
     # place in the document's stream.
-    from kb.normalise.losses import detect_dropped_symbols
-    from kb.normalise.text import clean_text
-
     prefix = record_id_prefix(document_id)
     for index, ruling in enumerate(rulings):
         if index > RECORD_INDEX_MASK:
@@ -265,8 +265,6 @@ def legacy_record_id(record_id: int, document_id: int) -> int:
 def plain_text_key(text: str) -> str:
     """The typography-blind key of a clean text in the common case: plain quotes and dashes,
     no final period. Cheap, so the stored key can be left out whenever it is this."""
-    from kb.normalise.text import punctuation_twins
-
     text = punctuation_twins(text).replace("\u2026", "...")
     # What TRAILING_PERIODS ([\s.]+$) removes, without a regex search of the whole text.
     end = len(text)
@@ -278,8 +276,6 @@ def plain_text_key(text: str) -> str:
 def stored_text_key(text: str) -> str | None:
     """``identity_key(text)`` as ``ruling_records.text_key`` keeps it: null when it is
     ``plain_text_key(text)`` (most texts: the key would store the text a second time)."""
-    from kb.normalise.text import identity_key
-
     if not text:
         return ""
     plain = plain_text_key(text)
@@ -349,8 +345,6 @@ class LangDetector:
     """Language of a ruling text; English texts are detected cheaply, others offline."""
 
     def __call__(self, text: str, declared: str | None) -> str:
-        from kb.normalise.lang import ascii_but_typography, detect_lang
-
         if not text:
             return declared or "en"
         # Declared English in ASCII letters (curly apostrophes and dashes included: half of

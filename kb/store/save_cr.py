@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import sqlite_utils
 
@@ -161,8 +162,6 @@ def _rule_ids(version_id: str, rules: list) -> list[int]:
 def rule_number_key(number: str) -> tuple:
     """Document order from a number: part 1, 100, 100.1, 100.1a, …, 199, part 2, 200, …;
     702.9 before 702.10."""
-    import re
-
     parts = re.findall(r"\d+|[a-z]+", number)
     if not parts:
         return ((0, -1),)
