@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-@dataclass
+@dataclass(slots=True)
 class Rule:
     """One numbered entry of a Comprehensive Rules document.
 
@@ -28,7 +28,7 @@ class Rule:
     number_confidence: float = 1.0
 
 
-@dataclass
+@dataclass(slots=True)
 class GlossaryEntry:
     term: str
     text: str

@@ -25,7 +25,8 @@ from pathlib import Path
 import sqlite_utils
 
 from kb.link.cr_diff import content_key
-from kb.store.derive_history import History, stored_cr_history
+from kb.store.derive_cr_links import load_cr_document
+from kb.store.derive_history import History, english_versions, stored_lineages
 from kb.store.derive_rulings import RULING_LINK_INPUTS
 from kb.store.files import read_only_uri
 
@@ -62,30 +63,30 @@ def linking_code_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def same_history(ours: History, theirs: History) -> bool:
-    """The same English versions, with the same rules, glossaries and lineages."""
+def served_history_is(path: Path, ours: History) -> bool:
+    """Whether the file at ``path`` stores the history ``ours``: the same English versions, with
+    the same rules, glossaries and lineages (False when it cannot be read). Its versions are read
+    and compared one at a time: the whole CR archive (111 editions) held a second time was ~100 MB."""
     versions, documents, lineages = ours
-    their_versions, their_documents, their_lineages = theirs
-    return (
-        versions == their_versions
-        and lineages == their_lineages
-        and all(
-            (doc.lang, doc.effective_date, content_key(doc)) == (other.lang, other.effective_date, content_key(other))
-            for doc, other in zip(documents, their_documents, strict=True)
-        )
-    )
-
-
-def served_history(path: Path) -> History | None:
-    """The history stored in the file at ``path``; None when it cannot be read."""
     try:
         conn = sqlite3.connect(read_only_uri(path), uri=True)
     except sqlite3.Error:
-        return None
+        return False
     try:
-        return stored_cr_history(sqlite_utils.Database(conn))
+        db = sqlite_utils.Database(conn)
+        if english_versions(db) != versions:
+            return False
+        for (version_id, _date), document, numbers in zip(versions, documents, lineages, strict=True):
+            if stored_lineages(db, version_id) != numbers:
+                return False
+            theirs = load_cr_document(db, version_id)
+            if (document.lang, document.effective_date, content_key(document)) != (
+                theirs.lang, theirs.effective_date, content_key(theirs)
+            ):
+                return False
+        return True
     except sqlite3.Error:
-        return None
+        return False
     finally:
         conn.close()
 
@@ -109,8 +110,7 @@ def carry_ruling_links(db: sqlite_utils.Database, history: History, served: Path
     detached inside the build's transaction."""
     db.execute(f"drop table if exists {CARRIED}")
     db.execute(f"create table {CARRIED} (id integer primary key)")
-    theirs = served_history(served)
-    if theirs is None or not same_history(history, theirs):
+    if not served_history_is(served, history):
         return 0
     try:
         db.execute(f"attach database ? as {SERVED}", [read_only_uri(served)])

@@ -16,8 +16,13 @@ from kb.records import CRDocument, GlossaryEntry, Rule
 from kb.store.schema import stable_id
 
 
-def load_cr_document(db: sqlite_utils.Database, version_id: str) -> CRDocument:
-    """Rebuild the parsed document of one stored version (what the pure linkers take)."""
+def load_cr_document(db: sqlite_utils.Database, version_id: str, shared: dict[str, str] | None = None) -> CRDocument:
+    """Rebuild the parsed document of one stored version (what the pure linkers take).
+
+    ``shared``: one string for each distinct text across the documents loaded with it. A CR
+    edition repeats most of the one before, and the history holds every English edition at once:
+    with the whole archive (111 editions) the copies were ~3.5 MB an edition, 420 MB in all."""
+    same = shared.setdefault if shared is not None else _as_is
     version = db.table("cr_versions").get(version_id)
     examples: dict[int, list[str]] = {}
     for row in db.query(
@@ -25,25 +30,25 @@ def load_cr_document(db: sqlite_utils.Database, version_id: str) -> CRDocument:
         " (select id from rules where version_id = ?) order by rule_id, position",
         [version_id],
     ):
-        examples.setdefault(row["rule_id"], []).append(row["text"])
+        examples.setdefault(row["rule_id"], []).append(same(row["text"], row["text"]))
     refs: dict[int, list[str]] = {}
     for row in db.query(
         "select rule_id, target_number from rule_refs where rule_id in"
         " (select id from rules where version_id = ?) order by rowid",
         [version_id],
     ):
-        refs.setdefault(row["rule_id"], []).append(row["target_number"])
+        refs.setdefault(row["rule_id"], []).append(same(row["target_number"], row["target_number"]))
     rules = []
     english_titles = {}
     for row in db.query("select * from rules where version_id = ? order by position", [version_id]):
         rules.append(
             Rule(
-                number=row["number"],
-                kind=row["kind"],
-                text=row["text"] or "",
-                title=row["title"],
-                parent=row["parent_number"],
-                section=row["section"],
+                number=same(row["number"], row["number"]),
+                kind=same(row["kind"], row["kind"]),
+                text=same(row["text"] or "", row["text"] or ""),
+                title=row["title"] and same(row["title"], row["title"]),
+                parent=row["parent_number"] and same(row["parent_number"], row["parent_number"]),
+                section=row["section"] and same(row["section"], row["section"]),
                 examples=examples.get(row["id"], []),
                 refs=refs.get(row["id"], []),
                 number_confidence=row["number_confidence"] if row["number_confidence"] is not None else 1.0,
@@ -52,7 +57,7 @@ def load_cr_document(db: sqlite_utils.Database, version_id: str) -> CRDocument:
         if row["english_title"]:
             english_titles[row["number"]] = row["english_title"]
     glossary = [
-        GlossaryEntry(term=row["term"], text=row["text"] or "")
+        GlossaryEntry(term=same(row["term"], row["term"]), text=same(row["text"] or "", row["text"] or ""))
         for row in db.query("select * from glossary where version_id = ? order by position", [version_id])
     ]
     extra: dict = json.loads(version["extra"]) if version["extra"] else {}
@@ -69,6 +74,10 @@ def load_cr_document(db: sqlite_utils.Database, version_id: str) -> CRDocument:
         method=version["method"],
         extra=extra,
     )
+
+
+def _as_is(text: str, _default: str) -> str:
+    return text
 
 
 def link_cr_translations(db: sqlite_utils.Database, loaded: dict[str, CRDocument] | None = None) -> None:

@@ -112,17 +112,20 @@ History = tuple[list[tuple[str, str]], list[CRDocument], list[dict[str, str]]]
 def stored_cr_history(db: sqlite_utils.Database) -> History:
     """What ``save_cr_history`` returns, read back from the stored versions and lineages."""
     versions = english_versions(db)
-    documents = [load_cr_document(db, version_id) for version_id, _date in versions]
-    lineages: list[dict[str, str]] = []
-    for version_id, _date in versions:
-        lineages.append({
-            row[0]: row[1]
-            for row in db.execute(
-                "select number, lineage_id from rules where version_id = ? and lineage_id is not null"
-                " order by position", [version_id],
-            )
-        })
-    return versions, documents, lineages
+    shared: dict[str, str] = {}
+    documents = [load_cr_document(db, version_id, shared) for version_id, _date in versions]
+    return versions, documents, [stored_lineages(db, version_id) for version_id, _date in versions]
+
+
+def stored_lineages(db: sqlite_utils.Database, version_id: str) -> dict[str, str]:
+    """Rule number → lineage id of one stored version."""
+    return {
+        row[0]: row[1]
+        for row in db.execute(
+            "select number, lineage_id from rules where version_id = ? and lineage_id is not null"
+            " order by position", [version_id],
+        )
+    }
 
 
 def save_history(db: sqlite_utils.Database) -> None:
@@ -134,7 +137,10 @@ def save_cr_history(db: sqlite_utils.Database) -> History:
     """Recompute ``cr_changes`` and the rule and glossary lineages (what translations link through)."""
     db.execute("delete from cr_changes")
     versions = english_versions(db)
-    documents = [load_cr_document(db, version_id) for version_id, _date in versions]
+    # Held together for the whole history, their texts shared (``load_cr_document``).
+    shared: dict[str, str] = {}
+    documents = [load_cr_document(db, version_id, shared) for version_id, _date in versions]
+    del shared
     maps, links = save_changes(db, versions, documents)
     by_version = save_lineages(db, versions, documents, maps)
     save_lineage_links(db, versions, by_version, links)
