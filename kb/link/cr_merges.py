@@ -38,6 +38,7 @@ import difflib
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import chain
 
 from kb.link.cr_compare import Entry
 from kb.link.cr_pairing import NUMBERED_KINDS, Pairing
@@ -99,21 +100,29 @@ def _best_container(
     return best
 
 
+def _word_frequency(entries: dict[str, Entry]) -> Counter[str]:
+    """In how many of a version's entries each word occurs (rare words find a rule's partner)."""
+    return Counter(chain.from_iterable(item.word_set for item in entries.values()))
+
+
 def _traceable(items: Iterable[Entry]) -> list[Entry]:
     return [item for item in items if item.rule.kind in NUMBERED_KINDS and len(item.words) >= MIN_WORDS]
 
 
 def merged_into(pairing: Pairing) -> dict[str, str]:
     """Removed old number → the new number its text went into (a rule that changed to take it)."""
+    merged: dict[str, str] = dict(pairing.folded)
+    removed_rules = _traceable(pairing.free_old())
+    if not removed_rules:
+        return merged
     targets = [
         pairing.new[new_number]
         for new_number, old_number in pairing.new_to_old.items()
         if _changed(pairing, old_number, new_number)
     ]
-    frequency = Counter(word for item in pairing.new.values() for word in item.word_set)
+    frequency = _word_frequency(pairing.new)
     index = _word_index(_traceable(targets))
-    merged: dict[str, str] = dict(pairing.folded)
-    for removed in _traceable(pairing.free_old()):
+    for removed in removed_rules:
 
         def took_it_in(target: Entry, share: float, removed: Entry = removed) -> bool:
             predecessor = pairing.old[pairing.new_to_old[target.number]]
@@ -127,15 +136,18 @@ def merged_into(pairing: Pairing) -> dict[str, str]:
 
 def split_from(pairing: Pairing) -> dict[str, str]:
     """Added new number → the old number whose text it took (a rule that changed to give it)."""
+    split: dict[str, str] = {}
+    added_rules = _traceable(pairing.free_new())
+    if not added_rules:
+        return split
     sources = [
         pairing.old[old_number]
         for old_number, new_number in pairing.old_to_new.items()
         if _changed(pairing, old_number, new_number)
     ]
-    frequency = Counter(word for item in pairing.old.values() for word in item.word_set)
+    frequency = _word_frequency(pairing.old)
     index = _word_index(_traceable(sources))
-    split: dict[str, str] = {}
-    for added in _traceable(pairing.free_new()):
+    for added in added_rules:
         parent = added.rule.parent
         # A subrule of a new rule belongs to that rule even where it reuses another rule's words
         # (improvise's 702.125b written on delve's 702.65a), unless its source went there too.

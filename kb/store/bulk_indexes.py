@@ -25,17 +25,19 @@ BULK_UP_TO_ROWS = 250_000
 
 @contextlib.contextmanager
 def indexes_made_after(
-    db: sqlite_utils.Database, table: str, *indexed: list[str], up_to_rows: int = 0
+    db: sqlite_utils.Database, table: str, *indexed: list[str], up_to_rows: int | None = 0
 ) -> Iterator[None]:
     """Within the block, ``table``'s declared indexes on these columns are dropped if the table
-    holds at most ``up_to_rows`` rows, and made again at the end (also when the block fails: a
+    holds at most ``up_to_rows`` rows (None: whatever it holds, for a block that rewrites the
+    indexed column of nearly every row), and made again at the end (also when the block fails: a
     build that goes on after a refused document keeps its shape). A bigger table keeps its
     indexes: sorting them all again could cost more than the rows the block adds. A unique index
     is always kept: without it ``insert or replace`` would keep both rows of a key."""
-    held = db.execute(f"select count(*) from (select 1 from [{table}] limit ?)", [up_to_rows + 1]).fetchone()[0]
-    if held > up_to_rows:
-        yield
-        return
+    if up_to_rows is not None:
+        held = db.execute(f"select count(*) from (select 1 from [{table}] limit ?)", [up_to_rows + 1]).fetchone()[0]
+        if held > up_to_rows:
+            yield
+            return
     declared = {tuple(columns): unique for name, columns, unique in INDEXES if name == table}
     present = {row[0] for row in db.execute("select name from sqlite_master where type = 'index' and tbl_name = ?", [table])}
     dropped: list[list[str]] = []

@@ -25,40 +25,47 @@ def load_cr_document(db: sqlite_utils.Database, version_id: str, shared: dict[st
     same = shared.setdefault if shared is not None else _as_is
     version = db.table("cr_versions").get(version_id)
     examples: dict[int, list[str]] = {}
-    for row in db.query(
+    for rule_id, text in db.conn.execute(
         "select rule_id, text from rule_examples where rule_id in"
         " (select id from rules where version_id = ?) order by rule_id, position",
         [version_id],
     ):
-        examples.setdefault(row["rule_id"], []).append(same(row["text"], row["text"]))
+        examples.setdefault(rule_id, []).append(same(text, text))
     refs: dict[int, list[str]] = {}
-    for row in db.query(
+    for rule_id, target in db.conn.execute(
         "select rule_id, target_number from rule_refs where rule_id in"
         " (select id from rules where version_id = ?) order by rowid",
         [version_id],
     ):
-        refs.setdefault(row["rule_id"], []).append(same(row["target_number"], row["target_number"]))
+        refs.setdefault(rule_id, []).append(same(target, target))
     rules = []
     english_titles = {}
-    for row in db.query("select * from rules where version_id = ? order by position", [version_id]):
+    # A plain cursor, not a dict a row: the history reads every rule of every English edition.
+    for rule_id, number, kind, text, title, parent, section, confidence, english_title in db.conn.execute(
+        "select id, number, kind, text, title, parent_number, section, number_confidence, english_title"
+        " from rules where version_id = ? order by position", [version_id],
+    ):
+        number = same(number, number)
         rules.append(
             Rule(
-                number=same(row["number"], row["number"]),
-                kind=same(row["kind"], row["kind"]),
-                text=same(row["text"] or "", row["text"] or ""),
-                title=row["title"] and same(row["title"], row["title"]),
-                parent=row["parent_number"] and same(row["parent_number"], row["parent_number"]),
-                section=row["section"] and same(row["section"], row["section"]),
-                examples=examples.get(row["id"], []),
-                refs=refs.get(row["id"], []),
-                number_confidence=row["number_confidence"] if row["number_confidence"] is not None else 1.0,
+                number=number,
+                kind=same(kind, kind),
+                text=same(text or "", text or ""),
+                title=title and same(title, title),
+                parent=parent and same(parent, parent),
+                section=section and same(section, section),
+                examples=examples.get(rule_id, []),
+                refs=refs.get(rule_id, []),
+                number_confidence=confidence if confidence is not None else 1.0,
             )
         )
-        if row["english_title"]:
-            english_titles[row["number"]] = row["english_title"]
+        if english_title:
+            english_titles[number] = english_title
     glossary = [
-        GlossaryEntry(term=same(row["term"], row["term"]), text=same(row["text"] or "", row["text"] or ""))
-        for row in db.query("select * from glossary where version_id = ? order by position", [version_id])
+        GlossaryEntry(term=same(term, term), text=same(text or "", text or ""))
+        for term, text in db.conn.execute(
+            "select term, text from glossary where version_id = ? order by position", [version_id]
+        )
     ]
     extra: dict = json.loads(version["extra"]) if version["extra"] else {}
     extra["english_titles"] = english_titles
