@@ -39,6 +39,7 @@ from kb.store.save import (
     save_quality_issue,
     save_sources,
 )
+from kb.store.save_cr import cr_indexes_made_after
 from kb.store.schema import ensure_db_shape, migrations, table_counts
 from kb.store.tables import TABLES
 
@@ -241,28 +242,30 @@ def _build(
         with db.atomic():
             save_sources(db)
             deferred: list = []
-            for number, doc in enumerate(inputs, 1):
-                if progress:
-                    progress(f"[{number}/{len(inputs)}] reading {doc.path}")
-                try:
-                    load_document(db, doc, deferred)
-                    report.documents += 1
-                except ParseError as error:
-                    if not keep_going:
-                        raise BuildError(str(error), document=doc) from error
-                    report.failed.append(str(error))
-                    document_id = save_document(db, doc, doc.format, "failed", error=str(error))
-                    save_quality_issue(db, QualityIssue("unreadable-document", str(error)), document_id)
-                    partial = getattr(error, "partial", None)
-                    if isinstance(partial, CRDocument):
-                        # A CR cut off in its glossary: its whole rules part is kept, flagged as
-                        # a truncated edition (cr_versions.extra, quality issue), never as complete.
-                        save_cr(db, partial, document_id, doc.source_id)
-                        save_quality_issue(db, QualityIssue("truncated-document", str(error)), document_id)
-            if progress and deferred:
-                progress(f"saving {len(deferred)} CR versions")
-            for parsed, document_id, source_id in deferred:
-                save_cr(db, parsed, document_id, source_id)
+            # Into an empty database (a whole build) the rules' other indexes are made once at the end.
+            with cr_indexes_made_after(db):
+                for number, doc in enumerate(inputs, 1):
+                    if progress:
+                        progress(f"[{number}/{len(inputs)}] reading {doc.path}")
+                    try:
+                        load_document(db, doc, deferred)
+                        report.documents += 1
+                    except ParseError as error:
+                        if not keep_going:
+                            raise BuildError(str(error), document=doc) from error
+                        report.failed.append(str(error))
+                        document_id = save_document(db, doc, doc.format, "failed", error=str(error))
+                        save_quality_issue(db, QualityIssue("unreadable-document", str(error)), document_id)
+                        partial = getattr(error, "partial", None)
+                        if isinstance(partial, CRDocument):
+                            # A CR cut off in its glossary: its whole rules part is kept, flagged as
+                            # a truncated edition (cr_versions.extra, quality issue), never as complete.
+                            save_cr(db, partial, document_id, doc.source_id)
+                            save_quality_issue(db, QualityIssue("truncated-document", str(error)), document_id)
+                if progress and deferred:
+                    progress(f"saving {len(deferred)} CR versions")
+                for parsed, document_id, source_id in deferred:
+                    save_cr(db, parsed, document_id, source_id)
             if changes is not None and changes.changed("cr"):
                 # A CR version added or changed: every derived table is made again.
                 changes.stop()

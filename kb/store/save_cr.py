@@ -1,8 +1,10 @@
 """Saving a parsed Comprehensive Rules document: its version row, rules, examples, glossary and references."""
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+from collections.abc import Iterator
 
 import sqlite_utils
 
@@ -12,6 +14,7 @@ from kb.records import (
     CRDocument,
     QualityIssue,
 )
+from kb.store.bulk_indexes import indexes_made_after
 from kb.store.save import save_quality_issue
 from kb.store.schema import stable_id
 
@@ -33,6 +36,20 @@ def version_id_for(db: sqlite_utils.Database, cr: CRDocument, source_id: str) ->
         return dated[0]
     # Otherwise undated per-rule pages of one site and language form one growing collection.
     return f"{cr.lang}-pages-{source_id}"
+
+
+@contextlib.contextmanager
+def cr_indexes_made_after(db: sqlite_utils.Database) -> Iterator[None]:
+    """Within the block, CR tables that are empty (a whole build) keep up only the indexes saving
+    a document reads (a version's rules, counts, positions); the others are made once at the
+    end. The whole CR archive is 231,864 rules: each insert kept four more indexes up, a fifth
+    of the build."""
+    with (
+        indexes_made_after(db, "rules", ["number"], ["version_id", "parent_number"], ["position"], ["lineage_id"]),
+        indexes_made_after(db, "rule_refs", ["target_number"]),
+        indexes_made_after(db, "glossary", ["lineage_id"]),
+    ):
+        yield
 
 
 def save_cr_document(
