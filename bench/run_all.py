@@ -10,6 +10,8 @@ BENCHMARKS = [
     ["bench.bulk_import", "--megabytes", "50", "--jsonl-gz"],
     ["bench.refresh_scenarios"],
     ["bench.cr_parse"],
+    # Every edition of the CR archive a default refresh fetches (generated between the 13 real ones).
+    ["bench.cr_archive"],
     ["bench.load_site", "--compare"],
     # Visitors who read a page before the next one (a second apart): the site's figures under
     # load; the run above keeps every client's next request in flight (a saturation test).

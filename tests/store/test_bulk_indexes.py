@@ -9,6 +9,7 @@ import pytest
 import sqlite_utils
 
 from kb.store.bulk_indexes import indexes_made_after
+from kb.store.save_cr import cr_indexes_made_after
 from kb.store.schema import ensure_db_shape
 
 CARD_KEY_INDEX = "idx_ruling_records_card_key"
@@ -83,3 +84,42 @@ def test_a_unique_index_is_never_dropped(tmp_path: Path) -> None:
         present = {row[0] for row in db.execute("select name from sqlite_master where tbl_name = 'rulings'")}
         assert "idx_rulings_rowid" in present
         assert "idx_rulings_published_at" not in present
+
+
+def test_no_bound_drops_the_index_whatever_the_table_holds(tmp_path: Path) -> None:
+    """For a block that rewrites the indexed column of nearly every row (rule lineages)."""
+    db = shaped(tmp_path / "kb.db")
+    add_records(db, 0, 10)
+    before = index_sql(db)
+
+    with indexes_made_after(db, "ruling_records", ["card_key"], up_to_rows=None):
+        assert CARD_KEY_INDEX not in index_sql(db)
+
+    assert index_sql(db) == before
+
+
+def rule_index_sql(db: sqlite_utils.Database) -> dict[str, str]:
+    return {row[0]: row[1] for row in db.execute(
+        "select name, sql from sqlite_master where type = 'index' and tbl_name in ('rules', 'rule_refs', 'glossary')"
+        " and sql is not null"
+    )}
+
+
+def test_cr_editions_saved_into_empty_tables_keep_up_only_the_indexes_saving_reads(tmp_path: Path) -> None:
+    db = shaped(tmp_path / "kb.db")
+    before = rule_index_sql(db)
+
+    with cr_indexes_made_after(db):
+        during = set(rule_index_sql(db))
+        db.conn.execute("insert into cr_versions (id, lang) values ('en-2025-02-07', 'en')")
+        db.conn.execute("insert into rules (id, version_id, number, kind) values (1, 'en-2025-02-07', '100.1', 'rule')")
+
+    # What saving an edition reads (a version's rules, its counts, its positions) stays indexed.
+    assert {"idx_rules_version_id_number", "idx_rules_version_id_kind", "idx_rules_version_id_position"} <= during
+    assert not during & {"idx_rules_number", "idx_rules_position", "idx_rules_lineage_id",
+                         "idx_rules_version_id_parent_number", "idx_rule_refs_target_number", "idx_glossary_lineage_id"}
+    assert rule_index_sql(db) == before
+    # A table holding rules already (an import into a built database) keeps every index.
+    rules_before = {name: sql for name, sql in before.items() if name.startswith("idx_rules_")}
+    with cr_indexes_made_after(db):
+        assert {name: sql for name, sql in rule_index_sql(db).items() if name.startswith("idx_rules_")} == rules_before
