@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import string
+from functools import lru_cache
 
 # Subrule letters skip "l" and "o" (too easily read as 1 and 0), as the CR itself says.
 SUBRULE_LETTERS = "".join(letter for letter in string.ascii_lowercase if letter not in "lo")
@@ -75,6 +76,19 @@ def expand_range(start: str, end_letter: str) -> list[str]:
     if end <= begin:
         return [start]
     return [base + letter for letter in letters[begin : end + 1]]
+
+
+def english_cr_refs(text: str) -> list[str]:
+    """``extract_refs(text, lang="en")`` for the texts of English CR editions: an edition repeats
+    most of the one before and a build reads every edition of the archive (115), so each distinct
+    text is scanned once."""
+    return list(_english_cr_refs(text))
+
+
+# One edition's rules and glossary entries (~4,000) and the next one's.
+@lru_cache(maxsize=8192)
+def _english_cr_refs(text: str) -> tuple[str, ...]:
+    return tuple(extract_refs(text, lang="en"))
 
 
 def extract_refs(text: str, lang: str | None = None) -> list[str]:

@@ -18,7 +18,7 @@ from typing import NoReturn
 
 from kb.normalise.dates import parse_date
 from kb.normalise.decode import decode_text
-from kb.normalise.refs import extract_refs
+from kb.normalise.refs import english_cr_refs
 from kb.parse.cr.txt_glossary import is_title, parse_glossary
 from kb.parse.cr.txt_lines import Lines, logical_lines
 from kb.records import CRDocument, ParseError, Rule
@@ -324,7 +324,7 @@ def _numbered_rule(
 def _finish_rule(rule: Rule) -> None:
     if rule.kind == "rule" and is_title(rule.text):
         rule.title, rule.text = rule.text, ""
-    rule.refs = extract_refs("\n".join([rule.text, *rule.examples]), lang="en")
+    rule.refs = english_cr_refs("\n".join([rule.text, *rule.examples]))
 
 
 def _check_rules_read(doc: Lines, start: int, stop: int, rules: list[Rule]) -> None:

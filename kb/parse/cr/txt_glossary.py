@@ -1,7 +1,7 @@
 """The glossary of an English CR text file: term line, definition lines, blank line."""
 from __future__ import annotations
 
-from kb.normalise.refs import extract_refs
+from kb.normalise.refs import english_cr_refs
 from kb.records import GlossaryEntry, ParseError
 
 MAX_TERM_LENGTH = 60
@@ -29,7 +29,7 @@ def parse_glossary(name: str, lines: list[str]) -> list[GlossaryEntry]:
     entries = []
     for term, definition in terms:
         text = "\n".join(definition)
-        entries.append(GlossaryEntry(term=term, text=text, refs=extract_refs(text, lang="en")))
+        entries.append(GlossaryEntry(term=term, text=text, refs=english_cr_refs(text)))
     return entries
 
 
