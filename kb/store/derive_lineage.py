@@ -35,25 +35,7 @@ def save_lineages(
     db.execute("delete from rule_lineages")
     version_ids = [version_id for version_id, _date in versions]
     by_version, lineages = build_lineages(version_ids, documents, maps)
-    db.execute("drop table if exists temp.rule_lineage_of")
-    db.execute("create temp table rule_lineage_of (version_id text, number text, lineage_id text)")
-    for version_id, numbers in zip(version_ids, by_version, strict=True):
-        db.conn.executemany(
-            "insert into temp.rule_lineage_of values (?, ?, ?)",
-            [(version_id, number, lineage) for number, lineage in numbers.items()],
-        )
-    # One statement, and the lineage index made again afterwards: a rule at a time, each update
-    # looked its rule up and put its hash lineage id at a random place of that index (the whole
-    # CR archive: 231,864 rules, a fifth of its history). Every English rule's lineage is written
-    # again, so the index is always made again. Rows already without a lineage are not written
-    # again to say so.
-    with indexes_made_after(db, "rules", ["lineage_id"], up_to_rows=None):
-        db.execute("update rules set lineage_id = null where lineage_id is not null")
-        db.execute(
-            "update rules set lineage_id = found.lineage_id from temp.rule_lineage_of as found"
-            " where rules.version_id = found.version_id and rules.number = found.number"
-        )
-    db.execute("drop table temp.rule_lineage_of")
+    _write_lineage_ids(db, "rules", "number", version_ids, by_version)
     titles = [{rule.number: rule.title for rule in doc.rules} for doc in documents]
     newest = len(documents) - 1
     db.conn.executemany(
@@ -95,14 +77,9 @@ def save_glossary_lineages(
     """``glossary.lineage_id`` of every English entry, and the glossary lineages in
     ``rule_lineages`` (kind ``glossary``, terms where rules have numbers)."""
     db.execute("delete from rule_lineages where kind = 'glossary'")
-    db.execute("update glossary set lineage_id = null where lineage_id is not null")
     version_ids = [version_id for version_id, _date in versions]
     by_version, lineages = glossary_lineages(version_ids, [document.glossary for document in documents])
-    for version_id, terms in zip(version_ids, by_version, strict=True):
-        db.conn.executemany(
-            "update glossary set lineage_id = ? where version_id = ? and term = ?",
-            [(lineage, version_id, term) for term, lineage in terms.items()],
-        )
+    _write_lineage_ids(db, "glossary", "term", version_ids, by_version)
     newest = len(documents) - 1
     titles = [{entry.term: entry.term for entry in document.glossary} for document in documents]
     db.conn.executemany(
@@ -110,6 +87,32 @@ def save_glossary_lineages(
         " last_number, current_number, title, numbers, versions) values (?,?,?,?,?,?,?,?,?,?)",
         [_lineage_row(lineage, version_ids, titles, newest) for lineage in lineages.values()],
     )
+
+
+def _write_lineage_ids(
+    db: sqlite_utils.Database, table: str, key: str, version_ids: list[str], by_version: Sequence[dict[str, str]]
+) -> None:
+    """``table.lineage_id`` of every row: ``by_version[i][row's key]`` for the rows of
+    ``version_ids[i]``, null for every other row.
+
+    One statement, and the lineage index made again afterwards: a row at a time, each update
+    looked its row up and put its hash lineage id at a random place of that index (the whole CR
+    archive: 231,864 rules, a fifth of its history). Every English row's lineage is written again,
+    so the index is always made again; rows already without a lineage are not written again."""
+    db.execute("drop table if exists temp.lineage_of")
+    db.execute("create temp table lineage_of (version_id text, key text, lineage_id text)")
+    for version_id, lineage_of in zip(version_ids, by_version, strict=True):
+        db.conn.executemany(
+            "insert into temp.lineage_of values (?, ?, ?)",
+            [(version_id, found, lineage) for found, lineage in lineage_of.items()],
+        )
+    with indexes_made_after(db, table, ["lineage_id"], up_to_rows=None):
+        db.execute(f"update {table} set lineage_id = null where lineage_id is not null")
+        db.execute(
+            f"update {table} set lineage_id = found.lineage_id from temp.lineage_of as found"
+            f" where {table}.version_id = found.version_id and {table}.{key} = found.key"
+        )
+    db.execute("drop table temp.lineage_of")
 
 
 def _lineage_row(lineage: Lineage, version_ids: list[str], titles: list[dict], newest: int) -> tuple:
