@@ -142,3 +142,27 @@ def test_code_installed_without_its_source_never_matches_a_recorded_fingerprint(
         assert carry_links.linking_code_fingerprint() != first
     finally:
         carry_links.linking_code_fingerprint.cache_clear()
+
+
+def test_a_served_history_matches_only_when_every_edition_and_lineage_does(served: Path, tmp_path: Path) -> None:
+    """The served file's history is read and compared one edition at a time (the whole archive
+    held twice was ~100 MB): one rule's text or one lineage apart is another history."""
+    from kb.store.carry_links import served_history_is
+    from kb.store.derive_history import stored_cr_history
+
+    ours = stored_cr_history(sqlite_utils.Database(served))
+    assert served_history_is(served, ours)
+
+    reworded = tmp_path / "reworded.db"
+    shutil.copy(served, reworded)
+    with sqlite_utils.Database(reworded).conn as conn:
+        conn.execute("update rules set text = text || ' (reworded)' where version_id = 'en-2025-02-07' and number = '702.19b'")
+    assert not served_history_is(reworded, ours)
+
+    relinked = tmp_path / "relinked.db"
+    shutil.copy(served, relinked)
+    with sqlite_utils.Database(relinked).conn as conn:
+        conn.execute("update rules set lineage_id = 'another' where version_id = 'en-2026-01-16' and number = '702.19'")
+    assert not served_history_is(relinked, ours)
+
+    assert not served_history_is(tmp_path / "missing.db", ours)
