@@ -23,6 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import sqlite_utils
+from sqlite_utils.db import NotFoundError
 
 from kb.link.cr_diff import content_key
 from kb.store.derive_cr_links import load_cr_document
@@ -65,8 +66,9 @@ def linking_code_fingerprint() -> str:
 
 def served_history_is(path: Path, ours: History) -> bool:
     """Whether the file at ``path`` stores the history ``ours``: the same English versions, with
-    the same rules, glossaries and lineages (False when it cannot be read). Its versions are read
-    and compared one at a time: the whole CR archive (111 editions) held a second time was ~100 MB."""
+    the same rules, glossaries and lineages (False when it cannot be read, damaged rows included:
+    a refresh is never blocked by the file it replaces). Its versions are read and compared one at
+    a time: the whole CR archive (111 editions) held a second time was ~100 MB."""
     versions, documents, lineages = ours
     try:
         conn = sqlite3.connect(read_only_uri(path), uri=True)
@@ -85,7 +87,7 @@ def served_history_is(path: Path, ours: History) -> bool:
             ):
                 return False
         return True
-    except sqlite3.Error:
+    except (sqlite3.Error, NotFoundError, ValueError):  # a version row gone, its extra not JSON
         return False
     finally:
         conn.close()

@@ -112,9 +112,14 @@ History = tuple[list[tuple[str, str]], list[CRDocument], list[dict[str, str]]]
 def stored_cr_history(db: sqlite_utils.Database) -> History:
     """What ``save_cr_history`` returns, read back from the stored versions and lineages."""
     versions = english_versions(db)
+    return versions, english_documents(db, versions), [stored_lineages(db, version_id) for version_id, _date in versions]
+
+
+def english_documents(db: sqlite_utils.Database, versions: list[tuple[str, str]]) -> list[CRDocument]:
+    """The stored documents of ``versions``, held together by a history: one string for each
+    distinct text across them (``load_cr_document``)."""
     shared: dict[str, str] = {}
-    documents = [load_cr_document(db, version_id, shared) for version_id, _date in versions]
-    return versions, documents, [stored_lineages(db, version_id) for version_id, _date in versions]
+    return [load_cr_document(db, version_id, shared) for version_id, _date in versions]
 
 
 def stored_lineages(db: sqlite_utils.Database, version_id: str) -> dict[str, str]:
@@ -137,10 +142,7 @@ def save_cr_history(db: sqlite_utils.Database) -> History:
     """Recompute ``cr_changes`` and the rule and glossary lineages (what translations link through)."""
     db.execute("delete from cr_changes")
     versions = english_versions(db)
-    # Held together for the whole history, their texts shared (``load_cr_document``).
-    shared: dict[str, str] = {}
-    documents = [load_cr_document(db, version_id, shared) for version_id, _date in versions]
-    del shared
+    documents = english_documents(db, versions)
     maps, links = save_changes(db, versions, documents)
     by_version = save_lineages(db, versions, documents, maps)
     save_lineage_links(db, versions, by_version, links)
