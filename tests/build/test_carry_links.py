@@ -165,4 +165,10 @@ def test_a_served_history_matches_only_when_every_edition_and_lineage_does(serve
         conn.execute("update rules set lineage_id = 'another' where version_id = 'en-2026-01-16' and number = '702.19'")
     assert not served_history_is(relinked, ours)
 
+    damaged = tmp_path / "damaged.db"
+    shutil.copy(served, damaged)
+    with sqlite_utils.Database(damaged).conn as conn:
+        conn.execute("update cr_versions set extra = '{not json' where id = 'en-2026-01-16'")
+    assert not served_history_is(damaged, ours)
+
     assert not served_history_is(tmp_path / "missing.db", ours)
