@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 import xml.etree.ElementTree as ET
 from collections import Counter
 from urllib.parse import quote
@@ -9,7 +10,7 @@ from urllib.parse import quote
 import pytest
 
 from kb.site.markup import GlossaryLinker, render_text, symbol_html
-from site_databases import JACE, PHELDDAGRIF
+from site_databases import JACE, PHELDDAGRIF, open_immutable
 
 KOMPLOTT = "/card?name=" + quote("Tödliches Komplott")
 
@@ -113,6 +114,26 @@ async def test_search_lists_keyword_results_grouped(snapshot_ds) -> None:
     data = (await snapshot_ds.client.get("/search.json?q=conspirar")).json()
     assert data["best"]["url"] == "/rule/702.78#lang-es"
     assert [group["kind"] for group in data["groups"]] == ["keywords", "rules"]
+
+
+async def test_json_pages_carry_the_page_data_as_utf8(snapshot_ds, snapshot_db) -> None:
+    """The site's JSON (orjson) is the data the page functions give, the standard library's
+    reading of it included, with text as UTF-8 rather than escaped."""
+    import json
+
+    from kb.site.card_page import card_page
+    from kb.site.search import search
+
+    conn = open_immutable(snapshot_db)
+    conn.row_factory = sqlite3.Row
+    query = "zerstören"
+    response = await snapshot_ds.client.get("/search.json?q=" + quote(query))
+    assert response.headers["content-type"] == "application/json; charset=utf-8"
+    assert json.loads(response.content) == json.loads(json.dumps(search(conn, query).to_dict(), default=str))
+    assert "zerstören".encode() in response.content
+    card = await snapshot_ds.client.get(f"/card/{JACE}.json")
+    assert json.loads(card.content) == json.loads(json.dumps(card_page(conn, JACE), default=str))
+    conn.close()
 
 
 async def test_search_shows_the_section_a_title_names_without_landing_on_it(snapshot_ds) -> None:
