@@ -122,7 +122,10 @@ async def test_json_pages_carry_the_page_data_as_utf8(snapshot_ds, snapshot_db) 
     import json
 
     from kb.site.card_page import card_page
+    from kb.site.diff_page import diff_page
+    from kb.site.rule_page import rule_page
     from kb.site.search import search
+    from kb.site.version_page import version_page
 
     conn = open_immutable(snapshot_db)
     conn.row_factory = sqlite3.Row
@@ -131,9 +134,16 @@ async def test_json_pages_carry_the_page_data_as_utf8(snapshot_ds, snapshot_db) 
     assert response.headers["content-type"] == "application/json; charset=utf-8"
     assert json.loads(response.content) == json.loads(json.dumps(search(conn, query).to_dict(), default=str))
     assert "zerstören".encode() in response.content
-    card = await snapshot_ds.client.get(f"/card/{JACE}.json")
-    assert json.loads(card.content) == json.loads(json.dumps(card_page(conn, JACE), default=str))
+    pages = {
+        f"/card/{JACE}.json": card_page(conn, JACE),
+        "/rule/702.78.json": rule_page(conn, "702.78", None, None),
+        "/version/en-2026-04-17.json": version_page(conn, "en-2026-04-17"),
+        "/diff.json?from=en-2026-01-16&to=en-2026-04-17": diff_page(conn, "en-2026-01-16", "en-2026-04-17", None, 0),
+    }
     conn.close()
+    for url, page in pages.items():
+        assert page, url
+        assert json.loads((await snapshot_ds.client.get(url)).content) == json.loads(json.dumps(page, default=str)), url
 
 
 async def test_search_shows_the_section_a_title_names_without_landing_on_it(snapshot_ds) -> None:
