@@ -24,6 +24,7 @@ from kb.site.search_db import (
     bounded_count,
     card_url,
     newest_english_version,
+    one_request,
     register_functions,
     rows,
     rule_url,
@@ -81,6 +82,11 @@ def search(
 
     With ``kind`` only that group is filled, ``PAGE_SIZE`` hits from ``offset`` (the "more" pages).
     """
+    with one_request(conn):
+        return _search(conn, raw_query, per_kind, kind, offset)
+
+
+def _search(conn: sqlite3.Connection, raw_query: str, per_kind: int, kind: str | None, offset: int) -> SearchResults:
     query = clean_query(raw_query)
     kind = kind if kind in GROUP_TITLES else None
     size = PAGE_SIZE if kind else per_kind

@@ -11,7 +11,15 @@ import re
 import sqlite3
 from typing import Any
 
-from kb.site.search_db import newest_english_version, rows, rule_heads, rule_url, rules_titled, translated_versions
+from kb.site.search_db import (
+    newest_english_version,
+    rows,
+    rule_heads,
+    rule_url,
+    rules_titled,
+    translated_versions,
+    version_languages_and_dates,
+)
 from kb.site.search_fulltext import words_first
 from kb.site.search_hit import Hit
 from kb.site.search_text import escape_like, fold, rule_number_key, title_key
@@ -66,7 +74,7 @@ def rule_windows(
         match, RULES_SCAN + 1, conn, "rules_fts")
     heads = rule_heads(conn)
     other = set(translated)
-    version_rows = {row[0]: row[1:] for row in conn.execute("select id, lang, effective_date from cr_versions")}
+    version_rows = version_languages_and_dates(conn)
     # Each version's group once (a few dozen versions), not per match (a thousand).
     group_of = {version: "current" if version == current else "translated" if version in other else "older"
                 for version in version_rows}

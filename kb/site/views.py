@@ -27,6 +27,7 @@ from kb.site import (
     version_page,
 )
 from kb.site.search import GROUP_TITLES, PER_KIND, search
+from kb.site.search_db import one_request
 from kb.site.time_limit import time_limit
 
 # Our pages run several small queries; the whole page shares this budget.
@@ -52,7 +53,7 @@ async def run(datasette, fn: Callable[..., Any], *args: Any) -> Any:
             return cached
 
     def limited(conn: sqlite3.Connection) -> Any:
-        with time_limit(conn, PAGE_TIME_LIMIT_MS):
+        with time_limit(conn, PAGE_TIME_LIMIT_MS), one_request(conn):
             return fn(conn, *args)
 
     value = await limits.PAGES.run(datasette, served, limited)

@@ -17,7 +17,14 @@ from kb.site.search import (
     marked_to_html,
     search,
 )
-from kb.site.search_db import rule_heads
+from kb.site.search_db import (
+    newest_english_version,
+    one_request,
+    rule_heads,
+    table_exists,
+    table_has_rows,
+    translated_versions,
+)
 from site_databases import JACE
 
 SULTAI_EMISSARY = "0274f286-46a1-4028-878a-88c2146a895c"
@@ -374,6 +381,32 @@ def test_rule_heads_follow_the_file_they_were_read_from(tmp_path) -> None:
     memory.execute("create table rules (version_id text, number text, title text, lineage_id text)")
     memory.execute("insert into rules (rowid, version_id, number) values (7, 'en-2026', '100.1')")
     assert rule_heads(memory) == {7: ("en-2026", "100.1", None, None)}
+
+
+def test_one_request_asks_the_file_each_question_once_and_the_next_request_again(tmp_path) -> None:
+    path = tmp_path / "kb.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("create table cr_versions (id text, lang text, effective_date text)")
+    conn.execute("insert into cr_versions values ('en-2025', 'en', '2025-01-01'), ('zhs-2025', 'zhs', '2025-01-02')")
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+
+    def answers(of: sqlite3.Connection) -> list:
+        return [newest_english_version(of), translated_versions(of), table_exists(of, "cr_versions"),
+                table_exists(of, "rules"), table_has_rows(of, "cr_versions")]
+
+    with one_request(conn):
+        assert answers(conn) == ["en-2025", ["zhs-2025"], True, False, True]
+        with one_request(conn):  # a search inside a page's request shares the page's answers
+            assert answers(conn) == ["en-2025", ["zhs-2025"], True, False, True]
+        asked = len(statements)
+        assert asked == 4  # the newest version, the translated ones, the tables, whether one has rows
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("create table rules (x)")
+        assert table_exists(other, "rules") and not table_exists(conn, "rules")  # only conn's answers are kept
+    assert len(statements) == asked
+    conn.execute("insert into cr_versions values ('en-2026', 'en', '2026-01-01')")
+    assert answers(conn) == ["en-2026", ["zhs-2025"], True, True, True]
 
 
 def test_words_as_typed_first_the_prefix_only_when_they_do_not_fill_the_window() -> None:
