@@ -19,16 +19,25 @@ def rows(conn: sqlite3.Connection, sql: str, params: Any = ()) -> list[dict[str,
     return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
-# What one request asks of its file again and again (which tables exist, the newest English CR
-# version, the translated ones, the file's cache key), read once per request: a search asked
-# them ~18 times, a quarter of its statements.
+# What requests ask of their file again and again: which tables exist, the newest English CR
+# version, the translated ones. Within a request (``one_request``) they are read from a copy kept
+# per served file, whose cache key is itself read once a request: a search asked ~18 such
+# questions, a quarter of its statements. Outside a request they are asked of the file.
 _REQUEST = threading.local()
+
+
+class FileFacts(NamedTuple):
+    tables: frozenset[str]  # tables and views
+    newest_english: str | None
+    translated: tuple[str, ...]
+    versions: dict[str, tuple[str, str | None]]  # id -> (language, effective date)
 
 
 @contextmanager
 def one_request(conn: sqlite3.Connection) -> Iterator[None]:
-    """Within, this thread's questions about ``conn``'s tables and CR versions are answered once
-    (the file does not change under a request: served files are replaced, never written)."""
+    """Within, this thread's questions about ``conn``'s tables and CR versions are answered from
+    what is kept for its file, and whether a table has rows once (the file does not change under
+    a request: served files are replaced, never written)."""
     outer = getattr(_REQUEST, "memo", None)
     if outer is not None and outer[0] is conn:
         yield
@@ -50,12 +59,32 @@ def _once(conn: sqlite3.Connection, key: Any, read: Callable[[], Any]) -> Any:
     return values[key]
 
 
-def table_exists(conn: sqlite3.Connection, name: str) -> bool:
+def _in_request(conn: sqlite3.Connection) -> bool:
     memo = getattr(_REQUEST, "memo", None)
-    if memo is not None and memo[0] is conn:
-        return name in _once(conn, "tables", lambda: {
-            row[0] for row in conn.execute("select name from sqlite_master where type in ('table', 'view')")
-        })
+    return memo is not None and memo[0] is conn
+
+
+_FILE_FACTS: OrderedDict[tuple, FileFacts] = OrderedDict()
+
+
+def _facts(conn: sqlite3.Connection) -> FileFacts:
+    return _once(conn, "facts", lambda: _per_file(conn, _FILE_FACTS, _read_facts))
+
+
+def _read_facts(conn: sqlite3.Connection) -> FileFacts:
+    tables = frozenset(row[0] for row in conn.execute("select name from sqlite_master where type in ('table', 'view')"))
+    if "cr_versions" not in tables:
+        return FileFacts(tables, None, (), {})
+    return FileFacts(
+        tables, _newest_english_version(conn),
+        tuple(row[0] for row in conn.execute("select id from cr_versions where lang != 'en' order by id")),
+        {row[0]: (row[1], row[2]) for row in conn.execute("select id, lang, effective_date from cr_versions")},
+    )
+
+
+def table_exists(conn: sqlite3.Connection, name: str) -> bool:
+    if _in_request(conn):
+        return name in _facts(conn).tables
     found = conn.execute(
         "select 1 from sqlite_master where type in ('table', 'view') and name = ?", (name,)
     ).fetchone()
@@ -74,13 +103,14 @@ def register_functions(conn: sqlite3.Connection) -> None:
 
 
 def newest_english_version(conn: sqlite3.Connection) -> str | None:
-    def read() -> str | None:
-        row = conn.execute(
-            "select id from cr_versions where lang = 'en' order by effective_date desc limit 1"
-        ).fetchone()
-        return row[0] if row else None
+    return _facts(conn).newest_english if _in_request(conn) else _newest_english_version(conn)
 
-    return _once(conn, "newest english", read)
+
+def _newest_english_version(conn: sqlite3.Connection) -> str | None:
+    row = conn.execute(
+        "select id from cr_versions where lang = 'en' order by effective_date desc limit 1"
+    ).fetchone()
+    return row[0] if row else None
 
 
 class RuleHead(NamedTuple):
@@ -162,16 +192,17 @@ def _read_rule_heads(conn: sqlite3.Connection) -> dict[int, RuleHead]:
 
 
 def translated_versions(conn: sqlite3.Connection) -> list[str]:
-    return list(_once(conn, "translated", lambda: [
-        row[0] for row in conn.execute("select id from cr_versions where lang != 'en' order by id")
-    ]))
+    if _in_request(conn):
+        return list(_facts(conn).translated)
+    return [row[0] for row in conn.execute("select id from cr_versions where lang != 'en' order by id")]
 
 
 def version_languages_and_dates(conn: sqlite3.Connection) -> dict[str, tuple[str, str | None]]:
-    """Every CR version's (language, effective date), by id."""
-    return dict(_once(conn, "versions", lambda: {
-        row[0]: (row[1], row[2]) for row in conn.execute("select id, lang, effective_date from cr_versions")
-    }))
+    """Every CR version's (language, effective date), by id (within a request: the copy kept for
+    the file, not to be changed)."""
+    if _in_request(conn):
+        return _facts(conn).versions
+    return {row[0]: (row[1], row[2]) for row in conn.execute("select id, lang, effective_date from cr_versions")}
 
 
 def bounded_count(conn: sqlite3.Connection, sql: str, params: Any, cap: int) -> int:

@@ -383,7 +383,7 @@ def test_rule_heads_follow_the_file_they_were_read_from(tmp_path) -> None:
     assert rule_heads(memory) == {7: ("en-2026", "100.1", None, None)}
 
 
-def test_one_request_asks_the_file_each_question_once_and_the_next_request_again(tmp_path) -> None:
+def test_requests_ask_their_file_each_question_once_and_a_changed_file_again(tmp_path) -> None:
     path = tmp_path / "kb.db"
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("create table cr_versions (id text, lang text, effective_date text)")
@@ -395,18 +395,29 @@ def test_one_request_asks_the_file_each_question_once_and_the_next_request_again
         return [newest_english_version(of), translated_versions(of), table_exists(of, "cr_versions"),
                 table_exists(of, "rules"), table_has_rows(of, "cr_versions")]
 
+    before = ["en-2025", ["zhs-2025"], True, False, True]
+    assert answers(conn) == before  # outside a request: asked of the file
+    statements.clear()
     with one_request(conn):
-        assert answers(conn) == ["en-2025", ["zhs-2025"], True, False, True]
+        assert answers(conn) == before
         with one_request(conn):  # a search inside a page's request shares the page's answers
-            assert answers(conn) == ["en-2025", ["zhs-2025"], True, False, True]
-        asked = len(statements)
-        assert asked == 4  # the newest version, the translated ones, the tables, whether one has rows
+            assert answers(conn) == before
+        # The file's key; its tables and versions (kept for the file); whether a table has rows.
+        assert len(statements) == 1 + 4 + 1
         other = sqlite3.connect(path, isolation_level=None)
         other.execute("create table rules (x)")
         assert table_exists(other, "rules") and not table_exists(conn, "rules")  # only conn's answers are kept
-    assert len(statements) == asked
+    statements.clear()
+    with one_request(conn):  # the file changed: its key did, and it is read again
+        assert answers(conn) == ["en-2025", ["zhs-2025"], True, True, True]
     conn.execute("insert into cr_versions values ('en-2026', 'en', '2026-01-01')")
-    assert answers(conn) == ["en-2026", ["zhs-2025"], True, True, True]
+    os.utime(path, (1, 1))  # a new signature even within the same clock tick
+    with one_request(conn):
+        assert answers(conn) == ["en-2026", ["zhs-2025"], True, True, True]
+    statements.clear()
+    with one_request(conn):  # unchanged since: only its key and whether a table has rows are asked
+        assert answers(conn) == ["en-2026", ["zhs-2025"], True, True, True]
+    assert len(statements) == 2
 
 
 def test_words_as_typed_first_the_prefix_only_when_they_do_not_fill_the_window() -> None:
