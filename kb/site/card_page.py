@@ -22,7 +22,6 @@ def find_card(conn: sqlite3.Connection, name: str) -> dict[str, Any] | None:
     wanted = fold(name)
     if not wanted:
         return None
-    conn.create_function("kb_fold", 1, fold, deterministic=True)
     exact = rows(conn, "select distinct oracle_id from card_names where name = ? limit 2", (name,))
     if len(exact) == 1:
         return {"oracle_id": exact[0]["oracle_id"]}

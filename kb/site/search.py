@@ -95,7 +95,6 @@ def _search(conn: sqlite3.Connection, raw_query: str, per_kind: int, kind: str |
                             page_size=size)
     if not query:
         return results
-    register_functions(conn)
     groups = results.groups
     match = fts_query(query)
     cjk = cjk_rows(conn, query, size * 3) if has_cjk(query) else {}
