@@ -68,7 +68,7 @@ _FILE_FACTS: OrderedDict[tuple, FileFacts] = OrderedDict()
 
 
 def _facts(conn: sqlite3.Connection) -> FileFacts:
-    return _once(conn, "facts", lambda: _per_file(conn, _FILE_FACTS, _read_facts))
+    return _once(conn, "facts", lambda: per_file(conn, _FILE_FACTS, _read_facts))
 
 
 def _read_facts(conn: sqlite3.Connection) -> FileFacts:
@@ -136,7 +136,7 @@ _PER_FILE_LOCK = threading.Lock()
 def rule_heads(conn: sqlite3.Connection) -> dict[int, RuleHead]:
     """``rules.rowid`` → its ``RuleHead``, kept while the file is unchanged (a few files at most:
     ~5 MB for the 30k rules of 14 CR versions)."""
-    return _per_file(conn, _RULE_HEADS, _read_rule_heads)
+    return per_file(conn, _RULE_HEADS, _read_rule_heads)
 
 
 _RULE_TITLES: OrderedDict[tuple, dict[tuple[str, str], list[str]]] = OrderedDict()
@@ -145,7 +145,7 @@ _RULE_TITLES: OrderedDict[tuple, dict[tuple[str, str], list[str]]] = OrderedDict
 def rules_titled(conn: sqlite3.Connection, version: str | None, key: str) -> list[str]:
     """Numbers of ``version``'s rules whose title has this ``title_key``, in reading order
     (a map of every version's titles, kept per served file like the rules' heads)."""
-    return _per_file(conn, _RULE_TITLES, _read_rule_titles).get((version or "", key), [])
+    return per_file(conn, _RULE_TITLES, _read_rule_titles).get((version or "", key), [])
 
 
 def _read_rule_titles(conn: sqlite3.Connection) -> dict[tuple[str, str], list[str]]:
@@ -158,7 +158,7 @@ def _read_rule_titles(conn: sqlite3.Connection) -> dict[tuple[str, str], list[st
     return titles
 
 
-def _per_file(conn: sqlite3.Connection, cache: OrderedDict[tuple, Any], read: Callable[[sqlite3.Connection], Any]) -> Any:
+def per_file(conn: sqlite3.Connection, cache: OrderedDict[tuple, Any], read: Callable[[sqlite3.Connection], Any]) -> Any:
     """``read(conn)``, kept in ``cache`` while the served file is unchanged (the last four files)."""
     path = _once(conn, "path", lambda: conn.execute("pragma database_list").fetchone()[2])
     signature = _once(conn, ("signature", path), lambda: file_signature(path))

@@ -8,10 +8,10 @@ from __future__ import annotations
 import html
 import json
 import sqlite3
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from typing import Any
 
-from kb.site.search_db import newest_english_version, rows, rule_url, table_has_rows
+from kb.site.search_db import newest_english_version, per_file, rows, rule_url, table_has_rows
 from kb.site.search_hit import Hit
 from kb.site.search_text import allowed_slips, close_enough, compact, escape_like, fold, has_cjk
 
@@ -120,27 +120,28 @@ def keyword_hit(row: dict[str, Any], how: str) -> Hit:
 
 # (position, compact key, row) of each term, by the key's length.
 Candidates = dict[int, list[tuple[int, str, dict[str, Any]]]]
-_SUGGESTION_KEYS: dict[tuple[str, str | None], Candidates] = {}
+_SUGGESTION_CANDIDATES: OrderedDict[tuple, Candidates] = OrderedDict()
 
 
 def suggestion_candidates(conn: sqlite3.Connection) -> Candidates:
     """Every keyword term we hold (position, compact key, row), by the key's length (a slip or
-    two changes it by at most ``allowed_slips``); kept per database file and CR version."""
-    database = conn.execute("pragma database_list").fetchone()[2]
-    key = (database, newest_english_version(conn))
-    if key not in _SUGGESTION_KEYS:
-        candidates = list(english_keywords(conn))
-        if table_has_rows(conn, "keyword_dictionary"):
-            candidates += rows(
-                conn,
-                "select lang, term, en_term, rule_number, sources, printings, status from keyword_dictionary limit 20000",
-            )
-        by_length: Candidates = defaultdict(list)
-        for position, row in enumerate(candidates):
-            term_key = compact(row["term"])
-            by_length[len(term_key)].append((position, term_key, row))
-        _SUGGESTION_KEYS[key] = dict(by_length)
-    return _SUGGESTION_KEYS[key]
+    two changes it by at most ``allowed_slips``); kept per served file while it is unchanged (a
+    refresh that mines new printed keywords replaces the file, and its terms are read again)."""
+    return per_file(conn, _SUGGESTION_CANDIDATES, _read_suggestion_candidates)
+
+
+def _read_suggestion_candidates(conn: sqlite3.Connection) -> Candidates:
+    candidates = list(english_keywords(conn))
+    if table_has_rows(conn, "keyword_dictionary"):
+        candidates += rows(
+            conn,
+            "select lang, term, en_term, rule_number, sources, printings, status from keyword_dictionary limit 20000",
+        )
+    by_length: Candidates = defaultdict(list)
+    for position, row in enumerate(candidates):
+        term_key = compact(row["term"])
+        by_length[len(term_key)].append((position, term_key, row))
+    return dict(by_length)
 
 
 def keyword_suggestions(conn: sqlite3.Connection, query: str) -> list[tuple[int, Hit]]:

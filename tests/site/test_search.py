@@ -420,6 +420,31 @@ def test_requests_ask_their_file_each_question_once_and_a_changed_file_again(tmp
     assert len(statements) == 2
 
 
+def test_keyword_suggestions_follow_the_file_they_were_read_from(tmp_path) -> None:
+    """Kept per served file while it is unchanged: a refresh that mines a new printed keyword
+    writes a new file, and a server running since suggests it (keyed by path alone, it did not)."""
+    from kb.site.search_keywords import keyword_suggestions
+
+    path = tmp_path / "kb.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("create table cr_versions (id text, lang text, effective_date text)")
+    conn.execute("insert into cr_versions values ('en-2026', 'en', '2026-01-01')")
+    conn.execute("create table rules (version_id text, kind text, title text, number text)")
+    conn.execute("insert into rules values ('en-2026', 'rule', 'Trample', '702.19')")
+    conn.execute("create table keyword_dictionary (lang text, term text, term_key text, en_term text,"
+                 " rule_number text, sources text, printings integer, status text)")
+
+    def suggested(query: str) -> list[str]:
+        return [hit.title for _distance, hit in keyword_suggestions(conn, query)]
+
+    assert suggested("Trampelschadn") == []
+    conn.execute("insert into keyword_dictionary values ('de', 'Trampelschaden', 'trampelschaden', 'Trample',"
+                 " '702.19', '[]', 3, 'agreed')")
+    os.utime(path, (1, 1))  # a new signature even within the same clock tick
+    assert suggested("Trampelschadn") == ["Trampelschaden (Trample)"]
+    conn.close()
+
+
 def test_a_search_registers_no_function_on_its_connection(snapshot_db) -> None:
     """Registering a function expires every statement the connection has prepared: a search that
     did so prepared all its statements again each time (~9 % of its CPU)."""
