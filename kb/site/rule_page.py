@@ -3,23 +3,24 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from typing import Any
 
-from kb.site.page_cache import file_signature
 from kb.site.search import (
     bounded_count,
     newest_english_version,
     rows,
     table_exists,
 )
-from kb.site.search_db import newest_ruling_ids
+from kb.site.search_db import newest_ruling_ids, per_file
 from kb.store import derive_lineage
 
 RULE_HISTORY_LIMIT = 60
 # More rulings than this relying on one rule: read rulings newest first instead of sorting them.
 BUSY_RULE_RULINGS = 2000
-_GLOSSARY_CACHE: dict[tuple[str, str, tuple | None], list[tuple[str, str, re.Pattern[str], dict[str, Any]]]] = {}
+GlossaryPatterns = list[tuple[str, str, re.Pattern[str], dict[str, Any]]]
+# Per served file (the last four: ``per_file``), then per CR version of it.
+_GLOSSARY_PATTERNS: OrderedDict[tuple, dict[str, GlossaryPatterns]] = OrderedDict()
 WORD_RUN = re.compile(r"\w+")
 
 
@@ -135,10 +136,10 @@ def cited_by(conn: sqlite3.Connection, version: str, number: str) -> list[dict[s
 
 def glossary_terms_used(conn: sqlite3.Connection, version: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Glossary entries of the version whose term appears in the rule's text (whole words)."""
-    database = conn.execute("pragma database_list").fetchone()[2]
-    # The file's identity too: a refresh renames a new file (new glossary) over the same path.
-    key = (database, version, file_signature(database))
-    if key not in _GLOSSARY_CACHE:
+    # Per file, not per path: a refresh renames a new file (new glossary) over the same path, and
+    # a server running for months keeps only the last few files' patterns.
+    by_version: dict[str, GlossaryPatterns] = per_file(conn, _GLOSSARY_PATTERNS, lambda _conn: {})
+    if version not in by_version:
         patterns = []
         for entry in rows(conn, "select term, text from glossary where version_id = ? order by length(term) desc", (version,)):
             # "Attack" also names "attacks", "attacking": allow a short English ending.
@@ -151,14 +152,14 @@ def glossary_terms_used(conn: sqlite3.Connection, version: str, entries: list[di
             first_word = WORD_RUN.findall(needle)[:1]
             patterns.append((first_word[0] if first_word else "", needle,
                              re.compile(rf"\b{words}(?:s|es|ed|ing)?\b", re.IGNORECASE), entry))
-        _GLOSSARY_CACHE[key] = patterns
+        by_version[version] = patterns
     text = " ".join(f"{entry['title'] or ''} {entry['text'] or ''}" for entry in entries)
     lowered = text.lower()
     # A term can only occur where its first word does: one set lookup per term before the
     # substring test and the regex (a busy keyword's rule and subrules are pages of text).
     words = set(WORD_RUN.findall(lowered))
     words |= {word[: -len(ending)] for word in words for ending in ("s", "es", "ed", "ing") if word.endswith(ending)}
-    used = [entry for first, needle, pattern, entry in _GLOSSARY_CACHE[key]
+    used = [entry for first, needle, pattern, entry in by_version[version]
             if (not first or first in words) and needle in lowered and pattern.search(text)]
     return sorted(used, key=lambda entry: entry["term"].casefold())[:40]
 

@@ -420,6 +420,24 @@ def test_requests_ask_their_file_each_question_once_and_a_changed_file_again(tmp
     assert len(statements) == 2
 
 
+def test_what_is_kept_per_file_is_kept_for_the_last_four_files_only(tmp_path) -> None:
+    """Rule heads, file facts, keyword suggestions and glossary patterns are kept per served file:
+    a server running through months of refreshes keeps the last few files' copies, not every one."""
+    from collections import OrderedDict
+
+    from kb.site.search_db import per_file
+
+    kept: OrderedDict = OrderedDict()
+    for number in range(6):
+        path = tmp_path / f"kb-{number}.db"
+        conn = sqlite3.connect(path)
+        conn.execute("create table t (x)")
+        conn.commit()
+        assert per_file(conn, kept, lambda _conn, number=number: number) == number
+        conn.close()
+    assert sorted(kept.values()) == [2, 3, 4, 5]
+
+
 def test_keyword_suggestions_follow_the_file_they_were_read_from(tmp_path) -> None:
     """Kept per served file while it is unchanged: a refresh that mines a new printed keyword
     writes a new file, and a server running since suggests it (keyed by path alone, it did not)."""
