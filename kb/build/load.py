@@ -39,7 +39,13 @@ from kb.store.save_cr import save_cr_document
 SNIFF_BYTES = 1 << 20
 
 
-def _detect(doc: DocumentInput) -> Format:
+def is_cr_format(fmt: Format) -> bool:
+    """Whether ``fmt`` reads a Comprehensive Rules document (its parser is one of ``kb.parse.cr``)."""
+    return fmt.module.startswith("kb.parse.cr.")
+
+
+def detect_format_of(doc: DocumentInput) -> Format:
+    """The format ``load_document`` reads ``doc`` as (``doc.format`` or detected). Raises ParseError."""
     size = check_regular_file(Path(doc.path)).st_size
     if doc.format:
         return format_named(doc.format)
@@ -86,7 +92,7 @@ def load_document(
     Undated CR pages are appended to ``deferred`` (when given) instead of saved, so they can
     join a dated version that a later input of the same build provides.
     """
-    fmt = _detect(doc)
+    fmt = detect_format_of(doc)
     name = shown(doc.path)
     stream_saver = STREAMING_SAVERS.get(fmt.name)
     if stream_saver is not None:

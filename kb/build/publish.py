@@ -24,9 +24,10 @@ from pathlib import Path
 import sqlite_utils
 
 from kb.build.inputs import BuildError
-from kb.build.load import load_document, save_cr
+from kb.build.load import detect_format_of, is_cr_format, load_document, save_cr
 from kb.parse.bounds import shown
 from kb.records import CRDocument, ParseError, QualityIssue
+from kb.store.carry_cr import CRInput, carry_cr_tables
 from kb.store.carry_links import detach_served, links_carried
 from kb.store.derive import link_all
 from kb.store.derive_keywords import derive_keyword_dictionary
@@ -58,6 +59,8 @@ class BuildReport:
     derived: list[str] = field(default_factory=list)
     # Rulings whose citations were copied from the file the build replaced (kb.store.carry_links).
     links_carried: int = 0
+    # CR documents whose tables were copied from the file the build replaced (kb.store.carry_cr).
+    cr_documents_carried: int = 0
 
 
 # SQLite's sorter helper threads for builds: one where there is a second core (see open_for_build).
@@ -111,12 +114,14 @@ def build_database(
     keep_going: bool = False,
     progress: Callable[[str], None] | None = None,
     before_swap: Callable[[sqlite_utils.Database], None] | None = None,
-    carry_links_from: Path | None = None,
+    carry_from: Path | None = None,
 ) -> BuildReport:
     """Write a complete database for ``inputs`` (on top of a copy of ``base``) and swap it in.
 
-    ``carry_links_from``: a file built from the same CR by the same linking code (the one a
-    refresh replaces); a whole build copies its citations of unchanged rulings (``kb.store.carry_links``)."""
+    ``carry_from``: the file a whole build replaces, built by the same code (a refresh passes
+    it when the fingerprint it recorded is this code's): its CR tables are copied when it holds
+    exactly these CR documents (``kb.store.carry_cr``), and its citations of unchanged rulings
+    when its CR history is this build's (``kb.store.carry_links``)."""
     started = time.monotonic()
     db_path = Path(db_path)
     report = BuildReport(db_path=db_path)
@@ -135,7 +140,7 @@ def build_database(
     temp_path = db_path.with_name(f".{db_path.name}.building-{os.getpid()}")
     try:
         return _build(inputs, db_path, temp_path, base, keep_going, progress, before_swap, report, started,
-                      carry_links_from)
+                      carry_from)
     except (OSError, sqlite3.Error) as error:
         raise BuildError(f"{shown(db_path)}: could not write the new database: {os_reason(error)}") from None
     except MemoryError:
@@ -226,7 +231,7 @@ def _build(
     before_swap: Callable[[sqlite_utils.Database], None] | None,
     report: BuildReport,
     started: float,
-    carry_links_from: Path | None = None,
+    carry_from: Path | None = None,
 ) -> BuildReport:
     temp_path.unlink(missing_ok=True)
     try:
@@ -239,12 +244,19 @@ def _build(
         adding = base is not None and not migrations.pending(db)
         ensure_db_shape(db, search=False)
         changes = ImportChanges(db) if adding else None
+        carried_cr = _carry_cr(db, inputs, carry_from, progress) if base is None and carry_from is not None else {}
         with db.atomic():
             save_sources(db)
             deferred: list = []
             # Into an empty database (a whole build) the rules' other indexes are made once at the end.
             with cr_indexes_made_after(db):
                 for number, doc in enumerate(inputs, 1):
+                    carried = carried_cr.get(document_id_for(doc))
+                    if carried is not None:
+                        fmt, lang = carried
+                        save_document(db, doc, fmt, "parsed", lang=lang)
+                        report.documents += 1
+                        continue
                     if progress:
                         progress(f"[{number}/{len(inputs)}] reading {doc.path}")
                     try:
@@ -270,8 +282,10 @@ def _build(
                 # A CR version added or changed: every derived table is made again.
                 changes.stop()
                 changes = None
-            report.derived = link_all(db, progress, changes, carry_links_from if changes is None else None)
+            report.derived = link_all(db, progress, changes, carry_from if changes is None else None,
+                                      cr_carried=bool(carried_cr))
             report.links_carried = links_carried(db)
+            report.cr_documents_carried = len(carried_cr)
             if changes is None or changes.changed("keyword dictionary"):
                 if progress:
                     progress("mining the keyword dictionary from printed texts")
@@ -313,6 +327,28 @@ def _build(
         temp_path.with_name(temp_path.name + "-journal").unlink(missing_ok=True)
     report.seconds = time.monotonic() - started
     return report
+
+
+def _carry_cr(
+    db: sqlite_utils.Database, inputs: list[DocumentInput], served: Path, progress: Callable[[str], None] | None
+) -> dict[int, tuple[str, str]]:
+    """The CR documents of ``inputs`` whose tables were copied from ``served``
+    (``kb.store.carry_cr``): document id -> (format, language); empty when none were."""
+    documents: dict[int, tuple[DocumentInput, str]] = {}
+    for doc in inputs:
+        try:
+            fmt = detect_format_of(doc)
+        except ParseError:
+            continue  # read (and refused or kept going past) as every input is
+        if is_cr_format(fmt):
+            documents[document_id_for(doc)] = (doc, fmt.name)
+    wanted = [CRInput(document_id, fmt, doc.source_id) for document_id, (doc, fmt) in documents.items()]
+    languages = carry_cr_tables(db, wanted, served)
+    if languages is None:
+        return {}
+    if progress:
+        progress(f"{len(languages)} CR documents as in {shown(served)}: their tables carried over")
+    return {document_id: (documents[document_id][1], lang) for document_id, lang in languages.items()}
 
 
 LEFTOVER = re.compile(r"\.building-(\d+)(?:-journal|-wal|-shm)?$")

@@ -4,9 +4,9 @@ One refresh is: take ``<raw>/refresh.lock`` (a second refresh exits at once), fe
 conditionally into the raw store (``scraper.fetch.run_fetch``), choose the raw store's latest
 good documents as the build's inputs, and, unless those inputs are exactly the ones the served
 database was built from, build a new file with ``kb.build.publish.build_database`` (keeping the served
-file's rule citations of unchanged rulings when its CR history and linking code are this build's:
-``kb.store.carry_links``). Before the new file
-is renamed over the served one it gets what only a refresh knows: rulings' ``first_seen`` carried
+file's CR tables when it holds this build's CR documents, ``kb.store.carry_cr``, and its rule
+citations of unchanged rulings when its CR history is this build's, ``kb.store.carry_links``; both
+only from a file this code built). Before the new file is renamed over the served one it gets what only a refresh knows: rulings' ``first_seen`` carried
 from the served database, rulings that vanished upstream carried over and marked
 ``removed_upstream = 1``, every run of the raw store as ``refresh_runs`` and the changes against
 the served database; then it is checked (no table shrinking by more than 10 % unless allowed,
@@ -44,6 +44,7 @@ from kb.refresh.inputs import (
 )
 from kb.refresh.lock import refresh_lock
 from kb.refresh.runs import RefreshResult, record_run, run_row
+from kb.store.carry_cr import cr_documents_carried
 from kb.store.carry_links import linking_code_fingerprint, links_carried
 from kb.store.files import read_only_uri
 from kb.store.save import DocumentInput
@@ -112,6 +113,9 @@ class _Publish:
                 carried = links_carried(db)
                 if carried:
                     self.changes["ruling_links_carried"] = carried
+                carried_cr = cr_documents_carried(db)
+                if carried_cr:
+                    self.changes["cr_documents_carried"] = carried_cr
                 self._layout_changes(db)
                 problems = shrink_problems(tables) if served else []
                 if problems and not self.allow_shrink:
@@ -309,13 +313,14 @@ def _build_or_skip(
         }
 
     publish = _Publish(db_path, store, allow_shrink, current_run, result)
-    # The served file's citations of unchanged rulings are kept when the code that linked them
-    # is this code (kb.store.carry_links checks the CR history and each ruling itself).
+    # The served file's CR tables and citations of unchanged rulings are kept when the code that
+    # made them is this code (kb.store.carry_cr checks the CR documents, kb.store.carry_links the
+    # CR history and each ruling).
     linking_code = linking_code_fingerprint()
     carry_from = db_path if served and published.get("linking_code") == linking_code else None
     for _attempt in range(MAX_UNREADABLE_BODIES + 1):
         try:
-            build_database(inputs, db_path, before_swap=publish.before_swap, carry_links_from=carry_from)
+            build_database(inputs, db_path, before_swap=publish.before_swap, carry_from=carry_from)
             break
         except BuildError as error:
             if error.document is None or not _fall_back(store, inputs, error, result):

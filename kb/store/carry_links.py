@@ -9,7 +9,8 @@ and card name, and the linking code. So where all of these are the same, the ser
 are copied, and only the other rulings are linked.
 
 Each is checked, never assumed: the history by comparing the served file's stored history with
-the one this build derived, the rulings in SQL, and the code by ``linking_code_fingerprint``,
+the one this build derived (or known the same: this build's CR tables were copied from that file,
+``kb.store.carry_cr``), the rulings in SQL, and the code by ``linking_code_fingerprint``,
 which the refresh records with what it publishes (a file built by other code is linked whole).
 """
 from __future__ import annotations
@@ -31,19 +32,28 @@ from kb.store.derive_history import History, english_versions, stored_lineages
 from kb.store.derive_rulings import RULING_LINK_INPUTS
 from kb.store.files import read_only_uri
 
-# What linking a ruling to rules runs: a change to any of these files links every ruling again.
+# What linking a ruling to rules runs, and what reads, compares and links the CR documents: a
+# change to any of these files links every ruling again and reads every CR document again.
 LINKING_CODE = (
     "kb.link", "kb.normalise", "kb.records", "kb.store.schema", "kb.store.derive_cr_links",
     "kb.store.derive_lineage", "kb.store.derive_history", "kb.store.carry_links",
+    # What reads and stores the CR documents whose tables a build may carry (kb.store.carry_cr).
+    "kb.parse", "kb.build.load", "kb.build.identity", "kb.store.save", "kb.store.save_cr", "kb.store.tables",
+    "kb.store.carry_cr",
 )
 
 
 def linking_code_files() -> list[Path]:
-    """The source files of ``LINKING_CODE`` (a package: all its files)."""
+    """The source files of ``LINKING_CODE`` (a package: all its files, and the tables its ``data``
+    folders hold: the editions' set names, the symbols' spellings)."""
     files: list[Path] = []
     for name in LINKING_CODE:
         path = Path(importlib.import_module(name).__file__ or "")
-        files += sorted(path.parent.rglob("*.py")) if path.name == "__init__.py" else [path]
+        if path.name == "__init__.py":
+            files += sorted(path.parent.rglob("*.py"))
+            files += sorted(file for file in path.parent.rglob("data/*.json"))
+        else:
+            files.append(path)
     return files
 
 
@@ -54,7 +64,7 @@ def linking_code_fingerprint() -> str:
     digest = hashlib.sha256(sys.version.encode())
     root = Path(importlib.import_module("kb").__file__ or "").parent
     files = linking_code_files()
-    if not files or not all(file.suffix == ".py" and file.is_file() for file in files):
+    if not files or not all(file.suffix in (".py", ".json") and file.is_file() for file in files):
         # Installed without its source (bytecode only): the code cannot be told apart from
         # another release's, so no file is ever taken as linked by it.
         return f"unknown-{uuid.uuid4().hex}"
@@ -103,16 +113,17 @@ SERVED_LINK_INPUTS = (
 )
 
 
-def carry_ruling_links(db: sqlite_utils.Database, history: History, served: Path) -> int:
+def carry_ruling_links(db: sqlite_utils.Database, history: History | None, served: Path) -> int:
     """Copy ``served``'s ``ruling_rules`` rows of every ruling whose text, date and card name are
-    as there, when its CR history is this build's; returns how many rulings were carried (their
-    ids in ``temp.carried_rulings``, empty when none). The caller links the rest.
+    as there, when its CR history is this build's ``history`` (None: this build's CR tables were
+    copied from ``served``, ``kb.store.carry_cr``, so it is); returns how many rulings were carried
+    (their ids in ``temp.carried_rulings``, empty when none). The caller links the rest.
 
     The served file stays attached (read only) until ``detach_served``: a database cannot be
     detached inside the build's transaction."""
     db.execute(f"drop table if exists {CARRIED}")
     db.execute(f"create table {CARRIED} (id integer primary key)")
-    if not served_history_is(served, history):
+    if history is not None and not served_history_is(served, history):
         return 0
     try:
         db.execute(f"attach database ? as {SERVED}", [read_only_uri(served)])

@@ -32,13 +32,15 @@ def link_all(
     db: sqlite_utils.Database,
     progress: Callable[[str], None] | None = None,
     changes: ImportChanges | None = None,
-    carry_links_from: Path | None = None,
+    carry_from: Path | None = None,
+    cr_carried: bool = False,
 ) -> list[str]:
     """Recompute the derived tables; ``changes``: what an import into a built database changed,
     which wrote no CR row (the CR-derived tables are current): only the cards it touched are
-    derived again. ``carry_links_from``: the file a whole build replaces, made by the same linking
+    derived again. ``carry_from``: the file a whole build replaces, made by the same linking
     code (``kb.store.carry_links``: how many rulings it carried is ``links_carried(db)``). Returns
-    the steps that ran."""
+    the steps that ran. ``cr_carried``: the CR tables were copied from ``carry_from``
+    (``kb.store.carry_cr``): its history and translation links are read back, not derived."""
     ran: list[str] = []
 
     def stage(name: str, message: str) -> None:
@@ -49,9 +51,13 @@ def link_all(
     if changes is None or changes.changed("card names"):
         stage("card names", "linking card names")
         resolve_card_names(db)
+    history: History | None
     if changes is not None:
         # No CR version was added or changed: diffs, lineages and translation links stand.
         history = stored_cr_history(db)
+    elif cr_carried:
+        stage("cr carried", "the CR tables carried over: their history is read back if a ruling needs it")
+        history = None
     else:
         # English lineages first: translations link to the English rule of the same identity.
         stage("cr history", "comparing CR versions: rule lineages and history")
@@ -62,14 +68,15 @@ def link_all(
         link_cr_translations(db, {version_id: doc for (version_id, _date), doc in zip(versions, documents, strict=True)})
     stage("rulings", "deriving cards and rulings, linking translations and cited rules")
     derive_rulings(db, changes)
-    if changes is not None:
+    if changes is not None and history is not None:
         # The same CR and the same ruling give the same citations: only rulings that are new
         # or whose text, date or card name changed are linked again.
         stage("new ruling links", "linking new rulings to the rules they cite")
         _relink_rederived_rulings(db, history, changes)
     else:
         stage("ruling links", "linking rulings to the rules they cite")
-        save_ruling_links(db, history, carry_links_from)
+        save_ruling_links(db, history if history is not None else lambda: stored_cr_history(db), carry_from,
+                          history_is_served=cr_carried)
     return ran
 
 

@@ -9,6 +9,8 @@ adds or changes a CR version (an import that adds none links only the rulings it
 """
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
 
@@ -150,19 +152,28 @@ def save_cr_history(db: sqlite_utils.Database) -> History:
     return versions, documents, by_version
 
 
-def save_ruling_links(db: sqlite_utils.Database, history: History, carry_from: Path | None = None) -> None:
+def save_ruling_links(
+    db: sqlite_utils.Database, history: History | Callable[[], History], carry_from: Path | None = None,
+    history_is_served: bool = False,
+) -> None:
     """Recompute ``ruling_rules`` (after the rulings are derived) and the citations view; with
     ``carry_from`` (the file this build replaces, made by the same linking code), the rows of the
     rulings that are as there are copied from it when the CR history is too
-    (``kb.store.carry_links``)."""
+    (``kb.store.carry_links``; ``history_is_served``: the history is read from CR tables copied
+    from that file, so it is not compared again). ``history`` may be a function that reads it:
+    then it is read only when some ruling is left to link (the whole archive's editions are
+    ~220 MB and seconds to read)."""
     from kb.store.carry_links import CARRIED, carry_ruling_links
 
+    read: Callable[[], History] = functools.cache(history) if callable(history) else lambda: history
     db.execute("delete from ruling_rules")
     carried = 0
     with indexes_made_after(db, "ruling_rules", ["lineage_id", "published_at", "ruling_id"], ["rule_id"], ["current_rule_id"], ["status"]):
         if carry_from is not None:
-            carried = carry_ruling_links(db, history, carry_from)
-        save_ruling_rules(db, *history, where=f"rulings.id not in (select id from {CARRIED})" if carried else "")
+            carried = carry_ruling_links(db, None if history_is_served else read(), carry_from)
+        where = f"rulings.id not in (select id from {CARRIED})" if carried else ""
+        if db.execute(f"select exists (select 1 from rulings{' where ' + where if where else ''})").fetchone()[0]:
+            save_ruling_rules(db, *read(), where=where)
     db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW, replace=True)
 
 

@@ -48,7 +48,7 @@ def test_the_same_inputs_carry_every_ruling_and_give_the_same_file(served: Path,
     odd = tmp_path / "served #1?x=%20.db"
     shutil.copy(served, odd)
     rebuilt = tmp_path / "kb.db"
-    report = build_database(inputs(RULINGS), rebuilt, carry_links_from=odd)
+    report = build_database(inputs(RULINGS), rebuilt, carry_from=odd)
     assert report.links_carried == count(served, "select count(*) from rulings") > 0
     assert digest(rebuilt) == digest(served)
 
@@ -76,7 +76,7 @@ def test_changed_rulings_are_linked_again_and_the_rest_carried(served: Path, tmp
     versions = path_inputs(VERSIONS, source_id="wizards")
 
     carried, whole = tmp_path / "carried.db", tmp_path / "whole.db"
-    report = build_database(versions + path_inputs(files, source_id="scryfall"), carried, carry_links_from=served)
+    report = build_database(versions + path_inputs(files, source_id="scryfall"), carried, carry_from=served)
     build_database(versions + path_inputs(files, source_id="scryfall"), whole)
 
     assert digest(carried) == digest(whole)
@@ -90,7 +90,7 @@ def test_changed_rulings_are_linked_again_and_the_rest_carried(served: Path, tmp
 def test_another_cr_history_carries_nothing(served: Path, tmp_path: Path) -> None:
     rebuilt = tmp_path / "kb.db"
     other = [CR / "2024-02-06.txt", *VERSIONS]
-    report = build_database(inputs(RULINGS, other), rebuilt, carry_links_from=served)
+    report = build_database(inputs(RULINGS, other), rebuilt, carry_from=served)
     # Every ruling linked by this build (a version more: the history differs).
     assert report.links_carried == 0
     assert count(rebuilt, "select count(*) from ruling_rules") > count(served, "select count(*) from ruling_rules") // 2
@@ -100,7 +100,7 @@ def test_a_served_file_that_cannot_be_read_carries_nothing(tmp_path: Path) -> No
     broken = tmp_path / "served.db"
     broken.write_bytes(b"not a database" * 100)
     rebuilt = tmp_path / "kb.db"
-    report = build_database(inputs(RULINGS[:1], VERSIONS[1:]), rebuilt, carry_links_from=broken)
+    report = build_database(inputs(RULINGS[:1], VERSIONS[1:]), rebuilt, carry_from=broken)
     assert report.links_carried == 0
     assert count(rebuilt, "select count(*) from rulings") > 0
 
@@ -111,6 +111,9 @@ def test_the_linking_code_fingerprint_reads_every_module_linking_runs() -> None:
     assert {
         "link/ruling_citations.py", "link/keyword_vocabulary.py", "link/cr_trace.py", "normalise/refs.py",
         "store/derive_history.py", "store/derive_lineage.py", "store/carry_links.py", "records.py",
+        # And what reads the CR documents whose tables a build carries (kb.store.carry_cr).
+        "parse/cr/txt.py", "store/save_cr.py", "store/carry_cr.py", "build/identity.py",
+        "normalise/data/cr_editions.json", "normalise/data/symbology.json",
     } <= files
     assert len(linking_code_fingerprint()) == 64
 
@@ -125,7 +128,7 @@ def test_a_served_file_whose_citations_cannot_be_read_has_every_ruling_linked(se
     db.execute("create view ruling_rules as select * from ruling_rules_kept where json('{') is not null")
     db.close()
     rebuilt = tmp_path / "kb.db"
-    report = build_database(inputs(RULINGS), rebuilt, carry_links_from=damaged)
+    report = build_database(inputs(RULINGS), rebuilt, carry_from=damaged)
     assert report.links_carried == 0
     assert digest(rebuilt) == digest(served)
 

@@ -166,8 +166,10 @@ def test_a_newer_cr_and_changed_rulings_are_recorded_exactly(site: TestSite, tmp
     assert result.message == (
         "published 4 documents; new CR versions: en-2022-04-29; rulings +1 ~1 -2"
     )
-    # A new CR version: the history differs, so every ruling was linked again.
+    # A new CR version: the history differs, so every ruling was linked again, and the CR
+    # documents differ, so every one was read again.
     assert "ruling_links_carried" not in result.changes
+    assert "cr_documents_carried" not in result.changes
     tables = result.changes["tables"]
     assert tables["cr_versions"] == {"before": 1, "after": 2, "added": 1, "changed": 0, "removed": 0}
     # As rows: the reworded ruling has a new id (added, its old row removed), the added one is
@@ -229,6 +231,8 @@ def test_a_newer_cr_and_changed_rulings_are_recorded_exactly(site: TestSite, tmp
     published = sqlite_utils.Database(db_path)
     listed = published.execute("select count(*) from rulings where removed_upstream = 0").fetchone()[0]
     assert third.changes["ruling_links_carried"] == listed - 1
+    # The same two CR documents: their tables copied from the served file, not read again.
+    assert third.changes["cr_documents_carried"] == 2
     # Recorded in the published file's run too.
     recorded = published.execute("select changes from refresh_runs order by id desc limit 1").fetchone()[0]
     assert json.loads(recorded)["ruling_links_carried"] == listed - 1
@@ -411,5 +415,6 @@ def test_replaced_bulk_bodies_are_removed_unless_kept(site: TestSite, tmp_path: 
     second = run(site, tmp_path)
     assert (second.exit_code, second.status, second.changes["removed_superseded_bodies"]) == (0, "published", 1)
     assert "ruling_links_carried" not in second.changes
+    assert "cr_documents_carried" not in second.changes
     with RawStore(tmp_path / "raw") as store:
         assert not store.path_for(old.sha256).exists() and store.body_removed(old.sha256)
