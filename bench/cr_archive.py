@@ -16,8 +16,11 @@ here says anything about the real rules.
 Each build runs in a fresh interpreter (``mtgkb import`` into an empty file; ``bench.full_scale``
 reports its peak memory from VmHWM), interleaved: the 13 real editions, then the archive, for
 ``--rounds`` rounds, beside a raw baseline on the archive's files (decode, a regex scan of the rule
-lines, ``executemany`` of number and text, an FTS5 index). Prints the figures and writes them to
-``bench/results/cr_archive.json``.
+lines, ``executemany`` of number and text, an FTS5 index). After each archive build, the same
+files are built again as a refresh rebuilds them (``bench.rebuild``: carrying from the file just
+built, its CR tables copied by ``kb.store.carry_cr`` instead of every edition read and compared
+again), and the first round checks that both files hold the same rows (``content_digest``).
+Prints the figures and writes them to ``bench/results/cr_archive.json``.
 """
 from __future__ import annotations
 
@@ -31,7 +34,10 @@ import sqlite3
 import time
 from pathlib import Path
 
+import sqlite_utils
+
 from bench.full_scale import measured, megabytes
+from kb.build.publish import content_digest
 from kb.normalise.decode import decode_text
 from scraper.fetchers.cr_archive import archive_files
 
@@ -122,6 +128,23 @@ def built(files: list[Path], db_path: Path) -> dict:
     return figures
 
 
+def rebuilt(files: list[Path], served: Path, db_path: Path) -> dict:
+    """``files`` built again into ``db_path`` as a refresh replacing ``served`` builds them."""
+    db_path.unlink(missing_ok=True)
+    figures = measured("bench.rebuild", "--carry-from", str(served), "--db", str(db_path), *map(str, files))
+    conn = sqlite3.connect(db_path)
+    try:
+        figures["rules"] = conn.execute("select count(*) from rules").fetchone()[0]
+    finally:
+        conn.close()
+    figures["db_mb"] = megabytes(db_path)
+    return figures
+
+
+def digest(db_path: Path) -> str:
+    return content_digest(sqlite_utils.Database(db_path))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/mtgkb-cr-archive"))
@@ -130,27 +153,40 @@ def main() -> None:
     editions = len(archive_files(json.loads(LISTING.read_text())))
     shutil.rmtree(args.workdir, ignore_errors=True)
     archive = write_archive(args.workdir / "archive", editions)
-    runs: dict[str, list[dict]] = {"13 real editions": [], f"archive ({len(archive)} editions)": []}
+    archive_label = f"archive ({len(archive)} editions)"
+    rebuilt_label = "archive rebuilt, CR carried"
+    runs: dict[str, list[dict]] = {"13 real editions": [], archive_label: [], rebuilt_label: []}
     raw = []
+    same_rows = None
     for round_number in range(1, args.rounds + 1):
-        for label, files in zip(runs, (REAL, archive), strict=True):
+        for label, files in ((list(runs)[0], REAL), (archive_label, archive)):
             figures = built(files, args.workdir / "kb.db")
             runs[label].append(figures)
             print(f"round {round_number}  {label:24} {figures['seconds']:6.1f} s (CPU {figures['cpu_seconds']:6.1f})"
                   f"  peak {figures['peak_rss_mb']:6.1f} MB  {figures['db_mb']:6.1f} MB  {figures['rules']:,} rules", flush=True)
+        figures = rebuilt(archive, args.workdir / "kb.db", args.workdir / "rebuilt.db")
+        runs[rebuilt_label].append(figures)
+        print(f"round {round_number}  {rebuilt_label:24} {figures['seconds']:6.1f} s (CPU {figures['cpu_seconds']:6.1f})"
+              f"  peak {figures['peak_rss_mb']:6.1f} MB  {figures['db_mb']:6.1f} MB  {figures['rules']:,} rules", flush=True)
+        if same_rows is None:
+            same_rows = digest(args.workdir / "kb.db") == digest(args.workdir / "rebuilt.db")
+            print(f"rebuilt file holds the same rows as the archive build: {same_rows}", flush=True)
         started = time.monotonic()
         rows = raw_load(archive, args.workdir / "raw.db")
         raw.append({"seconds": round(time.monotonic() - started, 1), "rules": rows, "db_mb": megabytes(args.workdir / "raw.db")})
         print(f"round {round_number}  raw archive              {raw[-1]['seconds']:6.1f} s  {raw[-1]['db_mb']:6.1f} MB", flush=True)
-    archive_label = list(runs)[1]
     best = min(runs[archive_label], key=lambda figures: figures["seconds"])
+    best_rebuilt = min(runs[rebuilt_label], key=lambda figures: figures["seconds"])
     summary = {
         "editions in the archive's listing": editions,
         "real editions": len(REAL),
         "archive build / raw archive (best of each)": round(best["seconds"] / min(r["seconds"] for r in raw), 1),
         "archive build / 13 real editions (best of each)": round(
             best["seconds"] / min(f["seconds"] for f in runs["13 real editions"]), 1),
-        "peak MB (archive, highest)": max(f["peak_rss_mb"] for f in runs[archive_label]),
+        "archive rebuilt carrying its CR / archive build (best of each)": round(
+            best_rebuilt["seconds"] / best["seconds"], 2),
+        "rebuilt file holds the same rows": same_rows,
+        "peak MB (archive, highest)": max(f["peak_rss_mb"] for f in runs[archive_label] + runs[rebuilt_label]),
         "peak target MB": TARGET_PEAK_MB,
     }
     for key, value in summary.items():
