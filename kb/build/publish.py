@@ -26,6 +26,7 @@ import sqlite_utils
 from kb.build.inputs import BuildError
 from kb.build.load import detect_format_of, is_cr_format, load_document, save_cr
 from kb.parse.bounds import shown
+from kb.parse.formats import all_formats
 from kb.records import CRDocument, ParseError, QualityIssue
 from kb.store.carry_cr import CRInput, carry_cr_tables
 from kb.store.carry_links import detach_served, links_carried
@@ -343,7 +344,7 @@ def _carry_cr(
         if is_cr_format(fmt):
             documents[document_id_for(doc)] = (doc, fmt.name)
     wanted = [CRInput(document_id, fmt, doc.source_id) for document_id, (doc, fmt) in documents.items()]
-    languages = carry_cr_tables(db, wanted, served)
+    languages = carry_cr_tables(db, wanted, {fmt.name for fmt in all_formats() if is_cr_format(fmt)}, served)
     if languages is None:
         return {}
     if progress:

@@ -47,13 +47,15 @@ class CRInput:
     source_id: str
 
 
-def carry_cr_tables(db: sqlite_utils.Database, documents: list[CRInput], served: Path) -> dict[int, str] | None:
+def carry_cr_tables(
+    db: sqlite_utils.Database, documents: list[CRInput], cr_formats: set[str], served: Path
+) -> dict[int, str] | None:
     """Copy ``served``'s CR tables into ``db`` (a whole build, its CR tables empty, outside a
-    transaction) when ``served``
-    holds exactly ``documents`` as its CR documents, each read whole (status ``parsed``), and
-    their quality issues; returns each carried document's language (what its ``documents`` row
-    says), or None when nothing was carried (other CR documents, an unreadable or damaged file,
-    no CR at all): the build then reads the documents itself."""
+    transaction) when ``served`` holds exactly ``documents`` as its documents of ``cr_formats``
+    (every format a CR is read from), each read whole (status ``parsed``), and their quality
+    issues; returns each carried document's language (what its ``documents`` row says), or None
+    when nothing was carried (other CR documents, an unreadable or damaged file, no CR at all):
+    the build then reads the documents itself."""
     if not documents:
         return None
     try:
@@ -61,7 +63,7 @@ def carry_cr_tables(db: sqlite_utils.Database, documents: list[CRInput], served:
     except sqlite3.Error:
         return None
     try:
-        languages = _served_documents(db, documents)
+        languages = _served_documents(db, documents, cr_formats)
         if languages is None:
             return None
         with cr_indexes_made_after(db):
@@ -76,11 +78,11 @@ def carry_cr_tables(db: sqlite_utils.Database, documents: list[CRInput], served:
         db.execute(f"detach database {SERVED_CR}")
 
 
-def _served_documents(db: sqlite_utils.Database, documents: list[CRInput]) -> dict[int, str] | None:
+def _served_documents(db: sqlite_utils.Database, documents: list[CRInput], cr_formats: set[str]) -> dict[int, str] | None:
     """The language of each of ``documents`` as the served file read them, or None unless the
     served file's CR documents are exactly these, every one parsed."""
     ours = {(doc.document_id, doc.format, doc.source_id) for doc in documents}
-    formats = sorted({doc.format for doc in documents})
+    formats = sorted(cr_formats | {doc.format for doc in documents})
     try:
         rows = db.execute(
             f"select id, format, source_id, status, lang from {SERVED_CR}.documents"
@@ -127,18 +129,17 @@ def _copy(db: sqlite_utils.Database, document_ids: list[int]) -> bool:
         f" from {SERVED_CR}.quality_issues where document_id in ({', '.join('?' * len(document_ids))})"
         f" and kind not in ({', '.join('?' * len(DERIVED_ISSUES))})"
     )
-    db.execute("savepoint carry_cr")
     try:
         for statement in copies[:-1]:
             db.execute(statement)
         db.execute(copies[-1], [*document_ids, *DERIVED_ISSUES])
     except sqlite3.DatabaseError:
         # Damaged where it was not read before: what it holds is not known, so the build reads
-        # the documents itself (a refresh is never blocked by the file it replaces).
-        db.execute("rollback to carry_cr")
-        db.execute("release carry_cr")
+        # the documents itself (a refresh is never blocked by the file it replaces). What was
+        # copied goes by hand: a build's file keeps no journal to roll back with.
+        for table in CR_TABLES:
+            db.execute(f"delete from main.[{table}]")
         return False
-    db.execute("release carry_cr")
     return True
 
 
