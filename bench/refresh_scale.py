@@ -68,7 +68,10 @@ def one_refresh(raw: str, db: str, base_urls: str, out: str) -> None:
                      fetch_options={"cr_ko_chapters": ["100"]}, progress=False)
     Path(out).write_text(json.dumps({"exit_code": result.exit_code, "status": result.status,
                                      "published": result.published, "message": result.message,
-                                     "bodies removed": result.changes.get("removed_superseded_bodies", 0)}))
+                                     "bodies removed": result.changes.get("removed_superseded_bodies", 0),
+                                     # What a rebuild kept from the file it replaced.
+                                     "CR documents carried": result.changes.get("cr_documents_carried", 0),
+                                     "rulings' citations carried": result.changes.get("ruling_links_carried", 0)}))
 
 
 def measured_refresh(work: Path, site: TestSite, name: str) -> dict[str, Any]:

@@ -26,9 +26,9 @@ import sqlite_utils
 from kb.build.inputs import BuildError
 from kb.build.load import detect_format_of, is_cr_format, load_document, save_cr
 from kb.parse.bounds import shown
-from kb.parse.formats import all_formats
+from kb.parse.formats import all_formats, format_named
 from kb.records import CRDocument, ParseError, QualityIssue
-from kb.store.carry_cr import CRInput, carry_cr_tables
+from kb.store.carry_cr import CRInput, carry_cr_tables, save_cr_read_order
 from kb.store.carry_links import detach_served, links_carried
 from kb.store.derive import link_all
 from kb.store.derive_keywords import derive_keyword_dictionary
@@ -236,7 +236,9 @@ def _build(
 ) -> BuildReport:
     temp_path.unlink(missing_ok=True)
     try:
-        if base is not None and base.exists():
+        # A whole build: into an empty file (``mtgkb import`` into a file not there yet included).
+        whole = base is None or not base.exists()
+        if base is not None and not whole:
             copy_database(base, temp_path)
         db = open_for_build(temp_path)
         # Adding to a built database whose schema is up to date: its derived tables and search
@@ -245,23 +247,26 @@ def _build(
         adding = base is not None and not migrations.pending(db)
         ensure_db_shape(db, search=False)
         changes = ImportChanges(db) if adding else None
-        carried_cr = _carry_cr(db, inputs, carry_from, progress) if base is None and carry_from is not None else {}
+        carried_cr = _carry_cr(db, inputs, carry_from, progress) if whole and carry_from is not None else {}
         with db.atomic():
             save_sources(db)
             deferred: list = []
             # Into an empty database (a whole build) the rules' other indexes are made once at the end.
+            read_order: list[int] = []  # the CR documents, as read (kb.store.carry_cr)
             with cr_indexes_made_after(db):
                 for number, doc in enumerate(inputs, 1):
                     carried = carried_cr.get(document_id_for(doc))
                     if carried is not None:
                         fmt, lang = carried
                         save_document(db, doc, fmt, "parsed", lang=lang)
+                        read_order.append(document_id_for(doc))
                         report.documents += 1
                         continue
                     if progress:
                         progress(f"[{number}/{len(inputs)}] reading {doc.path}")
                     try:
-                        load_document(db, doc, deferred)
+                        if is_cr_format(format_named(load_document(db, doc, deferred))):
+                            read_order.append(document_id_for(doc))
                         report.documents += 1
                     except ParseError as error:
                         if not keep_going:
@@ -279,6 +284,8 @@ def _build(
                     progress(f"saving {len(deferred)} CR versions")
                 for parsed, document_id, source_id in deferred:
                     save_cr(db, parsed, document_id, source_id)
+            if whole:
+                save_cr_read_order(db, read_order)
             if changes is not None and changes.changed("cr"):
                 # A CR version added or changed: every derived table is made again.
                 changes.stop()

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kb.store.carry_cr import READ_ORDER_TABLE
 from kb.store.columns import TABLE_DESCRIPTIONS, column_description
 from kb.store.derive_history import HISTORY_QUERIES
 from kb.store.search_terms import TERMS_TABLE
@@ -164,6 +165,12 @@ def build_metadata(database: str = "kb") -> dict[str, Any]:
         "description": TABLE_DESCRIPTIONS[TERMS_TABLE],
         "hidden": True,
         "columns": {column: column_description(TERMS_TABLE, column) for column in ("index_name", "term")},
+    }
+    # Made by a whole build, read by the next one (kb.store.carry_cr): not browsed.
+    tables[READ_ORDER_TABLE] = {
+        "description": TABLE_DESCRIPTIONS[READ_ORDER_TABLE],
+        "hidden": True,
+        "columns": {column: column_description(READ_ORDER_TABLE, column) for column in ("position", "document_id")},
     }
     return {
         "title": "MTG Rules KB",

@@ -8,13 +8,14 @@ where the served file holds exactly this build's CR documents (the same bytes fr
 places, read as the same formats, every one of them read whole), its CR tables are copied and
 those documents are not read again.
 
-What the CR tables hold depends on the CR documents alone and on the code that reads, compares
-and links them: the caller carries only from a file this code built (``kb.store.carry_links``'s
-fingerprint covers the CR parsers, their data and this module). The documents' order matters only
-where two of them claim one version: the first of two different texts of one date keeps the
-date's version id (``kb.build.identity``), the last of two equal ones is the version's document. A
-refresh reads the same documents in the same order (the raw store's fetch order), but a served
-file holding two texts of one date (a ``conflicting-version`` issue) is never carried from.
+What the CR tables hold depends on the CR documents, the order they are read in, and the code that
+reads, compares and links them: the caller carries only from a file this code built
+(``kb.store.carry_links``'s fingerprint covers the CR parsers, their data and this module), and a
+whole build records its CR documents in the order it read them (``cr_read_order``), since the
+order decides where two documents claim one version: the first of two different texts of one date
+keeps the date's version id (``kb.build.identity``; the Chinese CR comes from two sources that
+way), the last of two equal ones is the version's document. A refresh reads the same documents in
+the same order (the raw store's fetch order); any other order reads them all again.
 """
 from __future__ import annotations
 
@@ -35,6 +36,8 @@ CR_TABLES = (
     "rule_lineages", "rule_lineage_links", "rule_links", "glossary_links", "keywords",
 )
 SERVED_CR = "served_cr"
+# The CR documents of the last whole build, in the order it read them.
+READ_ORDER_TABLE = "cr_read_order"
 CARRIED_DOCUMENTS = "temp.carried_cr_documents"
 
 
@@ -52,8 +55,8 @@ def carry_cr_tables(
 ) -> dict[int, str] | None:
     """Copy ``served``'s CR tables into ``db`` (a whole build, its CR tables empty, outside a
     transaction) when ``served`` holds exactly ``documents`` as its documents of ``cr_formats``
-    (every format a CR is read from), each read whole (status ``parsed``), and their quality
-    issues; returns each carried document's language (what its ``documents`` row says), or None
+    (every format a CR is read from), each read whole (status ``parsed``), read in the order of
+    ``documents``, and their quality issues; returns each carried document's language (what its ``documents`` row says), or None
     when nothing was carried (other CR documents, an unreadable or damaged file, no CR at all):
     the build then reads the documents itself."""
     if not documents:
@@ -80,7 +83,7 @@ def carry_cr_tables(
 
 def _served_documents(db: sqlite_utils.Database, documents: list[CRInput], cr_formats: set[str]) -> dict[int, str] | None:
     """The language of each of ``documents`` as the served file read them, or None unless the
-    served file's CR documents are exactly these, every one parsed."""
+    served file's CR documents are exactly these, every one parsed, read in this order."""
     ours = {(doc.document_id, doc.format, doc.source_id) for doc in documents}
     formats = sorted(cr_formats | {doc.format for doc in documents})
     try:
@@ -90,12 +93,11 @@ def _served_documents(db: sqlite_utils.Database, documents: list[CRInput], cr_fo
             f" or id in (select document_id from {SERVED_CR}.cr_versions)",
             formats,
         ).fetchall()
-        conflicting = db.execute(
-            f"select 1 from {SERVED_CR}.quality_issues where kind = 'conflicting-version' limit 1").fetchone()
-    except sqlite3.DatabaseError:
+        order = [row[0] for row in db.execute(f"select document_id from {SERVED_CR}.{READ_ORDER_TABLE} order by position")]
+    except sqlite3.DatabaseError:  # damaged, or built before the order was recorded
         return None
     theirs = {(row[0], row[1], row[2]) for row in rows}
-    if theirs != ours or any(row[3] != "parsed" for row in rows) or conflicting:
+    if theirs != ours or any(row[3] != "parsed" for row in rows) or order != [doc.document_id for doc in documents]:
         return None
     return {row[0]: row[4] for row in rows}
 
@@ -148,3 +150,10 @@ def cr_documents_carried(db: sqlite_utils.Database) -> int:
     if not db.execute("select 1 from temp.sqlite_master where name = 'carried_cr_documents'").fetchone():
         return 0
     return db.execute(f"select count(*) from {CARRIED_DOCUMENTS}").fetchone()[0]
+
+
+def save_cr_read_order(db: sqlite_utils.Database, document_ids: list[int]) -> None:
+    """Record a whole build's CR documents in the order it read them (``carry_cr_tables`` compares)."""
+    db.execute(f"create table if not exists {READ_ORDER_TABLE} (position integer primary key, document_id integer not null)")
+    db.execute(f"delete from {READ_ORDER_TABLE}")
+    db.conn.executemany(f"insert into {READ_ORDER_TABLE} values (?, ?)", list(enumerate(document_ids)))

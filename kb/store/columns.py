@@ -37,6 +37,7 @@ TABLE_DESCRIPTIONS: dict[str, str] = {
     "rulings": "One English card ruling, stored once however many sources printed it.",
     "ruling_sightings": "Every place a ruling was seen, with the date and text as printed there.",
     "ruling_translations": "Rulings in other languages, each linked to the English ruling it translates.",
+    "cr_read_order": "The CR documents of the last whole build, in the order it read them: a rebuild copies the CR tables from this file instead of reading every edition again only when it reads the same documents in the same order (where two texts claim one date, the first read keeps the date's version id).",
     "search_terms": "The words of each full-text index that begin with a letter a–z: the site's search asks a prefix (\"transform*\") as the words it begins, so the rarest word of a query drives it. Made with each index; an import adds the words of the rows it writes.",
     "quality_issues": "Problems found in the data: lost symbols, unparseable dates, unknown cards, unlinked translations, …",
     "refresh_runs": "One row per refresh job: when, how it ended, and what changed.",
@@ -292,6 +293,10 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "old_text": "Earlier text",
         "new_text": "Later text",
         "position": "Order of the change in the later version",
+    },
+    "cr_read_order": {
+        "position": "Its place among the CR documents the build read (0 first)",
+        "document_id": "The CR document",
     },
     "search_terms": {
         "index_name": "The full-text index (rulings_fts, rules_fts, …)",
