@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.metadata
 import sqlite3
 import sys
 import uuid
@@ -37,9 +38,15 @@ from kb.store.files import read_only_uri
 LINKING_CODE = (
     "kb.link", "kb.normalise", "kb.records", "kb.store.schema", "kb.store.derive_cr_links",
     "kb.store.derive_lineage", "kb.store.derive_history", "kb.store.carry_links",
-    # What reads and stores the CR documents whose tables a build may carry (kb.store.carry_cr).
+    # What reads and stores the CR documents whose tables a build may carry (kb.store.carry_cr),
+    # and the build that runs it all in its order.
     "kb.parse", "kb.build.load", "kb.build.identity", "kb.store.save", "kb.store.save_cr", "kb.store.tables",
-    "kb.store.carry_cr",
+    "kb.store.carry_cr", "kb.build.publish", "kb.store.derive",
+)
+# The libraries that read documents (HTML, JSON, dates, languages, Word files) and SQLite:
+# another version may read the same bytes otherwise.
+READING_LIBRARIES = (
+    "beautifulsoup4", "lxml", "ijson", "orjson", "dateparser", "babel", "py3langid", "python-docx", "sqlite-utils",
 )
 
 
@@ -59,9 +66,16 @@ def linking_code_files() -> list[Path]:
 
 @lru_cache(maxsize=1)
 def linking_code_fingerprint() -> str:
-    """A digest of ``linking_code_files`` (names and contents) and of the Python version (its
-    regular expressions and Unicode tables)."""
+    """A digest of ``linking_code_files`` (names and contents), of the Python version (its
+    regular expressions and Unicode tables), SQLite's, and the versions of ``READING_LIBRARIES``."""
     digest = hashlib.sha256(sys.version.encode())
+    digest.update(f"\x1esqlite {sqlite3.sqlite_version}".encode())
+    for library in READING_LIBRARIES:
+        try:
+            found = importlib.metadata.version(library)
+        except importlib.metadata.PackageNotFoundError:
+            found = "absent"
+        digest.update(f"\x1e{library} {found}".encode())
     root = Path(importlib.import_module("kb").__file__ or "").parent
     files = linking_code_files()
     if not files or not all(file.suffix in (".py", ".json") and file.is_file() for file in files):

@@ -113,7 +113,7 @@ def test_the_linking_code_fingerprint_reads_every_module_linking_runs() -> None:
         "store/derive_history.py", "store/derive_lineage.py", "store/carry_links.py", "records.py",
         # And what reads the CR documents whose tables a build carries (kb.store.carry_cr).
         "parse/cr/txt.py", "store/save_cr.py", "store/carry_cr.py", "build/identity.py",
-        "normalise/data/cr_editions.json", "normalise/data/symbology.json",
+        "normalise/data/cr_editions.json", "normalise/data/symbology.json", "build/publish.py", "store/derive.py",
     } <= files
     assert len(linking_code_fingerprint()) == 64
 
@@ -175,3 +175,22 @@ def test_a_served_history_matches_only_when_every_edition_and_lineage_does(serve
     assert not served_history_is(damaged, ours)
 
     assert not served_history_is(tmp_path / "missing.db", ours)
+
+
+def test_another_version_of_a_library_that_reads_documents_is_other_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    """lxml or dateparser of another version may read the same bytes otherwise: nothing a file
+    built with the one holds is carried into a build with the other."""
+    import importlib.metadata
+
+    from kb.store import carry_links
+
+    real_version = importlib.metadata.version
+    carry_links.linking_code_fingerprint.cache_clear()
+    try:
+        first = carry_links.linking_code_fingerprint()
+        monkeypatch.setattr(importlib.metadata, "version",
+                            lambda name: "0.0-other" if name == "lxml" else real_version(name))
+        carry_links.linking_code_fingerprint.cache_clear()
+        assert carry_links.linking_code_fingerprint() != first
+    finally:
+        carry_links.linking_code_fingerprint.cache_clear()
