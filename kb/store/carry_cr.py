@@ -1,7 +1,7 @@
 """The CR tables carried over from the file a whole build replaces, when its CR documents are this build's.
 
 Parsing every CR edition, comparing consecutive ones (rule lineages, ``cr_changes``) and linking
-the translations to their English rules is ~40 s of a rebuild with the whole CR archive, and it
+the translations to their English rules is ~35 s of a rebuild with the whole CR archive, and it
 comes out as it was whenever the CR documents and the code reading them are the same: a daily
 refresh rebuilds for a day's new rulings or a renamed printing, almost never for a new CR. So
 where the served file holds exactly this build's CR documents (the same bytes from the same
@@ -53,12 +53,13 @@ class CRInput:
 def carry_cr_tables(
     db: sqlite_utils.Database, documents: list[CRInput], cr_formats: set[str], served: Path
 ) -> dict[int, str] | None:
-    """Copy ``served``'s CR tables into ``db`` (a whole build, its CR tables empty, outside a
-    transaction) when ``served`` holds exactly ``documents`` as its documents of ``cr_formats``
-    (every format a CR is read from), each read whole (status ``parsed``), read in the order of
-    ``documents``, and their quality issues; returns each carried document's language (what its ``documents`` row says), or None
-    when nothing was carried (other CR documents, an unreadable or damaged file, no CR at all):
-    the build then reads the documents itself."""
+    """Copy ``served``'s CR tables, and the quality issues found reading its CR documents, into
+    ``db`` (a whole build, its CR tables empty, outside a transaction) when ``served`` holds
+    exactly ``documents`` as its documents of ``cr_formats`` (every format a CR is read from),
+    each read whole (status ``parsed``), read in the order of ``documents``. Returns each carried
+    document's language (what its ``documents`` row says), or None when nothing was carried
+    (other CR documents, another order, an unreadable or damaged file, no CR at all): the build
+    then reads the documents itself."""
     if not documents:
         return None
     try:
@@ -69,8 +70,11 @@ def carry_cr_tables(
         languages = _served_documents(db, documents, cr_formats)
         if languages is None:
             return None
-        with cr_indexes_made_after(db):
-            copied = _copy(db, list(languages))
+        try:
+            with cr_indexes_made_after(db):
+                copied = _copy(db, list(languages))
+        except sqlite3.DatabaseError:  # its schema unreadable: nothing was copied yet
+            copied = False
         if not copied:
             return None
         db.execute(f"create temp table {CARRIED_DOCUMENTS} (id integer primary key)")
