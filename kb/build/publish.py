@@ -8,13 +8,10 @@ moment leaves the old file as it was.
 
 from __future__ import annotations
 
-import errno
 import glob
 import hashlib
 import json
 import os
-import re
-import shutil
 import sqlite3
 import time
 from collections.abc import Callable
@@ -23,6 +20,7 @@ from pathlib import Path
 
 import sqlite_utils
 
+from kb.build.files import copy_database, fsync, fsync_dir, os_reason, remove_if_stale
 from kb.build.inputs import BuildError
 from kb.build.load import detect_format_of, is_cr_format, load_document, save_cr
 from kb.parse.bounds import shown
@@ -129,7 +127,7 @@ def build_database(
     try:
         db_path.parent.mkdir(parents=True, exist_ok=True)
         for leftover in db_path.parent.glob(f".{glob.escape(db_path.name)}.building-*"):
-            _remove_if_stale(leftover)
+            remove_if_stale(leftover)
     except OSError as error:
         raise BuildError(f"{shown(db_path)}: cannot write beside the database: {os_reason(error)}") from None
     if base is not None and _nothing_new(inputs, base):
@@ -146,24 +144,6 @@ def build_database(
         raise BuildError(f"{shown(db_path)}: could not write the new database: {os_reason(error)}") from None
     except MemoryError:
         raise BuildError(f"{shown(db_path)}: out of memory while building; the database is unchanged") from None
-
-
-def os_reason(error: BaseException) -> str:
-    """An OS or SQLite error in words: disk full, read-only, permission denied."""
-    if isinstance(error, OSError):
-        if error.errno == errno.ENOSPC:
-            return "disk full (no space left on device)"
-        if error.errno == errno.EROFS:
-            return "read-only file system"
-        if error.errno in (errno.EACCES, errno.EPERM):
-            return "permission denied"
-        return error.strerror or str(error)
-    text = str(error)
-    if "full" in text:
-        return f"disk full ({text})"
-    if "readonly" in text or "read-only" in text or "unable to open" in text:
-        return f"cannot write the file: {text} (read-only folder?)"
-    return text
 
 
 def _nothing_new(inputs: list[DocumentInput], base: Path) -> bool:
@@ -194,32 +174,6 @@ def _counts_of(path: Path) -> dict[str, int]:
         return table_counts(sqlite_utils.Database(conn))
     finally:
         conn.close()
-
-
-def copy_database(source_path: Path, target_path: Path) -> None:
-    """A consistent copy of a database that may be served (or written) meanwhile.
-
-    A rollback-journal database is copied as a file while a read transaction holds its shared
-    lock: no writer can change the file until the lock is released, and the kernel copies it
-    (the 1.67 GB full-scale database: 1.0–2.5 s, against 4.0–6.9 s through SQLite's backup API,
-    interleaved). A WAL database keeps committed pages outside the file: the backup API."""
-    source = sqlite3.connect(read_only_uri(source_path), uri=True, isolation_level=None)
-    try:
-        source.execute("begin")
-        source.execute("select count(*) from sqlite_master").fetchone()  # takes the shared lock
-        if source.execute("pragma journal_mode").fetchone()[0] != "wal":
-            shutil.copyfile(source_path, target_path)
-            return
-        target = sqlite3.connect(str(target_path))
-        try:
-            # Private until renamed into place (open_for_build says the same): no journal, no syncs.
-            target.execute("pragma journal_mode = off")
-            target.execute("pragma synchronous = off")
-            source.backup(target)
-        finally:
-            target.close()
-    finally:
-        source.close()
 
 
 def _build(
@@ -326,9 +280,9 @@ def _build(
             # VACUUM copies the whole file, and a freshly built one has nothing to give back.
             db.conn.execute("vacuum")
         db.close()
-        _fsync(temp_path)
+        fsync(temp_path)
         os.replace(temp_path, db_path)
-        _fsync_dir(db_path.parent)
+        fsync_dir(db_path.parent)
     finally:
         temp_path.unlink(missing_ok=True)
         # A journal SQLite left beside the temporary file (rollback after a failure).
@@ -357,39 +311,6 @@ def _carry_cr(
     if progress:
         progress(f"{len(languages)} CR documents as in {shown(served)}: their tables carried over")
     return {document_id: (documents[document_id][1], lang) for document_id, lang in languages.items()}
-
-
-LEFTOVER = re.compile(r"\.building-(\d+)(?:-journal|-wal|-shm)?$")
-
-
-def _remove_if_stale(path: Path) -> None:
-    """A half-built file (or its journal) left by a killed build whose process is gone."""
-    match = LEFTOVER.search(path.name)
-    if match is None:
-        return
-    pid = int(match.group(1))
-    if pid == os.getpid():
-        path.unlink(missing_ok=True)
-        return
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        path.unlink(missing_ok=True)
-    except PermissionError:
-        pass
-
-
-def _fsync(path: Path) -> None:
-    with open(path, "rb+") as handle:
-        os.fsync(handle.fileno())
-
-
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def content_digest(db: sqlite_utils.Database) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from kb.build.publish import copy_database
+from kb.build.files import copy_database
 
 
 def rows(path: Path) -> list[tuple]:

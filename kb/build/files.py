@@ -1,0 +1,89 @@
+"""The build's files: a consistent copy of a database that may be served meanwhile, a file and its
+folder synced to disk, the leftovers of a killed build, and what an OS or SQLite error means."""
+from __future__ import annotations
+
+import errno
+import os
+import re
+import shutil
+import sqlite3
+from pathlib import Path
+
+from kb.store.files import read_only_uri
+
+
+def os_reason(error: BaseException) -> str:
+    """An OS or SQLite error in words: disk full, read-only, permission denied."""
+    if isinstance(error, OSError):
+        if error.errno == errno.ENOSPC:
+            return "disk full (no space left on device)"
+        if error.errno == errno.EROFS:
+            return "read-only file system"
+        if error.errno in (errno.EACCES, errno.EPERM):
+            return "permission denied"
+        return error.strerror or str(error)
+    text = str(error)
+    if "full" in text:
+        return f"disk full ({text})"
+    if "readonly" in text or "read-only" in text or "unable to open" in text:
+        return f"cannot write the file: {text} (read-only folder?)"
+    return text
+
+
+def copy_database(source_path: Path, target_path: Path) -> None:
+    """A consistent copy of a database that may be served (or written) meanwhile.
+
+    A rollback-journal database is copied as a file while a read transaction holds its shared
+    lock: no writer can change the file until the lock is released, and the kernel copies it
+    (the 1.67 GB full-scale database: 1.0–2.5 s, against 4.0–6.9 s through SQLite's backup API,
+    interleaved). A WAL database keeps committed pages outside the file: the backup API."""
+    source = sqlite3.connect(read_only_uri(source_path), uri=True, isolation_level=None)
+    try:
+        source.execute("begin")
+        source.execute("select count(*) from sqlite_master").fetchone()  # takes the shared lock
+        if source.execute("pragma journal_mode").fetchone()[0] != "wal":
+            shutil.copyfile(source_path, target_path)
+            return
+        target = sqlite3.connect(str(target_path))
+        try:
+            # Private until renamed into place (open_for_build says the same): no journal, no syncs.
+            target.execute("pragma journal_mode = off")
+            target.execute("pragma synchronous = off")
+            source.backup(target)
+        finally:
+            target.close()
+    finally:
+        source.close()
+
+
+LEFTOVER = re.compile(r"\.building-(\d+)(?:-journal|-wal|-shm)?$")
+
+
+def remove_if_stale(path: Path) -> None:
+    """A half-built file (or its journal) left by a killed build whose process is gone."""
+    match = LEFTOVER.search(path.name)
+    if match is None:
+        return
+    pid = int(match.group(1))
+    if pid == os.getpid():
+        path.unlink(missing_ok=True)
+        return
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        path.unlink(missing_ok=True)
+    except PermissionError:
+        pass
+
+
+def fsync(path: Path) -> None:
+    with open(path, "rb+") as handle:
+        os.fsync(handle.fileno())
+
+
+def fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
