@@ -209,18 +209,19 @@ def _build(
             read_order: list[int] = []  # the CR documents, as read (kb.store.carry_cr)
             with cr_indexes_made_after(db):
                 for number, doc in enumerate(inputs, 1):
-                    carried = carried_cr.get(document_id_for(doc))
+                    document_id = document_id_for(doc)
+                    carried = carried_cr.get(document_id)
                     if carried is not None:
                         fmt, lang = carried
                         save_document(db, doc, fmt, "parsed", lang=lang)
-                        read_order.append(document_id_for(doc))
+                        read_order.append(document_id)
                         report.documents += 1
                         continue
                     if progress:
                         progress(f"[{number}/{len(inputs)}] reading {doc.path}")
                     try:
                         if is_cr_format(format_named(load_document(db, doc, deferred))):
-                            read_order.append(document_id_for(doc))
+                            read_order.append(document_id)
                         report.documents += 1
                     except ParseError as error:
                         if not keep_going:

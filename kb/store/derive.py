@@ -75,8 +75,8 @@ def link_all(
         _relink_rederived_rulings(db, history, changes)
     else:
         stage("ruling links", "linking rulings to the rules they cite")
-        save_ruling_links(db, history if history is not None else lambda: stored_cr_history(db), carry_from,
-                          history_is_served=cr_carried)
+        # Carried CR tables: their history is the served file's, read only if a ruling needs it.
+        save_ruling_links(db, history if history is not None else lambda: stored_cr_history(db), carry_from)
     return ran
 
 

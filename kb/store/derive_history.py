@@ -153,24 +153,23 @@ def save_cr_history(db: sqlite_utils.Database) -> History:
 
 
 def save_ruling_links(
-    db: sqlite_utils.Database, history: History | Callable[[], History], carry_from: Path | None = None,
-    history_is_served: bool = False,
+    db: sqlite_utils.Database, history: History | Callable[[], History], carry_from: Path | None = None
 ) -> None:
     """Recompute ``ruling_rules`` (after the rulings are derived) and the citations view; with
     ``carry_from`` (the file this build replaces, made by the same linking code), the rows of the
     rulings that are as there are copied from it when the CR history is too
-    (``kb.store.carry_links``; ``history_is_served``: the history is read from CR tables copied
-    from that file, so it is not compared again). ``history`` may be a function that reads it:
-    then it is read only when some ruling is left to link (the whole archive's editions are
-    ~220 MB and seconds to read)."""
+    (``kb.store.carry_links``). ``history`` as a function that reads it: the CR tables were copied
+    from ``carry_from`` (``kb.store.carry_cr``), so its history is that file's and is read only
+    when some ruling is left to link (the whole archive's editions are ~220 MB and seconds to read)."""
     from kb.store.carry_links import CARRIED, carry_ruling_links
 
+    served_history = callable(history)
     read: Callable[[], History] = functools.cache(history) if callable(history) else lambda: history
     db.execute("delete from ruling_rules")
     carried = 0
     with indexes_made_after(db, "ruling_rules", ["lineage_id", "published_at", "ruling_id"], ["rule_id"], ["current_rule_id"], ["status"]):
         if carry_from is not None:
-            carried = carry_ruling_links(db, None if history_is_served else read(), carry_from)
+            carried = carry_ruling_links(db, None if served_history else read(), carry_from)
         where = f"rulings.id not in (select id from {CARRIED})" if carried else ""
         if db.execute(f"select exists (select 1 from rulings{' where ' + where if where else ''})").fetchone()[0]:
             save_ruling_rules(db, *read(), where=where)
