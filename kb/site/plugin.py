@@ -31,7 +31,7 @@ from kb.site import (
     views,
 )
 from kb.site.metadata import build_metadata
-from kb.site.search import register_functions
+from kb.site.search import register_functions, warm_file_maps
 from kb.site.search_names import display_name
 
 # Patches of Datasette internals that do not load Datasette's plugins (the error handler's is
@@ -103,6 +103,9 @@ def startup(datasette):
     async def warm() -> None:
         await schema_cache.warm_schema_cache(datasette)
         warm_templates(datasette)
+        for name, served in list(datasette.databases.items()):
+            if name != "_internal":
+                await warm_file_maps(served)
 
     return warm
 

@@ -170,12 +170,26 @@ def per_file(conn: sqlite3.Connection, cache: OrderedDict[tuple, Any], read: Cal
         if found is not None:
             cache.move_to_end(key)
             return found
-    found = read(conn)
-    with _PER_FILE_LOCK:
-        cache[key] = found
-        while len(cache) > 4:
-            cache.popitem(last=False)
+        reading = _READING.setdefault((id(cache), key), threading.Lock())
+    # One thread reads a file's map; others asking for it meanwhile wait for that one (four
+    # first searches at once on the CR archive's file read 238k rules' heads four times over).
+    try:
+        with reading:
+            with _PER_FILE_LOCK:
+                found = cache.get(key)
+            if found is None:
+                found = read(conn)
+                with _PER_FILE_LOCK:
+                    cache[key] = found
+                    while len(cache) > 4:
+                        cache.popitem(last=False)
+    finally:
+        with _PER_FILE_LOCK:
+            _READING.pop((id(cache), key), None)
     return found
+
+
+_READING: dict[tuple[int, tuple], threading.Lock] = {}
 
 
 def _read_rule_heads(conn: sqlite3.Connection) -> dict[int, RuleHead]:

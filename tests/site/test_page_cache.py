@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.site import card_page, page_cache
+from kb.site import card_page, page_cache, search_db, search_keywords
 from kb.site.limits import PAGE_THREAD_PREFIX
 from kb.site.page_cache import PageCache, file_signature
 from kb.site.reload import reloader_for
@@ -123,6 +123,34 @@ async def test_a_swapped_file_is_never_answered_from_the_old_files_cache(
     assert reloader.reloads == 1
     assert (await ds.client.get(JACE)).status_code == 404
     assert (await ds.client.get("/")).text != home_before
+
+
+def _maps_kept_for(path: Path) -> list[str]:
+    """Which of the search's per-file maps hold ``path``'s current file."""
+    key = (str(path), file_signature(str(path)))
+    kept = {"rule heads": search_db._RULE_HEADS, "rule titles": search_db._RULE_TITLES,
+            "file facts": search_db._FILE_FACTS, "keyword suggestions": search_keywords._SUGGESTION_CANDIDATES}
+    return [name for name, maps in kept.items() if key in maps]
+
+
+async def test_the_search_maps_are_read_at_start_and_before_a_new_file_serves(
+    served_copy: Path, snapshot_db: Path
+) -> None:
+    """The first search after a start or a swap does not read them (the CR archive's 238k rules'
+    heads took it 1.5-3 s, under the page's 3 s limit)."""
+    ds = make_datasette(served_copy)
+    await ds.invoke_startup()
+    assert _maps_kept_for(served_copy) == ["rule heads", "rule titles", "file facts", "keyword suggestions"]
+    replacement = served_copy.with_name("next.db")
+    shutil.copy(snapshot_db, replacement)
+    os.replace(replacement, served_copy)  # another file: another signature
+    assert _maps_kept_for(served_copy) == []
+    reloader = reloader_for(ds)
+    await ds.client.get("/-/versions.json")  # the request that notices the swap
+    assert reloader.task is not None
+    await reloader.task
+    assert reloader.reloads == 1
+    assert _maps_kept_for(served_copy) == ["rule heads", "rule titles", "file facts", "keyword suggestions"]
 
 
 async def test_pages_run_on_their_own_threads_not_on_public_sqls(served_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -438,6 +438,48 @@ def test_what_is_kept_per_file_is_kept_for_the_last_four_files_only(tmp_path) ->
     assert sorted(kept.values()) == [2, 3, 4, 5]
 
 
+def test_a_map_asked_for_by_several_requests_at_once_is_read_once(tmp_path) -> None:
+    """Four first searches at once on a new file wait for one reading of its map, not four."""
+    import threading
+    import time
+    from collections import OrderedDict
+
+    from kb.site.search_db import per_file
+
+    path = tmp_path / "kb.db"
+    sqlite3.connect(path).execute("create table t (x)").connection.commit()
+    kept: OrderedDict = OrderedDict()
+    readings: list[int] = []
+
+    def read(_conn: sqlite3.Connection) -> dict:
+        readings.append(1)
+        time.sleep(0.2)  # the others ask meanwhile
+        return {"read": len(readings)}
+
+    answers: list[dict] = []
+
+    def ask() -> None:
+        conn = sqlite3.connect(path)
+        answers.append(per_file(conn, kept, read))
+        conn.close()
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert readings == [1] and len(answers) == 4 and all(answer is answers[0] for answer in answers)
+
+    def fails(_conn: sqlite3.Connection) -> dict:
+        raise sqlite3.OperationalError("interrupted")
+
+    other = tmp_path / "other.db"
+    sqlite3.connect(other).execute("create table t (x)").connection.commit()
+    with pytest.raises(sqlite3.OperationalError):
+        per_file(sqlite3.connect(other), kept, fails)
+    assert per_file(sqlite3.connect(other), kept, read) == {"read": 2}  # a failed reading is not kept
+
+
 def test_keyword_suggestions_follow_the_file_they_were_read_from(tmp_path) -> None:
     """Kept per served file while it is unchanged: a refresh that mines a new printed keyword
     writes a new file, and a server running since suggests it (keyed by path alone, it did not)."""
