@@ -20,6 +20,8 @@ lines, ``executemany`` of number and text, an FTS5 index). After each archive bu
 files are built again as a refresh rebuilds them (``bench.rebuild``: carrying from the file just
 built, its CR tables copied by ``kb.store.carry_cr`` instead of every edition read and compared
 again), and the first round checks that both files hold the same rows (``content_digest``).
+Then the archive's file is served (``mtgkb serve``): the first search after the start beside the
+same searches once the server has answered them before.
 Prints the figures and writes them to ``bench/results/cr_archive.json``.
 """
 from __future__ import annotations
@@ -28,15 +30,20 @@ import argparse
 import datetime
 import hashlib
 import json
+import os
 import re
 import shutil
 import sqlite3
+import subprocess
+import sys
 import time
 from pathlib import Path
 
+import httpx
 import sqlite_utils
 
 from bench.full_scale import measured, megabytes
+from bench.load_site import HOST, free_port, wait_ready
 from kb.build.publish import content_digest
 from kb.normalise.decode import decode_text
 from scraper.fetchers.cr_archive import archive_files
@@ -141,6 +148,50 @@ def rebuilt(files: list[Path], served: Path, db_path: Path) -> dict:
     return figures
 
 
+FIRST_SEARCHES = ("if a creature", "the", "flying", "until end of turn", "convoke")
+
+
+def served(db_path: Path, rounds: int = 9) -> dict:
+    """The archive's file served as ``mtgkb serve`` serves it (page cache off): seconds until it
+    answers, each of a few searches the first time it is asked, then the same searches' p50 once
+    every per-file map is read (the baseline beside it), and the server's memory."""
+    port = free_port()
+    base = f"http://{HOST}:{port}"
+    started = time.monotonic()
+    server = subprocess.Popen(
+        [sys.executable, "-c", "from kb.cli import cli; cli()", "serve", "--db", str(db_path), "--port", str(port),
+         "--host", HOST],
+        cwd=ROOT, env={**os.environ, "MTGKB_PAGE_CACHE": "0"}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_ready(base, server, timeout=120)
+        answering = time.monotonic() - started
+
+        client = httpx.Client(base_url=base, timeout=60)  # one client: a new one costs tens of ms
+        client.get("/-/versions.json")
+
+        def timed(query: str) -> tuple[float, int]:
+            before = time.perf_counter()
+            status = client.get("/search", params={"q": query}).status_code
+            return (time.perf_counter() - before) * 1000, status
+
+        first = {query: timed(query) for query in FIRST_SEARCHES}
+        later = {query: sorted(timed(query)[0] for _ in range(rounds))[rounds // 2] for query in FIRST_SEARCHES}
+        client.close()
+        rss = max(int(line.split()[1]) for line in Path(f"/proc/{server.pid}/status").read_text().splitlines()
+                  if line.startswith("VmRSS:")) / 1024
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    return {
+        "seconds until answering": round(answering, 2),
+        "first search ms": {query: round(ms, 1) for query, (ms, _status) in first.items()},
+        "first search statuses": sorted({status for _ms, status in first.values()}),
+        "later search p50 ms": {query: round(ms, 1) for query, ms in later.items()},
+        "server RSS MB": round(rss, 1),
+    }
+
+
 def digest(db_path: Path) -> str:
     return content_digest(sqlite_utils.Database(db_path))
 
@@ -175,6 +226,8 @@ def main() -> None:
         rows = raw_load(archive, args.workdir / "raw.db")
         raw.append({"seconds": round(time.monotonic() - started, 1), "rules": rows, "db_mb": megabytes(args.workdir / "raw.db")})
         print(f"round {round_number}  raw archive              {raw[-1]['seconds']:6.1f} s  {raw[-1]['db_mb']:6.1f} MB", flush=True)
+    serving = served(args.workdir / "kb.db")
+    print(f"served: {serving}", flush=True)
     best = min(runs[archive_label], key=lambda figures: figures["seconds"])
     best_rebuilt = min(runs[rebuilt_label], key=lambda figures: figures["seconds"])
     summary = {
@@ -186,12 +239,14 @@ def main() -> None:
         "archive rebuilt carrying its CR / archive build (best of each)": round(
             best_rebuilt["seconds"] / best["seconds"], 2),
         "rebuilt file holds the same rows": same_rows,
+        "first search after start / later (slowest of each, ms)": [
+            max(serving["first search ms"].values()), max(serving["later search p50 ms"].values())],
         "peak MB (archive, highest)": max(f["peak_rss_mb"] for f in runs[archive_label] + runs[rebuilt_label]),
         "peak target MB": TARGET_PEAK_MB,
     }
     for key, value in summary.items():
         print(f"{key}: {value}")
-    RESULTS.write_text(json.dumps({"runs": runs, "raw": raw, "summary": summary}, indent=2) + "\n")
+    RESULTS.write_text(json.dumps({"runs": runs, "raw": raw, "served": serving, "summary": summary}, indent=2) + "\n")
     print(f"wrote {RESULTS.relative_to(ROOT)}")
 
 
