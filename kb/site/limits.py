@@ -26,6 +26,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from kb.site.search_db import close_noted, connect_noting_file
+
 # The longest value the database holds is a CR edition's introduction or a diff (tens of KB).
 MAX_VALUE_BYTES = 4 << 20
 MAX_SQL_LENGTH = 100_000
@@ -120,8 +122,8 @@ class PagePool:
             current = held.get(database.name)
             if current is None or current[0] != key:
                 if current is not None:
-                    current[1].close()
-                conn = database.connect()
+                    close_noted(current[1])
+                conn = connect_noting_file(database.connect, database.path)
                 datasette._prepare_connection(conn, database.name)
                 # Rows built in C: the result budget (``budgeted_row``) is for visitors' SQL, and
                 # our pages' queries are bounded by their own LIMITs. A Python call per row cost

@@ -26,6 +26,8 @@ from kb.site.search_cjk import cjk_glossary, cjk_rows, cjk_rule_rows, cjk_transl
 from kb.site.search_db import (
     bounded_count,
     card_url,
+    close_noted,
+    connect_noting_file,
     newest_english_version,
     one_request,
     register_functions,
@@ -112,11 +114,11 @@ async def warm_file_maps(database: Any) -> None:
     loop (at start-up, and for a new file before it is swapped in); a file that cannot be read
     is left to its first search to report."""
     def read() -> None:
-        conn = database.connect()
+        conn = connect_noting_file(database.connect, database.path)
         try:
             read_file_maps(conn)
         finally:
-            conn.close()
+            close_noted(conn)
 
     try:
         await asyncio.to_thread(read)

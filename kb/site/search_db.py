@@ -1,6 +1,7 @@
 """Small SQL helpers the search and the pages share: rows as dicts, table checks, URLs, the current CR."""
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from collections import OrderedDict
@@ -161,7 +162,7 @@ def _read_rule_titles(conn: sqlite3.Connection) -> dict[tuple[str, str], list[st
 def per_file(conn: sqlite3.Connection, cache: OrderedDict[tuple, Any], read: Callable[[sqlite3.Connection], Any]) -> Any:
     """``read(conn)``, kept in ``cache`` while the served file is unchanged (the last four files)."""
     path = _once(conn, "path", lambda: conn.execute("pragma database_list").fetchone()[2])
-    signature = _once(conn, ("signature", path), lambda: file_signature(path))
+    signature = _once(conn, ("signature", path), lambda: connection_signature(conn, path))
     if signature is None:  # an in-memory database: nothing to key a copy on
         return read(conn)
     key = (path, signature)
@@ -190,6 +191,52 @@ def per_file(conn: sqlite3.Connection, cache: OrderedDict[tuple, Any], read: Cal
 
 
 _READING: dict[tuple[int, tuple], threading.Lock] = {}
+
+
+# The file each of our pages' connections has open (its device and inode when it was opened),
+# by the connection's id; the entry holds the connection, so the id is not reused while noted.
+# After a refresh renames a new file over the served one, requests still running on the old
+# file's connections would otherwise key what they read by the path's new signature, and the new
+# file's searches would use the old file's CR versions and rules' heads until the next swap.
+_OPENED: dict[int, tuple[sqlite3.Connection, tuple[int, int]]] = {}
+
+
+def file_identity(path: str | None) -> tuple[int, int] | None:
+    try:
+        stat = os.stat(path) if path else None
+    except OSError:
+        return None
+    return (stat.st_dev, stat.st_ino) if stat else None
+
+
+def connect_noting_file(connect: Callable[[], sqlite3.Connection], path: str | None) -> sqlite3.Connection:
+    """``connect()``, noting which file the connection has open (SQLite opens it on connecting):
+    when the path names the same file before and after, that one."""
+    before = file_identity(path)
+    conn = connect()
+    if before is not None and file_identity(path) == before:
+        with _PER_FILE_LOCK:
+            _OPENED[id(conn)] = (conn, before)
+    return conn
+
+
+def close_noted(conn: sqlite3.Connection) -> None:
+    with _PER_FILE_LOCK:
+        _OPENED.pop(id(conn), None)
+    conn.close()
+
+
+def connection_signature(conn: sqlite3.Connection, path: str | None) -> tuple | None:
+    """The signature of the file ``conn`` reads: the path's, unless the connection was noted
+    opening another file than the path names now (then a key of that file alone)."""
+    signature = file_signature(path)
+    with _PER_FILE_LOCK:
+        noted = _OPENED.get(id(conn))
+    if noted is None or noted[0] is not conn:
+        return signature
+    if signature and signature[0] and signature[0][:2] == noted[1]:
+        return signature
+    return ("replaced", noted[1])
 
 
 def _read_rule_heads(conn: sqlite3.Connection) -> dict[int, RuleHead]:

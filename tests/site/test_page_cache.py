@@ -13,6 +13,7 @@ from kb.site import card_page, page_cache, search_db, search_keywords
 from kb.site.limits import PAGE_THREAD_PREFIX
 from kb.site.page_cache import PageCache, file_signature
 from kb.site.reload import reloader_for
+from kb.site.search_db import newest_english_version
 from site_databases import JACE as JACE_ORACLE_ID
 from site_databases import make_datasette
 
@@ -151,6 +152,40 @@ async def test_the_search_maps_are_read_at_start_and_before_a_new_file_serves(
     await reloader.task
     assert reloader.reloads == 1
     assert _maps_kept_for(served_copy) == ["rule heads", "rule titles", "file facts", "keyword suggestions"]
+
+
+async def test_a_request_still_on_the_old_file_after_a_swap_leaves_the_new_files_maps_to_the_new_file(
+    served_copy: Path, snapshot_db: Path
+) -> None:
+    """Between a refresh renaming its file over the served one and the site noticing, requests
+    run on the old file's connections: what they read is not kept as the new file's (it was, and
+    the new file's searches used the old CR versions and rules' heads until the next swap)."""
+    from kb.site import limits
+    from kb.site.search_db import one_request, rule_heads
+
+    def newest_and_heads(conn: sqlite3.Connection) -> tuple:
+        with one_request(conn):
+            return newest_english_version(conn), len(rule_heads(conn))
+
+    ds = make_datasette(served_copy)
+    await ds.invoke_startup()
+    old = ds.get_database()
+    newest, heads = await limits.PAGES.run(ds, old, newest_and_heads)
+    replacement = served_copy.with_name("next.db")
+    shutil.copy(snapshot_db, replacement)
+    with sqlite3.connect(replacement) as conn:  # another newest English version, one rule fewer
+        conn.execute("update cr_versions set effective_date = '1990-01-01' where id = ?", (newest,))
+        conn.execute("delete from rules where rowid = (select max(rowid) from rules)")
+    conn.close()
+    os.replace(replacement, served_copy)
+    # The swap not yet noticed: a request on the old file reads the old file.
+    assert await limits.PAGES.run(ds, old, newest_and_heads) == (newest, heads)
+    reloader = reloader_for(ds)
+    await ds.client.get("/-/versions.json")
+    assert reloader.task is not None
+    await reloader.task
+    new_newest, new_heads = await limits.PAGES.run(ds, ds.get_database(), newest_and_heads)
+    assert new_newest != newest and new_heads == heads - 1
 
 
 async def test_pages_run_on_their_own_threads_not_on_public_sqls(served_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
