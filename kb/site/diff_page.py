@@ -1,22 +1,26 @@
 """What the diff page shows: every difference between any two CR versions, counted, filtered and paged.
 
 The comparison itself is ``kb.link.cr_diff`` (the same one ``mtgkb cr-diff`` prints); results are
-kept for a few recent pairs, since a version's text never changes once published.
+kept for a few recent pairs of the served file.
 """
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections import OrderedDict
 from typing import Any
 
 import sqlite_utils
 
 from kb.link.cr_diff import Change, diff_versions
-from kb.site.search_db import newest_english_version, rows
+from kb.site.search_db import file_key, newest_english_version, rows
 
 PAGE_SIZE = 100
-_CACHE: OrderedDict[tuple[str, str, str], list[Change]] = OrderedDict()
+# The comparisons of two versions not compared at build time, by served file (its path and
+# signature: a file renamed over the served one may hold other rules under the same version ids).
+_CACHE: OrderedDict[tuple[Any, str, str], list[Change]] = OrderedDict()
 _CACHE_SIZE = 6
+_CACHE_LOCK = threading.Lock()
 
 
 def versions(conn: sqlite3.Connection) -> list[dict[str, Any]]:
@@ -32,15 +36,21 @@ def default_pair(conn: sqlite3.Connection) -> tuple[str | None, str | None]:
 def changes_between(conn: sqlite3.Connection, old: str, new: str) -> list[Change]:
     from kb.store.derive_cr_links import load_cr_document
 
-    database = conn.execute("pragma database_list").fetchone()[2]
-    key = (database, old, new)
-    if key not in _CACHE:
-        db = sqlite_utils.Database(conn)
-        _CACHE[key] = diff_versions(load_cr_document(db, old), load_cr_document(db, new))
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    _CACHE.move_to_end(key)
-    return _CACHE[key]
+    served = file_key(conn)
+    key = (served, old, new)
+    with _CACHE_LOCK:
+        found = _CACHE.get(key) if served is not None else None
+        if found is not None:
+            _CACHE.move_to_end(key)
+            return found
+    db = sqlite_utils.Database(conn)
+    found = diff_versions(load_cr_document(db, old), load_cr_document(db, new))
+    if served is not None:
+        with _CACHE_LOCK:
+            _CACHE[key] = found
+            while len(_CACHE) > _CACHE_SIZE:
+                _CACHE.popitem(last=False)
+    return found
 
 
 def stored_changes(conn: sqlite3.Connection, old: str, new: str) -> list[dict[str, Any]] | None:

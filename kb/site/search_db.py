@@ -159,13 +159,19 @@ def _read_rule_titles(conn: sqlite3.Connection) -> dict[tuple[str, str], list[st
     return titles
 
 
-def per_file(conn: sqlite3.Connection, cache: OrderedDict[tuple, Any], read: Callable[[sqlite3.Connection], Any]) -> Any:
-    """``read(conn)``, kept in ``cache`` while the served file is unchanged (the last four files)."""
+def file_key(conn: sqlite3.Connection) -> tuple | None:
+    """The file ``conn`` reads, as a key of what is kept per file: its path and signature (None
+    for an in-memory database). Within a request, asked of the file once."""
     path = _once(conn, "path", lambda: conn.execute("pragma database_list").fetchone()[2])
     signature = _once(conn, ("signature", path), lambda: connection_signature(conn, path))
-    if signature is None:  # an in-memory database: nothing to key a copy on
+    return None if signature is None else (path, signature)
+
+
+def per_file(conn: sqlite3.Connection, cache: OrderedDict[tuple, Any], read: Callable[[sqlite3.Connection], Any]) -> Any:
+    """``read(conn)``, kept in ``cache`` while the served file is unchanged (the last four files)."""
+    key = file_key(conn)
+    if key is None:  # an in-memory database: nothing to key a copy on
         return read(conn)
-    key = (path, signature)
     with _PER_FILE_LOCK:
         found = cache.get(key)
         if found is not None:

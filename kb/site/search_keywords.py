@@ -21,18 +21,16 @@ LANG_WORDS = {
 }
 
 
-_ENGLISH_KEYWORDS: dict[str | None, list[dict[str, Any]]] = {}
+_ENGLISH_KEYWORDS: OrderedDict[tuple, list[dict[str, Any]]] = OrderedDict()
 
 
 def english_keywords(conn: sqlite3.Connection) -> list[dict[str, Any]]:
     """Keyword actions and abilities (701, 702) of the current English CR: title and number.
 
-    Kept per CR version id: a version's rules never change once published.
+    Kept per served file (not per CR version id: a file built by other code, or from a corrected
+    text of the same date, may hold other rules under the same id).
     """
-    current = newest_english_version(conn)
-    if current not in _ENGLISH_KEYWORDS:
-        _ENGLISH_KEYWORDS[current] = _english_keywords(conn, current)
-    return _ENGLISH_KEYWORDS[current]
+    return per_file(conn, _ENGLISH_KEYWORDS, lambda of: _english_keywords(of, newest_english_version(of)))
 
 
 def _english_keywords(conn: sqlite3.Connection, current: str | None) -> list[dict[str, Any]]:

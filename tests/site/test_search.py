@@ -505,6 +505,50 @@ def test_keyword_suggestions_follow_the_file_they_were_read_from(tmp_path) -> No
     conn.close()
 
 
+def test_the_current_keywords_follow_the_file_not_the_version_id(tmp_path) -> None:
+    """Another file may hold other rules under the same version id (a corrected text of the same
+    date, or a file built by other code): the keywords are kept per file (they were per id)."""
+    from kb.site.search_keywords import english_keywords
+
+    path = tmp_path / "kb.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("create table cr_versions (id text, lang text, effective_date text)")
+    conn.execute("insert into cr_versions values ('en-2026', 'en', '2026-01-01')")
+    conn.execute("create table rules (version_id text, kind text, title text, number text)")
+    conn.execute("insert into rules values ('en-2026', 'rule', 'Trample', '702.19')")
+    assert [row["term"] for row in english_keywords(conn)] == ["Trample"]
+    conn.execute("insert into rules values ('en-2026', 'rule', 'Flying', '702.9')")
+    os.utime(path, (1, 1))  # a new signature even within the same clock tick
+    assert [row["term"] for row in english_keywords(conn)] == ["Trample", "Flying"]
+    conn.close()
+
+
+def test_a_comparison_of_two_versions_follows_the_file(snapshot_db, tmp_path) -> None:
+    """The diff page keeps comparisons it made per served file: the same two version ids in a
+    file renamed over the served one are compared again."""
+    import shutil
+
+    from kb.site.diff_page import changes_between
+
+    path = tmp_path / "kb.db"
+    shutil.copy(snapshot_db, path)
+    conn = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+    before = changes_between(conn, "en-2025-02-07", "en-2026-04-17")
+    assert changes_between(conn, "en-2025-02-07", "en-2026-04-17") is before  # kept
+    conn.close()
+    replacement = tmp_path / "next.db"
+    shutil.copy(snapshot_db, replacement)
+    with sqlite3.connect(replacement) as writing:
+        number = writing.execute("select number from rules where version_id = 'en-2026-04-17' and number = '702.19b'").fetchone()[0]
+        writing.execute("update rules set text = text || ' Changed.' where version_id = 'en-2026-04-17' and number = ?", (number,))
+    writing.close()
+    os.replace(replacement, path)
+    conn = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+    after = changes_between(conn, "en-2025-02-07", "en-2026-04-17")
+    conn.close()
+    assert [change.new_number for change in after if " Changed." in (change.new_text or "")] == ["702.19b"]
+
+
 def test_a_search_registers_no_function_on_its_connection(snapshot_db) -> None:
     """Registering a function expires every statement the connection has prepared: a search that
     did so prepared all its statements again each time (~9 % of its CPU)."""
