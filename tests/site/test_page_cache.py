@@ -15,7 +15,7 @@ from kb.site.page_cache import PageCache, file_signature
 from kb.site.reload import reloader_for
 from kb.site.search_db import newest_english_version
 from site_databases import JACE as JACE_ORACLE_ID
-from site_databases import make_datasette
+from site_databases import make_datasette, open_immutable
 
 JACE = f"/card/{JACE_ORACLE_ID}.json"
 
@@ -158,19 +158,20 @@ async def test_a_request_still_on_the_old_file_after_a_swap_leaves_the_new_files
     served_copy: Path, snapshot_db: Path
 ) -> None:
     """Between a refresh renaming its file over the served one and the site noticing, requests
-    run on the old file's connections: what they read is not kept as the new file's (it was, and
-    the new file's searches used the old CR versions and rules' heads until the next swap)."""
+    may run on the old file's connections: what they read is not kept as the new file's (it was,
+    and the new file's searches used the old CR versions and rules' heads until the next swap)."""
     from kb.site import limits
-    from kb.site.search_db import one_request, rule_heads
+    from kb.site.search_db import _OPENED, close_noted, connect_noting_file, one_request, rule_heads
 
     def newest_and_heads(conn: sqlite3.Connection) -> tuple:
         with one_request(conn):
             return newest_english_version(conn), len(rule_heads(conn))
 
     ds = make_datasette(served_copy)
-    await ds.invoke_startup()
-    old = ds.get_database()
-    newest, heads = await limits.PAGES.run(ds, old, newest_and_heads)
+    # Our pages' connections are noted with the file they opened.
+    assert await limits.PAGES.run(ds, ds.get_database(), lambda conn: id(conn) in _OPENED)
+    old = connect_noting_file(lambda: open_immutable(served_copy), str(served_copy))
+    newest, heads = newest_and_heads(old)
     replacement = served_copy.with_name("next.db")
     shutil.copy(snapshot_db, replacement)
     with sqlite3.connect(replacement) as conn:  # another newest English version, one rule fewer
@@ -178,14 +179,13 @@ async def test_a_request_still_on_the_old_file_after_a_swap_leaves_the_new_files
         conn.execute("delete from rules where rowid = (select max(rowid) from rules)")
     conn.close()
     os.replace(replacement, served_copy)
-    # The swap not yet noticed: a request on the old file reads the old file.
-    assert await limits.PAGES.run(ds, old, newest_and_heads) == (newest, heads)
-    reloader = reloader_for(ds)
-    await ds.client.get("/-/versions.json")
-    assert reloader.task is not None
-    await reloader.task
-    new_newest, new_heads = await limits.PAGES.run(ds, ds.get_database(), newest_and_heads)
+    assert newest_and_heads(old) == (newest, heads)  # the old file, read after the path names the new one
+    new = connect_noting_file(lambda: open_immutable(served_copy), str(served_copy))
+    new_newest, new_heads = newest_and_heads(new)
     assert new_newest != newest and new_heads == heads - 1
+    for conn in (old, new):
+        close_noted(conn)
+    assert id(old) not in _OPENED and id(new) not in _OPENED
 
 
 async def test_pages_run_on_their_own_threads_not_on_public_sqls(served_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
