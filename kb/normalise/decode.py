@@ -45,6 +45,12 @@ LONE_SURROGATE = re.compile("[\udc80-\udcff]")
 # Share of control characters above which bytes are not text whatever the encoding.
 MAX_CONTROL_SHARE = 0.01
 ALLOWED_CONTROLS = frozenset("\t\n\r\x0c\x0b")
+# Unicode's control characters (category Cc: U+0000-U+001F and U+007F-U+009F) but the allowed
+# ones, as one character class: counting them char by char through unicodedata took ~14 ms a
+# document (3 s of reading the 115-edition CR archive).
+REFUSED_CONTROL = re.compile(
+    "[" + "".join(re.escape(chr(code)) for code in [*range(0x20), *range(0x7F, 0xA0)] if chr(code) not in ALLOWED_CONTROLS) + "]"
+)
 
 
 def decode_text(
@@ -210,10 +216,6 @@ def _refuse_binary(text: str, name: str) -> None:
     sample = text[:65536]
     if not sample:
         return
-    controls = sum(
-        1
-        for char in sample
-        if unicodedata.category(char) == "Cc" and char not in ALLOWED_CONTROLS
-    )
+    controls = len(REFUSED_CONTROL.findall(sample))
     if controls > len(sample) * MAX_CONTROL_SHARE:
         raise ParseError(f"{name}: {controls} control characters in the first {len(sample)}; not text")

@@ -123,6 +123,15 @@ def test_binary_without_nul_refused() -> None:
         decode_text(noise, "noise.bin")
 
 
+def test_the_refused_controls_are_unicodes_controls_but_the_allowed_ones() -> None:
+    from kb.normalise.decode import ALLOWED_CONTROLS, REFUSED_CONTROL
+
+    for code in range(0x10000):  # every Cc is in the first plane; the class names single characters
+        char = chr(code)
+        refused = unicodedata.category(char) == "Cc" and char not in ALLOWED_CONTROLS
+        assert bool(REFUSED_CONTROL.fullmatch(char)) == refused, hex(code)
+
+
 def test_nul_laden_text_that_is_not_utf16_refused() -> None:
     data = read("en-raw/2006-02-01.txt")[:3000].replace(b"e", b"\x00")
     with pytest.raises(ParseError, match="nul.txt: contains NUL bytes"):
