@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from kb.build.inputs import snapshot_inputs
 from kb.build.kept_content import RECORDS_OF, kept_digest
+from kb.checksums import code_fingerprint
 from kb.parse.formats import detect_format
 from kb.records import ParseError
 from kb.store.save import SOURCES as KB_SOURCES
@@ -146,6 +148,20 @@ def earlier_bodies(store: RawStore, latest: ManifestEntry, fmt: str) -> list[tup
         for entry in bodies.values()
         if store.path_for(entry.sha256).exists() and format_of(store, entry) == fmt  # type: ignore[arg-type]
     ]
+
+
+# What a built file's rows depend on besides its documents: every part of ``kb`` a build or a
+# refresh runs (not the site, which reads the file, nor the command line).
+BUILD_CODE = (
+    "kb.build", "kb.checksums", "kb.link", "kb.normalise", "kb.parse", "kb.records", "kb.refresh", "kb.store",
+)
+
+
+@lru_cache(maxsize=1)
+def build_code_fingerprint() -> str:
+    """``code_fingerprint`` of ``BUILD_CODE``: a refresh rebuilds a file published by other code
+    even when no document changed (a fixed parser, a new column: an upgrade is published)."""
+    return code_fingerprint(BUILD_CODE)
 
 
 def inputs_fingerprint(inputs: list[DocumentInput]) -> list[list[str]]:

@@ -34,6 +34,7 @@ from kb.checksums import file_sha256
 from kb.refresh.carry import carry_rulings, table_changes
 from kb.refresh.checks import new_cr_versions, shrink_problems, smoke_check
 from kb.refresh.inputs import (
+    build_code_fingerprint,
     document_input,
     file_identity,
     inputs_fingerprint,
@@ -268,13 +269,18 @@ def _build_or_skip(
     )
     code = EXIT_SOME_SOURCES_FAILED if result.failed_sources else EXIT_OK
     served = published.get("file") == file_identity(db_path) and db_path.exists()
+    # A file published by other code (an upgrade; a file from before the code was recorded) is
+    # built again whatever its documents: a fixed parser or a new column must reach the site.
+    build_code = build_code_fingerprint()
+    same_code = published.get("build_code") == build_code
     # The bytes first (no body read); then what a build keeps of them: card bulk files come with
     # new prices twice a day, AllPrintings with a new build date every day.
-    same_bytes = served and published.get("inputs") == fingerprint
+    same_bytes = served and same_code and published.get("inputs") == fingerprint
     # Reading what the bulk bodies keep can only save a build when every other document is as
     # published; otherwise it waits until the new file is live (a new CR version, say, is not
     # held back by a minute of parsing card files).
-    may_skip = served and not same_bytes and _other_documents(published.get("inputs")) == _other_documents(fingerprint)
+    may_skip = (served and same_code and not same_bytes
+                and _other_documents(published.get("inputs")) == _other_documents(fingerprint))
     selected = list(inputs)  # the build's fall-back may replace some; the fingerprints are of this choice
     kept = kept_fingerprint(store, selected) if may_skip else None
     if same_bytes or (may_skip and published.get("kept") == kept):
@@ -299,10 +305,14 @@ def _build_or_skip(
         # The run as it will read once published: written into the new file itself.
         result.changes.update(changes)
         result.changes.update({"inputs": len(inputs), "left_out": len(left_out), "rebuilt": True})
+        if served and not same_code:
+            result.changes["build_code_changed"] = True
         result.exit_code = EXIT_SOME_SOURCES_FAILED if result.failed_sources else EXIT_OK
         result.published = True
         result.status = "partial" if result.failed_sources else "published"
         note = f"; failed sources keep their last good data: {', '.join(result.failed_sources)}" if result.failed_sources else ""
+        if served and not same_code:
+            note += "; rebuilt by this version of the code (the served file was built by another)"
         result.message = _summary(result) + note
         result.finished_at = utc_now()
         return {
@@ -333,7 +343,8 @@ def _build_or_skip(
     if kept is None:
         kept = kept_fingerprint(store, selected)
     store.set_state(PUBLISHED_STATE, {"inputs": fingerprint, "kept": kept, "file": file_identity(db_path),
-                                      "sha256": file_sha256(db_path), "linking_code": linking_code})
+                                      "sha256": file_sha256(db_path), "linking_code": linking_code,
+                                      "build_code": build_code})
     return inputs
 
 

@@ -15,18 +15,14 @@ which the refresh records with what it publishes (a file built by other code is 
 """
 from __future__ import annotations
 
-import hashlib
-import importlib
-import importlib.metadata
 import sqlite3
-import sys
-import uuid
 from functools import lru_cache
 from pathlib import Path
 
 import sqlite_utils
 from sqlite_utils.db import NotFoundError
 
+from kb.checksums import code_fingerprint, module_files
 from kb.link.cr_diff import content_key
 from kb.store.derive_cr_links import load_cr_document
 from kb.store.derive_history import History, english_versions, stored_lineages
@@ -43,49 +39,15 @@ LINKING_CODE = (
     "kb.parse", "kb.build.load", "kb.build.identity", "kb.store.save", "kb.store.save_cr", "kb.store.tables",
     "kb.store.carry_cr", "kb.build.publish", "kb.store.derive",
 )
-# The libraries that read documents (HTML, JSON, dates, languages, Word files) and SQLite:
-# another version may read the same bytes otherwise.
-READING_LIBRARIES = (
-    "beautifulsoup4", "lxml", "ijson", "orjson", "dateparser", "babel", "py3langid", "python-docx", "sqlite-utils",
-)
-
-
 def linking_code_files() -> list[Path]:
-    """The source files of ``LINKING_CODE`` (a package: all its files, and the tables its ``data``
-    folders hold: the editions' set names, the symbols' spellings)."""
-    files: list[Path] = []
-    for name in LINKING_CODE:
-        path = Path(importlib.import_module(name).__file__ or "")
-        if path.name == "__init__.py":
-            files += sorted(path.parent.rglob("*.py"))
-            files += sorted(file for file in path.parent.rglob("data/*.json"))
-        else:
-            files.append(path)
-    return files
+    return module_files(LINKING_CODE)
 
 
 @lru_cache(maxsize=1)
 def linking_code_fingerprint() -> str:
-    """A digest of ``linking_code_files`` (names and contents), of the Python version (its
-    regular expressions and Unicode tables), SQLite's, and the versions of ``READING_LIBRARIES``."""
-    digest = hashlib.sha256(sys.version.encode())
-    digest.update(f"\x1esqlite {sqlite3.sqlite_version}".encode())
-    for library in READING_LIBRARIES:
-        try:
-            found = importlib.metadata.version(library)
-        except importlib.metadata.PackageNotFoundError:
-            found = "absent"
-        digest.update(f"\x1e{library} {found}".encode())
-    root = Path(importlib.import_module("kb").__file__ or "").parent
-    files = linking_code_files()
-    if not files or not all(file.suffix in (".py", ".json") and file.is_file() for file in files):
-        # Installed without its source (bytecode only): the code cannot be told apart from
-        # another release's, so no file is ever taken as linked by it.
-        return f"unknown-{uuid.uuid4().hex}"
-    for file in files:
-        digest.update(f"\x1e{file.relative_to(root).as_posix()}\x1e".encode())
-        digest.update(file.read_bytes())
-    return digest.hexdigest()
+    """``code_fingerprint`` of ``LINKING_CODE``: a file whose recorded fingerprint differs was
+    linked by other code, and nothing of it is carried."""
+    return code_fingerprint(LINKING_CODE)
 
 
 def served_history_is(path: Path, ours: History) -> bool:

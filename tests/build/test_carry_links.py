@@ -134,10 +134,11 @@ def test_a_served_file_whose_citations_cannot_be_read_has_every_ruling_linked(se
 
 
 def test_code_installed_without_its_source_never_matches_a_recorded_fingerprint(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kb import checksums
     from kb.store import carry_links
 
     compiled = Path(carry_links.__file__).with_suffix(".pyc")
-    monkeypatch.setattr(carry_links, "linking_code_files", lambda: [compiled])
+    monkeypatch.setattr(checksums, "module_files", lambda modules: [compiled])
     carry_links.linking_code_fingerprint.cache_clear()
     try:
         first = carry_links.linking_code_fingerprint()

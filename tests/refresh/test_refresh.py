@@ -146,6 +146,32 @@ def test_first_refresh_builds_and_a_second_changes_nothing(
     assert runs[1]["details"]["refresh"]["exit_code"] == 0
 
 
+def test_a_file_published_by_other_code_is_built_again_with_no_document_changed(
+    site: TestSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An upgrade (a fixed parser, a new column) reaches the site at the next refresh, not at the
+    next change upstream: the code that built the served file is part of what "unchanged" means."""
+    run(site, tmp_path)
+    monkeypatch.setattr(job, "build_code_fingerprint", lambda: "another version of the code")
+
+    upgraded = run(site, tmp_path)
+
+    assert (upgraded.exit_code, upgraded.status, upgraded.published) == (0, "published", True)
+    assert upgraded.changes["build_code_changed"] is True
+    assert upgraded.message == (
+        "published 3 documents; new CR versions: none; rulings +0 ~0 -0;"
+        " rebuilt by this version of the code (the served file was built by another)"
+    )
+    # The same rows (this code's change changes none): the linking code is unchanged, so the CR
+    # and the citations were carried.
+    assert upgraded.changes["cr_documents_carried"] == 1 and upgraded.changes["ruling_links_carried"] == 56
+    assert all((table["added"], table["changed"], table["removed"]) == (0, 0, 0)
+               for table in upgraded.changes["tables"].values())
+    again = run(site, tmp_path)
+    assert (again.status, again.published) == ("unchanged", False)
+    assert "build_code_changed" not in again.changes
+
+
 def test_a_newer_cr_and_changed_rulings_are_recorded_exactly(site: TestSite, tmp_path: Path) -> None:
     db_path = tmp_path / "kb.db"
     run(site, tmp_path)
