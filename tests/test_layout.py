@@ -19,7 +19,7 @@ ALLOWED: dict[str, set[str]] = {
     "normalise": {"records"},
     "parse": {"records", "normalise"},
     "link": {"records", "normalise"},
-    "store": {"records", "normalise", "link"},
+    "store": {"records", "normalise", "link", "checksums"},
     "build": {"records", "normalise", "parse", "link", "store", "checksums"},
     "refresh": {"records", "normalise", "parse", "link", "store", "build", "checksums", "scraper"},
     "site": {"records", "normalise", "link", "store", "checksums"},
