@@ -111,8 +111,9 @@ def read_file_maps(conn: sqlite3.Connection) -> None:
 
 async def warm_file_maps(database: Any) -> None:
     """``read_file_maps`` for a Datasette ``Database`` on a connection of its own, off the event
-    loop (at start-up, and for a new file before it is swapped in); a file that cannot be read
-    is left to its first search to report."""
+    loop (at start-up, and for a new file before it is swapped in). Only a head start: whatever
+    goes wrong is logged and left to the first search to report, never holding up a start or a
+    swap."""
     def read() -> None:
         conn = connect_noting_file(database.connect, database.path)
         try:
@@ -122,8 +123,8 @@ async def warm_file_maps(database: Any) -> None:
 
     try:
         await asyncio.to_thread(read)
-    except sqlite3.Error as error:
-        log.warning("could not read the search's maps of %s: %s", getattr(database, "path", database), error)
+    except Exception:  # noqa: BLE001 (see above)
+        log.exception("could not read the search's maps of %s", getattr(database, "path", database))
 
 
 def _search(conn: sqlite3.Connection, raw_query: str, per_kind: int, kind: str | None, offset: int) -> SearchResults:

@@ -135,10 +135,11 @@ def _maps_kept_for(path: Path) -> list[str]:
 
 
 async def test_the_search_maps_are_read_at_start_and_before_a_new_file_serves(
-    served_copy: Path, snapshot_db: Path
+    served_copy: Path, snapshot_db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The first search after a start or a swap does not read them (the CR archive's 238k rules'
     heads took it 1.5-3 s, under the page's 3 s limit)."""
+    monkeypatch.setenv("MTGKB_RELOAD_INTERVAL_MS", "0")
     ds = make_datasette(served_copy)
     await ds.invoke_startup()
     assert _maps_kept_for(served_copy) == ["rule heads", "rule titles", "file facts", "keyword suggestions"]
@@ -152,6 +153,30 @@ async def test_the_search_maps_are_read_at_start_and_before_a_new_file_serves(
     await reloader.task
     assert reloader.reloads == 1
     assert _maps_kept_for(served_copy) == ["rule heads", "rule titles", "file facts", "keyword suggestions"]
+
+
+async def test_a_failing_head_start_holds_up_neither_a_start_nor_a_swap(
+    served_copy: Path, hostile_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kb.site import search
+
+    def fails(conn: sqlite3.Connection) -> None:
+        raise RuntimeError("a map that cannot be read")
+
+    monkeypatch.setattr(search, "read_file_maps", fails)
+    monkeypatch.setenv("MTGKB_RELOAD_INTERVAL_MS", "0")
+    ds = make_datasette(served_copy)
+    await ds.invoke_startup()
+    assert (await ds.client.get(JACE)).status_code == 200
+    replacement = served_copy.with_name("next.db")
+    shutil.copy(hostile_db, replacement)
+    os.replace(replacement, served_copy)
+    reloader = reloader_for(ds)
+    await ds.client.get("/-/versions.json")
+    assert reloader.task is not None
+    await reloader.task
+    assert reloader.reloads == 1
+    assert (await ds.client.get(JACE)).status_code == 404
 
 
 async def test_a_request_still_on_the_old_file_after_a_swap_leaves_the_new_files_maps_to_the_new_file(
