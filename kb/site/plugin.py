@@ -31,8 +31,9 @@ from kb.site import (
     views,
 )
 from kb.site.metadata import build_metadata
-from kb.site.search import register_functions, warm_file_maps
+from kb.site.search import register_functions
 from kb.site.search_names import display_name
+from kb.site.warm import warm_file_maps
 
 # Patches of Datasette internals that do not load Datasette's plugins (the error handler's is
 # applied lazily, in handle_exception below).

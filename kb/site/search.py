@@ -13,28 +13,21 @@ Every query is bounded; user input never reaches FTS5 syntax.
 """
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import functools
-import logging
 import sqlite3
 from collections.abc import Collection
 from functools import partial
-from typing import Any
 
 from kb.site.search_cjk import cjk_glossary, cjk_rows, cjk_rule_rows, cjk_translations
 from kb.site.search_db import (
     bounded_count,
     card_url,
-    close_noted,
-    connect_noting_file,
     newest_english_version,
     one_request,
     register_functions,
     rows,
-    rule_heads,
     rule_url,
-    rules_titled,
     table_exists,
     table_has_rows,
 )
@@ -46,7 +39,7 @@ from kb.site.search_fulltext import (
     translations_by_text,
 )
 from kb.site.search_hit import GROUP_TITLES, Hit, SearchResults
-from kb.site.search_keywords import keyword_suggestions, keywords_by_term, suggestion_candidates
+from kb.site.search_keywords import keyword_suggestions, keywords_by_term
 from kb.site.search_names import (
     Candidates,
     card_hit,
@@ -77,8 +70,6 @@ __all__ = [
     "rows", "rule_url", "search", "table_exists", "table_has_rows",
 ]
 
-log = logging.getLogger("kb.site.search")
-
 PER_KIND = 10
 PAGE_SIZE = 25
 SUGGESTIONS = 3
@@ -93,38 +84,6 @@ def search(
     """
     with one_request(conn):
         return _search(conn, raw_query, per_kind, kind, offset)
-
-
-def read_file_maps(conn: sqlite3.Connection) -> None:
-    """Read what searches keep per served file (the rules' heads and titles, the keyword terms
-    suggestions are made from, the file's CR versions) before the first visitor asks: the rules'
-    heads of the whole CR archive (238k rules) take 1.5 s to read on a warm disk, several on a
-    cold one, and the first search after a start or a swap paid it under the page's time limit."""
-    with one_request(conn):
-        if not table_exists(conn, "rules"):
-            return
-        newest_english_version(conn)
-        rule_heads(conn)
-        rules_titled(conn, None, "")
-        suggestion_candidates(conn)
-
-
-async def warm_file_maps(database: Any) -> None:
-    """``read_file_maps`` for a Datasette ``Database`` on a connection of its own, off the event
-    loop (at start-up, and for a new file before it is swapped in). Only a head start: whatever
-    goes wrong is logged and left to the first search to report, never holding up a start or a
-    swap."""
-    def read() -> None:
-        conn = connect_noting_file(database.connect, database.path)
-        try:
-            read_file_maps(conn)
-        finally:
-            close_noted(conn)
-
-    try:
-        await asyncio.to_thread(read)
-    except Exception:  # noqa: BLE001 (see above)
-        log.exception("could not read the search's maps of %s", getattr(database, "path", database))
 
 
 def _search(conn: sqlite3.Connection, raw_query: str, per_kind: int, kind: str | None, offset: int) -> SearchResults:

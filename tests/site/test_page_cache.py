@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.site import card_page, page_cache, search_db, search_keywords
+from kb.site import card_page, page_cache, rule_page, search_db, search_keywords
 from kb.site.limits import PAGE_THREAD_PREFIX
 from kb.site.page_cache import PageCache, file_signature
 from kb.site.reload import reloader_for
@@ -127,11 +127,16 @@ async def test_a_swapped_file_is_never_answered_from_the_old_files_cache(
 
 
 def _maps_kept_for(path: Path) -> list[str]:
-    """Which of the search's per-file maps hold ``path``'s current file."""
+    """Which of the per-file maps hold ``path``'s current file (the glossary patterns: of its
+    current English version)."""
     key = (str(path), file_signature(str(path)))
     kept = {"rule heads": search_db._RULE_HEADS, "rule titles": search_db._RULE_TITLES,
             "file facts": search_db._FILE_FACTS, "keyword suggestions": search_keywords._SUGGESTION_CANDIDATES}
-    return [name for name, maps in kept.items() if key in maps]
+    found = [name for name, maps in kept.items() if key in maps]
+    facts = search_db._FILE_FACTS.get(key)
+    if facts and facts.newest_english in rule_page._GLOSSARY_PATTERNS.get(key, {}):
+        found.append("glossary patterns")
+    return found
 
 
 async def test_the_search_maps_are_read_at_start_and_before_a_new_file_serves(
@@ -142,7 +147,7 @@ async def test_the_search_maps_are_read_at_start_and_before_a_new_file_serves(
     monkeypatch.setenv("MTGKB_RELOAD_INTERVAL_MS", "0")
     ds = make_datasette(served_copy)
     await ds.invoke_startup()
-    assert _maps_kept_for(served_copy) == ["rule heads", "rule titles", "file facts", "keyword suggestions"]
+    assert _maps_kept_for(served_copy) == ["rule heads", "rule titles", "file facts", "keyword suggestions", "glossary patterns"]
     replacement = served_copy.with_name("next.db")
     shutil.copy(snapshot_db, replacement)
     os.replace(replacement, served_copy)  # another file: another signature
@@ -152,18 +157,18 @@ async def test_the_search_maps_are_read_at_start_and_before_a_new_file_serves(
     assert reloader.task is not None
     await reloader.task
     assert reloader.reloads == 1
-    assert _maps_kept_for(served_copy) == ["rule heads", "rule titles", "file facts", "keyword suggestions"]
+    assert _maps_kept_for(served_copy) == ["rule heads", "rule titles", "file facts", "keyword suggestions", "glossary patterns"]
 
 
 async def test_a_failing_head_start_holds_up_neither_a_start_nor_a_swap(
     served_copy: Path, hostile_db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kb.site import search
+    from kb.site import warm
 
     def fails(conn: sqlite3.Connection) -> None:
         raise RuntimeError("a map that cannot be read")
 
-    monkeypatch.setattr(search, "read_file_maps", fails)
+    monkeypatch.setattr(warm, "read_file_maps", fails)
     monkeypatch.setenv("MTGKB_RELOAD_INTERVAL_MS", "0")
     ds = make_datasette(served_copy)
     await ds.invoke_startup()
