@@ -3,8 +3,13 @@ from __future__ import annotations
 
 import sqlite3
 from typing import Any
+from urllib.parse import quote
+
+from markupsafe import Markup, escape
 
 from kb.site.search_db import newest_english_version, rows
+
+SHOWN_TEXT = 110  # characters of an untitled rule's text beside its number
 
 
 def contents_page(conn: sqlite3.Connection, version: str | None = None) -> dict[str, Any] | None:
@@ -40,3 +45,21 @@ def contents_page(conn: sqlite3.Connection, version: str | None = None) -> dict[
         "glossary_count": glossary_count,
         "versions": rows(conn, "select id, effective_date from cr_versions where lang = 'en' order by effective_date desc"),
     }
+
+
+def rule_items_html(rules: list[dict[str, Any]], version: str | None) -> Markup:
+    """The ``<li>`` of each rule of a section: its number linked, its title or the start of its
+    text. Made here, not by the template's loop: the contents lists ~1,000 rules, and each piece a
+    loop writes goes up through every template the page extends (~25 ms of the page)."""
+    suffix = f"?version={escape(quote(version))}" if version else ""
+    items = []
+    for rule in rules:
+        number = escape(rule["number"])
+        if rule["title"]:
+            label = str(escape(rule["title"]))
+        else:
+            text = rule["text"] or ""
+            more = "…" if len(text) > SHOWN_TEXT else ""
+            label = f'<span class="kb-muted">{escape(text[:SHOWN_TEXT])}{more}</span>'
+        items.append(f'<li><a href="/rule/{number}{suffix}">{number}</a>\n          {label}</li>')
+    return Markup("\n        ".join(items))

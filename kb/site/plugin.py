@@ -22,6 +22,7 @@ from markupsafe import Markup
 
 from kb.normalise.dates import parse_date
 from kb.site import (
+    contents_page,
     labels,
     limits,
     markup,
@@ -187,6 +188,7 @@ def prepare_jinja2_environment(env):
         (term["term"], "/glossary/" + quote(term["term"], safe="")) for term in terms or [])
     env.filters["kblinked"] = lambda text, version=None, linker=None: Markup(markup.render_text(text, version, linker))
     env.filters["rulingitems"] = ruling_list.ruling_items_html
+    env.filters["contentsrules"] = contents_page.rule_items_html
 
 
 @hookimpl
