@@ -92,6 +92,9 @@ def pages_of(db: Path) -> dict[str, str]:
     pages = {f"rule {number}": f"/rule/{number}" for number in ["701.40", *busy]}
     pages.update({f"card name {lang}": "/card?name=" + quote(row[0]) for lang, row in names.items() if row})
     pages["feed"] = "/changes.atom"
+    # The pages every visit passes through, the longest listing (every rule of the current CR) among them.
+    pages.update({"home": "/", "contents": "/contents", "glossary term": "/glossary/Trample",
+                  "diff (latest two versions)": "/diff"})
     if oracle:
         pages["card"] = f"/card/{oracle[0]}"
     return pages

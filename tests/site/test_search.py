@@ -480,17 +480,23 @@ def test_a_map_asked_for_by_several_requests_at_once_is_read_once(tmp_path) -> N
     assert per_file(sqlite3.connect(other), kept, read) == {"read": 2}  # a failed reading is not kept
 
 
-def test_keyword_suggestions_follow_the_file_they_were_read_from(tmp_path) -> None:
-    """Kept per served file while it is unchanged: a refresh that mines a new printed keyword
-    writes a new file, and a server running since suggests it (keyed by path alone, it did not)."""
-    from kb.site.search_keywords import keyword_suggestions
-
+def trample_only(tmp_path) -> tuple:
+    """A file of one English CR version whose one keyword rule is Trample (702.19), written to."""
     path = tmp_path / "kb.db"
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("create table cr_versions (id text, lang text, effective_date text)")
     conn.execute("insert into cr_versions values ('en-2026', 'en', '2026-01-01')")
     conn.execute("create table rules (version_id text, kind text, title text, number text)")
     conn.execute("insert into rules values ('en-2026', 'rule', 'Trample', '702.19')")
+    return path, conn
+
+
+def test_keyword_suggestions_follow_the_file_they_were_read_from(tmp_path) -> None:
+    """Kept per served file while it is unchanged: a refresh that mines a new printed keyword
+    writes a new file, and a server running since suggests it (keyed by path alone, it did not)."""
+    from kb.site.search_keywords import keyword_suggestions
+
+    path, conn = trample_only(tmp_path)
     conn.execute("create table keyword_dictionary (lang text, term text, term_key text, en_term text,"
                  " rule_number text, sources text, printings integer, status text)")
 
@@ -510,12 +516,7 @@ def test_the_current_keywords_follow_the_file_not_the_version_id(tmp_path) -> No
     date, or a file built by other code): the keywords are kept per file (they were per id)."""
     from kb.site.search_keywords import english_keywords
 
-    path = tmp_path / "kb.db"
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("create table cr_versions (id text, lang text, effective_date text)")
-    conn.execute("insert into cr_versions values ('en-2026', 'en', '2026-01-01')")
-    conn.execute("create table rules (version_id text, kind text, title text, number text)")
-    conn.execute("insert into rules values ('en-2026', 'rule', 'Trample', '702.19')")
+    path, conn = trample_only(tmp_path)
     assert [row["term"] for row in english_keywords(conn)] == ["Trample"]
     conn.execute("insert into rules values ('en-2026', 'rule', 'Flying', '702.9')")
     os.utime(path, (1, 1))  # a new signature even within the same clock tick
