@@ -39,7 +39,10 @@ LINKING_CODE = (
     "kb.parse", "kb.build.load", "kb.build.identity", "kb.store.save", "kb.store.save_cr", "kb.store.tables",
     "kb.store.carry_cr", "kb.build.publish", "kb.store.derive",
 )
+
+
 def linking_code_files() -> list[Path]:
+    """The source and data files ``linking_code_fingerprint`` reads."""
     return module_files(LINKING_CODE)
 
 
