@@ -10,6 +10,7 @@ is the ``kb.site`` package), the metadata through ``get_metadata``.
 """
 from __future__ import annotations
 
+import copy
 import html
 from functools import lru_cache
 from pathlib import Path
@@ -61,7 +62,11 @@ def extra_css_urls(datasette):
 def get_metadata(datasette, key, database, table):
     """Titles, licence, column descriptions and canned queries for every knowledge-base database."""
     names = [name for name in datasette.databases if not name.startswith("_")]
-    return merged_metadata(tuple(names))
+    merged = merged_metadata(tuple(names))
+    # Datasette merges an instance's own metadata into the dicts a hook returns, in place: with
+    # its own (a refresh's smoke check turning read_ahead off), the shared copy would carry that
+    # into every later instance of the process. Without (``mtgkb serve``), no copy per call.
+    return copy.deepcopy(merged) if getattr(datasette, "_metadata_local", None) else merged
 
 
 @lru_cache(maxsize=8)
@@ -105,9 +110,12 @@ def startup(datasette):
     async def warm() -> None:
         await schema_cache.warm_schema_cache(datasette)
         warm_templates(datasette)
-        for name, served in list(datasette.databases.items()):
-            if name != "_internal":
-                await warm_file_maps(served)
+        # A Datasette that will answer no visitor (a refresh's smoke check of its new file) says
+        # so in its metadata: {"plugins": {"mtgkb": {"read_ahead": false}}}.
+        if (datasette.plugin_config("mtgkb") or {}).get("read_ahead", True):
+            for name, served in list(datasette.databases.items()):
+                if name != "_internal":
+                    await warm_file_maps(served)
 
     return warm
 

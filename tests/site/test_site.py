@@ -605,3 +605,16 @@ async def test_card_pages_mark_lost_symbols_and_name_reversible_cards_once(snaps
     assert german.count('class="kb-warning kb-lost-symbols"') == 2
     okaun = (await snapshot_ds.client.get("/card/7dec219b-96d1-4d4c-b3ac-15eda9d2ccc6")).text
     assert "<h1>Okaun, Eye of Chaos</h1>" in okaun
+
+
+def test_an_instances_own_metadata_stays_its_own() -> None:
+    """Datasette merges an instance's metadata into what the plugin's hook returns, in place: the
+    plugin's metadata (kept once per process) must not carry one instance's settings into the next."""
+    from datasette.app import Datasette
+
+    checking = Datasette([], metadata={"plugins": {"mtgkb": {"read_ahead": False}}, "title": "a check"})
+    assert checking.plugin_config("mtgkb") == {"read_ahead": False}
+    assert checking.metadata("title") == "a check"
+    served = Datasette([])
+    assert served.plugin_config("mtgkb") is None
+    assert served.metadata("title") != "a check"
