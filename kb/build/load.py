@@ -158,6 +158,10 @@ def _printings_indexed_after(db: sqlite_utils.Database) -> AbstractContextManage
     )
 
 
+def _card_names_indexed_after(db: sqlite_utils.Database) -> AbstractContextManager[None]:
+    return indexes_made_after(db, "card_name_records", ["name_key"], up_to_rows=BULK_UP_TO_ROWS)
+
+
 def _save_checked_rulings(db: sqlite_utils.Database, rulings, name: str, document_id: int, what: str) -> None:
     checks = RulingChecks(name)
     with _records_indexed_after(db):
@@ -179,7 +183,7 @@ def stream_bulk_cards(db: sqlite_utils.Database, handle, name: str, document_id:
 
     cards, names = [], []
     total = 0
-    with _printings_indexed_after(db):
+    with _printings_indexed_after(db), _card_names_indexed_after(db):
         for card, card_names in iter_bulk_card_names(handle, name):
             total += 1
             cards.append(card)
@@ -216,7 +220,7 @@ def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: in
                     yield ruling
 
     checks = RulingChecks(name)
-    with _records_indexed_after(db), _printings_indexed_after(db):
+    with _records_indexed_after(db), _printings_indexed_after(db), _card_names_indexed_after(db):
         save_ruling_records(db, checks.filter(rulings()), document_id, LangDetector())
     for issue in checks.summary_issues():
         save_quality_issue(db, issue, document_id)

@@ -45,6 +45,10 @@ INDEXES: list[tuple[str, list[str], bool]] = [
     ("card_names", ["name_key"], False),
     ("ruling_records", ["card_key"], False),
     ("card_names", ["lang"], False),
+    # A name asked for that no identified card has (``/card?name=``: a typo, a card only a
+    # printed page names) is looked up among the names documents printed: without it, a scan of
+    # every record (40 ms at a million rulings' card data).
+    ("card_name_records", ["name_key"], False),
     ("printings", ["oracle_id"], False),
     # Names printed on pages of cards not identified yet resolve through the same printing
     # (multiverse id, or set and collector number) in another document (derive_cards, card pages).

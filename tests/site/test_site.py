@@ -618,3 +618,21 @@ def test_an_instances_own_metadata_stays_its_own() -> None:
     served = Datasette([])
     assert served.plugin_config("mtgkb") is None
     assert served.metadata("title") != "a check"
+
+
+def test_a_name_no_card_has_is_looked_up_by_index_not_by_scanning_every_record(snapshot_conn) -> None:
+    """``/card?name=`` with a typo ends among the names documents printed (``card_name_records``):
+    scanned, that was 40 ms a miss at a million rulings' card data."""
+    from kb.site.card_page import find_card
+
+    plans: list[str] = []
+    statements: list[str] = []
+    snapshot_conn.set_trace_callback(statements.append)
+    try:
+        assert find_card(snapshot_conn, "Jace, the Mind Sculptr") is None
+    finally:
+        snapshot_conn.set_trace_callback(None)
+    for statement in statements:
+        if "card_name_records" in statement and statement.lstrip().lower().startswith("select"):
+            plans += [row[3] for row in snapshot_conn.execute("explain query plan " + statement)]
+    assert plans and not [plan for plan in plans if plan.startswith("SCAN card_name_records")], plans
