@@ -92,6 +92,7 @@ def pages_of(db: Path) -> dict[str, str]:
     pages = {f"rule {number}": f"/rule/{number}" for number in ["701.40", *busy]}
     pages.update({f"card name {lang}": "/card?name=" + quote(row[0]) for lang, row in names.items() if row})
     pages["feed"] = "/changes.atom"
+    pages["card name no card has"] = "/card?name=" + quote("Jace, the Mind Sculptr")  # a typo: 404
     # The pages every visit passes through, the longest listing (every rule of the current CR) among them.
     pages.update({"home": "/", "contents": "/contents", "glossary term": "/glossary/Trample",
                   "diff (latest two versions)": "/diff"})
