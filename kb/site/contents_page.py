@@ -49,8 +49,9 @@ def contents_page(conn: sqlite3.Connection, version: str | None = None) -> dict[
 
 def rule_items_html(rules: list[dict[str, Any]], version: str | None) -> Markup:
     """The ``<li>`` of each rule of a section: its number linked, its title or the start of its
-    text. Made here, not by the template's loop: the contents lists ~1,000 rules, and each piece a
-    loop writes goes up through every template the page extends (~25 ms of the page)."""
+    text. Made here, not by a loop in the template: the contents lists ~1,000 rules, each a dozen
+    template expressions (lookups, escapes, awaits in Jinja's async mode): 54-62 ms a page on the
+    1M database that way, 35-39 ms this way."""
     suffix = f"?version={escape(quote(version))}" if version else ""
     items = []
     for rule in rules:

@@ -32,6 +32,16 @@ def enabled() -> bool:
     return os.environ.get(ENV, "1") not in ("0", "off", "no", "false")
 
 
+def file_identity(path: str | None) -> tuple[int, int] | None:
+    """The file the path names now (device and inode); None when there is none (a missing file,
+    or between an unlink and a rename), or for a memory database."""
+    try:
+        stat = os.stat(path) if path else None
+    except OSError:
+        return None
+    return (stat.st_dev, stat.st_ino) if stat else None
+
+
 def file_signature(path: str | None) -> tuple | None:
     """What changes when the file at ``path`` is replaced or written: None for a memory database."""
     if not path:

@@ -25,19 +25,12 @@ from datasette.database import Database, connections
 
 from kb.checksums import file_sha256
 from kb.site.inspect import table_counts
+from kb.site.page_cache import file_identity
 
 log = logging.getLogger("kb.site.reload")
 
 INTERVAL_ENV = "MTGKB_RELOAD_INTERVAL_MS"
 GRACE_ENV = "MTGKB_RELOAD_GRACE_S"
-
-
-def _identity(path: str) -> tuple[int, int] | None:
-    try:
-        stat = os.stat(path)
-    except OSError:  # between unlink and rename, or a missing file: keep what we have
-        return None
-    return (stat.st_dev, stat.st_ino)
 
 
 class GenerationDatabase(Database):
@@ -91,7 +84,7 @@ class Reloader:
         """Note every served file and the inode its path names now."""
         for name, db in self.datasette.databases.items():
             if db.path and not db.is_memory and name not in self.watched:
-                self.watched[name] = _Watched(name, str(db.path), _identity(str(db.path)))
+                self.watched[name] = _Watched(name, str(db.path), file_identity(str(db.path)))
 
     def check(self) -> None:
         """Cheap and synchronous (a few stat calls): start a switch in the background if due."""
@@ -101,7 +94,7 @@ class Reloader:
         self.last_check = now
         self.watch_current()
         self._close_retired(now)
-        changed = [w for w in self.watched.values() if (i := _identity(w.path)) and i != w.identity]
+        changed = [w for w in self.watched.values() if (i := file_identity(w.path)) and i != w.identity]
         if changed:
             self.task = asyncio.get_running_loop().create_task(self._switch(changed))
 
@@ -113,7 +106,7 @@ class Reloader:
                 log.exception("could not switch %s to its new file", watched.path)
 
     async def _switch_one(self, watched: _Watched) -> None:
-        identity = _identity(watched.path)
+        identity = file_identity(watched.path)
         # Open the new file by descriptor-backed connection first: if the path is replaced
         # again meanwhile, the next check sees it.
         counts, digest, size = await asyncio.to_thread(_inspect, watched.path)

@@ -159,8 +159,6 @@ def glossary_patterns(conn: sqlite3.Connection, version: str) -> GlossaryPattern
 
 def glossary_terms_used(conn: sqlite3.Connection, version: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Glossary entries of the version whose term appears in the rule's text (whole words)."""
-    # Per file, not per path: a refresh renames a new file (new glossary) over the same path, and
-    # a server running for months keeps only the last few files' patterns.
     patterns = glossary_patterns(conn, version)
     text = " ".join(f"{entry['title'] or ''} {entry['text'] or ''}" for entry in entries)
     lowered = text.lower()

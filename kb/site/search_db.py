@@ -1,7 +1,6 @@
 """Small SQL helpers the search and the pages share: rows as dicts, table checks, URLs, the current CR."""
 from __future__ import annotations
 
-import os
 import sqlite3
 import threading
 from collections import OrderedDict
@@ -10,7 +9,7 @@ from contextlib import contextmanager
 from typing import Any, NamedTuple
 from urllib.parse import quote
 
-from kb.site.page_cache import file_signature
+from kb.site.page_cache import file_identity, file_signature
 from kb.site.search_text import fold, rule_number_key, title_key
 
 
@@ -205,14 +204,6 @@ _READING: dict[tuple[int, tuple], threading.Lock] = {}
 # file's connections would otherwise key what they read by the path's new signature, and the new
 # file's searches would use the old file's CR versions and rules' heads until the next swap.
 _OPENED: dict[int, tuple[sqlite3.Connection, tuple[int, int]]] = {}
-
-
-def file_identity(path: str | None) -> tuple[int, int] | None:
-    try:
-        stat = os.stat(path) if path else None
-    except OSError:
-        return None
-    return (stat.st_dev, stat.st_ino) if stat else None
 
 
 def connect_noting_file(connect: Callable[[], sqlite3.Connection], path: str | None) -> sqlite3.Connection:
