@@ -3,36 +3,28 @@
 One refresh is: take ``<raw>/refresh.lock`` (a second refresh exits at once), fetch every source
 conditionally into the raw store (``scraper.fetch.run_fetch``), choose the raw store's latest
 good documents as the build's inputs, and, unless those inputs are exactly the ones the served
-database was built from, build a new file with ``kb.build.publish.build_database`` (keeping the served
-file's CR tables when it holds this build's CR documents, ``kb.store.carry_cr``, and its rule
-citations of unchanged rulings when its CR history is this build's, ``kb.store.carry_links``; both
-only from a file this code built). Before the new file is renamed over the served one it gets what only a refresh knows: rulings' ``first_seen`` carried
-from the served database, rulings that vanished upstream carried over and marked
-``removed_upstream = 1``, every run of the raw store as ``refresh_runs`` and the changes against
-the served database; then it is checked (no table shrinking by more than 10 % unless allowed,
-foreign keys, smoke queries through Datasette's test client). Any failure leaves the served
-file byte-identical. The run, failed ones included, is recorded in the raw store's ``runs``.
+database was built from by this code, build a new file with ``kb.build.publish.build_database``
+(keeping the served file's CR tables when it holds this build's CR documents,
+``kb.store.carry_cr``, and its rule citations of unchanged rulings when its CR history is this
+build's, ``kb.store.carry_links``; both only from a file this code built). Before the new file is
+renamed over the served one, ``kb.refresh.before_swap`` writes into it what only a refresh knows
+and checks it. Any failure leaves the served file byte-identical. The run, failed ones included,
+is recorded in the raw store's ``runs``.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import sqlite_utils
 
 from kb.build.inputs import BuildError
 from kb.build.kept_content import RECORDS_OF
 from kb.build.publish import build_database
 from kb.checksums import file_sha256
-from kb.refresh.carry import carry_rulings, table_changes
-from kb.refresh.checks import new_cr_versions, shrink_problems, smoke_check
+from kb.refresh.before_swap import BeforeSwap, RefreshError
 from kb.refresh.inputs import (
     build_code_fingerprint,
     document_input,
@@ -44,12 +36,9 @@ from kb.refresh.inputs import (
     select_inputs,
 )
 from kb.refresh.lock import refresh_lock
-from kb.refresh.runs import RefreshResult, record_run, run_row
-from kb.store.carry_cr import cr_documents_carried
-from kb.store.carry_links import linking_code_fingerprint, links_carried
-from kb.store.files import read_only_uri
+from kb.refresh.runs import RefreshResult, one_line, record_run
+from kb.store.carry_links import linking_code_fingerprint
 from kb.store.save import DocumentInput
-from kb.store.tables import TABLES
 from scraper.fetch import DEFAULT_SOURCES, run_fetch
 from scraper.fetchers import FetchReport
 from scraper.rawstore import RawStore, utc_now
@@ -69,108 +58,6 @@ EXIT_SOME_SOURCES_FAILED = 2
 # What the served database was built from: the inputs' fingerprints (by bytes, and by what a
 # build keeps of them: ``kb.refresh.inputs.kept_fingerprint``) and the file's identity.
 PUBLISHED_STATE = "refresh:published"
-
-
-# Test hook for the crash test: "SECONDS[:MARKER]" sleeps before the swap, after touching MARKER.
-PAUSE_ENV = "MTGKB_REFRESH_PAUSE_BEFORE_SWAP"
-
-
-class RefreshError(Exception):
-    """The new database must not be published; the message says why, in one line."""
-
-
-@dataclass
-class _Publish:
-    """What ``before_swap`` learns and decides about the new file."""
-
-    db_path: Path
-    store: RawStore
-    allow_shrink: bool
-    current_run: Callable[[dict[str, Any]], dict[str, Any]]
-    result: RefreshResult | None = None
-    changes: dict[str, Any] = field(default_factory=dict)
-
-    def before_swap(self, db: sqlite_utils.Database) -> None:
-        served = self.db_path.exists()
-        temp_file = Path(db.execute("pragma database_list").fetchone()[2])
-        rulings = None
-        if served:
-            db.execute("attach database ? as old", [read_only_uri(self.db_path)])
-        try:
-            with db.atomic():
-                rulings = carry_rulings(db) if served else None
-                if served:
-                    tables = table_changes(db, [t for t in TABLES if t != "refresh_runs"])
-                else:
-                    tables = {t: {"before": 0, "after": db[t].count} for t in TABLES if t != "refresh_runs"}
-                self.changes = {
-                    "tables": tables,
-                    "new_cr_versions": new_cr_versions(db, served),
-                    "rulings": rulings.as_dict() if rulings else {
-                        "added": db["rulings"].count, "changed": 0, "removed": 0,
-                        "reappeared": 0, "still_removed": 0,
-                    },
-                }
-                carried = links_carried(db)
-                if carried:
-                    self.changes["ruling_links_carried"] = carried
-                carried_cr = cr_documents_carried(db)
-                if carried_cr:
-                    self.changes["cr_documents_carried"] = carried_cr
-                self._layout_changes(db)
-                problems = shrink_problems(tables) if served else []
-                if problems and not self.allow_shrink:
-                    raise RefreshError(
-                        f"not published: {'; '.join(problems)} (use --allow-shrink if this is expected)"
-                    )
-                self._write_runs(db)
-        finally:
-            if served:
-                db.execute("detach database old")
-        # The build checked every reference (kb.build.publish.validate); only rulings carried over
-        # from the served file (with their cards, documents and sightings) can break one: 6.5 s
-        # of a 1M-ruling refresh for a check that, with nothing carried, finds what the build found.
-        carried = rulings is not None and rulings.removed + rulings.still_removed > 0
-        violations = db.execute("pragma foreign_key_check").fetchall() if carried else []
-        if violations:
-            raise RefreshError(f"not published: {len(violations)} foreign key violations after carrying rulings")
-        failures = smoke_check(temp_file, self.db_path.stem)
-        if failures:
-            raise RefreshError(f"not published: smoke queries failed: {'; '.join(failures)}")
-        _pause_for_crash_test()
-
-    def _layout_changes(self, db: sqlite_utils.Database) -> None:
-        """A page whose parser recognised it but found none of what it always has (a site
-        redesign) makes its source a failed source of this run, not a quiet "0 rulings"."""
-        rows = db.execute(
-            "select documents.source_id, documents.url, quality_issues.detail from quality_issues"
-            " join documents on documents.id = quality_issues.document_id"
-            " where quality_issues.kind = 'layout-changed' order by documents.source_id, documents.url"
-        ).fetchall()
-        if not rows or self.result is None:
-            return
-        for source_id, url, detail in rows:
-            if source_id not in self.result.failed_sources:
-                self.result.failed_sources.append(source_id)
-            self.changes.setdefault("layout_changed", []).append({"url": url, "detail": _one_line(detail)})
-        self.result.changes["layout_changed"] = self.changes["layout_changed"]
-
-    def _write_runs(self, db: sqlite_utils.Database) -> None:
-        rows = [run_row(run) for run in self.store.runs()]
-        current = self.current_run(self.changes)
-        rows = [row for row in rows if row["id"] != current["id"]] + [current]
-        db.execute("delete from refresh_runs")
-        db.table("refresh_runs").insert_all(rows, pk="id")
-
-
-def _pause_for_crash_test() -> None:
-    value = os.environ.get(PAUSE_ENV)
-    if not value:
-        return
-    seconds, _, marker = value.partition(":")
-    if marker:
-        Path(marker).write_text(str(os.getpid()), encoding="utf-8")
-    time.sleep(float(seconds))
 
 
 def _failed_sources(reports: dict[str, FetchReport]) -> list[str]:
@@ -245,10 +132,10 @@ def _refresh_locked(
     except (BuildError, RefreshError) as error:
         # before_swap may have filled in a published outcome: the swap did not happen.
         result.exit_code, result.status, result.published = EXIT_NOTHING_PUBLISHED, "failed", False
-        result.message = _one_line(str(error))
+        result.message = one_line(str(error))
     except Exception as error:  # recorded, then surfaced: a bug must not pass for a clean run
         result.exit_code, result.status = EXIT_NOTHING_PUBLISHED, "failed"
-        result.message = _one_line(f"refresh crashed: {type(error).__name__}: {error}")
+        result.message = one_line(f"refresh crashed: {type(error).__name__}: {error}")
         _finish(store, result, started)
         raise
     _finish(store, result, started)
@@ -273,6 +160,7 @@ def _build_or_skip(
     # built again whatever its documents: a fixed parser or a new column must reach the site.
     build_code = build_code_fingerprint()
     same_code = published.get("build_code") == build_code
+    other_code = served and not same_code
     # The bytes first (no body read); then what a build keeps of them: card bulk files come with
     # new prices twice a day, AllPrintings with a new build date every day.
     same_bytes = served and same_code and published.get("inputs") == fingerprint
@@ -305,13 +193,13 @@ def _build_or_skip(
         # The run as it will read once published: written into the new file itself.
         result.changes.update(changes)
         result.changes.update({"inputs": len(inputs), "left_out": len(left_out), "rebuilt": True})
-        if served and not same_code:
+        if other_code:
             result.changes["build_code_changed"] = True
         result.exit_code = EXIT_SOME_SOURCES_FAILED if result.failed_sources else EXIT_OK
         result.published = True
         result.status = "partial" if result.failed_sources else "published"
         note = f"; failed sources keep their last good data: {', '.join(result.failed_sources)}" if result.failed_sources else ""
-        if served and not same_code:
+        if other_code:
             note += "; rebuilt by this version of the code (the served file was built by another)"
         result.message = _summary(result) + note
         result.finished_at = utc_now()
@@ -322,7 +210,7 @@ def _build_or_skip(
             "changes": json.dumps(result.changes, sort_keys=True), "message": result.message,
         }
 
-    publish = _Publish(db_path, store, allow_shrink, current_run, result)
+    publish = BeforeSwap(db_path, store, allow_shrink, current_run, result)
     # The served file's CR tables and citations of unchanged rulings are kept when the code that
     # made them is this code (kb.store.carry_cr checks the CR documents, kb.store.carry_links the
     # CR history and each ruling).
@@ -384,7 +272,7 @@ def _fall_back(store: RawStore, inputs: list[DocumentInput], error: BuildError, 
     if raw_source not in result.failed_sources:
         result.failed_sources.append(raw_source)
     result.changes.setdefault("unreadable", []).append(
-        {"url": bad.url, "error": _one_line(str(error)), "replaced_by_earlier": bool(earlier)}
+        {"url": bad.url, "error": one_line(str(error)), "replaced_by_earlier": bool(earlier)}
     )
     return True
 
@@ -406,6 +294,3 @@ def _finish(store: RawStore, result: RefreshResult, started: float) -> None:
         result.status = "failed"
     record_run(store, result.run_id, result)
 
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())

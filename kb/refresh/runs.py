@@ -69,3 +69,8 @@ def record_run(store: RawStore, run_id: int | None, result: RefreshResult) -> No
             "changes": result.changes, "published": result.published,
         },
     })
+
+
+def one_line(text: str) -> str:
+    """A message as one line: what a run records and a refresh prints."""
+    return " ".join(text.split())

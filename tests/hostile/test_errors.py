@@ -146,7 +146,7 @@ def test_a_redesigned_page_fails_its_source_in_a_refresh(zygote: Zygote, served:
     """The refresh reads the layout-changed issue of the new file: its source becomes a failed source."""
     import sqlite_utils
 
-    from kb.refresh.job import _Publish
+    from kb.refresh.before_swap import BeforeSwap
     from kb.refresh.runs import RefreshResult
 
     page = (ROOT / "tests/fixtures/gatherer/old/recall.html").read_bytes().replace(b"_rulingDate", b"_rulingDay")
@@ -154,7 +154,7 @@ def test_a_redesigned_page_fails_its_source_in_a_refresh(zygote: Zygote, served:
     outcome = zygote.run(["import", "--db", served, "--source", "gatherer", tmp_path / "recall.html"], cwd=tmp_path)
     assert outcome.code == 0, outcome.describe()
     result = RefreshResult(0, "published", "", False, 1, "2026-01-01T00:00:00Z")
-    publish = _Publish(served, None, False, lambda changes: {}, result)  # type: ignore[arg-type]
+    publish = BeforeSwap(served, None, False, lambda changes: {}, result)  # type: ignore[arg-type]
     publish._layout_changes(sqlite_utils.Database(served))
     assert result.failed_sources == ["gatherer"]
     assert "no ruling row was recognised" in result.changes["layout_changed"][0]["detail"]

@@ -1,0 +1,129 @@
+"""A refresh's last step on its new file, before it is renamed over the served one.
+
+What only a refresh knows goes into the file (rulings' ``first_seen`` and the rulings that
+vanished upstream carried from the served file, the changes against it, every run of the raw
+store as ``refresh_runs``), then it is checked: no table shrinking by more than 10 % unless
+allowed, foreign keys where rulings were carried, smoke queries through Datasette. A failed check
+raises ``RefreshError`` and the served file stays as it was.
+"""
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from kb.refresh.carry import carry_rulings, table_changes
+from kb.refresh.checks import new_cr_versions, shrink_problems, smoke_check
+from kb.refresh.runs import RefreshResult, one_line, run_row
+from kb.store.carry_cr import cr_documents_carried
+from kb.store.carry_links import links_carried
+from kb.store.files import read_only_uri
+from kb.store.tables import TABLES
+from scraper.rawstore import RawStore
+
+# Test hook for the crash test: "SECONDS[:MARKER]" sleeps before the swap, after touching MARKER.
+PAUSE_ENV = "MTGKB_REFRESH_PAUSE_BEFORE_SWAP"
+
+
+class RefreshError(Exception):
+    """The new database must not be published; the message says why, in one line."""
+
+
+@dataclass
+class BeforeSwap:
+    """What ``before_swap`` learns and decides about the new file (``build_database`` calls it
+    with the new file complete, before the rename)."""
+
+    db_path: Path
+    store: RawStore
+    allow_shrink: bool
+    current_run: Callable[[dict[str, Any]], dict[str, Any]]
+    result: RefreshResult | None = None
+    changes: dict[str, Any] = field(default_factory=dict)
+
+    def before_swap(self, db: sqlite_utils.Database) -> None:
+        served = self.db_path.exists()
+        temp_file = Path(db.execute("pragma database_list").fetchone()[2])
+        rulings = None
+        if served:
+            db.execute("attach database ? as old", [read_only_uri(self.db_path)])
+        try:
+            with db.atomic():
+                rulings = carry_rulings(db) if served else None
+                if served:
+                    tables = table_changes(db, [t for t in TABLES if t != "refresh_runs"])
+                else:
+                    tables = {t: {"before": 0, "after": db[t].count} for t in TABLES if t != "refresh_runs"}
+                self.changes = {
+                    "tables": tables,
+                    "new_cr_versions": new_cr_versions(db, served),
+                    "rulings": rulings.as_dict() if rulings else {
+                        "added": db["rulings"].count, "changed": 0, "removed": 0,
+                        "reappeared": 0, "still_removed": 0,
+                    },
+                }
+                carried = links_carried(db)
+                if carried:
+                    self.changes["ruling_links_carried"] = carried
+                carried_cr = cr_documents_carried(db)
+                if carried_cr:
+                    self.changes["cr_documents_carried"] = carried_cr
+                self._layout_changes(db)
+                problems = shrink_problems(tables) if served else []
+                if problems and not self.allow_shrink:
+                    raise RefreshError(
+                        f"not published: {'; '.join(problems)} (use --allow-shrink if this is expected)"
+                    )
+                self._write_runs(db)
+        finally:
+            if served:
+                db.execute("detach database old")
+        # The build checked every reference (kb.build.publish.validate); only rulings carried over
+        # from the served file (with their cards, documents and sightings) can break one: 6.5 s
+        # of a 1M-ruling refresh for a check that, with nothing carried, finds what the build found.
+        carried = rulings is not None and rulings.removed + rulings.still_removed > 0
+        violations = db.execute("pragma foreign_key_check").fetchall() if carried else []
+        if violations:
+            raise RefreshError(f"not published: {len(violations)} foreign key violations after carrying rulings")
+        failures = smoke_check(temp_file, self.db_path.stem)
+        if failures:
+            raise RefreshError(f"not published: smoke queries failed: {'; '.join(failures)}")
+        _pause_for_crash_test()
+
+    def _layout_changes(self, db: sqlite_utils.Database) -> None:
+        """A page whose parser recognised it but found none of what it always has (a site
+        redesign) makes its source a failed source of this run, not a quiet "0 rulings"."""
+        rows = db.execute(
+            "select documents.source_id, documents.url, quality_issues.detail from quality_issues"
+            " join documents on documents.id = quality_issues.document_id"
+            " where quality_issues.kind = 'layout-changed' order by documents.source_id, documents.url"
+        ).fetchall()
+        if not rows or self.result is None:
+            return
+        for source_id, url, detail in rows:
+            if source_id not in self.result.failed_sources:
+                self.result.failed_sources.append(source_id)
+            self.changes.setdefault("layout_changed", []).append({"url": url, "detail": one_line(detail)})
+        self.result.changes["layout_changed"] = self.changes["layout_changed"]
+
+    def _write_runs(self, db: sqlite_utils.Database) -> None:
+        rows = [run_row(run) for run in self.store.runs()]
+        current = self.current_run(self.changes)
+        rows = [row for row in rows if row["id"] != current["id"]] + [current]
+        db.execute("delete from refresh_runs")
+        db.table("refresh_runs").insert_all(rows, pk="id")
+
+
+def _pause_for_crash_test() -> None:
+    value = os.environ.get(PAUSE_ENV)
+    if not value:
+        return
+    seconds, _, marker = value.partition(":")
+    if marker:
+        Path(marker).write_text(str(os.getpid()), encoding="utf-8")
+    time.sleep(float(seconds))
