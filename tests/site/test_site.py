@@ -1,6 +1,7 @@
 """Our Datasette pages through ``ds.client``: search, card, rule, feed, JSON, escaping, robots."""
 from __future__ import annotations
 
+import copy
 import re
 import sqlite3
 import xml.etree.ElementTree as ET
@@ -612,12 +613,24 @@ def test_an_instances_own_metadata_stays_its_own() -> None:
     plugin's metadata (kept once per process) must not carry one instance's settings into the next."""
     from datasette.app import Datasette
 
-    checking = Datasette([], metadata={"plugins": {"mtgkb": {"read_ahead": False}}, "title": "a check"})
+    from kb.site.plugin import merged_metadata
+
+    shared = copy.deepcopy(merged_metadata(("kb",)))
+    own = {
+        "plugins": {"mtgkb": {"read_ahead": False}}, "title": "a check",
+        "databases": {"kb": {"title": "checked", "tables": {"rules": {"description": "its own"}}}},
+    }
+    checking = Datasette([], metadata=own)
     assert checking.plugin_config("mtgkb") == {"read_ahead": False}
     assert checking.metadata("title") == "a check"
+    assert checking.metadata("title", database="kb") == "checked"
+    assert checking.metadata("description", database="kb", table="rules") == "its own"
+    # The instance's own settings beside the plugin's, which it did not name, are kept.
+    assert checking.metadata("columns", database="kb", table="rules") == shared["databases"]["kb"]["tables"]["rules"]["columns"]
     served = Datasette([])
     assert served.plugin_config("mtgkb") is None
     assert served.metadata("title") != "a check"
+    assert merged_metadata(("kb",)) == shared
 
 
 def test_a_name_no_card_has_is_looked_up_by_index_not_by_scanning_every_record(snapshot_conn) -> None:
