@@ -109,10 +109,13 @@ def extra_body_script():
 
 
 @hookimpl
-def prepare_connection(conn):
+def prepare_connection(conn, database, datasette):
     register_functions(conn)
     limits.limit_connection(conn)
     limits.lower_sql_thread_priority()
+    served = datasette.databases.get(database)
+    if served is not None and not served.is_mutable:
+        limits.read_through_memory_map(conn)
 
 
 @hookimpl

@@ -633,6 +633,39 @@ def test_an_instances_own_metadata_stays_its_own() -> None:
     assert merged_metadata(("kb",)) == shared
 
 
+async def test_an_immutable_file_is_read_through_a_memory_map_and_a_mutable_one_is_not(snapshot_db, tmp_path) -> None:
+    """``mtgkb serve`` serves its file immutable: our pages' and Datasette's connections map it
+    (no read() per page); a file served mutable (plain ``datasette kb.db``) may be written in
+    place, and a write that shrinks a mapped file would crash the reader: read as before."""
+    import shutil
+
+    from datasette.app import Datasette
+
+    from kb.site import limits
+    from site_databases import make_datasette
+
+    def mapped(conn) -> int:
+        return conn.execute("pragma mmap_size").fetchone()[0]
+
+    served = make_datasette(snapshot_db)
+    name = snapshot_db.stem
+    database = served.databases[name]
+    assert not database.is_mutable
+    assert await database.execute_fn(mapped) > 0
+    assert await limits.PAGES.run(served, database, mapped) > 0
+
+    writable = tmp_path / "kb.db"
+    shutil.copy(snapshot_db, writable)
+    plain = Datasette([str(writable)])
+    database = plain.databases["kb"]
+    assert database.is_mutable
+    assert await database.execute_fn(mapped) == 0
+    assert await limits.PAGES.run(plain, database, mapped) == 0
+    for instance in (served, plain):
+        for db in instance.databases.values():
+            db.close()
+
+
 def test_a_name_no_card_has_is_looked_up_by_index_not_by_scanning_every_record(snapshot_conn) -> None:
     """``/card?name=`` with a typo ends among the names documents printed (``card_name_records``):
     scanned, that was 40 ms a miss at a million rulings' card data."""
