@@ -633,6 +633,31 @@ def test_an_instances_own_metadata_stays_its_own() -> None:
     assert merged_metadata(("kb",)) == shared
 
 
+async def test_tables_asked_for_as_a_whole_carry_only_the_settings_datasette_reads_so(snapshot_db) -> None:
+    """Datasette deep-copies what the hook answers for the key "tables" once per table a page
+    lists (the database page: 71 copies of every description). That answer holds who may see a
+    table and its facet size; descriptions, columns and facets are still there per table, and an
+    instance's own permissions still hold."""
+    from datasette.app import Datasette
+
+    from kb.site.plugin import ASKED_AS_TABLES, get_metadata
+
+    name = snapshot_db.stem
+    ds = Datasette(immutables=[str(snapshot_db)],
+                   metadata={"databases": {name: {"tables": {"cards": {"allow": {"id": "a judge"}}}}}})
+    asked = get_metadata(ds, "tables", name, None)
+    assert all(set(settings) <= set(ASKED_AS_TABLES) for settings in asked["databases"][name]["tables"].values())
+    assert "id" in ds.metadata("columns", database=name, table="rules")
+    assert ds.table_metadata(name, "rules")["facets"]
+    assert ds.metadata("description", database=name, table="rulings")
+    listed = {table["name"] for table in (await ds.client.get(f"/{name}.json")).json()["tables"]}
+    assert "rules" in listed and "cards" not in listed
+    assert (await ds.client.get(f"/{name}/cards.json")).status_code == 403
+    assert (await ds.client.get(f"/{name}/rules.json?_size=1")).status_code == 200
+    for db in ds.databases.values():
+        db.close()
+
+
 async def test_an_immutable_file_is_read_through_a_memory_map_and_a_mutable_one_is_not(snapshot_db, tmp_path) -> None:
     """``mtgkb serve`` serves its file immutable: our pages' and Datasette's connections map it
     (no read() per page); a file served mutable (plain ``datasette kb.db``) may be written in
