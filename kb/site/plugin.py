@@ -31,7 +31,7 @@ from kb.site import (
     time_limit,
     views,
 )
-from kb.site.metadata import build_metadata
+from kb.site.metadata import build_metadata, large_tables, without_facets
 from kb.site.search import register_functions
 from kb.site.search_names import display_name
 from kb.site.warm import warm_file_maps
@@ -64,7 +64,7 @@ def get_metadata(datasette, key, database, table):
     # Asked for "tables" (who may see a table, its facet size), Datasette deep-copies what the
     # hook returns, once per table a page lists: 71 copies of the whole metadata were two thirds
     # of the database page's time. A table's other settings are asked for by table, not so.
-    merged = table_settings(names) if key == "tables" else merged_metadata(names)
+    merged = table_settings(names) if key == "tables" else merged_metadata(names, large_tables(datasette, names))
     # Datasette merges an instance's own metadata into the dicts a hook returns, in place: with
     # its own (a refresh's smoke check turning read_ahead off, ``datasette -m``), the shared dict
     # would carry that into every later instance of the process. Datasette asks for the metadata
@@ -85,11 +85,15 @@ def copied_where_merged(shared: dict[str, Any], own: dict[str, Any]) -> dict[str
 
 
 @lru_cache(maxsize=8)
-def merged_metadata(database_names: tuple[str, ...]) -> dict[str, Any]:
+def merged_metadata(
+    database_names: tuple[str, ...], large: frozenset[tuple[str, str]] = frozenset()
+) -> dict[str, Any]:
+    """The metadata of these databases; ``large``: tables whose configured facets are left out
+    (``kb.site.metadata.large_tables``)."""
     metadata: dict[str, Any] = build_metadata(database_names[0] if database_names else "kb")
     for name in database_names[1:]:
         metadata["databases"].update(build_metadata(name)["databases"])
-    return metadata
+    return without_facets(metadata, large)
 
 
 # The table settings Datasette 0.65.5 reads through ``metadata("tables", database)``: who may
