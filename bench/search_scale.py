@@ -16,7 +16,10 @@ would) and measures, loopback only:
 - ``search``: the one-box search (``/search.json?q=``) over common words ("the", "if a
   creature"), long queries, rule numbers, keywords, card names in several languages;
 - ``pages``: rule pages of the keywords with the most rulings, card lookup by a foreign
-  name, the Atom feed, a card page.
+  name, the Atom feed, a card page, the home, contents, glossary and diff pages;
+- ``Datasette pages``: Datasette's own JSON over the same file (the database page, the rulings
+  and rules tables, a table's full-text search for a common word, one card's rulings): what SQL
+  and API users read; Datasette's code, with the plugin's metadata and limits.
 
 ``--workers N`` serves with ``mtgkb serve --workers N`` (N server processes; results named
 ``search_scale-<scale>-workersN.json``).
@@ -98,6 +101,26 @@ def pages_of(db: Path) -> dict[str, str]:
                   "diff (latest two versions)": "/diff"})
     if oracle:
         pages["card"] = f"/card/{oracle[0]}"
+    return pages
+
+
+def datasette_pages_of(db: Path) -> dict[str, str]:
+    """Datasette's own pages over the same file: what people writing SQL and JSON clients read
+    (Datasette's code; the plugin gives it metadata, facets and time limits)."""
+    conn = sqlite3.connect(f"file:{db}?immutable=1", uri=True)
+    try:
+        oracle = conn.execute("select oracle_id from rulings where oracle_id is not null limit 1 offset 5000").fetchone()
+    finally:
+        conn.close()
+    name = db.stem
+    pages = {
+        "database page": f"/{name}.json",
+        "rulings table": f"/{name}/rulings.json?_size=10",
+        "rules table": f"/{name}/rules.json?_size=10",
+        "rulings full-text search (a common word)": f"/{name}/rulings.json?_search=flying&_size=10",
+    }
+    if oracle:
+        pages["rulings of one card"] = f"/{name}/rulings.json?oracle_id={oracle[0]}"
     return pages
 
 
@@ -186,6 +209,7 @@ def measure(db: Path, seconds: float, rounds: int, workers: int = 1) -> dict[str
         "direct FTS": {word: fts + quote(f'"{word}"') for word in ("the", "creature", "deathtouch", "transform")},
         "search": searches,
         "pages": pages_of(db),
+        "Datasette pages": datasette_pages_of(db),
     }
     figures: dict[str, Any] = {"sequential": {}, "per_url_p50_ms": {}, "concurrent": []}
     try:
@@ -194,7 +218,7 @@ def measure(db: Path, seconds: float, rounds: int, workers: int = 1) -> dict[str
             found, each = asyncio.run(sequential(base, urls, rounds))
             figures["sequential"][name] = found
             figures["per_url_p50_ms"][name] = each
-            print(f"{name:12} sequential: {found}", flush=True)
+            print(f"{name:15} sequential: {found}", flush=True)
         for clients in (4, 16):
             # The floor and the direct query at the same concurrency: what any request costs
             # when four or sixteen wait for the same two cores.
