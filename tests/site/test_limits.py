@@ -33,6 +33,30 @@ def test_a_query_that_ends_in_time_leaves_nothing_to_interrupt_later() -> None:
                         "select count(*) from n").fetchone() == (200000,)
 
 
+def test_a_short_limit_is_kept_while_the_watchdog_waits_for_a_later_deadline() -> None:
+    """The watchdog is told of a query only when it is due before the watchdog's next look."""
+    long_running = sqlite3.connect(":memory:", check_same_thread=False)
+    conn = sqlite3.connect(":memory:", check_same_thread=False)
+    with time_limit(long_running, 60_000):
+        time.sleep(0.05)  # the watchdog has looked: its next look is a minute away
+        started = time.monotonic()
+        with pytest.raises(sqlite3.OperationalError, match="interrupted"), time_limit(conn, 50):
+            conn.execute(RUNAWAY).fetchone()
+        assert time.monotonic() - started < 10  # a bound for a loaded machine, far from the minute
+
+
+def test_short_queries_one_after_another_do_not_wake_the_watchdog_for_each() -> None:
+    conn = sqlite3.connect(":memory:", check_same_thread=False)
+    with time_limit(conn, 1500):
+        conn.execute("select 1").fetchone()
+    before = WATCHDOG.wakeups
+    for _ in range(300):
+        with time_limit(conn, 1500):
+            conn.execute("select 1").fetchone()
+    assert WATCHDOG.wakeups - before < 30
+    assert WATCHDOG._watched == {}
+
+
 def test_time_spent_waiting_for_a_core_is_not_charged_to_the_query() -> None:
     """The limit counts the thread's CPU time: a query that waited (here: slept) past its limit
     in wall-clock time, but within WALL_CLOCK_FACTOR of it, still runs."""
