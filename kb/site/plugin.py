@@ -11,9 +11,7 @@ is the ``kb.site`` package), the metadata through ``get_metadata``.
 from __future__ import annotations
 
 import html
-from functools import lru_cache
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
 import jinja2.meta
@@ -31,7 +29,7 @@ from kb.site import (
     time_limit,
     views,
 )
-from kb.site.metadata import build_metadata, large_tables, without_facets
+from kb.site.metadata import copied_where_merged, large_tables, merged_metadata, table_settings
 from kb.site.search import register_functions
 from kb.site.search_names import display_name
 from kb.site.warm import warm_file_maps
@@ -72,48 +70,6 @@ def get_metadata(datasette, key, database, table):
     # call was 0.3 s of that page, so only the dicts the merge will write into are copied.
     own = getattr(datasette, "_metadata_local", None)
     return copied_where_merged(merged, own) if own else merged
-
-
-def copied_where_merged(shared: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
-    """``shared`` with a fresh dict at every level where Datasette's merge of ``own`` descends
-    (a key whose value is a dict on both sides); everything else shared, never written."""
-    copied = dict(shared)
-    for key, value in own.items():
-        if isinstance(value, dict) and isinstance(copied.get(key), dict):
-            copied[key] = copied_where_merged(copied[key], value)
-    return copied
-
-
-@lru_cache(maxsize=8)
-def merged_metadata(
-    database_names: tuple[str, ...], large: frozenset[tuple[str, str]] = frozenset()
-) -> dict[str, Any]:
-    """The metadata of these databases; ``large``: tables whose configured facets are left out
-    (``kb.site.metadata.large_tables``)."""
-    metadata: dict[str, Any] = build_metadata(database_names[0] if database_names else "kb")
-    for name in database_names[1:]:
-        metadata["databases"].update(build_metadata(name)["databases"])
-    return without_facets(metadata, large)
-
-
-# The table settings Datasette 0.65.5 reads through ``metadata("tables", database)``: who may
-# see a table (``_table_permission_allows``) and its facet size (``Facet.get_facet_size``). The
-# rest (descriptions, columns, facets, sort, label column) it reads per table, with no key.
-ASKED_AS_TABLES = ("allow", "facet_size")
-
-
-@lru_cache(maxsize=8)
-def table_settings(database_names: tuple[str, ...]) -> dict[str, Any]:
-    """The metadata as asked for with the key "tables": the tables that have any of
-    ASKED_AS_TABLES, with those settings only."""
-    databases: dict[str, Any] = {}
-    for name, database in merged_metadata(database_names)["databases"].items():
-        tables = {
-            table: {key: settings[key] for key in ASKED_AS_TABLES if key in settings}
-            for table, settings in database.get("tables", {}).items()
-        }
-        databases[name] = {"tables": {table: settings for table, settings in tables.items() if settings}}
-    return {"databases": databases}
 
 
 # Datasette's own forms leave a few controls without a name a screen reader can say.

@@ -613,7 +613,7 @@ def test_an_instances_own_metadata_stays_its_own() -> None:
     plugin's metadata (kept once per process) must not carry one instance's settings into the next."""
     from datasette.app import Datasette
 
-    from kb.site.plugin import merged_metadata
+    from kb.site.metadata import merged_metadata
 
     shared = copy.deepcopy(merged_metadata(("kb",)))
     own = {
@@ -640,7 +640,8 @@ async def test_tables_asked_for_as_a_whole_carry_only_the_settings_datasette_rea
     instance's own permissions still hold."""
     from datasette.app import Datasette
 
-    from kb.site.plugin import ASKED_AS_TABLES, get_metadata
+    from kb.site.metadata import ASKED_AS_TABLES
+    from kb.site.plugin import get_metadata
 
     name = snapshot_db.stem
     ds = Datasette(immutables=[str(snapshot_db)],
