@@ -165,8 +165,9 @@ _LARGE: weakref.WeakKeyDictionary[Any, frozenset[str]] = weakref.WeakKeyDictiona
 
 def large_tables(datasette: Any, names: Iterable[str]) -> frozenset[tuple[str, str]]:
     """(database, table) of the served immutable files' tables with more than
-    FACETED_ROWS_AT_MOST rows, as their counts are known (an inspect file, or once counted).
-    A mutable file's counts change under it: its facets stay as configured."""
+    FACETED_ROWS_AT_MOST rows, as their counts are known (an inspect file, or once counted; a
+    count that ran out of its time is of a large table). A mutable file's counts change under
+    it: its facets stay as configured."""
     found: list[tuple[str, str]] = []
     for name in names:
         database = datasette.databases.get(name)
@@ -177,7 +178,7 @@ def large_tables(datasette: Any, names: Iterable[str]) -> frozenset[tuple[str, s
             counts = database.cached_table_counts
             if counts is None:
                 continue  # not counted yet: asked again next time
-            large = frozenset(table for table, count in counts.items() if (count or 0) > FACETED_ROWS_AT_MOST)
+            large = frozenset(table for table, count in counts.items() if count is None or count > FACETED_ROWS_AT_MOST)
             _LARGE[database] = large
         found += [(name, table) for table in large]
     return frozenset(found)

@@ -114,8 +114,20 @@ def startup(datasette):
             for name, served in list(datasette.databases.items()):
                 if name != "_internal":
                     await warm_file_maps(served)
+                    await count_tables(served)
 
     return warm
+
+
+async def count_tables(served) -> None:
+    """An immutable file served without an inspect file (``datasette -i kb.db``): its tables
+    counted now, as Datasette's own index page would (10 ms at most a table, a count that runs
+    out is a large table), so that ``large_tables`` knows which tables keep their facets."""
+    if not served.is_mutable and served.cached_table_counts is None:
+        await served.table_counts(limit=COUNT_MS)
+
+
+COUNT_MS = 10
 
 
 # Compiled templates and the templates each one references, by source: shared by every
