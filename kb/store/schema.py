@@ -97,6 +97,19 @@ PARTIAL_INDEXES: list[tuple[str, str, list[str], str]] = [
     ("idx_ruling_records_empty", "ruling_records", ["document_id"], "trim(coalesce(text, '')) = '' and ruling_id is null"),
 ]
 
+# Indexes of an expression: (name, table, expression).
+EXPRESSION_INDEXES: list[tuple[str, str, str]] = [
+    # The newest rulings as our sources first showed them, else by date (the "new_rulings"
+    # canned query): without it, every ruling sorted, 1.5 s at a million (the SQL limit is 1.5).
+    ("idx_rulings_seen", "rulings", "coalesce(first_seen, published_at)"),
+]
+
+
+def expression_index_sql(name: str, table: str, expression: str) -> str:
+    """One statement wherever the index is made (``sqlite_master`` keeps its text)."""
+    return f"create index if not exists {name} on {table} ({expression})"
+
+
 # Latin-script text: diacritics folded so "regles" finds "règles".
 FTS_TOKENIZE = "unicode61 remove_diacritics 2"
 FTS_CONFIG: dict[str, list[str]] = {
@@ -307,6 +320,8 @@ def ensure_db_shape(
         db.table(table).create_index(columns, unique=unique, if_not_exists=True)
     for name, table, columns, where in PARTIAL_INDEXES:
         db.execute(f"create index if not exists {name} on {table} ({', '.join(columns)}) where {where}")
+    for name, table, expression in EXPRESSION_INDEXES:
+        db.execute(expression_index_sql(name, table, expression))
     for name, sql in VIEWS.items():
         db.create_view(name, sql, replace=True)
     if search:

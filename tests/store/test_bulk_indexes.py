@@ -50,6 +50,20 @@ def test_an_empty_table_is_written_without_the_index_and_ends_with_it(tmp_path: 
     assert db.execute("select count(*) from ruling_records where card_key = 'card-0757'").fetchone()[0] == 1
 
 
+def test_an_index_of_an_expression_is_made_again_with_the_rest(tmp_path: Path) -> None:
+    db = shaped(tmp_path / "kb.db")
+
+    def rulings_indexes() -> dict[str, str]:
+        return {row[0]: row[1] for row in db.execute(
+            "select name, sql from sqlite_master where type = 'index' and tbl_name = 'rulings' and sql is not null")}
+
+    before = rulings_indexes()
+    assert "coalesce(first_seen, published_at)" in before["idx_rulings_seen"]
+    with indexes_made_after(db, "rulings", ["published_at"]):
+        assert "idx_rulings_seen" not in rulings_indexes()
+    assert rulings_indexes() == before
+
+
 def test_a_table_holding_more_rows_than_allowed_keeps_its_index(tmp_path: Path) -> None:
     db = shaped(tmp_path / "kb.db")
     add_records(db, 0, 10)
