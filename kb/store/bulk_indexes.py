@@ -48,7 +48,7 @@ def indexes_made_after(
             dropped.append(columns)
     # The table's indexes of an expression take keys in no order either: made again with the rest.
     expressions = [(name, expression) for name, on, expression in EXPRESSION_INDEXES
-                   if on == table and name in present and dropped]
+                   if on == table and name in present] if dropped else []
     for name, _expression in expressions:
         db.execute(f"drop index [{name}]")
 
