@@ -167,7 +167,7 @@ def save_ruling_links(
     read: Callable[[], History] = functools.cache(history) if callable(history) else lambda: history
     db.execute("delete from ruling_rules")
     carried = 0
-    with indexes_made_after(db, "ruling_rules", ["lineage_id", "published_at", "ruling_id"], ["rule_id"], ["current_rule_id"], ["status"]):
+    with indexes_made_after(db, "ruling_rules", ["lineage_id", "published_at", "ruling_id"], ["rule_id"], ["current_rule_id"], ["status", "method"]):
         if carry_from is not None:
             carried = carry_ruling_links(db, None if served_history else read(), carry_from)
         where = f"rulings.id not in (select id from {CARRIED})" if carried else ""

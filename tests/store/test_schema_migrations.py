@@ -1,5 +1,5 @@
 """Older databases are brought to today's shape: m008 adds rule_lineage_links, m009 renames a status, m011 adds glossary lineages,
-m012 copies each ruling's date into ruling_rules."""
+m012 copies each ruling's date into ruling_rules, m013 drops the index of ruling_rules by status alone."""
 from __future__ import annotations
 
 import sqlite_utils
@@ -47,3 +47,21 @@ def test_ruling_links_get_their_rulings_date() -> None:
     assert [(row["ruling_id"], row["rule_number"], row["published_at"]) for row in db["ruling_rules"].rows] == [
         (7, "702.19", "2024-01-12"), (8, "702.19", "2019-10-04"), (8, "510.1c", "2019-10-04"),
     ]
+
+
+def test_citations_to_check_are_found_by_status_and_method() -> None:
+    """An older database's index of ruling_rules by status alone goes; the (status, method)
+    index the view reads replaces it (by status alone, the view read every keyword link of a
+    status to find the few citations: 474k at a million rulings)."""
+    from kb.store.derive_history import CITATIONS_TO_CHECK_VIEW
+    from kb.store.schema import ensure_db_shape
+
+    db = sqlite_utils.Database(memory=True)
+    migrations.apply(db, stop_before="m013_ruling_rules_status_method")
+    db.execute("create index idx_ruling_rules_status on ruling_rules (status)")  # as an older database has
+    ensure_db_shape(db, search=False)
+    indexes = {row[0] for row in db.execute("select name from sqlite_master where type = 'index' and tbl_name = 'ruling_rules'")}
+    assert "idx_ruling_rules_status" not in indexes and "idx_ruling_rules_status_method" in indexes
+    db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW)  # as the CR history makes it
+    plan = [row[3] for row in db.execute("explain query plan select * from citations_to_check")]
+    assert "SEARCH rr USING INDEX idx_ruling_rules_status_method (status=? AND method=?)" in plan, plan
