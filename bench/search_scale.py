@@ -89,9 +89,9 @@ def pages_of(db: Path) -> dict[str, str]:
             group by current_number order by count(*) desc limit 3""")]
         names = {lang: conn.execute("select name from card_names where lang = ? order by rowid limit 1 offset 500",
                                     (lang,)).fetchone() for lang in ("de", "ja", "zhs")}
-        oracle = conn.execute("select oracle_id from rulings where oracle_id is not null limit 1 offset 5000").fetchone()
     finally:
         conn.close()
+    oracle = a_card_with_rulings(db)
     pages = {f"rule {number}": f"/rule/{number}" for number in ["701.40", *busy]}
     pages.update({f"card name {lang}": "/card?name=" + quote(row[0]) for lang, row in names.items() if row})
     pages["feed"] = "/changes.atom"
@@ -100,18 +100,24 @@ def pages_of(db: Path) -> dict[str, str]:
     pages.update({"home": "/", "contents": "/contents", "glossary term": "/glossary/Trample",
                   "diff (latest two versions)": "/diff"})
     if oracle:
-        pages["card"] = f"/card/{oracle[0]}"
+        pages["card"] = f"/card/{oracle}"
     return pages
+
+
+def a_card_with_rulings(db: Path) -> str | None:
+    """The Oracle id of one card with rulings (the 5,000th ruling's): its card page, its rulings."""
+    conn = sqlite3.connect(f"file:{db}?immutable=1", uri=True)
+    try:
+        row = conn.execute("select oracle_id from rulings where oracle_id is not null limit 1 offset 5000").fetchone()
+    finally:
+        conn.close()
+    return row[0] if row else None
 
 
 def datasette_pages_of(db: Path) -> dict[str, str]:
     """Datasette's own pages over the same file: what people writing SQL and JSON clients read
     (Datasette's code; the plugin gives it metadata, facets and time limits)."""
-    conn = sqlite3.connect(f"file:{db}?immutable=1", uri=True)
-    try:
-        oracle = conn.execute("select oracle_id from rulings where oracle_id is not null limit 1 offset 5000").fetchone()
-    finally:
-        conn.close()
+    oracle = a_card_with_rulings(db)
     name = db.stem
     pages = {
         "database page": f"/{name}.json",
@@ -120,7 +126,7 @@ def datasette_pages_of(db: Path) -> dict[str, str]:
         "rulings full-text search (a common word)": f"/{name}/rulings.json?_search=flying&_size=10",
     }
     if oracle:
-        pages["rulings of one card"] = f"/{name}/rulings.json?oracle_id={oracle[0]}"
+        pages["rulings of one card"] = f"/{name}/rulings.json?oracle_id={oracle}"
     return pages
 
 

@@ -184,6 +184,19 @@ def large_tables(datasette: Any, names: Iterable[str]) -> frozenset[tuple[str, s
     return frozenset(found)
 
 
+# Datasette's own index page gives each count this long (ms); one that runs out is recorded as
+# no count, and ``large_tables`` takes it for a large table.
+COUNT_MS = 10
+
+
+async def count_tables(served: Any) -> None:
+    """An immutable file served without an inspect file (``datasette -i kb.db``): its tables
+    counted now, as Datasette's own index page would, so that ``large_tables`` knows which
+    tables keep their facets from the first request."""
+    if not served.is_mutable and served.cached_table_counts is None:
+        await served.table_counts(limit=COUNT_MS)
+
+
 def without_facets(metadata: dict[str, Any], tables: Iterable[tuple[str, str]]) -> dict[str, Any]:
     """``metadata`` (built for this call, changed in place) with no configured facets on ``tables``."""
     for database, table in tables:

@@ -29,7 +29,7 @@ from kb.site import (
     time_limit,
     views,
 )
-from kb.site.metadata import copied_where_merged, large_tables, merged_metadata, table_settings
+from kb.site.metadata import copied_where_merged, count_tables, large_tables, merged_metadata, table_settings
 from kb.site.search import register_functions
 from kb.site.search_names import display_name
 from kb.site.warm import warm_file_maps
@@ -117,17 +117,6 @@ def startup(datasette):
                     await count_tables(served)
 
     return warm
-
-
-async def count_tables(served) -> None:
-    """An immutable file served without an inspect file (``datasette -i kb.db``): its tables
-    counted now, as Datasette's own index page would (10 ms at most a table, a count that runs
-    out is a large table), so that ``large_tables`` knows which tables keep their facets."""
-    if not served.is_mutable and served.cached_table_counts is None:
-        await served.table_counts(limit=COUNT_MS)
-
-
-COUNT_MS = 10
 
 
 # Compiled templates and the templates each one references, by source: shared by every
