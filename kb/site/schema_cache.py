@@ -20,9 +20,9 @@ SCHEMA_METHODS = (
 def _cached_schema_method(method: Callable) -> Callable:
     @functools.wraps(method)
     async def cached(self: Any, *args: Any) -> Any:
-        if self.is_mutable:
+        if self.is_mutable or (args and not await _names_a_table(self, args[0])):
             return await method(self, *args)
-        cache = self.__dict__.setdefault("_kb_schema_cache", {})
+        cache = _cache_of(self)
         key = (method.__name__, args)
         if key not in cache:
             cache[key] = await method(self, *args)
@@ -33,6 +33,20 @@ def _cached_schema_method(method: Callable) -> Callable:
     return cached
 
 
+def _cache_of(database: Any) -> dict:
+    return database.__dict__.setdefault("_kb_schema_cache", {})
+
+
+async def _names_a_table(database: Any, name: Any) -> bool:
+    """Whether ``name`` is a table or view of the file, spelt as the file spells it: only those
+    answers are kept, so a crawler asking for made-up tables (``/kb/nosuch1``, ``/kb/RuLiNgS``, …)
+    cannot grow the cache without bound. Others are looked up every time, as Datasette does."""
+    cache = _cache_of(database)
+    if "names" not in cache:
+        cache["names"] = frozenset(await database.table_names()) | frozenset(await database.view_names())
+    return name in cache["names"]
+
+
 def cache_schema_lookups() -> None:
     from datasette.database import Database
 
@@ -40,6 +54,31 @@ def cache_schema_lookups() -> None:
         method = getattr(Database, name, None)
         if method is not None and not getattr(method, "_kb_cached", False):
             setattr(Database, name, _cached_schema_method(method))
+    if not getattr(Database.execute, "_kb_cached", False):
+        Database.execute = _with_table_names_cached(Database.execute)
+
+
+# The query Datasette 0.65.5's ``permission_allowed`` runs for every "view-table" check, to spell
+# the table as SQLite does: twice for each table the database page lists, ~150 queries through
+# the SQL threads (~25 ms of its ~53 on the 1M database). Answered once per immutable file for
+# the names it has; any other query, or name, runs as before.
+TABLE_NAME_SQL = "select name from sqlite_master where type in ('table', 'view') and name = ? collate nocase"
+
+
+def _with_table_names_cached(execute: Callable) -> Callable:
+    @functools.wraps(execute)
+    async def cached_execute(self: Any, sql: str, params: Any = None, *args: Any, **kwargs: Any) -> Any:
+        if (sql != TABLE_NAME_SQL or self.is_mutable or args or kwargs or not isinstance(params, (tuple, list))
+                or len(params) != 1 or not await _names_a_table(self, params[0])):
+            return await execute(self, sql, params, *args, **kwargs)
+        cache = _cache_of(self)
+        key = ("table name", params[0])
+        if key not in cache:
+            cache[key] = await execute(self, sql, params)
+        return cache[key]
+
+    cached_execute._kb_cached = True  # type: ignore[attr-defined]
+    return cached_execute
 
 
 async def warm_schema_cache(datasette: Any) -> None:

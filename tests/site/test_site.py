@@ -765,3 +765,38 @@ def test_a_name_no_card_has_is_looked_up_by_index_not_by_scanning_every_record(s
         if "card_name_records" in statement and statement.lstrip().lower().startswith("select"):
             plans += [row[3] for row in snapshot_conn.execute("explain query plan " + statement)]
     assert plans and not [plan for plan in plans if plan.startswith("SCAN card_name_records")], plans
+
+
+async def test_the_database_page_asks_the_sql_threads_nothing_it_asked_before(snapshot_db) -> None:
+    """Datasette spells each table it checks a permission for with a query of its own (~150 for
+    the database page): an immutable file's answers are kept, for the names the file has only,
+    and the page lists what Datasette lists over the same file served mutable."""
+    from datasette.app import Datasette
+    from datasette.tracer import capture_traces
+
+    from kb.site.serve import SETTINGS
+
+    name = snapshot_db.stem
+    ds = Datasette(immutables=[str(snapshot_db)], settings=dict(SETTINGS))
+    mutable = Datasette([str(snapshot_db)], settings=dict(SETTINGS))
+    await ds.invoke_startup()
+    first = (await ds.client.get(f"/{name}.json")).json()
+    traces: list[dict] = []
+    with capture_traces(traces):
+        again = (await ds.client.get(f"/{name}.json")).json()
+    assert [trace["sql"] for trace in traces if "sqlite_master" in (trace.get("sql") or "")] == []
+    listed = [(table["name"], table["hidden"]) for table in again["tables"]]
+    assert listed == [(table["name"], table["hidden"]) for table in first["tables"]]
+    assert listed == [(table["name"], table["hidden"]) for table in (await mutable.client.get(f"/{name}.json")).json()["tables"]]
+    assert {view["name"] for view in again["views"]} == {view["name"] for view in first["views"]} != set()
+    # Names the file does not have are asked every time and never kept: a crawler's made-up
+    # tables cannot grow the cache.
+    cache = ds.databases[name].__dict__["_kb_schema_cache"]
+    kept = len(cache)
+    for path in ("nosuch1", "nosuch2", "RULES", "Rulings", "rules%20"):
+        got = await ds.client.get(f"/{name}/{path}.json?_size=1")
+        assert got.status_code == (await mutable.client.get(f"/{name}/{path}.json?_size=1")).status_code
+    assert len(cache) == kept
+    for instance in (ds, mutable):
+        for db in instance.databases.values():
+            db.close()
