@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from kb.normalise.refs import extract_refs
 from kb.records import CRDocument
@@ -55,6 +56,9 @@ def _english_name_in_term(term: str) -> str | None:
     return match[1].strip() if match else None
 
 
+# The English texts are read again for every translation compared with them (each version's
+# glossary and rules, several translations): ~60k calls for ~15k texts in a build with both.
+@lru_cache(maxsize=1 << 15)
 def numbers_cited_in(text: str) -> frozenset[str]:
     """Dotted rule numbers, and bare section numbers whatever word precedes them (kb.normalise.refs
     takes a bare "704" only after the English word "rule"; translations write "规则704", "규칙 704")."""
