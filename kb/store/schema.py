@@ -55,6 +55,11 @@ INDEXES: list[tuple[str, list[str], bool]] = [
     # printed page names) is looked up among the names documents printed: without it, a scan of
     # every record (40 ms at a million rulings' card data).
     ("card_name_records", ["name_key"], False),
+    # A card known only by a name a page printed shows that page's printings and the names its
+    # documents printed (kb.site.card_page), and a document's row page counts its rows: without
+    # these, scans of every printing (~90 ms each, three a page, at 500k printings).
+    ("printings", ["document_id"], False),
+    ("card_name_records", ["document_id"], False),
     ("printings", ["oracle_id"], False),
     # Names printed on pages of cards not identified yet resolve through the same printing
     # (multiverse id, or set and collector number) in another document (derive_cards, card pages).

@@ -800,3 +800,36 @@ async def test_the_database_page_asks_the_sql_threads_nothing_it_asked_before(sn
     for instance in (ds, mutable):
         for db in instance.databases.values():
             db.close()
+
+
+class _PlannedConnection(sqlite3.Connection):
+    """Records each statement a page runs with its parameters, to read its query plan after."""
+
+    statements: list[tuple[str, object]]
+
+    def execute(self, sql, parameters=(), /):  # type: ignore[override]
+        self.statements.append((sql, parameters))
+        return super().execute(sql, parameters)
+
+
+@pytest.mark.parametrize("name", ["반역 행위", "Paradiesvögel"])
+def test_a_card_known_only_by_a_printed_name_reads_no_table_of_card_data_whole(snapshot_db, name: str) -> None:
+    """Its page shows the printings and names of the documents that printed the name: looked up by
+    document through an index (three scans of every printing took 270-360 ms at 500k)."""
+    from kb.site.search import register_functions
+    from kb.site.views import card_by_name_data
+
+    conn = sqlite3.connect(f"file:{snapshot_db}?immutable=1", uri=True, factory=_PlannedConnection)
+    conn.statements = []
+    register_functions(conn)
+    oracle_id, page = card_by_name_data(conn, name)
+    assert oracle_id is None and page and not page["linked"]
+    assert any("from printings where document_id" in " ".join(sql.split()) for sql, _ in conn.statements)
+    scans = set()
+    for sql, parameters in conn.statements:
+        if sql.lstrip().lower().startswith(("select", "with")):
+            for row in sqlite3.Connection.execute(conn, "explain query plan " + sql, parameters):
+                if re.match(r"SCAN (printings|card_name_records|ruling_records|rulings)\b", row[3]):
+                    scans.add(row[3])
+    conn.close()
+    assert scans == set()
