@@ -32,6 +32,7 @@ TABLE_DESCRIPTIONS: dict[str, str] = {
     "cards": "One card per Oracle identity, named in English.",
     "card_names": "Each card's name in every language, English included.",
     "card_name_records": "Card names as each document printed them, before the card is identified.",
+    "unresolved_card_names": "Names documents printed that no identified card's name matches yet (cards only a page names, names still to resolve); with card_names, the view all_card_names.",
     "printings": "Printings of cards in every language, with printed (localized) name, type and text.",
     "ruling_records": "Every ruling exactly as each document printed it; rulings, sightings and translations are derived from these.",
     "rulings": "One English card ruling, stored once however many sources printed it.",
@@ -183,6 +184,12 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "name": "Name in that language",
         "source": "Where the name was seen: oracle (the card data), a source id (a document printed it), or rulings (the name the card's own rulings call it by, for a card whose data is not imported)",
         "name_key": "The name folded for lookup: case, accents and spacing ignored",
+    },
+    "unresolved_card_names": {
+        "lang": "Language",
+        "name": "Name as printed",
+        "name_key": "The printed name folded for lookup",
+        "source": "The source of the documents that printed it (the first by name, where several did)",
     },
     "card_name_records": {
         "document_id": "The document",

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from kb.store.derive_cards import resolve_card_names
+from kb.store.derive_cards import resolve_card_names, save_unresolved_card_names
 from kb.store.derive_cr_links import link_cr_translations
 from kb.store.derive_history import (
     CITATIONS_TO_CHECK_VIEW,
@@ -68,6 +68,9 @@ def link_all(
         link_cr_translations(db, {version_id: doc for (version_id, _date), doc in zip(versions, documents, strict=True)})
     stage("rulings", "deriving cards and rulings, linking translations and cited rules")
     derive_rulings(db, changes)
+    # After every write to card_names: resolve_card_names's and the names rulings give cards.
+    if changes is None or changes.changed("card names") or changes.changed("card name rows"):
+        save_unresolved_card_names(db)
     if changes is not None and history is not None:
         # The same CR and the same ruling give the same citations: only rulings that are new
         # or whose text, date or card name changed are linked again.

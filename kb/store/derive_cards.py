@@ -81,6 +81,24 @@ def resolve_card_names(db: sqlite_utils.Database) -> None:
     db.execute("drop table temp.resolved_card_names")
 
 
+def save_unresolved_card_names(db: sqlite_utils.Database) -> None:
+    """``unresolved_card_names``: each (language, name) documents printed whose folded name no
+    card name has, with the first source that printed it. Made after every step that writes
+    ``card_names`` (names that rulings give cards among them); only differing rows are written."""
+    db.execute("drop table if exists temp.staged_unresolved_names")
+    db.execute(
+        """create temp table staged_unresolved_names as
+        select records.lang as lang, records.name as name, min(records.name_key) as name_key,
+            min(documents.source_id) as source
+        from card_name_records as records join documents on documents.id = records.document_id
+        where records.name_key not in (select name_key from card_names where name_key is not null)
+        group by records.lang, records.name order by records.lang, records.name"""
+    )
+    write_differences(db, "unresolved_card_names", "staged_unresolved_names", ("lang", "name", "name_key", "source"),
+                      key=("lang", "name"))
+    db.execute("drop table temp.staged_unresolved_names")
+
+
 def ensure_cards_exist(db: sqlite_utils.Database, ruling_names: RulingNames | None = None) -> None:
     """A ruling may name an Oracle id whose card data we have not imported: keep the ruling,
     give the card a row without a name, and say so (``ruling_names``: the names those cards'

@@ -125,6 +125,9 @@ class ImportChanges:
             self._flag(table, "card names", condition, columns)
         # The names a card's rulings may mention without naming it (kb.store.derive_cards.RulingNames).
         self._flag("card_names", "english names", "{row}.lang = 'en' and {row}.source != 'rulings'")
+        # What unresolved_card_names is made from (kb.store.derive_cards.save_unresolved_card_names):
+        # the name records ("card names" above) and every card name, the ones rulings give included.
+        self._flag("card_names", "card name rows", "1", "lang, name, name_key")
         self.foreign_keys = self._track_foreign_keys()
 
     def touched_card_keys(self) -> set[str]:

@@ -149,10 +149,7 @@ VIEWS: dict[str, str] = {
     "all_card_names": """
         select oracle_id, lang, name, name_key, source from card_names
         union all
-        select null, records.lang, records.name, records.name_key, documents.source_id
-        from card_name_records as records join documents on documents.id = records.document_id
-        where records.name_key not in (select name_key from card_names where name_key is not null)
-        group by records.lang, records.name
+        select null, lang, name, name_key, source from unresolved_card_names
     """,
     # Every ruling record with its text as printed, wherever it is stored (a record whose text
     # is its ruling's keeps it only in rulings.text).
@@ -329,6 +326,13 @@ def m012_ruling_rules_published_at(db: sqlite_utils.Database) -> None:
 def m013_ruling_rules_status_method(db: sqlite_utils.Database) -> None:
     """The index of ruling_rules by status alone goes: the (status, method) index serves it."""
     db.execute("drop index if exists idx_ruling_rules_status")
+
+
+@migrations()
+def m014_unresolved_card_names(db: sqlite_utils.Database) -> None:
+    """unresolved_card_names (databases made before it get it here; the next derive fills it)."""
+    spec = TABLES["unresolved_card_names"]
+    db.table("unresolved_card_names").create(spec["columns"], pk=spec["pk"], if_not_exists=True)
 
 
 def next_ruling_rowid(conn: sqlite3.Connection) -> int:

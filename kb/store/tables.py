@@ -234,6 +234,13 @@ TABLES: dict[str, dict[str, Any]] = {
         "pk": "id",
         "foreign_keys": [("document_id", "documents", "id")],
     },
+    # The names documents printed that no card name matches (derived, kb.store.derive_cards):
+    # the second half of the view ``all_card_names``, kept as rows so that counting the view
+    # (Datasette does at every view of its page) is not a search of every name record.
+    "unresolved_card_names": {
+        "columns": {"lang": str, "name": str, "name_key": str, "source": str},
+        "pk": ("lang", "name"),
+    },
     "rulings": {
         "columns": {
             "id": int,

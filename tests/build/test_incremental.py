@@ -41,6 +41,7 @@ DERIVED = {
     "ruling_translations": "*",
     "ruling_rules": "*",
     "keyword_dictionary": "*",
+    "unresolved_card_names": "*",
     "quality_issues": "kind, detail, document_id, ruling_id, rule_id",
     "ruling_records": "*",
     "cjk_search": "kind, key, lang, text",
