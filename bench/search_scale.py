@@ -89,6 +89,12 @@ def pages_of(db: Path) -> dict[str, str]:
             group by current_number order by count(*) desc limit 3""")]
         names = {lang: conn.execute("select name from card_names where lang = ? order by rowid limit 1 offset 500",
                                     (lang,)).fetchone() for lang in ("de", "ja", "zhs")}
+        # A card no card data identifies, known by the name a page printed (its page shows that
+        # page's printings and the names its documents printed).
+        printed_only = conn.execute(
+            """select records.name from card_name_records as records where records.name_key is not null
+            and not exists (select 1 from card_names where card_names.name_key = records.name_key)
+            order by records.id limit 1""").fetchone()
     finally:
         conn.close()
     oracle = a_card_with_rulings(db)
@@ -96,6 +102,8 @@ def pages_of(db: Path) -> dict[str, str]:
     pages.update({f"card name {lang}": "/card?name=" + quote(row[0]) for lang, row in names.items() if row})
     pages["feed"] = "/changes.atom"
     pages["card name no card has"] = "/card?name=" + quote("Jace, the Mind Sculptr")  # a typo: 404
+    if printed_only:
+        pages["card known only by a printed name"] = "/card?name=" + quote(printed_only[0])
     # The pages every visit passes through, the longest listing (every rule of the current CR) among them.
     pages.update({"home": "/", "contents": "/contents", "glossary term": "/glossary/Trample",
                   "diff (latest two versions)": "/diff"})
@@ -127,6 +135,18 @@ def datasette_pages_of(db: Path) -> dict[str, str]:
     }
     if oracle:
         pages["rulings of one card"] = f"/{name}/rulings.json?oracle_id={oracle}"
+    # Views are counted at every view of their page; a document's row page counts its rows in
+    # every table that points at it.
+    pages["records as printed (view)"] = f"/{name}/ruling_records_as_printed.json?_size=10"
+    pages["all card names (view)"] = f"/{name}/all_card_names.json?_size=10"
+    conn = sqlite3.connect(f"file:{db}?immutable=1", uri=True)
+    try:
+        document = conn.execute(  # the one with the most printings (all_cards)
+            "select document_id from printings group by document_id order by count(*) desc limit 1").fetchone()
+    finally:
+        conn.close()
+    if document:
+        pages["a document"] = f"/{name}/documents/{document[0]}.json"
     return pages
 
 
