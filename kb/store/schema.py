@@ -180,28 +180,24 @@ VIEWS: dict[str, str] = {
 migrations = Migrations("mtg-rules-kb")
 
 
+def create_declared_table(db: sqlite_utils.Database, name: str) -> None:
+    """Table ``name`` as ``TABLES`` declares it, unless the database has it: what m001 makes on a
+    new database and later migrations give databases made before the table was declared."""
+    spec = TABLES[name]
+    db.table(name).create(spec["columns"], pk=spec["pk"], foreign_keys=spec.get("foreign_keys"), if_not_exists=True)
+
+
 @migrations()
 def m001_initial(db: sqlite_utils.Database) -> None:
-    for name, spec in TABLES.items():
-        db.table(name).create(
-            spec["columns"],
-            pk=spec["pk"],
-            foreign_keys=spec.get("foreign_keys"),
-            if_not_exists=True,
-        )
+    for name in TABLES:
+        create_declared_table(db, name)
 
 
 @migrations()
 def m002_history(db: sqlite_utils.Database) -> None:
     """CR history tables (databases made before them get them here; m001 makes them on new ones)."""
     for name in ("cr_changes", "ruling_rules"):
-        spec = TABLES[name]
-        db.table(name).create(
-            spec["columns"],
-            pk=spec["pk"],
-            foreign_keys=spec.get("foreign_keys"),
-            if_not_exists=True,
-        )
+        create_declared_table(db, name)
 
 
 def stable_id(*parts: object) -> int:
@@ -228,15 +224,13 @@ def m003_cr_version_set_and_status(db: sqlite_utils.Database) -> None:
 @migrations()
 def m004_keyword_dictionary(db: sqlite_utils.Database) -> None:
     """The keyword dictionary mined from printed texts (databases made before it get it here)."""
-    spec = TABLES["keyword_dictionary"]
-    db.table("keyword_dictionary").create(spec["columns"], pk=spec["pk"], if_not_exists=True)
+    create_declared_table(db, "keyword_dictionary")
 
 
 @migrations()
 def m005_rule_lineages(db: sqlite_utils.Database) -> None:
     """rule_lineages, rules.lineage_id, ruling_rules.lineage_id/in_force_version_id on older databases."""
-    spec = TABLES["rule_lineages"]
-    db.table("rule_lineages").create(spec["columns"], pk=spec["pk"], if_not_exists=True)
+    create_declared_table(db, "rule_lineages")
     add_lineage_columns(db)
 
 
@@ -278,10 +272,7 @@ def m007_no_identity_index(db: sqlite_utils.Database) -> None:
 @migrations()
 def m008_rule_lineage_links(db: sqlite_utils.Database) -> None:
     """rule_lineage_links (merges and splits) on databases made before it."""
-    spec = TABLES["rule_lineage_links"]
-    db.table("rule_lineage_links").create(
-        spec["columns"], pk=spec["pk"], foreign_keys=spec.get("foreign_keys"), if_not_exists=True
-    )
+    create_declared_table(db, "rule_lineage_links")
 
 
 @migrations()
@@ -331,8 +322,7 @@ def m013_ruling_rules_status_method(db: sqlite_utils.Database) -> None:
 @migrations()
 def m014_unresolved_card_names(db: sqlite_utils.Database) -> None:
     """unresolved_card_names (databases made before it get it here; the next derive fills it)."""
-    spec = TABLES["unresolved_card_names"]
-    db.table("unresolved_card_names").create(spec["columns"], pk=spec["pk"], if_not_exists=True)
+    create_declared_table(db, "unresolved_card_names")
 
 
 def next_ruling_rowid(conn: sqlite3.Connection) -> int:
