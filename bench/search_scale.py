@@ -18,8 +18,9 @@ would) and measures, loopback only:
 - ``pages``: rule pages of the keywords with the most rulings, card lookup by a foreign
   name, the Atom feed, a card page, the home, contents, glossary and diff pages;
 - ``Datasette pages``: Datasette's own JSON over the same file (the database page, the rulings
-  and rules tables, a table's full-text search for a common word, one card's rulings): what SQL
-  and API users read; Datasette's code, with the plugin's metadata and limits.
+  and rules tables, a table's full-text search for a common word, one card's rulings, two views,
+  a document's row): what SQL and API users read; Datasette's code, with the plugin's metadata
+  and limits.
 
 ``--workers N`` serves with ``mtgkb serve --workers N`` (N server processes; results named
 ``search_scale-<scale>-workersN.json``).
@@ -91,10 +92,7 @@ def pages_of(db: Path) -> dict[str, str]:
                                     (lang,)).fetchone() for lang in ("de", "ja", "zhs")}
         # A card no card data identifies, known by the name a page printed (its page shows that
         # page's printings and the names its documents printed).
-        printed_only = conn.execute(
-            """select records.name from card_name_records as records where records.name_key is not null
-            and not exists (select 1 from card_names where card_names.name_key = records.name_key)
-            order by records.id limit 1""").fetchone()
+        printed_only = conn.execute("select name from unresolved_card_names order by lang, name limit 1").fetchone()
     finally:
         conn.close()
     oracle = a_card_with_rulings(db)

@@ -7,11 +7,8 @@ file), so a view that joins to look up one value was counted through the join: 1
 from __future__ import annotations
 
 import sqlite3
-from pathlib import Path
 
 import pytest
-
-from site_databases import open_immutable
 
 # Each view, with what it was before its look-ups became subqueries (the left joins they are
 # equal to) and the one table counting it may read.
@@ -35,19 +32,14 @@ JOINED = {
 }
 
 
-@pytest.fixture(scope="module")
-def conn(snapshot_db: Path) -> sqlite3.Connection:
-    return open_immutable(snapshot_db)
-
-
 @pytest.mark.parametrize("view", sorted(JOINED))
-def test_a_view_holds_what_its_join_gave(conn: sqlite3.Connection, view: str) -> None:
+def test_a_view_holds_what_its_join_gave(snapshot_conn: sqlite3.Connection, view: str) -> None:
     joined, _table = JOINED[view]
-    rows = conn.execute(f"select * from {view} order by id").fetchall()
-    assert rows == conn.execute(f"select * from ({joined}) order by id").fetchall()
+    rows = snapshot_conn.execute(f"select * from {view} order by id").fetchall()
+    assert rows == snapshot_conn.execute(f"select * from ({joined}) order by id").fetchall()
     # The look-up is exercised: records keeping no text of their own show their ruling's, rulings
     # show their card's English name.
-    looked_up = conn.execute(LOOKED_UP[view]).fetchone()
+    looked_up = snapshot_conn.execute(LOOKED_UP[view]).fetchone()
     assert looked_up[0] > 100 and looked_up[0] == looked_up[1]
 
 
@@ -62,18 +54,18 @@ LOOKED_UP = {
 
 
 @pytest.mark.parametrize("view", sorted(JOINED))
-def test_counting_a_view_reads_one_table(conn: sqlite3.Connection, view: str) -> None:
+def test_counting_a_view_reads_one_table(snapshot_conn: sqlite3.Connection, view: str) -> None:
     _joined, table = JOINED[view]
-    plan = [row[3] for row in conn.execute(f"explain query plan select count(*) from {view}")]
+    plan = [row[3] for row in snapshot_conn.execute(f"explain query plan select count(*) from {view}")]
     assert len(plan) == 1 and plan[0].startswith(f"SCAN {table}"), plan
-    assert conn.execute(f"select count(*) from {view}").fetchone() == conn.execute(f"select count(*) from {table}").fetchone()
+    assert snapshot_conn.execute(f"select count(*) from {view}").fetchone() == snapshot_conn.execute(f"select count(*) from {table}").fetchone()
 
 
 # Tables that stay small whatever the data: a sort of their rows at each view costs nothing.
 SMALL_TABLES = {"sources", "documents", "cr_versions", "refresh_runs", "rule_lineage_links"}
 
 
-def test_every_default_sort_of_a_growing_table_is_read_from_an_index(conn: sqlite3.Connection) -> None:
+def test_every_default_sort_of_a_growing_table_is_read_from_an_index(snapshot_conn: sqlite3.Connection) -> None:
     """Datasette shows a table's page in its configured order (kb.site.metadata): a table that
     grows with the cards, rulings or CR versions is read in that order from an index."""
     from kb.site.metadata import TABLE_PRESENTATION
@@ -85,7 +77,7 @@ def test_every_default_sort_of_a_growing_table_is_read_from_an_index(conn: sqlit
         if table in SMALL_TABLES:
             continue
         order = f"[{settings['sort']}]" if "sort" in settings else f"[{settings['sort_desc']}] desc"
-        plan = [row[3] for row in conn.execute(f"explain query plan select * from [{table}] order by {order} limit 51")]
+        plan = [row[3] for row in snapshot_conn.execute(f"explain query plan select * from [{table}] order by {order} limit 51")]
         assert not any("TEMP B-TREE" in step for step in plan), (table, plan)
 
 
@@ -100,9 +92,9 @@ ALL_CARD_NAMES_BEFORE = """
     group by records.lang, records.name"""
 
 
-def test_all_card_names_holds_what_it_grouped_and_counts_without_the_name_records(conn: sqlite3.Connection) -> None:
-    rows = sorted(conn.execute("select * from all_card_names").fetchall(), key=repr)
-    assert rows == sorted(conn.execute(ALL_CARD_NAMES_BEFORE).fetchall(), key=repr)
+def test_all_card_names_holds_what_it_grouped_and_counts_without_the_name_records(snapshot_conn: sqlite3.Connection) -> None:
+    rows = sorted(snapshot_conn.execute("select * from all_card_names").fetchall(), key=repr)
+    assert rows == sorted(snapshot_conn.execute(ALL_CARD_NAMES_BEFORE).fetchall(), key=repr)
     assert sum(1 for row in rows if row[0] is None) > 100  # names no card data identifies
-    plan = " ".join(row[3] for row in conn.execute("explain query plan select count(*) from all_card_names"))
+    plan = " ".join(row[3] for row in snapshot_conn.execute("explain query plan select count(*) from all_card_names"))
     assert "card_name_records" not in plan and "records" not in plan, plan
