@@ -1,5 +1,6 @@
 """The JSON bounds' scan of chunks without an escaped quote (split at quotes) against the
-pattern scan it stands in for: the same state after every chunk, the same refusals."""
+pattern scan it stands in for: the same state after every chunk, the same refusals. And JSON
+Lines, bounded line by line, against each line scanned whole by that exact scan."""
 from __future__ import annotations
 
 import gzip
@@ -69,15 +70,17 @@ CONSTRUCTED = [
 ]
 
 
-@pytest.mark.parametrize("lines", [False, True])
-def test_plain_chunks_scan_as_the_pattern_scans_them(lines: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_plain_chunks_scan_as_the_pattern_scans_them(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bounds, "MAX_JSON_DEPTH", 64)
     rng = random.Random(15)
     for data in real_json() + CONSTRUCTED:
         for _ in range(6):
             sizes = [rng.choice((1, 2, 3, 7, 64, 500, 4096, 65536)) for _ in range(len(data) // 500 + 8)]
             sizes.append(len(data))  # the rest in one chunk
-            scan_both(data, sizes, lines)
+            scan_both(data, sizes, lines=False)
+
+
+SMALL_BOUNDS_INPUTS = (b'{"a": "' + b"y" * 300 + b'"}', b"[[[[[[[]]]]]]]", b'{"a": 1, ' + b'"b": 2, ' * 40 + b"}\n", *CONSTRUCTED)
 
 
 def test_plain_scan_refuses_what_the_pattern_scan_refuses(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -85,7 +88,87 @@ def test_plain_scan_refuses_what_the_pattern_scan_refuses(monkeypatch: pytest.Mo
     monkeypatch.setattr(bounds, "MAX_RECORD", 100)
     monkeypatch.setattr(bounds, "MAX_JSON_DEPTH", 5)
     rng = random.Random(16)
-    for data in (b'{"a": "' + b"y" * 300 + b'"}', b"[[[[[[[]]]]]]]", b'{"a": 1, ' + b'"b": 2, ' * 40 + b"}\n", *CONSTRUCTED):
-        for lines in (False, True):
-            for _ in range(30):
-                scan_both(data, [rng.choice((1, 5, 33, 200, 65536)) for _ in range(len(data) // 5 + 2)] + [len(data)], lines)
+    for data in SMALL_BOUNDS_INPUTS:
+        for _ in range(30):
+            scan_both(data, [rng.choice((1, 5, 33, 200, 65536)) for _ in range(len(data) // 5 + 2)] + [len(data)], False)
+
+
+def refused_by_lines(data: bytes, sizes: list[int]) -> bool:
+    """JSON Lines bounds, fed ``data`` in chunks of ``sizes`` (the rest in one)."""
+    scanner = bounds._JSONBounds(io.BytesIO(), "x", lines=True)
+    position = 0
+    try:
+        for size in [*sizes, len(data)]:
+            scanner._scan(data[position : position + size])
+            position += size
+    except ParseError:
+        return True
+    return False
+
+
+def refused_line_by_line(data: bytes) -> bool:
+    """The rule JSON Lines are held to: each line at most MAX_RECORD long, and within the
+    bounds when the exact scan reads it whole, on its own."""
+    for line in data.split(b"\n"):
+        if len(line) > bounds.MAX_RECORD:
+            return True
+        try:
+            PatternOnly(io.BytesIO(), "x")._scan(line)
+        except ParseError:
+            return True
+    return False
+
+
+def constructed_lines(rng: random.Random) -> bytes:
+    """Records nesting up to eight deep, with brackets, quotes and backslashes in their strings."""
+    def value(depth: int) -> str:
+        kind = rng.random()
+        if depth < 8 and kind < 0.3:
+            return "[" + ", ".join(value(depth + 1) for _ in range(rng.randint(0, 3))) + "]"
+        if depth < 8 and kind < 0.6:
+            return "{" + ", ".join(f'"k{i}": {value(depth + 1)}' for i in range(rng.randint(0, 3))) + "}"
+        return '"' + "".join(rng.choice(['[', '{', ']', 'x', '\\"', '\\\\', 'é']) for _ in range(rng.randint(0, 12))) + '"'
+    return "".join("{" + f'"a": {value(1)}' + "}\n" for _ in range(rng.randint(1, 6))).encode("utf-8")
+
+
+def test_json_lines_are_bounded_as_each_line_read_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bounds, "MAX_RECORD", 100)
+    monkeypatch.setattr(bounds, "MAX_JSON_DEPTH", 5)
+    rng = random.Random(17)
+    inputs = [*SMALL_BOUNDS_INPUTS, *(constructed_lines(rng) for _ in range(300))]
+    verdicts = set()
+    for data in inputs:
+        expected = refused_line_by_line(data)
+        verdicts.add(expected)
+        for _ in range(20):
+            sizes = [rng.choice((1, 2, 5, 33, 200)) for _ in range(len(data) // 5 + 2)]
+            assert refused_by_lines(data, sizes) == expected, (data[:120], sizes[:10])
+    assert verdicts == {True, False}  # the inputs reach both answers
+
+
+def test_real_json_lines_pass_their_bounds_in_any_chunks() -> None:
+    rng = random.Random(18)
+    files = [data for data in real_json() if data.lstrip()[:1] == b"{" and data.count(b"\n") > 1]
+    assert files
+    for data in files:
+        for _ in range(6):
+            assert not refused_by_lines(data, [rng.choice((1, 7, 500, 4096, 65536)) for _ in range(len(data) // 500 + 8)])
+
+
+def test_a_json_line_with_brackets_in_its_strings_is_read_and_a_deep_one_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bounds, "MAX_JSON_DEPTH", 5)
+    in_strings = b'{"a": "[[[[[[[[", "b": ["{{{{{{"]}\n'
+    deep = b'{"a": [[[[[["x"]]]]]]}\n'
+    for size in (1, 3, 7, 64):
+        assert not refused_by_lines(in_strings * 3, [size] * (3 * len(in_strings) // size))
+        assert refused_by_lines(in_strings + deep, [size] * (len(in_strings + deep) // size))
+    with pytest.raises(ParseError, match="nested deeper than 5 levels"):
+        bounds._JSONBounds(io.BytesIO(), "x", lines=True)._scan(in_strings + deep)
+
+
+def test_a_json_line_longer_than_a_record_is_refused_whatever_its_strings(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each string within the bound, the line past it: the parser would hold the whole line.
+    monkeypatch.setattr(bounds, "MAX_RECORD", 100)
+    line = b"{" + b", ".join(b'"k%d": "%s"' % (i, b"y" * 40) for i in range(5)) + b"}\n"
+    with pytest.raises(ParseError, match="a JSON record longer than"):
+        bounds._JSONBounds(io.BytesIO(), "x", lines=True)._scan(line)
