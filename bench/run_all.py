@@ -12,6 +12,8 @@ BENCHMARKS = [
     ["bench.cr_parse"],
     # Every edition of the CR archive a default refresh fetches (generated between the 13 real ones).
     ["bench.cr_archive"],
+    # Real Scryfall printings (~4.8 KB each, the fixtures' 229 repeated): reading and digesting them.
+    ["bench.real_printings"],
     ["bench.load_site", "--compare"],
     # Visitors who read a page before the next one (a second apart): the site's figures under
     # load; the run above keeps every client's next request in flight (a saturation test).
