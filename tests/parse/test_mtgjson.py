@@ -1,11 +1,13 @@
 """MTGJSON v5 on the real UGIN set file (tests/fixtures/mtgjson, see its README)."""
 from __future__ import annotations
 
+import gzip
 import io
 import json
 from collections import Counter
 from pathlib import Path
 
+import ijson
 import pytest
 
 from kb.parse.rulings import gatherer_old, mtgjson, scryfall
@@ -114,3 +116,45 @@ def test_truncated_file_raises(data: bytes) -> None:
         mtgjson.parse(data[:30000] + b"   ", "UGIN.json")
     with pytest.raises(ParseError, match="^x.json: no top-level"):
         mtgjson.parse(b'{"meta": {}}', "x.json")
+
+
+def objects_by_object_builder(data: bytes) -> list[dict]:
+    """Card objects as ijson's own ObjectBuilder makes them from the prefixed events (how
+    ``iter_card_objects`` built them before it kept the path itself)."""
+    from ijson.common import ObjectBuilder
+
+    found, builder, depth = [], None, 0
+    for prefix, event, value in ijson.parse(io.BytesIO(data), use_float=True):
+        if builder is None:
+            if event != "start_map" or not mtgjson.CARD_PREFIX.match(prefix):
+                continue
+            builder, depth = ObjectBuilder(), 0
+        builder.event(event, value)
+        depth += event in ("start_map", "start_array")
+        depth -= event in ("end_map", "end_array")
+        if depth == 0:
+            found.append(builder.value)
+            builder = None
+    return found
+
+
+def test_card_objects_are_what_ijsons_builder_makes(data: bytes) -> None:
+    document = json.loads(data)
+    odd_card = {"name": "Odd", "a.b": {"c": [[], [[1, 2.5, None]], {}], "d": [{"e": True}, "f"]}, "": [{}]}
+    shapes = [
+        data,
+        # AllPrintings: sets by code, with tokens and other arrays of maps beside the cards.
+        json.dumps({"meta": document["meta"], "data": {
+            "UGIN": document["data"],
+            "X.Y": {"cards": [odd_card]},  # a code with a dot: no card prefix, as before
+            "TOK": {"tokens": [odd_card], "cards": [odd_card, {}], "booster": {"cards": [odd_card]}},
+        }}).encode(),
+        # "cards" where no card is: under meta, at the top, nested below a card's own "cards".
+        json.dumps({"meta": {"cards": [odd_card]}, "cards": [odd_card],
+                    "data": {"cards": [{"name": "Outer", "cards": [odd_card]}, odd_card]}}).encode(),
+    ]
+    for shape in shapes:
+        expected = objects_by_object_builder(shape)
+        assert expected
+        assert list(mtgjson.iter_card_objects(io.BytesIO(shape), "x.json")) == expected
+        assert list(mtgjson.iter_card_objects(io.BytesIO(gzip.compress(shape)), "x.json.gz")) == expected
