@@ -24,7 +24,7 @@ class PatternOnly(bounds._JSONBounds):
 
 
 def state(scanner: bounds._JSONBounds) -> tuple:
-    return (scanner._depth, scanner._in_string, scanner._escaped, scanner._string, scanner._line)
+    return (scanner._depth, scanner._in_string, scanner._escaped, scanner._string)
 
 
 def scan_both(data: bytes, sizes: list[int], lines: bool) -> None:
