@@ -51,9 +51,9 @@ def write_all_printings(path: Path, sets: int) -> int:
     """AllPrintings' shape, ``{"meta", "data": {CODE: set}}``, the real set under ``sets`` codes; its card count."""
     document = json.loads(REAL_SET.read_text(encoding="utf-8"))
     with gzip.open(path, "wt", encoding="utf-8", compresslevel=6) as handle:
-        handle.write('{"meta": ' + json.dumps(document["meta"]) + ', "data": {')
+        handle.write('{"meta": ' + json.dumps(document["meta"], ensure_ascii=False) + ', "data": {')
         for index in range(sets):
-            handle.write(("," if index else "") + json.dumps(f"S{index:04d}") + ": " + json.dumps(document["data"]))
+            handle.write(("," if index else "") + json.dumps(f"S{index:04d}") + ": " + json.dumps(document["data"], ensure_ascii=False))
         handle.write("}}")
     return sets * len(document["data"]["cards"])
 
