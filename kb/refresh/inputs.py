@@ -8,7 +8,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from kb.build.inputs import snapshot_inputs
-from kb.build.kept_content import RECORDS_OF, kept_digest
+from kb.build.kept_content import RECORDS_OF, SCHEME, kept_digest
 from kb.checksums import code_fingerprint
 from kb.parse.formats import detect_format
 from kb.records import ParseError
@@ -191,13 +191,15 @@ def _kept_key(store: RawStore, doc: DocumentInput) -> str:
         return doc.sha256
     state_key = f"kept-digest:{doc.sha256}"
     known = store.get_state(state_key)
-    if known is not None and known.get("format") == doc.format:
+    # A digest kept by code that took it another way is taken again (once), so two bodies are
+    # never compared by digests of two schemes.
+    if known is not None and known.get("format") == doc.format and known.get("scheme") == SCHEME:
         return str(known["digest"])
     try:
         digest = kept_digest(doc.path, doc.format)
     except ParseError:
         digest = doc.sha256
-    store.set_state(state_key, {"format": doc.format, "digest": digest})
+    store.set_state(state_key, {"format": doc.format, "digest": digest, "scheme": SCHEME})
     return digest
 
 

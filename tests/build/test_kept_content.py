@@ -5,15 +5,19 @@ from: the digest must change with anything the build saves, and with nothing els
 """
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from kb.build.kept_content import RECORDS_OF, kept_digest
+from kb.build.kept_content import LABEL, RECORDS_OF, canonical, kept_digest
 from kb.build.load import STREAMING_SAVERS
-from kb.records import ParseError
+from kb.parse.bounds import bounded_json_stream
+from kb.records import CardName, ParseError, RulingRecord
 
 SITE = Path(__file__).parent.parent / "fixtures" / "site"
 # 229 real printings in 11 languages, with their prices, ranks and image states (see its README).
@@ -100,3 +104,68 @@ def test_a_cut_off_body_is_refused_with_its_name(tmp_path: Path) -> None:
 def test_a_body_that_is_gone_is_refused_with_its_name(tmp_path: Path) -> None:
     with pytest.raises(ParseError, match="all-cards-gone.json: cannot read"):
         kept_digest(str(tmp_path / "all-cards-gone.json"), "scryfall-bulk-cards")
+
+
+# Every streamed format on a real body: the records ``canonical`` is taken of.
+REAL_BODIES = {"scryfall-bulk-cards": ALL_CARDS, "scryfall-bulk-rulings": RULINGS, "mtgjson": UGIN}
+
+
+def real_records(fmt: str) -> list[Any]:
+    with open(REAL_BODIES[fmt], "rb") as raw:
+        stream = bounded_json_stream(raw, LABEL, lines_if_object=fmt.startswith("scryfall-bulk"))
+        return list(RECORDS_OF[fmt](stream, LABEL))
+
+
+def nested_records(value: Any) -> Iterator[Any]:
+    """Every dataclass instance inside ``value`` (a record, a tuple or list of them), itself included."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        yield value
+        for field in dataclasses.fields(value):
+            yield from nested_records(getattr(value, field.name))
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from nested_records(item)
+
+
+@pytest.mark.parametrize("fmt", sorted(REAL_BODIES))
+def test_every_field_of_every_record_counts_in_its_canonical_form(fmt: str) -> None:
+    """Changing any one field of any record read from a real body, nested ones included, changes
+    the record's canonical form; so does a field set to None, and to an empty string."""
+    records = real_records(fmt)
+    assert records
+    for record in records[:40]:
+        before = canonical(record)
+        assert before == canonical(record)
+        for inner in nested_records(record):
+            for field in dataclasses.fields(inner):
+                kept = getattr(inner, field.name)
+                for other in ("\u2014changed", None, "", 7):
+                    if other == kept or (other == 7 and isinstance(kept, bool)):
+                        continue
+                    object.__setattr__(inner, field.name, other)
+                    assert canonical(record) != before, (fmt, type(inner).__name__, field.name, other)
+                object.__setattr__(inner, field.name, kept)
+        assert canonical(record) == before
+
+
+@pytest.mark.parametrize("fmt", sorted(REAL_BODIES))
+def test_no_record_field_is_one_orjson_would_leave_out_or_blur(fmt: str) -> None:
+    """orjson skips dataclass fields whose name starts with "_" and writes a float NaN as null:
+    the canonical form relies on no record class having either kind of field."""
+    classes = {type(inner) for record in real_records(fmt) for inner in nested_records(record)}
+    assert classes
+    for cls in classes:
+        for field in dataclasses.fields(cls):
+            assert not field.name.startswith("_"), (cls.__name__, field.name)
+            assert "float" not in str(field.type), (cls.__name__, field.name)
+
+
+def test_a_record_orjson_cannot_write_is_digested_by_its_repr() -> None:
+    """A lone surrogate (json.loads lets one through from a ``\\ud800`` escape) or a number past 64
+    bits: the repr stands in, distinct for distinct records."""
+    lone = RulingRecord(text="broken \ud800 text", raw_date="2023-01-01", position=0)
+    other = RulingRecord(text="broken \ud801 text", raw_date="2023-01-01", position=0)
+    assert canonical(lone).startswith(b"<repr> RulingRecord(") and canonical(lone) != canonical(other)
+    huge = RulingRecord(text="t", raw_date=None, position=0, multiverse_id=1 << 70)
+    assert canonical(huge) == b"<repr> " + repr(huge).encode()
+    assert canonical(CardName("de", "Ugin")) == b'CardName {"lang":"de","name":"Ugin","oracle_id":null,"english_name":null}'

@@ -24,7 +24,7 @@ def test_bulk_bodies_count_by_their_records_and_are_read_once(tmp_path: Path) ->
         expected = sorted([[digest, "scryfall-bulk-cards", ""], [cr.sha256, "cr-txt", ""]])
         assert kept_fingerprint(store, inputs) == expected
         # Kept beside the body: a second refresh does not read the body again (here it is gone).
-        assert store.get_state(f"kept-digest:{cards.sha256}") == {"format": "scryfall-bulk-cards", "digest": digest}
+        assert store.get_state(f"kept-digest:{cards.sha256}") == {"format": "scryfall-bulk-cards", "digest": digest, "scheme": 2}
         store.path_for(cards.sha256).write_bytes(b"")
         assert kept_fingerprint(store, inputs) == expected
 
@@ -36,3 +36,16 @@ def test_a_body_the_parser_refuses_counts_by_its_bytes(tmp_path: Path) -> None:
         entry = store.import_file(cut, "https://data.scryfall.io/all-cards/all-cards-20230405212042.json", source="scryfall")
         inputs = [document_input(store, entry, "scryfall-bulk-cards")]
         assert kept_fingerprint(store, inputs) == [[entry.sha256, "scryfall-bulk-cards", ""]]
+
+
+def test_a_digest_kept_by_code_that_took_it_another_way_is_taken_again(tmp_path: Path) -> None:
+    """Digests kept before ``kb.build.kept_content.SCHEME`` (records by their repr) are not compared
+    with today's: the body is read again, once."""
+    with RawStore(tmp_path / "raw") as store:
+        cards = store.import_file(ALL_CARDS, "https://data.scryfall.io/all-cards/all-cards-20230404212042.json",
+                                  source="scryfall")
+        store.set_state(f"kept-digest:{cards.sha256}", {"format": "scryfall-bulk-cards", "digest": "kept:" + "0" * 64})
+        inputs = [document_input(store, cards, "scryfall-bulk-cards")]
+        digest = kept_digest(str(ALL_CARDS), "scryfall-bulk-cards")
+        assert kept_fingerprint(store, inputs) == [[digest, "scryfall-bulk-cards", ""]]
+        assert store.get_state(f"kept-digest:{cards.sha256}") == {"format": "scryfall-bulk-cards", "digest": digest, "scheme": 2}
