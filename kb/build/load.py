@@ -183,6 +183,7 @@ def stream_bulk_cards(db: sqlite_utils.Database, handle, name: str, document_id:
 
     cards, names = [], []
     total = 0
+    written: set[int] = set()
     with _printings_indexed_after(db), _card_names_indexed_after(db):
         for card, card_names in iter_bulk_card_names(handle, name):
             total += 1
@@ -190,10 +191,10 @@ def stream_bulk_cards(db: sqlite_utils.Database, handle, name: str, document_id:
             names.extend(card_names)
             if len(cards) >= 5_000:
                 save_cards(db, cards, document_id)
-                save_card_names(db, names, document_id)
+                save_card_names(db, names, document_id, written)
                 cards, names = [], []
         save_cards(db, cards, document_id)
-        save_card_names(db, names, document_id)
+        save_card_names(db, names, document_id, written)
     if total == 0:
         raise ParseError(f"{name}: the card bulk file holds no card; refused")
 
@@ -203,6 +204,7 @@ def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: in
     from kb.parse.rulings.mtgjson import iter_cards
 
     seen_rulings: set[tuple] = set()
+    names_written: set[int] = set()
     cards = 0
 
     def rulings():
@@ -210,7 +212,7 @@ def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: in
         for entry in iter_cards(handle, name):
             cards += 1
             save_cards(db, entry.cards, document_id)
-            save_card_names(db, entry.names, document_id)
+            save_card_names(db, entry.names, document_id, names_written)
             for issue in entry.issues:
                 save_quality_issue(db, issue, document_id)
             for ruling in entry.rulings:

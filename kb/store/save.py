@@ -182,22 +182,23 @@ def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_
 
 
 def save_card_names(
-    db: sqlite_utils.Database, names: Iterable[CardName], document_id: int
+    db: sqlite_utils.Database, names: Iterable[CardName], document_id: int, written: set[int] | None = None
 ) -> None:
-    rows = [
-        (
-            stable_id("card-name", document_id, name.lang, name.name, name.oracle_id, name.english_name),
-            document_id,
-            name.oracle_id,
-            name.english_name,
-            name.lang,
-            name.name,
-            name_key(name.name),
-            name_key(name.english_name),
-        )
-        for name in names
-        if name.name
-    ]
+    """``written``: the ids of the names this document already wrote, for a caller saving one
+    document in batches. A card bulk file names each card once per printing (five or more times
+    in all_cards): a name already written is the same row again, so it is not sent to SQLite,
+    whose ``insert or replace`` of it deleted and inserted the row again."""
+    rows = []
+    for name in names:
+        if not name.name:
+            continue
+        row_id = stable_id("card-name", document_id, name.lang, name.name, name.oracle_id, name.english_name)
+        if written is not None:
+            if row_id in written:
+                continue
+            written.add(row_id)
+        rows.append((row_id, document_id, name.oracle_id, name.english_name, name.lang, name.name,
+                     name_key(name.name), name_key(name.english_name)))
     db.conn.executemany(
         "insert or replace into card_name_records (id, document_id, oracle_id, english_name, lang,"
         " name, name_key, english_key) values (?,?,?,?,?,?,?,?)",
