@@ -51,14 +51,12 @@ def link_all(
     if changes is None or changes.changed("card names"):
         stage("card names", "linking card names")
         resolve_card_names(db)
-    history: History | None
-    if changes is not None:
-        # No CR version was added or changed: diffs, lineages and translation links stand.
-        history = stored_cr_history(db)
-    elif cr_carried:
+    # An import that added or changed no CR version (``changes``): diffs, lineages and
+    # translation links stand, and the history is read back only if some ruling is linked again.
+    history: History | None = None
+    if changes is None and cr_carried:
         stage("cr carried", "the CR tables carried over: their history is read back if a ruling needs it")
-        history = None
-    else:
+    elif changes is None:
         # English lineages first: translations link to the English rule of the same identity.
         stage("cr history", "comparing CR versions: rule lineages and history")
         history = save_cr_history(db)
@@ -71,11 +69,12 @@ def link_all(
     # After every write to card_names: resolve_card_names's and the names rulings give cards.
     if changes is None or changes.changed("card names") or changes.changed("card name rows"):
         save_unresolved_card_names(db)
-    if changes is not None and history is not None:
+    if changes is not None:
         # The same CR and the same ruling give the same citations: only rulings that are new
-        # or whose text, date or card name changed are linked again.
+        # or whose text, date or card name changed are linked again (a card file that renames
+        # no card: none, and the CR history, 14 versions or the whole archive, is not read).
         stage("new ruling links", "linking new rulings to the rules they cite")
-        _relink_rederived_rulings(db, history, changes)
+        _relink_rederived_rulings(db, lambda: stored_cr_history(db), changes)
     else:
         stage("ruling links", "linking rulings to the rules they cite")
         # Carried CR tables: their history is the served file's, read only if a ruling needs it.
@@ -83,10 +82,10 @@ def link_all(
     return ran
 
 
-def _relink_rederived_rulings(db: sqlite_utils.Database, history: History, changes: ImportChanges) -> None:
+def _relink_rederived_rulings(db: sqlite_utils.Database, history: Callable[[], History], changes: ImportChanges) -> None:
     """After a derive of some cards: their rulings whose inputs changed (``temp.replaced_rulings``
     holds what they were), and the rulings of cards whose name changed; every other ruling and
-    its links stand."""
+    its links stand. ``history`` reads the CR history, asked for only when a ruling is to be linked."""
     db.execute("drop table if exists temp.relinked_rulings")
     db.execute(
         f"create temp table relinked_rulings as select now.id from ({RULING_LINK_INPUTS}) as now"
@@ -100,6 +99,7 @@ def _relink_rederived_rulings(db: sqlite_utils.Database, history: History, chang
         "delete from ruling_rules where ruling_id in (select id from temp.relinked_rulings)"
         " or ruling_id in (select id from temp.replaced_rulings where id not in (select id from rulings))"
     )
-    save_ruling_rules(db, *history, where="rulings.id in (select id from temp.relinked_rulings)")
+    if db.execute("select exists (select 1 from temp.relinked_rulings)").fetchone()[0]:
+        save_ruling_rules(db, *history(), where="rulings.id in (select id from temp.relinked_rulings)")
     db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW, replace=True)
     db.execute("drop table temp.relinked_rulings")

@@ -192,3 +192,24 @@ def test_a_page_without_cards_read_again_without_a_record_loses_its_sighting(tmp
     assert db.execute(sightings).fetchall() == before
     db.close()
     assert search_index_problems(path) == []
+
+
+def test_a_card_file_that_renames_no_card_reads_no_cr_history(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card bulk file whose cards' rulings stay as they were links no ruling again, so the CR
+    history (every English version's rules, the whole archive in a refresh) is not read back;
+    a rulings file's new rulings need it, and read it once."""
+    import kb.store.derive
+
+    reads: list[int] = []
+    real = kb.store.derive.stored_cr_history
+    monkeypatch.setattr(kb.store.derive, "stored_cr_history", lambda db: reads.append(1) or real(db))
+    imported = tmp_path / "imported.db"
+    shutil.copy(built_snapshot_db(), imported)
+    links = "select * from ruling_rules"
+    before = query(imported, links)
+    all_cards = Path(__file__).parent.parent / "fixtures" / "site" / "scryfall-data" / "constructed" / "all-cards-20230404212042.json"
+    report = build_database(path_inputs([all_cards], source_id="scryfall"), imported, base=imported)
+    assert "new ruling links" in report.derived and reads == []
+    assert query(imported, links) == before
+    build_database(path_inputs(SMALL[1:], source_id="scryfall"), imported, base=imported)
+    assert reads == [1] and len(query(imported, links)) > len(before)
