@@ -43,8 +43,18 @@ def keyword_titles(db: sqlite_utils.Database) -> dict[str, tuple[str, str]]:
     return titles
 
 
+# Texts held mined at once (``observations``): past this many the memo starts again.
+MINED_TEXTS_HELD = 50_000
+
+
 def observations(db: sqlite_utils.Database, titles: dict[str, tuple[str, str]]) -> list[PrintedKeyword]:
+    """What every localized printing with card data prints for its Oracle text's keywords.
+
+    Reprints print the same text: each (language, printed text, Oracle text) is mined once and
+    its terms given to every printing of it (``mine_printing`` only copies the printing's id and
+    source into what it finds). The 1M bench's 300k localized printings hold 3,410 such texts."""
     found: list[PrintedKeyword] = []
+    mined: dict[tuple[str, str, str], list[tuple[str, str, str]]] = {}
     cursor = db.execute(
         """select printings.id, printings.lang, printings.printed_text, cards.oracle_text,
             documents.source_id
@@ -54,7 +64,15 @@ def observations(db: sqlite_utils.Database, titles: dict[str, tuple[str, str]]) 
             and cards.oracle_text is not null"""
     )
     for printing_id, lang, printed, oracle, source in cursor:
-        found.extend(mine_printing(printing_id, lang, printed, oracle, titles, source or "unknown"))
+        terms = mined.get((lang, printed, oracle))
+        if terms is None:
+            if len(mined) >= MINED_TEXTS_HELD:
+                mined.clear()
+            terms = mined[(lang, printed, oracle)] = [
+                (seen.term, seen.en_term, seen.rule_number) for seen in mine_printing("", lang, printed, oracle, titles, "")
+            ]
+        found.extend(PrintedKeyword(lang, term, en_term, number, printing_id, source or "unknown")
+                     for term, en_term, number in terms)
     return found
 
 

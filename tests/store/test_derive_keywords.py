@@ -55,3 +55,41 @@ def test_translated_cr_keywords_join_the_dictionary(snapshot_conn: sqlite3.Conne
         "select en_term, rule_number, sources, status from keyword_dictionary where lang = 'zhs' and term = '协力'"
     ).fetchone()
     assert row[0:2] == ("Conspire", "702.78") and "cr-rule-title" in json.loads(row[2]) and row[3] == "agreed"
+
+
+def test_reprints_are_mined_once_and_observed_per_printing() -> None:
+    """``observations`` mines each (language, printed text, Oracle text) once: the same findings,
+    in the same order, as mining every printing, for reprints, a text shared by two languages, and
+    one printed text under two Oracle texts; and past the memo's size alike."""
+    import sqlite_utils
+
+    import kb.store.derive_keywords as derive_keywords
+    from kb.link.keywords import mine_printing
+    from kb.store.schema import ensure_db_shape
+
+    db = sqlite_utils.Database(memory=True)
+    ensure_db_shape(db, search=False)
+    titles = {"flying": ("Flying", "702.9"), "trample": ("Trample", "702.19"), "haste": ("Haste", "702.10")}
+    db.execute("insert into cards (oracle_id, name, oracle_text) values ('a', 'A', 'Flying'), ('b', 'B', 'Trample'),"
+               " ('c', 'C', 'Flying, haste')")
+    db.execute("insert into documents (id, source_id) values (1, 'scryfall'), (2, 'mtgjson')")
+    printings = [
+        ("p1", "a", "de", "Fliegend", 1), ("p2", "a", "de", "Fliegend", 2), ("p3", "a", "fr", "Vol", 1),
+        ("p4", "b", "de", "Fliegend", 1),  # the same printed words under another Oracle text: another pair
+        ("p5", "c", "de", "Fliegend, Eile", 1), ("p6", "a", "ja", "飛行", 1), ("p7", "c", "de", "Fliegend, Eile", 2),
+        ("p8", "b", "de", "verursacht Trampelschaden", None), ("p9", "a", "en", "Flying", 1),
+    ]
+    db.conn.executemany("insert into printings (id, oracle_id, lang, printed_text, document_id) values (?,?,?,?,?)",
+                        [(pid, oracle, lang, text, document) for pid, oracle, lang, text, document in printings])
+    sources = {1: "scryfall", 2: "mtgjson", None: "unknown"}
+    oracle_of = {"a": "Flying", "b": "Trample", "c": "Flying, haste"}
+    expected = [seen for pid, oracle, lang, text, document in printings
+                for seen in mine_printing(pid, lang, text, oracle_of[oracle], titles, sources[document])]
+    assert len(expected) == 10
+    assert derive_keywords.observations(db, titles) == expected
+    held = derive_keywords.MINED_TEXTS_HELD
+    try:
+        derive_keywords.MINED_TEXTS_HELD = 1
+        assert derive_keywords.observations(db, titles) == expected
+    finally:
+        derive_keywords.MINED_TEXTS_HELD = held
