@@ -88,12 +88,23 @@ def clean_text(text: str) -> str:
     Line breaks separate abilities in card text and paragraphs in rulings, so they stay; more
     than one blank line in a row becomes one.
     """
+    global _last_clean
+    # A parser cleans a text and the store cleans it again (whatever parser made it): the
+    # string object last found clean is not scanned twice. Identity, not equality: the
+    # reference kept here means no other string can have its id. (A cleaned text is not
+    # kept: cleaning is not always idempotent, so it is checked again as before.)
+    if text is _last_clean:
+        return text
     if _is_clean(text):
+        _last_clean = text
         return text  # the common case in bulk files: nothing to change, no copies made
     text = ZERO_WIDTH.sub("", nfc(text))
     text = LINE_BREAK.sub("\n", text)
     lines = [HORIZONTAL_SPACE.sub(" ", line).strip() for line in text.split("\n")]
     return BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
+
+
+_last_clean: str | None = None
 
 
 def punctuation_twins(text: str) -> str:

@@ -182,13 +182,16 @@ RECORD_COLUMNS = """ruling_records.id, ruling_records.document_id, ruling_record
 
 
 def prepared_records(rows: Iterable[dict]) -> Iterator[dict]:
-    """Records with a date, skipping empty ones (texts were cleaned when they were saved)."""
+    """Records with a date and their text key, skipping empty ones (texts were cleaned when
+    they were saved). Each row is completed in place: the rows are the caller's own, read for
+    this derive (a copy of each was a tenth of the derive's Python)."""
     for row in rows:
-        text = row["text"] or ""
-        if not text:
+        if not row["text"]:
             continue
-        published = row["published_at"] or parse_date(row["raw_date"], row["declared_lang"] or "en")
-        yield dict(row, text=text, published_at=published, text_key=text_key_of(row))
+        if not row["published_at"]:
+            row["published_at"] = parse_date(row["raw_date"], row["declared_lang"] or "en")
+        row["text_key"] = text_key_of(row)
+        yield row
 
 
 def _english_records(db: sqlite_utils.Database, whole: bool = True) -> Iterator[dict]:

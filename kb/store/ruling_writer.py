@@ -21,7 +21,7 @@ from kb.store.schema import INDEXES, next_ruling_rowid, stable_id
 FLUSH_ROWS = 20_000
 
 
-@dataclass
+@dataclass(slots=True)
 class Sighting:
     record_id: int
     document_id: int
@@ -33,7 +33,7 @@ class Sighting:
     source_id: str
 
 
-@dataclass
+@dataclass(slots=True)
 class DerivedRuling:
     card_key: str
     oracle_id: str | None

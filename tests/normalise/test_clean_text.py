@@ -23,6 +23,24 @@ def test_fast_path_agrees_with_the_full_clean_up_on_random_texts() -> None:
         assert clean_text(text) == full_clean_up(text), repr(text)
 
 
+def test_a_text_cleaned_twice_is_cleaned_as_often_as_before() -> None:
+    """The store cleans what a parser cleaned: the object last found clean is returned at once,
+    and a text that had to be cleaned is checked again (cleaning is not always idempotent)."""
+    clean = "The creature\u2019s controller sacrifices it."
+    assert clean_text(clean) is clean and clean_text(clean) is clean
+    # Without its zero-width space the accent is composed only by a second clean-up.
+    odd = "\u0301\u0327e\u200b\u0301\u0327"
+    once = clean_text(odd)
+    assert once == full_clean_up(odd) and once != full_clean_up(once)
+    assert clean_text(once) == full_clean_up(once)
+    generator = random.Random(20261203)
+    alphabet = "ab \u200be\u0301\u0327\n"
+    for _ in range(20_000):
+        text = "".join(generator.choice(alphabet) for _ in range(generator.randint(0, 8)))
+        first = clean_text(text)
+        assert first == full_clean_up(text) and clean_text(first) == full_clean_up(first), repr(text)
+
+
 def test_punctuation_twins_are_the_one_for_one_mapping() -> None:
     generator = random.Random(15)
     alphabet = "ab '\"-`" + "".join(chr(code) for code in text_module.PUNCTUATION_TWINS) + "é\u2026"
