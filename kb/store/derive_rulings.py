@@ -261,14 +261,10 @@ def _sighting(row: dict) -> Sighting:
 
 
 def _new_ruling(card_key: str, row: dict, identity: str) -> DerivedRuling:
-    return DerivedRuling(
-        card_key=card_key,
-        oracle_id=row["oracle_id"],
-        card_name=None if row["oracle_id"] else row["card_name"],
-        card_name_lang=None if row["oracle_id"] else row["card_name_lang"],
-        published_at=row["published_at"],
-        identity=identity,
-    )
+    oracle_id = row["oracle_id"]
+    if oracle_id:
+        return DerivedRuling(card_key, oracle_id, None, None, row["published_at"], identity)
+    return DerivedRuling(card_key, oracle_id, row["card_name"], row["card_name_lang"], row["published_at"], identity)
 
 
 def _join(rulings: dict[tuple[str | None, str], DerivedRuling], card_key: str, row: dict) -> DerivedRuling:
@@ -323,13 +319,16 @@ def _card_rulings(card_key: str, rows: list[dict]) -> list[tuple[DerivedRuling, 
     # Rulings keep their order per card: by date, then as the most authoritative source
     # printed them.
     def order(ruling: DerivedRuling) -> tuple:
-        best = min(
-            ruling.sightings,
-            key=lambda s: (SOURCE_PRIORITY.get(s.source_id, 9), s.document_id, s.position),
-        )
+        sightings = ruling.sightings
+        # Most rulings were seen once (a bulk file): that sighting is the best one.
+        best = sightings[0] if len(sightings) == 1 else min(sightings, key=_authority)
         return (ruling.published_at or "9999", SOURCE_PRIORITY.get(best.source_id, 9), best.document_id, best.position)
 
     return [(ruling, position) for position, ruling in enumerate(sorted(rulings.values(), key=order))]
+
+
+def _authority(sighting: Sighting) -> tuple:
+    return (SOURCE_PRIORITY.get(sighting.source_id, 9), sighting.document_id, sighting.position)
 
 
 def _ruling_of_record(row: dict, card_key: str) -> int:

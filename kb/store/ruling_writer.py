@@ -76,15 +76,21 @@ class RulingWriter:
     def add(self, ruling: DerivedRuling, position: int, quality_score) -> str:
         """Buffer one ruling and its sightings; returns the text it is stored with."""
         source, inferred = canonical_source(ruling)
-        seen = sorted(s.fetched_at for s in ruling.sightings if s.fetched_at)
+        sightings = ruling.sightings
+        if len(sightings) == 1:  # most rulings (a bulk file's): nothing to sort or choose
+            first_seen = last_seen = sightings[0].fetched_at or None
+            text = ruling.texts[0]
+        else:
+            seen = sorted(s.fetched_at for s in sightings if s.fetched_at)
+            first_seen, last_seen = (seen[0], seen[-1]) if seen else (None, None)
+            text = best_text(ruling.texts, quality_score)
         self.rulings.append(
             (
                 ruling.id, ruling.oracle_id, ruling.card_name, ruling.card_name_lang, source,
-                inferred, ruling.published_at, best_text(ruling.texts, quality_score), position,
-                seen[0] if seen else None, seen[-1] if seen else None, identity_hash(ruling.identity),
+                inferred, ruling.published_at, text, position, first_seen, last_seen,
+                identity_hash(ruling.identity),
             )
         )
-        text = self.rulings[-1][7]
         for sighting in ruling.sightings:
             same = sighting.text == text
             # The text as seen is kept only where it differs from the ruling's text (null:
