@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from kb.link.keyword_vocabulary import CRKeyword, KeywordIndex, VersionKeywords, WordFilter, words_of
+from kb.link.keyword_vocabulary import CRKeyword, KeywordIndex, VersionKeywords, words_of
 from kb.normalise.losses import CASE_TWINS
 from kb.normalise.refs import extract_refs
 
@@ -112,8 +112,16 @@ def _keyword_citations(
     # up in the later versions, with lower confidence: only the surfaces each later version
     # adds, since one the ruling's own version has was matched already.
     later = index.added_later(version)
-    if later and not _may_match(index.later_filter(version), words):
-        later = []  # no surface a later version adds can match: each is not tried
+    if later:
+        # Only the later versions whose own surfaces may match are tried: a version's possible
+        # first words are among those of every later surface at once (most rulings would try
+        # each of a dozen versions, to find nothing in almost all).
+        possible = index.later_filter(version).first_words_in(words.words)
+        later = [
+            candidate for candidate in later
+            if not candidate.word_filter.first_words.isdisjoint(possible)
+            or any(start in words.lowered for start in candidate.word_filter.odd_starts)
+        ]
     for candidate in later:
         taken = [(m.start(), m.end()) for m, _k, _v in matches]
         for match, keyword, found_in in _matches(text, candidate, words):
@@ -205,12 +213,6 @@ def _matches(
         if keyword is not None:
             found.append((match, keyword, version))
     return found
-
-
-def _may_match(word_filter: WordFilter, words: WordRuns) -> bool:
-    return bool(word_filter.first_words_in(words.words)) or any(
-        start in words.lowered for start in word_filter.odd_starts
-    )
 
 
 def _confidence(text: str, match: re.Match[str], keyword: CRKeyword) -> float | None:
