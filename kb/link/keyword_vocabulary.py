@@ -137,6 +137,10 @@ class KeywordIndex:
     _added_later: dict[str, list[VersionKeywords]] = field(default_factory=dict, repr=False)
     # Per version, the filter of every surface later versions add, at once (``later_filter``).
     _later_filters: dict[str, WordFilter] = field(default_factory=dict, repr=False)
+    # Per version: which of ``added_later``'s versions has each first word, and each odd start.
+    _later_by_first: dict[str, tuple[dict[str, tuple[int, ...]], tuple[tuple[str, int], ...]]] = field(
+        default_factory=dict, repr=False
+    )
     _in_force: dict[str, VersionKeywords] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -173,6 +177,29 @@ class KeywordIndex:
             found = WordFilter.of([surface for later in self.added_later(version) for surface in later.by_surface])
             self._later_filters[version.version_id] = found
         return found
+
+    def later_candidates(self, version: VersionKeywords, words: set[str], lowered: str) -> list[VersionKeywords]:
+        """The versions of ``added_later`` (oldest first) whose own surfaces may match a text of
+        these ``words`` (lower-cased runs; ``lowered``: the text lower-cased): those holding a
+        first word that ``later_filter`` finds, or an odd start that is in the text. Trying each
+        of a dozen versions found nothing in almost every ruling."""
+        added = self.added_later(version)
+        if not added:
+            return []
+        found = self._later_by_first.get(version.version_id)
+        if found is None:
+            by_first: dict[str, list[int]] = {}
+            odd: list[tuple[str, int]] = []
+            for at, later in enumerate(added):
+                for word in later.word_filter.first_words:
+                    by_first.setdefault(word, []).append(at)
+                odd.extend((start, at) for start in later.word_filter.odd_starts)
+            found = ({word: tuple(ats) for word, ats in by_first.items()}, tuple(odd))
+            self._later_by_first[version.version_id] = found
+        by_first_word, odd_starts = found
+        chosen = {at for word in self.later_filter(version).first_words_in(words) for at in by_first_word[word]}
+        chosen.update(at for start, at in odd_starts if start in lowered)
+        return [added[at] for at in sorted(chosen)]
 
     def in_force(self, date: str | None) -> VersionKeywords | None:
         """The version in force on ``date``; the newest without a date; the oldest before all."""

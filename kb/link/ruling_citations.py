@@ -111,17 +111,7 @@ def _keyword_citations(
     # Keywords the version in force lacks (the ruling's wording was updated later) are looked
     # up in the later versions, with lower confidence: only the surfaces each later version
     # adds, since one the ruling's own version has was matched already.
-    later = index.added_later(version)
-    if later:
-        # Only the later versions whose own surfaces may match are tried: a version's possible
-        # first words are among those of every later surface at once (most rulings would try
-        # each of a dozen versions, to find nothing in almost all).
-        possible = index.later_filter(version).first_words_in(words.words)
-        later = [
-            candidate for candidate in later
-            if not candidate.word_filter.first_words.isdisjoint(possible)
-            or any(start in words.lowered for start in candidate.word_filter.odd_starts)
-        ]
+    later = index.later_candidates(version, words.words, words.lowered)
     for candidate in later:
         taken = [(m.start(), m.end()) for m, _k, _v in matches]
         for match, keyword, found_in in _matches(text, candidate, words):
