@@ -229,3 +229,20 @@ def test_surfaces_tried_only_with_all_their_words_link_as_before(index: KeywordI
     monkeypatch.setattr(WordFilter, "first_words_in", lambda self, words: set(self.first_words & words))
     assert refined == [link_ruling(text, date, index) for text, date in asked]
     assert sum(bool(found) for found in refined) > 1_000
+
+
+def test_later_versions_tried_only_where_their_words_are_link_as_trying_each(index: KeywordIndex, monkeypatch) -> None:
+    # Against trying every later version in turn (what the index of their first words replaced),
+    # on the real rulings and on texts of words that later versions' keywords start with, under
+    # dates before most of the versions the fixtures hold.
+    pieces = ["manifest", "Manifested", "dread", "connives", "discover", "3", "the", "ring", "tempts", "you", "∞",
+              "has", "ward", "{2}", "double", "team", "partner", "with", "plot", "plotted", "ſcry", "İ", "—", ",", "."]
+    rng = random.Random(24)
+    texts = [ruling.text or "" for ruling in _real_rulings()]
+    texts += ["".join(rng.choice(pieces) + " " for _ in range(rng.randint(1, 12))) for _ in range(4_000)]
+    dates = ["2009-01-01", "2014-11-24", "2019-06-01", "2024-01-01", None]
+    asked = [(text, rng.choice(dates)) for text in texts]
+    chosen = [link_ruling(text, date, index) for text, date in asked]
+    monkeypatch.setattr(KeywordIndex, "later_candidates", lambda self, version, words, lowered: self.added_later(version))
+    assert chosen == [link_ruling(text, date, index) for text, date in asked]
+    assert sum(c.in_force_version_id != c.version_id for found in chosen for c in found) > 500  # later versions found
