@@ -57,7 +57,7 @@ def derive_rulings(db: sqlite_utils.Database, changes: ImportChanges | None = No
     replaced = "" if changes is None else " and (ruling_id is null or ruling_id in (select id from temp.replaced_rulings))"
     db.execute(f"delete from quality_issues where kind in ({', '.join(repr(k) for k in DERIVED_ISSUES)}){replaced}")
     _report_record_problems(db)
-    writer = RulingWriter(db, whole=changes is None)
+    writer = RulingWriter(db, whole=changes is None, changes=changes)
     cardless = _cardless_english_records(db)
     writer.keep_texts(cardless)
     untranslated: list[tuple[dict, int]] = []

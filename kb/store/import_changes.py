@@ -168,6 +168,20 @@ class ImportChanges:
             ).fetchall()
         return sorted(set(found))
 
+    def make_index_again(self, table: str) -> None:
+        """``table``'s full-text index is made afresh from every row at the end (``ensure_search``)
+        instead of kept in step: for a bulk write that outnumbers the rows the table held, one
+        build costs less than mirroring each row (200k rulings into the built snapshot: the
+        rulings' insert 3.8 s with the mirror, 1.0 s without, against a 1.5 s build)."""
+        if table not in self.mirrored:
+            return
+        for event in ("insert", "delete", "update"):
+            name = f"changes_fts_{table}_{event}"
+            self.db.execute(f"drop trigger if exists temp.{name}")
+            self.triggers.remove(name)
+        self.db.execute(f"drop table if exists temp.{table}_fts_written")
+        self.mirrored.discard(table)
+
     def stop(self) -> None:
         present = {row[0] for row in self.db.execute("select name from sqlite_temp_master where type = 'trigger'")}
         if any(name.startswith("changes_fk_") and name not in present for name in self.triggers):

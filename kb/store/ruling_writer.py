@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import sqlite_utils
 
@@ -17,6 +18,9 @@ from kb.records import QualityIssue
 from kb.store.bulk_indexes import indexes_made_after
 from kb.store.save import identity_hash, save_quality_issue
 from kb.store.schema import INDEXES, next_ruling_rowid, stable_id
+
+if TYPE_CHECKING:
+    from kb.store.import_changes import ImportChanges
 
 FLUSH_ROWS = 20_000
 
@@ -60,11 +64,13 @@ def best_text(texts: list[str], quality_score) -> str:
 class RulingWriter:
     """Buffers derived rows and writes them in large batches."""
 
-    def __init__(self, db: sqlite_utils.Database, whole: bool = True) -> None:
+    def __init__(self, db: sqlite_utils.Database, whole: bool = True, changes: ImportChanges | None = None) -> None:
         """``whole``: every ruling is derived again; otherwise those of ``temp.replaced_rulings``
-        (``kb.store.derive_rulings``) only, and every other ruling stands."""
+        (``kb.store.derive_rulings``) only, and every other ruling stands. ``changes``: the
+        import's record of what it writes (its full-text index of the rulings kept in step)."""
         self.db = db
         self.whole = whole
+        self.changes = changes
         self.rulings: list[tuple] = []
         self.sightings: list[tuple] = []
         self.issues: list[tuple[QualityIssue, int | None, int | None]] = []
@@ -196,6 +202,10 @@ class RulingWriter:
         # As many rulings as the table holds, or more (a whole derive, a bulk file into a small
         # database): its unordered indexes are made again after, at most twice the new rows' sort.
         staged = conn.execute("select count(*) from temp.staged_rulings").fetchone()[0]
+        if self.changes is not None and staged > conn.execute("select count(*) from rulings").fetchone()[0]:
+            # More new rulings than the table holds (a bulk file into a small database): their
+            # search index is made once at the end, not kept in step a row at a time.
+            self.changes.make_index_again("rulings")
         with indexes_made_after(
             self.db, "rulings", ["oracle_id", "published_at", "position"], ["published_at"], up_to_rows=staged
         ):

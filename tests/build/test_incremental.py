@@ -142,6 +142,39 @@ def test_a_rulings_file_rewrites_only_its_cards_rulings_and_keeps_the_search_ind
     assert query(imported, "select count(*) from rulings_fts where rulings_fts match 'connives'")[0][0] >= 1
 
 
+SCRYFALL_RULINGS = sorted((Path(__file__).parent.parent / "fixtures" / "scryfall" / "api-2025-11-01").glob("rulings-*.json"))
+
+
+def test_more_new_rulings_than_the_database_held_are_indexed_once_as_a_full_build_does(tmp_path: Path, monkeypatch) -> None:
+    # 11 rulings, then 67 real ones in one import: the rulings' full-text index is made again from
+    # every row at the end instead of kept in step a row at a time, and it, its word list and the
+    # derived tables are those of one build of both. A small file keeps the index in step.
+    made_again: list[str] = []
+    make_index_again = ImportChanges.make_index_again
+
+    def recorded(self: ImportChanges, table: str) -> None:
+        made_again.append(table)
+        make_index_again(self, table)
+
+    monkeypatch.setattr(ImportChanges, "make_index_again", recorded)
+    imported = tmp_path / "imported.db"
+    build_database(path_inputs(SMALL[1:], source_id="scryfall"), imported)
+    build_database(path_inputs(SCRYFALL_RULINGS, source_id="scryfall"), imported, base=imported)
+    assert made_again == ["rulings"]
+    full = tmp_path / "full.db"
+    build_database(path_inputs(SMALL[1:] + SCRYFALL_RULINGS, source_id="scryfall"), full)
+    assert search_index_problems(imported) == []
+    for table in ("rulings", "ruling_sightings", "ruling_rules", "quality_issues"):
+        assert rows(imported, table, DERIVED[table]) == rows(full, table, DERIVED[table]), table
+    assert rows(imported, "search_terms", "*") == rows(full, "search_terms", "*")
+    matched = "select rulings.id from rulings_fts join rulings on rulings.rowid = rulings_fts.rowid where rulings_fts match ?"
+    for word in ("creature", "transform", "connives", "the"):
+        assert query(imported, matched.replace("?", f"'{word}'")) == query(full, matched.replace("?", f"'{word}'")) != []
+    made_again.clear()
+    build_database(path_inputs(SMALL[:1], source_id="scryfall"), imported, base=imported)
+    assert made_again == [] and search_index_problems(imported) == []
+
+
 def test_card_data_after_its_rulings_renames_the_card_and_links_again_as_a_full_build_does(
     tmp_path: Path, full_build: tuple[Path, BuildReport]
 ) -> None:
