@@ -8,7 +8,8 @@ published file has none) note three things:
   again (``kb.store.derive_rulings``);
 - every change to a table with a full-text index, mirrored into that index as it happens, so the
   index is kept instead of made again from every row (and the rows written, whose words join the
-  index's word list at the end: ``kb.store.search_terms``);
+  index's word list at the end: ``kb.store.search_terms``), unless the import writes more rows
+  than the table held (``make_index_again``: one build is then cheaper);
 - whether what the CR history, card names, the CJK index and the keyword dictionary are made
   from changed at all: they are made again only then;
 - the rows written into tables with foreign keys, and the keys removed from the tables they
