@@ -23,6 +23,13 @@ from kb.store.schema import EXPRESSION_INDEXES, INDEXES, expression_index_sql
 BULK_UP_TO_ROWS = 250_000
 
 
+def holds_at_most(db: sqlite_utils.Database, table: str, rows: int) -> bool:
+    """Whether ``table`` holds at most ``rows`` rows, counting no further than one past them (a
+    small file's import would otherwise count every row of a full-size table)."""
+    held = db.execute(f"select count(*) from (select 1 from [{table}] limit ?)", [rows + 1]).fetchone()[0]
+    return held <= rows
+
+
 @contextlib.contextmanager
 def indexes_made_after(
     db: sqlite_utils.Database, table: str, *indexed: list[str], up_to_rows: int | None = 0
@@ -33,11 +40,9 @@ def indexes_made_after(
     build that goes on after a refused document keeps its shape). A bigger table keeps its
     indexes: sorting them all again could cost more than the rows the block adds. A unique index
     is always kept: without it ``insert or replace`` would keep both rows of a key."""
-    if up_to_rows is not None:
-        held = db.execute(f"select count(*) from (select 1 from [{table}] limit ?)", [up_to_rows + 1]).fetchone()[0]
-        if held > up_to_rows:
-            yield
-            return
+    if up_to_rows is not None and not holds_at_most(db, table, up_to_rows):
+        yield
+        return
     declared = {tuple(columns): unique for name, columns, unique in INDEXES if name == table}
     present = {row[0] for row in db.execute("select name from sqlite_master where type = 'index' and tbl_name = ?", [table])}
     dropped: list[list[str]] = []

@@ -8,8 +8,8 @@ published file has none) note three things:
   again (``kb.store.derive_rulings``);
 - every change to a table with a full-text index, mirrored into that index as it happens, so the
   index is kept instead of made again from every row (and the rows written, whose words join the
-  index's word list at the end: ``kb.store.search_terms``), unless the import writes more rows
-  than the table held (``make_index_again``: one build is then cheaper);
+  index's word list at the end: ``kb.store.search_terms``), unless the import writes as many rows
+  as the table holds, or more (``make_index_again``: one build is then cheaper);
 - whether what the CR history, card names, the CJK index and the keyword dictionary are made
   from changed at all: they are made again only then;
 - the rows written into tables with foreign keys, and the keys removed from the tables they
@@ -171,7 +171,7 @@ class ImportChanges:
 
     def make_index_again(self, table: str) -> None:
         """``table``'s full-text index is made afresh from every row at the end (``ensure_search``)
-        instead of kept in step: for a bulk write that outnumbers the rows the table held, one
+        instead of kept in step: for a bulk write of as many rows as the table holds or more, one
         build costs less than mirroring each row (200k rulings into the built snapshot: the
         rulings' insert 3.8 s with the mirror, 1.2 s without, beside a 1.6 s build)."""
         if table not in self.mirrored:

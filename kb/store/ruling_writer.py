@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import sqlite_utils
 
 from kb.records import QualityIssue
-from kb.store.bulk_indexes import indexes_made_after
+from kb.store.bulk_indexes import holds_at_most, indexes_made_after
 from kb.store.save import identity_hash, save_quality_issue
 from kb.store.schema import INDEXES, next_ruling_rowid, stable_id
 
@@ -202,9 +202,10 @@ class RulingWriter:
         # As many rulings as the table holds, or more (a whole derive, a bulk file into a small
         # database): its unordered indexes are made again after, at most twice the new rows' sort.
         staged = conn.execute("select count(*) from temp.staged_rulings").fetchone()[0]
-        if self.changes is not None and staged > conn.execute("select count(*) from rulings").fetchone()[0]:
-            # More new rulings than the table holds (a bulk file into a small database): their
-            # search index is made once at the end, not kept in step a row at a time.
+        if self.changes is not None and holds_at_most(self.db, "rulings", staged):
+            # As many new rulings as the table holds, or more (a bulk file into a small
+            # database): their search index is made once at the end, not kept in step a row at
+            # a time.
             self.changes.make_index_again("rulings")
         with indexes_made_after(
             self.db, "rulings", ["oracle_id", "published_at", "position"], ["published_at"], up_to_rows=staged
