@@ -20,6 +20,7 @@ from pathlib import Path
 
 import sqlite_utils
 
+from kb.build.collector import fewer_collections
 from kb.build.files import copy_database, fsync, fsync_dir, os_reason, remove_if_stale
 from kb.build.inputs import BuildError
 from kb.build.load import detect_format_of, is_cr_format, load_document, save_cr
@@ -138,8 +139,9 @@ def build_database(
         return report
     temp_path = db_path.with_name(f".{db_path.name}.building-{os.getpid()}")
     try:
-        return _build(inputs, db_path, temp_path, base, keep_going, progress, before_swap, report, started,
-                      carry_from)
+        with fewer_collections():
+            return _build(inputs, db_path, temp_path, base, keep_going, progress, before_swap, report, started,
+                          carry_from)
     except (OSError, sqlite3.Error) as error:
         raise BuildError(f"{shown(db_path)}: could not write the new database: {os_reason(error)}") from None
     except MemoryError:
