@@ -32,7 +32,7 @@ from kb.site import (
 from kb.site.metadata import copied_where_merged, count_tables, large_tables, merged_metadata, table_settings
 from kb.site.search import register_functions
 from kb.site.search_names import display_name
-from kb.site.warm import warm_file_maps
+from kb.site.warm import keep_out_of_collections, warm_file_maps
 
 # Patches of Datasette internals that do not load Datasette's plugins (the error handler's is
 # applied lazily, in handle_exception below).
@@ -115,6 +115,7 @@ def startup(datasette):
                 if name != "_internal":
                     await warm_file_maps(served)
                     await count_tables(served)
+            keep_out_of_collections()
 
     return warm
 

@@ -122,10 +122,11 @@ class Reloader:
         # Its schema look-ups cached before it serves (see kb.site.schema_cache), so the first pages
         # after the switch never wait behind public SQL for them.
         from kb.site.schema_cache import warm_database
-        from kb.site.warm import warm_file_maps
+        from kb.site.warm import keep_out_of_collections, warm_file_maps
 
         await warm_database(new)
         await warm_file_maps(new)  # and what searches and rule pages keep per file (kb.site.warm)
+        keep_out_of_collections()
         route = old.route if old is not None else None
         if old is not None:
             self.datasette.remove_database(watched.name)
