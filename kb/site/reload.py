@@ -126,7 +126,7 @@ class Reloader:
 
         await warm_database(new)
         await warm_file_maps(new)  # and what searches and rule pages keep per file (kb.site.warm)
-        keep_out_of_collections()
+        keep_out_of_collections(after_swap=True)
         route = old.route if old is not None else None
         if old is not None:
             self.datasette.remove_database(watched.name)
