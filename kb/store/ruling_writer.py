@@ -200,12 +200,11 @@ class RulingWriter:
         conn = self.db.conn
         columns = ", ".join(RULING_COLUMNS)
         # As many rulings as the table holds, or more (a whole derive, a bulk file into a small
-        # database): its unordered indexes are made again after, at most twice the new rows' sort.
+        # database): its unordered indexes are made again after, at most twice the new rows' sort,
+        # and an import makes its search index once at the end instead of keeping it in step a
+        # row at a time.
         staged = conn.execute("select count(*) from temp.staged_rulings").fetchone()[0]
         if self.changes is not None and holds_at_most(self.db, "rulings", staged):
-            # As many new rulings as the table holds, or more (a bulk file into a small
-            # database): their search index is made once at the end, not kept in step a row at
-            # a time.
             self.changes.make_index_again("rulings")
         with indexes_made_after(
             self.db, "rulings", ["oracle_id", "published_at", "position"], ["published_at"], up_to_rows=staged
