@@ -62,6 +62,16 @@ def run(site: TestSite, tmp_path: Path, clock: FakeClock | None = None, **kwargs
         )
 
 
+@pytest.fixture
+def cli_on_a_fake_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command's own client on a fake clock: its politeness waits (~3 s a command here) pass
+    at once. The command's real client and waits are those of the killed refresh below (a child
+    process) and of tests/scraper."""
+    import scraper.fetch
+
+    monkeypatch.setattr(scraper.fetch, "PoliteClient", lambda timeout: fast_client(timeout=timeout))
+
+
 def sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -321,6 +331,7 @@ def test_a_429_storm_with_retry_after_is_ridden_out(site: TestSite, tmp_path: Pa
     assert clock.slept >= 3 * 30 + 2 * 3
 
 
+@pytest.mark.usefixtures("cli_on_a_fake_clock")
 def test_one_failing_source_exits_2_and_publishes_the_others(site: TestSite, tmp_path: Path) -> None:
     site.fail(RULES_PAGE, "status", times=None, status=404)
     runner = CliRunner()
@@ -337,6 +348,7 @@ def test_one_failing_source_exits_2_and_publishes_the_others(site: TestSite, tmp
     assert [(r["status"], r["exit_code"]) for r in db["refresh_runs"].rows] == [("partial", 2)]
 
 
+@pytest.mark.usefixtures("cli_on_a_fake_clock")
 def test_every_source_failing_exits_1_and_leaves_the_file_byte_identical(site: TestSite, tmp_path: Path) -> None:
     run(site, tmp_path)
     served_sha = sha(tmp_path / "kb.db")
@@ -416,6 +428,7 @@ def test_a_stored_document_that_cannot_be_read_keeps_its_last_good_data(site: Te
     assert [(r["status"], r["exit_code"]) for r in db["refresh_runs"].rows][-1] == ("partial", 2)
 
 
+@pytest.mark.usefixtures("cli_on_a_fake_clock")
 def test_replaced_bulk_bodies_are_removed_unless_kept(site: TestSite, tmp_path: Path) -> None:
     run(site, tmp_path)
     with RawStore(tmp_path / "raw") as store:
