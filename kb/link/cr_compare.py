@@ -6,13 +6,14 @@ Pure functions; a text is folded once however many comparisons read it.
 """
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+
+from cydifflib import SequenceMatcher
 
 from kb.records import Rule
 
@@ -123,7 +124,7 @@ def similarity(old: Sequence[str], new: Sequence[str]) -> float:
     """Ratio of matching words (0..1) between two word lists."""
     if not old and not new:
         return 1.0
-    return difflib.SequenceMatcher(None, old, new, autojunk=False).ratio()
+    return SequenceMatcher(None, old, new, autojunk=False).ratio()
 
 
 def similarity_bound(old: Counter[str], new: Counter[str]) -> float:

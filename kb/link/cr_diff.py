@@ -11,10 +11,11 @@ change: the parser removes the first three and comparison collapses whitespace.
 """
 from __future__ import annotations
 
-import difflib
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+
+from cydifflib import SequenceMatcher
 
 from kb.link.cr_compare import WORD, Entry, aspects, collapse, masked, rule_display_text, same_content, similarity
 from kb.link.cr_pairing import Pairing, entries_of, pair_rules, pairing_of
@@ -78,7 +79,7 @@ def word_ops(old_text: str, new_text: str) -> list[WordOp]:
     old_words, new_words = WORD.findall(old_text or ""), WORD.findall(new_text or "")
     if old_words == new_words:  # most paired rules: what difflib would answer, without its work
         return [WordOp(op="equal", old_words=old_words, new_words=new_words)] if old_words else []
-    matcher = difflib.SequenceMatcher(None, old_words, new_words, autojunk=False)
+    matcher = SequenceMatcher(None, old_words, new_words, autojunk=False)
     return [
         WordOp(op=tag, old_words=old_words[i1:i2], new_words=new_words[j1:j2])
         for tag, i1, i2, j1, j2 in matcher.get_opcodes()

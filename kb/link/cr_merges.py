@@ -34,11 +34,12 @@ the two look-alikes, and four across sections the 2009 and 2024 editions regroup
 """
 from __future__ import annotations
 
-import difflib
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import chain
+
+from cydifflib import SequenceMatcher
 
 from kb.link.cr_compare import Entry
 from kb.link.cr_pairing import NUMBERED_KINDS, Pairing
@@ -57,7 +58,7 @@ def containment(part: list[str], whole: list[str]) -> float:
     """Share of ``part``'s words that appear, in order, in ``whole`` (0..1)."""
     if not part:
         return 0.0
-    matcher = difflib.SequenceMatcher(None, part, whole, autojunk=False)
+    matcher = SequenceMatcher(None, part, whole, autojunk=False)
     return sum(block.size for block in matcher.get_matching_blocks()) / len(part)
 
 

@@ -18,10 +18,11 @@ helpers (folding, title pairs), read in order; the glossary alignment it uses fo
 from __future__ import annotations
 
 import datetime
-import difflib
 import re
 import unicodedata
 from dataclasses import dataclass, field
+
+from cydifflib import SequenceMatcher
 
 from kb.link.cr_glossary_links import link_glossary, numbers_cited_in
 from kb.normalise.names import name_key
@@ -350,13 +351,13 @@ def _title_verdict(
             return False
         return None
     if _is_latin(rule.title) and _is_latin(en_rule.title):
-        ratio = difflib.SequenceMatcher(None, _fold(rule.title), _fold(en_rule.title)).ratio()
+        ratio = SequenceMatcher(None, _fold(rule.title), _fold(en_rule.title)).ratio()
         return True if ratio >= COGNATE_RATIO else None
     return None
 
 
 def _resembles(a: str, b: str) -> bool:
-    return a == b or a.startswith(b) or b.startswith(a) or difflib.SequenceMatcher(None, a, b).ratio() >= 0.8
+    return a == b or a.startswith(b) or b.startswith(a) or SequenceMatcher(None, a, b).ratio() >= 0.8
 
 
 def _is_latin(text: str) -> bool:

@@ -22,7 +22,8 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from difflib import SequenceMatcher
+
+from cydifflib import SequenceMatcher
 
 from kb.normalise.localized_symbols import localized_symbols_to_braces
 from kb.normalise.losses import restore_from_reference

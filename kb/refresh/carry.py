@@ -1,13 +1,13 @@
 """What a new build inherits from the served database: rulings' first sightings, vanished rulings, table changes."""
 from __future__ import annotations
 
-import difflib
 import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
 import sqlite_utils
+from cydifflib import SequenceMatcher
 
 from kb.store.schema import FTS_CONFIG, FTS_TOKENIZE, next_ruling_rowid
 from kb.store.search_terms import add_terms_of_rows
@@ -136,7 +136,7 @@ def _pair_reworded(vanished: list, appeared: list) -> list[tuple[Any, int]]:
     for old in vanished:
         candidates = by_card.get(_card_of(old), [])
         scored = [
-            (difflib.SequenceMatcher(None, old["text"] or "", new["text"] or "").ratio(), index)
+            (SequenceMatcher(None, old["text"] or "", new["text"] or "").ratio(), index)
             for index, new in enumerate(candidates)
         ]
         if scored:

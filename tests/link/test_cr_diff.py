@@ -1,11 +1,14 @@
 """kb.link.cr_diff on the real English CR files: diffs with renumberings, traces, versions in force."""
 from __future__ import annotations
 
+import difflib
 import importlib.util
 from itertools import pairwise
 from pathlib import Path
+from random import Random
 
 import pytest
+from cydifflib import SequenceMatcher
 
 from kb.link.cr_diff import (
     count_changes,
@@ -236,3 +239,48 @@ def test_word_diff_markup_and_structure() -> None:
         ("equal", ["special", "actions:"], ["special", "actions:"]),
     ]
     assert render_word_diff(ops) == "There are [-six-] {+seven+} special actions:"
+
+
+def _matched(matcher) -> tuple:  # type: ignore[no-untyped-def]
+    return (
+        [tuple(op) for op in matcher.get_opcodes()],
+        [tuple(block) for block in matcher.get_matching_blocks()],
+        matcher.ratio(),
+    )
+
+
+def test_the_compiled_sequence_matcher_matches_as_difflib_does(versions: list[CRDocument]) -> None:
+    # The CR history's word diffs, similarity and containment use cydifflib's SequenceMatcher
+    # (difflib's algorithm compiled): every diff and ratio must be difflib's, on the real rule
+    # texts of consecutive versions (word lists without the junk heuristic, as the history compares
+    # them; whole texts with it, as title and text ratios run) and on random word lists.
+    pairs: list[tuple[list[str], list[str]]] = []
+    texts: list[tuple[str, str]] = []
+    for old, new in pairwise(versions):
+        new_rules = {rule.number: rule.text for rule in new.rules}
+        for rule in old.rules:
+            if rule.number in new_rules and new_rules[rule.number] != rule.text:
+                pairs.append((rule.text.split(), new_rules[rule.number].split()))
+                texts.append((rule.text, new_rules[rule.number]))
+    random = Random(15)
+    for _ in range(2000):
+        old_words = [random.choice("abcdefg") for _ in range(random.randint(0, 40))]
+        new_words = list(old_words)
+        for _ in range(random.randint(0, 6)):
+            at = random.randint(0, len(new_words))
+            if random.random() < 0.5 or not new_words:
+                new_words.insert(at, random.choice("abcdefgh"))
+            else:
+                del new_words[min(at, len(new_words) - 1)]
+        pairs.append((old_words, new_words))
+    # Every tenth pair as characters (difflib's own pace on long texts is what the change avoids).
+    texts = texts[::10]
+    assert len(pairs) > 3000 and sum(len(new) >= 200 for _old, new in texts) > 50  # the junk heuristic runs
+    for old_words, new_words in pairs:
+        assert _matched(SequenceMatcher(None, old_words, new_words, autojunk=False)) == _matched(
+            difflib.SequenceMatcher(None, old_words, new_words, autojunk=False)
+        ), (old_words, new_words)
+    for old_text, new_text in texts:
+        assert _matched(SequenceMatcher(None, old_text, new_text)) == _matched(
+            difflib.SequenceMatcher(None, old_text, new_text)
+        ), (old_text, new_text)
