@@ -10,10 +10,12 @@ import uuid
 from collections.abc import Iterable
 from pathlib import Path
 
-# The libraries that read documents (HTML, JSON, dates, languages, Word files) and write them
-# (sqlite-utils): another version may read the same bytes otherwise.
+# The libraries that read documents (HTML, JSON, dates, languages, Word files), compare them
+# (cydifflib: CR diffs, pairings, translation matches) and write them (sqlite-utils): another
+# version may read or compare the same bytes otherwise.
 READING_LIBRARIES = (
-    "beautifulsoup4", "lxml", "ijson", "orjson", "dateparser", "babel", "py3langid", "python-docx", "sqlite-utils",
+    "beautifulsoup4", "lxml", "ijson", "orjson", "dateparser", "babel", "py3langid", "python-docx", "cydifflib",
+    "sqlite-utils",
 )
 
 
