@@ -10,6 +10,8 @@ BENCHMARKS = [
     ["bench.bulk_import", "--megabytes", "50", "--jsonl-gz"],
     ["bench.refresh_scenarios"],
     ["bench.cr_parse"],
+    # The snapshot's CR history with the compiled SequenceMatcher beside difflib's.
+    ["bench.cr_history"],
     # Every edition of the CR archive a default refresh fetches (generated between the 13 real ones).
     ["bench.cr_archive"],
     # Real Scryfall printings (~4.8 KB each, the fixtures' 229 repeated): reading and digesting them.
