@@ -67,9 +67,7 @@ def cli_on_a_fake_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     """The command's own client on a fake clock: its politeness waits (~3 s a command here) pass
     at once. The command's real client and waits are those of the killed refresh below (a child
     process) and of tests/scraper."""
-    import scraper.fetch
-
-    monkeypatch.setattr(scraper.fetch, "PoliteClient", lambda timeout: fast_client(timeout=timeout))
+    monkeypatch.setattr("scraper.fetch.PoliteClient", lambda timeout: fast_client(timeout=timeout))
 
 
 def sha(path: Path) -> str:
