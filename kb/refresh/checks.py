@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from pathlib import Path
+from typing import Any
 
 import sqlite_utils
 
@@ -19,6 +20,9 @@ SHRINK_EXEMPT = frozenset({"quality_issues", "refresh_runs"})
 # of a table on each page and were most of this check's time), with a lenient time limit for
 # a file the operating system has not cached yet.
 SMOKE_SETTINGS = {"sql_time_limit_ms": 5000, "suggest_facets": False}
+
+# What the plugin is told of this instance: it answers no visitor (kb.site.plugin).
+SMOKE_PLUGIN_CONFIG = {"read_ahead": False, "memory_map": False}
 
 SMOKE_PATHS = (
     "/{db}.json",
@@ -53,18 +57,26 @@ def new_cr_versions(db: sqlite_utils.Database, old_exists: bool) -> list[str]:
     ]
 
 
+def checking_datasette(db_file: Path, name: str) -> Any:
+    """The Datasette that checks ``db_file``: served immutable, as ``mtgkb serve`` serves it."""
+    from datasette.app import Datasette
+    from datasette.database import Database
+
+    # No read-ahead of what the site keeps per file for its visitors (kb.site.warm): this
+    # instance answers none (at the CR archive's size: 1 s and ~45 MB of this process); nor a
+    # memory map of the file (kb.site.limits), whose pages the checks touch would count as this
+    # process's memory.
+    ds = Datasette([], settings=SMOKE_SETTINGS, metadata={"plugins": {"mtgkb": SMOKE_PLUGIN_CONFIG}})
+    ds.add_database(Database(ds, path=str(db_file), is_mutable=False), name=name)
+    return ds
+
+
 def smoke_check(db_file: Path, name: str) -> list[str]:
     """Query the file through Datasette's test client, as it will be served; the failures."""
     failures: list[str] = []
 
     async def run() -> None:
-        from datasette.app import Datasette
-        from datasette.database import Database
-
-        # No read-ahead of what the site keeps per file for its visitors (kb.site.warm): this
-        # instance answers none (at the CR archive's size: 1 s and ~45 MB of this process).
-        ds = Datasette([], settings=SMOKE_SETTINGS, metadata={"plugins": {"mtgkb": {"read_ahead": False}}})
-        ds.add_database(Database(ds, path=str(db_file), is_mutable=False), name=name)
+        ds = checking_datasette(db_file, name)
         await ds.invoke_startup()
         for template in SMOKE_PATHS:
             path = template.format(db=name)

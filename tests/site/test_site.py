@@ -736,6 +736,25 @@ async def test_an_immutable_file_is_read_through_a_memory_map_and_a_mutable_one_
             db.close()
 
 
+async def test_a_refreshs_smoke_check_does_not_map_the_file_it_checks(snapshot_db) -> None:
+    """The refresh's check of its new file answers no visitor: mapped, every page its table
+    counts touched counted as the refresh's memory (323 MB at a tenth of full size)."""
+    from kb.refresh.checks import checking_datasette
+    from kb.site import limits
+
+    def mapped(conn) -> int:
+        return conn.execute("pragma mmap_size").fetchone()[0]
+
+    checking = checking_datasette(snapshot_db, snapshot_db.stem)
+    database = checking.databases[snapshot_db.stem]
+    assert not database.is_mutable  # checked as it will be served
+    try:
+        assert await database.execute_fn(mapped) == 0
+        assert await limits.PAGES.run(checking, database, mapped) == 0
+    finally:
+        database.close()
+
+
 def test_the_newest_rulings_are_read_in_order_from_an_index(snapshot_conn) -> None:
     """The "new_rulings" canned query sorted every ruling by when it was first seen: 1.5 s at a
     million rulings, the public SQL limit. Read from an index of that expression, no sort."""
