@@ -100,8 +100,7 @@ def prepare_connection(conn, database, datasette):
     # A Datasette that answers no visitor (a refresh's smoke check of its new file) gains nothing
     # from a map, and every page its checks touch would count as its process's memory (the table
     # counts of a database page read most of the file): {"plugins": {"mtgkb": {"memory_map": false}}}.
-    answers_visitors = (datasette.plugin_config("mtgkb") or {}).get("memory_map", True)
-    if served is not None and not served.is_mutable and answers_visitors:
+    if served is not None and not served.is_mutable and (datasette.plugin_config("mtgkb") or {}).get("memory_map", True):
         limits.read_through_memory_map(conn)
 
 
