@@ -4,9 +4,12 @@ from __future__ import annotations
 import asyncio
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import sqlite_utils
+
+if TYPE_CHECKING:
+    from datasette.app import Datasette
 
 # A table may not lose more than this share of its rows in one refresh (unless allowed).
 SHRINK_LIMIT = 0.10
@@ -57,7 +60,7 @@ def new_cr_versions(db: sqlite_utils.Database, old_exists: bool) -> list[str]:
     ]
 
 
-def checking_datasette(db_file: Path, name: str) -> Any:
+def checking_datasette(db_file: Path, name: str) -> Datasette:
     """The Datasette that checks ``db_file``: served immutable, as ``mtgkb serve`` serves it."""
     from datasette.app import Datasette
     from datasette.database import Database
