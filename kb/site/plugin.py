@@ -91,6 +91,13 @@ def extra_body_script():
     return LABEL_DATASETTE_CONTROLS
 
 
+def serves_with(datasette, setting: str) -> bool:
+    """Whether this instance uses ``setting`` (``memory_map``, ``read_ahead``), which serve only
+    visitors: one that answers none (a refresh's smoke check) turns it off in its metadata,
+    ``{"plugins": {"mtgkb": {setting: false}}}``."""
+    return bool((datasette.plugin_config("mtgkb") or {}).get(setting, True))
+
+
 @hookimpl
 def prepare_connection(conn, database, datasette):
     register_functions(conn)
@@ -99,8 +106,8 @@ def prepare_connection(conn, database, datasette):
     served = datasette.databases.get(database)
     # A Datasette that answers no visitor (a refresh's smoke check of its new file) gains nothing
     # from a map, and every page its checks touch would count as its process's memory (the table
-    # counts of a database page read most of the file): {"plugins": {"mtgkb": {"memory_map": false}}}.
-    if served is not None and not served.is_mutable and (datasette.plugin_config("mtgkb") or {}).get("memory_map", True):
+    # counts of a database page read most of the file).
+    if served is not None and not served.is_mutable and serves_with(datasette, "memory_map"):
         limits.read_through_memory_map(conn)
 
 
@@ -111,9 +118,7 @@ def startup(datasette):
     async def warm() -> None:
         await schema_cache.warm_schema_cache(datasette)
         warm_templates(datasette)
-        # A Datasette that will answer no visitor (a refresh's smoke check of its new file) says
-        # so in its metadata: {"plugins": {"mtgkb": {"read_ahead": false}}}.
-        if (datasette.plugin_config("mtgkb") or {}).get("read_ahead", True):
+        if serves_with(datasette, "read_ahead"):
             for name, served in list(datasette.databases.items()):
                 if name != "_internal":
                     await warm_file_maps(served)

@@ -703,6 +703,11 @@ def test_a_table_whose_count_ran_out_of_time_is_large() -> None:
     assert large_tables(Instance(), ["kb", "notes"]) == {("kb", "rulings"), ("kb", "printings")}
 
 
+def mapped(conn) -> int:
+    """The most of a file a connection reads through a memory map (0: none)."""
+    return conn.execute("pragma mmap_size").fetchone()[0]
+
+
 async def test_an_immutable_file_is_read_through_a_memory_map_and_a_mutable_one_is_not(snapshot_db, tmp_path) -> None:
     """``mtgkb serve`` serves its file immutable: our pages' and Datasette's connections map it
     (no read() per page); a file served mutable (plain ``datasette kb.db``) may be written in
@@ -713,9 +718,6 @@ async def test_an_immutable_file_is_read_through_a_memory_map_and_a_mutable_one_
 
     from kb.site import limits
     from site_databases import make_datasette
-
-    def mapped(conn) -> int:
-        return conn.execute("pragma mmap_size").fetchone()[0]
 
     served = make_datasette(snapshot_db)
     name = snapshot_db.stem
@@ -741,9 +743,6 @@ async def test_a_refreshs_smoke_check_does_not_map_the_file_it_checks(snapshot_d
     counts touched counted as the refresh's memory (323 MB at a tenth of full size)."""
     from kb.refresh.checks import checking_datasette
     from kb.site import limits
-
-    def mapped(conn) -> int:
-        return conn.execute("pragma mmap_size").fetchone()[0]
 
     checking = checking_datasette(snapshot_db, snapshot_db.stem)
     database = checking.databases[snapshot_db.stem]
