@@ -24,11 +24,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "cr_history.json"
-# Every module that compares with a SequenceMatcher.
-MATCHER_MODULES = (
-    "kb.link.cr_compare", "kb.link.cr_diff", "kb.link.cr_merges", "kb.link.cr_translations",
-    "kb.link.ruling_translations", "kb.refresh.carry",
-)
+# Every module that compares with cydifflib's SequenceMatcher, found in the source, so that the
+# baseline never keeps a compiled matcher in a module a list forgot.
+MATCHER_MODULES = tuple(sorted(
+    ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    for path in (ROOT / "kb").rglob("*.py")
+    if "from cydifflib import SequenceMatcher" in path.read_text(encoding="utf-8")
+))
 HISTORY_TABLES = ("cr_changes", "rule_lineages", "rule_lineage_links", "rules", "glossary")
 
 # Run in a fresh interpreter: the history of the copy at argv[1], with difflib's matcher when
