@@ -40,12 +40,16 @@ def _lineage(db: sqlite_utils.Database, number: str, version_id: str) -> str:
     return lineage
 
 
+def _known_version(db: sqlite_utils.Database, version_id: str) -> str:
+    if not db["cr_versions"].exists() or not list(db.query("select 1 from cr_versions where id = ?", [version_id])):
+        raise click.ClickException(f"no CR version {version_id!r} in the database")
+    return version_id
+
+
 def _load_version(db: sqlite_utils.Database, version_id: str) -> CRDocument:
     from kb.store.derive_cr_links import load_cr_document
 
-    if not db["cr_versions"].exists() or not list(db.query("select 1 from cr_versions where id = ?", [version_id])):
-        raise click.ClickException(f"no CR version {version_id!r} in the database")
-    return load_cr_document(db, version_id)
+    return load_cr_document(db, _known_version(db, version_id))
 
 
 def _document(spec: str, db_path: Path) -> CRDocument:
@@ -61,6 +65,13 @@ def _document(spec: str, db_path: Path) -> CRDocument:
     return _load_version(_open_db(db_path), spec)
 
 
+def _diff_by_identity(old: str, new: str, db_path: Path) -> list[Change] | None:
+    if Path(old).is_file() or Path(new).is_file() or not db_path.exists():
+        return None
+    db = _open_db(db_path)
+    return derive_lineage.diff_by_identity(db, _known_version(db, old), _known_version(db, new))
+
+
 @click.command(name="cr-diff")
 @click.argument("old")
 @click.argument("new")
@@ -68,8 +79,13 @@ def _document(spec: str, db_path: Path) -> CRDocument:
 @click.option("--kind", "kinds", multiple=True, type=click.Choice(CHANGE_KINDS), help="Only changes of this kind (repeatable)")
 @click.option("--limit", type=int, default=None, help="List at most this many changes")
 def cr_diff(old: str, new: str, db_path: Path, kinds: tuple[str, ...], limit: int | None) -> None:
-    """Differences between two CR versions (version ids in the database or CR files)."""
-    changes = diff_versions(_document(old, db_path), _document(new, db_path))
+    """Differences between two CR versions (version ids in the database or CR files).
+
+    Two English versions of the database are compared rule by rule along their lineages, as the
+    site's diff page does; CR files, and translations, are paired afresh."""
+    changes = _diff_by_identity(old, new, db_path)
+    if changes is None:
+        changes = diff_versions(_document(old, db_path), _document(new, db_path))
     counts = count_changes(changes)
     click.echo(f"{old} -> {new}: " + ", ".join(f"{kind} {count}" for kind, count in counts.items()))
     shown = [change for change in changes if not kinds or change.kind in kinds]

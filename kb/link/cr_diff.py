@@ -12,7 +12,7 @@ change: the parser removes the first three and comparison collapses whitespace.
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from cydifflib import SequenceMatcher
@@ -23,8 +23,8 @@ from kb.link.cr_trace import TraceEntry, number_maps, trace_rule, version_id_of,
 from kb.records import CRDocument, GlossaryEntry, Rule
 
 __all__ = [
-    "CHANGE_KINDS", "Change", "TraceEntry", "WordOp", "count_changes", "diff_and_map", "diff_and_pairing", "diff_glossary",
-    "diff_versions", "number_maps", "pair_rules", "render_word_diff", "rule_display_text", "same_content",
+    "CHANGE_KINDS", "Change", "TraceEntry", "WordOp", "count_changes", "diff_and_map", "diff_and_pairing", "diff_by_lineage",
+    "diff_glossary", "diff_versions", "number_maps", "pair_rules", "render_word_diff", "rule_display_text", "same_content",
     "similarity", "trace_rule", "version_id_of", "version_in_force", "word_ops",
 ]
 
@@ -79,6 +79,8 @@ def word_ops(old_text: str, new_text: str) -> list[WordOp]:
     old_words, new_words = WORD.findall(old_text or ""), WORD.findall(new_text or "")
     if old_words == new_words:  # most paired rules: what difflib would answer, without its work
         return [WordOp(op="equal", old_words=old_words, new_words=new_words)] if old_words else []
+    if not old_words or not new_words:  # an added or removed rule: difflib's one opcode, without its index
+        return [WordOp(op="insert" if new_words else "delete", old_words=old_words, new_words=new_words)]
     matcher = SequenceMatcher(None, old_words, new_words, autojunk=False)
     return [
         WordOp(op=tag, old_words=old_words[i1:i2], new_words=new_words[j1:j2])
@@ -152,6 +154,35 @@ def diff_and_pairing(
 # keeping none), so a build keeps none; the test suite sets how many (tests/conftest.py).
 RECENT_DIFFS_KEPT = 0
 _RECENT_DIFFS: OrderedDict[tuple[tuple, tuple], tuple[list[Change], Pairing]] = OrderedDict()
+
+
+def diff_by_lineage(
+    old: CRDocument,
+    new: CRDocument,
+    old_lineages: Mapping[str, str],
+    new_lineages: Mapping[str, str],
+    folded: Collection[str] = (),
+) -> list[Change]:
+    """``diff_versions`` with each rule paired with the rule of its lineage (``kb.link.cr_lineage``):
+    its identity through every version between the two, not a likeness found afresh.
+
+    Two versions years apart hold thousands of rules that look alike: compared directly, 702.18e of
+    2013 ("Multiple instances of trample … are redundant") paired with menace's 702.111c of 2026, and
+    the main phase's "Third, the active player gets priority" of 2022 with the beginning phase's
+    "Second, …" of 2025, while their lineages lead to 702.19g and 505.6. ``old_lineages`` and
+    ``new_lineages``: rule number → lineage id in each version; ``folded``: old numbers whose lineage
+    ended folded into another rule (a merge, not a removal: no diff between consecutive versions
+    lists them). For consecutive versions this gives what ``diff_versions`` does."""
+    pairing = Pairing(old=entries_of(old), new=entries_of(new))
+    by_lineage = {new_lineages[number]: number for number in pairing.new if number in new_lineages}
+    for number in pairing.old:
+        lineage = old_lineages.get(number)
+        partner = by_lineage.get(lineage) if lineage is not None else None
+        if partner is not None:
+            pairing.pair(number, partner)
+        elif number in folded:
+            pairing.folded[number] = ""  # where it went is the merge's (rule_lineage_links), not the diff's
+    return _changes(old, new, pairing)
 
 
 def content_key(document: CRDocument) -> tuple:

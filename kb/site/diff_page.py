@@ -1,7 +1,10 @@
 """What the diff page shows: every difference between any two CR versions, counted, filtered and paged.
 
-The comparison itself is ``kb.link.cr_diff`` (the same one ``mtgkb cr-diff`` prints); results are
-kept for a few recent pairs of the served file.
+The comparison itself is ``kb.link.cr_diff`` (the same one ``mtgkb cr-diff`` prints): consecutive
+English versions compared at build time are read back, any other two English versions are compared
+rule by rule along their lineages (``kb.store.derive_lineage.diff_by_identity``), and versions
+without lineages (translations) are paired afresh. Results are kept for a few recent pairs of the
+served file.
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ import sqlite_utils
 
 from kb.link.cr_diff import Change, diff_versions
 from kb.site.search_db import file_key, newest_english_version, rows
+from kb.store.derive_lineage import diff_by_identity
 
 PAGE_SIZE = 100
 # The comparisons of two versions not compared at build time, by served file (its path and
@@ -44,7 +48,8 @@ def changes_between(conn: sqlite3.Connection, old: str, new: str) -> list[Change
             _CACHE.move_to_end(key)
             return found
     db = sqlite_utils.Database(conn)
-    found = diff_versions(load_cr_document(db, old), load_cr_document(db, new))
+    by_identity = diff_by_identity(db, old, new)
+    found = by_identity if by_identity is not None else diff_versions(load_cr_document(db, old), load_cr_document(db, new))
     if served is not None:
         with _CACHE_LOCK:
             _CACHE[key] = found
@@ -85,7 +90,7 @@ def diff_page(
     stored = stored_changes(conn, old, new)
     changes: list[dict[str, Any]] = stored if stored is not None else [
         {"kind": change.kind, "entry_kind": change.entry_kind, "old_number": change.old_number,
-         "new_number": change.new_number, "aspects": ", ".join(change.aspects), "word_diff": change.word_diff}
+         "new_number": change.new_number, "aspects": ",".join(change.aspects) or None, "word_diff": change.word_diff}
         for change in changes_between(conn, old, new)
     ]
     counts: dict[str, int] = {}

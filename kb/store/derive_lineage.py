@@ -10,11 +10,12 @@ ask them which rule is which in another version.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import sqlite_utils
 
+from kb.link.cr_diff import Change, diff_by_lineage
 from kb.link.cr_lineage import Lineage, build_lineages
 from kb.link.cr_merges import LineageLink
 from kb.link.glossary_lineage import glossary_lineages
@@ -254,6 +255,61 @@ def lineage_links(conn: Connection, lineage: str) -> list[dict]:
             "current_number": row[f"{partner}_current"],
         })
     return links
+
+
+def lineage_numbers(conn: Connection, version_id: str) -> dict[str, str]:
+    """Each rule number of ``version_id`` → its lineage (empty: a version without lineages, such as
+    a translation)."""
+    return dict(
+        conn.execute(
+            "select number, lineage_id from rules where version_id = ? and lineage_id is not null order by position",
+            [version_id],
+        ).fetchall()
+    )
+
+
+def folded_lineages(conn: Connection, lineages: Collection[str]) -> set[str]:
+    """Of these ended lineages, those that ended folded into another rule: the diff of the versions
+    where each ended listed no removal (``kb.link.cr_pairing``: ``Pairing.folded``)."""
+    folded: set[str] = set()
+    ordered = sorted(lineages)
+    for start in range(0, len(ordered), 500):
+        part = ordered[start : start + 500]
+        folded.update(
+            lineage
+            for (lineage,) in conn.execute(
+                f"""select id from rule_lineages where id in ({", ".join("?" * len(part))})
+                and not exists (select 1 from cr_changes where cr_changes.old_number = rule_lineages.last_number
+                    and cr_changes.old_version_id = rule_lineages.last_version_id and cr_changes.kind = 'removed')""",
+                part,
+            )
+        )
+    return folded
+
+
+def _older(conn: Connection, old_id: str, new_id: str) -> bool:
+    dates = dict(conn.execute("select id, effective_date from cr_versions where id in (?, ?)", [old_id, new_id]).fetchall())
+    return bool(dates.get(old_id) and dates.get(new_id) and dates[old_id] < dates[new_id])
+
+
+def diff_by_identity(conn: sqlite_utils.Database, old_id: str, new_id: str) -> list[Change] | None:
+    """The differences between two stored English versions, each rule followed by its lineage
+    through the versions between (``kb.link.cr_diff.diff_by_lineage``); None when either version has
+    no lineages (another language, or a database built before them)."""
+    from kb.store.derive_cr_links import load_cr_document
+
+    if not has_lineages(conn):
+        return None
+    old_lineages, new_lineages = lineage_numbers(conn, old_id), lineage_numbers(conn, new_id)
+    if not old_lineages or not new_lineages:
+        return None
+    # Rules of the older version whose lineage ends before the newer one: removed, or folded.
+    ended = set(old_lineages.values()) - set(new_lineages.values()) if _older(conn, old_id, new_id) else set()
+    folded = folded_lineages(conn, ended)
+    return diff_by_lineage(
+        load_cr_document(conn, old_id), load_cr_document(conn, new_id), old_lineages, new_lineages,
+        {number for number, lineage in old_lineages.items() if lineage in folded},
+    )
 
 
 def number_in(conn: Connection, lineage: str, version_id: str) -> str | None:

@@ -139,6 +139,16 @@ def test_cr_diff_between_database_versions(db_path: Path) -> None:
     ]
 
 
+def test_cr_diff_across_versions_follows_lineages(db_path: Path) -> None:
+    # Two versions lie between: each rule is followed through them, as `rule-trace` and the site's
+    # diff page follow it. The meld rules went into the double-faced cards' 712 in 2026: 713.1 is 712.1
+    # (compared directly, 2022's 713.1 was "removed"), and 712.8 continues 712.4, which 713.3 joined.
+    output = _run(cr_diff, "en-2022-02-18", "en-2026-01-16", "--db", str(db_path))
+    pairs = {tuple(word.rstrip(":") for word in line.split()[1:4:2]) for line in output.splitlines()[1:] if line.split()[2:3] == ["->"]}
+    assert {("713.1", "712.1"), ("712.4", "712.8"), ("713.3", "-")} <= pairs
+    assert ("713.1", "-") not in pairs and ("713.3", "712.8") not in pairs
+
+
 def test_cr_diff_between_files_of_one_version() -> None:
     output = _run(
         cr_diff,

@@ -567,6 +567,24 @@ async def test_diff_between_any_two_versions(snapshot_ds) -> None:
     assert (await snapshot_ds.client.get("/diff")).status_code == 200
 
 
+async def test_a_diff_across_versions_follows_each_rule_by_its_lineage(snapshot_ds) -> None:
+    # 2022-02-18 and 2025-02-07 are not consecutive (2022-04-29 and 2024-02-02 lie between): the page
+    # pairs the main phase's "Third, the active player gets priority" with its "Fourth, …", as the
+    # rule's history does, not with the beginning phase's "Second, …" that a fresh comparison found.
+    page = (await snapshot_ds.client.get("/diff.json?from=en-2022-02-18&to=en-2025-02-07&kind=moved-changed")).json()
+    changes = page["changes"]
+    offset = 100
+    while len(changes) < page["total"]:
+        more = f"/diff.json?from=en-2022-02-18&to=en-2025-02-07&kind=moved-changed&offset={offset}"
+        changes += (await snapshot_ds.client.get(more)).json()["changes"]
+        offset += 100
+    assert [(c["old_number"], c["new_number"]) for c in changes if c["old_number"] == "505.5"] == [("505.5", "505.6")]
+    assert [c["old_number"] for c in changes if c["new_number"] == "509.2"] == ["509.4"]
+    # Aspects read as the build stores those of consecutive versions: "text,numbers-only", or null.
+    moved = (await snapshot_ds.client.get("/diff.json?from=en-2022-02-18&to=en-2025-02-07&kind=moved")).json()["changes"]
+    assert {c["aspects"] for c in moved} == {None, "text,numbers-only"}
+
+
 async def test_canned_queries_open_before_their_parameters_are_filled(snapshot_ds, snapshot_db) -> None:
     for name in ("search_rules", "rulings_of_card", "search_rulings", "rulings_by_any_name"):
         assert (await snapshot_ds.client.get(f"/{snapshot_db.stem}/{name}")).status_code == 200, name
