@@ -12,6 +12,8 @@ BENCHMARKS = [
     ["bench.cr_parse"],
     # The snapshot's CR history with the compiled SequenceMatcher beside difflib's.
     ["bench.cr_history"],
+    # Two English versions that are not consecutive: along rule lineages, beside a fresh pairing.
+    ["bench.cr_diff_pairs"],
     # Every edition of the CR archive a default refresh fetches (generated between the 13 real ones).
     ["bench.cr_archive"],
     # Real Scryfall printings (~4.8 KB each, the fixtures' 229 repeated): reading and digesting them.
