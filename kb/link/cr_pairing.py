@@ -10,9 +10,11 @@ paired by content and by what the rest of the document says about them, not only
 3. cross-references that follow the move: a rule whose only change is a cited number
    ("see rule 500.6" became "see rule 603.2b") says where the cited rule went;
 4. a heading whose subrules moved together moves with them ("701.47 Connive" → "701.50"),
-   unless they went under a rule that is closer to its own predecessor: the heading was folded
-   into it (700.8 and its subrules went under 206.3 in 2021; 206.3 stays 206.3, 700.8 is removed
-   and merged there, and the new 700.8 is another rule);
+   and so does a section whose rules went into one new section, retitled or not (716 "Ending the
+   Turn" → 719 "Ending Turns and Phases" in 2022; 420 "State-Based Effects" → 704 "State-Based
+   Actions" in 2009), unless they went under a rule that is closer to its own predecessor: the
+   heading was folded into it (700.8 and its subrules went under 206.3 in 2021; 206.3 stays 206.3,
+   700.8 is removed and merged there, and the new 700.8 is another rule);
 5. an edited subrule of a moved rule keeps its letter under the new parent;
 6. same number, similar content ("changed");
 7. similar content elsewhere, same section first, then anywhere through a rare-word index
@@ -175,22 +177,30 @@ def _pair_by_followed_references(pairing: Pairing) -> None:
             pairing.pair(before, after)
 
 
+# What each kind of heading holds: a rule its subrules, a section its rules.
+CHILD_KIND = {"rule": "subrule", "section": "rule"}
+
+
 def _children(entries: dict[str, Entry]) -> dict[str, list[Entry]]:
     children: dict[str, list[Entry]] = defaultdict(list)
     for item in entries.values():
-        if item.rule.kind == "subrule" and item.rule.parent:
+        if item.rule.kind in CHILD_KIND.values() and item.rule.parent:
             children[item.rule.parent].append(item)
     return children
 
 
 def _pair_headings_by_children(pairing: Pairing) -> None:
-    """A rule whose subrules went (mostly) under one new rule went there itself."""
+    """A rule whose subrules went (mostly) under one new rule went there itself; so did a section
+    whose rules went under one new section (716 "Ending the Turn" of 2019 is 719 "Ending Turns and
+    Phases" of 2022: 716 then held Adventurer Cards)."""
     old_children = _children(pairing.old)
     for old in pairing.free_old():
-        if old.rule.kind != "rule" or not old_children.get(old.number):
+        if old.rule.kind not in CHILD_KIND or not old_children.get(old.number):
             continue
+        # Where each child went: under which rule, or (for a section: a rule may become a
+        # subrule, 716.2 → 719.1f) into which section.
         votes = Counter(
-            pairing.new[pairing.old_to_new[child.number]].rule.parent
+            _heading_of(pairing.new[pairing.old_to_new[child.number]].rule, old.rule.kind)
             for child in old_children[old.number]
             if child.number in pairing.old_to_new
         )
@@ -198,11 +208,15 @@ def _pair_headings_by_children(pairing: Pairing) -> None:
             continue
         target, count = votes.most_common(1)[0]
         majority = count * 2 > len(old_children[old.number])
-        if majority and target in pairing.new and pairing.is_free(None, target) and pairing.new[target].rule.kind == "rule":
+        if majority and target in pairing.new and pairing.is_free(None, target) and pairing.new[target].rule.kind == old.rule.kind:
             if _own_number_is_closer(pairing, old, pairing.new[target]):
                 pairing.folded[old.number] = target
             else:
                 pairing.pair(old.number, target)
+
+
+def _heading_of(rule: Rule, heading_kind: str) -> str | None:
+    return rule.section if heading_kind == "section" else rule.parent
 
 
 def _own_number_is_closer(pairing: Pairing, old: Entry, new: Entry) -> bool:

@@ -169,6 +169,21 @@ def test_connive_and_convert_renumbering(by_date: dict[str, CRDocument]) -> None
     }
 
 
+def test_a_section_follows_its_rules_to_a_new_number(by_date: dict[str, CRDocument]) -> None:
+    # 2019's 716 "Ending the Turn" is 2022's 719 "Ending Turns and Phases": its rules went there
+    # (716.1 → 719.1, 716.2 → 719.1f); 716 then heads Adventurer Cards, a section of its own.
+    number_map = diff_and_map(by_date["2019-01-25"], by_date["2022-02-18"])[1]
+    assert (number_map["716"], number_map["716.1"], number_map["716.2"]) == ("719", "719.1", "719.1f")
+    # The 2009 renumbering, between the 2006 and 2013 editions: "Playing Spells and Activated
+    # Abilities" (409) became "Casting Spells" (601), "State-Based Effects" (420) "State-Based
+    # Actions" (704), "Legal Text" (210) "Information Below the Text Box" (212), and 2006's 212
+    # "Type, Supertype, and Subtype", whose rules went to 205, is removed, not 2013's 212.
+    changes, number_map = diff_and_map(by_date["2006-02-01"], by_date["2013-05-01"])
+    assert [number_map[number] for number in ("409", "420", "210", "212")] == ["601", "704", "212", None]
+    by_old = {change.old_number: change for change in changes if change.old_number}
+    assert (by_old["409"].kind, by_old["409"].aspects) == ("moved-changed", ["title"])
+
+
 def test_trace_of_connive_follows_the_renumbering(versions: list[CRDocument], maps: list[dict]) -> None:
     trace = trace_rule(versions, "701.50", maps=maps)
     assert [(e.version_id, e.number, e.title, e.status) for e in trace] == [
