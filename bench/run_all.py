@@ -14,6 +14,8 @@ BENCHMARKS = [
     ["bench.cr_history"],
     # Two English versions that are not consecutive: along rule lineages, beside a fresh pairing.
     ["bench.cr_diff_pairs"],
+    # Two editions years apart paired directly, beside the chain of the real updates between them.
+    ["bench.cr_gap_pairing"],
     # Every edition of the CR archive a default refresh fetches (generated between the 13 real ones).
     ["bench.cr_archive"],
     # Real Scryfall printings (~4.8 KB each, the fixtures' 229 repeated): reading and digesting them.
