@@ -56,13 +56,9 @@ GAPS = {
         EN_RAW / "2022-02-18.txt",
     ],
 }
-# The steps of ``pairing_of``, by the name of the function each is (step 6 and 8 are one function
-# with two thresholds).
-STEPS = (
-    "_pair_unchanged_and_masked_equal", "_pair_identical_elsewhere", "_pair_by_followed_references",
-    "_pair_headings_by_children", "_pair_children_of_moved_parents", "_pair_in_place", "_pair_similar_in_section",
-    "_pair_similar_anywhere", "_pair_mutual_best_in_section",
-)
+# The steps of ``pairing_of``: every ``_pair_…`` function of the module, found there, so that a step
+# added later is never counted as the one before it.
+STEPS = tuple(sorted(name for name in vars(cr_pairing) if name.startswith("_pair_") and callable(getattr(cr_pairing, name))))
 
 
 def read(path: Path) -> CRDocument:
