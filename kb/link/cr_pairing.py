@@ -22,8 +22,11 @@ paired by content and by what the rest of the document says about them, not only
    become a subrule and back ("711.1c" → "711.2"), a heading never becomes a numbered rule;
    left-overs of a section that are each other's best match by statement (examples aside: a
    divided rule lives on where its statement went);
-8. what is left under the same number is "changed" however little is left of it; the rest is
-   "removed" or "added" (``kb.link.cr_merges`` says which of those were merged or split off).
+8. what is left under the same number is "changed" however little is left of it, unless the
+   rule's own children or parent say it is another rule now: a heading none of whose children went
+   under that number's new heading (502.14 "Snow-Covered" of 2003, "Vigilance" of 2006), or a
+   child whose heading went elsewhere; the rest is "removed" or "added" (``kb.link.cr_merges``
+   says which of those were merged or split off).
 
 A rule of the game and a note recording that such a rule is gone are never the same entry: when the
 CR removes a rule it may leave a note at its number ("Previously, planeswalkers were subject to a
@@ -264,6 +267,30 @@ def _pair_in_place(pairing: Pairing, threshold: float) -> None:
             pairing.pair(old.number, old.number)
 
 
+def _pair_left_in_place(pairing: Pairing) -> None:
+    """What is left under the same number is "changed", however little is left of it, unless
+    the number itself says otherwise: a heading none of whose children went under its number's new
+    heading was replaced there (2003's 502.14 "Snow-Covered" and 2006's 502.14 "Vigilance": no
+    subrule of one is a subrule of the other), and a child whose heading went elsewhere or was
+    removed is not the child that now sits under another heading at its number."""
+    old_children = _children(pairing.old)
+    for old in pairing.free_old():
+        new = pairing.new.get(old.number)
+        if new is None or not pairing.is_free(None, old.number) or not _kinds_compatible(old.rule, new.rule):
+            continue
+        children = old_children.get(old.number)
+        if children and not any(
+            _heading_of(pairing.new[pairing.old_to_new[child.number]].rule, old.rule.kind) == old.number
+            for child in children
+            if child.number in pairing.old_to_new
+        ):
+            continue
+        parent = old.rule.parent
+        if parent and parent in pairing.old and pairing.old_to_new.get(parent) != parent:
+            continue
+        pairing.pair(old.number, old.number)
+
+
 def _threshold(old: Entry, new: Entry) -> float:
     short = min(len(old.words), len(new.words)) < SHORT_CONTENT_WORDS
     return MOVED_ELSEWHERE_SHORT if short else MOVED_ELSEWHERE
@@ -399,7 +426,7 @@ def pairing_of(
     _pair_mutual_best_in_section(pairing)
     # A heading may only now have its subrules placed.
     _pair_headings_by_children(pairing)
-    _pair_in_place(pairing, 0.0)
+    _pair_left_in_place(pairing)
     return pairing
 
 

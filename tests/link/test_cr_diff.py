@@ -184,6 +184,19 @@ def test_a_section_follows_its_rules_to_a_new_number(by_date: dict[str, CRDocume
     assert (by_old["409"].kind, by_old["409"].aspects) == ("moved-changed", ["title"])
 
 
+def test_a_number_alone_does_not_make_a_heading_the_same_rule(by_date: dict[str, CRDocument]) -> None:
+    # 2003's 502.14 "Snow-Covered" and 2006's 502.14 "Vigilance" share a number and nothing else: no
+    # subrule of one is a subrule of the other. Snow-Covered is removed and Vigilance added, where
+    # the pairing's last step used to make them one rule (and Vigilance's history start in 2003).
+    changes, number_map = diff_and_map(by_date["2003-03-15"], by_date["2006-02-01"])
+    assert [number_map[number] for number in ("502.14", "502.14a", "502.14b", "502.14c")] == [None] * 4
+    kinds = {(change.kind, change.old_number, change.new_number) for change in changes}
+    assert {("removed", "502.14", None), ("added", None, "502.14")} <= kinds
+    # 2019's 711.7 (a double-faced card cast as a spell) went with its section; 2022's 711.7 is a
+    # rule of Class enchantments.
+    assert diff_and_map(by_date["2019-01-25"], by_date["2022-02-18"])[1]["711.7"] is None
+
+
 def test_trace_of_connive_follows_the_renumbering(versions: list[CRDocument], maps: list[dict]) -> None:
     trace = trace_rule(versions, "701.50", maps=maps)
     assert [(e.version_id, e.number, e.title, e.status) for e in trace] == [
