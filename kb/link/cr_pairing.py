@@ -236,10 +236,12 @@ def _own_number_is_closer(pairing: Pairing, old: Entry, new: Entry) -> bool:
 
 
 def _pair_children_of_moved_parents(pairing: Pairing) -> None:
-    """An edited subrule keeps its letter when its rule moved: 701.47d → 701.50d."""
+    """An edited subrule keeps its letter when its rule moved: 701.47d → 701.50d; so does a rule its
+    number when its section moved (2018's 718 "Subgames" became 719: its 718.3 is 719.3, not the
+    718.3 of "Restarting the Game", a rule that says nearly the same of another game)."""
     for old in pairing.free_old():
         rule = old.rule
-        if rule.kind != "subrule" or not rule.parent or rule.parent not in pairing.old_to_new:
+        if rule.kind not in CHILD_KIND.values() or not rule.parent or rule.parent not in pairing.old_to_new:
             continue
         new_parent = pairing.old_to_new[rule.parent]
         if new_parent == rule.parent:

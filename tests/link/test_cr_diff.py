@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import difflib
+import gzip
 import importlib.util
 from itertools import pairwise
 from pathlib import Path
@@ -184,6 +185,18 @@ def test_a_section_follows_its_rules_to_a_new_number(by_date: dict[str, CRDocume
     assert (by_old["409"].kind, by_old["409"].aspects) == ("moved-changed", ["title"])
 
 
+def test_a_rule_keeps_its_number_in_a_section_that_moved() -> None:
+    # Dominaria's update (2018-04-27) inserted a section before "Restarting the Game" (717 → 718) and
+    # "Subgames" (718 → 719). Their rules 717.3 and 718.3 say nearly the same of two kinds of game
+    # (0.89 alike): 718.3 of Subgames was kept in place, under Restarting the Game, and 717.3 sent to
+    # Subgames. Each follows its section.
+    venser = FIXTURES / "venser" / "cr-txt"
+    rix, dom = (cr_txt.parse(gzip.decompress((venser / name).read_bytes()), name)
+                for name in ("cr-2018-01-19-RIX.txt.gz", "cr-2018-04-27-DOM.txt.gz"))
+    number_map = diff_and_map(rix, dom)[1]
+    assert [number_map[number] for number in ("717", "717.3", "718", "718.3")] == ["718", "718.3", "719", "719.3"]
+
+
 def test_a_number_alone_does_not_make_a_heading_the_same_rule(by_date: dict[str, CRDocument]) -> None:
     # 2003's 502.14 "Snow-Covered" and 2006's 502.14 "Vigilance" share a number and nothing else: no
     # subrule of one is a subrule of the other. Snow-Covered is removed and Vigilance added, where
@@ -192,9 +205,9 @@ def test_a_number_alone_does_not_make_a_heading_the_same_rule(by_date: dict[str,
     assert [number_map[number] for number in ("502.14", "502.14a", "502.14b", "502.14c")] == [None] * 4
     kinds = {(change.kind, change.old_number, change.new_number) for change in changes}
     assert {("removed", "502.14", None), ("added", None, "502.14")} <= kinds
-    # 2019's 711.7 (a double-faced card cast as a spell) went with its section; 2022's 711.7 is a
-    # rule of Class enchantments.
-    assert diff_and_map(by_date["2019-01-25"], by_date["2022-02-18"])[1]["711.7"] is None
+    # 2019's 711.7 (a double-faced card cast as a spell) went with its section 711 to 712.7 (a rule
+    # keeps its number in a section that moved); 2022's 711.7 is a rule of Class enchantments.
+    assert diff_and_map(by_date["2019-01-25"], by_date["2022-02-18"])[1]["711.7"] == "712.7"
 
 
 def test_trace_of_connive_follows_the_renumbering(versions: list[CRDocument], maps: list[dict]) -> None:
