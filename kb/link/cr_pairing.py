@@ -200,13 +200,7 @@ def _pair_headings_by_children(pairing: Pairing) -> None:
     for old in pairing.free_old():
         if old.rule.kind not in CHILD_KIND or not old_children.get(old.number):
             continue
-        # Where each child went: under which rule, or (for a section: a rule may become a
-        # subrule, 716.2 → 719.1f) into which section.
-        votes = Counter(
-            _heading_of(pairing.new[pairing.old_to_new[child.number]].rule, old.rule.kind)
-            for child in old_children[old.number]
-            if child.number in pairing.old_to_new
-        )
+        votes = _where_children_went(pairing, old, old_children[old.number])
         if not votes:
             continue
         target, count = votes.most_common(1)[0]
@@ -216,6 +210,16 @@ def _pair_headings_by_children(pairing: Pairing) -> None:
                 pairing.folded[old.number] = target
             else:
                 pairing.pair(old.number, target)
+
+
+def _where_children_went(pairing: Pairing, heading: Entry, children: list[Entry]) -> Counter[str | None]:
+    """How many of ``heading``'s paired children went under each new heading: under which rule,
+    or (for a section: a rule may become a subrule, 716.2 → 719.1f) into which section."""
+    return Counter(
+        _heading_of(pairing.new[pairing.old_to_new[child.number]].rule, heading.rule.kind)
+        for child in children
+        if child.number in pairing.old_to_new
+    )
 
 
 def _heading_of(rule: Rule, heading_kind: str) -> str | None:
@@ -257,15 +261,18 @@ def _pair_children_of_moved_parents(pairing: Pairing) -> None:
             pairing.pair(old.number, target)
 
 
+def _same_number(pairing: Pairing, old: Entry) -> Entry | None:
+    """The free entry of the new version under ``old``'s number, if it may be ``old``'s kind."""
+    new = pairing.new.get(old.number)
+    if new is not None and pairing.is_free(None, old.number) and _kinds_compatible(old.rule, new.rule):
+        return new
+    return None
+
+
 def _pair_in_place(pairing: Pairing, threshold: float) -> None:
     for old in pairing.free_old():
-        new = pairing.new.get(old.number)
-        if (
-            new is not None
-            and pairing.is_free(None, old.number)
-            and _kinds_compatible(old.rule, new.rule)
-            and similarity(old.words, new.words) >= threshold
-        ):
+        new = _same_number(pairing, old)
+        if new is not None and similarity(old.words, new.words) >= threshold:
             pairing.pair(old.number, old.number)
 
 
@@ -277,15 +284,10 @@ def _pair_left_in_place(pairing: Pairing) -> None:
     removed is not the child that now sits under another heading at its number."""
     old_children = _children(pairing.old)
     for old in pairing.free_old():
-        new = pairing.new.get(old.number)
-        if new is None or not pairing.is_free(None, old.number) or not _kinds_compatible(old.rule, new.rule):
+        if _same_number(pairing, old) is None:
             continue
         children = old_children.get(old.number)
-        if children and not any(
-            _heading_of(pairing.new[pairing.old_to_new[child.number]].rule, old.rule.kind) == old.number
-            for child in children
-            if child.number in pairing.old_to_new
-        ):
+        if children and not _where_children_went(pairing, old, children)[old.number]:
             continue
         parent = old.rule.parent
         if parent and parent in pairing.old and pairing.old_to_new.get(parent) != parent:
