@@ -15,7 +15,7 @@ from functools import cached_property, lru_cache
 
 from cydifflib import SequenceMatcher
 
-from kb.records import Rule
+from kb.records import CRDocument, Rule
 
 # Dotted rule numbers and "rule 702"-style section numbers inside a text: masked before content
 # comparison so that a renumbered cross-reference alone does not hide a move.
@@ -105,6 +105,29 @@ def entry(rule: Rule, index: int = 0) -> Entry:
     """``rule`` in comparison form; ``index`` is its position in its document."""
     parts, masked_text, words = _comparison_form(rule.title or "", rule.text or "", tuple(rule.examples))
     return Entry(rule=rule, index=index, parts=parts, masked=masked_text, words=list(words))
+
+
+def entries_of(document: CRDocument) -> dict[str, Entry]:
+    """Each rule of ``document`` in comparison form, by number (a number printed twice: the last)."""
+    return {rule.number: entry(rule, i) for i, rule in enumerate(document.rules)}
+
+
+class HeldEntries:
+    """``entries_of`` for documents that do not change while this is held: a history pairs each
+    version twice (with the one before and the one after), and an entry's words, counts and word
+    set, once read, serve both pairings."""
+
+    def __init__(self) -> None:
+        self._held: dict[int, tuple[CRDocument, dict[str, Entry]]] = {}
+
+    def __call__(self, document: CRDocument) -> dict[str, Entry]:
+        held = self._held.get(id(document))
+        if held is None or held[0] is not document:
+            held = self._held[id(document)] = (document, entries_of(document))
+        return held[1]
+
+    def release(self, document: CRDocument) -> None:
+        self._held.pop(id(document), None)
 
 
 # Most rules read the same in consecutive versions, and a build compares each version twice

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 from cydifflib import SequenceMatcher
 
-from kb.link.cr_compare import WORD, Entry, aspects, collapse, masked, rule_display_text, same_content, similarity
-from kb.link.cr_pairing import Pairing, entries_of, pair_rules, pairing_of
+from kb.link.cr_compare import WORD, Entry, aspects, collapse, entries_of, masked, rule_display_text, same_content, similarity
+from kb.link.cr_pairing import Pairing, pair_rules, pairing_of
 from kb.link.cr_trace import TraceEntry, number_maps, trace_rule, version_id_of, version_in_force
 from kb.records import CRDocument, GlossaryEntry, Rule
 
@@ -127,7 +127,7 @@ def diff_and_pairing(
     old: CRDocument, new: CRDocument, entries: Callable[[CRDocument], dict[str, Entry]] = entries_of
 ) -> tuple[list[Change], Pairing]:
     """``diff_versions`` and the pairing it rests on (a build also derives merges and splits from it);
-    ``entries``: the documents' rules in comparison form (``kb.link.cr_pairing.HeldEntries``).
+    ``entries``: the documents' rules in comparison form (``kb.link.cr_compare.HeldEntries``).
 
     The pairing is shared with later calls for the same two documents: read it, never change it."""
     if not RECENT_DIFFS_KEPT:  # a build: the key alone is a copy of both documents

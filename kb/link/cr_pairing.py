@@ -44,7 +44,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from kb.link.cr_compare import Entry, entry, similarity, similarity_bound
+from kb.link.cr_compare import Entry, entries_of, similarity, similarity_bound
 from kb.records import CRDocument, Rule
 
 # Pairing thresholds (SequenceMatcher ratio on word tokens).
@@ -389,29 +389,6 @@ def _pair_mutual_best_in_section(pairing: Pairing) -> None:
     for old_number, (score, new_number) in best_new.items():
         if score >= MUTUAL_IN_SECTION and best_old[new_number][1] == old_number:
             pairing.pair(old_number, new_number)
-
-
-def entries_of(document: CRDocument) -> dict[str, Entry]:
-    """Each rule of ``document`` in comparison form, by number (a number printed twice: the last)."""
-    return {rule.number: entry(rule, i) for i, rule in enumerate(document.rules)}
-
-
-class HeldEntries:
-    """``entries_of`` for documents that do not change while this is held: a history pairs each
-    version twice (with the one before and the one after), and an entry's words, counts and word
-    set, once read, serve both pairings."""
-
-    def __init__(self) -> None:
-        self._held: dict[int, tuple[CRDocument, dict[str, Entry]]] = {}
-
-    def __call__(self, document: CRDocument) -> dict[str, Entry]:
-        held = self._held.get(id(document))
-        if held is None or held[0] is not document:
-            held = self._held[id(document)] = (document, entries_of(document))
-        return held[1]
-
-    def release(self, document: CRDocument) -> None:
-        self._held.pop(id(document), None)
 
 
 def pairing_of(

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import sqlite_utils
 
+from kb.link.cr_compare import HeldEntries
 from kb.link.cr_diff import Change, diff_and_pairing, same_content
 from kb.link.cr_merges import LineageLink, confirmed_links
-from kb.link.cr_pairing import HeldEntries
 from kb.link.keyword_vocabulary import KeywordIndex
 from kb.link.ruling_citations import link_ruling
 from kb.records import CRDocument

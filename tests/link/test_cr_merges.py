@@ -4,8 +4,9 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+from kb.link.cr_compare import HeldEntries
 from kb.link.cr_merges import confirmed_links, containment, merged_into, split_from
-from kb.link.cr_pairing import HeldEntries, Pairing, pairing_of
+from kb.link.cr_pairing import Pairing, pairing_of
 from kb.parse.cr import txt as cr_txt
 
 EN_RAW = Path(__file__).parent.parent / "fixtures" / "cr" / "en-raw"
