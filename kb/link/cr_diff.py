@@ -65,6 +65,12 @@ class Change:
     ops: list[WordOp] = field(default_factory=list)
     entry_kind: str | None = None  # part / section / rule / subrule, or "glossary"
 
+    @property
+    def aspects_text(self) -> str | None:
+        """``aspects`` as ``cr_changes.aspects`` stores them and the diff page gives them:
+        "text,numbers-only", or None."""
+        return ",".join(self.aspects) or None
+
     def compact_diff(self, elide: int = ELIDE_EQUAL_WORDS) -> str:
         """The word diff on one line, long unchanged runs shortened to "…"."""
         return render_word_diff(self.ops, elide=elide).replace("\n", " ⏎ ")

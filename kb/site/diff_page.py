@@ -90,7 +90,7 @@ def diff_page(
     stored = stored_changes(conn, old, new)
     changes: list[dict[str, Any]] = stored if stored is not None else [
         {"kind": change.kind, "entry_kind": change.entry_kind, "old_number": change.old_number,
-         "new_number": change.new_number, "aspects": ",".join(change.aspects) or None, "word_diff": change.word_diff}
+         "new_number": change.new_number, "aspects": change.aspects_text, "word_diff": change.word_diff}
         for change in changes_between(conn, old, new)
     ]
     counts: dict[str, int] = {}

@@ -210,7 +210,7 @@ def _change_row(old_id: str, new_id: str, position: int, change: Change) -> tupl
         stable_id("rule", old_id, change.old_number) if is_rule and change.old_number else None,
         stable_id("rule", new_id, change.new_number) if is_rule and change.new_number else None,
         change.similarity,
-        ",".join(change.aspects) or None,
+        change.aspects_text,
         change.word_diff,
         change.old_text,
         change.new_text,
