@@ -13,17 +13,15 @@ from kb.store.derive_lineage import diff_by_identity, english_versions
 
 
 def _rows(changes) -> list[tuple]:
-    return [(c.kind, c.entry_kind, c.old_number, c.new_number, ",".join(c.aspects), c.word_diff) for c in changes]
+    return [(c.kind, c.entry_kind, c.old_number, c.new_number, c.aspects_text, c.word_diff) for c in changes]
 
 
 def _stored(conn: sqlite3.Connection, old: str, new: str) -> list[tuple]:
-    rows = conn.execute(
+    return conn.execute(
         "select kind, entry_kind, old_number, new_number, aspects, word_diff from cr_changes"
         " where old_version_id = ? and new_version_id = ? order by position",
         [old, new],
     ).fetchall()
-    # The build stores no aspects as null and lists them without spaces.
-    return [(*row[:4], ",".join(a.strip() for a in (row[4] or "").split(",") if a.strip()), row[5]) for row in rows]
 
 
 def test_consecutive_versions_give_what_the_build_stored(snapshot_conn: sqlite3.Connection) -> None:
