@@ -21,6 +21,7 @@ from kb.link.cr_merges import LineageLink
 from kb.link.glossary_lineage import glossary_lineages
 from kb.records import CRDocument
 from kb.store.bulk_indexes import indexes_made_after
+from kb.store.derive_cr_links import load_cr_document
 from kb.store.schema import stable_id
 
 Connection = sqlite3.Connection | sqlite_utils.Database
@@ -296,8 +297,6 @@ def diff_by_identity(conn: sqlite_utils.Database, old_id: str, new_id: str) -> l
     """The differences between two stored English versions, each rule followed by its lineage
     through the versions between (``kb.link.cr_diff.diff_by_lineage``); None when either version has
     no lineages (another language, or a database built before them)."""
-    from kb.store.derive_cr_links import load_cr_document
-
     if not has_lineages(conn):
         return None
     old_lineages, new_lineages = lineage_numbers(conn, old_id), lineage_numbers(conn, new_id)
