@@ -43,7 +43,7 @@ def test_workers_serve_the_same_site_and_each_follows_a_swap(tmp_path: Path) -> 
             # on new connections (either process may take one) until twenty in a row are new.
             deadline, streak = time.monotonic() + 60, 0
             while streak < 20 and time.monotonic() < deadline:
-                tables = httpx.get(base + "/kb.json", headers={"Connection": "close"}, timeout=10).json()["tables"]
+                tables = client.get("/kb.json", headers={"Connection": "close"}).json()["tables"]
                 count = next(table["count"] for table in tables if table["name"] == "rulings")
                 streak = streak + 1 if count != rulings_before else 0
             assert streak == 20
