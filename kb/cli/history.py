@@ -163,7 +163,10 @@ def rule_trace(number: str, version_id: str | None, db_path: Path) -> None:
             click.echo(f"{member.version_id}: ({member.status})")
             continue
         heading = " ".join(part for part in (member.number, member.title or "") if part)
-        click.echo(f"{member.version_id}: {heading} [{member.status}]")
+        caution = ""
+        if member.little_in_common and member.similarity is not None:
+            caution = f"; the texts only {round(member.similarity * 100)} % alike: paired by its number"
+        click.echo(f"{member.version_id}: {heading} [{member.status}{caution}]")
         if member.text:
             click.echo(f"    {member.text}")
 

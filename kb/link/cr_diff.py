@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from cydifflib import SequenceMatcher
 
 from kb.link.cr_compare import WORD, Entry, aspects, collapse, entries_of, masked, rule_display_text, same_content, similarity
-from kb.link.cr_pairing import Pairing, pair_rules, pairing_of
+from kb.link.cr_pairing import CHANGED_IN_PLACE, Pairing, pair_rules, pairing_of
 from kb.link.cr_trace import TraceEntry, number_maps, trace_rule, version_id_of, version_in_force
 from kb.records import CRDocument, GlossaryEntry, Rule
 
@@ -42,6 +42,22 @@ class WordOp:
     op: str
     old_words: list[str]
     new_words: list[str]
+
+
+def little_in_common(kind: str | None, entry_kind: str | None, similarity: float | None) -> bool:
+    """A rule "changed" in place (one pairing step) whose texts are under half alike, word by
+    word (``similarity``). The pairing pairs a text left at its number by its text only from half
+    up (``CHANGED_IN_PLACE``); below it the number and its place made the pair, and across years
+    of updates that can join two rules: 2014's 107.14 (the moon symbol, removed in 2015) and
+    2019's 107.14 (the energy symbol, added in 2016). Readers are told, not left to take it as
+    one rule. Headings are paired by where their rules went, and their words are only a title:
+    never flagged."""
+    return (
+        kind == "changed"
+        and entry_kind in ("rule", "subrule")
+        and similarity is not None
+        and similarity < CHANGED_IN_PLACE
+    )
 
 
 @dataclass

@@ -4,6 +4,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from kb.site.diff_page import with_cautions
 from kb.site.search import (
     rows,
     table_exists,
@@ -33,12 +34,12 @@ def version_page(conn: sqlite3.Connection, version_id: str, kind: str | None = N
             for row in rows(conn, "select kind, count(*) as n from cr_changes where new_version_id = ? group by kind", (version_id,))
         }
         page["counts"] = {k: counts[k] for k in CHANGE_KINDS if k in counts}
-        page["changes"] = rows(
+        page["changes"] = with_cautions(rows(
             conn,
             """select kind, entry_kind, old_number, new_number, aspects, word_diff, similarity
             from cr_changes where new_version_id = ? and (? is null or kind = ?) order by position""",
             (version_id, kind, kind),
-        )
+        ))
     elif version["lang"] != "en":
         page["links"] = {
             row["status"]: row["n"]

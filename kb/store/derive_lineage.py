@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
-from kb.link.cr_diff import Change, diff_by_lineage
+from kb.link.cr_diff import Change, diff_by_lineage, little_in_common
 from kb.link.cr_lineage import Lineage, build_lineages
 from kb.link.cr_merges import LineageLink
 from kb.link.glossary_lineage import glossary_lineages
@@ -145,6 +145,13 @@ class Member:
     rule_id: int | None
     status: str  # first / added / same / changed / moved / moved-changed / removed / absent
     word_diff: str | None = None  # how the text changed into this version (not for pure moves)
+    similarity: float | None = None  # of its text before and after that change (``cr_changes``)
+    kind: str | None = None  # part / section / rule / subrule
+
+    @property
+    def little_in_common(self) -> bool:
+        """Changed in place into this version, its texts under half alike: ``cr_diff.little_in_common``."""
+        return little_in_common(self.status, self.kind, self.similarity)
 
 
 def _query(conn: Connection, sql: str, params: Sequence = ()) -> list[dict]:
@@ -185,13 +192,15 @@ def trace(conn: Connection, lineage: str) -> list[Member]:
     """The lineage in every English version, oldest first, with how it changed into each."""
     members = {
         row["version_id"]: row
-        for row in _query(conn, "select id, version_id, number, title, text from rules where lineage_id = ?", [lineage])
+        for row in _query(
+            conn, "select id, version_id, number, kind, title, text from rules where lineage_id = ?", [lineage]
+        )
     }
     changes = {
-        (row["new_version_id"], row["new_number"]): (row["kind"], row["word_diff"])
+        (row["new_version_id"], row["new_number"]): (row["kind"], row["word_diff"], row["similarity"])
         for row in _query(
             conn,
-            "select new_version_id, new_number, kind, word_diff from cr_changes where new_rule_id in"
+            "select new_version_id, new_number, kind, word_diff, similarity from cr_changes where new_rule_id in"
             " (select id from rules where lineage_id = ?)",
             [lineage],
         )
@@ -200,7 +209,7 @@ def trace(conn: Connection, lineage: str) -> list[Member]:
     previous = None
     for index, (version_id, date) in enumerate(english_versions(conn)):
         row = members.get(version_id)
-        word_diff = None
+        word_diff = similarity = None
         if row is None:
             status = "removed" if previous is not None else "absent"
         elif index == 0:
@@ -208,7 +217,7 @@ def trace(conn: Connection, lineage: str) -> list[Member]:
         elif previous is None:
             status = "added"
         else:
-            status, word_diff = changes.get((version_id, row["number"]), ("same", None))
+            status, word_diff, similarity = changes.get((version_id, row["number"]), ("same", None, None))
             if status == "moved":
                 word_diff = None
         result.append(
@@ -216,6 +225,7 @@ def trace(conn: Connection, lineage: str) -> list[Member]:
                 version_id=version_id, effective_date=date, number=row["number"] if row else None,
                 title=row["title"] if row else None, text=row["text"] if row else None,
                 rule_id=row["id"] if row else None, status=status, word_diff=word_diff,
+                similarity=similarity, kind=row["kind"] if row else None,
             )
         )
         previous = row

@@ -15,6 +15,7 @@ from kb.link.cr_diff import (
     count_changes,
     diff_and_map,
     diff_versions,
+    little_in_common,
     number_maps,
     render_word_diff,
     trace_rule,
@@ -325,3 +326,23 @@ def test_the_compiled_sequence_matcher_matches_as_difflib_does(versions: list[CR
         assert _matched(SequenceMatcher(None, old_text, new_text)) == _matched(
             difflib.SequenceMatcher(None, old_text, new_text)
         ), (old_text, new_text)
+
+
+@pytest.mark.parametrize(
+    ("kind", "entry_kind", "similarity", "flagged"),
+    [
+        ("changed", "rule", 0.0952, True),  # 107.14: the moon symbol → the energy symbol
+        ("changed", "subrule", 0.4999, True),
+        ("changed", "rule", 0.5, False),  # paired by its text (CHANGED_IN_PLACE)
+        ("changed", "section", 0.0, False),  # a heading: its words are its title
+        ("changed", "part", 0.0, False),
+        ("moved-changed", "rule", 0.2, False),  # paired elsewhere: by its text or its rules
+        ("same", "rule", None, False),
+        ("glossary-changed", "glossary", 0.1, False),
+        ("changed", "rule", None, False),
+    ],
+)
+def test_little_in_common_flags_rules_changed_in_place_under_half_alike(
+    kind: str, entry_kind: str, similarity: float | None, flagged: bool
+) -> None:
+    assert little_in_common(kind, entry_kind, similarity) is flagged
