@@ -96,7 +96,8 @@ def cr_diff(old: str, new: str, db_path: Path, kinds: tuple[str, ...], limit: in
 def _change_line(change: Change) -> str:
     numbers = f"{change.old_number or '-'} -> {change.new_number or '-'}"
     aspects = f" [{', '.join(change.aspects)}]" if change.aspects else ""
-    return f"{change.kind:16} {numbers}{aspects}: {change.compact_diff()}"
+    by_number = " (paired by its number alone)" if change.paired_by_number else ""
+    return f"{change.kind:16} {numbers}{aspects}{by_number}: {change.compact_diff()}"
 
 
 @click.command(name="rule-at")
@@ -164,8 +165,9 @@ def rule_trace(number: str, version_id: str | None, db_path: Path) -> None:
             continue
         heading = " ".join(part for part in (member.number, member.title or "") if part)
         caution = ""
-        if member.little_in_common and member.similarity is not None:
-            caution = f"; the texts only {round(member.similarity * 100)} % alike: paired by its number"
+        if member.paired_by_number:
+            alike = f", the texts {round(member.similarity * 100)} % alike" if member.similarity is not None else ""
+            caution = f"; paired by its number alone{alike}"
         click.echo(f"{member.version_id}: {heading} [{member.status}{caution}]")
         if member.text:
             click.echo(f"    {member.text}")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from cydifflib import SequenceMatcher
 
 from kb.link.cr_compare import WORD, Entry, aspects, collapse, entries_of, masked, rule_display_text, same_content, similarity
-from kb.link.cr_pairing import CHANGED_IN_PLACE, Pairing, pair_rules, pairing_of
+from kb.link.cr_pairing import Pairing, pair_rules, pairing_of
 from kb.link.cr_trace import TraceEntry, number_maps, trace_rule, version_id_of, version_in_force
 from kb.records import CRDocument, GlossaryEntry, Rule
 
@@ -44,22 +44,6 @@ class WordOp:
     new_words: list[str]
 
 
-def little_in_common(kind: str | None, entry_kind: str | None, similarity: float | None) -> bool:
-    """A rule "changed" in place (one pairing step) whose texts are under half alike, word by
-    word (``similarity``). The pairing pairs a text left at its number by its text only from half
-    up (``CHANGED_IN_PLACE``); below it the number and its place made the pair, and across years
-    of updates that can join two rules: 2014's 107.14 (the moon symbol, removed in 2015) and
-    2019's 107.14 (the energy symbol, added in 2016). Readers are told, not left to take it as
-    one rule. Headings are paired by where their rules went, and their words are only a title:
-    never flagged."""
-    return (
-        kind == "changed"
-        and entry_kind in ("rule", "subrule")
-        and similarity is not None
-        and similarity < CHANGED_IN_PLACE
-    )
-
-
 @dataclass
 class Change:
     """One difference between two versions.
@@ -80,6 +64,8 @@ class Change:
     aspects: list[str] = field(default_factory=list)
     ops: list[WordOp] = field(default_factory=list)
     entry_kind: str | None = None  # part / section / rule / subrule, or "glossary"
+    # Paired with the rule left at its number by that number alone (``Pairing.by_number``).
+    paired_by_number: bool = False
 
     @property
     def aspects_text(self) -> str | None:
@@ -184,6 +170,7 @@ def diff_by_lineage(
     old_lineages: Mapping[str, str],
     new_lineages: Mapping[str, str],
     folded: Collection[str] = (),
+    by_number: Collection[str] = (),
 ) -> list[Change]:
     """``diff_versions`` with each rule paired with the rule of its lineage (``kb.link.cr_lineage``):
     its identity through every version between the two, not a likeness found afresh.
@@ -194,7 +181,9 @@ def diff_by_lineage(
     "Second, …" of 2025, while their lineages lead to 702.19g and 505.6. ``old_lineages`` and
     ``new_lineages``: rule number → lineage id in each version; ``folded``: old numbers whose lineage
     ended folded into another rule (a merge, not a removal: no diff between consecutive versions
-    lists them). For consecutive versions this gives what ``diff_versions`` does."""
+    lists them); ``by_number``: old numbers whose lineage was paired by a number alone on the way
+    (``Pairing.by_number``), marked so in the diff. For consecutive versions this gives what
+    ``diff_versions`` does."""
     pairing = Pairing(old=entries_of(old), new=entries_of(new))
     by_lineage = {new_lineages[number]: number for number in pairing.new if number in new_lineages}
     for number in pairing.old:
@@ -204,6 +193,7 @@ def diff_by_lineage(
             pairing.pair(number, partner)
         elif number in folded:
             pairing.folded[number] = ""  # where it went is the merge's (rule_lineage_links), not the diff's
+    pairing.by_number.update(number for number in by_number if number in pairing.old_to_new)
     return _changes(old, new, pairing)
 
 
@@ -227,6 +217,7 @@ def _changes(old: CRDocument, new: CRDocument, pairing: Pairing) -> list[Change]
             continue
         change = _paired_change(pairing.old[old_number], new_entry)
         if change is not None:
+            change.paired_by_number = old_number in pairing.by_number
             changes.append(change)
     for old_entry in pairing.free_old():
         changes.append(_one_sided("removed", old_entry.rule, None))

@@ -102,6 +102,11 @@ class Pairing:
     # Old headings folded into a rule that kept its own identity (their subrules went under it):
     # removed, and merged there (``kb.link.cr_merges``); no later step pairs them.
     folded: dict[str, str] = field(default_factory=dict)
+    # Old rules paired by their number alone: the last step's pairs of a rule with no rules under
+    # it (its heading stayed), the texts too unlike for any step before to pair them. Across
+    # years of updates that can be two rules (2014's 107.14, the moon symbol, removed in 2015, and
+    # 2019's 107.14, the energy symbol, added in 2016); what shows the pair says so.
+    by_number: set[str] = field(default_factory=set)
 
     def pair(self, old_number: str, new_number: str) -> None:
         self.old_to_new[old_number] = new_number
@@ -293,6 +298,8 @@ def _pair_left_in_place(pairing: Pairing) -> None:
         if parent and parent in pairing.old and pairing.old_to_new.get(parent) != parent:
             continue
         pairing.pair(old.number, old.number)
+        if not children:
+            pairing.by_number.add(old.number)
 
 
 def _threshold(old: Entry, new: Entry) -> float:

@@ -15,9 +15,9 @@ from typing import Any
 
 import sqlite_utils
 
-from kb.link.cr_diff import Change, diff_versions, little_in_common
+from kb.link.cr_diff import Change, diff_versions
 from kb.site.search_db import file_key, newest_english_version, rows
-from kb.store.derive_lineage import diff_by_identity
+from kb.store.derive_lineage import by_number_column, diff_by_identity
 
 PAGE_SIZE = 100
 # The comparisons of two versions not compared at build time, by served file (its path and
@@ -62,18 +62,17 @@ def stored_changes(conn: sqlite3.Connection, old: str, new: str) -> list[dict[st
     """Consecutive English versions were compared at build time (``cr_changes``): read, not recomputed."""
     found = rows(
         conn,
-        """select kind, entry_kind, old_number, new_number, aspects, word_diff, similarity from cr_changes
-        where old_version_id = ? and new_version_id = ? order by position limit 20000""",
+        f"""select kind, entry_kind, old_number, new_number, aspects, word_diff, similarity{by_number_column(conn)}
+        from cr_changes where old_version_id = ? and new_version_id = ? order by position limit 20000""",
         (old, new),
     )
-    return with_cautions(found) or None
+    return with_by_number(found) or None
 
 
-def with_cautions(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each stored change with ``little_in_common``: a rule paired by its number alone, whose
-    texts are under half alike (``kb.link.cr_diff.little_in_common``), is shown as such."""
+def with_by_number(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Stored changes with ``paired_by_number`` as a truth value (null: not recorded, read as no)."""
     for change in changes:
-        change["little_in_common"] = little_in_common(change["kind"], change["entry_kind"], change["similarity"])
+        change["paired_by_number"] = bool(change.get("paired_by_number"))
     return changes
 
 
@@ -96,15 +95,10 @@ def diff_page(
         page["error"] = "These versions are in different languages: compare versions of one language."
         return page
     stored = stored_changes(conn, old, new)
-    # English versions apart are compared along the lineages (each of whose steps is a stored
-    # change, flagged there); a translation's versions are paired afresh, by number where nothing
-    # else pairs them.
-    paired_afresh = ids[old]["lang"] != "en"
     changes: list[dict[str, Any]] = stored if stored is not None else [
         {"kind": change.kind, "entry_kind": change.entry_kind, "old_number": change.old_number,
          "new_number": change.new_number, "aspects": change.aspects_text, "word_diff": change.word_diff,
-         "similarity": change.similarity,
-         "little_in_common": paired_afresh and little_in_common(change.kind, change.entry_kind, change.similarity)}
+         "similarity": change.similarity, "paired_by_number": change.paired_by_number}
         for change in changes_between(conn, old, new)
     ]
     counts: dict[str, int] = {}

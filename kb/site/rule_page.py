@@ -310,7 +310,7 @@ def rule_trace(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[dict[str,
             continue
         trace.append({"version": member.version_id, "number": member.number, "change": member.status,
                       "title": member.title, "word_diff": member.word_diff,
-                      "similarity": member.similarity, "little_in_common": member.little_in_common,
+                      "similarity": member.similarity, "paired_by_number": member.paired_by_number,
                       "links": [link for link in links if link["new_version_id"] == member.version_id]})
         if member.status == "removed":
             break

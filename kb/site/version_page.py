@@ -4,11 +4,12 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from kb.site.diff_page import with_cautions
+from kb.site.diff_page import with_by_number
 from kb.site.search import (
     rows,
     table_exists,
 )
+from kb.store.derive_lineage import by_number_column
 
 CHANGE_KINDS = ("added", "removed", "changed", "moved", "moved-changed",
                 "glossary-added", "glossary-removed", "glossary-changed")
@@ -34,9 +35,9 @@ def version_page(conn: sqlite3.Connection, version_id: str, kind: str | None = N
             for row in rows(conn, "select kind, count(*) as n from cr_changes where new_version_id = ? group by kind", (version_id,))
         }
         page["counts"] = {k: counts[k] for k in CHANGE_KINDS if k in counts}
-        page["changes"] = with_cautions(rows(
+        page["changes"] = with_by_number(rows(
             conn,
-            """select kind, entry_kind, old_number, new_number, aspects, word_diff, similarity
+            f"""select kind, entry_kind, old_number, new_number, aspects, word_diff, similarity{by_number_column(conn)}
             from cr_changes where new_version_id = ? and (? is null or kind = ?) order by position""",
             (version_id, kind, kind),
         ))

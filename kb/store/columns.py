@@ -300,6 +300,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "old_text": "Earlier text",
         "new_text": "Later text",
         "position": "Order of the change in the later version",
+        "paired_by_number": "1: a rule paired with the rule left at its number by that number alone, the texts too unlike to pair them (it may be another rule that took the number); 0 otherwise; null in rows stored before this was recorded",
     },
     "cr_read_order": {
         "position": "Its place among the CR documents the build read (0 first)",

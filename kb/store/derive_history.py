@@ -191,7 +191,7 @@ def save_changes(
         db.conn.executemany(
             "insert or replace into cr_changes (id, old_version_id, new_version_id, kind, entry_kind,"
             " old_number, new_number, old_rule_id, new_rule_id, similarity, aspects, word_diff,"
-            " old_text, new_text, position) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " old_text, new_text, position, paired_by_number) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             [_change_row(old_id, new_id, position, change) for position, change in enumerate(changes)],
         )
     return maps, links
@@ -215,6 +215,7 @@ def _change_row(old_id: str, new_id: str, position: int, change: Change) -> tupl
         change.old_text,
         change.new_text,
         position,
+        int(change.paired_by_number),
     )
 
 

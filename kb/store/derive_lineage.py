@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
-from kb.link.cr_diff import Change, diff_by_lineage, little_in_common
+from kb.link.cr_diff import Change, diff_by_lineage
 from kb.link.cr_lineage import Lineage, build_lineages
 from kb.link.cr_merges import LineageLink
 from kb.link.glossary_lineage import glossary_lineages
@@ -146,12 +146,8 @@ class Member:
     status: str  # first / added / same / changed / moved / moved-changed / removed / absent
     word_diff: str | None = None  # how the text changed into this version (not for pure moves)
     similarity: float | None = None  # of its text before and after that change (``cr_changes``)
-    kind: str | None = None  # part / section / rule / subrule
-
-    @property
-    def little_in_common(self) -> bool:
-        """Changed in place into this version, its texts under half alike: ``cr_diff.little_in_common``."""
-        return little_in_common(self.status, self.kind, self.similarity)
+    # That change paired it with the rule left at its number by the number alone (``cr_changes``).
+    paired_by_number: bool = False
 
 
 def _query(conn: Connection, sql: str, params: Sequence = ()) -> list[dict]:
@@ -188,20 +184,29 @@ def english_versions(conn: Connection) -> list[tuple[str, str]]:
     ]
 
 
+def by_number_column(conn: Connection) -> str:
+    """``, paired_by_number`` where ``cr_changes`` has it (a file built before it was recorded
+    is served as it is)."""
+    columns = {row[1] for row in conn.execute("pragma table_info(cr_changes)").fetchall()}
+    return ", paired_by_number" if "paired_by_number" in columns else ""
+
+
 def trace(conn: Connection, lineage: str) -> list[Member]:
     """The lineage in every English version, oldest first, with how it changed into each."""
     members = {
         row["version_id"]: row
         for row in _query(
-            conn, "select id, version_id, number, kind, title, text from rules where lineage_id = ?", [lineage]
+            conn, "select id, version_id, number, title, text from rules where lineage_id = ?", [lineage]
         )
     }
     changes = {
-        (row["new_version_id"], row["new_number"]): (row["kind"], row["word_diff"], row["similarity"])
+        (row["new_version_id"], row["new_number"]): (
+            row["kind"], row["word_diff"], row["similarity"], bool(row.get("paired_by_number"))
+        )
         for row in _query(
             conn,
-            "select new_version_id, new_number, kind, word_diff, similarity from cr_changes where new_rule_id in"
-            " (select id from rules where lineage_id = ?)",
+            f"select new_version_id, new_number, kind, word_diff, similarity{by_number_column(conn)} from cr_changes"
+            " where new_rule_id in (select id from rules where lineage_id = ?)",
             [lineage],
         )
     }
@@ -210,6 +215,7 @@ def trace(conn: Connection, lineage: str) -> list[Member]:
     for index, (version_id, date) in enumerate(english_versions(conn)):
         row = members.get(version_id)
         word_diff = similarity = None
+        by_number = False
         if row is None:
             status = "removed" if previous is not None else "absent"
         elif index == 0:
@@ -217,7 +223,7 @@ def trace(conn: Connection, lineage: str) -> list[Member]:
         elif previous is None:
             status = "added"
         else:
-            status, word_diff, similarity = changes.get((version_id, row["number"]), ("same", None, None))
+            status, word_diff, similarity, by_number = changes.get((version_id, row["number"]), ("same", None, None, False))
             if status == "moved":
                 word_diff = None
         result.append(
@@ -225,7 +231,7 @@ def trace(conn: Connection, lineage: str) -> list[Member]:
                 version_id=version_id, effective_date=date, number=row["number"] if row else None,
                 title=row["title"] if row else None, text=row["text"] if row else None,
                 rule_id=row["id"] if row else None, status=status, word_diff=word_diff,
-                similarity=similarity, kind=row["kind"] if row else None,
+                similarity=similarity, paired_by_number=by_number,
             )
         )
         previous = row
@@ -315,10 +321,33 @@ def diff_by_identity(conn: sqlite_utils.Database, old_id: str, new_id: str) -> l
     # Rules of the older version whose lineage ends before the newer one: removed, or folded.
     ended = set(old_lineages.values()) - set(new_lineages.values()) if _older(conn, old_id, new_id) else set()
     folded = folded_lineages(conn, ended)
+    by_number = _paired_by_number_between(conn, old_id, new_id)
     return diff_by_lineage(
         load_cr_document(conn, old_id), load_cr_document(conn, new_id), old_lineages, new_lineages,
         {number for number, lineage in old_lineages.items() if lineage in folded},
+        {number for number, lineage in old_lineages.items() if lineage in by_number},
     )
+
+
+def _paired_by_number_between(conn: Connection, old_id: str, new_id: str) -> set[str]:
+    """The lineages one of whose steps between the two versions (either way round) paired a rule
+    with the rule left at its number by the number alone: the weak link is the diff's too."""
+    if not by_number_column(conn):
+        return set()
+    return {
+        row[0]
+        for row in conn.execute(
+            """select distinct rules.lineage_id from cr_changes
+            join rules on rules.id = cr_changes.new_rule_id
+            join cr_versions on cr_versions.id = cr_changes.new_version_id
+            where cr_changes.paired_by_number = 1
+            and cr_versions.effective_date > min(
+                (select effective_date from cr_versions where id = :old), (select effective_date from cr_versions where id = :new))
+            and cr_versions.effective_date <= max(
+                (select effective_date from cr_versions where id = :old), (select effective_date from cr_versions where id = :new))""",
+            {"old": old_id, "new": new_id},
+        ).fetchall()
+    }
 
 
 def number_in(conn: Connection, lineage: str, version_id: str) -> str | None:

@@ -325,6 +325,14 @@ def m014_unresolved_card_names(db: sqlite_utils.Database) -> None:
     create_declared_table(db, "unresolved_card_names")
 
 
+@migrations()
+def m015_cr_changes_paired_by_number(db: sqlite_utils.Database) -> None:
+    """cr_changes.paired_by_number on older databases: null (not recorded) until the history is
+    derived again."""
+    if db["cr_changes"].exists() and "paired_by_number" not in {c.name for c in db["cr_changes"].columns}:
+        db.table("cr_changes").add_column("paired_by_number", int)
+
+
 def next_ruling_rowid(conn: sqlite3.Connection) -> int:
     """The first unused ``rulings.rowid``: new rulings are numbered on from it."""
     return int(conn.execute("select coalesce(max(rowid), 0) + 1 from rulings").fetchone()[0])

@@ -338,6 +338,7 @@ TABLES: dict[str, dict[str, Any]] = {
             "old_text": str,
             "new_text": str,
             "position": int,
+            "paired_by_number": int,
         },
         "pk": "id",
         "foreign_keys": [

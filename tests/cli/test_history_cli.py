@@ -229,13 +229,13 @@ def test_rule_trace_follows_connive(db_path: Path) -> None:
 
 def test_rule_trace_says_when_a_rule_was_paired_by_its_number_alone(db_path: Path) -> None:
     # 903.12c of 2025 ("A player designates … as their commander") and of 2026 ("Each deck has a
-    # legendary card designated as its commander …") are 19 % alike: the number paired them.
+    # legendary card designated as its commander …") are 19 % alike: the number alone paired them.
     lines = _run(rule_trace, "903.12c", "--version", "en-2026-01-16", "--db", str(db_path)).splitlines()
     assert [line for line in lines if line.startswith("en-")] == [
         "en-2022-02-18: 903.12c [first]",
         "en-2022-04-29: 903.12c [same]",
         "en-2025-02-07: 903.12c [same]",
-        "en-2026-01-16: 903.12c [changed; the texts only 19 % alike: paired by its number]",
+        "en-2026-01-16: 903.12c [changed; paired by its number alone, the texts 19 % alike]",
     ]
 
 

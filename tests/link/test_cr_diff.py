@@ -15,7 +15,6 @@ from kb.link.cr_diff import (
     count_changes,
     diff_and_map,
     diff_versions,
-    little_in_common,
     number_maps,
     render_word_diff,
     trace_rule,
@@ -328,21 +327,18 @@ def test_the_compiled_sequence_matcher_matches_as_difflib_does(versions: list[CR
         ), (old_text, new_text)
 
 
-@pytest.mark.parametrize(
-    ("kind", "entry_kind", "similarity", "flagged"),
-    [
-        ("changed", "rule", 0.0952, True),  # 107.14: the moon symbol → the energy symbol
-        ("changed", "subrule", 0.4999, True),
-        ("changed", "rule", 0.5, False),  # paired by its text (CHANGED_IN_PLACE)
-        ("changed", "section", 0.0, False),  # a heading: its words are its title
-        ("changed", "part", 0.0, False),
-        ("moved-changed", "rule", 0.2, False),  # paired elsewhere: by its text or its rules
-        ("same", "rule", None, False),
-        ("glossary-changed", "glossary", 0.1, False),
-        ("changed", "rule", None, False),
-    ],
-)
-def test_little_in_common_flags_rules_changed_in_place_under_half_alike(
-    kind: str, entry_kind: str, similarity: float | None, flagged: bool
-) -> None:
-    assert little_in_common(kind, entry_kind, similarity) is flagged
+def test_rules_paired_by_their_number_alone_are_marked(by_date: dict[str, CRDocument]) -> None:
+    # 2014 -> 2019: fourteen updates apart. The last step pairs what is left at its number: 107.14
+    # is the moon symbol in 2014 (removed in 2015) and the energy symbol in 2019 (added in 2016).
+    changes = diff_versions(by_date["2014-09-25"], by_date["2019-01-25"])
+    by_number = [change for change in changes if change.paired_by_number]
+    assert [change.old_number for change in by_number] == [
+        "107.4c", "107.14", "110.5a", "400.7c", "400.7g", "505.4", "508.3", "511.1", "511.2", "605.1b",
+        "613.6c", "702.47b", "702.101b", "702.102c", "708.3", "711.1a", "711.1b", "810.10d",
+    ]
+    assert {(change.kind, change.old_number == change.new_number) for change in by_number} == {("changed", True)}
+    # Other rules changed as little were paired by more than their number: 201.3 and 505.5 as each
+    # other's best match in their section, 508.2 and 513.1 by where their subrules went.
+    others = {c.old_number: c for c in changes if c.kind == "changed" and c.old_number in ("201.3", "505.5", "508.2", "513.1")}
+    assert sorted(others) == ["201.3", "505.5", "508.2", "513.1"]
+    assert all(change.similarity < 0.5 and not change.paired_by_number for change in others.values())

@@ -505,34 +505,35 @@ async def test_rule_page_traces_renumbering_and_lists_rulings_relying_on_it(snap
 async def test_a_rule_paired_by_its_number_alone_is_shown_as_such(snapshot_ds) -> None:
     # 2014's 107.14 was the moon symbol (removed in Magic Origins' update, 2015-07-17: Venser's
     # Journal); 2019's 107.14 is the energy symbol (Kaladesh, 2016). The snapshot holds neither
-    # update, so its lineage joins them by the number: the page says how little the texts share.
+    # update, so its lineage joins them by the number: the page says so.
     data = (await snapshot_ds.client.get("/rule/107.14.json")).json()
-    assert [(t["version"], t["change"], t["little_in_common"]) for t in data["trace"]][:3] == [
-        ("en-2013-05-01", "added", False),
-        ("en-2014-09-25", "same", False),
-        ("en-2019-01-25", "changed", True),
+    assert [(t["version"], t["change"], t["paired_by_number"], t["similarity"]) for t in data["trace"]][:3] == [
+        ("en-2013-05-01", "added", False, None),
+        ("en-2014-09-25", "same", False, None),
+        ("en-2019-01-25", "changed", True, 0.0952),
     ]
-    assert [t["similarity"] for t in data["trace"] if t["little_in_common"]] == [0.0952]
+    assert not any(t["paired_by_number"] for t in data["trace"][3:])
     page = (await snapshot_ds.client.get("/rule/107.14")).text
-    assert page.count("the texts are only 10 % alike, word by word: paired by its number") == 1
-    # Changed by most of its words, kept by its text: no note (505.4, 2019 -> 2022: 0.86).
-    steps = (await snapshot_ds.client.get("/rule/505.4.json")).json()["trace"]
-    assert [(t["version"], t["little_in_common"]) for t in steps if t["change"] == "changed"] == [
-        ("en-2019-01-25", True), ("en-2022-02-18", False), ("en-2024-02-02", False), ("en-2026-01-16", False),
-    ]
-    # The version's stored changes flag every rule changed in place below half alike, and no
-    # heading (a section's words are its title: 2014's 308 "Tribals" is paired by its rules); the
-    # diff page reads the same rows.
+    assert page.count("paired by its number alone, the texts 10 % alike word by word") == 1
+    # The version's stored changes and the diff page read the same rows: rules paired by number
+    # alone, not those as unlike paired by more (201.3 and 505.5, each other's best match in their
+    # section; 508.2 and 513.1 by where their subrules went), nor headings.
     changes = (await snapshot_ds.client.get("/version/en-2019-01-25.json?kind=changed")).json()["changes"]
-    assert [c["old_number"] for c in changes if c["little_in_common"]] == [
-        "107.4c", "107.14", "110.5a", "201.3", "400.7c", "400.7g", "505.4", "505.5", "506.2b", "508.2", "508.3",
-        "511.1", "511.2", "513.1", "605.1b", "613.6c", "613.6d", "700.2", "702.47a", "702.47b", "702.101b",
-        "702.102c", "708.3", "711.1a", "711.1b", "810.10d",
+    assert [c["old_number"] for c in changes if c["paired_by_number"]] == [
+        "107.4c", "107.14", "110.5a", "400.7c", "400.7g", "505.4", "508.3", "511.1", "511.2", "605.1b",
+        "613.6c", "702.47b", "702.101b", "702.102c", "708.3", "711.1a", "711.1b", "810.10d",
     ]
-    assert all((c["similarity"] < 0.5 and c["entry_kind"] in ("rule", "subrule")) == c["little_in_common"] for c in changes)
     diff = (await snapshot_ds.client.get("/diff.json?from=en-2014-09-25&to=en-2019-01-25&kind=changed")).json()
-    assert [c["old_number"] for c in diff["changes"] if c["little_in_common"]] == ["107.4c", "107.14", "110.5a"]
-    assert "the texts are only 10 % alike" in (await snapshot_ds.client.get("/version/en-2019-01-25?kind=changed")).text
+    assert [c["old_number"] for c in diff["changes"] if c["paired_by_number"]] == ["107.4c", "107.14", "110.5a"]
+    assert "this may be another rule that took the number" in (await snapshot_ds.client.get("/version/en-2019-01-25")).text
+    # Across versions apart, each rule follows its lineage, and a lineage paired by its number on
+    # the way is marked so: 107.14 of 2013 and 2026 (the moon and the energy symbol).
+    far = (await snapshot_ds.client.get("/diff.json?from=en-2013-05-01&to=en-2026-04-17&kind=changed")).json()
+    assert {("100.5", "100.5"), ("107.14", "107.14")} <= {
+        (c["old_number"], c["new_number"]) for c in far["changes"] if c["paired_by_number"]
+    }
+    later = (await snapshot_ds.client.get("/diff.json?from=en-2019-01-25&to=en-2026-04-17&kind=changed")).json()
+    assert "107.14" not in {c["old_number"] for c in later["changes"] if c["paired_by_number"]}
 
 
 # -- site pages of issue 14: contents, glossary, diff, furniture ---------------------------------

@@ -13,12 +13,13 @@ from kb.store.derive_lineage import diff_by_identity, english_versions
 
 
 def _rows(changes) -> list[tuple]:
-    return [(c.kind, c.entry_kind, c.old_number, c.new_number, c.aspects_text, c.word_diff) for c in changes]
+    return [(c.kind, c.entry_kind, c.old_number, c.new_number, c.aspects_text, c.word_diff, int(c.paired_by_number))
+            for c in changes]
 
 
 def _stored(conn: sqlite3.Connection, old: str, new: str) -> list[tuple]:
     return conn.execute(
-        "select kind, entry_kind, old_number, new_number, aspects, word_diff from cr_changes"
+        "select kind, entry_kind, old_number, new_number, aspects, word_diff, paired_by_number from cr_changes"
         " where old_version_id = ? and new_version_id = ? order by position",
         [old, new],
     ).fetchall()
