@@ -85,7 +85,7 @@ def rule_page(
         "history": history(conn, rule),
         "same_number": same_number_other_rules(conn, rule),
         "trace": rule_trace(conn, rule),
-        "rulings": rulings_relying_on(conn, rule),
+        "rulings": marked_by_number(conn, rule, rulings_relying_on(conn, rule)),
         "versions": versions_of(conn, rule),
     }
 
@@ -329,6 +329,15 @@ def versions_of(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[dict[str
         {**row, "number": numbers.get(row["id"]) if numbers else rule["number"]}
         for row in rows(conn, "select id, effective_date from cr_versions where lang = 'en' order by effective_date desc")
     ]
+
+
+def marked_by_number(conn: sqlite3.Connection, rule: dict[str, Any], rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each ruling with ``paired_by_number``: the rule it cited (in the version its own date
+    relied on) was joined to this one by a number alone on the way (``derive_lineage.crossed_by_number``)."""
+    crossed = derive_lineage.crossed_by_number(conn, rule.get("lineage_id")) if rulings else None
+    for ruling in rulings:
+        ruling["paired_by_number"] = bool(crossed and crossed(ruling.get("version_id"), rule.get("version_id")))
+    return rulings
 
 
 def rulings_relying_on(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[dict[str, Any]]:

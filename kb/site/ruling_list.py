@@ -34,9 +34,16 @@ def ruling_items_html(rulings: Iterable[dict[str, Any]], page_number: str) -> Ma
                 f" (as {escape(ruling.get('rule_number'))} in the"
                 f" {escape(version_name(ruling['version_id']))})"
             )
+        caution = ""
+        if ruling.get("paired_by_number"):
+            caution = (
+                f' <span class="kb-note">the rule it relied on, {escape(ruling.get("rule_number"))} in the'
+                f" {escape(version_name(ruling['version_id']))}, was paired with this one by its number alone:"
+                " it may be another rule</span>"
+            )
         out.append(
             f'\n    <li><a href="{href}#ruling-{escape(ruling.get("id"))}">{escape(card or "card not identified")}</a>\n'
-            f'      <time>{escape(ruling.get("published_at") or "")}</time> <span class="tag">{label}</span>\n'
+            f'      <time>{escape(ruling.get("published_at") or "")}</time> <span class="tag">{label}</span>{caution}\n'
             f'      <div>{render_text(ruling.get("text"))}</div></li>\n  '
         )
     return Markup("".join(out))

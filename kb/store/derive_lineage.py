@@ -10,7 +10,7 @@ ask them which rule is which in another version.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 import sqlite_utils
@@ -189,6 +189,33 @@ def by_number_column(conn: Connection) -> str:
     is served as it is)."""
     columns = {row[1] for row in conn.execute("pragma table_info(cr_changes)").fetchall()}
     return ", paired_by_number" if "paired_by_number" in columns else ""
+
+
+def crossed_by_number(conn: Connection, lineage: str | None) -> Callable[[str | None, str | None], bool]:
+    """Whether ``lineage`` took a step paired by a number alone (``cr_changes.paired_by_number``)
+    between two English versions, either way round: a ruling that cited the rule before such a
+    step may have cited another rule than the one its lineage leads to."""
+    steps: list[str] = []
+    if lineage and by_number_column(conn):
+        steps = [
+            row[0]
+            for row in conn.execute(
+                "select distinct cr_changes.new_version_id from cr_changes join rules on rules.id = cr_changes.new_rule_id"
+                " where rules.lineage_id = ? and cr_changes.paired_by_number = 1",
+                [lineage],
+            ).fetchall()
+        ]
+    if not steps:
+        return lambda one, other: False
+    order = {version_id: index for index, (version_id, _date) in enumerate(english_versions(conn))}
+
+    def crossed(one: str | None, other: str | None) -> bool:
+        if one not in order or other not in order:
+            return False
+        low, high = sorted((order[one], order[other]))
+        return any(low < order.get(step, -1) <= high for step in steps)
+
+    return crossed
 
 
 def trace(conn: Connection, lineage: str) -> list[Member]:

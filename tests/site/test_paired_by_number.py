@@ -1,0 +1,67 @@
+"""Citations across a pairing made by a rule's number alone (``cr_changes.paired_by_number``).
+
+The CR of 2014-09-25 and of 2019-01-25 (real, tests/fixtures/cr/en-raw) are fourteen updates apart:
+their 107.14 are the moon symbol (removed in 2015) and the energy symbol (added in 2016), joined
+by the pairing's last step because nothing else was left at the number. A ruling that cited 107.14
+in 2015 cited the moon symbol; its card page and the rule page it is listed on say that the rule
+it leads to was joined by number alone."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kb.build.inputs import path_inputs
+from kb.build.publish import build_database
+from site_databases import JACE, make_datasette
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+JACE_CARD = FIXTURES / "scryfall" / "api-2025-11-01" / "card-02d6d693-jace-vryn-s-prodigy-jace-telepath-unboun.json"
+# Constructed for this test, not a real ruling: Jace, Vryn's Prodigy is a real double-faced card
+# of Magic Origins (2015), whose back face then carried the moon symbol of 107.14.
+MOON_RULING = {
+    "object": "ruling", "oracle_id": JACE, "source": "wotc", "published_at": "2015-06-22",
+    "comment": "The moon symbol on the back face has no effect on game play (see rule 107.14).",
+}
+ENERGY_RULING = {
+    "object": "ruling", "oracle_id": JACE, "source": "wotc", "published_at": "2019-06-01",
+    "comment": "This card's ability pays no energy symbol as described in rule 107.14.",
+}
+
+
+@pytest.fixture(scope="module")
+def datasette(tmp_path_factory: pytest.TempPathFactory):
+    folder = tmp_path_factory.mktemp("by-number")
+    rulings = folder / "rulings-constructed.json"
+    rulings.write_text(json.dumps({"object": "list", "has_more": False, "data": [MOON_RULING, ENERGY_RULING]}))
+    cr = FIXTURES / "cr" / "en-raw"
+    path = folder / "kb.db"
+    build_database(
+        path_inputs([cr / "2014-09-26.txt", cr / "2019-01-25.txt"], source_id="wizards")
+        + path_inputs([JACE_CARD, rulings], source_id="scryfall"),
+        path,
+    )
+    return make_datasette(path)
+
+
+async def test_a_citation_before_a_pairing_by_number_says_so(datasette) -> None:
+    card = (await datasette.client.get(f"/card/{JACE}.json")).json()
+    cited = next(rule for rule in card["rules"] if rule["number"] == "107.14")
+    assert cited["text"].startswith("The energy symbol is {E}.")
+    assert sorted((then["version_id"], then["paired_by_number"]) for then in cited["then"]) == [
+        ("en-2014-09-25", True), ("en-2019-01-25", False),
+    ]
+    page = (await datasette.client.get(f"/card/{JACE}")).text
+    assert page.count("was paired with this rule by its number alone: the ruling may have cited another rule") == 1
+    rule = (await datasette.client.get("/rule/107.14.json")).json()
+    assert sorted((r["published_at"], r["rule_number"], r["paired_by_number"]) for r in rule["rulings"]) == [
+        ("2015-06-22", "107.14", True), ("2019-06-01", "107.14", False),
+    ]
+    text = (await datasette.client.get("/rule/107.14")).text
+    assert text.count("was paired with this one by its number alone: it may be another rule") == 1
+    # The same rule as 2014 numbered it: the 2015 ruling cited this very text, no note.
+    older = (await datasette.client.get("/rule/107.14.json?version=en-2014-09-25")).json()
+    assert [(r["published_at"], r["paired_by_number"]) for r in sorted(older["rulings"], key=lambda r: r["published_at"])] == [
+        ("2015-06-22", False), ("2019-06-01", True),
+    ]
