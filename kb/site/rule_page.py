@@ -206,6 +206,7 @@ def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], versio
     shown_number = {entry["lineage_id"]: entry["number"] for entry in entries} if by_lineage else {}
     shown = {entry["number"]: entry for entry in entries}
     columns: dict[str, dict[str, Any]] = {}
+    crossings = {key: derive_lineage.crossed_by_number(conn, key) for key in keys} if by_lineage and linked else {}
     for row in linked:
         column = columns.setdefault(row["version_id"], {
             "version_id": row["version_id"], "lang": row["lang"], "method": row["method"],
@@ -230,7 +231,9 @@ def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], versio
             status = "stale"
         elif status == "same" and by_lineage and row["english_number"] != number:
             status = "renumbered"
-        column["rules"].setdefault(number, {**row, "status": status})
+        # The English rule it translates was joined to the one shown by its number alone.
+        by_number = by_lineage and crossings[row["english_lineage"]](row["english_version"], version)
+        column["rules"].setdefault(number, {**row, "status": status, "paired_by_number": by_number})
     return {
         "numbers": numbers,
         "columns": sorted(columns.values(), key=lambda c: (c["lang"], c["version_id"])),

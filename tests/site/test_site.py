@@ -515,6 +515,14 @@ async def test_a_rule_paired_by_its_number_alone_is_shown_as_such(snapshot_ds) -
     assert not any(t["paired_by_number"] for t in data["trace"][3:])
     page = (await snapshot_ds.client.get("/rule/107.14")).text
     assert page.count("paired by its number alone, the texts 10 % alike word by word") == 1
+    # The Korean (2021) and Chinese (2025) 107.14 translate the energy symbol: beside 2019's and
+    # later English they are its translations; beside 2014's moon symbol they are marked.
+    def marked(data: dict) -> dict[str, bool]:
+        return {column["lang"]: column["rules"]["107.14"]["paired_by_number"] for column in data["translations"]["columns"]}
+    assert marked(data) == {"ko": False, "zhs": False}
+    moon = (await snapshot_ds.client.get("/rule/107.14.json?version=en-2014-09-25")).json()
+    assert marked(moon) == {"ko": True, "zhs": True}
+    assert "it may translate another rule" not in page
     # The version's stored changes and the diff page read the same rows: rules paired by number
     # alone, not those as unlike paired by more (201.3 and 505.5, each other's best match in their
     # section; 508.2 and 513.1 by where their subrules went), nor headings.
