@@ -239,6 +239,20 @@ def test_rule_trace_says_when_a_rule_was_paired_by_its_number_alone(db_path: Pat
     ]
 
 
+def test_rule_at_today_says_when_a_number_alone_leads_to_todays_rule(db_path: Path) -> None:
+    output = _run(rule_at, "903.12c", "2025-06-01", "--today", "--db", str(db_path)).splitlines()
+    assert output[:3] == [
+        "en-2025-02-07 (in force on 2025-06-01)",
+        "903.12c",
+        "A player designates either a legendary planeswalker or a legendary creature as their commander.",
+    ]
+    assert output[-1] == (
+        "(between en-2025-02-07 and en-2026-01-16 this rule was paired with the rule left at its number by that"
+        " number alone: today's rule may be another one)"
+    )
+    assert "number alone" not in _run(rule_at, "903.12c", "2026-02-01", "--db", str(db_path))
+
+
 def test_lineages_keep_connive_and_convert_apart(db: sqlite_utils.Database) -> None:
     lineage = lambda version, number: db.execute(  # noqa: E731
         "select lineage_id from rules where version_id = ? and number = ?", [version, number]
