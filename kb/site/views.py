@@ -97,10 +97,16 @@ async def render(datasette, request, template: str, context: dict[str, Any], sta
     return Response.html(html, status=status)
 
 
-async def not_found(datasette, request, message: str, as_json: bool) -> Response:
+async def not_found(
+    datasette, request, message: str, as_json: bool, query: str | None = None, found: list[Any] | None = None
+) -> Response:
+    """404: ``message``; with ``query``, a search for it offered, and ``found``: hits of it (cards
+    whose name holds the query, names it resembles) listed."""
+    hits = [hit.to_dict() for hit in found or []]
     if as_json:
-        return json_response({"ok": False, "error": message}, status=404)
-    return await render(datasette, request, "kb_not_found.html", {"message": message}, status=404)
+        return json_response({"ok": False, "error": message, **({"found": hits} if query else {})}, status=404)
+    return await render(datasette, request, "kb_not_found.html",
+                        {"message": message, "query": query, "found": hits}, status=404)
 
 
 # -- views --------------------------------------------------------------------------------------
@@ -148,6 +154,13 @@ async def card_by_name(datasette, request):
         return Response.redirect(f"/card/{oracle_id}{suffix}")
     if page and "redirect" in page:
         return Response.redirect(f"/card{suffix}?name={quote(page['redirect'])}")
+    if page is None:
+        # A part of a name ("Jace") or a misspelt one: the cards the search finds by it, and the
+        # names it resembles, rather than a dead end.
+        results = await run(datasette, search, name, PER_KIND, None, 0)
+        found = [*results.groups.get("cards", []), *results.suggestions]
+        return await not_found(datasette, request, f"No card or rulings named “{name}”", wants_json(request, json),
+                               query=name, found=found)
     return await page_response(datasette, request, page, json, f"No card or rulings named “{name}”", "kb_card.html")
 
 

@@ -259,7 +259,23 @@ async def test_deathrite_shaman_named_by_its_rulings(snapshot_ds) -> None:
 
 async def test_unknown_card_is_404(snapshot_ds) -> None:
     assert (await snapshot_ds.client.get("/card/00000000-0000-0000-0000-000000000000")).status_code == 404
-    assert (await snapshot_ds.client.get("/card.json?name=nonexistent")).status_code == 404
+    missing = await snapshot_ds.client.get("/card.json?name=nonexistent")
+    assert (missing.status_code, missing.json()["found"]) == (404, [])
+    assert 'href="/search?q=nonexistent">Search everything for “nonexistent”' in (
+        await snapshot_ds.client.get("/card?name=nonexistent")).text
+
+
+async def test_a_card_name_not_found_offers_the_cards_it_may_mean(snapshot_ds) -> None:
+    # Part of a name, in English or Russian: the cards whose names hold it.
+    for name in ("Jace", "Джейс"):
+        response = await snapshot_ds.client.get("/card.json?name=" + quote(name))
+        assert response.status_code == 404
+        assert [hit["url"] for hit in response.json()["found"]] == [f"/card/{JACE}"], name
+    page = (await snapshot_ds.client.get("/card?name=Jace")).text
+    assert f'<li><a href="/card/{JACE}">Jace, Vryn&#39;s Prodigy // Jace, Telepath Unbound</a></li>' in page
+    # A misspelt name: the names it resembles, in their language.
+    misspelt = (await snapshot_ds.client.get("/card?name=" + quote("Toedliches Komplot"))).text
+    assert '<li><a href="/card?name=T%C3%B6dliches%20Komplott" lang="de">Tödliches Komplott</a></li>' in misspelt
 
 
 # -- rule pages ---------------------------------------------------------------------------------
