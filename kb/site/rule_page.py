@@ -5,6 +5,7 @@ import re
 import sqlite3
 from collections import OrderedDict, defaultdict
 from typing import Any
+from urllib.parse import quote
 
 from kb.site.search import (
     bounded_count,
@@ -13,6 +14,7 @@ from kb.site.search import (
     table_exists,
 )
 from kb.site.search_db import newest_ruling_ids, per_file
+from kb.site.search_hit import Hit
 from kb.store import derive_lineage
 
 RULE_HISTORY_LIMIT = 60
@@ -88,6 +90,21 @@ def rule_page(
         "rulings": marked_by_number(conn, rule, rulings_relying_on(conn, rule)),
         "versions": versions_of(conn, rule),
     }
+
+
+def nearest_heading(conn: sqlite3.Connection, number: str, version: str | None = None) -> list[Hit]:
+    """For a rule number no version holds: the rule or section it would sit under, in ``version``
+    (the newest English one by default), "702.19z" → 702.19 Trample, "702.999" → 702."""
+    version = version or newest_english_version(conn)
+    number = number.strip().rstrip(".").lower()
+    candidates = [number.rstrip("abcdefghijklmnopqrstuvwxyz"), number.split(".")[0]]
+    for candidate in dict.fromkeys(c for c in candidates if c and c != number):
+        found = rows(conn, "select number, title from rules where version_id = ? and number = ?", (version, candidate))
+        if found:
+            title = " ".join(part for part in (found[0]["number"], found[0]["title"]) if part)
+            suffix = f"?version={quote(version)}" if version and version != newest_english_version(conn) else ""
+            return [Hit(kind="rule", title=title, url=f"/rule/{found[0]['number']}{suffix}")]
+    return []
 
 
 def grouped_examples(conn: sqlite3.Connection, rule_ids: list[int]) -> dict[int, list[str]]:

@@ -194,6 +194,11 @@ async def rule(datasette, request):
     from_version = request.args.get("from") or None  # the version drop-down: follow the rule's lineage
     page = await run(datasette, rule_page.rule_page, number, version, from_version)
     where = f" in {version}" if version else ""
+    if page is None:
+        # A mistyped subrule ("702.19z") or rule: the rule or section it would sit under.
+        found = await run(datasette, rule_page.nearest_heading, number, version)
+        return await not_found(datasette, request, f"No rule {number}{where}", wants_json(request, json),
+                               query=number, found=found)
     return await page_response(datasette, request, page, json, f"No rule {number}{where}", "kb_rule.html")
 
 
@@ -210,7 +215,10 @@ async def glossary_entry(datasette, request):
     lang = request.args.get("lang", "en")
     page = await run(datasette, glossary_page.glossary_term, term, lang)
     if page is None:
-        return await not_found(datasette, request, f"No glossary term “{term}”", False)
+        # A term in another form or language ("Trampel"): what the search finds it resembles.
+        results = await run(datasette, search, term, PER_KIND, None, 0)
+        found = [*results.groups.get("glossary", []), *results.suggestions]
+        return await not_found(datasette, request, f"No glossary term “{term}”", False, query=term, found=found)
     return await render(datasette, request, "kb_glossary_term.html", {"page": page})
 
 

@@ -372,6 +372,23 @@ async def test_rule_in_an_older_version(snapshot_ds) -> None:
     assert (await snapshot_ds.client.get("/rule/999.99")).status_code == 404
 
 
+async def test_a_rule_number_not_found_offers_the_heading_it_would_sit_under(snapshot_ds) -> None:
+    async def found(path: str) -> list[tuple[str, str]]:
+        response = await snapshot_ds.client.get(path)
+        assert response.status_code == 404, path
+        return [(hit["title"], hit["url"]) for hit in response.json()["found"]]
+    assert await found("/rule/702.19z.json") == [("702.19 Trample", "/rule/702.19")]
+    assert await found("/rule/702.999.json") == [("702 Keyword Abilities", "/rule/702")]
+    assert await found("/rule/9999.json") == []
+    # In an older version, that version's rule: 2013 numbered Wither 702.78 (today Conspire's).
+    assert await found("/rule/702.78z.json?version=en-2013-05-01") == [("702.78 Wither", "/rule/702.78?version=en-2013-05-01")]
+    page = (await snapshot_ds.client.get("/rule/702.19z")).text
+    assert '<li><a href="/rule/702.19">702.19 Trample</a></li>' in page and 'href="/search?q=702.19z"' in page
+    # A glossary term in another language: the term it resembles.
+    glossary = await snapshot_ds.client.get("/glossary/Trampel")
+    assert glossary.status_code == 404 and '<li><a href="/rule/702.19" lang="en">Trample</a></li>' in glossary.text
+
+
 # -- feed, Datasette pages, robots --------------------------------------------------------------
 
 
