@@ -188,9 +188,10 @@ def citations_to_check(db_path: Path, limit: int) -> None:
     click.echo(f"{len(rows)} citations to check")
     for row in rows:
         now = row["current_number"] or "-"
+        by_number = " (paired by its number alone since: it may be another rule)" if row.get("paired_by_number") else ""
         click.echo(
             f"{row['published_at'] or '?'} {row['card'] or '?'}: rule {row['cited_number']}"
-            f" ({row['cited_version']}) {row['status']}, now {now}"
+            f" ({row['cited_version']}) {row['status']}, now {now}{by_number}"
         )
 
 

@@ -324,6 +324,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "in_force_version_id": "The English version in force on the ruling's date; differs from version_id when the keyword the ruling names did not exist yet then and was found in that later version",
         "status": "What became of the rule since the ruling's date",
         "published_at": "The ruling's date (rulings.published_at), kept here so a rule page reads its newest rulings from an index",
+        "paired_by_number": "1: since the ruling's date the rule's lineage took a step paired by a number alone (cr_changes.paired_by_number), so today's rule may be another than the one cited; 0 otherwise; null in rows stored before this was recorded",
     },
 }
 

@@ -85,7 +85,7 @@ order by new_version_id""",
 CITATIONS_TO_CHECK_VIEW = """
 select rr.ruling_id, rulings.published_at, rulings.card_name,
     coalesce(cards.name, rulings.card_name) as card, rulings.text as ruling_text,
-    rr.rule_number as cited_number, rr.version_id as cited_version, rr.status,
+    rr.rule_number as cited_number, rr.version_id as cited_version, rr.status, rr.paired_by_number,
     rr.current_number, cited.title as cited_title, cited.text as cited_text,
     now.title as current_title, now.text as current_text
 from ruling_rules rr
@@ -236,6 +236,15 @@ def save_ruling_rules(
     rules_of = [{rule.number: rule for rule in doc.rules} for doc in documents]
     current_of = {lineage: number for number, lineage in lineages[-1].items()}
     newest_id = versions[-1][0]
+    # The last version each lineage was paired into by a number alone: a citation in a version
+    # before it may have cited another rule than the one its lineage leads to today.
+    last_by_number: dict[str, int] = {}
+    for lineage, version_id in db.execute(
+        "select rules.lineage_id, cr_changes.new_version_id from cr_changes"
+        " join rules on rules.id = cr_changes.new_rule_id where cr_changes.paired_by_number = 1"
+    ).fetchall():
+        if version_id in position_of:
+            last_by_number[lineage] = max(last_by_number.get(lineage, -1), position_of[version_id])
     rule_ids: dict[tuple[str, str], int] = {}  # a few thousand rules, cited by a million rulings
 
     def rule_id(version_id: str, number: str) -> int:
@@ -276,6 +285,7 @@ def save_ruling_rules(
                     lineage,
                     citation.in_force_version_id,
                     published_at,
+                    int(lineage is not None and last_by_number.get(lineage, -1) > at),
                 ),
             )
         batch.extend(rows.values())
@@ -292,7 +302,7 @@ def _insert_ruling_rules(db: sqlite_utils.Database, rows: list[tuple]) -> None:
     db.conn.executemany(
         "insert or replace into ruling_rules (ruling_id, version_id, rule_number, method, rule_id,"
         " confidence, matched_text, current_number, current_rule_id, status, lineage_id,"
-        " in_force_version_id, published_at) values (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        " in_force_version_id, published_at, paired_by_number) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         rows,
     )
 

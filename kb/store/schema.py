@@ -333,6 +333,14 @@ def m015_cr_changes_paired_by_number(db: sqlite_utils.Database) -> None:
         db.table("cr_changes").add_column("paired_by_number", int)
 
 
+@migrations()
+def m016_ruling_rules_paired_by_number(db: sqlite_utils.Database) -> None:
+    """ruling_rules.paired_by_number on older databases: null (not recorded) until the rulings are
+    linked again."""
+    if db["ruling_rules"].exists() and "paired_by_number" not in {c.name for c in db["ruling_rules"].columns}:
+        db.table("ruling_rules").add_column("paired_by_number", int)
+
+
 def next_ruling_rowid(conn: sqlite3.Connection) -> int:
     """The first unused ``rulings.rowid``: new rulings are numbered on from it."""
     return int(conn.execute("select coalesce(max(rowid), 0) + 1 from rulings").fetchone()[0])

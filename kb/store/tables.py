@@ -363,6 +363,7 @@ TABLES: dict[str, dict[str, Any]] = {
             "lineage_id": str,
             "in_force_version_id": str,
             "published_at": str,
+            "paired_by_number": int,
         },
         "pk": ("ruling_id", "version_id", "rule_number", "method"),
         "foreign_keys": [

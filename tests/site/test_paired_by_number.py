@@ -11,9 +11,12 @@ import json
 from pathlib import Path
 
 import pytest
+import sqlite_utils
+from click.testing import CliRunner
 
 from kb.build.inputs import path_inputs
 from kb.build.publish import build_database
+from kb.cli import cli
 from site_databases import JACE, make_datasette
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -31,7 +34,7 @@ ENERGY_RULING = {
 
 
 @pytest.fixture(scope="module")
-def datasette(tmp_path_factory: pytest.TempPathFactory):
+def db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("by-number")
     rulings = folder / "rulings-constructed.json"
     rulings.write_text(json.dumps({"object": "list", "has_more": False, "data": [MOON_RULING, ENERGY_RULING]}))
@@ -42,7 +45,25 @@ def datasette(tmp_path_factory: pytest.TempPathFactory):
         + path_inputs([JACE_CARD, rulings], source_id="scryfall"),
         path,
     )
-    return make_datasette(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def datasette(db_path: Path):
+    return make_datasette(db_path)
+
+
+def test_the_citation_is_stored_as_crossing_a_pairing_by_number(db_path: Path) -> None:
+    db = sqlite_utils.Database(db_path)
+    assert [(row["published_at"], row["version_id"], row["status"], row["paired_by_number"]) for row in db.query(
+        "select * from ruling_rules where rule_number = '107.14' order by published_at"
+    )] == [("2015-06-22", "en-2014-09-25", "changed", 1), ("2019-06-01", "en-2019-01-25", "same", 0)]
+    assert [(row["cited_number"], row["paired_by_number"]) for row in db.query("select * from citations_to_check")] == [
+        ("107.14", 1),
+    ]
+    output = CliRunner().invoke(cli, ["citations-to-check", "--db", str(db_path)]).output
+    assert "2015-06-22 Jace, Vryn's Prodigy // Jace, Telepath Unbound: rule 107.14 (en-2014-09-25) changed, now 107.14" \
+        " (paired by its number alone since: it may be another rule)" in output
 
 
 async def test_a_citation_before_a_pairing_by_number_says_so(datasette) -> None:

@@ -1,5 +1,6 @@
 """Older databases are brought to today's shape: m008 adds rule_lineage_links, m009 renames a status, m011 adds glossary lineages,
-m012 copies each ruling's date into ruling_rules, m013 drops the index of ruling_rules by status alone."""
+m012 copies each ruling's date into ruling_rules, m013 drops the index of ruling_rules by status alone,
+m015 and m016 add the column that says a rule was paired by its number alone."""
 from __future__ import annotations
 
 import sqlite_utils
@@ -65,3 +66,17 @@ def test_citations_to_check_are_found_by_status_and_method() -> None:
     db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW)  # as the CR history makes it
     plan = [row[3] for row in db.execute("explain query plan select * from citations_to_check")]
     assert "SEARCH rr USING INDEX idx_ruling_rules_status_method (status=? AND method=?)" in plan, plan
+
+
+def test_pairings_by_number_alone_are_not_recorded_in_older_rows() -> None:
+    db = sqlite_utils.Database(memory=True)
+    migrations.apply(db, stop_before="m015_cr_changes_paired_by_number")
+    db.table("cr_changes").transform(drop={"paired_by_number"})  # as databases made before m015 are
+    db.table("ruling_rules").transform(drop={"paired_by_number"})
+    db.table("cr_changes").insert({"id": 1, "kind": "changed", "old_number": "107.14", "new_number": "107.14"})
+    db.table("ruling_rules").insert({"ruling_id": 7, "version_id": "en-2014-09-25", "rule_number": "107.14", "method": "cited"})
+    migrations.apply(db)
+    assert [row["paired_by_number"] for row in db["cr_changes"].rows] == [None]
+    assert [row["paired_by_number"] for row in db["ruling_rules"].rows] == [None]
+    assert set(db["cr_changes"].columns_dict) == set(TABLES["cr_changes"]["columns"])
+    assert set(db["ruling_rules"].columns_dict) == set(TABLES["ruling_rules"]["columns"])
