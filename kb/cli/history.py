@@ -143,7 +143,7 @@ def rule_at(number: str, date: str, as_today: bool, db_path: Path) -> None:
         if today != asked:
             where = f"numbered {today}" if today else "removed"
             click.echo(f"(this rule is {where} in {versions[-1][0]}; use --today for today's numbering)")
-    if rule["lineage_id"] and derive_lineage.crossed_by_number(db, rule["lineage_id"])(version_id, versions[-1][0]):
+    if derive_lineage.crossed_by_number(db, [rule["lineage_id"]])(rule["lineage_id"], version_id, versions[-1][0]):
         click.echo(f"(between {version_id} and {versions[-1][0]} this rule was paired with the rule left at its"
                    " number by that number alone: today's rule may be another one)")
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import sqlite3
 from collections import defaultdict
-from collections.abc import Callable
 from typing import Any
 
 from kb.normalise.refs import extract_refs
@@ -251,19 +250,18 @@ def rules_mentioned(conn: sqlite3.Connection, rulings: list[dict[str, Any]]) -> 
     )
     newest = newest_english_version(conn)
     found: dict[str, dict[str, Any]] = {}
-    crossings: dict[str, Callable[[str | None, str | None], bool]] = {}
+    crossed = derive_lineage.crossed_by_number(conn, [row["lineage_id"] for row in cited])
     for row in cited:
         key = row["lineage_id"] or f"{row['version_id']}/{row['rule_number']}"
         entry = found.get(key)
         if entry is None:
             entry = found[key] = _cited_rule(conn, row, newest)
-            crossings[key] = derive_lineage.crossed_by_number(conn, row["lineage_id"])
         shown = entry.get("version_id") or (entry.get("removed_after") or {}).get("version_id")
         then = {"number": row["rule_number"], "version_id": row["version_id"],
                 "not_in_force": bool(row["in_force_version_id"]) and row["in_force_version_id"] != row["version_id"],
                 "in_force_version_id": row["in_force_version_id"],
                 # The rule cited then was joined to the one shown by a number alone on the way.
-                "paired_by_number": crossings[key](row["version_id"], shown)}
+                "paired_by_number": crossed(row["lineage_id"], row["version_id"], shown)}
         if then not in entry["then"]:
             entry["then"].append(then)
     return sorted(found.values(), key=lambda e: (e["number"] is None, _number_key(e["number"] or e["then"][0]["number"])))

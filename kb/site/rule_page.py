@@ -223,7 +223,7 @@ def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], versio
     shown_number = {entry["lineage_id"]: entry["number"] for entry in entries} if by_lineage else {}
     shown = {entry["number"]: entry for entry in entries}
     columns: dict[str, dict[str, Any]] = {}
-    crossings = {key: derive_lineage.crossed_by_number(conn, key) for key in keys} if by_lineage and linked else {}
+    crossed = derive_lineage.crossed_by_number(conn, keys if by_lineage and linked else [])
     for row in linked:
         column = columns.setdefault(row["version_id"], {
             "version_id": row["version_id"], "lang": row["lang"], "method": row["method"],
@@ -249,7 +249,7 @@ def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], versio
         elif status == "same" and by_lineage and row["english_number"] != number:
             status = "renumbered"
         # The English rule it translates was joined to the one shown by its number alone.
-        by_number = by_lineage and crossings[row["english_lineage"]](row["english_version"], version)
+        by_number = by_lineage and crossed(row["english_lineage"], row["english_version"], version)
         column["rules"].setdefault(number, {**row, "status": status, "paired_by_number": by_number})
     return {
         "numbers": numbers,
@@ -354,9 +354,9 @@ def versions_of(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[dict[str
 def marked_by_number(conn: sqlite3.Connection, rule: dict[str, Any], rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each ruling with ``paired_by_number``: the rule it cited (in the version its own date
     relied on) was joined to this one by a number alone on the way (``derive_lineage.crossed_by_number``)."""
-    crossed = derive_lineage.crossed_by_number(conn, rule.get("lineage_id")) if rulings else None
+    crossed = derive_lineage.crossed_by_number(conn, [rule.get("lineage_id")] if rulings else [])
     for ruling in rulings:
-        ruling["paired_by_number"] = bool(crossed and crossed(ruling.get("version_id"), rule.get("version_id")))
+        ruling["paired_by_number"] = crossed(rule.get("lineage_id"), ruling.get("version_id"), rule.get("version_id"))
     return rulings
 
 

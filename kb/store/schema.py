@@ -109,6 +109,9 @@ PARTIAL_INDEXES: list[tuple[str, str, list[str], str]] = [
      "declared_lang != 'en'"),
     # Records with no text of their own or their ruling's (the empty-ruling issue).
     ("idx_ruling_records_empty", "ruling_records", ["document_id"], "trim(coalesce(text, '')) = '' and ruling_id is null"),
+    # The few rules paired by their number alone (a diff across versions and the ruling links
+    # look for them among every change of the archive).
+    ("idx_cr_changes_paired_by_number", "cr_changes", ["new_version_id", "new_rule_id"], "paired_by_number = 1"),
 ]
 
 # Indexes of an expression: (name, table, expression).
