@@ -77,7 +77,8 @@ order by new_version_id""",
     },
     "citations_to_check": {
         "title": "Citations to check",
-        "description": "Rulings citing a rule number that was later renumbered, removed or reworded.",
+        "description": "Rulings citing a rule number that was later renumbered, removed or reworded"
+        " (paired_by_number = 1: the rule cited was joined to today's by its number alone, and may be another).",
         "sql": """select * from citations_to_check order by published_at desc, ruling_id""",
     },
 }
