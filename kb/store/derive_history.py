@@ -24,7 +24,7 @@ from kb.link.ruling_citations import link_ruling
 from kb.records import CRDocument
 from kb.store.bulk_indexes import indexes_made_after
 from kb.store.derive_cr_links import load_cr_document
-from kb.store.derive_lineage import save_glossary_lineages, save_lineage_links, save_lineages
+from kb.store.derive_lineage import by_number_steps, save_glossary_lineages, save_lineage_links, save_lineages
 from kb.store.schema import stable_id
 
 # Canned queries for the Datasette metadata (merged by the owner of kb/metadata.py).
@@ -239,13 +239,10 @@ def save_ruling_rules(
     newest_id = versions[-1][0]
     # The last version each lineage was paired into by a number alone: a citation in a version
     # before it may have cited another rule than the one its lineage leads to today.
-    last_by_number: dict[str, int] = {}
-    for lineage, version_id in db.execute(
-        "select rules.lineage_id, cr_changes.new_version_id from cr_changes"
-        " join rules on rules.id = cr_changes.new_rule_id where cr_changes.paired_by_number = 1"
-    ).fetchall():
-        if version_id in position_of:
-            last_by_number[lineage] = max(last_by_number.get(lineage, -1), position_of[version_id])
+    last_by_number = {
+        lineage: max(position_of.get(version_id, -1) for version_id in steps)
+        for lineage, steps in by_number_steps(db).items()
+    }
     rule_ids: dict[tuple[str, str], int] = {}  # a few thousand rules, cited by a million rulings
 
     def rule_id(version_id: str, number: str) -> int:

@@ -191,26 +191,41 @@ def by_number_column(conn: Connection) -> str:
     return ", paired_by_number" if "paired_by_number" in columns else ""
 
 
-def crossed_by_number(
-    conn: Connection, lineages: Collection[str | None]
-) -> Callable[[str | None, str | None, str | None], bool]:
-    """``crossed(lineage, one, other)``: whether ``lineage`` (one of ``lineages``) took a step
-    paired by a number alone (``cr_changes.paired_by_number``) between two English versions,
-    either way round: a ruling that cited the rule before such a step may have cited another
-    rule than the one its lineage leads to. One query for all of them (a section's page asks for
-    hundreds)."""
-    steps: dict[str, list[str]] = {}
-    wanted = sorted({lineage for lineage in lineages if lineage})
-    if wanted and by_number_column(conn):
+def by_number_steps(conn: Connection, lineages: Collection[str | None] | None = None) -> dict[str, list[str]]:
+    """Lineage → the English versions into which it was paired by a number alone
+    (``cr_changes.paired_by_number``), for ``lineages`` or (None) every lineage; empty in a file
+    built before this was recorded."""
+    if not by_number_column(conn):
+        return {}
+    if lineages is None:
+        found = conn.execute(
+            "select distinct rules.lineage_id, cr_changes.new_version_id from cr_changes"
+            " join rules on rules.id = cr_changes.new_rule_id where cr_changes.paired_by_number = 1"
+        ).fetchall()
+    else:
+        wanted = sorted({lineage for lineage in lineages if lineage})
         # CROSS JOIN keeps rules (by lineage) the outer loop: given a long list of lineages,
         # SQLite's planner chose to scan every change instead (22 ms against 2 for a section).
-        for lineage, version_id in conn.execute(
+        found = conn.execute(
             "select distinct rules.lineage_id, cr_changes.new_version_id from rules"
             " cross join cr_changes on cr_changes.new_rule_id = rules.id"
             f" where rules.lineage_id in ({','.join('?' * len(wanted))}) and cr_changes.paired_by_number = 1",
             wanted,
-        ).fetchall():
-            steps.setdefault(lineage, []).append(version_id)
+        ).fetchall() if wanted else []
+    steps: dict[str, list[str]] = {}
+    for lineage, version_id in found:
+        steps.setdefault(lineage, []).append(version_id)
+    return steps
+
+
+def crossed_by_number(
+    conn: Connection, lineages: Collection[str | None] | None = None
+) -> Callable[[str | None, str | None, str | None], bool]:
+    """``crossed(lineage, one, other)``: whether ``lineage`` (one of ``lineages``; None: any)
+    took a step paired by a number alone between two English versions, either way round: a
+    ruling that cited the rule before such a step may have cited another rule than the one its
+    lineage leads to. One query for all of them (a section's page asks for hundreds)."""
+    steps = by_number_steps(conn, lineages)
     if not steps:
         return lambda lineage, one, other: False
     order = {version_id: index for index, (version_id, _date) in enumerate(english_versions(conn))}
@@ -354,33 +369,13 @@ def diff_by_identity(conn: sqlite_utils.Database, old_id: str, new_id: str) -> l
     # Rules of the older version whose lineage ends before the newer one: removed, or folded.
     ended = set(old_lineages.values()) - set(new_lineages.values()) if _older(conn, old_id, new_id) else set()
     folded = folded_lineages(conn, ended)
-    by_number = _paired_by_number_between(conn, old_id, new_id)
+    # A lineage paired by a number alone on the way: the weak link is the diff's too.
+    crossed = crossed_by_number(conn)
     return diff_by_lineage(
         load_cr_document(conn, old_id), load_cr_document(conn, new_id), old_lineages, new_lineages,
         {number for number, lineage in old_lineages.items() if lineage in folded},
-        {number for number, lineage in old_lineages.items() if lineage in by_number},
+        {number for number, lineage in old_lineages.items() if crossed(lineage, old_id, new_id)},
     )
-
-
-def _paired_by_number_between(conn: Connection, old_id: str, new_id: str) -> set[str]:
-    """The lineages one of whose steps between the two versions (either way round) paired a rule
-    with the rule left at its number by the number alone: the weak link is the diff's too."""
-    if not by_number_column(conn):
-        return set()
-    return {
-        row[0]
-        for row in conn.execute(
-            """select distinct rules.lineage_id from cr_changes
-            join rules on rules.id = cr_changes.new_rule_id
-            join cr_versions on cr_versions.id = cr_changes.new_version_id
-            where cr_changes.paired_by_number = 1
-            and cr_versions.effective_date > min(
-                (select effective_date from cr_versions where id = :old), (select effective_date from cr_versions where id = :new))
-            and cr_versions.effective_date <= max(
-                (select effective_date from cr_versions where id = :old), (select effective_date from cr_versions where id = :new))""",
-            {"old": old_id, "new": new_id},
-        ).fetchall()
-    }
 
 
 def number_in(conn: Connection, lineage: str, version_id: str) -> str | None:
