@@ -33,6 +33,7 @@ from kb.store.derive import link_all
 from kb.store.derive_keywords import derive_keyword_dictionary
 from kb.store.files import read_only_uri
 from kb.store.import_changes import ImportChanges
+from kb.store.migrations import migrations
 from kb.store.save import (
     DocumentInput,
     document_id_for,
@@ -41,7 +42,7 @@ from kb.store.save import (
     save_sources,
 )
 from kb.store.save_cr import cr_indexes_made_after
-from kb.store.schema import ensure_db_shape, migrations, table_counts
+from kb.store.schema import ensure_db_shape, table_counts
 from kb.store.tables import TABLES
 
 

@@ -3,8 +3,9 @@
 ``ensure_db_shape(db)`` is idempotent: it applies pending schema migrations, then (re)creates
 full-text indexes and views. Every build and import ends with it.
 
-The tables themselves are declared in ``kb.store.tables``; this module applies them, with the
-indexes, full-text indexes, views and migrations.
+The tables themselves are declared in ``kb.store.tables`` and made, or brought to today's shape
+in an older file, by ``kb.store.migrations``; this module applies those, then the indexes,
+full-text indexes and views.
 """
 from __future__ import annotations
 
@@ -12,11 +13,11 @@ import hashlib
 import sqlite3
 
 import sqlite_utils
-from sqlite_utils import Migrations
 
 from kb.store.cjk_search import ensure_cjk_search
+from kb.store.migrations import migrations
 from kb.store.search_terms import add_terms_of_rows, make_terms
-from kb.store.tables import LINEAGE_COLUMNS, TABLES
+from kb.store.tables import TABLES
 
 INDEXES: list[tuple[str, list[str], bool]] = [
     ("rules", ["lineage_id"], False),
@@ -180,29 +181,6 @@ VIEWS: dict[str, str] = {
     """,
 }
 
-migrations = Migrations("mtg-rules-kb")
-
-
-def create_declared_table(db: sqlite_utils.Database, name: str) -> None:
-    """Table ``name`` as ``TABLES`` declares it, unless the database has it: what m001 makes on a
-    new database and later migrations give databases made before the table was declared."""
-    spec = TABLES[name]
-    db.table(name).create(spec["columns"], pk=spec["pk"], foreign_keys=spec.get("foreign_keys"), if_not_exists=True)
-
-
-@migrations()
-def m001_initial(db: sqlite_utils.Database) -> None:
-    for name in TABLES:
-        create_declared_table(db, name)
-
-
-@migrations()
-def m002_history(db: sqlite_utils.Database) -> None:
-    """CR history tables (databases made before them get them here; m001 makes them on new ones)."""
-    for name in ("cr_changes", "ruling_rules"):
-        create_declared_table(db, name)
-
-
 def stable_id(*parts: object) -> int:
     """A 60-bit integer from a hash of ``parts``: the same inputs give the same id in every build.
 
@@ -211,137 +189,6 @@ def stable_id(*parts: object) -> int:
     """
     digest = hashlib.sha256("\x1f".join(map(str, parts)).encode("utf-8")).digest()
     return int.from_bytes(digest[:8], "big") >> 4
-
-
-@migrations()
-def m003_cr_version_set_and_status(db: sqlite_utils.Database) -> None:
-    """cr_versions.set_name and cr_versions.status (databases made before them get them here);
-    rules(version_id, number) no longer unique, so a duplicated number keeps both rules."""
-    db.execute("drop index if exists idx_rules_version_id_number")
-    columns = {column.name for column in db["cr_versions"].columns}
-    for column in ("set_name", "status"):
-        if column not in columns:
-            db.table("cr_versions").add_column(column, str)
-
-
-@migrations()
-def m004_keyword_dictionary(db: sqlite_utils.Database) -> None:
-    """The keyword dictionary mined from printed texts (databases made before it get it here)."""
-    create_declared_table(db, "keyword_dictionary")
-
-
-@migrations()
-def m005_rule_lineages(db: sqlite_utils.Database) -> None:
-    """rule_lineages, rules.lineage_id, ruling_rules.lineage_id/in_force_version_id on older databases."""
-    create_declared_table(db, "rule_lineages")
-    add_lineage_columns(db)
-
-
-def add_lineage_columns(db: sqlite_utils.Database) -> None:
-    for table, names in LINEAGE_COLUMNS.items():
-        if db[table].exists():
-            present = {column.name for column in db[table].columns}
-            for name in names:
-                if name not in present:
-                    db.table(table).add_column(name, str)
-
-
-@migrations()
-def m006_rulings_search_rowid(db: sqlite_utils.Database) -> None:
-    """rulings.rowid, the full-text index's dense key (older databases keyed it by the hash ids)."""
-    if not db["rulings"].exists() or "rowid" in {column.name for column in db["rulings"].columns}:
-        return
-    db.table("rulings").add_column("rowid", int)
-    # Numbered through a keyed temporary table: an UPDATE … FROM a window CTE scans the CTE
-    # once per ruling.
-    db.execute("create temp table numbered_rulings (id integer primary key, n integer)")
-    db.execute("insert into numbered_rulings select id, row_number() over (order by id) from rulings")
-    db.execute("update rulings set rowid = (select n from temp.numbered_rulings where numbered_rulings.id = rulings.id)")
-    db.execute("drop table temp.numbered_rulings")
-    # The index reads a ruling by this key: without it every lookup is a table scan.
-    db.execute("create unique index if not exists idx_rulings_rowid on rulings (rowid)")
-    if db["rulings_fts"].exists():
-        # Its rowids were the hash ids: re-read through the new key.
-        db.execute("insert into rulings_fts (rulings_fts) values ('rebuild')")
-
-
-@migrations()
-def m007_no_identity_index(db: sqlite_utils.Database) -> None:
-    """rulings indexed by published_at alone (idx_rulings_published_at): only the linking step
-    looks rulings up by identity, and it makes an index for the time it needs it."""
-    db.execute("drop index if exists idx_rulings_published_at_identity")
-
-
-@migrations()
-def m008_rule_lineage_links(db: sqlite_utils.Database) -> None:
-    """rule_lineage_links (merges and splits) on databases made before it."""
-    create_declared_table(db, "rule_lineage_links")
-
-
-@migrations()
-def m009_rule_link_status_same(db: sqlite_utils.Database) -> None:
-    """rule_links.status "linked" is called "same" (same text, same number as the newest English)."""
-    if db["rule_links"].exists():
-        db.execute("update rule_links set status = 'same' where status = 'linked'")
-
-
-@migrations()
-def m010_ruling_record_text_once(db: sqlite_utils.Database) -> None:
-    """ruling_records.ruling_id on older databases: a record whose text is its ruling's keeps
-    it only in ``rulings.text`` (null ``text``). Every text stays where it is until the next
-    derive moves it; that derive reads each record's text from either place. The index of
-    rulings by card name covers named rulings only."""
-    if db["ruling_records"].exists() and "ruling_id" not in {c.name for c in db["ruling_records"].columns}:
-        db.table("ruling_records").add_column("ruling_id", int)
-    # Remade over named rulings only (PARTIAL_INDEXES).
-    db.execute("drop index if exists idx_rulings_card_name")
-
-
-@migrations()
-def m011_glossary_lineages(db: sqlite_utils.Database) -> None:
-    """glossary.lineage_id: a glossary entry's identity across versions, whatever its term."""
-    add_lineage_columns(db)
-
-
-@migrations()
-def m012_ruling_rules_published_at(db: sqlite_utils.Database) -> None:
-    """ruling_rules.published_at on older databases: the ruling's date, copied from rulings. The
-    index by lineage alone goes: the (lineage, date, ruling) index serves its lookups."""
-    db.execute("drop index if exists idx_ruling_rules_lineage_id")
-    if not db["ruling_rules"].exists() or "published_at" in {c.name for c in db["ruling_rules"].columns}:
-        return
-    db.table("ruling_rules").add_column("published_at", str)
-    db.execute(
-        "update ruling_rules set published_at = (select published_at from rulings where rulings.id = ruling_rules.ruling_id)"
-    )
-
-
-@migrations()
-def m013_ruling_rules_status_method(db: sqlite_utils.Database) -> None:
-    """The index of ruling_rules by status alone goes: the (status, method) index serves it."""
-    db.execute("drop index if exists idx_ruling_rules_status")
-
-
-@migrations()
-def m014_unresolved_card_names(db: sqlite_utils.Database) -> None:
-    """unresolved_card_names (databases made before it get it here; the next derive fills it)."""
-    create_declared_table(db, "unresolved_card_names")
-
-
-@migrations()
-def m015_cr_changes_paired_by_number(db: sqlite_utils.Database) -> None:
-    """cr_changes.paired_by_number on older databases: null (not recorded) until the history is
-    derived again."""
-    if db["cr_changes"].exists() and "paired_by_number" not in {c.name for c in db["cr_changes"].columns}:
-        db.table("cr_changes").add_column("paired_by_number", int)
-
-
-@migrations()
-def m016_ruling_rules_paired_by_number(db: sqlite_utils.Database) -> None:
-    """ruling_rules.paired_by_number on older databases: null (not recorded) until the rulings are
-    linked again."""
-    if db["ruling_rules"].exists() and "paired_by_number" not in {c.name for c in db["ruling_rules"].columns}:
-        db.table("ruling_rules").add_column("paired_by_number", int)
 
 
 def next_ruling_rowid(conn: sqlite3.Connection) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from kb.store.schema import migrations
+from kb.store.migrations import migrations
 from kb.store.tables import TABLES
 
 

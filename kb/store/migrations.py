@@ -1,0 +1,165 @@
+"""Schema migrations: the declared tables made in a new file, and an older file brought to today's shape.
+
+``m001_initial`` makes every table ``kb.store.tables`` declares; each later migration gives a file
+made before a change what the declaration has since (a table, a column, a renamed status, an
+index dropped for a better one). ``kb.store.schema.ensure_db_shape`` applies them, in order, by
+name (sqlite-utils records the applied ones in the file): never rename or reorder one.
+"""
+from __future__ import annotations
+
+import sqlite_utils
+from sqlite_utils import Migrations
+
+from kb.store.tables import LINEAGE_COLUMNS, TABLES
+
+migrations = Migrations("mtg-rules-kb")
+
+
+def create_declared_table(db: sqlite_utils.Database, name: str) -> None:
+    """Table ``name`` as ``TABLES`` declares it, unless the database has it: what m001 makes on a
+    new database and later migrations give databases made before the table was declared."""
+    spec = TABLES[name]
+    db.table(name).create(spec["columns"], pk=spec["pk"], foreign_keys=spec.get("foreign_keys"), if_not_exists=True)
+
+
+def add_missing_column(db: sqlite_utils.Database, table: str, column: str, kind: type) -> bool:
+    """Add ``column`` to ``table`` where the table exists without it (a file made before it was
+    declared); True when it was added."""
+    if not db[table].exists() or column in {c.name for c in db[table].columns}:
+        return False
+    db.table(table).add_column(column, kind)
+    return True
+
+
+@migrations()
+def m001_initial(db: sqlite_utils.Database) -> None:
+    for name in TABLES:
+        create_declared_table(db, name)
+
+
+@migrations()
+def m002_history(db: sqlite_utils.Database) -> None:
+    """CR history tables (databases made before them get them here; m001 makes them on new ones)."""
+    for name in ("cr_changes", "ruling_rules"):
+        create_declared_table(db, name)
+
+
+@migrations()
+def m003_cr_version_set_and_status(db: sqlite_utils.Database) -> None:
+    """cr_versions.set_name and cr_versions.status (databases made before them get them here);
+    rules(version_id, number) no longer unique, so a duplicated number keeps both rules."""
+    db.execute("drop index if exists idx_rules_version_id_number")
+    for column in ("set_name", "status"):
+        add_missing_column(db, "cr_versions", column, str)
+
+
+@migrations()
+def m004_keyword_dictionary(db: sqlite_utils.Database) -> None:
+    """The keyword dictionary mined from printed texts (databases made before it get it here)."""
+    create_declared_table(db, "keyword_dictionary")
+
+
+@migrations()
+def m005_rule_lineages(db: sqlite_utils.Database) -> None:
+    """rule_lineages, rules.lineage_id, ruling_rules.lineage_id/in_force_version_id on older databases."""
+    create_declared_table(db, "rule_lineages")
+    add_lineage_columns(db)
+
+
+def add_lineage_columns(db: sqlite_utils.Database) -> None:
+    for table, names in LINEAGE_COLUMNS.items():
+        for name in names:
+            add_missing_column(db, table, name, str)
+
+
+@migrations()
+def m006_rulings_search_rowid(db: sqlite_utils.Database) -> None:
+    """rulings.rowid, the full-text index's dense key (older databases keyed it by the hash ids)."""
+    if not add_missing_column(db, "rulings", "rowid", int):
+        return
+    # Numbered through a keyed temporary table: an UPDATE … FROM a window CTE scans the CTE
+    # once per ruling.
+    db.execute("create temp table numbered_rulings (id integer primary key, n integer)")
+    db.execute("insert into numbered_rulings select id, row_number() over (order by id) from rulings")
+    db.execute("update rulings set rowid = (select n from temp.numbered_rulings where numbered_rulings.id = rulings.id)")
+    db.execute("drop table temp.numbered_rulings")
+    # The index reads a ruling by this key: without it every lookup is a table scan.
+    db.execute("create unique index if not exists idx_rulings_rowid on rulings (rowid)")
+    if db["rulings_fts"].exists():
+        # Its rowids were the hash ids: re-read through the new key.
+        db.execute("insert into rulings_fts (rulings_fts) values ('rebuild')")
+
+
+@migrations()
+def m007_no_identity_index(db: sqlite_utils.Database) -> None:
+    """rulings indexed by published_at alone (idx_rulings_published_at): only the linking step
+    looks rulings up by identity, and it makes an index for the time it needs it."""
+    db.execute("drop index if exists idx_rulings_published_at_identity")
+
+
+@migrations()
+def m008_rule_lineage_links(db: sqlite_utils.Database) -> None:
+    """rule_lineage_links (merges and splits) on databases made before it."""
+    create_declared_table(db, "rule_lineage_links")
+
+
+@migrations()
+def m009_rule_link_status_same(db: sqlite_utils.Database) -> None:
+    """rule_links.status "linked" is called "same" (same text, same number as the newest English)."""
+    if db["rule_links"].exists():
+        db.execute("update rule_links set status = 'same' where status = 'linked'")
+
+
+@migrations()
+def m010_ruling_record_text_once(db: sqlite_utils.Database) -> None:
+    """ruling_records.ruling_id on older databases: a record whose text is its ruling's keeps
+    it only in ``rulings.text`` (null ``text``). Every text stays where it is until the next
+    derive moves it; that derive reads each record's text from either place. The index of
+    rulings by card name covers named rulings only."""
+    add_missing_column(db, "ruling_records", "ruling_id", int)
+    # Remade over named rulings only (PARTIAL_INDEXES).
+    db.execute("drop index if exists idx_rulings_card_name")
+
+
+@migrations()
+def m011_glossary_lineages(db: sqlite_utils.Database) -> None:
+    """glossary.lineage_id: a glossary entry's identity across versions, whatever its term."""
+    add_lineage_columns(db)
+
+
+@migrations()
+def m012_ruling_rules_published_at(db: sqlite_utils.Database) -> None:
+    """ruling_rules.published_at on older databases: the ruling's date, copied from rulings. The
+    index by lineage alone goes: the (lineage, date, ruling) index serves its lookups."""
+    db.execute("drop index if exists idx_ruling_rules_lineage_id")
+    if not add_missing_column(db, "ruling_rules", "published_at", str):
+        return
+    db.execute(
+        "update ruling_rules set published_at = (select published_at from rulings where rulings.id = ruling_rules.ruling_id)"
+    )
+
+
+@migrations()
+def m013_ruling_rules_status_method(db: sqlite_utils.Database) -> None:
+    """The index of ruling_rules by status alone goes: the (status, method) index serves it."""
+    db.execute("drop index if exists idx_ruling_rules_status")
+
+
+@migrations()
+def m014_unresolved_card_names(db: sqlite_utils.Database) -> None:
+    """unresolved_card_names (databases made before it get it here; the next derive fills it)."""
+    create_declared_table(db, "unresolved_card_names")
+
+
+@migrations()
+def m015_cr_changes_paired_by_number(db: sqlite_utils.Database) -> None:
+    """cr_changes.paired_by_number on older databases: null (not recorded) until the history is
+    derived again."""
+    add_missing_column(db, "cr_changes", "paired_by_number", int)
+
+
+@migrations()
+def m016_ruling_rules_paired_by_number(db: sqlite_utils.Database) -> None:
+    """ruling_rules.paired_by_number on older databases: null (not recorded) until the rulings are
+    linked again."""
+    add_missing_column(db, "ruling_rules", "paired_by_number", int)
