@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from kb.site.rule_page import newest_ruling_ids, rulings_relying_on
+from kb.site.rule_rulings import newest_ruling_ids, rulings_relying_on
 from kb.site.search_db import rows
 
 EVERY_RULING_SORTED = """select distinct rulings.id, ruling_rules.method, ruling_rules.rule_number, ruling_rules.version_id

@@ -9,7 +9,7 @@ from markupsafe import Markup
 
 from kb.site.labels import version_name
 from kb.site.markup import render_text
-from kb.site.rule_page import rulings_relying_on
+from kb.site.rule_rulings import rulings_relying_on
 from kb.site.ruling_list import ruling_items_html
 from kb.site.search_db import rows
 

@@ -1,0 +1,70 @@
+"""The rulings a rule page lists: those relying on the rule under any number it had, newest first,
+each marked where the rule it cited was joined to this one by a number alone."""
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from kb.site.search import bounded_count, rows, table_exists
+from kb.site.search_db import newest_ruling_ids
+from kb.store import derive_lineage
+
+# More rulings than this relying on one rule: read rulings newest first instead of sorting them.
+BUSY_RULE_RULINGS = 2000
+
+
+def marked_by_number(conn: sqlite3.Connection, rule: dict[str, Any], rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each ruling with ``paired_by_number``: the rule it cited (in the version its own date
+    relied on) was joined to this one by a number alone on the way (``derive_lineage.crossed_by_number``)."""
+    crossed = derive_lineage.crossed_by_number(conn, [rule.get("lineage_id")] if rulings else [])
+    for ruling in rulings:
+        ruling["paired_by_number"] = crossed(rule.get("lineage_id"), ruling.get("version_id"), rule.get("version_id"))
+    return rulings
+
+
+def rulings_relying_on(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[dict[str, Any]]:
+    """Rulings whose text cites this rule or names its keyword (``ruling_rules``), under any
+    number the rule had (its lineage) in the version in force on their date: the newest hundred."""
+    if not table_exists(conn, "ruling_rules"):
+        return []
+    columns = {column[1] for column in conn.execute("pragma table_info(ruling_rules)")}
+    by_lineage = bool(rule.get("lineage_id")) and "lineage_id" in columns
+    where = (
+        "ruling_rules.lineage_id = :lineage" if by_lineage
+        else "ruling_rules.rule_id = :rule or ruling_rules.current_rule_id = :rule"
+    )
+    params: dict[str, Any] = {"rule": rule["id"], "lineage": rule.get("lineage_id")}
+    newest = ""
+    if by_lineage and "published_at" in columns:
+        # A keyword's rule can have tens of thousands of rulings (a million-ruling database):
+        # the newest hundred come from the (lineage, date) index, never from sorting them all.
+        ids = newest_ruling_ids(conn, rule["lineage_id"], 100)
+        params.update({f"id{index}": ruling_id for index, ruling_id in enumerate(ids)})
+        newest = "and rulings.id in ({})".format(",".join(f":id{index}" for index in range(len(ids))) or "null")
+        # Each chosen ruling's links by its id, not the rule's (huge) list of links.
+        where = where.replace("ruling_rules.", "+ruling_rules.")
+    elif bounded_count(conn, f"select 1 from ruling_rules where {where}", params, BUSY_RULE_RULINGS) > BUSY_RULE_RULINGS:
+        # A database built before ruling_rules kept the date: read rulings newest first (the
+        # published_at index) until a hundred rely on the rule. The ``+`` keeps SQLite from
+        # looking each ruling up through the rule's (huge) list instead of by its id.
+        unindexed = where.replace("ruling_rules.", "+ruling_rules.")
+        ids = [row[0] for row in conn.execute(
+            f"""select rulings.id from rulings where exists (
+                select 1 from ruling_rules where ruling_rules.ruling_id = rulings.id and ({unindexed}))
+            order by rulings.published_at desc, rulings.id desc limit 100""",
+            params,
+        )]
+        params.update({f"id{index}": ruling_id for index, ruling_id in enumerate(ids)})
+        newest = "and rulings.id in ({})".format(",".join(f":id{index}" for index in range(len(ids))) or "null")
+        where = unindexed
+    return rows(
+        conn,
+        f"""select distinct rulings.id, rulings.oracle_id, coalesce(cards.name, rulings.card_name) as card,
+            rulings.published_at, rulings.text, ruling_rules.method, ruling_rules.rule_number,
+            ruling_rules.version_id, ruling_rules.confidence
+        from ruling_rules join rulings on rulings.id = ruling_rules.ruling_id
+        left join cards on cards.oracle_id = rulings.oracle_id
+        where ({where}) {newest}
+        order by rulings.published_at desc, rulings.id desc limit 100""",
+        params,
+    )
