@@ -93,14 +93,15 @@ def rule_page(
 def nearest_heading(conn: sqlite3.Connection, number: str, version: str | None = None) -> list[Hit]:
     """For a rule number no version holds: the rule or section it would sit under, in ``version``
     (the newest English one by default), "702.19z" → 702.19 Trample, "702.999" → 702."""
-    version = version or newest_english_version(conn)
+    newest = newest_english_version(conn)
+    version = version or newest
     number = number.strip().rstrip(".").lower()
     candidates = [number.rstrip("abcdefghijklmnopqrstuvwxyz"), number.split(".")[0]]
     for candidate in dict.fromkeys(c for c in candidates if c and c != number):
         found = rows(conn, "select number, title from rules where version_id = ? and number = ?", (version, candidate))
         if found:
             title = " ".join(part for part in (found[0]["number"], found[0]["title"]) if part)
-            suffix = f"?version={quote(version)}" if version and version != newest_english_version(conn) else ""
+            suffix = f"?version={quote(version)}" if version and version != newest else ""
             return [Hit(kind="rule", title=title, url=f"/rule/{found[0]['number']}{suffix}")]
     return []
 
