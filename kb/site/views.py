@@ -109,6 +109,12 @@ async def not_found(
                         {"message": message, "query": query, "found": hits}, status=404)
 
 
+async def what_it_may_mean(datasette, query: str, kind: str) -> list[Any]:
+    """For a page not found: the search's hits of ``kind`` for ``query`` and the names it resembles."""
+    results = await run(datasette, search, query, PER_KIND, None, 0)
+    return [*results.groups.get(kind, []), *results.suggestions]
+
+
 # -- views --------------------------------------------------------------------------------------
 
 
@@ -157,8 +163,7 @@ async def card_by_name(datasette, request):
     if page is None:
         # A part of a name ("Jace") or a misspelt one: the cards the search finds by it, and the
         # names it resembles, rather than a dead end.
-        results = await run(datasette, search, name, PER_KIND, None, 0)
-        found = [*results.groups.get("cards", []), *results.suggestions]
+        found = await what_it_may_mean(datasette, name, "cards")
         return await not_found(datasette, request, f"No card or rulings named “{name}”", wants_json(request, json),
                                query=name, found=found)
     return await page_response(datasette, request, page, json, f"No card or rulings named “{name}”", "kb_card.html")
@@ -216,8 +221,7 @@ async def glossary_entry(datasette, request):
     page = await run(datasette, glossary_page.glossary_term, term, lang)
     if page is None:
         # A term in another form or language ("Trampel"): what the search finds it resembles.
-        results = await run(datasette, search, term, PER_KIND, None, 0)
-        found = [*results.groups.get("glossary", []), *results.suggestions]
+        found = await what_it_may_mean(datasette, term, "glossary")
         return await not_found(datasette, request, f"No glossary term “{term}”", False, query=term, found=found)
     return await render(datasette, request, "kb_glossary_term.html", {"page": page})
 
