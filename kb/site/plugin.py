@@ -232,8 +232,8 @@ def render_cell(row, value, column, table, database, datasette):
     """Datasette's table pages: card names, Oracle ids, rule numbers and glossary terms link to the site's pages."""
     if not isinstance(value, str) or not value:
         return None
-    if table in ("cards", "card_names") and column == "name" and row["oracle_id"]:
-        return Markup(f'<a href="/card/{quote(row["oracle_id"])}">{html.escape(value)}</a>')
+    if table in ("cards", "card_names") and column == "name" and (oracle_id := _stored_text(row["oracle_id"])):
+        return Markup(f'<a href="/card/{quote(oracle_id)}">{html.escape(value)}</a>')
     if table == "glossary" and column == "term":
         return Markup(f'<a href="/glossary/{quote(value, safe="")}">{html.escape(value)}</a>')
     if column == "oracle_id" and len(value) == 36:
@@ -243,3 +243,11 @@ def render_cell(row, value, column, table, database, datasette):
     if column in ("rule_number", "target_number", "current_number", "old_number", "new_number") and value[:1].isdigit():
         return Markup(f'<a href="/rule/{quote(value)}">{html.escape(value)}</a>')
     return None
+
+
+def _stored_text(value: object) -> str | None:
+    """A text cell as stored: Datasette hands the cell hook a foreign key to a table with a label
+    column as ``{"value": …, "label": …}`` (card_names.oracle_id → cards, labelled by name)."""
+    if isinstance(value, dict):
+        value = value.get("value")
+    return value if isinstance(value, str) else None

@@ -670,6 +670,24 @@ async def test_datasette_rows_link_to_site_pages(snapshot_ds, snapshot_db) -> No
     assert '<a href="/rule/702.19">702.19</a>' in text
     cards = (await snapshot_ds.client.get(f"/{snapshot_db.stem}/cards?oracle_id={JACE}")).text
     assert f'<a href="/card/{JACE}">Jace, Vryn&#x27;s Prodigy // Jace, Telepath Unbound</a>' in cards
+    # card_names.oracle_id points at cards, whose label is the name: Datasette hands the cell
+    # hook that column as {"value", "label"} (it answered 500 for the whole table page).
+    names = await snapshot_ds.client.get(f"/{snapshot_db.stem}/card_names?oracle_id={JACE}&lang=ru")
+    assert names.status_code == 200
+    assert f'<a href="/card/{JACE}">Джейс, Гений из Врина // Джейс, Вольный Телепат</a>' in names.text
+
+
+async def test_every_table_and_view_page_answers(snapshot_ds, snapshot_db) -> None:
+    """Datasette's page of every table and view the database shows, as a person or a JSON client
+    opens it: none fails (a plugin's cell hook or a view's SQL would be found here first)."""
+    listing = (await snapshot_ds.client.get(f"/{snapshot_db.stem}.json")).json()
+    shown = [table["name"] for table in listing["tables"] if not table["hidden"]]
+    shown += [view["name"] for view in listing["views"]]
+    assert len(shown) > 30
+    for name in shown:
+        for suffix in ("", ".json?_labels=on"):
+            response = await snapshot_ds.client.get(f"/{snapshot_db.stem}/{quote(name)}{suffix}")
+            assert response.status_code == 200, (name, suffix, response.status_code)
 
 
 def test_rule_numbers_in_any_language_and_ranges_are_links() -> None:
