@@ -38,8 +38,10 @@ COLOURS = {"W": "w", "U": "u", "B": "b", "R": "r", "G": "g", "C": "c"}
 COLOUR_WORDS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green", "C": "colorless", "S": "snow"}
 NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
                 "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen"]
+# {P} alone and {H} as the current CR writes them: 107.18 "The pawprint symbol is {P}", 107.4g "the
+# Phyrexian symbol {H} with no colored background" (half mana is {½}).
 OTHER_SYMBOLS = {"T": "tap", "Q": "untap", "E": "energy", "CHAOS": "chaos", "PW": "planeswalker", "A": "acorn",
-                 "TK": "ticket", "H": "half"}
+                 "TK": "ticket", "P": "pawprint", "H": "Phyrexian symbol"}
 
 
 def symbol_words(token: str) -> str:
@@ -66,6 +68,8 @@ def symbol_words(token: str) -> str:
             words.append("half a generic")
         else:
             return token
+    if not words:
+        return token
     if phyrexian:
         words[0] = words[0].replace("one ", "one Phyrexian ", 1) if words[0].startswith("one ") else "Phyrexian " + words[0]
     if len(words) == 2 and words[0].endswith("generic") and not words[1].startswith("one "):
@@ -165,7 +169,7 @@ def rule_link_html(number: str, version: str | None = None) -> str:
 # one keeps its text token only.
 MANA_CSS = Path(__file__).parent / "static" / "mana.css"
 MANA_NAMES = {"T": "tap", "Q": "untap", "½": "1-2", "∞": "infinity", "CHAOS": "chaos", "PW": "planeswalker",
-              "A": "acorn", "TK": "ticket"}
+              "A": "acorn", "TK": "ticket", "P": "paw"}
 
 
 @lru_cache(maxsize=1)
@@ -201,7 +205,7 @@ def symbol_html(token: str) -> str:
         classes.append("sym-" + "".join(colours[:2]))
     else:
         classes.append("sym-generic")
-    if "P" in parts:
+    if "P" in parts[1:] or inner == "H":
         classes.append("sym-phyrexian")
     if len(parts) > 1:
         classes.append("sym-hybrid")

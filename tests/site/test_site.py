@@ -42,6 +42,9 @@ def test_render_text_escapes_then_links_rules_and_symbols() -> None:
         ("{2/W}", "ms-2w", "two generic or one white mana"),
         ("{G/P}", "ms-gp", "one Phyrexian green mana"),
         ("{W/U/P}", "ms-wup", "one Phyrexian white or blue mana"),
+        # The current CR: 107.18 "The pawprint symbol is {P}", 107.4g "the Phyrexian symbol {H}".
+        ("{P}", "ms-paw", "pawprint"),
+        ("{H}", "ms-h", "Phyrexian symbol"),
     ],
 )
 def test_symbols_drawn_with_the_mana_font_and_read_as_words(token: str, glyph: str, words: str) -> None:
@@ -52,6 +55,30 @@ def test_symbols_drawn_with_the_mana_font_and_read_as_words(token: str, glyph: s
     assert f'role="img" aria-label="{words}"' in html
     fallback = re.search(r'<span class="sym-fallback" aria-hidden="true">(.*)</span></span>$', html)
     assert fallback and re.sub(r"<[^>]+>", "", fallback.group(1)) == "{" + {"{T}": "↷"}.get(token, token[1:-1]) + "}"
+
+
+def test_every_symbol_the_snapshot_holds_renders(snapshot_conn) -> None:
+    """Each braced token of every text a page shows (rules, glossary, rulings, translations,
+    Oracle and printed texts) renders as a symbol that reads as words, or stays its own text."""
+    texts = snapshot_conn.execute(
+        """select text from rules union all select text from glossary union all select text from rulings
+        union all select text from ruling_translations union all select oracle_text from cards
+        union all select printed_text from printings"""
+    )
+    tokens = {token for (text,) in texts for token in re.findall(r"\{[^{}]{1,12}\}", text or "")}
+    assert {"{P}", "{H}", "{T}", "{W/P}"} <= tokens
+    for token in sorted(tokens):
+        label = re.search(r'aria-label="([^"]*)"', render_text(token))
+        assert label is None or label.group(1), token
+
+
+async def test_rules_that_print_the_pawprint_symbol_answer(snapshot_ds) -> None:
+    # 107.18 and 700.2i print {P} alone: reading it as a Phyrexian symbol with no colour left
+    # no words at all, and these pages (and 107, 700.2 above them) answered 500.
+    for number in ("107", "107.18", "700.2", "700.2i"):
+        response = await snapshot_ds.client.get(f"/rule/{number}")
+        assert response.status_code == 200, number
+    assert 'aria-label="pawprint"' in (await snapshot_ds.client.get("/rule/107.18")).text
 
 
 def test_symbol_without_a_glyph_keeps_its_text_token() -> None:
