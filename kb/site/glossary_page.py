@@ -6,6 +6,7 @@ from typing import Any
 
 from kb.site.search_db import newest_english_version, rows, table_has_rows
 from kb.site.search_text import fold, rule_number_key
+from kb.site.symbol_readings import symbol_readings
 
 
 def glossary_index(conn: sqlite3.Connection, lang: str = "en") -> dict[str, Any]:
@@ -56,6 +57,10 @@ def glossary_term(conn: sqlite3.Connection, term: str, lang: str = "en") -> dict
         "printed": printed_keywords(conn, english_term) if english_term else [],
         "history": history_of(conn, english) if english else [],
     }
+    # What {P} and the like mean in each version whose text the page shows.
+    readings = symbol_readings(conn)
+    shown = {entry["version_id"], *(entry_then["version_id"] for entry_then in page["history"])}
+    page["symbol_readings"] = {version_id: readings[version_id] for version_id in sorted(shown) if version_id in readings}
     return page
 
 

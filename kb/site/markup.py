@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote
@@ -44,10 +44,16 @@ OTHER_SYMBOLS = {"T": "tap", "Q": "untap", "E": "energy", "CHAOS": "chaos", "PW"
                  "TK": "ticket", "P": "pawprint", "H": "Phyrexian symbol"}
 
 
-def symbol_words(token: str) -> str:
+# How a reading of a symbol that changed meaning (``kb.site.symbol_readings``) is drawn.
+READING_GLYPHS = {"pawprint": "paw", "Phyrexian symbol": "h", "planeswalker": "planeswalker", "chaos": "chaos"}
+
+
+def symbol_words(token: str, readings: Mapping[str, str] | None = None) -> str:
     """What a symbol says aloud: {U} "one blue mana", {2} "two generic mana", {T} "tap",
     {W/U} "one white or blue mana", {B/P} "one Phyrexian black mana", {2/W} "two generic or one white mana"."""
     inner = token.strip("{}").upper()
+    if readings and inner in readings:
+        return readings[inner]
     if inner in OTHER_SYMBOLS:
         return OTHER_SYMBOLS[inner]
     if inner.isdigit():
@@ -122,9 +128,13 @@ class GlossaryLinker:
         return "".join(out)
 
 
-def render_text(text: str | None, version: str | None = None, linker: GlossaryLinker | None = None) -> str:
+def render_text(
+    text: str | None, version: str | None = None, linker: GlossaryLinker | None = None,
+    readings: Mapping[str, str] | None = None,
+) -> str:
     """Scraped text as safe HTML: escaped, rule numbers linked, symbols as labelled tokens,
-    and (with a ``linker``) glossary terms linked at their first use."""
+    and (with a ``linker``) glossary terms linked at their first use. ``readings``: what symbols
+    that changed meaning mean in the CR version the text is from (``kb.site.symbol_readings``)."""
     if not text:
         return ""
     plain = linker.link if linker is not None else html.escape
@@ -133,7 +143,7 @@ def render_text(text: str | None, version: str | None = None, linker: GlossaryLi
     for match in TOKEN.finditer(text):
         out.append(plain(text[cursor : match.start()]))
         if match.group("symbol"):
-            out.append(symbol_html(match.group(0)))
+            out.append(symbol_html(match.group(0), readings))
         elif match.group("section"):
             out.append(html.escape(match.group("word") + match.group("space")))
             out.append(rule_link_html(match.group("first"), version))
@@ -177,15 +187,16 @@ def mana_classes() -> frozenset[str]:
     return frozenset(re.findall(r"\.ms-([a-z0-9-]+)::?before", MANA_CSS.read_text(encoding="utf-8")))
 
 
-def mana_class(token: str) -> str | None:
+def mana_class(token: str, readings: Mapping[str, str] | None = None) -> str | None:
     """``{W/U}`` -> "ms-wu", ``{2}`` -> "ms-2", ``{T}`` -> "ms-tap", ``{G/P}`` -> "ms-gp"; None
     when the font has no glyph for it."""
     inner = token[1:-1].upper()
-    name = MANA_NAMES.get(inner) or inner.replace("/", "").lower()
+    reading = readings.get(inner) if readings else None
+    name = READING_GLYPHS.get(reading or "") or MANA_NAMES.get(inner) or inner.replace("/", "").lower()
     return f"ms-{name}" if name in mana_classes() else None
 
 
-def symbol_html(token: str) -> str:
+def symbol_html(token: str, readings: Mapping[str, str] | None = None) -> str:
     """``{W/U}`` -> the Mana font's glyph with a text token as fallback; reads as words.
 
     The glyph (``<i class="ms ms-cost ms-wu">``) shows once the font has loaded (the page marks
@@ -205,14 +216,14 @@ def symbol_html(token: str) -> str:
         classes.append("sym-" + "".join(colours[:2]))
     else:
         classes.append("sym-generic")
-    if "P" in parts[1:] or inner == "H":
+    label = symbol_words(token, readings)
+    if "P" in parts[1:] or label == "Phyrexian symbol":
         classes.append("sym-phyrexian")
     if len(parts) > 1:
         classes.append("sym-hybrid")
-    glyph = mana_class(token)
+    glyph = mana_class(token, readings)
     if glyph:
         classes.append("sym-glyph")
-    label = symbol_words(token)
     shown = {"T": "↷", "Q": "↶"}.get(inner, "/".join(parts))
     icon = f'<i class="ms ms-cost {glyph}" aria-hidden="true"></i>' if glyph else ""
     return (

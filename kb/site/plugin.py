@@ -188,7 +188,7 @@ def handle_exception(datasette, request, exception):
 
 @hookimpl
 def prepare_jinja2_environment(env):
-    env.filters["kbtext"] = lambda text, version=None: Markup(markup.render_text(text, version))
+    env.filters["kbtext"] = lambda text, version=None, readings=None: Markup(markup.render_text(text, version, None, readings))
     env.filters["langname"] = lambda code: LANGUAGE_NAMES.get(code or "", code or "")
     env.filters["quote"] = lambda text: quote(text or "")
     env.filters["worddiff"] = lambda diff: Markup(markup.render_word_diff(diff))
@@ -202,7 +202,8 @@ def prepare_jinja2_environment(env):
     env.filters["isodate"] = lambda raw, lang="en": parse_date(raw, lang or "en") or raw
     env.filters["glossarylinker"] = lambda terms: markup.GlossaryLinker(
         (term["term"], "/glossary/" + quote(term["term"], safe="")) for term in terms or [])
-    env.filters["kblinked"] = lambda text, version=None, linker=None: Markup(markup.render_text(text, version, linker))
+    env.filters["kblinked"] = lambda text, version=None, linker=None, readings=None: Markup(
+        markup.render_text(text, version, linker, readings))
     env.filters["rulingitems"] = ruling_list.ruling_items_html
     env.filters["contentsrules"] = contents_page.rule_items_html
 

@@ -15,6 +15,7 @@ from kb.site.search import (
 )
 from kb.site.search_db import per_file
 from kb.site.search_hit import Hit
+from kb.site.symbol_readings import symbol_readings
 from kb.store import derive_lineage
 
 RULE_HISTORY_LIMIT = 60
@@ -68,6 +69,12 @@ def rule_page(
     for entry in entries:
         entry["examples"] = examples.get(entry["id"], [])
     parent = rows(conn, "select number, title from rules where version_id = ? and number = ?", (version, rule["parent_number"]))
+    translated = translations(conn, entries, version)
+    history_entries = history(conn, rule)
+    # What {P} and the like mean in each version whose text the page shows.
+    shown_versions = {version, *(column["version_id"] for column in translated.get("columns", [])),
+                      *(entry["versions"][0] for entry in history_entries)}
+    readings = symbol_readings(conn)
     return {
         "number": number,
         "version": version_row,
@@ -81,8 +88,9 @@ def rule_page(
         "cited_by": cited_by(conn, version, number),
         "glossary": glossary_terms_used(conn, version, entries),
         "lineage": rule.get("lineage_id"),
-        "translations": translations(conn, entries, version),
-        "history": history(conn, rule),
+        "translations": translated,
+        "history": history_entries,
+        "symbol_readings": {shown: readings[shown] for shown in sorted(shown_versions) if shown in readings},
         "same_number": same_number_other_rules(conn, rule),
         "trace": rule_trace(conn, rule),
         "rulings": marked_by_number(conn, rule, rulings_relying_on(conn, rule)),
