@@ -2,9 +2,10 @@
 
 The search sorts full-text matches by CR version through a map of every rule's head, suggests
 keywords from every term held, and the rule pages mark glossary terms with the current
-version's compiled patterns (all kept per file: ``kb.site.search_db.per_file``). Read on demand,
-the first search after a start or a swap on a file holding the whole CR archive (238k rules)
-took 1.5-3.7 s, under the pages' 3 s time limit, and the first rule page ~0.2 s.
+version's compiled patterns and read each version's symbols as it defines them (all kept per
+file: ``kb.site.search_db.per_file``). Read on demand, the first search after a start or a swap
+on a file holding the whole CR archive (238k rules) took 1.5-3.7 s, under the pages' 3 s time
+limit, and the first rule page ~0.2 s.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from kb.site.search_db import (
     table_exists,
 )
 from kb.site.search_keywords import suggestion_candidates
+from kb.site.symbol_readings import symbol_readings
 
 log = logging.getLogger("kb.site.warm")
 
@@ -40,6 +42,7 @@ def read_file_maps(conn: sqlite3.Connection) -> None:
         suggestion_candidates(conn)
         if current is not None and table_exists(conn, "glossary"):
             glossary_patterns(conn, current)
+        symbol_readings(conn)
 
 
 async def warm_file_maps(database: Any) -> None:
