@@ -36,7 +36,7 @@ def newest_version(conn: sqlite3.Connection, lang: str) -> str | None:
 def glossary_term(conn: sqlite3.Connection, term: str, lang: str = "en") -> dict[str, Any] | None:
     """One term: its definition, the rules it points to and that use it, translations, history."""
     version = newest_version(conn, lang)
-    entry = find_entry(conn, version, term)
+    entry = find_entry(conn, version, term) or last_entry(conn, lang, term)
     if entry is None:
         return None
     english = entry if lang == "en" else english_entry(conn, entry["id"])
@@ -44,6 +44,9 @@ def glossary_term(conn: sqlite3.Connection, term: str, lang: str = "en") -> dict
     page: dict[str, Any] = {
         "lang": lang,
         "entry": entry,
+        # A term the newest glossary no longer has: its last definition, from an older version.
+        "newest_version": version,
+        "dropped": entry["version_id"] != version,
         "english": english,
         "refs": rows(
             conn,
@@ -77,6 +80,17 @@ def find_entry(conn: sqlite3.Connection, version: str | None, term: str) -> dict
             from glossary as older join glossary as newest on newest.lineage_id = older.lineage_id
             where older.term = ? and older.lineage_id is not null and newest.version_id = ?
             limit 1""", (term, version))
+    return found[0] if found else None
+
+
+def last_entry(conn: sqlite3.Connection, lang: str, term: str) -> dict[str, Any] | None:
+    """The entry of the newest ``lang`` version that still defines ``term``, for a term the glossary
+    has dropped and no later entry became ("Comes into Play"): old rule pages link their own
+    glossary's terms."""
+    found = rows(conn, """select glossary.id, glossary.term, glossary.text, glossary.version_id
+        from glossary join cr_versions on cr_versions.id = glossary.version_id
+        where glossary.term = ? collate nocase and cr_versions.lang = ?
+        order by cr_versions.effective_date desc limit 1""", (term, lang))
     return found[0] if found else None
 
 

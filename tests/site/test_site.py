@@ -645,6 +645,19 @@ async def test_a_renamed_glossary_term_keeps_its_history(snapshot_ds) -> None:
     assert ">移出战斗</a>" in renamed and "as “Removed from Combat”" in renamed
 
 
+async def test_a_term_the_glossary_dropped_shows_its_last_definition(snapshot_ds) -> None:
+    # The 2003 and 2006 glossaries define "Comes into Play"; no later entry became it (its words
+    # became "Enters the Battlefield" as a new entry). The old rule pages link it, and it was a 404.
+    old_rule = (await snapshot_ds.client.get("/rule/410.10?version=en-2003-03-15")).text
+    assert 'href="/glossary/Comes%20into%20Play"' in old_rule
+    page = await snapshot_ds.client.get("/glossary/Comes%20into%20Play")
+    assert page.status_code == 200
+    assert '<h1 lang="en">Comes into Play</h1>' in page.text
+    assert "Not in the glossary of the Comprehensive Rules of 2026-04-17: this is its last definition, from the" in page.text
+    # Still a 404 for a term no version holds.
+    assert (await snapshot_ds.client.get("/glossary/Comes%20into%20Plays")).status_code == 404
+
+
 def test_every_english_glossary_entry_has_a_lineage(snapshot_conn) -> None:
     assert snapshot_conn.execute(
         """select count(*), count(glossary.lineage_id) from glossary
