@@ -645,6 +645,17 @@ async def test_a_renamed_glossary_term_keeps_its_history(snapshot_ds) -> None:
     assert ">移出战斗</a>" in renamed and "as “Removed from Combat”" in renamed
 
 
+async def test_an_older_text_in_a_history_cites_rules_of_its_own_version(snapshot_ds) -> None:
+    # 101.1's text of 2006 (103.1 then) says "see rule 102.3a": 2006's 102.3a, a number the
+    # current CR does not have (a link to today's numbering was a 404, or another rule).
+    page = (await snapshot_ds.client.get("/rule/101.1")).text
+    assert '(see rule <a class="rule-ref" href="/rule/102.3a?version=en-2006-02-01">102.3a</a>)' in page
+    # The text as it stands today links today's rules.
+    assert '(see rule <a class="rule-ref" href="/rule/104.3a">104.3a</a>)' in page
+    for link in sorted(set(re.findall(r'href="(/rule/[^"#]+)"', page))):
+        assert (await snapshot_ds.client.get(link.replace("&amp;", "&"))).status_code == 200, link
+
+
 async def test_a_term_the_glossary_dropped_shows_its_last_definition(snapshot_ds) -> None:
     # The 2003 and 2006 glossaries define "Comes into Play"; no later entry became it (its words
     # became "Enters the Battlefield" as a new entry). The old rule pages link it, and it was a 404.
