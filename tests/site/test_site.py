@@ -657,6 +657,16 @@ async def test_an_older_text_in_a_history_cites_rules_of_its_own_version(snapsho
         assert (await snapshot_ds.client.get(link.replace("&amp;", "&"))).status_code == 200, link
 
 
+async def test_an_older_versions_rule_leads_to_the_same_rule_today(snapshot_ds) -> None:
+    # Morph was 702.36 in 2014 and is 702.37 now; today's 702.36 is Fear.
+    morph = (await snapshot_ds.client.get("/rule/702.36?version=en-2014-09-25")).text
+    assert '<a href="/rule/702.37">see current (702.37)</a>' in morph
+    assert 'href="/rule/702.36">see current' not in morph
+    # The sun symbol (2014's 107.13) is in no later version: nothing to see today.
+    sun = (await snapshot_ds.client.get("/rule/107.13?version=en-2014-09-25")).text
+    assert "not in the current rules" in sun and "see current" not in sun
+
+
 async def test_a_term_the_glossary_dropped_shows_its_last_definition(snapshot_ds) -> None:
     # The 2003 and 2006 glossaries define "Comes into Play"; no later entry became it (its words
     # became "Enters the Battlefield" as a new entry). The old rule pages link it, and it was a 404.
