@@ -200,11 +200,30 @@ def rulings_with_details(conn: sqlite3.Connection, rulings: list[dict[str, Any]]
         where ruling_translations.ruling_id in ({marks}) order by ruling_translations.lang""",
         ids,
     )
+    cited_in = cited_versions(conn, ids)
     for ruling in rulings:
         ruling["sightings"] = sightings.get(ruling["id"], [])
         ruling["translations"] = translations.get(ruling["id"], [])
         ruling["cited_rules"] = extract_refs(ruling["text"] or "", lang="en")  # as kb.link.ruling_citations reads them
+        # The numbers a ruling cites are those of the CR it was written against: its text links
+        # them there (a 2015 ruling's "rule 107.14" is the moon symbol, not today's 107.14).
+        ruling["cites_version"] = cited_in.get(ruling["id"])
     return rulings
+
+
+def cited_versions(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
+    """Ruling id → the one older English version whose rules its cited numbers name
+    (``ruling_rules``, method "cited"); rulings citing by today's numbers, or several versions, have none."""
+    if not ids or not table_has_rows(conn, "ruling_rules"):
+        return {}
+    versions: dict[int, set[str]] = defaultdict(set)
+    for rows_of in grouped(
+        conn, "select ruling_id, version_id from ruling_rules where method = 'cited' and ruling_id in ({marks})", ids
+    ).values():
+        for row in rows_of:
+            versions[row["ruling_id"]].add(row["version_id"])
+    newest = newest_english_version(conn)
+    return {ruling_id: next(iter(found)) for ruling_id, found in versions.items() if len(found) == 1 and newest not in found}
 
 
 def grouped(conn: sqlite3.Connection, sql: str, ids: list[int]) -> dict[int, list[dict[str, Any]]]:

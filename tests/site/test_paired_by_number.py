@@ -86,3 +86,14 @@ async def test_a_citation_before_a_pairing_by_number_says_so(datasette) -> None:
     assert [(r["published_at"], r["paired_by_number"]) for r in sorted(older["rulings"], key=lambda r: r["published_at"])] == [
         ("2015-06-22", False), ("2019-06-01", True),
     ]
+
+
+async def test_a_rulings_text_links_the_rules_of_the_cr_it_was_written_against(datasette) -> None:
+    page = (await datasette.client.get(f"/card/{JACE}")).text
+    # 2015: the moon symbol, 107.14 of the 2014 edition; 2019: 107.14 as it stands today.
+    assert '(see rule <a class="rule-ref" href="/rule/107.14?version=en-2014-09-25">107.14</a>)' in page
+    assert 'described in rule <a class="rule-ref" href="/rule/107.14">107.14</a>' in page
+    card = (await datasette.client.get(f"/card/{JACE}.json")).json()
+    assert sorted((r["published_at"], r["cites_version"]) for r in card["rulings"]) == [
+        ("2015-06-22", "en-2014-09-25"), ("2019-06-01", None),
+    ]
