@@ -34,6 +34,8 @@ def ruling_items_html(rulings: Iterable[dict[str, Any]], page_number: str) -> Ma
                 f" (as {escape(ruling.get('rule_number'))} in the"
                 f" {escape(version_name(ruling['version_id']))})"
             )
+        # A ruling citing this rule by number cites the numbers of the version it was linked in.
+        cited_version = ruling.get("version_id") if ruling.get("method") == "cited" else None
         caution = ""
         if ruling.get("paired_by_number"):
             caution = (
@@ -44,6 +46,6 @@ def ruling_items_html(rulings: Iterable[dict[str, Any]], page_number: str) -> Ma
         out.append(
             f'\n    <li><a href="{href}#ruling-{escape(ruling.get("id"))}">{escape(card or "card not identified")}</a>\n'
             f'      <time>{escape(ruling.get("published_at") or "")}</time> <span class="tag">{label}</span>{caution}\n'
-            f'      <div>{render_text(ruling.get("text"))}</div></li>\n  '
+            f'      <div>{render_text(ruling.get("text"), cited_version)}</div></li>\n  '
         )
     return Markup("".join(out))

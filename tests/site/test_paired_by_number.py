@@ -97,3 +97,5 @@ async def test_a_rulings_text_links_the_rules_of_the_cr_it_was_written_against(d
     assert sorted((r["published_at"], r["cites_version"]) for r in card["rulings"]) == [
         ("2015-06-22", "en-2014-09-25"), ("2019-06-01", None),
     ]
+    rule = (await datasette.client.get("/rule/107.14?version=en-2014-09-25")).text
+    assert '(see rule <a class="rule-ref" href="/rule/107.14?version=en-2014-09-25">107.14</a>)' in rule
