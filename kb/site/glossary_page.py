@@ -62,7 +62,7 @@ def glossary_term(conn: sqlite3.Connection, term: str, lang: str = "en") -> dict
     }
     # What {P} and the like mean in each version whose text the page shows.
     readings = symbol_readings(conn)
-    shown = {entry["version_id"], *(entry_then["version_id"] for entry_then in page["history"])}
+    shown = {entry["version_id"], *(entry_then["since_version_id"] for entry_then in page["history"])}
     page["symbol_readings"] = {version_id: readings[version_id] for version_id in sorted(shown) if version_id in readings}
     return page
 
@@ -167,9 +167,11 @@ def history_of(conn: sqlite3.Connection, english: dict[str, Any]) -> list[dict[s
     for row in found:
         if history and history[-1]["text"] == row["text"] and history[-1]["term"] == row["term"]:
             history[-1]["since"] = row["effective_date"]
+            history[-1]["since_version_id"] = row["version_id"]
             history[-1]["versions"] += 1
         else:
             history.append({"term": row["term"], "text": row["text"], "since": row["effective_date"],
-                            "until": row["effective_date"], "version_id": row["version_id"], "versions": 1,
+                            "until": row["effective_date"], "version_id": row["version_id"],
+                            "since_version_id": row["version_id"], "versions": 1,
                             "renamed": row["term"] != english["term"]})
     return history

@@ -236,7 +236,11 @@ def render_cell(row, value, column, table, database, datasette):
     if table in ("cards", "card_names") and column == "name" and (oracle_id := _stored_text(row["oracle_id"])):
         return Markup(f'<a href="/card/{quote(oracle_id)}">{html.escape(value)}</a>')
     if table == "glossary" and column == "term":
-        return Markup(f'<a href="/glossary/{quote(value, safe="")}">{html.escape(value)}</a>')
+        # Version ids begin with their language ("zhs-2025-02-07"): a Chinese term is in the
+        # Chinese glossary.
+        lang = (_stored_text(row["version_id"]) or "en").split("-")[0]
+        where = "" if lang == "en" else f"?lang={quote(lang)}"
+        return Markup(f'<a href="/glossary/{quote(value, safe="")}{where}">{html.escape(value)}</a>')
     if column == "oracle_id" and len(value) == 36:
         return Markup(f'<a href="/card/{quote(value)}">{html.escape(value)}</a>')
     if table in ("rules", "current_rules") and column == "number":

@@ -73,7 +73,7 @@ def rule_page(
     history_entries = history(conn, rule)
     # What {P} and the like mean in each version whose text the page shows.
     shown_versions = {version, *(column["version_id"] for column in translated.get("columns", [])),
-                      *(entry["versions"][-1] for entry in history_entries)}
+                      *(entry["versions"][0] for entry in history_entries)}
     readings = symbol_readings(conn)
     return {
         "number": number,

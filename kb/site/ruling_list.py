@@ -26,7 +26,12 @@ def ruling_items_html(rulings: Iterable[dict[str, Any]], page_number: str) -> Ma
     for ruling in rulings:
         card = ruling.get("card")
         oracle_id = ruling.get("oracle_id")
-        href = f"/card/{escape(oracle_id)}" if oracle_id else f"/card?name={escape(quote(card or ''))}"
+        if oracle_id:
+            href = f"/card/{escape(oracle_id)}"
+        elif card:
+            href = f"/card?name={escape(quote(card))}"
+        else:  # printed without its card (kb.site.search_fulltext.ruling_hit does the same)
+            href = f"/ruling/{escape(ruling.get('id'))}"
         method = ruling.get("method")
         label = str(escape(METHOD_LABELS.get(method, method)))  # type: ignore[arg-type]
         if ruling.get("version_id") and ruling.get("rule_number") != page_number:

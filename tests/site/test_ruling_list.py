@@ -76,3 +76,12 @@ def test_every_rule_page_of_the_snapshot_lists_what_the_template_wrote(snapshot_
     odd = [{"id": 7, "oracle_id": None, "card": None, "published_at": None, "text": "See rule 702.19 & {T}.",
             "method": "cited-by-hand", "rule_number": "702.19", "version_id": None}]
     assert str(ruling_items_html(odd, "702.19")) == loop.render(rulings=odd, number="702.19")
+
+
+def test_a_ruling_printed_without_its_card_links_its_own_page() -> None:
+    # Neither an Oracle id nor a printed name (an English ruling a page printed without its card):
+    # "/card?name=" named no card and answered 404.
+    html = ruling_items_html([{"id": 42, "oracle_id": None, "card": None, "published_at": "2015-01-23",
+                               "method": "keyword", "text": "Its text."}], "702.105")
+    assert '<a href="/ruling/42#ruling-42">card not identified</a>' in html
+    assert "/card?name=" not in html

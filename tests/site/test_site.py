@@ -739,6 +739,13 @@ async def test_datasette_rows_link_to_site_pages(snapshot_ds, snapshot_db) -> No
     assert f'<a href="/card/{JACE}">Джейс, Гений из Врина // Джейс, Вольный Телепат</a>' in names.text
 
 
+async def test_datasette_glossary_rows_link_each_languages_glossary(snapshot_ds, snapshot_db) -> None:
+    page = (await snapshot_ds.client.get(f"/{snapshot_db.stem}/glossary?version_id=zhs-2025-02-07&term=践踏")).text
+    assert f'<a href="/glossary/{quote("践踏", safe="")}?lang=zhs">践踏</a>' in page
+    english = (await snapshot_ds.client.get(f"/{snapshot_db.stem}/glossary?version_id=en-2026-04-17&term=Trample")).text
+    assert '<a href="/glossary/Trample">Trample</a>' in english
+
+
 async def test_every_table_and_view_page_answers(snapshot_ds, snapshot_db) -> None:
     """Datasette's page of every table and view the database shows, as a person or a JSON client
     opens it: none fails (a plugin's cell hook or a view's SQL would be found here first)."""
