@@ -13,11 +13,12 @@ from kb.site.rule_rulings import rulings_relying_on
 from kb.site.ruling_list import ruling_items_html
 from kb.site.search_db import rows
 
-# The loop kb_rule.html had before the list was written in Python, as the reference.
+# The loop kb_rule.html had before the list was written in Python, as the reference (with what
+# was mended since: a ruling without its card links its own page, a cited number its version).
 TEMPLATE_LOOP = """{% for r in rulings %}
-    <li><a href="{% if r.oracle_id %}/card/{{ r.oracle_id }}{% else %}/card?name={{ r.card|quote }}{% endif %}#ruling-{{ r.id }}">{{ r.card or "card not identified" }}</a>
+    <li><a href="{% if r.oracle_id %}/card/{{ r.oracle_id }}{% elif r.card %}/card?name={{ r.card|quote }}{% else %}/ruling/{{ r.id }}{% endif %}#ruling-{{ r.id }}">{{ r.card or "card not identified" }}</a>
       <time>{{ r.published_at or "" }}</time> <span class="tag">{{ {"cited": "cites this rule", "keyword": "names this keyword"}.get(r.method, r.method) }}{% if r.version_id and r.rule_number != number %} (as {{ r.rule_number }} in the {{ r.version_id|versionname }}){% endif %}</span>
-      <div>{{ r.text|kbtext }}</div></li>
+      <div>{{ r.text|kbtext(r.version_id if r.method == "cited" else none) }}</div></li>
   {% endfor %}"""
 
 
@@ -26,7 +27,7 @@ def template_loop() -> Environment:
     env.filters.update({
         "quote": lambda text: quote(text or ""),
         "versionname": version_name,
-        "kbtext": lambda text: Markup(render_text(text)),
+        "kbtext": lambda text, version=None: Markup(render_text(text, version)),
     })
     return env
 
