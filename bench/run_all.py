@@ -20,6 +20,8 @@ BENCHMARKS = [
     ["bench.cr_archive"],
     # Real Scryfall printings (~4.8 KB each, the fixtures' 229 repeated): reading and digesting them.
     ["bench.real_printings"],
+    # Every page of the bundled snapshot opened and every link on it followed (a long proof).
+    ["bench.site_links"],
     ["bench.load_site", "--compare"],
     # Visitors who read a page before the next one (a second apart): the site's figures under
     # load; the run above keeps every client's next request in flight (a saturation test).
