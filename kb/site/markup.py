@@ -44,16 +44,22 @@ OTHER_SYMBOLS = {"T": "tap", "Q": "untap", "E": "energy", "CHAOS": "chaos", "PW"
                  "TK": "ticket", "P": "pawprint", "H": "Phyrexian symbol"}
 
 
-# How a reading of a symbol that changed meaning (``kb.site.symbol_readings``) is drawn.
-READING_GLYPHS = {"pawprint": "paw", "Phyrexian symbol": "h", "planeswalker": "planeswalker", "chaos": "chaos"}
+# Today's token of each symbol read aloud by its name ("Phyrexian symbol" -> "{H}").
+TOKEN_OF_WORDS = {words: "{" + inner + "}" for inner, words in OTHER_SYMBOLS.items()}
 
 
-def symbol_words(token: str, readings: Mapping[str, str] | None = None) -> str:
+def as_today(token: str, readings: Mapping[str, str] | None) -> str:
+    """An older edition's token as today's notation writes the same symbol: ``readings`` (what the
+    edition's symbols that changed meaning are, ``kb.site.symbol_readings``) turn 2022's ``{P}``,
+    "Phyrexian symbol", into ``{H}``."""
+    reading = readings.get(token[1:-1].upper()) if readings else None
+    return TOKEN_OF_WORDS.get(reading or "", token)
+
+
+def symbol_words(token: str) -> str:
     """What a symbol says aloud: {U} "one blue mana", {2} "two generic mana", {T} "tap",
     {W/U} "one white or blue mana", {B/P} "one Phyrexian black mana", {2/W} "two generic or one white mana"."""
     inner = token.strip("{}").upper()
-    if readings and inner in readings:
-        return readings[inner]
     if inner in OTHER_SYMBOLS:
         return OTHER_SYMBOLS[inner]
     if inner.isdigit():
@@ -187,12 +193,11 @@ def mana_classes() -> frozenset[str]:
     return frozenset(re.findall(r"\.ms-([a-z0-9-]+)::?before", MANA_CSS.read_text(encoding="utf-8")))
 
 
-def mana_class(token: str, readings: Mapping[str, str] | None = None) -> str | None:
+def mana_class(token: str) -> str | None:
     """``{W/U}`` -> "ms-wu", ``{2}`` -> "ms-2", ``{T}`` -> "ms-tap", ``{G/P}`` -> "ms-gp"; None
     when the font has no glyph for it."""
     inner = token[1:-1].upper()
-    reading = readings.get(inner) if readings else None
-    name = READING_GLYPHS.get(reading or "") or MANA_NAMES.get(inner) or inner.replace("/", "").lower()
+    name = MANA_NAMES.get(inner) or inner.replace("/", "").lower()
     return f"ms-{name}" if name in mana_classes() else None
 
 
@@ -202,9 +207,12 @@ def symbol_html(token: str, readings: Mapping[str, str] | None = None) -> str:
     The glyph (``<i class="ms ms-cost ms-wu">``) shows once the font has loaded (the page marks
     ``<html class="kb-mana-font">``); until then, or without it, the text token styled by its
     colours shows. Screen readers get the words ("one white or blue mana"); the braces stay in
-    the text for copy-paste.
+    the text for copy-paste; an older edition's token is drawn and read as the symbol it meant
+    there (``readings``), and shown as it printed it.
     """
-    inner = token[1:-1].upper()
+    printed = token[1:-1].upper().split("/")
+    meant = as_today(token, readings)
+    inner = meant[1:-1].upper()
     parts = inner.split("/")
     colours = [COLOURS[part] for part in parts if part in COLOURS]
     classes = ["sym"]
@@ -216,15 +224,15 @@ def symbol_html(token: str, readings: Mapping[str, str] | None = None) -> str:
         classes.append("sym-" + "".join(colours[:2]))
     else:
         classes.append("sym-generic")
-    label = symbol_words(token, readings)
-    if "P" in parts[1:] or label == "Phyrexian symbol":
+    if "P" in parts[1:] or inner == "H":
         classes.append("sym-phyrexian")
     if len(parts) > 1:
         classes.append("sym-hybrid")
-    glyph = mana_class(token, readings)
+    glyph = mana_class(meant)
     if glyph:
         classes.append("sym-glyph")
-    shown = {"T": "↷", "Q": "↶"}.get(inner, "/".join(parts))
+    label = symbol_words(meant)
+    shown = {"T": "↷", "Q": "↶"}.get(inner, "/".join(printed))
     icon = f'<i class="ms ms-cost {glyph}" aria-hidden="true"></i>' if glyph else ""
     return (
         f'<span class="{" ".join(classes)}" title="{html.escape(label)}" role="img" '

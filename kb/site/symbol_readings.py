@@ -20,9 +20,9 @@ from kb.site.search_db import per_file
 
 # What an edition calls a symbol where it defines it ("The pawprint symbol is {P}", "the Phyrexian
 # symbol {P} with no colored background", "One face has the chaos symbol {C}", "pawprint symbols
-# ({P})"), and how the site reads such a symbol aloud.
-READING_OF_NAME = {"pawprint": "pawprint", "phyrexian": "Phyrexian symbol", "planeswalker": "planeswalker",
-                   "chaos": "chaos"}
+# ({P})"), read aloud as today's token of that symbol is.
+READING_OF_NAME = {name: symbol_words(token) for name, token in
+                   (("pawprint", "{P}"), ("phyrexian", "{H}"), ("planeswalker", "{PW}"), ("chaos", "{CHAOS}"))}
 # One symbol, not a hybrid ("the hybrid Phyrexian symbols {W/U/P}, …" names a family).
 DEFINED = re.compile(r"\b(pawprint|phyrexian|planeswalker|chaos) symbols? (?:is )?\(?(\{[A-Za-z]+\})", re.IGNORECASE)
 
