@@ -27,9 +27,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from kb.link.cr_compare import same_content
-from kb.link.cr_translations import RuleLink, _RuleChecker
+from kb.link.cr_translations import RuleLink, _RuleChecker, cited_numbers
 from kb.records import CRDocument, Rule
 
 LineageOf = Callable[[str, str], str | None]
@@ -97,10 +98,111 @@ def link_across_versions(
                 choice.link.confidence, _reasons(choice, candidates),
             )
         )
+    if len(versions) > 1:
+        _align_shifted_subrules(translated, links, dict(versions), lineage_of)
     return links
 
 
 TITLE_FOUND_CONFIDENCE = 0.8
+
+
+def _align_shifted_subrules(
+    translated: CRDocument, links: list[TargetLink], versions: dict[str, CRDocument], lineage_of: LineageOf
+) -> None:
+    """Subrules linked by their letters where the citations show the letters shifted.
+
+    Where the translation's own English version is not held, a subrule is linked to the subrule of
+    the same number; but a subrule inserted in between shifts the letters after it. The Korean CR
+    of 2021 numbers "controlled by" for Planechase, Vanguard, Archenemy and Conspiracy 109.4c–f
+    (citing 901.6, 902.6, 904.7, 905.5); 2022 inserted a new 109.4b, so there they are 109.4d–g.
+    A subrule that cites exactly what one English subrule under the same rule cites, and no other
+    does, is an anchor; between two anchors (or an anchor and either end) as many subrules on
+    each side are the same subrules in order. Where the English side has more, the subrules it added
+    after the English version before the translation's date (no member of their lineage there) are
+    left out when that evens the counts (2022's 113.6c, new since 2019: the Korean 113.6c–f are
+    2022's 113.6d–g). Otherwise no subrule there can be placed: each is a mismatch, said so, rather
+    than shown beside a rule it may not translate. Under rules whose anchors keep their letters,
+    nothing changes.
+    """
+    by_number = {link.number: link for link in links}
+    children: dict[str, list[Rule]] = {}
+    for rule in translated.rules:
+        if rule.kind == "subrule" and rule.parent and by_number.get(rule.number):
+            children.setdefault(rule.parent, []).append(rule)
+    for parent, mine in children.items():
+        parent_link = by_number.get(parent)
+        if parent_link is None or parent_link.en_version is None or parent_link.en_number is None:
+            continue
+        version_id, en_parent = parent_link.en_version, parent_link.en_number
+        theirs = [r for r in versions[version_id].rules if r.kind == "subrule" and r.parent == en_parent]
+        anchors = _citation_anchors(mine, theirs)
+        if anchors is None or all(mine[i].number[len(parent):] == theirs[j].number[len(en_parent):] for i, j in anchors):
+            continue
+        bounds = [(-1, -1), *anchors, (len(mine), len(theirs))]
+        for (i0, j0), (i1, j1) in pairwise(bounds):
+            if 0 <= i0 < len(mine):
+                _relink(mine[i0], by_number[mine[i0].number], version_id, theirs[j0],
+                        f"cites what {theirs[j0].number} of {version_id} cites, and no other rule under {en_parent} does")
+            gap_mine, gap_theirs = mine[i0 + 1 : i1], theirs[j0 + 1 : j1]
+            how = f"in order among the subrules of {en_parent} of {version_id} between those placed by their citations"
+            if len(gap_theirs) > len(gap_mine):
+                older = _older_version(translated, version_id, versions)
+                if older is not None:
+                    known = {lineage_of(older, r.number) for r in versions[older].rules} - {None}
+                    kept = [r for r in gap_theirs if lineage_of(version_id, r.number) in known]
+                    if len(kept) == len(gap_mine):
+                        added = ", ".join(r.number for r in gap_theirs if r not in kept)
+                        how += f", leaving out {added}, added after {older}"
+                        gap_theirs = kept
+            if len(gap_mine) == len(gap_theirs):
+                for rule, english in zip(gap_mine, gap_theirs, strict=True):
+                    _relink(rule, by_number[rule.number], version_id, english, how)
+                continue
+            for rule in gap_mine:
+                link = by_number[rule.number]
+                link.status, link.confidence = "mismatch", 0.0
+                link.reasons.insert(0, (
+                    f"the letters under {en_parent} of {version_id} are shifted from this translation's"
+                    f" ({len(gap_mine)} subrules here where it has {len(gap_theirs)}): which one this translates is not known"))
+
+
+def _older_version(translated: CRDocument, version_id: str, versions: dict[str, CRDocument]) -> str | None:
+    """The candidate version other than ``version_id`` in force before the translation's date."""
+    date = translated.effective_date
+    before = [v for v, doc in versions.items()
+              if v != version_id and date and doc.effective_date and doc.effective_date <= date]
+    return before[0] if len(before) == 1 else None
+
+
+def _citation_anchors(mine: list[Rule], theirs: list[Rule]) -> list[tuple[int, int]] | None:
+    """(i, j) of subrules citing exactly the same rules, a set no other subrule on either side
+    cites, in increasing order on both sides; None when there are none or they cross."""
+    def unique_sets(rules: list[Rule]) -> dict[frozenset[str], int]:
+        seen: dict[frozenset[str], list[int]] = {}
+        for index, rule in enumerate(rules):
+            cited = frozenset(cited_numbers(rule))
+            if cited:
+                seen.setdefault(cited, []).append(index)
+        return {cited: found[0] for cited, found in seen.items() if len(found) == 1}
+
+    ours, others = unique_sets(mine), unique_sets(theirs)
+    anchors = sorted((i, others[cited]) for cited, i in ours.items() if cited in others)
+    if not anchors or any(j1 <= j0 for (_i0, j0), (_i1, j1) in pairwise(anchors)):
+        return None
+    return anchors
+
+
+def _relink(rule: Rule, link: TargetLink, version_id: str, english: Rule, reason: str) -> None:
+    """Link ``rule`` to ``english`` instead; the reasons of the old link judged another rule."""
+    if link.en_version == version_id and link.en_number == english.number:
+        return
+    reasons = [f"{reason} (its own number there is {link.en_number} of {link.en_version}, another rule)"]
+    mine, theirs = cited_numbers(rule), cited_numbers(english)
+    if mine != theirs:
+        reasons.append(f"cites {', '.join(sorted(mine - theirs)) or 'nothing more'}"
+                       f" where English cites {', '.join(sorted(theirs - mine)) or 'nothing more'}")
+    link.en_version, link.en_number, link.reasons = version_id, english.number, reasons
+    link.status, link.confidence = "same", TITLE_FOUND_CONFIDENCE
 
 
 def _with_moved_parent(

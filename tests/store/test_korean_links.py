@@ -72,7 +72,7 @@ def test_every_checkable_target_matches_the_printed_titles(conn: sqlite3.Connect
             expected, got, same_place = printed[parent], en_parent_title, en_number.endswith(letter)
         elif section in printed:  # 111.1: in Tokens, same number within the section
             expected, got = printed[section], en_section_title
-            same_place = number.split(".", 1)[1] == en_number.split(".", 1)[1]
+            same_place = number.split(".", 1)[1] == en_number.split(".", 1)[1] or SHIFTED.get(number) == en_number
         else:
             continue
         checked += 1
@@ -88,6 +88,35 @@ def test_every_checkable_target_matches_the_printed_titles(conn: sqlite3.Connect
     ]
     assert (checked - len(wrong)) / checked >= 0.99
     assert all(status == "mismatch" for *_rest, status in wrong)
+
+
+# Subrules whose letters the English rules of 2022 shifted by inserting one before them: each
+# Korean text read beside the English one (109.4c "플레인체이스에서, …" is 2022's 109.4d "In a
+# Planechase game, …"; 113.6c, the alternative cost, is 2022's 113.6d, after 2022's new 113.6c).
+SHIFTED = {
+    "109.4b": "109.4c", "109.4c": "109.4d", "109.4d": "109.4e", "109.4e": "109.4f", "109.4f": "109.4g",
+    "113.6c": "113.6d", "113.6d": "113.6e", "113.6e": "113.6f", "113.6f": "113.6g", "113.6g": "113.6h",
+    "113.6h": "113.6i", "113.6i": "113.6j", "113.6j": "113.6k", "113.6k": "113.6m", "113.6m": "113.6n",
+    "113.6n": "113.6p",
+}
+
+
+def test_subrules_whose_letters_shifted_link_to_the_rules_they_translate(conn: sqlite3.Connection) -> None:
+    """The subrules' citations place them (109.4c cites 901.6, as 2022's 109.4d does), and the rest
+    between them follow in order, 2022's 113.6c (added since 2019) left out; before, every one was
+    linked to the English subrule of its own letter, another rule, and called "same"."""
+    links = {row[0]: row for row in _links(conn)}
+    moved = {number: row[4] for number, row in links.items() if row[2] in ("109", "113") and row[4] != number}
+    assert moved == SHIFTED
+    assert {links[number][3] for number in SHIFTED} == {"en-2022-02-18"}
+    assert {links[number][0]: links[number][7] for number in ("109.4a", "113.6a", "113.6b")} == {
+        "109.4a": "same", "113.6a": "same", "113.6b": "same"}
+    reasons = dict(conn.execute(
+        """select tr.number, l.reasons from rule_links l join rules tr on tr.id = l.rule_id
+        where tr.version_id = 'ko-2021-02-15' and tr.number in ('109.4c', '113.6d')"""
+    ).fetchall())
+    assert reasons["109.4c"].startswith('cites what 109.4d of en-2022-02-18 cites, and no other rule under 109.4 does')
+    assert "leaving out 113.6c, added after en-2019-01-25" in reasons["113.6d"]
 
 
 def test_shifted_sections_and_keywords_link_to_their_own_rules(conn: sqlite3.Connection) -> None:
