@@ -99,6 +99,33 @@ def choose_english_version(translated: CRDocument, english: dict[str, CRDocument
     return _best_by_structure(dates, scores)
 
 
+def counterpart_citations(translated: list[str], english: list[str]) -> dict[str, str]:
+    """The English rule number each number a translated rule cites stands for, read from the
+    English text it translates: ``translated`` and ``english`` are the numbers each text cites, in
+    order.
+
+    A translation cites rules in the numbering of the edition it translates, which may not be the
+    English version it is shown beside (the Korean rules of 2021 cite 706.10, Copying Objects'
+    rule on copies of spells, where the 2022 text beside them cites 707.10). Where both texts cite
+    as many numbers and every number the two share sits at the same place, the n-th citation of one
+    is the n-th of the other; otherwise only the numbers both cite are known. A number left out is
+    not known: the caller reads it in the translation's own numbering.
+    """
+    shared = set(translated) & set(english)
+    in_step = len(translated) == len(english) and all(
+        mine == theirs or (mine not in shared and theirs not in shared)
+        for mine, theirs in zip(translated, english, strict=False)
+    )
+    if in_step:
+        pairs: dict[str, str] = {}
+        back: dict[str, str] = {}
+        for mine, theirs in zip(translated, english, strict=True):
+            if pairs.setdefault(mine, theirs) != theirs or back.setdefault(theirs, mine) != mine:
+                return {number: number for number in shared}  # read two ways: no evidence
+        return pairs
+    return {number: number for number in shared}
+
+
 # ---------------------------------------------------------------- version choice
 
 

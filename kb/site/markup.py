@@ -134,16 +134,27 @@ class GlossaryLinker:
         return "".join(out)
 
 
+# Where a cited number leads when it is not read in the text's version: (number, version).
+Citations = Mapping[str, tuple[str, str | None]]
+
+
 def render_text(
     text: str | None, version: str | None = None, linker: GlossaryLinker | None = None,
-    readings: Mapping[str, str] | None = None,
+    readings: Mapping[str, str] | None = None, citations: Citations | None = None,
 ) -> str:
     """Scraped text as safe HTML: escaped, rule numbers linked, symbols as labelled tokens,
     and (with a ``linker``) glossary terms linked at their first use. ``readings``: what symbols
-    that changed meaning mean in the CR version the text is from (``kb.site.symbol_readings``)."""
+    that changed meaning mean in the CR version the text is from (``kb.site.symbol_readings``).
+    ``citations``: the rule a cited number stands for where it is not that number in ``version``
+    (a translation's citations, numbered as in the edition it translates)."""
     if not text:
         return ""
     plain = linker.link if linker is not None else html.escape
+
+    def link(number: str) -> str:
+        target, target_version = (citations or {}).get(number, (number, version))
+        return rule_link_html(number, target_version, target)
+
     out: list[str] = []
     cursor = 0
     for match in TOKEN.finditer(text):
@@ -152,11 +163,11 @@ def render_text(
             out.append(symbol_html(match.group(0), readings))
         elif match.group("section"):
             out.append(html.escape(match.group("word") + match.group("space")))
-            out.append(rule_link_html(match.group("first"), version))
+            out.append(link(match.group("first")))
             if match.group("second"):
-                out.append(html.escape(match.group("sep")) + rule_link_html(match.group("second"), version))
+                out.append(html.escape(match.group("sep")) + link(match.group("second")))
         else:
-            out.append(rule_link_html(match.group(0), version))
+            out.append(link(match.group(0)))
         cursor = match.end()
     out.append(plain(text[cursor:]))
     return "".join(out).replace("\n", "<br>\n")
@@ -176,8 +187,20 @@ def http_url(url: str | None) -> str | None:
     return url
 
 
-def rule_link_html(number: str, version: str | None = None) -> str:
-    href = f"/rule/{quote(number)}" + (f"?version={quote(version)}" if version else "")
+def cited_in_order(text: str | None) -> list[str]:
+    """The rule numbers a text cites, in order, as ``render_text`` links them."""
+    cited: list[str] = []
+    for match in TOKEN.finditer(text or ""):
+        if match.group("section"):
+            cited += [number for number in (match.group("first"), match.group("second")) if number]
+        elif match.group("rule"):
+            cited.append(match.group(0))
+    return cited
+
+
+def rule_link_html(number: str, version: str | None = None, target: str | None = None) -> str:
+    """A cited rule number as written, linked to ``target`` (the number itself by default) in ``version``."""
+    href = f"/rule/{quote(target or number)}" + (f"?version={quote(version)}" if version else "")
     return f'<a class="rule-ref" href="{html.escape(href)}">{html.escape(number)}</a>'
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import jinja2.meta
@@ -188,7 +189,8 @@ def handle_exception(datasette, request, exception):
 
 @hookimpl
 def prepare_jinja2_environment(env):
-    env.filters["kbtext"] = lambda text, version=None, readings=None: Markup(markup.render_text(text, version, None, readings))
+    env.filters["kbtext"] = lambda text, version=None, readings=None, citations=None: Markup(
+        markup.render_text(text, version, None, readings, citations))
     env.filters["langname"] = lambda code: LANGUAGE_NAMES.get(code or "", code or "")
     env.filters["quote"] = lambda text: quote(text or "")
     env.filters["worddiff"] = lambda diff: Markup(markup.render_word_diff(diff))
@@ -233,21 +235,62 @@ def render_cell(row, value, column, table, database, datasette):
     """Datasette's table pages: card names, Oracle ids, rule numbers and glossary terms link to the site's pages."""
     if not isinstance(value, str) or not value:
         return None
-    if table in ("cards", "card_names") and column == "name" and (oracle_id := _stored_text(row["oracle_id"])):
+    if table in ("cards", "card_names") and column == "name" and (oracle_id := _stored_text(_cell(row, "oracle_id"))):
         return Markup(f'<a href="/card/{quote(oracle_id)}">{html.escape(value)}</a>')
     if table == "glossary" and column == "term":
         # Version ids begin with their language ("zhs-2025-02-07"): a Chinese term is in the
         # Chinese glossary.
-        lang = (_stored_text(row["version_id"]) or "en").split("-")[0]
+        lang = (_stored_text(_cell(row, "version_id")) or "en").split("-")[0]
         where = "" if lang == "en" else f"?lang={quote(lang)}"
         return Markup(f'<a href="/glossary/{quote(value, safe="")}{where}">{html.escape(value)}</a>')
     if column == "oracle_id" and len(value) == 36:
         return Markup(f'<a href="/card/{quote(value)}">{html.escape(value)}</a>')
-    if table in ("rules", "current_rules") and column == "number":
-        return Markup(f'<a href="/rule/{quote(value)}">{html.escape(value)}</a>')
-    if column in ("rule_number", "target_number", "current_number", "old_number", "new_number") and value[:1].isdigit():
-        return Markup(f'<a href="/rule/{quote(value)}">{html.escape(value)}</a>')
+    if not value[:1].isdigit():
+        return None
+    if (table, column) in VERSION_IN_ROW:
+        return _rule_link(value, _stored_text(_cell(row, VERSION_IN_ROW[table, column])))
+    if (table, column) in VERSION_OF_SOURCE:
+        source_table, key = VERSION_OF_SOURCE[table, column]
+        source_id = _cell(row, key)
+        source_id = source_id.get("value") if isinstance(source_id, dict) else source_id
+
+        async def linked_in_its_version() -> Markup:
+            found = await datasette.get_database(database).execute(
+                f"select version_id from {source_table} where id = ?", [source_id])
+            return _rule_link(value, found.first()[0] if found.first() else None)
+        return linked_in_its_version
+    if column in ("rule_number", "current_number") or (table == "current_rules" and column == "number"):
+        return _rule_link(value, None)  # numbered as in the newest English rules
     return None
+
+
+# A rule number is a label in one version: each table's numbers link the rule in the version
+# they belong to, never today's rule that has the number now.
+VERSION_IN_ROW = {
+    ("rules", "number"): "version_id",
+    ("keywords", "rule_number"): "version_id",
+    ("ruling_rules", "rule_number"): "version_id",
+    ("citations_to_check", "cited_number"): "cited_version",
+    ("cr_changes", "old_number"): "old_version_id",
+    ("cr_changes", "new_number"): "new_version_id",
+    ("rule_lineage_links", "old_number"): "old_version_id",
+    ("rule_lineage_links", "new_number"): "new_version_id",
+}
+# Citations are numbered as in the version of the rule or glossary entry that cites them.
+VERSION_OF_SOURCE = {
+    ("rule_refs", "target_number"): ("rules", "rule_id"),
+    ("glossary_refs", "target_number"): ("glossary", "glossary_id"),
+}
+
+
+def _rule_link(number: str, version: str | None) -> Markup:
+    href = f"/rule/{quote(number)}" + (f"?version={quote(version)}" if version else "")
+    return Markup(f'<a href="{html.escape(href)}">{html.escape(number)}</a>')
+
+
+def _cell(row: Any, column: str) -> Any:
+    """A column of the row, None when the page leaves it out (``?_col=``, ``?_nocol=``)."""
+    return row[column] if column in row.keys() else None
 
 
 def _stored_text(value: object) -> str | None:

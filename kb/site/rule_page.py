@@ -1,12 +1,16 @@
 """What a rule page shows: the rule in one version, its examples, references, translations, history and rulings."""
 from __future__ import annotations
 
+import html
 import re
 import sqlite3
 from collections import OrderedDict, defaultdict
+from textwrap import shorten
 from typing import Any
 from urllib.parse import quote
 
+from kb.link.cr_translations import counterpart_citations
+from kb.site.markup import cited_in_order
 from kb.site.rule_rulings import marked_by_number, rulings_relying_on
 from kb.site.search import (
     newest_english_version,
@@ -98,12 +102,51 @@ def rule_page(
     }
 
 
+def english_rule_translated(conn: sqlite3.Connection, number: str, version: str) -> tuple[str, str | None] | None:
+    """For rule ``number`` of a translation ``version``: the English rule it translates, (number,
+    version; None for the newest), the page that shows it beside its English text. None for an English version,
+    a number the translation lacks, or a rule whose English counterpart is a mismatch (the English
+    rule that had the number is another rule)."""
+    found = rows(
+        conn,
+        """select en.number, en.version_id from rules as tr
+        join cr_versions on cr_versions.id = tr.version_id and cr_versions.lang != 'en'
+        join rule_links on rule_links.rule_id = tr.id and rule_links.status != 'mismatch'
+        join rules as en on en.id = rule_links.en_rule_id
+        where tr.version_id = ? and tr.number = ?""",
+        (version, number.strip().rstrip(".").lower()),
+    )
+    if not found:
+        return None
+    english_version = found[0]["version_id"]
+    return found[0]["number"], None if english_version == newest_english_version(conn) else english_version
+
+
 def nearest_heading(conn: sqlite3.Connection, number: str, version: str | None = None) -> list[Hit]:
     """For a rule number no version holds: the rule or section it would sit under, in ``version``
-    (the newest English one by default), "702.19z" → 702.19 Trample, "702.999" → 702."""
+    (the newest English one by default), "702.19z" → 702.19 Trample, "702.999" → 702. For a
+    translation that lacks the number (a partial one), first that number in the English edition
+    the translation follows, said to be a reading by its numbering, not a translated rule."""
     newest = newest_english_version(conn)
     version = version or newest
     number = number.strip().rstrip(".").lower()
+    followed = rows(
+        conn,
+        """select en.number, en.title, en.text, en.version_id, translation.translation_match
+        from cr_versions as translation
+        join rules as en on en.version_id = translation.translates_version_id and en.number = ?
+        where translation.id = ? and translation.lang != 'en'""",
+        (number, version),
+    )
+    if followed:
+        english = followed[0]
+        suffix = f"?version={quote(english['version_id'])}" if english["version_id"] != newest else ""
+        edition = ("the nearest we hold to the edition it translates" if english["translation_match"] == "nearest"
+                   else "the edition it translates")
+        title = " ".join(part for part in (english["number"], english["title"]) if part)
+        return [Hit(kind="rule", title=f"{title}, in the English rules of {english['version_id']} ({edition})",
+                    url=f"/rule/{quote(english['number'])}{suffix}", lang="en",
+                    snippet=html.escape(shorten(english["text"] or "", 160, placeholder=" …")))]
     candidates = [number.rstrip("abcdefghijklmnopqrstuvwxyz"), number.split(".")[0]]
     for candidate in dict.fromkeys(c for c in candidates if c and c != number):
         found = rows(conn, "select number, title from rules where version_id = ? and number = ?", (version, candidate))
@@ -257,11 +300,22 @@ def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], versio
             status = "renumbered"
         # The English rule it translates was joined to the one shown by its number alone.
         by_number = by_lineage and crossed(row["english_lineage"], row["english_version"], version)
-        column["rules"].setdefault(number, {**row, "status": status, "paired_by_number": by_number})
+        column["rules"].setdefault(number, {**row, "status": status, "paired_by_number": by_number,
+                                            "citations": translated_citations(row)})
     return {
         "numbers": numbers,
         "columns": sorted(columns.values(), key=lambda c: (c["lang"], c["version_id"])),
     }
+
+
+def translated_citations(row: dict[str, Any]) -> dict[str, tuple[str, str | None]]:
+    """Where each number a translated rule cites leads: the English rule its English text cites in
+    that place (``counterpart_citations``), else the number in the translation's own version, whose
+    page leads to the English rule that number translates."""
+    cited = cited_in_order(row["text"])
+    counterparts = counterpart_citations(cited, cited_in_order(row["english_text"]))
+    return {number: (counterparts[number], row["english_version"]) if number in counterparts
+            else (number, row["version_id"]) for number in cited}
 
 
 def normalise_space(text: str | None) -> str:

@@ -197,6 +197,14 @@ async def rule(datasette, request):
     number, json = request.url_vars["number"], request.url_vars.get("json")
     version = request.args.get("version") or None
     from_version = request.args.get("from") or None  # the version drop-down: follow the rule's lineage
+    if version and not from_version:
+        # A translation's rule is shown beside the English rule it translates, on that rule's page.
+        english = await run(datasette, rule_page.english_rule_translated, number, version)
+        if english:
+            to_number, to_version = english
+            suffix = f"?version={quote(to_version)}" if to_version else ""
+            anchor = "" if json else f"#r-{quote(to_number)}"
+            return Response.redirect(f"/rule/{quote(to_number)}{json or ''}{suffix}{anchor}")
     page = await run(datasette, rule_page.rule_page, number, version, from_version)
     where = f" in {version}" if version else ""
     if page is None:

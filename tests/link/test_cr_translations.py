@@ -10,6 +10,7 @@ from kb.link.cr_glossary_links import link_glossary
 from kb.link.cr_translations import (
     RuleLink,
     choose_english_version,
+    counterpart_citations,
     link_rules,
 )
 from kb.parse.cr import ko as cr_ko
@@ -147,3 +148,20 @@ def test_version_choice_without_english():
     choice = choose_english_version(chinese_like, {})
     assert (choice.version_id, choice.method, choice.note) == (None, "nearest", "no English version given")
     assert link_rules(chinese_like, {}) == (None, ("nearest", "no English version given"), [])
+
+
+def test_counterpart_citations_pair_the_numbers_in_their_places() -> None:
+    # The Korean 112.1a (2021) and the English 112.1a of 2022 beside it: "See rule 706.10." /
+    # "See rule 707.10." (tests/site/test_translated_citations.py follows the link).
+    assert counterpart_citations(["706.10"], ["707.10"]) == {"706.10": "707.10"}
+    # The Korean 113.6n cites 114, 901, 902, 904, 905 as its English rule does: nothing moves.
+    same = ["114", "901", "902", "904", "905"]
+    assert counterpart_citations(same, same) == {number: number for number in same}
+    # A number both cite, in other places: the order is not evidence; only the shared number is known.
+    assert counterpart_citations(["601.2", "702.19"], ["702.19", "601.3"]) == {"702.19": "702.19"}
+    # Counts differ: only the shared numbers.
+    assert counterpart_citations(["723", "724"], ["723"]) == {"723": "723"}
+    # One number read as two, or two as one: no evidence.
+    assert counterpart_citations(["706.10", "706.10"], ["707.10", "707.12"]) == {}
+    assert counterpart_citations(["706.10", "706.12"], ["707.10", "707.10"]) == {}
+    assert counterpart_citations([], ["707.10"]) == {}

@@ -728,8 +728,10 @@ async def test_canned_queries_open_before_their_parameters_are_filled(snapshot_d
 
 
 async def test_datasette_rows_link_to_site_pages(snapshot_ds, snapshot_db) -> None:
-    text = (await snapshot_ds.client.get(f"/{snapshot_db.stem}/rules?number=702.19&_size=2")).text
-    assert '<a href="/rule/702.19">702.19</a>' in text
+    # A number is a label in one version: each row links the rule in its own version.
+    text = (await snapshot_ds.client.get(f"/{snapshot_db.stem}/rules?number=702.19")).text
+    assert '<a href="/rule/702.19?version=en-2026-04-17">702.19</a>' in text
+    assert '<a href="/rule/702.19?version=en-2013-05-01">702.19</a>' in text  # 2013's 702.19 is Vigilance
     cards = (await snapshot_ds.client.get(f"/{snapshot_db.stem}/cards?oracle_id={JACE}")).text
     assert f'<a href="/card/{JACE}">Jace, Vryn&#x27;s Prodigy // Jace, Telepath Unbound</a>' in cards
     # card_names.oracle_id points at cards, whose label is the name: Datasette hands the cell

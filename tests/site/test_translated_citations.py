@@ -1,0 +1,74 @@
+"""A translation's rule numbers lead to the rules they mean, and its rules to the English rules
+they translate (the bundled snapshot: the real Korean CR of 2021-02-15, whose own English edition
+we do not hold, and the Chinese CR of 2025-02-07)."""
+from __future__ import annotations
+
+import re
+
+
+def _korean_cell(html: str) -> str:
+    return html.split('<td class="kb-tr', 1)[1].split('lang="ko"', 1)[1].split("</td>", 1)[0]
+
+
+async def test_a_citation_leads_to_the_rule_the_english_text_cites_in_its_place(snapshot_ds) -> None:
+    # The Korean 112.1a cites 706.10 (copies of spells, numbered as in 2021); in the 2022 rules
+    # beside it, that rule is 707.10, and 706.10 does not exist.
+    html = (await snapshot_ds.client.get("/rule/112.1a?version=en-2022-02-18")).text
+    korean = _korean_cell(html)
+    assert '<a class="rule-ref" href="/rule/707.10?version=en-2022-02-18">706.10</a>' in korean
+    target = (await snapshot_ds.client.get("/rule/707.10.json?version=en-2022-02-18")).json()
+    assert target["rule"]["text"].startswith("To copy a spell, activated ability, or triggered ability")
+    # 702.142 of 2021 (Ward's rule in the Korean 116.2h) is 702.143 beside it; 2022's 702.142 is
+    # another keyword.
+    korean = _korean_cell((await snapshot_ds.client.get("/rule/116.2h?version=en-2022-02-18")).text)
+    assert 'href="/rule/702.143?version=en-2022-02-18">702.142</a>' in korean
+    data = (await snapshot_ds.client.get("/rule/112.1a.json?version=en-2022-02-18")).json()
+    column = next(c for c in data["translations"]["columns"] if c["version_id"] == "ko-2021-02-15")
+    assert column["rules"]["112.1a"]["citations"] == {"706.10": ["707.10", "en-2022-02-18"]}
+
+
+async def test_a_shifted_subrule_sits_beside_the_english_rule_it_translates(snapshot_ds) -> None:
+    # 2022 inserted 109.4b: the Korean 109.4c (Planechase, citing 901.6) is 2022's 109.4d.
+    html = (await snapshot_ds.client.get("/rule/109.4d?version=en-2022-02-18")).text
+    assert "플레인체이스에서" in _korean_cell(html)
+    assert "플레인체이스에서" not in _korean_cell((await snapshot_ds.client.get("/rule/109.4c?version=en-2022-02-18")).text)
+
+
+async def test_a_translated_rule_leads_to_its_english_rule(snapshot_ds) -> None:
+    response = await snapshot_ds.client.get("/rule/109.4c?version=ko-2021-02-15")
+    assert (response.status_code, response.headers["location"]) == (302, "/rule/109.4d?version=en-2022-02-18#r-109.4d")
+    response = await snapshot_ds.client.get("/rule/109.4c.json?version=ko-2021-02-15")
+    assert (response.status_code, response.headers["location"]) == (302, "/rule/109.4d.json?version=en-2022-02-18")
+    # The Chinese rules translate the 2025-02-07 edition.
+    response = await snapshot_ds.client.get("/rule/702.9?version=zhs-2025-02-07")
+    assert response.headers["location"] == "/rule/702.9?version=en-2025-02-07#r-702.9"
+
+
+async def test_a_number_the_translation_lacks_offers_the_english_rule_of_that_number(snapshot_ds) -> None:
+    # The Korean chapters we hold are partial: no 706.10. The edition it follows most nearly,
+    # 2019-01-25, numbers copies of spells 706.10 too.
+    response = await snapshot_ds.client.get("/rule/706.10.json?version=ko-2021-02-15")
+    assert response.status_code == 404
+    found = response.json()["found"]
+    assert [(hit["url"], hit["title"]) for hit in found] == [(
+        "/rule/706.10?version=en-2019-01-25",
+        "706.10, in the English rules of en-2019-01-25 (the nearest we hold to the edition it translates)",
+    )]
+    assert found[0]["snippet"].startswith("To copy a spell, activated ability, or triggered ability")
+    html = (await snapshot_ds.client.get("/rule/706.10?version=ko-2021-02-15")).text
+    assert 'href="/rule/706.10?version=en-2019-01-25"' in html
+
+
+async def test_datasette_tables_link_a_number_in_its_own_version(snapshot_ds, snapshot_db) -> None:
+    db = snapshot_db.stem
+    # 2006's 100.1 became 2013's 100.1 … each side of a change links its own version.
+    html = (await snapshot_ds.client.get(f"/{db}/cr_changes?old_version_id=en-2006-02-01&old_number=402.1")).text
+    assert 'href="/rule/402.1?version=en-2006-02-01"' in html
+    # A citation is numbered as in the version of the rule that cites it.
+    html = (await snapshot_ds.client.get(f"/{db}/rule_refs?target_number=402.9")).text
+    versions = set(re.findall(r'href="/rule/402\.9\?version=([^"]+)"', html))
+    assert versions and "en-2006-02-01" in versions
+    html = (await snapshot_ds.client.get(f"/{db}/rules?version_id=ko-2021-02-15&number=109.4c")).text
+    assert 'href="/rule/109.4c?version=ko-2021-02-15"' in html
+    # A table page showing only some columns still renders its links.
+    assert (await snapshot_ds.client.get(f"/{db}/glossary?_col=term")).status_code == 200
