@@ -41,6 +41,8 @@ def glossary_term(conn: sqlite3.Connection, term: str, lang: str = "en") -> dict
         return None
     english = entry if lang == "en" else english_entry(conn, entry["id"])
     english_term = english["term"] if english else None
+    refs_of = english or entry
+    newest_english = newest_english_version(conn)
     page: dict[str, Any] = {
         "lang": lang,
         "entry": entry,
@@ -48,12 +50,16 @@ def glossary_term(conn: sqlite3.Connection, term: str, lang: str = "en") -> dict
         "newest_version": version,
         "dropped": entry["version_id"] != version,
         "english": english,
+        # The numbers a definition cites are numbered as in its own version (a translation's as in
+        # the edition it translates): linked there, unless that is the newest English one.
+        "cites_version": None if entry["version_id"] == newest_english else entry["version_id"],
+        "refs_version": None if refs_of["version_id"] == newest_english else refs_of["version_id"],
         "refs": rows(
             conn,
             """select distinct glossary_refs.target_number as number, rules.title, rules.text
             from glossary_refs left join rules on rules.id = glossary_refs.target_rule_id
             where glossary_refs.glossary_id = ? limit 30""",
-            (english["id"] if english else entry["id"],),
+            (refs_of["id"],),
         ),
         "used_in": rules_using(conn, english_term) if english_term else [],
         "translations": translations_of(conn, english) if english else [],

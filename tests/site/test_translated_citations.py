@@ -72,3 +72,21 @@ async def test_datasette_tables_link_a_number_in_its_own_version(snapshot_ds, sn
     assert 'href="/rule/109.4c?version=ko-2021-02-15"' in html
     # A table page showing only some columns still renders its links.
     assert (await snapshot_ds.client.get(f"/{db}/glossary?_col=term")).status_code == 200
+
+
+async def test_a_translations_pages_link_its_rules_by_what_they_translate(snapshot_ds) -> None:
+    # The Korean version's table of rules that do not match exactly: its 706 is Copying Objects,
+    # renumbered 707 since (today's 706 is Rolling a Die); the link leads to the rule it translates.
+    html = (await snapshot_ds.client.get("/version/ko-2021-02-15")).text
+    assert 'href="/rule/706?version=ko-2021-02-15"' in html and 'href="/rule/706' + '"' not in html
+    response = await snapshot_ds.client.get("/rule/706?version=ko-2021-02-15")
+    assert response.headers["location"] == "/rule/706?version=en-2019-01-25#r-706"
+    english = (await snapshot_ds.client.get("/rule/706.json?version=en-2019-01-25")).json()
+    assert english["rule"]["title"] == "Copying Objects"
+    # A Chinese definition cites rules numbered as in the edition it translates (2025-02-07), and
+    # its English entry's references are that edition's too.
+    html = (await snapshot_ds.client.get("/glossary/%E8%B7%B5%E8%B8%8F?lang=zhs")).text
+    definition = html.split('<div class="kb-definition"', 1)[1].split("</div>", 1)[0]
+    assert 'href="/rule/702.19?version=zhs-2025-02-07"' in definition
+    refs = html.split('id="refs-title"', 1)[1].split("</section>", 1)[0]
+    assert 'href="/rule/702.19?version=en-2025-02-07"' in refs
