@@ -281,9 +281,9 @@ def spaced_prefix(text: str, length: int) -> str:
 
 def rule_hit(row: dict[str, Any], current: str | None, query: str) -> Hit:
     """A rule hit; its snippet is filled by ``mark_words`` once the page's hits are chosen."""
-    english = row["lang"] == "en"
-    version = None if row["version_id"] == current or not english else row["version_id"]
-    anchor = "" if english else f"lang-{row['lang']}"
+    # A translated rule is numbered as in the edition it translates: its page (by its own version)
+    # leads to the English rule it translates, whatever that rule's number today.
+    version = None if row["version_id"] == current else row["version_id"]
     title = f"{row['number']} {row['title'] or ''}".strip()
-    return Hit("rule", title, rule_url(row["number"], version, anchor), row.get("text") or "", row["lang"],
+    return Hit("rule", title, rule_url(row["number"], version), row.get("text") or "", row["lang"],
                row["version_id"])

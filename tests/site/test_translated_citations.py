@@ -90,3 +90,12 @@ async def test_a_translations_pages_link_its_rules_by_what_they_translate(snapsh
     assert 'href="/rule/702.19?version=zhs-2025-02-07"' in definition
     refs = html.split('id="refs-title"', 1)[1].split("</section>", 1)[0]
     assert 'href="/rule/702.19?version=en-2025-02-07"' in refs
+
+
+async def test_a_search_hit_of_a_translated_rule_leads_to_the_rule_it_translates(snapshot_ds) -> None:
+    data = (await snapshot_ds.client.get("/search.json?q=%ED%94%8C%EB%A0%88%EC%9D%B8%EC%B2%B4%EC%9D%B4%EC%8A%A4")).json()
+    rules = next(group for group in data["groups"] if group["kind"] == "rules")["hits"]
+    korean = {hit["title"]: hit["url"] for hit in rules if hit["lang"] == "ko"}
+    # Its numbers are the 2021 edition's: the page of its own version leads to the English rule.
+    assert korean["901 플레인체이스"] == "/rule/901?version=ko-2021-02-15"
+    assert all(url.endswith("?version=ko-2021-02-15") for url in korean.values())
