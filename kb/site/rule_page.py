@@ -104,14 +104,14 @@ def rule_page(
 
 def english_rule_translated(conn: sqlite3.Connection, number: str, version: str) -> tuple[str, str | None] | None:
     """For rule ``number`` of a translation ``version``: the English rule it translates, (number,
-    version; None for the newest), the page that shows it beside its English text. None for an English version,
-    a number the translation lacks, or a rule whose English counterpart is a mismatch (the English
-    rule that had the number is another rule)."""
+    version; None for the newest), the page that shows it beside its English text, marked there
+    when the link is uncertain ("may not match"). None for an English version, a number the
+    translation lacks, or a rule linked to no English rule."""
     found = rows(
         conn,
         """select en.number, en.version_id from rules as tr
         join cr_versions on cr_versions.id = tr.version_id and cr_versions.lang != 'en'
-        join rule_links on rule_links.rule_id = tr.id and rule_links.status != 'mismatch'
+        join rule_links on rule_links.rule_id = tr.id
         join rules as en on en.id = rule_links.en_rule_id
         where tr.version_id = ? and tr.number = ?""",
         (version, number.strip().rstrip(".").lower()),

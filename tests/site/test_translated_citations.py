@@ -39,6 +39,12 @@ async def test_a_translated_rule_leads_to_its_english_rule(snapshot_ds) -> None:
     assert (response.status_code, response.headers["location"]) == (302, "/rule/109.4d?version=en-2022-02-18#r-109.4d")
     response = await snapshot_ds.client.get("/rule/109.4c.json?version=ko-2021-02-15")
     assert (response.status_code, response.headers["location"]) == (302, "/rule/109.4d.json?version=en-2022-02-18")
+    # A link the matcher doubts leads there too, where the Korean column says it may not match:
+    # 111.10 (predefined tokens) has subrules no English member confirms.
+    response = await snapshot_ds.client.get("/rule/111.10?version=ko-2021-02-15")
+    assert response.headers["location"] == "/rule/111.10?version=en-2022-02-18#r-111.10"
+    html = (await snapshot_ds.client.get("/rule/111.10?version=en-2022-02-18")).text
+    assert "may not match the English rule" in _korean_cell(html)
     # The Chinese rules translate the 2025-02-07 edition.
     response = await snapshot_ds.client.get("/rule/702.9?version=zhs-2025-02-07")
     assert response.headers["location"] == "/rule/702.9?version=en-2025-02-07#r-702.9"
