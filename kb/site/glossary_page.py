@@ -4,6 +4,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from kb.site.absent_citations import absent_citations
 from kb.site.search_db import newest_english_version, rows, table_has_rows
 from kb.site.search_text import fold, rule_number_key
 from kb.site.symbol_readings import symbol_readings
@@ -70,6 +71,11 @@ def glossary_term(conn: sqlite3.Connection, term: str, lang: str = "en") -> dict
     readings = symbol_readings(conn)
     shown = {entry["version_id"], *(entry_then["since_version_id"] for entry_then in page["history"])}
     page["symbol_readings"] = {version_id: readings[version_id] for version_id in sorted(shown) if version_id in readings}
+    # English texts only: a translation's numbers follow the edition it translates.
+    page["absent_citations"] = absent_citations(conn, [
+        *([(entry["text"], entry["version_id"])] if lang == "en" else []),
+        *((entry_then["text"], entry_then["since_version_id"]) for entry_then in page["history"]),
+    ])
     return page
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote
@@ -141,17 +141,23 @@ Citations = Mapping[str, tuple[str, str | None]]
 def render_text(
     text: str | None, version: str | None = None, linker: GlossaryLinker | None = None,
     readings: Mapping[str, str] | None = None, citations: Citations | None = None,
+    absent: Collection[str] | None = None,
 ) -> str:
     """Scraped text as safe HTML: escaped, rule numbers linked, symbols as labelled tokens,
     and (with a ``linker``) glossary terms linked at their first use. ``readings``: what symbols
     that changed meaning mean in the CR version the text is from (``kb.site.symbol_readings``).
     ``citations``: the rule a cited number stands for where it is not that number in ``version``
-    (a translation's citations, numbered as in the edition it translates)."""
+    (a translation's citations, numbered as in the edition it translates). ``absent``: numbers the
+    text's own version does not hold (an official text's slip, 2006's 405.1 citing 402.9): shown
+    as printed and said to lead nowhere, not linked to a page that is not there."""
     if not text:
         return ""
     plain = linker.link if linker is not None else html.escape
 
     def link(number: str) -> str:
+        if absent and number in absent and not (citations and number in citations):
+            return ('<span class="rule-ref rule-ref-absent" title="No rule of this number in the version this'
+                    f' text is from: cited as printed">{html.escape(number)}</span>')
         target, target_version = (citations or {}).get(number, (number, version))
         return rule_link_html(number, target_version, target)
 

@@ -189,8 +189,8 @@ def handle_exception(datasette, request, exception):
 
 @hookimpl
 def prepare_jinja2_environment(env):
-    env.filters["kbtext"] = lambda text, version=None, readings=None, citations=None: Markup(
-        markup.render_text(text, version, None, readings, citations))
+    env.filters["kbtext"] = lambda text, version=None, readings=None, citations=None, absent=None: Markup(
+        markup.render_text(text, version, None, readings, citations, absent))
     env.filters["langname"] = lambda code: LANGUAGE_NAMES.get(code or "", code or "")
     env.filters["quote"] = lambda text: quote(text or "")
     env.filters["worddiff"] = lambda diff: Markup(markup.render_word_diff(diff))
@@ -204,8 +204,8 @@ def prepare_jinja2_environment(env):
     env.filters["isodate"] = lambda raw, lang="en": parse_date(raw, lang or "en") or raw
     env.filters["glossarylinker"] = lambda terms: markup.GlossaryLinker(
         (term["term"], "/glossary/" + quote(term["term"], safe="")) for term in terms or [])
-    env.filters["kblinked"] = lambda text, version=None, linker=None, readings=None: Markup(
-        markup.render_text(text, version, linker, readings))
+    env.filters["kblinked"] = lambda text, version=None, linker=None, readings=None, absent=None: Markup(
+        markup.render_text(text, version, linker, readings, None, absent))
     env.filters["rulingitems"] = ruling_list.ruling_items_html
     env.filters["contentsrules"] = contents_page.rule_items_html
 

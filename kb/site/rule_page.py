@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import quote
 
 from kb.link.cr_translations import counterpart_citations
+from kb.site.absent_citations import absent_citations
 from kb.site.markup import cited_in_order
 from kb.site.rule_rulings import marked_by_number, rulings_relying_on
 from kb.site.search import (
@@ -79,6 +80,11 @@ def rule_page(
     shown_versions = {version, *(column["version_id"] for column in translated.get("columns", [])),
                       *(entry["versions"][0] for entry in history_entries)}
     readings = symbol_readings(conn)
+    # English texts only: a translation's numbers follow the edition it translates (its citations).
+    absent = absent_citations(conn, [
+        *((text, version) for entry in entries for text in (entry["text"], *entry["examples"])),
+        *((entry["text"], entry["versions"][0]) for entry in history_entries),
+    ])
     return {
         "number": number,
         "version": version_row,
@@ -95,6 +101,7 @@ def rule_page(
         "translations": translated,
         "history": history_entries,
         "symbol_readings": {shown: readings[shown] for shown in sorted(shown_versions) if shown in readings},
+        "absent_citations": absent,
         "same_number": same_number_other_rules(conn, rule),
         "trace": rule_trace(conn, rule),
         "rulings": marked_by_number(conn, rule, rulings_relying_on(conn, rule)),
@@ -185,7 +192,7 @@ def references(conn: sqlite3.Connection, entries: list[dict[str, Any]]) -> list[
     marks = ",".join("?" * len(ids))
     return rows(
         conn,
-        f"""select distinct rule_refs.target_number as number, target.title, target.text
+        f"""select distinct rule_refs.target_number as number, target.id as target_id, target.title, target.text
         from rule_refs left join rules as target on target.id = rule_refs.target_rule_id
         where rule_refs.rule_id in ({marks}) order by rule_refs.target_number limit 100""",
         ids,
