@@ -117,13 +117,30 @@ def unidentified_observations(
 
 
 def cr_translations(db: sqlite_utils.Database, titles: dict[str, tuple[str, str]]) -> list[Keyword]:
-    """Pairs from translated CRs: rule titles (``keywords``) and glossary terms of keywords."""
-    pairs = [
-        Keyword(lang, term, en_term, number, source)
-        for lang, term, en_term, number, source in db.execute(
-            "select lang, term, en_term, rule_number, source from keywords"
-        )
-    ]
+    """Pairs from translated CRs: rule titles (``keywords``) and glossary terms of keywords.
+
+    A translated rule title's number is the translation's (701.16 of the Chinese rules of 2025 is
+    701.20 Reveal today, and today's 701.16 is Investigate): the dictionary gives today's number of
+    the English rule it translates (by its lineage), else of the English keyword of that name; a
+    keyword today's rules hold under neither is left out, as the glossary's pairs are."""
+    newest = db.execute("select id from cr_versions where lang = 'en' order by effective_date desc limit 1").fetchone()
+    pairs = []
+    for lang, term, en_term, number_today, source in db.execute(
+        """select keywords.lang, keywords.term, keywords.en_term,
+            (select today.number from rules as translated
+                join rule_links on rule_links.rule_id = translated.id and rule_links.status != 'mismatch'
+                join rules as english on english.id = rule_links.en_rule_id
+                join rules as today on today.lineage_id = english.lineage_id and today.version_id = :newest
+             where translated.version_id = keywords.version_id and translated.number = keywords.rule_number
+             limit 1),
+            keywords.source
+        from keywords""",
+        {"newest": newest[0] if newest else None},
+    ):
+        named = titles.get((en_term or "").casefold())
+        number = number_today or (named[1] if named else None)
+        if number:  # as for the glossary's pairs below: a keyword today's rules hold
+            pairs.append(Keyword(lang, term, en_term, number, source))
     for lang, term, en_term in db.execute(
         """select versions.lang, glossary.term, english.term
         from glossary_links join glossary on glossary.id = glossary_links.glossary_id

@@ -105,3 +105,10 @@ async def test_a_search_hit_of_a_translated_rule_leads_to_the_rule_it_translates
     # Its numbers are the 2021 edition's: the page of its own version leads to the English rule.
     assert korean["901 플레인체이스"] == "/rule/901?version=ko-2021-02-15"
     assert all(url.endswith("?version=ko-2021-02-15") for url in korean.values())
+
+
+async def test_a_keyword_in_a_translation_leads_to_todays_rule_of_that_keyword(snapshot_ds) -> None:
+    # 展示 (Reveal) is 701.16 in the Chinese rules of 2025; today's 701.16 is Investigate.
+    data = (await snapshot_ds.client.get("/search.json?q=%E5%B1%95%E7%A4%BA")).json()
+    keywords = next(group for group in data["groups"] if group["kind"] == "keywords")["hits"]
+    assert (keywords[0]["title"], keywords[0]["url"]) == ("701.20 Reveal", "/rule/701.20#lang-zhs")

@@ -57,6 +57,21 @@ def test_translated_cr_keywords_join_the_dictionary(snapshot_conn: sqlite3.Conne
     assert row[0:2] == ("Conspire", "702.78") and "cr-rule-title" in json.loads(row[2]) and row[3] == "agreed"
 
 
+def test_every_entry_names_todays_rule_of_its_keyword(snapshot_conn: sqlite3.Connection) -> None:
+    """The rule number is today's: the Chinese CR of 2025 numbers Reveal 701.16, and today's 701.16
+    is Investigate (57 of the 265 entries named another keyword's rule before)."""
+    entries = snapshot_conn.execute("select lang, term, en_term, rule_number from keyword_dictionary").fetchall()
+    today = dict(snapshot_conn.execute(
+        """select title, number from rules where kind = 'rule' and version_id =
+            (select id from cr_versions where lang = 'en' order by effective_date desc limit 1)"""
+    ).fetchall())
+    assert len(entries) == 265
+    assert [entry for entry in entries if today.get(entry[2]) != entry[3]] == []
+    reveal = snapshot_conn.execute(
+        "select rule_number from keyword_dictionary where lang = 'zhs' and term = '展示'").fetchone()
+    assert reveal == ("701.20",)
+
+
 def test_reprints_are_mined_once_and_observed_per_printing() -> None:
     """``observations`` mines each (language, printed text, Oracle text) once: the same findings,
     in the same order, as mining every printing, for reprints, a text shared by two languages, and
