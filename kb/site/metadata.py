@@ -102,13 +102,21 @@ order by hits.rank limit 50""",
     },
     "rule_with_translations": {
         "title": "A rule with all its translations",
-        "sql": """select en.version_id as english_version, en.number, en.title, en.text as english,
-  tr.version_id as translation_version, tr.title as translated_title, tr.text as translation,
-  rule_links.status, rule_links.confidence
+        "description": "The rule numbered so in the newest English version (or the version given), in every"
+                       " English version under whatever number it had there, with the translations of each.",
+        # By identity: 702.78 is Conspire today, Persist in 2019 and Wither in 2013, three rules.
+        "sql": """with wanted as (select lineage_id from rules where number = :number
+    and version_id = coalesce(nullif(:version, ''),
+      (select id from cr_versions where lang = 'en' order by effective_date desc limit 1)))
+select en.version_id as english_version, en.number, en.title, en.text as english,
+  tr.version_id as translation_version, tr.number as translated_number, tr.title as translated_title,
+  tr.text as translation, rule_links.status, rule_links.confidence
 from rules as en
 left join rule_links on rule_links.en_rule_id = en.id
 left join rules as tr on tr.id = rule_links.rule_id
-where en.number = :number and en.version_id in (select id from cr_versions where lang = 'en')
+where en.version_id in (select id from cr_versions where lang = 'en')
+  and (en.lineage_id in (select lineage_id from wanted)
+    or (en.number = :number and not exists (select 1 from wanted where lineage_id is not null)))
 order by en.version_id desc, tr.version_id""",
     },
     "stale_translations": {

@@ -112,3 +112,18 @@ async def test_a_keyword_in_a_translation_leads_to_todays_rule_of_that_keyword(s
     data = (await snapshot_ds.client.get("/search.json?q=%E5%B1%95%E7%A4%BA")).json()
     keywords = next(group for group in data["groups"] if group["kind"] == "keywords")["hits"]
     assert (keywords[0]["title"], keywords[0]["url"]) == ("701.20 Reveal", "/rule/701.20#lang-zhs")
+
+
+async def test_the_canned_rule_with_translations_follows_one_rule(snapshot_ds, snapshot_db) -> None:
+    # 702.78 is Conspire today, Persist in 2019 and Wither in 2013: three rules, one number.
+    url = f"/{snapshot_db.stem}/rule_with_translations.json?_shape=array&number=702.78"
+    rows = (await snapshot_ds.client.get(url)).json()
+    assert {row["title"] for row in rows} == {"Conspire"}
+    assert [(row["english_version"], row["number"]) for row in rows if row["english_version"] < "en-2022"] == [
+        ("en-2019-01-25", "702.77"), ("en-2014-09-25", "702.77"), ("en-2013-05-01", "702.76")]
+    assert ("zhs-2025-02-07", "702.78", "协力") in {
+        (row["translation_version"], row["translated_number"], row["translated_title"]) for row in rows}
+    persist = (await snapshot_ds.client.get(url + "&version=en-2019-01-25")).json()
+    assert {row["title"] for row in persist} == {"Persist"}
+    assert ("zhs-2025-02-07", "702.79", "留存") in {
+        (row["translation_version"], row["translated_number"], row["translated_title"]) for row in persist}
