@@ -205,9 +205,12 @@ def cited_in_order(text: str | None) -> list[str]:
 
 
 def rule_link_html(number: str, version: str | None = None, target: str | None = None) -> str:
-    """A cited rule number as written, linked to ``target`` (the number itself by default) in ``version``."""
+    """A cited rule number as written, linked to ``target`` (the number itself by default) in
+    ``version``; a link to another number says so (a translation's 706.10 is 707.10 there)."""
     href = f"/rule/{quote(target or number)}" + (f"?version={quote(version)}" if version else "")
-    return f'<a class="rule-ref" href="{html.escape(href)}">{html.escape(number)}</a>'
+    said = (f' title="{html.escape(target)} in {html.escape(version or "the current rules")}: the English text cites it here"'
+            if target and target != number else "")
+    return f'<a class="rule-ref" href="{html.escape(href)}"{said}>{html.escape(number)}</a>'
 
 
 # The glyphs the vendored Mana font draws (static/mana.css, mana-font 1.18.0): a symbol without

@@ -15,13 +15,14 @@ async def test_a_citation_leads_to_the_rule_the_english_text_cites_in_its_place(
     # beside it, that rule is 707.10, and 706.10 does not exist.
     html = (await snapshot_ds.client.get("/rule/112.1a?version=en-2022-02-18")).text
     korean = _korean_cell(html)
-    assert '<a class="rule-ref" href="/rule/707.10?version=en-2022-02-18">706.10</a>' in korean
+    assert ('<a class="rule-ref" href="/rule/707.10?version=en-2022-02-18" title="707.10 in en-2022-02-18:'
+            ' the English text cites it here">706.10</a>') in korean
     target = (await snapshot_ds.client.get("/rule/707.10.json?version=en-2022-02-18")).json()
     assert target["rule"]["text"].startswith("To copy a spell, activated ability, or triggered ability")
     # 702.142 of 2021 (Ward's rule in the Korean 116.2h) is 702.143 beside it; 2022's 702.142 is
     # another keyword.
     korean = _korean_cell((await snapshot_ds.client.get("/rule/116.2h?version=en-2022-02-18")).text)
-    assert 'href="/rule/702.143?version=en-2022-02-18">702.142</a>' in korean
+    assert 'href="/rule/702.143?version=en-2022-02-18" title="702.143 in en-2022-02-18' in korean
     data = (await snapshot_ds.client.get("/rule/112.1a.json?version=en-2022-02-18")).json()
     column = next(c for c in data["translations"]["columns"] if c["version_id"] == "ko-2021-02-15")
     assert column["rules"]["112.1a"]["citations"] == {"706.10": ["707.10", "en-2022-02-18"]}
