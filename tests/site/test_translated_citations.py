@@ -19,8 +19,8 @@ async def test_a_citation_leads_to_the_rule_the_english_text_cites_in_its_place(
             ' the English text cites it here">706.10</a>') in korean
     target = (await snapshot_ds.client.get("/rule/707.10.json?version=en-2022-02-18")).json()
     assert target["rule"]["text"].startswith("To copy a spell, activated ability, or triggered ability")
-    # 702.142 of 2021 (Ward's rule in the Korean 116.2h) is 702.143 beside it; 2022's 702.142 is
-    # another keyword.
+    # 702.142 of 2021 (Foretell, cited by the Korean 116.2h) is 702.143 beside it; 2022's 702.142 is
+    # Boast.
     korean = _korean_cell((await snapshot_ds.client.get("/rule/116.2h?version=en-2022-02-18")).text)
     assert 'href="/rule/702.143?version=en-2022-02-18" title="702.143 in en-2022-02-18' in korean
     data = (await snapshot_ds.client.get("/rule/112.1a.json?version=en-2022-02-18")).json()
