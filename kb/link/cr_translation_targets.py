@@ -346,9 +346,11 @@ def relabel(
     newest: Rule | None,
     newest_version: str,
     same_content: Callable[[Rule, Rule], bool],
+    translated_number: str | None = None,
 ) -> tuple[str, str | None]:
     """(status, reason) of a link whose English rule is ``en_rule``, given its lineage's member
-    in the newest English version (``None``: removed since)."""
+    in the newest English version (``None``: removed since). A translated rule numbered otherwise
+    than that member (``translated_number``: the Korean 109.4b is 109.4c today) is renumbered."""
     if status == "mismatch":
         return status, None
     if status == "stale":  # already uncertain (see _mark_uncertain_text)
@@ -359,4 +361,6 @@ def relabel(
         return "stale", f"English text changed since: {newest.number} in {newest_version}"
     if newest.number != en_rule.number:
         return "renumbered", f"English {en_rule.number} is {newest.number} in {newest_version}"
+    if translated_number and translated_number != newest.number:
+        return "renumbered", f"{translated_number} here is {newest.number} in {newest_version}"
     return "same", None

@@ -185,7 +185,7 @@ def _link_by_lineage(translated, en_version, how, english, lineages, glossary_li
         newest_number = lineages.newest.get(lineage) if lineage else link.en_number
         newest = newest_rules.get(newest_number) if newest_number else None
         en_rule = rules[link.en_version][link.en_number]
-        status, reason = relabel(link.status, en_rule, newest, lineages.newest_version, same_content)
+        status, reason = relabel(link.status, en_rule, newest, lineages.newest_version, same_content, link.number)
         link.status = status
         if reason:
             link.reasons.insert(0, reason)

@@ -111,11 +111,14 @@ def test_subrules_whose_letters_shifted_link_to_the_rules_they_translate(conn: s
     assert {links[number][3] for number in SHIFTED} == {"en-2022-02-18"}
     assert {links[number][0]: links[number][7] for number in ("109.4a", "113.6a", "113.6b")} == {
         "109.4a": "same", "113.6a": "same", "113.6b": "same"}
+    # Under another letter in the newest English version held (2022 here): renumbered, never "same".
+    assert {links[number][7] for number in SHIFTED} == {"renumbered"}
     reasons = dict(conn.execute(
         """select tr.number, l.reasons from rule_links l join rules tr on tr.id = l.rule_id
         where tr.version_id = 'ko-2021-02-15' and tr.number in ('109.4c', '113.6d')"""
     ).fetchall())
-    assert reasons["109.4c"].startswith('cites what 109.4d of en-2022-02-18 cites, and no other rule under 109.4 does')
+    assert reasons["109.4c"].startswith("109.4c here is 109.4d in en-2022-02-18; cites what 109.4d of en-2022-02-18"
+                                        " cites, and no other rule under 109.4 does")
     assert "leaving out 113.6c, added after en-2019-01-25" in reasons["113.6d"]
 
 
