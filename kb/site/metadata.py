@@ -102,12 +102,14 @@ order by hits.rank limit 50""",
     },
     "rule_with_translations": {
         "title": "A rule with all its translations",
-        "description": "The rule numbered so in the newest English version (or the version given), in every"
-                       " English version under whatever number it had there, with the translations of each.",
+        "description": "The rule numbered so in the newest English version that has the number (or in the"
+                       " version given), in every English version under whatever number it had there, with"
+                       " the translations of each.",
         # By identity: 702.78 is Conspire today, Persist in 2019 and Wither in 2013, three rules.
-        "sql": """with wanted as (select lineage_id from rules where number = :number
-    and version_id = coalesce(nullif(:version, ''),
-      (select id from cr_versions where lang = 'en' order by effective_date desc limit 1)))
+        "sql": """with wanted as (select rules.lineage_id from rules join cr_versions on cr_versions.id = rules.version_id
+  where rules.number = :number and cr_versions.lang = 'en'
+    and (nullif(:version, '') is null or rules.version_id = :version)
+  order by cr_versions.effective_date desc limit 1)
 select en.version_id as english_version, en.number, en.title, en.text as english,
   tr.version_id as translation_version, tr.number as translated_number, tr.title as translated_title,
   tr.text as translation, rule_links.status, rule_links.confidence

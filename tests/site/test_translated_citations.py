@@ -128,3 +128,7 @@ async def test_the_canned_rule_with_translations_follows_one_rule(snapshot_ds, s
     assert {row["title"] for row in persist} == {"Persist"}
     assert ("zhs-2025-02-07", "702.79", "留存") in {
         (row["translation_version"], row["translated_number"], row["translated_title"]) for row in persist}
+    # A number today's rules lack is read in the newest version that has it: 502.46 of 2006, Convoke.
+    old = (await snapshot_ds.client.get(f"/{snapshot_db.stem}/rule_with_translations.json?_shape=array&number=502.46")).json()
+    assert {row["title"] for row in old} == {"Convoke"}
+    assert [row["english_version"] for row in old if row["number"] == "502.46"] == ["en-2006-02-01"]
