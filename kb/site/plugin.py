@@ -192,7 +192,8 @@ def prepare_jinja2_environment(env):
     env.filters["kbtext"] = lambda text, version=None, readings=None, citations=None, absent=None: Markup(
         markup.render_text(text, version, None, readings, citations, absent))
     env.filters["langname"] = lambda code: LANGUAGE_NAMES.get(code or "", code or "")
-    env.filters["quote"] = lambda text: quote(text or "")
+    # Every "/" too: a glossary term may hold one ("房间/隔间"), and in a path it would end the segment.
+    env.filters["quote"] = lambda text: quote(text or "", safe="")
     env.filters["worddiff"] = lambda diff: Markup(markup.render_word_diff(diff))
     env.filters["http_url"] = markup.http_url
     # Site pages (contents, glossary, diff, search): readable names and linked text.

@@ -132,3 +132,11 @@ async def test_the_canned_rule_with_translations_follows_one_rule(snapshot_ds, s
     old = (await snapshot_ds.client.get(f"/{snapshot_db.stem}/rule_with_translations.json?_shape=array&number=502.46")).json()
     assert {row["title"] for row in old} == {"Convoke"}
     assert [row["english_version"] for row in old if row["number"] == "502.46"] == ["en-2006-02-01"]
+
+
+async def test_a_chinese_glossary_term_with_a_slash_is_linked_whole(snapshot_ds) -> None:
+    # 房间/隔间 (Room): an unescaped "/" ended the path segment, and Datasette's redirect led to a 404.
+    html = (await snapshot_ds.client.get("/glossary/Room")).text
+    assert 'href="/glossary/%E6%88%BF%E9%97%B4%2F%E9%9A%94%E9%97%B4?lang=zhs"' in html
+    response = await snapshot_ds.client.get("/glossary/%E6%88%BF%E9%97%B4%2F%E9%9A%94%E9%97%B4?lang=zhs")
+    assert response.status_code == 200 and "房间/隔间" in response.text
