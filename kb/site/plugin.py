@@ -249,16 +249,21 @@ def render_cell(row, value, column, table, database, datasette):
     if not value[:1].isdigit():
         return None
     if (table, column) in VERSION_IN_ROW:
-        return _rule_link(value, _stored_text(_cell(row, VERSION_IN_ROW[table, column])))
+        # Without its version (a page that hides that column) the number is shown, not guessed at.
+        version = _stored_text(_cell(row, VERSION_IN_ROW[table, column]))
+        return _rule_link(value, version) if version else None
     if (table, column) in VERSION_OF_SOURCE:
         source_table, key = VERSION_OF_SOURCE[table, column]
         source_id = _cell(row, key)
         source_id = source_id.get("value") if isinstance(source_id, dict) else source_id
+        if source_id is None:
+            return None
 
         async def linked_in_its_version() -> Markup:
             found = await datasette.get_database(database).execute(
                 f"select version_id from {source_table} where id = ?", [source_id])
-            return _rule_link(value, found.first()[0] if found.first() else None)
+            first = found.first()
+            return _rule_link(value, first[0]) if first else Markup(html.escape(value))
         return linked_in_its_version
     if column in ("rule_number", "current_number") or (table == "current_rules" and column == "number"):
         return _rule_link(value, None)  # numbered as in the newest English rules

@@ -77,8 +77,11 @@ async def test_datasette_tables_link_a_number_in_its_own_version(snapshot_ds, sn
     assert versions and "en-2006-02-01" in versions
     html = (await snapshot_ds.client.get(f"/{db}/rules?version_id=ko-2021-02-15&number=109.4c")).text
     assert 'href="/rule/109.4c?version=ko-2021-02-15"' in html
-    # A table page showing only some columns still renders its links.
+    # A table page showing only some columns still renders; a number without its version is not
+    # linked to today's rule of that number.
     assert (await snapshot_ds.client.get(f"/{db}/glossary?_col=term")).status_code == 200
+    html = (await snapshot_ds.client.get(f"/{db}/rules?_col=number&number=702.19")).text
+    assert 'href="/rule/702.19"' not in html and "702.19" in html
 
 
 async def test_a_translations_pages_link_its_rules_by_what_they_translate(snapshot_ds) -> None:
