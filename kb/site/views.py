@@ -24,6 +24,7 @@ from kb.site import (
     limits,
     page_cache,
     rule_page,
+    rule_translations,
     version_page,
 )
 from kb.site.search import GROUP_TITLES, PER_KIND, search
@@ -199,7 +200,7 @@ async def rule(datasette, request):
     from_version = request.args.get("from") or None  # the version drop-down: follow the rule's lineage
     if version and not from_version:
         # A translation's rule is shown beside the English rule it translates, on that rule's page.
-        english = await run(datasette, rule_page.english_rule_translated, number, version)
+        english = await run(datasette, rule_translations.english_rule_translated, number, version)
         if english:
             to_number, to_version = english
             suffix = f"?version={quote(to_version)}" if to_version else ""

@@ -1,0 +1,119 @@
+"""A rule's translations beside it, and where a translated rule or a number it cites leads.
+
+A translation numbers rules as the English edition it translates: its rules are shown beside the
+English rules they translate (by lineage), its page leads to that English rule, and the numbers
+its texts cite lead to the rules the English text cites in their place.
+"""
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from kb.link.cr_translations import counterpart_citations
+from kb.site.markup import cited_in_order
+from kb.site.search import newest_english_version, rows
+from kb.store import derive_lineage
+
+
+def normalise_space(text: str | None) -> str:
+    return " ".join((text or "").replace("’", "'").split())
+
+
+def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], version: str) -> dict[str, Any]:
+    """Translations of these rules, beside the English rule they translate, for side-by-side display.
+
+    Translations link to the English version they translate (often older than the one shown), so
+    they are found through every English member of the rule's lineage: under another number there
+    they are "renumbered"; another rule that had this number is not this rule's translation.
+    Without lineages (an older database) they are found by number.
+    """
+    numbers = [entry["number"] for entry in entries]
+    by_lineage = all(entry.get("lineage_id") for entry in entries)
+    keys = [entry["lineage_id"] for entry in entries] if by_lineage else numbers
+    marks = ",".join("?" * len(keys))
+    linked = rows(
+        conn,
+        f"""select tr.id, tr.version_id, tr.number, tr.title, tr.text, tr.english_title,
+            rule_links.status, rule_links.confidence, rule_links.reasons,
+            en.version_id as english_version, en.text as english_text, en.number as english_number,
+            en.title as english_rule_title,
+            en.lineage_id as english_lineage,
+            cr_versions.lang, cr_versions.method, cr_versions.effective_date,
+            cr_versions.translation_match, cr_versions.translation_note,
+            cr_versions.translates_version_id
+        from rules as en
+        join rule_links on rule_links.en_rule_id = en.id
+        join rules as tr on tr.id = rule_links.rule_id
+        join cr_versions on cr_versions.id = tr.version_id
+        where en.{"lineage_id" if by_lineage else "number"} in ({marks})
+          and en.version_id in (select id from cr_versions where lang = 'en')
+        order by cr_versions.lang, cr_versions.effective_date desc, tr.position
+        limit 2000""",
+        keys,
+    )
+    shown_number = {entry["lineage_id"]: entry["number"] for entry in entries} if by_lineage else {}
+    shown = {entry["number"]: entry for entry in entries}
+    columns: dict[str, dict[str, Any]] = {}
+    crossed = derive_lineage.crossed_by_number(conn, keys if by_lineage and linked else [])
+    for row in linked:
+        column = columns.setdefault(row["version_id"], {
+            "version_id": row["version_id"], "lang": row["lang"], "method": row["method"],
+            "effective_date": row["effective_date"],
+            "english_version": row["translates_version_id"] or row["english_version"],
+            "translation_match": row["translation_match"], "translation_note": row["translation_note"],
+            "rules": {},
+        })
+        number = shown_number.get(row["english_lineage"], row["english_number"]) if by_lineage else row["number"]
+        english_now = shown.get(number)
+        # The English text changed since the version this translation follows: mark it stale,
+        # whether or not the linking step could already tell.
+        changed_since = bool(
+            english_now and row["english_version"] != version
+            and (normalise_space(english_now["text"]) != normalise_space(row["english_text"])
+                 or normalise_space(english_now["title"]) != normalise_space(row["english_rule_title"]))
+        )
+        status = row["status"]
+        # The linking step judged the link against the newest English version; the page may show
+        # another: stale when the text shown differs, renumbered when only the number does.
+        if status == "same" and changed_since:
+            status = "stale"
+        elif status == "same" and by_lineage and row["english_number"] != number:
+            status = "renumbered"
+        # The English rule it translates was joined to the one shown by its number alone.
+        by_number = by_lineage and crossed(row["english_lineage"], row["english_version"], version)
+        column["rules"].setdefault(number, {**row, "status": status, "paired_by_number": by_number,
+                                            "citations": translated_citations(row)})
+    return {
+        "numbers": numbers,
+        "columns": sorted(columns.values(), key=lambda c: (c["lang"], c["version_id"])),
+    }
+
+
+def translated_citations(row: dict[str, Any]) -> dict[str, tuple[str, str | None]]:
+    """Where each number a translated rule cites leads: the English rule its English text cites in
+    that place (``counterpart_citations``), else the number in the translation's own version, whose
+    page leads to the English rule that number translates."""
+    cited = cited_in_order(row["text"])
+    counterparts = counterpart_citations(cited, cited_in_order(row["english_text"]))
+    return {number: (counterparts[number], row["english_version"]) if number in counterparts
+            else (number, row["version_id"]) for number in cited}
+
+
+def english_rule_translated(conn: sqlite3.Connection, number: str, version: str) -> tuple[str, str | None] | None:
+    """For rule ``number`` of a translation ``version``: the English rule it translates, (number,
+    version; None for the newest), the page that shows it beside its English text, marked there
+    when the link is uncertain ("may not match"). None for an English version, a number the
+    translation lacks, or a rule linked to no English rule."""
+    found = rows(
+        conn,
+        """select en.number, en.version_id from rules as tr
+        join cr_versions on cr_versions.id = tr.version_id and cr_versions.lang != 'en'
+        join rule_links on rule_links.rule_id = tr.id
+        join rules as en on en.id = rule_links.en_rule_id
+        where tr.version_id = ? and tr.number = ?""",
+        (version, number.strip().rstrip(".").lower()),
+    )
+    if not found:
+        return None
+    english_version = found[0]["version_id"]
+    return found[0]["number"], None if english_version == newest_english_version(conn) else english_version
