@@ -59,14 +59,14 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_a_rebuild_of_the_snapshot_carries_its_cr_and_gives_the_same_file(tmp_path: Path) -> None:
-    # The bundled snapshot: eleven English editions, the Chinese and the Korean CR (the Korean
+    # The bundled snapshot: thirty-one English editions, the Chinese and the Korean CR (the Korean
     # one in two documents joined into one version), Spanish rule pages.
     served = built_snapshot_db()
     rebuilt = tmp_path / "kb.db"
     report = build_database(snapshot_inputs(SNAPSHOT), rebuilt, carry_from=served)
     cr_documents = sqlite_utils.Database(served).execute(
         "select count(*) from documents where format like 'cr-%'").fetchone()[0]
-    assert report.cr_documents_carried == cr_documents == 15
+    assert report.cr_documents_carried == cr_documents == 35
     assert "cr carried" in report.derived and "cr history" not in report.derived
     assert "cr translations" not in report.derived
     assert report.links_carried == sqlite_utils.Database(served)["rulings"].count

@@ -37,7 +37,7 @@ def matches(conn: sqlite3.Connection, table: str, query: str) -> int:
 @pytest.mark.parametrize(
     ("name", "table", "query"),
     [
-        ("search_rules", "rules", "phasing"),
+        ("search_rules", "rules", "storm"),
         ("search_rules", "rules", "connive"),
         ("search_rulings", "rulings", "connive"),
         ("search_rulings", "rulings", "commander"),

@@ -3,21 +3,22 @@ from __future__ import annotations
 
 
 async def test_removed_rule_says_where_it_went(snapshot_ds) -> None:
-    # 701.16d ("shuffle anyway") was folded into Shuffle's 701.19c in 2019, today 701.24c.
+    # 701.16d ("shuffle anyway") was folded into Shuffle's 701.16c by Magic Origins' update
+    # (2015-07-17; Venser's Journal pairs the two), today 701.24c.
     page = (await snapshot_ds.client.get("/rule/701.16d.json?version=en-2014-09-25")).json()
     removed = page["trace"][-1]
-    assert (removed["version"], removed["change"]) == ("en-2019-01-25", "removed")
+    assert (removed["version"], removed["change"]) == ("en-2015-07-17", "removed")
     assert [(link["label"], link["number"], link["current_number"]) for link in removed["links"]] == [
-        ("merged into", "701.19c", "701.24c"),
+        ("merged into", "701.16c", "701.24c"),
     ]
     html = (await snapshot_ds.client.get("/rule/701.16d?version=en-2014-09-25")).text
-    assert 'merged into <a class="rule-ref" href="/rule/701.19c?version=en-2019-01-25">701.19c</a>' in html
+    assert 'merged into <a class="rule-ref" href="/rule/701.16c?version=en-2015-07-17">701.16c</a>' in html
 
 
 async def test_rule_that_took_another_in_says_so(snapshot_ds) -> None:
     # 700.8 "cards with a name originally printed in a set" and its subrules went under 206.3 in
-    # 2022; 206.3 kept its identity, and today's 700.8 is another rule.
+    # Zendikar Rising's update (2020-09-25); 206.3 kept its identity, and today's 700.8 is another rule.
     page = (await snapshot_ds.client.get("/rule/206.3.json")).json()
     took_in = [(row["version"], link["label"], link["number"]) for row in page["trace"] for link in row["links"]]
-    assert took_in == [("en-2022-02-18", "took in", "700.8")]
+    assert took_in == [("en-2020-09-25", "took in", "700.8")]
     assert [row["number"] for row in page["trace"]][:1] == ["206.3"]

@@ -24,8 +24,9 @@ def test_every_rule_with_rulings_lists_the_newest_as_a_full_sort_would(snapshot_
 
 
 def test_the_newest_few_stop_early_and_skip_a_rulings_second_link(snapshot_conn: sqlite3.Connection) -> None:
-    # 701.33's lineage (Investigate since 2019) is relied on by 55 rulings of the snapshot.
-    lineage = "en-2019-01-25/701.33"
+    # Manifest's lineage (701.31 when Fate Reforged added it, 701.40 today) is relied on by 55
+    # rulings of the snapshot.
+    lineage = "en-2015-01-23/701.31"
     newest = [row[0] for row in snapshot_conn.execute(EVERY_RULING_SORTED, (lineage,))]
     distinct = list(dict.fromkeys(newest))
     assert len(distinct) == 55

@@ -13,6 +13,8 @@ import pytest
 from kb.site.markup import GlossaryLinker, render_text, symbol_html
 from site_databases import JACE, PHELDDAGRIF, open_immutable
 
+REALITY_SHIFT = "70dc830e-d05b-4fc7-88dd-879e140b3fbf"
+
 KOMPLOTT = "/card?name=" + quote("Tödliches Komplott")
 
 
@@ -214,20 +216,29 @@ async def test_card_json_of_jace(snapshot_ds) -> None:
 
 
 async def test_card_cites_rules_by_identity_not_number(snapshot_ds) -> None:
-    # Rulings of 2014–2016 about transform, manifest and madness: under today's numbers (701.27,
-    # 701.40, 702.35), not the numbers they had (701.25, 701.33, 702.34), which today are
-    # Surveil, Abandon and Flashback.
+    # Rulings of 2015 about transform, manifest and madness: under today's numbers (701.27,
+    # 701.40, 702.35), not the numbers they had (701.25, 701.31, 702.34), which today are
+    # Surveil, Planeswalk and Flashback.
     page = (await snapshot_ds.client.get(f"/card/{JACE}.json")).json()
     cited = {(rule["number"], rule["title"]) for rule in page["rules"]}
     assert {("701.27", "Transform"), ("701.40", "Manifest"), ("702.35", "Madness")} <= cited
-    assert not {"Surveil", "Abandon", "Flashback"} & {title for _number, title in cited}
+    assert not {"Surveil", "Planeswalk", "Flashback"} & {title for _number, title in cited}
     then = {rule["number"]: [(t["number"], t["version_id"], t["not_in_force"]) for t in rule["then"]] for rule in page["rules"]}
-    assert then["701.27"] == [("701.25", "en-2014-09-25", False)]
-    # Manifest rulings of 2014-11-24: the CR in force then (2014-09-25) had no manifest yet.
-    assert then["701.40"] == [("701.33", "en-2019-01-25", True)]
+    # The rulings of 2015-06-22 cite the CR in force then: Dragons of Tarkir's (2015-03-27).
+    assert then["701.27"] == [("701.25", "en-2015-03-27", False)]
+    assert then["701.40"] == [("701.31", "en-2015-03-27", False)]
     html = (await snapshot_ds.client.get(f"/card/{JACE}")).text
     assert '<a class="rule-ref" href="/rule/701.40">701.40</a>' in html
-    assert "701.33 in en-2019-01-25; not yet in en-2014-09-25" in html
+
+
+async def test_a_keyword_newer_than_the_ruling_cites_the_first_version_having_it(snapshot_ds) -> None:
+    # Khans of Tarkir's manifest rulings (2014-11-24) are older than the CR that added manifest
+    # (Fate Reforged, 2015-01-23): the CR in force on their date (2014-09-25) had no manifest.
+    page = (await snapshot_ds.client.get(f"/card/{REALITY_SHIFT}.json")).json()
+    then = {rule["number"]: [(t["number"], t["version_id"], t["not_in_force"]) for t in rule["then"]] for rule in page["rules"]}
+    assert then["701.40"] == [("701.31", "en-2015-01-23", True)]
+    html = (await snapshot_ds.client.get(f"/card/{REALITY_SHIFT}")).text
+    assert "701.31 in en-2015-01-23; not yet in en-2014-09-25" in html
 
 
 async def test_german_card_cites_connive_under_its_current_number(snapshot_ds) -> None:
@@ -329,16 +340,19 @@ async def test_rule_json(snapshot_ds) -> None:
     assert sorted(columns["es-pages-cr-page"]["rules"]) == ["702.78", "702.78a", "702.78b"]
     assert columns["zhs-2025-02-07"]["rules"]["702.78"]["title"] == "协力"
     assert [ref["number"] for ref in page["references"]] == ["601.2b", "601.2f", "601.2g", "601.2h"]
-    # History by identity: keyword rules are renumbered as keywords are added; Conspire was 702.76
-    # in 2013 and 702.77 until 2019, while 702.78 was Wither, then Persist.
+    # History by identity: keyword rules are renumbered as keywords are added; Conspire was 702.75
+    # in 2009, 702.76 in 2013 and 702.77 until Hideaway came in 2021, while 702.78 was Retrace,
+    # then Wither, then Persist.
     assert [(e["number"], e["title"], e["effective_date"], e["until"]) for e in page["history"]] == [
+        ("702.75", "Conspire", "2009-10-01", "2009-10-01"),
         ("702.76", "Conspire", "2013-05-01", "2013-05-01"),
-        ("702.77", "Conspire", "2014-09-25", "2019-01-25"),
-        ("702.78", "Conspire", "2022-02-18", "2026-04-17"),
+        ("702.77", "Conspire", "2014-09-25", "2020-11-20"),
+        ("702.78", "Conspire", "2021-06-18", "2026-04-17"),
     ]
     assert [(o["title"], o["from"], o["until"], o["current_number"]) for o in page["same_number"]] == [
+        ("Retrace", "2009-10-01", "2009-10-01", "702.81"),
         ("Wither", "2013-05-01", "2013-05-01", "702.80"),
-        ("Persist", "2014-09-25", "2019-01-25", "702.79"),
+        ("Persist", "2014-09-25", "2020-11-20", "702.79"),
     ]
 
 
@@ -472,26 +486,27 @@ async def test_script_in_a_ruling_renders_as_text(hostile_ds) -> None:
 
 async def test_stale_and_mismatched_translations_are_marked(snapshot_ds) -> None:
     # The Korean CR follows CR 2021-02-15, which we do not hold: its rules link by identity to
-    # the versions before (2019-01-25) and after (2022-02-18). 100.2a and 100.2b read differently
-    # in those two, so which text the translation follows is unknown: stale, never "same".
+    # the versions before (2020-11-20) and after (2021-06-18), and are compared with today's.
+    # 100.2a gained a sentence since (interchangeable names): stale, never "same".
     page = (await snapshot_ds.client.get("/rule/100.2.json")).json()
     korean = next(c for c in page["translations"]["columns"] if c["version_id"] == "ko-2021-02-15")
-    assert korean["english_version"] == "en-2019-01-25"
+    assert korean["english_version"] == "en-2020-11-20"
     assert {number: rule["status"] for number, rule in korean["rules"].items()} == {
-        "100.2": "same", "100.2a": "stale", "100.2b": "stale", "100.2c": "same",
+        "100.2": "same", "100.2a": "stale", "100.2b": "same", "100.2c": "same",
     }
     html = (await snapshot_ds.client.get("/rule/100.2")).text
-    assert html.count('<td class="kb-tr status-stale"') == 2
+    assert html.count('<td class="kb-tr status-stale"') == 1
     # 103.3 of 2021 is 103.4 today, same text.
     renumbered = (await snapshot_ds.client.get("/rule/103.4.json")).json()
     korean = next(c for c in renumbered["translations"]["columns"] if c["version_id"] == "ko-2021-02-15")
     assert (korean["rules"]["103.4"]["number"], korean["rules"]["103.4"]["status"]) == ("103.3", "renumbered")
     # Numbers cited inside a translation are resolved in the English version it was linked to.
-    assert 'href="/rule/100.2a?version=en-2022-02-18"' in (await snapshot_ds.client.get("/rule/100.4")).text
-    # 109.4 gained 109.4g after the translation (a–e in 2019, a–f in Korean, a–g in 2022): stale;
-    # 111.10 has no 2019 member to confirm its subrules grew: mismatch.
+    assert 'href="/rule/100.2a?version=en-2020-11-20"' in (await snapshot_ds.client.get("/rule/100.4")).text
+    # The Korean 109.4b (emblems) is 109.4c today, reworded since: stale.
     assert '<td class="kb-tr status-stale"' in (await snapshot_ds.client.get("/rule/109.4")).text
-    mismatch = (await snapshot_ds.client.get("/rule/111.10")).text
+    # The translation prints 101.4d twice (the second is the English 101.4e): its subrules do not
+    # correspond to the English ones, so 101.4 is a mismatch, not linked as the same rule.
+    mismatch = (await snapshot_ds.client.get("/rule/101.4")).text
     assert '<td class="kb-tr status-mismatch"' in mismatch
 
 
@@ -564,45 +579,49 @@ async def test_rule_page_traces_renumbering_and_lists_rulings_relying_on_it(snap
 
 
 async def test_a_rule_paired_by_its_number_alone_is_shown_as_such(snapshot_ds) -> None:
-    # 2014's 107.14 was the moon symbol (removed in Magic Origins' update, 2015-07-17: Venser's
-    # Journal); 2019's 107.14 is the energy symbol (Kaladesh, 2016). The snapshot holds neither
-    # update, so its lineage joins them by the number: the page says so.
-    data = (await snapshot_ds.client.get("/rule/107.14.json")).json()
-    assert [(t["version"], t["change"], t["paired_by_number"], t["similarity"]) for t in data["trace"]][:3] == [
-        ("en-2013-05-01", "added", False, None),
-        ("en-2014-09-25", "same", False, None),
-        ("en-2019-01-25", "changed", True, 0.0952),
-    ]
-    assert not any(t["paired_by_number"] for t in data["trace"][3:])
-    page = (await snapshot_ds.client.get("/rule/107.14")).text
-    assert page.count("paired by its number alone, the texts 10 % alike word by word") == 1
-    # The Korean (2021) and Chinese (2025) 107.14 translate the energy symbol: beside 2019's and
-    # later English they are its translations; beside 2014's moon symbol they are marked.
-    def marked(data: dict) -> dict[str, bool]:
-        return {column["lang"]: column["rules"]["107.14"]["paired_by_number"] for column in data["translations"]["columns"]}
-    assert marked(data) == {"ko": False, "zhs": False}
-    moon = (await snapshot_ds.client.get("/rule/107.14.json?version=en-2014-09-25")).json()
-    assert marked(moon) == {"ko": True, "zhs": True}
+    # The multiplayer mulligan (800.5) was rewritten for the London mulligan (2019-07-12): the
+    # texts share a third of their words, and nothing but the number pairs them; the page says so.
+    data = (await snapshot_ds.client.get("/rule/800.6.json")).json()
+    trace = [(t["version"], t["change"], t["paired_by_number"], t["similarity"]) for t in data["trace"]]
+    assert [step for step in trace if step[2]] == [("en-2019-07-12", "changed", True, 0.359)]
+    page = (await snapshot_ds.client.get("/rule/800.6")).text
+    assert page.count("paired by its number alone, the texts 36 % alike word by word") == 1
+    # The Chinese (2025) 800.6 translates the London rule: beside it and later English it is its
+    # translation; beside 2019-01-25's older text it is marked.
+    def marked(data: dict, number: str) -> dict[str, bool]:
+        return {column["lang"]: column["rules"][number]["paired_by_number"] for column in data["translations"]["columns"]}
+    assert marked(data, "800.6") == {"zhs": False}
+    older = (await snapshot_ds.client.get("/rule/800.5.json?version=en-2019-01-25")).json()
+    assert marked(older, "800.5") == {"zhs": True}
     assert "it may translate another rule" not in page
-    # The version's stored changes and the diff page read the same rows: rules paired by number
-    # alone, not those as unlike paired by more (201.3 and 505.5, each other's best match in their
-    # section; 508.2 and 513.1 by where their subrules went), nor headings.
-    changes = (await snapshot_ds.client.get("/version/en-2019-01-25.json?kind=changed")).json()["changes"]
-    assert [c["old_number"] for c in changes if c["paired_by_number"]] == [
-        "107.4c", "107.14", "110.5a", "400.7c", "400.7g", "505.4", "508.3", "511.1", "511.2", "605.1b",
-        "613.6c", "702.47b", "702.101b", "702.102c", "708.3", "711.1a", "711.1b", "810.10d",
-    ]
-    diff = (await snapshot_ds.client.get("/diff.json?from=en-2014-09-25&to=en-2019-01-25&kind=changed")).json()
-    assert [c["old_number"] for c in diff["changes"] if c["paired_by_number"]] == ["107.4c", "107.14", "110.5a"]
-    assert "this may be another rule that took the number" in (await snapshot_ds.client.get("/version/en-2019-01-25")).text
+    # The version's stored changes and the diff page read the same rows.
+    changes = (await snapshot_ds.client.get("/version/en-2019-07-12.json?kind=changed")).json()["changes"]
+    assert [c["old_number"] for c in changes if c["paired_by_number"]] == ["800.5", "903.11g"]
+    assert "this may be another rule that took the number" in (await snapshot_ds.client.get("/version/en-2019-07-12?kind=changed")).text
     # Across versions apart, each rule follows its lineage, and a lineage paired by its number on
-    # the way is marked so: 107.14 of 2013 and 2026 (the moon and the energy symbol).
+    # the way is marked so: 100.5 of 2013 and 2026 ("There is no maximum deck size" became a rule
+    # on deck sizes in 2020-09-25, where the snapshot lacks the updates between).
     far = (await snapshot_ds.client.get("/diff.json?from=en-2013-05-01&to=en-2026-04-17&kind=changed")).json()
-    assert {("100.5", "100.5"), ("107.14", "107.14")} <= {
+    assert {("100.5", "100.5"), ("107.4c", "107.4c")} <= {
         (c["old_number"], c["new_number"]) for c in far["changes"] if c["paired_by_number"]
     }
-    later = (await snapshot_ds.client.get("/diff.json?from=en-2019-01-25&to=en-2026-04-17&kind=changed")).json()
-    assert "107.14" not in {c["old_number"] for c in later["changes"] if c["paired_by_number"]}
+    later = (await snapshot_ds.client.get("/diff.json?from=en-2020-09-25&to=en-2026-04-17&kind=changed")).json()
+    assert "100.5" not in {c["old_number"] for c in later["changes"] if c["paired_by_number"]}
+
+
+async def test_the_moon_symbol_and_the_energy_symbol_are_two_rules(snapshot_ds) -> None:
+    # 107.14 was the moon symbol until Magic Origins' update (2015-07-17) removed it, and the
+    # energy symbol from Kaladesh's (2016-09-30) on (Venser's Journal, ORI and KLD). With the
+    # updates between held, the number no longer joins them.
+    energy = (await snapshot_ds.client.get("/rule/107.14.json")).json()
+    assert [(t["version"], t["change"]) for t in energy["trace"]][:2] == [
+        ("en-2016-09-30", "added"), ("en-2016-11-11", "same"),
+    ]
+    assert not any(t["paired_by_number"] for t in energy["trace"])
+    moon = (await snapshot_ds.client.get("/rule/107.14.json?version=en-2014-09-25")).json()
+    assert [(t["version"], t["change"]) for t in moon["trace"]][-2:] == [
+        ("en-2015-03-27", "same"), ("en-2015-07-17", "removed"),
+    ]
 
 
 # -- site pages of issue 14: contents, glossary, diff, furniture ---------------------------------
@@ -684,7 +703,7 @@ def test_every_english_glossary_entry_has_a_lineage(snapshot_conn) -> None:
     assert snapshot_conn.execute(
         """select count(*), count(glossary.lineage_id) from glossary
         join cr_versions on cr_versions.id = glossary.version_id where cr_versions.lang = 'en'"""
-    ).fetchone() == (6152, 6152)
+    ).fetchone() == (16547, 16547)
     assert snapshot_conn.execute(
         "select numbers, current_number from rule_lineages where id = 'en-2003-03-15/glossary:In Play'"
     ).fetchone() == ("In Play\nBattlefield", "Battlefield")

@@ -44,16 +44,18 @@ def test_a_text_reads_its_editions_symbols() -> None:
 
 
 def test_the_snapshots_editions_and_translations(snapshot_conn) -> None:
-    assert symbol_readings(snapshot_conn) == {
-        "en-2013-05-01": {"P": "Phyrexian symbol", "C": "chaos"},
-        "en-2014-09-25": {"P": "Phyrexian symbol", "C": "chaos"},
-        "en-2019-01-25": {"P": "Phyrexian symbol"},
-        "en-2022-02-18": {"P": "Phyrexian symbol"},
-        "en-2022-04-29": {"P": "Phyrexian symbol"},
-        "en-2024-02-02": {"P": "Phyrexian symbol"},
-        # The Korean CR translates the 2021 English rules: its 107.4g is the Phyrexian symbol too.
-        "ko-2021-02-15": {"P": "Phyrexian symbol"},
-    }
+    readings = dict(symbol_readings(snapshot_conn))  # a copy: the function's result is shared
+    # Before Phyrexian mana (2011), {P} was the planar die's planeswalker face.
+    assert readings.pop("en-2009-10-01") == {"P": "planeswalker", "C": "chaos"}
+    # The chaos symbol was {C} until Magic Origins' update (2015-07-17) wrote it {CHAOS}.
+    chaos_as_c = {version for version, symbols in readings.items() if "C" in symbols}
+    assert chaos_as_c == {"en-2013-05-01", "en-2014-09-25", "en-2015-01-23", "en-2015-03-27"}
+    english = sorted(version for version in readings if version.startswith("en-"))
+    assert (english[0], english[-1], len(english)) == ("en-2013-05-01", "en-2024-02-02", 24)
+    assert all(readings[version]["P"] == "Phyrexian symbol" for version in english)
+    # The Korean CR translates the 2021 English rules: its 107.4g is the Phyrexian symbol too.
+    assert readings["ko-2021-02-15"] == {"P": "Phyrexian symbol"}
+    assert len(readings) == 25
 
 
 async def test_rule_and_glossary_pages_read_each_versions_symbols(snapshot_ds) -> None:

@@ -1,6 +1,8 @@
 """A translation's rule numbers lead to the rules they mean, and its rules to the English rules
 they translate (the bundled snapshot: the real Korean CR of 2021-02-15, whose own English edition
-we do not hold, and the Chinese CR of 2025-02-07)."""
+we do not hold, between those of 2020-11-20 and 2021-06-18; and the Chinese CR of 2025-02-07).
+How a translation numbered as an older edition is placed beside a newer one is tested on the real
+files in tests/store/test_korean_links.py."""
 from __future__ import annotations
 
 import re
@@ -11,40 +13,44 @@ def _korean_cell(html: str) -> str:
 
 
 async def test_a_citation_leads_to_the_rule_the_english_text_cites_in_its_place(snapshot_ds) -> None:
-    # The Korean 112.1a cites 706.10 (copies of spells, numbered as in 2021); in the 2022 rules
-    # beside it, that rule is 707.10, and 706.10 does not exist.
-    html = (await snapshot_ds.client.get("/rule/112.1a?version=en-2022-02-18")).text
+    # The Korean 116.2h (foretell) is first in English in the edition after it (2021-06-18). It
+    # cites 702.142, Foretell as numbered in 2021-02; in the English text beside it, Foretell is
+    # 702.143 and 702.142 is Boast.
+    html = (await snapshot_ds.client.get("/rule/116.2h?version=en-2021-06-18")).text
     korean = _korean_cell(html)
-    assert ('<a class="rule-ref" href="/rule/707.10?version=en-2022-02-18" title="707.10 in en-2022-02-18:'
-            ' the English text cites it here">706.10</a>') in korean
-    target = (await snapshot_ds.client.get("/rule/707.10.json?version=en-2022-02-18")).json()
-    assert target["rule"]["text"].startswith("To copy a spell, activated ability, or triggered ability")
-    # 702.142 of 2021 (Foretell, cited by the Korean 116.2h) is 702.143 beside it; 2022's 702.142 is
-    # Boast.
-    korean = _korean_cell((await snapshot_ds.client.get("/rule/116.2h?version=en-2022-02-18")).text)
-    assert 'href="/rule/702.143?version=en-2022-02-18" title="702.143 in en-2022-02-18' in korean
-    data = (await snapshot_ds.client.get("/rule/112.1a.json?version=en-2022-02-18")).json()
+    assert ('<a class="rule-ref" href="/rule/702.143?version=en-2021-06-18" title="702.143 in en-2021-06-18:'
+            ' the English text cites it here">702.142</a>') in korean
+    target = (await snapshot_ds.client.get("/rule/702.143.json?version=en-2021-06-18")).json()
+    assert target["rule"]["title"] == "Foretell"
+    data = (await snapshot_ds.client.get("/rule/116.2h.json")).json()
     column = next(c for c in data["translations"]["columns"] if c["version_id"] == "ko-2021-02-15")
-    assert column["rules"]["112.1a"]["citations"] == {"706.10": ["707.10", "en-2022-02-18"]}
+    assert column["rules"]["116.2h"]["citations"] == {"702.142": ["702.143", "en-2021-06-18"]}
+    # The Korean 112.1a cites 706.10 (copies of spells), as the English 112.1a of 2020-11-20 it is
+    # linked to does; beside the 2022 rules, where that rule is 707.10, it still leads there.
+    korean = _korean_cell((await snapshot_ds.client.get("/rule/112.1a?version=en-2022-02-18")).text)
+    assert '<a class="rule-ref" href="/rule/706.10?version=en-2020-11-20">706.10</a>' in korean
+    target = (await snapshot_ds.client.get("/rule/706.10.json?version=en-2020-11-20")).json()
+    assert target["rule"]["text"].startswith("To copy a spell, activated ability, or triggered ability")
 
 
 async def test_a_shifted_subrule_sits_beside_the_english_rule_it_translates(snapshot_ds) -> None:
-    # 2022 inserted 109.4b: the Korean 109.4c (Planechase, citing 901.6) is 2022's 109.4d.
+    # The Korean 109.4c (Planechase, citing 901.6) is 109.4c of 2020-11-20; 2021-06-18 inserted
+    # 109.4b, so beside the 2022 rules it sits at 109.4d.
     html = (await snapshot_ds.client.get("/rule/109.4d?version=en-2022-02-18")).text
     assert "플레인체이스에서" in _korean_cell(html)
     assert "플레인체이스에서" not in _korean_cell((await snapshot_ds.client.get("/rule/109.4c?version=en-2022-02-18")).text)
 
 
 async def test_a_translated_rule_leads_to_its_english_rule(snapshot_ds) -> None:
-    response = await snapshot_ds.client.get("/rule/109.4c?version=ko-2021-02-15")
-    assert (response.status_code, response.headers["location"]) == (302, "/rule/109.4d?version=en-2022-02-18#r-109.4d")
-    response = await snapshot_ds.client.get("/rule/109.4c.json?version=ko-2021-02-15")
-    assert (response.status_code, response.headers["location"]) == (302, "/rule/109.4d.json?version=en-2022-02-18")
+    response = await snapshot_ds.client.get("/rule/116.2h?version=ko-2021-02-15")
+    assert (response.status_code, response.headers["location"]) == (302, "/rule/116.2h?version=en-2021-06-18#r-116.2h")
+    response = await snapshot_ds.client.get("/rule/116.2h.json?version=ko-2021-02-15")
+    assert (response.status_code, response.headers["location"]) == (302, "/rule/116.2h.json?version=en-2021-06-18")
     # A link the matcher doubts leads there too, where the Korean column says it may not match:
-    # 111.10 (predefined tokens) has subrules no English member confirms.
-    response = await snapshot_ds.client.get("/rule/111.10?version=ko-2021-02-15")
-    assert response.headers["location"] == "/rule/111.10?version=en-2022-02-18#r-111.10"
-    html = (await snapshot_ds.client.get("/rule/111.10?version=en-2022-02-18")).text
+    # the translation prints 101.4d twice (the second is the English 101.4e).
+    response = await snapshot_ds.client.get("/rule/101.4?version=ko-2021-02-15")
+    assert response.headers["location"] == "/rule/101.4?version=en-2020-11-20#r-101.4"
+    html = (await snapshot_ds.client.get("/rule/101.4?version=en-2020-11-20")).text
     assert "may not match the English rule" in _korean_cell(html)
     # The Chinese rules translate the 2025-02-07 edition.
     response = await snapshot_ds.client.get("/rule/702.9?version=zhs-2025-02-07")
@@ -53,17 +59,17 @@ async def test_a_translated_rule_leads_to_its_english_rule(snapshot_ds) -> None:
 
 async def test_a_number_the_translation_lacks_offers_the_english_rule_of_that_number(snapshot_ds) -> None:
     # The Korean chapters we hold are partial: no 706.10. The edition it follows most nearly,
-    # 2019-01-25, numbers copies of spells 706.10 too.
+    # 2020-11-20, numbers copies of spells 706.10 too.
     response = await snapshot_ds.client.get("/rule/706.10.json?version=ko-2021-02-15")
     assert response.status_code == 404
     found = response.json()["found"]
     assert [(hit["url"], hit["title"]) for hit in found] == [(
-        "/rule/706.10?version=en-2019-01-25",
-        "706.10, in the English rules of en-2019-01-25 (the nearest we hold to the edition it translates)",
+        "/rule/706.10?version=en-2020-11-20",
+        "706.10, in the English rules of en-2020-11-20 (the nearest we hold to the edition it translates)",
     )]
     assert found[0]["snippet"].startswith("To copy a spell, activated ability, or triggered ability")
     html = (await snapshot_ds.client.get("/rule/706.10?version=ko-2021-02-15")).text
-    assert 'href="/rule/706.10?version=en-2019-01-25"' in html
+    assert 'href="/rule/706.10?version=en-2020-11-20"' in html
 
 
 async def test_datasette_tables_link_a_number_in_its_own_version(snapshot_ds, snapshot_db) -> None:
@@ -90,8 +96,8 @@ async def test_a_translations_pages_link_its_rules_by_what_they_translate(snapsh
     html = (await snapshot_ds.client.get("/version/ko-2021-02-15")).text
     assert 'href="/rule/706?version=ko-2021-02-15"' in html and 'href="/rule/706' + '"' not in html
     response = await snapshot_ds.client.get("/rule/706?version=ko-2021-02-15")
-    assert response.headers["location"] == "/rule/706?version=en-2019-01-25#r-706"
-    english = (await snapshot_ds.client.get("/rule/706.json?version=en-2019-01-25")).json()
+    assert response.headers["location"] == "/rule/706?version=en-2020-11-20#r-706"
+    english = (await snapshot_ds.client.get("/rule/706.json?version=en-2020-11-20")).json()
     assert english["rule"]["title"] == "Copying Objects"
     # A Chinese definition cites rules numbered as in the edition it translates (2025-02-07), and
     # its English entry's references are that edition's too.
@@ -119,12 +125,14 @@ async def test_a_keyword_in_a_translation_leads_to_todays_rule_of_that_keyword(s
 
 
 async def test_the_canned_rule_with_translations_follows_one_rule(snapshot_ds, snapshot_db) -> None:
-    # 702.78 is Conspire today, Persist in 2019 and Wither in 2013: three rules, one number.
+    # 702.78 is Conspire today, Persist in 2019, Wither in 2013 and Retrace in 2009: four rules,
+    # one number.
     url = f"/{snapshot_db.stem}/rule_with_translations.json?_shape=array&number=702.78"
     rows = (await snapshot_ds.client.get(url)).json()
     assert {row["title"] for row in rows} == {"Conspire"}
-    assert [(row["english_version"], row["number"]) for row in rows if row["english_version"] < "en-2022"] == [
-        ("en-2019-01-25", "702.77"), ("en-2014-09-25", "702.77"), ("en-2013-05-01", "702.76")]
+    numbers = [(row["english_version"], row["number"]) for row in rows if row["english_version"] < "en-2022"]
+    assert numbers[:3] == [("en-2021-06-18", "702.78"), ("en-2020-11-20", "702.77"), ("en-2020-09-25", "702.77")]
+    assert numbers[-3:] == [("en-2014-09-25", "702.77"), ("en-2013-05-01", "702.76"), ("en-2009-10-01", "702.75")]
     assert ("zhs-2025-02-07", "702.78", "协力") in {
         (row["translation_version"], row["translated_number"], row["translated_title"]) for row in rows}
     persist = (await snapshot_ds.client.get(url + "&version=en-2019-01-25")).json()

@@ -6,17 +6,18 @@ import sqlite3
 from kb.store.derive_lineage import lineage_links
 
 
-def test_links_of_2019_with_the_lineages_on_both_sides(snapshot_conn: sqlite3.Connection) -> None:
+def test_links_of_magic_origins_with_the_lineages_on_both_sides(snapshot_conn: sqlite3.Connection) -> None:
     rows = snapshot_conn.execute(
         "select kind, old_number, new_number, old_lineage_id, new_lineage_id from rule_lineage_links"
-        " where old_version_id = 'en-2014-09-25' and new_version_id = 'en-2019-01-25' and kind = 'merge'"
+        " where old_version_id = 'en-2015-03-27' and new_version_id = 'en-2015-07-17' and kind = 'merge'"
         " order by old_number"
     ).fetchall()
-    # "shuffle anyway" (701.16d) went into Shuffle's 701.19c; the commander-in-exile rule 903.12 into
-    # 903.9. 800.7 → 104.3h (a look-alike in another section) is not stored.
+    # Magic Origins' update: "shuffle anyway" (701.16d) went into Shuffle's 701.16c; the
+    # commander-in-exile rule 903.12 into 903.11 (each as Venser's Journal pairs them). 800.7 →
+    # 104.3h (a look-alike in another section) is not stored.
     assert rows == [
-        ("merge", "701.16d", "701.19c", "en-2013-05-01/701.16d", "en-2013-05-01/701.16c"),
-        ("merge", "903.12", "903.9", "en-2013-05-01/903.12", "en-2013-05-01/903.11"),
+        ("merge", "701.16d", "701.16c", "en-2013-05-01/701.16d", "en-2013-05-01/701.16c"),
+        ("merge", "903.12", "903.11", "en-2009-10-01/903.10", "en-2009-10-01/903.11"),
     ]
     assert snapshot_conn.execute(
         "select count(*) from rule_lineage_links where old_number = '800.7' and new_number = '104.3h'"
@@ -38,9 +39,9 @@ def test_every_link_joins_rules_of_its_versions(snapshot_conn: sqlite3.Connectio
 def test_links_read_from_either_side(snapshot_conn: sqlite3.Connection) -> None:
     (removed,) = lineage_links(snapshot_conn, "en-2013-05-01/701.16d")
     assert (removed["label"], removed["number"], removed["version"], removed["new_version_id"]) == (
-        "merged into", "701.19c", "en-2019-01-25", "en-2019-01-25",
+        "merged into", "701.16c", "en-2015-07-17", "en-2015-07-17",
     )
     took_in = [link for link in lineage_links(snapshot_conn, "en-2013-05-01/701.16c") if link["kind"] == "merge"]
     assert [(link["label"], link["number"], link["version"]) for link in took_in] == [
-        ("took in", "701.16d", "en-2014-09-25"),
+        ("took in", "701.16d", "en-2015-03-27"),
     ]
