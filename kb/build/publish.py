@@ -24,6 +24,7 @@ from kb.build.collector import fewer_collections
 from kb.build.files import copy_database, fsync, fsync_dir, os_reason, remove_if_stale
 from kb.build.inputs import BuildError
 from kb.build.load import detect_format_of, is_cr_format, load_document, save_cr
+from kb.normalise.lang import release_language_model
 from kb.parse.bounds import shown
 from kb.parse.formats import all_formats, format_named
 from kb.records import CRDocument, ParseError, QualityIssue
@@ -244,6 +245,7 @@ def _build(
                     save_cr(db, parsed, document_id, source_id)
             if whole:
                 save_cr_read_order(db, read_order)
+            release_language_model()  # every document is read: nothing below detects a language
             if changes is not None and changes.changed("cr"):
                 # A CR version added or changed: every derived table is made again.
                 changes.stop()

@@ -91,6 +91,14 @@ def _latin_identifier():  # -> py3langid LanguageIdentifier (loading the model t
     return identifier
 
 
+def release_language_model() -> None:
+    """Let go of the n-gram model (~70 MB resident once freed) until a text needs it again.
+
+    A build detects languages only while it reads documents; holding the model through the
+    derive that follows would add it to the build's peak memory."""
+    _latin_identifier.cache_clear()
+
+
 def _script_counts(text: str) -> dict[str, int]:
     return {
         "hangul": len(_HANGUL.findall(text)),
