@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from kb.link.cr_trace import version_id_of
 from kb.normalise.text import CURLY_MARKS
@@ -115,18 +116,26 @@ class WordFilter:
         return {word for word in self.first_words & words if any(runs <= words for runs in self.runs_after[word])}
 
 
+NOTHING = re.compile(r"(?!)")  # a version without keywords: a pattern that never matches
+
+
 @dataclass
 class VersionKeywords:
     version_id: str
     effective_date: str
     by_surface: dict[str, CRKeyword]
-    pattern: re.Pattern[str] | None
     numbers: set[str] = field(default_factory=set)
     # What a text must hold for ``pattern`` to match in it.
     word_filter: WordFilter = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.word_filter = WordFilter.of(self.by_surface)
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        """Every surface as one pattern, compiled when a text first needs it (~20 ms a version:
+        linking a small file's rulings needs the few versions in force on their dates, not all)."""
+        return _alternation(self.by_surface)
 
 
 @dataclass
@@ -166,7 +175,7 @@ class KeywordIndex:
             new = {surface: k for surface, k in later.by_surface.items() if surface not in seen}
             if new:
                 seen.update(new)
-                added.append(VersionKeywords(later.version_id, later.effective_date, new, _alternation(new)))
+                added.append(VersionKeywords(later.version_id, later.effective_date, new))
         self._added_later[version.version_id] = added
         return added
 
@@ -250,7 +259,6 @@ def _version_keywords(doc: CRDocument) -> VersionKeywords:
         version_id=version_id_of(doc),
         effective_date=doc.effective_date or "",
         by_surface=by_surface,
-        pattern=_alternation(by_surface),
         numbers={rule.number for rule in doc.rules},
     )
 
@@ -285,9 +293,9 @@ def _inflections(verb: str) -> list[str]:
     return forms
 
 
-def _alternation(by_surface: dict[str, CRKeyword]) -> re.Pattern[str] | None:
+def _alternation(by_surface: dict[str, CRKeyword]) -> re.Pattern[str]:
     if not by_surface:
-        return None
+        return NOTHING
     # The longest surface wins, so "double strike" wins over "double" and "manifest dread"
     # over "manifest": a trie tries longer continuations before ending a word. (A flat
     # alternation of every surface does the same, trying each of hundreds at every position:

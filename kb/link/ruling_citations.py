@@ -170,7 +170,7 @@ def _is_word_char(char: str) -> bool:
 def _matches(
     text: str, version: VersionKeywords, words: WordRuns
 ) -> list[tuple[re.Match[str], CRKeyword, VersionKeywords]]:
-    if version.pattern is None:
+    if not version.by_surface:
         return []
     # A match starts with its surface's first run of letters as a whole word of the text (or,
     # for a surface with none, holds its first chunk): without one the scan would find nothing.
