@@ -28,15 +28,15 @@ SNAPSHOT_FIXTURES = {"snapshot_db", "snapshot_conn", "snapshot_ds"}
 # left alone with it at the end.
 FIRST_MODULES = {"test_browser.py"}
 
-# Modules that take seconds (wall time of a run with two workers, measured 2026-12-03), handed
-# out first within their group: a worker that picks up a long module near the end of the run
-# keeps the other idle (test_serve_workers.py, 6 s, among the last left the two workers ending 6 s
-# apart).
+# Modules that take seconds (wall time of a run with two workers, measured 2026-12-04 with the
+# snapshot's 31 editions), handed out first within their group: a worker that picks up a long
+# module near the end of the run keeps the other idle (test_diff_by_identity.py, 6.5 s, among the
+# last left the two workers ending 5 s apart).
 LONGEST_FIRST = (
-    "test_refresh.py", "test_build.py", "test_refresh_defaults.py", "test_reload.py",
-    "test_carry_links.py", "test_inputs.py", "test_derive_rulings.py", "test_streaming.py",
-    "test_incremental.py", "test_carry_cr.py", "test_serve_workers.py", "test_deploy.py",
-    "test_search_prefix.py", "test_page_cache.py", "test_site.py", "test_plain_datasette.py",
+    "test_incremental.py", "test_refresh.py", "test_carry_cr.py", "test_page_cache.py", "test_build.py",
+    "test_site.py", "test_reload.py", "test_refresh_defaults.py", "test_diff_by_identity.py",
+    "test_carry_links.py", "test_search_prefix.py", "test_serve_workers.py", "test_derive_rulings.py",
+    "test_deploy.py", "test_inputs.py", "test_streaming.py", "test_plain_datasette.py",
 )
 
 
