@@ -10,7 +10,7 @@ adds or changes a CR version (an import that adds none links only the rulings it
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import pairwise
 from pathlib import Path
 
@@ -21,7 +21,7 @@ from kb.link.cr_diff import Change, diff_and_pairing, same_content
 from kb.link.cr_merges import LineageLink, confirmed_links
 from kb.link.keyword_vocabulary import KeywordIndex
 from kb.link.ruling_citations import link_ruling
-from kb.records import CRDocument
+from kb.records import CRDocument, Rule
 from kb.store.bulk_indexes import indexes_made_after
 from kb.store.derive_cr_links import load_cr_document
 from kb.store.derive_lineage import by_number_steps, save_glossary_lineages, save_lineage_links, save_lineages
@@ -224,17 +224,23 @@ def save_ruling_rules(
     db: sqlite_utils.Database,
     versions: list[tuple[str, str]],
     documents: list[CRDocument],
-    lineages: list[dict[str, str]],
+    lineages: Sequence[dict[str, str]],
     where: str = "",
+    rule_at: Callable[[int, str], Rule] | None = None,
 ) -> None:
     """Every English ruling's cited rules and named keywords into ``ruling_rules``, each with
     its lineage and that lineage's member in the newest version (``where``: only the rulings
-    that SQL condition selects)."""
+    that SQL condition selects). ``rule_at(position, number)``: a version's rule whole, where
+    ``documents`` are outlines (``kb.store.linking_history``)."""
     if not versions:
         return
     index = KeywordIndex.from_versions(documents)
     position_of = {version_id: i for i, (version_id, _) in enumerate(versions)}
-    rules_of = [{rule.number: rule for rule in doc.rules} for doc in documents]
+    if rule_at is None:
+        rules_of = [{rule.number: rule for rule in doc.rules} for doc in documents]
+
+        def rule_at(at: int, number: str) -> Rule:
+            return rules_of[at][number]
     current_of = {lineage: number for number, lineage in lineages[-1].items()}
     newest_id = versions[-1][0]
     # The last version each lineage was paired into by a number alone: a citation in a version
@@ -268,7 +274,7 @@ def save_ruling_rules(
             at = position_of[citation.version_id]
             lineage = lineages[at].get(citation.number)
             current = current_of.get(lineage) if lineage else None
-            status = _status(citation.number, at, lineage, current, rules_of)
+            status = _status(citation.number, at, lineage, current, rule_at)
             key = (ruling_id, citation.version_id, citation.number, citation.method)
             rows.setdefault(
                 key,
@@ -305,7 +311,7 @@ def _insert_ruling_rules(db: sqlite_utils.Database, rows: list[tuple]) -> None:
     )
 
 
-def _status(number: str, at: int, lineage: str | None, current: str | None, rules_of: list[dict]) -> str:
+def _status(number: str, at: int, lineage: str | None, current: str | None, rule_at: Callable[[int, str], Rule]) -> str:
     """same / changed / renumbered / removed, comparing the cited rule with its lineage's member
     in the newest version; unknown when the number does not exist in the version relied on."""
     if lineage is None:
@@ -314,4 +320,4 @@ def _status(number: str, at: int, lineage: str | None, current: str | None, rule
         return "removed"
     if current != number:
         return "renumbered"
-    return "same" if same_content(rules_of[at][number], rules_of[-1][current]) else "changed"
+    return "same" if same_content(rule_at(at, number), rule_at(-1, current)) else "changed"

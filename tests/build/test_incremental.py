@@ -239,8 +239,8 @@ def test_a_card_file_that_renames_no_card_reads_no_cr_history(tmp_path: Path, mo
     import kb.store.derive
 
     reads: list[int] = []
-    real = kb.store.derive.stored_cr_history
-    monkeypatch.setattr(kb.store.derive, "stored_cr_history", lambda db: reads.append(1) or real(db))
+    real = kb.store.derive.link_rulings_where
+    monkeypatch.setattr(kb.store.derive, "link_rulings_where", lambda db, where: reads.append(1) or real(db, where))
     imported = tmp_path / "imported.db"
     shutil.copy(built_snapshot_db(), imported)
     links = "select * from ruling_rules"

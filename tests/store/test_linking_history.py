@@ -1,0 +1,83 @@
+"""Linking some rulings reads version outlines, and rules and lineages as citations ask for them:
+the same rows as linking them from every version read whole (what the build does)."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import sqlite_utils
+
+from kb.store import linking_history
+from kb.store.derive_cr_links import load_cr_document
+from kb.store.linking_history import StoredLineages, StoredRules, link_rulings_where
+from site_databases import built_snapshot_db
+
+RULING_RULES = "select * from ruling_rules order by ruling_id, version_id, rule_number, method"
+
+
+def test_every_ruling_of_the_snapshot_links_as_the_whole_history_links_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "kb.db"
+    shutil.copy(built_snapshot_db(), path)
+    db = sqlite_utils.Database(path)
+    built = db.execute(RULING_RULES).fetchall()
+    # Of 142 citations, 13 compare the cited rule with today's member of its lineage ("same").
+    statuses = [row[9] for row in built]
+    assert (len(built), statuses.count("same"), statuses.count("renumbered")) == (142, 13, 129)
+
+    asked: list[tuple[int, str]] = []
+    stored_rule = StoredRules.__call__
+
+    def counted(self: StoredRules, at: int, number: str):  # type: ignore[no-untyped-def]
+        asked.append((at, number))
+        return stored_rule(self, at, number)
+
+    monkeypatch.setattr(linking_history.StoredRules, "__call__", counted)
+    db.execute("delete from ruling_rules")
+    link_rulings_where(db, "1 = 1")
+    assert db.execute(RULING_RULES).fetchall() == built
+    # Whole rules are read only for the citations whose status compares two texts.
+    rules = db.execute("select count(*) from rules").fetchone()[0]
+    assert 0 < len(set(asked)) < rules / 100
+
+
+def test_lineages_and_rules_are_read_when_asked(tmp_path: Path) -> None:
+    db = sqlite_utils.Database(built_snapshot_db())
+    versions = [row[0] for row in db.execute(
+        "select id from cr_versions where lang = 'en' order by effective_date")]
+    lineages = StoredLineages(db, versions)
+    newest = lineages[-1]
+    assert newest is lineages[len(versions) - 1] and newest["702.78"] == lineages[versions.index("en-2009-10-01")]["702.75"]
+    with pytest.raises(IndexError):
+        lineages[len(versions)]
+    rules = StoredRules(db, versions)
+    conspire = rules(-1, "702.78")
+    assert (conspire.title, conspire.kind) == ("Conspire", "rule")
+    # 2009-10-01 prints 702.30d twice (a misprint): the last of the two, as a document's rules by
+    # number give it.
+    last = db.execute(
+        "select text from rules where version_id = 'en-2009-10-01' and number = '702.30d' order by position desc limit 1"
+    ).fetchone()[0]
+    assert rules(versions.index("en-2009-10-01"), "702.30d").text == last
+    with pytest.raises(KeyError):
+        rules(-1, "999.99z")
+
+
+def test_a_stored_rule_is_the_rule_a_stored_document_holds() -> None:
+    # What a citation's status compares (title, text, examples), for every rule of two versions.
+    db = sqlite_utils.Database(built_snapshot_db())
+    versions = [row[0] for row in db.execute(
+        "select id from cr_versions where lang = 'en' order by effective_date")]
+    rules = StoredRules(db, versions)
+    compared = 0
+    for version in ("en-2009-10-01", "en-2026-04-17"):
+        document = {rule.number: rule for rule in load_cr_document(db, version).rules}
+        at = versions.index(version)
+        for number, rule in document.items():
+            stored = rules(at, number)
+            assert (stored.kind, stored.title, stored.text, stored.examples, stored.section) == (
+                rule.kind, rule.title, rule.text, rule.examples, rule.section), (version, number)
+            compared += bool(rule.examples)
+    assert compared > 100
