@@ -124,7 +124,6 @@ class VersionKeywords:
     version_id: str
     effective_date: str
     by_surface: dict[str, CRKeyword]
-    numbers: set[str] = field(default_factory=set)
     # What a text must hold for ``pattern`` to match in it.
     word_filter: WordFilter = field(init=False, repr=False)
 
@@ -259,7 +258,6 @@ def _version_keywords(doc: CRDocument) -> VersionKeywords:
         version_id=version_id_of(doc),
         effective_date=doc.effective_date or "",
         by_surface=by_surface,
-        numbers={rule.number for rule in doc.rules},
     )
 
 

@@ -22,18 +22,18 @@ from kb.store.derive_history import english_versions, save_ruling_rules
 
 
 def version_outline(db: sqlite_utils.Database, version_id: str) -> CRDocument:
-    """A stored version as the keyword index reads it: every rule's number, kind, title and
-    section, texts only in the keyword sections (a keyword heading may be printed as text), no
-    examples, references or glossary."""
+    """A stored version as the keyword index reads it (``KeywordIndex.from_versions``): its
+    sections, and the rules of the keyword sections (701, 702) with their titles and texts (a
+    keyword heading may be printed as text); no other rules, examples, references or glossary."""
     version = db.table("cr_versions").get(version_id)
     sections = list(KEYWORD_SECTIONS)
     rules = [
         Rule(number=number, kind=kind, text=text or "", title=title, parent=parent, section=section)
         for number, kind, title, parent, section, text in db.conn.execute(
-            "select number, kind, title, parent_number, section,"
-            f" case when section in ({', '.join('?' for _ in sections)}) then text end"
-            " from rules where version_id = ? order by position",
-            [*sections, version_id],
+            "select number, kind, title, parent_number, section, text from rules"
+            f" where version_id = ? and (kind = 'section' or section in ({', '.join('?' for _ in sections)}))"
+            " order by position",
+            [version_id, *sections],
         )
     ]
     return CRDocument(
