@@ -21,7 +21,6 @@ from kb.store.derive_history import (
     History,
     save_cr_history,
     save_ruling_links,
-    stored_cr_history,
 )
 from kb.store.derive_rulings import RULING_LINK_INPUTS, derive_rulings
 from kb.store.import_changes import ImportChanges
@@ -78,7 +77,7 @@ def link_all(
     else:
         stage("ruling links", "linking rulings to the rules they cite")
         # Carried CR tables: their history is the served file's, read only if a ruling needs it.
-        save_ruling_links(db, history if history is not None else lambda: stored_cr_history(db), carry_from)
+        save_ruling_links(db, history, carry_from)
     return ran
 
 

@@ -9,7 +9,6 @@ adds or changes a CR version (an import that adds none links only the rulings it
 """
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from itertools import pairwise
 from pathlib import Path
@@ -153,27 +152,28 @@ def save_cr_history(db: sqlite_utils.Database) -> History:
     return versions, documents, by_version
 
 
-def save_ruling_links(
-    db: sqlite_utils.Database, history: History | Callable[[], History], carry_from: Path | None = None
-) -> None:
+def save_ruling_links(db: sqlite_utils.Database, history: History | None, carry_from: Path | None = None) -> None:
     """Recompute ``ruling_rules`` (after the rulings are derived) and the citations view; with
     ``carry_from`` (the file this build replaces, made by the same linking code), the rows of the
     rulings that are as there are copied from it when the CR history is too
-    (``kb.store.carry_links``). ``history`` as a function that reads it: the CR tables were copied
-    from ``carry_from`` (``kb.store.carry_cr``), so its history is that file's and is read only
-    when some ruling is left to link (the whole archive's editions are ~220 MB and seconds to read)."""
+    (``kb.store.carry_links``). ``history`` None: the CR tables were copied from ``carry_from``
+    (``kb.store.carry_cr``), so its history is that file's, and the rulings left to link read of
+    it only what they cite (``kb.store.linking_history``: the whole archive's editions read back
+    were ~220 MB and seconds)."""
     from kb.store.carry_links import CARRIED, carry_ruling_links
+    from kb.store.linking_history import link_rulings_where
 
-    served_history = callable(history)
-    read: Callable[[], History] = functools.cache(history) if callable(history) else lambda: history
     db.execute("delete from ruling_rules")
     carried = 0
     with indexes_made_after(db, "ruling_rules", ["lineage_id", "published_at", "ruling_id"], ["rule_id"], ["current_rule_id"], ["status", "method"]):
         if carry_from is not None:
-            carried = carry_ruling_links(db, None if served_history else read(), carry_from)
+            carried = carry_ruling_links(db, history, carry_from)
         where = f"rulings.id not in (select id from {CARRIED})" if carried else ""
         if db.execute(f"select exists (select 1 from rulings{' where ' + where if where else ''})").fetchone()[0]:
-            save_ruling_rules(db, *read(), where=where)
+            if history is None:
+                link_rulings_where(db, where)
+            else:
+                save_ruling_rules(db, *history, where=where)
     db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW, replace=True)
 
 
