@@ -55,6 +55,7 @@ def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], versio
     shown = {entry["number"]: entry for entry in entries}
     columns: dict[str, dict[str, Any]] = {}
     crossed = derive_lineage.crossed_by_number(conn, keys if by_lineage and linked else [])
+    held = held_numbers(conn, linked)
     for row in linked:
         column = columns.setdefault(row["version_id"], {
             "version_id": row["version_id"], "lang": row["lang"], "method": row["method"],
@@ -82,21 +83,41 @@ def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], versio
         # The English rule it translates was joined to the one shown by its number alone.
         by_number = by_lineage and crossed(row["english_lineage"], row["english_version"], version)
         column["rules"].setdefault(number, {**row, "status": status, "paired_by_number": by_number,
-                                            "citations": translated_citations(row)})
+                                            "citations": translated_citations(row, held)})
     return {
         "numbers": numbers,
         "columns": sorted(columns.values(), key=lambda c: (c["lang"], c["version_id"])),
     }
 
 
-def translated_citations(row: dict[str, Any]) -> dict[str, tuple[str, str | None]]:
+def translated_citations(row: dict[str, Any], held: set[tuple[str, str]]) -> dict[str, tuple[str, str | None]]:
     """Where each number a translated rule cites leads: the English rule its English text cites in
     that place (``counterpart_citations``), else the number in the translation's own version, whose
-    page leads to the English rule that number translates."""
+    page leads to the English rule that number translates; a number a partial translation does not
+    hold (``held``: its (version, number) pairs), in the English edition it translates."""
     cited = cited_in_order(row["text"])
     counterparts = counterpart_citations(cited, cited_in_order(row["english_text"]))
+    own, edition = row["version_id"], row["translates_version_id"] or row["english_version"]
     return {number: (counterparts[number], row["english_version"]) if number in counterparts
-            else (number, row["version_id"]) for number in cited}
+            else (number, own if (own, number) in held else edition) for number in cited}
+
+
+def held_numbers(conn: sqlite3.Connection, linked: list[dict[str, Any]]) -> set[tuple[str, str]]:
+    """The (version, number) pairs the translated versions of ``linked`` hold, of the numbers
+    their texts cite."""
+    versions = sorted({row["version_id"] for row in linked})
+    numbers = sorted({number for row in linked for number in cited_in_order(row["text"])})
+    if not versions or not numbers:
+        return set()
+    return {
+        (row["version_id"], row["number"])
+        for row in rows(
+            conn,
+            f"""select version_id, number from rules where version_id in ({",".join("?" * len(versions))})
+            and number in ({",".join("?" * len(numbers))})""",
+            [*versions, *numbers],
+        )
+    }
 
 
 def english_rule_translated(conn: sqlite3.Connection, number: str, version: str) -> tuple[str, str | None] | None:

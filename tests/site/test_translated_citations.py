@@ -33,6 +33,21 @@ async def test_a_citation_leads_to_the_rule_the_english_text_cites_in_its_place(
     assert target["rule"]["text"].startswith("To copy a spell, activated ability, or triggered ability")
 
 
+async def test_a_number_the_partial_translation_lacks_leads_to_the_edition_it_translates(snapshot_ds) -> None:
+    # The Korean 120.4a (excess damage) cites 120.6, which the chapters we hold translate, and 702.2
+    # (deathtouch), which they do not: the first leads to the Korean rule (and from there to the
+    # English rule it translates), the second to 702.2 of the English edition the translation
+    # follows, never to a page the translation does not have.
+    data = (await snapshot_ds.client.get("/rule/120.4.json")).json()
+    column = next(c for c in data["translations"]["columns"] if c["version_id"] == "ko-2021-02-15")
+    assert column["rules"]["120.4a"]["citations"] == {
+        "120.6": ["120.6", "ko-2021-02-15"], "702.2": ["702.2", "en-2020-11-20"],
+    }
+    html = (await snapshot_ds.client.get("/rule/120.4")).text
+    assert 'href="/rule/702.2?version=en-2020-11-20"' in html and 'href="/rule/702.2?version=ko-2021-02-15"' not in html
+    assert (await snapshot_ds.client.get("/rule/702.2?version=en-2020-11-20")).status_code == 200
+
+
 async def test_a_shifted_subrule_sits_beside_the_english_rule_it_translates(snapshot_ds) -> None:
     # The Korean 109.4c (Planechase, citing 901.6) is 109.4c of 2020-11-20; 2021-06-18 inserted
     # 109.4b, so beside the 2022 rules it sits at 109.4d.
