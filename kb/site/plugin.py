@@ -92,6 +92,14 @@ def extra_body_script():
     return LABEL_DATASETTE_CONTROLS
 
 
+@hookimpl
+def extra_template_vars(datasette):
+    """The served database's name for the header's "Tables" link on Datasette's own pages (our
+    pages set ``database_name``): a file served as ``snap.db`` is ``/snap``, not ``/kb``."""
+    names = [name for name in datasette.databases if not name.startswith("_")]
+    return {"kb_database": names[0] if names else "kb"}
+
+
 def serves_with(datasette, setting: str) -> bool:
     """Whether this instance uses ``setting`` (``memory_map``, ``read_ahead``), which serve only
     visitors: one that answers none (a refresh's smoke check) turns it off in its metadata,

@@ -461,6 +461,16 @@ async def test_datasette_table_json_and_canned_query(snapshot_ds, snapshot_db) -
     assert len(found) == 11 and {row["card"] for row in found} == {"Tödliches Komplott"}
 
 
+@pytest.mark.parametrize("path", ["/{name}/rules", "/{name}", "/-/versions", "/rule/702.78", "/"])
+async def test_the_header_links_the_tables_of_the_database_served(snapshot_ds, snapshot_db, path: str) -> None:
+    # Served under another name than kb (mtgkb serve --db snap.db, datasette serve snap.db), the
+    # header's "Tables" on Datasette's own pages led to /kb, a 404.
+    name = snapshot_db.stem
+    assert name != "kb"
+    html = (await snapshot_ds.client.get(path.format(name=name))).text
+    assert f'<a href="/{name}">Tables</a>' in html
+
+
 async def test_robots_keep_off_search(snapshot_ds, snapshot_db) -> None:
     robots = (await snapshot_ds.client.get("/robots.txt")).text
     assert "Disallow: /search" in robots
