@@ -94,18 +94,28 @@ def translated_citations(row: dict[str, Any], held: set[tuple[str, str]]) -> dic
     """Where each number a translated rule cites leads: the English rule its English text cites in
     that place (``counterpart_citations``), else the number in the translation's own version, whose
     page leads to the English rule that number translates; a number a partial translation does not
-    hold (``held``: its (version, number) pairs), in the English edition it translates."""
+    hold, in the English edition it translates where that edition holds it (``held``: the (version,
+    number) pairs of both), else where the translation's page offers the nearest ones."""
     cited = cited_in_order(row["text"])
     counterparts = counterpart_citations(cited, cited_in_order(row["english_text"]))
-    own, edition = row["version_id"], row["translates_version_id"] or row["english_version"]
-    return {number: (counterparts[number], row["english_version"]) if number in counterparts
-            else (number, own if (own, number) in held else edition) for number in cited}
+    own, edition = row["version_id"], _edition(row)
+
+    def leads_to(number: str) -> tuple[str, str | None]:
+        if number in counterparts:
+            return counterparts[number], row["english_version"]
+        return number, edition if (own, number) not in held and (edition, number) in held else own
+
+    return {number: leads_to(number) for number in cited}
+
+
+def _edition(row: dict[str, Any]) -> str:
+    return row["translates_version_id"] or row["english_version"]
 
 
 def held_numbers(conn: sqlite3.Connection, linked: list[dict[str, Any]]) -> set[tuple[str, str]]:
-    """The (version, number) pairs the translated versions of ``linked`` hold, of the numbers
-    their texts cite."""
-    versions = sorted({row["version_id"] for row in linked})
+    """The (version, number) pairs the translated versions of ``linked`` and the English editions
+    they translate hold, of the numbers their texts cite."""
+    versions = sorted({row["version_id"] for row in linked} | {_edition(row) for row in linked})
     numbers = sorted({number for row in linked for number in cited_in_order(row["text"])})
     if not versions or not numbers:
         return set()

@@ -73,7 +73,7 @@ def link_all(
         # or whose text, date or card name changed are linked again (a card file that renames
         # no card: none, and the CR history, 14 versions or the whole archive, is not read).
         stage("new ruling links", "linking new rulings to the rules they cite")
-        _relink_rederived_rulings(db, lambda where: link_rulings_where(db, where), changes)
+        _relink_rederived_rulings(db, changes)
     else:
         stage("ruling links", "linking rulings to the rules they cite")
         # Carried CR tables: their history is the served file's, read only if a ruling needs it.
@@ -81,11 +81,11 @@ def link_all(
     return ran
 
 
-def _relink_rederived_rulings(db: sqlite_utils.Database, link: Callable[[str], None], changes: ImportChanges) -> None:
+def _relink_rederived_rulings(db: sqlite_utils.Database, changes: ImportChanges) -> None:
     """After a derive of some cards: their rulings whose inputs changed (``temp.replaced_rulings``
     holds what they were), and the rulings of cards whose name changed; every other ruling and
-    its links stand. ``link(where)`` links the rulings an SQL condition selects, reading the CR
-    history only when a ruling is to be linked."""
+    its links stand. The CR history is read only when a ruling is to be linked, and only what
+    its citations need (``kb.store.linking_history``)."""
     db.execute("drop table if exists temp.relinked_rulings")
     db.execute(
         f"create temp table relinked_rulings as select now.id from ({RULING_LINK_INPUTS}) as now"
@@ -100,6 +100,6 @@ def _relink_rederived_rulings(db: sqlite_utils.Database, link: Callable[[str], N
         " or ruling_id in (select id from temp.replaced_rulings where id not in (select id from rulings))"
     )
     if db.execute("select exists (select 1 from temp.relinked_rulings)").fetchone()[0]:
-        link("rulings.id in (select id from temp.relinked_rulings)")
+        link_rulings_where(db, "rulings.id in (select id from temp.relinked_rulings)")
     db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW, replace=True)
     db.execute("drop table temp.relinked_rulings")

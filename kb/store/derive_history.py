@@ -9,9 +9,10 @@ adds or changes a CR version (an import that adds none links only the rulings it
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
+from typing import Protocol
 
 import sqlite_utils
 
@@ -109,6 +110,13 @@ def english_versions(db: sqlite_utils.Database) -> list[tuple[str, str]]:
 
 
 History = tuple[list[tuple[str, str]], list[CRDocument], list[dict[str, str]]]
+
+
+class LineagesByPosition(Protocol):
+    """Each version's rule number → lineage id, by the version's position (a list, or
+    ``kb.store.linking_history.StoredLineages`` reading them when asked)."""
+
+    def __getitem__(self, at: int, /) -> dict[str, str]: ...
 
 
 def stored_cr_history(db: sqlite_utils.Database) -> History:
@@ -224,7 +232,7 @@ def save_ruling_rules(
     db: sqlite_utils.Database,
     versions: list[tuple[str, str]],
     documents: list[CRDocument],
-    lineages: Sequence[dict[str, str]],
+    lineages: LineagesByPosition,
     where: str = "",
     rule_at: Callable[[int, str], Rule] | None = None,
 ) -> None:

@@ -11,14 +11,12 @@ versions are read as outlines, and rules and lineages when a citation asks for t
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import overload
 
 import sqlite_utils
 
 from kb.link.keyword_vocabulary import KEYWORD_SECTIONS
 from kb.records import CRDocument, Rule
-from kb.store.derive_history import english_versions, save_ruling_rules
+from kb.store.derive_history import english_versions, save_ruling_rules, stored_lineages
 
 
 def version_outline(db: sqlite_utils.Database, version_id: str) -> CRDocument:
@@ -48,36 +46,20 @@ def version_outline(db: sqlite_utils.Database, version_id: str) -> CRDocument:
     )
 
 
-class StoredLineages(Sequence[dict[str, str]]):
-    """Rule number → lineage id of each version, read the first time a version is asked for."""
+class StoredLineages:
+    """Rule number → lineage id of each version (``stored_lineages``), read the first time a
+    version is asked for; a negative position counts from the newest."""
 
     def __init__(self, db: sqlite_utils.Database, version_ids: list[str]) -> None:
         self._db = db
         self._version_ids = version_ids
         self._read: dict[int, dict[str, str]] = {}
 
-    def __len__(self) -> int:
-        return len(self._version_ids)
-
-    @overload
-    def __getitem__(self, at: int) -> dict[str, str]: ...
-
-    @overload
-    def __getitem__(self, at: slice) -> Sequence[dict[str, str]]: ...
-
-    def __getitem__(self, at: int | slice) -> dict[str, str] | Sequence[dict[str, str]]:
-        if isinstance(at, slice):
-            return [self[i] for i in range(len(self))[at]]
-        at = range(len(self))[at]  # a negative position counts from the newest; IndexError past either end
+    def __getitem__(self, at: int) -> dict[str, str]:
+        at = range(len(self._version_ids))[at]  # IndexError past either end
         found = self._read.get(at)
         if found is None:
-            found = self._read[at] = {
-                number: lineage
-                for number, lineage in self._db.execute(
-                    "select number, lineage_id from rules where version_id = ? and lineage_id is not null"
-                    " order by position", [self._version_ids[at]],
-                )
-            }
+            found = self._read[at] = stored_lineages(self._db, self._version_ids[at])
         return found
 
 

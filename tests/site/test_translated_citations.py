@@ -166,3 +166,19 @@ async def test_a_chinese_glossary_term_with_a_slash_is_linked_whole(snapshot_ds)
     assert 'href="/glossary/%E6%88%BF%E9%97%B4%2F%E9%9A%94%E9%97%B4?lang=zhs"' in html
     response = await snapshot_ds.client.get("/glossary/%E6%88%BF%E9%97%B4%2F%E9%9A%94%E9%97%B4?lang=zhs")
     assert response.status_code == 200 and "房间/隔间" in response.text
+
+
+def test_a_number_neither_edition_holds_stays_in_the_translation() -> None:
+    # A typo or a number beyond both texts: the translation's own page for it offers the nearest
+    # rules; the English edition's would be a bare 404. (Row shaped as the Korean 120.4a's.)
+    from kb.site.rule_translations import translated_citations
+
+    row = {"text": "규칙 120.6과 702.2와 799.9를 보라.", "english_text": "",
+           "version_id": "ko-2021-02-15", "translates_version_id": "en-2020-11-20",
+           "english_version": "en-2021-06-18"}
+    held = {("ko-2021-02-15", "120.6"), ("en-2020-11-20", "120.6"), ("en-2020-11-20", "702.2")}
+    assert translated_citations(row, held) == {
+        "120.6": ("120.6", "ko-2021-02-15"),
+        "702.2": ("702.2", "en-2020-11-20"),
+        "799.9": ("799.9", "ko-2021-02-15"),
+    }
