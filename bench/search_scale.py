@@ -158,16 +158,27 @@ def searches_of(db: Path) -> dict[str, str]:
     return {query: "/search.json?q=" + quote(query) for query in (*SEARCHES, *names)}
 
 
-async def timed(client: httpx.AsyncClient, url: str) -> tuple[float, int]:
+# Every 5xx of a group, named: the status and the start of the body, or the client's error (a
+# request the client gave up on counts as 599), with the URL. A rare one must say what it was.
+FailureLog = dict[str, int]
+
+
+async def timed(client: httpx.AsyncClient, url: str, failures: FailureLog | None = None) -> tuple[float, int]:
     started = time.perf_counter()
     try:
-        status = (await client.get(url)).status_code
-    except httpx.HTTPError:
+        response = await client.get(url)
+        status = response.status_code
+        what = f"{status} {response.text[:120]!r}"
+    except httpx.HTTPError as error:
         status = 599
+        what = f"{type(error).__name__}: {str(error)[:120]}"
+    if status >= 500 and failures is not None:
+        key = f"{what} at {url[:80]}"
+        failures[key] = failures.get(key, 0) + 1
     return time.perf_counter() - started, status
 
 
-def summary(latencies: list[float], statuses: list[int]) -> dict[str, Any]:
+def summary(latencies: list[float], statuses: list[int], failures: FailureLog | None = None) -> dict[str, Any]:
     return {
         "requests": len(latencies),
         "p50_ms": round(percentile(latencies, 0.50) * 1000, 1),
@@ -175,6 +186,7 @@ def summary(latencies: list[float], statuses: list[int]) -> dict[str, Any]:
         "p99_ms": round(percentile(latencies, 0.99) * 1000, 1),
         "5xx": sum(1 for status in statuses if status >= 500),
         "4xx": sum(1 for status in statuses if 400 <= status < 500),
+        **({"5xx_seen": failures} if failures else {}),
     }
 
 
@@ -183,22 +195,24 @@ async def sequential(base: str, urls: dict[str, str], rounds: int) -> tuple[dict
     latencies: list[float] = []
     statuses: list[int] = []
     each: dict[str, list[float]] = {}
+    failures: FailureLog = {}
     async with httpx.AsyncClient(base_url=base, timeout=30) as client:
         for url in urls.values():
             await timed(client, url)  # warm the connection and SQLite's page cache
         # At least 40 requests a group: a p95 of five requests is their slowest.
         for _ in range(max(rounds, -(-40 // len(urls)))):
             for name, url in urls.items():
-                seconds, status = await timed(client, url)
+                seconds, status = await timed(client, url, failures)
                 latencies.append(seconds)
                 statuses.append(status)
                 each.setdefault(name, []).append(seconds)
-    return summary(latencies, statuses), {name: round(percentile(v, 0.5) * 1000, 1) for name, v in each.items()}
+    return summary(latencies, statuses, failures), {name: round(percentile(v, 0.5) * 1000, 1) for name, v in each.items()}
 
 
 async def concurrent(base: str, urls: dict[str, str], clients: int, seconds: float) -> dict[str, Any]:
     latencies: list[float] = []
     statuses: list[int] = []
+    failures: FailureLog = {}
     names = list(urls)
     stop = time.monotonic() + seconds
     limits = httpx.Limits(max_connections=clients + 2)
@@ -206,14 +220,14 @@ async def concurrent(base: str, urls: dict[str, str], clients: int, seconds: flo
     async def client_loop(client: httpx.AsyncClient, offset: int) -> None:
         index = offset
         while time.monotonic() < stop:
-            seconds_taken, status = await timed(client, urls[names[index % len(names)]])
+            seconds_taken, status = await timed(client, urls[names[index % len(names)]], failures)
             index += 1
             latencies.append(seconds_taken)
             statuses.append(status)
 
     async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as client:
         await asyncio.gather(*(client_loop(client, i * 3) for i in range(clients)))
-    return {"clients": clients, **summary(latencies, statuses)}
+    return {"clients": clients, **summary(latencies, statuses, failures)}
 
 
 def measure(db: Path, seconds: float, rounds: int, workers: int = 1) -> dict[str, Any]:
