@@ -256,6 +256,15 @@ def test_translation_columns_stack_with_labels_on_a_phone(phone, site: str) -> N
     assert chinese.locator(".kb-col-label").inner_text() == "SIMPLIFIED CHINESE"
 
 
+def test_no_entry_of_a_list_in_columns_is_split_between_two_columns(page, site: str) -> None:
+    # A multi-column list broke "Comprehensive Rules of 2018-10-05 Guilds of" at the foot of one
+    # column and "Ravnica (GRN)" at the head of the next: an entry split in two has two boxes.
+    for path, entries in (("/", ".kb-versions li"), ("/contents", ".kb-parts li"), ("/glossary", ".kb-terms li")):
+        page.goto(site + path)
+        boxes = page.locator(entries).evaluate_all("items => items.map(item => item.getClientRects().length)")
+        assert boxes and set(boxes) == {1}, (path, boxes)
+
+
 def test_rule_number_lands_on_the_subrule(page, site: str) -> None:
     search_from_home(page, site, "702.78a")
     assert page.url == f"{site}/rule/702.78a?q=702.78a"
