@@ -93,6 +93,17 @@ class QualityIssue:
 
 
 @dataclass
+class CardFace:
+    """One face of a multi-faced card as its Oracle text gives it (a face without a mana cost,
+    the back of a transforming card say, has none)."""
+
+    name: str
+    mana_cost: str | None = None
+    type_line: str | None = None
+    oracle_text: str | None = None
+
+
+@dataclass
 class CardRecord:
     """One card (oracle identity) or one printing of it, as a source describes it."""
 
@@ -111,6 +122,9 @@ class CardRecord:
     set_code: str | None = None
     collector_number: str | None = None
     layout: str | None = None
+    # Each face whole, where the source gives faces apart (the joined fields above cannot say
+    # which face a cost or a text belongs to when a face has none).
+    card_faces: list[CardFace] = field(default_factory=list)
 
 
 @dataclass

@@ -1,6 +1,7 @@
 """What a card page shows: names, rulings with their sightings and translations, cited rules, issues."""
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections import defaultdict
 from typing import Any
@@ -138,7 +139,7 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
             # A card row without a name is a placeholder for rulings whose card data is missing.
             "linked": named,
             "oracle_id": oracle_id,
-            "card": card[0] if named else None,
+            "card": with_faces(card[0]) if named else None,
             "title": card[0]["name"] if named else (names[0]["name"] if names else oracle_id),
             "names": names,
             "named_from_rulings": not named and bool(names) and names[0]["source"] == "rulings",
@@ -181,6 +182,13 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
     page["issues"] = card_issues(conn, detailed, str(page["title"]))
     page["documents"] = documents_of(detailed)
     return page
+
+
+def with_faces(card: dict[str, Any]) -> dict[str, Any]:
+    """The card row with ``card_faces`` read (a list; empty for a one-faced card or a file made
+    before faces were kept apart)."""
+    faces = card.get("card_faces")
+    return {**card, "card_faces": json.loads(faces) if faces else []}
 
 
 def rulings_with_details(conn: sqlite3.Connection, rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -177,6 +177,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "type_line": "Oracle type line",
         "mana_cost": "Mana cost in braces",
         "oracle_text": "Oracle text",
+        "card_faces": "Each face of a multi-faced card (JSON: name, mana_cost, type_line, oracle_text), where a source gives faces apart",
     },
     "card_names": {
         "oracle_id": "The card",

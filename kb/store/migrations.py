@@ -163,3 +163,9 @@ def m016_ruling_rules_paired_by_number(db: sqlite_utils.Database) -> None:
     """ruling_rules.paired_by_number on older databases: null (not recorded) until the rulings are
     linked again."""
     add_missing_column(db, "ruling_rules", "paired_by_number", int)
+
+
+@migrations()
+def m017_card_faces(db: sqlite_utils.Database) -> None:
+    """cards.card_faces on older databases: null until card data is imported again."""
+    add_missing_column(db, "cards", "card_faces", str)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 
 import sqlite_utils
 
@@ -146,6 +146,7 @@ def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_
                 card.type_line,
                 card.mana_cost,
                 card.oracle_text,
+                json.dumps([asdict(face) for face in card.card_faces], ensure_ascii=False) if card.card_faces else None,
             )
         if card.scryfall_id or card.multiverse_id:
             printing_rows.append(
@@ -165,12 +166,13 @@ def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_
             )
     db.conn.executemany(
         # Sources describe a card in more or less detail: keep what is known, fill what is new.
-        "insert into cards (oracle_id, name, faces, layout, type_line, mana_cost, oracle_text)"
-        " values (?,?,?,?,?,?,?) on conflict(oracle_id) do update set name = excluded.name,"
+        "insert into cards (oracle_id, name, faces, layout, type_line, mana_cost, oracle_text, card_faces)"
+        " values (?,?,?,?,?,?,?,?) on conflict(oracle_id) do update set name = excluded.name,"
         " faces = coalesce(excluded.faces, faces), layout = coalesce(excluded.layout, layout),"
         " type_line = coalesce(excluded.type_line, type_line),"
         " mana_cost = coalesce(excluded.mana_cost, mana_cost),"
-        " oracle_text = coalesce(excluded.oracle_text, oracle_text)",
+        " oracle_text = coalesce(excluded.oracle_text, oracle_text),"
+        " card_faces = coalesce(excluded.card_faces, card_faces)",
         list(card_rows.values()),
     )
     db.conn.executemany(

@@ -162,6 +162,7 @@ TABLES: dict[str, dict[str, Any]] = {
             "type_line": str,
             "mana_cost": str,
             "oracle_text": str,
+            "card_faces": str,
         },
         "pk": "oracle_id",
     },

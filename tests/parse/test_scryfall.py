@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from kb.parse.rulings import scryfall
-from kb.records import CardName, ParseError, RulingRecord
+from kb.records import CardFace, CardName, ParseError, RulingRecord
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "scryfall"
 API = FIXTURES / "api-2025-11-01"
@@ -132,6 +132,31 @@ def test_single_card_objects() -> None:
     # Reversible cards carry oracle_id only on their faces.
     assert okaun.cards[0].oracle_id == "7dec219b-96d1-4d4c-b3ac-15eda9d2ccc6"
     assert [n.name for n in okaun.card_names] == ["Okaun, Eye of Chaos // Okaun, Eye of Chaos", "Okaun, Eye of Chaos"]
+
+
+def test_each_face_keeps_its_own_cost_type_line_and_text() -> None:
+    # The joined fields cannot say whose cost "{1}{U}" is (the back face has none): each face is
+    # kept whole as Scryfall's card_faces give it.
+    jace = scryfall.parse(read(API / "card-02d6d693-jace-vryn-s-prodigy-jace-telepath-unboun.json"), "jace").cards[0]
+    front, back = jace.card_faces
+    assert front == CardFace(
+        name="Jace, Vryn's Prodigy", mana_cost="{1}{U}", type_line="Legendary Creature — Human Wizard",
+        oracle_text="{T}: Draw a card, then discard a card. If there are five or more cards in your graveyard,"
+        " exile Jace, then return him to the battlefield transformed under his owner's control.",
+    )
+    assert (back.name, back.mana_cost, back.type_line) == ("Jace, Telepath Unbound", None, "Legendary Planeswalker — Jace")
+    assert back.oracle_text.splitlines() == [
+        "+1: Up to one target creature gets -2/-0 until your next turn.",
+        "−3: You may cast target instant or sorcery card from your graveyard this turn. If that spell would be put"
+        " into your graveyard, exile it instead.",
+        "−9: You get an emblem with \"Whenever you cast a spell, target opponent mills five cards.\"",
+    ]
+    alrund = scryfall.parse(read(API / "card-5d131784-alrund-god-of-the-cosmos-hakka-whisperin.json"), "alrund").cards[0]
+    assert [(face.name, face.mana_cost) for face in alrund.card_faces] == [
+        ("Alrund, God of the Cosmos", "{3}{U}{U}"), ("Hakka, Whispering Raven", "{1}{U}"),
+    ]
+    phelddagrif = scryfall.parse(read(API / "card-d9631cb2-phelddagrif.json"), "phelddagrif").cards[0]
+    assert phelddagrif.card_faces == []
 
 
 def test_2019_multilanguage_page_names() -> None:

@@ -215,6 +215,26 @@ async def test_card_json_of_jace(snapshot_ds) -> None:
     assert all(ruling["sightings"] for ruling in page["rulings"])
 
 
+async def test_a_transforming_card_shows_each_face_with_its_own_cost_type_and_text(snapshot_ds) -> None:
+    page = (await snapshot_ds.client.get(f"/card/{JACE}.json")).json()
+    faces = page["card"]["card_faces"]
+    assert [(face["name"], face["mana_cost"], face["type_line"]) for face in faces] == [
+        ("Jace, Vryn's Prodigy", "{1}{U}", "Legendary Creature — Human Wizard"),
+        ("Jace, Telepath Unbound", None, "Legendary Planeswalker — Jace"),
+    ]
+    html = (await snapshot_ds.client.get(f"/card/{JACE}")).text
+    blocks = html.split('<div class="kb-oracle kb-face">')[1:]
+    assert len(blocks) == 2
+    front, back = (block.split("</div>\n  </div>")[0] for block in blocks)
+    assert '<h2 class="kb-face-name">Jace, Vryn&#39;s Prodigy</h2>' in front and "kb-cost" in front
+    assert "transformed under his owner" in front and "emblem" not in front
+    assert '<h2 class="kb-face-name">Jace, Telepath Unbound</h2>' in back and "kb-cost" not in back
+    assert "Legendary Planeswalker — Jace" in back and "emblem" in back
+    # A one-faced card keeps the single box.
+    html = (await snapshot_ds.client.get(f"/card/{PHELDDAGRIF}")).text
+    assert "kb-face" not in html and '<div class="kb-oracle">' in html
+
+
 async def test_card_cites_rules_by_identity_not_number(snapshot_ds) -> None:
     # Rulings of 2015 about transform, manifest and madness: under today's numbers (701.27,
     # 701.40, 702.35), not the numbers they had (701.25, 701.31, 702.34), which today are

@@ -30,6 +30,7 @@ from kb.parse.rulings.scryfall_listing import load_json as _load_json
 from kb.parse.rulings.scryfall_listing import parse_bulk_listing as parse_bulk_listing
 from kb.parse.rulings.scryfall_listing import parse_symbology as parse_symbology
 from kb.records import (
+    CardFace,
     CardName,
     CardRecord,
     ParseError,
@@ -191,7 +192,25 @@ def card_from_object(card: dict[str, Any]) -> CardRecord:
         set_code=card.get("set"),
         collector_number=card.get("collector_number"),
         layout=card.get("layout"),
+        card_faces=_card_faces(card),
     )
+
+
+def _card_faces(card: dict[str, Any]) -> list[CardFace]:
+    """Each Oracle face of a multi-faced card, with its own cost, type line and text."""
+    faces = _faces(card)
+    if len(faces) < 2:
+        return []
+    return [
+        CardFace(
+            name=face["name"],
+            mana_cost=face.get("mana_cost") or None,
+            type_line=face.get("type_line") or None,
+            oracle_text=_text(face.get("oracle_text")),
+        )
+        for face in faces
+        if face.get("name")
+    ]
 
 
 def names_of_card(card: dict[str, Any]) -> list[CardName]:
