@@ -3,9 +3,10 @@
 The files are generated, not real: Scryfall's full bulk files are not stored anywhere we can
 reach offline. Their shape follows the real bulk records: the rulings file's ``object``,
 ``oracle_id``, ``source``, ``published_at``, ``comment``; card objects with ``lang``,
-``printed_name``, ``printed_type_line``, ``printed_text``, ``card_faces`` for a share of them,
-and the ``prices`` and ``edhrec_rank`` Scryfall rewrites every 12 hours (``day`` moves them, as
-a later download of the same cards would).
+``printed_name``, ``printed_type_line``, ``printed_text``, and the ``prices`` and ``edhrec_rank``
+Scryfall rewrites every 12 hours (``day`` moves them, as a later download of the same cards
+would). Every generated card has one face (no ``card_faces``): the real multi-faced objects are
+read from tests/fixtures by the tests.
 Texts are assembled from real material so that the work per record is the real work: ruling
 sentences taken from the real Scryfall rulings in tests/fixtures (curly apostrophes, quotes,
 keywords, rule numbers as Scryfall prints them), and printed texts and type lines in each
