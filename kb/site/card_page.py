@@ -129,11 +129,11 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
         )
         if not card and not rulings:
             return None
-        names = rows(
+        names = faces_in_order(rows(
             conn,
             "select lang, name, source from card_names where oracle_id = ? order by lang = 'en' desc, lang, name",
             (oracle_id,),
-        )
+        ))
         named = bool(card and card[0]["name"])
         page = {
             # A card row without a name is a placeholder for rulings whose card data is missing.
@@ -182,6 +182,26 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
     page["issues"] = card_issues(conn, detailed, str(page["title"]))
     page["documents"] = documents_of(detailed)
     return page
+
+
+def faces_in_order(names: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each language's names (``names`` grouped by language) with a multi-faced card's whole
+    name first and its faces next, in the order that name gives them (front before back, not
+    alphabetical); any other name after them as it was."""
+    wholes: dict[str, list[str]] = {}
+    for row in names:
+        if " // " in row["name"] and row["lang"] not in wholes:
+            wholes[row["lang"]] = [row["name"], *row["name"].split(" // ")]
+
+    def key(row: dict[str, Any]) -> tuple[int, int]:
+        whole = wholes.get(row["lang"], [])
+        if row["name"] in whole[:1]:
+            return 0, 0
+        faces = whole[1:]
+        return (1, faces.index(row["name"])) if row["name"] in faces else (2, 0)
+
+    languages = list(dict.fromkeys(row["lang"] for row in names))
+    return [row for lang in languages for row in sorted((r for r in names if r["lang"] == lang), key=key)]
 
 
 def with_faces(card: dict[str, Any]) -> dict[str, Any]:

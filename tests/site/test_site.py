@@ -230,6 +230,13 @@ async def test_a_transforming_card_shows_each_face_with_its_own_cost_type_and_te
     assert "transformed under his owner" in front and "emblem" not in front
     assert '<h2 class="kb-face-name">Jace, Telepath Unbound</h2>' in back and "kb-cost" not in back
     assert "Legendary Planeswalker — Jace" in back and "emblem" in back
+    # Each language's names: the whole name, then its faces front first.
+    english = [row["name"] for row in page["names"] if row["lang"] == "en"]
+    assert english == ["Jace, Vryn's Prodigy // Jace, Telepath Unbound", "Jace, Vryn's Prodigy", "Jace, Telepath Unbound"]
+    german = [row["name"] for row in page["names"] if row["lang"] == "de"]
+    assert german == ["Jace, Wunderkind von Vryn // Jace, der entfesselte Telepath", "Jace, Wunderkind von Vryn",
+                      "Jace, der entfesselte Telepath"]
+    assert [row["lang"] for row in page["names"]][:3] == ["en", "en", "en"]
     # A one-faced card keeps the single box.
     html = (await snapshot_ds.client.get(f"/card/{PHELDDAGRIF}")).text
     assert "kb-face" not in html and '<div class="kb-oracle">' in html
