@@ -17,6 +17,8 @@ from kb.site.search import (
 from kb.store import derive_lineage
 
 CARD_PAGE_RULINGS_LIMIT = 500
+# A basic land has thousands of printings: a card page lists this many at most.
+CARD_PAGE_PRINTINGS_LIMIT = 1000
 
 
 def find_card(conn: sqlite3.Connection, name: str) -> dict[str, Any] | None:
@@ -143,6 +145,7 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
             "title": card[0]["name"] if named else (names[0]["name"] if names else oracle_id),
             "names": names,
             "named_from_rulings": not named and bool(names) and names[0]["source"] == "rulings",
+            "printed": printed_by_language(conn, oracle_id),
         }
     elif name:
         rulings = rows(
@@ -182,6 +185,33 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
     page["issues"] = card_issues(conn, detailed, str(page["title"]))
     page["documents"] = documents_of(detailed)
     return page
+
+
+def printed_by_language(conn: sqlite3.Connection, oracle_id: str) -> list[dict[str, Any]]:
+    """The card's printings, language by language (English first): each wording a language was
+    printed with (name, type line, text; a reprint may be translated anew) and the printings
+    (set and collector number) that carry it. English printings carry the Oracle text, not a
+    printed one of their own."""
+    found = rows(
+        conn,
+        """select lang, printed_name, printed_type_line, printed_text, upper(set_code) as set_code,
+        collector_number from printings where oracle_id = ?
+        order by lang = 'en' desc, lang, set_code, cast(collector_number as integer), collector_number limit ?""",
+        (oracle_id, CARD_PAGE_PRINTINGS_LIMIT),
+    )
+    languages: dict[str, dict[tuple[str | None, str | None, str | None], list[dict[str, Any]]]] = {}
+    for row in found:
+        wording = (row["printed_name"], row["printed_type_line"], row["printed_text"])
+        languages.setdefault(row["lang"], {}).setdefault(wording, []).append(
+            {"set_code": row["set_code"], "collector_number": row["collector_number"]}
+        )
+    return [
+        {"lang": lang, "wordings": [
+            {"printed_name": name, "printed_type_line": type_line, "printed_text": text, "printings": printings}
+            for (name, type_line, text), printings in wordings.items()
+        ]}
+        for lang, wordings in languages.items()
+    ]
 
 
 def faces_in_order(names: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -242,6 +242,30 @@ async def test_a_transforming_card_shows_each_face_with_its_own_cost_type_and_te
     assert "kb-face" not in html and '<div class="kb-oracle">' in html
 
 
+async def test_a_card_page_lists_its_printings_language_by_language(snapshot_ds) -> None:
+    # The real printings of Jace in the snapshot: six English ones (Oracle text, no printed text of
+    # their own) and Magic Origins #60 in ten other languages.
+    page = (await snapshot_ds.client.get(f"/card/{JACE}.json")).json()
+    printed = page["printed"]
+    assert [language["lang"] for language in printed] == ["en", "de", "es", "fr", "it", "ja", "ko", "pt", "ru", "zhs", "zht"]
+    (english,) = printed[0]["wordings"]
+    assert english["printed_name"] is None and english["printed_text"] is None
+    assert [f"{p['set_code']} #{p['collector_number']}" for p in english["printings"]] == [
+        "ORI #60", "PIO #60", "PLST #ORI-60", "PORI #60s", "PS15 #60", "V17 #12",
+    ]
+    (german,) = printed[1]["wordings"]
+    assert german["printed_name"] == "Jace, Wunderkind von Vryn // Jace, der entfesselte Telepath"
+    assert german["printed_type_line"] == "Legendäre Kreatur — Mensch, Zauberer // Planeswalker — Jace"
+    assert german["printed_text"].startswith("{T}: Ziehe eine Karte und wirf dann eine Karte ab.")
+    assert german["printings"] == [{"set_code": "ORI", "collector_number": "60"}]
+    html = (await snapshot_ds.client.get(f"/card/{JACE}")).text
+    section = html.split('<section class="kb-printed"', 1)[1].split("</section>", 1)[0]
+    assert 'Printed in each language <span class="count">11</span>' in section
+    assert section.count('class="kb-oracle kb-printed-wording"') == 11
+    assert '<div class="kb-oracle kb-printed-wording" lang="de">' in section
+    assert "ORI #60 · PIO #60 · PLST #ORI-60 · PORI #60s · PS15 #60 · V17 #12" in section
+
+
 async def test_card_cites_rules_by_identity_not_number(snapshot_ds) -> None:
     # Rulings of 2015 about transform, manifest and madness: under today's numbers (701.27,
     # 701.40, 702.35), not the numbers they had (701.25, 701.31, 702.34), which today are
