@@ -145,8 +145,10 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
             "title": card[0]["name"] if named else (names[0]["name"] if names else oracle_id),
             "names": names,
             "named_from_rulings": not named and bool(names) and names[0]["source"] == "rulings",
-            "printed": printed_by_language(conn, oracle_id),
         }
+        printed, page["printed_capped"] = printed_by_language(conn, oracle_id)
+        page["printed"] = printed
+        page["printings_shown"] = sum(len(wording["printings"]) for language in printed for wording in language["wordings"])
     elif name:
         rulings = rows(
             conn,
@@ -187,20 +189,22 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
     return page
 
 
-def printed_by_language(conn: sqlite3.Connection, oracle_id: str) -> list[dict[str, Any]]:
+def printed_by_language(conn: sqlite3.Connection, oracle_id: str) -> tuple[list[dict[str, Any]], bool]:
     """The card's printings, language by language (English first): each wording a language was
     printed with (name, type line, text; a reprint may be translated anew) and the printings
     (set and collector number) that carry it. English printings carry the Oracle text, not a
-    printed one of their own."""
+    printed one of their own. The first ``CARD_PAGE_PRINTINGS_LIMIT`` printings, and whether the
+    card has more (the page says the list is cut)."""
     found = rows(
         conn,
         """select lang, printed_name, printed_type_line, printed_text, upper(set_code) as set_code,
         collector_number from printings where oracle_id = ?
         order by lang = 'en' desc, lang, set_code, cast(collector_number as integer), collector_number limit ?""",
-        (oracle_id, CARD_PAGE_PRINTINGS_LIMIT),
+        (oracle_id, CARD_PAGE_PRINTINGS_LIMIT + 1),
     )
+    capped = len(found) > CARD_PAGE_PRINTINGS_LIMIT
     languages: dict[str, dict[tuple[str | None, str | None, str | None], list[dict[str, Any]]]] = {}
-    for row in found:
+    for row in found[:CARD_PAGE_PRINTINGS_LIMIT]:
         wording = (row["printed_name"], row["printed_type_line"], row["printed_text"])
         languages.setdefault(row["lang"], {}).setdefault(wording, []).append(
             {"set_code": row["set_code"], "collector_number": row["collector_number"]}
@@ -211,7 +215,7 @@ def printed_by_language(conn: sqlite3.Connection, oracle_id: str) -> list[dict[s
             for (name, type_line, text), printings in wordings.items()
         ]}
         for lang, wordings in languages.items()
-    ]
+    ], capped
 
 
 def faces_in_order(names: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -266,6 +266,21 @@ async def test_a_card_page_lists_its_printings_language_by_language(snapshot_ds)
     assert "ORI #60 · PIO #60 · PLST #ORI-60 · PORI #60s · PS15 #60 · V17 #12" in section
 
 
+def test_a_card_with_more_printings_than_a_page_lists_says_its_list_is_cut(snapshot_conn, monkeypatch) -> None:
+    from kb.site import card_page as card_page_module
+
+    monkeypatch.setattr(card_page_module, "CARD_PAGE_PRINTINGS_LIMIT", 7)
+    page = card_page_module.card_page(snapshot_conn, JACE)
+    assert page is not None and page["printed_capped"] is True and page["printings_shown"] == 7
+    # English first (six printings), then the first language after it.
+    assert [(language["lang"], sum(len(w["printings"]) for w in language["wordings"])) for language in page["printed"]] == [
+        ("en", 6), ("de", 1),
+    ]
+    monkeypatch.setattr(card_page_module, "CARD_PAGE_PRINTINGS_LIMIT", 16)
+    page = card_page_module.card_page(snapshot_conn, JACE)
+    assert page is not None and page["printed_capped"] is False and page["printings_shown"] == 16
+
+
 async def test_card_cites_rules_by_identity_not_number(snapshot_ds) -> None:
     # Rulings of 2015 about transform, manifest and madness: under today's numbers (701.27,
     # 701.40, 702.35), not the numbers they had (701.25, 701.31, 702.34), which today are
