@@ -5,7 +5,7 @@ import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable
 
-from kb.site.markup import cited_in_order
+from kb.site.markup import linked_in_order
 
 
 def absent_citations(conn: sqlite3.Connection, texts: Iterable[tuple[str | None, str]]) -> dict[str, list[str]]:
@@ -14,7 +14,7 @@ def absent_citations(conn: sqlite3.Connection, texts: Iterable[tuple[str | None,
     says "see rule 110.10" for 111.10): the page shows them as printed, leading nowhere."""
     cited: dict[str, set[str]] = defaultdict(set)
     for text, version in texts:
-        cited[version].update(cited_in_order(text))
+        cited[version].update(linked_in_order(text))
     absent: dict[str, list[str]] = {}
     for version, numbers in cited.items():
         if not numbers:

@@ -34,6 +34,10 @@ TOKEN = re.compile(
     f"(?:(?P<symbol>{SYMBOL})|(?P<section>{SECTION_REF})|(?P<rule>{RULE_REF}))"
 )
 
+# The last subrule of a range printed after a linked one: "601.2f–h" (601.2f to 601.2h), a hyphen
+# or an en dash, printed tight. Its letter is linked to that subrule.
+RANGE_END = re.compile(r"(?P<dash>[-‐‑–])(?P<letter>[a-z])(?![A-Za-z0-9])")
+
 COLOURS = {"W": "w", "U": "u", "B": "b", "R": "r", "G": "g", "C": "c"}
 COLOUR_WORDS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green", "C": "colorless", "S": "snow"}
 NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -154,12 +158,27 @@ def render_text(
         return ""
     plain = linker.link if linker is not None else html.escape
 
-    def link(number: str) -> str:
+    def link(number: str, shown: str | None = None) -> str:
         if absent and number in absent and not (citations and number in citations):
             return ('<span class="rule-ref rule-ref-absent" title="No rule of this number in the version this'
-                    f' text is from: cited as printed">{html.escape(number)}</span>')
+                    f' text is from: cited as printed">{html.escape(shown or number)}</span>')
         target, target_version = (citations or {}).get(number, (number, version))
-        return rule_link_html(number, target_version, target)
+        return rule_link_html(number, target_version, target, shown)
+
+    def range_end(start: str, at: int) -> tuple[str, int] | None:
+        """The end of a range "601.2f–h" after ``start`` at ``at``: its link and where it ends.
+        It leads where the start leads, one subrule on (a translation's 601.2f that is the English
+        601.2f of its edition: that edition's 601.2h)."""
+        found = RANGE_END.match(text, at) if start[-1:].isalpha() else None
+        if not found or found.group("letter") <= start[-1]:
+            return None
+        number = start[:-1] + found.group("letter")
+        if citations and start in citations and number not in citations:
+            target, target_version = citations[start]
+            if target[-1:].isalpha():
+                linked = rule_link_html(number, target_version, target[:-1] + found.group("letter"), found.group("letter"))
+                return html.escape(found.group("dash")) + linked, found.end()
+        return html.escape(found.group("dash")) + link(number, found.group("letter")), found.end()
 
     out: list[str] = []
     cursor = 0
@@ -174,6 +193,11 @@ def render_text(
                 out.append(html.escape(match.group("sep")) + link(match.group("second")))
         else:
             out.append(link(match.group(0)))
+        ended = None if match.group("symbol") else range_end(last_number(match), match.end())
+        if ended:
+            out.append(ended[0])
+            cursor = ended[1]
+            continue
         cursor = match.end()
     out.append(plain(text[cursor:]))
     return "".join(out).replace("\n", "<br>\n")
@@ -204,13 +228,37 @@ def cited_in_order(text: str | None) -> list[str]:
     return cited
 
 
-def rule_link_html(number: str, version: str | None = None, target: str | None = None) -> str:
-    """A cited rule number as written, linked to ``target`` (the number itself by default) in
-    ``version``; a link to another number says so (a translation's 706.10 is 707.10 there)."""
+def linked_in_order(text: str | None) -> list[str]:
+    """Every rule number ``render_text`` links in a text: those it cites (``cited_in_order``) and
+    the last subrule of each range ("601.2f–h": 601.2h)."""
+    linked: list[str] = []
+    for match in TOKEN.finditer(text or ""):
+        if match.group("symbol"):
+            continue
+        if match.group("section"):
+            linked += [number for number in (match.group("first"), match.group("second")) if number]
+        else:
+            linked.append(match.group(0))
+        start = last_number(match)
+        found = RANGE_END.match(text or "", match.end()) if start[-1:].isalpha() else None
+        if found and found.group("letter") > start[-1]:
+            linked.append(start[:-1] + found.group("letter"))
+    return linked
+
+
+def last_number(match: re.Match[str]) -> str:
+    """The last rule number of a ``TOKEN`` match of a rule or a section reference."""
+    return match.group("second") or match.group("first") if match.group("section") else match.group(0)
+
+
+def rule_link_html(number: str, version: str | None = None, target: str | None = None, shown: str | None = None) -> str:
+    """A cited rule number as written (``shown``: the letter that ends a range, "h" of
+    "601.2f–h"), linked to ``target`` (the number itself by default) in ``version``; a link to
+    another number says so (a translation's 706.10 is 707.10 there)."""
     href = f"/rule/{quote(target or number)}" + (f"?version={quote(version)}" if version else "")
     said = (f' title="{html.escape(target)} in {html.escape(version or "the current rules")}: the English text cites it here"'
             if target and target != number else "")
-    return f'<a class="rule-ref" href="{html.escape(href)}"{said}>{html.escape(number)}</a>'
+    return f'<a class="rule-ref" href="{html.escape(href)}"{said}>{html.escape(shown or number)}</a>'
 
 
 # The glyphs the vendored Mana font draws (static/mana.css, mana-font 1.18.0): a symbol without

@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 import pytest
 
-from kb.site.markup import GlossaryLinker, render_text, symbol_html
+from kb.site.markup import GlossaryLinker, linked_in_order, render_text, symbol_html
 from site_databases import JACE, PHELDDAGRIF, open_immutable
 
 REALITY_SHIFT = "70dc830e-d05b-4fc7-88dd-879e140b3fbf"
@@ -111,6 +111,32 @@ def test_render_text_keeps_version_in_links() -> None:
     assert render_text("See 601.2b.", "en-2019-01-25") == (
         'See <a class="rule-ref" href="/rule/601.2b?version=en-2019-01-25">601.2b</a>.'
     )
+
+
+def test_the_last_subrule_of_a_range_is_linked_too() -> None:
+    # 702.78a (the real CR): "the rules for paying additional costs in rules 601.2b and 601.2f–h".
+    link = '<a class="rule-ref" href="/rule/{}?version=v">{}</a>'
+    assert render_text("rules 601.2b and 601.2f–h.", "v") == (
+        "rules " + link.format("601.2b", "601.2b") + " and " + link.format("601.2f", "601.2f") + "–"
+        + link.format("601.2h", "h") + "."
+    )
+    assert render_text("601.2a-e", "v") == link.format("601.2a", "601.2a") + "-" + link.format("601.2e", "e")
+    # Prose, a backwards "range", a symbol: nothing more is linked.
+    for text, links in (("see 702.19b - a player", 1), ("601.2h–f", 1), ("{T}-a", 0)):
+        assert render_text(text, "v").count("<a ") == links, text
+    assert linked_in_order("rules 601.2b and 601.2f–h and 118.7a–b") == ["601.2b", "601.2f", "601.2h", "118.7a", "118.7b"]
+    # A version without the last rule shows its letter as printed; a translation's start that leads
+    # elsewhere takes its end along (the Chinese CR's "规则601.2f-h").
+    assert render_text("601.2f–h", "v", absent=["601.2h"]).endswith('–<span class="rule-ref rule-ref-absent" title="No rule'
+                                                                    ' of this number in the version this text is from: cited as printed">h</span>')
+    assert render_text("规则601.2f-h", "zh", citations={"601.2f": ("601.2f", "en")}).endswith(
+        '-<a class="rule-ref" href="/rule/601.2h?version=en">h</a>')
+
+
+async def test_a_rule_page_links_the_end_of_a_range(snapshot_ds) -> None:
+    html = (await snapshot_ds.client.get("/rule/702.78a")).text
+    assert '<a class="rule-ref" href="/rule/601.2f?version=en-2026-04-17">601.2f</a>–<a class="rule-ref"' \
+        ' href="/rule/601.2h?version=en-2026-04-17">h</a>' in html
 
 
 # -- home and search ----------------------------------------------------------------------------
