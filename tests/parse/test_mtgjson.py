@@ -30,7 +30,7 @@ def test_sniff(data: bytes) -> None:
 
 def test_set_file_counts(data: bytes) -> None:
     document = mtgjson.parse(data, "UGIN.json")
-    assert document.extra["card_objects"] == 26
+    assert document.extra["cards"] == 26
     assert len(document.cards) == 286  # 26 English printings + 26 x 10 foreignData printings
     assert Counter(c.lang for c in document.cards) == {
         lang: 26 for lang in ("en", "de", "es", "fr", "it", "ja", "ko", "pt", "ru", "zhs", "zht")
@@ -92,7 +92,7 @@ def test_allprintings_shape_and_duplicate_rulings(data: bytes) -> None:
     all_printings = json.dumps({"meta": document["meta"], "data": {"UGIN": document["data"], "UGI2": document["data"]}})
     assert mtgjson.sniff(all_printings.encode())
     parsed = mtgjson.parse(all_printings.encode(), "AllPrintings.json")
-    assert parsed.extra["card_objects"] == 52
+    assert parsed.extra["cards"] == 52
     assert len(parsed.rulings) == 204 and len(parsed.card_names) == 286
 
 
@@ -158,3 +158,46 @@ def test_card_objects_are_what_ijsons_builder_makes(data: bytes) -> None:
         assert expected
         assert list(mtgjson.iter_card_objects(io.BytesIO(shape), "x.json")) == expected
         assert list(mtgjson.iter_card_objects(io.BytesIO(gzip.compress(shape)), "x.json.gz")) == expected
+
+
+JACE_FACES = Path(__file__).parent.parent / "fixtures" / "constructed" / "mtgjson-jace-faces.json"
+
+
+def test_the_face_objects_of_one_printing_are_one_card() -> None:
+    # MTGJSON gives each face of Jace, Vryn's Prodigy a card object of its own (a constructed
+    # file of its documented shape, the texts real: see fixtures/constructed/README.md). Saved one
+    # at a time, the back face's text and type line replaced the card's whole ones.
+    document = mtgjson.parse(JACE_FACES.read_bytes(), "jace")
+    assert document.extra["cards"] == 2
+    english, german = (card for card in document.cards if card.name.startswith("Jace"))
+    assert english.faces == ["Jace, Vryn's Prodigy", "Jace, Telepath Unbound"]
+    assert (english.mana_cost, english.type_line) == ("{1}{U}", "Legendary Creature — Human Wizard // Legendary Planeswalker — Jace")
+    front, back = english.oracle_text.split("\n//\n")
+    assert front.startswith("{T}: Draw a card") and back.startswith("+1: Up to one target creature")
+    assert [(face.name, face.mana_cost, face.type_line) for face in english.card_faces] == [
+        ("Jace, Vryn's Prodigy", "{1}{U}", "Legendary Creature — Human Wizard"),
+        ("Jace, Telepath Unbound", None, "Legendary Planeswalker — Jace"),
+    ]
+    assert german.printed_name == "Jace, Wunderkind von Vryn // Jace, der entfesselte Telepath"
+    assert german.printed_type_line == "Legendäre Kreatur — Mensch, Zauberer // Planeswalker — Jace"
+    assert german.printed_text.startswith("{T}: Ziehe eine Karte") and "\n//\n+1: Bis zu eine Kreatur" in german.printed_text
+    assert [(name.lang, name.name) for name in document.card_names if "Jace" in name.name] == [
+        ("en", "Jace, Vryn's Prodigy // Jace, Telepath Unbound"),
+        ("de", "Jace, Wunderkind von Vryn // Jace, der entfesselte Telepath"),
+        ("en", "Jace, Vryn's Prodigy"), ("de", "Jace, Wunderkind von Vryn"),
+        ("en", "Jace, Telepath Unbound"), ("de", "Jace, der entfesselte Telepath"),
+    ]
+    # Both faces carry the card's rulings: kept once.
+    assert len([r for r in document.rulings if r.card_name.startswith("Jace")]) == 2
+
+
+def test_a_face_seen_alone_gives_no_text_of_the_card() -> None:
+    # Its other face elsewhere or missing: its own text is not the card's, and would replace
+    # the card's whole text where another source gave it.
+    back = json.loads(JACE_FACES.read_text())["data"]["cards"][1]
+    entry = mtgjson.faces_entry([back], "back")
+    english, german = entry.cards
+    assert english.faces == ["Jace, Vryn's Prodigy", "Jace, Telepath Unbound"]
+    assert (english.oracle_text, english.type_line, english.mana_cost, english.card_faces) == (None, None, None, [])
+    assert (german.printed_text, german.printed_type_line) == (None, None)
+    assert ("de", "Jace, der entfesselte Telepath") in [(name.lang, name.name) for name in entry.names]

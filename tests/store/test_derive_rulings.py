@@ -151,6 +151,27 @@ def test_source_dropped_by_mtgjson_is_recovered_from_scryfall(tmp_path: Path) ->
     assert any("doesn\u2019t have the creature type Dragon" in r["text"] for r in rows)
 
 
+def test_mtgjson_after_scryfall_keeps_a_multi_faced_cards_whole_text(tmp_path: Path) -> None:
+    # The real Scryfall Jace, then MTGJSON's face objects of the same printing (constructed in
+    # MTGJSON's shape from the real texts): the card keeps both faces, its whole type line and
+    # text, and each face's own fields.
+    db_path = tmp_path / "kb.db"
+    run_import(db_path, FIXTURES / "scryfall" / "api-2025-11-01" / "card-02d6d693-jace-vryn-s-prodigy-jace-telepath-unboun.json",
+               source="scryfall")
+    db = sqlite_utils.Database(db_path)
+    query = "select faces, type_line, mana_cost, oracle_text, card_faces from cards where oracle_id = ?"
+    jace = "594f6881-c059-46f8-aa4e-7151d502de73"
+    before = db.execute(query, [jace]).fetchone()
+    db.close()
+    run_import(db_path, CONSTRUCTED / "mtgjson-jace-faces.json", source="mtgjson")
+    db = sqlite_utils.Database(db_path)
+    assert db.execute(query, [jace]).fetchone() == before
+    assert before[1] == "Legendary Creature — Human Wizard // Legendary Planeswalker — Jace"
+    names = {row[0] for row in db.execute("select name from card_names where oracle_id = ? and lang = 'de'", [jace])}
+    assert names == {"Jace, Wunderkind von Vryn // Jace, der entfesselte Telepath", "Jace, Wunderkind von Vryn",
+                     "Jace, der entfesselte Telepath"}
+
+
 def test_an_unreadable_ruling_date_is_one_issue_on_every_build(tmp_path: Path) -> None:
     # The real new-Gatherer page with its ruling date replaced by one no parser reads.
     page = (FIXTURES / "gatherer" / "new" / "jace-wunderkind-von-vryn_de.html").read_bytes()

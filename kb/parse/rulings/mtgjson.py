@@ -14,7 +14,7 @@ import gzip
 import io
 import re
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO, NamedTuple, cast
 
 import ijson
@@ -23,6 +23,7 @@ from kb.normalise.dates import parse_date
 from kb.normalise.symbols import normalise_symbols
 from kb.normalise.text import clean_text
 from kb.records import (
+    CardFace,
     CardName,
     CardRecord,
     ParseError,
@@ -248,9 +249,107 @@ def iter_card_objects(stream: BinaryIO, name: str = "<stream>") -> Iterator[dict
 
 
 def iter_cards(stream: BinaryIO, name: str = "<stream>") -> Iterator[CardEntry]:
-    """Every card of a set file or AllPrintings, streamed (memory stays at one card)."""
+    """Every card of a set file or AllPrintings, streamed (memory stays at one card). The face
+    objects of one printing, which follow each other in a set's cards, are one card
+    (``faces_entry``)."""
+    faces: list[dict[str, Any]] = []
+    where = name
     for number, card in enumerate(iter_card_objects(stream, name), 1):
+        if faces and not _another_face(faces, card):
+            yield faces_entry(faces, where)
+            faces = []
+        if _is_face(card):
+            where = where if faces else f"{name}: card {number}"
+            faces.append(card)
+            continue
         yield card_entry(card, f"{name}: card {number}")
+    if faces:
+        yield faces_entry(faces, where)
+
+
+# How MTGJSON and Scryfall join a multi-faced card's fields (kb.parse.rulings.scryfall alike).
+FACE_SEPARATOR = " // "
+FACE_TEXT_SEPARATOR = "\n//\n"
+# A face's own fields: the card's are these joined in face order.
+FACE_FIELDS = (("text", FACE_TEXT_SEPARATOR), ("type", FACE_SEPARATOR), ("manaCost", FACE_SEPARATOR),
+               ("originalText", FACE_TEXT_SEPARATOR), ("originalType", FACE_SEPARATOR))
+
+
+def _is_face(card: Any) -> bool:
+    """One face of a multi-faced card: MTGJSON gives each face a card object of its own (``side``
+    "a", "b", …; ``faceName``), each with the whole card's ``name`` and its own text, type and cost."""
+    return isinstance(card, dict) and bool(card.get("faceName")) and bool(card.get("side")) and FACE_SEPARATOR in str(card.get("name"))
+
+
+def _another_face(faces: list[dict[str, Any]], card: Any) -> bool:
+    """Whether ``card`` is one more face of the printing ``faces`` are of."""
+    def printing(face: dict[str, Any]) -> tuple:
+        return face.get("setCode"), face.get("number"), face.get("name"), (face.get("identifiers") or {}).get("scryfallId")
+
+    return _is_face(card) and printing(card) == printing(faces[0]) and card.get("side") not in {f.get("side") for f in faces}
+
+
+def _joined(values: Iterable[Any], separator: str) -> str | None:
+    return separator.join(value for value in values if isinstance(value, str) and value.strip()) or None
+
+
+def faces_entry(faces: list[dict[str, Any]], where: str = "<card>") -> CardEntry:
+    """The face objects of one printing as one card: its text, type line and cost joined in face
+    order as Scryfall joins them, each face kept whole (``card_faces``), and each language's
+    printed text and type line joined alike. A face seen without the others (they are elsewhere
+    in the file, or missing) gives the card's names and rulings but no text: its own text is not
+    the card's, and would replace the card's whole text where another source gave it."""
+    faces = sorted(faces, key=lambda face: str(face.get("side")))
+    whole = len(faces) == len(str(faces[0]["name"]).split(FACE_SEPARATOR))
+    card = {key: value for key, value in faces[0].items() if key != "faceName"}
+    for field, separator in FACE_FIELDS:
+        card[field] = _joined((face.get(field) for face in faces), separator) if whole else None
+    foreign_faces: dict[str, list[dict[str, Any]]] = {}
+    for face in faces:
+        for foreign in face.get("foreignData") or []:
+            if isinstance(foreign, dict):
+                foreign_faces.setdefault(str(foreign.get("language", "")), []).append(foreign)
+    card["foreignData"] = [_foreign_whole(entries, whole) for entries in foreign_faces.values()]
+    entry = card_entry(card, where)
+    oracle_id = entry.cards[0].oracle_id
+    face_names = str(card["name"]).split(FACE_SEPARATOR)
+    for record in entry.cards:
+        record.faces = face_names
+    if whole:
+        entry.cards[0].card_faces = [
+            CardFace(name=face["faceName"], mana_cost=face.get("manaCost") or None, type_line=face.get("type") or None,
+                     oracle_text=_text(face.get("text")))
+            for face in faces
+        ]
+    names = list(entry.names)
+    for face in faces:
+        if face["faceName"] != card["name"]:
+            names.append(CardName(lang="en", name=face["faceName"], oracle_id=oracle_id, english_name=face["faceName"]))
+        for foreign in face.get("foreignData") or []:
+            lang = LANG_OF_LANGUAGE.get(foreign.get("language", "")) if isinstance(foreign, dict) else None
+            if lang and foreign.get("faceName"):
+                names.append(CardName(lang=lang, name=clean_text(foreign["faceName"]), oracle_id=oracle_id,
+                                      english_name=face["faceName"]))
+    rulings = list(entry.rulings)
+    seen = {(ruling.raw_date, ruling.text) for ruling in rulings}
+    for face in faces[1:]:
+        for ruling in card_entry({**face, "foreignData": []}, where).rulings:
+            if (ruling.raw_date, ruling.text) not in seen:
+                seen.add((ruling.raw_date, ruling.text))
+                rulings.append(ruling)
+    return CardEntry(entry.cards, names, rulings, entry.issues)
+
+
+def _foreign_whole(entries: list[dict[str, Any]], whole: bool) -> dict[str, Any]:
+    """One language's foreignData of a card's faces as the whole card's: its name (the faces'
+    names joined where MTGJSON gives a face's only), text and type line joined in face order."""
+    foreign = {key: value for key, value in entries[0].items() if key != "faceName"}
+    name = str(foreign.get("name") or "")
+    if FACE_SEPARATOR not in name and all(entry.get("faceName") for entry in entries) and whole:
+        foreign["name"] = FACE_SEPARATOR.join(str(entry["faceName"]) for entry in entries)
+    foreign["text"] = _joined((entry.get("text") for entry in entries), FACE_TEXT_SEPARATOR) if whole else None
+    foreign["type"] = _joined((entry.get("type") for entry in entries), FACE_SEPARATOR) if whole else None
+    return foreign
 
 
 def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> RulingsDocument:
@@ -278,5 +377,5 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
                 document.rulings.append(ruling)
     if count == 0:
         raise ParseError(f"{name}: no cards found (expected data.cards or data.<SET>.cards)")
-    document.extra["card_objects"] = count
+    document.extra["cards"] = count  # a multi-faced card's face objects are one card
     return document
