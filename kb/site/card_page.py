@@ -211,11 +211,24 @@ def printed_by_language(conn: sqlite3.Connection, oracle_id: str) -> tuple[list[
         )
     return [
         {"lang": lang, "wordings": [
-            {"printed_name": name, "printed_type_line": type_line, "printed_text": text, "printings": printings}
+            {"printed_name": name, "printed_type_line": type_line, "printed_text": text,
+             "faces": printed_faces(name, type_line, text), "printings": printings}
             for (name, type_line, text), printings in wordings.items()
         ]}
         for lang, wordings in languages.items()
     ], capped
+
+
+def printed_faces(name: str | None, type_line: str | None, text: str | None) -> list[dict[str, str]]:
+    """A multi-faced printing's name, type line and text face by face, where each field holds as
+    many faces as the name: the fields are stored joined, a face without a type line or text left
+    out of the join, so any other count cannot say which part is whose (then: none)."""
+    if not name or not type_line or not text or " // " not in name:
+        return []
+    names, types, texts = name.split(" // "), type_line.split(" // "), text.split("\n//\n")
+    if not len(names) == len(types) == len(texts):
+        return []
+    return [{"name": n, "type_line": t, "text": x} for n, t, x in zip(names, types, texts, strict=True)]
 
 
 def faces_in_order(names: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -284,12 +284,32 @@ async def test_a_card_page_lists_its_printings_language_by_language(snapshot_ds)
     assert german["printed_type_line"] == "Legendäre Kreatur — Mensch, Zauberer // Planeswalker — Jace"
     assert german["printed_text"].startswith("{T}: Ziehe eine Karte und wirf dann eine Karte ab.")
     assert german["printings"] == [{"set_code": "ORI", "collector_number": "60"}]
+    # Each field holds both faces: shown face by face.
+    assert [(face["name"], face["type_line"]) for face in german["faces"]] == [
+        ("Jace, Wunderkind von Vryn", "Legendäre Kreatur — Mensch, Zauberer"),
+        ("Jace, der entfesselte Telepath", "Planeswalker — Jace"),
+    ]
+    assert german["faces"][1]["text"].startswith("+1: Bis zu eine Kreatur")
+    assert english["faces"] == []
     html = (await snapshot_ds.client.get(f"/card/{JACE}")).text
     section = html.split('<section class="kb-printed"', 1)[1].split("</section>", 1)[0]
     assert 'Printed in each language <span class="count">11</span>' in section
     assert section.count('class="kb-oracle kb-printed-wording"') == 11
     assert '<div class="kb-oracle kb-printed-wording" lang="de">' in section
     assert "ORI #60 · PIO #60 · PLST #ORI-60 · PORI #60s · PS15 #60 · V17 #12" in section
+    assert section.count('class="kb-printed-face"') == 20  # ten languages, two faces each
+
+
+def test_a_printing_is_shown_face_by_face_only_where_every_field_holds_every_face() -> None:
+    from kb.site.card_page import printed_faces
+
+    assert printed_faces("A // B", "Creature // Planeswalker", "a text\n//\nb text") == [
+        {"name": "A", "type_line": "Creature", "text": "a text"},
+        {"name": "B", "type_line": "Planeswalker", "text": "b text"},
+    ]
+    # A back face without text was left out of the join: whose is the one text is not known.
+    assert printed_faces("A // B", "Creature // Creature", "a text") == []
+    assert printed_faces("A", "Creature", "a text") == []
 
 
 def test_a_card_with_more_printings_than_a_page_lists_says_its_list_is_cut(snapshot_conn, monkeypatch) -> None:
