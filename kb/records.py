@@ -92,6 +92,12 @@ class QualityIssue:
             raise ValueError(f"quality issue kind {self.kind!r} is not in QUALITY_ISSUE_KINDS (kb/records.py)")
 
 
+# How a multi-faced card's fields are joined into one (Scryfall's whole ``name`` and ``type_line``
+# read "A // B"; its texts are joined on a line of their own), by every source's parser alike.
+FACE_SEPARATOR = " // "
+FACE_TEXT_SEPARATOR = "\n//\n"
+
+
 @dataclass
 class CardFace:
     """One face of a multi-faced card as its Oracle text gives it (a face without a mana cost,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from kb.link.cr_glossary_links import GlossaryLink
 from kb.link.cr_translations import RuleLink
-from kb.records import CRDocument
+from kb.records import FACE_TEXT_SEPARATOR, CRDocument
 
 KEYWORD_SECTIONS = ("701", "702")
 LINKED_STATUSES = ("same", "stale", "renumbered")
@@ -84,7 +84,6 @@ def _clean(term: str) -> str:
 # shape as the Oracle text (same faces, a line for each leading keyword line, the same number
 # of items on it) are read; MTGJSON texts that lost their line breaks are skipped, not guessed.
 
-FACE_SEPARATOR = "\n//\n"
 ITEM_SEPARATORS = re.compile(r"\s*[,;，、；]\s*")
 REMINDER = re.compile(r"\s*[（(][^()（）]*[)）]\s*")
 TRAILING = re.compile(r"[\s.。．]+$")
@@ -145,7 +144,7 @@ def mine_printing(
     """The keywords one localized printing prints, paired with the Oracle text's keyword lines."""
     if not printed_text or not oracle_text or lang == "en":
         return []
-    printed_faces, oracle_faces = printed_text.split(FACE_SEPARATOR), oracle_text.split(FACE_SEPARATOR)
+    printed_faces, oracle_faces = printed_text.split(FACE_TEXT_SEPARATOR), oracle_text.split(FACE_TEXT_SEPARATOR)
     if len(printed_faces) != len(oracle_faces):
         return []
     found = []
@@ -262,7 +261,7 @@ def mine_siblings(
     lines: dict[str, list[str]] = {}
     decoded: dict[str, list[tuple[tuple[str, str], ...]]] = {}
     for printing_id, lang, text, _source in printings:
-        if FACE_SEPARATOR in text:
+        if FACE_TEXT_SEPARATOR in text:
             continue  # faces would have to be paired too; not guessed
         lines[printing_id] = [line for line in text.splitlines() if line.strip()]
         decoded[printing_id] = []

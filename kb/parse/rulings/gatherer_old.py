@@ -25,6 +25,8 @@ from kb.normalise.lang import chinese_variant
 from kb.normalise.symbols import gatherer_alt_to_symbol, normalise_symbols
 from kb.normalise.text import clean_text
 from kb.records import (
+    FACE_SEPARATOR,
+    FACE_TEXT_SEPARATOR,
     CardName,
     CardRecord,
     ParseError,
@@ -37,8 +39,6 @@ FORMAT_NAME = "gatherer-old"
 DESCRIPTION = "Old Gatherer card page (Pages/Card/Details.aspx HTML, 2008-2024)"
 
 UNKNOWN_SYMBOL = "{?}"
-FACE_SEPARATOR = " // "
-FACE_TEXT_SEPARATOR = "\n//\n"
 RULING_DATE_ID = re.compile(r"rulingsRepeater_ctl(\d+)_rulingDate$")
 
 # Card-type words as each language prints them on type lines. Every card has a type line, so

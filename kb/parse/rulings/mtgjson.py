@@ -23,6 +23,8 @@ from kb.normalise.dates import parse_date
 from kb.normalise.symbols import normalise_symbols
 from kb.normalise.text import clean_text
 from kb.records import (
+    FACE_SEPARATOR,
+    FACE_TEXT_SEPARATOR,
     CardFace,
     CardName,
     CardRecord,
@@ -172,15 +174,18 @@ def card_entry(card: dict[str, Any], where: str = "<card>") -> CardEntry:
             continue
         cards.append(_foreign_printing(card, foreign, lang, oracle_id))
         names.extend(_foreign_names(card, foreign, lang, oracle_id))
+    return CardEntry(cards, names, _rulings(card, oracle_id), issues)
+
+
+def _rulings(card: dict[str, Any], oracle_id: str | None) -> list[RulingRecord]:
     rulings = []
     for position, ruling in enumerate(card.get("rulings") or []):
         raw_date = ruling.get("date")
-        published_at = parse_date(raw_date, "en")
         rulings.append(
             RulingRecord(
                 text=_text(ruling.get("text")) or "",
                 raw_date=raw_date,
-                published_at=published_at,
+                published_at=parse_date(raw_date, "en"),
                 position=position,
                 source=None,  # MTGJSON drops Scryfall's source
                 oracle_id=oracle_id,
@@ -189,7 +194,7 @@ def card_entry(card: dict[str, Any], where: str = "<card>") -> CardEntry:
                 lang="en",
             )
         )
-    return CardEntry(cards, names, rulings, issues)
+    return rulings
 
 
 def iter_card_objects(stream: BinaryIO, name: str = "<stream>") -> Iterator[dict[str, Any]]:
@@ -267,9 +272,6 @@ def iter_cards(stream: BinaryIO, name: str = "<stream>") -> Iterator[CardEntry]:
         yield faces_entry(faces, where)
 
 
-# How MTGJSON and Scryfall join a multi-faced card's fields (kb.parse.rulings.scryfall alike).
-FACE_SEPARATOR = " // "
-FACE_TEXT_SEPARATOR = "\n//\n"
 # A face's own fields: the card's are these joined in face order.
 FACE_FIELDS = (("text", FACE_TEXT_SEPARATOR), ("type", FACE_SEPARATOR), ("manaCost", FACE_SEPARATOR),
                ("originalText", FACE_TEXT_SEPARATOR), ("originalType", FACE_SEPARATOR))
@@ -333,7 +335,7 @@ def faces_entry(faces: list[dict[str, Any]], where: str = "<card>") -> CardEntry
     rulings = list(entry.rulings)
     seen = {(ruling.raw_date, ruling.text) for ruling in rulings}
     for face in faces[1:]:
-        for ruling in card_entry({**face, "foreignData": []}, where).rulings:
+        for ruling in _rulings(face, oracle_id):
             if (ruling.raw_date, ruling.text) not in seen:
                 seen.add((ruling.raw_date, ruling.text))
                 rulings.append(ruling)

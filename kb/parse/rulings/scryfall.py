@@ -30,6 +30,8 @@ from kb.parse.rulings.scryfall_listing import load_json as _load_json
 from kb.parse.rulings.scryfall_listing import parse_bulk_listing as parse_bulk_listing
 from kb.parse.rulings.scryfall_listing import parse_symbology as parse_symbology
 from kb.records import (
+    FACE_SEPARATOR,
+    FACE_TEXT_SEPARATOR,
     CardFace,
     CardName,
     CardRecord,
@@ -51,8 +53,6 @@ SNIFF_BYTES = 64 * 1024
 # Scryfall writes "object" as the first key of every object, so the first two occurrences in a
 # document name the top-level object and (for a List) the kind of its first element.
 OBJECT_KIND = re.compile(rb'"object"\s*:\s*"([a-z_]+)"')
-FACE_SEPARATOR = " // "
-FACE_TEXT_SEPARATOR = "\n//\n"
 
 
 # --------------------------------------------------------------------------------------------
