@@ -169,8 +169,8 @@ def render_text(
         """The end of a range "601.2f–h" after ``start`` at ``at``: its link and where it ends.
         It leads where the start leads, one subrule on (a translation's 601.2f that is the English
         601.2f of its edition: that edition's 601.2h)."""
-        found = RANGE_END.match(text, at) if start[-1:].isalpha() else None
-        if not found or found.group("letter") <= start[-1]:
+        found = range_end_after(text, start, at)
+        if not found:
             return None
         number = start[:-1] + found.group("letter")
         if citations and start in citations and number not in citations:
@@ -217,38 +217,42 @@ def http_url(url: str | None) -> str | None:
     return url
 
 
-def cited_in_order(text: str | None) -> list[str]:
-    """The rule numbers a text cites, in order, as ``render_text`` links them."""
+def cited_in_order(text: str | None, range_ends: bool = False) -> list[str]:
+    """The rule numbers a text cites, in order, as ``render_text`` links them; with
+    ``range_ends``, the last subrule of each range too ("601.2f–h": 601.2h), which
+    ``render_text`` also links (but a translation's citations are paired without it)."""
+    text = text or ""
     cited: list[str] = []
-    for match in TOKEN.finditer(text or ""):
+    for match in TOKEN.finditer(text):
+        if match.group("symbol"):
+            continue
         if match.group("section"):
             cited += [number for number in (match.group("first"), match.group("second")) if number]
-        elif match.group("rule"):
+        else:
             cited.append(match.group(0))
+        if range_ends:
+            start = last_number(match)
+            found = range_end_after(text, start, match.end())
+            if found:
+                cited.append(start[:-1] + found.group("letter"))
     return cited
 
 
 def linked_in_order(text: str | None) -> list[str]:
-    """Every rule number ``render_text`` links in a text: those it cites (``cited_in_order``) and
-    the last subrule of each range ("601.2f–h": 601.2h)."""
-    linked: list[str] = []
-    for match in TOKEN.finditer(text or ""):
-        if match.group("symbol"):
-            continue
-        if match.group("section"):
-            linked += [number for number in (match.group("first"), match.group("second")) if number]
-        else:
-            linked.append(match.group(0))
-        start = last_number(match)
-        found = RANGE_END.match(text or "", match.end()) if start[-1:].isalpha() else None
-        if found and found.group("letter") > start[-1]:
-            linked.append(start[:-1] + found.group("letter"))
-    return linked
+    """Every rule number ``render_text`` links in a text (``cited_in_order`` with range ends)."""
+    return cited_in_order(text, range_ends=True)
 
 
 def last_number(match: re.Match[str]) -> str:
     """The last rule number of a ``TOKEN`` match of a rule or a section reference."""
     return match.group("second") or match.group("first") if match.group("section") else match.group(0)
+
+
+def range_end_after(text: str, start: str, at: int) -> re.Match[str] | None:
+    """The letter that ends a range of subrules after ``start`` at ``at`` ("–h" after 601.2f): a
+    later letter, printed tight; None where there is none."""
+    found = RANGE_END.match(text, at) if start[-1:].isalpha() else None
+    return found if found and found.group("letter") > start[-1] else None
 
 
 def rule_link_html(number: str, version: str | None = None, target: str | None = None, shown: str | None = None) -> str:
