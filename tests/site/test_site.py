@@ -301,7 +301,7 @@ async def test_a_card_page_lists_its_printings_language_by_language(snapshot_ds)
 
 
 def test_a_printing_is_shown_face_by_face_only_where_every_field_holds_every_face() -> None:
-    from kb.site.card_page import printed_faces
+    from kb.site.card_printings import printed_faces
 
     assert printed_faces("A // B", "Creature // Planeswalker", "a text\n//\nb text") == [
         {"name": "A", "type_line": "Creature", "text": "a text"},
@@ -314,15 +314,16 @@ def test_a_printing_is_shown_face_by_face_only_where_every_field_holds_every_fac
 
 def test_a_card_with_more_printings_than_a_page_lists_says_its_list_is_cut(snapshot_conn, monkeypatch) -> None:
     from kb.site import card_page as card_page_module
+    from kb.site import card_printings
 
-    monkeypatch.setattr(card_page_module, "CARD_PAGE_PRINTINGS_LIMIT", 7)
+    monkeypatch.setattr(card_printings, "CARD_PAGE_PRINTINGS_LIMIT", 7)
     page = card_page_module.card_page(snapshot_conn, JACE)
     assert page is not None and page["printed_capped"] is True and page["printings_shown"] == 7
     # English first (six printings), then the first language after it.
     assert [(language["lang"], sum(len(w["printings"]) for w in language["wordings"])) for language in page["printed"]] == [
         ("en", 6), ("de", 1),
     ]
-    monkeypatch.setattr(card_page_module, "CARD_PAGE_PRINTINGS_LIMIT", 16)
+    monkeypatch.setattr(card_printings, "CARD_PAGE_PRINTINGS_LIMIT", 16)
     page = card_page_module.card_page(snapshot_conn, JACE)
     assert page is not None and page["printed_capped"] is False and page["printings_shown"] == 16
 

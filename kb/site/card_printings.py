@@ -1,0 +1,82 @@
+"""A card's faces, printings and names as its page shows them: each face whole, each language's
+printed wordings with the printings that carry them, a multi-faced card's names in face order."""
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from kb.records import FACE_SEPARATOR, FACE_TEXT_SEPARATOR
+from kb.site.search import rows
+
+# A basic land has thousands of printings: a card page lists this many at most.
+CARD_PAGE_PRINTINGS_LIMIT = 1000
+
+
+def printed_by_language(conn: sqlite3.Connection, oracle_id: str) -> tuple[list[dict[str, Any]], bool]:
+    """The card's printings, language by language (English first): each wording a language was
+    printed with (name, type line, text; a reprint may be translated anew) and the printings
+    (set and collector number) that carry it. English printings carry the Oracle text, not a
+    printed one of their own. The first ``CARD_PAGE_PRINTINGS_LIMIT`` printings, and whether the
+    card has more (the page says the list is cut)."""
+    found = rows(
+        conn,
+        """select lang, printed_name, printed_type_line, printed_text, upper(set_code) as set_code,
+        collector_number from printings where oracle_id = ?
+        order by lang = 'en' desc, lang, set_code, cast(collector_number as integer), collector_number limit ?""",
+        (oracle_id, CARD_PAGE_PRINTINGS_LIMIT + 1),
+    )
+    capped = len(found) > CARD_PAGE_PRINTINGS_LIMIT
+    languages: dict[str, dict[tuple[str | None, str | None, str | None], list[dict[str, Any]]]] = {}
+    for row in found[:CARD_PAGE_PRINTINGS_LIMIT]:
+        wording = (row["printed_name"], row["printed_type_line"], row["printed_text"])
+        languages.setdefault(row["lang"], {}).setdefault(wording, []).append(
+            {"set_code": row["set_code"], "collector_number": row["collector_number"]}
+        )
+    return [
+        {"lang": lang, "wordings": [
+            {"printed_name": name, "printed_type_line": type_line, "printed_text": text,
+             "faces": printed_faces(name, type_line, text), "printings": printings}
+            for (name, type_line, text), printings in wordings.items()
+        ]}
+        for lang, wordings in languages.items()
+    ], capped
+
+
+def printed_faces(name: str | None, type_line: str | None, text: str | None) -> list[dict[str, str]]:
+    """A multi-faced printing's name, type line and text face by face, where each field holds as
+    many faces as the name: the fields are stored joined, a face without a type line or text left
+    out of the join, so any other count cannot say which part is whose (then: none)."""
+    if not name or not type_line or not text or FACE_SEPARATOR not in name:
+        return []
+    names, types, texts = name.split(FACE_SEPARATOR), type_line.split(FACE_SEPARATOR), text.split(FACE_TEXT_SEPARATOR)
+    if not len(names) == len(types) == len(texts):
+        return []
+    return [{"name": n, "type_line": t, "text": x} for n, t, x in zip(names, types, texts, strict=True)]
+
+
+def faces_in_order(names: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each language's names (``names`` grouped by language) with a multi-faced card's whole
+    name first and its faces next, in the order that name gives them (front before back, not
+    alphabetical); any other name after them as it was."""
+    wholes: dict[str, list[str]] = {}
+    for row in names:
+        if FACE_SEPARATOR in row["name"] and row["lang"] not in wholes:
+            wholes[row["lang"]] = [row["name"], *row["name"].split(FACE_SEPARATOR)]
+
+    def key(row: dict[str, Any]) -> tuple[int, int]:
+        whole = wholes.get(row["lang"], [])
+        if row["name"] in whole[:1]:
+            return 0, 0
+        faces = whole[1:]
+        return (1, faces.index(row["name"])) if row["name"] in faces else (2, 0)
+
+    languages = list(dict.fromkeys(row["lang"] for row in names))
+    return [row for lang in languages for row in sorted((r for r in names if r["lang"] == lang), key=key)]
+
+
+def with_faces(card: dict[str, Any]) -> dict[str, Any]:
+    """The card row with ``card_faces`` read (a list; empty for a one-faced card or a file made
+    before faces were kept apart)."""
+    faces = card.get("card_faces")
+    return {**card, "card_faces": json.loads(faces) if faces else []}
