@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+from functools import cache
 
 import sqlite_utils
 
@@ -202,6 +203,31 @@ def ensure_db_shape(
     """Bring ``db`` to the current schema and (re)create indexes, full-text search and views
     (``search=False``: not the search indexes, which a build makes once, at its end; ``kept``
     and ``cjk``: see ``ensure_search``)."""
+    if _is_empty(db) and not db.conn.in_transaction:
+        # A new file gets a copy of the shape made once per process: the same migrations, indexes
+        # and views, without their thousand-odd statements each parsing the growing schema again.
+        _new_file_shape().backup(db.conn)
+    else:
+        _shape(db)
+    if search:
+        ensure_search(db, kept, cjk)
+
+
+def _is_empty(db: sqlite_utils.Database) -> bool:
+    return db.execute("select count(*) from sqlite_master").fetchone()[0] == 0
+
+
+@cache
+def _new_file_shape() -> sqlite3.Connection:
+    """An in-memory database brought to today's shape from nothing, as ``_shape`` brings a file.
+    Only ever read (``backup`` copies it), so one connection serves every thread."""
+    conn = sqlite3.connect(":memory:", check_same_thread=False)
+    _shape(sqlite_utils.Database(conn))
+    return conn
+
+
+def _shape(db: sqlite_utils.Database) -> None:
+    """Pending migrations applied; indexes and views made where missing."""
     migrations.apply(db)
     for table, columns, unique in INDEXES:
         db.table(table).create_index(columns, unique=unique, if_not_exists=True)
@@ -211,8 +237,6 @@ def ensure_db_shape(
         db.execute(expression_index_sql(name, table, expression))
     for name, sql in VIEWS.items():
         db.create_view(name, sql, replace=True)
-    if search:
-        ensure_search(db, kept, cjk)
 
 
 def ensure_search(db: sqlite_utils.Database, kept: frozenset[str] = frozenset(), cjk: bool = True) -> None:

@@ -80,3 +80,30 @@ def test_pairings_by_number_alone_are_not_recorded_in_older_rows() -> None:
     assert [row["paired_by_number"] for row in db["ruling_rules"].rows] == [None]
     assert set(db["cr_changes"].columns_dict) == set(TABLES["cr_changes"]["columns"])
     assert set(db["ruling_rules"].columns_dict) == set(TABLES["ruling_rules"]["columns"])
+
+
+def test_a_new_file_is_shaped_as_every_migration_shapes_one(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A new file is given a copy of the shape made once per process (``_new_file_shape``): its
+    schema, its record of applied migrations and its header are those the migrations, indexes
+    and views make statement by statement."""
+    from kb.store import schema
+
+    copied = sqlite_utils.Database(tmp_path / "copied.db")
+    schema.ensure_db_shape(copied)
+    stepwise = sqlite_utils.Database(tmp_path / "stepwise.db")
+    schema._shape(stepwise)
+    schema.ensure_search(stepwise)
+
+    def shape(db: sqlite_utils.Database) -> tuple[list, list, list]:
+        return (
+            list(db.execute("select type, name, tbl_name, sql from sqlite_master order by type, name")),
+            list(db.execute("select migration_set, name from _sqlite_migrations order by id")),
+            [db.execute(f"pragma {name}").fetchone() for name in ("user_version", "page_size", "auto_vacuum", "encoding")],
+        )
+
+    assert shape(copied) == shape(stepwise)
+    assert len(shape(copied)[1]) == len(migrations.pending(sqlite_utils.Database(memory=True)))
+    # A file that already has tables is brought forward in place, never overwritten by the copy.
+    copied["rules"].insert({"id": 1, "version_id": "en-2026-04-17", "number": "100.1"})
+    schema.ensure_db_shape(copied)
+    assert copied["rules"].count == 1
