@@ -8,6 +8,7 @@ from typing import Any
 
 from kb.records import FACE_SEPARATOR, FACE_TEXT_SEPARATOR
 from kb.site.search import rows
+from kb.site.search_names import display_name
 
 # A basic land has thousands of printings: a card page lists this many at most.
 CARD_PAGE_PRINTINGS_LIMIT = 1000
@@ -58,7 +59,9 @@ def printed_faces(name: str | None, type_line: str | None, text: str | None) -> 
 def faces_in_order(names: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each language's names (``names`` grouped by language) with a multi-faced card's whole
     name first and its faces next, in the order that name gives them (front before back, not
-    alphabetical); any other name after them as it was."""
+    alphabetical); any other name after them as it was. A name the page would show as one
+    already listed in its language is left out: a reversible card's whole name "X // X" is shown
+    as its face's "X"."""
     wholes: dict[str, list[str]] = {}
     for row in names:
         if FACE_SEPARATOR in row["name"] and row["lang"] not in wholes:
@@ -72,7 +75,14 @@ def faces_in_order(names: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return (1, faces.index(row["name"])) if row["name"] in faces else (2, 0)
 
     languages = list(dict.fromkeys(row["lang"] for row in names))
-    return [row for lang in languages for row in sorted((r for r in names if r["lang"] == lang), key=key)]
+    in_order = [row for lang in languages for row in sorted((r for r in names if r["lang"] == lang), key=key)]
+    shown: set[tuple[str, str]] = set()
+    once = []
+    for row in in_order:
+        if (row["lang"], display_name(row["name"])) not in shown:
+            shown.add((row["lang"], display_name(row["name"])))
+            once.append(row)
+    return once
 
 
 def with_faces(card: dict[str, Any]) -> dict[str, Any]:
