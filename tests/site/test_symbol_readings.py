@@ -71,3 +71,14 @@ async def test_rule_and_glossary_pages_read_each_versions_symbols(snapshot_ds) -
     assert ("chaos", "ms-chaos") in current and ("one colorless mana", "ms-c") not in current
     chaos_ability = labels((await snapshot_ds.client.get("/glossary/Chaos%20Ability")).text)
     assert chaos_ability and set(chaos_ability) == {("chaos", "ms-chaos")}
+
+
+def test_the_rules_found_through_the_index_define_what_every_rule_defines(snapshot_conn, monkeypatch) -> None:
+    """Only the rules the full-text index finds for ``DEFINING_RULES`` are read: every rule
+    ``DEFINED`` can match is among them, so the readings are those of reading every rule."""
+    from kb.site import symbol_readings as module
+
+    through_the_index = module._read_symbol_readings(snapshot_conn)
+    monkeypatch.setattr(module, "table_exists", lambda conn, name: False)
+    assert through_the_index == module._read_symbol_readings(snapshot_conn)
+    assert len(through_the_index) == 26  # the 25 above and the 2009 edition
