@@ -141,7 +141,7 @@ def _search(conn: sqlite3.Connection, raw_query: str, per_kind: int, kind: str |
         hit.snippet = mark_words(hit.snippet, query)
         for copy in hit.older:
             copy.snippet = ""
-    results.best = best_hit(query, groups, numbered, by_glossary)
+    results.best = best_hit(query, groups, numbered, by_glossary, by_title)
     # A misspelling: suggest names and keywords a slip or two away (short queries, or few results).
     if not kind and results.best is None and (results.total < 5 or len(query.split()) <= 4) and not any(
         hit.detail.startswith("exact") for hit in groups["cards"] + groups["keywords"]
@@ -163,9 +163,13 @@ def cjk_cards(found: list[dict], needle: str) -> list[Hit]:
     return hits
 
 
-def best_hit(query: str, groups: dict[str, list[Hit]], numbered: list[Hit], by_glossary: Collection[str] = ()) -> Hit | None:
+def best_hit(
+    query: str, groups: dict[str, list[Hit]], numbered: list[Hit], by_glossary: Collection[str] = (),
+    by_title: Collection[str] = (),
+) -> Hit | None:
     """The page an exact query lands on: a rule number, a card name, or a keyword; else the
-    section the query names by its title, or the rule its glossary term points to."""
+    section the query names by its title (``by_title``: also a translation's title of it, "스택"
+    for 405 Stack), or the rule its glossary term points to."""
     if numbered:
         return numbered[0]
     exact_cards = [hit for hit in groups["cards"] if hit.detail.startswith("exact")]
@@ -181,7 +185,7 @@ def best_hit(query: str, groups: dict[str, list[Hit]], numbered: list[Hit], by_g
     if groups["rules"]:
         first = groups["rules"][0]
         number, _, title = first.title.partition(" ")
-        if title and title_key(title) == title_key(query):
+        if title and title_key(title) == title_key(query) or number in by_title:
             return dataclasses.replace(first, detail="title", older=[])
         # "legend rule", "layers": the rule the glossary's entry for that term points to.
         if number in by_glossary:

@@ -290,6 +290,8 @@ def test_a_section_asked_for_by_its_translated_title_comes_first(
     hits = found.groups["rules"]
     assert hits[0].title == rule
     assert rule.split(" ")[0] in {hit.title.split(" ")[0] for hit in hits[1:] if hit.lang != "en"}
+    # The section is the best match, as "the stack" makes 405 Stack.
+    assert found.best is not None and (found.best.title, found.best.detail) == (rule, "title")
 
 
 @pytest.mark.parametrize(
