@@ -169,7 +169,7 @@ def best_hit(
 ) -> Hit | None:
     """The page an exact query lands on: a rule number, a card name, or a keyword; else the
     section the query names by its title (``by_title``: also a translation's title of it, "스택"
-    for 405 Stack), or the rule its glossary term points to."""
+    for 405 Stack), or the rule its glossary term points to, or that glossary entry."""
     if numbered:
         return numbered[0]
     exact_cards = [hit for hit in groups["cards"] if hit.detail.startswith("exact")]
@@ -190,6 +190,11 @@ def best_hit(
         # "legend rule", "layers": the rule the glossary's entry for that term points to.
         if number in by_glossary:
             return dataclasses.replace(first, detail="glossary", older=[])
+    # "bury", "converted mana cost", "mana burn": a glossary term (an obsolete one, or an older
+    # name whose page is the term it became), where no rule is named.
+    for hit in groups["glossary"][:1]:
+        if title_key(hit.title.split(" (")[0]) == title_key(query):
+            return dataclasses.replace(hit, detail="glossary term", older=[])
     return None
 
 

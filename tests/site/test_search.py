@@ -1,6 +1,7 @@
 """The unified search (kb.site.search) on the database built from the bundled snapshot."""
 from __future__ import annotations
 
+import html
 import os
 import re
 import sqlite3
@@ -329,6 +330,24 @@ def test_the_rule_a_glossary_term_points_to_is_the_best_match(
 ) -> None:
     found = search(snapshot_conn, query).best
     assert found is not None and (found.title, found.detail) == (best, detail)
+
+
+@pytest.mark.parametrize(
+    ("query", "best", "page"),
+    [
+        ("bury", "Bury (Obsolete)", "Bury (Obsolete)"),  # the current glossary's obsolete term
+        # The term of 2003–2020 that became Mana Value: its page is the term it is now.
+        ("converted mana cost", "Converted Mana Cost", "Mana Value"),
+        ("mana burn", "Mana Burn", "Mana Burn (Obsolete)"),
+    ],
+)
+async def test_a_glossary_term_that_names_no_rule_is_the_best_match(
+    snapshot_conn: sqlite3.Connection, snapshot_ds, query: str, best: str, page: str
+) -> None:
+    found = search(snapshot_conn, query).best
+    assert found is not None and (found.title, found.detail) == (best, "glossary term")
+    response = await snapshot_ds.client.get(found.url)
+    assert response.status_code == 200 and f"<title>{html.escape(page)} (glossary)" in response.text
 
 
 def test_a_title_many_sections_share_names_none_of_them(snapshot_conn: sqlite3.Connection) -> None:
