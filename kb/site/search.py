@@ -19,6 +19,7 @@ import sqlite3
 from collections.abc import Collection
 from functools import partial
 
+from kb.site.search_abbreviations import spelled_out
 from kb.site.search_cjk import cjk_glossary, cjk_rows, cjk_rule_rows, cjk_translations
 from kb.site.search_db import (
     bounded_count,
@@ -88,11 +89,12 @@ def search(
 
 def _search(conn: sqlite3.Connection, raw_query: str, per_kind: int, kind: str | None, offset: int) -> SearchResults:
     query = clean_query(raw_query)
+    abbreviation, query = (query, expanded) if (expanded := spelled_out(query)) else (None, query)
     kind = kind if kind in GROUP_TITLES else None
     size = PAGE_SIZE if kind else per_kind
     offset = max(0, min(int(offset or 0), 1000)) if kind else 0
     results = SearchResults(query=query, groups={name: [] for name in GROUP_TITLES}, kind=kind, offset=offset,
-                            page_size=size)
+                            page_size=size, abbreviation=abbreviation)
     if not query:
         return results
     groups = results.groups
@@ -193,7 +195,7 @@ def best_hit(
     # "bury", "converted mana cost", "mana burn": a glossary term (an obsolete one, or an older
     # name whose page is the term it became), where no rule is named.
     for hit in groups["glossary"][:1]:
-        if title_key(hit.title.split(" (")[0]) == title_key(query):
+        if compact(hit.title.split(" (")[0]).removesuffix("s") == compact(query).removesuffix("s"):
             return dataclasses.replace(hit, detail="glossary term", older=[])
     return None
 

@@ -43,6 +43,7 @@ class SearchResults:
     kind: str | None = None  # one group paged on its own
     offset: int = 0
     page_size: int = 10
+    abbreviation: str | None = None  # the query as typed, when ``query`` is what it abbreviates
 
     @property
     def total(self) -> int:
@@ -59,6 +60,7 @@ class SearchResults:
     def to_dict(self) -> dict[str, Any]:
         return {
             "query": self.query,
+            **({"abbreviation": self.abbreviation} if self.abbreviation else {}),
             "best": self.best.to_dict() if self.best else None,
             "suggestions": [hit.to_dict() for hit in self.suggestions],
             "groups": [

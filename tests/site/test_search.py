@@ -668,3 +668,41 @@ def test_without_dated_links_rulings_citing_a_keyword_still_follow_its_rule(tmp_
     assert len(connive) == 4
     assert set(ruling_ids_citing(conn, "701.50", 10)) == connive
     assert ruling_ids_citing(conn, "701.28", 10) == []
+
+
+@pytest.mark.parametrize(
+    ("typed", "searched", "best"),
+    [
+        ("SBA", "state-based actions", "704 State-Based Actions"),
+        ("E.T.B.", "enters the battlefield", "403.3"),  # the glossary's Enters the Battlefield: "See rule 403.3"
+        ("cmc", "converted mana cost", "Converted Mana Cost"),  # whose page is Mana Value's
+        ("etb tapped", "enters the battlefield tapped", None),
+    ],
+)
+def test_an_abbreviation_is_searched_as_the_rules_words(
+    snapshot_conn: sqlite3.Connection, typed: str, searched: str, best: str | None
+) -> None:
+    found = search(snapshot_conn, typed)
+    assert (found.query, found.abbreviation) == (searched, typed)
+    assert (found.best.title if found.best else None) == best
+    assert found.groups["rules"]
+    assert search(snapshot_conn, "state-based actions").abbreviation is None
+
+
+def test_no_abbreviation_is_a_word_of_the_snapshot(snapshot_conn: sqlite3.Connection) -> None:
+    """Reading an abbreviation as its term loses nothing: no rule, glossary entry, ruling, translation
+    or card name of the snapshot has it as a word."""
+    from kb.site.search_abbreviations import ABBREVIATIONS
+
+    for index in ("rules_fts", "glossary_fts", "rulings_fts", "ruling_translations_fts", "card_names_fts"):
+        for abbreviation in ABBREVIATIONS:
+            found = snapshot_conn.execute(f"select count(*) from {index} where {index} match ?", (f'"{abbreviation}"',))
+            assert found.fetchone()[0] == 0, (index, abbreviation)
+
+
+async def test_the_search_page_says_what_an_abbreviation_was_read_as(snapshot_ds) -> None:
+    page = await snapshot_ds.client.get("/search?q=SBA")
+    assert "“SBA” is short for “state-based actions”, as the Comprehensive Rules write it." in page.text
+    data = (await snapshot_ds.client.get("/search.json?q=SBA")).json()
+    assert (data["query"], data["abbreviation"], data["best"]["title"]) == ("state-based actions", "SBA", "704 State-Based Actions")
+    assert "abbreviation" not in (await snapshot_ds.client.get("/search.json?q=flying")).json()
