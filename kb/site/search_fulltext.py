@@ -105,9 +105,11 @@ def glossary_by_text(conn: sqlite3.Connection, query: str, match: str, limit: in
         if key not in newest or (row["effective_date"] or "") > (newest[key]["effective_date"] or ""):
             newest[key] = row
     wanted, wanted_title = fold(query), title_key(query)
-    # The term the query names first ("the stack": Stack; "continuous effects": Continuous Effect).
+    # The term the query names first ("the stack": Stack; "continuous effects": Continuous Effect;
+    # "summoning sickness": Summoning Sickness (Informal), a qualifier aside).
     ordered = sorted(newest.values(), key=lambda row: (
-        title_key(row["term"]) != wanted_title, fold(row["term"]) != wanted, row["lang"] != "en", fold(row["term"])))
+        title_key(row["term"].split(" (")[0]) != wanted_title, fold(row["term"]) != wanted, row["lang"] != "en",
+        fold(row["term"])))
     return [glossary_hit(row["term"], row["lang"], mark_words(row["text"], query) if index < shown else "", row["version_id"])
             for index, row in enumerate(ordered[:limit])]
 

@@ -339,6 +339,9 @@ def test_the_rule_a_glossary_term_points_to_is_the_best_match(
         # The term of 2003–2020 that became Mana Value: its page is the term it is now.
         ("converted mana cost", "Converted Mana Cost", "Mana Value"),
         ("mana burn", "Mana Burn", "Mana Burn (Obsolete)"),
+        # A qualifier aside, the term asked for comes before "Haste", whose text mentions it; an
+        # older edition's term, whose page is the one it became.
+        ("summoning sickness", "Summoning Sickness (Informal)", "Summoning Sickness Rule"),
     ],
 )
 async def test_a_glossary_term_that_names_no_rule_is_the_best_match(
