@@ -79,8 +79,9 @@ def faces_in_order(names: list[dict[str, Any]]) -> list[dict[str, Any]]:
     shown: set[tuple[str, str]] = set()
     once = []
     for row in in_order:
-        if (row["lang"], display_name(row["name"])) not in shown:
-            shown.add((row["lang"], display_name(row["name"])))
+        as_shown = (row["lang"], display_name(row["name"]))
+        if as_shown not in shown:
+            shown.add(as_shown)
             once.append(row)
     return once
 

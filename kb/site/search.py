@@ -187,7 +187,7 @@ def best_hit(
     if groups["rules"]:
         first = groups["rules"][0]
         number, _, title = first.title.partition(" ")
-        if title and title_key(title) == title_key(query) or number in by_title:
+        if (title and title_key(title) == title_key(query)) or number in by_title:
             return dataclasses.replace(first, detail="title", older=[])
         # "legend rule", "layers": the rule the glossary's entry for that term points to.
         if number in by_glossary:
