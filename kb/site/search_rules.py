@@ -154,10 +154,30 @@ def glossary_rule_numbers(conn: sqlite3.Connection, query: str, version: str | N
 TITLED_AT_MOST = 2
 
 
+# "layer 7b": a layer is named where its rule begins ("613.4b Layer 7b: Effects that set power…").
+LAYER = re.compile(r"layer\s*([1-9][a-d]?)", re.IGNORECASE)
+
+
+def layer_rule_numbers(conn: sqlite3.Connection, query: str, version: str | None) -> list[str]:
+    """The rule of the version that names the layer the query asks for ("layer 7b" -> 613.4b)."""
+    asked = LAYER.fullmatch(query.strip())
+    if asked is None or version is None:
+        return []
+    found = conn.execute(
+        "select number from rules where version_id = ? and text like ? limit 2",
+        (version, f"Layer {asked.group(1)}:%"),
+    ).fetchall()
+    return [row[0] for row in found]
+
+
 def titled_rule_numbers(conn: sqlite3.Connection, query: str, version: str | None, translated: list[str]) -> list[str]:
     """Rules of the current version titled as the query names them ("day and night" -> 731 Day
-    and Night, "the stack" -> 405 Stack, "continuous effect" -> 611 Continuous Effects), else the
-    current rules a translated version's rules of that title translate ("堆叠", "스택" -> 405)."""
+    and Night, "the stack" -> 405 Stack, "continuous effect" -> 611 Continuous Effects; "layer 7b"
+    -> 613.4b, which the layer's name begins), else the current rules a translated version's
+    rules of that title translate ("堆叠", "스택" -> 405)."""
+    layer = layer_rule_numbers(conn, query, version)
+    if layer:
+        return layer
     key = title_key(query)
     if not key:
         return []

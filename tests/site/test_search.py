@@ -323,6 +323,9 @@ def test_a_translated_glossary_term_asked_for_comes_first(snapshot_conn: sqlite3
         ("combat damage", "510 Combat Damage Step", "glossary"),
         ("trample", "702.19 Trample", "exact keyword"),  # a keyword (and a glossary term) is a keyword
         ("state-based actions", "704 State-Based Actions", "title"),
+        # A layer, named where its rule begins ("613.4b Layer 7b: Effects that set power…").
+        ("layer 7b", "613.4b", "title"),
+        ("Layer 1", "613.1a", "title"),
     ],
 )
 def test_the_rule_a_glossary_term_points_to_is_the_best_match(
