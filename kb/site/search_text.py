@@ -103,7 +103,8 @@ def highlight(text: str | None, needle: str, width: int = 80) -> str:
 
 
 # Words a title is asked for without: "Day and Night" as "day night", "Stack" as "the stack".
-TITLE_FILLER = frozenset({"a", "an", "and", "of", "the"})
+# "Variant": the multiplayer sections' titles ("810 Two-Headed Giant Variant") name a game as judges do not.
+TITLE_FILLER = frozenset({"a", "an", "and", "of", "the", "variant"})
 
 
 @lru_cache(maxsize=1 << 14)

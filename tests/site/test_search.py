@@ -326,6 +326,9 @@ def test_a_translated_glossary_term_asked_for_comes_first(snapshot_conn: sqlite3
         # A layer, named where its rule begins ("613.4b Layer 7b: Effects that set power…").
         ("layer 7b", "613.4b", "title"),
         ("Layer 1", "613.1a", "title"),
+        # The multiplayer sections are "… Variant": a judge names the game.
+        ("two-headed giant", "810 Two-Headed Giant Variant", "title"),
+        ("emperor", "809 Emperor Variant", "title"),
     ],
 )
 def test_the_rule_a_glossary_term_points_to_is_the_best_match(
