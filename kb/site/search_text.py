@@ -102,9 +102,10 @@ def highlight(text: str | None, needle: str, width: int = 80) -> str:
     return ("…" if start else "") + "".join(pieces) + ("…" if end < len(text) else "")
 
 
-# Words a title is asked for without: "Day and Night" as "day night", "Stack" as "the stack".
-# "Variant": the multiplayer sections' titles ("810 Two-Headed Giant Variant") name a game as judges do not.
-TITLE_FILLER = frozenset({"a", "an", "and", "of", "the", "variant"})
+# Words a title is asked for without: "Day and Night" as "day night", "Stack" as "the stack",
+# "810 Two-Headed Giant Variant" as the game, "503 Upkeep Step" and "506 Combat Phase" as "upkeep"
+# and "combat". A title of filler alone keeps its words ("Phase", "Step").
+TITLE_FILLER = frozenset({"a", "an", "and", "of", "the", "variant", "step", "phase"})
 
 
 @lru_cache(maxsize=1 << 14)
@@ -112,7 +113,8 @@ def title_key(text: str | None) -> str:
     """A rule's title or a glossary term as a query names it: folded, without filler words, its
     last word singular ("Continuous Effects" and "continuous effect" alike). Kept: a common word's
     search orders a hundred glossary terms by it."""
-    words = [word for word in NOT_WORD.split(fold(text)) if word and word not in TITLE_FILLER]
+    every = [word for word in NOT_WORD.split(fold(text)) if word]
+    words = [word for word in every if word not in TITLE_FILLER] or every
     if words and len(words[-1]) > 3 and words[-1].endswith("s") and not words[-1].endswith("ss"):
         words[-1] = words[-1][:-1]
     return " ".join(words)

@@ -320,7 +320,10 @@ def test_a_translated_glossary_term_asked_for_comes_first(snapshot_conn: sqlite3
     [
         ("legend rule", "704.5j", "glossary"),  # the entry Legend Rule: "See rule 704.5j"
         ("layers", "613 Interaction of Continuous Effects", "glossary"),  # the entry Layer
-        ("combat damage", "510 Combat Damage Step", "glossary"),
+        # A step or phase is named without the word ("510 Combat Damage Step", "503 Upkeep Step").
+        ("combat damage", "510 Combat Damage Step", "title"),
+        ("upkeep", "503 Upkeep Step", "title"),
+        ("combat", "506 Combat Phase", "title"),
         ("trample", "702.19 Trample", "exact keyword"),  # a keyword (and a glossary term) is a keyword
         ("state-based actions", "704 State-Based Actions", "title"),
         # A layer, named where its rule begins ("613.4b Layer 7b: Effects that set power…").
