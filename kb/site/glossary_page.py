@@ -6,7 +6,7 @@ from typing import Any
 
 from kb.site.absent_citations import absent_citations
 from kb.site.search_db import newest_english_version, rows, table_has_rows
-from kb.site.search_text import fold, rule_number_key
+from kb.site.search_text import bare_term, fold, rule_number_key
 from kb.site.symbol_readings import symbol_readings
 
 
@@ -115,7 +115,7 @@ def english_entry(conn: sqlite3.Connection, glossary_id: int) -> dict[str, Any] 
 
 def rules_using(conn: sqlite3.Connection, term: str, limit: int = 40) -> list[dict[str, Any]]:
     """Rules of the current version whose text names the term (a bounded phrase search)."""
-    words = [word for word in term.split(" (")[0].replace('"', " ").split() if word]
+    words = [word for word in bare_term(term).replace('"', " ").split() if word]
     if not words:
         return []
     phrase = '"' + " ".join(words) + '"'
@@ -153,7 +153,7 @@ def printed_keywords(conn: sqlite3.Connection, english_term: str) -> list[dict[s
         conn,
         """select lang, term, printings, dissent, status, sources from keyword_dictionary
         where en_term = ? collate nocase and printings > 0 order by lang, printings desc limit 60""",
-        (english_term.split(" (")[0],),
+        (bare_term(english_term),),
     )
 
 

@@ -8,6 +8,8 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote
 
+from kb.site.search_text import bare_term
+
 # {T}, {2}, {W/U}, {B/P}, {2/W}, {X}, {10}, {½}: at most a few characters inside braces.
 SYMBOL = r"\{[^{}\s]{1,6}\}"
 
@@ -104,7 +106,7 @@ class GlossaryLinker:
         self.urls: dict[str, str] = {}
         names = []
         for term, url in terms:
-            name = term.split(" (")[0].strip()
+            name = bare_term(term).strip()
             if len(name) >= 4 and name.casefold() not in self.urls:
                 self.urls[name.casefold()] = url
                 names.append(name)

@@ -20,6 +20,7 @@ from kb.site.search import (
 )
 from kb.site.search_db import per_file
 from kb.site.search_hit import Hit
+from kb.site.search_text import bare_term
 from kb.site.symbol_readings import symbol_readings
 from kb.store import derive_lineage
 
@@ -200,12 +201,12 @@ def glossary_patterns(conn: sqlite3.Connection, version: str) -> GlossaryPattern
         patterns = []
         for entry in rows(conn, "select term, text from glossary where version_id = ? order by length(term) desc", (version,)):
             # "Attack" also names "attacks", "attacking": allow a short English ending.
-            words = re.escape(entry["term"].split(" (")[0])
+            words = re.escape(bare_term(entry["term"]))
             if len(words) < 4:
                 continue
             # The term itself, lower-cased: a substring test (C speed) before the regex, which
             # can only match where it occurs (722 regex searches took 200 ms a page).
-            needle = entry["term"].split(" (")[0].lower()
+            needle = bare_term(entry["term"]).lower()
             first_word = WORD_RUN.findall(needle)[:1]
             patterns.append((first_word[0] if first_word else "", needle, rf"\b{words}(?:s|es|ed|ing)?\b", entry))
         by_version[version] = patterns

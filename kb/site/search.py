@@ -54,6 +54,7 @@ from kb.site.search_rules import named_rules, rules_by_number, rules_by_text
 from kb.site.search_text import (
     HIT_END,
     HIT_START,
+    bare_term,
     clean_query,
     compact,
     escape_like,
@@ -195,7 +196,7 @@ def best_hit(
     # "bury", "converted mana cost", "mana burn": a glossary term (an obsolete one, or an older
     # name whose page is the term it became), where no rule is named.
     for hit in groups["glossary"][:1]:
-        if compact(hit.title.split(" (")[0]).removesuffix("s") == compact(query).removesuffix("s"):
+        if compact(bare_term(hit.title)).removesuffix("s") == compact(query).removesuffix("s"):
             return dataclasses.replace(hit, detail="glossary term", older=[])
     return None
 

@@ -28,6 +28,7 @@ from kb.site.search_hit import Hit
 from kb.site.search_prefix import prefix_as_words
 from kb.site.search_text import (
     WORD,
+    bare_term,
     fold,
     has_cjk,
     highlight,
@@ -108,7 +109,7 @@ def glossary_by_text(conn: sqlite3.Connection, query: str, match: str, limit: in
     # The term the query names first ("the stack": Stack; "continuous effects": Continuous Effect;
     # "summoning sickness": Summoning Sickness (Informal), a qualifier aside).
     ordered = sorted(newest.values(), key=lambda row: (
-        title_key(row["term"].split(" (")[0]) != wanted_title, fold(row["term"]) != wanted, row["lang"] != "en",
+        title_key(bare_term(row["term"])) != wanted_title, fold(row["term"]) != wanted, row["lang"] != "en",
         fold(row["term"])))
     return [glossary_hit(row["term"], row["lang"], mark_words(row["text"], query) if index < shown else "", row["version_id"])
             for index, row in enumerate(ordered[:limit])]

@@ -108,6 +108,12 @@ def highlight(text: str | None, needle: str, width: int = 80) -> str:
 TITLE_FILLER = frozenset({"a", "an", "and", "of", "the", "variant", "step", "phase"})
 
 
+def bare_term(term: str) -> str:
+    """A glossary term without its qualifier: "Bury (Obsolete)" and "Summoning Sickness
+    (Informal)" are asked for as "bury" and "summoning sickness"."""
+    return term.split(" (")[0]
+
+
 @lru_cache(maxsize=1 << 14)
 def title_key(text: str | None) -> str:
     """A rule's title or a glossary term as a query names it: folded, without filler words, its
