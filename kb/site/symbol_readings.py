@@ -55,12 +55,13 @@ DEFINING_RULES = "text: (pawprint OR phyrexian OR planeswalker OR chaos) AND sym
 
 def _read_symbol_readings(conn: sqlite3.Connection) -> dict[str, dict[str, str]]:
     english: dict[str, dict[str, str]] = {}
-    indexed = table_exists(conn, "rules_fts")
+    where = "cr_versions.lang = 'en' and rules.text like '%symbol%{%'"
+    if table_exists(conn, "rules_fts"):
+        where += " and rules.rowid in (select rowid from rules_fts where rules_fts match :defining)"
     for version_id, text in conn.execute(
-        f"""select rules.version_id, rules.text from rules join cr_versions on cr_versions.id = rules.version_id
-        where {"rules.rowid in (select rowid from rules_fts where rules_fts match :defining) and" if indexed else ""}
-        cr_versions.lang = 'en' and rules.text like '%symbol%{{%' order by rules.version_id, rules.position""",
-        {"defining": DEFINING_RULES} if indexed else {},
+        "select rules.version_id, rules.text from rules join cr_versions on cr_versions.id = rules.version_id"
+        f" where {where} order by rules.version_id, rules.position",
+        {"defining": DEFINING_RULES},
     ):
         for symbol, reading in defined_readings(text or "").items():
             english.setdefault(version_id, {}).setdefault(symbol, reading)
