@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import sqlite3
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from functools import partial
 
 from kb.site.search_abbreviations import spelled_out
@@ -29,6 +29,7 @@ from kb.site.search_db import (
     register_functions,
     rows,
     rule_url,
+    rules_titled,
     table_exists,
     table_has_rows,
 )
@@ -40,7 +41,13 @@ from kb.site.search_fulltext import (
     translations_by_text,
 )
 from kb.site.search_hit import GROUP_TITLES, Hit, SearchResults
-from kb.site.search_keywords import keyword_suggestions, keywords_by_term
+from kb.site.search_keywords import (
+    NAMED_IN_QUERY,
+    keyword_suggestions,
+    keyword_words,
+    keywords_by_term,
+    keywords_named_within,
+)
 from kb.site.search_names import (
     Candidates,
     card_hit,
@@ -50,6 +57,7 @@ from kb.site.search_names import (
     unique,
     unlinked_card_hit,
 )
+from kb.site.search_relax import relaxed_words
 from kb.site.search_rules import named_rules, rules_by_number, rules_by_text
 from kb.site.search_text import (
     HIT_END,
@@ -85,10 +93,39 @@ def search(
     With ``kind`` only that group is filled, ``PAGE_SIZE`` hits from ``offset`` (the "more" pages).
     """
     with one_request(conn):
-        return _search(conn, raw_query, per_kind, kind, offset)
+        results = _search(conn, raw_query, per_kind, kind, offset)
+        # A question ("what happens if my commander dies"): nothing holds all its words, so the
+        # results for the words something holds, saying which were left out.
+        if found_nothing(results) and not results.suggestions and (
+            relaxed := relaxed_words(conn, results.query, names_a_term(conn))
+        ):
+            kept, left_out = relaxed
+            again = _search(conn, " ".join(kept), per_kind, kind, offset, asked=results.query)
+            if not found_nothing(again):
+                again.relaxed_from, again.left_out = results.abbreviation or results.query, left_out
+                return again
+        return results
 
 
-def _search(conn: sqlite3.Connection, raw_query: str, per_kind: int, kind: str | None, offset: int) -> SearchResults:
+def names_a_term(conn: sqlite3.Connection) -> Callable[[str], bool]:
+    """Whether a word names a keyword ("cascade") or a section of the current rules ("commander")."""
+    keywords = keyword_words(conn)
+    current = newest_english_version(conn)
+    return lambda word: fold(word) in keywords or bool(rules_titled(conn, current, title_key(word)))
+
+
+def found_nothing(results: SearchResults) -> bool:
+    """No hit but the keywords some words of the query name (``keywords_named_within``)."""
+    return results.best is None and all(
+        hit.detail == NAMED_IN_QUERY for hits in results.groups.values() for hit in hits
+    )
+
+
+def _search(
+    conn: sqlite3.Connection, raw_query: str, per_kind: int, kind: str | None, offset: int, asked: str | None = None
+) -> SearchResults:
+    """``search`` of ``raw_query`` as typed; ``asked``: the whole query when this is some of its
+    words (the keywords its other words name are listed too)."""
     query = clean_query(raw_query)
     abbreviation, query = (query, expanded) if (expanded := spelled_out(query)) else (None, query)
     kind = kind if kind in GROUP_TITLES else None
@@ -129,6 +166,8 @@ def _search(conn: sqlite3.Connection, raw_query: str, per_kind: int, kind: str |
     for keyword in groups["keywords"][:2]:
         number, _, english = keyword.title.partition(" ")
         groups["rulings"] += rulings_citing(conn, number, english, size)
+    # Listed, not searched: the rules and rulings are those of the query's words.
+    groups["keywords"] += keywords_named_within(conn, asked or query)
     for name in GROUP_TITLES:
         hits = unique(groups[name])
         if name == "rules":
@@ -182,8 +221,9 @@ def best_hit(
     if len({hit.url.split("#")[0] for hit in exact_keywords}) == 1:
         return exact_keywords[0]
     # "Trampelschaden" (a word of "verursacht Trampelschaden"), "arrollar": one keyword, no card.
-    if not groups["cards"] and len({hit.url.split("#")[0] for hit in groups["keywords"]}) == 1:
-        return groups["keywords"][0]
+    named = [hit for hit in groups["keywords"] if hit.detail != NAMED_IN_QUERY]
+    if not groups["cards"] and len({hit.url.split("#")[0] for hit in named}) == 1:
+        return named[0]
     # "state-based actions", "day and night": the section of that title (shown, not landed on).
     if groups["rules"]:
         first = groups["rules"][0]

@@ -44,6 +44,10 @@ class SearchResults:
     offset: int = 0
     page_size: int = 10
     abbreviation: str | None = None  # the query as typed, when ``query`` is what it abbreviates
+    # The query as typed, when nothing held all its words and these are the results for some
+    # of them (``query``); ``left_out``: the words the results were not asked to hold.
+    relaxed_from: str | None = None
+    left_out: list[str] = field(default_factory=list)
 
     @property
     def total(self) -> int:
@@ -61,6 +65,7 @@ class SearchResults:
         return {
             "query": self.query,
             **({"abbreviation": self.abbreviation} if self.abbreviation else {}),
+            **({"relaxed_from": self.relaxed_from, "left_out": self.left_out} if self.relaxed_from else {}),
             "best": self.best.to_dict() if self.best else None,
             "suggestions": [hit.to_dict() for hit in self.suggestions],
             "groups": [

@@ -13,7 +13,7 @@ from typing import Any
 
 from kb.site.search_db import newest_english_version, per_file, rows, rule_url, table_has_rows
 from kb.site.search_hit import Hit
-from kb.site.search_text import allowed_slips, close_enough, compact, escape_like, fold, has_cjk
+from kb.site.search_text import WORD, allowed_slips, close_enough, compact, escape_like, fold, has_cjk
 
 LANG_WORDS = {
     "de": "German", "es": "Spanish", "fr": "French", "it": "Italian", "pt": "Portuguese", "ja": "Japanese",
@@ -96,6 +96,41 @@ def keywords_by_term(conn: sqlite3.Connection, query: str, limit: int) -> list[H
         hits.append(keyword_hit(row, how))
     hits.sort(key=lambda hit: not hit.detail.startswith("exact"))
     return hits[:limit]
+
+
+NAMED_IN_QUERY = "keyword named in the query"
+# A keyword is named by at most three words ("double strike", "split second", "will of the council"
+# is an ability word, not a keyword).
+KEYWORD_WORDS_AT_MOST = 3
+
+
+def keywords_named_within(conn: sqlite3.Connection, query: str) -> list[Hit]:
+    """The English keywords that a word or a run of words of a longer query names ("how does
+    trample work with deathtouch": Trample and Deathtouch), in the order the query names them.
+    The query as a whole is ``keywords_by_term``'s."""
+    words = WORD.findall(query)
+    if len(words) < 2 or has_cjk(query):
+        return []
+    by_key = {fold(row["term"]): row for row in english_keywords(conn)}
+    whole = fold(query)
+    named: list[tuple[int, dict[str, Any]]] = []
+    taken: set[int] = set()  # "double strike" is Double Strike, not also Double
+    for size in range(min(KEYWORD_WORDS_AT_MOST, len(words)), 0, -1):
+        for start in range(len(words) - size + 1):
+            span = set(range(start, start + size))
+            key = fold(" ".join(words[start:start + size]))
+            row = by_key.get(key)
+            if row is not None and key != whole and not span & taken:
+                named.append((start, row))
+                taken |= span
+    named.sort(key=lambda pair: pair[0])
+    return [Hit("keyword", f"{row['rule_number']} {row['en_term']}", rule_url(row["rule_number"]),
+                html.escape(row["en_term"]), "en", NAMED_IN_QUERY) for _, row in named]
+
+
+def keyword_words(conn: sqlite3.Connection) -> frozenset[str]:
+    """The English keywords of one word, folded ("trample", "cascade")."""
+    return frozenset(key for row in english_keywords(conn) if " " not in (key := fold(row["term"])))
 
 
 def keyword_hit(row: dict[str, Any], how: str) -> Hit:

@@ -134,8 +134,9 @@ async def search_page(datasette, request):
         return json_response(results.to_dict())
     # An exact rule number or card name lands on its page (the query kept for the header box);
     # "&all=1" shows the list instead.
-    if results.best and not kind and request.args.get("all") != "1" and results.best.detail.startswith(
-        ("number", "exact name", "exact unlinked")
+    # Not when the results are for some of its words only: the page says which were left out.
+    if results.best and not kind and not results.relaxed_from and request.args.get("all") != "1" and (
+        results.best.detail.startswith(("number", "exact name", "exact unlinked"))
     ):
         url, _, anchor = results.best.url.partition("#")
         url += ("&" if "?" in url else "?") + "q=" + quote(results.query)

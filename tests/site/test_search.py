@@ -144,7 +144,8 @@ def test_chinese_three_characters_use_the_trigram_index(snapshot_conn: sqlite3.C
 )
 def test_hostile_input_never_errors(snapshot_conn: sqlite3.Connection, query: str) -> None:
     results = search(snapshot_conn, query)
-    assert results.query == clean_query(query)
+    # Results for some of its words ("table rules") say what was typed.
+    assert (results.relaxed_from or results.query) == clean_query(query)
 
 
 def test_empty_query(snapshot_conn: sqlite3.Connection) -> None:

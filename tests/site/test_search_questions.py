@@ -1,0 +1,102 @@
+"""Questions typed into the one-box search: nothing holds all their words, so the results are for
+the words something holds (kb.site.search_relax), and the keywords a question names are listed."""
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from kb.site.search import search
+from kb.site.search_keywords import keywords_named_within
+from kb.site.search_relax import found_together
+
+
+@pytest.mark.parametrize(
+    ("typed", "searched", "left_out", "best"),
+    [
+        # "commander" names a section (903 Commander) and is kept before the rarer "dies".
+        ("what happens if my commander dies", "commander", ["what", "happens", "if", "my", "dies"], "903 Commander"),
+        # "cascade" names a keyword: "respond", as rare in the snapshot, goes first.
+        ("can I respond to a cascade trigger", "cascade trigger", ["can", "I", "respond", "to", "a"], None),
+        ("how does trample work with deathtouch", "trample deathtouch", ["how", "does", "work", "with"], None),
+        ("when do state based actions happen", "state based actions", ["when", "do", "happen"],
+         "704 State-Based Actions"),
+    ],
+)
+def test_a_question_is_searched_by_the_words_something_holds(
+    snapshot_conn: sqlite3.Connection, typed: str, searched: str, left_out: list[str], best: str | None
+) -> None:
+    found = search(snapshot_conn, typed)
+    assert (found.query, found.relaxed_from, found.left_out) == (searched, typed, left_out)
+    assert (found.best.title if found.best else None) == best
+    assert found.total
+    # Nothing held every word: that is why the words were left out.
+    indexes = ["rules_fts", "glossary_fts", "rulings_fts", "ruling_translations_fts", "card_names_fts"]
+    assert not found_together(snapshot_conn, typed.replace("'", " ").split(), indexes)
+    assert found_together(snapshot_conn, searched.split(), indexes)
+
+
+def test_the_rules_found_hold_every_word_searched(snapshot_conn: sqlite3.Connection) -> None:
+    found = search(snapshot_conn, "can I respond to a cascade trigger")
+    assert [hit.title for hit in found.groups["rules"]] == ["702.85a", "702.85c"]
+    for number in ("702.85a", "702.85c"):
+        text = snapshot_conn.execute(
+            "select text from rules where number = ? and version_id = 'en-2026-04-17'", (number,)
+        ).fetchone()[0].lower()
+        assert "cascade" in text and "trigger" in text
+
+
+@pytest.mark.parametrize("query", ["until end of turn", "trample", "commander", "state-based actions"])
+def test_a_query_found_as_typed_is_not_relaxed(snapshot_conn: sqlite3.Connection, query: str) -> None:
+    found = search(snapshot_conn, query)
+    assert (found.query, found.relaxed_from, found.left_out) == (query, None, [])
+    assert found.total
+
+
+@pytest.mark.parametrize("query", ["xyzzy plugh", "what is xyzzy", "what is xyzzy plugh"])
+def test_words_nothing_holds_find_nothing(snapshot_conn: sqlite3.Connection, query: str) -> None:
+    found = search(snapshot_conn, query)
+    assert (found.query, found.relaxed_from, found.total) == (query, None, 0)
+
+
+def test_a_misspelt_name_is_suggested_not_relaxed(snapshot_conn: sqlite3.Connection) -> None:
+    found = search(snapshot_conn, "Jace Vryns Prodgy")
+    assert found.relaxed_from is None
+    assert found.suggestions
+
+
+def test_the_keywords_a_question_names_are_listed(snapshot_conn: sqlite3.Connection) -> None:
+    found = search(snapshot_conn, "what's the difference between hexproof and shroud")
+    assert [hit.title for hit in found.groups["keywords"]] == ["702.18 Shroud", "702.11 Hexproof"]
+    named = keywords_named_within(snapshot_conn, "how does double strike work with deathtouch")
+    # "double strike" is Double Strike, not also the keyword action Double.
+    assert [(hit.title, hit.url) for hit in named] == [
+        ("702.4 Double Strike", "/rule/702.4"), ("702.2 Deathtouch", "/rule/702.2")]
+    assert keywords_named_within(snapshot_conn, "trample") == []  # the whole query is keywords_by_term's
+    # A keyword only named inside a longer query is listed, never the best match by itself.
+    found = search(snapshot_conn, "double strike damage")
+    assert [hit.title for hit in found.groups["keywords"]] == ["702.4 Double Strike"]
+    assert found.best is None and found.relaxed_from is None
+
+
+async def test_the_search_page_names_the_words_left_out(snapshot_ds) -> None:
+    page = await snapshot_ds.client.get("/search?q=what+happens+if+my+commander+dies")
+    assert page.status_code == 200
+    assert ("Nothing holds every word of “what happens if my commander dies”: these hold “commander”."
+            in page.text)
+    assert '<span class="kb-left-out">dies</span>' in page.text
+    data = (await snapshot_ds.client.get("/search.json?q=what+happens+if+my+commander+dies")).json()
+    assert (data["query"], data["relaxed_from"], data["left_out"], data["best"]["title"]) == (
+        "commander", "what happens if my commander dies", ["what", "happens", "if", "my", "dies"], "903 Commander")
+    plain = (await snapshot_ds.client.get("/search.json?q=commander")).json()
+    assert "relaxed_from" not in plain and "left_out" not in plain
+
+
+async def test_results_for_some_words_never_redirect(snapshot_ds) -> None:
+    """A name the kept words happen to be is shown as the best match, with the note, not landed
+    on: the reader sees which words were left out."""
+    page = await snapshot_ds.client.get("/search?q=Omnibian+xyzzy")
+    assert page.status_code == 200
+    assert "Left out: <span class=\"kb-left-out\">xyzzy</span>." in page.text
+    assert 'class="kb-best" href="/card/' in page.text
+    assert (await snapshot_ds.client.get("/search?q=Omnibian")).status_code == 302
