@@ -30,9 +30,10 @@ OTHER_RULES_WINDOW = 100  # of translated versions, and of older English version
 # version share one index, and "the" matches 18k of them.
 RULES_SCAN = 1000
 
-# "702.78a", "702.78", "702", "7", optionally after the word "rule" in a few languages.
+# "702.78a", "702.78", "702", "7", optionally after the word "rule" in a few languages, "section"
+# or "§" ("section 903", as judges name a part of the rules) and the CR's own "see".
 RULE_NUMBER_QUERY = re.compile(
-    r"^\s*(?:(?:rules?|cr|regla|règle|regel|regola|regra|правило|规则|規則|규칙)\s*)?"
+    r"^\s*(?:see\s+)?(?:(?:rules?|sections?|cr|regla|règle|regel|regola|regra|правило|规则|規則|규칙|§)\s*)?"
     r"(?P<number>[1-9]\d{0,2}(?:\.\d+[a-z]?)?)\.?\s*$",
     re.IGNORECASE,
 )

@@ -100,3 +100,13 @@ async def test_results_for_some_words_never_redirect(snapshot_ds) -> None:
     assert "Left out: <span class=\"kb-left-out\">xyzzy</span>." in page.text
     assert 'class="kb-best" href="/card/' in page.text
     assert (await snapshot_ds.client.get("/search?q=Omnibian")).status_code == 302
+
+
+@pytest.mark.parametrize(
+    ("query", "best"),
+    [("section 903", "903 Commander"), ("Section 903.4", "903.4"), ("§ 702.19c", "702.19c"),
+     ("see rule 702.19c", "702.19c"), ("sections 9", "9 Casual Variants")],
+)
+def test_a_rule_named_as_a_section_or_as_the_rules_cite_it(snapshot_conn: sqlite3.Connection, query: str, best: str) -> None:
+    found = search(snapshot_conn, query)
+    assert (found.best.title, found.best.detail, found.relaxed_from) == (best, "number", None)
