@@ -108,10 +108,12 @@ def search(
 
 
 def names_a_term(conn: sqlite3.Connection) -> Callable[[str], bool]:
-    """Whether a word names a keyword ("cascade") or a section of the current rules ("commander")."""
+    """Whether a word names a keyword in any language ("cascade", "Trampelschaden") or a section
+    of the current rules ("commander")."""
     keywords = keyword_words(conn)
     current = newest_english_version(conn)
-    return lambda word: fold(word) in keywords or bool(rules_titled(conn, current, title_key(word)))
+    return lambda word: (fold(word) in keywords or bool(rules_titled(conn, current, title_key(word)))
+                         or bool(keywords_by_term(conn, word, 1)))
 
 
 def found_nothing(results: SearchResults) -> bool:

@@ -50,8 +50,8 @@ def relaxed_words(
 ) -> tuple[list[str], list[str]] | None:
     """(the words of ``query`` to search for, the words left out), or None when the query has
     fewer than two words, is CJK (its words are not spaced), or no word of it is found at all.
-    ``names_a_term``: whether a word names a keyword or a section ("cascade", "commander"): such
-    words are kept before any other."""
+    ``names_a_term``: whether a word names a keyword (in any language) or a section ("cascade",
+    "Trampelschaden", "commander"): such words are kept before any other."""
     words = WORD.findall(query)
     if len(words) < 2 or has_cjk(query):
         return None
@@ -67,7 +67,8 @@ def relaxed_words(
         commonest_first = sorted(kept, key=lambda word: (named[word], -commonness[word]))
         for word in commonest_first:
             rest = [other for other in kept if other != word]
-            if found_together(conn, rest, indexes):
+            # A word alone that names a keyword in any language ("Trampelschaden") is found.
+            if (len(rest) == 1 and named[rest[0]]) or found_together(conn, rest, indexes):
                 return rest, _left_out(words, rest)
         kept.remove(commonest_first[0])
     return None

@@ -110,3 +110,10 @@ async def test_results_for_some_words_never_redirect(snapshot_ds) -> None:
 def test_a_rule_named_as_a_section_or_as_the_rules_cite_it(snapshot_conn: sqlite3.Connection, query: str, best: str) -> None:
     found = search(snapshot_conn, query)
     assert (found.best.title, found.best.detail, found.relaxed_from) == (best, "number", None)
+
+
+def test_a_keyword_of_another_language_is_kept(snapshot_conn: sqlite3.Connection) -> None:
+    """"Trampelschaden" is a word of the German printed term of trample; the snapshot prints no
+    German deathtouch, so nothing holds both words, and the keyword's word alone is searched."""
+    found = search(snapshot_conn, "Trampelschaden Todesberührung")
+    assert (found.query, found.left_out, found.best.title) == ("Trampelschaden", ["Todesberührung"], "702.19 Trample")
