@@ -6,18 +6,20 @@ glossary entry holds all of those words, so such a query found nothing. Here the
 words ("what", "if", "my", …) are left out first. If the rest are still not found together, the
 commonest word is left out, one at a time, until the remaining words are found together: the
 rarest words say most about what was asked, and a word that names a keyword or a section of the
-rules ("cascade", "commander") is left out last. The search page then shows the results for those
-words and names the words it left out.
+rules ("cascade", "commander") is left out last. Words common everywhere ("no such" of "no such
+wordxyz") are never offered alone: their results would be noise. The search page shows the
+results for the words kept and names the words it left out.
 
-Bounded: at most a few dozen one-row probes (``limit 1``) and two capped counts for each word,
-and only when the query as typed found nothing.
+Bounded: at most a few dozen one-row probes (``limit 1``) and, for each word, a window of at most
+a thousand index matches, and only when the query as typed found nothing.
 """
 from __future__ import annotations
 
 import sqlite3
+from collections import OrderedDict
 from collections.abc import Callable
 
-from kb.site.search_db import bounded_count, table_exists
+from kb.site.search_db import per_file, table_exists
 from kb.site.search_prefix import prefix_as_words
 from kb.site.search_text import WORD, fts_query, has_cjk
 
@@ -38,10 +40,12 @@ QUESTION_WORDS = frozenset("""
 
 # The full-text indexes whose rows a search shows, in the order they are probed.
 PROBED_INDEXES = ("rules_fts", "glossary_fts", "rulings_fts", "ruling_translations_fts", "card_names_fts")
-# The indexes a word's commonness is counted in (a capped count each: the cap only has to be
-# above the counts that tell a rare word from a common one).
+# The indexes a word's commonness is measured in: the share of their rows that hold it (what
+# ranking calls a word's document frequency). A word held by more than one row in twenty is
+# common (as "no", "such", "player", "creature" are): a set of common words alone is never offered.
 COUNTED_INDEXES = ("rules_fts", "rulings_fts")
-COUNT_CAP = 5000
+COMMON_SHARE = 0.05
+SHARE_WINDOW = 1000
 MAX_WORDS = 8
 
 
@@ -59,14 +63,22 @@ def relaxed_words(
     if not kept:
         return None
     indexes = [name for name in PROBED_INDEXES if table_exists(conn, name)]
-    if len(kept) < len(words) and found_together(conn, kept, indexes):
-        return kept, _left_out(words, kept)
-    commonness = {word: _commonness(conn, word) for word in kept}
+    shares = {word: _share(conn, word) for word in kept}
     named = {word: names_a_term(word) for word in kept}
+
+    def telling(words_kept: list[str]) -> bool:
+        # Words common in every index ("no such" of "no such wordxyz") tell nothing of what was
+        # asked: their results would be noise, so such a set is never offered.
+        return any(named[word] or shares[word] <= COMMON_SHARE for word in words_kept)
+
+    if len(kept) < len(words) and telling(kept) and found_together(conn, kept, indexes):
+        return kept, _left_out(words, kept)
     while len(kept) > 1:
-        commonest_first = sorted(kept, key=lambda word: (named[word], -commonness[word]))
+        commonest_first = sorted(kept, key=lambda word: (named[word], -shares[word]))
         for word in commonest_first:
             rest = [other for other in kept if other != word]
+            if not telling(rest):
+                continue
             # A word alone that names a keyword in any language ("Trampelschaden") is found.
             if (len(rest) == 1 and named[rest[0]]) or found_together(conn, rest, indexes):
                 return rest, _left_out(words, rest)
@@ -88,12 +100,37 @@ def found_together(conn: sqlite3.Connection, words: list[str], indexes: list[str
     )
 
 
-def _commonness(conn: sqlite3.Connection, word: str) -> int:
-    return sum(
-        bounded_count(conn, f"select 1 from {index} where {index} match ?", (f'"{word}"',), COUNT_CAP)
-        for index in COUNTED_INDEXES
-        if table_exists(conn, index)
-    )
+def _share(conn: sqlite3.Connection, word: str) -> float:
+    """The share of the counted indexes' rows that hold ``word``: counted exactly up to
+    ``SHARE_WINDOW`` matches of an index, else estimated from how far into its rowids that many
+    matches reach (rowids are dense, or hashes spread evenly over their range)."""
+    held = rows_in_all = 0.0
+    for index, (rows_held, low, high) in index_spans(conn).items():
+        found, last = conn.execute(
+            f"select count(*), max(rowid) from (select rowid from {index} where {index} match ? limit {SHARE_WINDOW})",
+            (f'"{word}"',),
+        ).fetchone()
+        reached = rows_held if found < SHARE_WINDOW or high <= low else rows_held * (last - low + 1) / (high - low + 1)
+        held += min(rows_held, found * rows_held / max(reached, 1))
+        rows_in_all += rows_held
+    return held / rows_in_all if rows_in_all else 0.0
+
+
+_INDEX_SPANS: OrderedDict[tuple, dict[str, tuple[int, int, int]]] = OrderedDict()
+
+
+def index_spans(conn: sqlite3.Connection) -> dict[str, tuple[int, int, int]]:
+    """(rows, lowest rowid, highest rowid) of each counted index, kept per served file."""
+    return per_file(conn, _INDEX_SPANS, _read_index_spans)
+
+
+def _read_index_spans(conn: sqlite3.Connection) -> dict[str, tuple[int, int, int]]:
+    spans = {}
+    for index in COUNTED_INDEXES:
+        if table_exists(conn, f"{index}_docsize"):
+            rows_held, low, high = conn.execute(f"select count(*), min(id), max(id) from {index}_docsize").fetchone()
+            spans[index] = (rows_held, low or 0, high or 0)
+    return spans
 
 
 def _distinct(words: list[str]) -> list[str]:

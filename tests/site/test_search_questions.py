@@ -53,8 +53,10 @@ def test_a_query_found_as_typed_is_not_relaxed(snapshot_conn: sqlite3.Connection
     assert found.total
 
 
-@pytest.mark.parametrize("query", ["xyzzy plugh", "what is xyzzy", "what is xyzzy plugh"])
+@pytest.mark.parametrize("query", ["xyzzy plugh", "what is xyzzy", "what is xyzzy plugh", "no such wordxyz"])
 def test_words_nothing_holds_find_nothing(snapshot_conn: sqlite3.Connection, query: str) -> None:
+    """"no such" of "no such wordxyz" are common words (more than one row in twenty holds each):
+    their results would say nothing of what was asked."""
     found = search(snapshot_conn, query)
     assert (found.query, found.relaxed_from, found.total) == (query, None, 0)
 
