@@ -3,12 +3,12 @@
 The one-box search asks for every word of a query. Judges and players type questions ("what
 happens if my commander dies", "can I respond to a cascade trigger"), and no rule, ruling or
 glossary entry holds all of those words, so such a query found nothing. Here the question's
-words ("what", "if", "my", …) are left out first. If the rest are still not found together, the
-commonest word is left out, one at a time, until the remaining words are found together: the
-rarest words say most about what was asked, and a word that names a keyword or a section of the
-rules ("cascade", "commander") is left out last. Words common everywhere ("no such" of "no such
-wordxyz") are never offered alone: their results would be noise. The search page shows the
-results for the words kept and names the words it left out.
+words ("what", "if", "my", …) and the words nothing holds are left out first. If the rest are
+still not found together, the commonest word is left out, one at a time, until the remaining
+words are found together: the rarest words say most about what was asked, and a word that names
+a keyword or a section of the rules ("cascade", "commander") is left out last. Common words
+("no such" of "no such wordxyz") are never offered alone: their results would be noise. The
+search page shows the results for the words kept and names the words it left out.
 
 Bounded: at most a few dozen one-row probes (``limit 1``) and, for each word, a window of at most
 a thousand index matches, and only when the query as typed found nothing.
@@ -63,15 +63,21 @@ def relaxed_words(
     if not kept:
         return None
     indexes = [name for name in PROBED_INDEXES if table_exists(conn, name)]
-    shares = {word: _share(conn, word) for word in kept}
     named = {word: names_a_term(word) for word in kept}
+    # A word nothing holds ("rulings" and "2015" of "Jace rulings 2015") is left out at once.
+    kept = [word for word in kept if named[word] or found_together(conn, [word], indexes)]
+    if not kept:
+        return None
+    shares = {word: _share(conn, word) for word in kept}
 
     def telling(words_kept: list[str]) -> bool:
         # Words common in every index ("no such" of "no such wordxyz") tell nothing of what was
         # asked: their results would be noise, so such a set is never offered.
         return any(named[word] or shares[word] <= COMMON_SHARE for word in words_kept)
 
-    if len(kept) < len(words) and telling(kept) and found_together(conn, kept, indexes):
+    if len(kept) < len(words) and telling(kept) and (
+        (len(kept) == 1 and named[kept[0]]) or found_together(conn, kept, indexes)
+    ):
         return kept, _left_out(words, kept)
     while len(kept) > 1:
         commonest_first = sorted(kept, key=lambda word: (named[word], -shares[word]))

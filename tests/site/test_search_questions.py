@@ -119,3 +119,11 @@ def test_a_keyword_of_another_language_is_kept(snapshot_conn: sqlite3.Connection
     German deathtouch, so nothing holds both words, and the keyword's word alone is searched."""
     found = search(snapshot_conn, "Trampelschaden Todesberührung")
     assert (found.query, found.left_out, found.best.title) == ("Trampelschaden", ["Todesberührung"], "702.19 Trample")
+
+
+def test_words_nothing_holds_are_left_out_first(snapshot_conn: sqlite3.Connection) -> None:
+    """No rule, ruling or name holds "rulings" or "2015": they are left out before the commonest
+    word that something does hold ("Jace")."""
+    found = search(snapshot_conn, "Jace rulings 2015")
+    assert (found.query, found.left_out) == ("Jace", ["rulings", "2015"])
+    assert {hit.url.split("#")[0] for hit in found.groups["cards"]} == {"/card/594f6881-c059-46f8-aa4e-7151d502de73"}
