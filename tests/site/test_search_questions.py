@@ -127,3 +127,16 @@ def test_words_nothing_holds_are_left_out_first(snapshot_conn: sqlite3.Connectio
     found = search(snapshot_conn, "Jace rulings 2015")
     assert (found.query, found.left_out) == ("Jace", ["rulings", "2015"])
     assert {hit.url.split("#")[0] for hit in found.groups["cards"]} == {"/card/594f6881-c059-46f8-aa4e-7151d502de73"}
+
+
+async def test_every_example_on_the_home_page_finds_something(snapshot_ds) -> None:
+    import re
+    from urllib.parse import unquote
+
+    home = (await snapshot_ds.client.get("/")).text
+    examples = re.search(r'<p class="kb-examples">(.*?)</p>', home, re.S).group(1)
+    queries = [unquote(query) for query in re.findall(r'href="/search\?q=([^"]+)"', examples)]
+    assert "can I respond to a cascade trigger" in queries
+    for query in queries:
+        found = (await snapshot_ds.client.get("/search.json", params={"q": query})).json()
+        assert found["best"] or any(group["hits"] for group in found["groups"]), query
