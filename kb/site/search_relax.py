@@ -10,8 +10,9 @@ a keyword or a section of the rules ("cascade", "commander") is left out last. C
 ("no such" of "no such wordxyz") are never offered alone: their results would be noise. The
 search page shows the results for the words kept and names the words it left out.
 
-Bounded: at most a few dozen one-row probes (``limit 1``) and, for each word, a window of at most
-a thousand index matches, and only when the query as typed found nothing.
+Bounded, and only when the query as typed found nothing: for each word a one-row probe
+(``limit 1``) and a window of at most a thousand index matches; of the five rarest words, at most
+eight probes of several words together.
 """
 from __future__ import annotations
 
@@ -46,7 +47,12 @@ PROBED_INDEXES = ("rules_fts", "glossary_fts", "rulings_fts", "ruling_translatio
 COUNTED_INDEXES = ("rules_fts", "rulings_fts")
 COMMON_SHARE = 0.05
 SHARE_WINDOW = 1000
-MAX_WORDS = 8
+# Words of a question looked at (an FTS query reads twelve), and the rarest of them searched for:
+# an AND of many common words reads long index entries (tens of ms on a million rulings).
+MAX_CANDIDATES = 12
+MAX_WORDS = 5
+# Probes of two words or more, at most: past them, the rarest telling word alone is searched for.
+MULTI_WORD_PROBES = 8
 
 
 def relaxed_words(
@@ -59,34 +65,41 @@ def relaxed_words(
     words = WORD.findall(query)
     if len(words) < 2 or has_cjk(query):
         return None
-    kept = _distinct([word for word in words if word.casefold() not in QUESTION_WORDS])[:MAX_WORDS]
-    if not kept:
-        return None
+    candidates = _distinct([word for word in words if word.casefold() not in QUESTION_WORDS])[:MAX_CANDIDATES]
     indexes = [name for name in PROBED_INDEXES if table_exists(conn, name)]
-    named = {word: names_a_term(word) for word in kept}
+    named = {word: names_a_term(word) for word in candidates}
     # A word nothing holds ("rulings" and "2015" of "Jace rulings 2015") is left out at once.
-    kept = [word for word in kept if named[word] or found_together(conn, [word], indexes)]
+    candidates = [word for word in candidates if named[word] or found_together(conn, [word], indexes)]
+    shares = {word: _share(conn, word) for word in candidates}
+    # The rarest few (a keyword's or a section's word first), in the order they were typed.
+    rarest = set(sorted(candidates, key=lambda word: (not named[word], shares[word]))[:MAX_WORDS])
+    kept = [word for word in candidates if word in rarest]
     if not kept:
         return None
-    shares = {word: _share(conn, word) for word in kept}
 
     def telling(words_kept: list[str]) -> bool:
         # Words common in every index ("no such" of "no such wordxyz") tell nothing of what was
         # asked: their results would be noise, so such a set is never offered.
         return any(named[word] or shares[word] <= COMMON_SHARE for word in words_kept)
 
-    if len(kept) < len(words) and telling(kept) and (
-        (len(kept) == 1 and named[kept[0]]) or found_together(conn, kept, indexes)
-    ):
+    probes = MULTI_WORD_PROBES
+
+    def found(words_kept: list[str]) -> bool:
+        nonlocal probes
+        if len(words_kept) == 1:  # each was found alone above, or names a keyword
+            return True
+        if probes == 0:
+            return False
+        probes -= 1
+        return found_together(conn, words_kept, indexes)
+
+    if len(kept) < len(words) and telling(kept) and found(kept):
         return kept, _left_out(words, kept)
     while len(kept) > 1:
         commonest_first = sorted(kept, key=lambda word: (named[word], -shares[word]))
         for word in commonest_first:
             rest = [other for other in kept if other != word]
-            if not telling(rest):
-                continue
-            # A word alone that names a keyword in any language ("Trampelschaden") is found.
-            if (len(rest) == 1 and named[rest[0]]) or found_together(conn, rest, indexes):
+            if telling(rest) and found(rest):
                 return rest, _left_out(words, rest)
         kept.remove(commonest_first[0])
     return None
