@@ -42,6 +42,7 @@ PHONE = {"width": 390, "height": 844}
 PAGES = [
     ("home", "/"),
     ("search", "/search?q=hexproof"),
+    ("question", "/search?q=what+happens+if+my+commander+dies"),
     ("card", f"/card/{JACE}"),
     ("rule", "/rule/702.78"),
     ("contents", "/contents"),

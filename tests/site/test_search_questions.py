@@ -2,6 +2,7 @@
 the words something holds (kb.site.search_relax), and the keywords a question names are listed."""
 from __future__ import annotations
 
+import re
 import sqlite3
 
 import pytest
@@ -130,7 +131,6 @@ def test_words_nothing_holds_are_left_out_first(snapshot_conn: sqlite3.Connectio
 
 
 async def test_every_example_on_the_home_page_finds_something(snapshot_ds) -> None:
-    import re
     from urllib.parse import unquote
 
     home = (await snapshot_ds.client.get("/")).text
@@ -140,3 +140,15 @@ async def test_every_example_on_the_home_page_finds_something(snapshot_ds) -> No
     for query in queries:
         found = (await snapshot_ds.client.get("/search.json", params={"q": query})).json()
         assert found["best"] or any(group["hits"] for group in found["groups"]), query
+
+
+async def test_the_box_and_the_more_links_keep_the_question(snapshot_ds) -> None:
+    question = "what happens if my commander dies"
+    page = (await snapshot_ds.client.get("/search", params={"q": question})).text
+    assert f'name="q" value="{question}"' in page
+    assert "Results for “commander”" in page
+    more = re.search(r'<p class="kb-more"><a href="([^"]+kind=rules[^"]+)"', page).group(1).replace("&amp;", "&")
+    assert more == "/search?q=what%20happens%20if%20my%20commander%20dies&kind=rules&offset=10"
+    rules = (await snapshot_ds.client.get(more)).text
+    assert "Nothing holds every word of “what happens if my commander dies”: these hold “commander”." in rules
+    assert "kb-hit-rule" in rules
