@@ -96,7 +96,9 @@ def relaxed_words(
     if len(kept) < len(words) and telling(kept) and found(kept):
         return kept, _left_out(words, kept)
     while len(kept) > 1:
-        commonest_first = sorted(kept, key=lambda word: (named[word], -shares[word]))
+        # A keyword's or a section's word is left out only once no other word is left.
+        droppable = [word for word in kept if not named[word]] or kept
+        commonest_first = sorted(droppable, key=lambda word: -shares[word])
         for word in commonest_first:
             rest = [other for other in kept if other != word]
             if telling(rest) and found(rest):

@@ -152,3 +152,11 @@ async def test_the_box_and_the_more_links_keep_the_question(snapshot_ds) -> None
     rules = (await snapshot_ds.client.get(more)).text
     assert "Nothing holds every word of “what happens if my commander dies”: these hold “commander”." in rules
     assert "kb-hit-rule" in rules
+
+
+def test_a_keywords_word_is_left_out_last(snapshot_conn: sqlite3.Connection) -> None:
+    """"arrolla" (Spanish for trample, from the snapshot's printings) outlasts every other word,
+    though Spanish words of the translated rules hold some of the others together."""
+    found = search(snapshot_conn, "qué pasa con arrolla y la criatura")
+    assert (found.query, found.best.title) == ("arrolla", "702.19 Trample")
+    assert found.left_out == ["qué", "pasa", "con", "y", "la", "criatura"]
