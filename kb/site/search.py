@@ -94,15 +94,16 @@ def search(
     """
     with one_request(conn):
         results = _search(conn, raw_query, per_kind, kind, offset)
-        # A question ("what happens if my commander dies"): nothing holds all its words, so the
-        # results for the words something holds, saying which were left out.
+        # A question ("what happens if my commander dies") or a misspelt word of the rules
+        # ("comander damage"): nothing holds all its words, so the results for the words
+        # something holds, saying which were left out and how a misspelt one was read.
         if found_nothing(results) and not results.suggestions and (
             relaxed := relaxed_words(conn, results.query, names_a_term(conn))
         ):
-            kept, left_out = relaxed
-            again = _search(conn, " ".join(kept), per_kind, kind, offset, asked=results.query)
+            again = _search(conn, " ".join(relaxed.kept), per_kind, kind, offset, asked=results.query)
             if not found_nothing(again):
-                again.relaxed_from, again.left_out = results.abbreviation or results.query, left_out
+                again.relaxed_from = results.abbreviation or results.query
+                again.left_out, again.read_as = relaxed.left_out, relaxed.read_as
                 return again
         return results
 
@@ -169,7 +170,8 @@ def _search(
         number, _, english = keyword.title.partition(" ")
         groups["rulings"] += rulings_citing(conn, number, english, size)
     # Listed, not searched: the rules and rulings are those of the query's words.
-    groups["keywords"] += keywords_named_within(conn, asked or query)
+    groups["keywords"] += keywords_named_within(conn, asked or query) + (
+        keywords_named_within(conn, query) if asked else [])
     for name in GROUP_TITLES:
         hits = unique(groups[name])
         if name == "rules":

@@ -48,6 +48,7 @@ class SearchResults:
     # of them (``query``); ``left_out``: the words the results were not asked to hold.
     relaxed_from: str | None = None
     left_out: list[str] = field(default_factory=list)
+    read_as: dict[str, str] = field(default_factory=dict)  # a misspelt word → the rules word searched
 
     @property
     def total(self) -> int:
@@ -65,7 +66,8 @@ class SearchResults:
         return {
             "query": self.query,
             **({"abbreviation": self.abbreviation} if self.abbreviation else {}),
-            **({"relaxed_from": self.relaxed_from, "left_out": self.left_out} if self.relaxed_from else {}),
+            **({"relaxed_from": self.relaxed_from, "left_out": self.left_out, "read_as": self.read_as}
+               if self.relaxed_from else {}),
             "best": self.best.to_dict() if self.best else None,
             "suggestions": [hit.to_dict() for hit in self.suggestions],
             "groups": [

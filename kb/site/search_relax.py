@@ -3,7 +3,8 @@
 The one-box search asks for every word of a query. Judges and players type questions ("what
 happens if my commander dies", "can I respond to a cascade trigger"), and no rule, ruling or
 glossary entry holds all of those words, so such a query found nothing. Here the question's
-words ("what", "if", "my", …) and the words nothing holds are left out first. If the rest are
+words ("what", "if", "my", …) and the words nothing holds are left out first, unless such a word
+misspells a word of the rules ("comander": read as "commander"). If the rest are
 still not found together, the commonest word is left out, one at a time, until the remaining
 words are found together: the rarest words say most about what was asked, and a word that names
 a keyword or a section of the rules ("cascade", "commander") is left out last. Common words
@@ -19,9 +20,11 @@ from __future__ import annotations
 import sqlite3
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from kb.site.search_db import per_file, table_exists
 from kb.site.search_prefix import prefix_as_words
+from kb.site.search_spelling import rules_word_for
 from kb.site.search_text import WORD, fts_query, has_cjk
 
 # English words of a question or a sentence, rather than of what is asked about. Only left out
@@ -55,24 +58,52 @@ MAX_WORDS = 5
 MULTI_WORD_PROBES = 8
 
 
+@dataclass
+class Relaxed:
+    """What a question is searched for: ``kept``, its words found together (a misspelt rules word
+    read as the word it misspells), ``left_out`` (as typed), ``read_as`` (typed → read)."""
+
+    kept: list[str]
+    left_out: list[str]
+    read_as: dict[str, str] = field(default_factory=dict)
+
+
 def relaxed_words(
     conn: sqlite3.Connection, query: str, names_a_term: Callable[[str], bool] = lambda word: False
-) -> tuple[list[str], list[str]] | None:
-    """(the words of ``query`` to search for, the words left out), or None when the query has
-    fewer than two words, is CJK (its words are not spaced), or no word of it is found at all.
-    ``names_a_term``: whether a word names a keyword (in any language) or a section ("cascade",
-    "Trampelschaden", "commander"): such words are kept before any other."""
+) -> Relaxed | None:
+    """The words of ``query`` to search for instead, or None when it is CJK (its words are not
+    spaced), or no word of it is found at all, or it is one word that is not a misspelt word of
+    the rules ("comander"). ``names_a_term``: whether a word names a keyword (in any language) or
+    a section ("cascade", "Trampelschaden", "commander"): such words are kept before any other."""
     words = WORD.findall(query)
-    if len(words) < 2 or has_cjk(query):
+    if not words or has_cjk(query):
         return None
     candidates = _distinct([word for word in words if word.casefold() not in QUESTION_WORDS])[:MAX_CANDIDATES]
     indexes = [name for name in PROBED_INDEXES if table_exists(conn, name)]
     named = {word: names_a_term(word) for word in candidates}
-    # A word nothing holds ("rulings" and "2015" of "Jace rulings 2015") is left out at once.
-    candidates = [word for word in candidates if named[word] or found_together(conn, [word], indexes)]
-    shares = {word: _share(conn, word) for word in candidates}
+    shares: dict[str, float] = {}
+
+    def share(word: str) -> float:
+        if word not in shares:
+            shares[word] = _share(conn, word)
+        return shares[word]
+
+    # A word nothing holds is read as the rules word it misspells ("comander"), or left out at
+    # once ("rulings" and "2015" of "Jace rulings 2015").
+    read_as: dict[str, str] = {}
+    found_alone = []
+    for word in candidates:
+        if named[word] or found_together(conn, [word], indexes):
+            found_alone.append(word)
+        elif (reading := rules_word_for(conn, word, share)) and reading not in found_alone:
+            read_as[word] = reading
+            named[reading] = names_a_term(reading)
+            found_alone.append(reading)
+    candidates = found_alone
+    if len(words) < 2 and not read_as:
+        return None
     # The rarest few (a keyword's or a section's word first), in the order they were typed.
-    rarest = set(sorted(candidates, key=lambda word: (not named[word], shares[word]))[:MAX_WORDS])
+    rarest = set(sorted(candidates, key=lambda word: (not named[word], share(word)))[:MAX_WORDS])
     kept = [word for word in candidates if word in rarest]
     if not kept:
         return None
@@ -80,7 +111,7 @@ def relaxed_words(
     def telling(words_kept: list[str]) -> bool:
         # Words common in every index ("no such" of "no such wordxyz") tell nothing of what was
         # asked: their results would be noise, so such a set is never offered.
-        return any(named[word] or shares[word] <= COMMON_SHARE for word in words_kept)
+        return any(named[word] or share(word) <= COMMON_SHARE for word in words_kept)
 
     probes = MULTI_WORD_PROBES
 
@@ -93,16 +124,20 @@ def relaxed_words(
         probes -= 1
         return found_together(conn, words_kept, indexes)
 
-    if len(kept) < len(words) and telling(kept) and found(kept):
-        return kept, _left_out(words, kept)
+    def relaxed(words_kept: list[str]) -> Relaxed:
+        read = {typed: reading for typed, reading in read_as.items() if reading in words_kept}
+        return Relaxed(words_kept, _left_out(words, words_kept + list(read)), read)
+
+    if (len(kept) < len(words) or read_as) and telling(kept) and found(kept):
+        return relaxed(kept)
     while len(kept) > 1:
         # A keyword's or a section's word is left out only once no other word is left.
         droppable = [word for word in kept if not named[word]] or kept
-        commonest_first = sorted(droppable, key=lambda word: -shares[word])
+        commonest_first = sorted(droppable, key=lambda word: -share(word))
         for word in commonest_first:
             rest = [other for other in kept if other != word]
             if telling(rest) and found(rest):
-                return rest, _left_out(words, rest)
+                return relaxed(rest)
         kept.remove(commonest_first[0])
     return None
 

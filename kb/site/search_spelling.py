@@ -1,0 +1,61 @@
+"""A word of the rules that a query misspelt: "comander", "sacrafice", "indestructable".
+
+Candidates are the words one edit away (a letter missing, extra or wrong, or two letters swapped)
+that the Comprehensive Rules or their glossary use, read from the word list kept beside the
+full-text indexes (``kb.store.search_terms``); the commonest of them in the rules is the reading.
+Card names have their own "did you mean" (``kb.site.search_names``).
+"""
+from __future__ import annotations
+
+import sqlite3
+import string
+from collections import OrderedDict
+from collections.abc import Callable
+
+from kb.site.search_db import per_file, table_exists
+
+# The indexes whose words are the rules' vocabulary.
+VOCABULARY_INDEXES = ("rules_fts", "glossary_fts")
+# Shorter words are one edit away from too many others ("cat": "at", "can", "car", …).
+SHORTEST = 5
+LETTERS = string.ascii_lowercase
+
+_VOCABULARY: OrderedDict[tuple, frozenset[str]] = OrderedDict()
+
+
+def vocabulary(conn: sqlite3.Connection) -> frozenset[str]:
+    """Every a–z word of the rules and the glossary (a few thousand), kept per served file."""
+    return per_file(conn, _VOCABULARY, _read_vocabulary)
+
+
+def _read_vocabulary(conn: sqlite3.Connection) -> frozenset[str]:
+    if not table_exists(conn, "search_terms"):
+        return frozenset()
+    marks = ", ".join("?" for _ in VOCABULARY_INDEXES)
+    return frozenset(row[0] for row in conn.execute(
+        f"select term from search_terms where index_name in ({marks})", VOCABULARY_INDEXES))
+
+
+def one_edit_away(word: str) -> set[str]:
+    splits = [(word[:cut], word[cut:]) for cut in range(len(word) + 1)]
+    missing = {left + right[1:] for left, right in splits if right}
+    swapped = {left + right[1] + right[0] + right[2:] for left, right in splits if len(right) > 1}
+    wrong = {left + letter + right[1:] for left, right in splits if right for letter in LETTERS}
+    extra = {left + letter + right for left, right in splits for letter in LETTERS}
+    return (missing | swapped | wrong | extra) - {word}
+
+
+def rules_word_for(conn: sqlite3.Connection, word: str, commonness: Callable[[str], float]) -> str | None:
+    """The word of the rules ``word`` misspells, or None (a word too short, not plain a–z, or
+    with no rules word one edit away). Of several, the commonest (``commonness``), then the first
+    alphabetically."""
+    folded = word.lower()
+    if len(folded) < SHORTEST or not (folded.isascii() and folded.isalpha()):
+        return None
+    known = vocabulary(conn)
+    if folded in known:
+        return None
+    candidates = sorted(one_edit_away(folded) & known)
+    if not candidates:
+        return None
+    return max(candidates, key=lambda candidate: (commonness(candidate), -candidates.index(candidate)))
