@@ -20,6 +20,7 @@ from collections.abc import Callable, Collection
 from functools import partial
 
 from kb.site.search_abbreviations import spelled_out
+from kb.site.search_card_topic import CardTopic, card_and_topic, card_rulings_about, topic_words
 from kb.site.search_cjk import cjk_glossary, cjk_rows, cjk_rule_rows, cjk_translations
 from kb.site.search_db import (
     bounded_count,
@@ -57,7 +58,7 @@ from kb.site.search_names import (
     unique,
     unlinked_card_hit,
 )
-from kb.site.search_relax import relaxed_words
+from kb.site.search_relax import PROBED_INDEXES, found_together, relaxed_words
 from kb.site.search_rules import named_rules, rules_by_number, rules_by_text
 from kb.site.search_text import (
     HIT_END,
@@ -94,18 +95,64 @@ def search(
     """
     with one_request(conn):
         results = _search(conn, raw_query, per_kind, kind, offset)
-        # A question ("what happens if my commander dies") or a misspelt word of the rules
-        # ("comander damage"): nothing holds all its words, so the results for the words
-        # something holds, saying which were left out and how a misspelt one was read.
-        if found_nothing(results) and not results.suggestions and (
-            relaxed := relaxed_words(conn, results.query, names_a_term(conn))
-        ):
-            again = _search(conn, " ".join(relaxed.kept), per_kind, kind, offset, asked=results.query)
-            if not found_nothing(again):
-                again.relaxed_from = results.abbreviation or results.query
-                again.left_out, again.read_as = relaxed.left_out, relaxed.read_as
-                return again
-        return results
+        if not found_nothing(results) or results.suggestions:
+            return results
+        # Nothing holds every word. A card and a question about it ("Okaun coin flip"): the
+        # card's rulings about the rest. A question ("what happens if my commander dies") or a
+        # misspelt word of the rules ("comander damage"): the results for the words something
+        # holds, saying which were left out and how a misspelt one was read.
+        typed = results.abbreviation or results.query
+        card = card_and_topic(conn, results.query) if kind is None else None
+        if card is not None:
+            return about_card(conn, card, typed, per_kind)
+        return relaxed_search(conn, results.query, typed, per_kind, kind, offset) or results
+
+
+def relaxed_search(
+    conn: sqlite3.Connection, query: str, typed: str, per_kind: int, kind: str | None, offset: int
+) -> SearchResults | None:
+    """The results for the words of ``query`` something holds (``search_relax``), or None."""
+    relaxed = relaxed_words(conn, query, names_a_term(conn))
+    if relaxed is None:
+        return None
+    again = _search(conn, " ".join(relaxed.kept), per_kind, kind, offset, asked=typed)
+    if found_nothing(again):
+        return None
+    again.relaxed_from, again.left_out, again.read_as = typed, relaxed.left_out, relaxed.read_as
+    return again
+
+
+def about_card(conn: sqlite3.Connection, card: CardTopic, typed: str, per_kind: int) -> SearchResults:
+    """The card some words of ``typed`` name, its rulings about the other words, and the results
+    for those words (relaxed as any query's are). A word nothing holds ("rulings" of "Jace
+    rulings") is left out."""
+    indexes = [name for name in PROBED_INDEXES if table_exists(conn, name)]
+    words = topic_words(card)
+    present = [word for word in words if found_together(conn, [word], indexes)]
+    if present:
+        topic = " ".join(present)
+        results = _search(conn, topic, per_kind, None, 0, asked=typed)
+        if found_nothing(results) and not results.suggestions:
+            results = relaxed_search(conn, topic, typed, per_kind, None, 0) or results
+    else:  # "what does Zndrsplt do", "Jace rulings": the card, and nothing else to search for
+        results = SearchResults(query="", groups={name: [] for name in GROUP_TITLES})
+    results.relaxed_from = typed
+    results.left_out = [word for word in words if word not in present] + results.left_out
+    named = card_hit({"oracle_id": card.oracle_id, "lang": "en", "name": card.name, "english": card.name}, fold(card.name))
+    named.detail = "card named in the query"
+    results.groups["cards"] = unique([named, *results.groups["cards"]])
+    results.counts["cards"] = len(results.groups["cards"])
+    results.groups["card_rulings"], about = card_rulings_about(conn, card.oracle_id, present)
+    results.counts["card_rulings"] = len(results.groups["card_rulings"])
+    # Listed once: the card's rulings leave the rulings that hold the other words.
+    listed = {hit.url for hit in results.groups["card_rulings"]}
+    others = [hit for hit in results.groups["rulings"] if hit.url not in listed]
+    results.counts["rulings"] = max(0, results.counts.get("rulings", 0) - (len(results.groups["rulings"]) - len(others)))
+    results.groups["rulings"] = others
+    results.card = {"oracle_id": card.oracle_id, "name": card.name, "typed": card.typed, "about": about}
+    results.best = named
+    results.suggestions = []
+    return results
 
 
 def names_a_term(conn: sqlite3.Connection) -> Callable[[str], bool]:

@@ -6,6 +6,7 @@ from typing import Any
 
 GROUP_TITLES = {
     "cards": "Cards",
+    "card_rulings": "Rulings of the card",
     "keywords": "Keywords",
     "rules": "Rules",
     "glossary": "Glossary",
@@ -49,6 +50,9 @@ class SearchResults:
     relaxed_from: str | None = None
     left_out: list[str] = field(default_factory=list)
     read_as: dict[str, str] = field(default_factory=dict)  # a misspelt word → the rules word searched
+    # The card some of the query's words named ("Okaun" of "Okaun coin flip"): oracle_id, name,
+    # typed (those words); its rulings holding the other words are the group "card_rulings".
+    card: dict[str, str] | None = None
 
     @property
     def total(self) -> int:
@@ -68,6 +72,7 @@ class SearchResults:
             **({"abbreviation": self.abbreviation} if self.abbreviation else {}),
             **({"relaxed_from": self.relaxed_from, "left_out": self.left_out, "read_as": self.read_as}
                if self.relaxed_from else {}),
+            **({"card": self.card} if self.card else {}),
             "best": self.best.to_dict() if self.best else None,
             "suggestions": [hit.to_dict() for hit in self.suggestions],
             "groups": [

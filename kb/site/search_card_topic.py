@@ -1,0 +1,141 @@
+"""A card and a question about it: "Okaun coin flip", "Jace transform", "Zndrsplt partner".
+
+A ruling rarely prints its own card's name, so nothing holds every word of such a query and it
+found nothing (or, once a question's words could be left out, only the rules of its other words).
+Here a run of its words that names one card in any language — its whole name as typed, or the
+short name a legendary card goes by (the part of its name before the comma: "Okaun" for "Okaun,
+Eye of Chaos", as CR 201.5c treats it) — is taken as that card, and its rulings holding the other
+words are listed. A name that several cards share names none of them.
+
+Bounded: one statement for the whole names of every run of words (up to eight words, neither
+first nor last a question word), one for the short names (a run of a word or two: a range of the
+name index each), and the named card's rulings (at most ``CARD_RULINGS``).
+"""
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from kb.site.search_db import rows
+from kb.site.search_fulltext import mark_words, ruling_hit
+from kb.site.search_hit import Hit
+from kb.site.search_names import display_name
+from kb.site.search_relax import QUESTION_WORDS
+from kb.site.search_text import WORD, fold, has_cjk
+
+LONGEST_NAME = 8  # words
+SHORT_NAME_WORDS = 2
+CARD_RULINGS = 500  # the most rulings of one card read (real cards have at most a few dozen)
+SHOWN = 25
+
+
+@dataclass
+class CardTopic:
+    oracle_id: str
+    name: str  # the card's English name
+    typed: str  # the words that named it, as typed
+    topic: str  # the query's other words
+
+
+def card_and_topic(conn: sqlite3.Connection, query: str) -> CardTopic | None:
+    """The one card a run of ``query``'s words names, and the rest of the query; None when no
+    run (other than the whole query: that is a name search) names exactly one card."""
+    spans = [found.span() for found in WORD.finditer(query)]
+    if len(spans) < 2 or has_cjk(query):
+        return None
+    words = [query[start:end].casefold() for start, end in spans]
+    runs: list[tuple[int, int, str]] = []  # (first word, last word, the run as typed), longest first
+    for size in range(min(LONGEST_NAME, len(spans) - 1), 0, -1):
+        for first in range(len(spans) - size + 1):
+            last = first + size - 1
+            if words[first] not in QUESTION_WORDS and words[last] not in QUESTION_WORDS:
+                runs.append((first, last, query[spans[first][0]:spans[last][1]]))
+    if not runs:
+        return None
+    exact = _cards_named(conn, [fold(typed) for _, _, typed in runs])
+    # "Okaun" for "Okaun, Eye of Chaos": a short name is a word or two.
+    short = _cards_short_named(conn, [fold(typed) for first, last, typed in runs if last - first < SHORT_NAME_WORDS])
+    for first, last, typed in runs:
+        key = fold(typed)
+        card = _one(exact.get(key, [])) or (None if "," in key else _one(short.get(key, [])))
+        if card is not None:
+            rest = query[:spans[first][0]] + " " + query[spans[last][1]:]
+            return CardTopic(card["oracle_id"], display_name(card["english"] or card["name"]), typed, " ".join(rest.split()))
+    return None
+
+
+SELECT_NAMES = """select card_names.oracle_id, card_names.name, card_names.name_key, cards.name as english
+    from card_names join cards on cards.oracle_id = card_names.oracle_id"""
+
+
+def one_card_named(conn: sqlite3.Connection, typed: str) -> dict[str, Any] | None:
+    """The card whose name, or short name, in any language is ``typed`` (case, accents and
+    spacing aside), when exactly one card has it."""
+    key = fold(typed)
+    if not key:
+        return None
+    return _one(_cards_named(conn, [key]).get(key, [])) or _one(_cards_short_named(conn, [key]).get(key, []))
+
+
+def _cards_named(conn: sqlite3.Connection, keys: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """The names whose key is one of ``keys`` (one statement for all of them)."""
+    wanted = sorted({key for key in keys if key})
+    found: dict[str, list[dict[str, Any]]] = {}
+    if wanted:
+        marks = ", ".join("?" for _ in wanted)
+        for row in rows(conn, f"{SELECT_NAMES} where card_names.name_key in ({marks}) limit 200", wanted):
+            found.setdefault(row["name_key"], []).append(row)
+    return found
+
+
+def _cards_short_named(conn: sqlite3.Connection, keys: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """The names whose key begins with one of ``keys`` and a comma (one statement: a range of
+    the name index for each key)."""
+    wanted = sorted({key for key in keys if key and "," not in key})
+    found: dict[str, list[dict[str, Any]]] = {}
+    if wanted:
+        ranges = " or ".join("(card_names.name_key >= ? and card_names.name_key < ?)" for _ in wanted)
+        bounds = [bound for key in wanted for bound in (key + ",", key + ",\U0010ffff")]
+        for row in rows(conn, f"{SELECT_NAMES} where {ranges} limit 400", bounds):
+            found.setdefault(row["name_key"].split(",", 1)[0], []).append(row)
+    return found
+
+
+def _one(found: list[dict[str, Any]]) -> dict[str, Any] | None:
+    return found[0] if len({row["oracle_id"] for row in found}) == 1 else None
+
+
+def card_rulings_about(conn: sqlite3.Connection, oracle_id: str, words: list[str]) -> tuple[list[Hit], str]:
+    """The card's rulings that hold every one of ``words`` (the last also as the start of a
+    longer word), newest first, else those holding the most of them, and the words they hold;
+    with no word, or none held by any ruling: its newest rulings, and "" for the words."""
+    found = rows(
+        conn,
+        """select rulings.id, rulings.oracle_id, rulings.card_name, rulings.published_at, rulings.text,
+            cards.name as english
+        from rulings left join cards on cards.oracle_id = rulings.oracle_id
+        where rulings.oracle_id = ? order by rulings.published_at desc, rulings.position limit ?""",
+        (oracle_id, CARD_RULINGS),
+    )
+    patterns = [re.compile(r"\b" + re.escape(word) + (r"\w*" if index == len(words) - 1 else r"\b"), re.IGNORECASE)
+                for index, word in enumerate(words)]
+    held = [([word for word, pattern in zip(words, patterns, strict=True) if pattern.search(row["text"] or "")], row)
+            for row in found]
+    most = max((len(holds) for holds, _ in held), default=0)
+    if most == 0:
+        return [ruling_hit(row, mark_words(row["text"], "")) for row in found[:SHOWN]], ""
+    chosen = [(holds, row) for holds, row in held if len(holds) == most][:SHOWN]
+    about = " ".join(word for word in words if any(word in holds for holds, _ in chosen))
+    return [ruling_hit(row, mark_words(row["text"], " ".join(holds))) for holds, row in chosen], about
+
+
+def topic_words(card: CardTopic) -> list[str]:
+    """The words of the topic asked about, folded, question words aside ("coin flip")."""
+    return _distinct_words(word.casefold() for word in WORD.findall(card.topic) if word.casefold() not in QUESTION_WORDS)
+
+
+def _distinct_words(words: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(words))

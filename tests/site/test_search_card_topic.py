@@ -1,0 +1,97 @@
+"""A card and a question about it in the one-box search (kb.site.search_card_topic)."""
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from kb.site.search import search
+from kb.site.search_card_topic import card_and_topic, one_card_named
+from site_databases import JACE
+
+
+def okaun_url(conn: sqlite3.Connection) -> str:
+    oracle_id = conn.execute("select oracle_id from cards where name like 'Okaun, Eye of Chaos%'").fetchone()[0]
+    return f"/card/{oracle_id}"
+
+
+@pytest.mark.parametrize(
+    ("query", "typed", "topic"),
+    [("Okaun coin flip", "Okaun", "coin flip"), ("Jace transform", "Jace", "transform"),
+     ("Jace, Vryn's Prodigy transform", "Jace, Vryn's Prodigy", "transform"),
+     ("what does Zndrsplt do", "Zndrsplt", "what does do"),
+     ("coin flip with okaun, eye of chaos", "okaun, eye of chaos", "coin flip with")],
+)
+def test_a_run_of_words_naming_one_card(snapshot_conn: sqlite3.Connection, query: str, typed: str, topic: str) -> None:
+    card = card_and_topic(snapshot_conn, query)
+    assert card is not None and (card.typed, card.topic) == (typed, topic)
+
+
+def test_what_names_no_card_or_several(snapshot_conn: sqlite3.Connection) -> None:
+    assert card_and_topic(snapshot_conn, "coin flip") is None
+    assert card_and_topic(snapshot_conn, "Okaun") is None  # the whole query: a name search
+    assert one_card_named(snapshot_conn, "Eye") is None
+    # "Okaun" and "Zndrsplt" are short names; "Eye of" names nothing; a comma typed asks for a whole name.
+    assert one_card_named(snapshot_conn, "okaun")["oracle_id"] == one_card_named(snapshot_conn, "Okaun, Eye of Chaos")["oracle_id"]
+    assert one_card_named(snapshot_conn, "Okaun,") is None
+
+
+def test_the_cards_rulings_about_the_rest_come_first(snapshot_conn: sqlite3.Connection) -> None:
+    found = search(snapshot_conn, "Okaun coin flip")
+    url = okaun_url(snapshot_conn)
+    assert (found.best.url, found.best.title, found.relaxed_from) == (url, "Okaun, Eye of Chaos", "Okaun coin flip")
+    assert found.card == {"oracle_id": url.removeprefix("/card/"), "name": "Okaun, Eye of Chaos", "typed": "Okaun",
+                          "about": "coin flip"}
+    card_rulings = found.groups["card_rulings"]
+    assert card_rulings and all(hit.url.startswith(url + "#ruling-") for hit in card_rulings)
+    for hit in card_rulings:
+        assert "coin" in hit.snippet.lower() and "flip" in hit.snippet.lower()
+    # Every ruling of the card holding both words, and no other.
+    both = [row[0] for row in snapshot_conn.execute(
+        "select id from rulings where oracle_id = ? and text like '%coin%' and text like '%flip%'", (url.removeprefix("/card/"),))]
+    assert sorted(int(hit.url.rsplit("-", 1)[1]) for hit in card_rulings) == sorted(both)
+    # The rest of the page: what holds the other words.
+    assert "705 Flipping a Coin" in [hit.title for hit in found.groups["rules"]]
+    assert found.query == "coin flip" and found.left_out == []
+
+
+def test_a_question_about_a_card_with_no_other_word_lists_its_rulings(snapshot_conn: sqlite3.Connection) -> None:
+    found = search(snapshot_conn, "what does Zndrsplt do")
+    assert found.best.title == "Zndrsplt, Eye of Wisdom"
+    assert found.groups["card_rulings"] and not found.groups["rules"]
+    total = snapshot_conn.execute(
+        "select count(*) from rulings join cards using (oracle_id) where cards.name like 'Zndrsplt, Eye of Wisdom%'").fetchone()[0]
+    assert len(found.groups["card_rulings"]) == min(total, 25)
+
+
+def test_a_query_found_as_typed_names_no_card(snapshot_conn: sqlite3.Connection) -> None:
+    """"sacrifice a creature" is found as typed: no card is looked for in it."""
+    assert search(snapshot_conn, "sacrifice a creature").card is None
+    assert search(snapshot_conn, "Jace, Vryn's Prodigy").best.url == f"/card/{JACE}"
+
+
+async def test_the_page_names_the_card_and_lists_its_rulings_first(snapshot_ds) -> None:
+    page = (await snapshot_ds.client.get("/search", params={"q": "Okaun coin flip"})).text
+    assert "Results for “Okaun coin flip”" in page
+    assert "names <a href=\"/card/" in page and ">Okaun, Eye of Chaos</a>: its rulings that hold “coin flip” come first" in page
+    assert page.index("Rulings of Okaun, Eye of Chaos") < page.index('id="group-rules"')
+    data = (await snapshot_ds.client.get("/search.json", params={"q": "Okaun coin flip"})).json()
+    assert data["card"]["typed"] == "Okaun" and data["groups"][1]["kind"] == "card_rulings"
+    assert data["groups"][1]["title"] == "Rulings of the card"
+
+
+def test_words_nothing_holds_leave_the_cards_newest_rulings(snapshot_conn: sqlite3.Connection) -> None:
+    found = search(snapshot_conn, "Jace rulings 2015")
+    assert (found.best.url, found.card["typed"], found.card["about"]) == (f"/card/{JACE}", "Jace", "")
+    assert (found.query, found.left_out) == ("", ["rulings", "2015"])
+    newest = [row[0] for row in snapshot_conn.execute(
+        "select id from rulings where oracle_id = ? order by published_at desc, position limit 25", (JACE,))]
+    assert [int(hit.url.rsplit("-", 1)[1]) for hit in found.groups["card_rulings"]] == newest
+
+
+def test_the_cards_rulings_are_listed_once(snapshot_conn: sqlite3.Connection) -> None:
+    found = search(snapshot_conn, "Okaun coin flip")
+    card_urls = {hit.url for hit in found.groups["card_rulings"]}
+    others = [hit.url for hit in found.groups["rulings"]]
+    assert others and not card_urls & set(others)
+    assert found.counts["rulings"] == len(others)
