@@ -94,18 +94,35 @@ def search(
     With ``kind`` only that group is filled, ``PAGE_SIZE`` hits from ``offset`` (the "more" pages).
     """
     with one_request(conn):
-        results = _search(conn, raw_query, per_kind, kind, offset)
-        if not found_nothing(results) or results.suggestions:
+        results = _search(conn, raw_query, per_kind, kind, offset, later_suggestions=True)
+        if not found_nothing(results):
             return results
         # Nothing holds every word. A card and a question about it ("Okaun coin flip"): the
-        # card's rulings about the rest. A question ("what happens if my commander dies") or a
-        # misspelt word of the rules ("comander damage"): the results for the words something
-        # holds, saying which were left out and how a misspelt one was read.
+        # card's rulings about the rest. A misspelt name: "did you mean". A question ("what
+        # happens if my commander dies") or a misspelt word of the rules ("comander damage"):
+        # the results for the words something holds, saying which were left out and how a
+        # misspelt one was read.
         typed = results.abbreviation or results.query
         card = card_and_topic(conn, results.query) if kind is None else None
+        present = words_held(conn, topic_words(card)) if card is not None else []
+        if card is not None and present:
+            return about_card(conn, card, present, typed, per_kind)
+        # A card named by some words and nothing else held ("Jace Vryns Prodgy"): a misspelt
+        # whole name, if a name is a slip or two away.
+        if results.later_suggestions is not None:
+            results.suggestions = results.later_suggestions()
+            results.later_suggestions = None
+        if results.suggestions:
+            return results
         if card is not None:
-            return about_card(conn, card, typed, per_kind)
+            return about_card(conn, card, present, typed, per_kind)
         return relaxed_search(conn, results.query, typed, per_kind, kind, offset) or results
+
+
+def words_held(conn: sqlite3.Connection, words: list[str]) -> list[str]:
+    """The words some full-text index holds."""
+    indexes = [name for name in PROBED_INDEXES if table_exists(conn, name)]
+    return [word for word in words if found_together(conn, [word], indexes)]
 
 
 def relaxed_search(
@@ -122,13 +139,11 @@ def relaxed_search(
     return again
 
 
-def about_card(conn: sqlite3.Connection, card: CardTopic, typed: str, per_kind: int) -> SearchResults:
-    """The card some words of ``typed`` name, its rulings about the other words, and the results
-    for those words (relaxed as any query's are). A word nothing holds ("rulings" of "Jace
-    rulings") is left out."""
-    indexes = [name for name in PROBED_INDEXES if table_exists(conn, name)]
+def about_card(conn: sqlite3.Connection, card: CardTopic, present: list[str], typed: str, per_kind: int) -> SearchResults:
+    """The card some words of ``typed`` name, its rulings about the other words some index holds
+    (``present``), and the results for those words (relaxed as any query's are). A word nothing
+    holds ("rulings" of "Jace rulings") is left out."""
     words = topic_words(card)
-    present = [word for word in words if found_together(conn, [word], indexes)]
     if present:
         topic = " ".join(present)
         results = _search(conn, topic, per_kind, None, 0, asked=typed)
@@ -172,10 +187,12 @@ def found_nothing(results: SearchResults) -> bool:
 
 
 def _search(
-    conn: sqlite3.Connection, raw_query: str, per_kind: int, kind: str | None, offset: int, asked: str | None = None
+    conn: sqlite3.Connection, raw_query: str, per_kind: int, kind: str | None, offset: int, asked: str | None = None,
+    later_suggestions: bool = False,
 ) -> SearchResults:
     """``search`` of ``raw_query`` as typed; ``asked``: the whole query when this is some of its
-    words (the keywords its other words name are listed too)."""
+    words (the keywords its other words name are listed too); ``later_suggestions``: when nothing
+    is found, "did you mean" is left to be asked for (``SearchResults.later_suggestions``)."""
     query = clean_query(raw_query)
     abbreviation, query = (query, expanded) if (expanded := spelled_out(query)) else (None, query)
     kind = kind if kind in GROUP_TITLES else None
@@ -239,7 +256,11 @@ def _search(
     if not kind and results.best is None and (results.total < 5 or len(query.split()) <= 4) and not any(
         hit.detail.startswith("exact") for hit in groups["cards"] + groups["keywords"]
     ):
-        results.suggestions = suggestions(conn, query, candidates)
+        if later_suggestions and found_nothing(results):
+            # Wanted only if no card is named by some of the words (``search``).
+            results.later_suggestions = partial(suggestions, conn, query, candidates)
+        else:
+            results.suggestions = suggestions(conn, query, candidates)
     return results
 
 

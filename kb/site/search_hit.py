@@ -1,6 +1,7 @@
 """What a search answers: one hit, and the hits grouped by kind with counts and paging."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +54,8 @@ class SearchResults:
     # The card some of the query's words named ("Okaun" of "Okaun coin flip"): oracle_id, name,
     # typed (those words); its rulings holding the other words are the group "card_rulings".
     card: dict[str, str] | None = None
+    # "Did you mean", not asked for yet (``kb.site.search._search``): not part of the answer.
+    later_suggestions: Callable[[], list[Hit]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def total(self) -> int:
