@@ -4,12 +4,12 @@ The one-box search asks for every word of a query. Judges and players type quest
 happens if my commander dies", "can I respond to a cascade trigger"), and no rule, ruling or
 glossary entry holds all of those words, so such a query found nothing. Here the question's
 words ("what", "if", "my", …) and the words nothing holds are left out first, unless such a word
-misspells a word of the rules ("comander": read as "commander"). If the rest are
-still not found together, the commonest word is left out, one at a time, until the remaining
-words are found together: the rarest words say most about what was asked, and a word that names
-a keyword or a section of the rules ("cascade", "commander") is left out last. Common words
-("no such" of "no such wordxyz") are never offered alone: their results would be noise. The
-search page shows the results for the words kept and names the words it left out.
+misspells a word of the rules ("comander": read as "commander"). Of the rest, the five rarest
+are kept; if they are not found together, the commonest is left out, one at a time, until the
+remaining words are: the rarest words say most about what was asked, and a word that names a
+keyword or a section of the rules ("cascade", "commander") is left out last. Common words ("no
+such" of "no such wordxyz") are never offered alone: their results would be noise. The search
+page shows the results for the words kept and names the words it left out.
 
 Bounded, and only when the query as typed found nothing: for each word a one-row probe
 (``limit 1``) and a window of at most a thousand index matches; of the five rarest words, at most
