@@ -141,9 +141,11 @@ async def search_page(datasette, request):
         url, _, anchor = results.best.url.partition("#")
         url += ("&" if "?" in url else "?") + "q=" + quote(results.query)
         return Response.redirect(url + (f"#{anchor}" if anchor else ""))
-    # The box and the links keep a question as typed (its "more" pages leave out the same words).
-    return await render(datasette, request, "kb_search.html",
-                        {"results": results, "q": results.relaxed_from or results.query, "titles": GROUP_TITLES})
+    # The box and the links keep a question as typed (its "more" pages leave out the same words);
+    # a card's topic ("coin flip" of "Okaun coin flip") is paged as itself.
+    typed = results.relaxed_from or results.query
+    return await render(datasette, request, "kb_search.html", {
+        "results": results, "q": typed, "more_q": results.query if results.card else typed, "titles": GROUP_TITLES})
 
 
 async def card_by_id(datasette, request):

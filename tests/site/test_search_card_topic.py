@@ -95,3 +95,10 @@ def test_the_cards_rulings_are_listed_once(snapshot_conn: sqlite3.Connection) ->
     others = [hit.url for hit in found.groups["rulings"]]
     assert others and not card_urls & set(others)
     assert found.counts["rulings"] == len(others)
+
+
+async def test_the_more_links_page_the_topic(snapshot_ds) -> None:
+    """"More rules" of "Jace transform" pages the rules of "transform", the words they hold."""
+    page = (await snapshot_ds.client.get("/search", params={"q": "Jace transform"})).text
+    assert 'name="q" value="Jace transform"' in page
+    assert '<a href="/search?q=transform&amp;kind=rules&amp;offset=10">More rules →</a>' in page
