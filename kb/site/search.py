@@ -60,6 +60,7 @@ from kb.site.search_names import (
 )
 from kb.site.search_relax import PROBED_INDEXES, found_together, relaxed_words
 from kb.site.search_rules import named_rules, rules_by_number, rules_by_text
+from kb.site.search_spelling import rules_word_for
 from kb.site.search_text import (
     HIT_END,
     HIT_START,
@@ -104,9 +105,9 @@ def search(
         # misspelt one was read.
         typed = results.abbreviation or results.query
         card = card_and_topic(conn, results.query) if kind is None else None
-        present = words_held(conn, topic_words(card)) if card is not None else []
+        present, read_as = words_held(conn, topic_words(card)) if card is not None else ([], {})
         if card is not None and present:
-            return about_card(conn, card, present, typed, per_kind)
+            return about_card(conn, card, present, read_as, typed, per_kind)
         # A card named by some words and nothing else held ("Jace Vryns Prodgy"): a misspelt
         # whole name, if a name is a slip or two away.
         if results.later_suggestions is not None:
@@ -115,14 +116,23 @@ def search(
         if results.suggestions:
             return results
         if card is not None:
-            return about_card(conn, card, present, typed, per_kind)
+            return about_card(conn, card, present, read_as, typed, per_kind)
         return relaxed_search(conn, results.query, typed, per_kind, kind, offset) or results
 
 
-def words_held(conn: sqlite3.Connection, words: list[str]) -> list[str]:
-    """The words some full-text index holds."""
+def words_held(conn: sqlite3.Connection, words: list[str]) -> tuple[list[str], dict[str, str]]:
+    """The words some full-text index holds, a misspelt word of the rules read as that word
+    ("flpi" → flip), and those readings."""
     indexes = [name for name in PROBED_INDEXES if table_exists(conn, name)]
-    return [word for word in words if found_together(conn, [word], indexes)]
+    held: list[str] = []
+    read_as: dict[str, str] = {}
+    for word in words:
+        if found_together(conn, [word], indexes):
+            held.append(word)
+        elif (reading := rules_word_for(conn, word, lambda candidate: 0.0)) and reading not in held:
+            held.append(reading)
+            read_as[word] = reading
+    return held, read_as
 
 
 def relaxed_search(
@@ -139,10 +149,12 @@ def relaxed_search(
     return again
 
 
-def about_card(conn: sqlite3.Connection, card: CardTopic, present: list[str], typed: str, per_kind: int) -> SearchResults:
+def about_card(
+    conn: sqlite3.Connection, card: CardTopic, present: list[str], read_as: dict[str, str], typed: str, per_kind: int
+) -> SearchResults:
     """The card some words of ``typed`` name, its rulings about the other words some index holds
-    (``present``), and the results for those words (relaxed as any query's are). A word nothing
-    holds ("rulings" of "Jace rulings") is left out."""
+    (``present``, misspelt ones as ``read_as`` reads them), and the results for those words
+    (relaxed as any query's are). A word nothing holds ("rulings" of "Jace rulings") is left out."""
     words = topic_words(card)
     if present:
         topic = " ".join(present)
@@ -152,7 +164,8 @@ def about_card(conn: sqlite3.Connection, card: CardTopic, present: list[str], ty
     else:  # "what does Zndrsplt do", "Jace rulings": the card, and nothing else to search for
         results = SearchResults(query="", groups={name: [] for name in GROUP_TITLES})
     results.relaxed_from = typed
-    results.left_out = [word for word in words if word not in present] + results.left_out
+    results.left_out = [word for word in words if word not in present and word not in read_as] + results.left_out
+    results.read_as = {**read_as, **results.read_as}
     named = card_hit({"oracle_id": card.oracle_id, "lang": "en", "name": card.name, "english": card.name}, fold(card.name))
     named.detail = "card named in the query"
     results.groups["cards"] = unique([named, *results.groups["cards"]])

@@ -102,3 +102,9 @@ async def test_the_more_links_page_the_topic(snapshot_ds) -> None:
     page = (await snapshot_ds.client.get("/search", params={"q": "Jace transform"})).text
     assert 'name="q" value="Jace transform"' in page
     assert '<a href="/search?q=transform&amp;kind=rules&amp;offset=10">More rules →</a>' in page
+
+
+def test_a_misspelt_word_of_the_topic_is_read_as_the_rules_word(snapshot_conn: sqlite3.Connection) -> None:
+    found = search(snapshot_conn, "Okaun coinn flip")
+    assert (found.query, found.read_as, found.left_out, found.card["about"]) == (
+        "coin flip", {"coinn": "coin"}, [], "coin flip")
