@@ -106,10 +106,11 @@ def search(
         typed = results.abbreviation or results.query
         card = card_and_topic(conn, results.query) if kind is None else None
         present, read_as = words_held(conn, topic_words(card)) if card is not None else ([], {})
-        if card is not None and present:
+        # Some word held as typed: a topic, not a misspelt whole name ("Jace Vryns Prodgy").
+        if card is not None and set(present) - set(read_as.values()):
             return about_card(conn, card, present, read_as, typed, per_kind)
-        # A card named by some words and nothing else held ("Jace Vryns Prodgy"): a misspelt
-        # whole name, if a name is a slip or two away.
+        # A card named by some words and no other word held as typed ("Jace Vryns Prodgy"): a
+        # misspelt whole name, if a name is a slip or two away.
         if results.later_suggestions is not None:
             results.suggestions = results.later_suggestions()
             results.later_suggestions = None
