@@ -60,7 +60,7 @@ from kb.site.search_names import (
 )
 from kb.site.search_relax import PROBED_INDEXES, found_together, relaxed_words
 from kb.site.search_rules import named_rules, rules_by_number, rules_by_text
-from kb.site.search_spelling import rules_word_for
+from kb.site.search_spelling import rules_word_for, vocabulary
 from kb.site.search_text import (
     HIT_END,
     HIT_START,
@@ -186,11 +186,13 @@ def about_card(
 
 def names_a_term(conn: sqlite3.Connection) -> Callable[[str], bool]:
     """Whether a word names a keyword in any language ("cascade", "Trampelschaden") or a section
-    of the current rules ("commander")."""
+    of the current rules ("commander"). A word of the English rules is looked for among the
+    other languages' keywords only if it is not one of the English ones."""
     keywords = keyword_words(conn)
     current = newest_english_version(conn)
+    english = vocabulary(conn)
     return lambda word: (fold(word) in keywords or bool(rules_titled(conn, current, title_key(word)))
-                         or bool(keywords_by_term(conn, word, 1)))
+                         or (word.lower() not in english and bool(keywords_by_term(conn, word, 1))))
 
 
 def found_nothing(results: SearchResults) -> bool:

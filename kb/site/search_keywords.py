@@ -33,6 +33,14 @@ def english_keywords(conn: sqlite3.Connection) -> list[dict[str, Any]]:
     return per_file(conn, _ENGLISH_KEYWORDS, lambda of: _english_keywords(of, newest_english_version(of)))
 
 
+_ENGLISH_KEYWORDS_BY_KEY: OrderedDict[tuple, dict[str, dict[str, Any]]] = OrderedDict()
+
+
+def english_keywords_by_key(conn: sqlite3.Connection) -> dict[str, dict[str, Any]]:
+    """``english_keywords`` by their folded term ("double strike"), kept per served file."""
+    return per_file(conn, _ENGLISH_KEYWORDS_BY_KEY, lambda of: {fold(row["term"]): row for row in english_keywords(of)})
+
+
 def _english_keywords(conn: sqlite3.Connection, current: str | None) -> list[dict[str, Any]]:
     return rows(
         conn,
@@ -111,7 +119,7 @@ def keywords_named_within(conn: sqlite3.Connection, query: str) -> list[Hit]:
     words = WORD.findall(query)
     if len(words) < 2 or has_cjk(query):
         return []
-    by_key = {fold(row["term"]): row for row in english_keywords(conn)}
+    by_key = english_keywords_by_key(conn)
     whole = fold(query)
     named: list[tuple[int, dict[str, Any]]] = []
     taken: set[int] = set()  # "double strike" is Double Strike, not also Double
@@ -130,7 +138,7 @@ def keywords_named_within(conn: sqlite3.Connection, query: str) -> list[Hit]:
 
 def keyword_words(conn: sqlite3.Connection) -> frozenset[str]:
     """The English keywords of one word, folded ("trample", "cascade")."""
-    return frozenset(key for row in english_keywords(conn) if " " not in (key := fold(row["term"])))
+    return frozenset(key for key in english_keywords_by_key(conn) if " " not in key)
 
 
 def keyword_hit(row: dict[str, Any], how: str) -> Hit:
