@@ -26,6 +26,8 @@ from kb.site.search_db import (
     table_exists,
 )
 from kb.site.search_keywords import suggestion_candidates
+from kb.site.search_relax import index_spans
+from kb.site.search_spelling import vocabulary
 from kb.site.symbol_readings import symbol_readings
 
 log = logging.getLogger("kb.site.warm")
@@ -43,6 +45,10 @@ def read_file_maps(conn: sqlite3.Connection) -> None:
         if current is not None and table_exists(conn, "glossary"):
             glossary_patterns(conn, current)
         symbol_readings(conn)
+        # What a search that found nothing as typed reads (kb.site.search_relax): counting a
+        # million rulings' index rows cold took the first such search 100 ms.
+        vocabulary(conn)
+        index_spans(conn)
 
 
 async def warm_file_maps(database: Any) -> None:
