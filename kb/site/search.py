@@ -64,6 +64,7 @@ from kb.site.search_spelling import rules_word_for, vocabulary
 from kb.site.search_text import (
     HIT_END,
     HIT_START,
+    WORD,
     bare_term,
     clean_query,
     compact,
@@ -165,8 +166,10 @@ def about_card(
     else:  # "what does Zndrsplt do", "Jace rulings": the card, and nothing else to search for
         results = SearchResults(query="", groups={name: [] for name in GROUP_TITLES})
     results.relaxed_from = typed
-    results.left_out = [word for word in words if word not in present and word not in read_as] + results.left_out
-    results.read_as = {**read_as, **results.read_as}
+    as_typed = {word.casefold(): word for word in reversed(WORD.findall(card.topic))}
+    results.left_out = [as_typed.get(word, word) for word in words if word not in present and word not in read_as] + (
+        results.left_out)
+    results.read_as = {**{as_typed.get(word, word): reading for word, reading in read_as.items()}, **results.read_as}
     named = card_hit({"oracle_id": card.oracle_id, "lang": "en", "name": card.name, "english": card.name}, fold(card.name))
     named.detail = "card named in the query"
     results.groups["cards"] = unique([named, *results.groups["cards"]])

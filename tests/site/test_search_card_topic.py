@@ -108,3 +108,8 @@ def test_a_misspelt_word_of_the_topic_is_read_as_the_rules_word(snapshot_conn: s
     found = search(snapshot_conn, "Okaun coinn flip")
     assert (found.query, found.read_as, found.left_out, found.card["about"]) == (
         "coin flip", {"coinn": "coin"}, [], "coin flip")
+
+
+def test_the_words_left_out_or_read_are_named_as_typed(snapshot_conn: sqlite3.Connection) -> None:
+    assert search(snapshot_conn, "Jace Rulings 2015").left_out == ["Rulings", "2015"]
+    assert search(snapshot_conn, "Okaun Coinn flip").read_as == {"Coinn": "coin"}
