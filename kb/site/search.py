@@ -170,18 +170,19 @@ def about_card(
     results.left_out = [as_typed.get(word, word) for word in words if word not in present and word not in read_as] + (
         results.left_out)
     results.read_as = {**{as_typed.get(word, word): reading for word, reading in read_as.items()}, **results.read_as}
-    named = card_hit({"oracle_id": card.oracle_id, "lang": "en", "name": card.name, "english": card.name}, fold(card.name))
+    named = card_hit({"oracle_id": card.oracle_id, "lang": "en", "name": card.name, "english": card.name},
+                     fold(card.name)) if card.oracle_id else unlinked_card_hit(card.name, None, True)
     named.detail = "card named in the query"
     results.groups["cards"] = unique([named, *results.groups["cards"]])
     results.counts["cards"] = len(results.groups["cards"])
-    results.groups["card_rulings"], about = card_rulings_about(conn, card.oracle_id, present)
+    results.groups["card_rulings"], about = card_rulings_about(conn, card, present)
     results.counts["card_rulings"] = len(results.groups["card_rulings"])
     # Listed once: the card's rulings leave the rulings that hold the other words.
     listed = {hit.url for hit in results.groups["card_rulings"]}
     others = [hit for hit in results.groups["rulings"] if hit.url not in listed]
     results.counts["rulings"] = max(0, results.counts.get("rulings", 0) - (len(results.groups["rulings"]) - len(others)))
     results.groups["rulings"] = others
-    results.card = {"oracle_id": card.oracle_id, "name": card.name, "typed": card.typed, "about": about}
+    results.card = {"oracle_id": card.oracle_id, "name": card.name, "url": card.url, "typed": card.typed, "about": about}
     results.best = named
     results.suggestions = []
     return results

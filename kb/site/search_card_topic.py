@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from kb.site.search_db import rows
+from kb.site.search_db import card_url, rows
 from kb.site.search_fulltext import mark_words, ruling_hit
 from kb.site.search_hit import Hit
 from kb.site.search_names import display_name
@@ -34,10 +34,14 @@ SHOWN = 25
 
 @dataclass
 class CardTopic:
-    oracle_id: str
-    name: str  # the card's English name
+    oracle_id: str | None  # None: a card known only by the name a page printed ("Tödliches Komplott")
+    name: str  # the card's English name (or that printed name)
     typed: str  # the words that named it, as typed
     topic: str  # the query's other words
+
+    @property
+    def url(self) -> str:
+        return card_url(self.oracle_id, None if self.oracle_id else self.name)
 
 
 def card_and_topic(conn: sqlite3.Connection, query: str) -> CardTopic | None:
@@ -58,12 +62,17 @@ def card_and_topic(conn: sqlite3.Connection, query: str) -> CardTopic | None:
     exact = _cards_named(conn, [fold(typed) for _, _, typed in runs])
     # "Okaun" for "Okaun, Eye of Chaos": a short name is a word or two.
     short = _cards_short_named(conn, [fold(typed) for first, last, typed in runs if last - first < SHORT_NAME_WORDS])
+    unlinked: set[str] | None = None
     for first, last, typed in runs:
         key = fold(typed)
         card = _one(exact.get(key, [])) or (None if "," in key else _one(short.get(key, [])))
+        rest = " ".join((query[:spans[first][0]] + " " + query[spans[last][1]:]).split())
         if card is not None:
-            rest = query[:spans[first][0]] + " " + query[spans[last][1]:]
-            return CardTopic(card["oracle_id"], display_name(card["english"] or card["name"]), typed, " ".join(rest.split()))
+            return CardTopic(card["oracle_id"], display_name(card["english"] or card["name"]), typed, rest)
+        if unlinked is None:
+            unlinked = _unlinked_names(conn, [typed for _, _, typed in runs])
+        if typed in unlinked:
+            return CardTopic(None, typed, typed, rest)
     return None
 
 
@@ -104,21 +113,31 @@ def _cards_short_named(conn: sqlite3.Connection, keys: list[str]) -> dict[str, l
     return found
 
 
+def _unlinked_names(conn: sqlite3.Connection, typed: list[str]) -> set[str]:
+    """Those of ``typed`` that are, exactly, the name a page printed for a card no Oracle card
+    is known for (its rulings keep that name; one statement on the rulings' name index)."""
+    wanted = sorted(set(typed))
+    marks = ", ".join("?" for _ in wanted)
+    return {row["card_name"] for row in rows(
+        conn, f"select distinct card_name from rulings where card_name in ({marks}) and oracle_id is null limit 50", wanted)}
+
+
 def _one(found: list[dict[str, Any]]) -> dict[str, Any] | None:
     return found[0] if len({row["oracle_id"] for row in found}) == 1 else None
 
 
-def card_rulings_about(conn: sqlite3.Connection, oracle_id: str, words: list[str]) -> tuple[list[Hit], str]:
+def card_rulings_about(conn: sqlite3.Connection, card: CardTopic, words: list[str]) -> tuple[list[Hit], str]:
     """The card's rulings that hold every one of ``words`` (the last also as the start of a
     longer word), newest first, else those holding the most of them, and the words they hold;
     with no word, or none held by any ruling: its newest rulings, and "" for the words."""
     found = rows(
         conn,
-        """select rulings.id, rulings.oracle_id, rulings.card_name, rulings.published_at, rulings.text,
+        f"""select rulings.id, rulings.oracle_id, rulings.card_name, rulings.published_at, rulings.text,
             cards.name as english
         from rulings left join cards on cards.oracle_id = rulings.oracle_id
-        where rulings.oracle_id = ? order by rulings.published_at desc, rulings.position limit ?""",
-        (oracle_id, CARD_RULINGS),
+        where {"rulings.oracle_id = ?" if card.oracle_id else "rulings.card_name = ? and rulings.oracle_id is null"}
+        order by rulings.published_at desc, rulings.position limit ?""",
+        (card.oracle_id or card.name, CARD_RULINGS),
     )
     patterns = [re.compile(r"\b" + re.escape(word) + (r"\w*" if index == len(words) - 1 else r"\b"), re.IGNORECASE)
                 for index, word in enumerate(words)]

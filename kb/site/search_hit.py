@@ -53,7 +53,7 @@ class SearchResults:
     read_as: dict[str, str] = field(default_factory=dict)  # a misspelt word → the rules word searched
     # The card some of the query's words named ("Okaun" of "Okaun coin flip"): oracle_id, name,
     # typed (those words); its rulings holding the other words are the group "card_rulings".
-    card: dict[str, str] | None = None
+    card: dict[str, str | None] | None = None
     # "Did you mean", not asked for yet (``kb.site.search._search``): not part of the answer.
     later_suggestions: Callable[[], list[Hit]] | None = field(default=None, repr=False, compare=False)
 

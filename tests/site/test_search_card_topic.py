@@ -40,8 +40,8 @@ def test_the_cards_rulings_about_the_rest_come_first(snapshot_conn: sqlite3.Conn
     found = search(snapshot_conn, "Okaun coin flip")
     url = okaun_url(snapshot_conn)
     assert (found.best.url, found.best.title, found.relaxed_from) == (url, "Okaun, Eye of Chaos", "Okaun coin flip")
-    assert found.card == {"oracle_id": url.removeprefix("/card/"), "name": "Okaun, Eye of Chaos", "typed": "Okaun",
-                          "about": "coin flip"}
+    assert found.card == {"oracle_id": url.removeprefix("/card/"), "name": "Okaun, Eye of Chaos", "url": url,
+                          "typed": "Okaun", "about": "coin flip"}
     card_rulings = found.groups["card_rulings"]
     assert card_rulings and all(hit.url.startswith(url + "#ruling-") for hit in card_rulings)
     for hit in card_rulings:
@@ -113,3 +113,15 @@ def test_a_misspelt_word_of_the_topic_is_read_as_the_rules_word(snapshot_conn: s
 def test_the_words_left_out_or_read_are_named_as_typed(snapshot_conn: sqlite3.Connection) -> None:
     assert search(snapshot_conn, "Jace Rulings 2015").left_out == ["Rulings", "2015"]
     assert search(snapshot_conn, "Okaun Coinn flip").read_as == {"Coinn": "coin"}
+
+
+def test_a_card_known_only_by_a_printed_name(snapshot_conn: sqlite3.Connection) -> None:
+    """The German page's "Tödliches Komplott" names no Oracle card: its rulings keep the name."""
+    found = search(snapshot_conn, "how does Tödliches Komplott connive")
+    url = "/card?name=T%C3%B6dliches%20Komplott"
+    assert found.card == {"oracle_id": None, "name": "Tödliches Komplott", "url": url, "typed": "Tödliches Komplott",
+                          "about": "connive"}
+    assert found.best.url == url
+    held = {row[0] for row in snapshot_conn.execute(
+        "select id from rulings where card_name = 'Tödliches Komplott' and oracle_id is null and text like '%connive%'")}
+    assert held and {int(hit.url.rsplit("-", 1)[1]) for hit in found.groups["card_rulings"]} == held
