@@ -113,13 +113,14 @@ KEYWORD_WORDS_AT_MOST = 3
 
 
 def keywords_named_within(conn: sqlite3.Connection, query: str) -> list[Hit]:
-    """The English keywords that a word or a run of words of a longer query names ("how does
-    trample work with deathtouch": Trample and Deathtouch), in the order the query names them.
-    The query as a whole is ``keywords_by_term``'s."""
+    """The keywords that a word or a run of words of a longer query names, in English or as a
+    term of the keyword dictionary ("how does trample work with deathtouch": Trample and
+    Deathtouch; "Fliegend oder verursacht Trampelschaden": Flying and Trample), in the order the
+    query names them. The query as a whole is ``keywords_by_term``'s."""
     words = WORD.findall(query)
     if len(words) < 2 or has_cjk(query):
         return []
-    by_key = english_keywords_by_key(conn)
+    by_key = {**dictionary_by_key(conn), **english_keywords_by_key(conn)}
     whole = fold(query)
     named: list[tuple[int, dict[str, Any]]] = []
     taken: set[int] = set()  # "double strike" is Double Strike, not also Double
@@ -134,6 +135,23 @@ def keywords_named_within(conn: sqlite3.Connection, query: str) -> list[Hit]:
     named.sort(key=lambda pair: pair[0])
     return [Hit("keyword", f"{row['rule_number']} {row['en_term']}", rule_url(row["rule_number"]),
                 html.escape(row["en_term"]), "en", NAMED_IN_QUERY) for _, row in named]
+
+
+_DICTIONARY_BY_KEY: OrderedDict[tuple, dict[str, dict[str, Any]]] = OrderedDict()
+
+
+def dictionary_by_key(conn: sqlite3.Connection) -> dict[str, dict[str, Any]]:
+    """The keyword dictionary's terms in every language by their folded term ("fliegend"), the
+    first of a term two keywords share; kept per served file."""
+    def read(of: sqlite3.Connection) -> dict[str, dict[str, Any]]:
+        if not table_has_rows(of, "keyword_dictionary"):
+            return {}
+        found: dict[str, dict[str, Any]] = {}
+        for row in rows(of, "select term, en_term, rule_number from keyword_dictionary order by lang, term limit 20000"):
+            found.setdefault(fold(row["term"]), row)
+        return found
+
+    return per_file(conn, _DICTIONARY_BY_KEY, read)
 
 
 def keyword_words(conn: sqlite3.Connection) -> frozenset[str]:

@@ -159,3 +159,12 @@ def test_a_keywords_word_is_left_out_last(snapshot_conn: sqlite3.Connection) -> 
     found = search(snapshot_conn, "qué pasa con arrolla y la criatura")
     assert (found.query, found.best.title) == ("arrolla", "702.19 Trample")
     assert found.left_out == ["qué", "pasa", "con", "y", "la", "criatura"]
+
+
+def test_keywords_named_in_other_languages_are_listed(snapshot_conn: sqlite3.Connection) -> None:
+    """"Fliegend" and "verursacht Trampelschaden" are German printed terms of the snapshot's
+    keyword dictionary; "vuela" and "arrolla" Spanish ones."""
+    named = keywords_named_within(snapshot_conn, "Fliegend oder verursacht Trampelschaden")
+    assert [hit.title for hit in named] == ["702.9 Flying", "702.19 Trample"]
+    found = search(snapshot_conn, "vuela y arrolla")
+    assert {hit.title for hit in found.groups["keywords"]} == {"702.9 Flying", "702.19 Trample"}
