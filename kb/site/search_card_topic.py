@@ -2,14 +2,16 @@
 
 A ruling rarely prints its own card's name, so nothing holds every word of such a query and it
 found nothing (or, once a question's words could be left out, only the rules of its other words).
-Here a run of its words that names one card in any language — its whole name as typed, or the
-short name a legendary card goes by (the part of its name before the comma: "Okaun" for "Okaun,
-Eye of Chaos", as CR 201.5c treats it) — is taken as that card, and its rulings holding the other
-words are listed. A name that several cards share names none of them.
+Here a run of its words that names one card in any language — its whole name as typed, the short
+name a legendary card goes by (the part of its name before the comma: "Okaun" for "Okaun, Eye of
+Chaos", as CR 201.5c treats it), or the name a page printed for a card not linked yet ("Tödliches
+Komplott") — is taken as that card, and its rulings holding the other words are listed. A name
+that several cards share names none of them.
 
 Bounded: one statement for the whole names of every run of words (up to eight words, neither
 first nor last a question word), one for the short names (a run of a word or two: a range of the
-name index each), and the named card's rulings (at most ``CARD_RULINGS``).
+name index each), one for the printed names, and the named card's rulings (at most
+``CARD_RULINGS``).
 """
 from __future__ import annotations
 
