@@ -44,10 +44,11 @@ QUESTION_WORDS = frozenset("""
 
 # The full-text indexes whose rows a search shows, in the order they are probed.
 PROBED_INDEXES = ("rules_fts", "glossary_fts", "rulings_fts", "ruling_translations_fts", "card_names_fts")
-# The indexes a word's commonness is measured in: the share of their rows that hold it (what
-# ranking calls a word's document frequency). A word held by more than one row in twenty is
-# common (as "no", "such", "player", "creature" are): a set of common words alone is never offered.
-COUNTED_INDEXES = ("rules_fts", "rulings_fts")
+# The indexes a word's commonness is measured in: the largest share of one's rows that hold it
+# (what ranking calls a word's document frequency). A word held by more than one row in twenty of
+# one is common (as "no", "such", "player", "creature" are): a set of common words alone is never
+# offered.
+COUNTED_INDEXES = ("rules_fts", "rulings_fts", "ruling_translations_fts")
 COMMON_SHARE = 0.05
 SHARE_WINDOW = 1000
 # Words of a question looked at (an FTS query reads twelve), and the rarest of them searched for:
@@ -157,19 +158,19 @@ def found_together(conn: sqlite3.Connection, words: list[str], indexes: list[str
 
 
 def _share(conn: sqlite3.Connection, word: str) -> float:
-    """The share of the counted indexes' rows that hold ``word``: counted exactly up to
+    """The largest share of a counted index's rows that hold ``word`` (a word common in the
+    translations' language is common, however rare in English): counted exactly up to
     ``SHARE_WINDOW`` matches of an index, else estimated from how far into its rowids that many
     matches reach (rowids are dense, or hashes spread evenly over their range)."""
-    held = rows_in_all = 0.0
+    largest = 0.0
     for index, (rows_held, low, high) in index_spans(conn).items():
         found, last = conn.execute(
             f"select count(*), max(rowid) from (select rowid from {index} where {index} match ? limit {SHARE_WINDOW})",
             (f'"{word}"',),
         ).fetchone()
         reached = rows_held if found < SHARE_WINDOW or high <= low else rows_held * (last - low + 1) / (high - low + 1)
-        held += min(rows_held, found * rows_held / max(reached, 1))
-        rows_in_all += rows_held
-    return held / rows_in_all if rows_in_all else 0.0
+        largest = max(largest, min(1.0, found / max(reached, 1)))
+    return largest
 
 
 _INDEX_SPANS: OrderedDict[tuple, dict[str, tuple[int, int, int]]] = OrderedDict()
