@@ -168,3 +168,23 @@ def test_keywords_named_in_other_languages_are_listed(snapshot_conn: sqlite3.Con
     assert [hit.title for hit in named] == ["702.9 Flying", "702.19 Trample"]
     found = search(snapshot_conn, "vuela y arrolla")
     assert {hit.title for hit in found.groups["keywords"]} == {"702.9 Flying", "702.19 Trample"}
+
+
+def test_a_word_common_in_one_index_is_common() -> None:
+    """Commonness is the largest share of one index's rows: "mit", in every German translation,
+    is common though no English row holds it. (Constructed rows, not data: the measure alone.)"""
+    from kb.site.search_relax import COMMON_SHARE, _share
+
+    conn = sqlite3.connect(":memory:")
+    for index in ("rules_fts", "rulings_fts", "ruling_translations_fts"):
+        conn.execute(f"create virtual table {index} using fts5(text)")
+    conn.executemany("insert into rules_fts (text) values (?)", [(f"rule {n} about trample",) for n in range(400)])
+    conn.executemany("insert into rulings_fts (text) values (?)", [(f"ruling {n} of a card",) for n in range(400)])
+    conn.executemany("insert into ruling_translations_fts (text) values (?)",
+                     [(f"Regel {n} mit Trampelschaden",) for n in range(40)])
+    assert _share(conn, "mit") == 1.0 > COMMON_SHARE
+    assert _share(conn, "trample") == 1.0
+    assert _share(conn, "Trampelschaden") == 1.0
+    assert _share(conn, "card") == 1.0 and _share(conn, "xyzzy") == 0.0
+    conn.executemany("insert into rulings_fts (text) values (?)", [(f"another {n}",) for n in range(3600)])
+    assert _share(conn, "card") == 0.1  # 400 of 4,000 rulings
