@@ -125,3 +125,11 @@ def test_a_card_known_only_by_a_printed_name(snapshot_conn: sqlite3.Connection) 
     held = {row[0] for row in snapshot_conn.execute(
         "select id from rulings where card_name = 'Tödliches Komplott' and oracle_id is null and text like '%connive%'")}
     assert held and {int(hit.url.rsplit("-", 1)[1]) for hit in found.groups["card_rulings"]} == held
+
+
+@pytest.mark.parametrize("query", ["Okaun coin flip", "Jace Vryns Prodgy", "xyzzy plugh", "what happens if my commander dies",
+                                   "Omnibian xyzzy", "trample"])
+def test_no_answer_keeps_a_pending_did_you_mean(snapshot_conn: sqlite3.Connection, query: str) -> None:
+    """Answers are kept in the page cache: none may hold the deferred suggestions (they hold a
+    connection)."""
+    assert search(snapshot_conn, query).later_suggestions is None
