@@ -110,8 +110,8 @@ def relaxed_words(
         return None
 
     def telling(words_kept: list[str]) -> bool:
-        # Words common in every index ("no such" of "no such wordxyz") tell nothing of what was
-        # asked: their results would be noise, so such a set is never offered.
+        # Common words only ("no such" of "no such wordxyz": each in more than one row in twenty
+        # of an index) tell nothing of what was asked: their results would be noise.
         return any(named[word] or share(word) <= COMMON_SHARE for word in words_kept)
 
     probes = MULTI_WORD_PROBES
