@@ -58,9 +58,9 @@ from kb.site.search_names import (
     unique,
     unlinked_card_hit,
 )
-from kb.site.search_relax import PROBED_INDEXES, found_together, relaxed_words
+from kb.site.search_relax import relaxed_words, words_held
 from kb.site.search_rules import named_rules, rules_by_number, rules_by_text
-from kb.site.search_spelling import rules_word_for, vocabulary
+from kb.site.search_spelling import vocabulary
 from kb.site.search_text import (
     HIT_END,
     HIT_START,
@@ -120,21 +120,6 @@ def search(
         if card is not None:
             return about_card(conn, card, present, read_as, typed, per_kind)
         return relaxed_search(conn, results.query, typed, per_kind, kind, offset) or results
-
-
-def words_held(conn: sqlite3.Connection, words: list[str]) -> tuple[list[str], dict[str, str]]:
-    """The words some full-text index holds, a misspelt word of the rules read as that word
-    ("flpi" → flip), and those readings."""
-    indexes = [name for name in PROBED_INDEXES if table_exists(conn, name)]
-    held: list[str] = []
-    read_as: dict[str, str] = {}
-    for word in words:
-        if found_together(conn, [word], indexes):
-            held.append(word)
-        elif (reading := rules_word_for(conn, word, lambda candidate: 0.0)) and reading not in held:
-            held.append(reading)
-            read_as[word] = reading
-    return held, read_as
 
 
 def relaxed_search(

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -155,8 +154,4 @@ def card_rulings_about(conn: sqlite3.Connection, card: CardTopic, words: list[st
 
 def topic_words(card: CardTopic) -> list[str]:
     """The words of the topic asked about, folded, question words aside ("coin flip")."""
-    return _distinct_words(word.casefold() for word in WORD.findall(card.topic) if word.casefold() not in QUESTION_WORDS)
-
-
-def _distinct_words(words: Iterable[str]) -> list[str]:
-    return list(dict.fromkeys(words))
+    return list(dict.fromkeys(word.casefold() for word in WORD.findall(card.topic) if word.casefold() not in QUESTION_WORDS))

@@ -80,7 +80,7 @@ def relaxed_words(
     if not words or has_cjk(query):
         return None
     candidates = _distinct([word for word in words if word.casefold() not in QUESTION_WORDS])[:MAX_CANDIDATES]
-    indexes = [name for name in PROBED_INDEXES if table_exists(conn, name)]
+    indexes = probed_indexes(conn)
     named = {word: names_a_term(word) for word in candidates}
     shares: dict[str, float] = {}
 
@@ -89,18 +89,8 @@ def relaxed_words(
             shares[word] = _share(conn, word)
         return shares[word]
 
-    # A word nothing holds is read as the rules word it misspells ("comander"), or left out at
-    # once ("rulings" and "2015" of "Jace rulings 2015").
-    read_as: dict[str, str] = {}
-    found_alone = []
-    for word in candidates:
-        if named[word] or found_together(conn, [word], indexes):
-            found_alone.append(word)
-        elif (reading := rules_word_for(conn, word, share)) and reading not in found_alone:
-            read_as[word] = reading
-            named[reading] = names_a_term(reading)
-            found_alone.append(reading)
-    candidates = found_alone
+    candidates, read_as = words_held(conn, candidates, share, held_anyway=named.__getitem__)
+    named.update({reading: names_a_term(reading) for reading in read_as.values()})
     if len(words) < 2 and not read_as:
         return None
     # The rarest few (a keyword's or a section's word first), in the order they were typed.
@@ -141,6 +131,33 @@ def relaxed_words(
                 return relaxed(rest)
         kept.remove(commonest_first[0])
     return None
+
+
+def probed_indexes(conn: sqlite3.Connection) -> list[str]:
+    """The full-text indexes of ``PROBED_INDEXES`` the file has."""
+    return [name for name in PROBED_INDEXES if table_exists(conn, name)]
+
+
+def words_held(
+    conn: sqlite3.Connection, words: list[str], commonness: Callable[[str], float] | None = None,
+    held_anyway: Callable[[str], bool] = lambda word: False,
+) -> tuple[list[str], dict[str, str]]:
+    """The words some full-text index holds (or ``held_anyway``: a keyword a dictionary names),
+    a word nothing holds read as the rules word it misspells ("comander" → commander: the
+    commonest candidate by ``commonness``), the others left out ("rulings" and "2015" of "Jace
+    rulings 2015"); and those readings, typed → read."""
+    indexes = probed_indexes(conn)
+    held: list[str] = []
+    read_as: dict[str, str] = {}
+    for word in words:
+        if held_anyway(word) or found_together(conn, [word], indexes):
+            held.append(word)
+        elif (reading := rules_word_for(conn, word, commonness or (lambda candidate: _share(conn, candidate)))) and (
+            reading not in held
+        ):
+            read_as[word] = reading
+            held.append(reading)
+    return held, read_as
 
 
 def found_together(conn: sqlite3.Connection, words: list[str], indexes: list[str]) -> bool:

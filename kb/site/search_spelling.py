@@ -56,6 +56,5 @@ def rules_word_for(conn: sqlite3.Connection, word: str, commonness: Callable[[st
     if folded in known:
         return None
     candidates = sorted(one_edit_away(folded) & known)
-    if not candidates:
-        return None
-    return max(candidates, key=lambda candidate: (commonness(candidate), -candidates.index(candidate)))
+    # ``max`` keeps the first of equals: the alphabetically first.
+    return max(candidates, key=commonness) if candidates else None
