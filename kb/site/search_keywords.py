@@ -120,7 +120,7 @@ def keywords_named_within(conn: sqlite3.Connection, query: str) -> list[Hit]:
     words = WORD.findall(query)
     if len(words) < 2 or has_cjk(query):
         return []
-    by_key = {**dictionary_by_key(conn), **english_keywords_by_key(conn)}
+    by_key = keyword_terms_by_key(conn)
     whole = fold(query)
     named: list[tuple[int, dict[str, Any]]] = []
     taken: set[int] = set()  # "double strike" is Double Strike, not also Double
@@ -137,21 +137,21 @@ def keywords_named_within(conn: sqlite3.Connection, query: str) -> list[Hit]:
                 html.escape(row["en_term"]), "en", NAMED_IN_QUERY) for _, row in named]
 
 
-_DICTIONARY_BY_KEY: OrderedDict[tuple, dict[str, dict[str, Any]]] = OrderedDict()
+_KEYWORD_TERMS_BY_KEY: OrderedDict[tuple, dict[str, dict[str, Any]]] = OrderedDict()
 
 
-def dictionary_by_key(conn: sqlite3.Connection) -> dict[str, dict[str, Any]]:
-    """The keyword dictionary's terms in every language by their folded term ("fliegend"), the
-    first of a term two keywords share; kept per served file."""
+def keyword_terms_by_key(conn: sqlite3.Connection) -> dict[str, dict[str, Any]]:
+    """Every keyword's terms by their folded term: the English keywords ("double strike") and the
+    keyword dictionary's terms in every language ("fliegend"; the first of a term two keywords
+    share, an English keyword before any); kept per served file."""
     def read(of: sqlite3.Connection) -> dict[str, dict[str, Any]]:
-        if not table_has_rows(of, "keyword_dictionary"):
-            return {}
         found: dict[str, dict[str, Any]] = {}
-        for row in rows(of, "select term, en_term, rule_number from keyword_dictionary order by lang, term limit 20000"):
-            found.setdefault(fold(row["term"]), row)
-        return found
+        if table_has_rows(of, "keyword_dictionary"):
+            for row in rows(of, "select term, en_term, rule_number from keyword_dictionary order by lang, term limit 20000"):
+                found.setdefault(fold(row["term"]), row)
+        return {**found, **english_keywords_by_key(of)}
 
-    return per_file(conn, _DICTIONARY_BY_KEY, read)
+    return per_file(conn, _KEYWORD_TERMS_BY_KEY, read)
 
 
 def keyword_words(conn: sqlite3.Connection) -> frozenset[str]:
