@@ -24,7 +24,7 @@ from kb.site.search_db import card_url, rows
 from kb.site.search_fulltext import mark_words, ruling_hit
 from kb.site.search_hit import Hit
 from kb.site.search_names import display_name
-from kb.site.search_relax import QUESTION_WORDS
+from kb.site.search_question_words import question_words
 from kb.site.search_text import WORD, fold, has_cjk
 
 LONGEST_NAME = 8  # words
@@ -52,11 +52,12 @@ def card_and_topic(conn: sqlite3.Connection, query: str) -> CardTopic | None:
     if len(spans) < 2 or has_cjk(query):
         return None
     words = [query[start:end].casefold() for start, end in spans]
+    asking = question_words(words)
     runs: list[tuple[int, int, str]] = []  # (first word, last word, the run as typed), longest first
     for size in range(min(LONGEST_NAME, len(spans) - 1), 0, -1):
         for first in range(len(spans) - size + 1):
             last = first + size - 1
-            if words[first] not in QUESTION_WORDS and words[last] not in QUESTION_WORDS:
+            if fold(words[first]) not in asking and fold(words[last]) not in asking:
                 runs.append((first, last, query[spans[first][0]:spans[last][1]]))
     if not runs:
         return None
@@ -154,4 +155,6 @@ def card_rulings_about(conn: sqlite3.Connection, card: CardTopic, words: list[st
 
 def topic_words(card: CardTopic) -> list[str]:
     """The words of the topic asked about, folded, question words aside ("coin flip")."""
-    return list(dict.fromkeys(word.casefold() for word in WORD.findall(card.topic) if word.casefold() not in QUESTION_WORDS))
+    words = WORD.findall(card.topic)
+    asking = question_words(WORD.findall(f"{card.typed} {card.topic}"))
+    return list(dict.fromkeys(word.casefold() for word in words if fold(word) not in asking))

@@ -3,7 +3,8 @@
 The one-box search asks for every word of a query. Judges and players type questions ("what
 happens if my commander dies", "can I respond to a cascade trigger"), and no rule, ruling or
 glossary entry holds all of those words, so such a query found nothing. Here the question's
-words ("what", "if", "my", …) and the words nothing holds are left out first, unless such a word
+words ("what", "if", "my", …; German, French, Spanish, Italian, Portuguese or Russian ones too:
+``search_question_words``) and the words nothing holds are left out first, unless such a word
 misspells a word of the rules ("comander": read as "commander"). Of the rest, the five rarest
 are kept; if they are not found together, the commonest is left out, one at a time, until the
 remaining words are: the rarest words say most about what was asked, and a word that names a
@@ -24,23 +25,9 @@ from dataclasses import dataclass, field
 
 from kb.site.search_db import per_file, table_exists
 from kb.site.search_prefix import prefix_as_words
+from kb.site.search_question_words import question_words
 from kb.site.search_spelling import rules_word_for
-from kb.site.search_text import WORD, fts_query, has_cjk
-
-# English words of a question or a sentence, rather than of what is asked about. Only left out
-# when the query as typed found nothing, so a CR phrase that holds them ("until end of turn",
-# "if a creature would die") is always searched as typed first.
-QUESTION_WORDS = frozenset("""
-    a an the and or but of to in on at by for from with without into onto about as
-    is are was were be been being am do does did doing done
-    can could may might must shall should will would
-    what whats which who whom whose when where why how
-    i me my mine we us our you your yours he him his she her it its they them their
-    this that these those there here if then so than also just
-    happen happens happened happening work works worked working
-    same different difference between vs versus mean means meaning
-    s t d ll re ve m
-""".split())
+from kb.site.search_text import WORD, fold, fts_query, has_cjk
 
 # The full-text indexes whose rows a search shows, in the order they are probed.
 PROBED_INDEXES = ("rules_fts", "glossary_fts", "rulings_fts", "ruling_translations_fts", "card_names_fts")
@@ -79,7 +66,10 @@ def relaxed_words(
     words = WORD.findall(query)
     if not words or has_cjk(query):
         return None
-    candidates = _distinct([word for word in words if word.casefold() not in QUESTION_WORDS])[:MAX_CANDIDATES]
+    # Only when the query as typed found nothing, so a CR phrase that holds such words ("until end
+    # of turn", "if a creature would die") is always searched as typed first.
+    asking = question_words(words)
+    candidates = _distinct([word for word in words if fold(word) not in asking])[:MAX_CANDIDATES]
     indexes = probed_indexes(conn)
     named = {word: names_a_term(word) for word in candidates}
     shares: dict[str, float] = {}

@@ -188,3 +188,51 @@ def test_a_word_common_in_one_index_is_common() -> None:
     assert _share(conn, "card") == 1.0 and _share(conn, "xyzzy") == 0.0
     conn.executemany("insert into rulings_fts (text) values (?)", [(f"another {n}",) for n in range(3600)])
     assert _share(conn, "card") == 0.1  # 400 of 4,000 rulings
+
+
+@pytest.mark.parametrize(
+    ("question", "its_question_words"),
+    [
+        # Before, "qué si" found the Spanish page of the CR's rule on Conspire, and "il" the
+        # Italian name of Ulasht, the Hate Seed: an answer to no question asked.
+        ("qué pasa si mi comandante muere", "qué si"),
+        ("que se passe-t-il si mon commandant meurt", "il"),
+        ("cosa succede se il mio comandante muore", "il"),
+        ("o que acontece se meu comandante morre", "que se"),
+    ],
+)
+def test_the_question_words_of_other_languages_answer_nothing(
+    snapshot_conn: sqlite3.Connection, question: str, its_question_words: str
+) -> None:
+    """The snapshot holds no rule, ruling or name of a commander in these languages: nothing is
+    the honest answer, though something holds the question's own words."""
+    assert search(snapshot_conn, its_question_words).total
+    found = search(snapshot_conn, question)
+    assert (found.total, found.best, found.relaxed_from) == (0, None, None)
+
+
+@pytest.mark.parametrize(
+    ("question", "searched", "left_out", "best"),
+    [
+        ("was passiert wenn die Kreatur Trampelschaden hat", "Trampelschaden",
+         ["was", "passiert", "wenn", "die", "Kreatur", "hat"], "702.19 Trample"),
+        ("qué hace arrolla con la criatura", "arrolla", ["qué", "hace", "con", "la", "criatura"], "702.19 Trample"),
+        ("was ist Fliegend", "Fliegend", ["was", "ist"], "702.9 Flying"),
+    ],
+)
+def test_a_question_in_another_language_is_searched_by_its_telling_words(
+    snapshot_conn: sqlite3.Connection, question: str, searched: str, left_out: list[str], best: str
+) -> None:
+    found = search(snapshot_conn, question)
+    assert (found.query, found.left_out, found.best.title) == (searched, left_out, best)
+
+
+def test_a_word_of_another_languages_question_is_kept_in_english() -> None:
+    """"die" is a German article and a word of the English rules: an English question keeps it,
+    a German one leaves it out; "il" is French and Italian."""
+    from kb.site.search_question_words import question_words
+
+    assert "die" not in question_words("what happens when a creature would die".split())
+    assert "die" in question_words("was passiert wenn die Kreatur stirbt".split())
+    assert {"il", "que"} <= question_words("que se passe-t-il".replace("-", " ").split())
+    assert question_words(["Kommandant"]) == question_words(["what"])
