@@ -22,6 +22,7 @@ from functools import partial
 from kb.site.search_abbreviations import spelled_out
 from kb.site.search_card_topic import CardTopic, card_and_topic, card_rulings_about, topic_words
 from kb.site.search_cjk import cjk_glossary, cjk_rows, cjk_rule_rows, cjk_translations
+from kb.site.search_cjk_relax import names_a_cjk_term, relaxed_cjk
 from kb.site.search_db import (
     bounded_count,
     card_url,
@@ -126,7 +127,10 @@ def relaxed_search(
     conn: sqlite3.Connection, query: str, typed: str, per_kind: int, kind: str | None, offset: int
 ) -> SearchResults | None:
     """The results for the words of ``query`` something holds (``search_relax``), or None."""
-    relaxed = relaxed_words(conn, query, names_a_term(conn))
+    if has_cjk(query):  # "飞行怎么运作": a run of characters, not words
+        relaxed = relaxed_cjk(conn, query, names_a_cjk_term(conn))
+    else:
+        relaxed = relaxed_words(conn, query, names_a_term(conn))
     if relaxed is None:
         return None
     again = _search(conn, " ".join(relaxed.kept), per_kind, kind, offset, asked=typed)
@@ -239,8 +243,9 @@ def _search(
         number, _, english = keyword.title.partition(" ")
         groups["rulings"] += rulings_citing(conn, number, english, size)
     # Listed, not searched: the rules and rulings are those of the query's words.
-    groups["keywords"] += keywords_named_within(conn, asked or query) + (
-        keywords_named_within(conn, query) if asked else [])
+    listed = {hit.url.split("#")[0] for hit in groups["keywords"]}
+    groups["keywords"] += [hit for hit in keywords_named_within(conn, asked or query) + (
+        keywords_named_within(conn, query) if asked else []) if hit.url.split("#")[0] not in listed]
     for name in GROUP_TITLES:
         hits = unique(groups[name])
         if name == "rules":

@@ -110,24 +110,28 @@ NAMED_IN_QUERY = "keyword named in the query"
 # A keyword is named by at most three words ("double strike", "split second", "will of the council"
 # is an ability word, not a keyword).
 KEYWORD_WORDS_AT_MOST = 3
+CJK_KEYWORD_CHARACTERS_AT_MOST = 8
 
 
 def keywords_named_within(conn: sqlite3.Connection, query: str) -> list[Hit]:
     """The keywords that a word or a run of words of a longer query names, in English or as a
     term of the keyword dictionary ("how does trample work with deathtouch": Trample and
-    Deathtouch; "Fliegend oder verursacht Trampelschaden": Flying and Trample), in the order the
-    query names them. The query as a whole is ``keywords_by_term``'s."""
-    words = WORD.findall(query)
-    if len(words) < 2 or has_cjk(query):
+    Deathtouch; "Fliegend oder verursacht Trampelschaden": Flying and Trample; "践踏和死触怎么一起运作":
+    Trample and Deathtouch), in the order the query names them. The query as a whole is ``keywords_by_term``'s."""
+    cjk = has_cjk(query)
+    # CJK: runs of characters ("践踏和死触怎么一起运作": 践踏 and 死触), two at least.
+    words = list("".join(query.split())) if cjk else WORD.findall(query)
+    if len(words) < 2:
         return []
     by_key = keyword_terms_by_key(conn)
     whole = fold(query)
     named: list[tuple[int, dict[str, Any]]] = []
     taken: set[int] = set()  # "double strike" is Double Strike, not also Double
-    for size in range(min(KEYWORD_WORDS_AT_MOST, len(words)), 0, -1):
+    longest = CJK_KEYWORD_CHARACTERS_AT_MOST if cjk else KEYWORD_WORDS_AT_MOST
+    for size in range(min(longest, len(words)), 1 if cjk else 0, -1):
         for start in range(len(words) - size + 1):
             span = set(range(start, start + size))
-            key = fold(" ".join(words[start:start + size]))
+            key = fold(("" if cjk else " ").join(words[start:start + size]))
             row = by_key.get(key)
             if row is not None and key != whole and not span & taken:
                 named.append((start, row))

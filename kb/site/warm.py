@@ -16,6 +16,7 @@ import sqlite3
 from typing import Any
 
 from kb.site.rule_page import glossary_patterns
+from kb.site.search_cjk_relax import cjk_rows_by_lang, translated_glossary_terms
 from kb.site.search_db import (
     close_noted,
     connect_noting_file,
@@ -49,6 +50,8 @@ def read_file_maps(conn: sqlite3.Connection) -> None:
         # million rulings' index rows cold took the first such search 100 ms.
         vocabulary(conn)
         index_spans(conn)
+        cjk_rows_by_lang(conn)  # and a CJK one (kb.site.search_cjk_relax)
+        translated_glossary_terms(conn)
 
 
 async def warm_file_maps(database: Any) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.site import card_page, page_cache, rule_page, search_db, search_keywords, search_relax, search_spelling
+from kb.site import card_page, page_cache, rule_page, search_cjk_relax, search_db, search_keywords, search_relax, search_spelling
 from kb.site.limits import PAGE_THREAD_PREFIX
 from kb.site.page_cache import PageCache, file_signature
 from kb.site.reload import reloader_for
@@ -132,7 +132,8 @@ def _maps_kept_for(path: Path) -> list[str]:
     key = (str(path), file_signature(str(path)))
     kept = {"rule heads": search_db._RULE_HEADS, "rule titles": search_db._RULE_TITLES,
             "file facts": search_db._FILE_FACTS, "keyword suggestions": search_keywords._SUGGESTION_CANDIDATES,
-            "rules vocabulary": search_spelling._VOCABULARY, "index spans": search_relax._INDEX_SPANS}
+            "rules vocabulary": search_spelling._VOCABULARY, "index spans": search_relax._INDEX_SPANS,
+            "cjk rows": search_cjk_relax._CJK_ROWS, "translated glossary terms": search_cjk_relax._GLOSSARY_TERMS}
     found = [name for name, maps in kept.items() if key in maps]
     facts = search_db._FILE_FACTS.get(key)
     if facts and facts.newest_english in rule_page._GLOSSARY_PATTERNS.get(key, {}):
@@ -149,7 +150,7 @@ async def test_the_search_maps_are_read_at_start_and_before_a_new_file_serves(
     ds = make_datasette(served_copy)
     await ds.invoke_startup()
     assert _maps_kept_for(served_copy) == ["rule heads", "rule titles", "file facts", "keyword suggestions", "rules vocabulary",
-                                         "index spans", "glossary patterns"]
+                                         "index spans", "cjk rows", "translated glossary terms", "glossary patterns"]
     replacement = served_copy.with_name("next.db")
     shutil.copy(snapshot_db, replacement)
     os.replace(replacement, served_copy)  # another file: another signature
@@ -160,7 +161,7 @@ async def test_the_search_maps_are_read_at_start_and_before_a_new_file_serves(
     await reloader.task
     assert reloader.reloads == 1
     assert _maps_kept_for(served_copy) == ["rule heads", "rule titles", "file facts", "keyword suggestions", "rules vocabulary",
-                                         "index spans", "glossary patterns"]
+                                         "index spans", "cjk rows", "translated glossary terms", "glossary patterns"]
 
 
 async def test_a_failing_head_start_holds_up_neither_a_start_nor_a_swap(

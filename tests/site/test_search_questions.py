@@ -236,3 +236,43 @@ def test_a_word_of_another_languages_question_is_kept_in_english() -> None:
     assert "die" in question_words("was passiert wenn die Kreatur stirbt".split())
     assert {"il", "que"} <= question_words("que se passe-t-il".replace("-", " ").split())
     assert question_words(["Kommandant"]) == question_words(["what"])
+
+
+@pytest.mark.parametrize(
+    ("question", "searched", "left_out", "best"),
+    [
+        # A keyword's term, split from the question phrase "怎么运作" (how does … work).
+        ("飞行怎么运作", "飞行", ["怎么运作"], "702.9 Flying"),
+        # The Chinese CR's title of 903; "死了" ends with a particle and is never a piece.
+        ("指挥官死了会怎样", "指挥官", ["死了会怎样"], "903 Commander"),
+        # Korean particles: "커맨더가" is held by nothing, "커맨더" is the Korean CR's title of 903.
+        ("커맨더가 죽으면 어떻게 되나요", "커맨더", ["가", "죽으면", "어떻게", "되나요"], "903 Commander"),
+        ("비행은 어떻게 작동하나요", "비행", ["은", "어떻게", "작동하나요"], "702.9 Flying"),
+        ("飛行とは何ですか", "飛行", ["とは何ですか"], "702.9 Flying"),
+        ("什么是堆叠", "堆叠", ["什么是"], "405 Stack"),
+        # A glossary term of the Chinese CR (咒语, spell), and the section it titles.
+        ("咒语怎么运作", "咒语", ["怎么运作"], "112 Spells"),
+        # A card's Chinese name, printed by a page for a card not linked yet.
+        ("灵魂牧者怎么运作", "灵魂牧者", ["怎么运作"], "灵魂牧者"),
+    ],
+)
+def test_a_cjk_question_is_searched_by_the_piece_something_holds(
+    snapshot_conn: sqlite3.Connection, question: str, searched: str, left_out: list[str], best: str
+) -> None:
+    found = search(snapshot_conn, question)
+    assert (found.query, found.relaxed_from, found.left_out, found.best.title) == (searched, question, left_out, best)
+
+
+def test_a_cjk_question_lists_the_keywords_it_names(snapshot_conn: sqlite3.Connection) -> None:
+    """"How do trample and deathtouch work together": both listed, once each; 践踏 searched."""
+    found = search(snapshot_conn, "践踏和死触怎么一起运作")
+    assert found.query == "践踏"
+    assert [hit.title for hit in found.groups["keywords"]] == ["702.19 Trample", "702.2 Deathtouch"]
+
+
+@pytest.mark.parametrize("question", ["没有这种东西", "統率者が死んだらどうなる"])
+def test_a_cjk_question_of_common_pieces_finds_nothing(snapshot_conn: sqlite3.Connection, question: str) -> None:
+    """"没有这种东西" (no such thing): "没有" is in more than one Chinese row in twenty, "有这"
+    runs across two words; the snapshot has no Japanese CR for "統率者" (commander)."""
+    found = search(snapshot_conn, question)
+    assert (found.total, found.best, found.relaxed_from) == (0, None, None)
