@@ -20,7 +20,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from kb.site.search_db import card_url, rows
+from kb.site.search_db import card_url, rows, table_exists
 from kb.site.search_fulltext import mark_words, ruling_hit
 from kb.site.search_hit import Hit
 from kb.site.search_names import display_name
@@ -64,7 +64,7 @@ def card_and_topic(conn: sqlite3.Connection, query: str) -> CardTopic | None:
     exact = _cards_named(conn, [fold(typed) for _, _, typed in runs])
     # "Okaun" for "Okaun, Eye of Chaos": a short name is a word or two.
     short = _cards_short_named(conn, [fold(typed) for first, last, typed in runs if last - first < SHORT_NAME_WORDS])
-    unlinked: set[str] | None = None
+    unlinked: dict[str, str] | None = None
     for first, last, typed in runs:
         key = fold(typed)
         card = _one(exact.get(key, [])) or (None if "," in key else _one(short.get(key, [])))
@@ -73,8 +73,9 @@ def card_and_topic(conn: sqlite3.Connection, query: str) -> CardTopic | None:
             return CardTopic(card["oracle_id"], display_name(card["english"] or card["name"]), typed, rest)
         if unlinked is None:
             unlinked = _unlinked_names(conn, [typed for _, _, typed in runs])
-        if typed in unlinked:
-            return CardTopic(None, typed, typed, rest)
+        # As printed, or in another case or without its accents ("paradiesvogel").
+        if printed := unlinked.get(typed) or unlinked.get(key):
+            return CardTopic(None, printed, typed, rest)
     return None
 
 
@@ -115,13 +116,23 @@ def _cards_short_named(conn: sqlite3.Connection, keys: list[str]) -> dict[str, l
     return found
 
 
-def _unlinked_names(conn: sqlite3.Connection, typed: list[str]) -> set[str]:
-    """Those of ``typed`` that are, exactly, the name a page printed for a card no Oracle card
-    is known for (its rulings keep that name; one statement on the rulings' name index)."""
+def _unlinked_names(conn: sqlite3.Connection, typed: list[str]) -> dict[str, str]:
+    """Those of ``typed`` that name a card no Oracle card is known for, each to the name as
+    printed: exactly the name a page printed above its rulings (the rulings' name index), or, case
+    and accents aside, a name a document printed for a card not identified yet (a Gatherer page's
+    "Paradiesvögel": the name records' key index)."""
     wanted = sorted(set(typed))
     marks = ", ".join("?" for _ in wanted)
-    return {row["card_name"] for row in rows(
+    found = {row["card_name"]: row["card_name"] for row in rows(
         conn, f"select distinct card_name from rulings where card_name in ({marks}) and oracle_id is null limit 50", wanted)}
+    keys = sorted({fold(name) for name in wanted} - {""})
+    if keys and table_exists(conn, "card_name_records"):
+        key_marks = ", ".join("?" for _ in keys)
+        for row in rows(conn, f"""select name, name_key from card_name_records as records
+                where name_key in ({key_marks}) and oracle_id is null
+                and not exists (select 1 from card_names where card_names.name_key = records.name_key) limit 50""", keys):
+            found.setdefault(row["name_key"], row["name"])
+    return found
 
 
 def _one(found: list[dict[str, Any]]) -> dict[str, Any] | None:

@@ -127,6 +127,18 @@ def test_a_card_known_only_by_a_printed_name(snapshot_conn: sqlite3.Connection) 
     assert held and {int(hit.url.rsplit("-", 1)[1]) for hit in found.groups["card_rulings"]} == held
 
 
+@pytest.mark.parametrize("typed", ["Paradiesvögel", "paradiesvogel"])
+def test_a_card_known_only_by_a_name_a_page_printed(snapshot_conn: sqlite3.Connection, typed: str) -> None:
+    """"Paradiesvögel" (Birds of Paradise) is printed by the snapshot's German Gatherer page, with
+    no ruling and no Oracle card: named in a question, it is the card asked about, as printed."""
+    assert snapshot_conn.execute(
+        "select count(*) from card_name_records where name = 'Paradiesvögel' and oracle_id is null").fetchone()[0]
+    found = search(snapshot_conn, f"{typed} mana")
+    url = "/card?name=Paradiesv%C3%B6gel"
+    assert (found.card["name"], found.card["url"], found.card["typed"], found.best.url) == ("Paradiesvögel", url, typed, url)
+    assert found.query == "mana" and found.suggestions == []
+
+
 @pytest.mark.parametrize("query", ["Okaun coin flip", "Jace Vryns Prodgy", "xyzzy plugh", "what happens if my commander dies",
                                    "Omnibian xyzzy", "trample"])
 def test_no_answer_keeps_a_pending_did_you_mean(snapshot_conn: sqlite3.Connection, query: str) -> None:
