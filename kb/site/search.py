@@ -111,6 +111,10 @@ def search(
         # Some word held as typed: a topic, not a misspelt whole name ("Jace Vryns Prodgy").
         if card is not None and set(present) - set(read_as.values()):
             return about_card(conn, card, present, read_as, typed, per_kind)
+        # CJK is not spaced into words: a question holding a keyword's term ("トランプルはどうなる")
+        # is a slip or two from that term, but it asks about the term, not for its spelling.
+        if has_cjk(results.query) and (relaxed := relaxed_search(conn, results.query, typed, per_kind, kind, offset)):
+            return relaxed
         # A card named by some words and no other word held as typed ("Jace Vryns Prodgy"): a
         # misspelt whole name, if a name is a slip or two away.
         if results.later_suggestions is not None:

@@ -218,6 +218,7 @@ def test_the_question_words_of_other_languages_answer_nothing(
          ["was", "passiert", "wenn", "die", "Kreatur", "hat"], "702.19 Trample"),
         ("qué hace arrolla con la criatura", "arrolla", ["qué", "hace", "con", "la", "criatura"], "702.19 Trample"),
         ("was ist Fliegend", "Fliegend", ["was", "ist"], "702.9 Flying"),
+        ("как работает полёт", "полёт", ["как", "работает"], "702.9 Flying"),
     ],
 )
 def test_a_question_in_another_language_is_searched_by_its_telling_words(
@@ -249,6 +250,9 @@ def test_a_word_of_another_languages_question_is_kept_in_english() -> None:
         ("커맨더가 죽으면 어떻게 되나요", "커맨더", ["가", "죽으면", "어떻게", "되나요"], "903 Commander"),
         ("비행은 어떻게 작동하나요", "비행", ["은", "어떻게", "작동하나요"], "702.9 Flying"),
         ("飛行とは何ですか", "飛行", ["とは何ですか"], "702.9 Flying"),
+        # A keyword's term in a question is not a misspelling of the term: no "did you mean".
+        ("トランプルはどうなる", "トランプル", ["はどうなる"], "702.19 Trample"),
+        ("進化とは", "進化", ["とは"], "702.100 Evolve"),
         ("什么是堆叠", "堆叠", ["什么是"], "405 Stack"),
         # A glossary term of the Chinese CR (咒语, spell), and the section it titles.
         ("咒语怎么运作", "咒语", ["怎么运作"], "112 Spells"),
@@ -261,6 +265,7 @@ def test_a_cjk_question_is_searched_by_the_piece_something_holds(
 ) -> None:
     found = search(snapshot_conn, question)
     assert (found.query, found.relaxed_from, found.left_out, found.best.title) == (searched, question, left_out, best)
+    assert found.suggestions == []
 
 
 def test_a_cjk_question_lists_the_keywords_it_names(snapshot_conn: sqlite3.Connection) -> None:
