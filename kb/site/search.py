@@ -306,9 +306,11 @@ def best_hit(
     exact_keywords = [hit for hit in groups["keywords"] if hit.detail.startswith("exact")]
     if len({hit.url.split("#")[0] for hit in exact_keywords}) == 1:
         return exact_keywords[0]
-    # "Trampelschaden" (a word of "verursacht Trampelschaden"), "arrollar": one keyword, no card.
+    # "Trampelschaden" (a word of "verursacht Trampelschaden"), "arrollar": one keyword, no card;
+    # unless the query is a section's title: "异能" is 113 Abilities, not Cycling ("循环（异能）").
     named = [hit for hit in groups["keywords"] if hit.detail != NAMED_IN_QUERY]
-    if not groups["cards"] and len({hit.url.split("#")[0] for hit in named}) == 1:
+    titled = bool(groups["rules"]) and groups["rules"][0].title.partition(" ")[0] in by_title
+    if not groups["cards"] and len({hit.url.split("#")[0] for hit in named}) == 1 and not titled:
         return named[0]
     # "state-based actions", "day and night": the section of that title (shown, not landed on).
     if groups["rules"]:

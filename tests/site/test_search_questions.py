@@ -281,3 +281,21 @@ def test_a_cjk_question_of_common_pieces_finds_nothing(snapshot_conn: sqlite3.Co
     runs across two words; the snapshot has no Japanese CR for "統率者" (commander)."""
     found = search(snapshot_conn, question)
     assert (found.total, found.best, found.relaxed_from) == (0, None, None)
+
+
+@pytest.mark.parametrize(
+    ("query", "best"),
+    [
+        # Each a word of some keyword's longer term (循环（异能）: Cycling; 生命金属: Living Metal),
+        # and the Chinese CR's title of a section.
+        ("异能", "113 Abilities"),
+        ("生命", "119 Life"),
+        ("指示物", "122 Counters"),  # the object, not 701.6 Counter (the action)
+        ("地城", "309 Dungeons"),
+    ],
+)
+def test_a_translated_title_is_the_best_match_before_a_keyword_holding_it(
+    snapshot_conn: sqlite3.Connection, query: str, best: str
+) -> None:
+    found = search(snapshot_conn, query)
+    assert (found.best.title, found.best.detail) == (best, "title")
