@@ -140,7 +140,7 @@ def test_a_card_known_only_by_a_name_a_page_printed(snapshot_conn: sqlite3.Conne
 
 
 @pytest.mark.parametrize("query", ["Okaun coin flip", "Jace Vryns Prodgy", "xyzzy plugh", "what happens if my commander dies",
-                                   "Omnibian xyzzy", "trample"])
+                                   "Omnibian xyzzy", "trample", "トランプルはどうなる", "没有这种东西"])
 def test_no_answer_keeps_a_pending_did_you_mean(snapshot_conn: sqlite3.Connection, query: str) -> None:
     """Answers are kept in the page cache: none may hold the deferred suggestions (they hold a
     connection)."""
