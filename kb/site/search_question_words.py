@@ -77,9 +77,6 @@ def _folded_lists() -> dict[str, frozenset[str]]:
     return {lang: frozenset(fold(word) for word in words.split()) for lang, words in QUESTION_WORDS_BY_LANGUAGE.items()}
 
 
-ENGLISH_QUESTION_WORDS = frozenset(QUESTION_WORDS_BY_LANGUAGE["en"].split())
-
-
 def question_words(words: list[str]) -> frozenset[str]:
     """The folded words to leave out of a query of ``words``: English's question words, and those
     of the other language whose list holds most of the query's words (more than English's does;
