@@ -107,10 +107,12 @@ def search(
         # misspelt one was read.
         typed = results.abbreviation or results.query
         card = card_and_topic(conn, results.query) if kind is None else None
+        if card is not None and has_cjk(results.query):  # "灵龙乌金怎么运作": Ugin, and what it asks
+            return about_card(conn, card, *cjk_topic(conn, card.topic), typed, per_kind)
         present, read_as = words_held(conn, topic_words(card)) if card is not None else ([], {})
         # Some word held as typed: a topic, not a misspelt whole name ("Jace Vryns Prodgy").
         if card is not None and set(present) - set(read_as.values()):
-            return about_card(conn, card, present, read_as, typed, per_kind)
+            return about_card(conn, card, present, read_as, None, typed, per_kind)
         # CJK is not spaced into words: a question holding a keyword's term ("トランプルはどうなる")
         # is a slip or two from that term, but it asks about the term, not for its spelling.
         if has_cjk(results.query) and (relaxed := relaxed_search(conn, results.query, typed, per_kind, kind, offset)):
@@ -123,7 +125,7 @@ def search(
         if results.suggestions:
             return results
         if card is not None:
-            return about_card(conn, card, present, read_as, typed, per_kind)
+            return about_card(conn, card, present, read_as, None, typed, per_kind)
         return relaxed_search(conn, results.query, typed, per_kind, kind, offset) or results
 
 
@@ -144,12 +146,21 @@ def relaxed_search(
     return again
 
 
+def cjk_topic(conn: sqlite3.Connection, topic: str) -> tuple[list[str], dict[str, str], list[str]]:
+    """What a CJK question asks of a card: the piece of ``topic`` something holds (as a question's
+    is chosen, ``relaxed_cjk``), no readings, and the rest of the topic, left out."""
+    relaxed = relaxed_cjk(conn, topic, names_a_cjk_term(conn)) if topic else None
+    return (relaxed.kept, {}, relaxed.left_out) if relaxed else ([], {}, topic.split())
+
+
 def about_card(
-    conn: sqlite3.Connection, card: CardTopic, present: list[str], read_as: dict[str, str], typed: str, per_kind: int
+    conn: sqlite3.Connection, card: CardTopic, present: list[str], read_as: dict[str, str],
+    left_out: list[str] | None, typed: str, per_kind: int,
 ) -> SearchResults:
     """The card some words of ``typed`` name, its rulings about the other words some index holds
     (``present``, misspelt ones as ``read_as`` reads them), and the results for those words
-    (relaxed as any query's are). A word nothing holds ("rulings" of "Jace rulings") is left out."""
+    (relaxed as any query's are). A word nothing holds ("rulings" of "Jace rulings") is left out;
+    ``left_out``: the topic's words left out, when the caller knows them (a CJK topic's)."""
     words = topic_words(card)
     if present:
         topic = " ".join(present)
@@ -160,8 +171,9 @@ def about_card(
         results = SearchResults(query="", groups={name: [] for name in GROUP_TITLES})
     results.relaxed_from = typed
     as_typed = {word.casefold(): word for word in reversed(WORD.findall(card.topic))}
-    results.left_out = [as_typed.get(word, word) for word in words if word not in present and word not in read_as] + (
-        results.left_out)
+    if left_out is None:
+        left_out = [as_typed.get(word, word) for word in words if word not in present and word not in read_as]
+    results.left_out = left_out + results.left_out
     results.read_as = {**{as_typed.get(word, word): reading for word, reading in read_as.items()}, **results.read_as}
     named = card_hit({"oracle_id": card.oracle_id, "lang": "en", "name": card.name, "english": card.name},
                      fold(card.name)) if card.oracle_id else unlinked_card_hit(card.name, None, True)

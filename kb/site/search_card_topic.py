@@ -20,6 +20,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+from kb.site.search_cjk_relax import names_a_cjk_term
 from kb.site.search_db import card_url, rows, table_exists
 from kb.site.search_fulltext import mark_words, ruling_hit
 from kb.site.search_hit import Hit
@@ -28,6 +29,11 @@ from kb.site.search_question_words import question_words
 from kb.site.search_text import WORD, fold, has_cjk
 
 LONGEST_NAME = 8  # words
+# CJK: a card's name is a run of characters, three at least (two are too often a word: 反击 is
+# countering as well as Counterspell's Chinese name); a question is short.
+CJK_NAME_AT_LEAST = 3
+CJK_NAME_AT_MOST = 20  # characters, spaces included
+CJK_QUESTION_AT_MOST = 40
 SHORT_NAME_WORDS = 2
 CARD_RULINGS = 500  # the most rulings of one card read (real cards have at most a few dozen)
 SHOWN = 25
@@ -48,8 +54,10 @@ class CardTopic:
 def card_and_topic(conn: sqlite3.Connection, query: str) -> CardTopic | None:
     """The one card a run of ``query``'s words names, and the rest of the query; None when no
     run (other than the whole query: that is a name search) names exactly one card."""
+    if has_cjk(query):
+        return _cjk_card_and_topic(conn, query)
     spans = [found.span() for found in WORD.finditer(query)]
-    if len(spans) < 2 or has_cjk(query):
+    if len(spans) < 2:
         return None
     words = [query[start:end].casefold() for start, end in spans]
     asking = question_words(words)
@@ -75,6 +83,37 @@ def card_and_topic(conn: sqlite3.Connection, query: str) -> CardTopic | None:
             unlinked = _unlinked_names(conn, [typed for _, _, typed in runs])
         # As printed, or in another case or without its accents ("paradiesvogel").
         if printed := unlinked.get(typed) or unlinked.get(key):
+            return CardTopic(None, printed, typed, rest)
+    return None
+
+
+def _cjk_card_and_topic(conn: sqlite3.Connection, query: str) -> CardTopic | None:
+    """The one card a run of three or more characters of a CJK ``query`` names ("灵龙乌金怎么运作":
+    灵龙乌金, Ugin, the Spirit Dragon, in Chinese), the longest first, and the rest of the query; a
+    run that is a keyword's term or a section's title is not a card's name ("反击" asks about
+    countering, not about Counterspell). None for a long text (a pasted passage, not a question)."""
+    text = " ".join(query.split())
+    if not text or len(text) > CJK_QUESTION_AT_MOST:
+        return None
+    whole = fold(text)
+    names = names_a_cjk_term(conn)
+    # Runs across spaces too: Korean names are spaced ("신령 용 우진").
+    runs = list(dict.fromkeys(
+        text[start:start + size]
+        for size in range(min(len(text), CJK_NAME_AT_MOST), CJK_NAME_AT_LEAST - 1, -1)
+        for start in range(len(text) - size + 1)
+        if not text[start].isspace() and not text[start + size - 1].isspace()
+    ))
+    runs = sorted((run for run in runs if fold(run) and fold(run) != whole and not names(run)), key=len, reverse=True)
+    if not runs:
+        return None
+    exact = _cards_named(conn, [fold(run) for run in runs])
+    unlinked = _unlinked_names(conn, runs)
+    for typed in runs:
+        rest = " ".join(text.replace(typed, " ", 1).split())
+        if card := _one(exact.get(fold(typed), [])):
+            return CardTopic(card["oracle_id"], display_name(card["english"] or card["name"]), typed, rest)
+        if printed := unlinked.get(typed) or unlinked.get(fold(typed)):
             return CardTopic(None, printed, typed, rest)
     return None
 

@@ -139,8 +139,43 @@ def test_a_card_known_only_by_a_name_a_page_printed(snapshot_conn: sqlite3.Conne
     assert found.query == "mana" and found.suggestions == []
 
 
+UGIN = "eecb3047-a563-441a-9175-200421981ac3"
+
+
+@pytest.mark.parametrize(
+    ("question", "typed", "searched", "left_out"),
+    [
+        # Ugin, the Spirit Dragon by its Chinese, Korean (spaced) and Japanese names.
+        ("灵龙乌金怎么运作", "灵龙乌金", "", ["怎么运作"]),
+        ("신령 용 우진 능력", "신령 용 우진", "능력", []),
+        ("精霊龍、ウギンの能力は", "精霊龍、ウギン", "", ["の能力は"]),
+    ],
+)
+def test_a_cjk_question_about_a_card_names_the_card(
+    snapshot_conn: sqlite3.Connection, question: str, typed: str, searched: str, left_out: list[str]
+) -> None:
+    """A CJK question naming a card by its printed name: the card and its rulings, and the
+    results for the piece of the rest something holds ("능력", ability: 113 Abilities)."""
+    found = search(snapshot_conn, question)
+    assert (found.card["oracle_id"], found.card["typed"], found.best.url) == (UGIN, typed, f"/card/{UGIN}")
+    assert (found.query, found.left_out, found.relaxed_from) == (searched, left_out, question)
+    rulings = {row[0] for row in snapshot_conn.execute("select id from rulings where oracle_id = ?", (UGIN,))}
+    assert {int(hit.url.rsplit("-", 1)[1]) for hit in found.groups["card_rulings"]} == rulings
+    if searched:
+        assert found.groups["rules"][0].title == "113 Abilities"
+
+
+def test_a_cjk_question_about_a_card_known_by_a_printed_name(snapshot_conn: sqlite3.Connection) -> None:
+    """灵魂牧者 is the Chinese name a release-notes page printed for a card not linked yet."""
+    found = search(snapshot_conn, "灵魂牧者的异能")
+    url = "/card?name=%E7%81%B5%E9%AD%82%E7%89%A7%E8%80%85"
+    assert (found.card["oracle_id"], found.card["name"], found.best.url) == (None, "灵魂牧者", url)
+    assert (found.query, found.left_out, found.groups["rules"][0].title) == ("异能", ["的"], "113 Abilities")
+
+
 @pytest.mark.parametrize("query", ["Okaun coin flip", "Jace Vryns Prodgy", "xyzzy plugh", "what happens if my commander dies",
-                                   "Omnibian xyzzy", "trample", "トランプルはどうなる", "没有这种东西"])
+                                   "Omnibian xyzzy", "trample", "トランプルはどうなる", "没有这种东西",
+                                   "灵龙乌金怎么运作"])
 def test_no_answer_keeps_a_pending_did_you_mean(snapshot_conn: sqlite3.Connection, query: str) -> None:
     """Answers are kept in the page cache: none may hold the deferred suggestions (they hold a
     connection)."""

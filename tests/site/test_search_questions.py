@@ -256,8 +256,6 @@ def test_a_word_of_another_languages_question_is_kept_in_english() -> None:
         ("什么是堆叠", "堆叠", ["什么是"], "405 Stack"),
         # A glossary term of the Chinese CR (咒语, spell), and the section it titles.
         ("咒语怎么运作", "咒语", ["怎么运作"], "112 Spells"),
-        # A card's Chinese name, printed by a page for a card not linked yet.
-        ("灵魂牧者怎么运作", "灵魂牧者", ["怎么运作"], "灵魂牧者"),
     ],
 )
 def test_a_cjk_question_is_searched_by_the_piece_something_holds(
