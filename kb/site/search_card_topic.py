@@ -103,19 +103,30 @@ def _cjk_card_and_topic(conn: sqlite3.Connection, query: str) -> CardTopic | Non
         for size in range(min(len(text), CJK_NAME_AT_MOST), CJK_NAME_AT_LEAST - 1, -1)
         for start in range(len(text) - size + 1)
         if not text[start].isspace() and not text[start + size - 1].isspace()
+        and not _cuts_a_word(text, start) and not _cuts_a_word(text, start + size)
     ))
     runs = sorted((run for run in runs if fold(run) and fold(run) != whole and not names(run)), key=len, reverse=True)
     if not runs:
         return None
     exact = _cards_named(conn, [fold(run) for run in runs])
+    # "Ugin 的异能": a legendary card's short name, typed in Latin letters.
+    short = _cards_short_named(conn, [fold(run) for run in runs if not has_cjk(run)])
     unlinked = _unlinked_names(conn, runs)
     for typed in runs:
         rest = " ".join(text.replace(typed, " ", 1).split())
-        if card := _one(exact.get(fold(typed), [])):
+        if card := _one(exact.get(fold(typed), [])) or _one(short.get(fold(typed), [])):
             return CardTopic(card["oracle_id"], display_name(card["english"] or card["name"]), typed, rest)
         if printed := unlinked.get(typed) or unlinked.get(fold(typed)):
             return CardTopic(None, printed, typed, rest)
     return None
+
+
+def _cuts_a_word(text: str, at: int) -> bool:
+    """Whether a run's edge at ``at`` falls inside a word of a script with spaces ("gin" of "Ugin")."""
+    if at <= 0 or at >= len(text):
+        return False
+    before, after = text[at - 1], text[at]
+    return before.isalnum() and after.isalnum() and not has_cjk(before) and not has_cjk(after)
 
 
 SELECT_NAMES = """select card_names.oracle_id, card_names.name, card_names.name_key, cards.name as english

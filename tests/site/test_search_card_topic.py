@@ -149,6 +149,8 @@ UGIN = "eecb3047-a563-441a-9175-200421981ac3"
         ("灵龙乌金怎么运作", "灵龙乌金", "", ["怎么运作"]),
         ("신령 용 우진 능력", "신령 용 우진", "능력", []),
         ("精霊龍、ウギンの能力は", "精霊龍、ウギン", "", ["の能力は"]),
+        # A legendary card's short name in Latin letters, never a piece of a word ("gin" of "Ugin").
+        ("Ugin 的异能", "Ugin", "异能", ["的"]),
     ],
 )
 def test_a_cjk_question_about_a_card_names_the_card(
