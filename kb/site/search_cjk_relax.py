@@ -41,6 +41,8 @@ CJK_QUESTION_PHRASES = sorted(set("""
 _SPLIT = re.compile("|".join(re.escape(phrase) for phrase in CJK_QUESTION_PHRASES) + r"|\s+")
 # A piece that starts or ends with one of these is a word with its grammar: "死了", "统率者が".
 CHINESE_PARTICLES = frozenset("了的吗嗎呢吧么麼和与與跟及在是会會")
+# Particles that may stand alone once a piece is taken out of a word: Korean, Chinese, Japanese.
+PARTICLES_ALONE = frozenset("은 는 이 가 을 를 의 에 에서 로 으로 와 과 도 만 的 了 吗 呢 吧 和 の は が を に で と も へ".split())
 KANA = re.compile(r"[\u3040-\u309f]")  # hiragana: Japanese particles and endings
 PIECE_AT_MOST = 12  # characters: longer runs are not looked for (card names are shorter)
 # Characters a piece holds at least, unless it is a term: two Chinese characters across a word's
@@ -74,7 +76,9 @@ def relaxed_cjk(conn: sqlite3.Connection, query: str, names: Callable[[str], boo
         return None
     piece = best[1]
     start = query.index(piece)
-    return Relaxed([piece], (query[:start] + " " + query[start + len(piece):]).split())
+    rest = (query[:start] + " " + query[start + len(piece):]).split()
+    # The piece's own particle ("가" of "커맨더가", "的" of "乌金的") is its grammar, not a word left out.
+    return Relaxed([piece], [part for part in rest if part not in PARTICLES_ALONE])
 
 
 def names_a_cjk_term(conn: sqlite3.Connection) -> Callable[[str], bool]:

@@ -246,9 +246,10 @@ def test_a_word_of_another_languages_question_is_kept_in_english() -> None:
         ("飞行怎么运作", "飞行", ["怎么运作"], "702.9 Flying"),
         # The Chinese CR's title of 903; "死了" ends with a particle and is never a piece.
         ("指挥官死了会怎样", "指挥官", ["死了会怎样"], "903 Commander"),
-        # Korean particles: "커맨더가" is held by nothing, "커맨더" is the Korean CR's title of 903.
-        ("커맨더가 죽으면 어떻게 되나요", "커맨더", ["가", "죽으면", "어떻게", "되나요"], "903 Commander"),
-        ("비행은 어떻게 작동하나요", "비행", ["은", "어떻게", "작동하나요"], "702.9 Flying"),
+        # Korean particles: "커맨더가" is held by nothing, "커맨더" is the Korean CR's title of 903;
+        # the particle is the piece's grammar, not a word left out.
+        ("커맨더가 죽으면 어떻게 되나요", "커맨더", ["죽으면", "어떻게", "되나요"], "903 Commander"),
+        ("비행은 어떻게 작동하나요", "비행", ["어떻게", "작동하나요"], "702.9 Flying"),
         ("飛行とは何ですか", "飛行", ["とは何ですか"], "702.9 Flying"),
         # A keyword's term in a question is not a misspelling of the term: no "did you mean".
         ("トランプルはどうなる", "トランプル", ["はどうなる"], "702.19 Trample"),
