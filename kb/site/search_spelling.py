@@ -18,6 +18,9 @@ from kb.site.search_db import per_file, table_exists
 VOCABULARY_INDEXES = ("rules_fts", "glossary_fts")
 # Shorter words are one edit away from too many others ("cat": "at", "can", "car", …).
 SHORTEST = 5
+# A four-letter word is read only as the one rules word it gives with two letters swapped ("mnaa":
+# mana, "lnad": land), the commonest slip of a short word; "tapd" (tap, taps) is left alone.
+SHORTEST_SWAPPED = 4
 LETTERS = string.ascii_lowercase
 
 _VOCABULARY: OrderedDict[tuple, frozenset[str]] = OrderedDict()
@@ -45,16 +48,23 @@ def one_edit_away(word: str) -> set[str]:
     return (missing | swapped | wrong | extra) - {word}
 
 
+def swapped_letters(word: str) -> set[str]:
+    return {word[:cut] + word[cut + 1] + word[cut] + word[cut + 2:] for cut in range(len(word) - 1)} - {word}
+
+
 def rules_word_for(conn: sqlite3.Connection, word: str, commonness: Callable[[str], float]) -> str | None:
     """The word of the rules ``word`` misspells, or None (a word too short, not plain a–z, or
     with no rules word one edit away). Of several, the commonest (``commonness``), then the first
-    alphabetically."""
+    alphabetically. A four-letter word: only a single rules word with two of its letters swapped."""
     folded = word.lower()
-    if len(folded) < SHORTEST or not (folded.isascii() and folded.isalpha()):
+    if len(folded) < SHORTEST_SWAPPED or not (folded.isascii() and folded.isalpha()):
         return None
     known = vocabulary(conn)
     if folded in known:
         return None
+    if len(folded) < SHORTEST:
+        swapped = swapped_letters(folded) & known
+        return swapped.pop() if len(swapped) == 1 else None
     candidates = sorted(one_edit_away(folded) & known)
     # ``max`` keeps the first of equals: the alphabetically first.
     return max(candidates, key=commonness) if candidates else None

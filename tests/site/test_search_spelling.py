@@ -20,13 +20,16 @@ def test_one_edit_away() -> None:
 @pytest.mark.parametrize(
     ("typed", "word"),
     [("comander", "commander"), ("sacrafice", "sacrifice"), ("indestructable", "indestructible"),
-     ("hexproff", "hexproof"), ("deathtuch", "deathtouch"), ("Comander", "commander")],
+     ("hexproff", "hexproof"), ("deathtuch", "deathtouch"), ("Comander", "commander"),
+     # Four letters: two swapped, and only one rules word so.
+     ("mnaa", "mana"), ("lnad", "land"), ("Drwa", "draw")],
 )
 def test_a_misspelt_rules_word_is_read_as_the_word(snapshot_conn: sqlite3.Connection, typed: str, word: str) -> None:
     assert rules_word_for(snapshot_conn, typed, lambda candidate: 0.0) == word
 
 
-@pytest.mark.parametrize("typed", ["commander", "cat", "xyzzyq", "Kommandeur", "702.19", "comandante"])
+# "tapd" is one edit from tap and from taps, but no swap of its letters is a rules word.
+@pytest.mark.parametrize("typed", ["commander", "cat", "xyzzyq", "Kommandeur", "702.19", "comandante", "tapd", "mana"])
 def test_a_rules_word_a_short_word_or_a_far_word_is_not_read_as_another(snapshot_conn: sqlite3.Connection, typed: str) -> None:
     assert rules_word_for(snapshot_conn, typed, lambda candidate: 0.0) is None
 
@@ -59,3 +62,8 @@ async def test_the_page_says_how_a_misspelt_word_was_read(snapshot_ds) -> None:
             ' <span class="kb-read-as">commander</span>.</p>') in page
     data = (await snapshot_ds.client.get("/search.json", params={"q": "comander damage"})).json()
     assert (data["query"], data["read_as"], data["left_out"]) == ("commander damage", {"comander": "commander"}, [])
+
+
+def test_a_four_letter_slip_is_read_as_the_rules_word(snapshot_conn: sqlite3.Connection) -> None:
+    found = search(snapshot_conn, "mnaa")
+    assert (found.query, found.read_as, found.best.title) == ("mana", {"mnaa": "mana"}, "106 Mana")
