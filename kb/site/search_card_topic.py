@@ -61,26 +61,31 @@ def card_and_topic(conn: sqlite3.Connection, query: str) -> CardTopic | None:
         return None
     words = [query[start:end].casefold() for start, end in spans]
     asking = question_words(words)
-    runs: list[tuple[int, int, str]] = []  # (first word, last word, the run as typed), longest first
+    # (first word, last word, the run as typed, whether it starts or ends with a question word),
+    # longest first. Such a run can be a whole name ("Die Monster erschlagen", "The One Ring"), never
+    # a short one or a word alone ("Will" of "what will happen").
+    runs: list[tuple[int, int, str, bool]] = []
     for size in range(min(LONGEST_NAME, len(spans) - 1), 0, -1):
         for first in range(len(spans) - size + 1):
             last = first + size - 1
-            if fold(words[first]) not in asking and fold(words[last]) not in asking:
-                runs.append((first, last, query[spans[first][0]:spans[last][1]]))
+            asks = fold(words[first]) in asking or fold(words[last]) in asking
+            if not asks or size > 1:
+                runs.append((first, last, query[spans[first][0]:spans[last][1]], asks))
     if not runs:
         return None
-    exact = _cards_named(conn, [fold(typed) for _, _, typed in runs])
+    exact = _cards_named(conn, [fold(typed) for _, _, typed, _ in runs])
     # "Okaun" for "Okaun, Eye of Chaos": a short name is a word or two.
-    short = _cards_short_named(conn, [fold(typed) for first, last, typed in runs if last - first < SHORT_NAME_WORDS])
+    short = _cards_short_named(
+        conn, [fold(typed) for first, last, typed, asks in runs if last - first < SHORT_NAME_WORDS and not asks])
     unlinked: dict[str, str] | None = None
-    for first, last, typed in runs:
+    for first, last, typed, asks in runs:
         key = fold(typed)
-        card = _one(exact.get(key, [])) or (None if "," in key else _one(short.get(key, [])))
+        card = _one(exact.get(key, [])) or (None if "," in key or asks else _one(short.get(key, [])))
         rest = " ".join((query[:spans[first][0]] + " " + query[spans[last][1]:]).split())
         if card is not None:
             return CardTopic(card["oracle_id"], display_name(card["english"] or card["name"]), typed, rest)
         if unlinked is None:
-            unlinked = _unlinked_names(conn, [typed for _, _, typed in runs])
+            unlinked = _unlinked_names(conn, [typed for _, _, typed, _ in runs])
         # As printed, or in another case or without its accents ("paradiesvogel").
         if printed := unlinked.get(typed) or unlinked.get(key):
             return CardTopic(None, printed, typed, rest)

@@ -139,6 +139,14 @@ def test_a_card_known_only_by_a_name_a_page_printed(snapshot_conn: sqlite3.Conne
     assert found.query == "mana" and found.suggestions == []
 
 
+@pytest.mark.parametrize("question", ["was macht Die Monster erschlagen", "Die Monster erschlagen Drache"])
+def test_a_name_that_starts_with_a_question_word(snapshot_conn: sqlite3.Connection, question: str) -> None:
+    """"Die Monster erschlagen" is Smite the Monstrous in German: "die" is a German question word,
+    and still the first word of a whole name."""
+    found = search(snapshot_conn, question)
+    assert (found.card["name"], found.card["typed"]) == ("Smite the Monstrous", "Die Monster erschlagen")
+
+
 UGIN = "eecb3047-a563-441a-9175-200421981ac3"
 
 
