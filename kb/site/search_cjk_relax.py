@@ -5,11 +5,11 @@ if my commander dies), "커맨더가 죽으면 어떻게 되나요". CJK is sear
 (``search_cjk``), and no rule, ruling or name holds the whole sentence, so such a query found
 nothing. Here, when nothing holds the query as typed, its question phrases ("怎么", "会怎样",
 "어떻게", "どうなる") split it, and of the rest the piece searched for is, in this order, a keyword's
-term or a section's title ("飞行", "커맨더": the query's keywords listed are these), else the
-longest run of two or more characters that something holds ("비행은" → "비행": a Korean word's
-particle is not held with it) and that is not common (held by more than one row in twenty of its
-language's: "没有", "可以", "生物" say nothing of what was asked). A piece never starts or ends with a
-particle ("了", "的", a Japanese kana ending). Bounded: at most ``CJK_PROBES`` probes of the CJK
+term, or a translated CR's section title or glossary term ("飞行", "커맨더", "咒语"; a part of a word:
+"비행" of "비행은", whose particle nothing holds with it), else the longest run of three or more
+characters that something holds and that is not common (held by more than one row in twenty of
+its language's: "没有", "可以", "生物" say nothing of what was asked). A piece never starts or ends
+with a particle ("了", "的", a Japanese kana ending). Bounded: at most ``CJK_PROBES`` probes of the CJK
 index, each reading at most ``SHARE_WINDOW`` matches.
 """
 from __future__ import annotations
