@@ -8,10 +8,13 @@ Chaos", as CR 201.5c treats it), or the name a page printed for a card not linke
 Komplott") — is taken as that card, and its rulings holding the other words are listed. A name
 that several cards share names none of them.
 
-Bounded: one statement for the whole names of every run of words (up to eight words, neither
-first nor last a question word), one for the short names (a run of a word or two: a range of the
-name index each), one for the printed names, and the named card's rulings (at most
-``CARD_RULINGS``).
+A Chinese, Japanese or Korean question names a card by a run of three or more characters
+("灵龙乌金怎么运作": Ugin, the Spirit Dragon), or by a short name in Latin letters ("Ugin 的异能").
+
+Bounded: one statement for the whole names of every run of words (up to eight words; a run that
+starts or ends with a question word only as a whole name) or of characters (up to twenty, in a
+question of at most forty), one for the short names (a run of a word or two: a range of the name
+index each), one for the printed names, and the named card's rulings (at most ``CARD_RULINGS``).
 """
 from __future__ import annotations
 
@@ -61,35 +64,19 @@ def card_and_topic(conn: sqlite3.Connection, query: str) -> CardTopic | None:
         return None
     words = [query[start:end].casefold() for start, end in spans]
     asking = question_words(words)
-    # (first word, last word, the run as typed, whether it starts or ends with a question word),
-    # longest first. Such a run can be a whole name ("Die Monster erschlagen", "The One Ring"), never
-    # a short one or a word alone ("Will" of "what will happen").
-    runs: list[tuple[int, int, str, bool]] = []
+    # Longest first. A run that starts or ends with a question word can be a whole name ("Die
+    # Monster erschlagen", "The One Ring"), never a short one or a word alone ("Will" of "what will
+    # happen").
+    runs: list[NameRun] = []
     for size in range(min(LONGEST_NAME, len(spans) - 1), 0, -1):
         for first in range(len(spans) - size + 1):
             last = first + size - 1
             asks = fold(words[first]) in asking or fold(words[last]) in asking
             if not asks or size > 1:
-                runs.append((first, last, query[spans[first][0]:spans[last][1]], asks))
-    if not runs:
-        return None
-    exact = _cards_named(conn, [fold(typed) for _, _, typed, _ in runs])
-    # "Okaun" for "Okaun, Eye of Chaos": a short name is a word or two.
-    short = _cards_short_named(
-        conn, [fold(typed) for first, last, typed, asks in runs if last - first < SHORT_NAME_WORDS and not asks])
-    unlinked: dict[str, str] | None = None
-    for first, last, typed, asks in runs:
-        key = fold(typed)
-        card = _one(exact.get(key, [])) or (None if "," in key or asks else _one(short.get(key, [])))
-        rest = " ".join((query[:spans[first][0]] + " " + query[spans[last][1]:]).split())
-        if card is not None:
-            return CardTopic(card["oracle_id"], display_name(card["english"] or card["name"]), typed, rest)
-        if unlinked is None:
-            unlinked = _unlinked_names(conn, [typed for _, _, typed, _ in runs])
-        # As printed, or in another case or without its accents ("paradiesvogel").
-        if printed := unlinked.get(typed) or unlinked.get(key):
-            return CardTopic(None, printed, typed, rest)
-    return None
+                rest = " ".join((query[:spans[first][0]] + " " + query[spans[last][1]:]).split())
+                # "Okaun" for "Okaun, Eye of Chaos": a short name is a word or two.
+                runs.append(NameRun(query[spans[first][0]:spans[last][1]], rest, size <= SHORT_NAME_WORDS and not asks))
+    return _first_card_named(conn, runs)
 
 
 def _cjk_card_and_topic(conn: sqlite3.Connection, query: str) -> CardTopic | None:
@@ -111,18 +98,37 @@ def _cjk_card_and_topic(conn: sqlite3.Connection, query: str) -> CardTopic | Non
         and not _cuts_a_word(text, start) and not _cuts_a_word(text, start + size)
     ))
     runs = sorted((run for run in runs if fold(run) and fold(run) != whole and not names(run)), key=len, reverse=True)
+    # "Ugin 的异能": a legendary card's short name, typed in Latin letters.
+    return _first_card_named(conn, [NameRun(run, " ".join(text.replace(run, " ", 1).split()), not has_cjk(run))
+                                    for run in runs])
+
+
+@dataclass
+class NameRun:
+    typed: str  # words of the query that may name a card
+    rest: str  # the query without them
+    may_be_short: bool  # whether they may be a legendary card's short name ("Okaun")
+
+
+def _first_card_named(conn: sqlite3.Connection, runs: list[NameRun]) -> CardTopic | None:
+    """The card the first of ``runs`` that names exactly one card names: its whole name in any
+    language, its short name, or a name printed for a card not linked yet. Three statements at
+    most, whatever the number of runs (the printed names only once the longest run names no card)."""
     if not runs:
         return None
-    exact = _cards_named(conn, [fold(run) for run in runs])
-    # "Ugin 的异能": a legendary card's short name, typed in Latin letters.
-    short = _cards_short_named(conn, [fold(run) for run in runs if not has_cjk(run)])
-    unlinked = _unlinked_names(conn, runs)
-    for typed in runs:
-        rest = " ".join(text.replace(typed, " ", 1).split())
-        if card := _one(exact.get(fold(typed), [])) or _one(short.get(fold(typed), [])):
-            return CardTopic(card["oracle_id"], display_name(card["english"] or card["name"]), typed, rest)
-        if printed := unlinked.get(typed) or unlinked.get(fold(typed)):
-            return CardTopic(None, printed, typed, rest)
+    exact = _cards_named(conn, [fold(run.typed) for run in runs])
+    short = _cards_short_named(conn, [fold(run.typed) for run in runs if run.may_be_short])
+    unlinked: dict[str, str] | None = None
+    for run in runs:
+        key = fold(run.typed)
+        card = _one(exact.get(key, [])) or (_one(short.get(key, [])) if run.may_be_short and "," not in key else None)
+        if card is not None:
+            return CardTopic(card["oracle_id"], display_name(card["english"] or card["name"]), run.typed, run.rest)
+        if unlinked is None:
+            unlinked = _unlinked_names(conn, [run.typed for run in runs])
+        # As printed, or in another case or without its accents ("paradiesvogel").
+        if printed := unlinked.get(run.typed) or unlinked.get(key):
+            return CardTopic(None, printed, run.typed, run.rest)
     return None
 
 
