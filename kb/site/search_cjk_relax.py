@@ -55,23 +55,23 @@ def relaxed_cjk(conn: sqlite3.Connection, query: str, names: Callable[[str], boo
     """The piece of ``query`` to search for (``kept``) and the rest of it, as typed and split at
     spaces (``left_out``), or None when nothing holds any piece. ``names``: whether a piece is a
     keyword's term or a section's title in any language."""
-    segments = [segment for segment in _SPLIT.split(query) if segment]
     probes = CJK_PROBES
-    best: tuple[tuple[int, int, int], str] | None = None
-    for order, segment in enumerate(segments):
-        held_here = False  # past a segment's longest held piece, only keywords and titles are looked for
+    # The best piece yet, ranked: a term before any other, then the longer, then the earlier.
+    best: tuple[tuple[bool, int, int], str] | None = None
+    for order, segment in enumerate(segment for segment in _SPLIT.split(query) if segment):
+        held_here = False  # past a segment's longest held piece, only terms are looked for
         for piece in _pieces_longest_first(segment):
-            named = names(piece)
-            if not named:
-                if len(piece) < UNNAMED_AT_LEAST or held_here or probes == 0 or (best is not None and (best[0][0] or len(piece) <= best[0][1])):
+            rank = (names(piece), len(piece), -order)
+            if best is not None and rank <= best[0]:
+                continue
+            if not rank[0]:  # not a term: probed, if it is long enough and the probes last
+                if len(piece) < UNNAMED_AT_LEAST or held_here or probes == 0:
                     continue
                 probes -= 1
                 if not cjk_telling(conn, piece):
                     continue
                 held_here = True
-            rank = (int(named), len(piece), -order)
-            if best is None or rank > best[0]:
-                best = (rank, piece)
+            best = (rank, piece)
     if best is None:
         return None
     piece = best[1]

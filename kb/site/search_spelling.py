@@ -42,13 +42,13 @@ def _read_vocabulary(conn: sqlite3.Connection) -> frozenset[str]:
 def one_edit_away(word: str) -> set[str]:
     splits = [(word[:cut], word[cut:]) for cut in range(len(word) + 1)]
     missing = {left + right[1:] for left, right in splits if right}
-    swapped = {left + right[1] + right[0] + right[2:] for left, right in splits if len(right) > 1}
     wrong = {left + letter + right[1:] for left, right in splits if right for letter in LETTERS}
     extra = {left + letter + right for left, right in splits for letter in LETTERS}
-    return (missing | swapped | wrong | extra) - {word}
+    return (missing | swapped_letters(word) | wrong | extra) - {word}
 
 
 def swapped_letters(word: str) -> set[str]:
+    """``word`` with two neighbouring letters swapped, each way it can be."""
     return {word[:cut] + word[cut + 1] + word[cut] + word[cut + 2:] for cut in range(len(word) - 1)} - {word}
 
 
