@@ -178,3 +178,11 @@ class RulingsDocument:
 
 class ParseError(ValueError):
     """Input that is not what its format promises. The message names what is wrong."""
+
+
+class TruncatedCR(ParseError):
+    """A CR cut off after its numbered rules: ``partial`` holds the complete rules part."""
+
+    def __init__(self, message: str, partial: CRDocument) -> None:
+        super().__init__(message)
+        self.partial = partial

@@ -248,6 +248,27 @@ def test_cr_cut_in_its_glossary_is_kept_only_as_a_truncated_edition(tmp_path: Pa
     assert {"unreadable-document", "truncated-document"} <= kinds
 
 
+def test_chinese_cr_cut_in_its_glossary_is_kept_only_as_a_truncated_edition(tmp_path: Path) -> None:
+    """The translation is refused as the English file is: kept with --keep-going, every rule of
+    it, marked truncated, never as complete."""
+    lines = (CR.parent / "cr-zh" / "2025-02-07-zh.txt").read_bytes().splitlines(keepends=True)
+    cut = tmp_path / "zh.txt"
+    cut.write_bytes(b"".join(lines[:7999]))
+    db_path = tmp_path / "kb.db"
+    refused = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(cut)])
+    assert refused.exit_code != 0 and "zh.txt: truncated: no '版权信息' (credits) after the glossary" in refused.output
+    kept = CliRunner().invoke(cli, ["import", "--db", str(db_path), "--keep-going", str(cut)])
+    assert kept.exit_code == 2, kept.output
+    db = sqlite_utils.Database(db_path)
+    # Every numbered rule and subrule, as the whole file gives (parts and sections aside).
+    assert db.execute("select id, rule_count, status from cr_versions").fetchall() == [
+        ("zhs-2025-02-07", 3022, "truncated in its glossary")
+    ]
+    assert db.execute("select count(*) from glossary").fetchone()[0] == 387
+    kinds = {row[0] for row in db.execute("select kind from quality_issues")}
+    assert {"unreadable-document", "truncated-document"} <= kinds
+
+
 def test_a_database_whose_path_holds_hash_and_question_marks_is_read_where_it_is(tmp_path: Path) -> None:
     # "file:{path}?mode=ro" cut such a path at "#": the import opened (and created) "kb " beside it.
     folder = tmp_path / "odd #1?x=%20"

@@ -143,7 +143,8 @@ def test_korean_against_a_later_version_only_shows_the_shift(korean, english):
 
 def test_version_choice_without_english():
     chinese_like = cr_zh.parse(
-        "万智牌完整规则\n\n此规则于2025年2月7日起生效。\n\n1. 游戏概念\n\n100. 总则\n\n100.1. 文字。\n".encode(), "mini"
+        "万智牌完整规则\n\n此规则于2025年2月7日起生效。\n\n1. 游戏概念\n\n100. 总则\n\n100.1. 文字。\n\n词汇表\n\n"
+        "版权信息\n\n此规则于2025年2月7日起生效。\n".encode(), "mini"
     )
     choice = choose_english_version(chinese_like, {})
     assert (choice.version_id, choice.method, choice.note) == (None, "nearest", "no English version given")

@@ -109,6 +109,40 @@ def test_bad_input_names_the_file():
         )
 
 
+def cut_before_line(number: int) -> bytes:
+    """The real file up to (not including) its line ``number``, as a cut-off copy would be."""
+    return b"".join(TXT.read_bytes().splitlines(keepends=True)[: number - 1])
+
+
+def test_a_file_cut_before_its_glossary_is_refused():
+    assert TXT.read_text(encoding="utf-8").split("\n")[6808] == "词汇表"
+    with pytest.raises(ParseError, match=r"^zh\.txt: truncated: no '词汇表' \(glossary\) after the numbered rules$"):
+        cr_zh.parse(cut_before_line(6809), "zh.txt")
+
+
+def test_a_file_cut_in_its_glossary_hands_over_its_whole_rules(zh):
+    """As the English parser does: refused, with the rules part (whole) and the glossary's whole
+    entries for a build run with --keep-going to keep as a truncated edition."""
+    with pytest.raises(cr_zh.TruncatedCR, match=r"^zh\.txt: truncated: no '版权信息' \(credits\) after the glossary$") as refused:
+        cr_zh.parse(cut_before_line(8000), "zh.txt")
+    partial = refused.value.partial
+    assert partial.rules == zh.rules
+    assert 0 < len(partial.glossary) < len(zh.glossary)
+    assert partial.glossary == zh.glossary[: len(partial.glossary)]
+    assert partial.extra == {"truncated": "glossary"}
+    assert partial.warnings == [
+        f"zh.txt: line 7999: the file ends inside the glossary (after {len(partial.glossary)} whole entries):"
+        " rules kept, glossary incomplete, credits missing"
+    ]
+
+
+def test_a_file_cut_in_its_credits_is_refused():
+    assert "此规则于2024年2月7日起生效" in TXT.read_text(encoding="utf-8").split("\n")[8981]
+    with pytest.raises(ParseError, match=r"^zh\.txt: truncated: the credits \('版权信息'\) end before the closing '此规则于…起生效' line$"):
+        cr_zh.parse(cut_before_line(8982), "zh.txt")
+    assert cr_zh.parse(cut_before_line(8983), "zh.txt").glossary[-1].term == "改变区域触发"
+
+
 def test_aligned_matches_plain_text(zh, aligned):
     assert aligned.effective_date == "2025-02-07"
     assert [rule.number for rule in aligned.rules] == [rule.number for rule in zh.rules]

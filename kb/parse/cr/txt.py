@@ -21,7 +21,7 @@ from kb.normalise.decode import decode_text
 from kb.normalise.refs import english_cr_refs
 from kb.parse.cr.txt_glossary import is_title, parse_glossary
 from kb.parse.cr.txt_lines import Lines, logical_lines
-from kb.records import CRDocument, ParseError, Rule
+from kb.records import CRDocument, ParseError, Rule, TruncatedCR
 
 FORMAT_NAME = "cr-txt"
 DESCRIPTION = "Official English Magic: The Gathering Comprehensive Rules, plain text (any encoding)"
@@ -57,14 +57,6 @@ SNIFF_BYTES = 16384
 # A parse that reads fewer of the body's numbered-looking lines as rules than this lost the
 # layout (every rule glued into section text) and must not pass for a CR.
 MIN_RULES_READ = 0.9
-
-
-class TruncatedCR(ParseError):
-    """A CR cut off after its numbered rules: ``partial`` holds the complete rules part."""
-
-    def __init__(self, message: str, partial: CRDocument) -> None:
-        super().__init__(message)
-        self.partial = partial
 
 
 @dataclass

@@ -13,11 +13,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from kb.normalise.dates import parse_date
 from kb.normalise.decode import decode_text
 from kb.normalise.refs import SUBRULE_LETTERS, extract_refs
-from kb.records import CRDocument, GlossaryEntry, ParseError, Rule
+from kb.records import CRDocument, GlossaryEntry, ParseError, Rule, TruncatedCR
 
 FORMAT_NAME = "cr-zh-txt"
 DESCRIPTION = "Simplified Chinese Comprehensive Rules, plain text (HeliumOctahelide, community)"
@@ -167,27 +168,46 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
         warnings.append(f"{name}: no effective-date line ('此规则于…起生效')")
     elif effective_date is None:
         warnings.append(f"{name}: effective date {raw_date!r} could not be read")
-    body_end = layout.glossary_start or layout.credits_start or len(lines)
-    rules = _parse_rules(lines, layout.body_start, body_end, name, warnings)
-    glossary: list[GlossaryEntry] = []
-    if layout.glossary_start is not None:
-        glossary = parse_glossary_blocks(lines[layout.glossary_start + 1 : layout.credits_start or len(lines)])
-    credits = ""
-    if layout.credits_start is not None:
-        credits = "\n".join(lines[layout.credits_start + 1 :]).strip()
-    return CRDocument(
+    # The translation is line for line the English file, which always closes its rules with the
+    # glossary, the credits and the date line again: a file without them was cut short
+    # (kb.parse.cr.txt refuses the English file alike).
+    if layout.glossary_start is None:
+        raise ParseError(f"{name}: truncated: no '{GLOSSARY_HEADING}' (glossary) after the numbered rules")
+    rules = _parse_rules(lines, layout.body_start, layout.glossary_start, name, warnings)
+    cr = CRDocument(
         lang=lang or "zhs",
         effective_date=effective_date,
         raw_date=raw_date,
         title=title,
         intro=_intro(lines, layout),
         rules=rules,
-        glossary=glossary,
-        credits=credits,
         encoding=encoding,
         method="community",
         warnings=warnings,
     )
+    if layout.credits_start is None:
+        _truncated_in_glossary(lines, layout.glossary_start, cr, name)
+    cr.glossary = parse_glossary_blocks(lines[layout.glossary_start + 1 : layout.credits_start])
+    credits = lines[layout.credits_start + 1 :]
+    # Present, whatever its date: the 2025-02-07 credits repeat a stale "2024年2月7日".
+    if not any(DATE_LINE.search(line) for line in credits):
+        raise ParseError(f"{name}: truncated: the credits ('{CREDITS_HEADING}') end before the closing '此规则于…起生效' line")
+    cr.credits = "\n".join(credits).strip()
+    return cr
+
+
+def _truncated_in_glossary(lines: list[str], glossary_start: int, cr: CRDocument, name: str) -> NoReturn:
+    """Refuse a file cut off in its glossary, handing over its rules part, which is whole; the
+    glossary kept is every entry but the last, which may have been cut mid-definition."""
+    entries = parse_glossary_blocks(lines[glossary_start + 1 :])[:-1]
+    cr.glossary = entries
+    last_line = max(index for index, line in enumerate(lines) if line.strip()) + 1
+    cr.warnings.append(
+        f"{name}: line {last_line}: the file ends inside the glossary (after {len(entries)} whole entries):"
+        " rules kept, glossary incomplete, credits missing"
+    )
+    cr.extra["truncated"] = "glossary"
+    raise TruncatedCR(f"{name}: truncated: no '{CREDITS_HEADING}' (credits) after the glossary", cr)
 
 
 def _find_layout(lines: list[str], name: str) -> _Layout:
