@@ -138,3 +138,21 @@ def test_sniff_and_errors():
         cr_ko.parse("---\ntitle: x\n---\n\n그냥 글입니다.\n".encode(), "empty.md")
     with pytest.raises(ParseError, match=r"bad.md: line \d+: '1OO\.1\.' is not a rule number"):
         cr_ko.parse('<p class="paragraph" markdown="1">**1OO.1.** 글</p>\n'.encode(), "bad.md")
+
+
+def test_a_post_cut_short_is_refused_naming_where():
+    """A cut inside a paragraph leaves it open; the index post must list part 9. (A chapter post
+    cut exactly between two paragraphs is not seen: the source prints nothing after its last rule.)"""
+    chapter_bytes = (FIXTURES / "2021-02-15-100.md").read_bytes()
+    with pytest.raises(ParseError, match=r"^100\.md: line 1028: truncated: the paragraph opened here never closes$"):
+        cr_ko.parse(chapter_bytes[: len(chapter_bytes) // 2], "100.md")
+    index_lines = (FIXTURES / "2021-02-15-index.md").read_bytes().splitlines(keepends=True)
+    # Inside part 9's contents list (it opens on line 190).
+    with pytest.raises(ParseError, match=r"^index\.md: line 190: truncated: the paragraph opened here never closes$"):
+        cr_ko.parse(b"".join(index_lines[:194]) + index_lines[194][:20], "index.md")
+    # Right after part 8's list closes: every paragraph is whole, part 9 is missing.
+    assert index_lines[186].strip() == b"</p>"
+    with pytest.raises(ParseError, match=r"^index\.md: truncated: the contents list ends before part 9 \(Casual Variants\)$"):
+        cr_ko.parse(b"".join(index_lines[:187]), "index.md")
+    whole = cr_ko.parse(b"".join(index_lines), "index.md")
+    assert [rule.number for rule in whole.rules if rule.kind == "part"][-1] == "9"

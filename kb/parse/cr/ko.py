@@ -89,6 +89,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
     finish_rules(rules)
     if not rules:
         raise ParseError(f"{name}: no numbered rules, sections or contents entries found")
+    _check_whole(body, rules, raw_date, name, _front_matter_lines(front_matter))
     return CRDocument(
         lang=lang or "ko",
         effective_date=effective_date,
@@ -101,6 +102,26 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
         warnings=warnings,
         extra={"english_titles": english_titles},
     )
+
+
+# Any paragraph, of rules or of the contents list: the last one opened must be closed.
+PARAGRAPH_OPENING = re.compile(r"<p[\s>]")
+LAST_PART = "9"
+
+
+def _check_whole(body: str, rules: list[Rule], raw_date: str | None, name: str, front_lines: int) -> None:
+    """Refuse a post cut short, as the English parser refuses a file without its closing parts.
+
+    A cut inside a paragraph leaves it open (each rule is one ``<p>``, the contents list one per
+    part); the index post (the one with the date line) lists every part, Casual Variants (9)
+    last. A chapter post cut exactly between two paragraphs is not seen here: the source prints
+    nothing after its last rule."""
+    opened = [match.start() for match in PARAGRAPH_OPENING.finditer(body)]
+    if opened and body.find("</p>", opened[-1]) == -1:
+        line = body.count("\n", 0, opened[-1]) + 1 + front_lines
+        raise ParseError(f"{name}: line {line}: truncated: the paragraph opened here never closes")
+    if raw_date is not None and not any(rule.number == LAST_PART for rule in rules):
+        raise ParseError(f"{name}: truncated: the contents list ends before part {LAST_PART} (Casual Variants)")
 
 
 def merge_documents(documents: list[CRDocument]) -> CRDocument:
