@@ -200,6 +200,21 @@ def test_not_a_card_page_raises() -> None:
         gatherer_old.parse(layout_changed, "recall.html")
 
 
+def test_a_page_cut_short_is_refused() -> None:
+    """Cut after its third ruling's row, the page still parses into three rulings of four: the
+    missing closing tag is what tells."""
+    page = (OLD / "crackleburr.html").read_bytes()
+    cut = page[: page.rfind(b"</tr>", 0, page.find(b"rulingsRepeater_ctl03")) + len(b"</tr>")]
+    with pytest.raises(ParseError, match=r"^crackleburr\.html: truncated: the page ends before its closing </html> tag$"):
+        gatherer_old.parse(cut, "crackleburr.html")
+    # What may follow the closing tag: white space and comments (a saved page's note).
+    saved = gatherer_old.parse(page + b"\n<!-- saved by a browser -->\n", "crackleburr.html")
+    assert len(saved.rulings) == len(old_page("crackleburr").rulings) == 4
+    new_page = NEW_PAGE.read_bytes()
+    with pytest.raises(ParseError, match=r"^new\.html: truncated: the page ends before its closing </html> tag$"):
+        gatherer_new.parse(new_page[: len(new_page) * 9 // 10], "new.html")
+
+
 def test_new_gatherer_reconstructed_page() -> None:
     document = gatherer_new.parse(NEW_PAGE.read_bytes(), "jace_de.html")
     [card] = document.cards  # the nested back face (relatedCardInstances) is not a second card

@@ -108,6 +108,15 @@ def test_sniffers_claim_only_their_own() -> None:
     assert not card_page_capture.sniff(KOREAN)
 
 
+def test_a_page_cut_short_is_refused(korean) -> None:
+    """Cut at a line end half way, the page still read as 187 of its 406 rulings: refused instead."""
+    cut = KOREAN[: KOREAN.rfind(b"\n", 0, len(KOREAN) // 2) + 1]
+    with pytest.raises(ParseError, match=r"^ko\.html: truncated: the page ends before its closing </html> tag$"):
+        release_notes_ko.parse(cut, "ko.html")
+    # What the cut page alone would have given, nothing saying that the rest is missing.
+    assert (len(release_notes_ko.parse(cut + b"</html>", "ko.html").rulings), len(korean.rulings)) == (187, 406)
+
+
 def test_not_release_notes_raise() -> None:
     with pytest.raises(ParseError, match="x.docx: not a readable DOCX"):
         release_notes_zhs.parse(b"PK\x03\x04 broken", "x.docx")

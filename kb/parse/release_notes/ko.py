@@ -11,6 +11,7 @@ import re
 
 from bs4 import BeautifulSoup, NavigableString, Tag
 
+from kb.parse.html_whole import check_closed_html
 from kb.parse.release_notes.common import (
     CARD_SECTION_HEADING,
     Block,
@@ -95,6 +96,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
     html = _decode(data, name)
     if not re.search(r"<(?:html|body|p)\b", html[:4096], re.IGNORECASE):
         raise ParseError(f"{name}: not HTML")
+    check_closed_html(html, name)
     return build_rulings_document(html_blocks(html), FORMAT_NAME, name, lang)
 
 

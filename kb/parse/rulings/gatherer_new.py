@@ -24,6 +24,7 @@ from typing import Any
 from kb.normalise.dates import parse_date
 from kb.normalise.symbols import normalise_symbols, old_gatherer_codes_to_braces
 from kb.normalise.text import clean_text
+from kb.parse.html_whole import check_closed_html
 from kb.records import (
     CardName,
     CardRecord,
@@ -209,6 +210,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
         page = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise ParseError(f"{name}: not UTF-8 (byte offset {error.start})") from None
+    check_closed_html(page, name)
     payload = _payload(page, name)
     objects = _card_objects(payload, name)
     if not objects:

@@ -24,6 +24,7 @@ from kb.normalise.dates import parse_date
 from kb.normalise.lang import chinese_variant
 from kb.normalise.symbols import gatherer_alt_to_symbol, normalise_symbols
 from kb.normalise.text import clean_text
+from kb.parse.html_whole import check_closed_html
 from kb.records import (
     FACE_SEPARATOR,
     FACE_TEXT_SEPARATOR,
@@ -261,6 +262,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
     html = _decode(data, name)
     if "Gatherer" not in html or "MainContent" not in html:
         raise ParseError(f"{name}: not a Gatherer card page")
+    check_closed_html(html, name)
     with warnings.catch_warnings():
         # The pages open with an XML declaration but are XHTML-ish HTML; parse them as HTML.
         warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
