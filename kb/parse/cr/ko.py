@@ -23,6 +23,7 @@ from dataclasses import replace
 
 from kb.normalise.dates import parse_date
 from kb.normalise.decode import decode_text
+from kb.parse.cr.gaps import numbering_gaps
 from kb.parse.cr.zh import append_paragraph, finish_rules, make_rule, nfc, rule_kind
 from kb.records import CRDocument, ParseError, Rule
 
@@ -90,6 +91,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
     if not rules:
         raise ParseError(f"{name}: no numbered rules, sections or contents entries found")
     _check_whole(body, rules, raw_date, name, _front_matter_lines(front_matter))
+    warnings.extend(numbering_gaps(rules, name))
     return CRDocument(
         lang=lang or "ko",
         effective_date=effective_date,

@@ -19,6 +19,7 @@ from typing import NoReturn
 from kb.normalise.dates import parse_date
 from kb.normalise.decode import decode_text
 from kb.normalise.refs import english_cr_refs
+from kb.parse.cr.gaps import numbering_gaps
 from kb.parse.cr.txt_glossary import is_title, parse_glossary
 from kb.parse.cr.txt_lines import Lines, logical_lines
 from kb.records import CRDocument, ParseError, Rule, TruncatedCR
@@ -100,6 +101,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
     body.warnings[:0] = doc.warnings
     _check_rules_read(doc, body_start, glossary_index, body.rules)
     _check_contents_complete(doc, contents_index, body_start, body.rules, body.warnings)
+    body.warnings.extend(numbering_gaps(body.rules, name))
     intro_index = doc.find(HEADING_INTRODUCTION, date_index, contents_index)
     intro_start = date_index + 1 if intro_index is None else intro_index + 1
     cr = CRDocument(

@@ -17,6 +17,7 @@ import re
 from kb.normalise.dates import parse_date
 from kb.normalise.decode import decode_text
 from kb.normalise.refs import extract_refs
+from kb.parse.cr.gaps import numbering_gaps
 from kb.parse.cr.txt import DATE_LINE, NUMBERED_LINE, PART_LINE, SECTION_LINE
 from kb.parse.cr.txt_glossary import parse_glossary
 from kb.parse.cr.txt_lines import DASHES
@@ -78,6 +79,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
         raise ParseError(f"{name}: no 'Introduction' before part 1; not a crystalkeep Comprehensive Rules file")
     rules = _parse_rules(lines, boxed["1. The Game"] - 1, boxed["Glossary"] - 1, warnings)
     _check_contents(name, lines[boxed["Contents"] + 1 : intro], rules)
+    warnings.extend(numbering_gaps(rules, name))
     glossary = parse_glossary(name, _glossary_lines(lines[boxed["Glossary"] + 2 : glossary_end - 1]))
     credits_index = boxed.get("Credits")
     return CRDocument(

@@ -18,6 +18,7 @@ from typing import NoReturn
 from kb.normalise.dates import parse_date
 from kb.normalise.decode import decode_text
 from kb.normalise.refs import SUBRULE_LETTERS, extract_refs
+from kb.parse.cr.gaps import numbering_gaps
 from kb.records import CRDocument, GlossaryEntry, ParseError, Rule, TruncatedCR
 
 FORMAT_NAME = "cr-zh-txt"
@@ -174,6 +175,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
     if layout.glossary_start is None:
         raise ParseError(f"{name}: truncated: no '{GLOSSARY_HEADING}' (glossary) after the numbered rules")
     rules = _parse_rules(lines, layout.body_start, layout.glossary_start, name, warnings)
+    warnings.extend(numbering_gaps(rules, name))
     cr = CRDocument(
         lang=lang or "zhs",
         effective_date=effective_date,
