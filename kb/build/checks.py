@@ -3,7 +3,8 @@
 A parser that reads a page faithfully can still hand over what no real source holds: a ruling
 with no text, no card to belong to, a date of 9999-12-31 (which would sit at the top of every
 "newest" list forever). Such rulings are dropped or kept without the date, each with a
-quality issue the user can see; a bulk document that yields nothing at all is refused.
+quality issue the user can see; a document whose every ruling is dropped (a bulk file that
+yields nothing, a page whose rulings all lost their text) is refused.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from datetime import date, timedelta
 
+from kb.normalise.text import clean_text
 from kb.records import QualityIssue, RulingRecord
 
 # Magic was first printed in 1993; a ruling dated before it, or more than a year ahead, is a misprint.
@@ -47,7 +49,7 @@ class RulingChecks:
 
     def check(self, ruling: RulingRecord) -> RulingRecord | None:
         where = f"ruling {ruling.position + 1}"
-        if not (ruling.text or "").strip():
+        if not _has_text(ruling.text):
             self._flag("empty-ruling", f"{where} has no text; dropped")
             return None
         if not (ruling.oracle_id or ruling.card_name or ruling.scryfall_id or ruling.multiverse_id):
@@ -70,3 +72,11 @@ class RulingChecks:
             if count > DETAILED_ISSUES
         ]
         return self.issues + extra
+
+
+def _has_text(text: str | None) -> bool:
+    """Whether anything is left of ``text`` once it is stored (cleaning also takes out zero-width
+    characters: a text of nothing else was stored empty, and reported only by the derive)."""
+    if not text or not text.strip():
+        return False
+    return text.isascii() or bool(clean_text(text))

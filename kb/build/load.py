@@ -128,7 +128,11 @@ def load_document(
             save_cr(db, parsed, document_id, doc.source_id)
     elif isinstance(parsed, RulingsDocument):
         checks = RulingChecks(name)
+        read = len(parsed.rulings)
         parsed.rulings = list(checks.filter(parsed.rulings))
+        if read and not parsed.rulings:
+            # Every ruling without text: the page's layout changed under the parser.
+            raise ParseError(f"{name}: none of its {read} rulings has any text; refused")
         parsed.issues.extend(checks.summary_issues())
         save_rulings_document(db, parsed, document_id)
     else:  # pragma: no cover - a parser returning something else is a programming error

@@ -269,6 +269,32 @@ def test_chinese_cr_cut_in_its_glossary_is_kept_only_as_a_truncated_edition(tmp_
     assert {"unreadable-document", "truncated-document"} <= kinds
 
 
+def test_a_ruling_dropped_for_want_of_text_stays_reported_after_the_build(tmp_path: Path) -> None:
+    """The checks drop a ruling whose text is blank or only zero-width characters, with an
+    empty-ruling issue; the derive used to delete every empty-ruling issue it had not made, so
+    the build published none. A list whose every ruling lost its text is refused."""
+    import json
+
+    jace = json.loads((CR.parent / "scryfall" / "api-2025-11-01" / "rulings-02d6d693-jace-vryn-s-prodigy-jace-telepath-unboun.json").read_text())
+    jace["data"][0]["comment"] = ""
+    jace["data"][1]["comment"] = "\u200b"
+    path = tmp_path / "jace-rulings.json"
+    path.write_text(json.dumps(jace))
+    db_path = tmp_path / "kb.db"
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(path)])
+    assert result.exit_code == 0, result.output
+    db = sqlite_utils.Database(db_path)
+    assert db.execute("select count(*) from rulings").fetchone()[0] == 14
+    assert db.execute("select detail from quality_issues where kind = 'empty-ruling' order by detail").fetchall() == [
+        (f"{path}: ruling 1 has no text; dropped",), (f"{path}: ruling 2 has no text; dropped",),
+    ]
+    for ruling in jace["data"]:
+        ruling["comment"] = " "
+    path.write_text(json.dumps(jace))
+    refused = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(path)])
+    assert refused.exit_code == 1 and f"{path}: none of its 16 rulings has any text; refused" in refused.output
+
+
 def test_a_database_whose_path_holds_hash_and_question_marks_is_read_where_it_is(tmp_path: Path) -> None:
     # "file:{path}?mode=ro" cut such a path at "#": the import opened (and created) "kb " beside it.
     folder = tmp_path / "odd #1?x=%20"
