@@ -121,8 +121,14 @@ REFUSED: dict[str, tuple[Maker, list[str], str]] = {
     # Python's own reasons ("0", "'int' object is not subscriptable") become a sentence.
     "python-internal-reason": (
         lambda d: _write(d, "ints.json", json.dumps({"meta": MTGJSON_META, "data": {"cards": [
-            {"setCode": "X", "name": "A", "rulings": [0]}]}}).encode()),
+            {"setCode": "X", "name": "A", "foreignData": [0]}]}}).encode()),
         [], r"ints\.json: could not be read as mtgjson: unexpected structure \('int' object",
+    ),
+    # A ruling that is not MTGJSON's {date, text}: its text would have been missing, the ruling dropped.
+    "mtgjson-ruling-layout": (
+        lambda d: _write(d, "notes.json", json.dumps({"meta": MTGJSON_META, "data": {"cards": [
+            {"setCode": "X", "name": "A", "rulings": [{"date": "2020-01-01", "body": "A ruling."}]}]}}).encode()),
+        [], r"notes\.json: card 1: ruling 1 of 'A' is not MTGJSON's \{date, text\} object",
     ),
     "mtgjson-zero-cards": (
         lambda d: _write(d, "empty-set.json", json.dumps({"meta": MTGJSON_META, "data": {"cards": []}}).encode()),

@@ -328,3 +328,20 @@ def test_json_lines_records_read_as_json_loads_reads_them() -> None:
         with pytest.raises(ValueError) as got:
             _loads(broken)
         assert str(got.value) == str(expected.value)
+
+
+def test_a_renamed_field_of_the_documented_objects_is_refused() -> None:
+    """Scryfall documents a ruling's "comment" and "published_at", and a card's "lang", as always
+    present. Renamed, the text was read as empty (every ruling dropped) and every printing as
+    English: now the layout change is named."""
+    jace = read(API / "rulings-02d6d693-jace-vryn-s-prodigy-jace-telepath-unboun.json")
+    with pytest.raises(ParseError, match=r"^jace\.json: ruling 1 has no 'comment': not the layout of Scryfall's ruling object$"):
+        scryfall.parse_rulings(jace.replace(b'"comment"', b'"text"'), "jace.json")
+    bulk = gzip.decompress(read(BULK / "rulings-sample.jsonl.gz"))
+    with pytest.raises(ParseError, match=r"^bulk\.jsonl: record 1 has no 'published_at': not the layout of Scryfall's ruling object$"):
+        list(scryfall.iter_bulk_rulings(io.BytesIO(bulk.replace(b'"published_at"', b'"date"')), "bulk.jsonl"))
+    # Without its oracle_id a ruling is still read: the checks keep it, flagged (ruling-without-card).
+    assert scryfall.parse_rulings(jace.replace(b'"oracle_id"', b'"card"'), "jace.json").rulings[0].oracle_id is None
+    card = read(API / "card-02d6d693-jace-vryn-s-prodigy-jace-telepath-unboun.json")
+    with pytest.raises(ParseError, match=r"^card\.json: a card object lacks 'lang'$"):
+        scryfall.parse_cards(card.replace(b'"lang"', b'"language"'), "card.json")

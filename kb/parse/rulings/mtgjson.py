@@ -174,12 +174,18 @@ def card_entry(card: dict[str, Any], where: str = "<card>") -> CardEntry:
             continue
         cards.append(_foreign_printing(card, foreign, lang, oracle_id))
         names.extend(_foreign_names(card, foreign, lang, oracle_id))
-    return CardEntry(cards, names, _rulings(card, oracle_id), issues)
+    return CardEntry(cards, names, _rulings(card, oracle_id, where), issues)
 
 
-def _rulings(card: dict[str, Any], oracle_id: str | None) -> list[RulingRecord]:
+def _rulings(card: dict[str, Any], oracle_id: str | None, where: str) -> list[RulingRecord]:
     rulings = []
     for position, ruling in enumerate(card.get("rulings") or []):
+        # MTGJSON's ruling is {date, text}, both always present: one missing means the layout
+        # changed (a renamed "text" gave rulings without text, each dropped without a word).
+        if not isinstance(ruling, dict) or "text" not in ruling or "date" not in ruling:
+            raise ParseError(
+                f"{where}: ruling {position + 1} of {card['name']!r} is not MTGJSON's {{date, text}} object"
+            )
         raw_date = ruling.get("date")
         rulings.append(
             RulingRecord(
@@ -335,7 +341,7 @@ def faces_entry(faces: list[dict[str, Any]], where: str = "<card>") -> CardEntry
     rulings = list(entry.rulings)
     seen = {(ruling.raw_date, ruling.text) for ruling in rulings}
     for face in faces[1:]:
-        for ruling in _rulings(face, oracle_id):
+        for ruling in _rulings(face, oracle_id, where):
             if (ruling.raw_date, ruling.text) not in seen:
                 seen.add((ruling.raw_date, ruling.text))
                 rulings.append(ruling)

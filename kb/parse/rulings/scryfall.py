@@ -137,6 +137,19 @@ sniff = sniff_rulings
 # Records
 
 
+# The text and the date of Scryfall's ruling object. The API documents both as always present
+# and every real response has them: one missing means the layout changed (a renamed "comment"
+# gave rulings without text, each dropped, and an import that published none). A ruling without
+# its oracle_id is kept, flagged (kb.build.checks).
+RULING_FIELDS = ("published_at", "comment")
+
+
+def check_ruling_fields(obj: dict[str, Any], where: str) -> None:
+    if "comment" not in obj or "published_at" not in obj:
+        missing = ", ".join(repr(field) for field in RULING_FIELDS if field not in obj)
+        raise ParseError(f"{where} has no {missing}: not the layout of Scryfall's ruling object")
+
+
 def ruling_from_object(obj: dict[str, Any], position: int) -> RulingRecord:
     """One Scryfall ``ruling`` object as a RulingRecord (text cleaned, date kept raw and ISO)."""
     raw_date = obj.get("published_at")
@@ -180,7 +193,7 @@ def card_from_object(card: dict[str, Any]) -> CardRecord:
         name=card["name"],
         oracle_id=_oracle_id(card),
         faces=[face["name"] for face in _faces(card) if face.get("name")],
-        lang=card.get("lang", "en"),
+        lang=card["lang"],  # always present: a default would read every printing as English
         printed_name=_joined(card, "printed_name", FACE_SEPARATOR),
         printed_text=_text(_joined(card, "printed_text", FACE_TEXT_SEPARATOR)),
         printed_type_line=_joined(card, "printed_type_line", FACE_SEPARATOR),
@@ -221,7 +234,7 @@ def names_of_card(card: dict[str, Any]) -> list[CardName]:
     printing, not the card's name). Other languages give ``printed_name``, which multi-face
     cards keep only inside ``card_faces``.
     """
-    lang = card.get("lang", "en")
+    lang = card["lang"]
     oracle_id = _oracle_id(card)
     faces = _faces(card)
     pairs: list[tuple[str | None, str]] = []
@@ -257,6 +270,8 @@ def _dedupe_names(names: Iterable[CardName]) -> list[CardName]:
 def parse_rulings(data: bytes, name: str = "<bytes>", lang: str | None = None) -> RulingsDocument:
     """A ``/cards/{id}/rulings`` List → RulingsDocument (rulings keyed by ``oracle_id``)."""
     items = _list_items(_load_json(data, name), name, "ruling")
+    for position, item in enumerate(items):
+        check_ruling_fields(item, f"{name}: ruling {position + 1}")
     rulings = [ruling_from_object(item, position) for position, item in enumerate(items)]
     document = RulingsDocument(format=RULINGS_FORMAT, lang="en", rulings=rulings)
     return document
@@ -323,6 +338,7 @@ def _checked(objects: Iterator[dict[str, Any]], kind: str, name: str) -> Iterato
 def iter_bulk_rulings(stream: BinaryIO, name: str = "<stream>") -> Iterator[RulingRecord]:
     """Rulings of a Scryfall rulings bulk file, one at a time (position = record number - 1)."""
     for number, obj in _checked(iter_bulk_objects(stream, name), "ruling", name):
+        check_ruling_fields(obj, f"{name}: record {number}")
         yield ruling_from_object(obj, number - 1)
 
 
