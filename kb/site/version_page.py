@@ -1,7 +1,9 @@
 """What a CR version page shows: its changes since the version before, counted per kind."""
 from __future__ import annotations
 
+import re
 import sqlite3
+import sys
 from typing import Any
 
 from kb.site.diff_page import with_by_number
@@ -22,7 +24,8 @@ def version_page(conn: sqlite3.Connection, version_id: str, kind: str | None = N
     if not found:
         return None
     version = found[0]
-    page: dict[str, Any] = {"version": version, "previous": None, "counts": {}, "changes": [], "links": {}}
+    page: dict[str, Any] = {"version": version, "previous": None, "counts": {}, "changes": [], "links": {},
+                            "reading_notes": reading_notes(conn, version)}
     if version["lang"] == "en" and table_exists(conn, "cr_changes"):
         previous = rows(
             conn,
@@ -59,3 +62,32 @@ def version_page(conn: sqlite3.Connection, version_id: str, kind: str | None = N
             (version_id,),
         )
     return page
+
+
+def reading_notes(conn: sqlite3.Connection, version: dict[str, Any]) -> list[dict[str, Any]]:
+    """What reading the version's file found doubtful or repaired (its quality issues: numbers it
+    skips, lines joined, an edition cut short), each without the build's path of the file."""
+    if not version.get("document_id") or not table_exists(conn, "quality_issues"):
+        return []
+    notes = rows(
+        conn,
+        """select quality_issues.kind, quality_issues.detail, documents.path from quality_issues
+        join documents on documents.id = quality_issues.document_id
+        where quality_issues.document_id = ? and quality_issues.ruling_id is null order by quality_issues.rowid""",
+        (version["document_id"],),
+    )
+    for note in notes:
+        path = note.pop("path") or ""
+        if path and note["detail"].startswith(path + ": "):
+            note["detail"] = note["detail"][len(path) + 2 :]
+    # In the file's order where a note names its line; the rest (skipped numbers, …) after them.
+    return sorted(notes, key=lambda note: _line_of(note["detail"]))
+
+
+def _line_of(detail: str) -> int:
+    found = LINE_NOTE.match(detail)
+    return int(found[1]) if found else sys.maxsize
+
+
+LINE_NOTE = re.compile(r"line (\d+):")
+

@@ -1,6 +1,7 @@
 """Building the knowledge base: atomic, idempotent, and safe against bad input."""
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import shutil
 from pathlib import Path
@@ -267,6 +268,19 @@ def test_chinese_cr_cut_in_its_glossary_is_kept_only_as_a_truncated_edition(tmp_
     assert db.execute("select count(*) from glossary").fetchone()[0] == 387
     kinds = {row[0] for row in db.execute("select kind from quality_issues")}
     assert {"unreadable-document", "truncated-document"} <= kinds
+    db.close()
+    # Its page says so, and what the reading found.
+    page = asyncio.run(site_page(db_path, "/version/zhs-2025-02-07"))
+    assert "This file was cut short (truncated in its glossary)" in page
+    assert "the file ends inside the glossary (after 387 whole entries)" in page
+
+
+async def site_page(db_path: Path, path: str) -> str:
+    from site_databases import make_datasette
+
+    response = await make_datasette(db_path).client.get(path)
+    assert response.status_code == 200, path
+    return response.text
 
 
 def test_a_ruling_dropped_for_want_of_text_stays_reported_after_the_build(tmp_path: Path) -> None:

@@ -677,6 +677,20 @@ async def test_version_page_shows_what_changed(snapshot_ds) -> None:
     assert 'href="/version/en-2026-01-16"' in home.text
 
 
+async def test_version_page_lists_what_reading_its_file_found(snapshot_ds) -> None:
+    """The official 2009-10-01 file skips 113.8 and prints 702.30d twice: a judge reading that
+    edition sees it on its page, in the file's order, without the build's path of the file."""
+    data = (await snapshot_ds.client.get("/version/en-2009-10-01.json")).json()
+    notes = [(note["kind"], note["detail"]) for note in data["reading_notes"]]
+    assert ("cr-format", "line 2680: duplicate rule number 702.30d (first printed at line 2678); both kept") in notes
+    assert notes[-1] == ("cr-format", "rule 113.9 follows 113.7: 113.8 is not in the file")
+    page = await snapshot_ds.client.get("/version/en-2009-10-01")
+    assert "9 notes on how this file was read" in page.text
+    assert "rule 113.9 follows 113.7: 113.8 is not in the file" in page.text
+    clean = (await snapshot_ds.client.get("/version/zhs-2025-02-07.json")).json()
+    assert clean["reading_notes"] == []
+
+
 async def test_version_page_of_a_translation_shows_its_links(snapshot_ds) -> None:
     data = (await snapshot_ds.client.get("/version/zhs-2025-02-07.json")).json()
     assert data["version"]["translates_version_id"] == "en-2025-02-07"
