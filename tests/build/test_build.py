@@ -32,7 +32,8 @@ EXPECTED_COUNTS = {
     "en-raw/2019-01-25.txt": ("2019-01-25", 2328, 554),
     "en-raw/2014-09-26.txt": ("2014-09-25", 2008, 496),
     "en-raw/2013-04-29.txt": ("2013-05-01", 1930, 476),
-    # Second batch (counts in tests/parse/test_cr_txt.py); 2009 prints 702.30d twice: both kept.
+    # Second batch (counts in tests/parse/test_cr_txt.py); 2009 prints 702.30d twice: the second
+    # is read as 702.30e, which it does not print.
     "en-raw-batch2/2021-06-09.txt": ("2021-06-18", 2530, 591),
     "en-raw-batch2/2009-10-01.txt": ("2009-10-01", 1600, 424),
     "en-raw-batch2/2003-10-01.txt": ("2003-10-01", 686, 299),

@@ -442,13 +442,30 @@ def test_rules_with_a_stray_space_2009() -> None:
 
 
 def test_misprinted_duplicate_number_keeps_both_2009() -> None:
+    """702.30d printed twice, then 702.31: the second is read as 702.30e (its number marked as
+    recovered), so that each rule keeps an identity of its own across versions (702.31f and
+    702.31g of 2013)."""
     doc = parsed("en-raw-batch2/2009-10-01.txt")
-    twins = [rule for rule in doc.rules if rule.number == "702.30d"]
-    assert [rule.text[:40] for rule in twins] == [
-        "Objects with more than one kicker cost h",
-        "If part of a spell's ability has its eff",
+    kicker = [(rule.number, rule.text[:40], rule.number_confidence) for rule in doc.rules if rule.number.startswith("702.30")]
+    assert kicker[-2:] == [
+        ("702.30d", "Objects with more than one kicker cost h", 1.0),
+        ("702.30e", "If part of a spell's ability has its eff", 0.5),
     ]
-    assert "line 2680: duplicate rule number 702.30d (first printed at line 2678); both kept" in doc.warnings
+    assert (
+        "line 2680: rule number 702.30d printed a second time (first at line 2678);"
+        " read as 702.30e, the next letter, which the file does not print"
+    ) in doc.warnings
+    assert not [warning for warning in doc.warnings if "duplicate rule number" in warning]
+
+
+def test_a_repeated_number_whose_next_letter_is_printed_keeps_both() -> None:
+    """Only the evident misprint is read as the next letter: where the file prints that letter
+    too, both rules keep the number printed, and the warning says so."""
+    lines, newline = _lines_of("en-raw/2026-01-16.txt")
+    at = next(index for index, line in enumerate(lines) if line.startswith("702.19c "))
+    doc = cr_txt.parse(newline.join(lines[: at + 1] + [lines[at]] + lines[at + 1 :]).encode("utf-8"), "twice.txt")
+    assert [rule.number for rule in doc.rules].count("702.19c") == 2
+    assert any(warning.startswith(f"line {at + 2}: duplicate rule number 702.19c") for warning in doc.warnings)
 
 
 def test_closing_date_without_space_2021() -> None:

@@ -682,13 +682,25 @@ async def test_version_page_lists_what_reading_its_file_found(snapshot_ds) -> No
     edition sees it on its page, in the file's order, without the build's path of the file."""
     data = (await snapshot_ds.client.get("/version/en-2009-10-01.json")).json()
     notes = [(note["kind"], note["detail"]) for note in data["reading_notes"]]
-    assert ("cr-format", "line 2680: duplicate rule number 702.30d (first printed at line 2678); both kept") in notes
+    assert ("cr-format", "line 2680: rule number 702.30d printed a second time (first at line 2678);"
+            " read as 702.30e, the next letter, which the file does not print") in notes
     assert notes[-1] == ("cr-format", "rule 113.9 follows 113.7: 113.8 is not in the file")
     page = await snapshot_ds.client.get("/version/en-2009-10-01")
     assert "9 notes on how this file was read" in page.text
     assert "rule 113.9 follows 113.7: 113.8 is not in the file" in page.text
     clean = (await snapshot_ds.client.get("/version/zhs-2025-02-07.json")).json()
     assert clean["reading_notes"] == []
+
+
+async def test_two_rules_printed_under_one_number_keep_a_history_each(snapshot_ds) -> None:
+    """2009-10-01 prints 702.30d twice. Both twins continue to this day (702.33f, 702.33g): each
+    has its own history from 2009, where one shared an identity with the other and 702.33f's
+    began in 2013."""
+    for number, as_printed_in_2009 in (("702.33f", "702.30d"), ("702.33g", "702.30e")):
+        data = (await snapshot_ds.client.get(f"/rule/{number}.json")).json()
+        assert [(t["version"], t["number"], t["change"]) for t in data["trace"]][:2] == [
+            ("en-2009-10-01", as_printed_in_2009, "added"), ("en-2013-05-01", "702.31" + number[-1], "moved"),
+        ]
 
 
 async def test_version_page_of_a_translation_shows_its_links(snapshot_ds) -> None:

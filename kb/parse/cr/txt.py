@@ -18,7 +18,7 @@ from typing import NoReturn
 
 from kb.normalise.dates import parse_date
 from kb.normalise.decode import decode_text
-from kb.normalise.refs import english_cr_refs
+from kb.normalise.refs import SUBRULE_LETTERS, english_cr_refs
 from kb.parse.cr.gaps import numbering_gaps
 from kb.parse.cr.txt_glossary import is_title, parse_glossary
 from kb.parse.cr.txt_lines import Lines, logical_lines
@@ -238,13 +238,52 @@ def _parse_body(doc: Lines, start: int, stop: int) -> _Body:
 
 
 def _flag_repeat(doc: Lines, index: int, rule: Rule, body: _Body) -> None:
-    """A number printed twice (a misprint, a pasted block): both rules are kept, and said so."""
+    """A number printed twice (a misprint, a pasted block): both rules are kept, and said so.
+
+    A subrule printed with the letter of the subrule just before it, whose next letter the file
+    never prints (702.30d twice in 2009-10-01, then 702.31), is read as that next letter: two
+    rules under one number would share one identity across versions, and one of them could not be
+    reached by its number. Its number is then marked as recovered (``number_confidence``)."""
     first = body.seen.setdefault(rule.number, index)
-    if first != index:
+    if first == index:
+        return
+    following = _next_letter(rule, body.rules)
+    if following is not None and following not in body.seen and not _printed_after(doc, index, following):
+        printed = rule.number
+        rule.number, rule.number_confidence = following, RECOVERED_NUMBER
+        body.seen[following] = index
         body.warnings.append(
-            f"{doc.at(index)}: duplicate rule number {rule.number} (first printed at {doc.at(first)}); "
-            "both kept"
+            f"{doc.at(index)}: rule number {printed} printed a second time (first at {doc.at(first)});"
+            f" read as {following}, the next letter, which the file does not print"
         )
+        return
+    body.warnings.append(
+        f"{doc.at(index)}: duplicate rule number {rule.number} (first printed at {doc.at(first)}); "
+        "both kept"
+    )
+
+
+# How sure a number is that the file printed otherwise: the letter after its twin's.
+RECOVERED_NUMBER = 0.5
+
+
+def _next_letter(rule: Rule, rules: list[Rule]) -> str | None:
+    """The number after ``rule``'s when the rule just before it is its twin (same subrule number)."""
+    if rule.kind != "subrule" or not rules or rules[-1].number != rule.number:
+        return None
+    position = SUBRULE_LETTERS.find(rule.number[-1])
+    if position < 0 or position + 1 >= len(SUBRULE_LETTERS):
+        return None
+    return rule.number[:-1] + SUBRULE_LETTERS[position + 1]
+
+
+def _printed_after(doc: Lines, index: int, number: str) -> bool:
+    return any(_starts_with_number(line, number) for line in doc.lines[index + 1 :])
+
+
+def _starts_with_number(line: str, number: str) -> bool:
+    stripped = line.lstrip()
+    return stripped.startswith(number) and stripped[len(number) : len(number) + 1] in (" ", ".", "")
 
 
 def _number_key(section: str, rule: str, letter: str) -> tuple[int, int, str]:
