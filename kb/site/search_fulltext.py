@@ -52,12 +52,39 @@ def words_first(
     A prefix query merges the index entries of every word it begins (milliseconds for
     "creature*" over a million rulings); the exact words stop after the window's rows. The
     caller passes the same ``window`` for every page of a group, so its pages never mix the two."""
+    if holds_none(conn, index, match):
+        return []
     if match.endswith("*"):
         exact = fetch(match[:-1])
         if len(exact) >= window:
             return exact
         match = prefix_as_words(conn, index, match)
     return fetch(match)
+
+
+# The one-box's own expressions: quoted words, the last one perhaps a prefix.
+PLAIN_WORDS = re.compile(r'^(?:"[^"]*"\s*)+\*?$')
+QUOTED = re.compile(r'"([^"]*)"')
+# Fewer words than this: the query itself costs no more than a probe would.
+PROBE_FROM_WORDS = 5
+# Words this short ("the", "it", "of", "at", "s") are in most rows: FTS5 walks their entries.
+TELLING_LENGTH = 4
+
+
+def holds_none(conn: sqlite3.Connection, index: str, match: str) -> bool:
+    """Whether a long query of plain words certainly matches nothing in ``index``: when no row
+    holds even its longer words (any of its words, all of which a match must hold), no row holds
+    them all. A pasted card sentence that nothing holds took 3–4 ms a full-text index at a million
+    rulings, its short words' entries walked in step; its longer words alone answer in 0.3 ms."""
+    if not PLAIN_WORDS.match(match):
+        return False
+    words = QUOTED.findall(match)
+    exact = words[:-1] if match.endswith("*") else words
+    telling = [word for word in exact if len(word) >= TELLING_LENGTH]
+    if len(words) < PROBE_FROM_WORDS or not telling or len(telling) == len(words):
+        return False
+    probe = " ".join(f'"{word}"' for word in telling)
+    return conn.execute(f"select 1 from {index} where {index} match ? limit 1", (probe,)).fetchone() is None
 
 
 def mark_words(text: str | None, query: str, width: int = 90) -> str:

@@ -719,3 +719,48 @@ async def test_the_search_page_says_what_an_abbreviation_was_read_as(snapshot_ds
     data = (await snapshot_ds.client.get("/search.json?q=SBA")).json()
     assert (data["query"], data["abbreviation"], data["best"]["title"]) == ("state-based actions", "SBA", "704 State-Based Actions")
     assert "abbreviation" not in (await snapshot_ds.client.get("/search.json?q=flying")).json()
+
+
+def test_a_long_query_nothing_holds_is_answered_by_its_longer_words(snapshot_conn: sqlite3.Connection) -> None:
+    """A pasted sentence that no ruling holds: its longer words alone show it (a probe of a
+    fraction of a millisecond instead of walking the entries of "the" and "of")."""
+    from kb.site.search_fulltext import holds_none
+    from kb.site.search_text import fts_query
+
+    sentence = fts_query("the creature's controller may sacrifice it at the beginning of the next end step")
+    assert sentence == '"the" "creature" "s" "controller" "may" "sacrifice" "it" "at" "the" "beginning" "of" "the"'
+    assert holds_none(snapshot_conn, "rulings_fts", sentence)
+    # Short queries are not probed; neither is any expression but plain quoted words.
+    assert not holds_none(snapshot_conn, "rulings_fts", '"nosuchword" "at" "all"')
+    assert not holds_none(snapshot_conn, "rulings_fts", '"a" OR "nosuchword" "xyzzy" "plugh" "frobnicate"')
+    # A sentence some ruling holds is not mistaken for one nothing holds.
+    held = snapshot_conn.execute("select text from rulings where text like '% the %' and length(text) > 80 limit 1").fetchone()[0]
+    held_query = fts_query(" ".join(held.split()[:10]))
+    assert held_query and not holds_none(snapshot_conn, "rulings_fts", held_query)
+
+
+@pytest.mark.parametrize("index", ["rules_fts", "rulings_fts", "glossary_fts"])
+def test_a_probe_that_finds_nothing_means_the_whole_query_finds_nothing(snapshot_conn: sqlite3.Connection, index: str) -> None:
+    """The probe asks for a part of the words every match must hold: where it finds no row, the
+    query finds none. Checked on words of real texts: runs as typed, and two texts' mixed."""
+    import random
+
+    from kb.site.search_fulltext import holds_none
+    from kb.site.search_text import fts_query
+
+    rng = random.Random(11)
+    texts = [row[0] for row in snapshot_conn.execute(
+        "select text from rules where version_id = 'en-2026-04-17' and length(text) > 60 order by id limit 150")]
+    texts += [row[0] for row in snapshot_conn.execute("select text from rulings where length(text) > 60 order by id limit 150")]
+    probed = 0
+    for text in texts:
+        words, other = text.split(), rng.choice(texts).split()
+        mixed = rng.sample(words, min(len(words), 5)) + rng.sample(other, min(len(other), 5))
+        for chosen in (words[:12], mixed):
+            match = fts_query(" ".join(chosen))
+            if match and holds_none(snapshot_conn, index, match):
+                probed += 1
+                exact = match[:-1] if match.endswith("*") else match
+                assert snapshot_conn.execute(f"select 1 from {index} where {index} match ? limit 1", (exact,)).fetchone() is None
+                assert snapshot_conn.execute(f"select 1 from {index} where {index} match ? limit 1", (match,)).fetchone() is None
+    assert probed > 20
