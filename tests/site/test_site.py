@@ -701,6 +701,10 @@ async def test_two_rules_printed_under_one_number_keep_a_history_each(snapshot_d
         assert [(t["version"], t["number"], t["change"]) for t in data["trace"]][:2] == [
             ("en-2009-10-01", as_printed_in_2009, "added"), ("en-2013-05-01", "702.31" + number[-1], "moved"),
         ]
+    # The number the file did not print says so on its page; the printed one does not.
+    unprinted = "The file of this version does not print this number"
+    assert unprinted in (await snapshot_ds.client.get("/rule/702.30e?version=en-2009-10-01")).text
+    assert unprinted not in (await snapshot_ds.client.get("/rule/702.30d?version=en-2009-10-01")).text
 
 
 async def test_version_page_of_a_translation_shows_its_links(snapshot_ds) -> None:
