@@ -84,11 +84,13 @@ def test_sections_subrules_and_order() -> None:
         rule("102.1", "rule"), rule("102.1a", "subrule"), rule("102.1c", "subrule"),
         rule("102.1k", "subrule"), rule("102.1m", "subrule"),  # l is never used
         rule("102.2", "rule"), rule("102.1b", "subrule"),  # out of order: the parsers' own checks
+        rule("2", "part"), rule("201", "section"), rule("201.1", "rule"),
     ]
     assert numbering_gaps(rules, "x") == [
         "x: section 102 follows 100: 101 is not in the file",
         "x: subrule 102.1c follows 102.1a: 102.1b is not in the file",
         "x: subrule 102.1k follows 102.1c: 102.1d–102.1j are not in the file",
+        "x: section 201 is the first of part 2: 200 is not in the file",
     ]
 
 

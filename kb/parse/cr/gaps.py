@@ -31,7 +31,8 @@ def numbering_gaps(rules: list[Rule], name: str) -> list[str]:
             continue
         missing = [_number(rule.kind, parent, index) for index in range(previous + 1, position)]
         shown = missing[0] if len(missing) == 1 else f"{missing[0]}–{missing[-1]}"
-        after = f"follows {_number(rule.kind, parent, previous)}" if previous >= 0 else f"is the first of {parent}"
+        owner = f"part {parent}" if rule.kind == "section" else parent
+        after = f"follows {_number(rule.kind, parent, previous)}" if previous >= 0 else f"is the first of {owner}"
         warnings.append(
             f"{name}: {rule.kind} {rule.number} {after}: {shown} {'is' if len(missing) == 1 else 'are'} not in the file"
         )

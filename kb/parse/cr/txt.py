@@ -263,7 +263,7 @@ def _flag_repeat(doc: Lines, index: int, rule: Rule, body: _Body) -> None:
     )
 
 
-# How sure a number is that the file printed otherwise: the letter after its twin's.
+# The confidence of a number the file does not print (the letter after its twin's).
 RECOVERED_NUMBER = 0.5
 
 
