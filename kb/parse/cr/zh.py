@@ -191,9 +191,11 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
         _truncated_in_glossary(lines, layout.glossary_start, cr, name)
     cr.glossary = parse_glossary_blocks(lines[layout.glossary_start + 1 : layout.credits_start])
     credits = lines[layout.credits_start + 1 :]
-    # Present, whatever its date: the 2025-02-07 credits repeat a stale "2024年2月7日".
+    # Present, whatever its date: the 2025-02-07 credits repeat a stale "2024年2月7日". Only the
+    # credits can be missing after it, so the file is kept and the doubt said (we hold one real file
+    # of this source: a translation may leave that line out).
     if not any(DATE_LINE.search(line) for line in credits):
-        raise ParseError(f"{name}: truncated: the credits ('{CREDITS_HEADING}') end before the closing '此规则于…起生效' line")
+        cr.warnings.append(f"{name}: the credits ('{CREDITS_HEADING}') end before the closing '此规则于…起生效' line: cut short?")
     cr.credits = "\n".join(credits).strip()
     return cr
 
