@@ -9,10 +9,11 @@ Undated chapters of a translation join its dated version here, whatever the impo
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 
 import sqlite_utils
 
-from kb.records import CRDocument, GlossaryEntry, Rule
+from kb.records import CRDocument, GlossaryEntry, QualityIssue, Rule
 from kb.store.schema import stable_id
 
 
@@ -95,6 +96,7 @@ def link_cr_translations(db: sqlite_utils.Database, loaded: dict[str, CRDocument
     db.execute("delete from rule_links")
     db.execute("delete from glossary_links")
     db.execute("delete from keywords")
+    db.execute("delete from quality_issues where kind = 'sections-without-rules'")
     if "en" in join_undated_chapters(db):
         loaded = None  # an English version grew since it was read
     resolve_rule_refs(db)
@@ -122,6 +124,7 @@ def link_cr_translations(db: sqlite_utils.Database, loaded: dict[str, CRDocument
         )
         if en_version is None:
             continue
+        _report_sections_without_rules(db, version_id, translated, english[en_version])
         glossary_links = link_glossary(translated, english[en_version])
         links = _link_by_lineage(translated, en_version, how, english, lineages, glossary_links)
         db.conn.executemany(
@@ -150,6 +153,31 @@ def link_cr_translations(db: sqlite_utils.Database, loaded: dict[str, CRDocument
         " values (?,?,?,?,?,?,?)",
         list(keyword_rows.values()),
     )
+
+
+def _report_sections_without_rules(
+    db: sqlite_utils.Database, version_id: str, translated: CRDocument, english: CRDocument
+) -> None:
+    from kb.link.cr_translations import sections_without_rules
+    from kb.store.save import save_quality_issue
+
+    row = db.execute("select document_id from cr_versions where id = ?", [version_id]).fetchone()
+    for part, sections in sections_without_rules(translated, english):
+        listed = sections[0] if len(sections) == 1 else f"{sections[0]}–{sections[-1]}" if _consecutive(sections) else ", ".join(sections)
+        save_quality_issue(
+            db,
+            QualityIssue(
+                "sections-without-rules",
+                f"{version_id}: part {part} holds rules, but {'sections' if len(sections) > 1 else 'section'} {listed}"
+                f" of its contents {'hold' if len(sections) > 1 else 'holds'} none: its chapter may be cut short,"
+                " or not translated",
+            ),
+            row[0] if row else None,
+        )
+
+
+def _consecutive(sections: list[str]) -> bool:
+    return all(int(later) == int(earlier) + 1 for earlier, later in pairwise(sections))
 
 
 class _English_lineages:  # noqa: N801 (a small record, named for what it holds)

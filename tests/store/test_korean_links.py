@@ -143,3 +143,24 @@ def test_rules_whose_subrules_grew_since_the_translation_are_stale(conn: sqlite3
     statuses = {row[0]: row[7] for row in _links(conn) if row[0] in {"109.4", "111.10", "113.6", "120.4"}}
     # 109.4: a–e in 2019, a–f here, a–g in 2022; 113.6 (2019's 112.6) and 120.4 (119.4) gained p and d.
     assert statuses == {"109.4": "stale", "113.6": "stale", "120.4": "stale", "111.10": "mismatch"}
+
+
+def test_sections_listed_without_rules_are_named(conn: sqlite3.Connection, tmp_path: Path) -> None:
+    """A chapter post cut between two paragraphs still parses; its last sections are simply
+    absent. The index lists them: a part that holds rules, with sections its contents list that
+    hold none (where the English version holds rules under them), is named as a quality issue."""
+    # The 700 excerpt (its README): part 7 holds 702's rules only.
+    assert [detail for (detail,) in conn.execute("select detail from quality_issues where kind = 'sections-without-rules'")] == [
+        "ko-2021-02-15: part 7 holds rules, but sections 700, 701, " + ", ".join(str(n) for n in range(703, 722))
+        + " of its contents hold none: its chapter may be cut short, or not translated"
+    ]
+    lines = CHAPTER.read_bytes().splitlines(keepends=True)
+    at = lines.index(b'<br><a name="110"></a>\n')
+    cut = tmp_path / "100.md"
+    cut.write_bytes(b"".join(lines[:at]))
+    other = _build(tmp_path / "kb.db", [*ENGLISH, cut, INDEX])
+    # 122 (Counters) is not named: the English version it is linked to has no section 122.
+    assert other.execute("select detail from quality_issues where kind = 'sections-without-rules'").fetchall() == [
+        ("ko-2021-02-15: part 1 holds rules, but sections 110–121 of its contents hold none: its chapter may be"
+         " cut short, or not translated",)
+    ]
