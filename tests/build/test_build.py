@@ -235,19 +235,25 @@ def test_cr_cut_in_its_glossary_is_kept_only_as_a_truncated_edition(tmp_path: Pa
     data = (CR / "en-raw" / "2026-01-16.txt").read_bytes()
     cut = tmp_path / "cut.txt"
     cut.write_bytes(data[: data.index(b"\rWorld Rule\r")])
-    db_path = tmp_path / "kb.db"
-    refused = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(cut)])
-    assert refused.exit_code != 0 and "truncated: no 'Credits'" in refused.output
-    kept = CliRunner().invoke(cli, ["import", "--db", str(db_path), "--keep-going", str(cut)])
-    assert kept.exit_code == 2, kept.output
-    db = sqlite_utils.Database(db_path)
+    db = refused_then_kept(cut, "truncated: no 'Credits'")
     version = db.execute(
         "select rule_count, status from cr_versions where id = 'en-2026-01-16'"
     ).fetchone()
     assert version == (3114, "truncated in its glossary")
     assert db.execute("select status from documents").fetchall() == [("failed",)]
+
+
+def refused_then_kept(cut: Path, refusal: str) -> sqlite_utils.Database:
+    """Import ``cut``: refused with ``refusal``; with --keep-going kept (exit 2), flagged truncated."""
+    db_path = cut.parent / "kb.db"
+    refused = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(cut)])
+    assert refused.exit_code != 0 and refusal in refused.output
+    kept = CliRunner().invoke(cli, ["import", "--db", str(db_path), "--keep-going", str(cut)])
+    assert kept.exit_code == 2, kept.output
+    db = sqlite_utils.Database(db_path)
     kinds = {row[0] for row in db.execute("select kind from quality_issues")}
     assert {"unreadable-document", "truncated-document"} <= kinds
+    return db
 
 
 def test_chinese_cr_cut_in_its_glossary_is_kept_only_as_a_truncated_edition(tmp_path: Path) -> None:
@@ -256,22 +262,15 @@ def test_chinese_cr_cut_in_its_glossary_is_kept_only_as_a_truncated_edition(tmp_
     lines = (CR.parent / "cr-zh" / "2025-02-07-zh.txt").read_bytes().splitlines(keepends=True)
     cut = tmp_path / "zh.txt"
     cut.write_bytes(b"".join(lines[:7999]))
-    db_path = tmp_path / "kb.db"
-    refused = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(cut)])
-    assert refused.exit_code != 0 and "zh.txt: truncated: no '版权信息' (credits) after the glossary" in refused.output
-    kept = CliRunner().invoke(cli, ["import", "--db", str(db_path), "--keep-going", str(cut)])
-    assert kept.exit_code == 2, kept.output
-    db = sqlite_utils.Database(db_path)
+    db = refused_then_kept(cut, "zh.txt: truncated: no '版权信息' (credits) after the glossary")
     # Every numbered rule and subrule, as the whole file gives (parts and sections aside).
     assert db.execute("select id, rule_count, status from cr_versions").fetchall() == [
         ("zhs-2025-02-07", 3022, "truncated in its glossary")
     ]
     assert db.execute("select count(*) from glossary").fetchone()[0] == 387
-    kinds = {row[0] for row in db.execute("select kind from quality_issues")}
-    assert {"unreadable-document", "truncated-document"} <= kinds
     db.close()
     # Its page says so, and what the reading found.
-    page = asyncio.run(site_page(db_path, "/version/zhs-2025-02-07"))
+    page = asyncio.run(site_page(tmp_path / "kb.db", "/version/zhs-2025-02-07"))
     assert "This file was cut short (truncated in its glossary)" in page
     assert "the file ends inside the glossary (after 387 whole entries)" in page
 
