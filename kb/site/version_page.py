@@ -73,7 +73,8 @@ def reading_notes(conn: sqlite3.Connection, version: dict[str, Any]) -> list[dic
         conn,
         """select quality_issues.kind, quality_issues.detail, documents.path from quality_issues
         join documents on documents.id = quality_issues.document_id
-        where quality_issues.document_id = ? and quality_issues.ruling_id is null order by quality_issues.rowid""",
+        where quality_issues.document_id = ? and quality_issues.ruling_id is null
+        order by quality_issues.rowid limit 500""",
         (version["document_id"],),
     )
     for note in notes:
