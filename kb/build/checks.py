@@ -13,10 +13,12 @@ from dataclasses import replace
 from datetime import date, timedelta
 
 from kb.normalise.text import clean_text
-from kb.records import QualityIssue, RulingRecord
+from kb.records import CRDocument, ParseError, QualityIssue, RulingRecord
 
 # Magic was first printed in 1993; a ruling dated before it, or more than a year ahead, is a misprint.
 EARLIEST_RULING = "1993-01-01"
+# The Comprehensive Rules were first published in 1999 (Classic Sixth Edition).
+EARLIEST_CR = "1999-01-01"
 # How many issues of one kind one document records in detail; the rest are counted.
 DETAILED_ISSUES = 20
 
@@ -80,3 +82,18 @@ def _has_text(text: str | None) -> bool:
     if not text or not text.strip():
         return False
     return text.isascii() or bool(clean_text(text))
+
+
+def check_cr_date(document: CRDocument, name: str, today: date | None = None) -> None:
+    """Refuse a CR whose effective date cannot be one: its date is its identity, and a version
+    dated in 2062 (a slip of the keys) would have been the current rules on every page."""
+    effective = document.effective_date
+    if effective is None:
+        return
+    if effective < EARLIEST_CR:
+        raise ParseError(f"{name}: effective date {document.raw_date!r} ({effective}) is before the first Comprehensive Rules (1999)")
+    if effective > latest_plausible_date(today):
+        raise ParseError(
+            f"{name}: effective date {document.raw_date!r} ({effective}) is more than a year ahead: a misprint"
+        )
+

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from kb.build.checks import RulingChecks
+from kb.build.checks import RulingChecks, check_cr_date
 from kb.build.identity import cr_version_id
 from kb.normalise.decode import REPAIRED_UTF8, describe_repairs
 from kb.parse.bounds import (
@@ -117,6 +117,8 @@ def load_document(
         raise
     except (Exception, MemoryError) as error:
         raise ParseError(f"{name}: could not be read as {fmt.name}: {reason(error)}") from error
+    if isinstance(parsed, CRDocument):
+        check_cr_date(parsed, name)
     lang = getattr(parsed, "lang", None) or doc.lang
     document_id = save_document(db, doc, fmt.name, "parsed", lang=lang)
     if isinstance(parsed, CRDocument):

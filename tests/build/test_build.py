@@ -243,6 +243,23 @@ def test_cr_cut_in_its_glossary_is_kept_only_as_a_truncated_edition(tmp_path: Pa
     assert db.execute("select status from documents").fetchall() == [("failed",)]
 
 
+@pytest.mark.parametrize(("year", "reason"), [
+    (b"2062", "is more than a year ahead: a misprint"),
+    (b"1962", "is before the first Comprehensive Rules (1999)"),
+])
+def test_a_cr_dated_where_no_cr_can_be_is_refused(tmp_path: Path, year: bytes, reason: str) -> None:
+    """Its date is a CR's identity: dated 2062, the file would have been the current rules."""
+    data = (CR / "en-raw" / "2026-01-16.txt").read_bytes()
+    assert data.count(b"January 16, 2026") == 2  # the header's date line and the closing one
+    path = tmp_path / "misdated.txt"
+    path.write_bytes(data.replace(b"January 16, 2026", b"January 16, " + year))
+    db_path = tmp_path / "kb.db"
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(path)])
+    assert result.exit_code == 1
+    assert f"misdated.txt: effective date 'January 16, {year.decode()}' ({year.decode()}-01-16) {reason}" in result.output
+    assert not db_path.exists()
+
+
 def refused_then_kept(cut: Path, refusal: str) -> sqlite_utils.Database:
     """Import ``cut``: refused with ``refusal``; with --keep-going kept (exit 2), flagged truncated."""
     db_path = cut.parent / "kb.db"
