@@ -156,3 +156,12 @@ def test_a_post_cut_short_is_refused_naming_where():
         cr_ko.parse(b"".join(index_lines[:187]), "index.md")
     whole = cr_ko.parse(b"".join(index_lines), "index.md")
     assert [rule.number for rule in whole.rules if rule.kind == "part"][-1] == "9"
+
+
+def test_a_page_of_the_live_site_is_judged_by_its_closing_tag():
+    """HTML may leave a paragraph open: a page (the constructed LIVE_PAGE above) is judged by its
+    closing </html> instead."""
+    open_paragraph = LIVE_PAGE.replace("</body></html>", "<p class=\"clause\">footer, never closed\n</body></html>")
+    assert [rule.number for rule in cr_ko.parse(open_paragraph.encode(), "106.html").rules] == ["106", "106.5", "106.5a"]
+    with pytest.raises(ParseError, match=r"^106\.html: truncated: the page ends before its closing </html> tag$"):
+        cr_ko.parse(LIVE_PAGE[: LIVE_PAGE.index("<a name=\"106.5a\">")].encode(), "106.html")

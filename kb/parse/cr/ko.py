@@ -25,6 +25,7 @@ from kb.normalise.dates import parse_date
 from kb.normalise.decode import decode_text
 from kb.parse.cr.gaps import numbering_gaps
 from kb.parse.cr.zh import append_paragraph, finish_rules, make_rule, nfc, rule_kind
+from kb.parse.html_whole import OPENING_HTML, TAIL_CHARS, check_closed_html
 from kb.records import CRDocument, ParseError, Rule
 
 FORMAT_NAME = "cr-ko-md"
@@ -114,16 +115,25 @@ LAST_PART = "9"
 def _check_whole(body: str, rules: list[Rule], raw_date: str | None, name: str, front_lines: int) -> None:
     """Refuse a post cut short, as the English parser refuses a file without its closing parts.
 
-    A cut inside a paragraph leaves it open (each rule is one ``<p>``, the contents list one per
-    part); the index post (the one with the date line) lists every part, Casual Variants (9)
-    last. A chapter post cut exactly between two paragraphs is not seen here: the source prints
-    nothing after its last rule."""
+    A page of the live site ends with its closing ``</html>``. In a post, a cut inside a paragraph
+    leaves it open (each rule is one ``<p>``, the contents list one per part; HTML may leave a
+    ``<p>`` open, so pages are not judged by this). The index (the one with the date line) lists
+    every part, Casual Variants (9) last. A chapter post cut exactly between two paragraphs is not
+    seen here: the source prints nothing after its last rule (kb.link.cr_translations looks for
+    the sections it lacks)."""
+    if OPENING_HTML.search(body, 0, TAIL_CHARS):
+        check_closed_html(body, name)
+    else:
+        _check_last_paragraph_closed(body, name, front_lines)
+    if raw_date is not None and not any(rule.number == LAST_PART for rule in rules):
+        raise ParseError(f"{name}: truncated: the contents list ends before part {LAST_PART} (Casual Variants)")
+
+
+def _check_last_paragraph_closed(body: str, name: str, front_lines: int) -> None:
     opened = [match.start() for match in PARAGRAPH_OPENING.finditer(body)]
     if opened and body.find("</p>", opened[-1]) == -1:
         line = body.count("\n", 0, opened[-1]) + 1 + front_lines
         raise ParseError(f"{name}: line {line}: truncated: the paragraph opened here never closes")
-    if raw_date is not None and not any(rule.number == LAST_PART for rule in rules):
-        raise ParseError(f"{name}: truncated: the contents list ends before part {LAST_PART} (Casual Variants)")
 
 
 def merge_documents(documents: list[CRDocument]) -> CRDocument:
