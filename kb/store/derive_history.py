@@ -21,10 +21,11 @@ from kb.link.cr_diff import Change, diff_and_pairing, same_content
 from kb.link.cr_merges import LineageLink, confirmed_links
 from kb.link.keyword_vocabulary import KeywordIndex
 from kb.link.ruling_citations import link_ruling
-from kb.records import CRDocument, Rule
+from kb.records import CRDocument, QualityIssue, Rule
 from kb.store.bulk_indexes import indexes_made_after
 from kb.store.derive_cr_links import load_cr_document
 from kb.store.derive_lineage import by_number_steps, save_glossary_lineages, save_lineage_links, save_lineages
+from kb.store.save import save_quality_issue
 from kb.store.schema import stable_id
 
 # Canned queries for the Datasette metadata (merged by the owner of kb/metadata.py).
@@ -154,10 +155,46 @@ def save_cr_history(db: sqlite_utils.Database) -> History:
     versions = english_versions(db)
     documents = english_documents(db, versions)
     maps, links = save_changes(db, versions, documents)
+    report_entries_missing_between(db)
     by_version = save_lineages(db, versions, documents, maps)
     save_lineage_links(db, versions, by_version, links)
     save_glossary_lineages(db, versions, documents)
     return versions, documents, by_version
+
+
+# Rules or glossary entries removed from a version and added back, word for word, in the next.
+MISSING_BETWEEN = """
+    select removed.new_version_id as version_id, removed.old_version_id as before_id,
+        added.new_version_id as after_id, removed.entry_kind, removed.old_number, cr_versions.document_id
+    from cr_changes as removed
+    join cr_changes as added on added.old_version_id = removed.new_version_id and added.kind = 'added'
+        and added.entry_kind = removed.entry_kind and added.new_text = removed.old_text
+    join cr_versions on cr_versions.id = removed.new_version_id
+    where removed.kind = 'removed' and removed.old_text != ''
+    order by removed.new_version_id, removed.position"""
+
+
+def report_entries_missing_between(db: sqlite_utils.Database) -> None:
+    """Name each version that lacks rules or glossary entries that the versions on either side
+    of it print word for word: lost from its file, most likely (a block cut from the end of a
+    section passes every check of the file itself). The editions we hold have none."""
+    db.execute(f"delete from quality_issues where kind = '{MISSING_KIND}'")
+    found: dict[tuple, list[str]] = {}
+    for row in db.query(MISSING_BETWEEN):
+        glossary = row["entry_kind"] == "glossary"
+        key = (row["version_id"], row["before_id"], row["after_id"], row["document_id"], glossary)
+        found.setdefault(key, []).append(row["old_number"])
+    for (version_id, before_id, after_id, document_id, glossary), numbers in found.items():
+        what = "glossary entries" if glossary else "rules"
+        shown = ", ".join(numbers[:8]) + (", …" if len(numbers) > 8 else "")
+        save_quality_issue(db, QualityIssue(
+            MISSING_KIND,
+            f"{version_id}: {len(numbers)} {what} of {before_id} are missing from it and back in {after_id}"
+            f" word for word ({shown}): its file may have lost them",
+        ), document_id)
+
+
+MISSING_KIND = "missing-between-versions"
 
 
 def save_ruling_links(db: sqlite_utils.Database, history: History | None, carry_from: Path | None = None) -> None:

@@ -1,0 +1,40 @@
+"""Rules a CR version lacks while the versions on either side print them word for word
+(kb.store.derive_history.report_entries_missing_between): a block cut from the end of a section
+passes every check of the file itself."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import sqlite_utils
+from click.testing import CliRunner
+
+from kb.cli import cli
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "cr" / "en-raw"
+APRIL_2026 = Path(__file__).parent.parent.parent / "data" / "snapshot" / "cr" / "en" / "2026-04-17.txt"
+
+
+def issues(db_path: Path) -> list[str]:
+    db = sqlite_utils.Database(db_path)
+    return [row[0] for row in db.execute("select detail from quality_issues where kind = 'missing-between-versions'")]
+
+
+def test_rules_cut_from_the_end_of_a_section_are_named_by_the_versions_around_it(tmp_path: Path) -> None:
+    lines = (FIXTURES / "2026-01-16.txt").read_bytes().splitlines(keepends=True)
+    heading = next(index for index, line in enumerate(lines) if index > 1000 and line.startswith(b"703. Turn-Based Actions"))
+    cut = tmp_path / "2026-01-16.txt"
+    cut.write_bytes(b"".join(lines[: heading - 150] + lines[heading:]))
+    db_path = tmp_path / "kb.db"
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(FIXTURES / "2025-02-07.txt"), str(cut), str(APRIL_2026)])
+    assert result.exit_code == 0, result.output
+    # Nothing skips a number: the cut ends a section, and the file alone cannot tell.
+    db = sqlite_utils.Database(db_path)
+    assert not [row for row in db.execute("select detail from quality_issues where detail like '%not in the file'")]
+    assert issues(db_path) == [
+        "en-2026-01-16: 40 rules of en-2025-02-07 are missing from it and back in en-2026-04-17 word for word"
+        " (702.170b, 702.170c, 702.170d, 702.170e, 702.170f, 702.171, 702.171b, 702.171c, …): its file may have lost them"
+    ]
+
+
+def test_the_editions_we_hold_lack_nothing_their_neighbours_print(snapshot_db: Path) -> None:
+    assert issues(snapshot_db) == []
