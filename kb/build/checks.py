@@ -13,7 +13,7 @@ from dataclasses import replace
 from datetime import date, timedelta
 
 from kb.normalise.text import clean_text
-from kb.records import CRDocument, ParseError, QualityIssue, RulingRecord
+from kb.records import CardRecord, CRDocument, ParseError, QualityIssue, RulingRecord
 
 # Magic was first printed in 1993; a ruling dated before it, or more than a year ahead, is a misprint.
 EARLIEST_RULING = "1993-01-01"
@@ -95,5 +95,30 @@ def check_cr_date(document: CRDocument, name: str, today: date | None = None) ->
     if effective > latest_plausible_date(today):
         raise ParseError(
             f"{name}: effective date {document.raw_date!r} ({effective}) is more than a year ahead: a misprint"
+        )
+
+
+class UnnamedPrintings:
+    """Counts the printings in another language than English that give no printed name. Every
+    real one gives it; a renamed field would have dropped every card's foreign names quietly."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.count = 0
+        self.example: str | None = None
+
+    def see(self, cards: Iterable[CardRecord]) -> None:
+        for card in cards:
+            if card.lang != "en" and not card.printed_name:
+                self.count += 1
+                self.example = self.example or f"{card.name} ({card.lang})"
+
+    def issue(self) -> QualityIssue | None:
+        if not self.count:
+            return None
+        return QualityIssue(
+            "unnamed-printing",
+            f"{self.name}: {self.count} printings in another language than English give no printed name"
+            f" (first: {self.example}): their names in that language are missing",
         )
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from kb.build.checks import RulingChecks, check_cr_date
+from kb.build.checks import RulingChecks, UnnamedPrintings, check_cr_date
 from kb.build.identity import cr_version_id
 from kb.normalise.decode import REPAIRED_UTF8, describe_repairs
 from kb.parse.bounds import (
@@ -136,6 +136,10 @@ def load_document(
             # Every ruling without text: the page's layout changed under the parser.
             raise ParseError(f"{name}: none of its {read} rulings has any text; refused")
         parsed.issues.extend(checks.summary_issues())
+        unnamed = UnnamedPrintings(name)
+        unnamed.see(parsed.cards)
+        if (issue := unnamed.issue()) is not None:
+            parsed.issues.append(issue)
         save_rulings_document(db, parsed, document_id)
     else:  # pragma: no cover - a parser returning something else is a programming error
         raise ParseError(f"{doc.path}: parser {fmt.name} returned {type(parsed).__name__}")
@@ -190,19 +194,24 @@ def stream_bulk_cards(db: sqlite_utils.Database, handle, name: str, document_id:
     cards, names = [], []
     total = 0
     written: set[int] = set()
+    unnamed = UnnamedPrintings(name)
     with _printings_indexed_after(db), _card_names_indexed_after(db):
         for card, card_names in iter_bulk_card_names(handle, name):
             total += 1
             cards.append(card)
             names.extend(card_names)
             if len(cards) >= 5_000:
+                unnamed.see(cards)
                 save_cards(db, cards, document_id)
                 save_card_names(db, names, document_id, written)
                 cards, names = [], []
+        unnamed.see(cards)
         save_cards(db, cards, document_id)
         save_card_names(db, names, document_id, written)
     if total == 0:
         raise ParseError(f"{name}: the card bulk file holds no card; refused")
+    if (issue := unnamed.issue()) is not None:
+        save_quality_issue(db, issue, document_id)
 
 
 def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: int) -> None:

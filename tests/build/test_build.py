@@ -260,6 +260,31 @@ def test_a_cr_dated_where_no_cr_can_be_is_refused(tmp_path: Path, year: bytes, r
     assert not db_path.exists()
 
 
+@pytest.mark.parametrize("as_bulk", [False, True])
+def test_printings_in_another_language_without_their_printed_name_are_named(tmp_path: Path, as_bulk: bool) -> None:
+    """Every real printing in another language gives its printed name. With the field renamed,
+    a search page (or an all_cards file) gave no foreign name and said nothing."""
+    import json
+
+    page = (CR.parent / "scryfall" / "api-2025-11-01" / "search-langany-594f6881-jace-vryn-s-prodigy-jace-telepath-unboun.json").read_bytes()
+    renamed = page.replace(b'"printed_name"', b'"printed_title"')
+    path = tmp_path / ("cards.jsonl" if as_bulk else "cards.json")
+    if as_bulk:
+        path.write_text("".join(json.dumps(card) + "\n" for card in json.loads(renamed)["data"]))
+    else:
+        path.write_bytes(renamed)
+    db_path = tmp_path / "kb.db"
+    args = ["--format", "scryfall-bulk-cards"] if as_bulk else []
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), *args, str(path)])
+    assert result.exit_code == 0, result.output
+    issues = sqlite_utils.Database(db_path).execute("select kind, detail from quality_issues").fetchall()
+    assert issues == [(
+        "unnamed-printing",
+        f"{path}: 10 printings in another language than English give no printed name"
+        " (first: Jace, Vryn's Prodigy // Jace, Telepath Unbound (de)): their names in that language are missing",
+    )]
+
+
 def refused_then_kept(cut: Path, refusal: str) -> sqlite_utils.Database:
     """Import ``cut``: refused with ``refusal``; with --keep-going kept (exit 2), flagged truncated."""
     db_path = cut.parent / "kb.db"
