@@ -221,11 +221,13 @@ def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: in
     seen_rulings: set[tuple] = set()
     names_written: set[int] = set()
     cards = 0
+    unnamed = UnnamedPrintings(name)
 
     def rulings():
         nonlocal cards
         for entry in iter_cards(handle, name):
             cards += 1
+            unnamed.see(entry.cards)
             save_cards(db, entry.cards, document_id)
             save_card_names(db, entry.names, document_id, names_written)
             for issue in entry.issues:
@@ -243,6 +245,8 @@ def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: in
         save_quality_issue(db, issue, document_id)
     if cards == 0:
         raise ParseError(f"{name}: no cards found (expected data.cards or data.<SET>.cards); refused")
+    if (issue := unnamed.issue()) is not None:
+        save_quality_issue(db, issue, document_id)
 
 
 # Formats read as streams, never whole: bulk files run to gigabytes.

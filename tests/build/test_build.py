@@ -285,6 +285,25 @@ def test_printings_in_another_language_without_their_printed_name_are_named(tmp_
     )]
 
 
+def test_mtgjson_foreign_data_without_names_is_named(tmp_path: Path) -> None:
+    import json
+
+    data = json.loads((CR.parent / "mtgjson" / "UGIN-v5.2-2022-04-25.json").read_bytes())
+    for card in data["data"]["cards"]:
+        for foreign in card.get("foreignData") or []:
+            foreign["title"] = foreign.pop("name")
+    path = tmp_path / "UGIN.json"
+    path.write_text(json.dumps(data))
+    db_path = tmp_path / "kb.db"
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(path)])
+    assert result.exit_code == 0, result.output
+    assert sqlite_utils.Database(db_path).execute("select kind, detail from quality_issues").fetchall() == [(
+        "unnamed-printing",
+        f"{path}: 260 printings in another language than English give no printed name"
+        " (first: Ugin, the Spirit Dragon (de)): their names in that language are missing",
+    )]
+
+
 def refused_then_kept(cut: Path, refusal: str) -> sqlite_utils.Database:
     """Import ``cut``: refused with ``refusal``; with --keep-going kept (exit 2), flagged truncated."""
     db_path = cut.parent / "kb.db"
