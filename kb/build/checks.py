@@ -99,7 +99,7 @@ def check_cr_date(document: CRDocument, name: str, today: date | None = None) ->
 
 
 class UnnamedPrintings:
-    """Counts the printings in another language than English that give no printed name. Every
+    """Counts the printings in a language other than English that give no printed name. Every
     real one gives it; a renamed field would have dropped every card's foreign names quietly."""
 
     def __init__(self, name: str) -> None:
@@ -118,7 +118,7 @@ class UnnamedPrintings:
             return None
         return QualityIssue(
             "unnamed-printing",
-            f"{self.name}: {self.count} printings in another language than English give no printed name"
+            f"{self.name}: {self.count} printings in a language other than English give no printed name"
             f" (first: {self.example}): their names in that language are missing",
         )
 

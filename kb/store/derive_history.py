@@ -162,6 +162,7 @@ def save_cr_history(db: sqlite_utils.Database) -> History:
     return versions, documents, by_version
 
 
+MISSING_KIND = "missing-between-versions"
 # Rules or glossary entries removed from a version and added back, word for word, in the next.
 MISSING_BETWEEN = """
     select removed.new_version_id as version_id, removed.old_version_id as before_id,
@@ -192,9 +193,6 @@ def report_entries_missing_between(db: sqlite_utils.Database) -> None:
             f"{version_id}: {len(numbers)} {what} of {before_id} are missing from it and back in {after_id}"
             f" word for word ({shown}): its file may have lost them",
         ), document_id)
-
-
-MISSING_KIND = "missing-between-versions"
 
 
 def save_ruling_links(db: sqlite_utils.Database, history: History | None, carry_from: Path | None = None) -> None:

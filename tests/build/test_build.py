@@ -280,7 +280,7 @@ def test_printings_in_another_language_without_their_printed_name_are_named(tmp_
     issues = sqlite_utils.Database(db_path).execute("select kind, detail from quality_issues").fetchall()
     assert issues == [(
         "unnamed-printing",
-        f"{path}: 10 printings in another language than English give no printed name"
+        f"{path}: 10 printings in a language other than English give no printed name"
         " (first: Jace, Vryn's Prodigy // Jace, Telepath Unbound (de)): their names in that language are missing",
     )]
 
@@ -299,7 +299,7 @@ def test_mtgjson_foreign_data_without_names_is_named(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert sqlite_utils.Database(db_path).execute("select kind, detail from quality_issues").fetchall() == [(
         "unnamed-printing",
-        f"{path}: 260 printings in another language than English give no printed name"
+        f"{path}: 260 printings in a language other than English give no printed name"
         " (first: Ugin, the Spirit Dragon (de)): their names in that language are missing",
     )]
 
