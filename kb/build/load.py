@@ -138,8 +138,8 @@ def load_document(
         parsed.issues.extend(checks.summary_issues())
         unnamed = UnnamedPrintings(name)
         unnamed.see(parsed.cards)
-        if (issue := unnamed.issue()) is not None:
-            parsed.issues.append(issue)
+        if (unnamed_issue := unnamed.issue()) is not None:
+            parsed.issues.append(unnamed_issue)
         save_rulings_document(db, parsed, document_id)
     else:  # pragma: no cover - a parser returning something else is a programming error
         raise ParseError(f"{doc.path}: parser {fmt.name} returned {type(parsed).__name__}")
@@ -210,8 +210,8 @@ def stream_bulk_cards(db: sqlite_utils.Database, handle, name: str, document_id:
         save_card_names(db, names, document_id, written)
     if total == 0:
         raise ParseError(f"{name}: the card bulk file holds no card; refused")
-    if (issue := unnamed.issue()) is not None:
-        save_quality_issue(db, issue, document_id)
+    if (unnamed_issue := unnamed.issue()) is not None:
+        save_quality_issue(db, unnamed_issue, document_id)
 
 
 def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: int) -> None:
@@ -245,8 +245,8 @@ def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: in
         save_quality_issue(db, issue, document_id)
     if cards == 0:
         raise ParseError(f"{name}: no cards found (expected data.cards or data.<SET>.cards); refused")
-    if (issue := unnamed.issue()) is not None:
-        save_quality_issue(db, issue, document_id)
+    if (unnamed_issue := unnamed.issue()) is not None:
+        save_quality_issue(db, unnamed_issue, document_id)
 
 
 # Formats read as streams, never whole: bulk files run to gigabytes.
