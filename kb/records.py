@@ -189,3 +189,16 @@ class TruncatedCR(ParseError):
     def __init__(self, message: str, partial: CRDocument) -> None:
         super().__init__(message)
         self.partial = partial
+
+    @classmethod
+    def in_glossary(cls, message: str, partial: CRDocument, whole_entries: list[GlossaryEntry], where: str) -> TruncatedCR:
+        """A file cut off in its glossary: its rules part is whole; the glossary kept is the
+        entries before the last one, which may have been cut mid-definition. ``where``: the
+        file's last line, as the warning names it."""
+        partial.glossary = whole_entries
+        partial.warnings.append(
+            f"{where}: the file ends inside the glossary (after {len(whole_entries)} whole entries):"
+            " rules kept, glossary incomplete, credits missing"
+        )
+        partial.extra["truncated"] = "glossary"
+        return cls(message, partial)

@@ -136,13 +136,7 @@ def _truncated_in_glossary(doc: Lines, glossary_index: int, cr: CRDocument) -> N
         entries = parse_glossary(doc.name, doc.lines[glossary_index + 1 :])[:-1]
     except ParseError:
         entries = []
-    cr.glossary = entries
-    cr.warnings.append(
-        f"{doc.at(len(doc.lines) - 1)}: the file ends inside the glossary (after "
-        f"{len(entries)} whole entries): rules kept, glossary incomplete, credits missing"
-    )
-    cr.extra["truncated"] = "glossary"
-    raise TruncatedCR(message, cr)
+    raise TruncatedCR.in_glossary(message, cr, entries, doc.at(len(doc.lines) - 1))
 
 
 def _decode_prefix(data: bytes, name: str) -> str | None:

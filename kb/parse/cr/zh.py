@@ -204,14 +204,10 @@ def _truncated_in_glossary(lines: list[str], glossary_start: int, cr: CRDocument
     """Refuse a file cut off in its glossary, handing over its rules part, which is whole; the
     glossary kept is every entry but the last, which may have been cut mid-definition."""
     entries = parse_glossary_blocks(lines[glossary_start + 1 :])[:-1]
-    cr.glossary = entries
     last_line = max(index for index, line in enumerate(lines) if line.strip()) + 1
-    cr.warnings.append(
-        f"{name}: line {last_line}: the file ends inside the glossary (after {len(entries)} whole entries):"
-        " rules kept, glossary incomplete, credits missing"
+    raise TruncatedCR.in_glossary(
+        f"{name}: truncated: no '{CREDITS_HEADING}' (credits) after the glossary", cr, entries, f"{name}: line {last_line}"
     )
-    cr.extra["truncated"] = "glossary"
-    raise TruncatedCR(f"{name}: truncated: no '{CREDITS_HEADING}' (credits) after the glossary", cr)
 
 
 def _find_layout(lines: list[str], name: str) -> _Layout:
