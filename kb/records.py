@@ -62,7 +62,7 @@ QUALITY_ISSUE_KINDS: dict[str, str] = {
     "truncated-document": "a CR file cut off in its glossary: its rules are kept, the edition is marked incomplete",
     "unnamed-printing": "printings in a language other than English that give no printed name: the card's name in that language is not known from them",
     "missing-between-versions": "rules or glossary entries a CR version lacks while the versions on either side print them word for word: lost from its file, most likely",
-    "sections-without-rules": "a translated CR's part that holds rules while sections its contents list hold none: a chapter cut short, or sections not translated",
+    "sections-without-rules": "a translated CR's part that holds rules while sections its contents list hold none (and the English sections they are linked to hold some): a chapter cut short, or sections not translated",
     "cr-format": "a CR file read with a repair or a doubt (a joined line, a misprinted number, a missing contents entry, a number skipped: rules lost from the middle or an official skip), naming the line or the numbers",
     "undated-document": "a document with no readable date of its own",
     "ambiguous-date": "a date that reads two ways (3/4/2022) on a page whose language does not say which",

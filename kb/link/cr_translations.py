@@ -398,27 +398,3 @@ def _fold(text: str) -> str:
 
 def _clean_term(term: str) -> str:
     return TRANSLATOR_NOTE.sub("", term).strip()
-
-
-def sections_without_rules(doc: CRDocument, english: CRDocument) -> list[tuple[str, list[str]]]:
-    """Each part of a translation that holds rules, with the sections it lists that hold none
-    where the English version it translates has rules under that number ("600. General" has
-    none in English either).
-
-    The Korean translation comes as one post per part beside an index that lists every section:
-    a post cut between two paragraphs still parses, and its last sections are simply absent (a part
-    with no post at all is a part not translated, and not listed)."""
-    held = _sections_with_rules(doc)
-    held_in_english = _sections_with_rules(english)
-    parts = {section[0] for section in held}
-    empty: dict[str, list[str]] = {}
-    for rule in doc.rules:
-        number = rule.number
-        if rule.kind == "section" and number[0] in parts and number not in held and number in held_in_english:
-            empty.setdefault(number[0], []).append(number)
-    return sorted(empty.items())
-
-
-def _sections_with_rules(doc: CRDocument) -> set[str]:
-    return {rule.section for rule in doc.rules if rule.kind in ("rule", "subrule") and rule.section}
-

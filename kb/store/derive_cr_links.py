@@ -124,9 +124,9 @@ def link_cr_translations(db: sqlite_utils.Database, loaded: dict[str, CRDocument
         )
         if en_version is None:
             continue
-        _report_sections_without_rules(db, version_id, translated, english[en_version])
         glossary_links = link_glossary(translated, english[en_version])
         links = _link_by_lineage(translated, en_version, how, english, lineages, glossary_links)
+        _report_sections_without_rules(db, version_id, translated, english, links)
         db.conn.executemany(
             "insert or replace into rule_links (rule_id, en_rule_id, status, confidence, reasons)"
             " select ?, id, ?, ?, ? from rules where id = ?",
@@ -156,13 +156,26 @@ def link_cr_translations(db: sqlite_utils.Database, loaded: dict[str, CRDocument
 
 
 def _report_sections_without_rules(
-    db: sqlite_utils.Database, version_id: str, translated: CRDocument, english: CRDocument
+    db: sqlite_utils.Database, version_id: str, translated: CRDocument, english: dict[str, CRDocument], links: list
 ) -> None:
-    from kb.link.cr_translations import sections_without_rules
+    """The sections ``translated`` lists without rules while the English section each is linked
+    to (by identity: ``links``) has some (``kb.link.cr_coverage``)."""
+    from kb.link.cr_coverage import sections_with_rules, sections_without_rules
     from kb.store.save import save_quality_issue
 
+    linked = {link.number: (link.en_version, link.en_number) for link in links if link.en_version and link.en_number}
+    held: dict[str, set[str]] = {}
+
+    def english_holds_rules(section: str) -> bool:
+        if section not in linked:
+            return False  # nothing to compare with: not named
+        en_version, en_number = linked[section]
+        if en_version not in held:
+            held[en_version] = sections_with_rules(english[en_version])
+        return en_number in held[en_version]
+
     row = db.execute("select document_id from cr_versions where id = ?", [version_id]).fetchone()
-    for part, sections in sections_without_rules(translated, english):
+    for part, sections in sections_without_rules(translated, english_holds_rules):
         listed = sections[0] if len(sections) == 1 else f"{sections[0]}–{sections[-1]}" if _consecutive(sections) else ", ".join(sections)
         save_quality_issue(
             db,
