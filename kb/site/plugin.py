@@ -33,6 +33,7 @@ from kb.site import (
 from kb.site.metadata import copied_where_merged, count_tables, large_tables, merged_metadata, table_settings
 from kb.site.search import register_functions
 from kb.site.search_names import display_name
+from kb.site.serve import apply_settings
 from kb.site.warm import keep_out_of_collections, warm_file_maps
 
 # Patches of Datasette internals that do not load Datasette's plugins (the error handler's is
@@ -122,6 +123,7 @@ def prepare_connection(conn, database, datasette):
 
 @hookimpl
 def startup(datasette):
+    apply_settings(datasette)
     schema_cache.refresh_schemas_once(type(datasette))
 
     async def warm() -> None:

@@ -1,8 +1,9 @@
 """Serve the knowledge base with Datasette: immutable, read-only, with the settings we publish with.
 
 The pages, templates, static files and metadata come from the plugin itself (``kb.site``), so plain
-``datasette kb.db`` serves the same site; this module adds what a command line must: the inspect
-file (so immutable serving never counts rows at start) and the limits in ``SETTINGS``.
+``datasette kb.db`` serves the same site, with the limits in ``SETTINGS`` (``apply_settings``, at the
+plugin's start-up); this module adds what a command line must: the inspect file (so immutable
+serving never counts rows at start).
 """
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from kb.site.inspect import inspect_data
 
@@ -28,6 +30,24 @@ SETTINGS: dict[str, int | bool] = {
     # filtered rules page): the useful facets are configured in the metadata.
     "suggest_facets": False,
 }
+
+
+def apply_settings(datasette: Any) -> None:
+    """Give a plain ``datasette serve`` the settings ``mtgkb serve`` passes: the docs promise the
+    same pages either way, and without them a table page of a full-size database took seconds.
+
+    A setting the instance was given another value than Datasette's default keeps it (one given
+    Datasette's own default cannot be told from none); ``{"plugins": {"mtgkb": {"settings":
+    false}}}`` in the metadata keeps Datasette's. Datasette has no hook for settings: its instance
+    holds them in ``_settings``, read at each use (tests/site/test_plain_datasette.py pins it)."""
+    # Imported here: Datasette's app module loads the plugins, this one among them.
+    from datasette.app import DEFAULT_SETTINGS
+
+    if not (datasette.plugin_config("mtgkb") or {}).get("settings", True):
+        return
+    for name, value in SETTINGS.items():
+        if datasette._settings.get(name) == DEFAULT_SETTINGS.get(name):
+            datasette._settings[name] = value
 
 
 def setting_args() -> list[str]:
