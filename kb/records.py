@@ -72,6 +72,8 @@ QUALITY_ISSUE_KINDS: dict[str, str] = {
     "conflicting-version": "a CR document carrying an existing version's date with different text: kept as a version of its own",
     "layout-changed": "a page that shows what such a page always has (a rulings table) but none of it could be read: the site's markup changed",
     "empty-ruling": "rulings with no text",
+    "invalid-utf8": "a page in UTF-8 with a few bytes that are not: each was read alone as Windows-1252, the rest of the page as UTF-8",
+    "double-encoded": "rulings, card names and card texts whose characters were encoded as UTF-8 twice (\"â€™\" for \"’\"), read as the characters they stand for",
     "unknown-card": "rulings or names for a card no card source identifies",
     "card-data-missing": "a card named by rulings but missing from the card data",
     "ruling-without-card": "release-note text that reads like a ruling but belongs to no card",

@@ -9,9 +9,12 @@ yields nothing, a page whose rulings all lost their text) is refused.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
+from dataclasses import fields, is_dataclass, replace
 from datetime import date, timedelta
+from functools import cache
+from typing import TypeVar
 
+from kb.normalise.mojibake import DoubleEncoded, double_encoded_runs, might_hold_runs, undo_double_encoding
 from kb.normalise.text import clean_text
 from kb.records import CardRecord, CRDocument, ParseError, QualityIssue, RulingRecord
 
@@ -54,6 +57,7 @@ class RulingChecks:
         if not _has_text(ruling.text):
             self._flag("empty-ruling", f"{where} has no text; dropped")
             return None
+        ruling = self._read_as_meant(ruling, where)
         if not (ruling.oracle_id or ruling.card_name or ruling.scryfall_id or ruling.multiverse_id):
             self._flag("ruling-without-card", f"{where} names no card; kept, but no card page shows it")
         if ruling.published_at and not EARLIEST_RULING <= ruling.published_at <= self.latest:
@@ -65,6 +69,21 @@ class RulingChecks:
         if ruling.published_at is None and not (ruling.raw_date or "").strip():
             self._flag("undated-ruling", f"{where} has no date")
         return ruling
+
+    def _read_as_meant(self, ruling: RulingRecord, where: str) -> RulingRecord:
+        """A ruling whose characters were encoded as UTF-8 twice ("â€™" for "’"), read as the
+        characters they stand for: valid UTF-8, so nothing failed on it (kb.normalise.mojibake)."""
+        spaced = "double-encoded" in self.counts
+        if not spaced and not might_hold_runs(ruling.text) and not might_hold_runs(ruling.card_name or ""):
+            return ruling
+        repaired, runs = read_as_meant(ruling, spaced)
+        if runs:
+            self._flag(
+                "double-encoded",
+                f"{where}: {len(runs)} characters were encoded as UTF-8 twice ({runs[0].run!r} for {runs[0].meant!r});"
+                " read as the characters they stand for",
+            )
+        return repaired
 
     def summary_issues(self) -> list[QualityIssue]:
         """The detailed issues plus one line per kind with more than the detailed few."""
@@ -122,3 +141,83 @@ class UnnamedPrintings:
             f" (first: {self.example}): their names in that language are missing",
         )
 
+
+
+R = TypeVar("R")
+
+
+def read_as_meant(value: R, spaced: bool = False) -> tuple[R, list[DoubleEncoded]]:
+    """``value`` (a text, or a record with texts in it, lists and records included) with every
+    character encoded as UTF-8 twice read as the one it stands for; and the runs found.
+    ``spaced``: as ``kb.normalise.mojibake.double_encoded_runs``."""
+    if isinstance(value, str):
+        runs = double_encoded_runs(value, spaced) if not value.isascii() else []
+        return (undo_double_encoding(value, spaced) if runs else value), runs  # type: ignore[return-value]
+    if isinstance(value, list):
+        items = [read_as_meant(item, spaced) for item in value]
+        found = [run for _item, runs in items for run in runs]
+        return ([item for item, _runs in items] if found else value), found  # type: ignore[return-value]
+    if is_dataclass(value) and not isinstance(value, type):
+        changes, found = {}, []
+        for name in _field_names(type(value)):
+            repaired, runs = read_as_meant(getattr(value, name), spaced)
+            if runs:
+                changes[name] = repaired
+                found.extend(runs)
+        return (replace(value, **changes) if changes else value), found
+    return value, []
+
+
+def _joined_texts(record: object) -> str:
+    """A record's texts (and its lists' and nested records'), joined: searched once, not field
+    by field."""
+    parts = []
+    for value in vars(record).values():
+        if isinstance(value, str):
+            parts.append(value)
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, str):
+                    parts.append(item)
+                elif hasattr(item, "__dict__"):
+                    parts.extend(text for text in vars(item).values() if isinstance(text, str))
+    return "\x00".join(parts)
+
+
+@cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    return tuple(field.name for field in fields(kind))
+
+
+class DoubleEncodedCards:
+    """Card records (printings and names) with texts encoded as UTF-8 twice: read as meant,
+    counted, and the first named in one quality issue per document."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.count = 0
+        self.example: str | None = None
+
+    def repaired(self, records: list[R]) -> list[R]:
+        out = []
+        for record in records:
+            if not self.count and not might_hold_runs(_joined_texts(record)):
+                out.append(record)  # the common case, at a few microseconds a printing
+                continue
+            # Once the document has shown runs, a space in one may stand for a no-break space
+            # its parser cleaned away, in texts with no other run ("Consigner Ã l'existence").
+            repaired, runs = read_as_meant(record, spaced=self.count > 0)
+            if runs:
+                self.count += len(runs)
+                self.example = self.example or f"{runs[0].run!r} for {runs[0].meant!r}"
+            out.append(repaired)
+        return out
+
+    def issue(self) -> QualityIssue | None:
+        if not self.count:
+            return None
+        return QualityIssue(
+            "double-encoded",
+            f"{self.name}: {self.count} characters of card names and texts were encoded as UTF-8 twice"
+            f" (first: {self.example}); read as the characters they stand for",
+        )

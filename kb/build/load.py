@@ -7,9 +7,9 @@ from pathlib import Path
 
 import sqlite_utils
 
-from kb.build.checks import RulingChecks, UnnamedPrintings, check_cr_date
+from kb.build.checks import DoubleEncodedCards, RulingChecks, UnnamedPrintings, check_cr_date
 from kb.build.identity import cr_version_id
-from kb.normalise.decode import REPAIRED_UTF8, describe_repairs
+from kb.normalise.decode import describe_decoding
 from kb.parse.bounds import (
     GZIP_MAGIC,
     ZIP_MAGIC,
@@ -22,7 +22,7 @@ from kb.parse.bounds import (
     shown,
 )
 from kb.parse.formats import Format, detect_format, format_named
-from kb.records import CRDocument, ParseError, QualityIssue, RulingsDocument
+from kb.records import CardName, CardRecord, CRDocument, ParseError, QualityIssue, RulingsDocument
 from kb.store.bulk_indexes import BULK_UP_TO_ROWS, indexes_made_after
 from kb.store.save import (
     DocumentInput,
@@ -122,8 +122,7 @@ def load_document(
     lang = getattr(parsed, "lang", None) or doc.lang
     document_id = save_document(db, doc, fmt.name, "parsed", lang=lang)
     if isinstance(parsed, CRDocument):
-        if parsed.encoding == REPAIRED_UTF8:
-            parsed.warnings.append(describe_repairs(data, name))
+        parsed.warnings.extend(describe_decoding(data, name, parsed.encoding or ""))
         if parsed.effective_date is None and deferred is not None:
             deferred.append((parsed, document_id, doc.source_id))
         else:
@@ -136,10 +135,12 @@ def load_document(
             # Every ruling without text: the page's layout changed under the parser.
             raise ParseError(f"{name}: none of its {read} rulings has any text; refused")
         parsed.issues.extend(checks.summary_issues())
+        double_encoded = DoubleEncodedCards(name)
+        parsed.cards = double_encoded.repaired(parsed.cards)
+        parsed.card_names = double_encoded.repaired(parsed.card_names)
         unnamed = UnnamedPrintings(name)
         unnamed.see(parsed.cards)
-        if (unnamed_issue := unnamed.issue()) is not None:
-            parsed.issues.append(unnamed_issue)
+        parsed.issues.extend(issue for issue in (double_encoded.issue(), unnamed.issue()) if issue is not None)
         save_rulings_document(db, parsed, document_id)
     else:  # pragma: no cover - a parser returning something else is a programming error
         raise ParseError(f"{doc.path}: parser {fmt.name} returned {type(parsed).__name__}")
@@ -191,27 +192,33 @@ def stream_bulk_rulings(db: sqlite_utils.Database, handle, name: str, document_i
 def stream_bulk_cards(db: sqlite_utils.Database, handle, name: str, document_id: int) -> None:
     from kb.parse.rulings.scryfall import iter_bulk_card_names
 
-    cards, names = [], []
+    cards: list[CardRecord] = []
+    names: list[CardName] = []
     total = 0
     written: set[int] = set()
     unnamed = UnnamedPrintings(name)
+    double_encoded = DoubleEncodedCards(name)
+
+    def save_batch() -> None:
+        checked = double_encoded.repaired(cards)
+        unnamed.see(checked)
+        save_cards(db, checked, document_id)
+        save_card_names(db, double_encoded.repaired(names), document_id, written)
+
     with _printings_indexed_after(db), _card_names_indexed_after(db):
         for card, card_names in iter_bulk_card_names(handle, name):
             total += 1
             cards.append(card)
             names.extend(card_names)
             if len(cards) >= 5_000:
-                unnamed.see(cards)
-                save_cards(db, cards, document_id)
-                save_card_names(db, names, document_id, written)
+                save_batch()
                 cards, names = [], []
-        unnamed.see(cards)
-        save_cards(db, cards, document_id)
-        save_card_names(db, names, document_id, written)
+        save_batch()
     if total == 0:
         raise ParseError(f"{name}: the card bulk file holds no card; refused")
-    if (unnamed_issue := unnamed.issue()) is not None:
-        save_quality_issue(db, unnamed_issue, document_id)
+    for issue in (double_encoded.issue(), unnamed.issue()):
+        if issue is not None:
+            save_quality_issue(db, issue, document_id)
 
 
 def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: int) -> None:
@@ -222,14 +229,16 @@ def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: in
     names_written: set[int] = set()
     cards = 0
     unnamed = UnnamedPrintings(name)
+    double_encoded = DoubleEncodedCards(name)
 
     def rulings():
         nonlocal cards
         for entry in iter_cards(handle, name):
             cards += 1
-            unnamed.see(entry.cards)
-            save_cards(db, entry.cards, document_id)
-            save_card_names(db, entry.names, document_id, names_written)
+            checked = double_encoded.repaired(entry.cards)
+            unnamed.see(checked)
+            save_cards(db, checked, document_id)
+            save_card_names(db, double_encoded.repaired(entry.names), document_id, names_written)
             for issue in entry.issues:
                 save_quality_issue(db, issue, document_id)
             for ruling in entry.rulings:
@@ -245,8 +254,9 @@ def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: in
         save_quality_issue(db, issue, document_id)
     if cards == 0:
         raise ParseError(f"{name}: no cards found (expected data.cards or data.<SET>.cards); refused")
-    if (unnamed_issue := unnamed.issue()) is not None:
-        save_quality_issue(db, unnamed_issue, document_id)
+    for found in (double_encoded.issue(), unnamed.issue()):
+        if found is not None:
+            save_quality_issue(db, found, document_id)
 
 
 # Formats read as streams, never whole: bulk files run to gigabytes.

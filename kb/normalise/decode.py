@@ -13,7 +13,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from kb.records import ParseError
+from kb.normalise.mojibake import describe_double_encoding, undo_double_encoding
+from kb.records import ParseError, QualityIssue
 
 # Phrases real CR files contain outside ASCII (card names in the Arabian Nights list, marks).
 DEFAULT_KNOWN_PHRASES: tuple[str, ...] = (
@@ -40,6 +41,9 @@ PHRASE_BONUS = 50
 # UTF-8 with a few bytes that are not: each such byte is read alone (as Windows-1252), never
 # the whole file in a single-byte encoding, and the document says so (a quality issue).
 REPAIRED_UTF8 = "utf-8 (repaired)"
+# Appended to the encoding of a text whose characters were found encoded twice, and read as the
+# characters they stand for (kb.normalise.mojibake).
+DOUBLE_ENCODED = " (double-encoded, repaired)"
 LONE_SURROGATE = re.compile("[\udc80-\udcff]")
 
 # Share of control characters above which bytes are not text whatever the encoding.
@@ -65,7 +69,53 @@ def decode_text(
     text, encoding = _decode_raw(data, name, known_phrases)
     _refuse_binary(text, name)
     text = LINE_BREAK.sub("\n", text.lstrip("\ufeff"))
+    if encoding not in SINGLE_BYTE_CANDIDATES:
+        # Valid UTF-8 whose characters were encoded twice: no decoder fails on it.
+        repaired = undo_double_encoding(text)
+        if repaired != text:
+            return repaired, encoding + DOUBLE_ENCODED
     return unicodedata.normalize("NFC", text), encoding
+
+
+def describe_decoding(data: bytes, name: str, encoding: str) -> list[str]:
+    """What reading ``data`` as ``encoding`` (from ``decode_text``) had to repair, one line each:
+    the document's quality issues."""
+    found = []
+    if encoding.startswith(REPAIRED_UTF8):
+        found.append(describe_repairs(data, name))
+    if encoding.endswith(DOUBLE_ENCODED):
+        text, _ = _decode_raw(data, name, DEFAULT_KNOWN_PHRASES)
+        found.append(describe_double_encoding(LINE_BREAK.sub("\n", text.lstrip("\ufeff")), name))
+    return found
+
+
+def decode_utf8_or_windows_1252(data: bytes, name: str) -> tuple[str, str]:
+    """A page in UTF-8 or, failing that, Windows-1252 (old Gatherer pages); returns (text, encoding).
+
+    A UTF-8 page with a few bytes that are not is repaired byte by byte (``REPAIRED_UTF8``), never
+    read whole as Windows-1252, which turned each of its letters outside ASCII into two others;
+    characters encoded twice are read as meant (``DOUBLE_ENCODED``). ``decoding_issues`` says so."""
+    data = data.removeprefix(codecs.BOM_UTF8)
+    try:
+        text, encoding = data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        repaired = _mostly_utf8(data)
+        if repaired is None:
+            try:
+                return data.decode("cp1252"), "cp1252"
+            except UnicodeDecodeError:
+                raise ParseError(f"{name}: neither UTF-8 nor Windows-1252 text") from None
+        text, encoding = repaired, REPAIRED_UTF8
+    undone = undo_double_encoding(text)
+    return (undone, encoding + DOUBLE_ENCODED) if undone != text else (text, encoding)
+
+
+def decoding_issues(data: bytes, name: str, encoding: str) -> list[QualityIssue]:
+    """``describe_decoding`` as the quality issues of a rulings page."""
+    kinds = {REPAIRED_UTF8: "invalid-utf8", DOUBLE_ENCODED: "double-encoded"}
+    lines = describe_decoding(data, name, encoding)
+    found = [kind for marker, kind in kinds.items() if marker in encoding]
+    return [QualityIssue(kind, line) for kind, line in zip(found, lines, strict=True)]
 
 
 def _decode_raw(data: bytes, name: str, known_phrases: tuple[str, ...]) -> tuple[str, str]:

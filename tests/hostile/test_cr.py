@@ -97,3 +97,17 @@ def test_a_local_file_with_an_official_date_never_replaces_the_official_text(zyg
     again = zygote.run(["import", "--db", served, "--source", "wizards", copy], cwd=tmp_path)
     assert again.code == 0, again.describe()
     assert rows(served, "select count(*) from cr_versions where id like 'en-2003-03-15%'") == [(2,)]
+
+
+def test_a_cr_encoded_as_utf8_twice_is_read_as_meant_and_flagged(zygote: Zygote, served: Path, tmp_path: Path) -> None:
+    text = cr_text().replace("'", "’")  # a UTF-8 edition: typographic apostrophes throughout
+    # Its UTF-8 read as Windows-1252 and written as UTF-8 again: valid UTF-8, every "’" now "â€™".
+    path = tmp_path / "cr-double-encoded.txt"
+    path.write_bytes(text.encode("utf-8").decode("cp1252").encode("utf-8"))
+    outcome = zygote.run(["import", "--db", served, path], cwd=tmp_path)
+    assert outcome.code == 0, outcome.describe()
+    assert rows(served, "select encoding from cr_versions where id = 'en-2003-03-15'") == [("utf-8 (double-encoded, repaired)",)]
+    assert rows(served, "select count(*) from rules where version_id = 'en-2003-03-15' and text like '%â€%'") == [(0,)]
+    assert rows(served, "select text from rules where version_id = 'en-2003-03-15' and number = '101.1'")[0][0].count("’") >= 1
+    detail = rows(served, "select detail from quality_issues where detail like '%encoded as UTF-8 twice%'")
+    assert len(detail) == 1 and re.search(r"\d+ characters were encoded as UTF-8 twice \(lines \d+", detail[0][0]), detail

@@ -6,10 +6,13 @@ memory ceiling and its time bound, and a refused file leaves the database byte-i
 """
 from __future__ import annotations
 
+import codecs
 import gzip
 import io
 import json
 import os
+import re
+import shutil
 import zipfile
 import zlib
 from collections.abc import Callable
@@ -229,3 +232,59 @@ def test_the_ruling_checks_drop_a_ruling_without_text_whatever_the_parser() -> N
                                             published_at="2020-01-01")]))
     assert [r.text for r in kept] == ["Fine."]
     assert [i.kind for i in checks.summary_issues()] == ["empty-ruling"]
+
+
+def test_rulings_encoded_as_utf8_twice_are_read_as_meant_and_flagged(zygote: Zygote, served: Path, tmp_path: Path) -> None:
+    real = ROOT / "tests/fixtures/scryfall/api-2025-11-01/rulings-94eea6e3-okaun-eye-of-chaos-okaun-eye-of-chaos.json"
+    texts = [ruling["comment"] for ruling in json.loads(real.read_bytes())["data"]]
+    assert any("’" in text for text in texts)
+    # The list's UTF-8 read as Latin-1 and written as UTF-8 again: valid UTF-8, every "’" now
+    # "â\x80\x99" (through Windows-1252 it is "â€™", tests/normalise/test_mojibake.py).
+    path = _write(tmp_path, "rulings-double-encoded.json", real.read_bytes().decode("latin-1").encode("utf-8"))
+    outcome = zygote.run(["import", "--db", served, path], cwd=tmp_path)
+    assert outcome.code == 0, outcome.describe()
+    stored = rows(served, "select text from ruling_records_as_printed join documents on documents.id = document_id where path = ? order by position", (str(path),))
+    assert [text for (text,) in stored] == texts
+    issues = rows(served, "select detail from quality_issues join documents on documents.id = document_id where path = ? and kind = 'double-encoded'", (str(path),))
+    flagged = [text for text in texts if not text.isascii()]
+    assert len(issues) == len(flagged), issues
+    assert any("characters were encoded as UTF-8 twice ('â\\x80\\x99' for '’')" in detail for (detail,) in issues), issues
+
+
+def _double_encoded(data: bytes) -> bytes:
+    """UTF-8 read as Windows reads Windows-1252 (its five undefined bytes as U+0081 and the like)
+    and written as UTF-8 again. (Read as Latin-1 instead, a character whose UTF-8 holds byte 0x85
+    becomes U+0085, a line break to the parsers' cleaning: such characters stay broken, and the
+    document's issue says it holds characters encoded twice.)"""
+    return data.decode("cp1252", errors="windows-undefined").encode("utf-8")
+
+
+codecs.register_error("windows-undefined", lambda error: (chr(error.object[error.start]), error.start + 1))
+
+
+@pytest.mark.parametrize("fixture, damage", [
+    ("tests/fixtures/scryfall/api-2025-11-01/search-langany-594f6881-jace-vryn-s-prodigy-jace-telepath-unboun.json", _double_encoded),
+    ("tests/fixtures/scryfall/bulk/all-cards-sample.jsonl.gz", lambda data: gzip.compress(_double_encoded(gzip.decompress(data)))),
+    ("tests/fixtures/mtgjson/UGIN-v5.2-2022-04-25.json", _double_encoded),
+], ids=["search-page", "all-cards-bulk", "mtgjson"])
+def test_card_names_encoded_as_utf8_twice_are_read_as_meant_and_flagged(
+    fixture: str, damage: Callable[[bytes], bytes], zygote: Zygote, seeded_db: Path, tmp_path: Path
+) -> None:
+    real = ROOT / fixture
+    whole, damaged = tmp_path / "whole.db", tmp_path / "damaged.db"
+    shutil.copy2(seeded_db, whole)
+    shutil.copy2(seeded_db, damaged)
+    path = _write(tmp_path, real.name, damage(real.read_bytes()))
+    for db, source in ((whole, real), (damaged, path)):
+        outcome = zygote.run(["import", "--db", db, source], cwd=tmp_path)
+        assert outcome.code == 0, outcome.describe()
+    # A character whose UTF-8 ends in byte 0xA0 ("할", "신", "à") ended in a no-break space, which
+    # the parsers' cleaning made one with a space after it: "할 수" and "신동" then read alike, and
+    # a space there may be lost. Every character is read as meant.
+    names = "select lang, replace(name, ' ', '') from card_names order by lang, name"
+    printed = "select id, lang, replace(printed_name, ' ', ''), replace(printed_type_line, ' ', ''), replace(printed_text, ' ', '') from printings order by id"
+    assert [lang for lang, _name in rows(whole, names) if lang != "en"], "the fixture holds names in other languages"
+    assert rows(damaged, names) == rows(whole, names)
+    assert rows(damaged, printed) == rows(whole, printed)
+    issues = rows(damaged, "select detail from quality_issues where kind = 'double-encoded' and detail like '%card names and texts%'")
+    assert len(issues) == 1 and re.search(r"\d+ characters of card names and texts were encoded as UTF-8 twice", issues[0][0]), issues

@@ -260,3 +260,25 @@ def test_new_gatherer_traditional_chinese_locale_forms(code: str) -> None:
     document = gatherer_new.parse(page, "new.html")
     assert document.lang == "zht" and document.cards[0].lang == "zht"
     assert not [issue for issue in document.issues if issue.kind == "unknown-language"]
+
+
+def test_a_utf8_page_with_a_few_bad_bytes_is_repaired_byte_by_byte_not_read_as_windows_1252() -> None:
+    data = (OLD / "birdsofparadise_de.html").read_bytes()
+    whole = gatherer_old.parse(data, "bop.html")
+    cut = data.index(b"</head>")
+    damaged = gatherer_old.parse(data[:cut] + b"\x93" + data[cut:], "bop.html")
+    # Read whole as Windows-1252, "Paradiesvögel" was "ParadiesvÃ¶gel" and nothing said so.
+    assert [card.printed_name for card in damaged.cards] == [card.printed_name for card in whole.cards] == ["Paradiesvögel"]
+    assert [r.text for r in damaged.rulings] == [r.text for r in whole.rulings]
+    [issue] = damaged.issues
+    assert issue.kind == "invalid-utf8" and issue.detail.startswith("bop.html: 1 bytes are not valid UTF-8 (lines ")
+
+
+def test_a_page_encoded_as_utf8_twice_is_read_as_meant_and_said_so() -> None:
+    data = (OLD / "birdsofparadise_de.html").read_bytes()
+    whole = gatherer_old.parse(data, "bop.html")
+    damaged = gatherer_old.parse(data.decode("latin-1").encode("utf-8"), "bop.html")
+    assert [card.printed_name for card in damaged.cards] == ["Paradiesvögel"]
+    assert [r.text for r in damaged.rulings] == [r.text for r in whole.rulings]
+    [issue] = damaged.issues
+    assert issue.kind == "double-encoded" and "characters were encoded as UTF-8 twice" in issue.detail

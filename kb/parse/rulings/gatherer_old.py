@@ -21,6 +21,7 @@ from urllib.parse import parse_qs, urlparse
 from bs4 import BeautifulSoup, Comment, Tag, XMLParsedAsHTMLWarning
 
 from kb.normalise.dates import parse_date
+from kb.normalise.decode import decode_utf8_or_windows_1252, decoding_issues
 from kb.normalise.lang import chinese_variant
 from kb.normalise.symbols import gatherer_alt_to_symbol, normalise_symbols
 from kb.normalise.text import clean_text
@@ -72,16 +73,6 @@ def sniff(data: bytes, name: str = "") -> bool:
         and b"cardComponentContainer" in data
         and b"self.__next_f" not in data
     )
-
-
-def _decode(data: bytes, name: str) -> str:
-    for encoding in ("utf-8-sig", "cp1252"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    raise ParseError(f"{name}: neither UTF-8 nor Windows-1252 text")
-
 
 
 @dataclass
@@ -259,7 +250,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
     ``lang`` overrides the detected language of a printed page. Gatherer rulings are Wizards'
     (source ``wotc``) and English, even on localized pages.
     """
-    html = _decode(data, name)
+    html, encoding = decode_utf8_or_windows_1252(data, name)
     if "Gatherer" not in html or "MainContent" not in html:
         raise ParseError(f"{name}: not a Gatherer card page")
     check_closed_html(html, name)
@@ -270,7 +261,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
     components = _components(soup)
     if not components:
         raise ParseError(f"{name}: no card block (td.cardComponentContainer with a nameRow) found")
-    issues: list[QualityIssue] = []
+    issues: list[QualityIssue] = decoding_issues(data, name, encoding)
     faces: list[_Face] = []
     for index, component in enumerate(components):
         where = f"{name}: face {index + 1}"
