@@ -56,12 +56,24 @@ def test_sixth_edition_rows() -> None:
     assert doc.intro.startswith("This book is designed for people who've moved beyond the basic")
     assert doc.credits.startswith("Magic: The Gathering Original Game Design: Richard Garfield")
     assert doc.warnings == [
-        "line 1: 7 Mac Roman apostrophes converted as 'Õ' read as '’'",
+        "line 1: 15 Mac Roman characters converted as Latin-1 read as meant ('¨' as '®', 'ª' as '™', "
+        "'Ñ' as '—', 'Ò' as '“', 'Ó' as '”', 'Õ' as '’')",
         "line 699: rule number '305.3.' normalised to '305.3'",
         "line 781: rule number '309.2a. ' normalised to '309.2a'",
         "line 1195: rule number '409.3 ' normalised to '409.3'",
     ]
     assert "’" in rules["217.2a"].text
+    # Only apostrophes were read again before: the page of 200.1 read "a Òcard,Ó … An Ungluedª card".
+    assert rules["200.1"].text.startswith("When a rule or card text refers to a “card,” it means a Magic card")
+    assert "An Unglued™ card" in rules["200.1"].text
+    assert not {char for rule in doc.rules for char in rule.text} & set("ÒÓÑÕª¨")
+
+
+def test_a_crystalkeep_file_with_other_characters_has_only_its_apostrophes_read_again() -> None:
+    text = read(SIXTH).decode("utf-8").replace("Unglued", "Ünglued ☃", 1)  # a character Latin-1 has not
+    doc = txt_1999.parse(text.encode("utf-8"), SIXTH)
+    assert doc.warnings[0] == "line 1: 7 Mac Roman apostrophes converted as 'Õ' read as '’'"
+    assert "Ünglued ☃ª card" in {rule.number: rule for rule in doc.rules}["200.1"].text
 
 
 def test_odyssey_counts() -> None:

@@ -29,7 +29,8 @@ DESCRIPTION = "English Comprehensive Rules of 1998–2000 as converted to text b
 BANNER = re.compile(r"^COMPREHENSIVE RULES\s+(?P<date>\d\d/\d\d/\d\d)\s*$")
 RULER = re.compile(r"^-{10,}\s*$")
 EXAMPLE_LINE = re.compile(r"^EXAMPLES?:", re.IGNORECASE)
-# The conversion read the Word file's Mac Roman right quote (0xD5) as Latin-1 "Õ": "itÕs".
+# The conversion read the Word file's Mac Roman bytes as Latin-1: its right quote (0xD5) became
+# "Õ" ("itÕs"), its double quotes "Ò…Ó", its dash "Ñ", its ™ "ª", its ® "¨".
 MAC_ROMAN_APOSTROPHE = re.compile(r"(?<=[A-Za-z])Õ(?=[a-z])")
 SNIFF_LINES = 12
 
@@ -44,16 +45,34 @@ def sniff(data: bytes, name: str = "") -> bool:
     return any(BANNER.match(line) for line in lines[:SNIFF_LINES])
 
 
+def _mac_roman_read_as_latin_1(text: str) -> tuple[str, str | None]:
+    """``text`` with what the conversion made of the Mac Roman bytes read as they were meant, and
+    one line saying so (None when nothing was). Every character outside ASCII is Latin-1 in such a
+    file: all are read again as Mac Roman; a file with others (typed in later) has only its
+    apostrophes read again, where nothing else can be meant."""
+    outside = sorted({char for char in text if not char.isascii()})
+    if not outside:
+        return text, None
+    if all(char <= "\u00ff" for char in outside):
+        meant = text.encode("latin-1").decode("mac_roman")
+        pairs = ", ".join(f"'{char}' as '{char.encode('latin-1').decode('mac_roman')}'" for char in outside)
+        count = sum(not char.isascii() for char in text)
+        return meant, f"{count} Mac Roman characters converted as Latin-1 read as meant ({pairs})"
+    repaired = len(MAC_ROMAN_APOSTROPHE.findall(text))
+    if not repaired:
+        return text, None
+    return MAC_ROMAN_APOSTROPHE.sub("’", text), f"{repaired} Mac Roman apostrophes converted as 'Õ' read as '’'"
+
+
 def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocument:
     """The CRDocument of a crystalkeep-converted CR; ParseError if it is not one or is cut."""
     if lang not in (None, "en"):
         raise ParseError(f"{name}: the {FORMAT_NAME} format is the English original, not lang {lang!r}")
     text, encoding = decode_text(data, name)
     warnings: list[str] = []
-    repaired = len(MAC_ROMAN_APOSTROPHE.findall(text))
-    if repaired:
-        text = MAC_ROMAN_APOSTROPHE.sub("’", text)
-        warnings.append(f"line 1: {repaired} Mac Roman apostrophes converted as 'Õ' read as '’'")
+    text, repair = _mac_roman_read_as_latin_1(text)
+    if repair:
+        warnings.append(f"line 1: {repair}")
     lines = text.split("\n")
     boxed = _boxed_headings(lines)
     for needed in ("Contents", "1. The Game", "Glossary"):
