@@ -8,12 +8,14 @@ yields nothing, a page whose rulings all lost their text) is refused.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import fields, is_dataclass, replace
 from datetime import date, timedelta
 from functools import cache
 from typing import TypeVar
 
+from kb.normalise.lang import SCRYFALL_LANGS
 from kb.normalise.mojibake import DoubleEncoded, double_encoded_runs, might_hold_runs, undo_double_encoding
 from kb.normalise.text import clean_text
 from kb.records import CardRecord, CRDocument, ParseError, QualityIssue, RulingRecord
@@ -22,6 +24,11 @@ from kb.records import CardRecord, CRDocument, ParseError, QualityIssue, RulingR
 EARLIEST_RULING = "1993-01-01"
 # The Comprehensive Rules were first published in 1999 (Classic Sixth Edition).
 EARLIEST_CR = "1999-01-01"
+# Who a ruling says wrote it: Wizards (official rulings and release notes) or Scryfall (its own
+# notes); None where a source does not say (MTGJSON, captured pages).
+KNOWN_RULING_SOURCES = frozenset({"wotc", "scryfall", None})
+# An HTML tag: no real ruling holds one (none of the rulings we hold in any format does).
+MARKUP = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
 # How many issues of one kind one document records in detail; the rest are counted.
 DETAILED_ISSUES = 20
 
@@ -58,6 +65,10 @@ class RulingChecks:
             self._flag("empty-ruling", f"{where} has no text; dropped")
             return None
         ruling = self._read_as_meant(ruling, where)
+        if ruling.source not in KNOWN_RULING_SOURCES:
+            self._flag("unknown-source", f"{where} names its source {ruling.source!r}, which no source of ours does; kept as given")
+        if "<" in ruling.text and (tag := MARKUP.search(ruling.text)):
+            self._flag("markup-in-text", f"{where} holds markup ({tag.group(0)!r}); kept as printed")
         if not (ruling.oracle_id or ruling.card_name or ruling.scryfall_id or ruling.multiverse_id):
             self._flag("ruling-without-card", f"{where} names no card; kept, but no card page shows it")
         if ruling.published_at and not EARLIEST_RULING <= ruling.published_at <= self.latest:
@@ -117,30 +128,44 @@ def check_cr_date(document: CRDocument, name: str, today: date | None = None) ->
         )
 
 
-class UnnamedPrintings:
-    """Counts the printings in a language other than English that give no printed name. Every
-    real one gives it; a renamed field would have dropped every card's foreign names quietly."""
+# The languages Scryfall prints (its eleven common ones, then those of special printings:
+# Hebrew, Latin, Ancient Greek, Arabic, Sanskrit, Phyrexian, Quenya); MTGJSON's are mapped to them.
+KNOWN_PRINTING_LANGS = frozenset(SCRYFALL_LANGS) | {"he", "la", "grc", "ar", "sa", "ph", "qya"}
+
+
+class PrintingChecks:
+    """Counts the printings a document gives without what every real one has: a printed name in
+    a language other than English (a renamed field dropped every foreign name quietly), a
+    language Scryfall prints in."""
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.count = 0
-        self.example: str | None = None
+        self.counts: dict[str, int] = {}
+        self.examples: dict[str, str] = {}
+
+    def _count(self, kind: str, example: str) -> None:
+        self.counts[kind] = self.counts.get(kind, 0) + 1
+        self.examples.setdefault(kind, example)
 
     def see(self, cards: Iterable[CardRecord]) -> None:
         for card in cards:
             if card.lang != "en" and not card.printed_name:
-                self.count += 1
-                self.example = self.example or f"{card.name} ({card.lang})"
+                self._count("unnamed-printing", f"{card.name} ({card.lang})")
+            if card.lang not in KNOWN_PRINTING_LANGS:
+                self._count("unknown-language", f"{card.name} ({card.lang!r})")
 
-    def issue(self) -> QualityIssue | None:
-        if not self.count:
-            return None
-        return QualityIssue(
-            "unnamed-printing",
-            f"{self.name}: {self.count} printings in a language other than English give no printed name"
-            f" (first: {self.example}): their names in that language are missing",
-        )
-
+    def issues(self) -> list[QualityIssue]:
+        said = {
+            "unnamed-printing": "printings in a language other than English give no printed name"
+            " (first: {example}): their names in that language are missing",
+            "unknown-language": "printings are in a language Scryfall does not print in (first: {example}):"
+            " kept under that code",
+        }
+        return [
+            QualityIssue(kind, f"{self.name}: {self.counts[kind]} " + text.format(example=self.examples[kind]))
+            for kind, text in said.items()
+            if self.counts.get(kind)
+        ]
 
 
 R = TypeVar("R")

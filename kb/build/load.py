@@ -7,7 +7,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from kb.build.checks import DoubleEncodedCards, RulingChecks, UnnamedPrintings, check_cr_date
+from kb.build.checks import DoubleEncodedCards, PrintingChecks, RulingChecks, check_cr_date
 from kb.build.identity import cr_version_id
 from kb.normalise.decode import describe_decoding
 from kb.parse.bounds import (
@@ -138,9 +138,10 @@ def load_document(
         double_encoded = DoubleEncodedCards(name)
         parsed.cards = double_encoded.repaired(parsed.cards)
         parsed.card_names = double_encoded.repaired(parsed.card_names)
-        unnamed = UnnamedPrintings(name)
-        unnamed.see(parsed.cards)
-        parsed.issues.extend(issue for issue in (double_encoded.issue(), unnamed.issue()) if issue is not None)
+        printings = PrintingChecks(name)
+        printings.see(parsed.cards)
+        parsed.issues.extend(issue for issue in (double_encoded.issue(),) if issue is not None)
+        parsed.issues.extend(printings.issues())
         save_rulings_document(db, parsed, document_id)
     else:  # pragma: no cover - a parser returning something else is a programming error
         raise ParseError(f"{doc.path}: parser {fmt.name} returned {type(parsed).__name__}")
@@ -196,12 +197,12 @@ def stream_bulk_cards(db: sqlite_utils.Database, handle, name: str, document_id:
     names: list[CardName] = []
     total = 0
     written: set[int] = set()
-    unnamed = UnnamedPrintings(name)
+    printings = PrintingChecks(name)
     double_encoded = DoubleEncodedCards(name)
 
     def save_batch() -> None:
         checked = double_encoded.repaired(cards)
-        unnamed.see(checked)
+        printings.see(checked)
         save_cards(db, checked, document_id)
         save_card_names(db, double_encoded.repaired(names), document_id, written)
 
@@ -216,7 +217,7 @@ def stream_bulk_cards(db: sqlite_utils.Database, handle, name: str, document_id:
         save_batch()
     if total == 0:
         raise ParseError(f"{name}: the card bulk file holds no card; refused")
-    for issue in (double_encoded.issue(), unnamed.issue()):
+    for issue in (double_encoded.issue(), *printings.issues()):
         if issue is not None:
             save_quality_issue(db, issue, document_id)
 
@@ -228,7 +229,7 @@ def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: in
     seen_rulings: set[tuple] = set()
     names_written: set[int] = set()
     cards = 0
-    unnamed = UnnamedPrintings(name)
+    printings = PrintingChecks(name)
     double_encoded = DoubleEncodedCards(name)
 
     def rulings():
@@ -236,7 +237,7 @@ def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: in
         for entry in iter_cards(handle, name):
             cards += 1
             checked = double_encoded.repaired(entry.cards)
-            unnamed.see(checked)
+            printings.see(checked)
             save_cards(db, checked, document_id)
             save_card_names(db, double_encoded.repaired(entry.names), document_id, names_written)
             for issue in entry.issues:
@@ -254,7 +255,7 @@ def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: in
         save_quality_issue(db, issue, document_id)
     if cards == 0:
         raise ParseError(f"{name}: no cards found (expected data.cards or data.<SET>.cards); refused")
-    for found in (double_encoded.issue(), unnamed.issue()):
+    for found in (double_encoded.issue(), *printings.issues()):
         if found is not None:
             save_quality_issue(db, found, document_id)
 

@@ -49,6 +49,20 @@ def docx_members() -> dict[str, bytes]:
         return {name: archive.read(name) for name in archive.namelist()}
 
 
+PHELDDAGRIF = ROOT / "tests/fixtures/scryfall/api-2025-11-01/card-d9631cb2-phelddagrif.json"
+
+
+def phelddagrif(**changes: object) -> bytes:
+    """The real Phelddagrif card object with ``changes`` (a value of None removes the field)."""
+    card = json.loads(PHELDDAGRIF.read_bytes())
+    for key, value in changes.items():
+        if value is None:
+            card.pop(key, None)
+        else:
+            card[key] = value
+    return json.dumps(card).encode()
+
+
 def bulk_prefix() -> bytes:
     return b"[" + json.dumps(RULING).encode() + b",\n"
 
@@ -140,6 +154,31 @@ REFUSED: dict[str, tuple[Maker, list[str], str]] = {
     "empty-rulings-bulk": (
         lambda d: _write(d, "no-rulings.json", b"[]"),
         ["--format", "scryfall-bulk-rulings"], r"no-rulings\.json: the rulings bulk file holds no readable ruling",
+    ),
+    # An oracle id is a card's identity: one that is not a UUID was a card of its own, unnamed.
+    "scryfall-oracle-id-not-a-uuid": (
+        lambda d: _write(d, "odd-id.json", json.dumps({"object": "list", "has_more": False, "data": [
+            RULING, {**RULING, "oracle_id": "not-a-uuid"}]}).encode()),
+        [], r"odd-id\.json: ruling 2: oracle_id 'not-a-uuid' is not a UUID",
+    ),
+    "scryfall-card-without-name": (
+        lambda d: _write(d, "nameless.json", phelddagrif(name="")),
+        [], r"nameless\.json: card 1 has no name \(''\)",
+    ),
+    # It was left out with every name of the printing, and the import said nothing.
+    "scryfall-card-without-oracle-id": (
+        lambda d: _write(d, "no-identity.json", phelddagrif(oracle_id=None)),
+        [], r"no-identity\.json: card 1 \(Phelddagrif\) has no oracle_id, nor on its faces",
+    ),
+    "scryfall-card-faces-renamed": (
+        lambda d: _write(d, "faceless.json", (lambda card: json.dumps({**{k: v for k, v in card.items() if k != "card_faces"},
+                                                                       "faces": card["card_faces"]}).encode())(
+            json.loads((ROOT / "tests/fixtures/scryfall/api-2025-11-01/card-02d6d693-jace-vryn-s-prodigy-jace-telepath-unboun.json").read_bytes()))),
+        [], r"faceless\.json: card 1 \(Jace, Vryn's Prodigy // Jace, Telepath Unbound\) is a transform card without its card_faces",
+    ),
+    "scryfall-bulk-card-oracle-id-not-a-uuid": (
+        lambda d: _write(d, "cards.jsonl", phelddagrif() + b"\n" + phelddagrif(oracle_id="D9631CB2") + b"\n"),
+        ["--format", "scryfall-bulk-cards"], r"cards\.jsonl: card record 2 \(Phelddagrif\): oracle_id 'D9631CB2' is not a UUID",
     ),
     "unknown-source-id": (lambda d: RULINGS, ["--source", "no-such-source"], r"--source: unknown source id 'no-such-source'"),
     "unknown-format": (lambda d: RULINGS, ["--format", "nope"], r"--format: unknown format 'nope'"),
@@ -288,3 +327,25 @@ def test_card_names_encoded_as_utf8_twice_are_read_as_meant_and_flagged(
     assert rows(damaged, printed) == rows(whole, printed)
     issues = rows(damaged, "select detail from quality_issues where kind = 'double-encoded' and detail like '%card names and texts%'")
     assert len(issues) == 1 and re.search(r"\d+ characters of card names and texts were encoded as UTF-8 twice", issues[0][0]), issues
+
+
+def test_rulings_from_no_known_source_with_markup_and_printings_in_no_known_language_are_flagged(
+    zygote: Zygote, served: Path, tmp_path: Path
+) -> None:
+    rulings = _write(tmp_path, "odd-rulings.json", json.dumps({"object": "list", "has_more": False, "data": [
+        {**RULING, "source": "judge-xyz", "comment": "A ruling from nobody we know."},
+        {**RULING, "comment": "<p>A ruling with a <b>tag</b>.</p>"},
+        {**RULING, "comment": "A ruling that says 2 < 3 and 4 > 1."},
+    ]}).encode())
+    card = _write(tmp_path, "odd-card.json", phelddagrif(lang="xx", printed_name="Phelddagrif X"))
+    for path in (rulings, card):
+        outcome = zygote.run(["import", "--db", served, path], cwd=tmp_path)
+        assert outcome.code == 0, outcome.describe()
+    issues = rows(served, "select kind, detail from quality_issues join documents on documents.id = document_id where path in (?, ?) order by kind",
+                  (str(rulings), str(card)))
+    assert [kind for kind, _detail in issues] == ["markup-in-text", "unknown-language", "unknown-source"], issues
+    assert "ruling 2 holds markup ('<p>'); kept as printed" in issues[0][1]
+    assert "1 printings are in a language Scryfall does not print in (first: Phelddagrif ('xx'))" in issues[1][1]
+    assert "ruling 1 names its source 'judge-xyz'" in issues[2][1]
+    kept = rows(served, "select source, text from ruling_records_as_printed join documents on documents.id = document_id where path = ? order by position", (str(rulings),))
+    assert kept[0] == ("judge-xyz", "A ruling from nobody we know.") and kept[1][1] == "<p>A ruling with a <b>tag</b>.</p>"

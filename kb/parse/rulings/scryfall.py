@@ -148,6 +148,41 @@ def check_ruling_fields(obj: dict[str, Any], where: str) -> None:
     if "comment" not in obj or "published_at" not in obj:
         missing = ", ".join(repr(field) for field in RULING_FIELDS if field not in obj)
         raise ParseError(f"{where} has no {missing}: not the layout of Scryfall's ruling object")
+    _check_uuid(obj.get("oracle_id"), f"{where}: oracle_id")
+
+
+# Scryfall's ids are UUIDs, written in lower case. An oracle id is a card's identity here: one in
+# another shape (a corrupt or edited file) would be a card of its own, with no name and no page.
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def _check_uuid(value: Any, what: str) -> None:
+    if value is not None and not (isinstance(value, str) and UUID.fullmatch(value)):
+        raise ParseError(f"{what} {value!r} is not a UUID: not the layout of a Scryfall object")
+
+
+# The layouts whose card objects always give each face in card_faces (Scryfall's "Layouts and
+# Faces"): without them a transforming card lost the names of its faces, with exit 0.
+MULTI_FACED_LAYOUTS = frozenset(
+    {"split", "flip", "transform", "modal_dfc", "adventure", "reversible_card", "double_faced_token", "art_series"}
+)
+
+
+def check_card_fields(card: dict[str, Any], where: str) -> None:
+    """A card object's name and oracle id as Scryfall documents them. A card named "" was saved
+    and shown as a card without a name; one without an oracle id (reversible cards give it on
+    their faces) was left out, and with it every name of the printing, with exit 0."""
+    name = card.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise ParseError(f"{where} has no name ({name!r}): not the layout of Scryfall's card object")
+    if card.get("layout") in MULTI_FACED_LAYOUTS and len(_faces(card)) < 2:
+        raise ParseError(
+            f"{where} ({name}) is a {card['layout']} card without its card_faces: not the layout of Scryfall's card object"
+        )
+    oracle_id = _oracle_id(card)
+    if oracle_id is None:
+        raise ParseError(f"{where} ({name}) has no oracle_id, nor on its faces: not the layout of Scryfall's card object")
+    _check_uuid(oracle_id, f"{where} ({name}): oracle_id")
 
 
 def ruling_from_object(obj: dict[str, Any], position: int) -> RulingRecord:
@@ -287,6 +322,8 @@ def parse_cards(data: bytes, name: str = "<bytes>", lang: str | None = None) -> 
     else:
         items = _list_items(document, name, "card")
     result = RulingsDocument(format=CARDS_FORMAT, lang=None)
+    for number, item in enumerate(items, 1):
+        check_card_fields(item, f"{name}: card {number}")
     try:
         result.cards = [card_from_object(item) for item in items]
         result.card_names = _dedupe_names(n for item in items for n in names_of_card(item))
@@ -344,6 +381,7 @@ def iter_bulk_rulings(stream: BinaryIO, name: str = "<stream>") -> Iterator[Ruli
 
 def _iter_bulk_card_objects(stream: BinaryIO, name: str) -> Iterator[tuple[CardRecord, list[CardName]]]:
     for number, obj in _checked(iter_bulk_objects(stream, name), "card", name):
+        check_card_fields(obj, f"{name}: card record {number}")
         try:
             yield card_from_object(obj), names_of_card(obj)
         except KeyError as error:
