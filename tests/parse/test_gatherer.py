@@ -282,3 +282,13 @@ def test_a_page_encoded_as_utf8_twice_is_read_as_meant_and_said_so() -> None:
     assert [r.text for r in damaged.rulings] == [r.text for r in whole.rulings]
     [issue] = damaged.issues
     assert issue.kind == "double-encoded" and "characters were encoded as UTF-8 twice" in issue.detail
+
+
+def test_a_ruling_row_whose_date_cell_changed_markup_is_named_not_left_out_quietly() -> None:
+    data = (OLD / "crackleburr.html").read_bytes()
+    assert len(gatherer_old.parse(data, "c.html").rulings) == 4
+    document = gatherer_old.parse(data.replace(b"ctl01_rulingDate", b"ctl01_rulingDay"), "c.html")
+    assert len(document.rulings) == 3
+    [issue] = document.issues
+    assert issue.kind == "layout-changed"
+    assert issue.detail.startswith("c.html: face 1: 4 ruling text cells but 3 date cells: 1 rulings whose row was not recognised")

@@ -42,6 +42,7 @@ DESCRIPTION = "Old Gatherer card page (Pages/Card/Details.aspx HTML, 2008-2024)"
 
 UNKNOWN_SYMBOL = "{?}"
 RULING_DATE_ID = re.compile(r"rulingsRepeater_ctl(\d+)_rulingDate$")
+RULING_TEXT_ID = re.compile(r"rulingsRepeater_ctl(\d+)_rulingText$")
 
 # Card-type words as each language prints them on type lines. Every card has a type line, so
 # these identify a printed page's language without relying on anything page-specific. Words
@@ -202,7 +203,17 @@ def _listed_set_code(component: Tag, set_name: str) -> str | None:
 def _rulings(component: Tag, issues: list[QualityIssue], where: str) -> list[tuple[str, str]]:
     """(raw date, text) of each ruling row in the component, in page order."""
     rows: list[tuple[str, str]] = []
-    for date_cell in component.find_all(id=RULING_DATE_ID):
+    dates = component.find_all(id=RULING_DATE_ID)
+    texts = component.find_all(id=RULING_TEXT_ID)
+    if dates and len(texts) > len(dates):
+        # A row whose date cell is not recognised is left out with its ruling (a page with none
+        # recognised is flagged as a whole, below in ``parse``).
+        issues.append(QualityIssue(
+            "layout-changed",
+            f"{where}: {len(texts)} ruling text cells but {len(dates)} date cells: {len(texts) - len(dates)} rulings"
+            " whose row was not recognised are left out; the Gatherer markup may have changed",
+        ))
+    for date_cell in dates:
         text_cell = component.find(id=str(date_cell["id"]).replace("_rulingDate", "_rulingText"))
         if text_cell is None:
             raise ParseError(f"{where}: ruling row {date_cell['id']} has a date but no text cell")
