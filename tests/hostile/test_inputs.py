@@ -161,6 +161,22 @@ REFUSED: dict[str, tuple[Maker, list[str], str]] = {
             RULING, {**RULING, "oracle_id": "not-a-uuid"}]}).encode()),
         [], r"odd-id\.json: ruling 2: oracle_id 'not-a-uuid' is not a UUID",
     ),
+    # "01/02/2020" was read as 2 January, with exit 0: both formats document ISO dates.
+    "scryfall-date-not-iso": (
+        lambda d: _write(d, "us-date.json", json.dumps({"object": "list", "has_more": False, "data": [
+            {**RULING, "published_at": "01/02/2020"}]}).encode()),
+        [], r"us-date\.json: ruling 1: published_at '01/02/2020' is not an ISO 8601 date",
+    ),
+    "mtgjson-date-not-iso": (
+        lambda d: _write(d, "us-date-mtgjson.json", json.dumps({"meta": MTGJSON_META, "data": {"cards": [
+            {"setCode": "X", "name": "A", "rulings": [{"date": "01/02/2020", "text": "A ruling."}]}]}}).encode()),
+        [], r"us-date-mtgjson\.json: card 1: ruling 1 of 'A': date '01/02/2020' is not an ISO 8601 date",
+    ),
+    "mtgjson-oracle-id-not-a-uuid": (
+        lambda d: _write(d, "odd-id-mtgjson.json", json.dumps({"meta": MTGJSON_META, "data": {"cards": [
+            {"setCode": "X", "name": "A", "identifiers": {"scryfallOracleId": "nope"}}]}}).encode()),
+        [], r"odd-id-mtgjson\.json: card 1: identifiers\.scryfallOracleId of 'A' 'nope' is not a UUID",
+    ),
     "scryfall-card-without-name": (
         lambda d: _write(d, "nameless.json", phelddagrif(name="")),
         [], r"nameless\.json: card 1 has no name \(''\)",

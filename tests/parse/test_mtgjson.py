@@ -99,7 +99,7 @@ def test_allprintings_shape_and_duplicate_rulings(data: bytes) -> None:
 def test_foreign_language_names_map_to_scryfall_codes() -> None:
     card = {
         "name": "Test Card",
-        "identifiers": {"scryfallOracleId": "x"},
+        "identifiers": {"scryfallOracleId": "00000000-0000-4000-8000-000000000001"},
         "foreignData": [
             {"language": "Portuguese (Brazil)", "name": "Carta"},
             {"language": "Phyrexian", "name": "Φ"},

@@ -22,6 +22,7 @@ import ijson
 from kb.normalise.dates import parse_date
 from kb.normalise.symbols import normalise_symbols
 from kb.normalise.text import clean_text
+from kb.parse.rulings.fields import check_iso_date, check_uuid
 from kb.records import (
     FACE_SEPARATOR,
     FACE_TEXT_SEPARATOR,
@@ -146,6 +147,7 @@ def card_entry(card: dict[str, Any], where: str = "<card>") -> CardEntry:
         raise ParseError(f"{where}: a card object without a name")
     identifiers = card.get("identifiers") or {}
     oracle_id = identifiers.get("scryfallOracleId")
+    check_uuid(oracle_id, f"{where}: identifiers.scryfallOracleId of {card['name']!r}", "MTGJSON's card object")
     issues: list[QualityIssue] = []
     english = CardRecord(
         name=card["name"],
@@ -187,6 +189,7 @@ def _rulings(card: dict[str, Any], oracle_id: str | None, where: str) -> list[Ru
                 f"{where}: ruling {position + 1} of {card['name']!r} is not MTGJSON's {{date, text}} object"
             )
         raw_date = ruling.get("date")
+        check_iso_date(raw_date, f"{where}: ruling {position + 1} of {card['name']!r}: date", "MTGJSON's ruling object")
         rulings.append(
             RulingRecord(
                 text=_text(ruling.get("text")) or "",

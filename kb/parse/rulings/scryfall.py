@@ -25,6 +25,7 @@ from kb.normalise.dates import parse_date
 from kb.normalise.symbols import normalise_symbols
 from kb.normalise.text import clean_text
 from kb.parse.rulings.bulk_stream import iter_bulk_objects
+from kb.parse.rulings.fields import check_iso_date, check_uuid
 from kb.parse.rulings.scryfall_listing import list_items as _list_items
 from kb.parse.rulings.scryfall_listing import load_json as _load_json
 from kb.parse.rulings.scryfall_listing import parse_bulk_listing as parse_bulk_listing
@@ -148,17 +149,8 @@ def check_ruling_fields(obj: dict[str, Any], where: str) -> None:
     if "comment" not in obj or "published_at" not in obj:
         missing = ", ".join(repr(field) for field in RULING_FIELDS if field not in obj)
         raise ParseError(f"{where} has no {missing}: not the layout of Scryfall's ruling object")
-    _check_uuid(obj.get("oracle_id"), f"{where}: oracle_id")
-
-
-# Scryfall's ids are UUIDs, written in lower case. An oracle id is a card's identity here: one in
-# another shape (a corrupt or edited file) would be a card of its own, with no name and no page.
-UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-
-
-def _check_uuid(value: Any, what: str) -> None:
-    if value is not None and not (isinstance(value, str) and UUID.fullmatch(value)):
-        raise ParseError(f"{what} {value!r} is not a UUID: not the layout of a Scryfall object")
+    check_uuid(obj.get("oracle_id"), f"{where}: oracle_id", "Scryfall's ruling object")
+    check_iso_date(obj.get("published_at"), f"{where}: published_at", "Scryfall's ruling object")
 
 
 # The layouts whose card objects always give each face in card_faces (Scryfall's "Layouts and
@@ -182,7 +174,7 @@ def check_card_fields(card: dict[str, Any], where: str) -> None:
     oracle_id = _oracle_id(card)
     if oracle_id is None:
         raise ParseError(f"{where} ({name}) has no oracle_id, nor on its faces: not the layout of Scryfall's card object")
-    _check_uuid(oracle_id, f"{where} ({name}): oracle_id")
+    check_uuid(oracle_id, f"{where} ({name}): oracle_id", "Scryfall's card object")
 
 
 def ruling_from_object(obj: dict[str, Any], position: int) -> RulingRecord:

@@ -1,0 +1,28 @@
+"""Field shapes the JSON sources document, checked where a parser reads them.
+
+Scryfall's ids are UUIDs written in lower case, and its dates (like MTGJSON's) are ISO 8601
+(``YYYY-MM-DD``). A value in another shape means the file is not what its format promises (a
+corrupt or edited file, a layout change): an oracle id that is not a UUID was a card of its own,
+and "01/02/2020" was read as 2 January, both with exit 0.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from kb.records import ParseError
+
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def check_uuid(value: Any, what: str, source: str) -> None:
+    """Refuse ``value`` unless it is None or a UUID; ``what`` names it, ``source`` the format."""
+    if value is not None and not (isinstance(value, str) and UUID.fullmatch(value)):
+        raise ParseError(f"{what} {value!r} is not a UUID: not the layout of {source}")
+
+
+def check_iso_date(value: Any, what: str, source: str) -> None:
+    """Refuse ``value`` unless it is None, empty or an ISO 8601 date."""
+    if value not in (None, "") and not (isinstance(value, str) and ISO_DATE.fullmatch(value)):
+        raise ParseError(f"{what} {value!r} is not an ISO 8601 date (YYYY-MM-DD): not the layout of {source}")
