@@ -62,6 +62,7 @@ QUALITY_ISSUE_KINDS: dict[str, str] = {
     "truncated-document": "a CR file cut off in its glossary: its rules are kept, the edition is marked incomplete",
     "unnamed-printing": "printings in a language other than English that give no printed name: the card's name in that language is not known from them",
     "unknown-source": "rulings whose source names no publisher Scryfall documents (wotc, scryfall): kept as given",
+    "lost-characters": "rulings and printings holding U+FFFD, the mark a converter leaves where it could not read a character: those characters are lost upstream (in a CR file, a cr-format issue)",
     "markup-in-text": "rulings whose text holds an HTML tag, which no real ruling does: kept as printed",
     "missing-between-versions": "rules or glossary entries a CR version lacks while the versions on either side print them word for word: lost from its file, most likely",
     "sections-without-rules": "a translated CR's part that holds rules while sections its contents list hold none (and the English sections they are linked to hold some): a chapter cut short, or sections not translated",

@@ -29,6 +29,9 @@ EARLIEST_CR = "1999-01-01"
 KNOWN_RULING_SOURCES = frozenset({"wotc", "scryfall", None})
 # An HTML tag: no real ruling holds one (none of the rulings we hold in any format does).
 MARKUP = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
+# The mark a converter leaves where it could not read a character (U+FFFD): the character is lost
+# before the text reached us. No real text we hold has one.
+REPLACEMENT = "\ufffd"
 # How many issues of one kind one document records in detail; the rest are counted.
 DETAILED_ISSUES = 20
 
@@ -67,6 +70,8 @@ class RulingChecks:
         ruling = self._read_as_meant(ruling, where)
         if ruling.source not in KNOWN_RULING_SOURCES:
             self._flag("unknown-source", f"{where} names its source {ruling.source!r}, which no source of ours does; kept as given")
+        if REPLACEMENT in ruling.text:
+            self._flag("lost-characters", f"{where} holds {ruling.text.count(REPLACEMENT)} U+FFFD marks: characters its source could not read are lost")
         if "<" in ruling.text and (tag := MARKUP.search(ruling.text)):
             self._flag("markup-in-text", f"{where} holds markup ({tag.group(0)!r}); kept as printed")
         if not (ruling.oracle_id or ruling.card_name or ruling.scryfall_id or ruling.multiverse_id):
@@ -114,6 +119,16 @@ def _has_text(text: str | None) -> bool:
     return text.isascii() or bool(clean_text(text))
 
 
+def cr_lost_characters(document: CRDocument) -> str | None:
+    """One warning naming the rules and glossary entries that hold U+FFFD marks, or None."""
+    where = [rule.number for rule in document.rules if REPLACEMENT in rule.text or REPLACEMENT in (rule.title or "")]
+    where += [entry.term for entry in document.glossary if REPLACEMENT in entry.term or REPLACEMENT in entry.text]
+    if not where:
+        return None
+    shown = ", ".join(where[:8]) + (" …" if len(where) > 8 else "")
+    return f"{len(where)} rules or glossary entries hold U+FFFD marks, characters the file's converter could not read ({shown})"
+
+
 def check_cr_date(document: CRDocument, name: str, today: date | None = None) -> None:
     """Refuse a CR whose effective date cannot be one: its date is its identity, and a version
     dated in 2062 (a slip of the keys) would have been the current rules on every page."""
@@ -153,6 +168,8 @@ class PrintingChecks:
                 self._count("unnamed-printing", f"{card.name} ({card.lang})")
             if card.lang not in KNOWN_PRINTING_LANGS:
                 self._count("unknown-language", f"{card.name} ({card.lang!r})")
+            if any(REPLACEMENT in (text or "") for text in (card.name, card.printed_name, card.printed_text, card.printed_type_line)):
+                self._count("lost-characters", f"{card.name} ({card.lang})")
 
     def issues(self) -> list[QualityIssue]:
         said = {
@@ -160,6 +177,8 @@ class PrintingChecks:
             " (first: {example}): their names in that language are missing",
             "unknown-language": "printings are in a language Scryfall does not print in (first: {example}):"
             " kept under that code",
+            "lost-characters": "printings hold U+FFFD marks in their names or texts (first: {example}):"
+            " characters their source could not read are lost",
         }
         return [
             QualityIssue(kind, f"{self.name}: {self.counts[kind]} " + text.format(example=self.examples[kind]))

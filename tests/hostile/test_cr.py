@@ -111,3 +111,13 @@ def test_a_cr_encoded_as_utf8_twice_is_read_as_meant_and_flagged(zygote: Zygote,
     assert rows(served, "select text from rules where version_id = 'en-2003-03-15' and number = '101.1'")[0][0].count("’") >= 1
     detail = rows(served, "select detail from quality_issues where detail like '%encoded as UTF-8 twice%'")
     assert len(detail) == 1 and re.search(r"\d+ characters were encoded as UTF-8 twice \(lines \d+", detail[0][0]), detail
+
+
+def test_a_cr_whose_converter_lost_characters_says_which_rules(zygote: Zygote, served: Path, tmp_path: Path) -> None:
+    text = cr_text().replace("There is no maximum deck size.", "There is no maximum deck size\ufffd", 1)
+    path = tmp_path / "cr-lost.txt"
+    path.write_bytes(text.encode("utf-8"))
+    outcome = zygote.run(["import", "--db", served, path], cwd=tmp_path)
+    assert outcome.code == 0, outcome.describe()
+    detail = rows(served, "select detail from quality_issues where detail like '%U+FFFD%'")
+    assert len(detail) == 1 and "1 rules or glossary entries hold U+FFFD marks" in detail[0][0] and "(100.4)" in detail[0][0], detail

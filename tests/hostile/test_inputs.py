@@ -345,23 +345,29 @@ def test_card_names_encoded_as_utf8_twice_are_read_as_meant_and_flagged(
     assert len(issues) == 1 and re.search(r"\d+ characters of card names and texts were encoded as UTF-8 twice", issues[0][0]), issues
 
 
-def test_rulings_from_no_known_source_with_markup_and_printings_in_no_known_language_are_flagged(
+def test_rulings_from_no_known_source_with_markup_or_lost_characters_and_odd_printings_are_flagged(
     zygote: Zygote, served: Path, tmp_path: Path
 ) -> None:
     rulings = _write(tmp_path, "odd-rulings.json", json.dumps({"object": "list", "has_more": False, "data": [
         {**RULING, "source": "judge-xyz", "comment": "A ruling from nobody we know."},
         {**RULING, "comment": "<p>A ruling with a <b>tag</b>.</p>"},
         {**RULING, "comment": "A ruling that says 2 < 3 and 4 > 1."},
+        {**RULING, "comment": "A ruling whose converter lost a character: \ufffd."},
     ]}).encode())
-    card = _write(tmp_path, "odd-card.json", phelddagrif(lang="xx", printed_name="Phelddagrif X"))
+    card = _write(tmp_path, "odd-card.json", phelddagrif(lang="xx", printed_name="Phelddagrif \ufffd"))
     for path in (rulings, card):
         outcome = zygote.run(["import", "--db", served, path], cwd=tmp_path)
         assert outcome.code == 0, outcome.describe()
     issues = rows(served, "select kind, detail from quality_issues join documents on documents.id = document_id where path in (?, ?) order by kind",
                   (str(rulings), str(card)))
-    assert [kind for kind, _detail in issues] == ["markup-in-text", "unknown-language", "unknown-source"], issues
-    assert "ruling 2 holds markup ('<p>'); kept as printed" in issues[0][1]
-    assert "1 printings are in a language Scryfall does not print in (first: Phelddagrif ('xx'))" in issues[1][1]
-    assert "ruling 1 names its source 'judge-xyz'" in issues[2][1]
+    assert [kind for kind, _detail in issues] == [
+        "lost-characters", "lost-characters", "markup-in-text", "unknown-language", "unknown-source"], issues
+    assert {detail.split(": ", 1)[1] for _kind, detail in issues[:2]} == {
+        "ruling 4 holds 1 U+FFFD marks: characters its source could not read are lost",
+        "1 printings hold U+FFFD marks in their names or texts (first: Phelddagrif (xx)): characters their source could not read are lost",
+    }
+    assert "ruling 2 holds markup ('<p>'); kept as printed" in issues[2][1]
+    assert "1 printings are in a language Scryfall does not print in (first: Phelddagrif ('xx'))" in issues[3][1]
+    assert "ruling 1 names its source 'judge-xyz'" in issues[4][1]
     kept = rows(served, "select source, text from ruling_records_as_printed join documents on documents.id = document_id where path = ? order by position", (str(rulings),))
     assert kept[0] == ("judge-xyz", "A ruling from nobody we know.") and kept[1][1] == "<p>A ruling with a <b>tag</b>.</p>"
