@@ -32,6 +32,7 @@ MARKUP = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
 # The mark a converter leaves where it could not read a character (U+FFFD): the character is lost
 # before the text reached us. No real text we hold has one.
 REPLACEMENT = "\ufffd"
+QUESTIONED_WORD = re.compile(r"\S*[A-Za-z]\?[A-Za-z]\S*")
 # How many issues of one kind one document records in detail; the rest are counted.
 DETAILED_ISSUES = 20
 
@@ -119,14 +120,22 @@ def _has_text(text: str | None) -> bool:
     return text.isascii() or bool(clean_text(text))
 
 
-def cr_lost_characters(document: CRDocument) -> str | None:
-    """One warning naming the rules and glossary entries that hold U+FFFD marks, or None."""
-    where = [rule.number for rule in document.rules if REPLACEMENT in rule.text or REPLACEMENT in (rule.title or "")]
-    where += [entry.term for entry in document.glossary if REPLACEMENT in entry.term or REPLACEMENT in entry.text]
-    if not where:
-        return None
-    shown = ", ".join(where[:8]) + (" …" if len(where) > 8 else "")
-    return f"{len(where)} rules or glossary entries hold U+FFFD marks, characters the file's converter could not read ({shown})"
+def cr_lost_characters(document: CRDocument) -> list[str]:
+    """Warnings naming what a converter lost in a CR file: the rules and glossary entries that hold
+    U+FFFD marks, and words with "?" between two letters ("opponent?s", "Dand?n": characters an
+    encoding could not write, replaced), web addresses aside. No real CR file we hold has either."""
+    texts = [(rule.number, f"{rule.title or ''} {rule.text}") for rule in document.rules]
+    texts += [(entry.term, f"{entry.term} {entry.text}") for entry in document.glossary]
+    found = []
+    marked = [where for where, text in texts if REPLACEMENT in text]
+    if marked:
+        shown = ", ".join(marked[:8]) + (" …" if len(marked) > 8 else "")
+        found.append(f"{len(marked)} rules or glossary entries hold U+FFFD marks, characters the file's converter could not read ({shown})")
+    replaced = [(where, word) for where, text in texts for word in QUESTIONED_WORD.findall(text) if "/" not in word and "=" not in word]
+    if replaced:
+        shown = ", ".join(f"{word} in {where}" for where, word in replaced[:5]) + (" …" if len(replaced) > 5 else "")
+        found.append(f"{len(replaced)} words hold '?' between two letters ({shown}): characters the file's converter could not write, replaced")
+    return found
 
 
 def check_cr_date(document: CRDocument, name: str, today: date | None = None) -> None:

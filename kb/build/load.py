@@ -119,8 +119,7 @@ def load_document(
         raise ParseError(f"{name}: could not be read as {fmt.name}: {reason(error)}") from error
     if isinstance(parsed, CRDocument):
         check_cr_date(parsed, name)
-        if (lost := cr_lost_characters(parsed)) is not None:
-            parsed.warnings.append(lost)
+        parsed.warnings.extend(cr_lost_characters(parsed))
     lang = getattr(parsed, "lang", None) or doc.lang
     document_id = save_document(db, doc, fmt.name, "parsed", lang=lang)
     if isinstance(parsed, CRDocument):

@@ -121,3 +121,15 @@ def test_a_cr_whose_converter_lost_characters_says_which_rules(zygote: Zygote, s
     assert outcome.code == 0, outcome.describe()
     detail = rows(served, "select detail from quality_issues where detail like '%U+FFFD%'")
     assert len(detail) == 1 and "1 rules or glossary entries hold U+FFFD marks" in detail[0][0] and "(100.4)" in detail[0][0], detail
+
+
+def test_a_cr_converted_to_ascii_with_question_marks_says_which_words(zygote: Zygote, served: Path, tmp_path: Path) -> None:
+    # What a conversion to ASCII that cannot write "’" leaves: "opponent?s deck". Web addresses
+    # ("default.asp?x=dci") are not such words; the real file has three of them.
+    text = cr_text().replace("his or her opponent's deck", "his or her opponent?s deck", 1)
+    path = tmp_path / "cr-ascii.txt"
+    path.write_text(text, encoding="ascii", newline="")
+    outcome = zygote.run(["import", "--db", served, path], cwd=tmp_path)
+    assert outcome.code == 0, outcome.describe()
+    detail = rows(served, "select detail from quality_issues where detail like '%between two letters%'")
+    assert len(detail) == 1 and "1 words hold '?' between two letters (opponent?s in 101.1)" in detail[0][0], detail
