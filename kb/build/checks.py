@@ -120,7 +120,7 @@ def _has_text(text: str | None) -> bool:
     return text.isascii() or bool(clean_text(text))
 
 
-def cr_lost_characters(document: CRDocument) -> list[str]:
+def cr_lost_characters(document: CRDocument, name: str) -> list[str]:
     """Warnings naming what a converter lost in a CR file: the rules and glossary entries that hold
     U+FFFD marks, and words with "?" between two letters ("opponent?s", "Dand?n": characters an
     encoding could not write, replaced), web addresses aside. No real CR file we hold has either."""
@@ -130,12 +130,31 @@ def cr_lost_characters(document: CRDocument) -> list[str]:
     marked = [where for where, text in texts if REPLACEMENT in text]
     if marked:
         shown = ", ".join(marked[:8]) + (" …" if len(marked) > 8 else "")
-        found.append(f"{len(marked)} rules or glossary entries hold U+FFFD marks, characters the file's converter could not read ({shown})")
+        found.append(f"{name}: {len(marked)} rules or glossary entries hold U+FFFD marks, characters the file's converter could not read ({shown})")
     replaced = [(where, word) for where, text in texts for word in QUESTIONED_WORD.findall(text) if "/" not in word and "=" not in word]
     if replaced:
         shown = ", ".join(f"{word} in {where}" for where, word in replaced[:5]) + (" …" if len(replaced) > 5 else "")
-        found.append(f"{len(replaced)} words hold '?' between two letters ({shown}): characters the file's converter could not write, replaced")
+        found.append(f"{name}: {len(replaced)} words hold '?' between two letters ({shown}): characters the file's converter could not write, replaced")
     return found
+
+
+# A line that reads as a numbered rule, and the line every edition's credits open with.
+RULE_LINE = re.compile(r"^\d{3}\.\d+[a-z]?\.?\s", re.MULTILINE)
+EFFECTIVE_LINE = re.compile(r"(?i)effective as of|rules are current as of")
+
+
+def cr_rules_in_credits(document: CRDocument, name: str) -> list[str]:
+    """A warning when the credits (all a file holds after its glossary) hold lines that read as
+    rules, or a second "effective as of" line: a second edition pasted after the first, or rules
+    left after the credits, were read as credits and never as rules. Real credits hold neither."""
+    rules = RULE_LINE.findall(document.credits)
+    dates = EFFECTIVE_LINE.findall(document.credits)
+    if not rules and len(dates) <= 1:
+        return []
+    return [
+        f"{name}: the credits hold {len(rules)} lines that read as rules and {len(dates)} 'effective as of' lines:"
+        " text after the credits (a second edition?) was not read as rules"
+    ]
 
 
 def check_cr_date(document: CRDocument, name: str, today: date | None = None) -> None:

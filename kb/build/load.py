@@ -7,7 +7,14 @@ from pathlib import Path
 
 import sqlite_utils
 
-from kb.build.checks import DoubleEncodedCards, PrintingChecks, RulingChecks, check_cr_date, cr_lost_characters
+from kb.build.checks import (
+    DoubleEncodedCards,
+    PrintingChecks,
+    RulingChecks,
+    check_cr_date,
+    cr_lost_characters,
+    cr_rules_in_credits,
+)
 from kb.build.identity import cr_version_id
 from kb.normalise.decode import describe_decoding
 from kb.parse.bounds import (
@@ -119,7 +126,7 @@ def load_document(
         raise ParseError(f"{name}: could not be read as {fmt.name}: {reason(error)}") from error
     if isinstance(parsed, CRDocument):
         check_cr_date(parsed, name)
-        parsed.warnings.extend(cr_lost_characters(parsed))
+        parsed.warnings.extend(cr_lost_characters(parsed, name) + cr_rules_in_credits(parsed, name))
     lang = getattr(parsed, "lang", None) or doc.lang
     document_id = save_document(db, doc, fmt.name, "parsed", lang=lang)
     if isinstance(parsed, CRDocument):

@@ -133,3 +133,13 @@ def test_a_cr_converted_to_ascii_with_question_marks_says_which_words(zygote: Zy
     assert outcome.code == 0, outcome.describe()
     detail = rows(served, "select detail from quality_issues where detail like '%between two letters%'")
     assert len(detail) == 1 and "1 words hold '?' between two letters (opponent?s in 101.1)" in detail[0][0], detail
+
+
+def test_a_second_edition_pasted_after_the_first_is_named_not_read_as_credits(zygote: Zygote, served: Path, tmp_path: Path) -> None:
+    # Everything after the glossary is the credits: the whole second file was kept there, quietly.
+    path = tmp_path / "two-editions.txt"
+    path.write_bytes(CR.read_bytes() + b"\r\n" + (ROOT / "tests/fixtures/cr/en-raw-batch2/2003-10-01.txt").read_bytes())
+    outcome = zygote.run(["import", "--db", served, path], cwd=tmp_path)
+    assert outcome.code == 0, outcome.describe()
+    detail = rows(served, "select detail from quality_issues where detail like '%text after the credits%'")
+    assert len(detail) == 1 and re.search(r"the credits hold \d{3,} lines that read as rules and \d 'effective as of' lines", detail[0][0]), detail
