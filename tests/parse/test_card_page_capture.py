@@ -85,6 +85,30 @@ def test_french_trailing_fragment_is_not_a_ruling(french) -> None:
     assert all("If you do, that creature" not in r.text for r in french.rulings)
 
 
+def test_a_capture_whose_line_breaks_were_lost_between_rulings_is_read_apart(german) -> None:
+    text = GERMAN.decode("utf-8")
+    lines = text.split("\n")
+    second = next(number for number, line in enumerate(lines) if line.startswith("• ") and number > 2)
+    third = next(number for number, line in enumerate(lines) if line.startswith("• ") and number > second)
+    # The second and third rulings on the line of the first, as a copy without line breaks gives them.
+    joined = "\n".join([*lines[:second - 1], " ".join(lines[second - 1:third + 1]), *lines[third + 1:]])
+    page = capture.parse(joined.encode("utf-8"), "de.txt")
+    assert [(r.raw_date, r.text) for r in page.rulings] == [(r.raw_date, r.text) for r in german.rulings]
+    [issue] = [issue for issue in page.issues if issue.kind == "joined-lines"]
+    assert issue.detail.startswith(f"de.txt: lines {second} each held more than one ruling")
+
+
+
+def test_rulings_read_apart_keep_the_line_numbers_of_the_file() -> None:
+    lines = GERMAN.decode("utf-8").rstrip("\n").split("\n")
+    starts = [number for number, line in enumerate(lines) if line.startswith("• ")]
+    # Two rulings on one line, and (constructed) a fragment that is no ruling on the last line.
+    joined = [*lines[:starts[0]], lines[starts[0]] + " " + lines[starts[1]], *lines[starts[1] + 1:], "w"]
+    page = capture.parse("\n".join(joined).encode("utf-8"), "de.txt")
+    fragment = next(i for i in page.issues if i.kind == "non-ruling-fragment")
+    assert fragment.detail == f"de.txt: line {len(joined)}: 'w'"
+
+
 def test_sniff() -> None:
     assert capture.sniff(GERMAN)
     assert capture.sniff(FRENCH)

@@ -119,10 +119,11 @@ def _is_continuation(line: str) -> bool:
     return bool(first) and (first.islower() or unicodedata.category(first)[0] in "PS")
 
 
-def _split_layout(lines: list[str]) -> _Layout:
+def _split_layout(lines: list[tuple[int, str]]) -> _Layout:
+    """``lines``: (line number in the file, line)."""
     layout = _Layout()
     blank_since_last_ruling = False
-    for number, raw in enumerate(lines, start=1):
+    for number, raw in lines:
         line = raw.strip()
         if not line:
             blank_since_last_ruling = bool(layout.headers)
@@ -238,15 +239,38 @@ def _text_lang(text: str, claimed: str | None) -> str:
     return detected
 
 
+# A ruling's start inside a line: a bullet and a date, as each ruling of such a page begins.
+_INNER_START = re.compile(rf"\s(?=•\s*{_DATE})", re.IGNORECASE)
+
+
+def _apart(lines: list[str]) -> tuple[list[tuple[int, str]], list[int]]:
+    """(line number, line) with each inner ruling start made a line of its own (under the number
+    of the line it was in), and the numbers of the lines that held one. Two rulings on one line
+    were read as one ruling, quietly."""
+    out: list[tuple[int, str]] = []
+    joined: list[int] = []
+    for number, line in enumerate(lines, 1):
+        parts = _INNER_START.split(line)
+        if len(parts) > 1:
+            joined.append(number)
+        out.extend((number, part) for part in parts)
+    return out, joined
+
+
 def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> RulingsDocument:
     """The rulings of one card page capture. ``lang``, if given, overrides the page language."""
     text = _decode(data, name)
     if _looks_like_markup(text):
         raise ParseError(f"{name}: markup or JSON, not a text capture of a card page")
-    layout = _split_layout(text.split("\n"))
+    lines, joined = _apart(text.split("\n"))
+    layout = _split_layout(lines)
     if not layout.headers:
         raise ParseError(f"{name}: no dated ruling found (no line starts with a date)")
     issues: list[QualityIssue] = []
+    if joined:
+        shown = ", ".join(str(number) for number in joined[:8]) + (" …" if len(joined) > 8 else "")
+        issues.append(QualityIssue("joined-lines", f"{name}: lines {shown} each held more than one ruling (a bullet and a date"
+                                   " inside a line: its line breaks were lost); read apart"))
     card_name = _card_name_of(layout.chrome_before)
     chrome = [line for _, line in layout.chrome_before + layout.chrome_after]
     page_lang, page_confidence = (lang, 1.0) if lang else _page_lang(chrome, [h.raw_date for h in layout.headers])
