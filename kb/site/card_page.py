@@ -1,6 +1,7 @@
 """What a card page shows: names, rulings with their sightings and translations, cited rules, issues."""
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections import defaultdict
 from typing import Any
@@ -318,14 +319,22 @@ def _number_key(number: str) -> tuple:
     return (int(head) if head.isdigit() else 0, int(digits) if digits else -1, tail.lstrip("0123456789"))
 
 
+# How the load's checks name a ruling: "<file>: ruling <place in the file, from 1> …".
+RULING_PLACE = re.compile(r"^.*?: ruling (?P<number>\d+)\b")
+
+
 def card_issues(conn: sqlite3.Connection, rulings: list[dict[str, Any]], title: str) -> list[dict[str, Any]]:
     ids = [ruling["id"] for ruling in rulings]
     issues = []
     if ids:
         marks = ",".join("?" * len(ids))
         issues += rows(conn, f"select kind, detail, document_id, ruling_id from quality_issues where ruling_id in ({marks})", ids)
-    # Problems a document reported about the whole card (an unknown card, dropped symbols…).
+    # Problems a document reported about the whole card (an unknown card, dropped symbols…). One
+    # that names a ruling of the document by its place ("ruling 5 is dated 2099-01-01", from the
+    # load's checks, before the ruling has an id) is this card's only where that ruling is: a bulk
+    # file's issues were shown on the page of every card it holds.
     documents = sorted({s["document_id"] for r in rulings for s in r["sightings"]})
+    places = {(s["document_id"], s["position"]) for r in rulings for s in r["sightings"]}
     if documents:
         marks = ",".join("?" * len(documents))
         for issue in rows(
@@ -334,7 +343,9 @@ def card_issues(conn: sqlite3.Connection, rulings: list[dict[str, Any]], title: 
             where ruling_id is null and document_id in ({marks}) limit 100""",
             documents,
         ):
-            issues.append(issue)
+            named = RULING_PLACE.match(issue["detail"])
+            if named is None or (issue["document_id"], int(named["number"]) - 1) in places:
+                issues.append(issue)
     seen, unique = set(), []
     for issue in issues:
         key = (issue["kind"], issue["detail"])

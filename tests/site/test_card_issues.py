@@ -1,0 +1,42 @@
+"""A card page shows the issues about its own rulings, not every issue of the files they came from.
+
+The load's checks name a ruling by its place in the file ("ruling 2 is dated 2099-01-01"), before
+the ruling has an id. A card page listed every issue of every document its rulings were seen in:
+with a bulk file, each card's page named the problems of every other card in it.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from kb.build.inputs import path_inputs
+from kb.build.publish import build_database
+from kb.site.card_page import card_page
+
+# The real Scryfall bulk sample: 54 rulings of five cards, in file order.
+SAMPLE = Path(__file__).resolve().parent.parent / "fixtures" / "scryfall" / "bulk" / "rulings-sample.json"
+
+
+def test_a_card_page_shows_the_issues_of_its_own_rulings_only(tmp_path: Path) -> None:
+    rulings = json.loads(SAMPLE.read_bytes())
+    first = rulings[0]["oracle_id"]
+    other = next(index for index, ruling in enumerate(rulings) if ruling["oracle_id"] != first)
+    third = next(ruling["oracle_id"] for ruling in rulings if ruling["oracle_id"] not in (first, rulings[other]["oracle_id"]))
+    rulings[other]["published_at"] = "2099-01-01"  # a date no ruling can have: kept undated, flagged
+    path = tmp_path / "rulings.json"
+    path.write_text(json.dumps(rulings), encoding="utf-8")
+    db = tmp_path / "kb.db"
+    build_database(path_inputs([path], source_id="scryfall"), db)
+
+    conn = sqlite3.connect(db)
+    conn.row_factory = sqlite3.Row
+
+    def issues(oracle_id: str) -> list[tuple[str, str]]:
+        page = card_page(conn, oracle_id)
+        assert page is not None
+        return [(issue["kind"], issue["detail"]) for issue in page["issues"]]
+
+    flagged = (f"{path}: ruling {other + 1} is dated 2099-01-01; kept without a date (raw date '2099-01-01')")
+    assert ("implausible-date", flagged) in issues(rulings[other]["oracle_id"])
+    assert [kind for kind, _detail in issues(first)] == [] == [kind for kind, _detail in issues(third)]
