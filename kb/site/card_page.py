@@ -332,7 +332,8 @@ def card_issues(conn: sqlite3.Connection, rulings: list[dict[str, Any]], title: 
     # Problems a document reported about the whole card (an unknown card, dropped symbols…). One
     # that names a ruling of the document by its place ("ruling 5 is dated 2099-01-01", from the
     # load's checks, before the ruling has an id) is this card's only where that ruling is: a bulk
-    # file's issues were shown on the page of every card it holds.
+    # file's issues were shown on the page of every card it holds. (A document records at most 20
+    # issues of a kind in detail, so the rows read stay few; 100 could stop before this card's.)
     documents = sorted({s["document_id"] for r in rulings for s in r["sightings"]})
     places = {(s["document_id"], s["position"]) for r in rulings for s in r["sightings"]}
     if documents:
@@ -340,7 +341,7 @@ def card_issues(conn: sqlite3.Connection, rulings: list[dict[str, Any]], title: 
         for issue in rows(
             conn,
             f"""select kind, detail, document_id, ruling_id from quality_issues
-            where ruling_id is null and document_id in ({marks}) limit 100""",
+            where ruling_id is null and document_id in ({marks}) limit 1000""",
             documents,
         ):
             named = RULING_PLACE.match(issue["detail"])
