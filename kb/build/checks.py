@@ -64,7 +64,9 @@ class RulingChecks:
                 yield checked
 
     def check(self, ruling: RulingRecord) -> RulingRecord | None:
-        where = f"ruling {ruling.position + 1}"
+        # A file's rulings are numbered from 1 in its order, or card by card (MTGJSON): the card's
+        # name, where the ruling gives it, says which (card pages show a card's own, by both).
+        where = f"ruling {ruling.position + 1}" + (f" of {ruling.card_name!r}" if ruling.card_name else "")
         if not _has_text(ruling.text):
             self._flag("empty-ruling", f"{where} has no text; dropped")
             return None

@@ -1,6 +1,7 @@
 """What a card page shows: names, rulings with their sightings and translations, cited rules, issues."""
 from __future__ import annotations
 
+import ast
 import re
 import sqlite3
 from collections import defaultdict
@@ -320,7 +321,7 @@ def _number_key(number: str) -> tuple:
 
 
 # How the load's checks name a ruling: "<file>: ruling <place in the file, from 1> …".
-RULING_PLACE = re.compile(r"^.*?: ruling (?P<number>\d+)\b")
+RULING_PLACE = re.compile(r"^.*?: ruling (?P<number>\d+)(?: of (?P<card>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"))?")
 
 
 def card_issues(conn: sqlite3.Connection, rulings: list[dict[str, Any]], title: str) -> list[dict[str, Any]]:
@@ -336,6 +337,7 @@ def card_issues(conn: sqlite3.Connection, rulings: list[dict[str, Any]], title: 
     # issues of a kind in detail, so the rows read stay few; 100 could stop before this card's.)
     documents = sorted({s["document_id"] for r in rulings for s in r["sightings"]})
     places = {(s["document_id"], s["position"]) for r in rulings for s in r["sightings"]}
+    card_names = {title, *(r.get("card_name") for r in rulings)}
     if documents:
         marks = ",".join("?" * len(documents))
         for issue in rows(
@@ -345,7 +347,10 @@ def card_issues(conn: sqlite3.Connection, rulings: list[dict[str, Any]], title: 
             documents,
         ):
             named = RULING_PLACE.match(issue["detail"])
-            if named is None or (issue["document_id"], int(named["number"]) - 1) in places:
+            if named is None or (
+                (issue["document_id"], int(named["number"]) - 1) in places
+                and (named["card"] is None or ast.literal_eval(named["card"]) in card_names)
+            ):
                 issues.append(issue)
     seen, unique = set(), []
     for issue in issues:

@@ -14,8 +14,9 @@ from kb.build.inputs import path_inputs
 from kb.build.publish import build_database
 from kb.site.card_page import card_page
 
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 # The real Scryfall bulk sample: 54 rulings of five cards, in file order.
-SAMPLE = Path(__file__).resolve().parent.parent / "fixtures" / "scryfall" / "bulk" / "rulings-sample.json"
+SAMPLE = FIXTURES / "scryfall" / "bulk" / "rulings-sample.json"
 
 
 def test_a_card_page_shows_the_issues_of_its_own_rulings_only(tmp_path: Path) -> None:
@@ -40,3 +41,25 @@ def test_a_card_page_shows_the_issues_of_its_own_rulings_only(tmp_path: Path) ->
     flagged = (f"{path}: ruling {other + 1} is dated 2099-01-01; kept without a date (raw date '2099-01-01')")
     assert ("implausible-date", flagged) in issues(rulings[other]["oracle_id"])
     assert [kind for kind, _detail in issues(first)] == [] == [kind for kind, _detail in issues(third)]
+
+
+def test_a_file_that_numbers_rulings_card_by_card_names_the_card(tmp_path: Path) -> None:
+    # MTGJSON numbers each card's rulings from 1: "ruling 1" alone would be every card's first.
+    data = json.loads((FIXTURES / "mtgjson" / "UGIN-v5.2-2022-04-25.json").read_bytes())
+    cards = [card for card in data["data"]["cards"] if card.get("rulings")]
+    damaged, other = cards[0], next(card for card in cards[1:] if card["name"] != cards[0]["name"])
+    damaged["rulings"][0]["date"] = "2099-01-01"
+    path = tmp_path / "UGIN.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    db = tmp_path / "kb.db"
+    build_database(path_inputs([path], source_id="mtgjson"), db)
+    conn = sqlite3.connect(db)
+    conn.row_factory = sqlite3.Row
+
+    def issues(card: dict) -> list[str]:
+        page = card_page(conn, card["identifiers"]["scryfallOracleId"])
+        assert page is not None
+        return [issue["detail"] for issue in page["issues"] if issue["kind"] == "implausible-date"]
+
+    assert issues(damaged) == [f"{path}: ruling 1 of {damaged['name']!r} is dated 2099-01-01; kept without a date (raw date '2099-01-01')"]
+    assert issues(other) == []
