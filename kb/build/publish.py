@@ -53,6 +53,8 @@ class BuildReport:
     documents: int = 0
     failed: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    # The quality issues the inputs raised, by kind: what an operator reads after an import.
+    issue_kinds: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
     # Every input was already in the database as it is: the file was left untouched.
     unchanged: bool = False
@@ -172,6 +174,15 @@ def _nothing_new(inputs: list[DocumentInput], base: Path) -> bool:
     return True
 
 
+def issue_kinds_of(db: sqlite_utils.Database, document_ids: list[int]) -> dict[str, int]:
+    """How many quality issues of each kind the documents ``document_ids`` hold."""
+    return dict(db.execute(
+        "select kind, count(*) from quality_issues where document_id in (select value from json_each(?))"
+        " group by kind order by kind",
+        [json.dumps(document_ids)],
+    ).fetchall())
+
+
 def _counts_of(path: Path) -> dict[str, int]:
     conn = sqlite3.connect(read_only_uri(path), uri=True)
     try:
@@ -273,6 +284,7 @@ def _build(
         if before_swap:
             before_swap(db)
         report.counts = table_counts(db)
+        report.issue_kinds = issue_kinds_of(db, [document_id_for(doc) for doc in inputs])
         # Statistics for the query planner: without them it reads a lineage's rules through the
         # (version_id, position) index (80 ms a card page instead of 1 ms). Sampled: seconds at 1M rows.
         db.execute("pragma analysis_limit = 1000")

@@ -167,6 +167,9 @@ def _summarise(report) -> None:
         f"{counts.get('rulings', 0)} rulings, {counts.get('ruling_translations', 0)} translations, "
         f"{counts.get('quality_issues', 0)} quality issues"
     )
+    if report.issue_kinds:
+        kinds = ", ".join(f"{kind} {count}" for kind, count in report.issue_kinds.items())
+        click.echo(f"  quality issues of these files: {kinds} (the quality_issues table says what each is)")
     if report.failed:
         reasons = " ".join("; ".join(report.failed).split())
         click.echo(f"Error: {len(report.failed)} inputs could not be read: {reasons}", err=True)

@@ -371,3 +371,12 @@ def test_rulings_from_no_known_source_with_markup_or_lost_characters_and_odd_pri
     assert "ruling 1 names its source 'judge-xyz'" in issues[4][1]
     kept = rows(served, "select source, text from ruling_records_as_printed join documents on documents.id = document_id where path = ? order by position", (str(rulings),))
     assert kept[0] == ("judge-xyz", "A ruling from nobody we know.") and kept[1][1] == "<p>A ruling with a <b>tag</b>.</p>"
+
+
+def test_an_import_says_which_quality_issues_its_files_raised(zygote: Zygote, served: Path, tmp_path: Path) -> None:
+    path = _write(tmp_path, "odd.json", json.dumps({"object": "list", "has_more": False, "data": [
+        {**RULING, "published_at": "2099-12-31"}, {**RULING, "source": "judge-xyz", "comment": "Another ruling."}]}).encode())
+    outcome = zygote.run(["import", "--db", served, path], cwd=tmp_path)
+    assert outcome.code == 0, outcome.describe()
+    assert outcome.stdout.splitlines()[-1] == (
+        "  quality issues of these files: implausible-date 1, unknown-source 1 (the quality_issues table says what each is)")
