@@ -67,6 +67,9 @@ class BeforeSwap:
                         "reappeared": 0, "still_removed": 0,
                     },
                 }
+                issues = issue_kind_changes(db, served)
+                if issues:
+                    self.changes["quality_issues"] = issues
                 carried = links_carried(db)
                 if carried:
                     self.changes["ruling_links_carried"] = carried
@@ -117,6 +120,21 @@ class BeforeSwap:
         rows = [row for row in rows if row["id"] != current["id"]] + [current]
         db.execute("delete from refresh_runs")
         db.table("refresh_runs").insert_all(rows, pk="id")
+
+
+def issue_kind_changes(db: sqlite_utils.Database, served: bool) -> dict[str, dict[str, int]]:
+    """The kinds of quality issues whose count this run changes (the served file's as ``old``):
+    what an operator reads to see that a source began to send damaged data."""
+    def by_kind(schema: str) -> dict[str, int]:
+        return dict(db.execute(f"select kind, count(*) from {schema}.quality_issues group by kind").fetchall())
+
+    after = by_kind("main")
+    before = by_kind("old") if served else {}
+    return {
+        kind: {"before": before.get(kind, 0), "after": after.get(kind, 0)}
+        for kind in sorted(set(before) | set(after))
+        if before.get(kind, 0) != after.get(kind, 0)
+    }
 
 
 def _pause_for_crash_test() -> None:

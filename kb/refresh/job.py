@@ -280,10 +280,15 @@ def _fall_back(store: RawStore, inputs: list[DocumentInput], error: BuildError, 
 def _summary(result: RefreshResult) -> str:
     rulings = result.changes.get("rulings", {})
     versions = result.changes.get("new_cr_versions", [])
+    issues = result.changes.get("quality_issues", {})
+    shown = "; quality issues " + ", ".join(
+        f"{kind} {counts['before']}→{counts['after']}" for kind, counts in issues.items()
+    ) if issues else ""
     return (
         f"published {result.changes.get('inputs', 0)} documents;"
         f" new CR versions: {', '.join(versions) or 'none'};"
         f" rulings +{rulings.get('added', 0)} ~{rulings.get('changed', 0)} -{rulings.get('removed', 0)}"
+        + shown
     )
 
 

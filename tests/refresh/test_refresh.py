@@ -197,8 +197,14 @@ def test_a_newer_cr_and_changed_rulings_are_recorded_exactly(site: TestSite, tmp
     assert result.changes["rulings"] == {
         "added": 1, "changed": 1, "removed": 2, "reappeared": 0, "still_removed": 0,
     }
+    # The kinds of quality issues whose count the run changed (the new edition's reading notes
+    # among them), as the message says them.
+    assert result.changes["quality_issues"] == {
+        "card-data-missing": {"before": 1, "after": 0}, "cr-format": {"before": 2, "after": 6},
+    }
     assert result.message == (
-        "published 4 documents; new CR versions: en-2022-04-29; rulings +1 ~1 -2"
+        "published 4 documents; new CR versions: en-2022-04-29; rulings +1 ~1 -2;"
+        " quality issues card-data-missing 1→0, cr-format 2→6"
     )
     # A new CR version: the history differs, so every ruling was linked again, and the CR
     # documents differ, so every one was read again.
