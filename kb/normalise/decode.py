@@ -67,13 +67,14 @@ def decode_text(
     not text in any of these encodings.
     """
     text, encoding = _decode_raw(data, name, known_phrases)
-    _refuse_binary(text, name)
-    text = LINE_BREAK.sub("\n", text.lstrip("\ufeff"))
     if encoding not in SINGLE_BYTE_CANDIDATES:
-        # Valid UTF-8 whose characters were encoded twice: no decoder fails on it.
+        # Valid UTF-8 whose characters were encoded twice: no decoder fails on it. Undone before
+        # the check for binary data: read through Latin-1, each "’" holds two control characters.
         repaired = undo_double_encoding(text)
         if repaired != text:
-            return repaired, encoding + DOUBLE_ENCODED
+            text, encoding = repaired, encoding + DOUBLE_ENCODED
+    _refuse_binary(text, name)
+    text = LINE_BREAK.sub("\n", text.lstrip("\ufeff"))
     return unicodedata.normalize("NFC", text), encoding
 
 

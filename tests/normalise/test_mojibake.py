@@ -74,3 +74,5 @@ def test_a_double_encoded_cr_file_is_read_as_meant_and_said_so() -> None:
     assert line.startswith(f"cr.txt: {count} characters were encoded as UTF-8 twice (lines ")
     assert "'â€™' → '’'" in line
     assert describe_decoding(path.read_bytes(), path.name, encoding) == []
+    # Through Latin-1 each "’" holds two control characters: too many for text, until undone.
+    assert decode_text(text.encode("utf-8").decode("latin-1").encode("utf-8"), "cr.txt")[0] == text
