@@ -99,6 +99,18 @@ def test_a_capture_whose_line_breaks_were_lost_between_rulings_is_read_apart(ger
 
 
 
+def test_a_ruling_whose_date_and_source_line_joined_the_text_before_is_read_apart(french) -> None:
+    # The French layout: a "date · source : wotc" line, then the text. Joined to the text before
+    # it, two rulings were one, with the second's date inside the first's text.
+    lines = FRENCH.decode("utf-8").split("\n")
+    joined = "\n".join([*lines[:2], lines[2] + " " + lines[3], *lines[4:]])
+    page = capture.parse(joined.encode("utf-8"), "fr-conspiracy-004.txt")
+    assert [(r.raw_date, r.text) for r in page.rulings] == [(r.raw_date, r.text) for r in french.rulings]
+    assert [issue.kind for issue in page.issues] == ["joined-lines", *(issue.kind for issue in french.issues)]
+    # One line fewer in the file: the fragment once on line 34 is on line 33.
+    assert page.issues[1].detail.startswith("fr-conspiracy-004.txt: line 33: '. If you do, that creature gains")
+
+
 def test_rulings_read_apart_keep_the_line_numbers_of_the_file() -> None:
     lines = GERMAN.decode("utf-8").rstrip("\n").split("\n")
     starts = [number for number, line in enumerate(lines) if line.startswith("• ")]

@@ -239,8 +239,11 @@ def _text_lang(text: str, claimed: str | None) -> str:
     return detected
 
 
-# A ruling's start inside a line: a bullet and a date, as each ruling of such a page begins.
-_INNER_START = re.compile(rf"\s(?=•\s*{_DATE})", re.IGNORECASE)
+# A ruling's start inside a line, as each ruling of such a page begins: a bullet and a date, or a
+# date and its source ("23 août 2016 · source : wotc").
+_INNER_START = re.compile(
+    rf"\s(?=•\s*{_DATE}|{_DATE}\s*[·|•–—-]\s*(?:{_SOURCE_WORDS})\s*[:：])", re.IGNORECASE
+)
 
 
 def _apart(lines: list[str]) -> tuple[list[tuple[int, str]], list[int]]:
@@ -269,8 +272,8 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
     issues: list[QualityIssue] = []
     if joined:
         shown = ", ".join(str(number) for number in joined[:8]) + (" …" if len(joined) > 8 else "")
-        issues.append(QualityIssue("joined-lines", f"{name}: lines {shown} each held more than one ruling (a bullet and a date"
-                                   " inside a line: its line breaks were lost); read apart"))
+        issues.append(QualityIssue("joined-lines", f"{name}: lines {shown} each held more than one ruling (a ruling's"
+                                   " bullet and date, or date and source, inside a line: its line breaks were lost); read apart"))
     card_name = _card_name_of(layout.chrome_before)
     chrome = [line for _, line in layout.chrome_before + layout.chrome_after]
     page_lang, page_confidence = (lang, 1.0) if lang else _page_lang(chrome, [h.raw_date for h in layout.headers])
