@@ -95,6 +95,10 @@ QUALITY_ISSUE_KINDS: dict[str, str] = {
 class QualityIssue:
     kind: str
     detail: str
+    # The ruling it is about, by its place among the ruling records its document saves (the low
+    # bits of ``ruling_records.id``): known before the ruling has an id, and the same in files
+    # that number rulings card by card.
+    record: int | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in QUALITY_ISSUE_KINDS:

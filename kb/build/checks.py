@@ -51,10 +51,10 @@ class RulingChecks:
         self.counts: dict[str, int] = {}
         self.kept = 0
 
-    def _flag(self, kind: str, detail: str) -> None:
+    def _flag(self, kind: str, detail: str, record: int | None = None) -> None:
         self.counts[kind] = self.counts.get(kind, 0) + 1
         if self.counts[kind] <= DETAILED_ISSUES:
-            self.issues.append(QualityIssue(kind, f"{self.name}: {detail}"))
+            self.issues.append(QualityIssue(kind, f"{self.name}: {detail}", record))
 
     def filter(self, rulings: Iterable[RulingRecord]) -> Iterator[RulingRecord]:
         for ruling in rulings:
@@ -65,31 +65,34 @@ class RulingChecks:
 
     def check(self, ruling: RulingRecord) -> RulingRecord | None:
         # A file's rulings are numbered from 1 in its order, or card by card (MTGJSON): the card's
-        # name, where the ruling gives it, says which (card pages show a card's own, by both).
+        # name, where the ruling gives it, says which to a reader.
         where = f"ruling {ruling.position + 1}" + (f" of {ruling.card_name!r}" if ruling.card_name else "")
         if not _has_text(ruling.text):
             self._flag("empty-ruling", f"{where} has no text; dropped")
             return None
-        ruling = self._read_as_meant(ruling, where)
+        # Kept: the ruling's record will be the document's next one (``filter`` counts them).
+        record = self.kept
+        ruling = self._read_as_meant(ruling, where, record)
         if ruling.source not in KNOWN_RULING_SOURCES:
-            self._flag("unknown-source", f"{where} names its source {ruling.source!r}, which no source of ours does; kept as given")
+            self._flag("unknown-source", f"{where} names its source {ruling.source!r}, which no source of ours does; kept as given", record)
         if REPLACEMENT in ruling.text:
-            self._flag("lost-characters", f"{where} holds {ruling.text.count(REPLACEMENT)} U+FFFD marks: characters its source could not read are lost")
+            self._flag("lost-characters", f"{where} holds {ruling.text.count(REPLACEMENT)} U+FFFD marks: characters its source could not read are lost", record)
         if "<" in ruling.text and (tag := MARKUP.search(ruling.text)):
-            self._flag("markup-in-text", f"{where} holds markup ({tag.group(0)!r}); kept as printed")
+            self._flag("markup-in-text", f"{where} holds markup ({tag.group(0)!r}); kept as printed", record)
         if not (ruling.oracle_id or ruling.card_name or ruling.scryfall_id or ruling.multiverse_id):
-            self._flag("ruling-without-card", f"{where} names no card; kept, but no card page shows it")
+            self._flag("ruling-without-card", f"{where} names no card; kept, but no card page shows it", record)
         if ruling.published_at and not EARLIEST_RULING <= ruling.published_at <= self.latest:
             self._flag(
                 "implausible-date",
                 f"{where} is dated {ruling.published_at}; kept without a date (raw date {ruling.raw_date!r})",
+                record,
             )
             return replace(ruling, published_at=None)
         if ruling.published_at is None and not (ruling.raw_date or "").strip():
-            self._flag("undated-ruling", f"{where} has no date")
+            self._flag("undated-ruling", f"{where} has no date", record)
         return ruling
 
-    def _read_as_meant(self, ruling: RulingRecord, where: str) -> RulingRecord:
+    def _read_as_meant(self, ruling: RulingRecord, where: str, record: int) -> RulingRecord:
         """A ruling whose characters were encoded as UTF-8 twice ("â€™" for "’"), read as the
         characters they stand for: valid UTF-8, so nothing failed on it (kb.normalise.mojibake)."""
         spaced = "double-encoded" in self.counts
@@ -101,6 +104,7 @@ class RulingChecks:
                 "double-encoded",
                 f"{where}: {len(runs)} characters were encoded as UTF-8 twice ({runs[0].run!r} for {runs[0].meant!r});"
                 " read as the characters they stand for",
+                record,
             )
         return repaired
 

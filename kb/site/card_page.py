@@ -1,8 +1,6 @@
 """What a card page shows: names, rulings with their sightings and translations, cited rules, issues."""
 from __future__ import annotations
 
-import ast
-import re
 import sqlite3
 from collections import defaultdict
 from typing import Any
@@ -320,10 +318,6 @@ def _number_key(number: str) -> tuple:
     return (int(head) if head.isdigit() else 0, int(digits) if digits else -1, tail.lstrip("0123456789"))
 
 
-# How the load's checks name a ruling: "<file>: ruling <place in the file, from 1> …".
-RULING_PLACE = re.compile(r"^.*?: ruling (?P<number>\d+)(?: of (?P<card>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"))?")
-
-
 def card_issues(conn: sqlite3.Connection, rulings: list[dict[str, Any]], title: str) -> list[dict[str, Any]]:
     ids = [ruling["id"] for ruling in rulings]
     issues = []
@@ -331,27 +325,24 @@ def card_issues(conn: sqlite3.Connection, rulings: list[dict[str, Any]], title: 
         marks = ",".join("?" * len(ids))
         issues += rows(conn, f"select kind, detail, document_id, ruling_id from quality_issues where ruling_id in ({marks})", ids)
     # Problems a document reported about the whole card (an unknown card, dropped symbols…). One
-    # that names a ruling of the document by its place ("ruling 5 is dated 2099-01-01", from the
-    # load's checks, before the ruling has an id) is this card's only where that ruling is: a bulk
-    # file's issues were shown on the page of every card it holds. (A document records at most 20
-    # issues of a kind in detail, so the rows read stay few; 100 could stop before this card's.)
+    # the load's checks found in one ruling of the document (before the ruling had an id) names
+    # its record: it is this card's only where that record is one of this card's rulings (a bulk
+    # file's issues were shown on the page of every card it holds).
     documents = sorted({s["document_id"] for r in rulings for s in r["sightings"]})
-    places = {(s["document_id"], s["position"]) for r in rulings for s in r["sightings"]}
-    card_names = {title, *(r.get("card_name") for r in rulings)}
     if documents:
-        marks = ",".join("?" * len(documents))
-        for issue in rows(
-            conn,
-            f"""select kind, detail, document_id, ruling_id from quality_issues
-            where ruling_id is null and document_id in ({marks}) limit 1000""",
-            documents,
-        ):
-            named = RULING_PLACE.match(issue["detail"])
-            if named is None or (
-                (issue["document_id"], int(named["number"]) - 1) in places
-                and (named["card"] is None or ast.literal_eval(named["card"]) in card_names)
-            ):
-                issues.append(issue)
+        columns = "quality_issues.kind, quality_issues.detail, quality_issues.document_id, quality_issues.ruling_id"
+        in_documents = f"quality_issues.ruling_id is null and quality_issues.document_id in ({','.join('?' * len(documents))})"
+        if _has_column(conn, "quality_issues", "record_id"):
+            issues += rows(
+                conn,
+                f"""select {columns} from quality_issues
+                left join ruling_records on ruling_records.id = quality_issues.record_id
+                where {in_documents} and (quality_issues.record_id is null
+                    or ruling_records.ruling_id in ({",".join("?" * len(ids))})) limit 100""",
+                [*documents, *ids],
+            )
+        else:  # a file made before issues named their record (kb.store.migrations m018)
+            issues += rows(conn, f"select {columns} from quality_issues where {in_documents} limit 100", documents)
     seen, unique = set(), []
     for issue in issues:
         key = (issue["kind"], issue["detail"])

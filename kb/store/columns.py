@@ -276,6 +276,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "document_id": "Document where it was found",
         "ruling_id": "Ruling concerned",
         "rule_id": "Rule concerned",
+        "record_id": "Ruling as the document printed it (ruling_records.id), where the load's checks found the problem in one",
     },
     "refresh_runs": {
         "started_at": "Start (UTC)",

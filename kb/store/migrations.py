@@ -169,3 +169,10 @@ def m016_ruling_rules_paired_by_number(db: sqlite_utils.Database) -> None:
 def m017_card_faces(db: sqlite_utils.Database) -> None:
     """cards.card_faces on older databases: null until card data is imported again."""
     add_missing_column(db, "cards", "card_faces", str)
+
+
+@migrations()
+def m018_quality_issue_records(db: sqlite_utils.Database) -> None:
+    """quality_issues.record_id on older databases: null (the issue shows on every card page of
+    its document, as before) until the document is imported again."""
+    add_missing_column(db, "quality_issues", "record_id", int)

@@ -118,9 +118,10 @@ def save_quality_issue(
     ruling_id: int | None = None,
     rule_id: int | None = None,
 ) -> None:
+    record_id = record_id_prefix(document_id) | issue.record if issue.record is not None and document_id is not None else None
     db.execute(
-        "insert or replace into quality_issues (id, kind, detail, document_id, ruling_id, rule_id)"
-        " values (?,?,?,?,?,?)",
+        "insert or replace into quality_issues (id, kind, detail, document_id, ruling_id, rule_id, record_id)"
+        " values (?,?,?,?,?,?,?)",
         [
             stable_id("issue", issue.kind, issue.detail, document_id, ruling_id, rule_id),
             issue.kind,
@@ -128,6 +129,7 @@ def save_quality_issue(
             document_id,
             ruling_id,
             rule_id,
+            record_id,
         ],
     )
 

@@ -303,6 +303,7 @@ TABLES: dict[str, dict[str, Any]] = {
             "document_id": int,
             "ruling_id": int,
             "rule_id": int,
+            "record_id": int,
         },
         "pk": "id",
         "foreign_keys": [("document_id", "documents", "id")],
