@@ -80,43 +80,23 @@ def decode_text(
 
 def describe_decoding(data: bytes, name: str, encoding: str) -> list[str]:
     """What reading ``data`` as ``encoding`` (from ``decode_text``) had to repair, one line each:
-    the document's quality issues."""
-    found = []
-    if encoding.startswith(REPAIRED_UTF8):
-        found.append(describe_repairs(data, name))
-    if encoding.endswith(DOUBLE_ENCODED):
-        text, _ = _decode_raw(data, name, DEFAULT_KNOWN_PHRASES)
-        found.append(describe_double_encoding(LINE_BREAK.sub("\n", text.lstrip("\ufeff")), name))
-    return found
-
-
-def decode_utf8_or_windows_1252(data: bytes, name: str) -> tuple[str, str]:
-    """A page in UTF-8 or, failing that, Windows-1252 (old Gatherer pages); returns (text, encoding).
-
-    A UTF-8 page with a few bytes that are not is repaired byte by byte (``REPAIRED_UTF8``), never
-    read whole as Windows-1252, which turned each of its letters outside ASCII into two others;
-    characters encoded twice are read as meant (``DOUBLE_ENCODED``). ``decoding_issues`` says so."""
-    data = data.removeprefix(codecs.BOM_UTF8)
-    try:
-        text, encoding = data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        repaired = _mostly_utf8(data)
-        if repaired is None:
-            try:
-                return data.decode("cp1252"), "cp1252"
-            except UnicodeDecodeError:
-                raise ParseError(f"{name}: neither UTF-8 nor Windows-1252 text") from None
-        text, encoding = repaired, REPAIRED_UTF8
-    undone = undo_double_encoding(text)
-    return (undone, encoding + DOUBLE_ENCODED) if undone != text else (text, encoding)
+    the document's quality issues (a CR's warnings)."""
+    return [line for _kind, line in _repairs(data, name, encoding)]
 
 
 def decoding_issues(data: bytes, name: str, encoding: str) -> list[QualityIssue]:
     """``describe_decoding`` as the quality issues of a rulings page."""
-    kinds = {REPAIRED_UTF8: "invalid-utf8", DOUBLE_ENCODED: "double-encoded"}
-    lines = describe_decoding(data, name, encoding)
-    found = [kind for marker, kind in kinds.items() if marker in encoding]
-    return [QualityIssue(kind, line) for kind, line in zip(found, lines, strict=True)]
+    return [QualityIssue(kind, line) for kind, line in _repairs(data, name, encoding)]
+
+
+def _repairs(data: bytes, name: str, encoding: str) -> list[tuple[str, str]]:
+    found = []
+    if encoding.startswith(REPAIRED_UTF8):
+        found.append(("invalid-utf8", describe_repairs(data, name)))
+    if encoding.endswith(DOUBLE_ENCODED):
+        text, _ = _decode_raw(data, name, DEFAULT_KNOWN_PHRASES)
+        found.append(("double-encoded", describe_double_encoding(LINE_BREAK.sub("\n", text.lstrip("\ufeff")), name)))
+    return found
 
 
 def _decode_raw(data: bytes, name: str, known_phrases: tuple[str, ...]) -> tuple[str, str]:

@@ -21,7 +21,7 @@ from urllib.parse import parse_qs, urlparse
 from bs4 import BeautifulSoup, Comment, Tag, XMLParsedAsHTMLWarning
 
 from kb.normalise.dates import parse_date
-from kb.normalise.decode import decode_utf8_or_windows_1252, decoding_issues
+from kb.normalise.decode import decode_text, decoding_issues
 from kb.normalise.lang import chinese_variant
 from kb.normalise.symbols import gatherer_alt_to_symbol, normalise_symbols
 from kb.normalise.text import clean_text
@@ -261,7 +261,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
     ``lang`` overrides the detected language of a printed page. Gatherer rulings are Wizards'
     (source ``wotc``) and English, even on localized pages.
     """
-    html, encoding = decode_utf8_or_windows_1252(data, name)
+    html, encoding = decode_text(data, name)
     if "Gatherer" not in html or "MainContent" not in html:
         raise ParseError(f"{name}: not a Gatherer card page")
     check_closed_html(html, name)
