@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import fields, is_dataclass, replace
+from dataclasses import is_dataclass, replace
 from datetime import date, timedelta
-from functools import cache
 from typing import TypeVar
 
 from kb.normalise.lang import SCRYFALL_LANGS
@@ -237,8 +236,8 @@ def read_as_meant(value: R, spaced: bool = False) -> tuple[R, list[DoubleEncoded
         return ([item for item, _runs in items] if found else value), found  # type: ignore[return-value]
     if is_dataclass(value) and not isinstance(value, type):
         changes, found = {}, []
-        for name in _field_names(type(value)):
-            repaired, runs = read_as_meant(getattr(value, name), spaced)
+        for name, field_value in vars(value).items():
+            repaired, runs = read_as_meant(field_value, spaced)
             if runs:
                 changes[name] = repaired
                 found.extend(runs)
@@ -260,11 +259,6 @@ def _joined_texts(record: object) -> str:
                 elif hasattr(item, "__dict__"):
                     parts.extend(text for text in vars(item).values() if isinstance(text, str))
     return "\x00".join(parts)
-
-
-@cache
-def _field_names(kind: type) -> tuple[str, ...]:
-    return tuple(field.name for field in fields(kind))
 
 
 class DoubleEncodedCards:
