@@ -25,11 +25,11 @@ from kb.normalise.dates import parse_date
 from kb.normalise.symbols import normalise_symbols
 from kb.normalise.text import clean_text
 from kb.parse.rulings.bulk_stream import iter_bulk_objects
-from kb.parse.rulings.fields import check_iso_date, check_uuid
 from kb.parse.rulings.scryfall_listing import list_items as _list_items
 from kb.parse.rulings.scryfall_listing import load_json as _load_json
 from kb.parse.rulings.scryfall_listing import parse_bulk_listing as parse_bulk_listing
 from kb.parse.rulings.scryfall_listing import parse_symbology as parse_symbology
+from kb.parse.rulings.scryfall_shape import check_card_fields, check_ruling_fields, faces_of, oracle_id_of
 from kb.records import (
     FACE_SEPARATOR,
     FACE_TEXT_SEPARATOR,
@@ -138,45 +138,6 @@ sniff = sniff_rulings
 # Records
 
 
-# The text and the date of Scryfall's ruling object. The API documents both as always present
-# and every real response has them: one missing means the layout changed (a renamed "comment"
-# gave rulings without text, each dropped, and an import that published none). A ruling without
-# its oracle_id is kept, flagged (kb.build.checks).
-RULING_FIELDS = ("published_at", "comment")
-
-
-def check_ruling_fields(obj: dict[str, Any], where: str) -> None:
-    if "comment" not in obj or "published_at" not in obj:
-        missing = ", ".join(repr(field) for field in RULING_FIELDS if field not in obj)
-        raise ParseError(f"{where} has no {missing}: not the layout of Scryfall's ruling object")
-    check_uuid(obj.get("oracle_id"), f"{where}: oracle_id", "Scryfall's ruling object")
-    check_iso_date(obj.get("published_at"), f"{where}: published_at", "Scryfall's ruling object")
-
-
-# The layouts whose card objects always give each face in card_faces (Scryfall's "Layouts and
-# Faces"): without them a transforming card lost the names of its faces, with exit 0.
-MULTI_FACED_LAYOUTS = frozenset(
-    {"split", "flip", "transform", "modal_dfc", "adventure", "reversible_card", "double_faced_token", "art_series"}
-)
-
-
-def check_card_fields(card: dict[str, Any], where: str) -> None:
-    """A card object's name and oracle id as Scryfall documents them. A card named "" was saved
-    and shown as a card without a name; one without an oracle id (reversible cards give it on
-    their faces) was left out, and with it every name of the printing, with exit 0."""
-    name = card.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise ParseError(f"{where} has no name ({name!r}): not the layout of Scryfall's card object")
-    if card.get("layout") in MULTI_FACED_LAYOUTS and len(_faces(card)) < 2:
-        raise ParseError(
-            f"{where} ({name}) is a {card['layout']} card without its card_faces: not the layout of Scryfall's card object"
-        )
-    oracle_id = _oracle_id(card)
-    if oracle_id is None:
-        raise ParseError(f"{where} ({name}) has no oracle_id, nor on its faces: not the layout of Scryfall's card object")
-    check_uuid(oracle_id, f"{where} ({name}): oracle_id", "Scryfall's card object")
-
-
 def ruling_from_object(obj: dict[str, Any], position: int) -> RulingRecord:
     """One Scryfall ``ruling`` object as a RulingRecord (text cleaned, date kept raw and ISO)."""
     raw_date = obj.get("published_at")
@@ -191,22 +152,13 @@ def ruling_from_object(obj: dict[str, Any], position: int) -> RulingRecord:
     )
 
 
-def _faces(card: dict[str, Any]) -> list[dict[str, Any]]:
-    return card.get("card_faces") or []
-
-
 def _joined(card: dict[str, Any], key: str, separator: str) -> str | None:
     """``card[key]``, or the faces' values joined (multi-face cards keep some fields per face)."""
     value = card.get(key)
     if value:
         return value
-    parts: list[str] = [face[key] for face in _faces(card) if face.get(key)]
+    parts: list[str] = [face[key] for face in faces_of(card) if face.get(key)]
     return separator.join(parts) if parts else None
-
-
-def _oracle_id(card: dict[str, Any]) -> str | None:
-    # Reversible cards carry oracle_id only on their faces.
-    return card.get("oracle_id") or next((f["oracle_id"] for f in _faces(card) if f.get("oracle_id")), None)
 
 
 def _text(value: str | None) -> str | None:
@@ -218,8 +170,8 @@ def card_from_object(card: dict[str, Any]) -> CardRecord:
     multiverse_ids = card.get("multiverse_ids") or []
     return CardRecord(
         name=card["name"],
-        oracle_id=_oracle_id(card),
-        faces=[face["name"] for face in _faces(card) if face.get("name")],
+        oracle_id=oracle_id_of(card),
+        faces=[face["name"] for face in faces_of(card) if face.get("name")],
         lang=card["lang"],  # always present: a default would read every printing as English
         printed_name=_joined(card, "printed_name", FACE_SEPARATOR),
         printed_text=_text(_joined(card, "printed_text", FACE_TEXT_SEPARATOR)),
@@ -238,7 +190,7 @@ def card_from_object(card: dict[str, Any]) -> CardRecord:
 
 def _card_faces(card: dict[str, Any]) -> list[CardFace]:
     """Each Oracle face of a multi-faced card, with its own cost, type line and text."""
-    faces = _faces(card)
+    faces = faces_of(card)
     if len(faces) < 2:
         return []
     return [
@@ -262,8 +214,8 @@ def names_of_card(card: dict[str, Any]) -> list[CardName]:
     cards keep only inside ``card_faces``.
     """
     lang = card["lang"]
-    oracle_id = _oracle_id(card)
-    faces = _faces(card)
+    oracle_id = oracle_id_of(card)
+    faces = faces_of(card)
     pairs: list[tuple[str | None, str]] = []
     if lang == "en":
         pairs.append((card["name"], card["name"]))
