@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 from kb.build.inputs import path_inputs
@@ -19,17 +20,12 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SAMPLE = FIXTURES / "scryfall" / "bulk" / "rulings-sample.json"
 
 
-def test_a_card_page_shows_the_issues_of_its_own_rulings_only(tmp_path: Path) -> None:
-    rulings = json.loads(SAMPLE.read_bytes())
-    first = rulings[0]["oracle_id"]
-    other = next(index for index, ruling in enumerate(rulings) if ruling["oracle_id"] != first)
-    third = next(ruling["oracle_id"] for ruling in rulings if ruling["oracle_id"] not in (first, rulings[other]["oracle_id"]))
-    rulings[other]["published_at"] = "2099-01-01"  # a date no ruling can have: kept undated, flagged
-    path = tmp_path / "rulings.json"
-    path.write_text(json.dumps(rulings), encoding="utf-8")
-    db = tmp_path / "kb.db"
-    build_database(path_inputs([path], source_id="scryfall"), db)
-
+def built(path: Path, document: object, source_id: str) -> tuple[Path, Callable[[str], list[tuple[str, str]]]]:
+    """``document`` written to ``path`` and built alone; and the (kind, detail) of the issues a
+    card's page shows, by oracle id."""
+    path.write_text(json.dumps(document), encoding="utf-8")
+    db = path.with_name("kb.db")
+    build_database(path_inputs([path], source_id=source_id), db)
     conn = sqlite3.connect(db)
     conn.row_factory = sqlite3.Row
 
@@ -38,6 +34,16 @@ def test_a_card_page_shows_the_issues_of_its_own_rulings_only(tmp_path: Path) ->
         assert page is not None
         return [(issue["kind"], issue["detail"]) for issue in page["issues"]]
 
+    return path, issues
+
+
+def test_a_card_page_shows_the_issues_of_its_own_rulings_only(tmp_path: Path) -> None:
+    rulings = json.loads(SAMPLE.read_bytes())
+    first = rulings[0]["oracle_id"]
+    other = next(index for index, ruling in enumerate(rulings) if ruling["oracle_id"] != first)
+    third = next(ruling["oracle_id"] for ruling in rulings if ruling["oracle_id"] not in (first, rulings[other]["oracle_id"]))
+    rulings[other]["published_at"] = "2099-01-01"  # a date no ruling can have: kept undated, flagged
+    path, issues = built(tmp_path / "rulings.json", rulings, "scryfall")
     flagged = (f"{path}: ruling {other + 1} is dated 2099-01-01; kept without a date (raw date '2099-01-01')")
     assert ("implausible-date", flagged) in issues(rulings[other]["oracle_id"])
     assert [kind for kind, _detail in issues(first)] == [] == [kind for kind, _detail in issues(third)]
@@ -49,17 +55,10 @@ def test_a_file_that_numbers_rulings_card_by_card_names_the_card(tmp_path: Path)
     cards = [card for card in data["data"]["cards"] if card.get("rulings")]
     damaged, other = cards[0], next(card for card in cards[1:] if card["name"] != cards[0]["name"])
     damaged["rulings"][0]["date"] = "2099-01-01"
-    path = tmp_path / "UGIN.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
-    db = tmp_path / "kb.db"
-    build_database(path_inputs([path], source_id="mtgjson"), db)
-    conn = sqlite3.connect(db)
-    conn.row_factory = sqlite3.Row
+    path, issues = built(tmp_path / "UGIN.json", data, "mtgjson")
 
-    def issues(card: dict) -> list[str]:
-        page = card_page(conn, card["identifiers"]["scryfallOracleId"])
-        assert page is not None
-        return [issue["detail"] for issue in page["issues"] if issue["kind"] == "implausible-date"]
+    def dates(card: dict) -> list[str]:
+        return [detail for kind, detail in issues(card["identifiers"]["scryfallOracleId"]) if kind == "implausible-date"]
 
-    assert issues(damaged) == [f"{path}: ruling 1 of {damaged['name']!r} is dated 2099-01-01; kept without a date (raw date '2099-01-01')"]
-    assert issues(other) == []
+    assert dates(damaged) == [f"{path}: ruling 1 of {damaged['name']!r} is dated 2099-01-01; kept without a date (raw date '2099-01-01')"]
+    assert dates(other) == []
