@@ -17,7 +17,7 @@ from typing import TypeVar
 from kb.normalise.lang import SCRYFALL_LANGS
 from kb.normalise.mojibake import DoubleEncoded, double_encoded_runs, might_hold_runs, undo_double_encoding
 from kb.normalise.text import clean_text
-from kb.records import CardRecord, CRDocument, ParseError, QualityIssue, RulingRecord
+from kb.records import CardName, CardRecord, CRDocument, ParseError, QualityIssue, RulingRecord
 
 # Magic was first printed in 1993; a ruling dated before it, or more than a year ahead, is a misprint.
 EARLIEST_RULING = "1993-01-01"
@@ -181,45 +181,6 @@ def check_cr_date(document: CRDocument, name: str, today: date | None = None) ->
 KNOWN_PRINTING_LANGS = frozenset(SCRYFALL_LANGS) | {"he", "la", "grc", "ar", "sa", "ph", "qya"}
 
 
-class PrintingChecks:
-    """Counts the printings a document gives without what every real one has: a printed name in
-    a language other than English (a renamed field dropped every foreign name quietly), a
-    language Scryfall prints in."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.counts: dict[str, int] = {}
-        self.examples: dict[str, str] = {}
-
-    def _count(self, kind: str, example: str) -> None:
-        self.counts[kind] = self.counts.get(kind, 0) + 1
-        self.examples.setdefault(kind, example)
-
-    def see(self, cards: Iterable[CardRecord]) -> None:
-        for card in cards:
-            if card.lang != "en" and not card.printed_name:
-                self._count("unnamed-printing", f"{card.name} ({card.lang})")
-            if card.lang not in KNOWN_PRINTING_LANGS:
-                self._count("unknown-language", f"{card.name} ({card.lang!r})")
-            if any(REPLACEMENT in (text or "") for text in (card.name, card.printed_name, card.printed_text, card.printed_type_line)):
-                self._count("lost-characters", f"{card.name} ({card.lang})")
-
-    def issues(self) -> list[QualityIssue]:
-        said = {
-            "unnamed-printing": "printings in a language other than English give no printed name"
-            " (first: {example}): their names in that language are missing",
-            "unknown-language": "printings are in a language Scryfall does not print in (first: {example}):"
-            " kept under that code",
-            "lost-characters": "printings hold U+FFFD marks in their names or texts (first: {example}):"
-            " characters their source could not read are lost",
-        }
-        return [
-            QualityIssue(kind, f"{self.name}: {self.counts[kind]} " + text.format(example=self.examples[kind]))
-            for kind, text in said.items()
-            if self.counts.get(kind)
-        ]
-
-
 R = TypeVar("R")
 
 
@@ -261,35 +222,66 @@ def _joined_texts(record: object) -> str:
     return "\x00".join(parts)
 
 
-class DoubleEncodedCards:
-    """Card records (printings and names) with texts encoded as UTF-8 twice: read as meant,
-    counted, and the first named in one quality issue per document."""
+class CardChecks:
+    """One document's card records (printings and names) checked before they are saved: texts
+    encoded as UTF-8 twice read as meant, and the printings counted that lack what every real one
+    has: a printed name in a language other than English (a renamed field dropped every foreign
+    name quietly), a language Scryfall prints in, characters their source could read. One quality
+    issue per kind and document, its first case named."""
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.count = 0
-        self.example: str | None = None
+        self.counts: dict[str, int] = {}
+        self.examples: dict[str, str] = {}
 
-    def repaired(self, records: list[R]) -> list[R]:
+    def _count(self, kind: str, example: str, count: int = 1) -> None:
+        self.counts[kind] = self.counts.get(kind, 0) + count
+        self.examples.setdefault(kind, example)
+
+    def cards(self, cards: list[CardRecord]) -> list[CardRecord]:
+        """``cards`` read as meant, each counted."""
+        checked = self._read_as_meant(cards)
+        for card in checked:
+            if card.lang != "en" and not card.printed_name:
+                self._count("unnamed-printing", f"{card.name} ({card.lang})")
+            if card.lang not in KNOWN_PRINTING_LANGS:
+                self._count("unknown-language", f"{card.name} ({card.lang!r})")
+            if any(REPLACEMENT in (text or "") for text in (card.name, card.printed_name, card.printed_text, card.printed_type_line)):
+                self._count("lost-characters", f"{card.name} ({card.lang})")
+        return checked
+
+    def names(self, names: list[CardName]) -> list[CardName]:
+        """``names`` read as meant."""
+        return self._read_as_meant(names)
+
+    def _read_as_meant(self, records: list[R]) -> list[R]:
         out = []
         for record in records:
-            if not self.count and not might_hold_runs(_joined_texts(record)):
+            spaced = "double-encoded" in self.counts
+            if not spaced and not might_hold_runs(_joined_texts(record)):
                 out.append(record)  # the common case, at a few microseconds a printing
                 continue
             # Once the document has shown runs, a space in one may stand for a no-break space
             # its parser cleaned away, in texts with no other run ("Consigner Ã l'existence").
-            repaired, runs = read_as_meant(record, spaced=self.count > 0)
+            repaired, runs = read_as_meant(record, spaced)
             if runs:
-                self.count += len(runs)
-                self.example = self.example or f"{runs[0].run!r} for {runs[0].meant!r}"
+                self._count("double-encoded", f"{runs[0].run!r} for {runs[0].meant!r}", len(runs))
             out.append(repaired)
         return out
 
-    def issue(self) -> QualityIssue | None:
-        if not self.count:
-            return None
-        return QualityIssue(
-            "double-encoded",
-            f"{self.name}: {self.count} characters of card names and texts were encoded as UTF-8 twice"
-            f" (first: {self.example}); read as the characters they stand for",
-        )
+    def issues(self) -> list[QualityIssue]:
+        said = {
+            "double-encoded": "characters of card names and texts were encoded as UTF-8 twice (first: {example});"
+            " read as the characters they stand for",
+            "unnamed-printing": "printings in a language other than English give no printed name"
+            " (first: {example}): their names in that language are missing",
+            "unknown-language": "printings are in a language Scryfall does not print in (first: {example}):"
+            " kept under that code",
+            "lost-characters": "printings hold U+FFFD marks in their names or texts (first: {example}):"
+            " characters their source could not read are lost",
+        }
+        return [
+            QualityIssue(kind, f"{self.name}: {self.counts[kind]} " + text.format(example=self.examples[kind]))
+            for kind, text in said.items()
+            if self.counts.get(kind)
+        ]

@@ -8,8 +8,7 @@ from pathlib import Path
 import sqlite_utils
 
 from kb.build.checks import (
-    DoubleEncodedCards,
-    PrintingChecks,
+    CardChecks,
     RulingChecks,
     check_cr_date,
     cr_lost_characters,
@@ -143,13 +142,10 @@ def load_document(
             # Every ruling without text: the page's layout changed under the parser.
             raise ParseError(f"{name}: none of its {read} rulings has any text; refused")
         parsed.issues.extend(checks.summary_issues())
-        double_encoded = DoubleEncodedCards(name)
-        parsed.cards = double_encoded.repaired(parsed.cards)
-        parsed.card_names = double_encoded.repaired(parsed.card_names)
-        printings = PrintingChecks(name)
-        printings.see(parsed.cards)
-        parsed.issues.extend(issue for issue in (double_encoded.issue(),) if issue is not None)
-        parsed.issues.extend(printings.issues())
+        card_checks = CardChecks(name)
+        parsed.cards = card_checks.cards(parsed.cards)
+        parsed.card_names = card_checks.names(parsed.card_names)
+        parsed.issues.extend(card_checks.issues())
         save_rulings_document(db, parsed, document_id)
     else:  # pragma: no cover - a parser returning something else is a programming error
         raise ParseError(f"{doc.path}: parser {fmt.name} returned {type(parsed).__name__}")
@@ -205,14 +201,11 @@ def stream_bulk_cards(db: sqlite_utils.Database, handle, name: str, document_id:
     names: list[CardName] = []
     total = 0
     written: set[int] = set()
-    printings = PrintingChecks(name)
-    double_encoded = DoubleEncodedCards(name)
+    card_checks = CardChecks(name)
 
     def save_batch() -> None:
-        checked = double_encoded.repaired(cards)
-        printings.see(checked)
-        save_cards(db, checked, document_id)
-        save_card_names(db, double_encoded.repaired(names), document_id, written)
+        save_cards(db, card_checks.cards(cards), document_id)
+        save_card_names(db, card_checks.names(names), document_id, written)
 
     with _printings_indexed_after(db), _card_names_indexed_after(db):
         for card, card_names in iter_bulk_card_names(handle, name):
@@ -225,9 +218,8 @@ def stream_bulk_cards(db: sqlite_utils.Database, handle, name: str, document_id:
         save_batch()
     if total == 0:
         raise ParseError(f"{name}: the card bulk file holds no card; refused")
-    for issue in (double_encoded.issue(), *printings.issues()):
-        if issue is not None:
-            save_quality_issue(db, issue, document_id)
+    for issue in card_checks.issues():
+        save_quality_issue(db, issue, document_id)
 
 
 def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: int) -> None:
@@ -237,17 +229,14 @@ def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: in
     seen_rulings: set[tuple] = set()
     names_written: set[int] = set()
     cards = 0
-    printings = PrintingChecks(name)
-    double_encoded = DoubleEncodedCards(name)
+    card_checks = CardChecks(name)
 
     def rulings():
         nonlocal cards
         for entry in iter_cards(handle, name):
             cards += 1
-            checked = double_encoded.repaired(entry.cards)
-            printings.see(checked)
-            save_cards(db, checked, document_id)
-            save_card_names(db, double_encoded.repaired(entry.names), document_id, names_written)
+            save_cards(db, card_checks.cards(entry.cards), document_id)
+            save_card_names(db, card_checks.names(entry.names), document_id, names_written)
             for issue in entry.issues:
                 save_quality_issue(db, issue, document_id)
             for ruling in entry.rulings:
@@ -263,9 +252,8 @@ def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: in
         save_quality_issue(db, issue, document_id)
     if cards == 0:
         raise ParseError(f"{name}: no cards found (expected data.cards or data.<SET>.cards); refused")
-    for found in (double_encoded.issue(), *printings.issues()):
-        if found is not None:
-            save_quality_issue(db, found, document_id)
+    for issue in card_checks.issues():
+        save_quality_issue(db, issue, document_id)
 
 
 # Formats read as streams, never whole: bulk files run to gigabytes.
