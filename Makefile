@@ -6,8 +6,12 @@ PORT ?= 8001
 # module's expensive fixtures (parsed CR archives, built databases, a browser) are made once; in
 # the order tests/conftest.py gives them (longest first, the snapshot's readers after the rest).
 PYTEST_WORKERS ?= 2
+# `make test` is the two-minute loop; the long proofs (every real CR file imported, every prefix
+# of the snapshot's words searched, tens of thousands of generated texts) run in `make proofs`,
+# which CI runs after it and `make bench` runs first.
+PYTEST_MARKS ?= not long_proof
 
-.PHONY: run test lint build serve bench clean
+.PHONY: run test proofs lint build serve bench clean
 
 # What running needs: the package and its runtime dependencies only.
 $(BIN)/mtgkb: pyproject.toml
@@ -38,10 +42,13 @@ lint: $(VENV)/.dev-installed
 
 test: $(VENV)/.dev-installed
 	@# pytest exits 5 when it collected no tests: that is a failure, never a pass.
-	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder $(PYTEST_ARGS); status=$$?; \
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder -m "$(PYTEST_MARKS)" $(PYTEST_ARGS); status=$$?; \
 	  if [ $$status = 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; exit $$status
 
-bench: $(BIN)/mtgkb
+proofs: $(VENV)/.dev-installed
+	@$(MAKE) --no-print-directory test PYTEST_MARKS=long_proof
+
+bench: $(VENV)/.dev-installed
 	$(BIN)/python -m bench.run_all
 
 clean:

@@ -39,6 +39,10 @@ BENCHMARKS = [
 
 
 def main() -> None:
+    # The test suite's long proofs first (`make proofs`: a whole real archive, every case of a
+    # property): they are proofs, not timings, and a failing one stops the run.
+    print("== long proofs (pytest -m long_proof)", flush=True)
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "2", "--dist", "loadscope", "-m", "long_proof"], check=True)
     for module, *args in BENCHMARKS:
         print(f"== {module} {' '.join(args)}", flush=True)
         subprocess.run([sys.executable, "-m", module, *args], check=True)

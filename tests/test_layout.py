@@ -140,3 +140,19 @@ def collected_by_pytest() -> set[str]:
     ).stdout
     return {line.split("::")[0] for line in listed.splitlines() if "::" in line}
 
+
+
+def test_the_long_proofs_make_test_leaves_out_are_run_by_ci_and_bench() -> None:
+    """`make test` deselects the tests marked ``long_proof``; they must still run somewhere: CI
+    runs `make proofs` after `make test`, and `make bench` runs them first."""
+    makefile = (ROOT / "Makefile").read_text()
+    assert "PYTEST_MARKS ?= not long_proof" in makefile
+    assert "test PYTEST_MARKS=long_proof" in makefile  # `make proofs`
+    ci_steps = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    assert ci_steps.index("make test") < ci_steps.index("make proofs")
+    assert '"-m", "long_proof"' in (ROOT / "bench" / "run_all.py").read_text()
+    marked = [
+        path.name for path in (ROOT / "tests").rglob("test_*.py")
+        if "fixtures" not in path.parts and "\n@pytest.mark.long_proof\n" in path.read_text()
+    ]
+    assert len(marked) == 8, marked

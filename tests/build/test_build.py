@@ -125,6 +125,7 @@ def test_cli_import_reports_one_line_and_keeps_database(tmp_path: Path) -> None:
     assert sha(db_path) == before
 
 
+@pytest.mark.long_proof
 def test_import_every_official_file_gives_the_expected_counts(tmp_path: Path) -> None:
     db_path = tmp_path / "kb.db"
     files = sorted((CR / "en-raw").glob("*.txt")) + sorted((CR / "en-derived").glob("*.txt"))

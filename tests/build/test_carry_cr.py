@@ -58,6 +58,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.mark.long_proof
 def test_a_rebuild_of_the_snapshot_carries_its_cr_and_gives_the_same_file(tmp_path: Path) -> None:
     # The bundled snapshot: thirty-one English editions, the Chinese and the Korean CR (the Korean
     # one in two documents joined into one version), Spanish rule pages.

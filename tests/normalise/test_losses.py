@@ -113,6 +113,7 @@ PIECES = (
 SPACES = (" ", "  ", "\n", "\t", "\u00a0", "\u2003", "", "\x1c", " \n ")
 
 
+@pytest.mark.long_proof
 def test_needles_skip_only_texts_no_pattern_matches() -> None:
     rng = random.Random(15)
     texts = all_fixture_texts() + [SEED_TAP, SEED_ONE, "Add  or .", "Add .", '"  : Draw a card."', " ,:", "\n, :"]

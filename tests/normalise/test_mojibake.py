@@ -43,6 +43,7 @@ def test_the_fixtures_hold_text_in_many_scripts() -> None:
         assert sample in texts, sample
 
 
+@pytest.mark.long_proof
 @pytest.mark.parametrize("path", REAL_TEXTS, ids=lambda path: path.name)
 def test_real_text_is_never_taken_for_double_encoding_and_its_double_encoding_is_undone(path: Path) -> None:
     text = real_text(path)

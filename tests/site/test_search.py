@@ -739,6 +739,7 @@ def test_a_long_query_nothing_holds_is_answered_by_its_longer_words(snapshot_con
     assert held_query and not holds_none(snapshot_conn, "rulings_fts", held_query)
 
 
+@pytest.mark.long_proof
 @pytest.mark.parametrize("index", ["rules_fts", "rulings_fts", "glossary_fts"])
 def test_a_probe_that_finds_nothing_means_the_whole_query_finds_nothing(snapshot_conn: sqlite3.Connection, index: str) -> None:
     """The probe asks for a part of the words every match must hold: where it finds no row, the

@@ -24,6 +24,7 @@ def test_the_word_list_is_every_a_to_z_word_of_the_index(snapshot_conn: sqlite3.
     assert listed == vocabulary and len(listed) > 50
 
 
+@pytest.mark.long_proof
 @pytest.mark.parametrize("index", INDEXES)
 def test_every_prefix_of_the_snapshot_finds_what_fts5_finds(snapshot_conn: sqlite3.Connection, index: str) -> None:
     # Every four- and six-letter beginning of a word the index holds, alone and after a common

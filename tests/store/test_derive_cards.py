@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 import sqlite_utils
 
 from kb.parse.rulings import gatherer_old
@@ -69,6 +70,7 @@ def test_a_card_named_by_its_rulings_only_when_they_keep_naming_it() -> None:
     assert name_in_rulings(deathrite, {"Deathrite Shaman"}) is None
 
 
+@pytest.mark.long_proof
 def test_rulings_left_unread_are_those_the_name_pattern_cannot_match() -> None:
     # Every line of the real fixtures, and constructed phrases of capitalised words, connectors,
     # commas and both apostrophes (texts the pattern does match included).

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import sqlite3
 
+import pytest
 import sqlite_utils
 
 from kb.link.cr_diff import diff_versions
@@ -25,6 +26,7 @@ def _stored(conn: sqlite3.Connection, old: str, new: str) -> list[tuple]:
     ).fetchall()
 
 
+@pytest.mark.long_proof
 def test_consecutive_versions_give_what_the_build_stored(snapshot_conn: sqlite3.Connection) -> None:
     db = sqlite_utils.Database(snapshot_conn)
     versions = [version for version, _date in english_versions(db)]
