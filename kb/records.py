@@ -73,7 +73,8 @@ QUALITY_ISSUE_KINDS: dict[str, str] = {
     "undated-ruling": "a ruling its source prints without any date",
     "implausible-date": "a ruling dated before Magic existed or in the future (9999-12-31); kept without a date",
     "conflicting-version": "a CR document carrying an existing version's date with different text: kept as a version of its own",
-    "layout-changed": "a page that shows what such a page always has (a rulings table) but none of it could be read: the site's markup changed",
+    "layout-changed": "a page that shows what such a page always has (a rulings table) but none of it could be read: the site's markup changed;"
+    " or a file's records hold a field its format never had (a renamed field), left unread",
     "empty-ruling": "rulings with no text",
     "invalid-utf8": "a page in UTF-8 with a few bytes that are not: each was read alone as Windows-1252, the rest of the page as UTF-8",
     "double-encoded": "rulings, card names and card texts whose characters were encoded as UTF-8 twice (\"â€™\" for \"’\"), read as the characters they stand for",

@@ -238,6 +238,7 @@ class CardChecks:
         self.name = name
         self.counts: dict[str, int] = {}
         self.examples: dict[str, str] = {}
+        self.parser_issues: dict[str, int] = {}  # the parser's own issues, by kind
 
     def _count(self, kind: str, example: str, count: int = 1) -> None:
         self.counts[kind] = self.counts.get(kind, 0) + count
@@ -289,4 +290,19 @@ class CardChecks:
             QualityIssue(kind, f"{self.name}: {self.counts[kind]} " + text.format(example=self.examples[kind]))
             for kind, text in said.items()
             if self.counts.get(kind)
+        ] + [
+            QualityIssue(kind, f"{self.name}: {count} records in all with this issue")
+            for kind, count in sorted(self.parser_issues.items())
+            if count > DETAILED_ISSUES
         ]
+
+    def noted(self, issues: list[QualityIssue]) -> list[QualityIssue]:
+        """The issues a parser gave for one card, to be saved now: the first few of each kind in
+        the document, the rest counted (a renamed field gives one for every card of a file of
+        100,000)."""
+        kept = []
+        for issue in issues:
+            self.parser_issues[issue.kind] = self.parser_issues.get(issue.kind, 0) + 1
+            if self.parser_issues[issue.kind] <= DETAILED_ISSUES:
+                kept.append(issue)
+        return kept

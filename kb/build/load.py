@@ -237,7 +237,7 @@ def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: in
             cards += 1
             save_cards(db, card_checks.cards(entry.cards), document_id)
             save_card_names(db, card_checks.names(entry.names), document_id, names_written)
-            for issue in entry.issues:
+            for issue in card_checks.noted(entry.issues):
                 save_quality_issue(db, issue, document_id)
             for ruling in entry.rulings:
                 key = (ruling.oracle_id or ruling.card_name, ruling.raw_date, ruling.text)

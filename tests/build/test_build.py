@@ -305,6 +305,34 @@ def test_mtgjson_foreign_data_without_names_is_named(tmp_path: Path) -> None:
     )]
 
 
+@pytest.mark.parametrize(("field", "cards"), [("rulings", 24), ("foreignData", 26)])
+def test_mtgjson_cards_with_a_renamed_list_are_flagged(tmp_path: Path, field: str, cards: int) -> None:
+    """A card's rulings or printings in other languages under another name were never read, and
+    the file imported without a word: every ruling of the set lost."""
+    import json
+
+    data = json.loads((CR.parent / "mtgjson" / "UGIN-v5.2-2022-04-25.json").read_bytes())
+    for card in data["data"]["cards"]:
+        if field in card:
+            card[field + "V6"] = card.pop(field)
+    path = tmp_path / "UGIN.json"
+    path.write_text(json.dumps(data))
+    db_path = tmp_path / "kb.db"
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(path)])
+    assert result.exit_code == 0, result.output
+    assert "quality issues of these files: layout-changed 21" in result.output
+    issues = {row[0] for row in sqlite_utils.Database(db_path).execute(
+        "select detail from quality_issues where kind = 'layout-changed'")}
+    assert len(issues) == 21
+    first = next(number for number, card in enumerate(data["data"]["cards"], 1) if card.get(field + "V6"))
+    assert (
+        f"{path}: card {first}: {data['data']['cards'][first - 1]['name']!r} holds a list of objects under '{field}V6',"
+        " which MTGJSON's card object has never had (its lists are foreignData and rulings): not read;"
+        " a renamed field's rulings or printings would be lost"
+    ) in issues
+    assert f"{path}: {cards} records in all with this issue" in issues
+
+
 def refused_then_kept(cut: Path, refusal: str) -> sqlite_utils.Database:
     """Import ``cut``: refused with ``refusal``; with --keep-going kept (exit 2), flagged truncated."""
     db_path = cut.parent / "kb.db"

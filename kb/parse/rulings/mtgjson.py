@@ -62,6 +62,10 @@ LANG_OF_LANGUAGE = {
 # A card object sits at data.cards.item (set file) or data.<SET CODE>.cards.item (AllPrintings).
 CARD_PREFIX = re.compile(r"^data(?:\.[^.]+)?\.cards\.item$")
 SNIFF_BYTES = 2_000_000
+# The lists of objects a card object holds that this parser reads. Every real card object we hold
+# has no other; another is most likely one of these renamed, whose rulings or printings in other
+# languages would otherwise be lost without a word.
+READ_LISTS = frozenset({"foreignData", "rulings"})
 GZIP_MAGIC = b"\x1f\x8b"
 
 
@@ -176,7 +180,21 @@ def card_entry(card: dict[str, Any], where: str = "<card>") -> CardEntry:
             continue
         cards.append(_foreign_printing(card, foreign, lang, oracle_id))
         names.extend(_foreign_names(card, foreign, lang, oracle_id))
+    for key in unread_lists(card):
+        issues.append(QualityIssue(
+            "layout-changed",
+            f"{where}: {card['name']!r} holds a list of objects under {key!r}, which MTGJSON's card object has never had"
+            f" (its lists are {' and '.join(sorted(READ_LISTS))}): not read; a renamed field's rulings or printings would be lost",
+        ))
     return CardEntry(cards, names, _rulings(card, oracle_id, where), issues)
+
+
+def unread_lists(card: dict[str, Any]) -> list[str]:
+    """The keys of ``card`` holding a list of objects this parser does not read."""
+    return [
+        key for key, value in card.items()
+        if type(value) is list and value and type(value[0]) is dict and key not in READ_LISTS
+    ]
 
 
 def _rulings(card: dict[str, Any], oracle_id: str | None, where: str) -> list[RulingRecord]:
