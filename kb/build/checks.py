@@ -254,6 +254,8 @@ class CardChecks:
                 self._count("unknown-language", f"{card.name} ({card.lang!r})")
             if any(REPLACEMENT in (text or "") for text in (card.name, card.printed_name, card.printed_text, card.printed_type_line)):
                 self._count("lost-characters", f"{card.name} ({card.lang})")
+            if card.text_missing:
+                self._count("missing-text", f"{card.name} ({card.lang})")
         return checked
 
     def names(self, names: list[CardName]) -> list[CardName]:
@@ -285,6 +287,8 @@ class CardChecks:
             " kept under that code",
             "lost-characters": "printings hold U+FFFD marks in their names or texts (first: {example}):"
             " characters their source could not read are lost",
+            "missing-text": "card objects give no rules text where their source always gives one (first: {example}):"
+            " their text is missing",
         }
         return [
             QualityIssue(kind, f"{self.name}: {self.counts[kind]} " + text.format(example=self.examples[kind]))

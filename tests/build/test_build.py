@@ -333,6 +333,35 @@ def test_mtgjson_cards_with_a_renamed_list_are_flagged(tmp_path: Path, field: st
     assert f"{path}: {cards} records in all with this issue" in issues
 
 
+@pytest.mark.parametrize("source", ["scryfall", "scryfall-bulk", "mtgjson"])
+def test_a_card_without_its_rules_text_is_flagged(tmp_path: Path, source: str) -> None:
+    """Scryfall gives every single-faced card its oracle_text ("" for a card without rules text);
+    MTGJSON leaves "text" out only for a card with no text in any language. With the field
+    renamed, the cards were stored without their text and nothing said so."""
+    import json
+
+    if source == "mtgjson":
+        data = json.loads((CR.parent / "mtgjson" / "UGIN-v5.2-2022-04-25.json").read_bytes())
+        for card in data["data"]["cards"]:
+            card["rulesText"] = card.pop("text")
+        path = tmp_path / "UGIN.json"
+        path.write_text(json.dumps(data))
+        expected = "26 card objects give no rules text where their source always gives one (first: Ugin, the Spirit Dragon (en))"
+    else:
+        page = json.loads((CR.parent / "scryfall" / "api-2025-11-01" / "search-langany-d0e99535-phelddagrif.json").read_bytes())
+        for card in page["data"]:
+            card["oracle_txt"] = card.pop("oracle_text")
+        path = tmp_path / ("cards.jsonl" if source == "scryfall-bulk" else "cards.json")
+        path.write_text("".join(json.dumps(card) + "\n" for card in page["data"]) if source == "scryfall-bulk" else json.dumps(page))
+        expected = "7 card objects give no rules text where their source always gives one (first: Phelddagrif (en))"
+    db_path = tmp_path / "kb.db"
+    args = ["--format", "scryfall-bulk-cards"] if source == "scryfall-bulk" else []
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), *args, str(path)])
+    assert result.exit_code == 0, result.output
+    issues = sqlite_utils.Database(db_path).execute("select kind, detail from quality_issues where kind = 'missing-text'").fetchall()
+    assert issues == [("missing-text", f"{path}: {expected}: their text is missing")]
+
+
 def refused_then_kept(cut: Path, refusal: str) -> sqlite_utils.Database:
     """Import ``cut``: refused with ``refusal``; with --keep-going kept (exit 2), flagged truncated."""
     db_path = cut.parent / "kb.db"

@@ -169,6 +169,12 @@ def card_entry(card: dict[str, Any], where: str = "<card>") -> CardEntry:
         collector_number=card.get("number"),
         layout=card.get("layout"),
     )
+    # MTGJSON leaves "text" out for a card without rules text; a card with keywords, printed or
+    # translated text then has lost its own.
+    english.text_missing = not card.get("text") and bool(
+        card.get("keywords") or card.get("originalText")
+        or any(isinstance(f, dict) and f.get("text") for f in card.get("foreignData") or [])
+    )
     cards = [english]
     names = [CardName(lang="en", name=card["name"], oracle_id=oracle_id, english_name=card["name"])]
     if card.get("faceName") and card["faceName"] != card["name"]:

@@ -185,6 +185,9 @@ def card_from_object(card: dict[str, Any]) -> CardRecord:
         collector_number=card.get("collector_number"),
         layout=card.get("layout"),
         card_faces=_card_faces(card),
+        # Scryfall gives every single-faced card its oracle_text ("" for a card without rules
+        # text), a multi-faced one on its faces: every real object we hold does.
+        text_missing=card.get("oracle_text") is None and not faces_of(card),
     )
 
 
