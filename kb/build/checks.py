@@ -148,6 +148,32 @@ def cr_lost_characters(document: CRDocument, name: str) -> list[str]:
     return found
 
 
+def cr_absent_citations(document: CRDocument, name: str) -> list[str]:
+    """A warning naming the rule numbers a whole CR file cites (in its rules and glossary) and
+    holds no rule of. Rules cut from the end of a section skip no number, but the glossary and
+    other rules cite them ("Trample See rule 702.19"): in the newest edition, with no later one
+    to compare, nothing else tells. Official files have a few such slips (2006's 405.1 cites
+    402.9; "see rule 110.10" for 111.10 since 2024), reported alike. Files holding part of a CR
+    (a chapter post, a rule page: no glossary) cite rules they do not hold by design."""
+    if not document.glossary:
+        return []
+    held = {rule.number for rule in document.rules}
+    absent: dict[str, list[str]] = {}
+    cited_by = [(rule.number, rule.refs) for rule in document.rules] + [(entry.term, entry.refs) for entry in document.glossary]
+    for where, refs in cited_by:
+        for number in refs:
+            if number not in held:
+                absent.setdefault(number, []).append(where)
+    if not absent:
+        return []
+    shown = "; ".join(f"{number} (cited by {', '.join(absent[number][:2])})" for number in list(absent)[:6])
+    return [
+        f"{name}: {len(absent)} rule {'number is' if len(absent) == 1 else 'numbers are'} cited by the file's rules"
+        f" or glossary and {'is' if len(absent) == 1 else 'are'} not in it: {shown}"
+        + (" …" if len(absent) > 6 else "") + ": rules lost from the file, or the official text's own slips"
+    ]
+
+
 # A line that reads as a numbered rule, and the line every edition's credits open with.
 RULE_LINE = re.compile(r"^\d{3}\.\d+[a-z]?\.?\s", re.MULTILINE)
 EFFECTIVE_LINE = re.compile(r"(?i)effective as of|rules are current as of")

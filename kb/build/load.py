@@ -11,6 +11,7 @@ from kb.build.checks import (
     CardChecks,
     RulingChecks,
     check_cr_date,
+    cr_absent_citations,
     cr_lost_characters,
     cr_rules_in_credits,
 )
@@ -125,7 +126,9 @@ def load_document(
         raise ParseError(f"{name}: could not be read as {fmt.name}: {reason(error)}") from error
     if isinstance(parsed, CRDocument):
         check_cr_date(parsed, name)
-        parsed.warnings.extend(cr_lost_characters(parsed, name) + cr_rules_in_credits(parsed, name))
+        parsed.warnings.extend(
+            cr_lost_characters(parsed, name) + cr_rules_in_credits(parsed, name) + cr_absent_citations(parsed, name)
+        )
     lang = getattr(parsed, "lang", None) or doc.lang
     document_id = save_document(db, doc, fmt.name, "parsed", lang=lang)
     if isinstance(parsed, CRDocument):
