@@ -20,7 +20,7 @@ from kb.normalise.dates import parse_date
 from kb.normalise.decode import decode_text
 from kb.normalise.refs import SUBRULE_LETTERS, english_cr_refs
 from kb.parse.cr.gaps import numbering_gaps
-from kb.parse.cr.txt_glossary import is_title, parse_glossary
+from kb.parse.cr.txt_glossary import blank_lines_warning, is_title, parse_glossary
 from kb.parse.cr.txt_lines import Lines, logical_lines
 from kb.records import CRDocument, ParseError, Rule, TruncatedCR
 
@@ -121,6 +121,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
     if credits_index is None:
         _truncated_in_glossary(doc, glossary_index, cr)
     cr.glossary = parse_glossary(name, doc.lines[glossary_index + 1 : credits_index])
+    cr.warnings.extend(blank_lines_warning(name, doc.lines[glossary_index + 1 : credits_index], cr.glossary))
     cr.credits = _paragraphs(doc.lines[credits_index + 1 :])
     _check_closing_date(doc, credits_index, raw_date, body.warnings)
     return cr

@@ -1,16 +1,38 @@
 """The glossary of an English CR text file: term line, definition lines, blank line."""
 from __future__ import annotations
 
+import re
+
 from kb.normalise.refs import english_cr_refs
 from kb.records import GlossaryEntry, ParseError
 
 MAX_TERM_LENGTH = 60
 SENTENCE_END = tuple(".:;!?,\"”’)]")
+# A term may end in a one-word note in brackets, which no definition line does: "Cast (Obsolete)",
+# "Dual Land (Informal)".
+TERM_NOTE = re.compile(r"\s\(\w+\)$")
 
 
 def is_title(text: str, max_length: int = MAX_TERM_LENGTH) -> bool:
     """Short, one line, no final stop: "Conspire", "Brawl Option", "Handling "Infinite" Loops"."""
     return bool(text) and "\n" not in text and len(text) <= max_length and not text.endswith(SENTENCE_END)
+
+
+def reads_as_term(text: str) -> bool:
+    """A line that may start an entry inside a block: a title, or a short one ending in a note."""
+    return is_title(text) or ("\n" not in text and len(text) <= MAX_TERM_LENGTH and TERM_NOTE.search(text) is not None)
+
+
+def blank_lines_warning(name: str, lines: list[str], entries: list[GlossaryEntry]) -> list[str]:
+    """A warning when the glossary's entries are not set apart by blank lines, as every official
+    file sets them (a copy that lost them): each entry was then told from its term line alone."""
+    blocks = len(_blocks(lines))
+    if len(entries) < 20 or blocks * 2 > len(entries):
+        return []
+    return [
+        f"{name}: the glossary's {len(entries)} entries are not set apart by blank lines ({blocks} runs of lines):"
+        " each was told from its term line alone; a term that reads like a sentence was read into the entry before it"
+    ]
 
 
 def parse_glossary(name: str, lines: list[str]) -> list[GlossaryEntry]:
@@ -60,7 +82,7 @@ def _split_entries(block: list[str]) -> list[tuple[str, list[str]]]:
         starts_entry = (
             definition
             and not line[0].isspace()
-            and is_title(line)
+            and reads_as_term(line)
             and definition[-1].endswith(SENTENCE_END)
             and position + 1 < len(block)
         )
