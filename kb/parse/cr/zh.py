@@ -189,7 +189,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
     )
     if layout.credits_start is None:
         _truncated_in_glossary(lines, layout.glossary_start, cr, name)
-    cr.glossary = parse_glossary_blocks(lines[layout.glossary_start + 1 : layout.credits_start])
+    cr.glossary = parse_glossary_blocks(lines[layout.glossary_start + 1 : layout.credits_start], name, cr.warnings)
     credits = lines[layout.credits_start + 1 :]
     # Present, whatever its date: the 2025-02-07 credits repeat a stale "2024年2月7日". Only the
     # credits can be missing after it, so the file is kept and the doubt said (we hold one real file
@@ -290,16 +290,61 @@ def _parse_rules(lines: list[str], start: int, end: int, name: str, warnings: li
     return finish_rules(rules)
 
 
-def parse_glossary_blocks(lines: list[str]) -> list[GlossaryEntry]:
-    """Blank-line separated entries: the term on the first line, its definition below."""
+# A definition line ends a sentence; a term line does not, nor does it number a sense or refer.
+_DEFINITION_END = tuple("。！？；：，.!?;:,”」』）)]")
+_TERM_LINE_LENGTH = 40
+# A term with a note in brackets: "埋葬（已废止）", "反击/指示物（译注：在英文中这两个词是相同的。）".
+_TERM_WITH_NOTE = re.compile(r"^[^。，；：（]{1,20}（[^（）]+）$")
+
+
+def parse_glossary_blocks(lines: list[str], name: str = "", warnings: list[str] | None = None) -> list[GlossaryEntry]:
+    """Blank-line separated entries: the term on the first line, its definition below. A copy
+    that lost its blank lines (every entry in one run of lines) is read by its term lines instead,
+    and said so in ``warnings``: read by blocks, its glossary had been one entry."""
+    blocks = _blocks(lines)
+    apart = [entry for block in blocks for entry in _entries_by_term_lines(block)]
+    if len(apart) >= 20 and len(blocks) * 2 <= len(apart):
+        if warnings is not None:
+            warnings.append(
+                f"{name}: the glossary's {len(apart)} entries are not set apart by blank lines ({len(blocks)} runs of lines):"
+                " each was told from its term line alone"
+            )
+        blocks = apart
     entries: list[GlossaryEntry] = []
+    for block in blocks:
+        term, definition = nfc(block[0]), nfc("\n".join(block[1:]))
+        entries.append(GlossaryEntry(term=term, text=definition, refs=extract_refs(definition)))
+    return entries
+
+
+def _blocks(lines: list[str]) -> list[list[str]]:
+    blocks: list[list[str]] = []
     block: list[str] = []
     for line in [*lines, ""]:
         if line.strip():
             block.append(line.strip())
-            continue
-        if block:
-            term, definition = nfc(block[0]), nfc("\n".join(block[1:]))
-            entries.append(GlossaryEntry(term=term, text=definition, refs=extract_refs(definition)))
+        elif block:
+            blocks.append(block)
             block = []
+    return blocks
+
+
+def _entries_by_term_lines(block: list[str]) -> list[list[str]]:
+    """A run of lines cut where a line reads as a term: short, not ending a sentence, not a
+    numbered sense or a reference, after a finished definition and before the next line."""
+    entries = [[block[0]]]
+    for position, line in enumerate(block[1:], start=1):
+        current = entries[-1]
+        if (
+            len(current) > 1
+            and current[-1].endswith(_DEFINITION_END)
+            and len(line) <= _TERM_LINE_LENGTH
+            and (not line.endswith(_DEFINITION_END) or _TERM_WITH_NOTE.match(line) is not None)
+            and not re.match(r"\d+\.\s", line)
+            and not line.startswith("参见")
+            and position + 1 < len(block)
+        ):
+            entries.append([line])
+        else:
+            current.append(line)
     return entries
