@@ -593,26 +593,3 @@ def test_cut_in_glossary_hands_over_the_rules() -> None:
     assert 700 < len(partial.glossary) < 725
     assert partial.extra["truncated"] == "glossary"
     assert partial.warnings[-1].endswith("rules kept, glossary incomplete, credits missing")
-
-
-def test_a_glossary_that_lost_its_blank_lines_is_named_and_its_bracketed_terms_kept() -> None:
-    """Every official file sets glossary entries apart by blank lines. A copy without them was
-    read by its term lines alone: 38 of 2026-01-16's terms ending in "(Obsolete)" or "(Informal)"
-    were read into the entry before them, and nothing was said."""
-    data = (FIXTURES / "en-raw" / "2026-01-16.txt").read_bytes()
-    whole = cr_txt.parse(data, "2026-01-16.txt")
-    bare = cr_txt.parse(b"\r".join(line for line in data.split(b"\r") if line.strip()), "bare.txt")
-    assert [warning for warning in bare.warnings if "blank lines" in warning] == [
-        "bare.txt: the glossary's 719 entries are not set apart by blank lines (1 runs of lines): each was told from"
-        " its term line alone; a term that reads like a sentence was read into the entry before it"
-    ]
-    assert not [warning for warning in whole.warnings if "blank lines" in warning]
-    entries = {entry.term: entry.text for entry in bare.glossary}
-    assert entries["Caster (Obsolete)"] == {entry.term: entry.text for entry in whole.glossary}["Caster (Obsolete)"]
-    # Still read into the entry before: terms ending as a sentence or a quotation does, or longer
-    # than a term line is read to be.
-    assert sorted(entry.term for entry in whole.glossary if entry.term not in entries) == [
-        "Banding, “Bands with Other”", "For Mirrodin!", "Partner, “Partner—[text],” “Partner with [name]”",
-        "Remove from the Game, Removed, Removed-from-the-Game Zone (Obsolete)", "Start Your Engines!",
-        "Venture into [Quality]",
-    ]

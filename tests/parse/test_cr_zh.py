@@ -174,22 +174,3 @@ def test_aligned_english_side():
     assert rules["702.78"].title == "Conspire"
     assert sum(len(rule.examples) for rule in english.rules) == 274
     assert english.glossary[0].term == "Abandon"
-
-
-def test_a_glossary_that_lost_its_blank_lines_is_read_by_its_term_lines_and_named() -> None:
-    """The translation sets its 702 glossary entries apart by blank lines. A copy without them was
-    read as one entry (701 terms gone), and nothing was said."""
-    data = TXT.read_bytes()
-    whole = cr_zh.parse(data, "2025-02-07-zh.txt")
-    bare = cr_zh.parse(b"\n".join(line for line in data.split(b"\n") if line.strip()), "bare.txt")
-    assert [warning for warning in bare.warnings if "blank lines" in warning] == [
-        "bare.txt: the glossary's 698 entries are not set apart by blank lines (1 runs of lines):"
-        " each was told from its term line alone"
-    ]
-    assert not [warning for warning in whole.warnings if "blank lines" in warning]
-    read = {entry.term: entry.text for entry in bare.glossary}
-    assert read["埋葬（已废止）"] == {entry.term: entry.text for entry in whole.glossary}["埋葬（已废止）"]
-    # Still read into the entry before: terms ending as a sentence or a quotation does.
-    assert [entry.term for entry in whole.glossary if entry.term not in read] == [
-        "结合，“与…结合”", "秘罗万岁！", "移出游戏，移除，移出游戏区（已废止）", "发动引擎！", "深入[特性]",
-    ]

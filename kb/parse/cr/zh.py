@@ -307,7 +307,7 @@ def parse_glossary_blocks(lines: list[str], name: str = "", warnings: list[str] 
         if warnings is not None:
             warnings.append(
                 f"{name}: the glossary's {len(apart)} entries are not set apart by blank lines ({len(blocks)} runs of lines):"
-                " each was told from its term line alone"
+                " each was told from its term line alone; a term that reads like a sentence was read into the entry before it"
             )
         blocks = apart
     entries: list[GlossaryEntry] = []
