@@ -321,7 +321,7 @@ class CardChecks:
             for kind, text in said.items()
             if self.counts.get(kind)
         ] + [
-            QualityIssue(kind, f"{self.name}: {count} records in all with this issue")
+            QualityIssue(kind, f"{self.name}: {count} cards in all with this issue")
             for kind, count in sorted(self.parser_issues.items())
             if count > DETAILED_ISSUES
         ]

@@ -330,7 +330,7 @@ def test_mtgjson_cards_with_a_renamed_list_are_flagged(tmp_path: Path, field: st
         " which MTGJSON's card object has never had (its lists are foreignData and rulings): not read;"
         " a renamed field's rulings or printings would be lost"
     ) in issues
-    assert f"{path}: {cards} records in all with this issue" in issues
+    assert f"{path}: {cards} cards in all with this issue" in issues
 
 
 @pytest.mark.parametrize("source", ["scryfall", "scryfall-bulk", "mtgjson"])
