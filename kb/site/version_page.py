@@ -81,8 +81,10 @@ def reading_notes(conn: sqlite3.Connection, version: dict[str, Any]) -> list[dic
         path = note.pop("path") or ""
         if path and note["detail"].startswith(path + ": "):
             note["detail"] = note["detail"][len(path) + 2 :]
-    # In the file's order where a note names its line; the rest (skipped numbers, …) after them.
-    return sorted(notes, key=lambda note: _line_of(note["detail"]))
+    # In the file's order where a note names its line; the rest (skipped numbers, …) after them,
+    # by their text: an issue's id (its rowid) hashes the file's path, so that order varied with
+    # where the file was read from.
+    return sorted(notes, key=lambda note: (_line_of(note["detail"]), note["detail"]))
 
 
 def _line_of(detail: str) -> int:
