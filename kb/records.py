@@ -74,7 +74,7 @@ QUALITY_ISSUE_KINDS: dict[str, str] = {
     "implausible-date": "a ruling dated before Magic existed or in the future (9999-12-31); kept without a date",
     "conflicting-version": "a CR document carrying an existing version's date with different text: kept as a version of its own",
     "missing-text": "card objects without their rules text where the source always gives one (Scryfall's single-faced card"
-    " without oracle_text; an MTGJSON card with printed or translated text but no text): a renamed or emptied field",
+    " without oracle_text; an MTGJSON card with keywords, printed or translated text but no text): a renamed or emptied field",
     "layout-changed": "a page that shows what such a page always has (a rulings table) but none of it could be read: the site's markup changed;"
     " or a file's records hold a field its format never had (a renamed field), left unread",
     "empty-ruling": "rulings with no text",
