@@ -166,11 +166,18 @@ def cr_absent_citations(document: CRDocument, name: str) -> list[str]:
                 absent.setdefault(number, []).append(where)
     if not absent:
         return []
-    shown = "; ".join(f"{number} (cited by {', '.join(absent[number][:2])})" for number in list(absent)[:6])
+    # Numbers cited by the same rules read as one group: "112.5a, 112.5b, … (cited by 112.3a)".
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for number, citers in absent.items():
+        groups.setdefault(tuple(citers[:2]), []).append(number)
+    shown = "; ".join(
+        ", ".join(numbers[:4]) + (f", … {numbers[-1]}" if len(numbers) > 4 else "") + f" (cited by {', '.join(citers)})"
+        for citers, numbers in list(groups.items())[:6]
+    )
     return [
         f"{name}: {len(absent)} rule {'number is' if len(absent) == 1 else 'numbers are'} cited by the file's rules"
         f" or glossary and {'is' if len(absent) == 1 else 'are'} not in it: {shown}"
-        + (" …" if len(absent) > 6 else "") + ": rules lost from the file, or the official text's own slips"
+        + (" …" if len(groups) > 6 else "") + ": rules lost from the file, or the official text's own slips"
     ]
 
 
