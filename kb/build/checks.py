@@ -40,6 +40,31 @@ def latest_plausible_date(today: date | None = None) -> str:
     return ((today or date.today()) + timedelta(days=366)).isoformat()
 
 
+class KindCounts:
+    """How many issues of each kind a document raised: the first ``DETAILED_ISSUES`` of a kind are
+    recorded in detail, the rest only counted (a renamed field raises one for every record of a
+    file of a million)."""
+
+    def __init__(self) -> None:
+        self._counts: dict[str, int] = {}
+
+    def __contains__(self, kind: str) -> bool:
+        return kind in self._counts
+
+    def detailed(self, kind: str) -> bool:
+        """Count one issue of ``kind``; whether it is among the few recorded in detail."""
+        self._counts[kind] = self._counts.get(kind, 0) + 1
+        return self._counts[kind] <= DETAILED_ISSUES
+
+    def summary(self, name: str, unit: str) -> list[QualityIssue]:
+        """One issue per kind with more than the detailed few: "<name>: 120 rulings in all …"."""
+        return [
+            QualityIssue(kind, f"{name}: {count} {unit} in all with this issue")
+            for kind, count in sorted(self._counts.items())
+            if count > DETAILED_ISSUES
+        ]
+
+
 class RulingChecks:
     """Filters one document's rulings, collecting quality issues (the first few in detail)."""
 
@@ -47,12 +72,11 @@ class RulingChecks:
         self.name = name
         self.latest = latest_plausible_date(today)
         self.issues: list[QualityIssue] = []
-        self.counts: dict[str, int] = {}
+        self.counts = KindCounts()
         self.kept = 0
 
     def _flag(self, kind: str, detail: str, record: int | None = None) -> None:
-        self.counts[kind] = self.counts.get(kind, 0) + 1
-        if self.counts[kind] <= DETAILED_ISSUES:
+        if self.counts.detailed(kind):
             self.issues.append(QualityIssue(kind, f"{self.name}: {detail}", record))
 
     def filter(self, rulings: Iterable[RulingRecord]) -> Iterator[RulingRecord]:
@@ -109,12 +133,7 @@ class RulingChecks:
 
     def summary_issues(self) -> list[QualityIssue]:
         """The detailed issues plus one line per kind with more than the detailed few."""
-        extra = [
-            QualityIssue(kind, f"{self.name}: {count} rulings in all with this issue")
-            for kind, count in sorted(self.counts.items())
-            if count > DETAILED_ISSUES
-        ]
-        return self.issues + extra
+        return self.issues + self.counts.summary(self.name, "rulings")
 
 
 def _has_text(text: str | None) -> bool:
@@ -271,7 +290,7 @@ class CardChecks:
         self.name = name
         self.counts: dict[str, int] = {}
         self.examples: dict[str, str] = {}
-        self.parser_issues: dict[str, int] = {}  # the parser's own issues, by kind
+        self.parser_issues = KindCounts()  # the parser's own issues about single cards
 
     def _count(self, kind: str, example: str, count: int = 1) -> None:
         self.counts[kind] = self.counts.get(kind, 0) + count
@@ -327,19 +346,10 @@ class CardChecks:
             QualityIssue(kind, f"{self.name}: {self.counts[kind]} " + text.format(example=self.examples[kind]))
             for kind, text in said.items()
             if self.counts.get(kind)
-        ] + [
-            QualityIssue(kind, f"{self.name}: {count} cards in all with this issue")
-            for kind, count in sorted(self.parser_issues.items())
-            if count > DETAILED_ISSUES
-        ]
+        ] + self.parser_issues.summary(self.name, "cards")
 
     def noted(self, issues: list[QualityIssue]) -> list[QualityIssue]:
         """The issues a parser gave for one card, to be saved now: the first few of each kind in
         the document, the rest counted (a renamed field gives one for every card of a file of
         100,000)."""
-        kept = []
-        for issue in issues:
-            self.parser_issues[issue.kind] = self.parser_issues.get(issue.kind, 0) + 1
-            if self.parser_issues[issue.kind] <= DETAILED_ISSUES:
-                kept.append(issue)
-        return kept
+        return [issue for issue in issues if self.parser_issues.detailed(issue.kind)]
