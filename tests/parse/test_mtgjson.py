@@ -10,7 +10,7 @@ from pathlib import Path
 import ijson
 import pytest
 
-from kb.parse.rulings import gatherer_old, mtgjson, scryfall
+from kb.parse.rulings import gatherer_old, mtgjson, mtgjson_objects, scryfall
 from kb.records import ParseError, RulingRecord
 
 UGIN = Path(__file__).parent.parent / "fixtures" / "mtgjson" / "UGIN-v5.2-2022-04-25.json"
@@ -126,7 +126,7 @@ def objects_by_object_builder(data: bytes) -> list[dict]:
     found, builder, depth = [], None, 0
     for prefix, event, value in ijson.parse(io.BytesIO(data), use_float=True):
         if builder is None:
-            if event != "start_map" or not mtgjson.CARD_PREFIX.match(prefix):
+            if event != "start_map" or not mtgjson_objects.CARD_PREFIX.match(prefix):
                 continue
             builder, depth = ObjectBuilder(), 0
         builder.event(event, value)
@@ -156,8 +156,8 @@ def test_card_objects_are_what_ijsons_builder_makes(data: bytes) -> None:
     for shape in shapes:
         expected = objects_by_object_builder(shape)
         assert expected
-        assert list(mtgjson.iter_card_objects(io.BytesIO(shape), "x.json")) == expected
-        assert list(mtgjson.iter_card_objects(io.BytesIO(gzip.compress(shape)), "x.json.gz")) == expected
+        assert list(mtgjson_objects.iter_card_objects(io.BytesIO(shape), "x.json")) == expected
+        assert list(mtgjson_objects.iter_card_objects(io.BytesIO(gzip.compress(shape)), "x.json.gz")) == expected
 
 
 JACE_FACES = Path(__file__).parent.parent / "fixtures" / "constructed" / "mtgjson-jace-faces.json"

@@ -5,24 +5,23 @@ Each card gives its English printing, its printings in other languages (``foreig
 rulings ``{date, text}``. MTGJSON builds rulings from Scryfall's bulk file but drops the
 ``source``, so rulings carry ``source=None`` and the store recovers it from Scryfall.
 
-AllPrintings can be hundreds of MB: ``iter_cards`` streams it card by card with ijson, through
-gzip when it is the published ``AllPrintings.json.gz``.
+AllPrintings can be hundreds of MB: ``iter_cards`` streams it card by card
+(``kb.parse.rulings.mtgjson_objects``), through gzip when it is the published ``AllPrintings.json.gz``.
 """
 from __future__ import annotations
 
-import gzip
 import io
 import re
 import zlib
 from collections.abc import Iterable, Iterator
-from typing import Any, BinaryIO, NamedTuple, cast
-
-import ijson
+from typing import Any, BinaryIO, NamedTuple
 
 from kb.normalise.dates import parse_date
 from kb.normalise.symbols import normalise_symbols
 from kb.normalise.text import clean_text
+from kb.parse.bounds import GZIP_MAGIC
 from kb.parse.rulings.fields import check_iso_date, check_uuid
+from kb.parse.rulings.mtgjson_objects import iter_card_objects
 from kb.records import (
     FACE_SEPARATOR,
     FACE_TEXT_SEPARATOR,
@@ -59,14 +58,11 @@ LANG_OF_LANGUAGE = {
     "Arabic": "ar",
     "Sanskrit": "sa",
 }
-# A card object sits at data.cards.item (set file) or data.<SET CODE>.cards.item (AllPrintings).
-CARD_PREFIX = re.compile(r"^data(?:\.[^.]+)?\.cards\.item$")
 SNIFF_BYTES = 2_000_000
 # The lists of objects a card object holds that this parser reads. Every real card object we hold
 # has no other; another is most likely one of these renamed, whose rulings or printings in other
 # languages would otherwise be lost without a word.
 READ_LISTS = frozenset({"foreignData", "rulings"})
-GZIP_MAGIC = b"\x1f\x8b"
 
 
 class CardEntry(NamedTuple):
@@ -86,14 +82,6 @@ def _unzipped(data: bytes) -> bytes:
         return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(data, SNIFF_BYTES)
     except zlib.error:
         return b""
-
-
-def _opened(stream: BinaryIO) -> BinaryIO:
-    """``stream`` gunzipped when it starts with the gzip magic bytes."""
-    reader: Any = stream if hasattr(stream, "peek") else io.BufferedReader(cast(Any, stream))
-    if reader.peek(2)[:2] == GZIP_MAGIC:
-        return cast(BinaryIO, gzip.GzipFile(fileobj=reader, mode="rb"))
-    return cast(BinaryIO, reader)
 
 
 def sniff(data: bytes, name: str = "") -> bool:
@@ -228,62 +216,6 @@ def _rulings(card: dict[str, Any], oracle_id: str | None, where: str) -> list[Ru
             )
         )
     return rulings
-
-
-def iter_card_objects(stream: BinaryIO, name: str = "<stream>") -> Iterator[dict[str, Any]]:
-    """Raw card objects of a set file or AllPrintings, built one at a time from ijson's events.
-
-    The events come without their prefixes (``basic_parse``), and the path to the current value
-    is kept here only outside cards: joining a prefix for each of a card's ~330 events, and
-    ijson's ``ObjectBuilder`` (Python) taking them, were most of the time to build a card's
-    object (120–133 µs a card, now 71–78). The objects are what ``ObjectBuilder`` makes (tests
-    compare them)."""
-    path: list[str | None] = []  # outside cards: the keys and "item"s down to the current value
-    building: list[Any] = []  # inside a card: the containers open, the card first
-    key: Any = None
-    seen_data = False
-    try:
-        for event, value in ijson.basic_parse(_opened(stream), use_float=True):
-            if building:
-                if event == "map_key":
-                    key = value
-                    continue
-                if event == "end_map" or event == "end_array":
-                    done = building.pop()
-                    if not building:
-                        yield done
-                    continue
-                top = building[-1]
-                if event == "start_map":
-                    value = {}
-                elif event == "start_array":
-                    value = []
-                if type(top) is dict:
-                    top[key] = value
-                else:
-                    top.append(value)
-                if event == "start_map" or event == "start_array":
-                    building.append(value)
-                continue
-            if event == "map_key":
-                path[-1] = value
-            elif event == "start_map":
-                prefix = ".".join(cast(list[str], path))
-                if prefix == "data":
-                    seen_data = True
-                elif CARD_PREFIX.match(prefix):
-                    building.append({})
-                    continue
-                path.append(None)  # the key of the map's first value comes next
-            elif event == "start_array":
-                path.append("item")
-            elif event == "end_map" or event == "end_array":
-                path.pop()
-    except (ijson.JSONError, OSError, EOFError, zlib.error) as error:
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise ParseError(f"{name}: malformed or truncated JSON: {reason}") from None
-    if not seen_data:
-        raise ParseError(f"{name}: no top-level \"data\" object: not an MTGJSON file")
 
 
 def iter_cards(stream: BinaryIO, name: str = "<stream>") -> Iterator[CardEntry]:
