@@ -15,9 +15,8 @@ from typing import Any, BinaryIO
 import ijson
 import orjson
 
+from kb.parse.bounds import GZIP_MAGIC
 from kb.records import ParseError
-
-GZIP_MAGIC = b"\x1f\x8b"
 
 
 class _CountingReader(io.RawIOBase):

@@ -24,6 +24,7 @@ from typing import Any, BinaryIO
 from kb.normalise.dates import parse_date
 from kb.normalise.symbols import normalise_symbols
 from kb.normalise.text import clean_text
+from kb.parse.bounds import GZIP_MAGIC
 from kb.parse.rulings.bulk_stream import iter_bulk_objects
 from kb.parse.rulings.scryfall_listing import list_items as _list_items
 from kb.parse.rulings.scryfall_listing import load_json as _load_json
@@ -49,7 +50,6 @@ CARDS_FORMAT = "scryfall-cards"
 BULK_RULINGS_FORMAT = "scryfall-bulk-rulings"
 BULK_CARDS_FORMAT = "scryfall-bulk-cards"
 
-GZIP_MAGIC = b"\x1f\x8b"
 SNIFF_BYTES = 64 * 1024
 # Scryfall writes "object" as the first key of every object, so the first two occurrences in a
 # document name the top-level object and (for a List) the kind of its first element.
