@@ -156,6 +156,7 @@ def save_cr_history(db: sqlite_utils.Database) -> History:
     documents = english_documents(db, versions)
     maps, links = save_changes(db, versions, documents)
     report_entries_missing_between(db)
+    report_examples_lost(db)
     by_version = save_lineages(db, versions, documents, maps)
     save_lineage_links(db, versions, by_version, links)
     save_glossary_lineages(db, versions, documents)
@@ -192,6 +193,47 @@ def report_entries_missing_between(db: sqlite_utils.Database) -> None:
             MISSING_KIND,
             f"{version_id}: {len(numbers)} {what} of {before_id} are missing from it and back in {after_id}"
             f" word for word ({shown}): its file may have lost them",
+        ), document_id)
+
+
+EXAMPLES_LOST_KIND = "examples-lost"
+# Rules of the version before that printed examples and, paired with a rule of this version,
+# print none, beside how many of the version before's rules printed any.
+EXAMPLES_LOST = """
+    select changes.new_version_id as version_id, changes.old_version_id as before_id,
+        cr_versions.document_id, changes.new_number,
+        (select count(distinct rule_examples.rule_id) from rule_examples
+            join rules on rules.id = rule_examples.rule_id
+            where rules.version_id = changes.old_version_id) as before_with_examples
+    from cr_changes as changes
+    join cr_versions on cr_versions.id = changes.new_version_id
+    where changes.kind in ('changed', 'moved-changed') and changes.aspects like '%examples%'
+        and exists (select 1 from rule_examples where rule_id = changes.old_rule_id)
+        and not exists (select 1 from rule_examples where rule_id = changes.new_rule_id)
+    order by changes.new_version_id, changes.position"""
+# Of the real English updates since 1999 none took every example from more than 3 rules (of
+# 57–215 rules printing any: 3.5 % at most; tests/store/test_examples_lost.py). A file whose
+# "Example:" paragraphs were not read loses them from all of its rules.
+EXAMPLES_LOST_SHARE = 0.1
+
+
+def report_examples_lost(db: sqlite_utils.Database) -> None:
+    """Name each version in which more than a tenth of the rules that printed examples in the
+    version before print none: "Example:" paragraphs lost from its file, most likely (every rule
+    and its text are still there, so nothing else notices)."""
+    db.execute(f"delete from quality_issues where kind = '{EXAMPLES_LOST_KIND}'")
+    found: dict[tuple[str, str, int | None, int], list[str]] = {}
+    for row in db.query(EXAMPLES_LOST):
+        key = (row["version_id"], row["before_id"], row["document_id"], row["before_with_examples"])
+        found.setdefault(key, []).append(row["new_number"])
+    for (version_id, before_id, document_id, before_with_examples), numbers in found.items():
+        if len(numbers) <= EXAMPLES_LOST_SHARE * before_with_examples:
+            continue
+        shown = ", ".join(numbers[:8]) + (", …" if len(numbers) > 8 else "")
+        save_quality_issue(db, QualityIssue(
+            EXAMPLES_LOST_KIND,
+            f"{version_id}: {len(numbers)} of the {before_with_examples} rules that print examples in {before_id}"
+            f" print none in it ({shown}): its file may have lost its \"Example:\" paragraphs",
         ), document_id)
 
 
