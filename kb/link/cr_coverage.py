@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from kb.records import CRDocument
+from kb.records import CRDocument, Rule
 
 
 def sections_without_rules(
@@ -32,3 +32,38 @@ def sections_without_rules(
 
 def sections_with_rules(doc: CRDocument) -> set[str]:
     return {rule.section for rule in doc.rules if rule.kind in ("rule", "subrule") and rule.section}
+
+
+
+def rules_after_last_translated(
+    doc: CRDocument, targets: dict[str, str], english: CRDocument
+) -> list[tuple[str, str, list[str]]]:
+    """Each part of ``doc`` whose last rule translates a rule of ``english`` (``targets``:
+    translated number → the number in ``english`` of the rule it translates) that its section
+    follows with rules nothing in ``doc`` translates: (part, the last rule's English number, those
+    numbers). A post cut between two paragraphs of its last section still parses, and the check
+    above sees rules in every section. Only sections ``doc`` lists are read: a page of one rule
+    lists none. ``english`` must be the edition translated or one before it: a later one may have
+    added rules at a section's end since."""
+    listed = {rule.number for rule in doc.rules if rule.kind == "section"}
+    translated = set(targets.values())
+    last_of_part: dict[str, Rule] = {}
+    for rule in doc.rules:
+        if rule.kind in ("rule", "subrule") and rule.number in targets:
+            last_of_part[rule.number[0]] = rule
+    position = {rule.number: index for index, rule in enumerate(english.rules)}
+    cut = []
+    for part, rule in sorted(last_of_part.items()):
+        en_number = targets[rule.number]
+        if rule.section not in listed or en_number not in position:
+            continue
+        section = english.rules[position[en_number]].section
+        after = []
+        for en_rule in english.rules[position[en_number] + 1:]:
+            if en_rule.section != section or en_rule.kind not in ("rule", "subrule"):
+                break
+            if en_rule.number not in translated:
+                after.append(en_rule.number)
+        if after:
+            cut.append((part, en_number, after))
+    return cut

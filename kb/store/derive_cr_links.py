@@ -96,7 +96,7 @@ def link_cr_translations(db: sqlite_utils.Database, loaded: dict[str, CRDocument
     db.execute("delete from rule_links")
     db.execute("delete from glossary_links")
     db.execute("delete from keywords")
-    db.execute("delete from quality_issues where kind = 'sections-without-rules'")
+    db.execute("delete from quality_issues where kind in ('sections-without-rules', 'translation-cut-short')")
     if "en" in join_undated_chapters(db):
         loaded = None  # an English version grew since it was read
     resolve_rule_refs(db)
@@ -127,6 +127,7 @@ def link_cr_translations(db: sqlite_utils.Database, loaded: dict[str, CRDocument
         glossary_links = link_glossary(translated, english[en_version])
         links = _link_by_lineage(translated, en_version, how, english, lineages, glossary_links)
         _report_sections_without_rules(db, version_id, translated, english, links)
+        _report_parts_cut_in_a_section(db, version_id, translated, (en_version, english[en_version]), links, lineages)
         db.conn.executemany(
             "insert or replace into rule_links (rule_id, en_rule_id, status, confidence, reasons)"
             " select ?, id, ?, ?, ? from rules where id = ?",
@@ -184,6 +185,45 @@ def _report_sections_without_rules(
                 f"{version_id}: part {part} holds rules, but {'sections' if len(sections) > 1 else 'section'} {listed}"
                 f" of its contents {'hold' if len(sections) > 1 else 'holds'} none: its chapter may be cut short,"
                 " or not translated",
+            ),
+            row[0] if row else None,
+        )
+
+
+def _report_parts_cut_in_a_section(
+    db: sqlite_utils.Database, version_id: str, translated: CRDocument, english: tuple[str, CRDocument], links: list,
+    lineages: _English_lineages,
+) -> None:
+    """The parts of ``translated`` whose last rule translates an English rule that its section
+    follows with rules nothing translates (``kb.link.cr_coverage``): a chapter post cut within its
+    last section. Read in the English edition the translation is said to translate (``english``),
+    each link there by the lineage of its rule (a link may name the edition after: a Korean CR
+    between two held ones), and only when that edition is not newer than the translation."""
+    from kb.link.cr_coverage import rules_after_last_translated
+    from kb.store.save import save_quality_issue
+
+    en_version, en_doc = english
+    if not (translated.effective_date and en_doc.effective_date and en_doc.effective_date <= translated.effective_date):
+        return
+    number_in_edition = {lineage: number for (version, number), lineage in lineages.of.items() if version == en_version}
+    targets = {}
+    for link in links:
+        if link.en_version == en_version and link.en_number:
+            targets[link.number] = link.en_number
+        elif link.en_version and link.en_number:
+            lineage = lineages.lineage_of(link.en_version, link.en_number)
+            if lineage in number_in_edition:
+                targets[link.number] = number_in_edition[lineage]
+    row = db.execute("select document_id from cr_versions where id = ?", [version_id]).fetchone()
+    for part, last, after in rules_after_last_translated(translated, targets, en_doc):
+        shown = ", ".join(after[:8]) + (", …" if len(after) > 8 else "")
+        save_quality_issue(
+            db,
+            QualityIssue(
+                "translation-cut-short",
+                f"{version_id}: part {part} ends with the rule that translates {last} of {en_version}, which its section"
+                f" follows with {len(after)} {'rules' if len(after) > 1 else 'rule'} nothing in it translates ({shown}):"
+                " its chapter may be cut short",
             ),
             row[0] if row else None,
         )

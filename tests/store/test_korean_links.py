@@ -166,3 +166,27 @@ def test_sections_listed_without_rules_are_named(conn: sqlite3.Connection, tmp_p
         ("ko-2021-02-15: part 1 holds rules, but sections 110–122 of its contents hold none: its chapter may be"
          " cut short, or not translated",)
     ]
+
+
+def test_a_chapter_cut_within_its_last_section_is_named(conn: sqlite3.Connection, tmp_path: Path) -> None:
+    """A post cut between two paragraphs of its last section: every section its contents list
+    still holds rules, so only the English section the last rule's is linked to shows the rules
+    after it that nothing translates."""
+    # The 700 excerpt holds 702.77–702.79 and 702.85 (its README): it is cut, and says so.
+    [excerpt] = conn.execute("select detail from quality_issues where kind = 'translation-cut-short'").fetchall()
+    assert excerpt == (
+        "ko-2021-02-15: part 7 ends with the rule that translates 702.86 of en-2019-01-25, which its section follows with"
+        " 170 rules nothing in it translates (702.86a, 702.86b, 702.87, 702.87a, 702.87b, 702.87c, 702.88, 702.88a, …):"
+        " its chapter may be cut short",
+    )
+    lines = CHAPTER.read_bytes().splitlines(keepends=True)
+    at = lines.index(b'<a name="122.5"></a>\n')
+    cut = tmp_path / "100.md"
+    cut.write_bytes(b"".join(lines[:at] + [b"\n", b"----\n"]))
+    other = _build(tmp_path / "kb.db", [*ENGLISH, cut, INDEX])
+    assert other.execute("select detail from quality_issues where kind in ('sections-without-rules', 'translation-cut-short')").fetchall() == [
+        ("ko-2021-02-15: part 1 ends with the rule that translates 121.4 of en-2019-01-25, which its section follows with"
+         " 3 rules nothing in it translates (121.5, 121.6, 121.6a): its chapter may be cut short",)
+    ]
+    whole = _build(tmp_path / "whole.db", [*ENGLISH, CHAPTER, INDEX])
+    assert whole.execute("select count(*) from quality_issues where kind = 'translation-cut-short'").fetchone() == (0,)

@@ -1,0 +1,41 @@
+"""A translated CR whose part ends short within its last section (kb.link.cr_coverage.rules_after_last_translated):
+the Chinese CR is one whole file, and rules cut from the end of a part skip no number. The Korean
+chapter posts: tests/store/test_korean_links.py."""
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from kb.cli import cli
+
+ROOT = Path(__file__).parent.parent.parent
+ENGLISH = ROOT / "data" / "snapshot" / "cr" / "en" / "2025-02-07.txt"
+CHINESE = ROOT / "tests" / "fixtures" / "cr-zh" / "2025-02-07-zh.txt"
+
+
+def cut_short(tmp_path: Path, lines: list[bytes]) -> list[str]:
+    cut = tmp_path / "2025-02-07-zh.txt"
+    cut.write_bytes(b"".join(lines))
+    db_path = tmp_path / "kb.db"
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(ENGLISH), str(cut)])
+    assert result.exit_code == 0, result.output
+    return [row[0] for row in sqlite3.connect(db_path).execute(
+        "select detail from quality_issues where kind in ('translation-cut-short', 'sections-without-rules')"
+    )]
+
+
+def test_a_part_cut_within_its_last_section_is_named(tmp_path: Path) -> None:
+    lines = CHINESE.read_bytes().splitlines(keepends=True)
+    start = next(index for index, line in enumerate(lines) if line.startswith(b"123.3."))
+    part_2 = next(i for i, line in enumerate(lines) if i > start and line.startswith(b"2. "))
+    assert cut_short(tmp_path, lines[:start] + lines[part_2:]) == [
+        "zhs-2025-02-07: part 1 ends with the rule that translates 123.2c of en-2025-02-07, which its section follows"
+        " with 21 rules nothing in it translates (123.3, 123.3a, 123.3b, 123.3c, 123.3d, 123.4, 123.5, 123.5a, …): its chapter"
+        " may be cut short"
+    ]
+
+
+def test_the_whole_file_is_not_named(tmp_path: Path) -> None:
+    assert cut_short(tmp_path, CHINESE.read_bytes().splitlines(keepends=True)) == []
