@@ -37,5 +37,11 @@ def test_a_part_cut_within_its_last_section_is_named(tmp_path: Path) -> None:
     ]
 
 
-def test_the_whole_file_is_not_named(tmp_path: Path) -> None:
-    assert cut_short(tmp_path, CHINESE.read_bytes().splitlines(keepends=True)) == []
+def test_the_real_translations_are_not_named(snapshot_db: Path) -> None:
+    """The snapshot's Chinese file, Korean chapter and Spanish rule page, whole (a page of one rule
+    lists no section, so it is not read)."""
+    db = sqlite3.connect(snapshot_db)
+    assert db.execute("select id from cr_versions where lang != 'en' order by id").fetchall() == [
+        ("es-pages-cr-page",), ("ko-2021-02-15",), ("zhs-2025-02-07",)
+    ]
+    assert db.execute("select detail from quality_issues where kind = 'translation-cut-short'").fetchall() == []
