@@ -65,7 +65,7 @@ QUALITY_ISSUE_KINDS: dict[str, str] = {
     "lost-characters": "rulings and printings holding U+FFFD, the mark a converter leaves where it could not read a character: those characters are lost upstream (in a CR file, a cr-format issue)",
     "markup-in-text": "rulings whose text holds an HTML tag, which no real ruling does: kept as printed",
     "missing-between-versions": "rules or glossary entries a CR version lacks while the versions on either side print them word for word: lost from its file, most likely",
-    "examples-lost": "a CR version in which more than a tenth of the rules that printed examples in the version before print none (no real update"
+    "examples-lost": "a CR version in which more than a tenth of the rules that printed examples in the version before (or, translated, in English) print none (no real update"
     " has taken them from more than 3 rules): its \"Example:\" paragraphs lost from its file, most likely",
     "sections-without-rules": "a translated CR's part that holds rules while sections its contents list hold none (and the English sections they are linked to hold some): a chapter cut short, or sections not translated",
     "translation-cut-short": "a translated CR's part whose last rule translates an English rule that its section follows with rules nothing in the"

@@ -67,3 +67,23 @@ def rules_after_last_translated(
         if after:
             cut.append((part, en_number, after))
     return cut
+
+
+def examples_not_translated(
+    doc: CRDocument, targets: dict[str, tuple[str, str]], english: dict[str, CRDocument]
+) -> tuple[list[str], int]:
+    """The rules of ``doc`` that print no example while the English rule each translates
+    (``targets``: translated number → (English version, number)) prints some, and how many of
+    its rules translate one that does. The real translations print every example their English
+    rules print (0 of 211 Chinese, 0 of 21 Korean rules lack them)."""
+    versions = {version_id for version_id, _ in targets.values()}
+    with_examples = {
+        (version_id, rule.number) for version_id in versions for rule in english[version_id].rules if rule.examples
+    }
+    lacking, translating = [], 0
+    for rule in doc.rules:
+        if rule.kind in ("rule", "subrule") and targets.get(rule.number) in with_examples:
+            translating += 1
+            if not rule.examples:
+                lacking.append(rule.number)
+    return lacking, translating

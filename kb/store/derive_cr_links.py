@@ -96,7 +96,10 @@ def link_cr_translations(db: sqlite_utils.Database, loaded: dict[str, CRDocument
     db.execute("delete from rule_links")
     db.execute("delete from glossary_links")
     db.execute("delete from keywords")
-    db.execute("delete from quality_issues where kind in ('sections-without-rules', 'translation-cut-short')")
+    db.execute(
+        "delete from quality_issues where kind in ('sections-without-rules', 'translation-cut-short')"
+        " or (kind = 'examples-lost' and document_id in (select document_id from cr_versions where lang != 'en'))"
+    )
     if "en" in join_undated_chapters(db):
         loaded = None  # an English version grew since it was read
     resolve_rule_refs(db)
@@ -128,6 +131,7 @@ def link_cr_translations(db: sqlite_utils.Database, loaded: dict[str, CRDocument
         links = _link_by_lineage(translated, en_version, how, english, lineages, glossary_links)
         _report_sections_without_rules(db, version_id, translated, english, links)
         _report_parts_cut_in_a_section(db, version_id, translated, (en_version, english[en_version]), links, lineages)
+        _report_examples_not_translated(db, version_id, translated, english, links)
         db.conn.executemany(
             "insert or replace into rule_links (rule_id, en_rule_id, status, confidence, reasons)"
             " select ?, id, ?, ?, ? from rules where id = ?",
@@ -227,6 +231,33 @@ def _report_parts_cut_in_a_section(
             ),
             row[0] if row else None,
         )
+
+
+def _report_examples_not_translated(
+    db: sqlite_utils.Database, version_id: str, translated: CRDocument, english: dict[str, CRDocument], links: list
+) -> None:
+    """``examples-lost`` for a translation in which more than a tenth of the rules that translate
+    an English rule with examples print none (``kb.link.cr_coverage``): as for an English edition
+    against the one before it (``kb.store.derive_history``)."""
+    from kb.link.cr_coverage import examples_not_translated
+    from kb.store.derive_history import EXAMPLES_LOST_KIND, EXAMPLES_LOST_SHARE
+    from kb.store.save import save_quality_issue
+
+    targets = {link.number: (link.en_version, link.en_number) for link in links if link.en_version and link.en_number}
+    lacking, translating = examples_not_translated(translated, targets, english)
+    if len(lacking) <= EXAMPLES_LOST_SHARE * translating:
+        return
+    row = db.execute("select document_id from cr_versions where id = ?", [version_id]).fetchone()
+    shown = ", ".join(lacking[:8]) + (", …" if len(lacking) > 8 else "")
+    save_quality_issue(
+        db,
+        QualityIssue(
+            EXAMPLES_LOST_KIND,
+            f"{version_id}: {len(lacking)} of the {translating} rules that translate an English rule with examples"
+            f" print none ({shown}): its file may have lost its examples",
+        ),
+        row[0] if row else None,
+    )
 
 
 def _consecutive(sections: list[str]) -> bool:

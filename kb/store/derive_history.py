@@ -221,7 +221,11 @@ def report_examples_lost(db: sqlite_utils.Database) -> None:
     """Name each version in which more than a tenth of the rules that printed examples in the
     version before print none: "Example:" paragraphs lost from its file, most likely (every rule
     and its text are still there, so nothing else notices)."""
-    db.execute(f"delete from quality_issues where kind = '{EXAMPLES_LOST_KIND}'")
+    # A translation's are its links' (kb.store.derive_cr_links).
+    db.execute(
+        f"delete from quality_issues where kind = '{EXAMPLES_LOST_KIND}'"
+        " and document_id not in (select document_id from cr_versions where lang != 'en')"
+    )
     found: dict[tuple[str, str, int | None, int], list[str]] = {}
     for row in db.query(EXAMPLES_LOST):
         key = (row["version_id"], row["before_id"], row["document_id"], row["before_with_examples"])

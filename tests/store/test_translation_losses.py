@@ -1,6 +1,6 @@
-"""A translated CR whose part ends short within its last section (kb.link.cr_coverage.rules_after_last_translated):
-the Chinese CR is one whole file, and rules cut from the end of a part skip no number. The Korean
-chapter posts: tests/store/test_korean_links.py."""
+"""What a translated CR can lose while every check of the file itself passes, seen against the
+English rules it translates (kb.link.cr_coverage): rules cut from the end of a part (they skip no
+number; the Korean chapter posts: tests/store/test_korean_links.py), and its examples."""
 from __future__ import annotations
 
 import sqlite3
@@ -45,3 +45,20 @@ def test_the_real_translations_are_not_named(snapshot_db: Path) -> None:
         ("es-pages-cr-page",), ("ko-2021-02-15",), ("zhs-2025-02-07",)
     ]
     assert db.execute("select detail from quality_issues where kind = 'translation-cut-short'").fetchall() == []
+
+
+def test_a_translation_without_its_examples_is_named(tmp_path: Path) -> None:
+    """The Chinese CR prints an example for each of the 211 rules that translate an English rule
+    with examples; without its "例" lines it prints none, and every rule is still there."""
+    lines = CHINESE.read_bytes().splitlines(keepends=True)
+    without = tmp_path / "2025-02-07-zh.txt"
+    without.write_bytes(b"".join(line for line in lines if not line.startswith("例".encode())))
+    db_path = tmp_path / "kb.db"
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(ENGLISH), str(without)])
+    assert result.exit_code == 0, result.output
+    db = sqlite3.connect(db_path)
+    assert db.execute("select count(*) from rules where version_id = 'zhs-2025-02-07'").fetchone() == (3175,)
+    assert db.execute("select detail from quality_issues where kind = 'examples-lost'").fetchall() == [
+        ("zhs-2025-02-07: 211 of the 211 rules that translate an English rule with examples print none (101.2, 101.4, 106.5, 106.6, 106.7, 107.1b, 107.4e, 107.4f, …): its file"
+         " may have lost its examples",)
+    ]
