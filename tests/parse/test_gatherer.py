@@ -292,3 +292,23 @@ def test_a_ruling_row_whose_date_cell_changed_markup_is_named_not_left_out_quiet
     [issue] = document.issues
     assert issue.kind == "layout-changed"
     assert issue.detail.startswith("c.html: face 1: 4 ruling text cells but 3 date cells: 1 rulings whose row was not recognised")
+
+
+@pytest.mark.parametrize("row, lost", [("textRow", "printed_text"), ("typeRow", "printed_type_line"), ("numberRow", "collector_number")])
+def test_a_field_row_renamed_is_named_not_left_out_quietly(row: str, lost: str) -> None:
+    """A renamed row took its field with it, and a page need not have every row (a vanilla card
+    has no text row): a row outside the ones the real pages show is named, left unread."""
+    data = (OLD / "birdsofparadise_ja.html").read_bytes()
+    whole = gatherer_old.parse(data, "b.html")
+    assert whole.issues == [] and getattr(whole.cards[0], lost)
+    renamed = gatherer_old.parse(data.replace(f"_{row}".encode(), f"_{row}2".encode()), "b.html")
+    assert getattr(renamed.cards[0], lost) is None
+    assert [(issue.kind, issue.detail) for issue in renamed.issues] == [(
+        "layout-changed",
+        f"b.html: face 1 shows a field this page layout never had ({row}2), left unread: the Gatherer markup may have changed",
+    )]
+
+
+def test_every_real_page_shows_known_rows_only() -> None:
+    for page in sorted(OLD.glob("*.html")):
+        assert [issue for issue in gatherer_old.parse(page.read_bytes(), page.name).issues if issue.kind == "layout-changed"] == []

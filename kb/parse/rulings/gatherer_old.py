@@ -43,6 +43,13 @@ DESCRIPTION = "Old Gatherer card page (Pages/Card/Details.aspx HTML, 2008-2024)"
 UNKNOWN_SYMBOL = "{?}"
 RULING_DATE_ID = re.compile(r"rulingsRepeater_ctl(\d+)_rulingDate$")
 RULING_TEXT_ID = re.compile(r"rulingsRepeater_ctl(\d+)_rulingText$")
+# The fields (``div.row`` ids, after the last "_") a card block shows: those of the real pages we
+# hold, and those other readers of the site name (FlavorText, ArtistCredit: ../shared/docs/SOURCES.md).
+# A row not among them is a field renamed, or one never seen: it is left unread, and said so.
+KNOWN_ROWS = frozenset({
+    "nameRow", "manaRow", "cmcRow", "typeRow", "textRow", "flavorRow", "FlavorText", "colorIndicatorRow", "markRow",
+    "ptRow", "setRow", "otherSetsRow", "rarityRow", "numberRow", "artistRow", "ArtistCredit", "playerRatingRow",
+})
 
 # Card-type words as each language prints them on type lines. Every card has a type line, so
 # these identify a printed page's language without relying on anything page-specific. Words
@@ -279,6 +286,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
         face_name = _field_text(component, "nameRow", issues, where)
         if not face_name:
             raise ParseError(f"{where} has an empty card name")
+        _check_rows_known(component, issues, where)
         faces.append(
             _Face(
                 name=face_name,
@@ -321,6 +329,23 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
     document.rulings = _ruling_records(faces, card, page_lang, name, issues)
     _check_rulings_found(soup, document, name)
     return document
+
+
+def _check_rows_known(component: Tag, issues: list[QualityIssue], where: str) -> None:
+    """A card block's field rows outside ``KNOWN_ROWS``: a field renamed ("textRow" as anything
+    else) took the printed text with it, with nothing else to notice (a vanilla card has no text
+    row at all)."""
+    unknown = sorted({
+        str(row.get("id")).rsplit("_", 1)[-1]
+        for row in component.find_all("div", class_="row", id=True)
+        if str(row.get("id")).rsplit("_", 1)[-1] not in KNOWN_ROWS
+    })
+    if unknown:
+        issues.append(QualityIssue(
+            "layout-changed",
+            f"{where} shows {'fields' if len(unknown) > 1 else 'a field'} this page layout never had"
+            f" ({', '.join(unknown)}), left unread: the Gatherer markup may have changed",
+        ))
 
 
 def _check_rulings_found(soup: BeautifulSoup, document: RulingsDocument, name: str) -> None:
