@@ -165,3 +165,21 @@ def test_a_page_of_the_live_site_is_judged_by_its_closing_tag():
     assert [rule.number for rule in cr_ko.parse(open_paragraph.encode(), "106.html").rules] == ["106", "106.5", "106.5a"]
     with pytest.raises(ParseError, match=r"^106\.html: truncated: the page ends before its closing </html> tag$"):
         cr_ko.parse(LIVE_PAGE[: LIVE_PAGE.index("<a name=\"106.5a\">")].encode(), "106.html")
+
+
+@pytest.mark.parametrize("cls", ["clause", "paragraph", "example"])
+def test_a_paragraph_class_renamed_is_read_by_what_it_holds_and_named(chapter, cls):
+    """The parser read three classes: a "clause" renamed lost all 255 subrules with no word.
+    A class the real posts never use is read by what its paragraphs hold, and named once."""
+    data = (FIXTURES / "2021-02-15-100.md").read_bytes().replace(f'class="{cls}"'.encode(), b'class="item"')
+    renamed = cr_ko.parse(data, "100.md")
+    assert [(rule.number, rule.kind, rule.title, rule.text, rule.examples) for rule in renamed.rules] == [
+        (rule.number, rule.kind, rule.title, rule.text, rule.examples) for rule in chapter.rules
+    ]
+    count = {"clause": 257, "paragraph": 179, "example": 26}[cls]  # 101.4d and 120.4c printed twice: one rule each
+    # Lines as the parser counts them: the post ends its lines in CRLF, CR and LF.
+    line = next(number for number, text in enumerate(data.decode().splitlines(), 1) if 'class="item"' in text)
+    assert renamed.warnings[-1] == (
+        f"100.md: line {line}: {count} paragraphs of class 'item', which the source never used"
+        " (the markup may have changed): read by what they hold (a rule number, an example's label)"
+    )

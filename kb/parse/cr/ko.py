@@ -36,6 +36,8 @@ DATE_LINE = re.compile(r"이 규칙은\s*(?P<raw>\d{4}\s*년\s*\d{1,2}\s*월\s*\
 # One pattern for every block we read, so they come out in document order.
 BLOCK = re.compile(
     r"<p\s+class=\"(?P<cls>paragraph|clause|example)\"[^>]*>(?P<para>.*?)</p>"
+    # A class the source never used (``KNOWN_CLASSES``): a renamed "clause" took every subrule with it.
+    r"|<p\s+class=\"(?P<other_cls>(?!(?:paragraph|clause|example|contentsList|legal)\")[^\"]*)\"[^>]*>(?P<other_para>.*?)</p>"
     r"|^#{2,4}[ \t]*(?P<md_heading>[^\n]+?)[ \t]*$"
     r"|<h[1-4][^>]*>(?P<html_heading>.*?)</h[1-4]>"
     r"|<p>(?P<bare_p>.*?)</p>"
@@ -58,6 +60,10 @@ TRAILING_ENGLISH = re.compile(r"(?P<english>[A-Za-z][A-Za-z0-9 ,'’\-/&()]*)$")
 SYMBOL_FILE = re.compile(r"/(?P<code>[A-Za-z0-9]+)\.(?:gif|png|svg|jpe?g)$", re.IGNORECASE)
 # "2B", "BP", "GW", "GUP": hybrid and Phyrexian symbols are printed without their slashes.
 SPLIT_SYMBOL = re.compile(r"^(?:[2WUBRGC][WUBRGCP]|[WUBRG]{2}P)$")
+
+
+# Every paragraph class of the real posts: rules, subrules, examples, the contents list, the credits.
+KNOWN_CLASSES = ("paragraph", "clause", "example", "contentsList", "legal")
 
 
 def sniff(data: bytes, name: str = "") -> bool:
@@ -84,9 +90,18 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
         if part[1]:
             english_titles[part[0].number] = part[1]
     seen = {rule.number for rule in rules}
+    unknown_classes: dict[str, list[int]] = {}
     for match in BLOCK.finditer(body):
         line_number = body.count("\n", 0, match.start()) + 1 + _front_matter_lines(front_matter)
+        if match["other_cls"] is not None:
+            unknown_classes.setdefault(match["other_cls"], []).append(line_number)
         _read_block(match, rules, english_titles, seen, warnings, name, line_number)
+    for cls, lines in unknown_classes.items():
+        warnings.append(
+            f"{name}: line {lines[0]}: {len(lines)} paragraph{'s' if len(lines) > 1 else ''} of class {cls!r},"
+            " which the source never used (the markup may have changed): read by what they hold"
+            " (a rule number, an example's label)"
+        )
     raw_date, effective_date = _date(body)
     finish_rules(rules)
     if not rules:
@@ -221,10 +236,10 @@ def _read_block(
     name: str,
     line_number: int,
 ) -> None:
-    raw = match["para"] or match["bare_p"] or match["bare_line"]
+    raw = match["para"] or match["other_para"] or match["bare_p"] or match["bare_line"]
     if raw is not None:
         raw = STRONG_TAG.sub("**", raw)  # the live site's HTML: <strong>100.1.</strong>
-    if match["cls"] == "example":
+    if match["cls"] == "example" or (match["other_cls"] is not None and EXAMPLE_LABEL.match(raw or "")):
         if not rules:
             raise ParseError(f"{name}: line {line_number}: example before any rule")
         rules[-1].examples.append(_example_text(raw or ""))
