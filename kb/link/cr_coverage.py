@@ -34,7 +34,6 @@ def sections_with_rules(doc: CRDocument) -> set[str]:
     return {rule.section for rule in doc.rules if rule.kind in ("rule", "subrule") and rule.section}
 
 
-
 def rules_after_last_translated(
     doc: CRDocument, targets: dict[str, str], english: CRDocument
 ) -> list[tuple[str, str, list[str]]]:

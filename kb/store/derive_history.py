@@ -223,8 +223,8 @@ def report_examples_lost(db: sqlite_utils.Database) -> None:
     and its text are still there, so nothing else notices)."""
     # A translation's are its links' (kb.store.derive_cr_links).
     db.execute(
-        f"delete from quality_issues where kind = '{EXAMPLES_LOST_KIND}'"
-        " and document_id not in (select document_id from cr_versions where lang != 'en')"
+        f"delete from quality_issues where kind = '{EXAMPLES_LOST_KIND}' and (document_id is null"
+        " or document_id not in (select document_id from cr_versions where lang != 'en' and document_id is not null))"
     )
     found: dict[tuple[str, str, int | None, int], list[str]] = {}
     for row in db.query(EXAMPLES_LOST):

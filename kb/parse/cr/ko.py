@@ -33,11 +33,13 @@ DESCRIPTION = "Korean Comprehensive Rules, youbeebee.net Markdown/HTML pages (co
 
 FRONT_MATTER = re.compile(r"\A---\n(?P<body>.*?)\n---\n", re.DOTALL)
 DATE_LINE = re.compile(r"이 규칙은\s*(?P<raw>\d{4}\s*년\s*\d{1,2}\s*월\s*\d{1,2}\s*일)\s*부터 시행")
+# Every paragraph class of the real posts: rules, subrules, examples, the contents list, the credits.
+KNOWN_CLASSES = ("paragraph", "clause", "example", "contentsList", "legal")
 # One pattern for every block we read, so they come out in document order.
 BLOCK = re.compile(
     r"<p\s+class=\"(?P<cls>paragraph|clause|example)\"[^>]*>(?P<para>.*?)</p>"
     # A class the source never used (``KNOWN_CLASSES``): a renamed "clause" took every subrule with it.
-    r"|<p\s+class=\"(?P<other_cls>(?!(?:paragraph|clause|example|contentsList|legal)\")[^\"]*)\"[^>]*>(?P<other_para>.*?)</p>"
+    rf"|<p\s+class=\"(?P<other_cls>(?!(?:{'|'.join(KNOWN_CLASSES)})\")[^\"]*)\"[^>]*>(?P<other_para>.*?)</p>"
     r"|^#{2,4}[ \t]*(?P<md_heading>[^\n]+?)[ \t]*$"
     r"|<h[1-4][^>]*>(?P<html_heading>.*?)</h[1-4]>"
     r"|<p>(?P<bare_p>.*?)</p>"
@@ -60,10 +62,6 @@ TRAILING_ENGLISH = re.compile(r"(?P<english>[A-Za-z][A-Za-z0-9 ,'’\-/&()]*)$")
 SYMBOL_FILE = re.compile(r"/(?P<code>[A-Za-z0-9]+)\.(?:gif|png|svg|jpe?g)$", re.IGNORECASE)
 # "2B", "BP", "GW", "GUP": hybrid and Phyrexian symbols are printed without their slashes.
 SPLIT_SYMBOL = re.compile(r"^(?:[2WUBRGC][WUBRGCP]|[WUBRG]{2}P)$")
-
-
-# Every paragraph class of the real posts: rules, subrules, examples, the contents list, the credits.
-KNOWN_CLASSES = ("paragraph", "clause", "example", "contentsList", "legal")
 
 
 def sniff(data: bytes, name: str = "") -> bool:
