@@ -86,3 +86,14 @@ def examples_not_translated(
             if not rule.examples:
                 lacking.append(rule.number)
     return lacking, translating
+
+
+def glossary_not_translated(doc: CRDocument, linked_terms: set[str], english: CRDocument) -> list[str]:
+    """The terms of ``english``'s glossary that no entry of ``doc``'s translates (``linked_terms``:
+    the English terms its entries are linked to), when ``doc`` has a glossary at all. The
+    glossary keeps the English order in translation and is aligned entry by entry, so an entry
+    cut from it leaves exactly its English twin unlinked; the real Chinese glossary translates all
+    703 of its edition's."""
+    if not doc.glossary:
+        return []
+    return [entry.term for entry in english.glossary if entry.term not in linked_terms]

@@ -97,7 +97,7 @@ def link_cr_translations(db: sqlite_utils.Database, loaded: dict[str, CRDocument
     db.execute("delete from glossary_links")
     db.execute("delete from keywords")
     db.execute(
-        "delete from quality_issues where kind in ('sections-without-rules', 'translation-cut-short')"
+        "delete from quality_issues where kind in ('sections-without-rules', 'translation-cut-short', 'glossary-not-translated')"
         " or (kind = 'examples-lost' and document_id in (select document_id from cr_versions where lang != 'en'))"
     )
     if "en" in join_undated_chapters(db):
@@ -128,6 +128,8 @@ def link_cr_translations(db: sqlite_utils.Database, loaded: dict[str, CRDocument
         if en_version is None:
             continue
         glossary_links = link_glossary(translated, english[en_version])
+        if how == "effective-date":  # the very edition it translates: nothing added or removed since
+            _report_glossary_not_translated(db, version_id, translated, (en_version, english[en_version]), glossary_links)
         links = _link_by_lineage(translated, en_version, how, english, lineages, glossary_links)
         _report_sections_without_rules(db, version_id, translated, english, links)
         _report_parts_cut_in_a_section(db, version_id, translated, (en_version, english[en_version]), links, lineages)
@@ -255,6 +257,31 @@ def _report_examples_not_translated(
             EXAMPLES_LOST_KIND,
             f"{version_id}: {len(lacking)} of the {translating} rules that translate an English rule with examples"
             f" print none ({shown}): its file may have lost its examples",
+        ),
+        row[0] if row else None,
+    )
+
+
+def _report_glossary_not_translated(
+    db: sqlite_utils.Database, version_id: str, translated: CRDocument, english: tuple[str, CRDocument], glossary_links: list
+) -> None:
+    """``glossary-not-translated``: the entries of the English glossary ``translated`` translates
+    that its own glossary leaves out (``kb.link.cr_coverage``)."""
+    from kb.link.cr_coverage import glossary_not_translated
+    from kb.store.save import save_quality_issue
+
+    en_version, en_doc = english
+    missing = glossary_not_translated(translated, {link.en_term for link in glossary_links}, en_doc)
+    if not missing:
+        return
+    row = db.execute("select document_id from cr_versions where id = ?", [version_id]).fetchone()
+    shown = ", ".join(missing[:8]) + (", …" if len(missing) > 8 else "")
+    save_quality_issue(
+        db,
+        QualityIssue(
+            "glossary-not-translated",
+            f"{version_id}: {len(missing)} of the {len(en_doc.glossary)} glossary entries of {en_version}, which it"
+            f" translates, have no entry in its glossary ({shown}): lost from its file, or left untranslated",
         ),
         row[0] if row else None,
     )

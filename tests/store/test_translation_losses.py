@@ -1,6 +1,7 @@
 """What a translated CR can lose while every check of the file itself passes, seen against the
 English rules it translates (kb.link.cr_coverage): rules cut from the end of a part (they skip no
-number; the Korean chapter posts: tests/store/test_korean_links.py), and its examples."""
+number; the Korean chapter posts: tests/store/test_korean_links.py), its examples, and entries of
+its glossary."""
 from __future__ import annotations
 
 import sqlite3
@@ -44,7 +45,9 @@ def test_the_real_translations_are_not_named(snapshot_db: Path) -> None:
     assert db.execute("select id from cr_versions where lang != 'en' order by id").fetchall() == [
         ("es-pages-cr-page",), ("ko-2021-02-15",), ("zhs-2025-02-07",)
     ]
-    assert db.execute("select detail from quality_issues where kind = 'translation-cut-short'").fetchall() == []
+    assert db.execute(
+        "select detail from quality_issues where kind in ('translation-cut-short', 'glossary-not-translated', 'examples-lost')"
+    ).fetchall() == []
 
 
 def test_a_translation_without_its_examples_is_named(tmp_path: Path) -> None:
@@ -61,4 +64,24 @@ def test_a_translation_without_its_examples_is_named(tmp_path: Path) -> None:
     assert db.execute("select detail from quality_issues where kind = 'examples-lost'").fetchall() == [
         ("zhs-2025-02-07: 211 of the 211 rules that translate an English rule with examples print none (101.2, 101.4, 106.5, 106.6, 106.7, 107.1b, 107.4e, 107.4f, …): its file"
          " may have lost its examples",)
+    ]
+
+
+def test_glossary_entries_cut_are_named(tmp_path: Path) -> None:
+    """Three entries cut from the middle of the Chinese glossary: its terms keep their order and
+    its blank lines, and the other 700 entries still link to their English twins."""
+    lines = CHINESE.read_bytes().splitlines(keepends=True)
+    glossary = max(index for index, line in enumerate(lines) if line.strip() == "词汇表".encode())
+    # The fourth blank line after the glossary's 300th line: three whole entries after it go.
+    blanks = [index for index, line in enumerate(lines) if index > glossary + 300 and not line.strip()]
+    cut = tmp_path / "2025-02-07-zh.txt"
+    cut.write_bytes(b"".join(lines[: blanks[0] + 1] + lines[blanks[3] + 1 :]))
+    db_path = tmp_path / "kb.db"
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(ENGLISH), str(cut)])
+    assert result.exit_code == 0, result.output
+    db = sqlite3.connect(db_path)
+    assert db.execute("select count(*) from glossary where version_id = 'zhs-2025-02-07'").fetchone() == (700,)
+    assert db.execute("select detail from quality_issues where kind = 'glossary-not-translated'").fetchall() == [
+        ("zhs-2025-02-07: 3 of the 703 glossary entries of en-2025-02-07, which it translates, have no entry in its"
+         " glossary (Cipher, City’s Blessing, Clash): lost from its file, or left untranslated",)
     ]
