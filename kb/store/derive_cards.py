@@ -11,7 +11,7 @@ import sqlite_utils
 
 from kb.normalise.names import name_key
 from kb.records import QualityIssue
-from kb.store.save import save_quality_issue, write_differences
+from kb.store.save import first_few, save_quality_issue, write_differences
 
 
 def resolve_card_names(db: sqlite_utils.Database) -> None:
@@ -118,7 +118,7 @@ def ensure_cards_exist(db: sqlite_utils.Database, ruling_names: RulingNames | No
     name_cards_from_rulings(db, missing, None if ruling_names is None else ruling_names.found_for(missing))
     if missing:
         # One issue, not one per card: a rulings bulk file imported alone would flood the table.
-        shown = ", ".join(missing[:5]) + (", …" if len(missing) > 5 else "")
+        shown = first_few(missing, 5)
         save_quality_issue(
             db,
             QualityIssue(

@@ -181,7 +181,7 @@ def _report_sections_without_rules(
             held[en_version] = sections_with_rules(english[en_version])
         return en_number in held[en_version]
 
-    row = db.execute("select document_id from cr_versions where id = ?", [version_id]).fetchone()
+    document_id = _document_of(db, version_id)
     for part, sections in sections_without_rules(translated, english_holds_rules):
         listed = sections[0] if len(sections) == 1 else f"{sections[0]}–{sections[-1]}" if _consecutive(sections) else ", ".join(sections)
         save_quality_issue(
@@ -192,7 +192,7 @@ def _report_sections_without_rules(
                 f" of its contents {'hold' if len(sections) > 1 else 'holds'} none: its chapter may be cut short,"
                 " or not translated",
             ),
-            row[0] if row else None,
+            document_id,
         )
 
 
@@ -206,7 +206,7 @@ def _report_parts_cut_in_a_section(
     each link there by the lineage of its rule (a link may name the edition after: a Korean CR
     between two held ones), and only when that edition is not newer than the translation."""
     from kb.link.cr_coverage import rules_after_last_translated
-    from kb.store.save import save_quality_issue
+    from kb.store.save import first_few, save_quality_issue
 
     en_version, en_doc = english
     if not (translated.effective_date and en_doc.effective_date and en_doc.effective_date <= translated.effective_date):
@@ -220,9 +220,9 @@ def _report_parts_cut_in_a_section(
             lineage = lineages.lineage_of(link.en_version, link.en_number)
             if lineage in number_in_edition:
                 targets[link.number] = number_in_edition[lineage]
-    row = db.execute("select document_id from cr_versions where id = ?", [version_id]).fetchone()
+    document_id = _document_of(db, version_id)
     for part, last, after in rules_after_last_translated(translated, targets, en_doc):
-        shown = ", ".join(after[:8]) + (", …" if len(after) > 8 else "")
+        shown = first_few(after)
         save_quality_issue(
             db,
             QualityIssue(
@@ -231,7 +231,7 @@ def _report_parts_cut_in_a_section(
                 f" follows with {len(after)} {'rules' if len(after) > 1 else 'rule'} nothing in it translates ({shown}):"
                 " its chapter may be cut short",
             ),
-            row[0] if row else None,
+            document_id,
         )
 
 
@@ -243,14 +243,14 @@ def _report_examples_not_translated(
     against the one before it (``kb.store.derive_history``)."""
     from kb.link.cr_coverage import examples_not_translated
     from kb.store.derive_history import EXAMPLES_LOST_KIND, EXAMPLES_LOST_SHARE
-    from kb.store.save import save_quality_issue
+    from kb.store.save import first_few, save_quality_issue
 
     targets = {link.number: (link.en_version, link.en_number) for link in links if link.en_version and link.en_number}
     lacking, translating = examples_not_translated(translated, targets, english)
     if len(lacking) <= EXAMPLES_LOST_SHARE * translating:
         return
-    row = db.execute("select document_id from cr_versions where id = ?", [version_id]).fetchone()
-    shown = ", ".join(lacking[:8]) + (", …" if len(lacking) > 8 else "")
+    document_id = _document_of(db, version_id)
+    shown = first_few(lacking)
     save_quality_issue(
         db,
         QualityIssue(
@@ -258,7 +258,7 @@ def _report_examples_not_translated(
             f"{version_id}: {len(lacking)} of the {translating} rules that translate an English rule with examples"
             f" print none ({shown}): its file may have lost its examples",
         ),
-        row[0] if row else None,
+        document_id,
     )
 
 
@@ -268,14 +268,14 @@ def _report_glossary_not_translated(
     """``glossary-not-translated``: the entries of the English glossary ``translated`` translates
     that its own glossary leaves out (``kb.link.cr_coverage``)."""
     from kb.link.cr_coverage import glossary_not_translated
-    from kb.store.save import save_quality_issue
+    from kb.store.save import first_few, save_quality_issue
 
     en_version, en_doc = english
     missing = glossary_not_translated(translated, {link.en_term for link in glossary_links}, en_doc)
     if not missing:
         return
-    row = db.execute("select document_id from cr_versions where id = ?", [version_id]).fetchone()
-    shown = ", ".join(missing[:8]) + (", …" if len(missing) > 8 else "")
+    document_id = _document_of(db, version_id)
+    shown = first_few(missing)
     save_quality_issue(
         db,
         QualityIssue(
@@ -283,8 +283,13 @@ def _report_glossary_not_translated(
             f"{version_id}: {len(missing)} of the {len(en_doc.glossary)} glossary entries of {en_version}, which it"
             f" translates, have no entry in its glossary ({shown}): lost from its file, or left untranslated",
         ),
-        row[0] if row else None,
+        document_id,
     )
+
+
+def _document_of(db: sqlite_utils.Database, version_id: str) -> int | None:
+    row = db.execute("select document_id from cr_versions where id = ?", [version_id]).fetchone()
+    return row[0] if row else None
 
 
 def _consecutive(sections: list[str]) -> bool:

@@ -25,7 +25,7 @@ from kb.records import CRDocument, QualityIssue, Rule
 from kb.store.bulk_indexes import indexes_made_after
 from kb.store.derive_cr_links import load_cr_document
 from kb.store.derive_lineage import by_number_steps, save_glossary_lineages, save_lineage_links, save_lineages
-from kb.store.save import save_quality_issue
+from kb.store.save import first_few, save_quality_issue
 from kb.store.schema import stable_id
 
 # Canned queries for the Datasette metadata (merged by the owner of kb/metadata.py).
@@ -188,7 +188,7 @@ def report_entries_missing_between(db: sqlite_utils.Database) -> None:
         found.setdefault(key, []).append(row["old_number"])
     for (version_id, before_id, after_id, document_id, glossary), numbers in found.items():
         what = "glossary entries" if glossary else "rules"
-        shown = ", ".join(numbers[:8]) + (", …" if len(numbers) > 8 else "")
+        shown = first_few(numbers)
         save_quality_issue(db, QualityIssue(
             MISSING_KIND,
             f"{version_id}: {len(numbers)} {what} of {before_id} are missing from it and back in {after_id}"
@@ -233,7 +233,7 @@ def report_examples_lost(db: sqlite_utils.Database) -> None:
     for (version_id, before_id, document_id, before_with_examples), numbers in found.items():
         if len(numbers) <= EXAMPLES_LOST_SHARE * before_with_examples:
             continue
-        shown = ", ".join(numbers[:8]) + (", …" if len(numbers) > 8 else "")
+        shown = first_few(numbers)
         save_quality_issue(db, QualityIssue(
             EXAMPLES_LOST_KIND,
             f"{version_id}: {len(numbers)} of the {before_with_examples} rules that print examples in {before_id}"

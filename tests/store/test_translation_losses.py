@@ -16,13 +16,18 @@ ENGLISH = ROOT / "data" / "snapshot" / "cr" / "en" / "2025-02-07.txt"
 CHINESE = ROOT / "tests" / "fixtures" / "cr-zh" / "2025-02-07-zh.txt"
 
 
-def cut_short(tmp_path: Path, lines: list[bytes]) -> list[str]:
-    cut = tmp_path / "2025-02-07-zh.txt"
-    cut.write_bytes(b"".join(lines))
+def imported_with(tmp_path: Path, lines: list[bytes]) -> sqlite3.Connection:
+    """The English edition and the Chinese file of ``lines`` imported (with exit 0: nothing refused)."""
+    damaged = tmp_path / "2025-02-07-zh.txt"
+    damaged.write_bytes(b"".join(lines))
     db_path = tmp_path / "kb.db"
-    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(ENGLISH), str(cut)])
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(ENGLISH), str(damaged)])
     assert result.exit_code == 0, result.output
-    return [row[0] for row in sqlite3.connect(db_path).execute(
+    return sqlite3.connect(db_path)
+
+
+def cut_short(tmp_path: Path, lines: list[bytes]) -> list[str]:
+    return [row[0] for row in imported_with(tmp_path, lines).execute(
         "select detail from quality_issues where kind in ('translation-cut-short', 'sections-without-rules')"
     )]
 
@@ -54,12 +59,7 @@ def test_a_translation_without_its_examples_is_named(tmp_path: Path) -> None:
     """The Chinese CR prints an example for each of the 211 rules that translate an English rule
     with examples; without its "例" lines it prints none, and every rule is still there."""
     lines = CHINESE.read_bytes().splitlines(keepends=True)
-    without = tmp_path / "2025-02-07-zh.txt"
-    without.write_bytes(b"".join(line for line in lines if not line.startswith("例".encode())))
-    db_path = tmp_path / "kb.db"
-    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(ENGLISH), str(without)])
-    assert result.exit_code == 0, result.output
-    db = sqlite3.connect(db_path)
+    db = imported_with(tmp_path, [line for line in lines if not line.startswith("例".encode())])
     assert db.execute("select count(*) from rules where version_id = 'zhs-2025-02-07'").fetchone() == (3175,)
     assert db.execute("select detail from quality_issues where kind = 'examples-lost'").fetchall() == [
         ("zhs-2025-02-07: 211 of the 211 rules that translate an English rule with examples print none (101.2, 101.4, 106.5, 106.6, 106.7, 107.1b, 107.4e, 107.4f, …): its file"
@@ -74,13 +74,9 @@ def test_glossary_entries_cut_are_named(tmp_path: Path) -> None:
     glossary = max(index for index, line in enumerate(lines) if line.strip() == "词汇表".encode())
     # The fourth blank line after the glossary's 300th line: three whole entries after it go.
     blanks = [index for index, line in enumerate(lines) if index > glossary + 300 and not line.strip()]
-    cut = tmp_path / "2025-02-07-zh.txt"
-    cut.write_bytes(b"".join(lines[: blanks[0] + 1] + lines[blanks[3] + 1 :]))
-    db_path = tmp_path / "kb.db"
-    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(ENGLISH), str(cut)])
-    assert result.exit_code == 0, result.output
-    db = sqlite3.connect(db_path)
+    db = imported_with(tmp_path, lines[: blanks[0] + 1] + lines[blanks[3] + 1 :])
     assert db.execute("select count(*) from glossary where version_id = 'zhs-2025-02-07'").fetchone() == (700,)
+    assert db.execute("select count(*) from glossary_links").fetchone() == (700,)
     assert db.execute("select detail from quality_issues where kind = 'glossary-not-translated'").fetchall() == [
         ("zhs-2025-02-07: 3 of the 703 glossary entries of en-2025-02-07, which it translates, have no entry in its"
          " glossary (Cipher, City’s Blessing, Clash): lost from its file, or left untranslated",)
