@@ -4,6 +4,7 @@ Parsers are pure: bytes in, these records out. Nothing here touches the network 
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,6 +99,12 @@ QUALITY_ISSUE_KINDS: dict[str, str] = {
     "untranslated": "a 'translation' whose text is the English text",
     "unlinked-translation": "a translated ruling that matched no English ruling",
 }
+
+
+def first_few(items: Sequence[object], count: int = 8) -> str:
+    """``items`` as an issue names them: the first ``count``, then "…" for the rest (the issue
+    says how many there are)."""
+    return ", ".join(str(item) for item in items[:count]) + (", …" if len(items) > count else "")
 
 
 @dataclass

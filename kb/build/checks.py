@@ -17,7 +17,7 @@ from typing import TypeVar
 from kb.normalise.lang import SCRYFALL_LANGS
 from kb.normalise.mojibake import DoubleEncoded, double_encoded_runs, might_hold_runs, undo_double_encoding
 from kb.normalise.text import clean_text
-from kb.records import CardName, CardRecord, CRDocument, ParseError, QualityIssue, RulingRecord
+from kb.records import CardName, CardRecord, CRDocument, ParseError, QualityIssue, RulingRecord, first_few
 
 # Magic was first printed in 1993; a ruling dated before it, or more than a year ahead, is a misprint.
 EARLIEST_RULING = "1993-01-01"
@@ -153,7 +153,7 @@ def cr_lost_characters(document: CRDocument, name: str) -> list[str]:
     found = []
     marked = [where for where, text in texts if REPLACEMENT in text]
     if marked:
-        shown = ", ".join(marked[:8]) + (" …" if len(marked) > 8 else "")
+        shown = first_few(marked)
         found.append(f"{name}: {len(marked)} rules or glossary entries hold U+FFFD marks, characters the file's converter could not read ({shown})")
     # Most rules hold no "?" at all: the pattern, tried at every character, is kept for those that do.
     replaced = [
@@ -162,7 +162,7 @@ def cr_lost_characters(document: CRDocument, name: str) -> list[str]:
         for word in QUESTIONED_WORD.findall(text) if "/" not in word and "=" not in word
     ]
     if replaced:
-        shown = ", ".join(f"{word} in {where}" for where, word in replaced[:5]) + (" …" if len(replaced) > 5 else "")
+        shown = first_few([f"{word} in {where}" for where, word in replaced], 5)
         found.append(f"{name}: {len(replaced)} words hold '?' between two letters ({shown}): characters the file's converter could not write, replaced")
     return found
 

@@ -12,7 +12,7 @@ import re
 
 import sqlite_utils
 
-from kb.records import CRDocument
+from kb.records import CRDocument, first_few
 from kb.store.save_cr import version_id_for
 
 
@@ -59,7 +59,7 @@ def cr_version_id(db: sqlite_utils.Database, cr: CRDocument, source_id: str, doc
                 continue
         if candidate == base:
             return candidate, None
-        sample = ", ".join(first_conflict[:5]) + (" …" if len(first_conflict) > 5 else "")
+        sample = first_few(first_conflict, 5)
         return candidate, (
             f"{cr.lang} CR dated {cr.effective_date} from source {source_id!r} differs from version {base} "
             f"in {len(first_conflict)} rules ({sample}); kept as version {candidate}, {base} unchanged"

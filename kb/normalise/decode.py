@@ -14,7 +14,7 @@ import unicodedata
 from functools import lru_cache
 
 from kb.normalise.mojibake import describe_double_encoding, undo_double_encoding
-from kb.records import ParseError, QualityIssue
+from kb.records import ParseError, QualityIssue, first_few
 
 # Phrases real CR files contain outside ASCII (card names in the Arabian Nights list, marks).
 DEFAULT_KNOWN_PHRASES: tuple[str, ...] = (
@@ -139,7 +139,7 @@ def describe_repairs(data: bytes, name: str) -> str:
     text = LINE_BREAK.sub("\n", data.decode("utf-8", errors="surrogateescape"))
     positions = [m.start() for m in LONE_SURROGATE.finditer(text)]
     lines = sorted({text.count("\n", 0, position) + 1 for position in positions[:200]})
-    shown = ", ".join(str(line) for line in lines[:8]) + (" …" if len(lines) > 8 else "")
+    shown = first_few(lines)
     return (
         f"{name}: {len(positions)} bytes are not valid UTF-8 (lines {shown}); each was read alone as "
         "Windows-1252, the rest of the file as UTF-8: check those lines"

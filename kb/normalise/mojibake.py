@@ -14,6 +14,8 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from kb.records import first_few
+
 
 def _reading(byte: int) -> str:
     """The character Windows-1252 reads ``byte`` as; Latin-1's for the five bytes it leaves
@@ -142,7 +144,7 @@ def describe_double_encoding(text: str, name: str) -> str:
     """One line: how many characters were found encoded twice, on which lines, as what."""
     runs = double_encoded_runs(text)
     lines = sorted({text.count("\n", 0, run.position) + 1 for run in runs[:200]})
-    shown = ", ".join(str(line) for line in lines[:8]) + (" …" if len(lines) > 8 else "")
+    shown = first_few(lines)
     commonest = Counter((run.run, run.meant) for run in runs).most_common(3)
     examples = ", ".join(f"{run!r} → {meant!r}" for (run, meant), _ in commonest)
     return (

@@ -10,8 +10,8 @@ from operator import itemgetter
 import sqlite_utils
 
 from kb.normalise.names import name_key
-from kb.records import QualityIssue
-from kb.store.save import first_few, save_quality_issue, write_differences
+from kb.records import QualityIssue, first_few
+from kb.store.save import save_quality_issue, write_differences
 
 
 def resolve_card_names(db: sqlite_utils.Database) -> None:

@@ -13,7 +13,7 @@ from itertools import pairwise
 
 import sqlite_utils
 
-from kb.records import CRDocument, GlossaryEntry, QualityIssue, Rule
+from kb.records import CRDocument, GlossaryEntry, QualityIssue, Rule, first_few
 from kb.store.schema import stable_id
 
 
@@ -206,7 +206,7 @@ def _report_parts_cut_in_a_section(
     each link there by the lineage of its rule (a link may name the edition after: a Korean CR
     between two held ones), and only when that edition is not newer than the translation."""
     from kb.link.cr_coverage import rules_after_last_translated
-    from kb.store.save import first_few, save_quality_issue
+    from kb.store.save import save_quality_issue
 
     en_version, en_doc = english
     if not (translated.effective_date and en_doc.effective_date and en_doc.effective_date <= translated.effective_date):
@@ -243,7 +243,7 @@ def _report_examples_not_translated(
     against the one before it (``kb.store.derive_history``)."""
     from kb.link.cr_coverage import examples_not_translated
     from kb.store.derive_history import EXAMPLES_LOST_KIND, EXAMPLES_LOST_SHARE
-    from kb.store.save import first_few, save_quality_issue
+    from kb.store.save import save_quality_issue
 
     targets = {link.number: (link.en_version, link.en_number) for link in links if link.en_version and link.en_number}
     lacking, translating = examples_not_translated(translated, targets, english)
@@ -268,7 +268,7 @@ def _report_glossary_not_translated(
     """``glossary-not-translated``: the entries of the English glossary ``translated`` translates
     that its own glossary leaves out (``kb.link.cr_coverage``)."""
     from kb.link.cr_coverage import glossary_not_translated
-    from kb.store.save import first_few, save_quality_issue
+    from kb.store.save import save_quality_issue
 
     en_version, en_doc = english
     missing = glossary_not_translated(translated, {link.en_term for link in glossary_links}, en_doc)

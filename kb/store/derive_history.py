@@ -21,11 +21,11 @@ from kb.link.cr_diff import Change, diff_and_pairing, same_content
 from kb.link.cr_merges import LineageLink, confirmed_links
 from kb.link.keyword_vocabulary import KeywordIndex
 from kb.link.ruling_citations import link_ruling
-from kb.records import CRDocument, QualityIssue, Rule
+from kb.records import CRDocument, QualityIssue, Rule, first_few
 from kb.store.bulk_indexes import indexes_made_after
 from kb.store.derive_cr_links import load_cr_document
 from kb.store.derive_lineage import by_number_steps, save_glossary_lineages, save_lineage_links, save_lineages
-from kb.store.save import first_few, save_quality_issue
+from kb.store.save import save_quality_issue
 from kb.store.schema import stable_id
 
 # Canned queries for the Datasette metadata (merged by the owner of kb/metadata.py).

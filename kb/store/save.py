@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, replace
 
 import sqlite_utils
@@ -109,12 +109,6 @@ def save_document(
         pk="id",
     )
     return document_id
-
-
-def first_few(items: Sequence[str], count: int = 8) -> str:
-    """``items`` as an issue names them: the first ``count``, then "…" for the rest (the issue
-    says how many there are)."""
-    return ", ".join(items[:count]) + (", …" if len(items) > count else "")
 
 
 def save_quality_issue(

@@ -24,7 +24,7 @@ from functools import cache
 
 from kb.normalise.dates import parse_date
 from kb.normalise.lang import SCRYFALL_LANGS, detect_lang
-from kb.records import CardName, ParseError, QualityIssue, RulingRecord, RulingsDocument
+from kb.records import CardName, ParseError, QualityIssue, RulingRecord, RulingsDocument, first_few
 
 FORMAT_NAME = "card-page-capture"
 DESCRIPTION = "Text capture of a rulings site's card page: dated rulings with localized page chrome"
@@ -271,7 +271,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
         raise ParseError(f"{name}: no dated ruling found (no line starts with a date)")
     issues: list[QualityIssue] = []
     if joined:
-        shown = ", ".join(str(number) for number in joined[:8]) + (" …" if len(joined) > 8 else "")
+        shown = first_few(joined)
         issues.append(QualityIssue("joined-lines", f"{name}: lines {shown} each held more than one ruling (a ruling's"
                                    " bullet and date, or date and source, inside a line: its line breaks were lost); read apart"))
     card_name = _card_name_of(layout.chrome_before)
