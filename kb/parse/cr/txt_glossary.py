@@ -26,13 +26,19 @@ def reads_as_term(text: str) -> bool:
 def blank_lines_warning(name: str, lines: list[str], entries: list[GlossaryEntry]) -> list[str]:
     """A warning when the glossary's entries are not set apart by blank lines, as every official
     file sets them (a copy that lost them): each entry was then told from its term line alone."""
-    blocks = len(_blocks(lines))
-    if len(entries) < 20 or blocks * 2 > len(entries):
-        return []
-    return [
-        f"{name}: the glossary's {len(entries)} entries are not set apart by blank lines ({blocks} runs of lines):"
+    warning = blank_lines_lost(name, len(entries), len(_blocks(lines)))
+    return [warning] if warning else []
+
+
+def blank_lines_lost(name: str, entries: int, runs: int) -> str | None:
+    """The warning for a glossary (English or translated) of ``entries`` entries in ``runs`` runs
+    of lines between blank lines, when fewer than two entries a run says its blank lines were lost."""
+    if entries < 20 or runs * 2 > entries:
+        return None
+    return (
+        f"{name}: the glossary's {entries} entries are not set apart by blank lines ({runs} runs of lines):"
         " each was told from its term line alone; a term that reads like a sentence was read into the entry before it"
-    ]
+    )
 
 
 def parse_glossary(name: str, lines: list[str]) -> list[GlossaryEntry]:

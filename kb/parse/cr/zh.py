@@ -19,6 +19,7 @@ from kb.normalise.dates import parse_date
 from kb.normalise.decode import decode_text
 from kb.normalise.refs import SUBRULE_LETTERS, extract_refs
 from kb.parse.cr.gaps import numbering_gaps
+from kb.parse.cr.txt_glossary import blank_lines_lost
 from kb.records import CRDocument, GlossaryEntry, ParseError, Rule, TruncatedCR
 
 FORMAT_NAME = "cr-zh-txt"
@@ -303,12 +304,10 @@ def parse_glossary_blocks(lines: list[str], name: str = "", warnings: list[str] 
     and said so in ``warnings``: read by blocks, its glossary had been one entry."""
     blocks = _blocks(lines)
     apart = [entry for block in blocks for entry in _entries_by_term_lines(block)]
-    if len(apart) >= 20 and len(blocks) * 2 <= len(apart):
+    lost = blank_lines_lost(name, len(apart), len(blocks))
+    if lost:
         if warnings is not None:
-            warnings.append(
-                f"{name}: the glossary's {len(apart)} entries are not set apart by blank lines ({len(blocks)} runs of lines):"
-                " each was told from its term line alone; a term that reads like a sentence was read into the entry before it"
-            )
+            warnings.append(lost)
         blocks = apart
     entries: list[GlossaryEntry] = []
     for block in blocks:
