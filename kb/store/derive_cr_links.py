@@ -9,11 +9,10 @@ Undated chapters of a translation join its dated version here, whatever the impo
 from __future__ import annotations
 
 import json
-from itertools import pairwise
 
 import sqlite_utils
 
-from kb.records import CRDocument, GlossaryEntry, QualityIssue, Rule, first_few
+from kb.records import CRDocument, GlossaryEntry, Rule
 from kb.store.schema import stable_id
 
 
@@ -92,14 +91,12 @@ def link_cr_translations(db: sqlite_utils.Database, loaded: dict[str, CRDocument
     """``loaded``: English versions already read back by this derive (the history's), not read twice."""
     from kb.link.cr_glossary_links import link_glossary
     from kb.link.cr_translations import link_rules
+    from kb.store.translation_coverage import clear_what_translations_lack, report_what_it_lacks
 
     db.execute("delete from rule_links")
     db.execute("delete from glossary_links")
     db.execute("delete from keywords")
-    db.execute(
-        "delete from quality_issues where kind in ('sections-without-rules', 'translation-cut-short', 'glossary-not-translated')"
-        " or (kind = 'examples-lost' and document_id in (select document_id from cr_versions where lang != 'en'))"
-    )
+    clear_what_translations_lack(db)
     if "en" in join_undated_chapters(db):
         loaded = None  # an English version grew since it was read
     resolve_rule_refs(db)
@@ -128,12 +125,8 @@ def link_cr_translations(db: sqlite_utils.Database, loaded: dict[str, CRDocument
         if en_version is None:
             continue
         glossary_links = link_glossary(translated, english[en_version])
-        if how == "effective-date":  # the very edition it translates: nothing added or removed since
-            _report_glossary_not_translated(db, version_id, translated, (en_version, english[en_version]), glossary_links)
         links = _link_by_lineage(translated, en_version, how, english, lineages, glossary_links)
-        _report_sections_without_rules(db, version_id, translated, english, links)
-        _report_parts_cut_in_a_section(db, version_id, translated, (en_version, english[en_version]), links, lineages)
-        _report_examples_not_translated(db, version_id, translated, english, links)
+        report_what_it_lacks(db, version_id, translated, english, (en_version, how), links, glossary_links, lineages.of)
         db.conn.executemany(
             "insert or replace into rule_links (rule_id, en_rule_id, status, confidence, reasons)"
             " select ?, id, ?, ?, ? from rules where id = ?",
@@ -160,140 +153,6 @@ def link_cr_translations(db: sqlite_utils.Database, loaded: dict[str, CRDocument
         " values (?,?,?,?,?,?,?)",
         list(keyword_rows.values()),
     )
-
-
-def _report_sections_without_rules(
-    db: sqlite_utils.Database, version_id: str, translated: CRDocument, english: dict[str, CRDocument], links: list
-) -> None:
-    """The sections ``translated`` lists without rules while the English section each is linked
-    to (by identity: ``links``) has some (``kb.link.cr_coverage``)."""
-    from kb.link.cr_coverage import sections_with_rules, sections_without_rules
-    from kb.store.save import save_quality_issue
-
-    linked = {link.number: (link.en_version, link.en_number) for link in links if link.en_version and link.en_number}
-    held: dict[str, set[str]] = {}
-
-    def english_holds_rules(section: str) -> bool:
-        if section not in linked:
-            return False  # nothing to compare with: not named
-        en_version, en_number = linked[section]
-        if en_version not in held:
-            held[en_version] = sections_with_rules(english[en_version])
-        return en_number in held[en_version]
-
-    document_id = _document_of(db, version_id)
-    for part, sections in sections_without_rules(translated, english_holds_rules):
-        listed = sections[0] if len(sections) == 1 else f"{sections[0]}–{sections[-1]}" if _consecutive(sections) else ", ".join(sections)
-        save_quality_issue(
-            db,
-            QualityIssue(
-                "sections-without-rules",
-                f"{version_id}: part {part} holds rules, but {'sections' if len(sections) > 1 else 'section'} {listed}"
-                f" of its contents {'hold' if len(sections) > 1 else 'holds'} none: its chapter may be cut short,"
-                " or not translated",
-            ),
-            document_id,
-        )
-
-
-def _report_parts_cut_in_a_section(
-    db: sqlite_utils.Database, version_id: str, translated: CRDocument, english: tuple[str, CRDocument], links: list,
-    lineages: _English_lineages,
-) -> None:
-    """The parts of ``translated`` whose last rule translates an English rule that its section
-    follows with rules nothing translates (``kb.link.cr_coverage``): a chapter post cut within its
-    last section. Read in the English edition the translation is said to translate (``english``),
-    each link there by the lineage of its rule (a link may name the edition after: a Korean CR
-    between two held ones), and only when that edition is not newer than the translation."""
-    from kb.link.cr_coverage import rules_after_last_translated
-    from kb.store.save import save_quality_issue
-
-    en_version, en_doc = english
-    if not (translated.effective_date and en_doc.effective_date and en_doc.effective_date <= translated.effective_date):
-        return
-    number_in_edition = {lineage: number for (version, number), lineage in lineages.of.items() if version == en_version}
-    targets = {}
-    for link in links:
-        if link.en_version == en_version and link.en_number:
-            targets[link.number] = link.en_number
-        elif link.en_version and link.en_number:
-            lineage = lineages.lineage_of(link.en_version, link.en_number)
-            if lineage in number_in_edition:
-                targets[link.number] = number_in_edition[lineage]
-    document_id = _document_of(db, version_id)
-    for part, last, after in rules_after_last_translated(translated, targets, en_doc):
-        shown = first_few(after)
-        save_quality_issue(
-            db,
-            QualityIssue(
-                "translation-cut-short",
-                f"{version_id}: part {part} ends with the rule that translates {last} of {en_version}, which its section"
-                f" follows with {len(after)} {'rules' if len(after) > 1 else 'rule'} nothing in it translates ({shown}):"
-                " its chapter may be cut short",
-            ),
-            document_id,
-        )
-
-
-def _report_examples_not_translated(
-    db: sqlite_utils.Database, version_id: str, translated: CRDocument, english: dict[str, CRDocument], links: list
-) -> None:
-    """``examples-lost`` for a translation in which more than a tenth of the rules that translate
-    an English rule with examples print none (``kb.link.cr_coverage``): as for an English edition
-    against the one before it (``kb.store.derive_history``)."""
-    from kb.link.cr_coverage import examples_not_translated
-    from kb.store.derive_history import EXAMPLES_LOST_KIND, EXAMPLES_LOST_SHARE
-    from kb.store.save import save_quality_issue
-
-    targets = {link.number: (link.en_version, link.en_number) for link in links if link.en_version and link.en_number}
-    lacking, translating = examples_not_translated(translated, targets, english)
-    if len(lacking) <= EXAMPLES_LOST_SHARE * translating:
-        return
-    document_id = _document_of(db, version_id)
-    shown = first_few(lacking)
-    save_quality_issue(
-        db,
-        QualityIssue(
-            EXAMPLES_LOST_KIND,
-            f"{version_id}: {len(lacking)} of the {translating} rules that translate an English rule with examples"
-            f" print none ({shown}): its file may have lost its examples",
-        ),
-        document_id,
-    )
-
-
-def _report_glossary_not_translated(
-    db: sqlite_utils.Database, version_id: str, translated: CRDocument, english: tuple[str, CRDocument], glossary_links: list
-) -> None:
-    """``glossary-not-translated``: the entries of the English glossary ``translated`` translates
-    that its own glossary leaves out (``kb.link.cr_coverage``)."""
-    from kb.link.cr_coverage import glossary_not_translated
-    from kb.store.save import save_quality_issue
-
-    en_version, en_doc = english
-    missing = glossary_not_translated(translated, {link.en_term for link in glossary_links}, en_doc)
-    if not missing:
-        return
-    document_id = _document_of(db, version_id)
-    shown = first_few(missing)
-    save_quality_issue(
-        db,
-        QualityIssue(
-            "glossary-not-translated",
-            f"{version_id}: {len(missing)} of the {len(en_doc.glossary)} glossary entries of {en_version}, which it"
-            f" translates, have no entry in its glossary ({shown}): lost from its file, or left untranslated",
-        ),
-        document_id,
-    )
-
-
-def _document_of(db: sqlite_utils.Database, version_id: str) -> int | None:
-    row = db.execute("select document_id from cr_versions where id = ?", [version_id]).fetchone()
-    return row[0] if row else None
-
-
-def _consecutive(sections: list[str]) -> bool:
-    return all(int(later) == int(earlier) + 1 for earlier, later in pairwise(sections))
 
 
 class _English_lineages:  # noqa: N801 (a small record, named for what it holds)
