@@ -21,12 +21,12 @@ from kb.link.cr_diff import Change, diff_and_pairing, same_content
 from kb.link.cr_merges import LineageLink, confirmed_links
 from kb.link.keyword_vocabulary import KeywordIndex
 from kb.link.ruling_citations import link_ruling
-from kb.records import CRDocument, QualityIssue, Rule, first_few
+from kb.records import CRDocument, Rule
 from kb.store.bulk_indexes import indexes_made_after
 from kb.store.derive_cr_links import load_cr_document
 from kb.store.derive_lineage import by_number_steps, save_glossary_lineages, save_lineage_links, save_lineages
-from kb.store.save import save_quality_issue
 from kb.store.schema import stable_id
+from kb.store.version_losses import report_version_losses
 
 # Canned queries for the Datasette metadata (merged by the owner of kb/metadata.py).
 HISTORY_QUERIES: dict[str, dict[str, str]] = {
@@ -155,90 +155,11 @@ def save_cr_history(db: sqlite_utils.Database) -> History:
     versions = english_versions(db)
     documents = english_documents(db, versions)
     maps, links = save_changes(db, versions, documents)
-    report_entries_missing_between(db)
-    report_examples_lost(db)
+    report_version_losses(db)
     by_version = save_lineages(db, versions, documents, maps)
     save_lineage_links(db, versions, by_version, links)
     save_glossary_lineages(db, versions, documents)
     return versions, documents, by_version
-
-
-MISSING_KIND = "missing-between-versions"
-# Rules or glossary entries removed from a version and added back, word for word, in the next.
-MISSING_BETWEEN = """
-    select removed.new_version_id as version_id, removed.old_version_id as before_id,
-        added.new_version_id as after_id, removed.entry_kind, removed.old_number, cr_versions.document_id
-    from cr_changes as removed
-    join cr_changes as added on added.old_version_id = removed.new_version_id and added.kind = 'added'
-        and added.entry_kind = removed.entry_kind and added.new_text = removed.old_text
-    join cr_versions on cr_versions.id = removed.new_version_id
-    where removed.kind = 'removed' and removed.old_text != ''
-    order by removed.new_version_id, removed.position"""
-
-
-def report_entries_missing_between(db: sqlite_utils.Database) -> None:
-    """Name each version that lacks rules or glossary entries that the versions on either side
-    of it print word for word: lost from its file, most likely (a block cut from the end of a
-    section passes every check of the file itself). The editions we hold have none."""
-    db.execute(f"delete from quality_issues where kind = '{MISSING_KIND}'")
-    found: dict[tuple, list[str]] = {}
-    for row in db.query(MISSING_BETWEEN):
-        glossary = row["entry_kind"] == "glossary"
-        key = (row["version_id"], row["before_id"], row["after_id"], row["document_id"], glossary)
-        found.setdefault(key, []).append(row["old_number"])
-    for (version_id, before_id, after_id, document_id, glossary), numbers in found.items():
-        what = "glossary entries" if glossary else "rules"
-        shown = first_few(numbers)
-        save_quality_issue(db, QualityIssue(
-            MISSING_KIND,
-            f"{version_id}: {len(numbers)} {what} of {before_id} are missing from it and back in {after_id}"
-            f" word for word ({shown}): its file may have lost them",
-        ), document_id)
-
-
-EXAMPLES_LOST_KIND = "examples-lost"
-# Rules of the version before that printed examples and, paired with a rule of this version,
-# print none, beside how many of the version before's rules printed any.
-EXAMPLES_LOST = """
-    select changes.new_version_id as version_id, changes.old_version_id as before_id,
-        cr_versions.document_id, changes.new_number,
-        (select count(distinct rule_examples.rule_id) from rule_examples
-            join rules on rules.id = rule_examples.rule_id
-            where rules.version_id = changes.old_version_id) as before_with_examples
-    from cr_changes as changes
-    join cr_versions on cr_versions.id = changes.new_version_id
-    where changes.kind in ('changed', 'moved-changed') and changes.aspects like '%examples%'
-        and exists (select 1 from rule_examples where rule_id = changes.old_rule_id)
-        and not exists (select 1 from rule_examples where rule_id = changes.new_rule_id)
-    order by changes.new_version_id, changes.position"""
-# Of the real English updates since 1999 none took every example from more than 3 rules (of
-# 57–215 rules printing any: 3.5 % at most; tests/store/test_examples_lost.py). A file whose
-# "Example:" paragraphs were not read loses them from all of its rules.
-EXAMPLES_LOST_SHARE = 0.1
-
-
-def report_examples_lost(db: sqlite_utils.Database) -> None:
-    """Name each version in which more than a tenth of the rules that printed examples in the
-    version before print none: "Example:" paragraphs lost from its file, most likely (every rule
-    and its text are still there, so nothing else notices)."""
-    # A translation's are its links' (kb.store.derive_cr_links).
-    db.execute(
-        f"delete from quality_issues where kind = '{EXAMPLES_LOST_KIND}' and (document_id is null"
-        " or document_id not in (select document_id from cr_versions where lang != 'en' and document_id is not null))"
-    )
-    found: dict[tuple[str, str, int | None, int], list[str]] = {}
-    for row in db.query(EXAMPLES_LOST):
-        key = (row["version_id"], row["before_id"], row["document_id"], row["before_with_examples"])
-        found.setdefault(key, []).append(row["new_number"])
-    for (version_id, before_id, document_id, before_with_examples), numbers in found.items():
-        if len(numbers) <= EXAMPLES_LOST_SHARE * before_with_examples:
-            continue
-        shown = first_few(numbers)
-        save_quality_issue(db, QualityIssue(
-            EXAMPLES_LOST_KIND,
-            f"{version_id}: {len(numbers)} of the {before_with_examples} rules that print examples in {before_id}"
-            f" print none in it ({shown}): its file may have lost its \"Example:\" paragraphs",
-        ), document_id)
 
 
 def save_ruling_links(db: sqlite_utils.Database, history: History | None, carry_from: Path | None = None) -> None:

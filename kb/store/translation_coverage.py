@@ -21,15 +21,15 @@ from kb.link.cr_coverage import (
     sections_without_rules,
 )
 from kb.records import CRDocument, QualityIssue, first_few
-from kb.store.derive_history import EXAMPLES_LOST_KIND, EXAMPLES_LOST_SHARE
 from kb.store.save import save_quality_issue
+from kb.store.version_losses import EXAMPLES_LOST_KIND, EXAMPLES_LOST_SHARE
 
 KINDS = ("sections-without-rules", "translation-cut-short", "glossary-not-translated")
 
 
 def clear_what_translations_lack(db: sqlite_utils.Database) -> None:
     """Delete the issues ``report_what_it_lacks`` writes (an English edition's ``examples-lost``
-    is the CR history's: ``kb.store.derive_history``)."""
+    is the CR history's: ``kb.store.version_losses``)."""
     db.execute(
         f"delete from quality_issues where kind in ({', '.join('?' * len(KINDS))})"
         " or (kind = ? and document_id in (select document_id from cr_versions where lang != 'en'))",
@@ -130,7 +130,7 @@ def _examples_not_translated(
 ) -> list[QualityIssue]:
     """``examples-lost`` for a translation in which more than a tenth of the rules that translate
     an English rule with examples print none: as for an English edition against the one before
-    it (``kb.store.derive_history``)."""
+    it (``kb.store.version_losses``)."""
     lacking, translating = examples_not_translated(translated, _targets(links), english)
     if len(lacking) <= EXAMPLES_LOST_SHARE * translating:
         return []

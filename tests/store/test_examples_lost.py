@@ -1,4 +1,4 @@
-"""A CR file whose "Example:" paragraphs were not read (kb.store.derive_history.report_examples_lost):
+"""A CR file whose "Example:" paragraphs were not read (kb.store.version_losses.report_examples_lost):
 every rule and its text are still there, so no check of the file itself notices."""
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def test_a_file_without_its_examples_is_named(tmp_path: Path) -> None:
 
 
 def test_real_updates_take_every_example_from_three_rules_at_most(snapshot_db: Path, tmp_path: Path) -> None:
-    """The figure the check's share stands on (kb.store.derive_history.EXAMPLES_LOST_SHARE): the
+    """The figure the check's share stands on (kb.store.version_losses.EXAMPLES_LOST_SHARE): the
     snapshot's 31 English editions of 2003–2026, and the two real files before them."""
     db = sqlite_utils.Database(snapshot_db)
     losses = dict(db.execute(EXAMPLES_LOST_FROM).fetchall())

@@ -1,5 +1,5 @@
 """Rules a CR version lacks while the versions on either side print them word for word
-(kb.store.derive_history.report_entries_missing_between): a block cut from the end of a section
+(kb.store.version_losses.report_entries_missing_between): a block cut from the end of a section
 passes every check of the file itself."""
 from __future__ import annotations
 
