@@ -24,11 +24,12 @@ DOTTED_NUMBER = re.compile(r"(?<![\w.])[1-9]\d{2}\.\d+[a-z]?(?![\w])")
 NUMBER_MASK = "#"
 MAY_HOLD_NUMBER = re.compile(r"\d\.\d|[Rr]ule \d")
 # Typography is not content: 2014 switched to curly quotes and dropped "_Magic_" italics,
-# and ranges went from "601.2e-g" to "601.2e–g". Comparison folds these; display keeps them.
+# and ranges went from "601.2e-g" to "601.2e–g"; files set in ASCII (2009, and 2019-01-25 among
+# curly-quoted ones) print "--" for a dash and "(r)" for "®". Comparison folds these; display keeps them.
 # (str.translate with a dict is slow on long texts; a few str.replace calls are not.)
 TYPOGRAPHY = (
-    ("’", "'"), ("‘", "'"), ("“", '"'), ("”", '"'), ("–", "-"), ("—", "-"), ("‑", "-"),
-    ("\u00a0", " "), ("(TM)", "™"), ("(tm)", "™"), ("(R)", "®"),
+    ("’", "'"), ("‘", "'"), ("“", '"'), ("”", '"'), ("–", "-"), ("—", "-"), ("‑", "-"), ("--", "-"),
+    ("\u00a0", " "), ("(TM)", "™"), ("(tm)", "™"), ("(R)", "®"), ("(r)", "®"),
 )
 ITALICS = re.compile(r"(?<!\w)_(\S(?:[^_\n]*\S)?)_(?!\w)")
 WORD = re.compile(r"\S+")

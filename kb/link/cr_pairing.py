@@ -6,7 +6,8 @@ the old version is paired with at most one entry of the new version. Renumbering
 paired by content and by what the rest of the document says about them, not only by number:
 
 1. same number, same content once rule numbers inside the text are masked;
-2. identical masked content under another number (a pure renumbering);
+2. identical masked content under another number (a pure renumbering), or the same statement
+   with its examples rewritten (unique on both sides);
 3. cross-references that follow the move: a rule whose only change is a cited number
    ("see rule 500.6" became "see rule 603.2b") says where the cited rule went;
 4. a heading whose subrules moved together moves with them ("701.47 Connive" → "701.50"),
@@ -14,17 +15,21 @@ paired by content and by what the rest of the document says about them, not only
    Turn" → 719 "Ending Turns and Phases" in 2022; 420 "State-Based Effects" → 704 "State-Based
    Actions" in 2009), unless they went under a rule that is closer to its own predecessor: the
    heading was folded into it (700.8 and its subrules went under 206.3 in 2021; 206.3 stays 206.3,
-   700.8 is removed and merged there, and the new 700.8 is another rule);
+   700.8 is removed and merged there, and the new 700.8 is another rule), or the rule it would
+   be states what another rule stated (2016's 508.2 "Second, the active player gets priority" is
+   2015's 508.3, though 2015's 508.2 left its subrule 508.2a there);
 5. an edited subrule of a moved rule keeps its letter under the new parent;
 6. same number, similar content ("changed");
 7. similar content elsewhere, same section first, then anywhere through a rare-word index
    (never all pairs: the 2009 renumbering would be 1,000 × 2,000 comparisons); a rule may
    become a subrule and back ("711.1c" → "711.2"), a heading never becomes a numbered rule;
    left-overs of a section that are each other's best match by statement (examples aside: a
-   divided rule lives on where its statement went);
+   divided rule lives on where its statement went); never a subrule about one keyword with one
+   about another ("Multiple instances of banding ..." is not "... of intimidate ...");
 8. what is left under the same number is "changed" however little is left of it, unless the
-   rule's own children or parent say it is another rule now: a heading none of whose children went
-   under that number's new heading (502.14 "Snow-Covered" of 2003, "Vigilance" of 2006), or a
+   rule's own children or parent say it is another rule now: a heading too few of whose children
+   went under that number's new heading (a section: none; a rule: not most, 502.14 "Snow-Covered"
+   of 2003, "Vigilance" of 2006, one of whose four subrules was alike one of Vigilance's), or a
    child whose heading went elsewhere; the rest is "removed" or "added" (``kb.link.cr_merges``
    says which of those were merged or split off).
 
@@ -150,6 +155,24 @@ def _pair_identical_elsewhere(pairing: Pairing) -> None:
             pairing.pair(old.number, new.number)
 
 
+def _pair_same_statement_elsewhere(pairing: Pairing) -> None:
+    """The same statement (title and text, cited numbers masked) under another number, its examples
+    rewritten: the rule moved and was given a new example (2006's 407.2 is 2009's 112.11, its
+    example now Muraganda Petroglyphs). Only a statement that one free entry holds on each side."""
+    olds: dict[tuple[str, tuple[str, ...]], list[Entry]] = defaultdict(list)
+    news: dict[tuple[str, tuple[str, ...]], list[Entry]] = defaultdict(list)
+    for old in pairing.free_old():
+        if old.rule.examples:
+            olds[(_kind_class(old.rule), tuple(old.statement))].append(old)
+    for new in pairing.free_new():
+        if new.rule.examples:
+            news[(_kind_class(new.rule), tuple(new.statement))].append(new)
+    for key, old_entries in olds.items():
+        new_entries = news.get(key, [])
+        if len(old_entries) == 1 and len(new_entries) == 1 and _kinds_compatible(old_entries[0].rule, new_entries[0].rule):
+            pairing.pair(old_entries[0].number, new_entries[0].number)
+
+
 def followed_references(pairing: Pairing) -> Counter[tuple[str, str]]:
     """Votes "old X is new Y" from paired rules that cite X before and Y after, in the same place.
 
@@ -213,7 +236,7 @@ def _pair_headings_by_children(pairing: Pairing) -> None:
         if majority and target in pairing.new and pairing.is_free(None, target) and pairing.new[target].rule.kind == old.rule.kind:
             if _own_number_is_closer(pairing, old, pairing.new[target]):
                 pairing.folded[old.number] = target
-            else:
+            elif not _statement_is_anothers(pairing, old, pairing.new[target]):
                 pairing.pair(old.number, target)
 
 
@@ -242,6 +265,29 @@ def _own_number_is_closer(pairing: Pairing, old: Entry, new: Entry) -> bool:
         and _kinds_compatible(own.rule, new.rule)
         and similarity(own.words, new.words) > similarity(old.words, new.words)
     )
+
+
+def _statement_is_anothers(pairing: Pairing, old: Entry, new: Entry) -> bool:
+    """True when the rule ``new`` now heads states what another free rule of its section stated,
+    more like it than ``old`` is: ``new`` is that rule, and ``old``'s subrules only stayed where
+    they were. In 2016 "Second, the active player gets priority" (508.2) is 2015's 508.3 ("Third,
+    the active player gets priority"), not 2015's 508.2 ("Second, any abilities that triggered on
+    attackers being declared go on the stack"), whose 508.2a is still 508.2a and whose statement
+    is now 508.2b. Sections are their titles and their rules, and keep to those."""
+    if old.rule.kind != "rule":
+        return False
+    own = similarity(old.statement, new.statement)
+    for other in pairing.free_old():
+        if other is old or other.rule.kind not in NUMBERED_KINDS or _section_of(other) != _section_of(new):
+            continue
+        if not _kinds_compatible(other.rule, new.rule):
+            continue
+        bar = max(own, MUTUAL_IN_SECTION)
+        if similarity_bound(other.statement_counts, new.statement_counts) <= bar:
+            continue
+        if similarity(other.statement, new.statement) > bar:
+            return True
+    return False
 
 
 def _pair_children_of_moved_parents(pairing: Pairing) -> None:
@@ -277,7 +323,7 @@ def _same_number(pairing: Pairing, old: Entry) -> Entry | None:
 def _pair_in_place(pairing: Pairing, threshold: float) -> None:
     for old in pairing.free_old():
         new = _same_number(pairing, old)
-        if new is not None and similarity(old.words, new.words) >= threshold:
+        if new is not None and not _about_other_keywords(pairing, old, new) and similarity(old.words, new.words) >= threshold:
             pairing.pair(old.number, old.number)
 
 
@@ -292,7 +338,7 @@ def _pair_left_in_place(pairing: Pairing) -> None:
         if _same_number(pairing, old) is None:
             continue
         children = old_children.get(old.number)
-        if children and not _where_children_went(pairing, old, children)[old.number]:
+        if children and not _children_stayed(pairing, old, children):
             continue
         parent = old.rule.parent
         if parent and parent in pairing.old and pairing.old_to_new.get(parent) != parent:
@@ -300,6 +346,39 @@ def _pair_left_in_place(pairing: Pairing) -> None:
         pairing.pair(old.number, old.number)
         if not children:
             pairing.by_number.add(old.number)
+
+
+def _children_stayed(pairing: Pairing, heading: Entry, children: list[Entry]) -> bool:
+    """Whether enough of a heading's children went under its number's new heading for the number
+    alone to keep it: most of a rule's subrules (one alike subrule is not enough: "Multiple
+    instances of snow-covered on the same land are redundant" is 0.8 alike "Multiple instances of
+    vigilance on the same creature are redundant", every keyword's last subrule), any of a
+    section's rules (a section is retitled while its rules are renumbered: 2003's 504 "Face-Down
+    Spells and Permanents", before it "Face-Down Creatures")."""
+    stayed = _where_children_went(pairing, heading, children)[heading.number]
+    return stayed * 2 > len(children) if heading.rule.kind == "rule" else stayed > 0
+
+
+def _about_other_keywords(pairing: Pairing, old: Entry, new: Entry) -> bool:
+    """Whether two subrules are about two keywords, however alike their words: every keyword has
+    its "Multiple instances of [it] are redundant" (2003's 502.14d of Snow-Covered and 2006's
+    502.14c of Vigilance, 0.8 alike; 2009's 702.2d of Deathtouch and 2013's 702.88d of Infect, 0.96).
+    So are two subrules of rules with different titles, not paired, when each names its own
+    rule's title only."""
+    if old.rule.kind != "subrule" or new.rule.kind != "subrule":
+        return False
+    if pairing.old_to_new.get(old.rule.parent or "") == new.rule.parent:
+        return False  # one keyword renamed: 2025's Umbra Armor, before it Totem Armor
+    old_title = _title_of(pairing.old.get(old.rule.parent or ""))
+    new_title = _title_of(pairing.new.get(new.rule.parent or ""))
+    if not old_title or not new_title or old_title == new_title:
+        return False
+    old_text, new_text = (old.rule.text or "").casefold(), (new.rule.text or "").casefold()
+    return old_title in old_text and new_title in new_text and old_title not in new_text and new_title not in old_text
+
+
+def _title_of(heading: Entry | None) -> str:
+    return (heading.rule.title or "").casefold() if heading is not None else ""
 
 
 def _threshold(old: Entry, new: Entry) -> float:
@@ -311,7 +390,7 @@ def _assign_best(pairing: Pairing, candidates: Iterable[tuple[Entry, Entry]]) ->
     """Greedy best-first assignment of scored candidate pairs above their threshold."""
     scored = []
     for old, new in candidates:
-        if not _kinds_compatible(old.rule, new.rule):
+        if not _kinds_compatible(old.rule, new.rule) or _about_other_keywords(pairing, old, new):
             continue
         shared = len(old.word_set & new.word_set)
         union = len(old.word_set) + len(new.word_set) - shared
@@ -380,7 +459,7 @@ def _pair_mutual_best_in_section(pairing: Pairing) -> None:
         if old.rule.kind not in NUMBERED_KINDS or len(old.words) < SHORT_CONTENT_WORDS:
             continue
         for new in new_by_section.get(_section_of(old), []):
-            if not _kinds_compatible(old.rule, new.rule):
+            if not _kinds_compatible(old.rule, new.rule) or _about_other_keywords(pairing, old, new):
                 continue
             # A score below the bar, or not above either side's best so far, changes nothing.
             bound = similarity_bound(old.statement_counts, new.statement_counts)
@@ -405,6 +484,7 @@ def pairing_of(
     pairing = Pairing(old=entries(old_doc), new=entries(new_doc))
     _pair_unchanged_and_masked_equal(pairing)
     _pair_identical_elsewhere(pairing)
+    _pair_same_statement_elsewhere(pairing)
     _pair_by_followed_references(pairing)
     _pair_headings_by_children(pairing)
     _pair_children_of_moved_parents(pairing)

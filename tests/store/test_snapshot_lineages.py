@@ -32,11 +32,14 @@ def member(conn: sqlite3.Connection, version: str, number: str, later_version: s
         ("810.7e", None, "805.10f is a new copy"),
         ("810.7f", None, "805.10g is a new copy"),
         # Kaladesh's update (2016-09-30) stopped putting triggered abilities on the stack as a
-        # step: "Fourth, … go on the stack" became 509.5 on their trigger conditions, and the
-        # main phase's and declare attackers' steps that did so were removed.
+        # step: "Fourth, … go on the stack" became 509.5 on their trigger conditions, the main
+        # phase's step that did so was removed and the declare attackers' one became 508.2b; each
+        # step's "the active player gets priority" moved up one number.
         ("509.4", "509.5", "rewritten as 509.5 by Kaladesh's update"),
         ("505.4", None, "removed by Kaladesh's update; 2019's 505.4 (Sagas) is another rule"),
-        ("508.3", None, "removed by Kaladesh's update; 2019's 508.3 is another rule"),
+        ("508.2", "508.2b", "the declare attackers' triggers, a subrule since Kaladesh's update"),
+        ("508.3", "508.2", "the active player gets priority, 508.2 since Kaladesh's update (as 509.5 → 509.4)"),
+        ("509.5", "509.4", "the active player gets priority, one number up"),
         ("107.14", None, "the moon symbol, removed by Magic Origins' update; the energy symbol is another rule"),
         ("702.72b", None, "removed by Battle for Zendikar's update; 2019's 702.110c is another rule"),
     ],
