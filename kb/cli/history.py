@@ -5,6 +5,7 @@ Each is a ``click.Command`` the ``mtgkb`` group attaches. Versions come from the
 """
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 
 import click
@@ -100,9 +101,20 @@ def _change_line(change: Change) -> str:
     return f"{change.kind:16} {numbers}{aspects}{by_number}: {change.compact_diff()}"
 
 
+def _iso_date(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    """DATE as YYYY-MM-DD: any other text compared with the versions' dates as text would pick
+    some version ("June 1 2025" sorts after every ISO date: the newest) and name it in force."""
+    try:
+        if len(value) == 10 and datetime.date.fromisoformat(value).isoformat() == value:
+            return value
+    except ValueError:
+        pass
+    raise click.BadParameter(f"{value!r} is not a date written YYYY-MM-DD (e.g. 2025-06-01)")
+
+
 @click.command(name="rule-at")
 @click.argument("number")
-@click.argument("date")
+@click.argument("date", callback=_iso_date)
 @click.option(
     "--today", "as_today", is_flag=True,
     help="NUMBER is the rule's number in the newest version: show that rule (its lineage) as it was on DATE",

@@ -28,27 +28,29 @@ from kb.store.derive_lineage import by_number_steps, save_glossary_lineages, sav
 from kb.store.schema import stable_id
 from kb.store.version_losses import report_version_losses
 
-# Canned queries for the Datasette metadata (merged by the owner of kb/metadata.py).
+# Canned queries for the Datasette metadata (merged by the owner of kb/metadata.py). A date is
+# taken only as YYYY-MM-DD, a real day (``date(d, '+0 days')`` rolls 2025-02-30 over): compared as
+# text, "June 1, 2025" sorted after every version's date, and the newest edition was said in force.
 HISTORY_QUERIES: dict[str, dict[str, str]] = {
     "rule_on_date": {
         "title": "What did rule X say on date D?",
-        "description": "The rule as the English version in force on the date (by effective date) has it.",
+        "description": "The rule as the English version in force on the date (by effective date) has it. The date is YYYY-MM-DD; any other text finds nothing.",
         "sql": """select v.id as version_id, v.effective_date, r.number, r.title, r.text,
     (select group_concat(line, char(10)) from (
         select s.number || ' ' || s.text as line from rules s
         where s.version_id = r.version_id and s.parent_number = r.number and s.kind = 'subrule'
         order by s.position)) as subrules
 from rules r join cr_versions v on v.id = r.version_id
-where v.id = (select id from cr_versions where lang = 'en' and effective_date <= :date
+where v.id = (select id from cr_versions where lang = 'en' and effective_date <= :date and date(:date, '+0 days') = :date
               order by effective_date desc limit 1)
   and r.number = :number""",
     },
     "rule_today_on_date": {
         "title": "What did today's rule X say on date D?",
-        "description": "The same rule (its lineage) as the English version in force on the date had it, whatever its number then.",
+        "description": "The same rule (its lineage) as the English version in force on the date had it, whatever its number then. The date is YYYY-MM-DD; any other text finds nothing.",
         "sql": """select v.id as version_id, v.effective_date, r.number, r.title, r.text, r.lineage_id
 from rules r join cr_versions v on v.id = r.version_id
-where v.id = (select id from cr_versions where lang = 'en' and effective_date <= :date
+where v.id = (select id from cr_versions where lang = 'en' and effective_date <= :date and date(:date, '+0 days') = :date
               order by effective_date desc limit 1)
   and r.lineage_id = (select lineage_id from rules where number = :number and version_id =
       (select id from cr_versions where lang = 'en' order by effective_date desc limit 1))""",

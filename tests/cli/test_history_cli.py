@@ -194,12 +194,20 @@ def test_rule_at_dates_between_versions(db_path: Path) -> None:
     before = CliRunner().invoke(rule_at, ["701.47", "2022-01-01", "--db", str(db_path)])
     assert before.exit_code == 1
     assert "no English CR version in the database was in force on 2022-01-01" in before.output
+    # A date in any other form is refused: compared as text, "June 1 2025" sorted after every
+    # version's date and the newest edition's 701.50 (Connive) was said to be in force then.
+    for written in ("June 1 2025", "2025-6-1", "20250601", "2025-02-30", "garbage"):
+        refused = CliRunner().invoke(rule_at, ["701.50", written, "--db", str(db_path)])
+        assert refused.exit_code == 2 and "is not a date written YYYY-MM-DD" in refused.output, written
 
 
 def test_rule_at_canned_query(db: sqlite_utils.Database) -> None:
     rows = list(db.query(HISTORY_QUERIES["rule_on_date"]["sql"], {"number": "701.50", "date": "2025-12-31"}))
     assert [(r["version_id"], r["number"], r["title"]) for r in rows] == [("en-2025-02-07", "701.50", "Convert")]
     assert rows[0]["subrules"].split("\n")[0].startswith("701.50a To convert a permanent")
+    for written in ("June 1, 2025", "20260201", "2025-02-30", "garbage"):
+        for query in ("rule_on_date", "rule_today_on_date"):
+            assert list(db.query(HISTORY_QUERIES[query]["sql"], {"number": "701.50", "date": written})) == [], written
     today = list(db.query(HISTORY_QUERIES["rule_today_on_date"]["sql"], {"number": "701.50", "date": "2025-12-31"}))
     assert [(r["version_id"], r["number"], r["title"]) for r in today] == [("en-2025-02-07", "701.47", "Connive")]
     lineage = list(db.query(HISTORY_QUERIES["rule_lineage"]["sql"], {"number": "701.50"}))
