@@ -41,9 +41,16 @@ def _compact(text: str | None) -> str:
     return NOT_WORD.sub("", fold(text))
 
 
+# Full-width forms of ASCII (U+FF01–U+FF5E) and the ideographic space, as a Japanese or Chinese
+# input method types them: "７０２．１９ｂ" is 702.19b (read as three words, it found nothing, and
+# "７０２.19b" found 701.19b first).
+FULL_WIDTH_ASCII = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+
+
 def clean_query(raw: str | None) -> str:
-    """The query as typed, NFC, sentinels and control characters removed, length bounded."""
-    text = unicodedata.normalize("NFC", raw or "")
+    """The query as typed, NFC, full-width ASCII as ASCII, sentinels and control characters
+    removed, length bounded."""
+    text = unicodedata.normalize("NFC", raw or "").translate(FULL_WIDTH_ASCII)
     text = "".join(char for char in text if char.isprintable() and char not in (HIT_START, HIT_END))
     return " ".join(text.split())[:200]
 

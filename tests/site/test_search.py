@@ -95,6 +95,10 @@ def test_rule_numbers_are_answered_by_number(snapshot_conn: sqlite3.Connection) 
     assert search(snapshot_conn, "702.78a").best.url == "/rule/702.78a"
     assert search(snapshot_conn, "702.78").best.url == "/rule/702.78"
     assert search(snapshot_conn, "rule 702.78.").best.url == "/rule/702.78"
+    # As a Japanese or Chinese input method types them: full-width digits, stop and letters.
+    assert search(snapshot_conn, "７０２．７８ａ").best.url == "/rule/702.78a"
+    assert search(snapshot_conn, "７０２.78a").best.url == "/rule/702.78a"
+    assert search(snapshot_conn, "規則　７０２．７８").best.url == "/rule/702.78"
     # Only in the pre-2009 numbering: the newest English version that has it.
     old = search(snapshot_conn, "502.46")
     assert old.best.url == "/rule/502.46?version=en-2006-02-01"
