@@ -163,6 +163,18 @@ def old_gatherer_codes_to_braces(text: str) -> str:
     return OLD_CODE_RUN.sub(lambda run: ONE_OLD_CODE.sub(one, run.group(0)), text)
 
 
+# The CR file of 2003-10-01 braces Gatherer's codes: "{oW}", "{o3}", "{oT}" (61 of them).
+BRACED_OLD_CODE = re.compile(r"\{o(cT|\d+|[WUBRGXYZCSTQE])\}")
+
+
+def braced_old_codes(text: str) -> str:
+    """``{oW}`` → ``{W}``, ``{o3}`` → ``{3}``, ``{oT}`` → ``{T}``: braced old codes in Scryfall's spelling
+    (``normalise_symbols`` upper-cases them as they are, "{OW}", a symbol no one knows)."""
+    if "{o" not in text:
+        return text
+    return BRACED_OLD_CODE.sub(lambda match: "{T}" if match.group(1) == "cT" else "{" + match.group(1) + "}", text)
+
+
 def _normalise_inside(match: re.Match[str]) -> str:
     inner = match.group(1).upper()
     if "/" not in inner:

@@ -19,6 +19,7 @@ from typing import NoReturn
 from kb.normalise.dates import parse_date
 from kb.normalise.decode import decode_text
 from kb.normalise.refs import SUBRULE_LETTERS, english_cr_refs
+from kb.normalise.symbols import braced_old_codes
 from kb.parse.cr.gaps import numbering_gaps
 from kb.parse.cr.txt_glossary import blank_lines_warning, is_title, parse_glossary
 from kb.parse.cr.txt_lines import Lines, logical_lines
@@ -84,7 +85,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
     if not data.strip():
         raise ParseError(f"{name}: empty file")
     text, encoding = decode_text(data, name)
-    doc = logical_lines(text, name)
+    doc = logical_lines(braced_old_codes(text), name)
     title_index = _title_index(doc)
     raw_date, date_index = _header_date(doc, title_index)
     effective_date = parse_date(raw_date, "en")
