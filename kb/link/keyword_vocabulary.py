@@ -1,5 +1,5 @@
 """The keywords a ruling can name, per English CR version: the titles of 701.x (actions) and
-702.x (abilities), their surface forms ("connives", "convoked"), and one trie-shaped pattern per
+702.x (abilities; 502.x before 2009), their surface forms ("connives", "convoked"), and one trie-shaped pattern per
 version that finds the longest of them.
 
 Pure: parsed CR versions in, a ``KeywordIndex`` out; ``kb.link.ruling_citations`` matches rulings
@@ -17,7 +17,10 @@ from kb.link.cr_trace import version_id_of
 from kb.normalise.text import CURLY_MARKS
 from kb.records import CRDocument
 
-KEYWORD_SECTIONS = {"701": "Keyword Actions", "702": "Keyword Abilities"}
+# The keyword sections by title: 701 and 702 since 2009; before, keyword abilities were 502 (Haste
+# was 502.5 of 2006) and there was no section of keyword actions.
+KEYWORD_ACTIONS, KEYWORD_ABILITIES = "Keyword Actions", "Keyword Abilities"
+KEYWORD_SECTION_TITLES = (KEYWORD_ACTIONS, KEYWORD_ABILITIES)
 
 # Keyword actions whose link would say nothing: every other ruling casts, counters, destroys.
 STOP_WORDS = frozenset(
@@ -235,7 +238,7 @@ def _keyword_title(rule) -> str | None:
 
 
 def _version_keywords(doc: CRDocument) -> VersionKeywords:
-    sections = {r.number for r in doc.rules if r.kind == "section" and KEYWORD_SECTIONS.get(r.number) == r.title}
+    sections = {r.number: r.title for r in doc.rules if r.kind == "section" and r.title in KEYWORD_SECTION_TITLES}
     by_surface: dict[str, CRKeyword] = {}
     for rule in doc.rules:
         if rule.kind != "rule" or rule.section not in sections:
@@ -247,7 +250,7 @@ def _version_keywords(doc: CRDocument) -> VersionKeywords:
         if base in STOP_WORDS:
             continue
         keyword = CRKeyword(title=title, number=rule.number, ambiguous=base in AMBIGUOUS)
-        inflect = rule.section == "701" or base in VERB_ABILITIES
+        inflect = sections[rule.section] == KEYWORD_ACTIONS or base in VERB_ABILITIES
         for surface in _surface_forms(base, inflect):
             by_surface.setdefault(surface, keyword)
     for surface, base in IRREGULAR_FORMS.items():

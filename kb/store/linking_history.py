@@ -14,24 +14,25 @@ import json
 
 import sqlite_utils
 
-from kb.link.keyword_vocabulary import KEYWORD_SECTIONS
+from kb.link.keyword_vocabulary import KEYWORD_SECTION_TITLES
 from kb.records import CRDocument, Rule
 from kb.store.derive_history import english_versions, save_ruling_rules, stored_lineages
 
 
 def version_outline(db: sqlite_utils.Database, version_id: str) -> CRDocument:
     """A stored version as the keyword index reads it (``KeywordIndex.from_versions``): its
-    sections, and the rules of the keyword sections (701, 702) with their titles and texts (a
+    sections, and the rules of the keyword sections (701 and 702; 502 before 2009) with their titles and texts (a
     keyword heading may be printed as text); no other rules, examples, references or glossary."""
     version = db.table("cr_versions").get(version_id)
-    sections = list(KEYWORD_SECTIONS)
+    titles = list(KEYWORD_SECTION_TITLES)
     rules = [
         Rule(number=number, kind=kind, text=text or "", title=title, parent=parent, section=section)
         for number, kind, title, parent, section, text in db.conn.execute(
             "select number, kind, title, parent_number, section, text from rules"
-            f" where version_id = ? and (kind = 'section' or section in ({', '.join('?' for _ in sections)}))"
+            " where version_id = ? and (kind = 'section' or section in (select number from rules"
+            f" where version_id = ? and kind = 'section' and title in ({', '.join('?' for _ in titles)})))"
             " order by position",
-            [version_id, *sections],
+            [version_id, version_id, *titles],
         )
     ]
     return CRDocument(

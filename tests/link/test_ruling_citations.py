@@ -125,6 +125,10 @@ def test_keywords_are_numbered_by_the_version_in_force(index: KeywordIndex) -> N
     assert numbers("The conniving creature gets the counter.", "2026-02-01") == [("701.50", "conniving", "en-2026-01-16")]
     # No date: the newest version.
     assert numbers("The spell was convoked.", None) == [("702.51", "convoked", "en-2026-01-16")]
+    # Before 2009 keyword abilities were section 502 ("Keyword Abilities"): a ruling of 2008 names
+    # Haste as 2006's 502.5 (its lineage is 702.10 today), not as 2009's 702.10.
+    assert numbers("It can attack that turn if it has haste.", "2008-08-01") == [("502.5", "haste", "en-2006-02-01")]
+    assert numbers("It can attack that turn if it has haste.", "2003-06-01") == [("502.5", "haste", "en-2003-03-15")]
 
 
 def test_cited_numbers_come_first_with_full_confidence(index: KeywordIndex) -> None:

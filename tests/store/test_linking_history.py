@@ -23,9 +23,10 @@ def test_every_ruling_of_the_snapshot_links_as_the_whole_history_links_it(
     shutil.copy(built_snapshot_db(), path)
     db = sqlite_utils.Database(path)
     built = db.execute(RULING_RULES).fetchall()
-    # Of 142 citations, 13 compare the cited rule with today's member of its lineage ("same").
+    # Of 142 citations, 11 compare the cited rule with today's member of its lineage ("same"); two
+    # of 2008 name Haste as 2006 numbered it (502.5, 702.10 today).
     statuses = [row[9] for row in built]
-    assert (len(built), statuses.count("same"), statuses.count("renumbered")) == (142, 13, 129)
+    assert (len(built), statuses.count("same"), statuses.count("renumbered")) == (142, 11, 131)
 
     asked: list[tuple[int, str]] = []
     stored_rule = StoredRules.__call__
