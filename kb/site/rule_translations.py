@@ -19,6 +19,12 @@ def normalise_space(text: str | None) -> str:
     return " ".join((text or "").replace("’", "'").split())
 
 
+# Statuses the linking step gives a link against the newest English version (kb.link.cr_translation_targets.relabel).
+RELATIVE_TO_NEWEST = ("stale", "renumbered")
+# Stale whatever the version shown: which of two English wordings it translates cannot be told.
+UNCERTAIN = ("English text differs between", "the same rule with subrules added over time")
+
+
 def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], version: str) -> dict[str, Any]:
     """Translations of these rules, beside the English rule they translate, for side-by-side display.
 
@@ -55,6 +61,7 @@ def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], versio
     shown = {entry["number"]: entry for entry in entries}
     columns: dict[str, dict[str, Any]] = {}
     crossed = derive_lineage.crossed_by_number(conn, keys if by_lineage and linked else [])
+    newest = newest_english_version(conn) if linked else None
     held = held_numbers(conn, linked)
     for row in linked:
         column = columns.setdefault(row["version_id"], {
@@ -75,14 +82,22 @@ def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], versio
         )
         status = row["status"]
         # The linking step judged the link against the newest English version; the page may show
-        # another: stale when the text shown differs, renumbered when only the number does.
-        if status == "same" and changed_since:
-            status = "stale"
-        elif status == "same" and by_lineage and row["english_number"] != number:
-            status = "renumbered"
+        # another: stale when the text shown differs, renumbered when only the number does, and
+        # neither when the page shows the very wording and number translated (a 2022 page of
+        # 701.47 Connive beside the Chinese 701.47 of 2025: "renumbered" and "stale" were 2026's).
+        if status == "same" or (status in RELATIVE_TO_NEWEST and version != newest):
+            if changed_since:
+                status = "stale"
+            elif by_lineage and row["english_number"] != number:
+                status = "renumbered"
+            elif status in RELATIVE_TO_NEWEST and not (row["reasons"] or "").startswith(UNCERTAIN):
+                status = "same"
         # The English rule it translates was joined to the one shown by its number alone.
         by_number = by_lineage and crossed(row["english_lineage"], row["english_version"], version)
-        column["rules"].setdefault(number, {**row, "status": status, "paired_by_number": by_number,
+        # Older or later than the version shown: a translation of 2025 beside the rules of 2022
+        # translates a later wording, under a later number (version ids sort by their dates).
+        later = row["english_version"] > version
+        column["rules"].setdefault(number, {**row, "status": status, "paired_by_number": by_number, "later": later,
                                             "citations": translated_citations(row, held)})
     return {
         "numbers": numbers,

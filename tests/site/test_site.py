@@ -633,6 +633,25 @@ async def test_stale_and_mismatched_translations_are_marked(snapshot_ds) -> None
     assert '<td class="kb-tr status-mismatch"' in mismatch
 
 
+async def test_translations_beside_an_older_version_are_judged_against_it(snapshot_ds) -> None:
+    # The Chinese CR translates 2025-02-07. Beside the rules of 2022-04-29, its 701.47 (Connive,
+    # 701.50 since 2026) is that very rule under that very number, and 701.47a, b and d are word
+    # for word 2022's: the labels of today's versions ("under its earlier number", "an older
+    # wording") said the opposite of what the page showed.
+    page = (await snapshot_ds.client.get("/rule/701.47.json?version=en-2022-04-29")).json()
+    chinese = next(c for c in page["translations"]["columns"] if c["lang"] == "zhs")
+    statuses = {number: rule["status"] for number, rule in chinese["rules"].items()}
+    assert statuses["701.47"] == "same"
+    assert [statuses[number] for number in ("701.47a", "701.47b", "701.47d")] == ["same"] * 3
+    today = (await snapshot_ds.client.get("/rule/701.50.json")).json()
+    chinese_today = next(c for c in today["translations"]["columns"] if c["lang"] == "zhs")
+    assert chinese_today["rules"]["701.50"]["status"] == "renumbered"
+    # Beside 2009's 702.30e, the Chinese 702.33g of 2025 is the same rule under its later number.
+    html = (await snapshot_ds.client.get("/rule/702.30e?version=en-2009-10-01")).text
+    assert "translates this rule under its later number" in html
+    assert "under its earlier number" not in html
+
+
 @pytest.mark.parametrize(
     ("query", "name"),
     [("paradiesvogel", "Paradiesvögel"), ("PARADIESVÖGEL", "Paradiesvögel"), ("極楽鳥", "極楽鳥"), ("반역 행위", "반역 행위")],
