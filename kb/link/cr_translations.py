@@ -367,7 +367,12 @@ def _title_verdict(
     english_title = en_rule.title.casefold().strip()
     printed = english_titles.get(rule.number)
     if printed:
-        return printed.casefold().strip() == english_title
+        # A slip of one letter in the English name a translation prints beside its own is not
+        # another rule: the Korean 714 "서사시 카드 Sage Cards" is Saga Cards.
+        printed_folded = printed.casefold().strip()
+        if printed_folded != english_title and printed_folded in (english_title_numbers or {}):
+            return False  # the title of another English rule
+        return _one_slip_apart(printed_folded, english_title)
     paired = glossary_pairs.get(_clean_term(rule.title))
     if paired:
         paired_folded = paired.casefold().strip()
@@ -381,6 +386,18 @@ def _title_verdict(
         ratio = SequenceMatcher(None, _fold(rule.title), _fold(en_rule.title)).ratio()
         return True if ratio >= COGNATE_RATIO else None
     return None
+
+
+def _one_slip_apart(a: str, b: str) -> bool:
+    """Equal, or one letter changed, added or left out (titles of five letters or more)."""
+    if a == b:
+        return True
+    if min(len(a), len(b)) < 5 or abs(len(a) - len(b)) > 1:
+        return False
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    return a[start + 1:] == b[start + 1:] or a[start:] == b[start + 1:] or a[start + 1:] == b[start:]
 
 
 def _resembles(a: str, b: str) -> bool:

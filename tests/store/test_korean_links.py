@@ -79,15 +79,11 @@ def test_every_checkable_target_matches_the_printed_titles(conn: sqlite3.Connect
         if (got or "").casefold() != expected.casefold() or not same_place:
             wrong.append((number, expected, en_number, got, status))
     assert checked == 580
-    # 714 prints "Sage Cards" (for 서사시 카드, Saga Cards): no English rule has that title.
-    # 808 prints "Team Variant" for 팀 vs 팀 (the index's own abbreviation): our target, 808
-    # "Team vs. Team Variant", is right, but the title check cannot tell, so it says mismatch.
-    assert wrong == [
-        ("714", "Sage Cards", "714", "Substitute Cards", "mismatch"),
-        ("808", "Team Variant", "808", "Team vs. Team Variant", "mismatch"),
-    ]
-    assert (checked - len(wrong)) / checked >= 0.99
-    assert all(status == "mismatch" for *_rest, status in wrong)
+    # 714 prints "Sage Cards" for 서사시 카드 (Saga Cards), a slip of one letter: it is linked to
+    # Saga Cards (714 then, 715 in 2022: renumbered). Taken as no English rule's title, it was
+    # linked to 2022's 714, Substitute Cards, as a mismatch. 808 prints "Team vs. Team Variant",
+    # which a title split at its "." read as "Team Variant" (and "팀 vs 팀 Team vs." in Korean).
+    assert wrong == [("714", "Sage Cards", "714", "Saga Cards", "renumbered")]
 
 
 # Subrules whose letters the English rules of 2022 shifted by inserting one before them: each

@@ -57,8 +57,9 @@ KRAMDOWN_ATTRIBUTES = re.compile(r"\{:[^}]*\}")
 TAG = re.compile(r"<[^>]+>")
 STRONG_TAG = re.compile(r"</?(?:strong|b)\s*>", re.IGNORECASE)
 HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
-# The English name after the Korean one: "집요 Persist", "두 배로 하다Double", "절멸자/절멸 Annihilator".
-TRAILING_ENGLISH = re.compile(r"(?P<english>[A-Za-z][A-Za-z0-9 ,'’\-/&()]*)$")
+# The English name after the Korean one: "집요 Persist", "두 배로 하다Double", "절멸자/절멸 Annihilator",
+# "팀 vs 팀 Team vs. Team Variant" (its "." once cut the name to "Team Variant").
+TRAILING_ENGLISH = re.compile(r"(?P<english>[A-Za-z][A-Za-z0-9 ,.!'’\-/&()]*)$")
 SYMBOL_FILE = re.compile(r"/(?P<code>[A-Za-z0-9]+)\.(?:gif|png|svg|jpe?g)$", re.IGNORECASE)
 # "2B", "BP", "GW", "GUP": hybrid and Phyrexian symbols are printed without their slashes.
 SPLIT_SYMBOL = re.compile(r"^(?:[2WUBRGC][WUBRGCP]|[WUBRG]{2}P)$")
