@@ -106,7 +106,9 @@ def diff_page(
         counts[str(change["kind"])] = counts.get(str(change["kind"]), 0) + 1
     page["counts"] = counts
     shown = [change for change in changes if not kind or change["kind"] == kind]
-    offset = max(0, min(int(offset or 0), max(0, len(shown) - 1)))
+    # Past the end: the last page (its last item alone read "Showing 721–721 of 721").
+    last_page = max(0, len(shown) - 1) // PAGE_SIZE * PAGE_SIZE
+    offset = max(0, min(int(offset or 0), last_page))
     page.update(total=len(shown), offset=offset, changes=shown[offset : offset + PAGE_SIZE])
     page["old"], page["new"] = ids[old], ids[new]
     return page

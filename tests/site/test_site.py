@@ -914,6 +914,10 @@ async def test_a_diff_across_versions_follows_each_rule_by_its_lineage(snapshot_
         changes += (await snapshot_ds.client.get(more)).json()["changes"]
         offset += 100
     assert [(c["old_number"], c["new_number"]) for c in changes if c["old_number"] == "505.5"] == [("505.5", "505.6")]
+    # Past the end: the last page, whole.
+    past = (await snapshot_ds.client.get("/diff.json?from=en-2022-02-18&to=en-2025-02-07&kind=moved-changed&offset=5000")).json()
+    last = (page["total"] - 1) // 100 * 100
+    assert (past["offset"], len(past["changes"])) == (last, page["total"] - last)
     assert [c["old_number"] for c in changes if c["new_number"] == "509.2"] == ["509.4"]
     # Aspects read as the build stores those of consecutive versions: "text,numbers-only", or null.
     moved = (await snapshot_ds.client.get("/diff.json?from=en-2022-02-18&to=en-2025-02-07&kind=moved")).json()["changes"]
