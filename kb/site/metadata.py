@@ -57,7 +57,9 @@ TABLE_PRESENTATION: dict[str, dict[str, Any]] = {
 CANNED_SEARCH_WINDOW = 200
 
 # Full-text queries match ``kbnothingyet`` (a token no text holds) while their box is still empty,
-# so the form opens with an empty result instead of an FTS5 syntax error.
+# so the form opens with an empty result instead of an FTS5 syntax error. Double quotes are
+# dropped before escape_fts quotes each word: a lone '"' left it nothing to quote (a 400 with
+# SQLite's "fts5: syntax error").
 CANNED_QUERIES: dict[str, dict[str, Any]] = {
     "rule_by_number": {
         "title": "Look up a rule by number",
@@ -75,7 +77,7 @@ order by rules.position""",
         "description": "Full-text search over rules of every version (accents ignored).",
         "sql": f"""select rules.version_id, rules.number, rules.title, hits.snippet
 from (select rowid, rank, snippet(rules_fts, 2, '[', ']', '…', 20) as snippet from rules_fts
-  where rules_fts match escape_fts(coalesce(nullif(trim(:q), ''), 'kbnothingyet')) limit {CANNED_SEARCH_WINDOW}) as hits
+  where rules_fts match escape_fts(coalesce(nullif(trim(replace(:q, '"', ' ')), ''), 'kbnothingyet')) limit {CANNED_SEARCH_WINDOW}) as hits
 join rules on rules.rowid = hits.rowid
 order by hits.rank limit 50""",
     },
@@ -86,7 +88,7 @@ order by hits.rank limit 50""",
 from rulings join cards on cards.oracle_id = rulings.oracle_id
 where rulings.oracle_id in (
   select oracle_id from card_names where card_names.rowid in (
-    select rowid from card_names_fts where card_names_fts match escape_fts(coalesce(nullif(trim(:name), ''), 'kbnothingyet')))
+    select rowid from card_names_fts where card_names_fts match escape_fts(coalesce(nullif(trim(replace(:name, '"', ' ')), ''), 'kbnothingyet')))
   union select oracle_id from card_names where name = :name)
 order by cards.name, rulings.position""",
     },
@@ -95,7 +97,7 @@ order by cards.name, rulings.position""",
         "sql": f"""select rulings.published_at, coalesce(cards.name, rulings.card_name) as card,
   hits.snippet, rulings.id
 from (select rowid, rank, snippet(rulings_fts, 0, '[', ']', '…', 24) as snippet from rulings_fts
-  where rulings_fts match escape_fts(coalesce(nullif(trim(:q), ''), 'kbnothingyet')) limit {CANNED_SEARCH_WINDOW}) as hits
+  where rulings_fts match escape_fts(coalesce(nullif(trim(replace(:q, '"', ' ')), ''), 'kbnothingyet')) limit {CANNED_SEARCH_WINDOW}) as hits
 join rulings on rulings.rowid = hits.rowid
 left join cards on cards.oracle_id = rulings.oracle_id
 order by hits.rank limit 50""",
@@ -135,10 +137,10 @@ where rule_links.status != 'same' order by tr.version_id, tr.position""",
 from rulings left join cards on cards.oracle_id = rulings.oracle_id
 where rulings.oracle_id in (
     select oracle_id from card_names where card_names.rowid in (
-      select rowid from card_names_fts where card_names_fts match escape_fts(coalesce(nullif(trim(:name), ''), 'kbnothingyet')) limit 200)
+      select rowid from card_names_fts where card_names_fts match escape_fts(coalesce(nullif(trim(replace(:name, '"', ' ')), ''), 'kbnothingyet')) limit 200)
     union select oracle_id from card_names where name = :name)
   or (rulings.oracle_id is null and rulings.rowid in (
-    select rowid from rulings_fts where rulings_fts match 'card_name : (' || escape_fts(coalesce(nullif(trim(:name), ''), 'kbnothingyet')) || ')' limit 500))
+    select rowid from rulings_fts where rulings_fts match 'card_name : (' || escape_fts(coalesce(nullif(trim(replace(:name, '"', ' ')), ''), 'kbnothingyet')) || ')' limit 500))
 order by card, rulings.published_at, rulings.position
 limit 500""",
     },

@@ -927,6 +927,10 @@ async def test_a_diff_across_versions_follows_each_rule_by_its_lineage(snapshot_
 async def test_canned_queries_open_before_their_parameters_are_filled(snapshot_ds, snapshot_db) -> None:
     for name in ("search_rules", "rulings_of_card", "search_rulings", "rulings_by_any_name"):
         assert (await snapshot_ds.client.get(f"/{snapshot_db.stem}/{name}")).status_code == 200, name
+        for typed in ('"', '"conspire', 'con"spire'):
+            parameter = "name" if name in ("rulings_of_card", "rulings_by_any_name") else "q"
+            answer = await snapshot_ds.client.get(f"/{snapshot_db.stem}/{name}.json", params={parameter: typed})
+            assert answer.status_code == 200, (name, typed, answer.text[:200])
 
 
 async def test_datasette_rows_link_to_site_pages(snapshot_ds, snapshot_db) -> None:
