@@ -107,11 +107,12 @@ def mark_words(text: str | None, query: str, width: int = 90) -> str:
 
 @lru_cache(maxsize=256)
 def words_pattern(query: str) -> re.Pattern[str] | None:
-    """The query's words (and what follows a word: "transform" marks "transforms") as one pattern."""
+    """The query's words (and what follows a word: "transform" marks "transforms") as one pattern;
+    a word is marked where a word starts ("other" marked "an<mark>other</mark>"), CJK anywhere."""
     words = [word for word in WORD.findall(query) if len(word) > 1 or has_cjk(word)][:12]
     if not words:
         return None
-    return re.compile("|".join(re.escape(word) + (r"\w*" if not has_cjk(word) else "") for word in words),
+    return re.compile("|".join(re.escape(word) if has_cjk(word) else r"(?<!\w)" + re.escape(word) + r"\w*" for word in words),
                       re.IGNORECASE)
 
 

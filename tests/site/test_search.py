@@ -65,6 +65,15 @@ def test_snippets_escape_before_marking() -> None:
     )
 
 
+def test_words_are_marked_where_a_word_starts() -> None:
+    from kb.site.search_fulltext import mark_words
+
+    assert mark_words("Put it on another object; other objects transform.", "other transform") == (
+        "Put it on another object; <mark>other</mark> objects <mark>transform</mark>."
+    )
+    assert mark_words("飞行是异能", "飞行") == "<mark>飞行</mark>是异能"
+
+
 # -- on the snapshot ----------------------------------------------------------------------------
 
 
