@@ -27,6 +27,7 @@ from kb.site import (
     markup,
     ruling_list,
     schema_cache,
+    table_paging,
     time_limit,
     views,
 )
@@ -123,6 +124,7 @@ def prepare_connection(conn, database, datasette):
 
 @hookimpl
 def startup(datasette):
+    table_paging.install()
     apply_settings(datasette)
     schema_cache.refresh_schemas_once(type(datasette))
 
