@@ -74,6 +74,7 @@ class RulingChecks:
         self.issues: list[QualityIssue] = []
         self.counts = KindCounts()
         self.kept = 0
+        self.seen = 0
 
     def _flag(self, kind: str, detail: str, record: int | None = None) -> None:
         if self.counts.detailed(kind):
@@ -81,15 +82,16 @@ class RulingChecks:
 
     def filter(self, rulings: Iterable[RulingRecord]) -> Iterator[RulingRecord]:
         for ruling in rulings:
+            self.seen += 1
             checked = self.check(ruling)
             if checked is not None:
                 self.kept += 1
                 yield checked
 
     def check(self, ruling: RulingRecord) -> RulingRecord | None:
-        # A file's rulings are numbered from 1 in its order, or card by card (MTGJSON): the card's
-        # name, where the ruling gives it, says which to a reader.
-        where = f"ruling {ruling.position + 1}" + (f" of {ruling.card_name!r}" if ruling.card_name else "")
+        # The ruling's place in the file, from 1, whatever the format numbers from (Scryfall from 0,
+        # a page capture or release notes from 1: "ruling 17" of a page of 16), with its card's name.
+        where = f"ruling {self.seen}" + (f" of {ruling.card_name!r}" if ruling.card_name else "")
         if not _has_text(ruling.text):
             self._flag("empty-ruling", f"{where} has no text; dropped")
             return None

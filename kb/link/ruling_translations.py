@@ -21,12 +21,13 @@ import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from cydifflib import SequenceMatcher
 
 from kb.normalise.localized_symbols import localized_symbols_to_braces
 from kb.normalise.losses import restore_from_reference
+from kb.normalise.names import name_key
 from kb.normalise.text import identity_key
 from kb.records import RulingRecord
 
@@ -323,3 +324,35 @@ def match_translations(candidates: list[RulingRecord], english: list[EnglishRuli
         matches.get(index, Match(index, None, None, 0.0, "unmatched"))
         for index in range(len(candidates))
     ]
+
+
+def confined_to_one_card(matches: list[Match], english: list[EnglishRuling], card_name: str | None,
+                         names: dict[str, set[str]]) -> list[Match]:
+    """The matches of translations whose card is unknown, kept only where they are of one card.
+
+    Such translations are matched against every card's English rulings of their dates, and the
+    rulings of a mechanic read the same on every card that has it (Convoke's, on every convoke
+    card of a set): the Chinese notes of 烈士英魂 (Martyr's Soul) matched Lethal Scheme's. The
+    card is the one card whose rulings the matches of texts no other card prints lead to, and
+    which has no name in the translation's language other than ``card_name`` (``names``: each
+    card's names in that language); a match of a shared text goes to that card's ruling of the
+    text, or to none. Without such a card no match is kept: whose rulings they are cannot be told."""
+    by_id: dict[str | int | None, EnglishRuling] = {ruling.ruling_id: ruling for ruling in english}
+    cards_of_text: dict[str, set[str | None]] = defaultdict(set)
+    for ruling in english:
+        cards_of_text[identity_key(ruling.text)].add(ruling.oracle_id)
+    linked = [m for m in matches if m.ruling_id is not None]
+    own = [m for m in linked if len(cards_of_text[identity_key(by_id[m.ruling_id].text)]) == 1]
+    cards = {by_id[m.ruling_id].oracle_id for m in own}
+    kept: dict[int, Match] = {}
+    if len(cards) == 1:
+        (card,) = cards
+        known = {name_key(name) for name in names.get(card or "", set())}
+        if not known or name_key(card_name) in known:
+            of_card = {identity_key(r.text): r.ruling_id for r in english if r.oracle_id == card}
+            for match in linked:
+                ruling_id = of_card.get(identity_key(by_id[match.ruling_id].text))
+                if ruling_id is not None:
+                    kept[match.candidate_index] = replace(match, ruling_id=ruling_id)
+    return [kept.get(m.candidate_index, m if m.ruling_id is None else Match(m.candidate_index, None, None, 0.0, "unmatched"))
+            for m in matches]

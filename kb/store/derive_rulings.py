@@ -30,7 +30,7 @@ from kb.records import QualityIssue
 from kb.store.derive_cards import RulingNames, ensure_cards_exist, report_unknown_cards
 from kb.store.import_changes import ImportChanges
 from kb.store.ruling_writer import DerivedRuling, RulingWriter, Sighting
-from kb.store.save import identity_hash, save_quality_issue, text_key_of
+from kb.store.save import identity_hash, place_in_document, save_quality_issue, text_key_of
 from kb.store.schema import stable_id
 
 # Issues this step finds; they are recomputed with the rulings on every build or import.
@@ -165,14 +165,14 @@ def _report_record_problems(db: sqlite_utils.Database) -> None:
     # The one place a ruling's unreadable date is reported (parsers leave the date None and say
     # nothing), so one defect is one issue whichever parser or streaming path read the ruling.
     for row in db.query(
-        "select document_id, position, raw_date, declared_lang, card_name from ruling_records"
+        "select id, document_id, position, raw_date, declared_lang, card_name from ruling_records"
         " where published_at is null and trim(coalesce(raw_date, '')) != ''"  # undated: undated-ruling
     ):
         if parse_date(row["raw_date"], row["declared_lang"] or "en") is None:
             card = f" of {row['card_name']!r}" if row["card_name"] else ""
             save_quality_issue(
                 db,
-                QualityIssue("unparseable-date", f"ruling {row['position']}{card}: date {row['raw_date']!r} is not a date"),
+                QualityIssue("unparseable-date", f"ruling {_place(row)}{card}: date {row['raw_date']!r} is not a date"),
                 row["document_id"],
             )
 
@@ -308,7 +308,7 @@ def _card_rulings(card_key: str, rows: list[dict]) -> list[tuple[DerivedRuling, 
             ruling.issues.append(
                 QualityIssue(
                     "dropped-symbols",
-                    f"ruling {row['position']} of document {row['document_id']} lost {' '.join(missing)};"
+                    f"ruling {_place(row)} of document {row['document_id']} lost {' '.join(missing)};"
                     " the stored text has them from another source of this ruling",
                 )
             )
@@ -329,6 +329,10 @@ def _card_rulings(card_key: str, rows: list[dict]) -> list[tuple[DerivedRuling, 
         return (ruling.published_at or "9999", SOURCE_PRIORITY.get(best.source_id, 9), best.document_id, best.position)
 
     return [(ruling, position) for position, ruling in enumerate(sorted(rulings.values(), key=order))]
+
+
+def _place(row: dict) -> int:
+    return place_in_document(row["id"], row["document_id"], row["position"])
 
 
 def _authority(sighting: Sighting) -> tuple:

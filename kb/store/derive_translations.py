@@ -14,7 +14,7 @@ import sqlite_utils
 
 from kb.records import QualityIssue, RulingRecord
 from kb.store.derive_rulings import RECORD_COLUMNS, prepared_records
-from kb.store.save import legacy_record_id, save_quality_issue, write_differences
+from kb.store.save import legacy_record_id, place_in_document, save_quality_issue, write_differences
 from kb.store.schema import stable_id
 
 
@@ -34,7 +34,7 @@ def record_untranslated(db: sqlite_utils.Database, untranslated: list[tuple[dict
             db,
             QualityIssue(
                 "untranslated",
-                f"ruling {row['position']} is announced as {row['declared_lang']}"
+                f"ruling {place_in_document(row['id'], row['document_id'], row['position'])} is announced as {row['declared_lang']}"
                 f" ({row['method'] or 'translation'}) but its text is English",
             ),
             row["document_id"],
@@ -94,6 +94,21 @@ def _english_candidates(db: sqlite_utils.Database, oracle_ids: set[str], dates: 
     ]
 
 
+def _names_in(db: sqlite_utils.Database, english: list, record: dict) -> dict[str, set[str]]:
+    """The names of the English rulings' cards in the language of a translation's card name."""
+    lang = record["card_name_lang"] or record["detected_lang"]
+    oracle_ids = sorted({ruling.oracle_id for ruling in english if ruling.oracle_id})
+    names: dict[str, set[str]] = defaultdict(set)
+    for start in range(0, len(oracle_ids), 500):
+        part = oracle_ids[start : start + 500]
+        for oracle_id, name in db.execute(
+            f"select oracle_id, name from card_names where lang = ? and oracle_id in ({', '.join('?' * len(part))})",
+            [lang, *part],
+        ):
+            names[oracle_id].add(name)
+    return names
+
+
 def term_lexicons(db: sqlite_utils.Database) -> dict[str, list]:
     """Per language, English→localized term pairs from linked CR glossaries and keywords."""
     from kb.link.ruling_translations import CompiledLexicon, compile_lexicon
@@ -118,7 +133,7 @@ def _lexicon_lang(lang: str | None) -> str | None:
 
 def link_translations(db: sqlite_utils.Database) -> None:
     """Rulings in other languages go beside the English ruling they translate."""
-    from kb.link.ruling_translations import match_translations
+    from kb.link.ruling_translations import confined_to_one_card, match_translations
 
     lexicons = term_lexicons(db)
 
@@ -146,11 +161,11 @@ def link_translations(db: sqlite_utils.Database) -> None:
             db, {r["oracle_id"] for r in group if r["oracle_id"]}, {r["published_at"] for r in group}
         )
         lexicon = lexicons.get(_lexicon_lang(group[0]["detected_lang"]) or "")
-        matches = (
-            {m.candidate_index: m for m in match_translations(candidates, english, lexicon)}
-            if english
-            else {}
-        )
+        found = match_translations(candidates, english, lexicon) if english else []
+        if found and not any(r["oracle_id"] for r in group):
+            # Matched against every card's rulings of their dates: kept only where they are one card's.
+            found = confined_to_one_card(found, english, group[0]["card_name"], _names_in(db, english, group[0]))
+        matches = {m.candidate_index: m for m in found}
         rows = []
         for index, record in enumerate(group):
             match = matches.get(index)

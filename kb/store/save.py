@@ -259,6 +259,15 @@ def record_id_prefix(document_id: int) -> int:
     return stable_id("ruling-records", document_id) >> RECORD_INDEX_BITS << RECORD_INDEX_BITS
 
 
+def place_in_document(record_id: int, document_id: int, position: int) -> int:
+    """The record's place among its document's rulings, from 1, as quality issues name it
+    (whatever its format numbers from: Scryfall from 0, a page capture from 1); a record of
+    the older id scheme, its ``position``."""
+    if record_id & ~RECORD_INDEX_MASK == record_id_prefix(document_id):
+        return (record_id & RECORD_INDEX_MASK) + 1
+    return position
+
+
 def legacy_record_id(record_id: int, document_id: int) -> int:
     """The id the record had when every record id was a hash of (document, index): what
     translation ids are made from, so they stay as published."""

@@ -19,6 +19,7 @@ from kb.link.ruling_translations import (
     EnglishRuling,
     Match,
     compile_lexicon,
+    confined_to_one_card,
     content_score,
     match_translations,
 )
@@ -127,6 +128,29 @@ def test_content_when_the_card_is_unknown(chinese, lethal_english, lexicon) -> N
         Match(2, "lethal-6", "content", 0.537, "translation"),
         Match(3, "lethal-8", "content", 0.759, "translation"),
     ]
+
+
+def test_translations_of_an_unknown_card_are_kept_only_where_they_are_one_cards(chinese, lethal_english, lexicon) -> None:
+    # The three convoke rulings of 烈士英魂 (Martyr's Soul) match Lethal Scheme's: the same Wizards
+    # texts. Lethal Scheme's English rulings alone: they are that card's (no name says otherwise).
+    candidates = _translated(chinese, "烈士英魂", None)
+    found = match_translations(candidates, lethal_english, lexicon)
+    assert [m.ruling_id for m in confined_to_one_card(found, lethal_english, "烈士英魂", {})] == [
+        None, "lethal-10", "lethal-6", "lethal-8"]
+    # Constructed: the card named otherwise in Chinese (a name written for this test).
+    named = {"oracle-lethal-scheme": {"致命谋略"}}
+    assert [m.ruling_id for m in confined_to_one_card(found, lethal_english, "烈士英魂", named)] == [None] * 4
+    # Constructed: a second convoke card of the same date prints the same texts: the convoke
+    # rulings are both cards', and no other match says which card's these are.
+    other = [replace(r, ruling_id=f"other-{r.position}", oracle_id="oracle-other") for r in lethal_english]
+    both = lethal_english + other
+    found = match_translations(candidates, both, lexicon)
+    assert [m for m in found if m.ruling_id] and [m.ruling_id for m in confined_to_one_card(found, both, "烈士英魂", {})] == [None] * 4
+    # One text only Lethal Scheme prints says whose they are: the shared ones go to its rulings.
+    only_lethal = [r for r in other if r.position != 10]
+    found = match_translations(candidates, lethal_english + only_lethal, lexicon)
+    kept = confined_to_one_card(found, lethal_english + only_lethal, "烈士英魂", {})
+    assert [m.ruling_id for m in kept] == [None, "lethal-10", "lethal-6", "lethal-8"]
 
 
 def test_content_without_a_term_list_only_trusts_strong_evidence(chinese, lethal_english) -> None:

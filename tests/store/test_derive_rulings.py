@@ -1,6 +1,7 @@
 """The linking step on real page captures: rulings, sightings, translations and rule links."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import sqlite_utils
@@ -76,6 +77,10 @@ def test_french_machine_translation_page_is_english_and_recorded_untranslated(tm
     assert translations == [{"lang": "fr", "status": "untranslated", "method": "machine", "n": 16}]
     kinds = {row[0] for row in db.execute("select kind from quality_issues")}
     assert {"non-ruling-fragment", "claimed-language-mismatch", "untranslated", "unknown-card"} <= kinds
+    # Every issue names a ruling by its place on the page, from 1 (its checks said "ruling 17" of 16).
+    named = {kind: sorted(int(re.search(r"\bruling (\d+)", detail)[1]) for (detail,) in db.execute(
+        "select detail from quality_issues where kind = ?", [kind])) for kind in ("untranslated", "ruling-without-card")}
+    assert named["untranslated"] == named["ruling-without-card"] == list(range(1, 17))
 
 
 def test_spanish_rule_page_links_to_the_nearest_english_version(tmp_path: Path) -> None:
@@ -182,4 +187,4 @@ def test_an_unreadable_ruling_date_is_one_issue_on_every_build(tmp_path: Path) -
     run_import(db_path, CONSTRUCTED / "search-lethal-scheme.json", source="scryfall")  # derives again
     db = sqlite_utils.Database(db_path)
     issues = [row[0] for row in db.execute("select detail from quality_issues where kind like '%date%'")]
-    assert issues == ["ruling 0 of \"Jace, Vryn's Prodigy\": date 'Sept 2017' is not a date"]
+    assert issues == ["ruling 1 of \"Jace, Vryn's Prodigy\": date 'Sept 2017' is not a date"]
