@@ -37,7 +37,11 @@ def test_korean_document(korean) -> None:
     assert len(korean.card_names) == 170
     assert len(korean.rulings) == 406
     assert korean.cards == []  # no card carries its English name in this document
-    assert korean.issues == []
+    # The general section's notes (protection, leylines, the new mulligan; four more are sub-points
+    # of these) are about no one card: said, not dropped quietly.
+    assert [(issue.kind, issue.detail) for issue in korean.issues] == [
+        ("general-notes", "ko-m20-2019-05-31.html: 16 notes of the general section, before the card-specific notes, are about no one card:"
+         " not kept as rulings")]
 
 
 def test_korean_rulings(korean) -> None:
@@ -70,7 +74,8 @@ def test_chinese_document(chinese) -> None:
     assert len(chinese.card_names) == 144
     assert len(chinese.rulings) == 411
     assert chinese.cards == []
-    assert chinese.issues == []
+    assert [(issue.kind, issue.detail.split(":")[1].strip()) for issue in chinese.issues] == [
+        ("general-notes", "19 notes of the general section, before the card-specific notes, are about no one card")]
     assert chinese.extra["card_notes"] == {"躁乱风暴": "「买一盒」赠卡"}
 
 

@@ -149,6 +149,13 @@ def build_rulings_document(blocks: list[Block], format_name: str, name: str,
     start = _card_section_start(blocks)
     if start is None:
         raise ParseError(f"{name}: no card-specific notes heading found")
+    general = sum(1 for block in blocks[:start] if block.kind == "point")
+    if general:
+        issues.append(QualityIssue(
+            "general-notes",
+            f"{name}: {general} notes of the general section, before the card-specific notes, are about no one card:"
+            " not kept as rulings",
+        ))
 
     cards: list[CardRecord] = []
     card_names: list[CardName] = []
