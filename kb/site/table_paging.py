@@ -34,14 +34,16 @@ def install() -> None:
     original = Database.execute
     setattr(Database, _ORIGINAL, original)
 
-    async def execute(self: Database, sql: str, params: Any = None, truncate: bool = False, **kwargs: Any) -> Any:
+    async def execute(self: Database, sql: str, params: Any = None, *args: Any, **kwargs: Any) -> Any:
         # Table pages run with ``truncate``; so do queries typed in the SQL box, which this
         # rewrites only when they are exactly a table page's query (a tie-breaker changes no row).
+        # The call goes on as it came (kb.site.schema_cache answers some calls without arguments).
+        truncate = args[0] if args else kwargs.get("truncate", False)
         if truncate and (match := FIRST_PAGE.match(sql)):
             keys = await _tie_breaker(self, match["table"])
             if keys:
                 sql = f"{match['head']}, {keys} {match['tail']}"
-        return await original(self, sql, params, truncate=truncate, **kwargs)
+        return await original(self, sql, params, *args, **kwargs)
 
     Database.execute = execute
 
