@@ -41,6 +41,16 @@ def test_every_table_and_column_has_a_description() -> None:
             assert tables[table]["columns"].get(column), f"{table}.{column}"
 
 
+def test_every_column_and_view_of_a_built_database_is_described(snapshot_conn) -> None:
+    # A column added by a migration alone (glossary.lineage_id) was served without a description.
+    tables = build_metadata()["databases"]["kb"]["tables"]
+    for table in TABLES:
+        for (column,) in snapshot_conn.execute(f'select name from pragma_table_info("{table}")'):
+            assert tables[table]["columns"].get(column), f"{table}.{column}"
+    for (view,) in snapshot_conn.execute("select name from sqlite_master where type = 'view'"):
+        assert tables.get(view, {}).get("description"), view
+
+
 def test_every_value_in_a_built_database_is_a_documented_value(snapshot_conn) -> None:
     from kb.store.columns import VALUES
 

@@ -69,7 +69,7 @@ CANNED_QUERIES: dict[str, dict[str, Any]] = {
 from rules
 where rules.version_id = coalesce(nullif(:version, ''),
     (select id from cr_versions where lang = 'en' order by effective_date desc limit 1))
-  and (rules.number = :number or rules.number like :number || '_' or rules.parent_number = :number)
+  and (rules.number = :number or rules.parent_number = :number)
 order by rules.position""",
     },
     "search_rules": {
@@ -218,6 +218,17 @@ def without_facets(metadata: dict[str, Any], tables: Iterable[tuple[str, str]]) 
     return metadata
 
 
+# The views (kb.store.schema.VIEWS, kb.store.derive_history.CITATIONS_TO_CHECK_VIEW).
+VIEW_DESCRIPTIONS = {
+    "current_rules": "The rules of the newest English CR version.",
+    "all_card_names": "Every card name held: card_names, and the names documents printed that no card is identified by yet (oracle_id empty).",
+    "ruling_records_as_printed": "Every ruling record as its document printed it, its text read from the ruling where the record keeps none of its own.",
+    "rulings_with_cards": "Rulings with their card's English name (the card_name printed where no card data names the card).",
+    "citations_to_check": "Rulings citing a rule by number (method cited) whose rule was renumbered, removed or reworded since, or is unknown"
+    " (status: renumbered, removed, changed, unknown), beside the rule cited and the rule today.",
+}
+
+
 def build_metadata(database: str = "kb") -> dict[str, Any]:
     tables = {
         name: {
@@ -227,6 +238,8 @@ def build_metadata(database: str = "kb") -> dict[str, Any]:
         }
         for name, spec in TABLES.items()
     }
+    for view, description in VIEW_DESCRIPTIONS.items():
+        tables[view] = {"description": description}
     # Made by the search indexes (kb.store.search_terms), read by the search: not browsed.
     tables[TERMS_TABLE] = {
         "description": TABLE_DESCRIPTIONS[TERMS_TABLE],

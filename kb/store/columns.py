@@ -260,10 +260,10 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
     },
     "ruling_translations": {
         "ruling_id": "The English ruling (empty while unlinked)",
-        "lang": "Language of the text",
+        "lang": "Language of the text (of an untranslated row: the language its page announced)",
         "text": "Translated text",
         "method": "official, community or machine",
-        "status": "linked or unlinked",
+        "status": "Whether it is linked to its English ruling",
         "confidence": "0–1",
         "match_method": "How it was matched to English",
         "document_id": "The document",
@@ -344,7 +344,7 @@ CR_CHANGE_KINDS: dict[str, str] = {
     "added": "a rule that is new in the later version",
     "removed": "a rule the later version no longer has",
     "changed": "the same rule under the same number, with different text",
-    "moved": "the same rule under a new number, text unchanged",
+    "moved": "the same rule under a new number, text unchanged once typography (quotes, dashes, spacing) and the rule numbers it cites are set aside (aspects: text,numbers-only where only those differ)",
     "moved-changed": "the same rule under a new number, with different text",
     "glossary-added": "a new glossary entry",
     "glossary-removed": "a glossary entry the later version no longer has",
@@ -383,6 +383,11 @@ VALUES: dict[tuple[str, str], dict[str, str]] = {
     ("rule_lineage_links", "kind"): {
         "merge": "the old rule was removed and its text went into the new rule (which has a predecessor of its own)",
         "split": "the new rule was added with text taken from the old rule (which lives on under its own lineage)",
+    },
+    ("ruling_translations", "status"): {
+        "linked": "ruling_id is the English ruling it translates",
+        "unlinked": "no English ruling found for it yet",
+        "untranslated": "the page announced this language, but the text is the English ruling's (lang: the language announced)",
     },
     ("rule_links", "status"): {
         "same": "the newest English version has the same rule, same text, same number (called linked before schema m009)",

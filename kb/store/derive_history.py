@@ -66,14 +66,14 @@ order by v.effective_date""",
     },
     "version_changes": {
         "title": "Changes of a CR version",
-        "description": "Everything that changed from the previous English version to this one.",
+        "description": "Everything that changed from the previous English version to this one, 1,000 rows at a time: offset 1000 gives the next.",
         "sql": """select kind, entry_kind, old_number, new_number, similarity, aspects, word_diff
 from cr_changes where new_version_id = :version
-order by position""",
+order by position limit 1000 offset cast(coalesce(nullif(:offset, ''), '0') as integer)""",
     },
     "rule_history": {
         "title": "Changes of one rule number",
-        "description": "Every recorded change that involved the number, on either side.",
+        "description": "Every recorded change in which the number appears, on either side: several rules where the number passed from one to another (follow one rule with rule_lineage).",
         "sql": """select old_version_id, new_version_id, kind, old_number, new_number, word_diff
 from cr_changes where old_number = :number or new_number = :number
 order by new_version_id""",

@@ -90,6 +90,7 @@ TABLES: dict[str, dict[str, Any]] = {
             "term": str,
             "text": str,
             "position": int,
+            "lineage_id": str,
         },
         "pk": "id",
         "foreign_keys": [("version_id", "cr_versions", "id")],

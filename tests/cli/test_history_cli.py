@@ -214,8 +214,10 @@ def test_rule_at_canned_query(db: sqlite_utils.Database) -> None:
     assert [(r["version_id"], r["number"]) for r in lineage] == [
         ("en-2022-04-29", "701.47"), ("en-2025-02-07", "701.47"), ("en-2026-01-16", "701.50"),
     ]
-    changes = list(db.query(HISTORY_QUERIES["version_changes"]["sql"], {"version": "en-2022-04-29"}))
+    changes = list(db.query(HISTORY_QUERIES["version_changes"]["sql"], {"version": "en-2022-04-29", "offset": ""}))
     assert len(changes) == 61
+    paged = list(db.query(HISTORY_QUERIES["version_changes"]["sql"], {"version": "en-2022-04-29", "offset": "60"}))
+    assert paged == changes[60:]
 
 
 def test_rule_trace_follows_connive(db_path: Path) -> None:

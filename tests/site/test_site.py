@@ -1263,3 +1263,9 @@ async def test_sorted_table_pages_list_every_row_once(snapshot_ds, snapshot_db) 
         assert len(ids) == len(set(ids)) == total, sort
     streamed = (await snapshot_ds.client.get(f"/{db}/rulings.csv?_stream=on&_size=20")).text.splitlines()[1:]
     assert len({line.split(",")[0] for line in streamed}) == total
+
+
+async def test_rule_by_number_lists_the_rule_and_its_subrules_only(snapshot_ds, snapshot_db) -> None:
+    # "702.1" || "_" matched 702.10 to 702.19 (Haste to Trample) too.
+    rows = (await snapshot_ds.client.get(f"/{snapshot_db.stem}/rule_by_number.json?_shape=array&number=702.1")).json()
+    assert [row["number"] for row in rows] == ["702.1", "702.1a", "702.1b", "702.1c", "702.1d"]
