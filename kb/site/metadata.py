@@ -84,13 +84,15 @@ order by hits.rank limit 50""",
     "rulings_of_card": {
         "title": "Rulings of a card, by its name in any language",
         "description": "Case- and accent-insensitive; English, German, Japanese… names all work.",
-        "sql": """select cards.name as card, rulings.published_at, rulings.source, rulings.text
+        "sql": """select coalesce(cards.name, (select min(name) from card_names
+    where card_names.oracle_id = cards.oracle_id and card_names.lang = 'en')) as card,
+  rulings.published_at, rulings.source, rulings.text
 from rulings join cards on cards.oracle_id = rulings.oracle_id
 where rulings.oracle_id in (
   select oracle_id from card_names where card_names.rowid in (
     select rowid from card_names_fts where card_names_fts match escape_fts(coalesce(nullif(trim(replace(:name, '"', ' ')), ''), 'kbnothingyet')))
   union select oracle_id from card_names where name = :name)
-order by cards.name, rulings.position""",
+order by card, rulings.position""",
     },
     "search_rulings": {
         "title": "Search ruling text",

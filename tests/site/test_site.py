@@ -1269,3 +1269,10 @@ async def test_rule_by_number_lists_the_rule_and_its_subrules_only(snapshot_ds, 
     # "702.1" || "_" matched 702.10 to 702.19 (Haste to Trample) too.
     rows = (await snapshot_ds.client.get(f"/{snapshot_db.stem}/rule_by_number.json?_shape=array&number=702.1")).json()
     assert [row["number"] for row in rows] == ["702.1", "702.1a", "702.1b", "702.1c", "702.1d"]
+
+
+async def test_rulings_of_a_card_known_by_its_rulings_name_it(snapshot_ds, snapshot_db) -> None:
+    # Deathrite Shaman has rulings but no card data: its name comes from its rulings (card_names).
+    rows = (await snapshot_ds.client.get(
+        f"/{snapshot_db.stem}/rulings_of_card.json?_shape=array&name=Deathrite%20Shaman")).json()
+    assert rows and {row["card"] for row in rows} == {"Deathrite Shaman"}
