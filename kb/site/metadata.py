@@ -76,7 +76,8 @@ order by rules.position""",
         "title": "Search the rules",
         "description": "Full-text search over rules of every version (accents ignored).",
         "sql": f"""select rules.version_id, rules.number, rules.title, hits.snippet
-from (select rowid, rank, snippet(rules_fts, 2, '[', ']', '…', 20) as snippet from rules_fts
+from (select rowid, rank, coalesce(nullif(snippet(rules_fts, 2, '[', ']', '…', 20), ''),
+    snippet(rules_fts, 1, '[', ']', '…', 20)) as snippet from rules_fts
   where rules_fts match escape_fts(coalesce(nullif(trim(replace(:q, '"', ' ')), ''), 'kbnothingyet')) limit {CANNED_SEARCH_WINDOW}) as hits
 join rules on rules.rowid = hits.rowid
 order by hits.rank limit 50""",

@@ -56,7 +56,8 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "last_number": "Its number (term) there",
         "current_number": "Its number (term) in the newest version (empty when it was removed)",
         "title": "Latest title (keyword rules, parts, sections)",
-        "numbers": "Every number it had, in order, comma-separated (glossary lineages: every term, one per line)",
+        "numbers": "Every number it had, each once, in the order it first had them, comma-separated (a rule numbered 205, then 204,"
+        " then 205 again reads 205,204: last_number is its last) (glossary lineages: every term, one per line)",
         "versions": "How many versions have it",
     },
     "rule_lineage_links": {

@@ -1276,3 +1276,10 @@ async def test_rulings_of_a_card_known_by_its_rulings_name_it(snapshot_ds, snaps
     rows = (await snapshot_ds.client.get(
         f"/{snapshot_db.stem}/rulings_of_card.json?_shape=array&name=Deathrite%20Shaman")).json()
     assert rows and {row["card"] for row in rows} == {"Deathrite Shaman"}
+
+
+async def test_search_rules_gives_a_snippet_for_a_title(snapshot_ds, snapshot_db) -> None:
+    # A keyword rule has a title and no text: its snippet was empty.
+    rows = (await snapshot_ds.client.get(f"/{snapshot_db.stem}/search_rules.json?_shape=array&q=conspire")).json()
+    assert rows and all(row["snippet"] for row in rows)
+    assert "[Conspire]" in {row["snippet"] for row in rows if row["number"] == "702.78"}
