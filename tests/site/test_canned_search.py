@@ -8,10 +8,11 @@ from datasette.utils import escape_fts
 
 from kb.site.metadata import CANNED_QUERIES, CANNED_SEARCH_WINDOW
 
-# The queries as they were: every match ranked by bm25, then the best 50.
+# The queries as they were: every match ranked by bm25, then the best 50 (a rule with no text
+# shows its title's snippet).
 RANKED_ALL = {
     "search_rules": """select rules.version_id, rules.number, rules.title,
-  snippet(rules_fts, 2, '[', ']', '…', 20) as snippet
+  coalesce(nullif(snippet(rules_fts, 2, '[', ']', '…', 20), ''), snippet(rules_fts, 1, '[', ']', '…', 20)) as snippet
 from rules_fts join rules on rules.rowid = rules_fts.rowid
 where rules_fts match escape_fts(coalesce(nullif(trim(:q), ''), 'kbnothingyet'))
 order by rank limit 50""",
