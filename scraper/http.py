@@ -176,6 +176,8 @@ class PoliteClient:
         self.limiter = RateLimiter(clock, sleep)
         self.counters = Counters()
         self._robots: dict[str, RobotFileParser] = {}
+        # Why a host's robots.txt could not be read (a refused connection, a 5xx): kept out.
+        self._robots_unreachable: dict[str, str] = {}
         self._http = httpx.Client(
             headers={"User-Agent": user_agent, "Accept-Encoding": "gzip"},
             timeout=httpx.Timeout(timeout),
@@ -217,6 +219,10 @@ class PoliteClient:
         src = get_source(source) if isinstance(source, str) else source
         try:
             if self.obey_robots and not self._robots_allow(url, src):
+                unreachable = self._robots_unreachable.get(self._origin(url))
+                if unreachable:
+                    # Kept out because the site did not answer at all: say that, not "disallowed".
+                    raise FetchError(url, f"{self._origin(url)} unreachable ({unreachable}); robots.txt could not be read")
                 raise FetchError(url, f"disallowed by {self._origin(url)}/robots.txt")
             headers = {"Accept": accept or src.accept}
             if etag:
@@ -393,5 +399,6 @@ class PoliteClient:
             else:
                 log.warning("robots.txt unreachable at %s (%s): keeping out", origin, exc.reason)
                 parser.disallow_all = True  # type: ignore[attr-defined]
+                self._robots_unreachable[origin] = exc.reason
         parser.modified()
         return parser

@@ -65,7 +65,7 @@ def refresh(
         sys.exit(EXIT_NOTHING_PUBLISHED)
     click.echo(f"{db_path}: {result.message} ({result.seconds:.1f}s)")
     if result.exit_code != 0:
-        failed = f"failed sources: {', '.join(result.failed_sources)}; " if result.failed_sources else ""
+        failed = f"failed sources: {result.failed_with_reasons()}; " if result.failed_sources else ""
         click.echo(f"Error: {failed}{result.message}", err=True)
     sys.exit(result.exit_code)
 

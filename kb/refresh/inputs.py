@@ -69,18 +69,62 @@ def document_input(store: RawStore, entry: ManifestEntry, fmt: str) -> DocumentI
     )
 
 
+# Stored bodies a build of this code could not read (``kb.refresh.job``): sha256 → url, source,
+# error and the build code that tried. Never an input again while that code builds: a body cut
+# short once was read, refused and replaced on every later rebuild, each of which then exited 2
+# naming a source that answered well since.
+UNREADABLE_STATE = "refresh:unreadable"
+
+
+def known_unreadable(store: RawStore) -> dict[str, dict[str, str]]:
+    """The stored bodies this code could not read (another version of it may: it tries again)."""
+    code = build_code_fingerprint()
+    return {sha: record for sha, record in (store.get_state(UNREADABLE_STATE) or {}).items()
+            if record.get("build_code") == code}
+
+
+def remember_unreadable(store: RawStore, sha256: str, url: str, source: str, error: str) -> None:
+    held = store.get_state(UNREADABLE_STATE) or {}
+    held[sha256] = {"url": url, "source": source, "error": error, "build_code": build_code_fingerprint()}
+    store.set_state(UNREADABLE_STATE, held)
+
+
+def still_unreadable(store: RawStore) -> list[dict[str, str]]:
+    """Known unreadable bodies that are still the newest of their URL: the site still serves them."""
+    unreadable = known_unreadable(store)
+    return [{**unreadable[entry.sha256], "url": entry.url, "source": entry.source}
+            for entry in store.latest_documents() if entry.sha256 in unreadable]
+
+
+def _previous_readable(store: RawStore, latest: ManifestEntry, unreadable: dict) -> ManifestEntry | None:
+    """The newest good body of ``latest``'s URL before it that a build could read."""
+    earlier = [entry for entry in store.history(latest.url)
+               if entry.id < latest.id and entry.status != "failed" and entry.sha256
+               and entry.sha256 not in unreadable and store.path_for(entry.sha256).exists()]
+    return earlier[-1] if earlier else None
+
+
 def select_inputs(store: RawStore) -> tuple[list[DocumentInput], list[str]]:
     """The build's inputs from the raw store, and the URLs of stored bodies left out.
 
     The latest good body of every URL, in fetch order; for CR files every good body ever
     fetched (each is a version); for bulk snapshots only the newest file of each kind
     (rulings, oracle cards and all cards are three kinds, though the cards share a format).
-    Bodies of no readable format (the rules page, the bulk-data listing) are left out.
+    Bodies of no readable format (the rules page, the bulk-data listing) are left out, and so
+    are bodies a build of this code could not read (``known_unreadable``): the body before one
+    stands in for it.
     """
     chosen: list[tuple[int, DocumentInput]] = []
     left_out: list[str] = []
     newest_snapshot: dict[tuple[str, str, str], tuple[int, DocumentInput]] = {}
-    for entry in store.latest_documents():
+    unreadable = known_unreadable(store)
+    for latest in store.latest_documents():
+        entry: ManifestEntry | None = latest
+        if latest.sha256 in unreadable:
+            entry = _previous_readable(store, latest, unreadable)
+            if entry is None:
+                continue
+        assert entry is not None
         if entry.sha256 and store.body_removed(entry.sha256):
             continue  # a superseded bulk snapshot whose body a refresh removed (prune_superseded)
         fmt = format_of(store, entry)
@@ -95,12 +139,12 @@ def select_inputs(store: RawStore) -> tuple[list[DocumentInput], list[str]]:
             continue
         chosen.append((entry.id, document_input(store, entry, fmt)))
         if fmt in HISTORY_FORMATS:
-            chosen.extend(earlier_bodies(store, entry, fmt))
+            chosen.extend(pair for pair in earlier_bodies(store, entry, fmt) if pair[1].sha256 not in unreadable)
     chosen.extend(newest_snapshot.values())
     chosen.sort(key=lambda pair: pair[0])
     superseded = {
         entry.url for entry in store.latest_documents()
-        if entry.url not in {doc.url for _, doc in chosen} and entry.url not in left_out
+        if entry.url not in {doc.url for _, doc in chosen} and entry.url not in left_out and entry.sha256 not in unreadable
     }
     return [doc for _, doc in chosen], sorted(left_out) + sorted(superseded)
 

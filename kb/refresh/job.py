@@ -32,8 +32,10 @@ from kb.refresh.inputs import (
     inputs_fingerprint,
     kept_fingerprint,
     prune_superseded,
+    remember_unreadable,
     seed_from_snapshot,
     select_inputs,
+    still_unreadable,
 )
 from kb.refresh.lock import refresh_lock
 from kb.refresh.runs import RefreshResult, one_line, record_run
@@ -58,10 +60,6 @@ EXIT_SOME_SOURCES_FAILED = 2
 # What the served database was built from: the inputs' fingerprints (by bytes, and by what a
 # build keeps of them: ``kb.refresh.inputs.kept_fingerprint``) and the file's identity.
 PUBLISHED_STATE = "refresh:published"
-
-
-def _failed_sources(reports: dict[str, FetchReport]) -> list[str]:
-    return [name for name, report in reports.items() if report.failed]
 
 
 def _nothing_fetched(reports: dict[str, FetchReport]) -> bool:
@@ -112,7 +110,10 @@ def _refresh_locked(
         reports = run_fetch(sources, store, base_urls, fetch_options, verbose=verbose, progress=progress)
         result.run_id = max((run["id"] for run in store.runs() if run["id"] > last_run), default=None)
         result.sources = {name: report.as_dict() for name, report in reports.items()}
-        result.failed_sources = _failed_sources(reports)
+        for name, report in reports.items():
+            if report.failed:
+                url, reason = report.failures[0] if report.failures else ("", "")
+                result.failed(name, one_line(f"{url}: {reason}" if url else reason))
         if snapshot is not None:
             result.changes["snapshot_documents_added"] = seed_from_snapshot(store, snapshot)
         # Provisional: what the store says if this process dies before it can say more.
@@ -148,6 +149,13 @@ def _build_or_skip(
     """Build and publish, or find nothing to change; returns the inputs it chose (raises if it
     could not publish)."""
     inputs, left_out = select_inputs(store)
+    # A site still serving a body this code could not read (the one before it stands in): its
+    # source has failed, in every run until the site serves another.
+    for known in still_unreadable(store):
+        result.failed(known["source"], f"{known['url']}: still the body it serves, which cannot be read: {known['error']}")
+        result.changes.setdefault("unreadable", []).append(
+            {"url": known["url"], "error": known["error"], "replaced_by_earlier": True, "still_served": True}
+        )
     fingerprint = inputs_fingerprint(inputs)
     published = store.get_state(PUBLISHED_STATE) or {}
     failed_note = (
@@ -269,11 +277,12 @@ def _fall_back(store: RawStore, inputs: list[DocumentInput], error: BuildError, 
         inputs[index] = document_input(store, earlier[-1], bad.format or "")
     else:
         del inputs[index]
-    if raw_source not in result.failed_sources:
-        result.failed_sources.append(raw_source)
+    result.failed(raw_source, one_line(f"{bad.url}: {error}"))
     result.changes.setdefault("unreadable", []).append(
         {"url": bad.url, "error": one_line(str(error)), "replaced_by_earlier": bool(earlier)}
     )
+    if bad.sha256:
+        remember_unreadable(store, bad.sha256, bad.url, raw_source, one_line(str(error)))
     return True
 
 

@@ -25,6 +25,20 @@ class RefreshResult:
     sources: dict[str, dict[str, Any]] = field(default_factory=dict)
     changes: dict[str, Any] = field(default_factory=dict)
     failed_sources: list[str] = field(default_factory=list)
+    # Why each failed source failed, the first reason seen (a URL and what went wrong with it).
+    failure_reasons: dict[str, str] = field(default_factory=dict)
+
+    def failed(self, source: str, reason: str) -> None:
+        if source not in self.failed_sources:
+            self.failed_sources.append(source)
+        self.failure_reasons.setdefault(source, reason)
+
+    def failed_with_reasons(self) -> str:
+        """The failed sources, each with its reason: what the one line on stderr says."""
+        return ", ".join(
+            f"{source} ({self.failure_reasons[source]})" if source in self.failure_reasons else source
+            for source in self.failed_sources
+        )
 
 
 def run_row(run: dict[str, Any]) -> dict[str, Any]:

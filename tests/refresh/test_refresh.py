@@ -365,8 +365,11 @@ def test_every_source_failing_exits_1_and_leaves_the_file_byte_identical(site: T
         "--base-url", f"cr-archive={site.url('cr-archive')}",
     ])
     assert result.exit_code == 1
+    # One line, each failed source with its reason.
+    base = site.base
     assert result.stderr == (
-        "Error: failed sources: wizards-cr, cr-archive, scryfall; nothing could be published:"
+        f"Error: failed sources: wizards-cr ({base}{RULES_PAGE}: HTTP 404), cr-archive ({base}{ARCHIVE_LISTING}: HTTP 404),"
+        f" scryfall ({base}{LISTING}: HTTP 404); nothing could be published:"
         " every source failed: wizards-cr, cr-archive, scryfall\n"
     )
     assert sha(tmp_path / "kb.db") == served_sha
@@ -430,6 +433,23 @@ def test_a_stored_document_that_cannot_be_read_keeps_its_last_good_data(site: Te
     assert [row["id"] for row in db["cr_versions"].rows] == ["en-2022-02-18"]
     assert db["rulings"].count == 56
     assert [(r["status"], r["exit_code"]) for r in db["refresh_runs"].rows][-1] == ("partial", 2)
+    assert result.failure_reasons["wizards-cr"].startswith(unreadable["url"] + ": ")
+    assert "truncated" in result.failed_with_reasons()
+    # While the site still serves the cut file, its source has failed, and the body is not read again.
+    again = run(site, tmp_path)
+    assert (again.exit_code, again.status, again.failed_sources) == (2, "partial", ["wizards-cr"])
+    assert "still the body it serves, which cannot be read" in again.failure_reasons["wizards-cr"]
+    # Once it serves a good file, the cut one is history: no run reads it or blames its source
+    # again (every later rebuild read it, refused it and exited 2, the site answering well).
+    site.replace(CR_TXT, newer + b"\r\n", "text/plain")
+    healed = run(site, tmp_path)
+    assert (healed.exit_code, healed.status, healed.failed_sources) == (0, "published", [])
+    assert "unreadable" not in healed.changes
+    published = sqlite_utils.Database(db_path)  # the file a publish swapped in
+    assert sorted(row["id"] for row in published["cr_versions"].rows) == ["en-2022-02-18", "en-2022-04-29"]
+    serve_rulings(site, changed_rulings())
+    rebuilt = run(site, tmp_path)
+    assert (rebuilt.exit_code, rebuilt.status, rebuilt.failed_sources) == (0, "published", [])
 
 
 @pytest.mark.usefixtures("cli_on_a_fake_clock")

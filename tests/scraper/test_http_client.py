@@ -206,9 +206,13 @@ def test_robots_disallow_is_honoured(site: TestSite, fake_clock: FakeClock) -> N
 
 
 def test_unreachable_robots_keeps_us_out(site: TestSite, fake_clock: FakeClock) -> None:
+    # Kept out, and the reason says the site did not answer (it said "disallowed by robots.txt",
+    # sending an operator to look for a policy that was never there).
     site.fail("/robots.txt", "503", times=None)
-    with fast_client(fake_clock, max_retries=1) as client, pytest.raises(FetchError, match="disallowed by"):
+    with fast_client(fake_clock, max_retries=1) as client, pytest.raises(FetchError) as caught:
         client.get(site.at(VAULTSKIRGE), source="gatherer")
+    assert caught.value.reason.startswith(f"{site.base} unreachable (HTTP 503")
+    assert caught.value.reason.endswith("; robots.txt could not be read")
     assert site.paths() == ["/robots.txt", "/robots.txt"]
 
 
