@@ -115,8 +115,19 @@ def check_source_id(source_id: str, where: str) -> None:
         raise BuildError(f"{where}: unknown source id {shown(repr(source_id))} (known: {', '.join(known)})")
 
 
+def check_lang(lang: str | None, where: str) -> None:
+    """Scryfall's language codes (and "ph"), as every table spells them: "xx" made a CR version
+    "xx-pages-local" with exit 0."""
+    from kb.normalise.lang import SCRYFALL_LANGS
+
+    known = (*SCRYFALL_LANGS, "ph")
+    if lang is not None and lang not in known:
+        raise BuildError(f"{where}: unknown language code {shown(repr(lang))} (known: {', '.join(known)})")
+
+
 def path_inputs(paths: Iterable[Path], source_id: str = "local", lang: str | None = None, fmt: str | None = None) -> list[DocumentInput]:
     check_source_id(source_id, "--source")
+    check_lang(lang, "--lang")
     if fmt is not None:
         from kb.parse.formats import format_named
 
@@ -139,4 +150,7 @@ def path_inputs(paths: Iterable[Path], source_id: str = "local", lang: str | Non
                     source_id=source_id, lang=lang, format=fmt,
                 )
             )
+    if not inputs:
+        # An empty folder made a new file of the same rows, swapped in on every run, exit 0.
+        raise BuildError(f"{', '.join(shown(given) for given in paths)}: no file to import (an empty folder)")
     return inputs

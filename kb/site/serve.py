@@ -93,9 +93,28 @@ def serve(db_path: Path, host: str, port: int, workers: int = 1) -> None:
     whatever the machine has; the database is immutable, so processes share nothing else."""
     os.environ[DB_PATH_ENV] = str(db_path.resolve())
     if workers <= 1:
+        # Datasette would start, log, fail to bind and exit 3 with uvicorn's lines: one line instead.
+        bound_socket(host, port).close()
         os.execv(sys.executable, [sys.executable, "-m", "datasette", *datasette_args(db_path, host, port)])
     os.environ[INSPECT_PATH_ENV] = str(prepare(db_path).resolve())
     serve_workers(host, port, workers)
+
+
+def bound_socket(host: str, port: int):
+    """A TCP socket bound to ``host:port`` (as uvicorn binds it), or exit 1 with one line saying
+    why not: the port in use, an address not this machine's, a host name that does not resolve."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as error:
+        sock.close()
+        print(f"Error: cannot serve on {host}:{port}: {error.strerror or error}", file=sys.stderr)
+        raise SystemExit(1) from error
+    return sock
 
 
 def serve_workers(host: str, port: int, workers: int) -> None:
@@ -103,19 +122,12 @@ def serve_workers(host: str, port: int, workers: int) -> None:
     shared socket without naming the protocol, asyncio then leaves Nagle's algorithm on for
     every connection it accepts, and each keep-alive response waited ~40 ms for a delayed ACK
     (Datasette's own version page: 9 ms with one process, 50 ms with two)."""
-    import socket
 
     from uvicorn import Config
     from uvicorn.supervisors import Multiprocess
 
     config = Config(f"{__name__}:create_app", factory=True, host=host, port=port, workers=workers, access_log=False)
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-    except OSError as error:
-        raise SystemExit(f"cannot serve on {host}:{port}: {error.strerror}") from error
+    sock = bound_socket(host, port)
     sock.set_inheritable(True)
     print(f"Serving on http://{host}:{port} with {workers} worker processes", file=sys.stderr, flush=True)
     Multiprocess(config, sockets=[sock]).run()

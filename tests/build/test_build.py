@@ -123,6 +123,19 @@ def test_cli_import_reports_one_line_and_keeps_database(tmp_path: Path) -> None:
     result = runner.invoke(cli, ["import", "--db", str(db_path), "--format", "cr-txt", str(binary)])
     assert result.exit_code != 0 and "random.bin" in result.output
     assert sha(db_path) == before
+    # An empty folder: refused (it made a new file of the same rows on every run, exit 0).
+    empty = tmp_path / "inbox"
+    empty.mkdir()
+    result = runner.invoke(cli, ["import", "--db", str(db_path), str(empty)])
+    assert (result.exit_code, result.stderr.strip()) == (1, f"Error: {empty}: no file to import (an empty folder)")
+    # A language code no table spells: refused (it made a CR version "xx-pages-local", exit 0).
+    result = runner.invoke(cli, ["import", "--db", str(db_path), "--lang", "xx", str(CR / "en-raw" / "2022-02-18.txt")])
+    assert result.exit_code == 1 and result.stderr.startswith("Error: --lang: unknown language code 'xx' (known: en, es,")
+    assert sha(db_path) == before
+    # A database not there yet is made, and said to be new: a mistyped --db is seen.
+    other = tmp_path / "typo" / "kb.db"
+    result = runner.invoke(cli, ["import", "--db", str(other), str(CR / "en-raw" / "2022-02-18.txt")])
+    assert result.exit_code == 0 and f"{other}: no database there yet: a new one is made" in result.stderr
 
 
 @pytest.mark.long_proof
