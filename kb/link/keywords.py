@@ -16,7 +16,9 @@ from kb.records import FACE_TEXT_SEPARATOR, CRDocument
 
 KEYWORD_SECTIONS = ("701", "702")
 LINKED_STATUSES = ("same", "stale", "renumbered")
-TRANSLATOR_NOTE = re.compile(r"[（(]\s*译注[:：].*?[)）]")
+TRANSLATOR_NOTE = re.compile(r"[（(]\s*译(?:者)?注[:：].*?[)）]")
+# A glossary heading's tag of what kind of word it is: "蛮化（动作）", "循环（异能）".
+TRAILING_TAG = re.compile(r"\s*[（(][^（）()]*[)）]\s*$")
 
 
 @dataclass
@@ -74,6 +76,15 @@ def _is_keyword_rule(number: str, kind: str) -> bool:
 
 def _clean(term: str) -> str:
     return TRANSLATOR_NOTE.sub("", term).strip()
+
+
+def glossary_keyword_term(term: str) -> str | None:
+    """A translated glossary heading as a keyword's term: its translator's note and its tag of
+    what kind of word it is left out; None for a heading of two words ("反击/指示物", counter a
+    spell and a counter; "使用/场上", play and in play), which of the two is the keyword's the
+    heading does not say (searching "场上" led to Play)."""
+    cleaned = TRAILING_TAG.sub("", _clean(term)).strip() or _clean(term)
+    return None if "/" in cleaned or not cleaned else cleaned
 
 
 # -- keywords mined from localized printings ----------------------------------------------------

@@ -16,6 +16,7 @@ from kb.link.keywords import (
     Keyword,
     PrintedKeyword,
     agree,
+    glossary_keyword_term,
     known_terms,
     mine_printing,
     mine_siblings,
@@ -148,8 +149,9 @@ def cr_translations(db: sqlite_utils.Database, titles: dict[str, tuple[str, str]
         join cr_versions as versions on versions.id = glossary.version_id"""
     ):
         title = titles.get((en_term or "").casefold())
-        if title and term:
-            pairs.append(Keyword(lang, term.strip(), title[0], title[1], "glossary"))
+        keyword_term = glossary_keyword_term(term or "")
+        if title and keyword_term:
+            pairs.append(Keyword(lang, keyword_term, title[0], title[1], "glossary"))
     return pairs
 
 

@@ -7,9 +7,10 @@ import sqlite3
 
 def test_keyword_dictionary_rows_by_language(snapshot_conn: sqlite3.Connection) -> None:
     counts = dict(snapshot_conn.execute("select lang, count(*) from keyword_dictionary group by lang"))
-    # zhs: the Chinese CR's keyword titles and glossary; es: the Spanish per-rule page (Conspirar);
+    # zhs: the Chinese CR's keyword titles and glossary (headings of two words left out); es: the Spanish
+    # per-rule page (Conspirar);
     # the rest mined from printed texts of localized printings.
-    assert counts == {"de": 4, "es": 5, "fr": 4, "it": 4, "ja": 4, "ko": 1, "pt": 1, "ru": 1, "zhs": 240, "zht": 1}
+    assert counts == {"de": 4, "es": 5, "fr": 4, "it": 4, "ja": 4, "ko": 1, "pt": 1, "ru": 1, "zhs": 235, "zht": 1}
 
 
 def test_printed_keywords_with_their_evidence(snapshot_conn: sqlite3.Connection) -> None:
@@ -57,6 +58,17 @@ def test_translated_cr_keywords_join_the_dictionary(snapshot_conn: sqlite3.Conne
     assert row[0:2] == ("Conspire", "702.78") and "cr-rule-title" in json.loads(row[2]) and row[3] == "agreed"
 
 
+def test_glossary_headings_give_their_word_not_their_notes(snapshot_conn: sqlite3.Connection) -> None:
+    # The Chinese glossary's headings carry a translator's note or a tag ("蛮化（动作）"), or two
+    # words for two senses ("使用/场上", play and in play): searching "场上" led to Play, "译注"
+    # ("translator's note") to Counter.
+    terms = [row[0] for row in snapshot_conn.execute("select term from keyword_dictionary where lang = 'zhs'")]
+    assert not [term for term in terms if "/" in term or "（" in term or "(" in term]
+    assert {row[0]: json.loads(row[1]) for row in snapshot_conn.execute(
+        "select term, sources from keyword_dictionary where lang = 'zhs' and term in ('蛮化', '循环')")} == {
+        "蛮化": ["cr-glossary", "cr-rule-title"], "循环": ["cr-glossary", "cr-rule-title"]}
+
+
 def test_every_entry_names_todays_rule_of_its_keyword(snapshot_conn: sqlite3.Connection) -> None:
     """The rule number is today's: the Chinese CR of 2025 numbers Reveal 701.16, and today's 701.16
     is Investigate (57 of the 265 entries named another keyword's rule before)."""
@@ -65,7 +77,7 @@ def test_every_entry_names_todays_rule_of_its_keyword(snapshot_conn: sqlite3.Con
         """select title, number from rules where kind = 'rule' and version_id =
             (select id from cr_versions where lang = 'en' order by effective_date desc limit 1)"""
     ).fetchall())
-    assert len(entries) == 265
+    assert len(entries) == 260  # 265 before three headings of two words were left out, two merged
     assert [entry for entry in entries if today.get(entry[2]) != entry[3]] == []
     reveal = snapshot_conn.execute(
         "select rule_number from keyword_dictionary where lang = 'zhs' and term = '展示'").fetchone()
