@@ -59,7 +59,7 @@ from kb.site.search_names import (
     unique,
     unlinked_card_hit,
 )
-from kb.site.search_relax import relaxed_words, words_held
+from kb.site.search_relax import Relaxed, relaxed_words, words_held
 from kb.site.search_rules import named_rules, rules_by_number, rules_by_text
 from kb.site.search_spelling import vocabulary
 from kb.site.search_text import (
@@ -136,14 +136,28 @@ def relaxed_search(
     if has_cjk(query):  # "飞行怎么运作": a run of characters, not words
         relaxed = relaxed_cjk(conn, query, names_a_cjk_term(conn))
     else:
-        relaxed = relaxed_words(conn, query, names_a_term(conn))
+        relaxed = joined_term(query, names_exactly(conn)) or relaxed_words(conn, query, names_a_term(conn))
     if relaxed is None:
         return None
     again = _search(conn, " ".join(relaxed.kept), per_kind, kind, offset, asked=typed)
     if found_nothing(again):
         return None
     again.relaxed_from, again.left_out, again.read_as = typed, relaxed.left_out, relaxed.read_as
+    if relaxed.cut_word:
+        again.best = None
     return again
+
+
+def joined_term(query: str, names_a_term: Callable[[str], bool]) -> Relaxed | None:
+    """Two words of ``query`` that are one keyword written apart ("flash back": Flashback, not
+    Flash with "back" left out), read as that keyword; None when no two neighbours are one."""
+    words = WORD.findall(query)
+    for first, second in zip(words, words[1:], strict=False):
+        joined = first + second.lower()
+        if names_a_term(joined):
+            kept = [word for word in words if word not in (first, second)]
+            return Relaxed(kept=[joined, *kept], left_out=[], read_as={f"{first} {second}": joined})
+    return None
 
 
 def cjk_topic(conn: sqlite3.Connection, topic: str) -> tuple[list[str], dict[str, str], list[str]]:
@@ -202,6 +216,14 @@ def names_a_term(conn: sqlite3.Connection) -> Callable[[str], bool]:
     english = vocabulary(conn)
     return lambda word: (fold(word) in keywords or bool(rules_titled(conn, current, title_key(word)))
                          or (word.lower() not in english and bool(keywords_by_term(conn, word, 1))))
+
+
+def names_exactly(conn: sqlite3.Connection) -> Callable[[str], bool]:
+    """Whether a word is, as it is, a keyword in some language or the title of a current rule
+    (``names_a_term`` also takes a word a keyword's term begins with or is a slip from)."""
+    keywords = keyword_words(conn)
+    current = newest_english_version(conn)
+    return lambda word: fold(word) in keywords or bool(rules_titled(conn, current, title_key(word)))
 
 
 def found_nothing(results: SearchResults) -> bool:

@@ -78,7 +78,18 @@ def relaxed_cjk(conn: sqlite3.Connection, query: str, names: Callable[[str], boo
     start = query.index(piece)
     rest = (query[:start] + " " + query[start + len(piece):]).split()
     # The piece's own particle ("가" of "커맨더가", "的" of "乌金的") is its grammar, not a word left out.
-    return Relaxed([piece], [part for part in rest if part not in PARTICLES_ALONE])
+    left_out = [part for part in rest if part not in PARTICLES_ALONE]
+    return Relaxed([piece], left_out, cut_word=_cut_from_one_word(query, piece, left_out))
+
+
+def _cut_from_one_word(query: str, piece: str, left_out: list[str]) -> bool:
+    """Whether ``piece`` was cut out of a query that is one run of characters, neither a question
+    (no question phrase, no space) nor a phrase (no particle): "先制攻撃", the Japanese First strike,
+    whose "先制" is the Chinese rules' Initiative. "指挥官死了会怎样" asks about 指挥官."""
+    return (
+        _SPLIT.search(query) is None and bool(left_out)
+        and not any(char in CHINESE_PARTICLES or KANA.match(char) for part in left_out for char in part)
+    )
 
 
 def names_a_cjk_term(conn: sqlite3.Connection) -> Callable[[str], bool]:

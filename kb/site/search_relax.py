@@ -54,6 +54,10 @@ class Relaxed:
     kept: list[str]
     left_out: list[str]
     read_as: dict[str, str] = field(default_factory=dict)
+    # The piece kept is part of a longer run of CJK characters no question phrase splits: a word
+    # cut, not a question's topic ("先制" of the Japanese "先制攻撃", First strike, is the Chinese
+    # rules' Initiative). Its results are listed, none taken as the answer.
+    cut_word: bool = False
 
 
 def relaxed_words(

@@ -778,3 +778,21 @@ def test_a_probe_that_finds_nothing_means_the_whole_query_finds_nothing(snapshot
                 assert snapshot_conn.execute(f"select 1 from {index} where {index} match ? limit 1", (exact,)).fetchone() is None
                 assert snapshot_conn.execute(f"select 1 from {index} where {index} match ? limit 1", (match,)).fetchone() is None
     assert probed > 20
+
+
+
+def test_a_keyword_written_as_two_words_is_that_keyword(snapshot_conn: sqlite3.Connection) -> None:
+    # "flash back" found Flash, "exact keyword", with "back" left out.
+    results = search(snapshot_conn, "flash back")
+    assert (results.best.title, results.best.url) == ("702.34 Flashback", "/rule/702.34")
+    assert results.read_as == {"flash back": "flashback"} and results.left_out == []
+
+
+def test_a_term_cut_out_of_one_run_of_characters_is_not_the_answer(snapshot_conn: sqlite3.Connection) -> None:
+    # "先制攻撃" is the Japanese First strike, which no printing here holds on a line of its own;
+    # its "先制" is the Chinese rules' Initiative (726), which was given as the answer. Listed, no
+    # answer taken; a question about a term still has its answer.
+    cut = search(snapshot_conn, "先制攻撃")
+    assert cut.best is None and cut.left_out == ["攻撃"]
+    assert search(snapshot_conn, "飞行怎么运作").best.url.startswith("/rule/702.9")
+    assert search(snapshot_conn, "指挥官死了会怎样").best.title == "903 Commander"
