@@ -135,13 +135,25 @@ def keyword_items(line: str) -> list[str]:
     return [TRAILING.sub("", item).strip() for item in ITEM_SEPARATORS.split(line) if item.strip()]
 
 
-def english_keywords(line: str, titles: dict[str, tuple[str, str]]) -> list[tuple[str, str]] | None:
-    """(title, rule number) per item when every item of ``line`` is a bare keyword, else None."""
+# A keyword and its number ("Graft 2", "Bloodthirst 1"): the same number follows the printed term,
+# spaced or not, in any digits ("移植２").
+NUMBERED = re.compile(r"^(?P<keyword>.*?\S)\s+(?P<number>\d+)$")
+PRINTED_NUMBERED = re.compile(r"^(?P<keyword>.*?\D)\s*(?P<number>\d+)$")
+
+
+def english_keywords(line: str, titles: dict[str, tuple[str, str]]) -> list[tuple[str, ...]] | None:
+    """(title, rule number, its number or "") per item when every item of ``line`` is a keyword,
+    bare or with a number ("Graft 2"), else None."""
     items = keyword_items(line)
-    found = [titles.get(item.casefold()) for item in items]
-    if not items or any(item is None for item in found):
-        return None
-    return [item for item in found if item is not None]
+    found: list[tuple[str, ...]] = []
+    for item in items:
+        meaning, number = titles.get(item.casefold()), ""
+        if meaning is None and (numbered := NUMBERED.match(item)):
+            meaning, number = titles.get(numbered["keyword"].casefold()), numbered["number"]
+        if meaning is None:
+            return None
+        found.append((*meaning, number))
+    return found or None
 
 
 def mine_printing(
@@ -181,17 +193,23 @@ def mine_printing(
 
 
 def _line_keywords(
-    printed_line: str, keywords: list[tuple[str, str]], lang: str, printing_id: str, source: str
+    printed_line: str, keywords: list[tuple[str, ...]], lang: str, printing_id: str, source: str
 ) -> list[PrintedKeyword] | None:
-    """The printed line's items read as ``keywords`` in order; None when their counts differ."""
+    """The printed line's items read as ``keywords`` in order; None when their counts differ.
+    A keyword with a number gives its term where the printed item ends with that same number
+    ("Pfropfen 2" of "Graft 2": Pfropfen)."""
     items = keyword_items(printed_line)
     if len(items) != len(keywords):
         return None
-    return [
-        PrintedKeyword(lang, item, en_term, number, printing_id, source)
-        for item, (en_term, number) in zip(items, keywords, strict=True)
-        if item and len(item) <= MAX_TERM_CHARS and not NOT_A_TERM.search(item)
-    ]
+    found = []
+    for item, (en_term, rule_number, *numbered) in zip(items, keywords, strict=True):
+        term = item
+        if numbered and numbered[0]:
+            match = PRINTED_NUMBERED.match(item)
+            term = match["keyword"].strip() if match and int(match["number"]) == int(numbered[0]) else ""
+        if term and len(term) <= MAX_TERM_CHARS and not NOT_A_TERM.search(term):
+            found.append(PrintedKeyword(lang, term, en_term, rule_number, printing_id, source))
+    return found
 
 
 def agree(

@@ -10,7 +10,7 @@ def test_keyword_dictionary_rows_by_language(snapshot_conn: sqlite3.Connection) 
     # zhs: the Chinese CR's keyword titles and glossary (headings of two words left out); es: the Spanish
     # per-rule page (Conspirar);
     # the rest mined from printed texts of localized printings.
-    assert counts == {"de": 4, "es": 5, "fr": 4, "it": 4, "ja": 4, "ko": 1, "pt": 1, "ru": 1, "zhs": 235, "zht": 1}
+    assert counts == {"de": 6, "es": 7, "fr": 5, "it": 5, "ja": 5, "ko": 1, "pt": 1, "ru": 1, "zhs": 235, "zht": 1}
 
 
 def test_printed_keywords_with_their_evidence(snapshot_conn: sqlite3.Connection) -> None:
@@ -69,6 +69,19 @@ def test_glossary_headings_give_their_word_not_their_notes(snapshot_conn: sqlite
         "蛮化": ["cr-glossary", "cr-rule-title"], "循环": ["cr-glossary", "cr-rule-title"]}
 
 
+def test_keywords_with_a_number_give_their_term(snapshot_conn: sqlite3.Connection) -> None:
+    # "Graft 2" is printed "Pfropfen 2", "Greffe 2", "移植２": such lines were never read.
+    rows = snapshot_conn.execute(
+        "select lang, term, status from keyword_dictionary where en_term in ('Graft', 'Bloodthirst') and lang != 'zhs'"
+        " order by en_term, lang"
+    ).fetchall()
+    assert rows == [
+        ("de", "Blutdurst", "single printing"), ("es", "Sed de sangre", "single printing"),
+        ("de", "Pfropfen", "agreed"), ("es", "Injertar", "agreed"), ("fr", "Greffe", "agreed"),
+        ("it", "Innesto", "agreed"), ("ja", "移植", "agreed"),
+    ]
+
+
 def test_every_entry_names_todays_rule_of_its_keyword(snapshot_conn: sqlite3.Connection) -> None:
     """The rule number is today's: the Chinese CR of 2025 numbers Reveal 701.16, and today's 701.16
     is Investigate (57 of the 265 entries named another keyword's rule before)."""
@@ -77,7 +90,7 @@ def test_every_entry_names_todays_rule_of_its_keyword(snapshot_conn: sqlite3.Con
         """select title, number from rules where kind = 'rule' and version_id =
             (select id from cr_versions where lang = 'en' order by effective_date desc limit 1)"""
     ).fetchall())
-    assert len(entries) == 260  # 265 before three headings of two words were left out, two merged
+    assert len(entries) == 267  # 265 before: 3 headings of two words left out, 2 merged, 7 keywords with numbers
     assert [entry for entry in entries if today.get(entry[2]) != entry[3]] == []
     reveal = snapshot_conn.execute(
         "select rule_number from keyword_dictionary where lang = 'zhs' and term = '展示'").fetchone()
