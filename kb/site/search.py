@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 import sqlite3
 from collections.abc import Callable, Collection
 from functools import partial
@@ -100,6 +101,13 @@ def search(
         results = _search(conn, raw_query, per_kind, kind, offset, later_suggestions=True)
         if not found_nothing(results):
             return results
+        # German umlauts typed as two letters ("Waechter des Spaehnests"): names are folded to
+        # their letters without marks ("Wachter"), so the pair is read as its vowel, once.
+        if UMLAUT_SPELLED.search(results.query) and not has_cjk(results.query):
+            umlauts = _search(conn, UMLAUT_SPELLED.sub(lambda pair: pair.group(0)[0], results.query), per_kind, kind,
+                              offset, asked=results.query)
+            if not found_nothing(umlauts):
+                return umlauts
         # Nothing holds every word. A card and a question about it ("Okaun coin flip"): the
         # card's rulings about the rest. A misspelt name: "did you mean". A question ("what
         # happens if my commander dies") or a misspelt word of the rules ("comander damage"):
@@ -127,6 +135,9 @@ def search(
         if card is not None:
             return about_card(conn, card, present, read_as, None, typed, per_kind)
         return relaxed_search(conn, results.query, typed, per_kind, kind, offset) or results
+
+
+UMLAUT_SPELLED = re.compile(r"(?<=[^\W\d_])(?:ae|oe|ue)|^(?:Ae|Oe|Ue)(?=[^\W\d_])", re.IGNORECASE)
 
 
 def relaxed_search(

@@ -796,3 +796,12 @@ def test_a_term_cut_out_of_one_run_of_characters_is_not_the_answer(snapshot_conn
     assert cut.best is None and cut.left_out == ["攻撃"]
     assert search(snapshot_conn, "飞行怎么运作").best.url.startswith("/rule/702.9")
     assert search(snapshot_conn, "指挥官死了会怎样").best.title == "903 Commander"
+
+
+
+@pytest.mark.parametrize(("typed", "found"), [
+    ("Waechter des Spaehnests", "Watcher of the Roost"), ("paradiesvoegel", "Paradiesvögel"), ("verhuellt", "702.18 Shroud"),
+])
+def test_german_umlauts_typed_as_two_letters(snapshot_conn: sqlite3.Connection, typed: str, found: str) -> None:
+    # ä typed "ae": the names are folded to their letters without marks, and "ae" was no "a".
+    assert search(snapshot_conn, typed).best.title == found
