@@ -65,6 +65,9 @@ class BuildReport:
     links_carried: int = 0
     # CR documents whose tables were copied from the file the build replaced (kb.store.carry_cr).
     cr_documents_carried: int = 0
+    # The migrations an import ran on a database an older version made: what they add that only
+    # reading the documents again gives (a card's faces) waits for a whole build.
+    migrated: list[str] = field(default_factory=list)
 
 
 # SQLite's sorter helper threads for builds: one where there is a second core (see open_for_build).
@@ -213,7 +216,9 @@ def _build(
         # Adding to a built database whose schema is up to date: its derived tables and search
         # indexes are current (it was built whole). What the inputs change is noted as it
         # happens, so that only that is derived and indexed again.
-        adding = base is not None and not migrations.pending(db)
+        pending = [migration.name for migration in migrations.pending(db)] if base is not None and not whole else []
+        report.migrated = pending
+        adding = base is not None and not pending
         ensure_db_shape(db, search=False)
         changes = ImportChanges(db) if adding else None
         carried_cr = _carry_cr(db, inputs, carry_from, progress) if whole and carry_from is not None else {}

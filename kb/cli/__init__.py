@@ -186,6 +186,11 @@ def _summarise(report) -> None:
         f"{counts.get('rulings', 0)} rulings, {counts.get('ruling_translations', 0)} translations, "
         f"{counts.get('quality_issues', 0)} quality issues"
     )
+    if report.migrated:
+        click.echo(
+            f"  made by an older version: migrated ({', '.join(report.migrated)}); what the new columns hold for"
+            " documents imported before is filled by a whole build (`mtgkb build`, or the next `mtgkb refresh`)"
+        )
     if report.issue_kinds:
         kinds = ", ".join(f"{kind} {count}" for kind, count in report.issue_kinds.items())
         click.echo(f"  quality issues of these files: {kinds} (the quality_issues table says what each is)")
