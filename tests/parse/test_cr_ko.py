@@ -32,15 +32,20 @@ def merged():
 def test_chapter_counts(chapter):
     assert chapter.lang == "ko" and chapter.method == "community"
     assert collections.Counter(rule.kind for rule in chapter.rules) == {
-        "part": 1, "section": 23, "rule": 179, "subrule": 255,
+        "part": 1, "section": 23, "rule": 179, "subrule": 257,
     }
     assert sum(len(rule.examples) for rule in chapter.rules) == 26
     assert chapter.effective_date is None  # the date line lives in the index post
-    # Two paragraphs the source printed without markup, each repeating its rule's number.
+    # Two subrules printed twice, each a paragraph of its own with its own anchor: the second is
+    # the English 101.4e and 120.4d, whose letters the post never prints. (They were appended to
+    # the first as "unmarked" paragraphs, and 101.4 and 120.4 then lacked a subrule.)
     assert chapter.warnings == [
-        "2021-02-15-100.md: line 134: unmarked paragraph numbered 101.4d repeats that rule; kept as its text",
-        "2021-02-15-100.md: line 1744: unmarked paragraph numbered 120.4c repeats that rule; kept as its text",
+        "2021-02-15-100.md: line 134: 101.4d printed twice: the second read as 101.4e, a letter the file never prints",
+        "2021-02-15-100.md: line 1744: 120.4c printed twice: the second read as 120.4d, a letter the file never prints",
     ]
+    rules = {rule.number: rule for rule in chapter.rules}
+    assert rules["101.4e"].text.startswith("게임을 시작하는 동안 여러명의 플레이어가 선택 또는 행동을 취하는 경우")
+    assert "게임을 시작하는" not in rules["101.4d"].text
 
 
 def test_chapter_rules(chapter):
@@ -88,7 +93,7 @@ def test_keyword_titles_are_split(merged):
     # The unmarked "702.85 같은 생물에…" paragraph (really 702.85b) is kept, with a warning.
     assert rules["702.85a"].text.endswith("각 능력이 따로 격발됩니다.")
     assert merged.effective_date == "2021-02-15"
-    assert len(merged.rules) == 589
+    assert len(merged.rules) == 591
 
 
 def test_split_bilingual_title():
@@ -176,7 +181,7 @@ def test_a_paragraph_class_renamed_is_read_by_what_it_holds_and_named(chapter, c
     assert [(rule.number, rule.kind, rule.title, rule.text, rule.examples) for rule in renamed.rules] == [
         (rule.number, rule.kind, rule.title, rule.text, rule.examples) for rule in chapter.rules
     ]
-    count = {"clause": 257, "paragraph": 179, "example": 26}[cls]  # 101.4d and 120.4c printed twice: one rule each
+    count = {"clause": 257, "paragraph": 179, "example": 26}[cls]
     # Lines as the parser counts them: the post ends its lines in CRLF, CR and LF.
     line = next(number for number, text in enumerate(data.decode().splitlines(), 1) if 'class="item"' in text)
     assert renamed.warnings[-1] == (

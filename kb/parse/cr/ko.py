@@ -23,6 +23,7 @@ from dataclasses import replace
 
 from kb.normalise.dates import parse_date
 from kb.normalise.decode import decode_text
+from kb.normalise.refs import SUBRULE_LETTERS
 from kb.parse.cr.gaps import numbering_gaps
 from kb.parse.cr.zh import append_paragraph, finish_rules, make_rule, nfc, rule_kind
 from kb.parse.html_whole import OPENING_HTML, TAIL_CHARS, check_closed_html
@@ -89,12 +90,13 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
         if part[1]:
             english_titles[part[0].number] = part[1]
     seen = {rule.number for rule in rules}
+    printed = set(PRINTED_NUMBER.findall(body))
     unknown_classes: dict[str, list[int]] = {}
     for match in BLOCK.finditer(body):
         line_number = body.count("\n", 0, match.start()) + 1 + _front_matter_lines(front_matter)
         if match["other_cls"] is not None:
             unknown_classes.setdefault(match["other_cls"], []).append(line_number)
-        _read_block(match, rules, english_titles, seen, warnings, name, line_number)
+        _read_block(match, rules, english_titles, (seen, printed), warnings, name, line_number)
     for cls, lines in unknown_classes.items():
         warnings.append(
             f"{name}: line {lines[0]}: {len(lines)} paragraph{'s' if len(lines) > 1 else ''} of class {cls!r},"
@@ -230,11 +232,13 @@ def _read_block(
     match: re.Match[str],
     rules: list[Rule],
     english_titles: dict[str, str],
-    seen: set[str],
+    numbers: tuple[set[str], set[str]],
     warnings: list[str],
     name: str,
     line_number: int,
 ) -> None:
+    """``numbers``: the numbers read so far, and every number the file prints in bold."""
+    seen = numbers[0]
     raw = match["para"] or match["other_para"] or match["bare_p"] or match["bare_line"]
     if raw is not None:
         raw = STRONG_TAG.sub("**", raw)  # the live site's HTML: <strong>100.1.</strong>
@@ -246,7 +250,7 @@ def _read_block(
     heading = match["md_heading"] or match["html_heading"] or match["toc"]
     if raw is not None:
         _read_paragraph(raw, match["bare_line"] is not None or match["bare_p"] is not None,
-                        rules, english_titles, seen, warnings, name, line_number)
+                        rules, english_titles, numbers, warnings, name, line_number)
     elif heading is not None:
         _read_heading(heading, rules, english_titles, seen)
 
@@ -256,11 +260,12 @@ def _read_paragraph(
     unmarked: bool,
     rules: list[Rule],
     english_titles: dict[str, str],
-    seen: set[str],
+    numbers: tuple[set[str], set[str]],
     warnings: list[str],
     name: str,
     line_number: int,
 ) -> None:
+    seen, printed = numbers
     bold = BOLD_NUMBER.match(raw)
     if bold:
         number_text, rest = bold["number"], raw[bold.end():]
@@ -274,7 +279,16 @@ def _read_paragraph(
             return  # an unnumbered paragraph of prose (introduction, notes)
         number, rest = match["number"], match["text"]
     content = clean_inline(rest)
-    if number in seen:
+    twin = _next_letter(number) if number in seen and not unmarked else None
+    if twin is not None and twin not in seen and twin not in printed:
+        # The 2021 chapter post prints 101.4d and 120.4c twice, each a paragraph of its own with
+        # its own anchor: the second is the English 101.4e and 120.4d (as in the English files,
+        # a number printed twice whose next letter the file never prints).
+        warnings.append(
+            f"{name}: line {line_number}: {number} printed twice: the second read as {twin}, a letter the file never prints"
+        )
+        number = twin
+    elif number in seen:
         # The 2021 source prints "702.85 같은 생물에…" without markup: the lost subrule 702.85b.
         warnings.append(
             f"{name}: line {line_number}: unmarked paragraph numbered {number} repeats that rule;"
@@ -292,6 +306,18 @@ def _read_paragraph(
         if english:
             english_titles[number] = english
     rules.append(rule)
+
+
+# A rule number printed in bold, as a paragraph opens: "**101.4d**", "<strong>100.1.</strong>".
+PRINTED_NUMBER = re.compile(r"(?:\*\*|<strong>|<b>)\s*([1-9]\d{2}\.\d+[a-z]?)")
+
+
+def _next_letter(number: str) -> str | None:
+    """The subrule after ``number`` (101.4d → 101.4e; the CR skips l and o); None for a rule."""
+    letter = number[-1]
+    if not letter.isalpha() or letter not in SUBRULE_LETTERS or letter == SUBRULE_LETTERS[-1]:
+        return None
+    return number[:-1] + SUBRULE_LETTERS[SUBRULE_LETTERS.index(letter) + 1]
 
 
 def _read_heading(
