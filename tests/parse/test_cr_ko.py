@@ -46,6 +46,8 @@ def test_chapter_counts(chapter):
     rules = {rule.number: rule for rule in chapter.rules}
     assert rules["101.4e"].text.startswith("게임을 시작하는 동안 여러명의 플레이어가 선택 또는 행동을 취하는 경우")
     assert "게임을 시작하는" not in rules["101.4d"].text
+    assert (rules["101.4e"].number_confidence, rules["120.4d"].number_confidence, rules["101.4d"].number_confidence) == (
+        0.5, 0.5, 1.0)
 
 
 def test_chapter_rules(chapter):

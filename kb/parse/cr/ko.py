@@ -25,6 +25,7 @@ from kb.normalise.dates import parse_date
 from kb.normalise.decode import decode_text
 from kb.normalise.refs import SUBRULE_LETTERS
 from kb.parse.cr.gaps import numbering_gaps
+from kb.parse.cr.txt import RECOVERED_NUMBER
 from kb.parse.cr.zh import append_paragraph, finish_rules, make_rule, nfc, rule_kind
 from kb.parse.html_whole import OPENING_HTML, TAIL_CHARS, check_closed_html
 from kb.records import CRDocument, ParseError, Rule
@@ -279,6 +280,7 @@ def _read_paragraph(
             return  # an unnumbered paragraph of prose (introduction, notes)
         number, rest = match["number"], match["text"]
     content = clean_inline(rest)
+    recovered = False  # a number read from its place, not as printed
     twin = _next_letter(number) if number in seen and not unmarked else None
     if twin is not None and twin not in seen and twin not in printed:
         # The 2021 chapter post prints 101.4d and 120.4c twice, each a paragraph of its own with
@@ -287,7 +289,7 @@ def _read_paragraph(
         warnings.append(
             f"{name}: line {line_number}: {number} printed twice: the second read as {twin}, a letter the file never prints"
         )
-        number = twin
+        number, recovered = twin, True
     elif number in seen:
         # The 2021 source prints "702.85 같은 생물에…" without markup: the lost subrule 702.85b.
         warnings.append(
@@ -301,6 +303,8 @@ def _read_paragraph(
         warnings.append(f"{name}: line {line_number}: rule {number} printed without its paragraph markup")
     seen.add(number)
     rule = make_rule(number, content)
+    if recovered:
+        rule.number_confidence = RECOVERED_NUMBER  # as the English files' twins: its page says so
     if rule.title:
         rule.title, english = split_bilingual_title(rule.title)
         if english:
