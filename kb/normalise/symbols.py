@@ -153,29 +153,30 @@ def gatherer_alt_to_symbol(alt: str, image_name: str | None = None) -> str | Non
     return symbol
 
 
+def _old_code_symbol(match: re.Match[str]) -> str:
+    """One old Gatherer code (``ONE_OLD_CODE``) as the braced symbol it stands for."""
+    code = match.group(1)
+    return "{T}" if code == "cT" else "{" + code + "}"
+
+
 def old_gatherer_codes_to_braces(text: str) -> str:
     """Gatherer printed-text codes to braces: "oW" → ``{W}``, "ooX" → ``{X}``, "o2" → ``{2}``."""
-
-    def one(match: re.Match[str]) -> str:
-        code = match.group(1)
-        return "{T}" if code == "cT" else "{" + code + "}"
-
-    return OLD_CODE_RUN.sub(lambda run: ONE_OLD_CODE.sub(one, run.group(0)), text)
+    return OLD_CODE_RUN.sub(lambda run: ONE_OLD_CODE.sub(_old_code_symbol, run.group(0)), text)
 
 
-# The CR file of 2003-10-01 braces Gatherer's codes: "{oW}", "{o3}", "{oT}" (61 of them).
-BRACED_OLD_CODE = re.compile(r"\{o(cT|\d+|[WUBRGXYZCSTQE])\}")
+# The codes braced: "{oW}", "{o3}", "{oT}" (the CR file of 2003-10-01 prints 61 of them).
+BRACED_OLD_CODE = re.compile(r"\{" + ONE_OLD_CODE.pattern + r"\}")
 
 
 def braced_old_codes(text: str) -> str:
-    """``{oW}`` → ``{W}``, ``{o3}`` → ``{3}``, ``{oT}`` → ``{T}``: braced old codes in Scryfall's spelling
-    (``normalise_symbols`` upper-cases them as they are, "{OW}", a symbol no one knows)."""
-    if "{o" not in text:
-        return text
-    return BRACED_OLD_CODE.sub(lambda match: "{T}" if match.group(1) == "cT" else "{" + match.group(1) + "}", text)
+    """``{oW}`` → ``{W}``, ``{o3}`` → ``{3}``, ``{oT}`` → ``{T}``, every other brace left as it is."""
+    return BRACED_OLD_CODE.sub(_old_code_symbol, text) if "{o" in text else text
 
 
 def _normalise_inside(match: re.Match[str]) -> str:
+    old_code = ONE_OLD_CODE.fullmatch(match.group(1))
+    if old_code:  # "{oW}" is {W}; upper-cased as it is, "{OW}" is a symbol no one knows
+        return _old_code_symbol(old_code)
     inner = match.group(1).upper()
     if "/" not in inner:
         return "{" + inner + "}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from kb.normalise.symbols import (
+    braced_old_codes,
     gatherer_alt_to_symbol,
     gatherer_alternates,
     normalise_symbols,
@@ -115,3 +116,9 @@ def test_quality_score_prefers_symbols_and_typography() -> None:
     spaced = "If a creature you control has a mana ability with {T} in the cost,  it’s tapped."
     ranked = sorted([lost, straight, spaced, with_symbol], key=quality_score, reverse=True)
     assert ranked == [with_symbol, straight, spaced, lost]
+
+
+def test_braced_old_codes_are_their_symbols() -> None:
+    # 2003-10-01's CR braces Gatherer's codes; upper-cased as they were, "{oW}" was "{OW}".
+    assert normalise_symbols("{oW}{o3}{oT}{w}") == "{W}{3}{T}{W}"
+    assert braced_old_codes("{oW}, {oU} and {x}") == "{W}, {U} and {x}"
