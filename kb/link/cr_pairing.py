@@ -140,16 +140,21 @@ def _pair_unchanged_and_masked_equal(pairing: Pairing) -> None:
             pairing.pair(number, number)
 
 
+def _free_by(pairing: Pairing, key: Callable[[Entry], object | None]) -> tuple[dict, dict]:
+    """The free old and new entries by ``key`` (None: left out), each side in document order."""
+    olds: dict[object, list[Entry]] = defaultdict(list)
+    news: dict[object, list[Entry]] = defaultdict(list)
+    for side, entries in ((olds, pairing.free_old()), (news, pairing.free_new())):
+        for item in entries:
+            found = key(item)
+            if found is not None:
+                side[found].append(item)
+    return olds, news
+
+
 def _pair_identical_elsewhere(pairing: Pairing) -> None:
     """Identical (masked) content under another number: paired in document order per content."""
-    olds: dict[tuple[str, str], list[Entry]] = defaultdict(list)
-    news: dict[tuple[str, str], list[Entry]] = defaultdict(list)
-    for old in pairing.free_old():
-        if old.words:
-            olds[(_kind_class(old.rule), old.masked)].append(old)
-    for new in pairing.free_new():
-        if new.words:
-            news[(_kind_class(new.rule), new.masked)].append(new)
+    olds, news = _free_by(pairing, lambda item: (_kind_class(item.rule), item.masked) if item.words else None)
     for key, old_entries in olds.items():
         for old, new in zip(old_entries, news.get(key, []), strict=False):
             pairing.pair(old.number, new.number)
@@ -159,14 +164,9 @@ def _pair_same_statement_elsewhere(pairing: Pairing) -> None:
     """The same statement (title and text, cited numbers masked) under another number, its examples
     rewritten: the rule moved and was given a new example (2006's 407.2 is 2009's 112.11, its
     example now Muraganda Petroglyphs). Only a statement that one free entry holds on each side."""
-    olds: dict[tuple[str, tuple[str, ...]], list[Entry]] = defaultdict(list)
-    news: dict[tuple[str, tuple[str, ...]], list[Entry]] = defaultdict(list)
-    for old in pairing.free_old():
-        if old.rule.examples:
-            olds[(_kind_class(old.rule), tuple(old.statement))].append(old)
-    for new in pairing.free_new():
-        if new.rule.examples:
-            news[(_kind_class(new.rule), tuple(new.statement))].append(new)
+    olds, news = _free_by(
+        pairing, lambda item: (_kind_class(item.rule), tuple(item.statement)) if item.rule.examples else None
+    )
     for key, old_entries in olds.items():
         new_entries = news.get(key, [])
         if len(old_entries) == 1 and len(new_entries) == 1 and _kinds_compatible(old_entries[0].rule, new_entries[0].rule):
@@ -323,7 +323,7 @@ def _same_number(pairing: Pairing, old: Entry) -> Entry | None:
 def _pair_in_place(pairing: Pairing, threshold: float) -> None:
     for old in pairing.free_old():
         new = _same_number(pairing, old)
-        if new is not None and not _about_other_keywords(pairing, old, new) and similarity(old.words, new.words) >= threshold:
+        if new is not None and _may_be_one(pairing, old, new) and similarity(old.words, new.words) >= threshold:
             pairing.pair(old.number, old.number)
 
 
@@ -359,6 +359,11 @@ def _children_stayed(pairing: Pairing, heading: Entry, children: list[Entry]) ->
     return stayed * 2 > len(children) if heading.rule.kind == "rule" else stayed > 0
 
 
+def _may_be_one(pairing: Pairing, old: Entry, new: Entry) -> bool:
+    """Whether the steps that pair by likeness may pair these two at all."""
+    return _kinds_compatible(old.rule, new.rule) and not _about_other_keywords(pairing, old, new)
+
+
 def _about_other_keywords(pairing: Pairing, old: Entry, new: Entry) -> bool:
     """Whether two subrules are about two keywords, however alike their words: every keyword has
     its "Multiple instances of [it] are redundant" (2003's 502.14d of Snow-Covered and 2006's
@@ -390,7 +395,7 @@ def _assign_best(pairing: Pairing, candidates: Iterable[tuple[Entry, Entry]]) ->
     """Greedy best-first assignment of scored candidate pairs above their threshold."""
     scored = []
     for old, new in candidates:
-        if not _kinds_compatible(old.rule, new.rule) or _about_other_keywords(pairing, old, new):
+        if not _may_be_one(pairing, old, new):
             continue
         shared = len(old.word_set & new.word_set)
         union = len(old.word_set) + len(new.word_set) - shared
@@ -459,7 +464,7 @@ def _pair_mutual_best_in_section(pairing: Pairing) -> None:
         if old.rule.kind not in NUMBERED_KINDS or len(old.words) < SHORT_CONTENT_WORDS:
             continue
         for new in new_by_section.get(_section_of(old), []):
-            if not _kinds_compatible(old.rule, new.rule) or _about_other_keywords(pairing, old, new):
+            if not _may_be_one(pairing, old, new):
                 continue
             # A score below the bar, or not above either side's best so far, changes nothing.
             bound = similarity_bound(old.statement_counts, new.statement_counts)
