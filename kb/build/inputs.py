@@ -116,13 +116,14 @@ def check_source_id(source_id: str, where: str) -> None:
 
 
 def check_lang(lang: str | None, where: str) -> None:
-    """Scryfall's language codes (and "ph"), as every table spells them: "xx" made a CR version
-    "xx-pages-local" with exit 0."""
+    """A language code the tables spell (the printings' codes: Scryfall's and the few more MTGJSON
+    gives): "xx" made a CR version "xx-pages-local" with exit 0."""
+    from kb.build.checks import KNOWN_PRINTING_LANGS
     from kb.normalise.lang import SCRYFALL_LANGS
 
-    known = (*SCRYFALL_LANGS, "ph")
-    if lang is not None and lang not in known:
-        raise BuildError(f"{where}: unknown language code {shown(repr(lang))} (known: {', '.join(known)})")
+    if lang is not None and lang not in KNOWN_PRINTING_LANGS:
+        known = ", ".join([*SCRYFALL_LANGS, *sorted(KNOWN_PRINTING_LANGS - set(SCRYFALL_LANGS))])
+        raise BuildError(f"{where}: unknown language code {shown(repr(lang))} (known: {known})")
 
 
 def path_inputs(paths: Iterable[Path], source_id: str = "local", lang: str | None = None, fmt: str | None = None) -> list[DocumentInput]:
