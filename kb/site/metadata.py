@@ -56,10 +56,18 @@ TABLE_PRESENTATION: dict[str, dict[str, Any]] = {
 # own search reads bounded windows the same way: kb.site.search_fulltext).
 CANNED_SEARCH_WINDOW = 200
 
-# Full-text queries match ``kbnothingyet`` (a token no text holds) while their box is still empty,
-# so the form opens with an empty result instead of an FTS5 syntax error. Double quotes are
-# dropped before escape_fts quotes each word: a lone '"' left it nothing to quote (a 400 with
-# SQLite's "fts5: syntax error").
+
+
+def _fts_words(parameter: str) -> str:
+    """The parameter as an FTS5 expression of its words, each quoted by escape_fts. While the box
+    is still empty it matches ``kbnothingyet`` (a token no text holds), so the form opens with an
+    empty result instead of an FTS5 syntax error; double quotes are dropped first: a lone '"' left
+    escape_fts nothing to quote (a 400 with SQLite's "fts5: syntax error")."""
+    return f"""escape_fts(coalesce(nullif(trim(replace(:{parameter}, '"', ' ')), ''), 'kbnothingyet'))"""
+
+
+FTS_Q, FTS_NAME = _fts_words("q"), _fts_words("name")
+
 CANNED_QUERIES: dict[str, dict[str, Any]] = {
     "rule_by_number": {
         "title": "Look up a rule by number",
@@ -78,20 +86,20 @@ order by rules.position""",
         "sql": f"""select rules.version_id, rules.number, rules.title, hits.snippet
 from (select rowid, rank, coalesce(nullif(snippet(rules_fts, 2, '[', ']', '…', 20), ''),
     snippet(rules_fts, 1, '[', ']', '…', 20)) as snippet from rules_fts
-  where rules_fts match escape_fts(coalesce(nullif(trim(replace(:q, '"', ' ')), ''), 'kbnothingyet')) limit {CANNED_SEARCH_WINDOW}) as hits
+  where rules_fts match {FTS_Q} limit {CANNED_SEARCH_WINDOW}) as hits
 join rules on rules.rowid = hits.rowid
 order by hits.rank limit 50""",
     },
     "rulings_of_card": {
         "title": "Rulings of a card, by its name in any language",
         "description": "Case- and accent-insensitive; English, German, Japanese… names all work.",
-        "sql": """select coalesce(cards.name, (select min(name) from card_names
+        "sql": f"""select coalesce(cards.name, (select min(name) from card_names
     where card_names.oracle_id = cards.oracle_id and card_names.lang = 'en')) as card,
   rulings.published_at, rulings.source, rulings.text
 from rulings join cards on cards.oracle_id = rulings.oracle_id
 where rulings.oracle_id in (
   select oracle_id from card_names where card_names.rowid in (
-    select rowid from card_names_fts where card_names_fts match escape_fts(coalesce(nullif(trim(replace(:name, '"', ' ')), ''), 'kbnothingyet')))
+    select rowid from card_names_fts where card_names_fts match {FTS_NAME})
   union select oracle_id from card_names where name = :name)
 order by card, rulings.position""",
     },
@@ -100,7 +108,7 @@ order by card, rulings.position""",
         "sql": f"""select rulings.published_at, coalesce(cards.name, rulings.card_name) as card,
   hits.snippet, rulings.id
 from (select rowid, rank, snippet(rulings_fts, 0, '[', ']', '…', 24) as snippet from rulings_fts
-  where rulings_fts match escape_fts(coalesce(nullif(trim(replace(:q, '"', ' ')), ''), 'kbnothingyet')) limit {CANNED_SEARCH_WINDOW}) as hits
+  where rulings_fts match {FTS_Q} limit {CANNED_SEARCH_WINDOW}) as hits
 join rulings on rulings.rowid = hits.rowid
 left join cards on cards.oracle_id = rulings.oracle_id
 order by hits.rank limit 50""",
@@ -135,15 +143,15 @@ where rule_links.status != 'same' order by tr.version_id, tr.position""",
     "rulings_by_any_name": {
         "title": "Rulings of a card by any-language name, including cards not yet linked",
         "description": "Like 'rulings of a card', but also finds rulings a localized page printed for a card that is not in the card data yet (e.g. Tödliches Komplott).",
-        "sql": """select coalesce(cards.name, rulings.card_name) as card, rulings.oracle_id is not null as linked,
+        "sql": f"""select coalesce(cards.name, rulings.card_name) as card, rulings.oracle_id is not null as linked,
   rulings.published_at, rulings.source, rulings.text
 from rulings left join cards on cards.oracle_id = rulings.oracle_id
 where rulings.oracle_id in (
     select oracle_id from card_names where card_names.rowid in (
-      select rowid from card_names_fts where card_names_fts match escape_fts(coalesce(nullif(trim(replace(:name, '"', ' ')), ''), 'kbnothingyet')) limit 200)
+      select rowid from card_names_fts where card_names_fts match {FTS_NAME} limit 200)
     union select oracle_id from card_names where name = :name)
   or (rulings.oracle_id is null and rulings.rowid in (
-    select rowid from rulings_fts where rulings_fts match 'card_name : (' || escape_fts(coalesce(nullif(trim(replace(:name, '"', ' ')), ''), 'kbnothingyet')) || ')' limit 500))
+    select rowid from rulings_fts where rulings_fts match 'card_name : (' || {FTS_NAME} || ')' limit 500))
 order by card, rulings.published_at, rulings.position
 limit 500""",
     },

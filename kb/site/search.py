@@ -222,11 +222,9 @@ def names_a_term(conn: sqlite3.Connection) -> Callable[[str], bool]:
     """Whether a word names a keyword in any language ("cascade", "Trampelschaden") or a section
     of the current rules ("commander"). A word of the English rules is looked for among the
     other languages' keywords only if it is not one of the English ones."""
-    keywords = keyword_words(conn)
-    current = newest_english_version(conn)
+    exactly = names_exactly(conn)
     english = vocabulary(conn)
-    return lambda word: (fold(word) in keywords or bool(rules_titled(conn, current, title_key(word)))
-                         or (word.lower() not in english and bool(keywords_by_term(conn, word, 1))))
+    return lambda word: exactly(word) or (word.lower() not in english and bool(keywords_by_term(conn, word, 1)))
 
 
 def names_exactly(conn: sqlite3.Connection) -> Callable[[str], bool]:

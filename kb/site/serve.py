@@ -122,7 +122,6 @@ def serve_workers(host: str, port: int, workers: int) -> None:
     shared socket without naming the protocol, asyncio then leaves Nagle's algorithm on for
     every connection it accepts, and each keep-alive response waited ~40 ms for a delayed ACK
     (Datasette's own version page: 9 ms with one process, 50 ms with two)."""
-
     from uvicorn import Config
     from uvicorn.supervisors import Multiprocess
 
