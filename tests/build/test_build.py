@@ -106,6 +106,14 @@ def test_bad_input_leaves_existing_database_untouched(small_snapshot: Path, tmp_
     assert not list(tmp_path.glob(".kb.db.building-*"))
 
 
+def test_build_finds_the_bundled_snapshot_from_any_folder(tmp_path: Path, monkeypatch) -> None:
+    from kb.cli.paths import DEFAULT_SNAPSHOT
+
+    monkeypatch.chdir(tmp_path)
+    assert DEFAULT_SNAPSHOT == Path(__file__).resolve().parents[2] / "data" / "snapshot"
+    assert snapshot_inputs(DEFAULT_SNAPSHOT)
+
+
 def test_cli_import_reports_one_line_and_keeps_database(tmp_path: Path) -> None:
     db_path = tmp_path / "kb.db"
     runner = CliRunner()
