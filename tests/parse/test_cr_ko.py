@@ -66,6 +66,24 @@ def test_chapter_rules(chapter):
     assert rules["106.5"].examples[0].startswith('Example: Meteor Crater는 다음과 같은 능력을 가지고 있습니다. "{T}:')
 
 
+def test_translator_footnotes_stand_in_brackets_where_their_markers_were(chapter):
+    # The post's two Kramdown footnotes ("[^2]" in 117.7, "[^2]:  주-흔히 …" below it) were left as
+    # "[^2]" in the text, and the notes were lost.
+    rules = {rule.number: rule for rule in chapter.rules}
+    assert rules["117.7"].text.endswith("\"Resolving Spells and Abilities. (주-흔히 '스택 쌓고'라고 하지요)")
+    assert "복사본이 될 수 있습니다. (주-Jushi Apprentice와 Tomoya the Revealer는 서로 플립되는 관계) 이 지속물이" in (
+        rules["110.5c"].examples[0])
+    assert not [rule.number for rule in chapter.rules if "[^" in rule.text or any("[^" in e for e in rule.examples)]
+
+
+def test_a_footnote_marker_without_its_note_is_dropped_and_named():
+    post = (FIXTURES / "2021-02-15-100.md").read_text().replace("[^2]:  주-흔히 '스택 쌓고'라고 하지요", "")
+    document = cr_ko.parse(post.encode(), "100.md")
+    rules = {rule.number: rule for rule in document.rules}
+    assert rules["117.7"].text.endswith('"Resolving Spells and Abilities.')
+    assert "100.md: footnote markers without a note: [^2]" in document.warnings
+
+
 def test_symbols_with_slashes(chapter):
     symbols = set()
     for rule in chapter.rules:

@@ -83,6 +83,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
     text, encoding = decode_text(data, name)
     front_matter, body = _split_front_matter(text)
     warnings: list[str] = []
+    body = _translator_notes_inline(body, name, warnings)
     rules: list[Rule] = []
     english_titles: dict[str, str] = {}
     part = _part_from_front_matter(front_matter)
@@ -200,6 +201,31 @@ def split_bilingual_title(title: str) -> tuple[str, str | None]:
     english = match["english"].strip()
     korean = title[: last_hangul + match.start()].strip()
     return korean, english
+
+
+# Kramdown footnotes: "… Abilities. [^2]" in a paragraph, "[^2]:  주-흔히 '스택 쌓고'라고 하지요" below it.
+FOOTNOTE_MARKER = re.compile(r"[ \t]?\[\^(?P<label>[^\]\s]+)\](?!:)")
+FOOTNOTE = re.compile(r"^\[\^(?P<label>[^\]\s]+)\]:[ \t]*(?P<note>[^\n]*?)[ \t]*$", re.MULTILINE)
+
+
+def _translator_notes_inline(body: str, name: str, warnings: list[str]) -> str:
+    """The translator's footnotes put in brackets where their markers stand, as the Chinese
+    translators write theirs ("（译注：…）"): the note stays beside what it explains, and no
+    "[^2]" is left in a rule's text. A marker with no note is dropped, with a warning."""
+    notes = {match["label"]: match["note"] for match in FOOTNOTE.finditer(body)}
+    unexplained: list[str] = []
+
+    def inline(marker: re.Match) -> str:
+        note = notes.get(marker["label"])
+        if not note:
+            unexplained.append(marker["label"])
+            return ""
+        return f" ({note})"
+
+    body = FOOTNOTE_MARKER.sub(inline, body)
+    if unexplained:
+        warnings.append(f"{name}: footnote markers without a note: {', '.join(f'[^{label}]' for label in unexplained)}")
+    return body
 
 
 def _split_front_matter(text: str) -> tuple[str, str]:
