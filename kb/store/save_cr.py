@@ -58,6 +58,7 @@ def save_cr_document(
     """Store one CR document as (part of) a version (``version_id`` when the caller chose it); returns the version id."""
     version_id = version_id or version_id_for(db, cr, source_id)
     conn = db.conn
+    earlier = conn.execute("select document_id from cr_versions where id = ?", [version_id]).fetchone()
     # One version may come in several documents (chapter pages of a translation, per-rule
     # pages, a re-encoded copy of an official file): each document adds or replaces the rules
     # it carries, and positions are renumbered in rule-number order afterwards.
@@ -137,7 +138,7 @@ def save_cr_document(
         _renumber_positions(db, version_id)
     counts = db.execute(
         "select (select count(*) from rules where version_id = :v and kind in ('rule', 'subrule')),"
-        " (select count(*) from glossary where version_id = :v)",
+        " (select count(*) from glossary where version_id = :v), (select count(*) from rules where version_id = :v)",
         {"v": version_id},
     ).fetchone()
     version_row = {
@@ -160,6 +161,11 @@ def save_cr_document(
         version_row = {"id": version_id}
     version_row.update({"rule_count": counts[0], "glossary_count": counts[1]})
     db.table("cr_versions").upsert(version_row, pk="id")
+    if earlier and earlier[0] not in (None, document_id) and cr.effective_date and counts[2] == len(set(rule_ids)):
+        # Another copy of the whole version (re-encoded, line endings changed) replaced every rule
+        # the earlier one gave: its format notes describe rows no longer there, and this copy's
+        # own come next (each note was listed twice, once per copy).
+        conn.execute("delete from quality_issues where kind = 'cr-format' and document_id = ?", [earlier[0]])
     for warning in cr.warnings:
         save_quality_issue(db, QualityIssue("cr-format", warning), document_id)
     return version_id

@@ -147,6 +147,22 @@ def test_cli_import_reports_one_line_and_keeps_database(tmp_path: Path) -> None:
     assert result.exit_code == 0 and f"{other}: no database there yet: a new one is made" in result.stderr
 
 
+def test_a_copy_of_a_known_edition_with_other_line_endings_lists_its_format_notes_once(tmp_path: Path) -> None:
+    original = CR / "en-raw" / "2003-03-15.txt"
+    copy = tmp_path / "2003-03-15-lf.txt"
+    copy.write_bytes(original.read_bytes().replace(b"\r\n", b"\n"))
+    db_path = tmp_path / "kb.db"
+    runner = CliRunner()
+    assert runner.invoke(cli, ["import", "--db", str(db_path), str(original)]).exit_code == 0
+    assert runner.invoke(cli, ["import", "--db", str(db_path), str(copy)]).exit_code == 0
+    db = sqlite_utils.Database(db_path)
+    copy_id = db.execute("select document_id from cr_versions where id = 'en-2003-03-15'").fetchone()[0]
+    notes = db.execute("select document_id, detail from quality_issues where kind = 'cr-format' order by detail").fetchall()
+    # Each note of the edition once, from the copy whose rules are stored (they were listed twice).
+    assert [document_id for document_id, _detail in notes] == [copy_id] * 6
+    assert notes[0][1] == f"{copy}: subrule 214.8k follows 214.8i: 214.8j is not in the file"
+
+
 def test_an_import_into_an_older_database_says_a_whole_build_fills_what_it_adds(tmp_path: Path) -> None:
     # An import ran the migrations of a file an older version made, exit 0 and no word; a card's
     # faces (m017), which only reading its documents again gives, stayed empty until a build.
