@@ -84,7 +84,8 @@ def cjk_translations(conn: sqlite3.Connection, found: list[dict[str, Any]], need
             """select ruling_translations.id, ruling_translations.lang, ruling_translations.card_name,
                 ruling_translations.ruling_id, rulings.oracle_id, rulings.card_name as ruling_card, cards.name as english
             from ruling_translations left join rulings on rulings.id = ruling_translations.ruling_id
-            left join cards on cards.oracle_id = rulings.oracle_id where ruling_translations.id = ?""",
+            left join cards on cards.oracle_id = rulings.oracle_id
+            where ruling_translations.id = ? and ruling_translations.status is not 'untranslated'""",
             (row["key"],),
         ):
             hits.append(translation_hit(translation, translation_snippet({**translation, "text": row["text"]}, needle)))

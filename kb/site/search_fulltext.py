@@ -234,6 +234,9 @@ def ruling_ids_citing(conn: sqlite3.Connection, number: str, limit: int) -> list
 
 
 def translations_by_text(conn: sqlite3.Connection, query: str, match: str, limit: int) -> list[Hit]:
+    """Translations whose text matches. Not the English texts that a page announced in another
+    language (``untranslated``): listed as translations, they were labelled French, and the
+    English ruling they copy is a hit of its own."""
     found, _ = windowed(
         conn,
         "ruling_translations_fts",
@@ -243,7 +246,8 @@ def translations_by_text(conn: sqlite3.Connection, query: str, match: str, limit
         from (select rowid from ruling_translations_fts where ruling_translations_fts match ? limit ?) as hits
         join ruling_translations on ruling_translations.rowid = hits.rowid
         left join rulings on rulings.id = ruling_translations.ruling_id
-        left join cards on cards.oracle_id = rulings.oracle_id""",
+        left join cards on cards.oracle_id = rulings.oracle_id
+        where ruling_translations.status is not 'untranslated'""",
         match, query, 0, limit,
     )
     return [translation_hit(row, translation_snippet(row, query)) for row in found]

@@ -150,6 +150,14 @@ def test_chinese_three_characters_use_the_trigram_index(snapshot_conn: sqlite3.C
     assert "<mark>农庄拾穗人</mark>" in translations[0].snippet
 
 
+def test_english_texts_a_page_announced_as_french_are_not_listed_as_translations(snapshot_conn: sqlite3.Connection) -> None:
+    # data/snapshot/pages/fr-conspiracy-rulings.txt announces French machine translation and
+    # prints the English rulings: they were listed under "Ruling translations" labelled fr.
+    results = search(snapshot_conn, "conspiracies colorless")
+    assert results.groups.get("translations", []) == []
+    assert "Conspiracies are colorless" in html.unescape(re.sub("<[^>]+>", "", results.groups["rulings"][0].snippet))
+
+
 @pytest.mark.parametrize(
     "query",
     ['"', "(", ")", "a-b", "-", "*", ":", "NEAR(", "OR", "AND NOT", "'; drop table rules; --",
