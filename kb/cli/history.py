@@ -138,7 +138,12 @@ def rule_at(number: str, date: str, as_today: bool, db_path: Path) -> None:
     if not rows:
         raise click.ClickException(f"rule {number} does not exist in {version_id} (in force on {date})")
     rule = rows[0]
-    click.echo(f"{version_id} (in force on {date})")
+    doubt = _number_in_doubt(db, versions, version_id, number, rule["lineage_id"])
+    if doubt:
+        click.echo(f"{version_id} (the newest version held before {date})")
+        click.echo(f"({doubt}: whether {number} was this rule on {date} is not known)")
+    else:
+        click.echo(f"{version_id} (in force on {date})")
     click.echo(" ".join(part for part in (rule["number"], rule["title"] or "") if part))
     if rule["text"]:
         click.echo(rule["text"])
@@ -158,6 +163,26 @@ def rule_at(number: str, date: str, as_today: bool, db_path: Path) -> None:
     if derive_lineage.crossed_by_number(db, [rule["lineage_id"]])(rule["lineage_id"], version_id, versions[-1][0]):
         click.echo(f"(between {version_id} and {versions[-1][0]} this rule was paired with the rule left at its"
                    " number by that number alone: today's rule may be another one)")
+
+
+def _number_in_doubt(
+    db: sqlite_utils.Database, versions: list[tuple[str, str]], version_id: str, number: str, lineage: str | None
+) -> str | None:
+    """How the next English version held numbers the rule otherwise, where it does (an edition
+    not held may have renumbered it before the date asked about); None where it agrees."""
+    at = [held for held, _date in versions].index(version_id)
+    if at + 1 >= len(versions) or not lineage or not derive_lineage.has_lineages(db):
+        return None
+    next_id = versions[at + 1][0]
+    there = derive_lineage.number_in(db, lineage, next_id)
+    holder = derive_lineage.lineage_of(db, next_id, number)
+    if there == number:
+        return None
+    taken = ""
+    if holder:
+        title = db.execute("select title from rules where version_id = ? and number = ?", [next_id, number]).fetchone()
+        taken = f", and {number} is another rule there{f' ({title[0]})' if title and title[0] else ''}"
+    return f"the next held, {next_id}, " + (f"numbers it {there}" if there else "no longer has it") + taken
 
 
 @click.command(name="rule-trace")
@@ -192,7 +217,8 @@ def rule_trace(number: str, version_id: str | None, db_path: Path) -> None:
 @DB_OPTION
 @click.option("--limit", type=int, default=50, show_default=True, help="List at most this many")
 def citations_to_check(db_path: Path, limit: int) -> None:
-    """Rulings citing a rule that was later renumbered, removed or reworded."""
+    """Rulings citing a rule that was later renumbered, removed or reworded, or by a number that
+    versions not held may have given to another rule by the ruling's date."""
     db = _open_db(db_path)
     if "citations_to_check" not in db.view_names():
         raise click.ClickException("this database has no CR history yet (rebuild it)")
@@ -201,9 +227,12 @@ def citations_to_check(db_path: Path, limit: int) -> None:
     for row in rows:
         now = row["current_number"] or "-"
         by_number = " (paired by its number alone since: it may be another rule)" if row.get("paired_by_number") else ""
+        in_doubt = (f"; {row['cited_version']} is only the newest version held before the ruling, and the next held"
+                    f" numbers the rule otherwise: {row['cited_number']} may have been another rule on its date"
+                    ) if row.get("number_uncertain") else ""
         click.echo(
             f"{row['published_at'] or '?'} {row['card'] or '?'}: rule {row['cited_number']}"
-            f" ({row['cited_version']}) {row['status']}, now {now}{by_number}"
+            f" ({row['cited_version']}) {row['status']}, now {now}{by_number}{in_doubt}"
         )
 
 

@@ -287,10 +287,12 @@ def rules_mentioned(conn: sqlite3.Connection, rulings: list[dict[str, Any]]) -> 
         printed = dict.fromkeys(number for ruling in rulings for number in ruling["cited_rules"])
         return [{"number": number, "title": None, "text": None, "then": [], "unresolved": True} for number in printed]
     marks = ",".join("?" * len(rulings))
+    uncertain = "ruling_rules.number_uncertain" if _has_column(conn, "ruling_rules", "number_uncertain") else "null"
     cited = rows(
         conn,
         f"""select distinct ruling_rules.lineage_id, ruling_rules.rule_number, ruling_rules.version_id,
-            ruling_rules.in_force_version_id, ruling_rules.current_number, ruling_rules.status, ruling_rules.method
+            ruling_rules.in_force_version_id, ruling_rules.current_number, ruling_rules.status, ruling_rules.method,
+            {uncertain} as number_uncertain
         from ruling_rules where ruling_id in ({marks}) order by ruling_rules.version_id, ruling_rules.rule_number""",
         [ruling["id"] for ruling in rulings],
     )
@@ -307,10 +309,27 @@ def rules_mentioned(conn: sqlite3.Connection, rulings: list[dict[str, Any]]) -> 
                 "not_in_force": bool(row["in_force_version_id"]) and row["in_force_version_id"] != row["version_id"],
                 "in_force_version_id": row["in_force_version_id"],
                 # The rule cited then was joined to the one shown by a number alone on the way.
-                "paired_by_number": crossed(row["lineage_id"], row["version_id"], shown)}
+                "paired_by_number": crossed(row["lineage_id"], row["version_id"], shown),
+                "number_uncertain": _next_held(conn, row) if row["number_uncertain"] else None}
         if then not in entry["then"]:
             entry["then"].append(then)
     return sorted(found.values(), key=lambda e: (e["number"] is None, _number_key(e["number"] or e["then"][0]["number"])))
+
+
+def _next_held(conn: sqlite3.Connection, row: dict[str, Any]) -> dict[str, Any]:
+    """Why the number a ruling is linked under may not be the one of its date: the next English
+    version held after it and the rule's number there (none: removed by then; no version: the
+    ruling is older than every version held)."""
+    found = rows(
+        conn,
+        """select cr_versions.id as version_id, rules.number from cr_versions
+        left join rules on rules.version_id = cr_versions.id and rules.lineage_id = ?
+        where cr_versions.lang = 'en'
+        and cr_versions.effective_date > (select effective_date from cr_versions where id = ?)
+        order by cr_versions.effective_date limit 1""",
+        (row["lineage_id"], row["version_id"]),
+    )
+    return found[0] if found else {"version_id": None, "number": None}
 
 
 def _cited_rule(conn: sqlite3.Connection, row: dict[str, Any], newest: str | None) -> dict[str, Any]:

@@ -235,7 +235,7 @@ VIEW_DESCRIPTIONS = {
     "all_card_names": "Every card name held: card_names, and the names documents printed that no card is identified by yet (oracle_id empty).",
     "ruling_records_as_printed": "Every ruling record as its document printed it, its text read from the ruling where the record keeps none of its own.",
     "rulings_with_cards": "Rulings with their card's English name (the card_name printed where no card data names the card).",
-    "citations_to_check": "Rulings citing a rule by number (method cited) whose rule was renumbered, removed or reworded since, or is unknown"
+    "citations_to_check": "Rulings citing a rule by number (method cited) whose rule was renumbered, removed or reworded since, or is unknown, or whose number on the ruling's date is in doubt (number_uncertain)"
     " (status: renumbered, removed, changed, unknown), beside the rule cited and the rule today.",
 }
 

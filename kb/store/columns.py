@@ -328,6 +328,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "status": "What became of the rule since the ruling's date",
         "published_at": "The ruling's date (rulings.published_at), kept here so a rule page reads its newest rulings from an index",
         "paired_by_number": "1: since the ruling's date the rule's lineage took a step paired by a number alone (cr_changes.paired_by_number), so today's rule may be another than the one cited; 0 otherwise; null in rows stored before this was recorded",
+        "number_uncertain": "1: version_id is only the newest version held before the ruling's date, and the next one held numbers this rule otherwise or gives rule_number to another rule (or the date is older than every version held), so the number in force on the ruling's date is not known; 0 otherwise; null in rows stored before this was recorded",
     },
 }
 

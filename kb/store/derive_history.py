@@ -20,7 +20,7 @@ from kb.link.cr_compare import HeldEntries
 from kb.link.cr_diff import Change, diff_and_pairing, same_content
 from kb.link.cr_merges import LineageLink, confirmed_links
 from kb.link.keyword_vocabulary import KeywordIndex
-from kb.link.ruling_citations import link_ruling
+from kb.link.ruling_citations import RuleCitation, link_ruling
 from kb.records import CRDocument, Rule
 from kb.store.bulk_indexes import indexes_made_after
 from kb.store.derive_cr_links import load_cr_document
@@ -81,7 +81,8 @@ order by new_version_id""",
     "citations_to_check": {
         "title": "Citations to check",
         "description": "Rulings citing a rule number that was later renumbered, removed or reworded"
-        " (paired_by_number = 1: the rule cited was joined to today's by its number alone, and may be another).",
+        " (paired_by_number = 1: the rule cited was joined to today's by its number alone, and may be another;"
+        " number_uncertain = 1: versions not held may have given the number to another rule by the ruling's date).",
         "sql": """select * from citations_to_check order by published_at desc, ruling_id""",
     },
 }
@@ -89,7 +90,7 @@ order by new_version_id""",
 CITATIONS_TO_CHECK_VIEW = """
 select rr.ruling_id, rulings.published_at, rulings.card_name,
     coalesce(cards.name, rulings.card_name) as card, rulings.text as ruling_text,
-    rr.rule_number as cited_number, rr.version_id as cited_version, rr.status, rr.paired_by_number,
+    rr.rule_number as cited_number, rr.version_id as cited_version, rr.status, rr.paired_by_number, rr.number_uncertain,
     rr.current_number, cited.title as cited_title, cited.text as cited_text,
     now.title as current_title, now.text as current_text
 from ruling_rules rr
@@ -97,7 +98,7 @@ join rulings on rulings.id = rr.ruling_id
 left join cards on cards.oracle_id = rulings.oracle_id
 left join rules cited on cited.id = rr.rule_id
 left join rules now on now.id = rr.current_rule_id
-where rr.method = 'cited' and rr.status in ('renumbered', 'removed', 'changed', 'unknown')
+where rr.method = 'cited' and (rr.status in ('renumbered', 'removed', 'changed', 'unknown') or rr.number_uncertain = 1)
 """
 
 
@@ -255,6 +256,7 @@ def save_ruling_rules(
             return rules_of[at][number]
     current_of = {lineage: number for number, lineage in lineages[-1].items()}
     newest_id = versions[-1][0]
+    oldest_date = versions[0][1]
     # The last version each lineage was paired into by a number alone: a citation in a version
     # before it may have cited another rule than the one its lineage leads to today.
     last_by_number = {
@@ -302,6 +304,8 @@ def save_ruling_rules(
                     citation.in_force_version_id,
                     published_at,
                     int(lineage is not None and last_by_number.get(lineage, -1) > at),
+                    int(_number_in_doubt(
+                        citation, lineage, lineages[at + 1] if at + 1 < len(versions) else None, published_at, oldest_date)),
                 ),
             )
         batch.extend(rows.values())
@@ -314,11 +318,26 @@ def save_ruling_rules(
 RULING_RULES_BATCH = 20_000
 
 
+def _number_in_doubt(
+    citation: RuleCitation, lineage: str | None, next_held: dict[str, str] | None, published_at: str | None, oldest_date: str
+) -> bool:
+    """Whether the number a ruling is linked under may not be the one in force on its date: the
+    version is only the newest held before that date, and the next held version numbers this
+    rule otherwise, or gives its number to another rule (2014's Morph rulings were linked as
+    702.35 of 2013-05-01; by then an edition not held had made 702.35 Fear). Or the date is
+    older than every version held."""
+    if lineage is None or citation.version_id != citation.in_force_version_id or not published_at:
+        return False  # not found in that version, or found in a later one (marked as such)
+    if published_at < oldest_date:
+        return True
+    return next_held is not None and next_held.get(citation.number) != lineage
+
+
 def _insert_ruling_rules(db: sqlite_utils.Database, rows: list[tuple]) -> None:
     db.conn.executemany(
         "insert or replace into ruling_rules (ruling_id, version_id, rule_number, method, rule_id,"
         " confidence, matched_text, current_number, current_rule_id, status, lineage_id,"
-        " in_force_version_id, published_at, paired_by_number) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        " in_force_version_id, published_at, paired_by_number, number_uncertain) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         rows,
     )
 

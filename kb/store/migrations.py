@@ -176,3 +176,10 @@ def m018_quality_issue_records(db: sqlite_utils.Database) -> None:
     """quality_issues.record_id on older databases: null (the issue shows on every card page of
     its document, as before) until the document is imported again."""
     add_missing_column(db, "quality_issues", "record_id", int)
+
+
+@migrations()
+def m019_ruling_rules_number_uncertain(db: sqlite_utils.Database) -> None:
+    """ruling_rules.number_uncertain on older databases: null (not recorded) until the rulings are
+    linked again."""
+    add_missing_column(db, "ruling_rules", "number_uncertain", int)

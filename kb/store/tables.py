@@ -367,6 +367,7 @@ TABLES: dict[str, dict[str, Any]] = {
             "in_force_version_id": str,
             "published_at": str,
             "paired_by_number": int,
+            "number_uncertain": int,
         },
         "pk": ("ruling_id", "version_id", "rule_number", "method"),
         "foreign_keys": [

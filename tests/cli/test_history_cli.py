@@ -127,7 +127,9 @@ def test_citations_to_check_view_and_command(db: sqlite_utils.Database, db_path:
     ]
     assert _run(citations_to_check, "--db", str(db_path)) == (
         "1 citations to check\n"
-        "2025-03-01 Constructed Test Card: rule 701.47 (en-2025-02-07) renumbered, now 701.50\n"
+        "2025-03-01 Constructed Test Card: rule 701.47 (en-2025-02-07) renumbered, now 701.50; en-2025-02-07 is only"
+        " the newest version held before the ruling, and the next held numbers the rule otherwise: 701.47 may have"
+        " been another rule on its date\n"
     )
 
 
@@ -172,24 +174,34 @@ def test_cr_diff_of_an_unknown_version_fails_cleanly(db_path: Path) -> None:
 
 def test_rule_at_dates_between_versions(db_path: Path) -> None:
     connive = _run(rule_at, "701.47", "2025-06-01", "--db", str(db_path)).splitlines()
-    assert connive[:3] == [
-        "en-2025-02-07 (in force on 2025-06-01)",
+    # Editions of 2025 between the two held here renumbered Connive: the answer says so.
+    assert connive[:4] == [
+        "en-2025-02-07 (the newest version held before 2025-06-01)",
+        "(the next held, en-2026-01-16, numbers it 701.50, and 701.47 is another rule there (Amass):"
+        " whether 701.47 was this rule on 2025-06-01 is not known)",
         "701.47 Connive",
         "701.47a Certain abilities instruct a permanent to connive. To do so, that permanent’s controller"
         " draws a card, then discards a card. If a nonland card is discarded this way, that player puts a"
         " +1/+1 counter on the conniving permanent.",
     ]
-    assert [line.split(" ")[0] for line in connive[2:-1]] == ["701.47a", "701.47b", "701.47c", "701.47d", "701.47e"]
+    assert [line.split(" ")[0] for line in connive[3:-1]] == ["701.47a", "701.47b", "701.47c", "701.47d", "701.47e"]
     assert connive[-1] == "(this rule is numbered 701.50 in en-2026-01-16; use --today for today's numbering)"
     assert _run(rule_at, "701.47", "2026-01-16", "--db", str(db_path)).splitlines()[:2] == [
         "en-2026-01-16 (in force on 2026-01-16)", "701.47 Amass",
     ]
     convert = _run(rule_at, "701.50", "2026-01-15", "--db", str(db_path)).splitlines()
-    assert convert[1] == "701.50 Convert"
+    assert convert[2] == "701.50 Convert"
     assert convert[-1] == "(this rule is numbered 701.28 in en-2026-01-16; use --today for today's numbering)"
     # --today: 701.50 is Connive today; on 2025-06-01 the same rule was 701.47.
-    assert _run(rule_at, "701.50", "2025-06-01", "--today", "--db", str(db_path)).splitlines()[:2] == [
-        "en-2025-02-07 (in force on 2025-06-01)", "701.47 Connive",
+    assert _run(rule_at, "701.50", "2025-06-01", "--today", "--db", str(db_path)).splitlines()[:3] == [
+        "en-2025-02-07 (the newest version held before 2025-06-01)",
+        "(the next held, en-2026-01-16, numbers it 701.50, and 701.47 is another rule there (Amass):"
+        " whether 701.47 was this rule on 2025-06-01 is not known)",
+        "701.47 Connive",
+    ]
+    # Where the next version held numbers the rule the same, the version is said to be in force.
+    assert _run(rule_at, "702.19", "2025-06-01", "--db", str(db_path)).splitlines()[:2] == [
+        "en-2025-02-07 (in force on 2025-06-01)", "702.19 Trample",
     ]
     before = CliRunner().invoke(rule_at, ["701.47", "2022-01-01", "--db", str(db_path)])
     assert before.exit_code == 1

@@ -354,6 +354,28 @@ async def test_a_keyword_newer_than_the_ruling_cites_the_first_version_having_it
     assert "701.31 in en-2015-01-23; not yet in en-2014-09-25" in html
 
 
+async def test_a_number_between_two_held_versions_that_number_the_rule_otherwise_is_not_claimed(snapshot_ds, snapshot_conn) -> None:
+    # Ainok Tracker's Morph rulings of 2014-09-20: the newest CR held before then is 2013-05-01
+    # (Morph 702.35); the next held, 2014-09-25, numbers it 702.36 and calls 702.35 Fear. An
+    # edition of July 2013 not held had already made the change: 702.35 was not Morph then.
+    page = (await snapshot_ds.client.get("/card/bf84a598-12d3-406d-8eeb-40592e782b87.json")).json()
+    morph = next(rule for rule in page["rules"] if rule["title"] == "Morph")
+    assert [(t["number"], t["version_id"], t["number_uncertain"]) for t in morph["then"]] == [
+        ("702.35", "en-2013-05-01", {"version_id": "en-2014-09-25", "number": "702.36"})]
+    html = (await snapshot_ds.client.get("/card/bf84a598-12d3-406d-8eeb-40592e782b87")).text
+    assert ("en-2013-05-01 is the newest version held before the ruling's date, and the next held, en-2014-09-25,"
+            " numbers this rule 702.36: whether it was 702.35 on the ruling's date is not known") in html
+    # Every link of the snapshot in doubt (the reviewer's bracket check found the same 15).
+    assert snapshot_conn.execute(
+        "select rule_number, version_id, published_at, count(*) from ruling_rules where number_uncertain = 1"
+        " group by 1, 2, 3 order by 1"
+    ).fetchall() == [("502.5", "en-2006-02-01", "2008-08-01", 2), ("701.11", "en-2009-10-01", "2011-01-22", 1),
+                     ("702.35", "en-2013-05-01", "2014-09-20", 12)]
+    # Where the next version held agrees, nothing is in doubt (Jace's 2015 rulings, 2015-03-27).
+    assert snapshot_conn.execute(
+        "select count(*) from ruling_rules where number_uncertain = 0 and version_id = 'en-2015-03-27'").fetchone()[0] > 0
+
+
 async def test_german_card_cites_connive_under_its_current_number(snapshot_ds) -> None:
     page = (await snapshot_ds.client.get(KOMPLOTT + "&_format=json")).json()
     cited = {rule["number"]: rule["title"] for rule in page["rules"]}

@@ -66,6 +66,8 @@ def test_citations_to_check_are_found_by_status_and_method() -> None:
     db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW)  # as the CR history makes it
     plan = [row[3] for row in db.execute("explain query plan select * from citations_to_check")]
     assert "SEARCH rr USING INDEX idx_ruling_rules_status_method (status=? AND method=?)" in plan, plan
+    # And those whose number on the ruling's date is in doubt, by an index of their own.
+    assert "SEARCH rr USING INDEX idx_ruling_rules_number_uncertain (method=?)" in plan, plan
 
 
 def test_pairings_by_number_alone_are_not_recorded_in_older_rows() -> None:
