@@ -474,6 +474,32 @@ def test_closing_date_without_space_2021() -> None:
     assert doc.warnings[-1] == "line 7602: closing date 'June18, 2021' differs from 'June 18, 2021'"
 
 
+def test_terms_printed_with_their_first_definition_2021() -> None:
+    """The 2021-06-09 file prints eleven numbered entries with no line break between the term
+    and "1.": each is split, its first definition kept, and the repair named at its line."""
+    doc = parsed("en-raw-batch2/2021-06-09.txt")
+    glossary = {entry.term: entry for entry in doc.glossary}
+    assert glossary["Exile"] == GlossaryEntry(
+        term="Exile",
+        text=(
+            "1. A zone. Exile is essentially a holding area for cards. It used to be known as the “removed-from-the-game” zone.\n"
+            "2. To put an object into the exile zone from whatever zone it’s currently in. An “exiled” card is one that’s"
+            " been put into the exile zone.\n"
+            "See rule 406, “Exile.”"
+        ),
+        refs=["406"],
+    )
+    assert not [term for term in glossary if "1." in term]
+    fused = [warning for warning in doc.warnings if "with its first definition" in warning]
+    assert fused == [
+        f"line {line}: glossary term {term!r} printed on one line with its first definition; split"
+        for line, term in [
+            (5785, "Ability"), (5852, "Ante"), (5862, "Archenemy"), (6265, "Draw"), (6385, "Exile"), (6407, "Face Down"),
+            (6411, "Face Up"), (6519, "Graveyard"), (6523, "Hand"), (6689, "Library"), (6726, "Loyalty"),
+        ]
+    ]
+
+
 def test_hard_wrapped_2003_10_rules_whole() -> None:
     doc = parsed("en-raw-batch2/2003-10-01.txt")
     rules = by_number(doc)

@@ -21,7 +21,7 @@ from kb.normalise.decode import decode_text
 from kb.normalise.refs import SUBRULE_LETTERS, english_cr_refs
 from kb.normalise.symbols import braced_old_codes
 from kb.parse.cr.gaps import numbering_gaps
-from kb.parse.cr.txt_glossary import blank_lines_warning, is_title, parse_glossary
+from kb.parse.cr.txt_glossary import blank_lines_warning, is_title, parse_glossary, split_fused_terms
 from kb.parse.cr.txt_lines import Lines, logical_lines
 from kb.records import CRDocument, ParseError, Rule, TruncatedCR
 
@@ -121,8 +121,13 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
     credits_index = doc.find(HEADING_CREDITS, glossary_index + 1)
     if credits_index is None:
         _truncated_in_glossary(doc, glossary_index, cr)
-    cr.glossary = parse_glossary(name, doc.lines[glossary_index + 1 : credits_index])
-    cr.warnings.extend(blank_lines_warning(name, doc.lines[glossary_index + 1 : credits_index], cr.glossary))
+    glossary_lines, repairs = split_fused_terms(doc.lines[glossary_index + 1 : credits_index])
+    cr.glossary = parse_glossary(name, glossary_lines)
+    cr.warnings.extend(
+        f"{doc.at(glossary_index + 1 + index)}: glossary term {term!r} printed on one line with its first definition; split"
+        for index, term in repairs
+    )
+    cr.warnings.extend(blank_lines_warning(name, glossary_lines, cr.glossary))
     cr.credits = _paragraphs(doc.lines[credits_index + 1 :])
     _check_closing_date(doc, credits_index, raw_date, body.warnings)
     return cr
@@ -135,7 +140,7 @@ def _truncated_in_glossary(doc: Lines, glossary_index: int, cr: CRDocument) -> N
     """
     message = f"{doc.name}: truncated: no '{HEADING_CREDITS}' after the glossary"
     try:
-        entries = parse_glossary(doc.name, doc.lines[glossary_index + 1 :])[:-1]
+        entries = parse_glossary(doc.name, split_fused_terms(doc.lines[glossary_index + 1 :])[0])[:-1]
     except ParseError:
         entries = []
     raise TruncatedCR.in_glossary(message, cr, entries, doc.at(len(doc.lines) - 1))

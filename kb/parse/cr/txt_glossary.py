@@ -11,6 +11,9 @@ SENTENCE_END = tuple(".:;!?,\"”’)]")
 # A term may end in a one-word note in brackets, which no definition line does: "Cast (Obsolete)",
 # "Dual Land (Informal)".
 TERM_NOTE = re.compile(r"\s\(\w+\)$")
+# A term with its first numbered definition glued on: "Ability1. Text on an object that…" (eleven
+# entries of the 2021-06-09 file lost that line break).
+FUSED_FIRST_DEFINITION = re.compile(r"(?P<term>\S.*?[^\s\d])(?P<definition>1\. \S.*)")
 
 
 def is_title(text: str, max_length: int = MAX_TERM_LENGTH) -> bool:
@@ -39,6 +42,29 @@ def blank_lines_lost(name: str, entries: int, runs: int) -> str | None:
         f"{name}: the glossary's {entries} entries are not set apart by blank lines ({runs} runs of lines):"
         " each was told from its term line alone; a term that reads like a sentence was read into the entry before it"
     )
+
+
+def split_fused_terms(lines: list[str]) -> tuple[list[str], list[tuple[int, str]]]:
+    """The glossary's lines with each term line that holds its first numbered definition split in
+    two, and (index in ``lines``, term) of each split, for the warning that tells of the repair.
+
+    Only where the entry goes on with "2. ": that tells a numbered definition from a term that
+    merely ends in a 1 followed by a sentence.
+    """
+    split: list[str] = []
+    repairs: list[tuple[int, str]] = []
+    for index, line in enumerate(lines):
+        match = FUSED_FIRST_DEFINITION.fullmatch(line)
+        if match and is_title(match["term"]) and _next_text(lines, index).startswith("2. "):
+            split.extend((match["term"], match["definition"]))
+            repairs.append((index, match["term"]))
+        else:
+            split.append(line)
+    return split, repairs
+
+
+def _next_text(lines: list[str], index: int) -> str:
+    return next((line.strip() for line in lines[index + 1:] if line.strip()), "")
 
 
 def parse_glossary(name: str, lines: list[str]) -> list[GlossaryEntry]:
