@@ -21,6 +21,11 @@ from kb.records import GlossaryEntry
 
 OBSOLETE = re.compile(r"\s*\((?:obsolete|informal)\)\s*$", re.IGNORECASE)
 FORMERLY = re.compile(r"\b(?:used to be (?:known as|called)|formerly (?:known as|called)|previously (?:known as|called))\b")
+# Where an obsolete entry names the entry that took its place: "An obsolete term for mana value",
+# "An older name for the Commander casual variant", "…that has been renamed. See rule 308,
+# “Kindreds.”" Only the name right after these words: "now say “non-Aura enchantment.” See also
+# Aura" names Aura beside the old term, not as its new name.
+SUCCESSOR = re.compile(r"\b(?:term|name) for (?:an? |the )?|\brenamed\. see rule [\d.]+,? ")
 WORDS = re.compile(r"\w+")
 QUOTES = re.compile(r"[\"'_]")
 
@@ -42,8 +47,9 @@ def pair_glossary(old: Sequence[GlossaryEntry], new: Sequence[GlossaryEntry]) ->
     2. a rename the new glossary states: a new entry saying the thing "used to be known as" the
        old term ("Battlefield … used to be known as the “in-play” zone"), or a new "<old term>
        (Obsolete)" entry naming the entry that took the old definition over ("An obsolete term
-       for mana value"; taken over: most of the old definition's words are there); naming none,
-       the obsolete entry itself continues the old one;
+       for mana value"; taken over: most of the old definition's words are there); naming none
+       ("Some older cards used the term “global enchantment.” … See also Aura"), the obsolete
+       entry itself continues the old one;
     3. the same definition under another term (the terms masked);
     4. one term's words all inside the other's, beginning with the same word ("Upkeep" → "Upkeep
        Step", "Two-Headed Giant" → "Two-Headed Giant Variant"), where that is true of one pair
@@ -129,10 +135,11 @@ def _stated_renames(olds: list[str], news: list[str], old_text: dict[str, str], 
         stub = stubs.get(name)
         if stub is None or stub in found.values():
             continue
-        stub_text = _bare_text(new_text[stub])
+        successors = [_bare_text(new_text[stub])[match.end():] for match in SUCCESSOR.finditer(_bare_text(new_text[stub]))]
         named = [
             term for term in news
-            if term != stub and _names(stub_text, bare_news[term]) and _kept_share(old_text[old_term], new_text[term]) >= 0.5
+            if term != stub and any(_names(tail, bare_news[term], at_start=True) for tail in successors)
+            and _kept_share(old_text[old_term], new_text[term]) >= 0.5
         ]
         found[old_term] = max(named, key=len, default=stub)  # "nonmodal double-faced card" over "double-faced cards"
     return found
@@ -147,8 +154,11 @@ def _bare_text(text: str) -> str:
     return " ".join(folded_term(text).replace("-", " ").split())
 
 
-def _names(text: str, name: str) -> bool:
-    return bool(name) and re.search(r"(?<!\w)" + re.escape(name), text) is not None
+def _names(text: str, name: str, at_start: bool = False) -> bool:
+    """Whether ``text`` holds ``name`` as whole words, or its plural ("kindreds" names Kindred;
+    "attached" does not name Attach); ``at_start``: right at its beginning."""
+    pattern = ("" if at_start else r"(?<!\w)") + re.escape(name) + r"(?:e?s)?(?!\w)"
+    return bool(name) and (re.match if at_start else re.search)(pattern, text) is not None
 
 
 def _kept_share(before: str, after: str) -> float:

@@ -9,7 +9,12 @@ from kb.link.glossary_lineage import glossary_lineages, pair_glossary
 from kb.parse.cr import txt as cr_txt
 from kb.records import CRDocument
 
-EN_RAW = Path(__file__).parent.parent / "fixtures" / "cr" / "en-raw"
+CR = Path(__file__).parent.parent / "fixtures" / "cr"
+EN_RAW = CR / "en-raw"
+
+
+def parsed(path: str) -> CRDocument:
+    return cr_txt.parse((CR / path).read_bytes(), path)
 
 
 @pytest.fixture(scope="module")
@@ -89,3 +94,13 @@ def test_lineages_follow_renames_through_every_edition(editions: dict[str, CRDoc
     # Every entry of every edition has exactly one lineage.
     for document, terms in zip(editions.values(), by_version, strict=True):
         assert set(terms) == {entry.term for entry in document.glossary}
+
+
+def test_obsolete_entries_continue_the_enchantments_they_replaced_2003_to_2006() -> None:
+    # "Global Enchantment (obsolete)": "… These cards now say “non-Aura enchantment.” See also Aura
+    # and Enchantment": Aura is named beside the old term, not as its new name; and "Local
+    # Enchantment (obsolete)"'s "enchantments that are attached to" does not name Attach.
+    pairs = pair_glossary(parsed("en-raw-batch2/2003-10-01.txt").glossary, parsed("en-raw/2006-02-01.txt").glossary)
+    assert pairs["Global Enchantment"] == "Global Enchantment (obsolete)"
+    assert pairs["Local Enchantment"] == "Local Enchantment (obsolete)"
+    assert "Aura" not in pairs.values() and "Attach" not in pairs.values()
