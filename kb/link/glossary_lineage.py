@@ -27,6 +27,17 @@ FORMERLY = re.compile(r"\b(?:used to be (?:known as|called)|formerly (?:known as
 # Aura" names Aura beside the old term, not as its new name.
 SUCCESSOR = re.compile(r"\b(?:term|name) for (?:an? |the )?|\brenamed\. see rule [\d.]+,? ")
 WORDS = re.compile(r"\w+")
+# Words that do not name anything in a term: "Flip a Coin", "Control Another Player's Turn".
+NAME_FILLERS = frozenset({"a", "an", "and", "by", "for", "from", "in", "into", "of", "on", "or", "s", "the", "to", "with"})
+# Words every definition may use, which say nothing of what it defines.
+DEFINITION_FILLERS = NAME_FILLERS | frozenset({
+    "all", "also", "any", "are", "as", "at", "be", "can", "card", "cards", "if", "is", "it", "its", "may", "no", "not",
+    "one", "other", "player", "players", "rule", "rules", "section", "see", "such", "than", "that", "their", "them",
+    "then", "there", "they", "this", "was", "were", "when", "which", "who", "will", "would",
+})
+# Endings that inflect a word without making it another name: "Flipping", "Triggered", "Ending",
+# "Effects", "Legendary". The longest first.
+INFLECTIONS = ("ing", "ary", "ed", "s")
 QUOTES = re.compile(r"[\"'_]")
 
 
@@ -53,7 +64,9 @@ def pair_glossary(old: Sequence[GlossaryEntry], new: Sequence[GlossaryEntry]) ->
     3. the same definition under another term (the terms masked);
     4. one term's words all inside the other's, beginning with the same word ("Upkeep" → "Upkeep
        Step", "Two-Headed Giant" → "Two-Headed Giant Variant"), where that is true of one pair
-       only and the shorter definition's words are mostly in the longer one.
+       only and the shorter definition's words are mostly in the longer one;
+    5. a term renamed in part ("State-Based Effects" → "State-Based Actions", "Flip a Coin" →
+       "Flipping a Coin", "Leaves Play" → "Leaves the Battlefield"): see ``_renamed_in_part``.
     """
     old_text = _unique_terms(old)
     new_text = _unique_terms(new)
@@ -68,6 +81,7 @@ def pair_glossary(old: Sequence[GlossaryEntry], new: Sequence[GlossaryEntry]) ->
             if _term_words(old_term)[0] == _term_words(new_term)[0]  # type: ignore[index]
             and _shared_share(old_text[old_term], new_text[new_term]) >= 0.5
         },
+        lambda olds, news: _renamed_in_part(olds, news, old_text, new_text),
     )
     for step in steps:
         taken = set(pairs.values())
@@ -190,3 +204,69 @@ def _term_words(term: str) -> tuple[str, frozenset[str]] | None:
 def _shared_share(one: str, other: str) -> float:
     a, b = (set(WORDS.findall(collapse(text).casefold())) for text in (one, other))
     return len(a & b) / min(len(a), len(b)) if a and b else 0.0
+
+
+def _renamed_in_part(olds: list[str], news: list[str], old_text: dict[str, str], new_text: dict[str, str]) -> dict[str, str]:
+    """Old and new terms whose names share at least half their words (inflections folded), taken
+    as one entry where their names and definitions together say so, counted twice: the share of
+    the names' words plus the share of the shorter definition's words found in the other reaches
+    1.1, and with its telling words only (no fillers, numbers, "player", "card") 1. The 2009
+    rewrite shortened most definitions, so a rename's definitions may share little ("State-Based
+    Effects" → "State-Based Actions": 4 of 10 telling words); a short definition has most of its
+    words in any long one ("Game Action" and "Restart the Game": 62% of all words, 2 of 5 telling
+    ones), and generic telling words meet anywhere ("Imprinted [type] card" and "Card Type": 2/3 of
+    the name, 39% of all words). A name said in other words ("Comes into Play" → "Enters the
+    Battlefield") is not found.
+
+    Best first and one to one; a pair that another pair of either of its terms comes within 0.1
+    of is left unpaired: "Instant Type" and "Sorcery Type" both became "Spell Type", and each
+    "Enchant Creature", "Enchant Land", … is as near to "Enchant" as the others.
+    """
+    scored: dict[tuple[str, str], float] = {}
+    for old_term in olds:
+        for new_term in news:
+            named = _name_share(old_term, new_term)
+            if named >= 0.5:
+                old_definition, new_definition = old_text[old_term], new_text[new_term]
+                score = named + _shared_share(old_definition, new_definition)
+                if score >= 1.1 and named + _telling_share(old_definition, new_definition) >= 1:
+                    scored[old_term, new_term] = score
+    found: dict[str, str] = {}
+    for (old_term, new_term), score in sorted(scored.items(), key=lambda item: -item[1]):
+        if old_term in found or new_term in found.values():
+            continue
+        rivals = [
+            other for (other_old, other_new), other in scored.items()
+            if (other_old == old_term) != (other_new == new_term)
+            and other_old not in found and other_new not in found.values()
+        ]
+        if all(other < score - 0.1 for other in rivals):
+            found[old_term] = new_term
+    return found
+
+
+def _telling_share(one: str, other: str) -> float:
+    """The share of the shorter definition's telling words (inflections folded; no fillers, no
+    numbers) that the other definition has too."""
+    a, b = ({_stem(word) for word in WORDS.findall(collapse(text).casefold()) if word not in DEFINITION_FILLERS
+             and not word.isdigit()} for text in (one, other))
+    return len(a & b) / min(len(a), len(b)) if a and b else 0.0
+
+
+def _name_share(one: str, other: str) -> float:
+    """The share of the longer name's words that the other name has too, inflections folded."""
+    a, b = _name_stems(one), _name_stems(other)
+    return len(a & b) / max(len(a), len(b)) if a and b else 0.0
+
+
+def _name_stems(term: str) -> frozenset[str]:
+    return frozenset(_stem(word) for word in WORDS.findall(_bare(term)) if word not in NAME_FILLERS)
+
+
+def _stem(word: str) -> str:
+    for ending in INFLECTIONS:
+        if word.endswith(ending) and len(word) - len(ending) >= 3 and not word.endswith("ss"):
+            word = word[: -len(ending)]
+            break
+    # "flipp(ing)", "controll(ing)": the consonant doubled before the ending.
+    return word[:-1] if len(word) > 3 and word[-1] == word[-2] else word
