@@ -4,7 +4,8 @@ Pure functions over parsed ``CRDocument``s; nothing here reads files or a databa
 is which new rule is decided in ``kb.link.cr_pairing`` (the identity every other stage relies on);
 this module turns a pairing into changes: ``changed`` (same number), ``moved`` (renumbered,
 same content once cited numbers are masked), ``moved-changed``, ``added``, ``removed``, and the
-glossary's ``glossary-*`` kinds. Traces through many versions are in ``kb.link.cr_trace``.
+glossary's ``glossary-*`` kinds (entries paired as their lineages pair them: a renamed term is
+``glossary-renamed`` or ``glossary-renamed-changed``, as a renumbered rule is moved). Traces through many versions are in ``kb.link.cr_trace``.
 
 Pure normalisation (line endings, BOM, "119.1d." printed for "119.1d", runs of spaces) is not a
 change: the parser removes the first three and comparison collapses whitespace.
@@ -20,6 +21,7 @@ from cydifflib import SequenceMatcher
 from kb.link.cr_compare import WORD, Entry, aspects, collapse, entries_of, masked, rule_display_text, same_content, similarity
 from kb.link.cr_pairing import Pairing, pair_rules, pairing_of
 from kb.link.cr_trace import TraceEntry, number_maps, trace_rule, version_id_of, version_in_force
+from kb.link.glossary_lineage import pair_glossary
 from kb.records import CRDocument, GlossaryEntry, Rule
 
 __all__ = [
@@ -29,7 +31,7 @@ __all__ = [
 ]
 
 RULE_KINDS = ("added", "removed", "changed", "moved", "moved-changed")
-GLOSSARY_KINDS = ("glossary-added", "glossary-removed", "glossary-changed")
+GLOSSARY_KINDS = ("glossary-added", "glossary-removed", "glossary-changed", "glossary-renamed", "glossary-renamed-changed")
 CHANGE_KINDS = RULE_KINDS + GLOSSARY_KINDS
 # Markup of the one-line word diff: equal runs longer than this are elided in ``compact``.
 ELIDE_EQUAL_WORDS = 6
@@ -278,18 +280,25 @@ def _ratio_of(ops: Sequence[WordOp]) -> float:
 
 
 def diff_glossary(old: Sequence[GlossaryEntry], new: Sequence[GlossaryEntry]) -> list[Change]:
-    """Glossary entries added, removed or redefined, matched by their term."""
+    """Glossary entries added, removed, redefined or renamed, paired as their lineages pair them
+    (``kb.link.glossary_lineage.pair_glossary``): "Converted Mana Cost" → "Mana Value" is one
+    entry renamed, not one removed and one added."""
     old_by_term = {entry.term: entry for entry in old}
     new_by_term = {entry.term: entry for entry in new}
+    old_of = {new_term: old_term for old_term, new_term in pair_glossary(old, new).items()}
     changes = []
     for term, entry in new_by_term.items():
-        before = old_by_term.get(term)
+        before = old_by_term.get(old_of.get(term, ""))
         if before is None:
             changes.append(_glossary_change("glossary-added", None, entry))
-        elif collapse(before.text) != collapse(entry.text):
+            continue
+        redefined = collapse(before.text) != collapse(entry.text)
+        if before.term != term:
+            changes.append(_glossary_change("glossary-renamed-changed" if redefined else "glossary-renamed", before, entry))
+        elif redefined:
             changes.append(_glossary_change("glossary-changed", before, entry))
     for term, entry in old_by_term.items():
-        if term not in new_by_term:
+        if term not in old_of.values():
             changes.append(_glossary_change("glossary-removed", entry, None))
     return changes
 

@@ -14,7 +14,7 @@ from kb.site.search import (
 from kb.store.derive_lineage import by_number_column
 
 CHANGE_KINDS = ("added", "removed", "changed", "moved", "moved-changed",
-                "glossary-added", "glossary-removed", "glossary-changed")
+                "glossary-added", "glossary-removed", "glossary-changed", "glossary-renamed", "glossary-renamed-changed")
 
 
 def version_page(conn: sqlite3.Connection, version_id: str, kind: str | None = None) -> dict[str, Any] | None:

@@ -351,6 +351,8 @@ CR_CHANGE_KINDS: dict[str, str] = {
     "glossary-added": "a new glossary entry",
     "glossary-removed": "a glossary entry the later version no longer has",
     "glossary-changed": "a glossary entry whose definition changed",
+    "glossary-renamed": "the same glossary entry (its lineage) under a new term, its definition unchanged: old_number is the old term, new_number the new one",
+    "glossary-renamed-changed": "the same glossary entry (its lineage) under a new term, with a changed definition",
 }
 
 VALUES: dict[tuple[str, str], dict[str, str]] = {

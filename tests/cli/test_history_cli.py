@@ -74,17 +74,19 @@ def test_cr_changes_per_version_pair(db: sqlite_utils.Database) -> None:
         # only: removed and added, not "changed" (kb.link.cr_pairing, _pair_left_in_place).
         ("en-2022-04-29", "en-2025-02-07", "added", 405),
         ("en-2022-04-29", "en-2025-02-07", "changed", 290),
-        ("en-2022-04-29", "en-2025-02-07", "glossary-added", 84),
+        ("en-2022-04-29", "en-2025-02-07", "glossary-added", 81),
         ("en-2022-04-29", "en-2025-02-07", "glossary-changed", 55),
-        ("en-2022-04-29", "en-2025-02-07", "glossary-removed", 3),
+        # Tribal → Kindred, Totem Armor → Umbra Armor, Damage Assignment Order → its obsolete entry.
+        ("en-2022-04-29", "en-2025-02-07", "glossary-renamed-changed", 3),
         ("en-2022-04-29", "en-2025-02-07", "moved", 290),
         ("en-2022-04-29", "en-2025-02-07", "moved-changed", 59),
         ("en-2022-04-29", "en-2025-02-07", "removed", 27),
         ("en-2025-02-07", "en-2026-01-16", "added", 95),
         ("en-2025-02-07", "en-2026-01-16", "changed", 131),
-        ("en-2025-02-07", "en-2026-01-16", "glossary-added", 25),
+        ("en-2025-02-07", "en-2026-01-16", "glossary-added", 23),
         ("en-2025-02-07", "en-2026-01-16", "glossary-changed", 90),
-        ("en-2025-02-07", "en-2026-01-16", "glossary-removed", 3),
+        ("en-2025-02-07", "en-2026-01-16", "glossary-removed", 1),
+        ("en-2025-02-07", "en-2026-01-16", "glossary-renamed-changed", 2),
         ("en-2025-02-07", "en-2026-01-16", "moved", 358),
         ("en-2025-02-07", "en-2026-01-16", "moved-changed", 18),
         ("en-2025-02-07", "en-2026-01-16", "removed", 1),
@@ -137,7 +139,7 @@ def test_cr_diff_between_database_versions(db_path: Path) -> None:
     output = _run(cr_diff, "en-2025-02-07", "en-2026-01-16", "--db", str(db_path), "--kind", "moved", "--limit", "2")
     assert output.splitlines() == [
         "en-2025-02-07 -> en-2026-01-16: added 95, removed 1, changed 131, moved 358, moved-changed 18,"
-        " glossary-added 25, glossary-removed 3, glossary-changed 90",
+        " glossary-added 23, glossary-removed 1, glossary-changed 90, glossary-renamed 0, glossary-renamed-changed 2",
         "moved            603.2f -> 603.2e: Some trigger events … untapped to tapped.",
         "moved            603.2g -> 603.2f: If a triggered … does not trigger.",
     ]
@@ -161,7 +163,7 @@ def test_cr_diff_between_files_of_one_version() -> None:
     )
     assert output.endswith(
         ": added 0, removed 0, changed 0, moved 0, moved-changed 0, glossary-added 0, glossary-removed 0,"
-        " glossary-changed 0\n"
+        " glossary-changed 0, glossary-renamed 0, glossary-renamed-changed 0\n"
     )
     assert len(output.splitlines()) == 1
 

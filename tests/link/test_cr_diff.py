@@ -65,7 +65,7 @@ SCRIPT_FIGURES_2022 = {
 }
 DIFF_FIGURES_2022 = {
     "added": 25, "removed": 0, "changed": 10, "moved": 16, "moved-changed": 2,
-    "glossary-added": 5, "glossary-removed": 0, "glossary-changed": 3,
+    "glossary-added": 5, "glossary-removed": 0, "glossary-changed": 3, "glossary-renamed": 0, "glossary-renamed-changed": 0,
 }
 
 
@@ -166,8 +166,22 @@ def test_connive_and_convert_renumbering(by_date: dict[str, CRDocument]) -> None
     assert by_old["701.47d"].kind == "moved-changed"
     assert count_changes(changes) == {
         "added": 95, "removed": 1, "changed": 131, "moved": 358, "moved-changed": 18,
-        "glossary-added": 25, "glossary-removed": 3, "glossary-changed": 90,
+        # Transforming Double-Faced Cards → Nonmodal Double-Faced Card and the grown Partner entry
+        # are renamed, not removed and added; Friends Forever is removed.
+        "glossary-added": 23, "glossary-removed": 1, "glossary-changed": 90, "glossary-renamed": 0,
+        "glossary-renamed-changed": 2,
     }
+
+
+def test_a_renamed_glossary_entry_is_renamed_not_removed_and_added(by_date: dict[str, CRDocument]) -> None:
+    # The glossary's changes pair entries as their lineages do, as a renumbered rule is "moved".
+    changes = [c for c in diff_versions(by_date["2019-01-25"], by_date["2022-02-18"]) if c.entry_kind == "glossary"]
+    renamed = {(c.kind, c.old_number, c.new_number) for c in changes if c.kind.startswith("glossary-renamed")}
+    assert ("glossary-renamed", "Converted Mana Cost", "Mana Value") in renamed  # word for word
+    assert ("glossary-renamed-changed", "Checklist Card", "Substitute Card") in renamed
+    assert len(renamed) == 7
+    assert not [c for c in changes if c.kind == "glossary-removed"]
+    assert "Mana Value" not in {c.new_number for c in changes if c.kind == "glossary-added"}
 
 
 def test_a_section_follows_its_rules_to_a_new_number(by_date: dict[str, CRDocument]) -> None:

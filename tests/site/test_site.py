@@ -723,7 +723,11 @@ async def test_version_page_shows_what_changed(snapshot_ds) -> None:
     assert data["previous"] == "en-2025-02-07"
     assert data["counts"] == {
         "added": 95, "removed": 1, "changed": 131, "moved": 358, "moved-changed": 18,
-        "glossary-added": 25, "glossary-removed": 3, "glossary-changed": 90,
+        "glossary-added": 23, "glossary-removed": 1, "glossary-changed": 90, "glossary-renamed-changed": 2,
+    }
+    assert {(c["old_number"], c["new_number"]) for c in data["changes"] if c["kind"] == "glossary-renamed-changed"} == {
+        ("Transforming Double-Faced Cards", "Nonmodal Double-Faced Card"),
+        ("Partner, “Partner with [name]”", "Partner, “Partner—[text],” “Partner with [name]”"),
     }
     moves = {(c["old_number"], c["new_number"]) for c in data["changes"] if c["kind"] == "moved"}
     assert ("701.47", "701.50") in moves  # Connive
@@ -931,9 +935,10 @@ async def test_diff_between_any_two_versions(snapshot_ds) -> None:
     page = (await snapshot_ds.client.get("/diff.json?from=en-2026-01-16&to=en-2026-04-17")).json()
     # The pairing follows cross-references since rule lineages: one rule changed in place before is
     # now moved and changed.
+    # "Removed from Combat" is "Remove from Combat" now, its definition the same: renamed.
     assert page["counts"] == {"changed": 31, "moved-changed": 1, "added": 25, "moved": 118, "glossary-changed": 20,
-                              "glossary-added": 8, "glossary-removed": 3}
-    assert page["total"] == 206 and len(page["changes"]) == 100
+                              "glossary-added": 7, "glossary-removed": 2, "glossary-renamed": 1}
+    assert page["total"] == 205 and len(page["changes"]) == 100
     # Not consecutive: computed with kb.link.cr_diff, as `mtgkb cr-diff` does.
     far = (await snapshot_ds.client.get("/diff?from=en-2025-02-07&to=en-2026-04-17&kind=removed")).text
     assert "removed <span class=\"count\">1</span>" in far
