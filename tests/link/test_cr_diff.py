@@ -179,7 +179,8 @@ def test_a_renamed_glossary_entry_is_renamed_not_removed_and_added(by_date: dict
     renamed = {(c.kind, c.old_number, c.new_number) for c in changes if c.kind.startswith("glossary-renamed")}
     assert ("glossary-renamed", "Converted Mana Cost", "Mana Value") in renamed  # word for word
     assert ("glossary-renamed-changed", "Checklist Card", "Substitute Card") in renamed
-    assert len(renamed) == 7
+    # The five others 2019 and 2022 print differently ("Player's" and "Player’s") are not renamed.
+    assert len(renamed) == 2
     assert not [c for c in changes if c.kind == "glossary-removed"]
     assert "Mana Value" not in {c.new_number for c in changes if c.kind == "glossary-added"}
 
