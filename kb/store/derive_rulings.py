@@ -29,9 +29,8 @@ from kb.normalise.text import quality_score
 from kb.records import QualityIssue
 from kb.store.derive_cards import RulingNames, ensure_cards_exist, report_unknown_cards
 from kb.store.import_changes import ImportChanges
-from kb.store.ruling_writer import DerivedRuling, RulingWriter, Sighting
+from kb.store.ruling_writer import DerivedRuling, RulingWriter, Sighting, ruling_id
 from kb.store.save import identity_hash, place_in_document, save_quality_issue, text_key_of
-from kb.store.schema import stable_id
 
 # Issues this step finds; they are recomputed with the rulings on every build or import.
 # Not "empty-ruling": the load reports those (kb.build.checks) as it drops the rulings, so no
@@ -340,7 +339,7 @@ def _authority(sighting: Sighting) -> tuple:
 
 
 def _ruling_of_record(row: dict, card_key: str) -> int:
-    return stable_id("ruling", card_key, row["published_at"], row["text_key"])
+    return ruling_id(card_key, row["published_at"], row["text_key"])
 
 
 def _claimed_other_language(row: dict) -> bool:

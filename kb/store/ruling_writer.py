@@ -52,7 +52,18 @@ class DerivedRuling:
     id: int = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.id = stable_id("ruling", self.card_key, self.published_at, self.identity)
+        self.id = ruling_id(self.card_key, self.published_at, self.identity)
+
+
+def ruling_id(card_key: str, published_at: str | None, identity: str) -> int:
+    """A ruling's stable id: its card, date and typography-blind text. A ruling printed without
+    its card and found among no card's rulings (card key ``document:<id>``) is known by its date
+    and text alone: keyed on its page, it took another id whenever the page's bytes changed (a
+    new capture, a newline added), and a copy of the page under another name doubled it."""
+    return stable_id("ruling", CARDLESS if card_key.startswith("document:") else card_key, published_at, identity)
+
+
+CARDLESS = "cardless"
 
 
 def best_text(texts: list[str], quality_score) -> str:

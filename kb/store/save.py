@@ -10,6 +10,8 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, replace
+from pathlib import PurePath, PurePosixPath
+from urllib.parse import unquote, urlsplit
 
 import sqlite_utils
 
@@ -80,7 +82,18 @@ def save_sources(db: sqlite_utils.Database) -> None:
 
 
 def document_id_for(doc: DocumentInput) -> int:
-    return stable_id("document", doc.sha256, doc.url or doc.path)
+    """A document's bytes and where they were published: its URL, or for a local file its name,
+    not the folder it was read from. (Keyed on the path, the same snapshot built from two folders,
+    or named relative and absolute, published other ids for the rulings of a page that names no
+    card, their translations and issues; a refresh names such a file by a ``file:`` URL.)"""
+    return stable_id("document", doc.sha256, local_file_name(doc.url) or doc.url or PurePath(doc.path).name)
+
+
+def local_file_name(url: str | None) -> str | None:
+    """The file name of a ``file:`` URL (None for any other URL)."""
+    if not url or not url.startswith("file:"):
+        return None
+    return PurePosixPath(unquote(urlsplit(url).path)).name
 
 
 def save_document(

@@ -188,3 +188,30 @@ def test_an_unreadable_ruling_date_is_one_issue_on_every_build(tmp_path: Path) -
     db = sqlite_utils.Database(db_path)
     issues = [row[0] for row in db.execute("select detail from quality_issues where kind like '%date%'")]
     assert issues == ["ruling 1 of \"Jace, Vryn's Prodigy\": date 'Sept 2017' is not a date"]
+
+
+def test_a_page_naming_no_card_gives_the_same_ruling_ids_from_any_folder_or_copy(tmp_path: Path) -> None:
+    """The French page names no card: its rulings were keyed on the page (its bytes and the
+    path typed), so a build from another folder, a page re-captured with one byte more, or a
+    copy under another name gave them other ids (or doubled them)."""
+    from kb.build.inputs import path_inputs
+    from kb.store.save import document_id_for
+
+    def ruling_ids(*pages: Path) -> set[int]:
+        db_path = tmp_path / f"kb-{len(list(tmp_path.iterdir()))}.db"
+        run_import(db_path, *pages, source="page-capture")
+        return {row[0] for row in sqlite_utils.Database(db_path).execute("select id from rulings")}
+
+    first = ruling_ids(FRENCH_PAGE)
+    assert len(first) == 16
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    moved = elsewhere / FRENCH_PAGE.name
+    moved.write_bytes(FRENCH_PAGE.read_bytes())
+    assert ruling_ids(moved) == first
+    copied = elsewhere / "copy.txt"
+    copied.write_bytes(FRENCH_PAGE.read_bytes() + b"\n")
+    assert ruling_ids(FRENCH_PAGE, copied) == first  # 16 rulings, each seen on both pages
+    # The document itself is known by its bytes and its file name, not by the folder.
+    assert {document_id_for(doc) for doc in path_inputs([FRENCH_PAGE, moved])} == {
+        document_id_for(path_inputs([moved])[0])}
