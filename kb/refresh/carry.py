@@ -119,16 +119,24 @@ def carry_rulings(db: sqlite_utils.Database) -> RulingChanges:
     )
     reworded_ids = {old["id"] for old, _ in reworded}
     carried = [r for r in vanished if r["id"] not in reworded_ids]
-    _copy_vanished(db, [r["id"] for r in carried], old_cols)
+    # An earlier wording is kept too, pointing at the ruling it became: its id is in published
+    # URLs and bookmarks, which answered 404 once the wording changed.
+    _copy_vanished(db, [r["id"] for r in carried] + sorted(reworded_ids), old_cols)
+    conn.executemany(
+        "update main.rulings set reworded_as = ? where id = ?", [(new_id, old["id"]) for old, new_id in reworded]
+    )
     changes.changed = same_id_changed + len(reworded)
     changes.added = len(appeared) - len(reworded)
     changes.removed = sum(1 for r in carried if not r["was_removed"])
-    changes.still_removed = sum(1 for r in carried if r["was_removed"])
+    # Earlier wordings kept (reworded_as) are not rulings removed: their rulings live on.
+    changes.still_removed = sum(
+        1 for r in carried if r["was_removed"] and not ("reworded_as" in r.keys() and r["reworded_as"]))
     return changes
 
 
 def _pair_reworded(vanished: list, appeared: list) -> list[tuple[Any, int]]:
-    """(old ruling, new id) pairs: same card and date, texts at least 60 % alike, best first."""
+    """(old ruling, new id) pairs: same card and date, texts at least 60 % alike, best first; then
+    the same card and text under another date (a date corrected upstream)."""
     by_card: dict[tuple, list] = defaultdict(list)
     for row in appeared:
         by_card[_card_of(row)].append(row)
@@ -143,6 +151,16 @@ def _pair_reworded(vanished: list, appeared: list) -> list[tuple[Any, int]]:
             score, index = max(scored)
             if score >= REWORDED_SIMILARITY:
                 pairs.append((old, candidates.pop(index)["id"]))
+    paired = {old["id"] for old, _ in pairs}
+    by_text: dict[tuple, list] = defaultdict(list)
+    for rows in by_card.values():
+        for row in rows:
+            by_text[_card_of(row)[0], row["identity"]].append(row)
+    for old in vanished:
+        identity = old["identity"] if "identity" in old.keys() else None
+        same_text = by_text.get((_card_of(old)[0], identity), [])
+        if old["id"] not in paired and identity and len(same_text) == 1:
+            pairs.append((old, same_text.pop()["id"]))
     return pairs
 
 

@@ -249,6 +249,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "last_seen": "When a source last showed it",
         "removed_upstream": "1 when the sources that had it no longer do (kept, never deleted)",
         "identity": "A digest of the text with typography erased: copies of one ruling share it",
+        "reworded_as": "For an earlier wording kept after its sources reworded it (or corrected its date; removed_upstream is 1): the id of the ruling it became; empty otherwise",
         "rowid": "The ruling's key in the full-text index rulings_fts (1, 2, 3…; renumbered by each build: link by id)",
     },
     "ruling_sightings": {

@@ -183,3 +183,9 @@ def m019_ruling_rules_number_uncertain(db: sqlite_utils.Database) -> None:
     """ruling_rules.number_uncertain on older databases: null (not recorded) until the rulings are
     linked again."""
     add_missing_column(db, "ruling_rules", "number_uncertain", int)
+
+
+@migrations()
+def m020_rulings_reworded_as(db: sqlite_utils.Database) -> None:
+    """rulings.reworded_as on older databases: empty (an earlier wording was not kept before)."""
+    add_missing_column(db, "rulings", "reworded_as", int)

@@ -258,6 +258,7 @@ TABLES: dict[str, dict[str, Any]] = {
             "source_inferred": int,
             "removed_upstream": int,
             "identity": str,
+            "reworded_as": int,
             # The full-text index's key (``rulings_fts.rowid``): dense 1..n, so the index stores
             # small rowid deltas (hash ids made it 2.6× larger). Named ``rowid`` so every
             # ``rulings.rowid = rulings_fts.rowid`` join (and Datasette's table search) reads it;

@@ -212,29 +212,34 @@ def test_a_newer_cr_and_changed_rulings_are_recorded_exactly(site: TestSite, tmp
     assert "cr_documents_carried" not in result.changes
     tables = result.changes["tables"]
     assert tables["cr_versions"] == {"before": 1, "after": 2, "added": 1, "changed": 0, "removed": 0}
-    # As rows: the reworded ruling has a new id (added, its old row removed), the added one is
-    # new, and the two vanished ones are kept with removed_upstream flipped (changed).
-    assert tables["rulings"] == {"before": 56, "after": 57, "added": 2, "changed": 2, "removed": 1}
+    # As rows: the reworded ruling has a new id (added), the added one is new, and the two
+    # vanished ones and the earlier wording are kept with removed_upstream flipped (changed).
+    assert tables["rulings"] == {"before": 56, "after": 58, "added": 2, "changed": 3, "removed": 0}
     assert tables["cards"] == {"before": 7, "after": 7, "added": 0, "changed": 0, "removed": 0}
     db = sqlite_utils.Database(db_path)
     assert sorted(r["id"] for r in db["cr_versions"].rows) == ["en-2022-02-18", "en-2022-04-29"]
     removed = list(db.query(
         "select oracle_id, removed_upstream, first_seen, last_seen from rulings where removed_upstream = 1"
+        " and reworded_as is null"
     ))
     assert [r["oracle_id"] for r in removed] == [DEATHRITE, DEATHRITE]
     deathrite_texts = {r["comment"] for r in recorded_rulings() if r["oracle_id"] == DEATHRITE}
-    assert {r["text"] for r in db.query("select text from rulings where removed_upstream = 1")} == deathrite_texts
+    assert {r["text"] for r in db.query(
+        "select text from rulings where removed_upstream = 1 and reworded_as is null")} == deathrite_texts
     # Their sightings and the superseded bulk file they were seen in came along.
     assert db.execute(
         "select count(*) from ruling_sightings join rulings on rulings.id = ruling_id"
-        " where removed_upstream = 1"
+        " where removed_upstream = 1 and reworded_as is null"
     ).fetchone()[0] == 2
     assert db.execute("select count(*) from documents where status = 'superseded'").fetchone()[0] == 1
     assert list(db.execute("pragma foreign_key_check")) == []
     # The reworded ruling kept the first_seen of its earlier wording; search finds removed ones.
     old_wording = "You can control two of this permanent, one front-face up and the other back-face up, at the same time."
-    reworded = db.execute("select first_seen, removed_upstream from rulings where text = ?", [REWORDED]).fetchone()
-    assert reworded == (first_seen[old_wording], 0)
+    reworded = db.execute("select id, first_seen, removed_upstream from rulings where text = ?", [REWORDED]).fetchone()
+    assert reworded[1:] == (first_seen[old_wording], 0)
+    # The earlier wording keeps its id (its URL was published), pointing at the ruling it became.
+    assert db.execute("select removed_upstream, reworded_as from rulings where text = ?", [old_wording]).fetchone() == (
+        1, reworded[0])
     assert db.execute(
         "select count(*) from rulings_fts where rulings_fts match 'mana AND ability AND stack'"
     ).fetchone()[0] >= 1
@@ -276,6 +281,29 @@ def test_a_newer_cr_and_changed_rulings_are_recorded_exactly(site: TestSite, tmp
     # Recorded in the published file's run too.
     recorded = published.execute("select changes from refresh_runs order by id desc limit 1").fetchone()[0]
     assert json.loads(recorded)["ruling_links_carried"] == listed - 1
+
+
+def test_a_ruling_whose_date_was_corrected_keeps_its_earlier_row_pointing_at_it(site: TestSite, tmp_path: Path) -> None:
+    """A date is part of a ruling's id: corrected upstream, the ruling was "removed" and the same
+    text "added" under a new id, with nothing joining the two."""
+    db_path = tmp_path / "kb.db"
+    run(site, tmp_path)
+    rulings = recorded_rulings()
+    moved = next(r for r in rulings if r["oracle_id"] == DEATHRITE)
+    old_id = sqlite_utils.Database(db_path).execute(
+        "select id from rulings where text = ? and published_at = ?", [moved["comment"], moved["published_at"]]
+    ).fetchone()[0]
+    moved["published_at"] = "2016-06-09"
+    serve_rulings(site, rulings)
+
+    result = run(site, tmp_path)
+
+    assert result.changes["rulings"] == {"added": 0, "changed": 1, "removed": 0, "reappeared": 0, "still_removed": 0}
+    db = sqlite_utils.Database(db_path)
+    new_id = db.execute("select id from rulings where text = ? and published_at = '2016-06-09'", [moved["comment"]]).fetchone()[0]
+    assert db.execute("select removed_upstream, reworded_as from rulings where id = ?", [old_id]).fetchone() == (1, new_id)
+    live = db.execute("select count(*) from rulings where removed_upstream = 0 and text = ?", [moved["comment"]]).fetchone()
+    assert live == (1,)
 
 
 def test_a_refresh_killed_during_the_build_leaves_the_served_database(site: TestSite, tmp_path: Path) -> None:
