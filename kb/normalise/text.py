@@ -155,3 +155,44 @@ def quality_score(text: str) -> tuple[int, int, int, int, int]:
     typographic = len(CURLY_PUNCTUATION.findall(text))
     is_nfc = 1 if unicodedata.is_normalized("NFC", text) else 0
     return (no_losses, symbols, no_double_spaces, typographic, is_nfc)
+
+
+# -- texts whose line breaks were lost upstream -------------------------------------------------
+#
+# MTGJSON's foreignData texts print every line of a card glued to the next: "InitiativeMue {4}{R}
+# (…)" for "First strike\nMorph {4}{R} (…)", "Vuela.Metamorfosis—…", "ПолетОборотень — …". Within
+# a line a space always follows a word, a stop or a closing bracket before the next word, so such
+# a character directly followed by an upper-case letter (or a stop directly followed by a symbol
+# or a loyalty cost: "controlas.{3}{W}:", "objetivo.−X:") can only be where a line ended. Scripts
+# without letter case (Chinese, Japanese, Korean) write no space between sentences either: they
+# show no such sign, and are left as they are.
+
+def _line_ends_before(text: str, index: int) -> bool:
+    """Whether a line plainly ended between ``text[index - 1]`` and ``text[index]``."""
+    before, after = text[index - 1], text[index]
+    if after.isupper():
+        return before.islower() or before in ".)]}"
+    if before == "." and after == "{":
+        return True
+    # A planeswalker's loyalty cost: "+2:", "−X:".
+    return before == "." and after in "+−" and index + 1 < len(text) and (text[index + 1].isdigit() or text[index + 1] == "X")
+
+
+def glued_line_starts(text: str) -> list[int]:
+    """Where ``text`` holds a line glued to the line before it: the index of each such line's
+    first character (none in a text that has its line breaks)."""
+    return [index for index in range(1, len(text)) if _line_ends_before(text, index)]
+
+
+def restored_lines(text: str, line_count: int) -> list[str] | None:
+    """``text``, printed on one line though its card's English text has ``line_count`` lines, as
+    those lines: cut where a line plainly ended (``glued_line_starts``). None unless it has no
+    line break and exactly ``line_count - 1`` such places: a text with more or fewer cannot say
+    which were its lines, and is not guessed."""
+    if line_count < 2 or "\n" in text:
+        return None
+    starts = glued_line_starts(text)
+    if len(starts) != line_count - 1:
+        return None
+    bounds = [0, *starts, len(text)]
+    return [text[start:end].strip() for start, end in zip(bounds[:-1], bounds[1:], strict=True)]

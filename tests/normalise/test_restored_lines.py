@@ -1,0 +1,64 @@
+"""Texts whose line breaks were lost upstream, read as their lines (kb.normalise.text.restored_lines),
+on the real MTGJSON UGIN set file (tests/fixtures/mtgjson, byte-identical to data/snapshot/mtgjson/UGIN.json)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from kb.normalise.text import glued_line_starts, restored_lines
+
+UGIN = Path(__file__).parent.parent / "fixtures" / "mtgjson" / "UGIN-v5.2-2022-04-25.json"
+
+
+def foreign_texts() -> list[tuple[str, str, str, str]]:
+    """(card, language, English text, printed text) for every foreignData text of the file."""
+    cards = json.loads(UGIN.read_text(encoding="utf-8"))["data"]["cards"]
+    return [(card["name"], foreign["language"], card["text"], foreign["text"])
+            for card in cards if card.get("text") for foreign in card.get("foreignData", []) if foreign.get("text")]
+
+
+def test_glued_lines_are_cut_where_a_line_plainly_ended() -> None:
+    texts = {(card, language): (english, printed) for card, language, english, printed in foreign_texts()}
+    english, printed = texts[("Ainok Tracker", "French")]
+    assert restored_lines(printed, len(english.splitlines())) == [
+        "Initiative",
+        "Mue {4}{R} (Vous pouvez lancer cette carte face cachée comme une créature 2/2 pour {3}. Retournez-la à tout"
+        " moment pour son coût de mue.)",
+    ]
+    english, printed = texts[("Watcher of the Roost", "Spanish")]
+    assert [line[:24] for line in restored_lines(printed, len(english.splitlines())) or []] == [
+        "Vuela.", "Metamorfosis—Muestra una", "Cuando el Vigilante del ",
+    ]
+    english, printed = texts[("Ruthless Ripper", "Russian")]
+    assert [line[:24] for line in restored_lines(printed, len(english.splitlines())) or []] == [
+        "Смертельное касание", "Оборотень — Покажите чер", "Когда Безжалостная Потро",
+    ]
+    # A line starting with a cost or a loyalty cost after a stop: "controlas.{3}{W}:", "objetivo.−X:".
+    english, printed = texts[("Ugin, the Spirit Dragon", "Spanish")]
+    assert [line[:4] for line in restored_lines(printed, len(english.splitlines())) or []] == ["+2: ", "−X: ", "−10:"]
+
+
+def test_every_cased_text_of_the_file_is_restored_and_no_other() -> None:
+    restored: dict[str, int] = {}
+    for _card, language, english, printed in foreign_texts():
+        if restored_lines(printed, len(english.splitlines())) is not None:
+            restored[language] = restored.get(language, 0) + 1
+    # 12 cards print more than one line in English; German Ugin kept its line breaks, Korean
+    # shows the sign only where a line starts with a cost after a stop (Mastery of the Unseen,
+    # Briber's Purse); Chinese and Japanese show none and are left as printed.
+    assert restored == {"German": 11, "Spanish": 12, "French": 12, "Italian": 12, "Portuguese (Brazil)": 12,
+                        "Russian": 12, "Korean": 2}
+
+
+def test_a_one_line_card_text_shows_no_glued_line() -> None:
+    one_line = [printed for _card, _language, english, printed in foreign_texts() if "\n" not in english]
+    assert len(one_line) == 140  # 14 cards × 10 languages
+    assert [printed for printed in one_line if glued_line_starts(printed)] == []
+
+
+def test_a_text_with_more_or_fewer_signs_than_lines_is_not_guessed() -> None:
+    assert restored_lines("VolMue — Révélez une carte.", 3) is None  # two lines found, three wanted
+    assert restored_lines("VolMue — Révélez une carte.", 2) == ["Vol", "Mue — Révélez une carte."]
+    assert restored_lines("飛行変異 ― あなたの手札にある白のカードを１枚公開する。", 2) is None
+    assert restored_lines("Vol\nMue", 2) is None  # it has its line breaks
+    assert restored_lines("Vol", 1) is None
