@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from kb.link.cr_glossary_links import GlossaryLink
 from kb.link.cr_translations import RuleLink
+from kb.normalise.text import restored_lines
 from kb.records import FACE_TEXT_SEPARATOR, CRDocument
 
 KEYWORD_SECTIONS = ("701", "702")
@@ -93,7 +94,10 @@ def glossary_keyword_term(term: str) -> str | None:
 # text: "Flying, trample" is printed "Vol, piétinement", "飛行、トランプル". Pairing the items of
 # the two lines gives the keyword in that language. Only printings whose text has the same
 # shape as the Oracle text (same faces, a line for each leading keyword line, the same number
-# of items on it) are read; MTGJSON texts that lost their line breaks are skipped, not guessed.
+# of items on it) are read. An MTGJSON text that lost its line breaks ("InitiativeMue {4}{R}…") is
+# read as its lines only where each break is plain and they are as many as the Oracle text's
+# (``restored_lines``), and only when every keyword line of it then reads as its keywords: a
+# text read any other way gives nothing.
 
 ITEM_SEPARATORS = re.compile(r"\s*[,;，、；]\s*")
 REMINDER = re.compile(r"\s*[（(][^()（）]*[)）]\s*")
@@ -101,6 +105,11 @@ TRAILING = re.compile(r"[\s.。．]+$")
 # A keyword with a parameter ("Ward {2}", "Protection from red", "Bushido 1") is not a bare term.
 NOT_A_TERM = re.compile(r"[{}\d—–:：]")
 MAX_TERM_CHARS = 40
+# A keyword and a cost in words after a dash ("Morph—Reveal a white card in your hand"): the printed
+# term is what comes before the printed dash ("Mue — Révélez…", "Metamorfosis—Muestra…").
+DASHES = "—–―"
+WITH_DASH_COST = re.compile(rf"^(?P<keyword>[^{DASHES}]*?\S)\s*[{DASHES}]\s*\S")
+DASH_COST = "—"  # the parameter english_keywords gives a keyword with a cost in words
 
 
 @dataclass(frozen=True)
@@ -130,8 +139,12 @@ class KeywordEntry:
 
 
 def keyword_items(line: str) -> list[str]:
-    """The items of a keyword line, reminder text and final stops removed."""
+    """The items of a keyword line, reminder text and final stops removed. A keyword with a cost
+    in words after a dash is the line's one item, commas of its cost and all ("Оборотень —
+    Покажите белую карту, находящуюся в вашей руке")."""
     line = REMINDER.sub(" ", line).strip()
+    if (dashed := WITH_DASH_COST.match(line)) and not ITEM_SEPARATORS.search(dashed["keyword"]):
+        return [TRAILING.sub("", line).strip()]
     return [TRAILING.sub("", item).strip() for item in ITEM_SEPARATORS.split(line) if item.strip()]
 
 
@@ -139,20 +152,25 @@ def keyword_items(line: str) -> list[str]:
 # spaced or not, in any digits ("移植２").
 NUMBERED = re.compile(r"^(?P<keyword>.*?\S)\s+(?P<number>\d+)$")
 PRINTED_NUMBERED = re.compile(r"^(?P<keyword>.*?\D)\s*(?P<number>\d+)$")
+# A keyword and its mana cost ("Morph {4}{R}", "Equip {3}"): the same cost follows the printed term
+# ("Mue {4}{R}", "Equipar {3}", "装備{3}").
+WITH_COST = re.compile(r"^(?P<keyword>.*?\S)\s*(?P<cost>(?:\{[^{}]+\})+)$")
 
 
 def english_keywords(line: str, titles: dict[str, tuple[str, str]]) -> list[tuple[str, ...]] | None:
-    """(title, rule number, its number or "") per item when every item of ``line`` is a keyword,
-    bare or with a number ("Graft 2"), else None."""
+    """(title, rule number, its parameter or "") per item when every item of ``line`` is a
+    keyword, bare or with a number ("Graft 2": "2"), a mana cost ("Morph {4}{R}": "{4}{R}") or a
+    cost in words after a dash ("Morph—Reveal…": DASH_COST), else None."""
     items = keyword_items(line)
     found: list[tuple[str, ...]] = []
     for item in items:
-        meaning, number = titles.get(item.casefold()), ""
-        if meaning is None and (numbered := NUMBERED.match(item)):
-            meaning, number = titles.get(numbered["keyword"].casefold()), numbered["number"]
+        meaning, parameter = titles.get(item.casefold()), ""
+        for form, group in ((NUMBERED, "number"), (WITH_COST, "cost"), (WITH_DASH_COST, None)):
+            if meaning is None and (match := form.match(item)):
+                meaning, parameter = titles.get(match["keyword"].casefold()), match[group] if group else DASH_COST
         if meaning is None:
             return None
-        found.append((*meaning, number))
+        found.append((*meaning, parameter))
     return found or None
 
 
@@ -174,6 +192,10 @@ def mine_printing(
     for printed, oracle in zip(printed_faces, oracle_faces, strict=True):
         printed_lines = [line for line in printed.splitlines() if line.strip()]
         oracle_lines = [line for line in oracle.splitlines() if line.strip()]
+        restored = restored_lines(printed.strip(), len(oracle_lines))
+        if restored is not None:
+            found.extend(_restored_keywords(restored, oracle_lines, titles, lang, printing_id, source))
+            continue
         # Same number of lines: every line pairs with its own. Otherwise (a printed text that
         # carries more, like a back face's type line) only the leading keyword lines, and only
         # when the printed face has a line for each and one more if the Oracle text has.
@@ -192,21 +214,54 @@ def mine_printing(
     return found
 
 
+def _restored_keywords(
+    lines: list[str], oracle_lines: list[str], titles: dict[str, tuple[str, str]],
+    lang: str, printing_id: str, source: str,
+) -> list[PrintedKeyword]:
+    """The keywords of a text read as its lines (``restored_lines``): each keyword line's, when
+    every keyword line reads as its keywords, every item a short term; else none. A line that
+    does not (a piece too long to be a keyword line, items that do not match) says the text was
+    cut somewhere else than where its lines ended, and then no line of it is trusted."""
+    found: list[PrintedKeyword] = []
+    for line, oracle_line in zip(lines, oracle_lines, strict=True):
+        keywords = english_keywords(oracle_line, titles)
+        if keywords is None:
+            continue
+        line_keywords = _line_keywords(line, keywords, lang, printing_id, source)
+        if line_keywords is None or len(line_keywords) != len(keywords):
+            return []
+        found.extend(line_keywords)
+    return found
+
+
+def _printed_term(item: str, parameter: str) -> str:
+    """The term of a printed item whose English keyword has ``parameter`` (``english_keywords``):
+    the item without that same number or mana cost, or what precedes its dash; "" when the item
+    does not carry it ("Pfropfen 2" of "Graft 2": Pfropfen; "Mue {4}{R}" of "Morph {4}{R}": Mue)."""
+    if not parameter:
+        return item
+    if parameter == DASH_COST:
+        match = WITH_DASH_COST.match(item)
+        return match["keyword"].strip() if match else ""
+    if parameter.isdigit():
+        match = PRINTED_NUMBERED.match(item)
+        return match["keyword"].strip() if match and int(match["number"]) == int(parameter) else ""
+    match = WITH_COST.match(item)
+    return match["keyword"].strip() if match and match["cost"] == parameter else ""
+
+
 def _line_keywords(
     printed_line: str, keywords: list[tuple[str, ...]], lang: str, printing_id: str, source: str
 ) -> list[PrintedKeyword] | None:
     """The printed line's items read as ``keywords`` in order; None when their counts differ.
-    A keyword with a number gives its term where the printed item ends with that same number
-    ("Pfropfen 2" of "Graft 2": Pfropfen)."""
+    A keyword with a parameter gives its term where the printed item carries the same one
+    (``_printed_term``)."""
     items = keyword_items(printed_line)
     if len(items) != len(keywords):
         return None
     found = []
-    for item, (en_term, rule_number, *numbered) in zip(items, keywords, strict=True):
-        term = item
-        if numbered and numbered[0]:
-            match = PRINTED_NUMBERED.match(item)
-            term = match["keyword"].strip() if match and int(match["number"]) == int(numbered[0]) else ""
+    for item, (en_term, rule_number, *parameter) in zip(items, keywords, strict=True):
+        term = _printed_term(item, parameter[0] if parameter else "")
         if term and len(term) <= MAX_TERM_CHARS and not NOT_A_TERM.search(term):
             found.append(PrintedKeyword(lang, term, en_term, rule_number, printing_id, source))
     return found

@@ -1,6 +1,7 @@
 """Keywords mined from localized printings (kb.link.keywords), on printed texts copied from the snapshot."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from kb.link.keywords import (
@@ -13,9 +14,10 @@ from kb.link.keywords import (
     mine_printing,
     mine_siblings,
 )
-from kb.parse.rulings import gatherer_old
+from kb.parse.rulings import gatherer_old, mtgjson
 
 GATHERER = Path(__file__).parent.parent / "fixtures" / "gatherer" / "old"
+UGIN = Path(__file__).parent.parent / "fixtures" / "mtgjson" / "UGIN-v5.2-2022-04-25.json"
 KNOWN = known_terms([
     KeywordEntry("de", "Fliegend", "Flying", "702.9", ["scryfall"], 5, 0, "agreed"),
     KeywordEntry("fr", "Vol", "Flying", "702.9", ["scryfall"], 5, 0, "agreed"),
@@ -43,7 +45,7 @@ SWALLOWER_DE = (
     "Fliegend, verursacht Trampelschaden\n"
     "Verhüllt (Diese Kreatur kann nicht das Ziel von Zaubersprüchen oder Fähigkeiten sein.)"
 )
-# Watcher of the Roost, German (MTGJSON UGIN foreignData: the line breaks were lost upstream).
+# Watcher of the Roost, German (MTGJSON UGIN foreignData, its line breaks lost upstream; shortened).
 WATCHER_ORACLE = "Flying\nMorph—Reveal a white card in your hand. (You may cast this card face down as a 2/2 creature for {3}.)"
 WATCHER_DE = "FliegendMorph—Zeige eine weiße Karte auf deiner Hand offen vor. (Du kannst diese Karte verdeckt wirken.)"
 
@@ -63,8 +65,73 @@ def test_a_printing_pairs_its_keyword_lines_with_the_oracle_text() -> None:
     ]
 
 
-def test_a_text_that_lost_its_line_breaks_is_skipped_not_guessed() -> None:
-    assert mine_printing("p2", "de", WATCHER_DE, WATCHER_ORACLE, TITLES, "mtgjson") == []
+def test_a_text_that_lost_its_line_breaks_is_read_as_its_lines() -> None:
+    found = mine_printing("p2", "de", WATCHER_DE, WATCHER_ORACLE, TITLES, "mtgjson")
+    assert [(seen.term, seen.en_term) for seen in found] == [("Fliegend", "Flying"), ("Morph", "Morph")]
+    # Two plain breaks for the Oracle text's three lines: which line is missing cannot be said.
+    assert mine_printing("p2", "de", WATCHER_DE, WATCHER_ORACLE + "\nWhen it is turned face up, you gain 2 life.",
+                         TITLES, "mtgjson") == []
+    # As many pieces as lines, but the piece for a keyword line is a sentence, longer than any
+    # keyword: the text was cut elsewhere than its lines, and its other keyword line is not trusted either.
+    oracle = "Flying\nWhen it is turned face up, you gain 2 life.\nMorph {3}"
+    printed = "Vol au-dessus de la mêlée, sans jamais se poserQuand elle est retournéeMue {3}"
+    assert mine_printing("p5", "fr", printed, oracle, TITLES, "mtgjson") == []
+
+
+MTGJSON_TITLES = {**TITLES, "deathtouch": ("Deathtouch", "702.2"), "first strike": ("First Strike", "702.7"),
+                  "equip": ("Equip", "702.6"), "enchant": ("Enchant", "702.5"), "manifest": ("Manifest", "701.40")}
+
+
+def test_every_keyword_the_real_mtgjson_file_prints_in_other_languages() -> None:
+    """Each foreignData text of MTGJSON's UGIN set file, mined against its card's English text;
+    each term's English keyword is one the card's own ``keywords`` list names."""
+    document = mtgjson.parse(UGIN.read_bytes(), "UGIN")
+    english = {card.oracle_id: card for card in document.cards if card.lang == "en"}
+    listed = {card["name"]: card.get("keywords") or []
+              for card in json.loads(UGIN.read_text(encoding="utf-8"))["data"]["cards"]}
+    found = sorted({
+        (seen.lang, seen.term, seen.en_term, seen.rule_number)
+        for card in document.cards if card.lang != "en"
+        for seen in mine_printing(card.name, card.lang, card.printed_text, english[card.oracle_id].oracle_text,
+                                  MTGJSON_TITLES, "mtgjson")
+        if seen.en_term.casefold() in {keyword.casefold() for keyword in listed[seen.printing_id]}
+    })
+    every = sorted({
+        (seen.lang, seen.term, seen.en_term, seen.rule_number)
+        for card in document.cards if card.lang != "en"
+        for seen in mine_printing(card.name, card.lang, card.printed_text, english[card.oracle_id].oracle_text,
+                                  MTGJSON_TITLES, "mtgjson")
+    })
+    assert found == every  # none names a keyword its card does not have
+    assert every == [
+        ("de", "Ausrüsten", "Equip", "702.6"), ("de", "Erstschlag", "First Strike", "702.7"),
+        ("de", "Fliegend", "Flying", "702.9"), ("de", "Morph", "Morph", "702.37"),
+        ("de", "Todesberührung", "Deathtouch", "702.2"),
+        ("es", "Daña primero", "First Strike", "702.7"), ("es", "Equipar", "Equip", "702.6"),
+        ("es", "Metamorfosis", "Morph", "702.37"), ("es", "Toque mortal", "Deathtouch", "702.2"),
+        ("es", "Vuela", "Flying", "702.9"),
+        ("fr", "Contact mortel", "Deathtouch", "702.2"), ("fr", "Initiative", "First Strike", "702.7"),
+        ("fr", "Mue", "Morph", "702.37"), ("fr", "Vol", "Flying", "702.9"), ("fr", "Équipement", "Equip", "702.6"),
+        ("it", "Attacco improvviso", "First Strike", "702.7"), ("it", "Equipaggiare", "Equip", "702.6"),
+        ("it", "Metamorfosi", "Morph", "702.37"), ("it", "Tocco letale", "Deathtouch", "702.2"),
+        ("it", "Volare", "Flying", "702.9"),
+        ("pt", "Equipar", "Equip", "702.6"), ("pt", "Iniciativa", "First Strike", "702.7"),
+        ("pt", "Metamorfose", "Morph", "702.37"), ("pt", "Toque mortífero", "Deathtouch", "702.2"),
+        ("pt", "Voar", "Flying", "702.9"),
+        ("ru", "Оборотень", "Morph", "702.37"), ("ru", "Первый удар", "First Strike", "702.7"),
+        ("ru", "Полет", "Flying", "702.9"), ("ru", "Смертельное касание", "Deathtouch", "702.2"),
+        ("ru", "Снарядить", "Equip", "702.6"),
+    ]
+
+
+def test_keywords_with_a_cost_give_the_term_before_it() -> None:
+    # Mystic of the Hidden Way (MTGJSON UGIN foreignData, French and Spanish, read as their lines).
+    oracle = "Mystic of the Hidden Way can't be blocked.\nMorph {2}{U} (You may cast this card face down.)"
+    assert [seen.term for seen in mine_printing(
+        "p6", "es", "El Místico no puede ser bloqueado.\nMetamorfosis {2}{U}. (Puedes lanzar esta carta.)",
+        oracle, TITLES, "mtgjson")] == ["Metamorfosis"]
+    # Another cost than the Oracle text's is not this keyword's: nothing.
+    assert mine_printing("p7", "fr", "Le Mystique ne peut pas être bloqué.\nMue {3}{U}", oracle, TITLES, "mtgjson") == []
 
 
 def test_english_printings_and_missing_texts_give_nothing() -> None:

@@ -9,8 +9,47 @@ def test_keyword_dictionary_rows_by_language(snapshot_conn: sqlite3.Connection) 
     counts = dict(snapshot_conn.execute("select lang, count(*) from keyword_dictionary group by lang"))
     # zhs: the Chinese CR's keyword titles and glossary (headings of two words left out); es: the Spanish
     # per-rule page (Conspirar);
-    # the rest mined from printed texts of localized printings.
-    assert counts == {"de": 6, "es": 7, "fr": 5, "it": 5, "ja": 5, "ko": 1, "pt": 1, "ru": 1, "zhs": 235, "zht": 1}
+    # the rest mined from printed texts of localized printings (de, es, fr, it, pt, ru: four
+    # keywords more each from MTGJSON's UGIN texts, which lost their line breaks).
+    assert counts == {"de": 10, "es": 11, "fr": 9, "it": 9, "ja": 5, "ko": 1, "pt": 5, "ru": 5, "zhs": 235, "zht": 1}
+
+
+def test_mtgjson_texts_that_lost_their_line_breaks_give_their_keywords(snapshot_conn: sqlite3.Connection) -> None:
+    """Every entry MTGJSON's UGIN set file gives, each checked against its card's English keyword
+    (tests/link/test_keyword_mining.py): before, none (its texts print all lines as one)."""
+    found = snapshot_conn.execute(
+        """select lang, term, en_term, rule_number, sources, printings, status from keyword_dictionary
+        where sources like '%mtgjson%' and en_term != 'Flying' order by en_term, lang"""
+    ).fetchall()
+    assert [(lang, term, en_term, number, json.loads(sources), printings, status)
+            for lang, term, en_term, number, sources, printings, status in found] == [
+        ("de", "Todesberührung", "Deathtouch", "702.2", ["mtgjson"], 1, "single printing"),
+        ("es", "Toque mortal", "Deathtouch", "702.2", ["mtgjson"], 1, "single printing"),
+        ("fr", "Contact mortel", "Deathtouch", "702.2", ["mtgjson"], 1, "single printing"),
+        ("it", "Tocco letale", "Deathtouch", "702.2", ["mtgjson"], 1, "single printing"),
+        ("pt", "Toque mortífero", "Deathtouch", "702.2", ["mtgjson"], 1, "single printing"),
+        ("ru", "Смертельное касание", "Deathtouch", "702.2", ["mtgjson"], 1, "single printing"),
+        ("de", "Ausrüsten", "Equip", "702.6", ["mtgjson"], 1, "single printing"),
+        ("es", "Equipar", "Equip", "702.6", ["mtgjson"], 1, "single printing"),
+        ("fr", "Équipement", "Equip", "702.6", ["mtgjson"], 1, "single printing"),
+        ("it", "Equipaggiare", "Equip", "702.6", ["mtgjson"], 1, "single printing"),
+        ("pt", "Equipar", "Equip", "702.6", ["mtgjson"], 1, "single printing"),
+        ("ru", "Снарядить", "Equip", "702.6", ["mtgjson"], 1, "single printing"),
+        ("de", "Erstschlag", "First Strike", "702.7", ["mtgjson"], 1, "single printing"),
+        ("es", "Daña primero", "First Strike", "702.7", ["mtgjson"], 1, "single printing"),
+        ("fr", "Initiative", "First Strike", "702.7", ["mtgjson"], 1, "single printing"),
+        ("it", "Attacco improvviso", "First Strike", "702.7", ["mtgjson"], 1, "single printing"),
+        ("pt", "Iniciativa", "First Strike", "702.7", ["mtgjson"], 1, "single printing"),
+        ("ru", "Первый удар", "First Strike", "702.7", ["mtgjson"], 1, "single printing"),
+        # Six printings each: Watcher of the Roost, Mystic of the Hidden Way, Grim Haruspex,
+        # Ruthless Ripper, Ainok Tracker, Jeering Instigator.
+        ("de", "Morph", "Morph", "702.37", ["mtgjson"], 6, "agreed"),
+        ("es", "Metamorfosis", "Morph", "702.37", ["mtgjson"], 6, "agreed"),
+        ("fr", "Mue", "Morph", "702.37", ["mtgjson"], 6, "agreed"),
+        ("it", "Metamorfosi", "Morph", "702.37", ["mtgjson"], 6, "agreed"),
+        ("pt", "Metamorfose", "Morph", "702.37", ["mtgjson"], 6, "agreed"),
+        ("ru", "Оборотень", "Morph", "702.37", ["mtgjson"], 6, "agreed"),
+    ]
 
 
 def test_printed_keywords_with_their_evidence(snapshot_conn: sqlite3.Connection) -> None:
@@ -21,14 +60,15 @@ def test_printed_keywords_with_their_evidence(snapshot_conn: sqlite3.Connection)
     assert [(lang, term, number, json.loads(sources), printings, dissent, status)
             for lang, term, number, sources, printings, dissent, status in found] == [
         # + Gatherer's printed Birds of Paradise (Magic 2012 #165) in German, French, Japanese.
-        ("de", "Fliegend", "702.9", ["gatherer", "scryfall"], 6, 0, "agreed"),
-        ("es", "Vuela", "702.9", ["scryfall"], 5, 0, "agreed"),
-        ("fr", "Vol", "702.9", ["gatherer", "scryfall"], 6, 0, "agreed"),
-        ("it", "Volare", "702.9", ["scryfall"], 5, 0, "agreed"),
+        # + MTGJSON's Watcher of the Roost (UGIN) in German, Spanish, French, Italian, Portuguese, Russian.
+        ("de", "Fliegend", "702.9", ["gatherer", "mtgjson", "scryfall"], 7, 0, "agreed"),
+        ("es", "Vuela", "702.9", ["mtgjson", "scryfall"], 6, 0, "agreed"),
+        ("fr", "Vol", "702.9", ["gatherer", "mtgjson", "scryfall"], 7, 0, "agreed"),
+        ("it", "Volare", "702.9", ["mtgjson", "scryfall"], 6, 0, "agreed"),
         ("ja", "飛行", "702.9", ["gatherer", "scryfall"], 6, 0, "agreed"),
         ("ko", "비행", "702.9", ["scryfall"], 1, 0, "single printing"),
-        ("pt", "Voar", "702.9", ["scryfall"], 1, 0, "single printing"),
-        ("ru", "Полет", "702.9", ["scryfall"], 1, 0, "single printing"),
+        ("pt", "Voar", "702.9", ["mtgjson", "scryfall"], 2, 0, "agreed"),
+        ("ru", "Полет", "702.9", ["mtgjson", "scryfall"], 2, 0, "agreed"),
         # One printing, confirmed by the Chinese CR's rule title and glossary.
         ("zhs", "飞行", "702.9", ["cr-glossary", "cr-rule-title", "scryfall"], 1, 0, "agreed"),
         ("zht", "飛行", "702.9", ["scryfall"], 1, 0, "single printing"),
@@ -90,7 +130,8 @@ def test_every_entry_names_todays_rule_of_its_keyword(snapshot_conn: sqlite3.Con
         """select title, number from rules where kind = 'rule' and version_id =
             (select id from cr_versions where lang = 'en' order by effective_date desc limit 1)"""
     ).fetchall())
-    assert len(entries) == 267  # 265 before: 3 headings of two words left out, 2 merged, 7 keywords with numbers
+    # 265 before: 3 headings of two words left out, 2 merged, 7 keywords with numbers; 24 from MTGJSON.
+    assert len(entries) == 291
     assert [entry for entry in entries if today.get(entry[2]) != entry[3]] == []
     reveal = snapshot_conn.execute(
         "select rule_number from keyword_dictionary where lang = 'zhs' and term = '展示'").fetchone()
