@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from kb.normalise.lang import SCRYFALL_LANGS
 from kb.normalise.mojibake import DoubleEncoded, double_encoded_runs, might_hold_runs, undo_double_encoding
-from kb.normalise.text import clean_text
+from kb.normalise.text import clean_text, lost_line_breaks
 from kb.records import CardName, CardRecord, CRDocument, ParseError, QualityIssue, RulingRecord, first_few
 
 # Magic was first printed in 1993; a ruling dated before it, or more than a year ahead, is a misprint.
@@ -301,7 +301,11 @@ class CardChecks:
     def cards(self, cards: list[CardRecord]) -> list[CardRecord]:
         """``cards`` read as meant, each counted."""
         checked = self._read_as_meant(cards)
+        english = {card.oracle_id: card.oracle_text for card in checked if card.oracle_id and card.oracle_text}
         for card in checked:
+            oracle_text = card.oracle_text or english.get(card.oracle_id or "")
+            if card.lang != "en" and card.printed_text and oracle_text and lost_line_breaks(card.printed_text, oracle_text):
+                self._count("joined-lines", f"{card.name} ({card.lang})")
             if card.lang != "en" and not card.printed_name:
                 self._count("unnamed-printing", f"{card.name} ({card.lang})")
             if card.lang not in KNOWN_PRINTING_LANGS:
@@ -343,6 +347,9 @@ class CardChecks:
             " characters their source could not read are lost",
             "missing-text": "card objects give no rules text where their source always gives one (first: {example}):"
             " their text is missing",
+            "joined-lines": "printings print their text on one line where the card's English text has several, each"
+            " line glued to the next (\"InitiativeMue {{4}}{{R}}\"; first: {example}): their source lost the line breaks;"
+            " kept as printed, read as lines where each break is plain (for keywords, and on the card page)",
         }
         return [
             QualityIssue(kind, f"{self.name}: {self.counts[kind]} " + text.format(example=self.examples[kind]))

@@ -11,6 +11,7 @@ import re
 import unicodedata
 
 from kb.normalise.symbols import normalise_symbols
+from kb.records import FACE_TEXT_SEPARATOR
 
 # Horizontal whitespace, including the no-break and thin spaces French pages put before colons.
 HORIZONTAL_SPACE = re.compile(r"[ \t\u00a0\u2000-\u200a\u202f\u205f]+")
@@ -163,7 +164,7 @@ def quality_score(text: str) -> tuple[int, int, int, int, int]:
 # (…)" for "First strike\nMorph {4}{R} (…)", "Vuela.Metamorfosis—…", "ПолетОборотень — …". Within
 # a line a space always follows a word, a stop or a closing bracket before the next word, so such
 # a character directly followed by an upper-case letter (or a stop directly followed by a symbol
-# or a loyalty cost: "controlas.{3}{W}:", "objetivo.−X:") can only be where a line ended. Scripts
+# or a loyalty cost: "controlas.{3}{W}:", "objetivo.−X:", "tour.-3 :") can only be where a line ended. Scripts
 # without letter case (Chinese, Japanese, Korean) write no space between sentences either: they
 # show no such sign, and are left as they are.
 
@@ -174,8 +175,8 @@ def _line_ends_before(text: str, index: int) -> bool:
         return before.islower() or before in ".)]}"
     if before == "." and after == "{":
         return True
-    # A planeswalker's loyalty cost: "+2:", "−X:".
-    return before == "." and after in "+−" and index + 1 < len(text) and (text[index + 1].isdigit() or text[index + 1] == "X")
+    # A planeswalker's loyalty cost: "+2:", "−X:", "-3 :".
+    return before == "." and after in "+−-" and index + 1 < len(text) and (text[index + 1].isdigit() or text[index + 1] == "X")
 
 
 def glued_line_starts(text: str) -> list[int]:
@@ -196,3 +197,30 @@ def restored_lines(text: str, line_count: int) -> list[str] | None:
         return None
     bounds = [0, *starts, len(text)]
     return [text[start:end].strip() for start, end in zip(bounds[:-1], bounds[1:], strict=True)]
+
+
+def _face_pairs(printed: str, english: str) -> list[tuple[str, str]]:
+    """The faces of a printed text beside its English text's, or none when their counts differ."""
+    printed_faces, english_faces = printed.split(FACE_TEXT_SEPARATOR), english.split(FACE_TEXT_SEPARATOR)
+    return list(zip(printed_faces, english_faces, strict=True)) if len(printed_faces) == len(english_faces) else []
+
+
+def lost_line_breaks(printed: str, english: str) -> bool:
+    """Whether ``printed`` shows a line glued to the next where its card's ``english`` text has
+    the two apart: a face printed on one line, holding a glued line, whose English face has
+    several lines."""
+    return any(
+        "\n" not in face.strip() and len(english_face.strip().splitlines()) > 1 and bool(glued_line_starts(face))
+        for face, english_face in _face_pairs(printed, english)
+    )
+
+
+def text_with_lines_restored(printed: str, english: str) -> str | None:
+    """``printed`` with the line breaks it lost put back, face by face (``restored_lines``); None
+    when no face can be read as its lines."""
+    faces, restored = [], False
+    for face, english_face in _face_pairs(printed, english):
+        lines = restored_lines(face.strip(), len(english_face.strip().splitlines()))
+        restored = restored or lines is not None
+        faces.append("\n".join(lines) if lines is not None else face)
+    return FACE_TEXT_SEPARATOR.join(faces) if restored else None
