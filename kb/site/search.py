@@ -270,8 +270,11 @@ def _search(
     about += [hit.title.split(" ")[0] for hit in numbered]
     by_glossary, by_title = named_rules(conn, query)
     about += by_glossary + by_title
+    # "Initiative" titles 726 The Initiative and is French for First Strike: the rule the English
+    # title names leads, the French meaning's follows.
+    first = another_meaning(groups["keywords"], by_title)
     rules, results.counts["rules"], rules_capped = rules_by_text(
-        conn, query, match, about, cjk_rule_rows(conn, cjk.get("rule", []), query), offset + size
+        conn, query, match, about, cjk_rule_rows(conn, cjk.get("rule", []), query), offset + size, first
     )
     if rules_capped:
         results.capped.add("rules")
@@ -348,7 +351,9 @@ def best_hit(
         return exact_cards[0]
     exact_keywords = [hit for hit in groups["keywords"] if hit.detail.startswith("exact")]
     if len({hit.url.split("#")[0] for hit in exact_keywords}) == 1:
-        return exact_keywords[0]
+        # A word that is another language's keyword only and titles a rule has two meanings
+        # ("Initiative": French First Strike, 726 The Initiative): both are listed, neither is landed on.
+        return None if another_meaning(groups["keywords"], by_title) else exact_keywords[0]
     # "Trampelschaden" (a word of "verursacht Trampelschaden"), "arrollar": one keyword, no card;
     # unless the query is a section's title: "异能" is 113 Abilities, not Cycling ("循环（异能）").
     named = [hit for hit in groups["keywords"] if hit.detail != NAMED_IN_QUERY]
@@ -370,6 +375,17 @@ def best_hit(
         if compact(bare_term(hit.title)).removesuffix("s") == compact(query).removesuffix("s"):
             return dataclasses.replace(hit, detail="glossary term", older=[])
     return None
+
+
+def another_meaning(keywords: list[Hit], by_title: Collection[str]) -> list[str]:
+    """The rules the query titles (``by_title``) other than the keyword it is exactly, where it is
+    that keyword's term in other languages than English only ("Initiative": 726, The Initiative,
+    beside French First Strike); none where the title is the keyword's own ("Conspirar": 702.78)."""
+    exact = [hit for hit in keywords if hit.detail.startswith("exact")]
+    if not exact or any(hit.lang == "en" for hit in exact):
+        return []
+    own = {hit.title.partition(" ")[0] for hit in exact}
+    return [number for number in by_title if number not in own]
 
 
 def suggestions(conn: sqlite3.Connection, query: str, candidates: Candidates | None = None) -> list[Hit]:

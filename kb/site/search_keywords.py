@@ -11,9 +11,9 @@ import sqlite3
 from collections import OrderedDict, defaultdict
 from typing import Any
 
-from kb.site.search_db import newest_english_version, per_file, rows, rule_url, table_has_rows
+from kb.site.search_db import newest_english_version, per_file, rows, rule_url, rules_titled, table_has_rows
 from kb.site.search_hit import Hit
-from kb.site.search_text import WORD, allowed_slips, close_enough, compact, escape_like, fold, has_cjk
+from kb.site.search_text import WORD, allowed_slips, close_enough, compact, escape_like, fold, has_cjk, title_key
 
 LANG_WORDS = {
     "de": "German", "es": "Spanish", "fr": "French", "it": "Italian", "pt": "Portuguese", "ja": "Japanese",
@@ -124,6 +124,8 @@ def keywords_named_within(conn: sqlite3.Connection, query: str) -> list[Hit]:
     if len(words) < 2:
         return []
     by_key = keyword_terms_by_key(conn)
+    english = english_keywords_by_key(conn)
+    current = newest_english_version(conn)
     whole = fold(query)
     named: list[tuple[int, dict[str, Any]]] = []
     taken: set[int] = set()  # "double strike" is Double Strike, not also Double
@@ -133,6 +135,10 @@ def keywords_named_within(conn: sqlite3.Connection, query: str) -> list[Hit]:
             span = set(range(start, start + size))
             key = fold(("" if cjk else " ").join(words[start:start + size]))
             row = by_key.get(key)
+            # Another language's term that is an English rule's title is that rule in an English
+            # question ("take the initiative": 726 The Initiative, not French First Strike).
+            if row is not None and key not in english and rules_titled(conn, current, title_key(key)):
+                continue
             if row is not None and key != whole and not span & taken:
                 named.append((start, row))
                 taken |= span

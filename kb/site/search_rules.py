@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import re
 import sqlite3
+from collections.abc import Collection
 from typing import Any
 
 from kb.site.search_db import (
@@ -217,10 +218,11 @@ def named_rules(conn: sqlite3.Connection, query: str) -> tuple[list[str], list[s
 
 def rules_by_text(
     conn: sqlite3.Connection, query: str, match: str | None, about: list[str], cjk_rows: list[dict[str, Any]],
-    shown: int = RULES_WINDOW,
+    shown: int = RULES_WINDOW, first: Collection[str] = (),
 ) -> tuple[list[Hit], int, bool]:
     """Rule hits in reading order: the rules the query names first (``about``: by number, keyword,
-    glossary term or title, ``named_rules``), then the rules mentioning it.
+    glossary term or title, ``named_rules``; those of ``first`` and their subrules before the
+    others), then the rules mentioning it.
 
     Current English rules and translated rules lead; copies of a rule in older English versions
     fold under it (``Hit.older``); rules found only in older versions come last.
@@ -265,12 +267,16 @@ def rules_by_text(
         elif len(target[1]) < 20:
             target[1].append(row)
     named = {number.lower() for number in about}
+    leading = {number.lower() for number in first}
 
     def order(entry: tuple[dict[str, Any], list[dict[str, Any]]]) -> tuple:
         row = entry[0]
         number = row["number"]
         is_named = number in named or any(number.startswith(n) and number[len(n):].isalpha() for n in named)
-        return (not is_named, rule_number_key(number), row["lang"] != "en", row["lang"] or "")
+        # A section's rules ("726.1") and a rule's subrules ("702.37a") with it.
+        leads = any(number == n or number.startswith(n + ".") or (number.startswith(n) and number[len(n):].isalpha())
+                    for n in leading)
+        return (not is_named, not leads, rule_number_key(number), row["lang"] != "en", row["lang"] or "")
 
     ordered = sorted(found.values(), key=order)
     ordered += sorted(only_older.values(), key=lambda entry: rule_number_key(entry[0]["number"]))

@@ -125,6 +125,30 @@ def test_spanish_keyword_finds_the_english_rule(snapshot_conn: sqlite3.Connectio
                      ("702.78b", "en"), ("702.78b", "es")]
 
 
+def test_keywords_mtgjson_prints_on_glued_lines_reach_their_rules(snapshot_conn: sqlite3.Connection) -> None:
+    """MTGJSON's UGIN texts lost their line breaks ("Toque mortal.Metamorfosis—…"); read as their
+    lines, their keywords reach their rules (before: "Nothing found", or an English word's rule)."""
+    for query, lang, rule in [("Mue", "fr", "702.37 Morph"), ("Toque mortal", "es", "702.2 Deathtouch"),
+                              ("Daña primero", "es", "702.7 First Strike"), ("Iniciativa", "pt", "702.7 First Strike"),
+                              ("Оборотень", "ru", "702.37 Morph"), ("Équipement", "fr", "702.6 Equip")]:
+        results = search(snapshot_conn, query)
+        assert (results.best.title, results.best.lang, results.best.detail) == (rule, lang, "exact keyword"), query
+
+
+def test_a_term_of_another_language_that_titles_an_english_rule_lists_both(snapshot_conn: sqlite3.Connection) -> None:
+    """French cards print first strike "Initiative", and 726 is The Initiative: both are listed,
+    the English title's rule first among the rules, and neither is landed on."""
+    results = search(snapshot_conn, "Initiative")
+    assert results.best is None
+    assert [(hit.title, hit.lang, hit.detail) for hit in results.groups["keywords"]] == [
+        ("702.7 First Strike", "fr", "exact keyword")]
+    assert [hit.title for hit in results.groups["rules"][:3]] == ["726 The Initiative", "702.7 First Strike", "702.7a"]
+    # In an English question the word is the English rule's, not the French keyword.
+    results = search(snapshot_conn, "take the initiative")
+    assert results.groups["keywords"] == []
+    assert [hit.title for hit in results.groups["rules"][:2]] == ["726.1", "726.5"]
+
+
 def test_chinese_keyword_finds_the_chinese_and_english_rule(snapshot_conn: sqlite3.Connection) -> None:
     results = search(snapshot_conn, "协力")
     assert results.groups["keywords"][0].url == "/rule/702.78#lang-zhs"

@@ -117,9 +117,10 @@ def test_a_rule_named_as_a_section_or_as_the_rules_cite_it(snapshot_conn: sqlite
 
 def test_a_keyword_of_another_language_is_kept(snapshot_conn: sqlite3.Connection) -> None:
     """"Trampelschaden" is a word of the German printed term of trample; the snapshot prints no
-    German deathtouch, so nothing holds both words, and the keyword's word alone is searched."""
-    found = search(snapshot_conn, "Trampelschaden Todesberührung")
-    assert (found.query, found.left_out, found.best.title) == ("Trampelschaden", ["Todesberührung"], "702.19 Trample")
+    German lifelink, so nothing holds both words, and the keyword's word alone is searched. (It
+    prints German deathtouch since MTGJSON's texts are read as their lines: "Todesberührung".)"""
+    found = search(snapshot_conn, "Trampelschaden Lebensverknüpfung")
+    assert (found.query, found.left_out, found.best.title) == ("Trampelschaden", ["Lebensverknüpfung"], "702.19 Trample")
 
 
 def test_words_nothing_holds_are_left_out_first(snapshot_conn: sqlite3.Connection) -> None:
