@@ -6,6 +6,7 @@ import json
 import sqlite3
 from typing import Any
 
+from kb.normalise.text import lost_line_breaks, text_with_lines_restored
 from kb.records import FACE_SEPARATOR, FACE_TEXT_SEPARATOR
 from kb.site.search import rows
 from kb.site.search_names import display_name
@@ -28,6 +29,8 @@ def printed_by_language(conn: sqlite3.Connection, oracle_id: str) -> tuple[list[
         (oracle_id, CARD_PAGE_PRINTINGS_LIMIT + 1),
     )
     capped = len(found) > CARD_PAGE_PRINTINGS_LIMIT
+    oracle = rows(conn, "select oracle_text from cards where oracle_id = ?", (oracle_id,))
+    oracle_text = oracle[0]["oracle_text"] if oracle else None
     languages: dict[str, dict[tuple[str | None, str | None, str | None], list[dict[str, Any]]]] = {}
     for row in found[:CARD_PAGE_PRINTINGS_LIMIT]:
         wording = (row["printed_name"], row["printed_type_line"], row["printed_text"])
@@ -36,12 +39,22 @@ def printed_by_language(conn: sqlite3.Connection, oracle_id: str) -> tuple[list[
         )
     return [
         {"lang": lang, "wordings": [
-            {"printed_name": name, "printed_type_line": type_line, "printed_text": text,
-             "faces": printed_faces(name, type_line, text), "printings": printings}
+            {"printed_name": name, "printed_type_line": type_line, **(shown := shown_text(lang, text, oracle_text)),
+             "faces": printed_faces(name, type_line, shown["restored_text"] or text), "printings": printings}
             for (name, type_line, text), printings in wordings.items()
         ]}
         for lang, wordings in languages.items()
     ], capped
+
+
+def shown_text(lang: str, printed: str | None, oracle_text: str | None) -> dict[str, Any]:
+    """A wording's text as the page shows it: ``printed_text`` as its source printed it; where
+    the source lost its line breaks (each line glued to the next, ``lost_line_breaks``),
+    ``lines_lost`` and, when each break is plain, ``restored_text``: the text cut where its lines
+    ended, shown marked as such with the printed text beside it."""
+    lost = bool(printed and oracle_text and lang != "en" and lost_line_breaks(printed, oracle_text))
+    restored = text_with_lines_restored(printed, oracle_text) if lost and printed and oracle_text else None
+    return {"printed_text": printed, "lines_lost": lost, "restored_text": restored}
 
 
 def printed_faces(name: str | None, type_line: str | None, text: str | None) -> list[dict[str, str]]:

@@ -268,6 +268,27 @@ async def test_a_transforming_card_shows_each_face_with_its_own_cost_type_and_te
     assert "kb-face" not in html and '<div class="kb-oracle">' in html
 
 
+async def test_a_printed_text_that_lost_its_line_breaks_is_shown_with_them_marked(snapshot_ds) -> None:
+    """MTGJSON prints Ainok Tracker's French text "InitiativeMue {4}{R} (…)" (UGIN.json): the page
+    shows it cut where its lines ended, says so, and keeps the text as printed beside it; the
+    Japanese text shows no sign of its lines and is shown as printed, with no note."""
+    ainok = "bf84a598-12d3-406d-8eeb-40592e782b87"
+    page = (await snapshot_ds.client.get(f"/card/{ainok}.json")).json()
+    wordings = {language["lang"]: language["wordings"] for language in page["printed"]}
+    (french,) = [wording for wording in wordings["fr"] if wording["printed_text"].startswith("InitiativeMue")]
+    assert french["lines_lost"] is True
+    assert french["restored_text"].splitlines()[0] == "Initiative"
+    assert french["restored_text"].splitlines()[1].startswith("Mue {4}{R} (Vous pouvez lancer")
+    assert french["restored_text"].replace("\n", "") == french["printed_text"]
+    japanese = [wording for wording in wordings["ja"] if wording["printed_text"].startswith("先制攻撃変異")]
+    assert [(wording["lines_lost"], wording["restored_text"]) for wording in japanese] == [(False, None)]
+    assert "joined-lines" in [issue["kind"] for issue in page["issues"]]
+    html = (await snapshot_ds.client.get(f"/card/{ainok}")).text
+    assert '<div class="kb-oracle-text">Initiative<br>\nMue ' in html
+    assert "Line breaks restored here: the source printed this text on one line" in html
+    assert '<details><summary>As the source printed it</summary><div class="kb-oracle-text" lang="fr">InitiativeMue ' in html
+
+
 async def test_a_card_page_lists_its_printings_language_by_language(snapshot_ds) -> None:
     # The real printings of Jace in the snapshot: six English ones (Oracle text, no printed text of
     # their own) and Magic Origins #60 in ten other languages.
