@@ -108,6 +108,13 @@ def search(
                               offset, asked=results.query)
             if not found_nothing(umlauts):
                 return umlauts
+        # A French or Italian article elided onto its word ("l'initiative", "d’équipement"): the
+        # word, once. Else "l'initiative" is a slip from the term "Initiative" and offered as a
+        # spelling, never searched.
+        if ELIDED.search(results.query) and not has_cjk(results.query):
+            unelided = _search(conn, ELIDED.sub("", results.query), per_kind, kind, offset, asked=results.query)
+            if not found_nothing(unelided):
+                return unelided
         # Nothing holds every word. A card and a question about it ("Okaun coin flip"): the
         # card's rulings about the rest. A misspelt name: "did you mean". A question ("what
         # happens if my commander dies") or a misspelt word of the rules ("comander damage"):
@@ -137,6 +144,7 @@ def search(
         return relaxed_search(conn, results.query, typed, per_kind, kind, offset) or results
 
 
+ELIDED = re.compile(r"\b(?:l|d|j|qu|s|n|c|m|t|un|dell|all|nell|dall|sull)['’](?=\w)", re.IGNORECASE)
 UMLAUT_SPELLED = re.compile(r"(?<=[^\W\d_])(?:ae|oe|ue)|^(?:Ae|Oe|Ue)(?=[^\W\d_])", re.IGNORECASE)
 
 

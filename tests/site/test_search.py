@@ -143,6 +143,11 @@ def test_a_term_of_another_language_that_titles_an_english_rule_lists_both(snaps
     assert [(hit.title, hit.lang, hit.detail) for hit in results.groups["keywords"]] == [
         ("702.7 First Strike", "fr", "exact keyword")]
     assert [hit.title for hit in results.groups["rules"][:3]] == ["726 The Initiative", "702.7 First Strike", "702.7a"]
+    # The article elided onto it is left out, not read as a slip from the term ("did you mean Initiative").
+    results = search(snapshot_conn, "l’initiative")
+    assert (results.query, results.best, results.suggestions) == ("initiative", None, [])
+    assert [hit.title for hit in results.groups["keywords"] + results.groups["rules"][:1]] == [
+        "702.7 First Strike", "726 The Initiative"]
     # In an English question the word is the English rule's, not the French keyword.
     results = search(snapshot_conn, "take the initiative")
     assert results.groups["keywords"] == []
