@@ -200,6 +200,7 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
         }
     else:
         return None
+    page["title_lang"] = "en" if page["linked"] else title_language(str(page["title"]), page["names"])  # type: ignore[arg-type]
     detailed = rulings_with_details(conn, rulings)
     page_names: list[dict[str, Any]] = page["names"]  # type: ignore[assignment]
     page["rulings"] = detailed
@@ -208,6 +209,12 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
     page["issues"] = card_issues(conn, detailed, str(page["title"]))
     page["documents"] = documents_of(detailed)
     return page
+
+
+def title_language(title: str, names: list[dict[str, Any]]) -> str | None:
+    """The language of the name a card not linked yet is titled by (None: not known, as an Oracle
+    id standing for a name)."""
+    return next((name["lang"] for name in names if name["name"] == title), None)
 
 
 def rulings_with_details(conn: sqlite3.Connection, rulings: list[dict[str, Any]]) -> list[dict[str, Any]]:

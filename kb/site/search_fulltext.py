@@ -268,4 +268,7 @@ def translation_hit(row: dict[str, Any], snippet: str) -> Hit:
         url = card_url(row["oracle_id"]) + f"#ruling-{row['ruling_id']}"
     else:
         url = f"/translation/{row['id']}"
-    return Hit("translation", card, url, snippet, row["lang"], "linked" if row.get("ruling_id") else "not yet linked")
+    # Titled by the name the translation printed only where no English name is known.
+    printed_name = card == row.get("card_name") and not (row.get("english") or row.get("ruling_card"))
+    return Hit("translation", card, url, snippet, row["lang"], "linked" if row.get("ruling_id") else "not yet linked",
+               title_lang=row["lang"] if printed_name else None)

@@ -24,8 +24,15 @@ class Hit:
     snippet: str = ""  # HTML: escaped text with <mark> around the matched words
     lang: str | None = None
     detail: str = ""
+    # The language of a card name used as the title (cards, rulings, translations: a card found
+    # by a localized name is titled by its English name, one known only by a printed name by that
+    # name); None where the title is English. Rules and glossary terms are titled in ``lang``.
+    title_lang: str | None = None
     # Older CR versions' copies of the same rule, folded under it on the page.
     older: list[Hit] = field(default_factory=list)
+
+    def title_language(self) -> str | None:
+        return self.lang if self.kind in ("rule", "glossary") else self.title_lang
 
     def to_dict(self) -> dict[str, Any]:
         """``dataclasses.asdict`` without its deep copies (a page of hits with their older copies)."""
@@ -56,6 +63,15 @@ class SearchResults:
     card: dict[str, str | None] | None = None
     # "Did you mean", not asked for yet (``kb.site.search._search``): not part of the answer.
     later_suggestions: Callable[[], list[Hit]] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def query_lang(self) -> str | None:
+        """The language of the query, where an exact match says it (a keyword or a card name in
+        that language); None where it is English or not known."""
+        exact = [hit for hits in self.groups.values() for hit in hits
+                 if hit.kind in ("keyword", "card") and hit.detail.startswith("exact")]
+        lang = exact[0].lang if exact and not self.relaxed_from else None
+        return lang if lang != "en" else None
 
     @property
     def total(self) -> int:

@@ -11,6 +11,7 @@ import sqlite3
 from collections import OrderedDict, defaultdict
 from typing import Any
 
+from kb.site.labels import bcp47
 from kb.site.search_db import newest_english_version, per_file, rows, rule_url, rules_titled, table_has_rows
 from kb.site.search_hit import Hit
 from kb.site.search_text import WORD, allowed_slips, close_enough, compact, escape_like, fold, has_cjk, title_key
@@ -169,6 +170,11 @@ def keyword_words(conn: sqlite3.Connection) -> frozenset[str]:
     return frozenset(key for key in english_keywords_by_key(conn) if " " not in key)
 
 
+def in_its_language(term: str, lang: str) -> str:
+    """The term escaped, tagged with its language when not English (the snippet around it is)."""
+    return html.escape(term) if lang == "en" else f'<span lang="{bcp47(lang)}">{html.escape(term)}</span>'
+
+
 def keyword_hit(row: dict[str, Any], how: str) -> Hit:
     sources = json.loads(row.get("sources") or "[]")
     from_cr = any(source.startswith("cr-") for source in sources)
@@ -178,7 +184,7 @@ def keyword_hit(row: dict[str, Any], how: str) -> Hit:
     if from_cr:
         evidence.append("in the translated rules")
     snippet = (
-        f"{html.escape(row['term'])} <span class=\"lang\">{html.escape(LANG_WORDS.get(row['lang'], row['lang']))}</span>"
+        f"{in_its_language(row['term'], row['lang'])} <span class=\"lang\">{html.escape(LANG_WORDS.get(row['lang'], row['lang']))}</span>"
         f" → {html.escape(row['en_term'] or '')}"
         + (f" <span class=\"kb-evidence\">({html.escape(', '.join(evidence))})</span>" if evidence else "")
     )

@@ -78,7 +78,7 @@ def card_hit(row: dict[str, Any], wanted: str) -> Hit:
         f"{html.escape(name)} <span class=\"lang\">{html.escape(row['lang'])}</span>"
     )
     return Hit("card", english, card_url(row["oracle_id"]), snippet, row["lang"],
-               ("exact " if exact else "") + "name")
+               ("exact " if exact else "") + "name", title_lang=None if row["english"] else row["lang"])
 
 
 def display_name(name: str) -> str:
@@ -116,8 +116,8 @@ def unlinked_cards_by_name(conn: sqlite3.Connection, query: str, wanted: str, li
 
 def unlinked_card_hit(name: str, lang: str | None, exact: bool) -> Hit:
     return Hit("card", name, card_url(None, name),
-               html.escape(name) + ' <span class="unlinked">not yet linked to an Oracle card</span>',
-               lang, ("exact " if exact else "") + "unlinked name")
+               html.escape(name) + ' <span class="unlinked" lang="en">not yet linked to an Oracle card</span>',
+               lang, ("exact " if exact else "") + "unlinked name", title_lang=lang)
 
 
 def name_candidates(conn: sqlite3.Connection, query: str) -> list[dict[str, Any]]:

@@ -6,10 +6,12 @@ import re
 import sqlite3
 import xml.etree.ElementTree as ET
 from collections import Counter
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
+import kb.site
 from kb.site.markup import GlossaryLinker, linked_in_order, render_text, symbol_html
 from site_databases import JACE, PHELDDAGRIF, open_immutable
 
@@ -1349,3 +1351,70 @@ async def test_search_rules_gives_a_snippet_for_a_title(snapshot_ds, snapshot_db
     rows = (await snapshot_ds.client.get(f"/{snapshot_db.stem}/search_rules.json?_shape=array&q=conspire")).json()
     assert rows and all(row["snippet"] for row in rows)
     assert "[Conspire]" in {row["snippet"] for row in rows if row["number"] == "702.78"}
+
+
+# -- translated text carries its language ---------------------------------------------------------
+
+
+async def test_a_translations_contents_carry_its_language(snapshot_ds) -> None:
+    text = (await snapshot_ds.client.get("/contents?version=zhs-2025-02-07")).text
+    assert '<nav class="kb-parts" aria-label="Parts" lang="zh-Hans">' in text
+    assert '<section class="kb-part" id="part-1" aria-labelledby="part-1-title" lang="zh-Hans">\n  <h2 id="part-1-title">1. 游戏概念</h2>' in text
+    # The page's own words inside it stay English.
+    assert '<summary>100. 总则 <span class="count" lang="en">7 rules</span></summary>' in text
+    assert '<li lang="en"><a href="/rule/100?version=zhs-2025-02-07">Section 100 on one page</a></li>' in text
+    english = (await snapshot_ds.client.get("/contents")).text
+    assert '<nav class="kb-parts" aria-label="Parts">' in english and 'lang="en"' not in english.split("<main", 1)[1]
+
+
+async def test_a_translations_version_page_tags_its_rule_titles(snapshot_ds) -> None:
+    text = (await snapshot_ds.client.get("/version/ko-2021-02-15")).text
+    assert '<td><a href="/rule/308?version=ko-2021-02-15">308</a> <span lang="ko">종족</span></td>' in text
+
+
+@pytest.mark.parametrize(("path", "heading"), [
+    ("/card?name=" + quote("克撒之怒"), '<h1 lang="zh-Hans">克撒之怒</h1>'),
+    ("/card?name=" + quote("각성뿌리 정령"), '<h1 lang="ko">각성뿌리 정령</h1>'),
+    ("/card?name=" + quote("Paradiesvögel"), '<h1 lang="de">Paradiesvögel</h1>'),
+    (f"/card/{JACE}", "<h1>Jace, Vryn&#39;s Prodigy // Jace, Telepath Unbound</h1>"),
+])
+async def test_a_card_titled_by_a_localized_name_says_its_language(snapshot_ds, path: str, heading: str) -> None:
+    assert heading in (await snapshot_ds.client.get(path)).text
+
+
+async def test_a_translated_glossarys_letters_and_headings_carry_its_language(snapshot_ds) -> None:
+    text = (await snapshot_ds.client.get("/glossary?lang=zhs")).text
+    assert '<nav class="kb-letters" aria-label="Letters" lang="zh-Hans"><a href="#letter-1">A</a>' in text
+    assert '<section id="letter-6" aria-label="一" lang="zh-Hans">\n  <h2>一</h2>' in text
+
+
+def test_the_cjk_fonts_are_chosen_by_the_language_tags_the_pages_write() -> None:
+    css = (Path(kb.site.__file__).parent / "static" / "kb.css").read_text()
+    assert '[lang="zhs"]' not in css
+    for tag, font in (("zh-Hans", "SC"), ("zh-Hant", "TC"), ("ja", "JP"), ("ko", "KR")):
+        assert f':lang({tag}) {{ font-family: var(--kb-sans), "Noto Sans CJK {font}", var(--kb-cjk); }}' in css
+
+
+async def test_search_hits_carry_the_language_of_their_titles_and_snippets(snapshot_ds) -> None:
+    chinese_card = (await snapshot_ds.client.get("/search?q=" + quote("陰森"))).text
+    assert ('<a href="/card/72aef1d8-11df-4bc2-af83-907b05df73a8" lang="zh-Hant">陰森腸占師</a>' in chinese_card)
+    assert '<div class="kb-snippet" lang="zh-Hant"><mark>陰森</mark>腸占師 <span class="lang">zht</span></div>' in chinese_card
+    printed_names = (await snapshot_ds.client.get("/search?q=" + quote("克撒"))).text
+    assert '<a href="/card?name=%E5%85%8B%E6%92%92%E4%B9%8B%E6%80%92" lang="zh-Hans">克撒之怒</a>' in printed_names
+    assert ('<div class="kb-snippet" lang="zh-Hans">克撒之怒 <span class="unlinked" lang="en">not yet linked to an'
+            ' Oracle card</span></div>') in printed_names
+    assert '<a href="/translation/216114732815923255" lang="zh-Hans">克撒之怒</a>' in printed_names
+    # A card found by its Russian name is titled by its English name, in English.
+    russian = (await snapshot_ds.client.get("/search?q=" + quote("Джейс") + "&all=1")).text
+    assert f'<a href="/card/{JACE}">Jace, Vryn&#39;s Prodigy // Jace, Telepath Unbound</a>' in russian
+    assert '<div class="kb-snippet" lang="ru">Джейс, Гений из Врина <span class="lang">ru</span></div>' in russian
+    german = (await snapshot_ds.client.get("/search?q=Trampelschaden&all=1")).text
+    assert ('<div class="kb-snippet"><span lang="de">verursacht Trampelschaden</span> <span class="lang">German</span>'
+            ' → Trample') in german
+
+
+async def test_the_query_echoed_carries_the_language_an_exact_match_gives_it(snapshot_ds) -> None:
+    chinese = (await snapshot_ds.client.get("/search?q=" + quote("协力"))).text
+    assert '<h1 class="kb-search-title">Results for “<span lang="zh-Hans">协力</span>”</h1>' in chinese
+    unknown = (await snapshot_ds.client.get("/search?q=" + quote("陰森"))).text
+    assert '<h1 class="kb-search-title">Results for “<span>陰森</span>”</h1>' in unknown
