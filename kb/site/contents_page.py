@@ -43,7 +43,8 @@ def contents_page(conn: sqlite3.Connection, version: str | None = None) -> dict[
         "is_current": version == current,
         "parts": parts,
         "glossary_count": glossary_count,
-        "versions": rows(conn, "select id, effective_date from cr_versions where lang = 'en' order by effective_date desc"),
+        # Every version, translations too: the menu shows the one on the page (its "Show" kept it).
+        "versions": rows(conn, "select id, effective_date from cr_versions order by lang != 'en', lang, effective_date desc"),
     }
 
 

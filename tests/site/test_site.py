@@ -1418,3 +1418,15 @@ async def test_the_query_echoed_carries_the_language_an_exact_match_gives_it(sna
     assert '<h1 class="kb-search-title">Results for “<span lang="zh-Hans">协力</span>”</h1>' in chinese
     unknown = (await snapshot_ds.client.get("/search?q=" + quote("陰森"))).text
     assert '<h1 class="kb-search-title">Results for “<span>陰森</span>”</h1>' in unknown
+
+
+@pytest.mark.parametrize(("version", "name"), [
+    ("zhs-2025-02-07", "Simplified Chinese translation of 2025-02-07"),
+    ("es-pages-cr-page", "Spanish rules pages (captured from a rules site)"),
+    ("en-2009-10-01", "Comprehensive Rules of 2009-10-01"),
+])
+async def test_the_contents_menu_lists_every_version_with_the_one_shown_selected(snapshot_ds, version: str, name: str) -> None:
+    text = (await snapshot_ds.client.get(f"/contents?version={version}")).text
+    menu = text.split('<select id="contents-version" name="version">', 1)[1].split("</select>", 1)[0]
+    assert re.findall(r"<option [^>]*selected>[^<]*</option>", menu) == [f'<option value="{version}" selected>{name}</option>']
+    assert menu.count("<option ") == 34
