@@ -37,7 +37,7 @@ class Hit:
     def to_dict(self) -> dict[str, Any]:
         """``dataclasses.asdict`` without its deep copies (a page of hits with their older copies)."""
         return {"kind": self.kind, "title": self.title, "url": self.url, "snippet": self.snippet, "lang": self.lang,
-                "detail": self.detail, "older": [copy.to_dict() for copy in self.older]}
+                "detail": self.detail, "title_lang": self.title_lang, "older": [copy.to_dict() for copy in self.older]}
 
 
 @dataclass
