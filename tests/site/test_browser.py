@@ -405,3 +405,30 @@ def test_script_in_a_ruling_renders_as_text(page, hostile_site: str) -> None:
     assert any("<script>document.title='pwned'</script>" in text for text in texts)
     assert page.locator(".kb-ruling-text script").count() == 0
     assert page.locator(".sym.sym-tap").count() == 1
+
+
+def test_the_sites_details_stay_open_and_datasettes_menus_still_close(page, site: str) -> None:
+    page.goto(site + "/contents")
+    page.locator("#part-1 summary", has_text="100. General").click()
+    page.locator("#part-1 summary", has_text="101. The Magic Golden Rules").click()
+    page.locator("h1").click()  # a click outside both
+    assert page.locator("details[open]").count() == 2
+    # A Datasette menu (a table's actions) still closes on a click outside it.
+    page.evaluate("""document.querySelector("main").insertAdjacentHTML("afterbegin",
+        '<details class="actions-menu-links" open><summary>Actions</summary><a href="#">x</a></details>')""")
+    page.locator("h1").click()
+    assert page.locator("details.actions-menu-links[open]").count() == 0
+    assert page.locator("details[open]").count() == 2
+
+
+def test_the_rule_pages_version_menu_waits_for_show(page, site: str) -> None:
+    page.goto(site + "/rule/702.78")
+    menu = page.locator("#rule-version")
+    menu.focus()
+    page.keyboard.press("ArrowDown")  # a keyboard steps through the versions without leaving
+    assert page.url == f"{site}/rule/702.78"
+    menu.select_option("en-2013-05-01")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Show", exact=True).click()
+    assert page.url == f"{site}/rule/702.78?from=en-2026-04-17&version=en-2013-05-01"
+    assert page.locator("h1").inner_text() == "702.76 Conspire"
