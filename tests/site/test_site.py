@@ -1430,3 +1430,33 @@ async def test_the_contents_menu_lists_every_version_with_the_one_shown_selected
     menu = text.split('<select id="contents-version" name="version">', 1)[1].split("</select>", 1)[0]
     assert re.findall(r"<option [^>]*selected>[^<]*</option>", menu) == [f'<option value="{version}" selected>{name}</option>']
     assert menu.count("<option ") == 34
+
+
+def title_of(html: str) -> str:
+    found = re.search(r"<title>(.*?)</title>", html, re.S)
+    assert found
+    return found.group(1)
+
+
+@pytest.mark.parametrize(("path", "title"), [
+    ("/diff", "Comprehensive Rules of 2026-01-16 to Comprehensive Rules of 2026-04-17 · MTG Rules KB"),
+    ("/diff?from=en-2009-10-01&to=en-2026-04-17&kind=moved&offset=100",
+     "Comprehensive Rules of 2009-10-01 to Comprehensive Rules of 2026-04-17 · moved · from 101 · MTG Rules KB"),
+    ("/contents", "Contents of the Comprehensive Rules of 2026-04-17 · MTG Rules KB"),
+    ("/contents?version=zhs-2025-02-07", "Contents of the Simplified Chinese translation of 2025-02-07 · MTG Rules KB"),
+    ("/version/en-2009-10-01", "Comprehensive Rules of 2009-10-01 · MTG Rules KB"),
+    ("/version/en-2009-10-01?kind=moved&offset=100", "Comprehensive Rules of 2009-10-01 · moved · from 101 · MTG Rules KB"),
+    ("/search?q=", "Search · MTG Rules KB"),
+    ("/{db}/new_rulings", "Newest rulings · {db}"),
+    ("/{db}/rule_with_translations?number=119.8", "A rule with all its translations · {db}"),
+    ("/{db}?sql=select+1", "{db}: select 1"),
+])
+async def test_each_page_title_says_which_page_it_is(snapshot_ds, snapshot_db, path: str, title: str) -> None:
+    db = snapshot_db.stem
+    assert title_of((await snapshot_ds.client.get(path.format(db=db))).text) == title.format(db=db)
+
+
+async def test_an_empty_search_shows_the_search_form(snapshot_ds) -> None:
+    text = (await snapshot_ds.client.get("/search?q=")).text
+    assert '<h1 class="kb-search-title">Search</h1>' in text and "Results for" not in text
+    assert '<input id="kb-q" type="search" name="q" required autocomplete="off"' in text
