@@ -83,16 +83,18 @@ def diff_page(
     known = versions(conn)
     ids = {row["id"]: row for row in known}
     page: dict[str, Any] = {"versions": known, "from": old, "to": new, "kind": kind, "offset": 0, "changes": [],
-                            "counts": {}, "total": 0, "error": None, "page_size": PAGE_SIZE}
+                            "counts": {}, "total": 0, "error": None, "status": 200, "page_size": PAGE_SIZE}
     if not old or not new:
         page["from"], page["to"] = default_pair(conn) if not old and not new else (old, new)
         return page
     missing = [version for version in (old, new) if version not in ids]
     if missing:
         page["error"] = "We hold no rules version " + " or ".join(f"“{version}”" for version in missing) + "."
+        page["status"] = 404
         return page
     if ids[old]["lang"] != ids[new]["lang"]:
         page["error"] = "These versions are in different languages: compare versions of one language."
+        page["status"] = 400  # both versions exist: the pair is refused
         return page
     stored = stored_changes(conn, old, new)
     changes: list[dict[str, Any]] = stored if stored is not None else [

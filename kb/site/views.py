@@ -27,6 +27,7 @@ from kb.site import (
     rule_translations,
     version_page,
 )
+from kb.site.labels import language_name
 from kb.site.search import GROUP_TITLES, PER_KIND, search
 from kb.site.search_db import one_request
 from kb.site.time_limit import time_limit
@@ -242,6 +243,9 @@ async def glossary_entry(datasette, request):
 async def glossary_index(datasette, request):
     lang = request.args.get("lang", "en")
     page = await run(datasette, glossary_page.glossary_index, lang)
+    if page["version"] is None:
+        held = ", ".join(f"{language_name(row['lang'])} ({row['lang']})" for row in page["languages"])
+        return await not_found(datasette, request, f"No glossary in “{lang}”: we hold glossaries in {held}.", False)
     return await render(datasette, request, "kb_glossary.html", {"page": page})
 
 
@@ -260,7 +264,7 @@ async def diff(datasette, request):
                      args.get("kind") or None, offset)
     if wants_json(request, request.url_vars.get("json")):
         return json_response(page)
-    return await render(datasette, request, "kb_diff.html", {"page": page}, status=404 if page["error"] else 200)
+    return await render(datasette, request, "kb_diff.html", {"page": page}, status=page["status"])
 
 
 async def ruling_row(datasette, request):

@@ -965,7 +965,7 @@ async def test_diff_between_any_two_versions(snapshot_ds) -> None:
     # Not consecutive: computed with kb.link.cr_diff, as `mtgkb cr-diff` does.
     far = (await snapshot_ds.client.get("/diff?from=en-2025-02-07&to=en-2026-04-17&kind=removed")).text
     assert "removed <span class=\"count\">1</span>" in far
-    assert (await snapshot_ds.client.get("/diff?from=en-2026-04-17&to=zhs-2025-02-07")).status_code == 404
+    assert (await snapshot_ds.client.get("/diff?from=en-2026-04-17&to=zhs-2025-02-07")).status_code == 400  # both exist: the pair of languages is refused
     assert (await snapshot_ds.client.get("/diff")).status_code == 200
 
 
@@ -1460,3 +1460,18 @@ async def test_an_empty_search_shows_the_search_form(snapshot_ds) -> None:
     text = (await snapshot_ds.client.get("/search?q=")).text
     assert '<h1 class="kb-search-title">Search</h1>' in text and "Results for" not in text
     assert '<input id="kb-q" type="search" name="q" required autocomplete="off"' in text
+
+
+@pytest.mark.parametrize("lang", ["ko", "xx"])
+async def test_a_glossary_in_a_language_not_held_is_404_naming_those_held(snapshot_ds, lang: str) -> None:
+    response = await snapshot_ds.client.get(f"/glossary?lang={lang}")
+    assert response.status_code == 404
+    assert f"<p>No glossary in “{lang}”: we hold glossaries in English (en), Simplified Chinese (zhs).</p>" in response.text
+
+
+async def test_a_diff_of_two_languages_is_refused_with_400_and_why(snapshot_ds) -> None:
+    response = await snapshot_ds.client.get("/diff?from=ko-2021-02-15&to=zhs-2025-02-07")
+    assert response.status_code == 400
+    assert ('<p class="kb-warning" role="alert">These versions are in different languages: compare versions of'
+            ' one language.</p>') in response.text
+    assert (await snapshot_ds.client.get("/diff?from=en-2026-04-17&to=xx-1")).status_code == 404
