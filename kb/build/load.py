@@ -41,7 +41,7 @@ from kb.store.save import (
     save_ruling_records,
     save_rulings_document,
 )
-from kb.store.save_cr import save_cr_document
+from kb.store.save_cr import official_file_of, save_cr_document
 
 SNIFF_BYTES = 1 << 20
 
@@ -159,6 +159,14 @@ def save_cr(db: sqlite_utils.Database, parsed: CRDocument, document_id: int, sou
     """Save a dated CR under its own identity: a different text for an existing version's date
     from another document is a version of its own, flagged, never a replacement."""
     version_id, conflict = cr_version_id(db, parsed, source_id, document_id)
+    official = official_file_of(db, version_id, source_id, document_id) if parsed.effective_date and not conflict else None
+    if official is not None:
+        save_quality_issue(db, QualityIssue(
+            "unofficial-copy",
+            f"a copy of {version_id}, whose official file (document {official}) is stored: that file stays its text"
+            " and its source, this copy is not read",
+        ), document_id)
+        return version_id
     save_cr_document(db, parsed, document_id, source_id, version_id=version_id)
     if conflict:
         save_quality_issue(db, QualityIssue("conflicting-version", conflict), document_id)

@@ -163,6 +163,24 @@ def test_a_copy_of_a_known_edition_with_other_line_endings_lists_its_format_note
     assert notes[0][1] == f"{copy}: subrule 214.8k follows 214.8i: 214.8j is not in the file"
 
 
+def test_a_copy_from_another_source_of_an_edition_stored_from_its_official_file_is_not_read(tmp_path: Path) -> None:
+    # The last copy imported won: an official edition was then read from a hand-imported copy,
+    # its source "local", its method still "official".
+    original = CR / "en-raw" / "2003-03-15.txt"
+    copy = tmp_path / "2003-03-15-lf.txt"
+    copy.write_bytes(original.read_bytes().replace(b"\r\n", b"\n"))
+    db_path = tmp_path / "kb.db"
+    runner = CliRunner()
+    assert runner.invoke(cli, ["import", "--db", str(db_path), "--source", "wizards", str(original)]).exit_code == 0
+    result = runner.invoke(cli, ["import", "--db", str(db_path), str(copy)])
+    assert result.exit_code == 0 and "unofficial-copy 1" in result.output
+    db = sqlite_utils.Database(db_path)
+    assert db.execute(
+        "select documents.source_id, documents.path from cr_versions join documents on documents.id = cr_versions.document_id"
+    ).fetchall() == [("wizards", str(original))]
+    assert db.execute("select count(*) from quality_issues where kind = 'cr-format'").fetchone()[0] == 6
+
+
 def test_an_import_into_an_older_database_says_a_whole_build_fills_what_it_adds(tmp_path: Path) -> None:
     # An import ran the migrations of a file an older version made, exit 0 and no word; a card's
     # faces (m017), which only reading its documents again gives, stayed empty until a build.
