@@ -66,11 +66,12 @@ class SearchResults:
 
     @property
     def query_lang(self) -> str | None:
-        """The language of the query, where an exact match says it (a keyword or a card name in
-        that language); None where it is English or not known."""
-        exact = [hit for hits in self.groups.values() for hit in hits
-                 if hit.kind in ("keyword", "card") and hit.detail.startswith("exact")]
-        lang = exact[0].lang if exact and not self.relaxed_from else None
+        """The language of the query, where the answer is an exact match that says it (a keyword
+        or a card name in that language); None where it is English or not known. Not where the
+        search lands on nothing: "Initiative" is French First Strike and 726 The Initiative."""
+        best = self.best
+        exact = best is not None and best.kind in ("keyword", "card") and best.detail.startswith("exact")
+        lang = best.lang if exact and best is not None and not self.relaxed_from else None
         return lang if lang != "en" else None
 
     @property

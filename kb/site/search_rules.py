@@ -276,7 +276,8 @@ def rules_by_text(
         # A section's rules ("726.1") and a rule's subrules ("702.37a") with it.
         leads = any(number == n or number.startswith(n + ".") or (number.startswith(n) and number[len(n):].isalpha())
                     for n in leading)
-        return (not is_named, not leads, rule_number_key(number), row["lang"] != "en", row["lang"] or "")
+        # (Leading first: 726's own rules 726.1–726.5 before the other meaning's 702.7.)
+        return (not leads, not is_named, rule_number_key(number), row["lang"] != "en", row["lang"] or "")
 
     ordered = sorted(found.values(), key=order)
     ordered += sorted(only_older.values(), key=lambda entry: rule_number_key(entry[0]["number"]))
