@@ -93,8 +93,9 @@ QUALITY_ISSUE_KINDS: dict[str, str] = {
     "ruling-without-card": "release-note text that reads like a ruling but belongs to no card",
     "general-notes": "release notes' general section (a set's mechanics, rules changes): notes about no one card, not kept as rulings"
     " (Gatherer prints some of them as rulings of each card they concern)",
-    "joined-lines": "a captured page whose line breaks were lost between rulings (a ruling's bullet and date, or date and source, inside a line): its rulings read apart;"
-    " or printed card texts whose line breaks were lost upstream (MTGJSON's foreignData: \"InitiativeMue {4}{R}\"), kept as printed",
+    "joined-lines": "a captured page whose line breaks were lost between rulings (a ruling's bullet and date, or date and source, inside a line): its rulings read apart",
+    "joined-printed-lines": "printed card texts whose line breaks were lost upstream (MTGJSON's foreignData: \"InitiativeMue {4}{R}\"), kept as printed;"
+    " each such printing is marked on its card's page",
     "non-ruling-fragment": "text on a ruling page that is not a ruling (navigation, headings)",
     "unknown-symbol": "a mana or tap symbol the source draws that we cannot name; kept as a marker",
     "dropped-symbols": "a ruling whose source lost its mana symbols (e.g. 'Add .'); the English original restores them",

@@ -305,7 +305,7 @@ class CardChecks:
         for card in checked:
             oracle_text = card.oracle_text or english.get(card.oracle_id or "")
             if card.lang != "en" and card.printed_text and oracle_text and lost_line_breaks(card.printed_text, oracle_text):
-                self._count("joined-lines", f"{card.name} ({card.lang})")
+                self._count("joined-printed-lines", f"{card.name} ({card.lang})")
             if card.lang != "en" and not card.printed_name:
                 self._count("unnamed-printing", f"{card.name} ({card.lang})")
             if card.lang not in KNOWN_PRINTING_LANGS:
@@ -347,8 +347,8 @@ class CardChecks:
             " characters their source could not read are lost",
             "missing-text": "card objects give no rules text where their source always gives one (first: {example}):"
             " their text is missing",
-            "joined-lines": "printings print their text on one line where the card's English text has several, each"
-            " line glued to the next (\"InitiativeMue {{4}}{{R}}\"; first: {example}): their source lost the line breaks;"
+            "joined-printed-lines": "printings print their text on one line where the card's English text has several,"
+            " each line glued to the next (first: {example}): their source lost the line breaks;"
             " kept as printed, read as lines where each break is plain (for keywords, and on the card page)",
         }
         return [

@@ -350,9 +350,9 @@ def test_printings_in_another_language_without_their_printed_name_are_named(tmp_
     args = ["--format", "scryfall-bulk-cards"] if as_bulk else []
     result = CliRunner().invoke(cli, ["import", "--db", str(db_path), *args, str(path)])
     assert result.exit_code == 0, result.output
-    # (The page's back faces print their loyalty lines glued, "…Zug.−3: …": a joined-lines issue of its own.)
+    # (The page's back faces print their loyalty lines glued, "…Zug.−3: …": a joined-printed-lines issue of its own.)
     issues = sqlite_utils.Database(db_path).execute(
-        "select kind, detail from quality_issues where kind != 'joined-lines'").fetchall()
+        "select kind, detail from quality_issues where kind != 'joined-printed-lines'").fetchall()
     assert issues == [(
         "unnamed-printing",
         f"{path}: 10 printings in a language other than English give no printed name"
@@ -372,9 +372,9 @@ def test_mtgjson_foreign_data_without_names_is_named(tmp_path: Path) -> None:
     db_path = tmp_path / "kb.db"
     result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(path)])
     assert result.exit_code == 0, result.output
-    # (Its texts print each line glued to the next: a joined-lines issue of their own.)
+    # (Its texts print each line glued to the next: a joined-printed-lines issue of their own.)
     assert sqlite_utils.Database(db_path).execute(
-        "select kind, detail from quality_issues where kind != 'joined-lines'").fetchall() == [(
+        "select kind, detail from quality_issues where kind != 'joined-printed-lines'").fetchall() == [(
         "unnamed-printing",
         f"{path}: 260 printings in a language other than English give no printed name"
         " (first: Ugin, the Spirit Dragon (de)): their names in that language are missing",
@@ -396,8 +396,8 @@ def test_mtgjson_cards_with_a_renamed_list_are_flagged(tmp_path: Path, field: st
     db_path = tmp_path / "kb.db"
     result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(path)])
     assert result.exit_code == 0, result.output
-    # The printings in other languages, when read, print each line glued to the next (joined-lines).
-    joined = "joined-lines 1, " if field == "rulings" else ""
+    # The printings in other languages, when read, print each line glued to the next (joined-printed-lines).
+    joined = "joined-printed-lines 1, " if field == "rulings" else ""
     assert f"quality issues of these files: {joined}layout-changed 21" in result.output
     issues = {row[0] for row in sqlite_utils.Database(db_path).execute(
         "select detail from quality_issues where kind = 'layout-changed'")}
@@ -449,9 +449,9 @@ def test_printed_texts_whose_line_breaks_were_lost_are_flagged(tmp_path: Path) -
     db_path = tmp_path / "kb.db"
     result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(path)])
     assert result.exit_code == 0, result.output
-    issues = sqlite_utils.Database(db_path).execute("select kind, detail from quality_issues where kind = 'joined-lines'").fetchall()
-    assert issues == [("joined-lines", f"{path}: 74 printings print their text on one line where the card's English text"
-                       " has several, each line glued to the next (\"InitiativeMue {4}{R}\"; first: Ugin, the Spirit Dragon (es)):"
+    issues = sqlite_utils.Database(db_path).execute("select kind, detail from quality_issues where kind = 'joined-printed-lines'").fetchall()
+    assert issues == [("joined-printed-lines", f"{path}: 74 printings print their text on one line where the card's English text"
+                       " has several, each line glued to the next (first: Ugin, the Spirit Dragon (es)):"
                        " their source lost the line breaks; kept as printed, read as lines where each break is plain"
                        " (for keywords, and on the card page)")]
     # Kept as printed.

@@ -284,7 +284,10 @@ async def test_a_printed_text_that_lost_its_line_breaks_is_shown_with_them_marke
     assert french["restored_text"].replace("\n", "") == french["printed_text"]
     japanese = [wording for wording in wordings["ja"] if wording["printed_text"].startswith("先制攻撃変異")]
     assert [(wording["lines_lost"], wording["restored_text"]) for wording in japanese] == [(False, None)]
-    assert "joined-lines" in [issue["kind"] for issue in page["issues"]]
+    # Marked on the printing itself, not as an issue of every card of the set file.
+    assert "joined-printed-lines" not in [issue["kind"] for issue in page["issues"]]
+    ugins_construct = (await snapshot_ds.client.get("/card/6b87a933-b0d2-4120-b4a0-65ab0f3dbe48.json")).json()
+    assert not [issue for issue in ugins_construct["issues"] if "line" in issue["kind"]]
     html = (await snapshot_ds.client.get(f"/card/{ainok}")).text
     assert '<div class="kb-oracle-text">Initiative<br>\nMue ' in html
     assert "Line breaks restored here: the source printed this text on one line" in html
