@@ -293,7 +293,7 @@ def diff_glossary(old: Sequence[GlossaryEntry], new: Sequence[GlossaryEntry]) ->
             changes.append(_glossary_change("glossary-added", None, entry))
             continue
         redefined = collapse(before.text) != collapse(entry.text)
-        if collapse(before.term) != collapse(term):  # not "Player’s" for "Player's"
+        if collapse(before.term).casefold() != collapse(term).casefold():  # not "Player’s" for "Player's", "(obsolete)" for "(Obsolete)"
             changes.append(_glossary_change("glossary-renamed-changed" if redefined else "glossary-renamed", before, entry))
         elif redefined:
             changes.append(_glossary_change("glossary-changed", before, entry))

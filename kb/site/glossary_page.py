@@ -50,6 +50,9 @@ def glossary_term(conn: sqlite3.Connection, term: str, lang: str = "en") -> dict
         # A term the newest glossary no longer has: its last definition, from an older version.
         "newest_version": version,
         "dropped": entry["version_id"] != version,
+        # A term asked for by a name the entry had before ("Source" is 2003's "Source of Damage"):
+        # the page says so, or it looked like another term's page.
+        "earlier_name": term if fold(term) != fold(entry["term"]) else None,
         "english": english,
         # The numbers a definition cites are numbered as in its own version (a translation's as in
         # the edition it translates): linked there, unless that is the newest English one.

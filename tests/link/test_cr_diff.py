@@ -417,3 +417,15 @@ def test_typography_of_files_set_in_ascii_is_not_a_change(by_date: dict[str, CRD
     ]
     for old, new, typography_only in pairs:
         assert not [c.old_number for c in diff_versions(old, new) if c.old_number in typography_only]
+
+
+def test_a_glossary_term_printed_in_another_case_is_not_renamed() -> None:
+    from kb.link.cr_diff import diff_glossary
+    from kb.records import GlossaryEntry
+
+    # As 2006's "Global Enchantment (obsolete)" became 2009's "Global Enchantment (Obsolete)" and
+    # was reworded (the definitions here are short texts written for this test).
+    old = [GlossaryEntry("Global Enchantment (obsolete)", "Some older cards used the term “global enchantment.”")]
+    new = [GlossaryEntry("Global Enchantment (Obsolete)", "Some older cards used the term “global enchantment”; they now say “non-Aura enchantment.”")]
+    assert [(c.kind, c.old_number, c.new_number) for c in diff_glossary(old, new)] == [
+        ("glossary-changed", "Global Enchantment (obsolete)", "Global Enchantment (Obsolete)")]

@@ -908,6 +908,9 @@ async def test_a_renamed_glossary_term_keeps_its_history(snapshot_ds) -> None:
     # A term the glossary no longer uses is the entry it became.
     in_play = (await snapshot_ds.client.get("/glossary/In%20Play")).text
     assert '<h1 lang="en">Battlefield</h1>' in in_play and "as “In Play”" in in_play
+    # And the page says the name asked for is an earlier one (it looked like another term's page).
+    assert "“<span lang=\"en\">In Play</span>” is an earlier name of this entry" in in_play
+    assert "is an earlier name" not in mana_value
     # The Chinese CR translates the 2025 glossary, where the entry was "Removed from Combat".
     renamed = (await snapshot_ds.client.get("/glossary/Remove%20from%20Combat")).text
     assert ">移出战斗</a>" in renamed and "as “Removed from Combat”" in renamed
