@@ -147,11 +147,16 @@ def test_cli_import_reports_one_line_and_keeps_database(tmp_path: Path) -> None:
     assert result.exit_code == 0 and f"{other}: no database there yet: a new one is made" in result.stderr
 
 
-def test_a_copy_of_a_known_edition_with_other_line_endings_lists_its_format_notes_once(tmp_path: Path) -> None:
+def edition_and_its_copy(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """A real edition, a copy of it with other line endings, and where their database goes."""
     original = CR / "en-raw" / "2003-03-15.txt"
     copy = tmp_path / "2003-03-15-lf.txt"
     copy.write_bytes(original.read_bytes().replace(b"\r\n", b"\n"))
-    db_path = tmp_path / "kb.db"
+    return original, copy, tmp_path / "kb.db"
+
+
+def test_a_copy_of_a_known_edition_with_other_line_endings_lists_its_format_notes_once(tmp_path: Path) -> None:
+    original, copy, db_path = edition_and_its_copy(tmp_path)
     runner = CliRunner()
     assert runner.invoke(cli, ["import", "--db", str(db_path), str(original)]).exit_code == 0
     assert runner.invoke(cli, ["import", "--db", str(db_path), str(copy)]).exit_code == 0
@@ -166,10 +171,7 @@ def test_a_copy_of_a_known_edition_with_other_line_endings_lists_its_format_note
 def test_a_copy_from_another_source_of_an_edition_stored_from_its_official_file_is_not_read(tmp_path: Path) -> None:
     # The last copy imported won: an official edition was then read from a hand-imported copy,
     # its source "local", its method still "official".
-    original = CR / "en-raw" / "2003-03-15.txt"
-    copy = tmp_path / "2003-03-15-lf.txt"
-    copy.write_bytes(original.read_bytes().replace(b"\r\n", b"\n"))
-    db_path = tmp_path / "kb.db"
+    original, copy, db_path = edition_and_its_copy(tmp_path)
     runner = CliRunner()
     assert runner.invoke(cli, ["import", "--db", str(db_path), "--source", "wizards", str(original)]).exit_code == 0
     result = runner.invoke(cli, ["import", "--db", str(db_path), str(copy)])
