@@ -248,16 +248,21 @@ def render_cell(row, value, column, table, database, datasette):
     """Datasette's table pages: card names, Oracle ids, rule numbers and glossary terms link to the site's pages."""
     if not isinstance(value, str) or not value:
         return None
+    lang = _text_lang(row, table, column)
+    marked = f' lang="{labels.bcp47(lang)}"' if lang else ""
     if table in ("cards", "card_names") and column == "name" and (oracle_id := _stored_text(_cell(row, "oracle_id"))):
-        return Markup(f'<a href="/card/{quote(oracle_id)}">{html.escape(value)}</a>')
+        return Markup(f'<a href="/card/{quote(oracle_id)}"{marked}>{html.escape(value)}</a>')
     if table == "glossary" and column == "term":
         # Version ids begin with their language ("zhs-2025-02-07"): a Chinese term is in the
         # Chinese glossary.
-        lang = (_stored_text(_cell(row, "version_id")) or "en").split("-")[0]
-        where = "" if lang == "en" else f"?lang={quote(lang)}"
-        return Markup(f'<a href="/glossary/{quote(value, safe="")}{where}">{html.escape(value)}</a>')
+        where = "" if not lang else f"?lang={quote(lang)}"
+        return Markup(f'<a href="/glossary/{quote(value, safe="")}{where}"{marked}>{html.escape(value)}</a>')
     if column == "oracle_id" and len(value) == 36:
         return Markup(f'<a href="/card/{quote(value)}">{html.escape(value)}</a>')
+    if lang and not value[:1].isdigit():
+        # Text in another language carries it: the browser picks the script's font (Chinese was
+        # drawn in the Japanese one) and a screen reader its voice.
+        return Markup(f"<span{marked}>{html.escape(value)}</span>")
     if not value[:1].isdigit():
         return None
     if (table, column) in VERSION_IN_ROW:
@@ -304,6 +309,37 @@ VERSION_OF_SOURCE = {
 def _rule_link(number: str, version: str | None) -> Markup:
     href = f"/rule/{quote(number)}" + (f"?version={quote(version)}" if version else "")
     return Markup(f'<a href="{html.escape(href)}">{html.escape(number)}</a>')
+
+
+# The columns of each table that hold text in the row's language (``lang``, or the language its
+# version id begins with). Not printings.name: the English Oracle name.
+TEXT_IN_ROW_LANGUAGE = {
+    "card_names": ("name",),
+    "card_name_records": ("name",),
+    "printings": ("printed_name", "printed_type_line", "printed_text"),
+    "ruling_translations": ("text", "card_name"),
+    "keyword_dictionary": ("term",),
+    "cr_versions": ("title", "intro", "credits"),
+    "rules": ("title", "text"),
+    "glossary": ("term", "text"),
+}
+# Canned queries (no table): rows that name the version of their translated columns, or carry
+# a lang column beside their text (stale_ruling_translations).
+TEXT_OF_VERSION = {"translation": "translation_version", "translated_title": "translation_version"}
+TEXT_BESIDE_LANG = ("text", "card_name", "name", "term")
+
+
+def _text_lang(row: Any, table: str | None, column: str) -> str | None:
+    """The language of a text cell where it is not English (None where English or not known)."""
+    if column in TEXT_IN_ROW_LANGUAGE.get(table or "", ()) or (table is None and column in TEXT_BESIDE_LANG):
+        if _stored_text(_cell(row, "status")) == "untranslated" and table in (None, "ruling_translations"):
+            return None  # the language its page announced; the text is the English ruling's
+        lang = _stored_text(_cell(row, "lang")) or (_stored_text(_cell(row, "version_id")) or "").split("-")[0]
+    elif column in TEXT_OF_VERSION and table not in TEXT_IN_ROW_LANGUAGE:
+        lang = (_stored_text(_cell(row, TEXT_OF_VERSION[column])) or "").split("-")[0]
+    else:
+        return None
+    return lang if lang and lang != "en" else None
 
 
 def _cell(row: Any, column: str) -> Any:

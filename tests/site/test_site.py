@@ -1017,12 +1017,13 @@ async def test_datasette_rows_link_to_site_pages(snapshot_ds, snapshot_db) -> No
     # hook that column as {"value", "label"} (it answered 500 for the whole table page).
     names = await snapshot_ds.client.get(f"/{snapshot_db.stem}/card_names?oracle_id={JACE}&lang=ru")
     assert names.status_code == 200
-    assert f'<a href="/card/{JACE}">Джейс, Гений из Врина // Джейс, Вольный Телепат</a>' in names.text
+    # In its language (Datasette's pages are lang="en": Chinese was drawn in the Japanese font).
+    assert f'<a href="/card/{JACE}" lang="ru">Джейс, Гений из Врина // Джейс, Вольный Телепат</a>' in names.text
 
 
 async def test_datasette_glossary_rows_link_each_languages_glossary(snapshot_ds, snapshot_db) -> None:
     page = (await snapshot_ds.client.get(f"/{snapshot_db.stem}/glossary?version_id=zhs-2025-02-07&term=践踏")).text
-    assert f'<a href="/glossary/{quote("践踏", safe="")}?lang=zhs">践踏</a>' in page
+    assert f'<a href="/glossary/{quote("践踏", safe="")}?lang=zhs" lang="zh-Hans">践踏</a>' in page
     english = (await snapshot_ds.client.get(f"/{snapshot_db.stem}/glossary?version_id=en-2026-04-17&term=Trample")).text
     assert '<a href="/glossary/Trample">Trample</a>' in english
 
@@ -1038,6 +1039,18 @@ async def test_every_table_and_view_page_answers(snapshot_ds, snapshot_db) -> No
         for suffix in ("", ".json?_labels=on"):
             response = await snapshot_ds.client.get(f"/{snapshot_db.stem}/{quote(name)}{suffix}")
             assert response.status_code == 200, (name, suffix, response.status_code)
+
+
+async def test_datasette_table_cells_in_another_language_say_which(snapshot_ds, snapshot_db) -> None:
+    db = snapshot_db.stem
+    printed = (await snapshot_ds.client.get(f"/{db}/printings?lang=ja&printed_name=極楽鳥")).text
+    assert '<span lang="ja">極楽鳥</span>' in printed
+    # The English texts a page announced as French are English.
+    untranslated = (await snapshot_ds.client.get(f"/{db}/ruling_translations?status=untranslated&_size=1")).text
+    assert 'lang="fr"' not in untranslated
+    # A canned query's translated column, by the version it names.
+    parallel = (await snapshot_ds.client.get(f"/{db}/rule_with_translations?number=702.19")).text
+    assert '<span lang="zh-Hans">践踏</span>' in parallel
 
 
 def test_rule_numbers_in_any_language_and_ranges_are_links() -> None:
