@@ -11,6 +11,7 @@ from typing import Any
 from urllib.parse import quote
 
 from kb.site.absent_citations import absent_citations
+from kb.site.glossary_page import printed_keywords
 from kb.site.rule_rulings import marked_by_number, rulings_relying_on
 from kb.site.rule_translations import normalise_space, translations
 from kb.site.search import (
@@ -106,6 +107,9 @@ def rule_page(
         "same_number": same_number_other_rules(conn, rule),
         "trace": rule_trace(conn, rule),
         "rulings": marked_by_number(conn, rule, rulings_relying_on(conn, rule)),
+        # A keyword as cards print it in other languages: a French judge who searched
+        # "Piétinement" sees it on Trample's page.
+        "printed_names": printed_keywords(conn, rule["title"]) if rule.get("title") and rule["kind"] == "rule" else [],
         "versions": versions_of(conn, rule),
     }
 

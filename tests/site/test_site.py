@@ -590,6 +590,19 @@ async def test_rule_in_an_older_version(snapshot_ds) -> None:
     assert (await snapshot_ds.client.get("/rule/999.99")).status_code == 404
 
 
+async def test_a_keyword_rule_page_shows_the_keyword_as_cards_print_it(snapshot_ds) -> None:
+    # A French judge who searched "Piétinement" landed on Trample with no French on the page.
+    page = (await snapshot_ds.client.get("/rule/702.19.json")).json()
+    assert [(t["lang"], t["term"], t["printings"]) for t in page["printed_names"]] == [
+        ("de", "verursacht Trampelschaden", 2), ("es", "arrolla", 2), ("fr", "piétinement", 1),
+        ("it", "travolgere", 1), ("ja", "トランプル", 1)]
+    html = (await snapshot_ds.client.get("/rule/702.19")).text
+    assert '<h2 id="printed-title">As cards print it</h2>' in html
+    assert '<span lang="fr">piétinement</span> <span class="kb-muted">on 1 printing (one only: unconfirmed)' in html
+    # A subrule's page does not repeat them.
+    assert (await snapshot_ds.client.get("/rule/702.19a.json")).json()["printed_names"] == []
+
+
 async def test_a_rule_number_not_found_offers_the_heading_it_would_sit_under(snapshot_ds) -> None:
     async def found(path: str) -> list[tuple[str, str]]:
         response = await snapshot_ds.client.get(path)
@@ -1028,6 +1041,18 @@ async def test_datasette_glossary_rows_link_each_languages_glossary(snapshot_ds,
     assert '<a href="/glossary/Trample">Trample</a>' in english
 
 
+async def test_datasette_table_cells_in_another_language_say_which(snapshot_ds, snapshot_db) -> None:
+    db = snapshot_db.stem
+    printed = (await snapshot_ds.client.get(f"/{db}/printings?lang=ja&printed_name=極楽鳥")).text
+    assert '<span lang="ja">極楽鳥</span>' in printed
+    # The English texts a page announced as French are English.
+    untranslated = (await snapshot_ds.client.get(f"/{db}/ruling_translations?status=untranslated&_size=1")).text
+    assert 'lang="fr"' not in untranslated
+    # A canned query's translated column, by the version it names.
+    parallel = (await snapshot_ds.client.get(f"/{db}/rule_with_translations?number=702.19")).text
+    assert '<span lang="zh-Hans">践踏</span>' in parallel
+
+
 async def test_every_table_and_view_page_answers(snapshot_ds, snapshot_db) -> None:
     """Datasette's page of every table and view the database shows, as a person or a JSON client
     opens it: none fails (a plugin's cell hook or a view's SQL would be found here first)."""
@@ -1039,18 +1064,6 @@ async def test_every_table_and_view_page_answers(snapshot_ds, snapshot_db) -> No
         for suffix in ("", ".json?_labels=on"):
             response = await snapshot_ds.client.get(f"/{snapshot_db.stem}/{quote(name)}{suffix}")
             assert response.status_code == 200, (name, suffix, response.status_code)
-
-
-async def test_datasette_table_cells_in_another_language_say_which(snapshot_ds, snapshot_db) -> None:
-    db = snapshot_db.stem
-    printed = (await snapshot_ds.client.get(f"/{db}/printings?lang=ja&printed_name=極楽鳥")).text
-    assert '<span lang="ja">極楽鳥</span>' in printed
-    # The English texts a page announced as French are English.
-    untranslated = (await snapshot_ds.client.get(f"/{db}/ruling_translations?status=untranslated&_size=1")).text
-    assert 'lang="fr"' not in untranslated
-    # A canned query's translated column, by the version it names.
-    parallel = (await snapshot_ds.client.get(f"/{db}/rule_with_translations?number=702.19")).text
-    assert '<span lang="zh-Hans">践踏</span>' in parallel
 
 
 def test_rule_numbers_in_any_language_and_ranges_are_links() -> None:
