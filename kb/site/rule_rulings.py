@@ -57,7 +57,7 @@ def rulings_relying_on(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[d
         params.update({f"id{index}": ruling_id for index, ruling_id in enumerate(ids)})
         newest = "and rulings.id in ({})".format(",".join(f":id{index}" for index in range(len(ids))) or "null")
         where = unindexed
-    return rows(
+    return _once_each(rows(
         conn,
         f"""select distinct rulings.id, rulings.oracle_id, coalesce(cards.name, rulings.card_name) as card,
             rulings.published_at, rulings.text, ruling_rules.method, ruling_rules.rule_number,
@@ -67,4 +67,14 @@ def rulings_relying_on(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[d
         where ({where}) {newest}
         order by rulings.published_at desc, rulings.id desc limit 100""",
         params,
-    )
+    ))
+
+
+def _once_each(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per ruling, its citation of the rule's number before its naming of the keyword: a
+    ruling that does both ("connives (see rule 701.47)") was listed twice."""
+    chosen: dict[int, dict[str, Any]] = {}
+    for row in found:
+        if row["id"] not in chosen or (row["method"] == "cited" and chosen[row["id"]]["method"] != "cited"):
+            chosen[row["id"]] = row
+    return [row for row in found if chosen[row["id"]] is row]

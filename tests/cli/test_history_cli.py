@@ -294,3 +294,16 @@ def test_lineages_keep_connive_and_convert_apart(db: sqlite_utils.Database) -> N
         "select count(*) from (select lineage_id, version_id from rules where lineage_id is not null"
         " group by 1, 2 having count(distinct number) > 1)"
     ).fetchone() == (0,)
+
+
+def test_a_ruling_that_cites_a_rule_and_names_its_keyword_is_listed_once_on_its_page(db_path: Path) -> None:
+    import sqlite3
+
+    from kb.site.rule_page import rule_page
+
+    conn = sqlite3.connect(db_path)
+    conn.row_factory = sqlite3.Row
+    page = rule_page(conn, "701.50")
+    assert page is not None
+    constructed = [ruling for ruling in page["rulings"] if ruling["id"] == 1]
+    assert [(ruling["method"], ruling["rule_number"]) for ruling in constructed] == [("cited", "701.47")]
