@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from kb.checksums import file_sha256
@@ -11,6 +13,7 @@ from kb.parse.bounds import check_regular_file, shown
 from kb.records import ParseError
 from kb.store.save import (
     DocumentInput,
+    document_id_for,
 )
 
 
@@ -155,3 +158,23 @@ def path_inputs(paths: Iterable[Path], source_id: str = "local", lang: str | Non
         # An empty folder made a new file of the same rows, swapped in on every run, exit 0.
         raise BuildError(f"{', '.join(shown(given) for given in paths)}: no file to import (an empty folder)")
     return inputs
+
+
+def with_known_sources(inputs: list[DocumentInput], db_path: Path) -> list[DocumentInput]:
+    """Inputs the database already holds (the same bytes and name) keep the source it records for
+    them, where the import named none: a bulk file fetched from Scryfall, imported again by hand,
+    was relabelled "local" and its rulings derived again."""
+    if not db_path.exists():
+        return inputs
+    try:
+        conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+        try:
+            known = {
+                doc.path: found[0] for doc in inputs
+                if (found := conn.execute("select source_id from documents where id = ?", [document_id_for(doc)]).fetchone())
+            }
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return inputs  # not a database yet, or another shape: the build says what is wrong
+    return [replace(doc, source_id=known[doc.path]) if doc.path in known else doc for doc in inputs]

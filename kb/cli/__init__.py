@@ -214,19 +214,21 @@ def _list_formats(ctx: click.Context, _param: click.Parameter, value: bool) -> N
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--format", "fmt", help="Input format (detected from content when absent)")
 @click.option("--lang", help="Language of the inputs, when their content does not say")
-@click.option("--source", "source_id", default="local", show_default=True, help="Source id to record for these files")
+@click.option("--source", "source_id", default=None, help="Source id to record for these files (default: the one recorded for a file the database holds, else local)")
 @click.option("--db", "db_path", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True)
 @click.option("--keep-going", is_flag=True, help="Record unreadable files as failed documents (exit 2) instead of stopping")
 @click.option("--list-formats", is_flag=True, expose_value=False, is_eager=True, callback=_list_formats, help="List the formats mtgkb can read")
-def import_(paths: tuple[Path, ...], fmt: str | None, lang: str | None, source_id: str, db_path: Path, keep_going: bool) -> None:
+def import_(paths: tuple[Path, ...], fmt: str | None, lang: str | None, source_id: str | None, db_path: Path, keep_going: bool) -> None:
     """Add recorded files of any supported format (detected from content) to the database."""
-    from kb.build.inputs import BuildError, path_inputs
+    from kb.build.inputs import BuildError, path_inputs, with_known_sources
     from kb.build.publish import build_database
 
     if not paths:
         _fail("no files given (see `mtgkb import --help`)")
     try:
-        inputs = path_inputs(paths, source_id=source_id, lang=lang, fmt=fmt)
+        inputs = path_inputs(paths, source_id=source_id or "local", lang=lang, fmt=fmt)
+        if source_id is None:
+            inputs = with_known_sources(inputs, db_path)
         if not db_path.exists():
             # Said, not silent: a mistyped --db would otherwise send the files into a new file.
             click.echo(f"{shown(db_path)}: no database there yet: a new one is made", err=True)

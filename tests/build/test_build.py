@@ -544,3 +544,21 @@ def test_a_database_whose_path_holds_hash_and_question_marks_is_read_where_it_is
     assert sorted(path.name for path in tmp_path.iterdir()) == [folder.name]
     # The second import read the file it was given: every input already there, nothing rebuilt.
     assert "nothing changed (every file is already in it as it is)" in result.output, result.output
+
+
+def test_a_file_imported_again_without_a_source_keeps_the_one_recorded(tmp_path: Path) -> None:
+    # It was relabelled "local" and its rulings derived again (their search keys renumbered).
+    rulings = CR.parent / "scryfall" / "misc" / "rulings-deathrite-shaman.json"
+    db_path = tmp_path / "kb.db"
+    runner = CliRunner()
+    assert runner.invoke(cli, ["import", "--db", str(db_path), "--source", "scryfall", str(rulings)]).exit_code == 0
+    before = sha(db_path)
+    again = runner.invoke(cli, ["import", "--db", str(db_path), str(rulings)])
+    assert again.exit_code == 0 and "nothing changed" in again.output
+    assert sha(db_path) == before
+    # A file the database does not hold is local, as before.
+    other = tmp_path / "other.json"
+    other.write_bytes(rulings.read_bytes().replace(b"2016-06-08", b"2016-06-09"))
+    assert runner.invoke(cli, ["import", "--db", str(db_path), str(other)]).exit_code == 0
+    assert sqlite_utils.Database(db_path).execute(
+        "select source_id from documents order by source_id").fetchall() == [("local",), ("scryfall",)]
