@@ -263,7 +263,7 @@ async def diff(datasette, request):
     page = await run(datasette, diff_page.diff_page, args.get("from") or None, args.get("to") or None,
                      args.get("kind") or None, offset)
     if wants_json(request, request.url_vars.get("json")):
-        return json_response(page)
+        return json_response(page, status=page["status"])  # an error said with a 200 was read as an answer
     return await render(datasette, request, "kb_diff.html", {"page": page}, status=page["status"])
 
 

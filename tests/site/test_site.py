@@ -1507,3 +1507,6 @@ async def test_a_diff_of_two_languages_is_refused_with_400_and_why(snapshot_ds) 
     assert ('<p class="kb-warning" role="alert">These versions are in different languages: compare versions of'
             ' one language.</p>') in response.text
     assert (await snapshot_ds.client.get("/diff?from=en-2026-04-17&to=xx-1")).status_code == 404
+    # The JSON says so too (it answered 200 with the error inside).
+    assert (await snapshot_ds.client.get("/diff.json?from=ko-2021-02-15&to=zhs-2025-02-07")).status_code == 400
+    assert (await snapshot_ds.client.get("/diff.json?from=en-2026-04-17&to=xx-1")).status_code == 404
