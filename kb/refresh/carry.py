@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -136,7 +137,9 @@ def carry_rulings(db: sqlite_utils.Database) -> RulingChanges:
 
 def _pair_reworded(vanished: list, appeared: list) -> list[tuple[Any, int]]:
     """(old ruling, new id) pairs: same card and date, texts at least 60 % alike, best first; then
-    the same card and text under another date (a date corrected upstream)."""
+    the same card and text under another date (a date corrected upstream); then, for a ruling of
+    a card known only by the name its page printed, the same date and text under a card now
+    identified (its rulings took ids keyed on the Oracle card and stood twice)."""
     by_card: dict[tuple, list] = defaultdict(list)
     for row in appeared:
         by_card[_card_of(row)].append(row)
@@ -151,17 +154,56 @@ def _pair_reworded(vanished: list, appeared: list) -> list[tuple[Any, int]]:
             score, index = max(scored)
             if score >= REWORDED_SIMILARITY:
                 pairs.append((old, candidates.pop(index)["id"]))
-    paired = {old["id"] for old, _ in pairs}
-    by_text: dict[tuple, list] = defaultdict(list)
-    for rows in by_card.values():
-        for row in rows:
-            by_text[_card_of(row)[0], row["identity"]].append(row)
-    for old in vanished:
-        identity = old["identity"] if "identity" in old.keys() else None
-        same_text = by_text.get((_card_of(old)[0], identity), [])
-        if old["id"] not in paired and identity and len(same_text) == 1:
-            pairs.append((old, same_text.pop()["id"]))
+    left = [row for rows in by_card.values() for row in rows]
+    _pair_by(vanished, left, pairs, lambda row: (_card_of(row)[0], _identity(row)))
+    _pair_identified(vanished, left, pairs)
     return pairs
+
+
+def _pair_identified(vanished: list, appeared: list, pairs: list[tuple[Any, int]]) -> None:
+    """Rulings of a card known by a printed name only (no Oracle id), now of a card identified:
+    the one new ruling of their date with the same text, or else the only one nearly the same (a
+    page that lost symbols, "Add ." for "Add {T}.", now stored with them from another source).
+    Rulings of other cards often share most of a template: nearly is 90 %, and alone."""
+    paired = {old["id"] for old, _ in pairs}
+    taken = {new_id for _, new_id in pairs}
+    by_date: dict[str | None, list] = defaultdict(list)
+    for row in appeared:
+        if row["id"] not in taken and row["oracle_id"]:
+            by_date[row["published_at"]].append(row)
+    for old in vanished:
+        if old["oracle_id"] or old["id"] in paired:
+            continue
+        candidates = by_date.get(old["published_at"], [])
+        same = [row for row in candidates if _identity(row) and _identity(row) == _identity(old)]
+        if not same:
+            same = [row for row in candidates
+                    if SequenceMatcher(None, old["text"] or "", row["text"] or "").ratio() >= NEARLY_THE_SAME]
+        if len(same) == 1:
+            candidates.remove(same[0])
+            pairs.append((old, same[0]["id"]))
+
+
+NEARLY_THE_SAME = 0.9
+
+
+def _pair_by(vanished: list, appeared: list, pairs: list[tuple[Any, int]], key_of: Callable[[Any], tuple]) -> None:
+    """Adds to ``pairs`` each vanished ruling not paired yet whose key one appeared ruling not
+    taken yet shares, alone."""
+    paired = {old["id"] for old, _ in pairs}
+    taken = {new_id for _, new_id in pairs}
+    by_key: dict[tuple, list] = defaultdict(list)
+    for row in appeared:
+        if row["id"] not in taken and _identity(row):
+            by_key[key_of(row)].append(row)
+    for old in vanished:
+        same = by_key.get(key_of(old), []) if old["id"] not in paired and _identity(old) else []
+        if len(same) == 1:
+            pairs.append((old, same.pop()["id"]))
+
+
+def _identity(row: sqlite3.Row) -> str | None:
+    return row["identity"] if "identity" in row.keys() else None
 
 
 def _copy_vanished(db: sqlite_utils.Database, ids: list[int], old_cols: set[str]) -> None:

@@ -306,6 +306,35 @@ def test_a_ruling_whose_date_was_corrected_keeps_its_earlier_row_pointing_at_it(
     assert live == (1,)
 
 
+def test_rulings_of_a_card_identified_later_keep_their_earlier_ids_pointing_at_it(tmp_path: Path) -> None:
+    """The German page names its card only by its German name: its rulings are keyed on that name
+    until card data names the card, then on the Oracle card. The earlier rows stood beside the new
+    ones as rulings removed upstream, nothing joining the two (the card data is a constructed
+    fixture: see tests/fixtures/constructed/README.md)."""
+    from click.testing import CliRunner
+
+    from kb.cli import cli
+    from kb.refresh.carry import carry_rulings
+
+    fixtures = Path(__file__).parent.parent / "fixtures"
+    german = fixtures / "pages" / "de-lethal-scheme-000.txt"
+    card = [fixtures / "constructed" / "search-lethal-scheme.json", fixtures / "constructed" / "rulings-lethal-scheme.json"]
+    served, built = tmp_path / "served.db", tmp_path / "built.db"
+    for db_path, files, source in ((served, [german], "page-capture"), (built, [german], "page-capture"),
+                                   (built, card, "scryfall")):
+        result = CliRunner().invoke(cli, ["import", "--db", str(db_path), "--source", source, *map(str, files)])
+        assert result.exit_code == 0, result.output
+    db = sqlite_utils.Database(built)
+    db.execute("attach database ? as old", [str(served)])
+    changes = carry_rulings(db)
+    assert (changes.changed, changes.removed) == (11, 0)
+    assert db.execute(
+        "select count(*) from main.rulings as earlier join main.rulings as now on now.id = earlier.reworded_as"
+        " where earlier.card_name = 'Tödliches Komplott' and earlier.removed_upstream = 1"
+        " and now.oracle_id = '00000000-0000-4000-8000-00000000c0de' and now.published_at = earlier.published_at"
+    ).fetchone()[0] == 11
+
+
 def test_a_refresh_killed_during_the_build_leaves_the_served_database(site: TestSite, tmp_path: Path) -> None:
     db_path = tmp_path / "kb.db"
     run(site, tmp_path)
