@@ -11,6 +11,7 @@ from pathlib import Path
 from kb.checksums import file_sha256
 from kb.parse.bounds import check_regular_file, shown
 from kb.records import ParseError
+from kb.store.files import read_only_uri
 from kb.store.save import (
     DocumentInput,
     document_id_for,
@@ -167,7 +168,7 @@ def with_known_sources(inputs: list[DocumentInput], db_path: Path) -> list[Docum
     if not db_path.exists():
         return inputs
     try:
-        conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+        conn = sqlite3.connect(read_only_uri(db_path), uri=True)
         try:
             known = {
                 doc.path: found[0] for doc in inputs

@@ -549,7 +549,7 @@ def test_a_database_whose_path_holds_hash_and_question_marks_is_read_where_it_is
 def test_a_file_imported_again_without_a_source_keeps_the_one_recorded(tmp_path: Path) -> None:
     # It was relabelled "local" and its rulings derived again (their search keys renumbered).
     rulings = CR.parent / "scryfall" / "misc" / "rulings-deathrite-shaman.json"
-    db_path = tmp_path / "kb.db"
+    db_path = tmp_path / "a #1?" / "kb.db"  # read by a URI: "#" and "?" must not end its path
     runner = CliRunner()
     assert runner.invoke(cli, ["import", "--db", str(db_path), "--source", "scryfall", str(rulings)]).exit_code == 0
     before = sha(db_path)
