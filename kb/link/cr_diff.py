@@ -173,6 +173,7 @@ def diff_by_lineage(
     new_lineages: Mapping[str, str],
     folded: Collection[str] = (),
     by_number: Collection[str] = (),
+    glossary_pairs: Mapping[str, str] | None = None,
 ) -> list[Change]:
     """``diff_versions`` with each rule paired with the rule of its lineage (``kb.link.cr_lineage``):
     its identity through every version between the two, not a likeness found afresh.
@@ -184,7 +185,8 @@ def diff_by_lineage(
     ``new_lineages``: rule number → lineage id in each version; ``folded``: old numbers whose lineage
     ended folded into another rule (a merge, not a removal: no diff between consecutive versions
     lists them); ``by_number``: old numbers whose lineage was paired by a number alone on the way
-    (``Pairing.by_number``), marked so in the diff. For consecutive versions this gives what
+    (``Pairing.by_number``), marked so in the diff; ``glossary_pairs``: old term → new term of the
+    glossary entries of one lineage (None: paired afresh). For consecutive versions this gives what
     ``diff_versions`` does."""
     pairing = Pairing(old=entries_of(old), new=entries_of(new))
     by_lineage = {new_lineages[number]: number for number in pairing.new if number in new_lineages}
@@ -196,7 +198,7 @@ def diff_by_lineage(
         elif number in folded:
             pairing.folded[number] = ""  # where it went is the merge's (rule_lineage_links), not the diff's
     pairing.by_number.update(number for number in by_number if number in pairing.old_to_new)
-    return _changes(old, new, pairing)
+    return _changes(old, new, pairing, glossary_pairs)
 
 
 def content_key(document: CRDocument) -> tuple:
@@ -210,7 +212,9 @@ def content_key(document: CRDocument) -> tuple:
     )
 
 
-def _changes(old: CRDocument, new: CRDocument, pairing: Pairing) -> list[Change]:
+def _changes(
+    old: CRDocument, new: CRDocument, pairing: Pairing, glossary_pairs: Mapping[str, str] | None = None
+) -> list[Change]:
     changes: list[Change] = []
     for new_entry in pairing.new.values():
         old_number = pairing.new_to_old.get(new_entry.number)
@@ -223,7 +227,7 @@ def _changes(old: CRDocument, new: CRDocument, pairing: Pairing) -> list[Change]
             changes.append(change)
     for old_entry in pairing.free_old():
         changes.append(_one_sided("removed", old_entry.rule, None))
-    changes.extend(diff_glossary(old.glossary, new.glossary))
+    changes.extend(diff_glossary(old.glossary, new.glossary, glossary_pairs))
     return changes
 
 
@@ -279,13 +283,16 @@ def _ratio_of(ops: Sequence[WordOp]) -> float:
     return round(2 * equal / total, 4) if total else 1.0
 
 
-def diff_glossary(old: Sequence[GlossaryEntry], new: Sequence[GlossaryEntry]) -> list[Change]:
+def diff_glossary(
+    old: Sequence[GlossaryEntry], new: Sequence[GlossaryEntry], paired: Mapping[str, str] | None = None
+) -> list[Change]:
     """Glossary entries added, removed, redefined or renamed, paired as their lineages pair them
     (``kb.link.glossary_lineage.pair_glossary``): "Converted Mana Cost" → "Mana Value" is one
     entry renamed, not one removed and one added."""
     old_by_term = {entry.term: entry for entry in old}
     new_by_term = {entry.term: entry for entry in new}
-    old_of = {new_term: old_term for old_term, new_term in pair_glossary(old, new).items()}
+    pairs = pair_glossary(old, new) if paired is None else paired  # given: the stored lineages'
+    old_of = {new_term: old_term for old_term, new_term in pairs.items()}
     changes = []
     for term, entry in new_by_term.items():
         before = old_by_term.get(old_of.get(term, ""))

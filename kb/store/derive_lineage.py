@@ -375,7 +375,22 @@ def diff_by_identity(conn: sqlite_utils.Database, old_id: str, new_id: str) -> l
         load_cr_document(conn, old_id), load_cr_document(conn, new_id), old_lineages, new_lineages,
         {number for number, lineage in old_lineages.items() if lineage in folded},
         {number for number, lineage in old_lineages.items() if crossed(lineage, old_id, new_id)},
+        glossary_lineage_pairs(conn, old_id, new_id),
     )
+
+
+def glossary_lineage_pairs(conn: Connection, old_id: str, new_id: str) -> dict[str, str] | None:
+    """Old term → new term of the two versions' glossary entries of one lineage: versions years
+    apart are compared as the history pairs them (and without pairing the glossaries afresh, a
+    third of a distant diff's time); None where glossary lineages are not stored."""
+    if "lineage_id" not in {column[1] for column in conn.execute("pragma table_info(glossary)")}:
+        return None
+    found = dict(conn.execute(
+        "select older.term, newer.term from glossary as older join glossary as newer on newer.lineage_id = older.lineage_id"
+        " where older.version_id = ? and newer.version_id = ? and older.lineage_id is not null",
+        [old_id, new_id],
+    ).fetchall())
+    return found or None  # none stored for these versions: paired afresh
 
 
 def number_in(conn: Connection, lineage: str, version_id: str) -> str | None:

@@ -885,6 +885,17 @@ async def test_the_moon_symbol_and_the_energy_symbol_are_two_rules(snapshot_ds) 
     ]
 
 
+async def test_a_diff_of_versions_apart_pairs_glossary_entries_as_their_history_does(snapshot_ds) -> None:
+    # Paired afresh, two glossaries twenty years apart made "Colorless mana" of 2006 into 2026's
+    # "Source of Mana", and missed "Converted Mana Cost" → "Mana Value" (renamed in 2021).
+    renamed = set()
+    for kind in ("glossary-renamed", "glossary-renamed-changed"):
+        far = (await snapshot_ds.client.get(f"/diff.json?from=en-2006-02-01&to=en-2026-04-17&kind={kind}")).json()
+        renamed |= {(c["old_number"], c["new_number"]) for c in far["changes"]}
+    assert ("Converted Mana Cost", "Mana Value") in renamed and ("Leaves Play", "Leaves the Battlefield") in renamed
+    assert ("Colorless mana", "Source of Mana") not in renamed
+
+
 # -- site pages of issue 14: contents, glossary, diff, furniture ---------------------------------
 
 
