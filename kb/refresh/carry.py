@@ -10,6 +10,7 @@ from typing import Any
 import sqlite_utils
 from cydifflib import SequenceMatcher
 
+from kb.normalise.names import name_key
 from kb.store.schema import FTS_CONFIG, FTS_TOKENIZE, next_ruling_rowid
 from kb.store.search_terms import add_terms_of_rows
 from kb.store.tables import TABLES
@@ -109,6 +110,7 @@ def carry_rulings(db: sqlite_utils.Database) -> RulingChanges:
     finally:
         conn.row_factory = None
     reworded = _pair_reworded([r for r in vanished if not r["was_removed"]], appeared)
+    reworded += _pair_identified(conn, [r for r in vanished if not r["was_removed"]], reworded)
     conn.executemany(
         "update main.rulings set first_seen = ? where id = ? and (first_seen is null or first_seen > ?)",
         [(old["first_seen"], new_id, old["first_seen"]) for old, new_id in reworded if old["first_seen"]],
@@ -127,7 +129,8 @@ def carry_rulings(db: sqlite_utils.Database) -> RulingChanges:
         "update main.rulings set reworded_as = ? where id = ?", [(new_id, old["id"]) for old, new_id in reworded]
     )
     changes.changed = same_id_changed + len(reworded)
-    changes.added = len(appeared) - len(reworded)
+    # (A card identified since joins rulings that may have stood already: not "added" ones.)
+    changes.added = len(appeared) - len({new_id for _, new_id in reworded} & {row["id"] for row in appeared})
     changes.removed = sum(1 for r in carried if not r["was_removed"])
     # Earlier wordings kept (reworded_as) are not rulings removed: their rulings live on.
     changes.still_removed = sum(
@@ -156,32 +159,39 @@ def _pair_reworded(vanished: list, appeared: list) -> list[tuple[Any, int]]:
                 pairs.append((old, candidates.pop(index)["id"]))
     left = [row for rows in by_card.values() for row in rows]
     _pair_by(vanished, left, pairs, lambda row: (_card_of(row)[0], _identity(row)))
-    _pair_identified(vanished, left, pairs)
     return pairs
 
 
-def _pair_identified(vanished: list, appeared: list, pairs: list[tuple[Any, int]]) -> None:
-    """Rulings of a card known by a printed name only (no Oracle id), now of a card identified:
-    the one new ruling of their date with the same text, or else the only one nearly the same (a
-    page that lost symbols, "Add ." for "Add {T}.", now stored with them from another source).
-    Rulings of other cards often share most of a template: nearly is 90 %, and alone."""
+def _pair_identified(conn: sqlite3.Connection, vanished: list, pairs: list[tuple[Any, int]]) -> list[tuple[Any, int]]:
+    """Rulings of a card known by a printed name only (no Oracle id), now of the one card that
+    name names: its ruling of the same date with the same text, or else its only one nearly the
+    same (a page that lost symbols, "Add ." for "Add {T}.", now stored with them from another
+    source). Only that card's rulings are read: a mechanic's rulings read the same on every card
+    with it, and reading every ruling of a date compared thousands of texts each."""
     paired = {old["id"] for old, _ in pairs}
     taken = {new_id for _, new_id in pairs}
-    by_date: dict[str | None, list] = defaultdict(list)
-    for row in appeared:
-        if row["id"] not in taken and row["oracle_id"]:
-            by_date[row["published_at"]].append(row)
+    found: list[tuple[Any, int]] = []
     for old in vanished:
-        if old["oracle_id"] or old["id"] in paired:
+        if old["oracle_id"] or not old["card_name"] or old["id"] in paired:
             continue
-        candidates = by_date.get(old["published_at"], [])
-        same = [row for row in candidates if _identity(row) and _identity(row) == _identity(old)]
-        if not same:
-            same = [row for row in candidates
-                    if SequenceMatcher(None, old["text"] or "", row["text"] or "").ratio() >= NEARLY_THE_SAME]
+        cards = conn.execute(
+            "select distinct oracle_id from main.card_names where name_key = ? limit 2", [name_key(old["card_name"])]
+        ).fetchall()
+        if len(cards) != 1:
+            continue
+        candidates = [
+            row for row in conn.execute(
+                "select id, text, identity from main.rulings where oracle_id = ? and published_at is ?",
+                [cards[0][0], old["published_at"]],
+            ) if row[0] not in taken
+        ]
+        same = [row for row in candidates if row[2] and row[2] == _identity(old)] or [
+            row for row in candidates if SequenceMatcher(None, old["text"] or "", row[1] or "").ratio() >= NEARLY_THE_SAME
+        ]
         if len(same) == 1:
-            candidates.remove(same[0])
-            pairs.append((old, same[0]["id"]))
+            found.append((old, same[0][0]))
+            taken.add(same[0][0])
+    return found
 
 
 NEARLY_THE_SAME = 0.9
