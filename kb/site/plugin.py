@@ -261,8 +261,11 @@ def render_cell(row, value, column, table, database, datasette):
         return Markup(f'<a href="/card/{quote(value)}">{html.escape(value)}</a>')
     if lang and not value[:1].isdigit():
         # Text in another language carries it: the browser picks the script's font (Chinese was
-        # drawn in the Japanese one) and a screen reader its voice.
-        return Markup(f"<span{marked}>{html.escape(value)}</span>")
+        # drawn in the Japanese one) and a screen reader its voice. Cut as Datasette cuts the
+        # cells it renders itself (markup returned here is shown whole).
+        limit = datasette.setting("truncate_cells_html")
+        shown_text = value[:limit] + "\u2026" if limit and len(value) > limit else value
+        return Markup(f"<span{marked}>{html.escape(shown_text)}</span>")
     if not value[:1].isdigit():
         return None
     if (table, column) in VERSION_IN_ROW:
@@ -323,17 +326,18 @@ TEXT_IN_ROW_LANGUAGE = {
     "rules": ("title", "text"),
     "glossary": ("term", "text"),
 }
-# Canned queries (no table): rows that name the version of their translated columns, or carry
-# a lang column beside their text (stale_ruling_translations).
+# Canned queries (no table): rows that name the version of their translated columns. (Not any
+# query's "name" or "text" beside a "lang": "select name, lang from printings" is English names.)
 TEXT_OF_VERSION = {"translation": "translation_version", "translated_title": "translation_version"}
-TEXT_BESIDE_LANG = ("text", "card_name", "name", "term")
 
 
 def _text_lang(row: Any, table: str | None, column: str) -> str | None:
     """The language of a text cell where it is not English (None where English or not known)."""
-    if column in TEXT_IN_ROW_LANGUAGE.get(table or "", ()) or (table is None and column in TEXT_BESIDE_LANG):
-        if _stored_text(_cell(row, "status")) == "untranslated" and table in (None, "ruling_translations"):
-            return None  # the language its page announced; the text is the English ruling's
+    if column in TEXT_IN_ROW_LANGUAGE.get(table or "", ()):
+        if table == "ruling_translations" and _stored_text(_cell(row, "status")) in (None, "untranslated"):
+            # Untranslated: the language its page announced, the text the English ruling's (and
+            # with the status column left out, not known).
+            return None
         lang = _stored_text(_cell(row, "lang")) or (_stored_text(_cell(row, "version_id")) or "").split("-")[0]
     elif column in TEXT_OF_VERSION and table not in TEXT_IN_ROW_LANGUAGE:
         lang = (_stored_text(_cell(row, TEXT_OF_VERSION[column])) or "").split("-")[0]

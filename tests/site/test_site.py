@@ -1059,6 +1059,9 @@ async def test_datasette_table_cells_in_another_language_say_which(snapshot_ds, 
     # The English texts a page announced as French are English.
     untranslated = (await snapshot_ds.client.get(f"/{db}/ruling_translations?status=untranslated&_size=1")).text
     assert 'lang="fr"' not in untranslated
+    # With the status column left out, which rows are English is not known: none is tagged.
+    hidden = (await snapshot_ds.client.get(f"/{db}/ruling_translations?lang=fr&_nocol=status&_size=3")).text
+    assert 'lang="fr"' not in hidden
     # A canned query's translated column, by the version it names.
     parallel = (await snapshot_ds.client.get(f"/{db}/rule_with_translations?number=702.19")).text
     assert '<span lang="zh-Hans">践踏</span>' in parallel
