@@ -176,6 +176,11 @@ def with_known_sources(inputs: list[DocumentInput], db_path: Path) -> list[Docum
             }
         finally:
             conn.close()
+    except sqlite3.OperationalError as error:
+        if "locked" in str(error):
+            # Not a reason to record the files as "local": the refresh's own writer holds it.
+            raise BuildError(f"{shown(db_path)}: {error}: try again when the other writer is done") from None
+        return inputs  # no documents table yet, or another shape: the build says what is wrong
     except sqlite3.Error:
-        return inputs  # not a database yet, or another shape: the build says what is wrong
+        return inputs  # not a database: the build says what is wrong
     return [replace(doc, source_id=known[doc.path]) if doc.path in known else doc for doc in inputs]

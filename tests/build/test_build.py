@@ -11,7 +11,7 @@ import pytest
 import sqlite_utils
 from click.testing import CliRunner
 
-from kb.build.inputs import BuildError, snapshot_inputs
+from kb.build.inputs import BuildError, path_inputs, snapshot_inputs
 from kb.build.publish import build_database, content_digest
 from kb.cli import cli
 from kb.store.tables import TABLES
@@ -562,3 +562,27 @@ def test_a_file_imported_again_without_a_source_keeps_the_one_recorded(tmp_path:
     assert runner.invoke(cli, ["import", "--db", str(db_path), str(other)]).exit_code == 0
     assert sqlite_utils.Database(db_path).execute(
         "select source_id from documents order by source_id").fetchall() == [("local",), ("scryfall",)]
+
+
+def test_an_import_into_a_database_another_writer_holds_fails_rather_than_relabel(tmp_path: Path, monkeypatch) -> None:
+    """The database was read for the files' sources while another writer held it: the error was
+    taken for "no such database", the files recorded as "local" once the writer let go."""
+    import sqlite3
+
+    import kb.build.inputs as inputs_module
+    from kb.build.inputs import with_known_sources
+
+    rulings = CR.parent / "scryfall" / "misc" / "rulings-deathrite-shaman.json"
+    db_path = tmp_path / "kb.db"
+    assert CliRunner().invoke(cli, ["import", "--db", str(db_path), "--source", "scryfall", str(rulings)]).exit_code == 0
+    real_connect = sqlite3.connect
+    monkeypatch.setattr(inputs_module.sqlite3, "connect", lambda *args, **kwargs: real_connect(*args, **{**kwargs, "timeout": 0.1}))
+    holder = real_connect(db_path)
+    holder.execute("begin exclusive")
+    try:
+        with pytest.raises(BuildError, match="database is locked: try again when the other writer is done"):
+            with_known_sources(path_inputs([rulings]), db_path)
+    finally:
+        holder.rollback()
+        holder.close()
+    assert [doc.source_id for doc in with_known_sources(path_inputs([rulings]), db_path)] == ["scryfall"]
