@@ -150,6 +150,8 @@ async def test_home_has_one_search_box(snapshot_ds) -> None:
     assert response.text.count('name="q"') == 1
     assert 'action="/search"' in response.text
     assert "Comprehensive Rules of 2026-04-17" in response.text
+    # Each example in another language says which (the German one did not).
+    assert '<a href="/search?q=Trampelschaden" lang="de">Trampelschaden</a>' in response.text
 
 
 async def test_search_redirects_an_exact_card_name(snapshot_ds) -> None:
