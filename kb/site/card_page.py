@@ -62,14 +62,13 @@ def _same_letters(conn: sqlite3.Connection, name: str) -> dict[str, Any] | None:
     """The one card whose name has the same letters, spaced and punctuated otherwise ("bete de
     guerre d arashin", "Аинок Следопыт"): the search calls it the exact name, and this page
     answered 404."""
-    from kb.site.search_names import name_candidates
+    from kb.site.search_names import name_candidates, same_letters
     from kb.site.search_text import compact
 
     key = compact(name)
     if len(key) < 3:
         return None
-    same = [row for row in name_candidates(conn, name)
-            if any(compact(part) == key for part in (row["name"], *(row["name"] or "").split(" // ")))]
+    same = same_letters(name_candidates(conn, name), key)
     cards = {row["oracle_id"] for row in same if row["oracle_id"]}
     if len(cards) == 1:
         return {"oracle_id": cards.pop()}

@@ -70,9 +70,9 @@ class SearchResults:
         or a card name in that language); None where it is English or not known. Not where the
         search lands on nothing: "Initiative" is French First Strike and 726 The Initiative."""
         best = self.best
-        exact = best is not None and best.kind in ("keyword", "card") and best.detail.startswith("exact")
-        lang = best.lang if exact and best is not None and not self.relaxed_from else None
-        return lang if lang != "en" else None
+        if best is None or self.relaxed_from or best.kind not in ("keyword", "card") or not best.detail.startswith("exact"):
+            return None
+        return best.lang if best.lang != "en" else None
 
     @property
     def total(self) -> int:

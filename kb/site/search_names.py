@@ -54,14 +54,19 @@ def cards_by_name(
     # "a" would read hundreds of candidates to find nothing more.
     if len(key) >= 3 and not any(hit.detail.startswith("exact") for hit in hits):
         # "jace vryns prodigy", "Ugins Construct": the same letters, other spacing and punctuation.
-        same = [row for row in (candidates() if candidates else name_candidates(conn, query))
-                if any(compact(name) == key for name in (row["name"], *(row["name"] or "").split(" // ")))]
+        same = same_letters(candidates() if candidates else name_candidates(conn, query), key)
         linked = [card_hit(row, fold(row["name"])) for row in with_english(conn, same) if row["oracle_id"]]
         hits += linked or [unlinked_card_hit(row["name"], row["lang"], True) for row in same]
     if not named_elsewhere and not any(hit.detail.startswith("exact") for hit in hits):
         hits += unlinked_cards_by_name(conn, query, wanted, limit)
     hits.sort(key=lambda hit: not hit.detail.startswith("exact"))
     return unique(hits)[:limit]
+
+
+def same_letters(candidates: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
+    """The candidates whose name, or one face of it, has the letters ``key`` holds (``compact``)."""
+    return [row for row in candidates
+            if any(compact(name) == key for name in (row["name"], *(row["name"] or "").split(" // ")))]
 
 
 def unique(hits: list[Hit]) -> list[Hit]:

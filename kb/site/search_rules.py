@@ -216,6 +216,11 @@ def named_rules(conn: sqlite3.Connection, query: str) -> tuple[list[str], list[s
     return glossary_rule_numbers(conn, query, current), titled_rule_numbers(conn, query, current, translated_versions(conn))
 
 
+def _is_or_under(number: str, head: str) -> bool:
+    """Whether ``number`` is ``head`` or one of its subrules ("702.37a" of "702.37")."""
+    return number == head or (number.startswith(head) and number[len(head):].isalpha())
+
+
 def rules_by_text(
     conn: sqlite3.Connection, query: str, match: str | None, about: list[str], cjk_rows: list[dict[str, Any]],
     shown: int = RULES_WINDOW, first: Collection[str] = (),
@@ -272,10 +277,9 @@ def rules_by_text(
     def order(entry: tuple[dict[str, Any], list[dict[str, Any]]]) -> tuple:
         row = entry[0]
         number = row["number"]
-        is_named = number in named or any(number.startswith(n) and number[len(n):].isalpha() for n in named)
+        is_named = any(_is_or_under(number, n) for n in named)
         # A section's rules ("726.1") and a rule's subrules ("702.37a") with it.
-        leads = any(number == n or number.startswith(n + ".") or (number.startswith(n) and number[len(n):].isalpha())
-                    for n in leading)
+        leads = any(_is_or_under(number, n) or number.startswith(n + ".") for n in leading)
         # (Leading first: 726's own rules 726.1–726.5 before the other meaning's 702.7.)
         return (not leads, not is_named, rule_number_key(number), row["lang"] != "en", row["lang"] or "")
 
