@@ -15,6 +15,7 @@ import orjson
 from datasette.utils.asgi import Response
 
 from kb.site import (
+    card_lookup,
     card_page,
     contents_page,
     diff_page,
@@ -177,7 +178,7 @@ async def card_by_name(datasette, request):
 
 def card_by_name_data(conn: sqlite3.Connection, name: str) -> tuple[str | None, dict[str, Any] | None]:
     """The Oracle id a name leads to, or the page of a card known only by that name."""
-    found = card_page.find_card(conn, name)
+    found = card_lookup.find_card(conn, name)
     if found is None:
         return None, None
     if found.get("oracle_id"):

@@ -641,7 +641,7 @@ def test_a_comparison_of_two_versions_follows_the_file(snapshot_db, tmp_path) ->
 def test_a_search_registers_no_function_on_its_connection(snapshot_db) -> None:
     """Registering a function expires every statement the connection has prepared: a search that
     did so prepared all its statements again each time (~9 % of its CPU)."""
-    from kb.site.card_page import find_card
+    from kb.site.card_lookup import find_card
 
     class Registering(sqlite3.Connection):
         def create_function(self, *args, **kwargs):  # type: ignore[no-untyped-def]

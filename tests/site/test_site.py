@@ -1276,7 +1276,7 @@ def test_the_newest_rulings_are_read_in_order_from_an_index(snapshot_conn) -> No
 def test_a_name_no_card_has_is_looked_up_by_index_not_by_scanning_every_record(snapshot_conn) -> None:
     """``/card?name=`` with a typo ends among the names documents printed (``card_name_records``):
     scanned, that was 40 ms a miss at a million rulings' card data."""
-    from kb.site.card_page import find_card
+    from kb.site.card_lookup import find_card
 
     plans: list[str] = []
     statements: list[str] = []
