@@ -109,9 +109,21 @@ def rule_page(
         "rulings": marked_by_number(conn, rule, rulings_relying_on(conn, rule)),
         # A keyword as cards print it in other languages: a French judge who searched
         # "Piétinement" sees it on Trample's page.
-        "printed_names": printed_keywords(conn, rule["title"]) if rule.get("title") and rule["kind"] == "rule" else [],
+        "printed_names": printed_keywords(conn, title_today) if (title_today := _title_today(conn, rule, current)) else [],
         "versions": versions_of(conn, rule),
     }
+
+
+def _title_today(conn: sqlite3.Connection, rule: dict[str, Any], current: str | None) -> str | None:
+    """A keyword rule's title in the newest version, by its lineage: cards print the keyword as it
+    is named today (2024's "Totem Armor" is "Umbra Armor", the dictionary's English term)."""
+    if rule["kind"] != "rule" or not rule.get("title"):
+        return None
+    if rule.get("lineage_id") and rule["version_id"] != current:
+        today = rows(conn, "select title from rules where lineage_id = ? and version_id = ?", (rule["lineage_id"], current))
+        if today and today[0]["title"]:
+            return today[0]["title"]
+    return rule["title"]
 
 
 def nearest_heading(conn: sqlite3.Connection, number: str, version: str | None = None) -> list[Hit]:

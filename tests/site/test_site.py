@@ -605,6 +605,25 @@ async def test_a_keyword_rule_page_shows_the_keyword_as_cards_print_it(snapshot_
     assert (await snapshot_ds.client.get("/rule/702.19a.json")).json()["printed_names"] == []
 
 
+def test_a_renamed_keywords_older_page_shows_it_as_cards_print_it_today(snapshot_db, tmp_path) -> None:
+    """2024's 702.89 "Totem Armor" is "Umbra Armor" today, the English term the dictionary keys
+    printed names by: looked up by the old title, the 2024 page showed none. (The snapshot prints
+    no Umbra Armor in another language: one dictionary row is written here for the test.)"""
+    import shutil
+
+    from kb.site.rule_page import rule_page
+
+    copy = tmp_path / "kb.db"
+    shutil.copy(snapshot_db, copy)
+    conn = sqlite3.connect(copy)
+    conn.row_factory = sqlite3.Row
+    conn.execute("insert into keyword_dictionary (lang, term, term_key, en_term, rule_number, sources, printings, dissent, status)"
+                 " values ('de', 'Test-Aura', 'test-aura', 'Umbra Armor', '702.89', '[\"test\"]', 1, 0, 'single printing')")
+    page = rule_page(conn, "702.89", "en-2024-02-02")
+    assert page is not None and page["rule"]["title"] == "Totem Armor"
+    assert [(t["lang"], t["term"]) for t in page["printed_names"]] == [("de", "Test-Aura")]
+
+
 async def test_a_rule_number_not_found_offers_the_heading_it_would_sit_under(snapshot_ds) -> None:
     async def found(path: str) -> list[tuple[str, str]]:
         response = await snapshot_ds.client.get(path)
