@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import sqlite_utils
 
 from kb.store.cjk_search import CJK_LANGS, cjk_condition
+from kb.store.migrations import is_without_rowid
 from kb.store.schema import FTS_CONFIG
 
 # What a CR version is made of, as saved from its documents (derived columns such as
@@ -129,6 +130,7 @@ class ImportChanges:
         # What unresolved_card_names is made from (kb.store.derive_cards.save_unresolved_card_names):
         # the name records ("card names" above) and every card name, the ones rulings give included.
         self._flag("card_names", "card name rows", "1", "lang, name, name_key")
+        self.row_keys: dict[str, list[str]] = {}
         self.foreign_keys = self._track_foreign_keys()
 
     def touched_card_keys(self) -> set[str]:
@@ -146,28 +148,35 @@ class ImportChanges:
             " and not exists (select 1 from main.cards where cards.oracle_id = before.oracle_id)"
         )
 
-    def foreign_key_violations(self) -> list[tuple[str, int, str, int]] | None:
+    def foreign_key_violations(self) -> list[tuple[str, int | None, str, int]] | None:
         """What ``pragma foreign_key_check`` reports, (table, rowid, parent, key number), among
         the rows written and the rows pointing at removed keys: the database this import copied
         had none (every build checks its whole file), so no other row can have one. None when
         the keys could not be followed (a key of several columns, a table without rowids)."""
         if self.foreign_keys is None:
             return None
-        found: list[tuple[str, int, str, int]] = []
+        found: list[tuple[str, int | None, str, int]] = []
         for key in self.foreign_keys:
             missing = (
                 f'not exists (select 1 from main."{key.parent}" as parent'
                 f' where parent."{key.parent_column}" = child."{key.column}")'
             )
-            found += self.db.execute(
-                f'select ?, child._rowid_, ?, ? from main."{key.table}" as child'
-                f" where child._rowid_ in (select row from temp.{key.written})"
-                f' and child."{key.column}" is not null and {missing}'
-                f' union select ?, child._rowid_, ?, ? from main."{key.table}" as child'
-                f' where child."{key.column}" in (select key from temp.{key.removed}) and {missing}',
-                [key.table, key.parent, key.number] * 2,
-            ).fetchall()
-        return sorted(set(found))
+            row_key = self.row_keys[key.table]
+            # A table without rowids has none to report (foreign_key_check says null too).
+            rowid = "child._rowid_" if row_key == ["_rowid_"] else "null"
+            written = ", ".join(f"child.{column}" for column in row_key)
+            # Each row once (by its key: two rows without rowids report the same four values).
+            found += [
+                row[:4] for row in self.db.execute(
+                    f'select ?, {rowid}, ?, ?, {written} from main."{key.table}" as child'
+                    f" where ({written}) in (select * from temp.{key.written})"
+                    f' and child."{key.column}" is not null and {missing}'
+                    f' union select ?, {rowid}, ?, ?, {written} from main."{key.table}" as child'
+                    f' where child."{key.column}" in (select key from temp.{key.removed}) and {missing}',
+                    [key.table, key.parent, key.number] * 2,
+                )
+            ]
+        return sorted(found, key=lambda row: (row[0], row[1] or 0, row[2], row[3]))
 
     def make_index_again(self, table: str) -> None:
         """``table``'s full-text index is made afresh from every row at the end (``ensure_search``)
@@ -248,10 +257,11 @@ class ImportChanges:
         return mirrored
 
     def _track_foreign_keys(self) -> list[ForeignKey] | None:
-        """Temporary tables of the rowids written into each table with foreign keys
-        (``fk_written_<table>``) and of the keys removed from each key they point at
-        (``fk_removed_<table>_<column>``), kept by triggers. None (nothing tracked) for keys
-        these cannot follow: a key of several columns, a table without rowids."""
+        """Temporary tables of the rows written into each table with foreign keys
+        (``fk_written_<table>``: their rowids, or primary keys in a table without rowids) and of
+        the keys removed from each key they point at (``fk_removed_<table>_<column>``), kept by
+        triggers. None (nothing tracked) for keys these cannot follow: a key of several columns,
+        a table without rowids or primary key."""
         keys: list[ForeignKey] = []
         for table in self.db.table_names():
             for number, seq, parent, column, parent_column, *_rest in self.db.execute(
@@ -262,14 +272,16 @@ class ImportChanges:
                 if parent_column is None:  # a key naming no column is the parent's primary key
                     parent_column = self.db.table(parent).pks[0]
                 keys.append(ForeignKey(table, column, parent, parent_column, number))
-        if any("without rowid" in " ".join((self.db[key.table].schema or "").lower().split()) for key in keys):
-            return None
         for table in sorted({key.table for key in keys}):
+            # _rowid_, not rowid: rulings has a column of that name (its search index's key).
+            self.row_keys[table] = list(self.db.table(table).pks) if is_without_rowid(self.db, table) else ["_rowid_"]
+            if "rowid" in self.row_keys[table]:  # sqlite-utils' name for "no primary key"
+                return None
             written = written_rows_table(table)
             self.db.execute(f"drop table if exists temp.{written}")
-            self.db.execute(f"create temp table {written} (row integer)")
-            # _rowid_, not rowid: rulings has a column of that name (its search index's key).
-            record = f"insert into {written} (row) values (new._rowid_)"
+            self.db.execute(f"create temp table {written} ({', '.join(f'k{n}' for n in range(len(self.row_keys[table])))})")
+            values = ", ".join(f"new.{column}" for column in self.row_keys[table])
+            record = f"insert into {written} values ({values})"
             self._trigger(f"changes_fk_{table}_insert", "insert", table, "", record)
             self._trigger(f"changes_fk_{table}_update", "update", table, "", record)
         for parent, column in sorted({(key.parent, key.parent_column) for key in keys}):

@@ -19,7 +19,18 @@ def create_declared_table(db: sqlite_utils.Database, name: str) -> None:
     """Table ``name`` as ``TABLES`` declares it, unless the database has it: what m001 makes on a
     new database and later migrations give databases made before the table was declared."""
     spec = TABLES[name]
-    db.table(name).create(spec["columns"], pk=spec["pk"], foreign_keys=spec.get("foreign_keys"), if_not_exists=True)
+    if not spec.get("without_rowid"):
+        db.table(name).create(spec["columns"], pk=spec["pk"], foreign_keys=spec.get("foreign_keys"), if_not_exists=True)
+        return
+    if db[name].exists():
+        return
+    # sqlite-utils writes no WITHOUT ROWID clause: its statement, with the clause added.
+    sql = db.create_table_sql(name, spec["columns"], pk=spec["pk"], foreign_keys=spec.get("foreign_keys"))
+    db.execute(sql.rstrip().rstrip(";") + " WITHOUT ROWID")
+
+
+def is_without_rowid(db: sqlite_utils.Database, table: str) -> bool:
+    return "without rowid" in " ".join((db[table].schema or "").lower().split())
 
 
 def add_missing_column(db: sqlite_utils.Database, table: str, column: str, kind: type) -> bool:
@@ -189,3 +200,20 @@ def m019_ruling_rules_number_uncertain(db: sqlite_utils.Database) -> None:
 def m020_rulings_reworded_as(db: sqlite_utils.Database) -> None:
     """rulings.reworded_as on older databases: empty (an earlier wording was not kept before)."""
     add_missing_column(db, "rulings", "reworded_as", int)
+
+
+@migrations()
+def m021_ruling_sightings_without_rowid(db: sqlite_utils.Database) -> None:
+    """ruling_sightings stored by its key alone on older databases: the table made again, every
+    row kept (its index by document is made again by ``ensure_db_shape``)."""
+    if not db["ruling_sightings"].exists() or is_without_rowid(db, "ruling_sightings"):
+        return
+    db.execute("alter table ruling_sightings rename to ruling_sightings_with_rowid")
+    create_declared_table(db, "ruling_sightings")
+    kept = [c.name for c in db["ruling_sightings_with_rowid"].columns if c.name in TABLES["ruling_sightings"]["columns"]]
+    listed = ", ".join(f'"{name}"' for name in kept)
+    db.execute(
+        f"insert into ruling_sightings ({listed}) select {listed} from ruling_sightings_with_rowid"
+        " order by ruling_id, document_id, position"
+    )
+    db.execute("drop table ruling_sightings_with_rowid")

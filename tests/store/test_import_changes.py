@@ -151,12 +151,33 @@ def test_broken_references_are_found_where_the_import_wrote_them_as_the_whole_ch
     db.execute("insert or replace into cards (oracle_id, name) values ('a', 'A')")
     changes.stop()
     whole = sorted(tuple(row) for row in db.execute("pragma foreign_key_check"))
+    # Sightings are stored without rowids: the check names none for them.
     assert whole == [
         ("ruling_records", 100, "documents", 0), ("ruling_records", 101, "documents", 0),
-        ("ruling_sightings", 1, "documents", 0), ("ruling_sightings", 2, "rulings", 1),
+        ("ruling_sightings", None, "documents", 0), ("ruling_sightings", None, "rulings", 1),
         ("rulings", 11, "cards", 0), ("rulings", 12, "cards", 0),
     ]
     assert changes.foreign_key_violations() == whole
+
+
+def test_rows_stored_without_rowids_are_followed_by_their_keys_each_broken_row_once() -> None:
+    db = built()
+    db["cards"].insert_all([{"oracle_id": "a", "name": "A"}, {"oracle_id": "b", "name": "B"}])
+    changes = ImportChanges(db)
+    # Two sightings of one missing document: the whole check lists two rows with the same four
+    # values (no rowid to tell them apart), and so must the import's.
+    db.execute("insert into ruling_sightings (ruling_id, document_id, position) values (10, 9, 0), (11, 9, 4)")
+    db.execute("insert into ruling_sightings (ruling_id, document_id, position) values (10, 1, 2)")  # sound
+    changes.stop()
+    whole = sorted(tuple(row) for row in db.execute("pragma foreign_key_check"))
+    assert whole == [("ruling_sightings", None, "documents", 0)] * 2
+    assert changes.foreign_key_violations() == whole
+    plan = " ".join(row[3] for row in db.execute(
+        "explain query plan select 1 from ruling_sightings as child"
+        " where (child.ruling_id, child.document_id, child.position) in (select * from temp.fk_written_ruling_sightings)"
+    ))
+    # Each written row found by its key (through the key or an index holding it), never a scan.
+    assert "SEARCH child USING" in plan and "=? AND" in plan and "SCAN child" not in plan, plan
 
 
 def test_keys_the_triggers_cannot_follow_fall_back_to_the_whole_check() -> None:

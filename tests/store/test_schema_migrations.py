@@ -1,6 +1,7 @@
 """Older databases are brought to today's shape: m008 adds rule_lineage_links, m009 renames a status, m011 adds glossary lineages,
 m012 copies each ruling's date into ruling_rules, m013 drops the index of ruling_rules by status alone,
-m015 and m016 add the column that says a rule was paired by its number alone."""
+m015 and m016 add the column that says a rule was paired by its number alone, m021 stores
+ruling_sightings by its key alone."""
 from __future__ import annotations
 
 import sqlite_utils
@@ -82,6 +83,32 @@ def test_pairings_by_number_alone_are_not_recorded_in_older_rows() -> None:
     assert [row["paired_by_number"] for row in db["ruling_rules"].rows] == [None]
     assert set(db["cr_changes"].columns_dict) == set(TABLES["cr_changes"]["columns"])
     assert set(db["ruling_rules"].columns_dict) == set(TABLES["ruling_rules"]["columns"])
+
+
+def test_sightings_with_rowids_are_stored_again_by_their_key_alone_every_row_kept() -> None:
+    from kb.store.migrations import is_without_rowid
+    from kb.store.schema import ensure_db_shape
+
+    db = sqlite_utils.Database(memory=True)
+    migrations.apply(db, stop_before="m021_ruling_sightings_without_rowid")
+    # As a database made before m021 has it: a rowid table, its index by document.
+    db.execute("drop table ruling_sightings")
+    spec = TABLES["ruling_sightings"]
+    db.table("ruling_sightings").create(spec["columns"], pk=spec["pk"], foreign_keys=spec["foreign_keys"])
+    db["ruling_sightings"].create_index(["document_id"])
+    rows = [
+        {"ruling_id": 7, "document_id": 2, "position": 1, "raw_date": "2024-01-12", "source_as_seen": "wotc", "text_as_seen": None},
+        {"ruling_id": 3, "document_id": 2, "position": 0, "raw_date": "12/01/2024", "source_as_seen": None, "text_as_seen": "Vol."},
+    ]
+    db["ruling_sightings"].insert_all(rows)
+    assert not is_without_rowid(db, "ruling_sightings")
+    ensure_db_shape(db, search=False)
+    assert is_without_rowid(db, "ruling_sightings")
+    assert list(db["ruling_sightings"].rows) == sorted(rows, key=lambda row: row["ruling_id"])
+    assert db["ruling_sightings"].pks == ["ruling_id", "document_id", "position"]
+    indexes = {index.name for index in db["ruling_sightings"].indexes}
+    assert "idx_ruling_sightings_document_id" in indexes
+    assert db.execute("select count(*) from sqlite_master where name like '%with_rowid%'").fetchone()[0] == 0
 
 
 def test_a_new_file_is_shaped_as_every_migration_shapes_one(tmp_path) -> None:  # type: ignore[no-untyped-def]
