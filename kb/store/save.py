@@ -136,7 +136,7 @@ def save_quality_issue(
         "insert or replace into quality_issues (id, kind, detail, document_id, ruling_id, rule_id, record_id)"
         " values (?,?,?,?,?,?,?)",
         [
-            stable_id("issue", issue.kind, issue.detail, document_id, ruling_id, rule_id),
+            stable_id("issue", issue.kind, _detail_from_any_folder(db, issue.detail, document_id), document_id, ruling_id, rule_id),
             issue.kind,
             issue.detail,
             document_id,
@@ -145,6 +145,18 @@ def save_quality_issue(
             record_id,
         ],
     )
+
+
+def _detail_from_any_folder(db: sqlite_utils.Database, detail: str, document_id: int | None) -> str:
+    """The detail as the issue's id reads it: its document's path as typed ("data/snapshot/…",
+    an absolute path, a raw store's folder) is the file's name, as in the document's own id
+    (``document_id_for``), so the same file read from another folder keeps its issues' ids."""
+    if document_id is None or not detail:
+        return detail
+    row = db.execute("select path from documents where id = ?", [document_id]).fetchone()
+    if row is None or not row[0] or row[0] not in detail:
+        return detail
+    return detail.replace(row[0], PurePath(row[0]).name)
 
 
 def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_id: int) -> None:

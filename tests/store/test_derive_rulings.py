@@ -197,10 +197,14 @@ def test_a_page_naming_no_card_gives_the_same_ruling_ids_from_any_folder_or_copy
     from kb.build.inputs import path_inputs
     from kb.store.save import document_id_for
 
+    issue_ids: dict[str, set[int]] = {}
+
     def ruling_ids(*pages: Path) -> set[int]:
         db_path = tmp_path / f"kb-{len(list(tmp_path.iterdir()))}.db"
         run_import(db_path, *pages, source="page-capture")
-        return {row[0] for row in sqlite_utils.Database(db_path).execute("select id from rulings")}
+        db = sqlite_utils.Database(db_path)
+        issue_ids[db_path.name] = {row[0] for row in db.execute("select id from quality_issues")}
+        return {row[0] for row in db.execute("select id from rulings")}
 
     first = ruling_ids(FRENCH_PAGE)
     assert len(first) == 16
@@ -209,6 +213,9 @@ def test_a_page_naming_no_card_gives_the_same_ruling_ids_from_any_folder_or_copy
     moved = elsewhere / FRENCH_PAGE.name
     moved.write_bytes(FRENCH_PAGE.read_bytes())
     assert ruling_ids(moved) == first
+    # Its issues too ("<the path typed>: ruling 16 names no card"), though each says its path.
+    first_issues, moved_issues = issue_ids.values()
+    assert len(first_issues) >= 16 and moved_issues == first_issues
     copied = elsewhere / "copy.txt"
     copied.write_bytes(FRENCH_PAGE.read_bytes() + b"\n")
     assert ruling_ids(FRENCH_PAGE, copied) == first  # 16 rulings, each seen on both pages
