@@ -12,6 +12,7 @@ import json
 
 import sqlite_utils
 
+from kb.link.keyword_actions import ClauseEvidence, action_titles, clause_starts
 from kb.link.keywords import (
     Keyword,
     PrintedKeyword,
@@ -53,9 +54,13 @@ def observations(db: sqlite_utils.Database, titles: dict[str, tuple[str, str]]) 
 
     Reprints print the same text: each (language, printed text, Oracle text) is mined once and
     its terms given to every printing of it (``mine_printing`` only copies the printing's id and
-    source into what it finds). The 1M bench's 300k localized printings hold 3,410 such texts."""
+    source into what it finds). The 1M bench's 300k localized printings hold 3,410 such texts.
+    Keyword actions inside sentences are weighed over every printing at once
+    (``kb.link.keyword_actions``)."""
     found: list[PrintedKeyword] = []
     mined: dict[tuple[str, str, str], list[tuple[str, str, str]]] = {}
+    clauses: dict[tuple[str, str, str], list[tuple[str, tuple[str, str] | None]]] = {}
+    actions, evidence = action_titles(titles), ClauseEvidence()
     cursor = db.execute(
         """select printings.id, printings.lang, printings.printed_text, cards.oracle_text,
             documents.source_id
@@ -65,16 +70,20 @@ def observations(db: sqlite_utils.Database, titles: dict[str, tuple[str, str]]) 
             and cards.oracle_text is not null"""
     )
     for printing_id, lang, printed, oracle, source in cursor:
-        terms = mined.get((lang, printed, oracle))
+        text = (lang, printed, oracle)
+        terms = mined.get(text)
         if terms is None:
             if len(mined) >= MINED_TEXTS_HELD:
                 mined.clear()
-            terms = mined[(lang, printed, oracle)] = [
+                clauses.clear()
+            terms = mined[text] = [
                 (seen.term, seen.en_term, seen.rule_number) for seen in mine_printing("", lang, printed, oracle, titles, "")
             ]
+            clauses[text] = clause_starts(lang, printed, oracle, actions)
         found.extend(PrintedKeyword(lang, term, en_term, number, printing_id, source or "unknown")
                      for term, en_term, number in terms)
-    return found
+        evidence.add(printing_id, source or "unknown", lang, clauses[text])
+    return found + evidence.keywords()
 
 
 def unidentified_observations(

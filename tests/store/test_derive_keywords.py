@@ -10,8 +10,9 @@ def test_keyword_dictionary_rows_by_language(snapshot_conn: sqlite3.Connection) 
     # zhs: the Chinese CR's keyword titles and glossary (headings of two words left out); es: the Spanish
     # per-rule page (Conspirar);
     # the rest mined from printed texts of localized printings (de, es, fr, it, pt, ru: four
-    # keywords more each from MTGJSON's UGIN texts, which lost their line breaks).
-    assert counts == {"de": 10, "es": 11, "fr": 9, "it": 9, "ja": 5, "ko": 1, "pt": 5, "ru": 5, "zhs": 235, "zht": 1}
+    # keywords more each from MTGJSON's UGIN texts, which lost their line breaks, and the action
+    # Manifest, printed inside their sentences).
+    assert counts == {"de": 11, "es": 12, "fr": 10, "it": 10, "ja": 5, "ko": 1, "pt": 6, "ru": 6, "zhs": 235, "zht": 1}
 
 
 def test_mtgjson_texts_that_lost_their_line_breaks_give_their_keywords(snapshot_conn: sqlite3.Connection) -> None:
@@ -41,6 +42,14 @@ def test_mtgjson_texts_that_lost_their_line_breaks_give_their_keywords(snapshot_
         ("it", "Attacco improvviso", "First Strike", "702.7", ["mtgjson"], 1, "single printing"),
         ("pt", "Iniciativa", "First Strike", "702.7", ["mtgjson"], 1, "single printing"),
         ("ru", "Первый удар", "First Strike", "702.7", ["mtgjson"], 1, "single printing"),
+        # The action where a sentence or clause of nine cards begins with it
+        # (tests/link/test_keyword_actions.py).
+        ("de", "Manifestiere", "Manifest", "701.40", ["mtgjson"], 4, "agreed"),
+        ("es", "Manifiesta", "Manifest", "701.40", ["mtgjson"], 8, "agreed"),
+        ("fr", "Manifestez", "Manifest", "701.40", ["mtgjson"], 8, "agreed"),
+        ("it", "Manifesta", "Manifest", "701.40", ["mtgjson"], 8, "agreed"),
+        ("pt", "Manifeste", "Manifest", "701.40", ["mtgjson"], 4, "agreed"),
+        ("ru", "Воплотите", "Manifest", "701.40", ["mtgjson"], 7, "agreed"),
         # Six printings each: Watcher of the Roost, Mystic of the Hidden Way, Grim Haruspex,
         # Ruthless Ripper, Ainok Tracker, Jeering Instigator.
         ("de", "Morph", "Morph", "702.37", ["mtgjson"], 6, "agreed"),
@@ -130,8 +139,9 @@ def test_every_entry_names_todays_rule_of_its_keyword(snapshot_conn: sqlite3.Con
         """select title, number from rules where kind = 'rule' and version_id =
             (select id from cr_versions where lang = 'en' order by effective_date desc limit 1)"""
     ).fetchall())
-    # 265 before: 3 headings of two words left out, 2 merged, 7 keywords with numbers; 24 from MTGJSON.
-    assert len(entries) == 291
+    # 265 before: 3 headings of two words left out, 2 merged, 7 keywords with numbers; 24 from
+    # MTGJSON's keyword lines, 6 from its sentences (Manifest).
+    assert len(entries) == 297
     assert [entry for entry in entries if today.get(entry[2]) != entry[3]] == []
     reveal = snapshot_conn.execute(
         "select rule_number from keyword_dictionary where lang = 'zhs' and term = '展示'").fetchone()
