@@ -158,6 +158,17 @@ def test_rows_2026() -> None:
     assert rules["100.1a"].parent == "100.1" and rules["100.1"].parent == "100"
 
 
+def test_keyword_headings_ending_in_a_mark_are_titles() -> None:
+    """Keyword rules whose names end in "!" or ")" were read as rules of text without a title:
+    a search or list by title missed them. The only three in the 46 English files read (every
+    other title unchanged), and a keyword section's rule of sentences still is text."""
+    rules = by_number(parsed("en-raw/2026-01-16.txt"))
+    assert [(rules[n].title, rules[n].text) for n in ("702.163", "702.179", "702.186")] == [
+        ("For Mirrodin!", ""), ("Start Your Engines!", ""), ("∞ (Infinity)", ""),
+    ]
+    assert rules["701.1"].title is None and rules["701.1"].text.startswith("Most actions described")
+
+
 def test_examples_are_not_rule_text() -> None:
     rule = by_number(parsed("en-raw/2026-01-16.txt"))["101.2"]
     assert rule.text == (

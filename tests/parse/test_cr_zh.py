@@ -43,8 +43,10 @@ def test_counts(zh):
     assert kinds == {"part": 9, "section": 144, "rule": 1127, "subrule": 1895}
     assert sum(len(rule.examples) for rule in zh.rules) == 274
     assert len(zh.glossary) == 703
-    # Headings of parts, sections and keyword/option rules.
-    assert sum(1 for rule in zh.rules if rule.title) == 396
+    # Headings of parts, sections and keyword/option rules ("702.163. 秘罗万岁！" and
+    # "702.179. 发动引擎！" among them, though a mark ends them).
+    assert sum(1 for rule in zh.rules if rule.title) == 398
+    assert [rules_by_number(zh)[n].title for n in ("702.163", "702.179")] == ["秘罗万岁！", "发动引擎！"]
 
 
 def test_keyword_rule_and_subrules(zh):

@@ -21,6 +21,7 @@ from kb.normalise.decode import decode_text
 from kb.normalise.refs import SUBRULE_LETTERS, english_cr_refs
 from kb.normalise.symbols import braced_old_codes
 from kb.parse.cr.gaps import numbering_gaps
+from kb.parse.cr.headings import is_keyword_heading
 from kb.parse.cr.txt_glossary import blank_lines_warning, is_title, parse_glossary, split_fused_terms
 from kb.parse.cr.txt_lines import Lines, logical_lines
 from kb.records import CRDocument, ParseError, Rule, TruncatedCR
@@ -356,7 +357,7 @@ def _numbered_rule(
 
 
 def _finish_rule(rule: Rule) -> None:
-    if rule.kind == "rule" and is_title(rule.text):
+    if rule.kind == "rule" and (is_title(rule.text) or is_keyword_heading(rule.section, rule.text)):
         rule.title, rule.text = rule.text, ""
     rule.refs = english_cr_refs("\n".join([rule.text, *rule.examples]))
 

@@ -19,6 +19,7 @@ from kb.normalise.dates import parse_date
 from kb.normalise.decode import decode_text
 from kb.normalise.refs import SUBRULE_LETTERS, extract_refs
 from kb.parse.cr.gaps import numbering_gaps
+from kb.parse.cr.headings import is_keyword_heading
 from kb.parse.cr.txt_glossary import blank_lines_lost
 from kb.records import CRDocument, GlossaryEntry, ParseError, Rule, TruncatedCR
 
@@ -101,7 +102,9 @@ def make_rule(number: str, text: str, number_confidence: float = 1.0) -> Rule:
     kind = rule_kind(number)
     text = text.strip()
     title = None
-    if kind in ("part", "section") or (kind == "rule" and looks_like_title(text)):
+    if kind in ("part", "section") or (
+        kind == "rule" and (looks_like_title(text) or is_keyword_heading(rule_section(number), text))
+    ):
         title, text = text, ""
     return Rule(
         number=number,
