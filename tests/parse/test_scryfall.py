@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from kb.parse.rulings import scryfall
-from kb.records import CardFace, CardName, ParseError, RulingRecord
+from kb.records import FACE_TEXT_SEPARATOR, CardFace, CardName, ParseError, RulingRecord
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "scryfall"
 API = FIXTURES / "api-2025-11-01"
@@ -129,9 +129,17 @@ def test_single_card_objects() -> None:
         "Jace, Vryn's Prodigy // Jace, Telepath Unbound", JACE_ORACLE, "en", "{1}{U}"
     )
     okaun = scryfall.parse(read(API / "card-94eea6e3-okaun-eye-of-chaos-okaun-eye-of-chaos.json"), "okaun")
-    # Reversible cards carry oracle_id only on their faces.
-    assert okaun.cards[0].oracle_id == "7dec219b-96d1-4d4c-b3ac-15eda9d2ccc6"
-    assert [n.name for n in okaun.card_names] == ["Okaun, Eye of Chaos // Okaun, Eye of Chaos", "Okaun, Eye of Chaos"]
+    # Reversible cards carry oracle_id only on their faces. This one prints one card on both
+    # sides ("Okaun, Eye of Chaos // Okaun, Eye of Chaos"): it is read as a printing of that card,
+    # its name, cost, type line and text once (joined, cards.name was the doubled name).
+    card = okaun.cards[0]
+    assert card.oracle_id == "7dec219b-96d1-4d4c-b3ac-15eda9d2ccc6"
+    assert (card.name, card.mana_cost, card.type_line, card.faces, card.card_faces, card.layout) == (
+        "Okaun, Eye of Chaos", "{4}{R}", "Legendary Creature — Cyclops Berserker", [], [], "reversible_card",
+    )
+    assert card.oracle_text is not None and card.oracle_text.startswith("Partner with Zndrsplt, Eye of Wisdom")
+    assert FACE_TEXT_SEPARATOR not in card.oracle_text
+    assert [n.name for n in okaun.card_names] == ["Okaun, Eye of Chaos"]
 
 
 def test_each_face_keeps_its_own_cost_type_line_and_text() -> None:

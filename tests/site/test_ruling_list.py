@@ -56,7 +56,7 @@ def test_quotes_in_a_ruling_are_escaped_once(snapshot_conn: sqlite3.Connection) 
     html = str(ruling_items_html([partner], "702.124"))
     assert html.startswith(
         '\n    <li><a href="/card/502849a6-8e65-40f3-b348-a41c4f939768#ruling-106131826719571058">'
-        "Zndrsplt, Eye of Wisdom // Zndrsplt, Eye of Wisdom</a>\n      <time>2018-06-08</time>"
+        "Zndrsplt, Eye of Wisdom</a>\n      <time>2018-06-08</time>"
         ' <span class="tag">names this keyword (as 702.123 in the Comprehensive Rules of 2018-06-08)</span>\n'
         "      <div>&quot;Partner with [name]&quot; represents two abilities."
     )

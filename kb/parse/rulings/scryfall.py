@@ -30,7 +30,13 @@ from kb.parse.rulings.scryfall_listing import list_items as _list_items
 from kb.parse.rulings.scryfall_listing import load_json as _load_json
 from kb.parse.rulings.scryfall_listing import parse_bulk_listing as parse_bulk_listing
 from kb.parse.rulings.scryfall_listing import parse_symbology as parse_symbology
-from kb.parse.rulings.scryfall_shape import check_card_fields, check_ruling_fields, faces_of, oracle_id_of
+from kb.parse.rulings.scryfall_shape import (
+    as_one_sided,
+    check_card_fields,
+    check_ruling_fields,
+    faces_of,
+    oracle_id_of,
+)
 from kb.records import (
     FACE_SEPARATOR,
     FACE_TEXT_SEPARATOR,
@@ -167,6 +173,7 @@ def _text(value: str | None) -> str | None:
 
 def card_from_object(card: dict[str, Any]) -> CardRecord:
     """One Scryfall ``card`` object (one printing in one language) as a CardRecord."""
+    card = as_one_sided(card)
     multiverse_ids = card.get("multiverse_ids") or []
     return CardRecord(
         name=card["name"],
@@ -216,6 +223,7 @@ def names_of_card(card: dict[str, Any]) -> list[CardName]:
     printing, not the card's name). Other languages give ``printed_name``, which multi-face
     cards keep only inside ``card_faces``.
     """
+    card = as_one_sided(card)
     lang = card["lang"]
     oracle_id = oracle_id_of(card)
     faces = faces_of(card)

@@ -54,6 +54,27 @@ def faces_of(card: dict[str, Any]) -> list[dict[str, Any]]:
     return card.get("card_faces") or []
 
 
+# What a face of a reversible printing says of its card, where both sides are one card.
+ONE_CARD_FIELDS = ("name", "oracle_id", "oracle_text", "type_line", "mana_cost", "printed_name", "printed_text",
+                   "printed_type_line")
+
+
+def as_one_sided(card: dict[str, Any]) -> dict[str, Any]:
+    """A reversible printing of one card on both sides (Secret Lair's "Okaun, Eye of Chaos //
+    Okaun, Eye of Chaos", its oracle id on each face) as a printing of that card: the card's
+    name, Oracle text, type line and cost once. Joined from both faces, cards.name was the
+    doubled name, which no search by the card's name finds, and its text twice."""
+    faces = faces_of(card)
+    if card.get("layout") != "reversible_card" or len(faces) < 2:
+        return card
+    first = faces[0]
+    if any(face.get("name") != first.get("name") or face.get("oracle_id") != first.get("oracle_id") for face in faces):
+        return card
+    one = {key: value for key, value in card.items() if key != "card_faces"}
+    one.update({key: first[key] for key in ONE_CARD_FIELDS if first.get(key) is not None})
+    return one
+
+
 def oracle_id_of(card: dict[str, Any]) -> str | None:
     # Reversible cards carry oracle_id only on their faces.
     return card.get("oracle_id") or next((f["oracle_id"] for f in faces_of(card) if f.get("oracle_id")), None)
