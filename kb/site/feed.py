@@ -13,6 +13,7 @@ from kb.site.search import (
     rows,
 )
 from kb.site.search_names import display_name
+from kb.store.schema import ruling_card_name
 
 # The feed covers this many weeks before the newest ruling or rules version we hold: a fetch
 # date says when we saw a ruling, not that it is new, so old rulings stay out.
@@ -31,8 +32,9 @@ def recent_changes(conn: sqlite3.Connection, limit: int = 50) -> list[dict[str, 
     entries = []
     for row in rows(
         conn,
-        """select rulings.id, rulings.oracle_id, rulings.card_name, rulings.text, rulings.source,
-            rulings.published_at, rulings.published_at as seen, cards.name as english
+        f"""select rulings.id, rulings.oracle_id, rulings.card_name, rulings.text, rulings.source,
+            rulings.published_at, rulings.published_at as seen,
+            {ruling_card_name()} as english
         from rulings left join cards on cards.oracle_id = rulings.oracle_id
         where rulings.published_at >= ?
         order by rulings.published_at desc, rulings.id limit ?""",

@@ -9,6 +9,7 @@ from typing import Any
 from kb.store.carry_cr import READ_ORDER_TABLE
 from kb.store.columns import TABLE_DESCRIPTIONS, column_description
 from kb.store.derive_history import HISTORY_QUERIES
+from kb.store.schema import ruling_card_name
 from kb.store.search_terms import TERMS_TABLE
 from kb.store.tables import TABLES
 
@@ -105,7 +106,7 @@ order by card, rulings.position""",
     },
     "search_rulings": {
         "title": "Search ruling text",
-        "sql": f"""select rulings.published_at, coalesce(cards.name, rulings.card_name) as card,
+        "sql": f"""select rulings.published_at, {ruling_card_name()} as card,
   hits.snippet, rulings.id
 from (select rowid, rank, snippet(rulings_fts, 0, '[', ']', '…', 24) as snippet from rulings_fts
   where rulings_fts match {FTS_Q} limit {CANNED_SEARCH_WINDOW}) as hits
@@ -143,7 +144,7 @@ where rule_links.status != 'same' order by tr.version_id, tr.position""",
     "rulings_by_any_name": {
         "title": "Rulings of a card by any-language name, including cards not yet linked",
         "description": "Like 'rulings of a card', but also finds rulings a localized page printed for a card that is not in the card data yet (e.g. Tödliches Komplott).",
-        "sql": f"""select coalesce(cards.name, rulings.card_name) as card, rulings.oracle_id is not null as linked,
+        "sql": f"""select {ruling_card_name()} as card, rulings.oracle_id is not null as linked,
   rulings.published_at, rulings.source, rulings.text
 from rulings left join cards on cards.oracle_id = rulings.oracle_id
 where rulings.oracle_id in (
@@ -164,8 +165,8 @@ order by lang, document_id limit 1000""",
     "new_rulings": {
         "title": "Newest rulings",
         "description": "By first_seen (when our sources first showed them), else by publication date. Also as a feed: /changes.atom",
-        "sql": """select coalesce(rulings.first_seen, rulings.published_at) as seen, rulings.published_at,
-  coalesce(cards.name, rulings.card_name) as card, rulings.source, rulings.text
+        "sql": f"""select coalesce(rulings.first_seen, rulings.published_at) as seen, rulings.published_at,
+  {ruling_card_name()} as card, rulings.source, rulings.text
 from rulings left join cards on cards.oracle_id = rulings.oracle_id
 order by seen desc limit 100""",
     },

@@ -8,6 +8,7 @@ from typing import Any
 from kb.site.search import bounded_count, rows, table_exists
 from kb.site.search_db import newest_ruling_ids
 from kb.store import derive_lineage
+from kb.store.schema import ruling_card_name
 
 # More rulings than this relying on one rule: read rulings newest first instead of sorting them.
 BUSY_RULE_RULINGS = 2000
@@ -59,7 +60,7 @@ def rulings_relying_on(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[d
         where = unindexed
     return _once_each(rows(
         conn,
-        f"""select distinct rulings.id, rulings.oracle_id, coalesce(cards.name, rulings.card_name) as card,
+        f"""select distinct rulings.id, rulings.oracle_id, {ruling_card_name()} as card,
             rulings.published_at, rulings.text, ruling_rules.method, ruling_rules.rule_number,
             ruling_rules.version_id, ruling_rules.confidence
         from ruling_rules join rulings on rulings.id = ruling_rules.ruling_id

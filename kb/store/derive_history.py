@@ -25,7 +25,7 @@ from kb.records import CRDocument, Rule
 from kb.store.bulk_indexes import indexes_made_after
 from kb.store.derive_cr_links import load_cr_document
 from kb.store.derive_lineage import by_number_steps, save_glossary_lineages, save_lineage_links, save_lineages
-from kb.store.schema import stable_id
+from kb.store.schema import ruling_card_name, stable_id
 from kb.store.version_losses import report_version_losses
 
 # Canned queries for the Datasette metadata (merged by the owner of kb/metadata.py). A date is
@@ -87,9 +87,9 @@ order by new_version_id""",
     },
 }
 
-CITATIONS_TO_CHECK_VIEW = """
+CITATIONS_TO_CHECK_VIEW = f"""
 select rr.ruling_id, rulings.published_at, rulings.card_name,
-    coalesce(cards.name, rulings.card_name) as card, rulings.text as ruling_text,
+    {ruling_card_name()} as card, rulings.text as ruling_text,
     rr.rule_number as cited_number, rr.version_id as cited_version, rr.status, rr.paired_by_number, rr.number_uncertain,
     rr.current_number, cited.title as cited_title, cited.text as cited_text,
     now.title as current_title, now.text as current_text

@@ -119,6 +119,18 @@ PARTIAL_INDEXES: list[tuple[str, str, list[str], str]] = [
     ("idx_ruling_rules_number_uncertain", "ruling_rules", ["method"], "number_uncertain = 1"),
 ]
 
+def ruling_card_name(card_data_name: str = "cards.name") -> str:
+    """A ruling's card by its English name, in SQL: its card data's (``card_data_name``: the
+    joined ``cards.name``, or a subquery where a view must not join); else, until card data is
+    imported, the name the card's own rulings call it by (card_names, source "rulings":
+    "Deathrite Shaman"); else the name a page printed beside a ruling of a card not identified
+    yet. Views and queries that read cards.name alone listed such cards without a name."""
+    return (
+        f"coalesce({card_data_name}, (select min(known.name) from card_names as known"
+        " where known.oracle_id = rulings.oracle_id and known.lang = 'en'), rulings.card_name)"
+    )
+
+
 # Indexes of an expression: (name, table, expression).
 EXPRESSION_INDEXES: list[tuple[str, str, str]] = [
     # The newest rulings as our sources first showed them, else by date (the "new_rulings"
@@ -177,9 +189,9 @@ VIEWS: dict[str, str] = {
             ruling_records.ruling_id
         from ruling_records
     """,
-    "rulings_with_cards": """
+    "rulings_with_cards": f"""
         select rulings.id, rulings.oracle_id,
-            coalesce((select cards.name from cards where cards.oracle_id = rulings.oracle_id), rulings.card_name) as card,
+            {ruling_card_name("(select cards.name from cards where cards.oracle_id = rulings.oracle_id)")} as card,
             rulings.published_at, rulings.source, rulings.text, rulings.position
         from rulings
     """,
