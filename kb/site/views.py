@@ -162,7 +162,8 @@ async def card_by_name(datasette, request):
     if not name:
         return await not_found(datasette, request, "Give a card name: /card?name=…", wants_json(request, json))
     oracle_id, page = await run(datasette, card_by_name_data, name)
-    suffix = ".json" if json else ""
+    # To the JSON form however JSON was asked for: "?_format=json" led a client to the HTML page.
+    suffix = ".json" if wants_json(request, json) else ""
     if oracle_id:
         return Response.redirect(f"/card/{oracle_id}{suffix}")
     if page and "redirect" in page:
@@ -210,8 +211,9 @@ async def rule(datasette, request):
         if english:
             to_number, to_version = english
             suffix = f"?version={quote(to_version)}" if to_version else ""
-            anchor = "" if json else f"#r-{quote(to_number)}"
-            return Response.redirect(f"/rule/{quote(to_number)}{json or ''}{suffix}{anchor}")
+            as_json = wants_json(request, json)
+            anchor = "" if as_json else f"#r-{quote(to_number)}"
+            return Response.redirect(f"/rule/{quote(to_number)}{'.json' if as_json else ''}{suffix}{anchor}")
     page = await run(datasette, rule_page.rule_page, number, version, from_version)
     where = f" in {version}" if version else ""
     if page is None:

@@ -419,6 +419,21 @@ async def test_card_by_any_language_name_redirects(snapshot_ds) -> None:
     assert response.headers["location"] == f"/card/{JACE}"
 
 
+async def test_a_redirect_asked_for_as_json_leads_to_json(snapshot_ds) -> None:
+    """api.md: "?_format=json works on every page with a JSON column". Redirected, such a request
+    landed on the HTML page (the .json forms redirected to JSON already)."""
+    for url, location in [
+        ("/card?name=Phelddagrif&_format=json", f"/card/{PHELDDAGRIF}.json"),
+        ("/card?name=" + quote("oiseaux de paradis") + "&_format=json", "/card.json?name=" + quote("Paradiesvögel")),
+        ("/rule/702.78?version=zhs-2025-02-07&_format=json", "/rule/702.78.json?version=en-2025-02-07"),
+        ("/rule/702.78.json?version=zhs-2025-02-07", "/rule/702.78.json?version=en-2025-02-07"),
+    ]:
+        response = await snapshot_ds.client.get(url)
+        assert (response.status_code, response.headers["location"]) == (302, location), url
+    html = await snapshot_ds.client.get("/rule/702.78?version=zhs-2025-02-07")
+    assert html.headers["location"] == "/rule/702.78?version=en-2025-02-07#r-702.78"
+
+
 async def test_card_known_only_by_its_german_name(snapshot_ds) -> None:
     response = await snapshot_ds.client.get(KOMPLOTT)
     assert response.status_code == 200
