@@ -158,8 +158,9 @@ limit 500""",
     },
     "stale_ruling_translations": {
         "title": "Ruling translations that are not (yet) linked to an English ruling",
+        "description": "Not the English rulings a page announced in another language (status untranslated): each is linked to its ruling.",
         "sql": """select lang, method, status, raw_date, card_name, text, document_id
-from ruling_translations where status != 'linked' or ruling_id is null
+from ruling_translations where ruling_id is null or status not in ('linked', 'untranslated')
 order by lang, document_id limit 1000""",
     },
     "new_rulings": {

@@ -241,7 +241,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "card_name": "For rulings whose card is not yet known: the name the page gave",
         "card_name_lang": "Language of that name",
         "source": "wotc (Wizards) or scryfall (Scryfall's own notes)",
-        "source_inferred": "1 when no source said who wrote it (Gatherer, MTGJSON) and wotc was assumed",
+        "source_inferred": "1 when no source said who wrote it (MTGJSON drops Scryfall's source) and wotc was assumed; 0 where Scryfall says, or Wizards' own pages (Gatherer, release notes) print it",
         "published_at": "Date, ISO 8601",
         "text": "The best-quality text seen (symbols in braces)",
         "position": "Order among the card's rulings",

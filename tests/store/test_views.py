@@ -125,3 +125,15 @@ def test_all_card_names_holds_what_it_grouped_and_counts_without_the_name_record
     assert sum(1 for row in rows if row[0] is None) > 100  # names no card data identifies
     plan = " ".join(row[3] for row in snapshot_conn.execute("explain query plan select count(*) from all_card_names"))
     assert "card_name_records" not in plan and "records" not in plan, plan
+
+
+def test_translations_not_linked_leave_out_the_english_copies_that_are(snapshot_conn: sqlite3.Connection) -> None:
+    """The 16 English rulings of the page announced as French (status untranslated) each point at
+    their ruling: the query titled "not (yet) linked" listed them among the 817 that are not."""
+    from kb.site.metadata import CANNED_QUERIES
+
+    found = snapshot_conn.execute(CANNED_QUERIES["stale_ruling_translations"]["sql"]).fetchall()
+    statuses = snapshot_conn.execute(
+        "select status, ruling_id is null, count(*) from ruling_translations group by 1, 2 order by 1").fetchall()
+    assert statuses == [("unlinked", 1, 817), ("untranslated", 0, 16)]
+    assert len(found) == 817 and {row[2] for row in found} == {"unlinked"}
