@@ -109,6 +109,17 @@ def last_entry(conn: sqlite3.Connection, lang: str, term: str) -> dict[str, Any]
     return found[0] if found else None
 
 
+def term_in_language(conn: sqlite3.Connection, term: str, lang: str) -> str | None:
+    """The term of ``lang``'s glossary that translates the English ``term`` ("Flying" in the
+    Chinese glossary: 飞行), by the glossary links of its lineage; the newest translation's."""
+    english = find_entry(conn, newest_english_version(conn), term) or last_entry(conn, "en", term)
+    if english is None or lang == "en":
+        return None
+    found = sorted((row for row in translations_of(conn, english) if row["lang"] == lang),
+                   key=lambda row: row["date"] or "", reverse=True)
+    return found[0]["term"] if found else None
+
+
 def english_entry(conn: sqlite3.Connection, glossary_id: int) -> dict[str, Any] | None:
     found = rows(conn, """select english.id, english.term, english.text, english.version_id
         from glossary_links join glossary as english on english.id = glossary_links.en_glossary_id

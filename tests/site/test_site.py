@@ -962,6 +962,17 @@ async def test_glossary_term_page_has_rules_and_translations(snapshot_ds) -> Non
     assert (await snapshot_ds.client.get("/glossary/No%20Such%20Term")).status_code == 404
 
 
+async def test_an_english_term_asked_for_in_a_translated_glossary_leads_to_its_term_there(snapshot_ds) -> None:
+    """/glossary/Flying?lang=zhs answered 404 and offered the English page; the Chinese glossary
+    links its 飞行 to Flying."""
+    for term, translated in [("Flying", "飞行"), ("Mana Value", "法术力值"), ("Converted Mana Cost", "法术力值")]:
+        response = await snapshot_ds.client.get(f"/glossary/{quote(term)}?lang=zhs")
+        assert (response.status_code, response.headers["location"]) == (
+            302, f"/glossary/{quote(translated, safe='')}?lang=zhs"), term
+        assert (await snapshot_ds.client.get(response.headers["location"])).status_code == 200
+    assert (await snapshot_ds.client.get("/glossary/Nonsense?lang=zhs")).status_code == 404
+
+
 async def test_a_renamed_glossary_term_keeps_its_history(snapshot_ds) -> None:
     mana_value = (await snapshot_ds.client.get("/glossary/Mana%20Value")).text
     assert '<p class="kb-history-term">as “Converted Mana Cost”</p>' in mana_value
