@@ -241,6 +241,43 @@ VIEW_DESCRIPTIONS = {
     " (status: renumbered, removed, changed, unknown), beside the rule cited and the rule today.",
 }
 
+# Each view's columns: the table column it shows ("table.column", described as there), or its own
+# description.
+CARD_SHOWN = "The card's English name: its card data's, else what its own rulings call it until card data is imported, else the name printed beside a ruling of a card not identified yet"
+VIEW_COLUMNS: dict[str, dict[str, str]] = {
+    "current_rules": {column: f"rules.{column}" for column in (
+        "id", "version_id", "number", "kind", "title", "text", "parent_number", "section", "position",
+        "number_confidence", "english_title", "lineage_id")},
+    "all_card_names": {
+        "oracle_id": "The card (empty: a name a document printed whose card is not identified yet)",
+        "lang": "card_names.lang", "name": "card_names.name", "name_key": "card_names.name_key", "source": "card_names.source",
+    },
+    "ruling_records_as_printed": {
+        **{column: f"ruling_records.{column}" for column in (
+            "id", "document_id", "position", "oracle_id", "resolved_oracle_id", "card_name", "raw_date", "published_at",
+            "source", "declared_lang", "detected_lang", "method", "ruling_id")},
+        "text": "The text as the document printed it (read from its ruling where the record keeps none of its own)",
+    },
+    "rulings_with_cards": {
+        **{column: f"rulings.{column}" for column in ("id", "oracle_id", "published_at", "source", "text", "position")},
+        "card": CARD_SHOWN,
+    },
+    "citations_to_check": {
+        "ruling_id": "ruling_rules.ruling_id", "published_at": "rulings.published_at", "card_name": "rulings.card_name",
+        "card": CARD_SHOWN, "ruling_text": "The ruling's text",
+        "cited_number": "ruling_rules.rule_number", "cited_version": "ruling_rules.version_id",
+        "status": "ruling_rules.status", "paired_by_number": "ruling_rules.paired_by_number",
+        "number_uncertain": "ruling_rules.number_uncertain", "current_number": "ruling_rules.current_number",
+        "cited_title": "The cited rule's title in the version cited", "cited_text": "The cited rule's text in the version cited",
+        "current_title": "The same rule's title today", "current_text": "The same rule's text today",
+    },
+}
+
+
+def view_column_description(said: str) -> str:
+    table, dot, column = said.partition(".")
+    return column_description(table, column) if dot and table in TABLES and " " not in said else said
+
 
 def build_metadata(database: str = "kb") -> dict[str, Any]:
     tables = {
@@ -252,7 +289,10 @@ def build_metadata(database: str = "kb") -> dict[str, Any]:
         for name, spec in TABLES.items()
     }
     for view, description in VIEW_DESCRIPTIONS.items():
-        tables[view] = {"description": description}
+        tables[view] = {
+            "description": description,
+            "columns": {column: view_column_description(said) for column, said in VIEW_COLUMNS[view].items()},
+        }
     # Made by the search indexes (kb.store.search_terms), read by the search: not browsed.
     tables[TERMS_TABLE] = {
         "description": TABLE_DESCRIPTIONS[TERMS_TABLE],
