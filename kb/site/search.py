@@ -280,7 +280,9 @@ def _search(
     about += by_glossary + by_title
     # "Initiative" titles 726 The Initiative and is French for First Strike: the rule the English
     # title names leads, the French meaning's follows.
-    first = another_meaning(groups["keywords"], by_title)
+    # Likewise a rule titled as asked before the others its glossary entry cites: "infinity" is
+    # 702.186 "∞ (Infinity)", then 701.64 Harness (the entry Infinity cites both).
+    first = another_meaning(groups["keywords"], by_title) or (by_title if set(by_glossary) - set(by_title) else [])
     rules, results.counts["rules"], rules_capped = rules_by_text(
         conn, query, match, about, cjk_rule_rows(conn, cjk.get("rule", []), query), offset + size, first
     )

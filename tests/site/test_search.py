@@ -324,6 +324,9 @@ def test_the_rule_itself_before_rules_that_mention_it(snapshot_conn: sqlite3.Con
         ("the stack", "405 Stack", "Stack"),
         ("state-based action", "704 State-Based Actions", "State-Based Actions"),
         ("damage", "120 Damage", "Damage"),
+        # Titled "∞ (Infinity)"; the glossary's entry Infinity cites it and 701.64 Harness, which
+        # came first in reading order and was shown as the best match.
+        ("infinity", "702.186 ∞ (Infinity)", "Infinity"),
     ],
 )
 def test_a_section_asked_for_by_its_title_comes_first(
