@@ -14,9 +14,18 @@ def glossary_index(conn: sqlite3.Connection, lang: str = "en") -> dict[str, Any]
     """Every term of the newest glossary of ``lang``, by first letter."""
     version = newest_version(conn, lang)
     letters: dict[str, list[dict[str, Any]]] = {}
-    for row in rows(conn, "select term from glossary where version_id = ? order by term collate nocase limit 5000",
+    # A term two entries share (the Chinese glossary's 平原行者: Plainscycling and Plainswalk) is
+    # listed once for each, told apart by the English term each translates.
+    for row in rows(conn, """select glossary.term, english.term as en from glossary
+            left join glossary_links on glossary_links.glossary_id = glossary.id
+            left join glossary as english on english.id = glossary_links.en_glossary_id
+            where glossary.version_id = ? order by glossary.term collate nocase, glossary.position limit 5000""",
                     (version,)):
         letters.setdefault((row["term"][:1] or "?").upper(), []).append(row)
+    for terms in letters.values():
+        shared = {row["term"] for row in terms if sum(other["term"] == row["term"] for other in terms) > 1}
+        for row in terms:
+            row["en"] = row["en"] if row["term"] in shared and lang != "en" else None
     languages = rows(conn, """select lang, max(id) as version_id from cr_versions
         where id in (select distinct version_id from glossary) group by lang order by lang != 'en', lang""")
     return {"lang": lang, "version": version, "letters": letters, "languages": languages}
@@ -34,10 +43,13 @@ def newest_version(conn: sqlite3.Connection, lang: str) -> str | None:
     return found[0] if found else None
 
 
-def glossary_term(conn: sqlite3.Connection, term: str, lang: str = "en") -> dict[str, Any] | None:
-    """One term: its definition, the rules it points to and that use it, translations, history."""
+def glossary_term(conn: sqlite3.Connection, term: str, lang: str = "en", translating: str | None = None) -> dict[str, Any] | None:
+    """One term: its definition, the rules it points to and that use it, translations, history.
+    ``translating``: of a translated glossary's entries of that term, the one that translates
+    this English term (two Chinese entries are 平原行者)."""
     version = newest_version(conn, lang)
-    entry = find_entry(conn, version, term) or last_entry(conn, lang, term)
+    entry = (translating and entry_translating(conn, version, term, translating)) or find_entry(conn, version, term) \
+        or last_entry(conn, lang, term)
     if entry is None:
         return None
     english = entry if lang == "en" else english_entry(conn, entry["id"])
@@ -109,15 +121,29 @@ def last_entry(conn: sqlite3.Connection, lang: str, term: str) -> dict[str, Any]
     return found[0] if found else None
 
 
-def term_in_language(conn: sqlite3.Connection, term: str, lang: str) -> str | None:
+def entry_translating(conn: sqlite3.Connection, version: str | None, term: str, english_term: str) -> dict[str, Any] | None:
+    found = rows(conn, """select glossary.id, glossary.term, glossary.text, glossary.version_id
+        from glossary join glossary_links on glossary_links.glossary_id = glossary.id
+        join glossary as english on english.id = glossary_links.en_glossary_id
+        where glossary.version_id = ? and glossary.term = ? and english.term = ? collate nocase limit 1""",
+                 (version, term, english_term))
+    return found[0] if found else None
+
+
+def term_in_language(conn: sqlite3.Connection, term: str, lang: str) -> tuple[str, str | None] | None:
     """The term of ``lang``'s glossary that translates the English ``term`` ("Flying" in the
-    Chinese glossary: 飞行), by the glossary links of its lineage; the newest translation's."""
+    Chinese glossary: 飞行), by the glossary links of its lineage; the newest translation's. With
+    the English term it translates where another entry of that glossary has the same term."""
     english = find_entry(conn, newest_english_version(conn), term) or last_entry(conn, "en", term)
     if english is None or lang == "en":
         return None
     found = sorted((row for row in translations_of(conn, english) if row["lang"] == lang),
                    key=lambda row: row["date"] or "", reverse=True)
-    return found[0]["term"] if found else None
+    if not found:
+        return None
+    shared = conn.execute("select count(*) from glossary where version_id = ? and term = ?",
+                          (found[0]["version_id"], found[0]["term"])).fetchone()[0]
+    return found[0]["term"], english["term"] if shared > 1 else None
 
 
 def english_entry(conn: sqlite3.Connection, glossary_id: int) -> dict[str, Any] | None:

@@ -30,15 +30,43 @@ def cjk_rows(conn: sqlite3.Connection, query: str, limit: int) -> dict[str, list
     """
     if not table_exists(conn, "cjk_search"):
         return {}
-    needle = "".join(query.split())
-    found: dict[str, list[dict[str, Any]]] = {kind: [] for kind in CJK_KINDS}
+    words = query.split()
+    found = _cjk_rows_where(conn, *_held_as_typed(conn, " ".join(words)), limit)
+    if len(words) > 1 and not any(found.values()):
+        # Korean writes spaces between words ("최소 덱 크기"): the words as typed first; then, as
+        # Chinese and Japanese write none ("践踏 伤害"), texts that hold each word.
+        found = _cjk_rows_where(conn, *_holding_each(conn, words), limit)
+    return found
+
+
+def _held_as_typed(conn: sqlite3.Connection, needle: str) -> tuple[str, list[str]]:
     if len(needle) >= 3:
-        sql, param = "cjk_search match ?", '"' + needle.replace('"', "") + '"'
-    else:
-        sql, param = short_cjk_condition(conn, needle)
+        return "cjk_search match ?", ['"' + needle.replace('"', "") + '"']
+    sql, param = short_cjk_condition(conn, needle)
+    return sql, [param]
+
+
+def _holding_each(conn: sqlite3.Connection, words: list[str]) -> tuple[str, list[str]]:
+    """Texts holding every word: the long ones in one trigram match (FTS5 takes one per table),
+    each short one through the two-character index."""
+    long_words = [word for word in words if len(word) >= 3]
+    conditions, params = [], []
+    if long_words:
+        conditions.append("cjk_search match ?")
+        params.append(" AND ".join('"' + word.replace('"', "") + '"' for word in long_words))
+    for word in words:
+        if len(word) < 3:
+            sql, param = short_cjk_condition(conn, word)
+            conditions.append(sql)
+            params.append(param)
+    return " and ".join(conditions), params
+
+
+def _cjk_rows_where(conn: sqlite3.Connection, sql: str, params: list[str], limit: int) -> dict[str, list[dict[str, Any]]]:
+    found: dict[str, list[dict[str, Any]]] = {kind: [] for kind in CJK_KINDS}
     # One pass, each kind capped on its own: stops once every kind is full or after a bounded
     # number of matching rows, so rules cannot crowd out translations and no query scans twice.
-    cursor = conn.execute(f"select kind, key, lang, text from cjk_search where {sql} limit ?", (param, CJK_SCAN))
+    cursor = conn.execute(f"select kind, key, lang, text from cjk_search where {sql} limit ?", (*params, CJK_SCAN))
     for kind, key, lang, text in cursor:
         bucket = found.setdefault(kind, [])
         if len(bucket) < limit:

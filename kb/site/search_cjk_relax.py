@@ -44,6 +44,7 @@ CHINESE_PARTICLES = frozenset("了的吗嗎呢吧么麼和与與跟及在是会�
 # Particles that may stand alone once a piece is taken out of a word: Korean, Chinese, Japanese.
 PARTICLES_ALONE = frozenset("은 는 이 가 을 를 의 에 에서 로 으로 와 과 도 만 的 了 吗 呢 吧 和 の は が を に で と も へ".split())
 KANA = re.compile(r"[\u3040-\u309f]")  # hiragana: Japanese particles and endings
+HANGUL_WORD = re.compile(r"[\uac00-\ud7af]+")
 PIECE_AT_MOST = 12  # characters: longer runs are not looked for (card names are shorter)
 # Characters a piece holds at least, unless it is a term: two Chinese characters across a word's
 # edge ("有这" of "没有这种东西") are held by some rule as often as a word is.
@@ -123,8 +124,12 @@ def _pieces_longest_first(segment: str) -> Iterator[str]:
     if not has_cjk(segment):
         yield segment
         return
+    # Korean sets its words apart with spaces and ends them with their particles and endings:
+    # a piece is a word's beginning ("정화" of "정화하는"), never its middle ("화하는", which
+    # found 활성화하는 and 무효화하는).
+    starts = [0] if HANGUL_WORD.fullmatch(segment) else range(len(segment))
     for size in range(min(len(segment), PIECE_AT_MOST), 1, -1):
-        for start in range(len(segment) - size + 1):
+        for start in (start for start in starts if start + size <= len(segment)):
             piece = segment[start:start + size]
             if _whole_at_edges(piece):
                 yield piece

@@ -235,12 +235,14 @@ async def version(datasette, request):
 async def glossary_entry(datasette, request):
     term = unquote(request.url_vars["term"])
     lang = request.args.get("lang", "en")
-    page = await run(datasette, glossary_page.glossary_term, term, lang)
+    page = await run(datasette, glossary_page.glossary_term, term, lang, request.args.get("en") or None)
     if page is None and lang != "en":
         # An English term asked for in a translated glossary ("Flying", lang=zhs): its term there.
         translated = await run(datasette, glossary_page.term_in_language, term, lang)
         if translated:
-            return Response.redirect(f"/glossary/{quote(translated, safe='')}?lang={quote(lang)}")
+            found, english = translated
+            which = f"&en={quote(english)}" if english else ""
+            return Response.redirect(f"/glossary/{quote(found, safe='')}?lang={quote(lang)}{which}")
     if page is None:
         # A term in another form or language ("Trampel"): what the search finds it resembles.
         found = await what_it_may_mean(datasette, term, "glossary")

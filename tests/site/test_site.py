@@ -973,6 +973,20 @@ async def test_an_english_term_asked_for_in_a_translated_glossary_leads_to_its_t
     assert (await snapshot_ds.client.get("/glossary/Nonsense?lang=zhs")).status_code == 404
 
 
+async def test_two_entries_of_one_term_are_each_reached(snapshot_ds) -> None:
+    """The Chinese glossary has two entries 平原行者 (cr/zh/20250207_Zh.txt: "参见类别循环" for
+    Plainscycling, "参见地行者" for Plainswalk): the second was shown nowhere, and Plainswalk's
+    page showed the first."""
+    term = quote("平原行者", safe="")
+    for english, says in [("Plainscycling", "参见类别循环"), ("Plainswalk", "参见地行者")]:
+        response = await snapshot_ds.client.get(f"/glossary/{english}?lang=zhs")
+        assert response.headers["location"] == f"/glossary/{term}?lang=zhs&en={english}"
+        page = (await snapshot_ds.client.get(response.headers["location"])).text
+        assert says in page and english in page
+    index = (await snapshot_ds.client.get("/glossary?lang=zhs")).text
+    assert index.count(f'href="/glossary/{term}?lang=zhs&amp;en=') == 2
+
+
 async def test_a_renamed_glossary_term_keeps_its_history(snapshot_ds) -> None:
     mana_value = (await snapshot_ds.client.get("/glossary/Mana%20Value")).text
     assert '<p class="kb-history-term">as “Converted Mana Cost”</p>' in mana_value
