@@ -121,6 +121,16 @@ def last_entry(conn: sqlite3.Connection, lang: str, term: str) -> dict[str, Any]
     return found[0] if found else None
 
 
+def language_holding(conn: sqlite3.Connection, term: str) -> str | None:
+    """The language of the newest translated glossary defining ``term`` (飞行: zhs), if any."""
+    found = conn.execute(
+        """select cr_versions.lang from glossary join cr_versions on cr_versions.id = glossary.version_id
+        where glossary.term = ? and cr_versions.lang != 'en' order by cr_versions.effective_date desc limit 1""",
+        (term,),
+    ).fetchone()
+    return found[0] if found else None
+
+
 def entry_translating(conn: sqlite3.Connection, version: str | None, term: str, english_term: str) -> dict[str, Any] | None:
     found = rows(conn, """select glossary.id, glossary.term, glossary.text, glossary.version_id
         from glossary join glossary_links on glossary_links.glossary_id = glossary.id

@@ -114,6 +114,13 @@ def rule_page(
     }
 
 
+def newest_version_of(conn: sqlite3.Connection, lang: str) -> str | None:
+    """The newest CR version held in ``lang`` ("zhs" → zhs-2025-02-07), if any."""
+    found = conn.execute("select id from cr_versions where lang = ? order by effective_date desc, id desc limit 1",
+                         (lang,)).fetchone()
+    return found[0] if found else None
+
+
 def _title_today(conn: sqlite3.Connection, rule: dict[str, Any], current: str | None) -> str | None:
     """A keyword rule's title in the newest version, by its lineage: cards print the keyword as it
     is named today (2024's "Totem Armor" is "Umbra Armor", the dictionary's English term)."""

@@ -47,10 +47,18 @@ def _compact(text: str | None) -> str:
 FULL_WIDTH_ASCII = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
 
 
+# Half-width katakana ("ｼﾞｪｲｽ"), as some keyboards and old systems type it: the katakana every text
+# prints ("ジェイス").
+HALF_WIDTH_KANA = re.compile(r"[\uff61-\uff9f]+")
+# A Chinese input method's full stop between a rule number's digits: "702。19" is 702.19.
+IDEOGRAPHIC_POINT = re.compile(r"(?<=\d)。(?=\d)")
+
+
 def clean_query(raw: str | None) -> str:
-    """The query as typed, NFC, full-width ASCII as ASCII, sentinels and control characters
-    removed, length bounded."""
-    text = unicodedata.normalize("NFC", raw or "").translate(FULL_WIDTH_ASCII)
+    """The query as typed, NFC, full-width ASCII as ASCII, half-width katakana as katakana,
+    sentinels and control characters removed, length bounded."""
+    text = HALF_WIDTH_KANA.sub(lambda kana: unicodedata.normalize("NFKC", kana.group()), raw or "")
+    text = IDEOGRAPHIC_POINT.sub(".", unicodedata.normalize("NFC", text).translate(FULL_WIDTH_ASCII))
     text = "".join(char for char in text if char.isprintable() and char not in (HIT_START, HIT_END))
     return " ".join(text.split())[:200]
 

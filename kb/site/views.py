@@ -6,10 +6,11 @@ modules (``card_page``, ``rule_page``, ...) and ``search``, plain functions over
 """
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import parse_qsl, quote, unquote, urlencode
 
 import orjson
 from datasette.utils.asgi import Response
@@ -118,6 +119,10 @@ async def what_it_may_mean(datasette, query: str, kind: str) -> list[Any]:
     return [*results.groups.get(kind, []), *results.suggestions]
 
 
+# A version asked for by its language alone ("?version=zhs"): its newest version is meant.
+LANGUAGE_ONLY = re.compile(r"[a-z]{2,3}")
+
+
 # -- views --------------------------------------------------------------------------------------
 
 
@@ -204,6 +209,12 @@ async def page_response(
 async def rule(datasette, request):
     number, json = request.url_vars["number"], request.url_vars.get("json")
     version = request.args.get("version") or None
+    # "?version=zhs" (a language, not one of its versions): the language's newest version.
+    newest = await run(datasette, rule_page.newest_version_of, version) if version and LANGUAGE_ONLY.fullmatch(version) else None
+    if newest:
+        pairs = [(key, newest if key == "version" else value)
+                 for key, value in parse_qsl(request.query_string, keep_blank_values=True)]
+        return Response.redirect(f"/rule/{quote(number)}{json or ''}?{urlencode(pairs)}")
     from_version = request.args.get("from") or None  # the version drop-down: follow the rule's lineage
     if version and not from_version:
         # A translation's rule is shown beside the English rule it translates, on that rule's page.
@@ -236,6 +247,11 @@ async def glossary_entry(datasette, request):
     term = unquote(request.url_vars["term"])
     lang = request.args.get("lang", "en")
     page = await run(datasette, glossary_page.glossary_term, term, lang, request.args.get("en") or None)
+    if page is None and "lang" not in request.args:
+        # A translated glossary's term asked for without its language ("/glossary/飞行").
+        held_in = await run(datasette, glossary_page.language_holding, term)
+        if held_in:
+            return Response.redirect(f"/glossary/{quote(term, safe='')}?lang={quote(held_in)}")
     if page is None and lang != "en":
         # An English term asked for in a translated glossary ("Flying", lang=zhs): its term there.
         translated = await run(datasette, glossary_page.term_in_language, term, lang)

@@ -849,3 +849,41 @@ def test_a_term_cut_out_of_one_run_of_characters_is_not_the_answer(snapshot_conn
 def test_german_umlauts_typed_as_two_letters(snapshot_conn: sqlite3.Connection, typed: str, found: str) -> None:
     # ä typed "ae": the names are folded to their letters without marks, and "ae" was no "a".
     assert search(snapshot_conn, typed).best.title == found
+
+
+@pytest.mark.parametrize(
+    ("query", "rules"),
+    [
+        # Korean sets words apart: the words as typed (they were run together, "덱크기", found nothing).
+        ("최소 덱 크기", ["100.2a", "100.2b", "100.5"]),
+        ("시작 생명 총점", ["103.3a", "103.3b", "103.3c"]),
+        # Chinese writes none: texts holding each word (伤害 was left out, 践踏 alone searched).
+        ("践踏 伤害", ["702.19a", "702.19b", "702.19c"]),
+    ],
+)
+def test_cjk_words_apart_are_found_together(snapshot_conn: sqlite3.Connection, query: str, rules: list[str]) -> None:
+    """A CJK users' review (2026-12-05): a query of several CJK words found nothing, or one word."""
+    found = search(snapshot_conn, query)
+    assert found.relaxed_from is None and found.left_out == []
+    assert [hit.title for hit in found.groups["rules"][:3]] == rules
+
+
+def test_a_korean_question_is_never_cut_inside_a_word(snapshot_conn: sqlite3.Connection) -> None:
+    """"정화하는 빛의 사도" (Apostle of Purifying Light, named only in the M20 release notes' general
+    section, which is not kept) was cut down to "화하는", whose rules and translations were about
+    활성화하는 and 무효화하는 (activate, counter): nothing is the true answer."""
+    found = search(snapshot_conn, "정화하는 빛의 사도")
+    assert found.query != "화하는"
+    assert not any("화하는" in hit.snippet and "정화하는" not in hit.snippet
+                   for group in found.groups.values() for hit in group)
+
+
+@pytest.mark.parametrize("query", ["第702.19条", "702.19条", "第 702.19 条", "702。19", "702.19조", "７０２．１９"])
+def test_a_rule_number_as_chinese_korean_and_full_width_texts_write_it(snapshot_conn: sqlite3.Connection, query: str) -> None:
+    found = search(snapshot_conn, query)
+    assert found.best is not None and found.best.title == "702.19 Trample"
+
+
+def test_half_width_katakana_is_read_as_katakana(snapshot_conn: sqlite3.Connection) -> None:
+    assert clean_query("ｼﾞｪｲｽ") == "ジェイス"
+    assert [hit.url for hit in search(snapshot_conn, "ｼﾞｪｲｽ").groups["cards"]][:1] == [f"/card/{JACE}"]

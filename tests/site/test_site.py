@@ -973,6 +973,19 @@ async def test_an_english_term_asked_for_in_a_translated_glossary_leads_to_its_t
     assert (await snapshot_ds.client.get("/glossary/Nonsense?lang=zhs")).status_code == 404
 
 
+async def test_a_language_for_a_version_and_a_translated_term_without_its_language(snapshot_ds) -> None:
+    """/rule/702.19?version=zhs and /glossary/飞行 answered 404 (a CJK users' review)."""
+    for url, location in [
+        ("/rule/702.19?version=zhs", "/rule/702.19?version=zhs-2025-02-07"),
+        ("/rule/702.19.json?version=ko", "/rule/702.19.json?version=ko-2021-02-15"),
+        ("/glossary/" + quote("飞行"), "/glossary/" + quote("飞行", safe="") + "?lang=zhs"),
+    ]:
+        response = await snapshot_ds.client.get(url)
+        assert (response.status_code, response.headers["location"]) == (302, location), url
+    assert (await snapshot_ds.client.get("/rule/702.19?version=xx")).status_code == 404
+    assert (await snapshot_ds.client.get("/glossary/Nonsense")).status_code == 404
+
+
 async def test_two_entries_of_one_term_are_each_reached(snapshot_ds) -> None:
     """The Chinese glossary has two entries 平原行者 (cr/zh/20250207_Zh.txt: "参见类别循环" for
     Plainscycling, "参见地行者" for Plainswalk): the second was shown nowhere, and Plainswalk's
