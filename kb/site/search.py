@@ -22,7 +22,7 @@ from functools import partial
 
 from kb.site.search_abbreviations import spelled_out
 from kb.site.search_card_topic import CardTopic, card_and_topic, card_rulings_about, topic_words
-from kb.site.search_cjk import cjk_glossary, cjk_rows, cjk_rule_rows, cjk_translations
+from kb.site.search_cjk import cjk_glossary, cjk_rows, cjk_rule_rows, cjk_translations, in_other_chinese_script
 from kb.site.search_cjk_relax import names_a_cjk_term, relaxed_cjk
 from kb.site.search_db import (
     bounded_count,
@@ -115,6 +115,12 @@ def search(
             unelided = _search(conn, ELIDED.sub("", results.query), per_kind, kind, offset, asked=results.query)
             if not found_nothing(unelided):
                 return unelided
+        # Traditional Chinese typed for the Simplified rules ("狀態動作", "踐踏"), or Simplified for
+        # a Traditional printing's name: the same words in the other script, once.
+        for converted in in_other_chinese_script(results.query):
+            other_script = _search(conn, converted, per_kind, kind, offset, asked=results.query)
+            if not found_nothing(other_script):
+                return other_script
         # Nothing holds every word. A card and a question about it ("Okaun coin flip"): the
         # card's rulings about the rest. A misspelt name: "did you mean". A question ("what
         # happens if my commander dies") or a misspelt word of the rules ("comander damage"):

@@ -10,7 +10,10 @@ from __future__ import annotations
 import re
 import sqlite3
 import unicodedata
+from functools import cache
 from typing import Any
+
+from opencc import OpenCC
 
 from kb.site.search_db import rows, table_exists
 from kb.site.search_fulltext import glossary_hit, translation_hit, translation_snippet
@@ -128,3 +131,25 @@ def cjk_glossary(conn: sqlite3.Connection, found: list[dict[str, Any]], needle: 
             hits.append(glossary_hit(entry["term"], row["lang"], highlight(row["text"], needle), entry["version_id"]))
     wanted = title_key(needle)
     return sorted(hits, key=lambda hit: title_key(hit.title) != wanted)
+
+
+HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+@cache
+def _chinese_converter(config: str) -> OpenCC:
+    return OpenCC(config)
+
+
+def in_other_chinese_script(text: str) -> list[str]:
+    """``text`` written in the other Chinese script, where that differs: Traditional as Simplified
+    ("狀態動作" → 状态动作, the script of the Chinese CR and the release notes), Simplified as
+    Traditional (the script of Taiwan's and Hong Kong's printings)."""
+    if not HAN.search(text):
+        return []
+    found: list[str] = []
+    for config in ("t2s", "s2t"):
+        converted = _chinese_converter(config).convert(text)
+        if converted != text and converted not in found:
+            found.append(converted)
+    return found

@@ -887,3 +887,22 @@ def test_a_rule_number_as_chinese_korean_and_full_width_texts_write_it(snapshot_
 def test_half_width_katakana_is_read_as_katakana(snapshot_conn: sqlite3.Connection) -> None:
     assert clean_query("ｼﾞｪｲｽ") == "ジェイス"
     assert [hit.url for hit in search(snapshot_conn, "ｼﾞｪｲｽ").groups["cards"]][:1] == [f"/card/{JACE}"]
+
+
+@pytest.mark.parametrize(
+    ("query", "read_as", "best"),
+    [("狀態動作", "状态动作", "704 State-Based Actions"), ("戰場", "战场", "403 Battlefield"),
+     ("連擊", "连击", "702.4 Double Strike"), ("踐踏", "践踏", "702.19 Trample")],
+)
+def test_traditional_chinese_finds_the_simplified_rules(
+    snapshot_conn: sqlite3.Connection, query: str, read_as: str, best: str
+) -> None:
+    """The Chinese CR is Simplified; a reader of Traditional found nothing (a CJK users' review)."""
+    found = search(snapshot_conn, query)
+    assert found.query == read_as and found.best is not None and found.best.title == best
+
+
+def test_a_traditional_name_is_searched_as_typed(snapshot_conn: sqlite3.Connection) -> None:
+    # Taiwan's printing of Jace names him 維林逸才傑斯: found as typed, not converted.
+    found = search(snapshot_conn, "傑斯")
+    assert found.query == "傑斯" and [hit.url for hit in found.groups["cards"]][:1] == [f"/card/{JACE}"]
