@@ -165,8 +165,9 @@ def quality_score(text: str) -> tuple[int, int, int, int, int]:
 # a line a space always follows a word, a stop or a closing bracket before the next word, so such
 # a character directly followed by an upper-case letter (or a stop directly followed by a symbol
 # or a loyalty cost: "controlas.{3}{W}:", "objetivo.−X:", "tour.-3 :") can only be where a line ended. Scripts
-# without letter case (Chinese, Japanese, Korean) write no space between sentences either: they
-# show no such sign, and are left as they are.
+# without letter case (Chinese, Japanese, Korean) write no space between sentences either: their
+# one sign is a loyalty cost right after a full stop ("…受ける。−3：…", "…下一個回合。−3："), which
+# no sentence of a line begins with.
 
 def _line_ends_before(text: str, index: int) -> bool:
     """Whether a line plainly ended between ``text[index - 1]`` and ``text[index]``."""
@@ -175,8 +176,9 @@ def _line_ends_before(text: str, index: int) -> bool:
         return before.islower() or before in ".)]}"
     if before == "." and after == "{":
         return True
-    # A planeswalker's loyalty cost: "+2:", "−X:", "-3 :".
-    return before == "." and after in "+−-" and index + 1 < len(text) and (text[index + 1].isdigit() or text[index + 1] == "X")
+    # A planeswalker's loyalty cost: "+2:", "−X:", "-3 :", "－３："; after an ideographic stop too.
+    return before in ".。" and after in "+−-＋－" and index + 1 < len(text) and (
+        text[index + 1].isdigit() or text[index + 1] in "XＸ")
 
 
 def glued_line_starts(text: str) -> list[int]:

@@ -45,9 +45,10 @@ def test_every_cased_text_of_the_file_is_restored_and_no_other() -> None:
             restored[language] = restored.get(language, 0) + 1
     # 12 cards print more than one line in English; German Ugin kept its line breaks, Korean
     # shows the sign only where a line starts with a cost after a stop (Ugin's "점을 입힌다.-X:",
-    # Mastery of the Unseen, Briber's Purse); Chinese and Japanese show none and are left as printed.
+    # Mastery of the Unseen, Briber's Purse); Chinese and Japanese only where a loyalty cost
+    # follows their full stop (Ugin's "…伤害。−X：…−10：", "…与える。－Ｘ：…"), the rest left as printed.
     assert restored == {"German": 11, "Spanish": 12, "French": 12, "Italian": 12, "Portuguese (Brazil)": 12,
-                        "Russian": 12, "Korean": 3}
+                        "Russian": 12, "Korean": 3, "Japanese": 1, "Chinese Simplified": 1, "Chinese Traditional": 1}
 
 
 def test_a_one_line_card_text_shows_no_glued_line() -> None:
@@ -62,3 +63,20 @@ def test_a_text_with_more_or_fewer_signs_than_lines_is_not_guessed() -> None:
     assert restored_lines("飛行変異 ― あなたの手札にある白のカードを１枚公開する。", 2) is None
     assert restored_lines("Vol\nMue", 2) is None  # it has its line breaks
     assert restored_lines("Vol", 1) is None
+
+
+def test_a_loyalty_cost_after_an_ideographic_full_stop_starts_a_line() -> None:
+    """Scryfall's Japanese and Traditional Chinese printings of Jace, Telepath Unbound print their
+    loyalty lines run together ("…受ける。−3：…。−9：…", "…下一個回合。−3：…"; the Simplified
+    Chinese one keeps its breaks): they were not flagged, the Korean printing glued alike was."""
+    from kb.normalise.text import lost_line_breaks, text_with_lines_restored
+    from kb.parse.rulings import scryfall
+
+    path = UGIN.parent.parent / "scryfall" / "api-2025-11-01" / "search-langany-594f6881-jace-vryn-s-prodigy-jace-telepath-unboun.json"
+    printings = {card.lang: card for card in scryfall.parse(path.read_bytes(), path.name).cards}
+    english = printings["en"].oracle_text or ""
+    assert {lang for lang, card in printings.items() if lang != "en" and lost_line_breaks(card.printed_text or "", english)} \
+        >= {"ja", "zht", "ko"}
+    assert not lost_line_breaks(printings["zhs"].printed_text or "", english)
+    restored = text_with_lines_restored(printings["ja"].printed_text or "", english) or ""
+    assert [line[:2] for line in restored.split("//")[-1].strip().splitlines()][-2:] == ["−3", "−9"]
