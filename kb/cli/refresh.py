@@ -33,6 +33,9 @@ from scraper.sources import SOURCES
 @click.option("--timeout", type=float, default=30.0, show_default=True, help="Seconds per request.")
 @click.option("--keep-superseded", is_flag=True,
               help="Keep the raw bodies of bulk files a newer one replaced (removed by default after a clean run).")
+@click.option("--drop-imported", is_flag=True,
+              help="Publish without the documents imported by hand (mtgkb import) into the served file whose files"
+                   " are gone or changed (by default such a refresh publishes nothing).")
 @click.option("-v", "--verbose", is_flag=True, help="Log every request.")
 def refresh(
     sources: tuple[str, ...],
@@ -44,6 +47,7 @@ def refresh(
     bulk_types: tuple[str, ...],
     timeout: float,
     keep_superseded: bool,
+    drop_imported: bool,
     verbose: bool,
 ) -> None:
     """Fetch every source incrementally, rebuild, validate and atomically publish the database.
@@ -59,6 +63,7 @@ def refresh(
             base_urls=parse_base_urls(base_url_pairs),
             fetch_options={"timeout": timeout, **({"bulk_types": list(bulk_types)} if bulk_types else {})},
             allow_shrink=allow_shrink, snapshot=snapshot, verbose=verbose, keep_superseded=keep_superseded,
+            drop_imported=drop_imported,
         )
     except RefreshLocked as error:
         click.echo(f"Error: {error}", err=True)

@@ -25,6 +25,7 @@ from kb.build.kept_content import RECORDS_OF
 from kb.build.publish import build_database
 from kb.checksums import file_sha256
 from kb.refresh.before_swap import BeforeSwap, RefreshError
+from kb.refresh.imported import carried_imports
 from kb.refresh.inputs import (
     build_code_fingerprint,
     document_input,
@@ -78,16 +79,19 @@ def refresh(
     verbose: bool = False,
     progress: bool | None = None,
     keep_superseded: bool = False,
+    drop_imported: bool = False,
 ) -> RefreshResult:
     """One refresh run (see the module docstring). Raises RefreshLocked if one is running.
 
     ``keep_superseded``: keep the bodies of bulk snapshots a newer file replaced (by default a
-    refresh that publishes or finds nothing to change removes them: ``prune_superseded``)."""
+    refresh that publishes or finds nothing to change removes them: ``prune_superseded``).
+    ``drop_imported``: publish without the documents imported by hand into the served file whose
+    files are gone (``kb.refresh.imported``; by default such a refresh publishes nothing)."""
     raw_dir, db_path = Path(raw_dir), Path(db_path)
     with refresh_lock(raw_dir), RawStore(raw_dir) as store:
         return _refresh_locked(
             store, db_path, list(sources or DEFAULT_SOURCES), base_urls or {},
-            dict(fetch_options or {}), allow_shrink, snapshot, verbose, progress, keep_superseded,
+            dict(fetch_options or {}), allow_shrink, snapshot, verbose, progress, keep_superseded, drop_imported,
         )
 
 
@@ -102,6 +106,7 @@ def _refresh_locked(
     verbose: bool,
     progress: bool | None,
     keep_superseded: bool = False,
+    drop_imported: bool = False,
 ) -> RefreshResult:
     started = time.monotonic()
     last_run = max((run["id"] for run in store.runs()), default=0)
@@ -124,7 +129,7 @@ def _refresh_locked(
         if result.failed_sources and _nothing_fetched(reports) and not snapshot:
             result.message = f"nothing could be published: every source failed: {', '.join(result.failed_sources)}"
         else:
-            inputs = _build_or_skip(store, db_path, allow_shrink, result)
+            inputs = _build_or_skip(store, db_path, allow_shrink, result, drop_imported)
             # Only after a clean run: a partial one may have left out a body it could not read.
             if not keep_superseded and result.exit_code == EXIT_OK and not result.failed_sources:
                 removed = prune_superseded(store, inputs)
@@ -144,11 +149,18 @@ def _refresh_locked(
 
 
 def _build_or_skip(
-    store: RawStore, db_path: Path, allow_shrink: bool, result: RefreshResult
+    store: RawStore, db_path: Path, allow_shrink: bool, result: RefreshResult, drop_imported: bool = False
 ) -> list[DocumentInput]:
     """Build and publish, or find nothing to change; returns the inputs it chose (raises if it
     could not publish)."""
     inputs, left_out = select_inputs(store)
+    # What the operator imported into the served file by hand, read again from its files.
+    imported, dropped = carried_imports(db_path, store, drop_imported)
+    inputs += imported
+    if imported:
+        result.changes["imported_by_hand"] = len(imported)
+    if dropped:
+        result.changes["imported_by_hand_dropped"] = dropped
     # A site still serving a body this code could not read (the one before it stands in): its
     # source has failed, in every run until the site serves another.
     for known in still_unreadable(store):

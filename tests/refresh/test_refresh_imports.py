@@ -1,0 +1,63 @@
+"""``mtgkb refresh`` and the documents an operator imported by hand into the served file
+(kb.refresh.imported): a refresh dropped them, with exit 0 (an operator's review, 2026-12-05)."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import sqlite_utils
+from click.testing import CliRunner
+from test_refresh import run, sha
+
+from kb.cli import cli
+from sitekit import TestSite
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+# A real Scryfall API response: Deathrite Shaman's two rulings (no card data: named by them).
+RULINGS_PAGE = FIXTURES / "scryfall" / "misc" / "rulings-deathrite-shaman.json"
+DEATHRITE = "22f1a4a4-c423-4d1c-8775-0ed604a9fa51"
+
+
+def imported(db_path: Path, path: Path) -> None:
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), "--source", "scryfall", str(path)])
+    assert result.exit_code == 0, result.output
+
+
+def deathrite(db_path: Path) -> list[tuple[str, int]]:
+    return sqlite_utils.Database(db_path).execute(
+        "select text, removed_upstream from rulings where oracle_id = ? order by text", [DEATHRITE]).fetchall()
+
+
+def test_a_refresh_keeps_what_was_imported_by_hand_and_refuses_to_drop_it_unasked(site: TestSite, tmp_path: Path) -> None:
+    db_path = tmp_path / "kb.db"
+    assert run(site, tmp_path).exit_code == 0
+    page = tmp_path / "imports" / RULINGS_PAGE.name
+    page.parent.mkdir()
+    shutil.copy(RULINGS_PAGE, page)
+    imported(db_path, page)
+    assert [removed for _text, removed in deathrite(db_path)] == [0, 0]
+
+    # Nothing changed upstream, the served file did: rebuilt, the page read again from its file.
+    kept = run(site, tmp_path)
+    assert (kept.exit_code, kept.published, kept.changes["imported_by_hand"]) == (0, True, 1)
+    assert [removed for _text, removed in deathrite(db_path)] == [0, 0]
+    paths = [row[0] for row in sqlite_utils.Database(db_path).execute("select path from documents where source_id = 'scryfall'")]
+    assert str(page) in paths
+    assert run(site, tmp_path).status == "unchanged"  # and the next run has nothing to do
+
+    # Its file gone: nothing published, and the reason names the file.
+    page.unlink()
+    served = sha(db_path)
+    refused = run(site, tmp_path, allow_shrink=True)
+    assert (refused.exit_code, refused.published) == (1, False)
+    assert refused.message == (
+        f"{db_path}: 1 document imported by hand (mtgkb import) is in no raw store and its file is gone"
+        f" or changed (first: {page}): this refresh would drop it; nothing published (--drop-imported"
+        " publishes without it)"
+    )
+    assert sha(db_path) == served
+
+    # Told to drop it (the shrink guard still counts: a quarter of this small file's documents).
+    dropped = run(site, tmp_path, drop_imported=True, allow_shrink=True)
+    assert (dropped.exit_code, dropped.published) == (0, True)
+    assert dropped.changes["imported_by_hand_dropped"] == [str(page)]
