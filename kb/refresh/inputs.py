@@ -90,10 +90,29 @@ def remember_unreadable(store: RawStore, sha256: str, url: str, source: str, err
 
 
 def still_unreadable(store: RawStore) -> list[dict[str, str]]:
-    """Known unreadable bodies that are still the newest of their URL: the site still serves them."""
+    """Known unreadable bodies that are still the newest of their URL: the site still serves them.
+    Not a bulk file a newer one of its kind replaced: each comes under a dated URL of its own,
+    which stays the newest of that URL after the site has moved on (its source was reported as
+    failed in every later run, and no run was clean enough to prune superseded bodies)."""
     unreadable = known_unreadable(store)
+    latest = store.latest_documents()
+    newest_of_kind: dict[tuple[str, str, str], int] = {}
+    formats = {entry.id: format_of(store, entry) if entry.sha256 and store.path_for(entry.sha256).exists() else None
+               for entry in latest}
+    for entry in latest:
+        fmt = formats[entry.id]
+        if fmt in SNAPSHOT_FORMATS and entry.sha256 not in unreadable:
+            key = (entry.source, fmt, snapshot_kind(entry.url, fmt))
+            newest_of_kind[key] = max(newest_of_kind.get(key, 0), entry.id)
+
+    def replaced(entry: ManifestEntry) -> bool:
+        if entry.sha256 and store.body_removed(entry.sha256):
+            return True  # removed as a superseded bulk body (prune_superseded)
+        fmt = formats[entry.id]
+        return fmt in SNAPSHOT_FORMATS and newest_of_kind.get((entry.source, fmt, snapshot_kind(entry.url, fmt)), 0) > entry.id
+
     return [{**unreadable[entry.sha256], "url": entry.url, "source": entry.source}
-            for entry in store.latest_documents() if entry.sha256 in unreadable]
+            for entry in latest if entry.sha256 in unreadable and not replaced(entry)]
 
 
 def _previous_readable(store: RawStore, latest: ManifestEntry, unreadable: dict) -> ManifestEntry | None:

@@ -27,6 +27,7 @@ from kb.checksums import file_sha256
 from kb.refresh.before_swap import BeforeSwap, RefreshError
 from kb.refresh.imported import carried_imports
 from kb.refresh.inputs import (
+    SNAPSHOT_FORMATS,
     build_code_fingerprint,
     document_input,
     file_identity,
@@ -36,6 +37,7 @@ from kb.refresh.inputs import (
     remember_unreadable,
     seed_from_snapshot,
     select_inputs,
+    snapshot_kind,
     still_unreadable,
 )
 from kb.refresh.lock import refresh_lock
@@ -272,8 +274,9 @@ MAX_UNREADABLE_BODIES = 5
 
 
 def _fall_back(store: RawStore, inputs: list[DocumentInput], error: BuildError, result: RefreshResult) -> bool:
-    """Replace a stored body that cannot be read by the previous good body of its URL, or
-    leave it out when there is none; its source is then reported as failed."""
+    """Replace a stored body that cannot be read by the previous good body of its URL (a bulk
+    file, which comes under a new dated URL each time: by the newest file of its kind before it),
+    or leave it out when there is none; its source is then reported as failed."""
     bad = error.document
     if bad is None or bad not in inputs or not bad.url:
         return False
@@ -285,16 +288,26 @@ def _fall_back(store: RawStore, inputs: list[DocumentInput], error: BuildError, 
         e for e in entries
         if e.sha256 and e.sha256 != bad.sha256 and e.sha256 not in used and store.path_for(e.sha256).exists()
     ]
+    if bad.sha256:
+        remember_unreadable(store, bad.sha256, bad.url, raw_source, one_line(str(error)))
+    stand_in: DocumentInput | None = None
     if earlier:
-        inputs[index] = document_input(store, earlier[-1], bad.format or "")
+        stand_in = document_input(store, earlier[-1], bad.format or "")
+    elif bad.sha256 and bad.format in SNAPSHOT_FORMATS:
+        # The inputs chosen again, this body now known unreadable: the newest file of its kind
+        # before it, as every later run chooses (left out, the rulings of every card were
+        # published as removed upstream, after a shrink guard that advised --allow-shrink).
+        kind = snapshot_kind(bad.url, bad.format)
+        stand_in = next((doc for doc in select_inputs(store)[0] if doc.format == bad.format and doc.url
+                         and doc.source_id == bad.source_id and snapshot_kind(doc.url, doc.format) == kind), None)
+    if stand_in is not None:
+        inputs[index] = stand_in
     else:
         del inputs[index]
     result.failed(raw_source, one_line(f"{bad.url}: {error}"))
     result.changes.setdefault("unreadable", []).append(
-        {"url": bad.url, "error": one_line(str(error)), "replaced_by_earlier": bool(earlier)}
+        {"url": bad.url, "error": one_line(str(error)), "replaced_by_earlier": stand_in is not None}
     )
-    if bad.sha256:
-        remember_unreadable(store, bad.sha256, bad.url, raw_source, one_line(str(error)))
     return True
 
 

@@ -473,6 +473,39 @@ def test_a_shrinking_table_is_not_published_unless_allowed(site: TestSite, tmp_p
     assert db.execute("select count(*) from rulings where removed_upstream = 1").fetchone()[0] == 36
 
 
+def announce_rulings(site: TestSite, name: str, updated_at: str, body: bytes) -> None:
+    """Announce a bulk rulings file under a dated name of its own, as Scryfall does each day."""
+    listing = (SITE / "scryfall" / "bulk-data-2023-04-04.json").read_text(encoding="utf-8")
+    listing = listing.replace("rulings-20230404210031.json", name).replace("2023-04-04T21:00:31.996000Z", updated_at)
+    site.replace(LISTING, listing.encode("utf-8"))
+    site.replace(RULINGS.rsplit("/", 1)[0] + "/" + name, body, "application/json")
+
+
+def test_an_unreadable_new_bulk_file_keeps_the_rulings_of_the_file_before_it(site: TestSite, tmp_path: Path) -> None:
+    """A new bulk file comes under a new dated URL: with no earlier body of that URL to fall back
+    on, the first run left it out and published every ruling as removed upstream (after a shrink
+    guard that advised --allow-shrink); and once a good newer file came, the bad one, still the
+    newest body of its own URL, was blamed in every run (an operator's review, 2026-12-05)."""
+    db_path = tmp_path / "kb.db"
+    assert run(site, tmp_path).exit_code == 0
+    renamed = [{**{k: v for k, v in ruling.items() if k != "comment"}, "text": ruling["comment"]}
+               for ruling in recorded_rulings()]  # a renamed field: not the layout of a ruling
+    announce_rulings(site, "rulings-20230405210031.json", "2023-04-05T21:00:31.996000Z", json.dumps(renamed).encode())
+    bad = run(site, tmp_path)
+    assert (bad.exit_code, bad.status, bad.failed_sources) == (2, "partial", ["scryfall"])
+    (unreadable,) = bad.changes["unreadable"]
+    assert unreadable["url"].endswith("rulings-20230405210031.json") and unreadable["replaced_by_earlier"] is True
+    db = sqlite_utils.Database(db_path)
+    assert (db["rulings"].count, db.execute("select count(*) from rulings where removed_upstream = 1").fetchone()[0]) == (56, 0)
+    # A good newer file: read, and the bad one no longer blamed.
+    announce_rulings(site, "rulings-20230407210031.json", "2023-04-07T21:00:31.996000Z",
+                     json.dumps(changed_rulings()).encode())
+    healed = run(site, tmp_path)
+    assert (healed.exit_code, healed.status, healed.failed_sources) == (0, "published", [])
+    assert healed.changes["rulings"]["added"] == 1
+    assert run(site, tmp_path).exit_code == 0
+
+
 def test_a_stored_document_that_cannot_be_read_keeps_its_last_good_data(site: TestSite, tmp_path: Path) -> None:
     db_path = tmp_path / "kb.db"
     assert run(site, tmp_path).exit_code == 0
