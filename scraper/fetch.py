@@ -31,7 +31,8 @@ def run_fetch(
     the per-source inputs (``scryfall_ids``, ``oracle_ids``, ``bulk_types``,
     ``gatherer_urls``, ``page_urls``, ``mtgjson_sets``, ``cr_zh_versions``,
     ``cr_ko_chapters``, ``wizards_formats``) and optionally a ready ``client``
-    (PoliteClient) or ``timeout``. The run is recorded in the store's ``runs`` table.
+    (PoliteClient) or ``timeout``, and ``on_run_started`` (called with the run's id). The run is
+    recorded in the store's ``runs`` table.
     """
     for name in sources:
         get_source(name)  # unknown names fail before any request is made
@@ -41,15 +42,21 @@ def run_fetch(
         progress = sys.stderr.isatty()
     client = options.get("client") or PoliteClient(timeout=float(options.get("timeout", 30.0)))
     run_id = store.start_run()
+    if options.get("on_run_started"):  # a refresh's own run, whatever another process starts meanwhile
+        options["on_run_started"](run_id)
     reports: dict[str, FetchReport] = {}
+    finished = False
     try:
         with _progress_bar(progress, len(sources)) as advance:
             for name in sources:
                 reports[name] = _run_one(name, client, store, base_urls, {**options, "run_id": run_id})
                 _log_report(reports[name])
                 advance(name)
+        finished = True
     finally:
-        store.finish_run(run_id, run_status(reports), {n: r.as_dict() for n, r in reports.items()})
+        # Ctrl-C or SIGTERM on the way (a BaseException): the run says so, not "ok" for what it got.
+        status = run_status(reports) if finished else "interrupted"
+        store.finish_run(run_id, status, {n: r.as_dict() for n, r in reports.items()})
         if "client" not in options:
             client.close()
     return reports

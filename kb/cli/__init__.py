@@ -95,7 +95,8 @@ class KBGroup(click.Group):
             click.echo("Error: terminated (SIGTERM); nothing half-done was published", err=True)
             sys.exit(EXIT_TERMINATED)
         except click.exceptions.Abort:
-            click.echo("Error: aborted", err=True)
+            # ^C: as on SIGTERM, the half-built file is removed on the way out.
+            click.echo("Error: interrupted (Ctrl-C); nothing half-done was published", err=True)
             sys.exit(EXIT_FAILED)
         except click.UsageError as error:
             where = f" (see `{error.ctx.command_path} --help`)" if error.ctx else ""

@@ -111,11 +111,16 @@ def _refresh_locked(
     drop_imported: bool = False,
 ) -> RefreshResult:
     started = time.monotonic()
-    last_run = max((run["id"] for run in store.runs()), default=0)
     result = RefreshResult(EXIT_NOTHING_PUBLISHED, "failed", "", False, None, utc_now())
+
+    def run_started(run_id: int) -> None:
+        # This run's id as the fetch starts it: a `mtgkb fetch` on the same store meanwhile
+        # starts runs of its own (taking the highest id swapped the two runs' records).
+        result.run_id = run_id
+
     try:
-        reports = run_fetch(sources, store, base_urls, fetch_options, verbose=verbose, progress=progress)
-        result.run_id = max((run["id"] for run in store.runs() if run["id"] > last_run), default=None)
+        reports = run_fetch(sources, store, base_urls, {**fetch_options, "on_run_started": run_started},
+                            verbose=verbose, progress=progress)
         result.sources = {name: report.as_dict() for name, report in reports.items()}
         for name, report in reports.items():
             if report.failed:

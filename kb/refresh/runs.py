@@ -9,7 +9,7 @@ from kb.store.columns import REFRESH_STATUSES
 from scraper.rawstore import RawStore
 
 # What a plain fetch run's own status (scraper.fetch.run_status) becomes in refresh_runs.
-FETCH_RUN_STATUS = {"ok": "fetched", "partial": "fetched", "failed": "failed"}
+FETCH_RUN_STATUS = {"ok": "fetched", "partial": "fetched", "failed": "failed", "interrupted": "interrupted"}
 
 
 @dataclass
@@ -60,7 +60,8 @@ def run_row(run: dict[str, Any]) -> dict[str, Any]:
             "status": FETCH_RUN_STATUS.get(run["status"], "failed") if finished else "interrupted",
             "exit_code": None,
             "sources": json.dumps(details, sort_keys=True), "changes": None,
-            "message": f"fetch only ({run['status']})" if finished else "the run never finished (killed or crashed)",
+            "message": ("fetch interrupted (Ctrl-C or SIGTERM): nothing published" if run["status"] == "interrupted"
+                        else f"fetch only ({run['status']})") if finished else "the run never finished (killed or crashed)",
         }
     return {
         "id": run["id"], "started_at": run["started_at"], "finished_at": run["finished_at"],

@@ -142,6 +142,29 @@ def test_a_refresh_killed_during_its_fetch_is_recorded_as_interrupted(tmp_path: 
     assert "killed or crashed" in row["message"]
 
 
+def test_a_fetch_stopped_by_ctrl_c_is_recorded_as_interrupted_not_as_a_fetch(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """^C (or SIGTERM) during the fetch: the run was finished as "ok" for what it had got, and the
+    history said "fetch only (ok)" (an operator's review, 2026-12-05)."""
+    import pytest
+
+    from kb.refresh.runs import run_row
+    from scraper import fetch
+    from scraper.rawstore import RawStore
+
+    def stopped(*_args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(fetch, "_run_one", stopped)
+    started: list[int] = []
+    with RawStore(tmp_path / "raw") as store:
+        with pytest.raises(KeyboardInterrupt):
+            fetch.run_fetch(["wizards-cr"], store, {}, {"client": object(), "on_run_started": started.append}, progress=False)
+        (run,) = store.runs()
+        row = run_row(run)
+    assert started == [run["id"]] and run["status"] == "interrupted"
+    assert (row["status"], row["message"]) == ("interrupted", "fetch interrupted (Ctrl-C or SIGTERM): nothing published")
+
+
 def test_a_redesigned_page_fails_its_source_in_a_refresh(zygote: Zygote, served: Path, tmp_path: Path) -> None:
     """The refresh reads the layout-changed issue of the new file: its source becomes a failed source."""
     import sqlite_utils
