@@ -89,7 +89,18 @@ def text_verifier(*markers: str) -> Verifier:
     lowered = [m.lower() for m in markers]
 
     def verify(path: Path) -> None:
-        text = decode_text(path.read_bytes())
+        data = path.read_bytes()
+        try:
+            text = decode_text(data)
+        except UnicodeDecodeError as error:
+            # A file with a byte-order mark is that encoding throughout: one cut inside a character
+            # (a download stopped short) crashed the fetcher, which named another URL. (The codec
+            # counts from after the mark.)
+            at = error.start + len(data) - len(error.object)
+            raise VerifyError(
+                f"not valid {error.encoding.removesuffix('-sig')} text at byte {at} of {len(data)}"
+                " (cut short inside a character?)"
+            ) from None
         if "\x00" in text:
             raise VerifyError("binary content where text was expected")
         if lowered and not any(m in text.lower() for m in lowered):

@@ -125,6 +125,15 @@ def test_verifiers_on_real_files(tmp_path: Path) -> None:
     with pytest.raises(VerifyError, match="does not match the published"):
         sha256_verifier("0" * 64)(CR_0218)
     sha256_verifier(CR_0218_SHA)(CR_0218)
+    # The real CR file starts with a byte-order mark: cut inside a character, it is not valid
+    # UTF-8 to the end (the fetcher crashed on it, naming the rules page).
+    data = CR_0218.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf")
+    inside = next(index for index in range(400_000, len(data)) if data[index] >= 0xC0) + 1
+    cut_cr = tmp_path / "cut.txt"
+    cut_cr.write_bytes(data[:inside])
+    with pytest.raises(VerifyError, match=f"not valid utf-8 text at byte {inside - 1} of {inside}"):
+        text_verifier("100.1")(cut_cr)
 
 
 def test_decode_text_handles_utf16_and_bom() -> None:
