@@ -93,6 +93,8 @@ def fetch(
         raise click.BadParameter(f"{source} takes no URLs", param_hint="SOURCE [URL…]")
     logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO,
                         format="%(levelname)s %(name)s %(message)s")
+    if not verbose:  # a line per request is -v's; each source's summary stays
+        logging.getLogger("httpx").setLevel(logging.WARNING)
     options = {
         "bulk_types": [] if no_bulk else (list(bulk_types) or None),
         "scryfall_ids": list(scryfall_ids),
@@ -107,9 +109,9 @@ def fetch(
     with RawStore(raw_dir) as store:
         reports = run_fetch(list(sources) or list(DEFAULT_SOURCES), store,
                             parse_base_urls(base_url_pairs), options, verbose=verbose)
-    failures = [url for report in reports.values() for url, _ in report.failures]
+    failures = [f"{url} ({' '.join(reason.split())})" for report in reports.values() for url, reason in report.failures]
     got = sum(r.fetched + r.not_modified + r.skipped for r in reports.values())
     if failures:
-        click.echo(f"failed: {' '.join(failures)}", err=True)
+        click.echo(f"Error: failed: {'; '.join(failures)}", err=True)
         sys.exit(EXIT_SOME_FAILED if got else EXIT_NOTHING_FETCHED)
     sys.exit(EXIT_OK)

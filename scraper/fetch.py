@@ -73,7 +73,8 @@ def _run_one(
     try:
         return FETCHERS[name](client, store, base_url, options)
     except Exception as exc:  # a bug in one fetcher must not lose the other sources' work
-        log.exception("fetcher %s crashed", name)
+        # One line (the report carries the reason to the command's last line); the traceback with -v.
+        log.error("fetcher %s crashed: %s: %s", name, type(exc).__name__, exc, exc_info=log.isEnabledFor(logging.DEBUG))
         report = FetchReport(name)
         report.fail(base_url or name, f"fetcher crashed: {type(exc).__name__}: {exc}")
         return report

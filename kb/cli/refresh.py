@@ -55,7 +55,9 @@ def refresh(
     Exit codes: 0 published or nothing changed; 2 some sources failed but the rest was
     published; 1 nothing could be published (the served file is left byte-identical).
     """
-    logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING,
+    # Without -v the last line says it all (CONTRACT.md: one line on stderr): each failed
+    # source's WARNING lines came before it.
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.CRITICAL,
                         format="%(levelname)s %(name)s %(message)s")
     try:
         result = run_refresh(

@@ -61,3 +61,26 @@ def test_a_refresh_keeps_what_was_imported_by_hand_and_refuses_to_drop_it_unaske
     dropped = run(site, tmp_path, drop_imported=True, allow_shrink=True)
     assert (dropped.exit_code, dropped.published) == (0, True)
     assert dropped.changes["imported_by_hand_dropped"] == [str(page)]
+
+
+def test_a_failed_refresh_says_why_in_one_line_on_stderr(site: TestSite, tmp_path: Path) -> None:
+    """CONTRACT.md: "non-zero with a one-line reason on stderr". Each failed source's WARNING lines
+    came before the reason (the tests ran the command under pytest's log capture, which hid them:
+    this one runs it as the operator does)."""
+    import os
+    import subprocess
+    import sys
+
+    from test_refresh import RULES_PAGE
+
+    site.fail(RULES_PAGE, "status", times=None, status=404)
+    done = subprocess.run(
+        [sys.executable, "-m", "kb.cli.refresh", "wizards-cr", "--raw", str(tmp_path / "raw"),
+         "--db", str(tmp_path / "kb.db"), "--base-url", f"wizards-cr={site.url('wizards-cr')}", "--timeout", "5"],
+        capture_output=True, text=True, cwd=Path(__file__).parent.parent.parent, env={**os.environ}, timeout=120,
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines() == [
+        f"Error: failed sources: wizards-cr ({site.at(RULES_PAGE)}: HTTP 404); nothing could be published:"
+        " every source failed: wizards-cr"
+    ]

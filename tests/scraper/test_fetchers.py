@@ -361,7 +361,8 @@ def test_cli_exit_codes(site: TestSite, tmp_path: Path, monkeypatch: pytest.Monk
                                          "--gatherer-url", "Pages/Card/Details.aspx?multiverseid=1496",
                                          "--gatherer-url", "Pages/Card/Details.aspx?multiverseid=999"])
     assert some.exit_code == 2
-    assert some.stderr.strip() == f"failed: {site.at('/gatherer/Pages/Card/Details.aspx?multiverseid=999')}"
+    # One line: "Error:", each URL with its reason (it was the URLs alone, without the prefix).
+    assert some.stderr.strip() == f"Error: failed: {site.at('/gatherer/Pages/Card/Details.aspx?multiverseid=999')} (HTTP 404)"
     none = runner.invoke(fetch_command, ["gatherer", *base,
                                          "--gatherer-url", "Pages/Card/Details.aspx?multiverseid=999"])
     assert none.exit_code == 1
