@@ -63,6 +63,7 @@ def error_line(error: BaseException) -> str:
 LAZY_COMMANDS = {
     "fetch": "scraper.cli:fetch",
     "refresh": "kb.cli.refresh:refresh",
+    "runs": "kb.cli.refresh:runs",
     "cr-diff": "kb.cli.history:cr_diff",
     "rule-at": "kb.cli.history:rule_at",
     "rule-trace": "kb.cli.history:rule_trace",

@@ -1,6 +1,7 @@
-"""``mtgkb refresh``: the click command the ``mtgkb`` group attaches with ``add_command``."""
+"""``mtgkb refresh`` and ``mtgkb runs``: the click commands the ``mtgkb`` group attaches with ``add_command``."""
 from __future__ import annotations
 
+import json
 import logging
 import sys
 from pathlib import Path
@@ -11,8 +12,10 @@ from kb.cli.paths import DEFAULT_DB, DEFAULT_RAW
 from kb.refresh.job import EXIT_NOTHING_PUBLISHED
 from kb.refresh.job import refresh as run_refresh
 from kb.refresh.lock import RefreshLocked
+from kb.refresh.runs import run_row
 from scraper.cli import parse_base_urls
 from scraper.fetch import DEFAULT_SOURCES
+from scraper.rawstore import RawStore
 from scraper.sources import SOURCES
 
 
@@ -79,3 +82,23 @@ def refresh(
 
 if __name__ == "__main__":  # ``python -m kb.cli.refresh``: used by the crash test's subprocess
     refresh()
+
+
+@click.command("runs")
+@click.option("--raw", "raw_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=DEFAULT_RAW, show_default=True, help="Raw store folder.")
+@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True, help="The newest N runs.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per line, as refresh_runs rows.")
+def runs(raw_dir: Path, limit: int, as_json: bool) -> None:
+    """Every run of the raw store, newest first: refreshes (failed and unchanged ones too, which
+    never reach a published file) and plain fetches, as the served file's refresh_runs shows them."""
+    if not (raw_dir / "manifest.db").exists():
+        raise click.ClickException(f"{raw_dir}: no raw store here (no manifest.db)")
+    with RawStore(raw_dir) as store:
+        rows = [run_row(run) for run in sorted(store.runs(), key=lambda run: run["id"], reverse=True)[:limit]]
+    for row in rows:
+        if as_json:
+            click.echo(json.dumps(row, sort_keys=True, ensure_ascii=False))
+        else:
+            code = "" if row["exit_code"] is None else f" exit {row['exit_code']}"
+            click.echo(f"{row['id']:>5}  {row['started_at']}  {row['status']}{code}  {row['message'] or ''}")

@@ -337,7 +337,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
 REFRESH_STATUSES: dict[str, str] = {
     "published": "a new database was built, validated and swapped in",
     "unchanged": "nothing new was fetched; the served file was left as it was",
-    "partial": "published, but some sources failed; they keep their last good data (exit 2)",
+    "partial": "some sources failed and keep their last good data (exit 2); the rest published, or unchanged (the message says which)",
     "failed": "nothing was published; the served file is byte-identical (exit 1)",
     "interrupted": "the run never finished (killed or crashed); nothing was published by it",
     "fetched": "a plain `mtgkb fetch` run: documents stored in the raw store, nothing built",

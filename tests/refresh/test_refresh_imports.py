@@ -84,3 +84,25 @@ def test_a_failed_refresh_says_why_in_one_line_on_stderr(site: TestSite, tmp_pat
         f"Error: failed sources: wizards-cr ({site.at(RULES_PAGE)}: HTTP 404); nothing could be published:"
         " every source failed: wizards-cr"
     ]
+
+
+def test_the_operator_lists_every_run_failed_and_unchanged_ones_too(site: TestSite, tmp_path: Path) -> None:
+    """A failed or unchanged run never reaches a published file's refresh_runs: there was no
+    command to see it (an operator's review)."""
+    import json
+
+    from test_refresh import RULES_PAGE
+
+    assert run(site, tmp_path).status == "published"
+    assert run(site, tmp_path).status == "unchanged"
+    site.fail(RULES_PAGE, "status", times=None, status=404)
+    assert run(site, tmp_path, sources=["wizards-cr"]).status == "failed"
+    listed = CliRunner().invoke(cli, ["runs", "--raw", str(tmp_path / "raw")])
+    assert listed.exit_code == 0, listed.output
+    lines = listed.output.splitlines()
+    assert [line.split()[2:4] for line in lines] == [["failed", "exit"], ["unchanged", "exit"], ["published", "exit"]]
+    assert "nothing could be published: every source failed: wizards-cr" in lines[0]
+    rows = [json.loads(line) for line in CliRunner().invoke(cli, ["runs", "--raw", str(tmp_path / "raw"), "--json", "--limit", "1"]).output.splitlines()]
+    assert [(row["status"], row["exit_code"]) for row in rows] == [("failed", 1)]
+    missing = CliRunner().invoke(cli, ["runs", "--raw", str(tmp_path / "nowhere")])
+    assert missing.exit_code == 1 and "no raw store here" in missing.output
