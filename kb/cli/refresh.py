@@ -73,7 +73,9 @@ def refresh(
     except RefreshLocked as error:
         click.echo(f"Error: {error}", err=True)
         sys.exit(EXIT_NOTHING_PUBLISHED)
-    click.echo(f"{db_path}: {result.message} ({result.seconds:.1f}s)")
+    # Once: a message about the file may begin with its path already.
+    named = "" if result.message.startswith(f"{db_path}:") else f"{db_path}: "
+    click.echo(f"{named}{result.message} ({result.seconds:.1f}s)")
     if result.exit_code != 0:
         failed = f"failed sources: {result.failed_with_reasons()}; " if result.failed_sources else ""
         click.echo(f"Error: {failed}{result.message}", err=True)

@@ -327,6 +327,8 @@ def _summary(result: RefreshResult) -> str:
         f"published {result.changes.get('inputs', 0)} documents;"
         f" new CR versions: {', '.join(versions) or 'none'};"
         f" rulings +{rulings.get('added', 0)} ~{rulings.get('changed', 0)} -{rulings.get('removed', 0)}"
+        # Rulings a source published again after removing them (they were kept, marked removed).
+        + (f" (back upstream: {rulings['reappeared']})" if rulings.get("reappeared") else "")
         + shown
     )
 

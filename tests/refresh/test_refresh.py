@@ -506,6 +506,20 @@ def test_an_unreadable_new_bulk_file_keeps_the_rulings_of_the_file_before_it(sit
     assert run(site, tmp_path).exit_code == 0
 
 
+def test_rulings_back_upstream_are_counted_in_the_runs_line(site: TestSite, tmp_path: Path) -> None:
+    assert run(site, tmp_path).exit_code == 0
+    without = [ruling for ruling in recorded_rulings() if ruling["oracle_id"] != DEATHRITE]
+    announce_rulings(site, "rulings-20230405210031.json", "2023-04-05T21:00:31.996000Z", json.dumps(without).encode())
+    removed = run(site, tmp_path, allow_shrink=True)
+    assert removed.changes["rulings"]["removed"] == 2, removed.message
+    announce_rulings(site, "rulings-20230406210031.json", "2023-04-06T21:00:31.996000Z",
+                     json.dumps(recorded_rulings()).encode())
+    back = run(site, tmp_path, allow_shrink=True)  # the file that carried the removed ones goes
+    # It said "rulings +0 ~0 -0" for two rulings a source published again (an operator's review).
+    assert back.changes.get("rulings", {}).get("reappeared") == 2, back.message
+    assert "rulings +0 ~0 -0 (back upstream: 2)" in back.message
+
+
 def test_a_stored_document_that_cannot_be_read_keeps_its_last_good_data(site: TestSite, tmp_path: Path) -> None:
     db_path = tmp_path / "kb.db"
     assert run(site, tmp_path).exit_code == 0
