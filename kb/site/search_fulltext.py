@@ -266,6 +266,9 @@ def translation_hit(row: dict[str, Any], snippet: str) -> Hit:
     card = row.get("english") or row.get("ruling_card") or row.get("card_name") or "card not identified"
     if row.get("oracle_id"):
         url = card_url(row["oracle_id"]) + f"#ruling-{row['ruling_id']}"
+    elif row.get("card_name") and not row.get("ruling_id"):
+        # Not matched to a ruling yet: the page of the card it names lists it (a bare table row did).
+        url = card_url(None, row["card_name"]) + f"#translation-{row['id']}"
     else:
         url = f"/translation/{row['id']}"
     # Titled by the name the translation printed only where no English name is known.

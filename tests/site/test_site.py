@@ -986,6 +986,18 @@ async def test_a_language_for_a_version_and_a_translated_term_without_its_langua
     assert (await snapshot_ds.client.get("/glossary/Nonsense")).status_code == 404
 
 
+async def test_a_translation_not_matched_to_a_ruling_leads_to_its_cards_page(snapshot_ds) -> None:
+    """A search hit of the Chinese MH1 release notes led to a bare Datasette row (a CJK users'
+    review): the page of the card it names lists it."""
+    found = (await snapshot_ds.client.get("/search.json?q=" + quote("飞行"))).json()
+    hits = next(group for group in found["groups"] if group["kind"] == "translations")["hits"]
+    assert hits and all(hit["url"].startswith("/card?name=") for hit in hits[:2])
+    for hit in hits[:2]:
+        page, anchor = hit["url"].split("#")
+        response = await snapshot_ds.client.get(page)
+        assert response.status_code == 200 and f'id="{anchor}"' in response.text
+
+
 async def test_two_entries_of_one_term_are_each_reached(snapshot_ds) -> None:
     """The Chinese glossary has two entries 平原行者 (cr/zh/20250207_Zh.txt: "参见类别循环" for
     Plainscycling, "参见地行者" for Plainswalk): the second was shown nowhere, and Plainswalk's
@@ -1523,7 +1535,8 @@ async def test_search_hits_carry_the_language_of_their_titles_and_snippets(snaps
     assert '<a href="/card?name=%E5%85%8B%E6%92%92%E4%B9%8B%E6%80%92" lang="zh-Hans">克撒之怒</a>' in printed_names
     assert ('<div class="kb-snippet" lang="zh-Hans">克撒之怒 <span class="unlinked" lang="en">not yet linked to an'
             ' Oracle card</span></div>') in printed_names
-    assert '<a href="/translation/216114732815923255" lang="zh-Hans">克撒之怒</a>' in printed_names
+    assert ('<a href="/card?name=%E5%85%8B%E6%92%92%E4%B9%8B%E6%80%92#translation-216114732815923255"'
+            ' lang="zh-Hans">克撒之怒</a>') in printed_names
     # A card found by its Russian name is titled by its English name, in English.
     russian = (await snapshot_ds.client.get("/search?q=" + quote("Джейс") + "&all=1")).text
     assert f'<a href="/card/{JACE}">Jace, Vryn&#39;s Prodigy // Jace, Telepath Unbound</a>' in russian
