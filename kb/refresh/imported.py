@@ -1,11 +1,19 @@
 """Documents an operator imported by hand into the served file (``mtgkb import``), carried into
 every refresh.
 
-A refresh builds a new file from the raw store, and a document imported into the served file is
-in no raw store: built without it, the new file lost it and everything it gave (its CR version,
-its printings, its rulings, published as removed upstream), and the refresh exited 0. Each such
-document is read again from the file it was imported from, where that file is still there with
-the same bytes (a relative path is looked for from the working folder, then from the database's
+A refresh builds a new file from the raw store, and a document imported into the file a refresh
+published is in no raw store: built without it, the new file lost it and everything it gave (its
+CR version, its printings, its rulings, published as removed upstream), and the refresh exited 0.
+
+Which documents those are: the served file's documents that are neither in the raw store nor
+among the documents of the file the last refresh published (``published_documents``, kept in the
+raw store's state when it publishes), and those an earlier refresh carried this way. A file made
+by ``mtgkb build`` and never published by a refresh has no such record: its documents (the
+bundled snapshot's, say) are not imports, and the first refresh replaces them by the raw store's
+(seed the store with ``--snapshot`` to keep them).
+
+Each is read again from the file it was imported from, where that file is still there with the
+same bytes (a relative path is looked for from the working folder, then from the database's
 folder). Where it is not, the refresh publishes nothing and says why, unless told to drop them
 (``drop``: ``mtgkb refresh --drop-imported``).
 """
@@ -13,43 +21,49 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 from kb.build.inputs import sha256_of
 from kb.refresh.before_swap import RefreshError
 from kb.store.save import DocumentInput
 from scraper.rawstore import RawStore
 
-
-def imported_documents(db_path: Path, store: RawStore) -> list[sqlite3.Row]:
-    """The served file's documents whose bytes the raw store never held (read whole: not failed,
-    not superseded)."""
-    if not db_path.exists():
-        return []
-    held = {entry.sha256 for entry in store.entries() if entry.sha256}
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
-    conn.row_factory = sqlite3.Row
-    try:
-        rows = conn.execute(
-            "select id, source_id, url, path, lang, format, sha256 from documents"
-            " where coalesce(status, 'parsed') = 'parsed' order by rowid"
-        ).fetchall()
-    except sqlite3.Error:  # not a database this code made: the build's own checks say so
-        return []
-    finally:
-        conn.close()
-    return [row for row in rows if row["sha256"] not in held]
+# The columns of a document kept for reading it again.
+KEPT = ("sha256", "source_id", "url", "path", "lang", "format")
 
 
-def carried_imports(db_path: Path, store: RawStore, drop: bool = False) -> tuple[list[DocumentInput], list[str]]:
+def published_documents(db_path: Path) -> list[str]:
+    """The sha256 of every document of the file at ``db_path`` (as a refresh publishes it)."""
+    return sorted({row[0] for row in _documents(db_path) if row[0]})
+
+
+def imported_documents(db_path: Path, store: RawStore, published: dict[str, Any]) -> list[dict[str, Any]]:
+    """The served file's documents imported by hand since a refresh published it, and those an
+    earlier refresh carried (``published``: the raw store's record of that publish)."""
+    carried = {row["sha256"]: row for row in published.get("imported", [])}
+    if "documents" not in published:
+        return list(carried.values())
+    known = set(published["documents"]) | {entry.sha256 for entry in store.entries() if entry.sha256}
+    found = dict(carried)
+    for row in _documents(db_path):
+        document = dict(zip(KEPT, row, strict=True))
+        if document["sha256"] and document["sha256"] not in known:
+            found.setdefault(document["sha256"], document)
+    return list(found.values())
+
+
+def carried_imports(
+    db_path: Path, store: RawStore, published: dict[str, Any], drop: bool = False
+) -> tuple[list[DocumentInput], list[str]]:
     """The documents imported by hand, as inputs read from their files; and the paths of those
     dropped (``drop``) because their files are gone or changed. Raises ``RefreshError`` when some
     would be dropped and ``drop`` is false."""
     inputs: list[DocumentInput] = []
     missing: list[str] = []
-    for row in imported_documents(db_path, store):
+    for row in imported_documents(db_path, store, published):
         found = _file_of(row["path"], row["sha256"], db_path.parent)
         if found is None:
-            missing.append(row["path"] or row["url"] or f"document {row['id']}")
+            missing.append(row["path"] or row["url"] or row["sha256"])
             continue
         inputs.append(DocumentInput(
             path=str(found), sha256=row["sha256"], size=found.stat().st_size, source_id=row["source_id"],
@@ -64,6 +78,26 @@ def carried_imports(db_path: Path, store: RawStore, drop: bool = False) -> tuple
             f" nothing published (--drop-imported publishes without {'them' if many else 'it'})"
         )
     return inputs, missing
+
+
+def kept_imports(inputs: list[DocumentInput]) -> list[dict[str, Any]]:
+    """What the raw store keeps of the imports a refresh carried, to carry them again next time."""
+    return [{"sha256": doc.sha256, "source_id": doc.source_id, "url": doc.url, "path": doc.path,
+             "lang": doc.lang, "format": doc.format} for doc in inputs]
+
+
+def _documents(db_path: Path) -> list[tuple[Any, ...]]:
+    if not db_path.exists():
+        return []
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    try:
+        return conn.execute(
+            f"select {', '.join(KEPT)} from documents where coalesce(status, 'parsed') = 'parsed' order by rowid"
+        ).fetchall()
+    except sqlite3.Error:  # not a database this code made: the build's own checks say so
+        return []
+    finally:
+        conn.close()
 
 
 def _file_of(path: str | None, sha256: str, db_folder: Path) -> Path | None:

@@ -25,7 +25,7 @@ from kb.build.kept_content import RECORDS_OF
 from kb.build.publish import build_database
 from kb.checksums import file_sha256
 from kb.refresh.before_swap import BeforeSwap, RefreshError
-from kb.refresh.imported import carried_imports
+from kb.refresh.imported import carried_imports, kept_imports, published_documents
 from kb.refresh.inputs import (
     SNAPSHOT_FORMATS,
     build_code_fingerprint,
@@ -161,8 +161,9 @@ def _build_or_skip(
     """Build and publish, or find nothing to change; returns the inputs it chose (raises if it
     could not publish)."""
     inputs, left_out = select_inputs(store)
+    published = store.get_state(PUBLISHED_STATE) or {}
     # What the operator imported into the served file by hand, read again from its files.
-    imported, dropped = carried_imports(db_path, store, drop_imported)
+    imported, dropped = carried_imports(db_path, store, published, drop_imported)
     inputs += imported
     if imported:
         result.changes["imported_by_hand"] = len(imported)
@@ -176,7 +177,6 @@ def _build_or_skip(
             {"url": known["url"], "error": known["error"], "replaced_by_earlier": True, "still_served": True}
         )
     fingerprint = inputs_fingerprint(inputs)
-    published = store.get_state(PUBLISHED_STATE) or {}
     failed_note = (
         f"; failed sources keep their last good data: {', '.join(result.failed_sources)}"
         if result.failed_sources else ""
@@ -259,7 +259,8 @@ def _build_or_skip(
         kept = kept_fingerprint(store, selected)
     store.set_state(PUBLISHED_STATE, {"inputs": fingerprint, "kept": kept, "file": file_identity(db_path),
                                       "sha256": file_sha256(db_path), "linking_code": linking_code,
-                                      "build_code": build_code})
+                                      "build_code": build_code, "documents": published_documents(db_path),
+                                      "imported": kept_imports(imported)})
     return inputs
 
 

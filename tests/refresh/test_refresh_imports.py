@@ -106,3 +106,15 @@ def test_the_operator_lists_every_run_failed_and_unchanged_ones_too(site: TestSi
     assert [(row["status"], row["exit_code"]) for row in rows] == [("failed", 1)]
     missing = CliRunner().invoke(cli, ["runs", "--raw", str(tmp_path / "nowhere")])
     assert missing.exit_code == 1 and "no raw store here" in missing.output
+
+
+def test_a_file_no_refresh_published_has_no_imports_to_carry(site: TestSite, tmp_path: Path) -> None:
+    """A file made by `mtgkb build` (the bundled snapshot's, say) or imported into before any
+    refresh: its documents are not imports, and the first refresh builds from the raw store (each
+    was taken for an import, kept in every later refresh, and kept removed rulings alive)."""
+    db_path = tmp_path / "kb.db"
+    imported(db_path, RULINGS_PAGE)  # before any refresh: a file the refresh did not publish
+    first = run(site, tmp_path)
+    assert (first.exit_code, first.published) == (0, True) and "imported_by_hand" not in first.changes
+    paths = [row[0] for row in sqlite_utils.Database(db_path).execute("select path from documents")]
+    assert str(RULINGS_PAGE) not in paths
