@@ -45,17 +45,23 @@ def run_fetch(
     if options.get("on_run_started"):  # a refresh's own run, whatever another process starts meanwhile
         options["on_run_started"](run_id)
     reports: dict[str, FetchReport] = {}
-    finished = False
+    stopped: BaseException | None = None
     try:
         with _progress_bar(progress, len(sources)) as advance:
             for name in sources:
                 reports[name] = _run_one(name, client, store, base_urls, {**options, "run_id": run_id})
                 _log_report(reports[name])
                 advance(name)
-        finished = True
+    except BaseException as error:
+        stopped = error
+        raise
     finally:
-        # Ctrl-C or SIGTERM on the way (a BaseException): the run says so, not "ok" for what it got.
-        status = run_status(reports) if finished else "interrupted"
+        # Ctrl-C or SIGTERM on the way (not an Exception): the run says so, not "ok" for what it
+        # got; anything else that stopped it, "failed".
+        if stopped is None:
+            status = run_status(reports)
+        else:
+            status = "failed" if isinstance(stopped, Exception) else "interrupted"
         store.finish_run(run_id, status, {n: r.as_dict() for n, r in reports.items()})
         if "client" not in options:
             client.close()

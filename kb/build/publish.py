@@ -109,7 +109,8 @@ def validate(db: sqlite_utils.Database, changes: ImportChanges | None = None) ->
     if violations is None:
         violations = db.execute("pragma foreign_key_check").fetchall()
     if violations:
-        sample = ", ".join(f"{v[0]} rowid {v[1]} -> {v[2]}" for v in violations[:5])
+        # A table without rowids (ruling_sightings) has none to name.
+        sample = ", ".join(f"{v[0]}{'' if v[1] is None else f' rowid {v[1]}'} -> {v[2]}" for v in violations[:5])
         problems.append(f"{len(violations)} foreign key violations ({sample})")
     return problems
 

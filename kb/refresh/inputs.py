@@ -95,7 +95,12 @@ def still_unreadable(store: RawStore) -> list[dict[str, str]]:
     which stays the newest of that URL after the site has moved on (its source was reported as
     failed in every later run, and no run was clean enough to prune superseded bodies)."""
     unreadable = known_unreadable(store)
+    if not unreadable:
+        return []
     latest = store.latest_documents()
+    # Only the sources of unreadable bodies are looked at (each body sniffed for its format).
+    concerned = {entry.source for entry in latest if entry.sha256 in unreadable}
+    latest = [entry for entry in latest if entry.source in concerned]
     newest_of_kind: dict[tuple[str, str, str], int] = {}
     formats = {entry.id: format_of(store, entry) if entry.sha256 and store.path_for(entry.sha256).exists() else None
                for entry in latest}

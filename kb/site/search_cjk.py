@@ -51,14 +51,19 @@ def _held_as_typed(conn: sqlite3.Connection, needle: str) -> tuple[str, list[str
 
 def _holding_each(conn: sqlite3.Connection, words: list[str]) -> tuple[str, list[str]]:
     """Texts holding every word: the long ones in one trigram match (FTS5 takes one per table),
-    each short one through the two-character index."""
+    the short ones in one match of the two-character index (each capped alone, a common word's
+    first matches crowded out the texts holding both: translations and names, after the rules)."""
     long_words = [word for word in words if len(word) >= 3]
+    short_words = [word for word in words if len(word) < 3]
     conditions, params = [], []
     if long_words:
         conditions.append("cjk_search match ?")
         params.append(" AND ".join('"' + word.replace('"', "") + '"' for word in long_words))
-    for word in words:
-        if len(word) < 3:
+    if short_words and all(_in_bigram_index(conn, word) for word in short_words):
+        conditions.append(f"rowid in (select rowid from cjk_bigrams where cjk_bigrams match ? limit {CJK_SCAN})")
+        params.append(" AND ".join(_bigram_term(word) for word in short_words))
+    else:
+        for word in short_words:
             sql, param = short_cjk_condition(conn, word)
             conditions.append(sql)
             params.append(param)
@@ -83,14 +88,21 @@ def short_cjk_condition(conn: sqlite3.Connection, needle: str) -> tuple[str, str
     """The ``cjk_search`` condition for a one- or two-character query (克撒, 飞): through the
     two-character index ``cjk_bigrams`` (an index lookup, not a scan), else a LIKE scan that
     stops at the caller's LIMIT (a database built before that index existed)."""
-    letters = all(unicodedata.category(char)[0] == "L" for char in needle)
-    if CJK_ONLY.fullmatch(needle) and letters and table_exists(conn, "cjk_bigrams"):
-        term = '"' + needle + '"' if len(needle) == 2 else '"' + needle + '"*'
+    if _in_bigram_index(conn, needle):
         return (
             f"rowid in (select rowid from cjk_bigrams where cjk_bigrams match ? limit {CJK_SCAN})",
-            term,
+            _bigram_term(needle),
         )
     return "text like ? escape '\\'", "%" + escape_like(needle) + "%"
+
+
+def _in_bigram_index(conn: sqlite3.Connection, needle: str) -> bool:
+    letters = all(unicodedata.category(char)[0] == "L" for char in needle)
+    return bool(CJK_ONLY.fullmatch(needle)) and letters and table_exists(conn, "cjk_bigrams")
+
+
+def _bigram_term(needle: str) -> str:
+    return '"' + needle + '"' if len(needle) == 2 else '"' + needle + '"*'
 
 
 CJK_ONLY = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]{1,2}")

@@ -275,8 +275,6 @@ class ImportChanges:
         for table in sorted({key.table for key in keys}):
             # _rowid_, not rowid: rulings has a column of that name (its search index's key).
             self.row_keys[table] = list(self.db.table(table).pks) if is_without_rowid(self.db, table) else ["_rowid_"]
-            if "rowid" in self.row_keys[table]:  # sqlite-utils' name for "no primary key"
-                return None
             written = written_rows_table(table)
             self.db.execute(f"drop table if exists temp.{written}")
             self.db.execute(f"create temp table {written} ({', '.join(f'k{n}' for n in range(len(self.row_keys[table])))})")

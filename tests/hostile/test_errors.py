@@ -164,6 +164,15 @@ def test_a_fetch_stopped_by_ctrl_c_is_recorded_as_interrupted_not_as_a_fetch(tmp
     assert started == [run["id"]] and run["status"] == "interrupted"
     assert (row["status"], row["message"]) == ("interrupted", "fetch interrupted (Ctrl-C or SIGTERM): nothing published")
 
+    def broken(*_args: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(fetch, "_run_one", broken)  # not a ^C: a failed run, not an interrupted one
+    with RawStore(tmp_path / "raw") as store:
+        with pytest.raises(RuntimeError):
+            fetch.run_fetch(["wizards-cr"], store, {}, {"client": object()}, progress=False)
+        assert [run["status"] for run in sorted(store.runs(), key=lambda run: run["id"])] == ["interrupted", "failed"]
+
 
 def test_a_redesigned_page_fails_its_source_in_a_refresh(zygote: Zygote, served: Path, tmp_path: Path) -> None:
     """The refresh reads the layout-changed issue of the new file: its source becomes a failed source."""

@@ -506,6 +506,17 @@ def test_an_unreadable_new_bulk_file_keeps_the_rulings_of_the_file_before_it(sit
     assert run(site, tmp_path).exit_code == 0
 
 
+def test_with_no_unreadable_body_no_stored_body_is_read_for_it(site: TestSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """still_unreadable sniffed every stored document in every refresh, as the inputs' choice
+    had just done (a review of the day's changes)."""
+    from kb.refresh import inputs
+
+    assert run(site, tmp_path).exit_code == 0
+    with RawStore(tmp_path / "raw") as store:
+        monkeypatch.setattr(inputs, "format_of", lambda *_args: pytest.fail("a body was read"))
+        assert inputs.still_unreadable(store) == []
+
+
 def test_rulings_back_upstream_are_counted_in_the_runs_line(site: TestSite, tmp_path: Path) -> None:
     assert run(site, tmp_path).exit_code == 0
     without = [ruling for ruling in recorded_rulings() if ruling["oracle_id"] != DEATHRITE]

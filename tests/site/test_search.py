@@ -906,3 +906,30 @@ def test_a_traditional_name_is_searched_as_typed(snapshot_conn: sqlite3.Connecti
     # Taiwan's printing of Jace names him 維林逸才傑斯: found as typed, not converted.
     found = search(snapshot_conn, "傑斯")
     assert found.query == "傑斯" and [hit.url for hit in found.groups["cards"]][:1] == [f"/card/{JACE}"]
+
+
+def test_short_cjk_words_are_found_together_past_a_common_words_window(snapshot_db, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Each short word was capped at its first 5,000 matches before the two were intersected: past
+    that many texts holding 伤害 (constructed rows, as a database of a million rulings holds), the
+    translation holding 践踏 and 伤害 was lost (a review of the day's changes)."""
+    import shutil
+
+    import sqlite_utils
+
+    from kb.site.search_cjk import CJK_SCAN, cjk_rows
+    from kb.store.cjk_search import ensure_cjk_bigrams
+
+    copy = tmp_path / "kb.db"
+    shutil.copy(snapshot_db, copy)
+    conn = sqlite3.connect(copy)
+    conn.row_factory = sqlite3.Row
+    conn.executemany("insert into cjk_search (kind, key, lang, text) values ('ruling_translation', ?, 'zhs', ?)",
+                     [(n, f"此生物对目标玩家造成{n}点伤害。") for n in range(CJK_SCAN + 1000)])
+    conn.execute("insert into cjk_search (kind, key, lang, text) values ('ruling_translation', 999999, 'zhs',"
+                 " '具有践踏异能的生物造成战斗伤害。')")
+    conn.commit()
+    ensure_cjk_bigrams(sqlite_utils.Database(conn))
+    conn.commit()
+    found = cjk_rows(conn, "践踏 伤害", 50)
+    assert [row["key"] for row in found["ruling_translation"]] == [999999]
+    assert found["rule"]

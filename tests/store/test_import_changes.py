@@ -197,3 +197,14 @@ def test_a_table_made_again_during_the_import_falls_back_to_the_whole_check() ->
     db.execute("insert into ruling_sightings (ruling_id, document_id, position) values (99, 1, 0)")
     changes.stop()
     assert changes.foreign_key_violations() is None
+
+
+def test_a_broken_sighting_is_named_without_a_rowid_it_has_not() -> None:
+    from kb.build.publish import validate
+
+    db = built()
+    changes = ImportChanges(db)
+    db.execute("insert into ruling_sightings (ruling_id, document_id, position) values (99, 1, 0)")
+    changes.stop()
+    problems = validate(db, changes)
+    assert "1 foreign key violations (ruling_sightings -> rulings)" in problems, problems
