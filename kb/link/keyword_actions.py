@@ -25,8 +25,7 @@ from dataclasses import dataclass, field
 
 from kb.link.keyword_vocabulary import STOP_WORDS
 from kb.link.keywords import REMINDER, PrintedKeyword
-from kb.normalise.text import restored_lines
-from kb.records import FACE_TEXT_SEPARATOR
+from kb.normalise.text import face_pairs, restored_lines
 
 # Languages whose clauses do not begin with their verb, or have no spaces between words.
 NOT_VERB_FIRST = frozenset({"ja", "ko", "zhs", "zht"})
@@ -67,10 +66,7 @@ def clause_starts(
 def _line_pairs(printed_text: str, oracle_text: str) -> Iterator[tuple[str, str]]:
     """A printed line beside its Oracle line: faces alike, lines as many (or a text printed on
     one line read as its lines: ``restored_lines``)."""
-    printed_faces, oracle_faces = printed_text.split(FACE_TEXT_SEPARATOR), oracle_text.split(FACE_TEXT_SEPARATOR)
-    if len(printed_faces) != len(oracle_faces):
-        return
-    for printed, oracle in zip(printed_faces, oracle_faces, strict=True):
+    for printed, oracle in face_pairs(printed_text, oracle_text):
         printed_lines = [line for line in printed.splitlines() if line.strip()]
         oracle_lines = [line for line in oracle.splitlines() if line.strip()]
         if len(printed_lines) != len(oracle_lines):

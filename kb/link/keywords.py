@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from kb.link.cr_glossary_links import GlossaryLink
 from kb.link.cr_translations import RuleLink
-from kb.normalise.text import restored_lines
+from kb.normalise.text import face_pairs, restored_lines
 from kb.records import FACE_TEXT_SEPARATOR, CRDocument
 
 KEYWORD_SECTIONS = ("701", "702")
@@ -185,11 +185,8 @@ def mine_printing(
     """The keywords one localized printing prints, paired with the Oracle text's keyword lines."""
     if not printed_text or not oracle_text or lang == "en":
         return []
-    printed_faces, oracle_faces = printed_text.split(FACE_TEXT_SEPARATOR), oracle_text.split(FACE_TEXT_SEPARATOR)
-    if len(printed_faces) != len(oracle_faces):
-        return []
     found = []
-    for printed, oracle in zip(printed_faces, oracle_faces, strict=True):
+    for printed, oracle in face_pairs(printed_text, oracle_text):
         printed_lines = [line for line in printed.splitlines() if line.strip()]
         oracle_lines = [line for line in oracle.splitlines() if line.strip()]
         restored = restored_lines(printed.strip(), len(oracle_lines))

@@ -201,7 +201,7 @@ def restored_lines(text: str, line_count: int) -> list[str] | None:
     return [text[start:end].strip() for start, end in zip(bounds[:-1], bounds[1:], strict=True)]
 
 
-def _face_pairs(printed: str, english: str) -> list[tuple[str, str]]:
+def face_pairs(printed: str, english: str) -> list[tuple[str, str]]:
     """The faces of a printed text beside its English text's, or none when their counts differ."""
     printed_faces, english_faces = printed.split(FACE_TEXT_SEPARATOR), english.split(FACE_TEXT_SEPARATOR)
     return list(zip(printed_faces, english_faces, strict=True)) if len(printed_faces) == len(english_faces) else []
@@ -213,7 +213,7 @@ def lost_line_breaks(printed: str, english: str) -> bool:
     several lines."""
     return any(
         "\n" not in face.strip() and len(english_face.strip().splitlines()) > 1 and bool(glued_line_starts(face))
-        for face, english_face in _face_pairs(printed, english)
+        for face, english_face in face_pairs(printed, english)
     )
 
 
@@ -221,7 +221,7 @@ def text_with_lines_restored(printed: str, english: str) -> str | None:
     """``printed`` with the line breaks it lost put back, face by face (``restored_lines``); None
     when no face can be read as its lines."""
     faces, restored = [], False
-    for face, english_face in _face_pairs(printed, english):
+    for face, english_face in face_pairs(printed, english):
         lines = restored_lines(face.strip(), len(english_face.strip().splitlines()))
         restored = restored or lines is not None
         faces.append("\n".join(lines) if lines is not None else face)
