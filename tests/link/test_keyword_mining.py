@@ -89,19 +89,16 @@ def test_every_keyword_the_real_mtgjson_file_prints_in_other_languages() -> None
     english = {card.oracle_id: card for card in document.cards if card.lang == "en"}
     listed = {card["name"]: card.get("keywords") or []
               for card in json.loads(UGIN.read_text(encoding="utf-8"))["data"]["cards"]}
-    found = sorted({
-        (seen.lang, seen.term, seen.en_term, seen.rule_number)
-        for card in document.cards if card.lang != "en"
+    mined = [
+        seen for card in document.cards if card.lang != "en"
         for seen in mine_printing(card.name, card.lang, card.printed_text, english[card.oracle_id].oracle_text,
                                   MTGJSON_TITLES, "mtgjson")
+    ]
+    found = sorted({
+        (seen.lang, seen.term, seen.en_term, seen.rule_number) for seen in mined
         if seen.en_term.casefold() in {keyword.casefold() for keyword in listed[seen.printing_id]}
     })
-    every = sorted({
-        (seen.lang, seen.term, seen.en_term, seen.rule_number)
-        for card in document.cards if card.lang != "en"
-        for seen in mine_printing(card.name, card.lang, card.printed_text, english[card.oracle_id].oracle_text,
-                                  MTGJSON_TITLES, "mtgjson")
-    })
+    every = sorted({(seen.lang, seen.term, seen.en_term, seen.rule_number) for seen in mined})
     assert found == every  # none names a keyword its card does not have
     assert every == [
         ("de", "Ausrüsten", "Equip", "702.6"), ("de", "Erstschlag", "First Strike", "702.7"),
