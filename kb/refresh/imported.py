@@ -5,12 +5,11 @@ A refresh builds a new file from the raw store, and a document imported into the
 published is in no raw store: built without it, the new file lost it and everything it gave (its
 CR version, its printings, its rulings, published as removed upstream), and the refresh exited 0.
 
-Which documents those are: the served file's documents that are neither in the raw store nor
-among the documents of the file the last refresh published (``published_documents``, kept in the
-raw store's state when it publishes), and those an earlier refresh carried this way. A file made
-by ``mtgkb build`` and never published by a refresh has no such record: its documents (the
-bundled snapshot's, say) are not imports, and the first refresh replaces them by the raw store's
-(seed the store with ``--snapshot`` to keep them).
+Which documents those are: those an earlier refresh carried this way, and the served file's
+documents that are not in the raw store, once a refresh has published there (a file it publishes
+holds the raw store's documents and these only). Before any has, the file is one ``mtgkb build``
+made: its documents (the bundled snapshot's, say) are not imports, and the first refresh replaces
+them by the raw store's (seed the store with ``--snapshot`` to keep them).
 
 Each is read again from the file it was imported from, where that file is still there with the
 same bytes (a relative path is looked for from the working folder, then from the database's
@@ -32,19 +31,13 @@ from scraper.rawstore import RawStore
 KEPT = ("sha256", "source_id", "url", "path", "lang", "format")
 
 
-def published_documents(db_path: Path) -> list[str]:
-    """The sha256 of every document of the file at ``db_path`` (as a refresh publishes it)."""
-    return sorted({row[0] for row in _documents(db_path) if row[0]})
-
-
 def imported_documents(db_path: Path, store: RawStore, published: dict[str, Any]) -> list[dict[str, Any]]:
     """The served file's documents imported by hand since a refresh published it, and those an
     earlier refresh carried (``published``: the raw store's record of that publish)."""
-    carried = {row["sha256"]: row for row in published.get("imported", [])}
-    if "documents" not in published:
-        return list(carried.values())
-    known = set(published["documents"]) | {entry.sha256 for entry in store.entries() if entry.sha256}
-    found = dict(carried)
+    if not published:  # no refresh has published here
+        return []
+    known = {entry.sha256 for entry in store.entries() if entry.sha256}
+    found = {row["sha256"]: row for row in published.get("imported", [])}
     for row in _documents(db_path):
         document = dict(zip(KEPT, row, strict=True))
         if document["sha256"] and document["sha256"] not in known:

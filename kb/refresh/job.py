@@ -25,7 +25,7 @@ from kb.build.kept_content import RECORDS_OF
 from kb.build.publish import build_database
 from kb.checksums import file_sha256
 from kb.refresh.before_swap import BeforeSwap, RefreshError
-from kb.refresh.imported import carried_imports, kept_imports, published_documents
+from kb.refresh.imported import carried_imports, kept_imports
 from kb.refresh.inputs import (
     SNAPSHOT_FORMATS,
     build_code_fingerprint,
@@ -259,8 +259,7 @@ def _build_or_skip(
         kept = kept_fingerprint(store, selected)
     store.set_state(PUBLISHED_STATE, {"inputs": fingerprint, "kept": kept, "file": file_identity(db_path),
                                       "sha256": file_sha256(db_path), "linking_code": linking_code,
-                                      "build_code": build_code, "documents": published_documents(db_path),
-                                      "imported": kept_imports(imported)})
+                                      "build_code": build_code, "imported": kept_imports(imported)})
     return inputs
 
 
