@@ -231,6 +231,9 @@ def register_routes():
         (r"^/card(?P<json>\.json)?$", views.card_by_name),
         (r"^/card/(?P<oracle_id>[0-9a-fA-F-]{8,40}?)(?P<json>\.json)?$", views.card_by_id),
         (r"^/rule/(?P<number>[0-9][0-9a-z.]*?)(?P<json>\.json)?$", views.rule),
+        # A number typed otherwise ("７０２．１９", "第702.19条", "702.19 "), which Datasette first
+        # sends to its tilde-encoded path: read as the search reads it.
+        (r"^/rule/(?P<typed>[^/]+?)(?P<json>\.json)?$", views.rule_as_typed),
         # Site pages: the CR contents, the glossary, any two versions compared.
         (r"^/contents$", views.contents),
         (r"^/glossary$", views.glossary_index),

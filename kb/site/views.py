@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, urlencode
 
 import orjson
+from datasette.utils import tilde_decode
 from datasette.utils.asgi import Response
 
 from kb.site import (
@@ -32,6 +33,8 @@ from kb.site import (
 from kb.site.labels import language_name
 from kb.site.search import GROUP_TITLES, PER_KIND, search
 from kb.site.search_db import one_request
+from kb.site.search_rules import RULE_NUMBER_QUERY
+from kb.site.search_text import clean_query
 from kb.site.time_limit import time_limit
 
 # Our pages run several small queries; the whole page shares this budget.
@@ -233,6 +236,18 @@ async def rule(datasette, request):
         return await not_found(datasette, request, f"No rule {number}{where}", wants_json(request, json),
                                query=number, found=found)
     return await page_response(datasette, request, page, json, f"No rule {number}{where}", "kb_rule.html")
+
+
+async def rule_as_typed(datasette, request):
+    """``/rule/<anything else>``: a rule number as a reader types or pastes it lands on the rule;
+    any other text is a page not found that offers to search for it."""
+    typed = clean_query(unquote(tilde_decode(request.url_vars["typed"])))
+    json = request.url_vars.get("json")
+    number = RULE_NUMBER_QUERY.match(typed)
+    if number:
+        suffix = f"?{request.query_string}" if request.query_string else ""
+        return Response.redirect(f"/rule/{quote(number.group('number').lower())}{json or ''}{suffix}")
+    return await not_found(datasette, request, f"No rule {typed}", wants_json(request, json), query=typed or None)
 
 
 async def version(datasette, request):

@@ -986,6 +986,27 @@ async def test_a_language_for_a_version_and_a_translated_term_without_its_langua
     assert (await snapshot_ds.client.get("/glossary/Nonsense")).status_code == 404
 
 
+async def test_a_rule_number_typed_into_the_path_as_readers_type_it_lands_on_the_rule(snapshot_ds) -> None:
+    """/rule/７０２．１９ (a Japanese keyboard's full-width digits) and /rule/第702.19条 were sent by
+    Datasette to a tilde-encoded path and answered its bare 404."""
+    for typed, location in [
+        ("７０２．１９", "/rule/702.19"),
+        ("第702.19条", "/rule/702.19"),
+        ("702.19 ", "/rule/702.19"),
+        ("Rule 702.19B", "/rule/702.19b"),
+    ]:
+        response = await snapshot_ds.client.get("/rule/" + quote(typed))
+        assert (response.status_code, response.headers["location"]) == (302, location), typed
+        assert (await snapshot_ds.client.get(location)).status_code == 200
+    # As Datasette redirects such a path first, with the query kept and as JSON.
+    response = await snapshot_ds.client.get("/rule/~E7~AC~AC702~2E19~E6~9D~A1.json?version=zhs")
+    assert (response.status_code, response.headers["location"]) == (302, "/rule/702.19.json?version=zhs")
+    # Any other text: the site's page not found, offering to search for it.
+    response = await snapshot_ds.client.get("/rule/trample")
+    assert response.status_code == 404 and "/search?q=trample" in response.text
+    assert (await snapshot_ds.client.get("/rule/trample.json")).json()["ok"] is False
+
+
 async def test_a_translation_not_matched_to_a_ruling_leads_to_its_cards_page(snapshot_ds) -> None:
     """A search hit of the Chinese MH1 release notes led to a bare Datasette row (a CJK users'
     review): the page of the card it names lists it."""
