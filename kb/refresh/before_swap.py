@@ -80,7 +80,8 @@ class BeforeSwap:
                 problems = shrink_problems(tables) if served else []
                 if problems and not self.allow_shrink:
                     raise RefreshError(
-                        f"not published: {'; '.join(problems)} (use --allow-shrink if this is expected)"
+                        f"not published: {'; '.join(problems)}{self._dropped_imports()}"
+                        " (use --allow-shrink if this is expected)"
                     )
                 self._write_runs(db)
         finally:
@@ -97,6 +98,17 @@ class BeforeSwap:
         if failures:
             raise RefreshError(f"not published: smoke queries failed: {'; '.join(failures)}")
         _pause_for_crash_test()
+
+    def _dropped_imports(self) -> str:
+        """What the operator's ``--drop-imported`` takes out of the served file, as part of why it
+        shrinks (the guard cannot tell their rows from the others)."""
+        dropped = self.result.changes.get("imported_by_hand_dropped") if self.result else None
+        if not dropped:
+            return ""
+        many = len(dropped) > 1
+        return (f"; {len(dropped)} document{'s' if many else ''} imported by hand {'are' if many else 'is'} dropped"
+                f" (--drop-imported: {dropped[0]}{', …' if many else ''}), {'their' if many else 'its'} rows with"
+                f" {'them' if many else 'it'}")
 
     def _layout_changes(self, db: sqlite_utils.Database) -> None:
         """A page whose parser recognised it but found none of what it always has (a site

@@ -57,7 +57,15 @@ def test_a_refresh_keeps_what_was_imported_by_hand_and_refuses_to_drop_it_unaske
     )
     assert sha(db_path) == served
 
-    # Told to drop it (the shrink guard still counts: a quarter of this small file's documents).
+    # Told to drop it: the shrink guard still counts (a quarter of this small file's documents),
+    # and its refusal says the drop is part of the shrink.
+    guarded = run(site, tmp_path, drop_imported=True)
+    assert (guarded.exit_code, guarded.published) == (1, False)
+    assert guarded.message.startswith("not published: documents would shrink from 4 to 3 rows (-25%)")
+    assert guarded.message.endswith(
+        f"; 1 document imported by hand is dropped (--drop-imported: {page}), its rows with it"
+        " (use --allow-shrink if this is expected)")
+    assert sha(db_path) == served
     dropped = run(site, tmp_path, drop_imported=True, allow_shrink=True)
     assert (dropped.exit_code, dropped.published) == (0, True)
     assert dropped.changes["imported_by_hand_dropped"] == [str(page)]
