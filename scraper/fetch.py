@@ -9,7 +9,7 @@ from typing import Any
 
 from scraper.fetchers import FETCHERS, FetchReport
 from scraper.http import PoliteClient
-from scraper.rawstore import RawStore
+from scraper.rawstore import RawStore, RawStoreError
 from scraper.sources import DEFAULT_SOURCES, get_source
 
 log = logging.getLogger("scraper.fetch")
@@ -62,7 +62,12 @@ def run_fetch(
             status = run_status(reports)
         else:
             status = "failed" if isinstance(stopped, Exception) else "interrupted"
-        store.finish_run(run_id, status, {n: r.as_dict() for n, r in reports.items()})
+        try:
+            store.finish_run(run_id, status, {n: r.as_dict() for n, r in reports.items()})
+        except RawStoreError:
+            if not isinstance(stopped, RawStoreError):
+                raise
+            # The store could not record the run: the error that stopped it says why.
         if "client" not in options:
             client.close()
     return reports
@@ -78,6 +83,8 @@ def _run_one(
     base_url = base_urls.get(name) or get_source(name).base_url
     try:
         return FETCHERS[name](client, store, base_url, options)
+    except RawStoreError:  # every other source would fail the same way
+        raise
     except Exception as exc:  # a bug in one fetcher must not lose the other sources' work
         # One line (the report carries the reason to the command's last line); the traceback with -v.
         log.error("fetcher %s crashed: %s: %s", name, type(exc).__name__, exc, exc_info=log.isEnabledFor(logging.DEBUG))

@@ -17,12 +17,15 @@ sha256, and a format check), so a truncated download can never shadow an earlier
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
 import sqlite3
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
@@ -69,6 +72,41 @@ create table if not exists state (
     updated_at text not null
 );
 """
+
+
+class RawStoreError(Exception):
+    """The raw store itself cannot be written (a full disk, a read-only folder): every source
+    would fail the same way, so a fetch stops at once and says so, naming the store, rather than
+    reporting each source failed."""
+
+
+def _reason(error: OSError | sqlite3.Error, path: Path | None = None) -> str:
+    if isinstance(error, OSError):
+        named = error.filename or path
+        where = f"{named}: " if named else ""
+        if error.errno in (errno.ENOSPC, errno.EDQUOT):
+            return f"{where}disk full (no space left on device)"
+        if error.errno == errno.EROFS:
+            return f"{where}read-only file system"
+        if error.errno in (errno.EACCES, errno.EPERM):
+            return f"{where}permission denied"
+        return f"{where}{error.strerror or error}"
+    text = str(error)
+    if "full" in text:
+        return f"manifest.db: disk full ({text})"
+    if "readonly" in text or "read-only" in text:
+        return f"manifest.db: read-only ({text})"
+    return f"manifest.db: {text}"
+
+
+@contextmanager
+def writing_into(root: Path, path: Path | None = None) -> Iterator[None]:
+    """OS and SQLite errors of writing into the store at ``root`` as a ``RawStoreError``; an OS
+    error that names no file (a write) is ``path``'s."""
+    try:
+        yield
+    except (OSError, sqlite3.OperationalError) as error:
+        raise RawStoreError(f"the raw store {root} cannot be written: {_reason(error, path)}") from error
 
 
 @dataclass
@@ -118,12 +156,13 @@ class RawStore:
 
     def __init__(self, root: Path | str) -> None:
         self.root = Path(root)
-        for folder in ("objects", "rejected", "tmp"):
-            (self.root / folder).mkdir(parents=True, exist_ok=True)
-        self.remove_stale_temp()
-        self.db = sqlite3.connect(self.root / "manifest.db")
-        self.db.row_factory = sqlite3.Row
-        self.db.executescript(SCHEMA)
+        with writing_into(self.root):
+            for folder in ("objects", "rejected", "tmp"):
+                (self.root / folder).mkdir(parents=True, exist_ok=True)
+            self.remove_stale_temp()
+            self.db = sqlite3.connect(self.root / "manifest.db")
+            self.db.row_factory = sqlite3.Row
+            self.db.executescript(SCHEMA)
 
     def close(self) -> None:
         self.db.close()
@@ -159,8 +198,9 @@ class RawStore:
 
     def temp_path(self, suffix: str = "") -> Path:
         """A fresh, empty file inside the store for a download to stream into (named by our pid)."""
-        fd, name = tempfile.mkstemp(dir=self.root / "tmp", prefix=f"{os.getpid()}-", suffix=suffix or ".part")
-        os.close(fd)
+        with writing_into(self.root):
+            fd, name = tempfile.mkstemp(dir=self.root / "tmp", prefix=f"{os.getpid()}-", suffix=suffix or ".part")
+            os.close(fd)
         return Path(name)
 
     def commit(
@@ -254,25 +294,27 @@ class RawStore:
         """Add a local file (the bundled offline snapshot) as if it had been fetched."""
         path = Path(path)
         tmp = self.temp_path()
-        shutil.copyfile(path, tmp)
+        with writing_into(self.root):
+            shutil.copyfile(path, tmp)
         return self.commit(
             tmp, url=url or path.resolve().as_uri(), source=source, lang=lang,
             http_status=None, content_type=content_type, verify=verify,
         )
 
     def _move_into(self, tmp: Path, target: Path) -> None:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if target.exists():
-            # Same content already stored: keep the existing object untouched.
-            tmp.unlink()
-        else:
-            os.replace(tmp, target)
+        with writing_into(self.root):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if target.exists():
+                # Same content already stored: keep the existing object untouched.
+                tmp.unlink()
+            else:
+                os.replace(tmp, target)
 
     def _insert(self, **row: Any) -> ManifestEntry:
         row["fetched_at"] = utc_now()
         columns = ", ".join(row)
         marks = ", ".join(f":{name}" for name in row)
-        with self.db:
+        with writing_into(self.root), self.db:
             cursor = self.db.execute(f"insert into manifest ({columns}) values ({marks})", row)
         return self._entry(cursor.lastrowid)
 
@@ -345,13 +387,13 @@ class RawStore:
     # --- runs and small remembered facts ----------------------------------------------------
 
     def start_run(self) -> int:
-        with self.db:
+        with writing_into(self.root), self.db:
             cursor = self.db.execute("insert into runs (started_at) values (?)", (utc_now(),))
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 
     def finish_run(self, run_id: int, status: str, details: dict[str, Any]) -> None:
-        with self.db:
+        with writing_into(self.root), self.db:
             self.db.execute(
                 "update runs set finished_at = ?, status = ?, details = ? where id = ?",
                 (utc_now(), status, json.dumps(details, sort_keys=True), run_id),
@@ -372,7 +414,7 @@ class RawStore:
         return json.loads(row["value"]) if row else None
 
     def set_state(self, key: str, value: dict[str, Any]) -> None:
-        with self.db:
+        with writing_into(self.root), self.db:
             self.db.execute(
                 "insert into state (key, value, updated_at) values (?, ?, ?)"
                 " on conflict (key) do update set value = excluded.value,"

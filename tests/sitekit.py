@@ -350,3 +350,15 @@ def fast_client(clock: FakeClock | None = None, **kwargs: Any) -> PoliteClient:
     clock = clock or FakeClock()
     kwargs.setdefault("timeout", 2.0)
     return PoliteClient(clock=clock, sleep=clock.sleep, jitter=lambda: 0.0, **kwargs)
+
+
+def private_tmpfs_allowed() -> bool:
+    """Whether a test may mount a small file system of its own (a tmpfs in a private mount
+    namespace, ``unshare -m``: root only), for a full disk or a read-only folder as a fault."""
+    import shutil
+    import subprocess
+
+    if shutil.which("unshare") is None:
+        return False
+    probe = subprocess.run(["unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"], capture_output=True)
+    return probe.returncode == 0

@@ -42,6 +42,10 @@ def os_error_line(error: OSError) -> str:
 def error_line(error: BaseException) -> str:
     """Any failure as one line; Python's own wording ("0", "'int' object is not subscriptable")
     is always prefixed by what kind of failure it was."""
+    from scraper.rawstore import RawStoreError
+
+    if isinstance(error, RawStoreError):
+        return str(error)
     if isinstance(error, OSError):
         return os_error_line(error)
     if isinstance(error, MemoryError):

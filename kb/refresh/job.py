@@ -46,7 +46,7 @@ from kb.store.carry_links import linking_code_fingerprint
 from kb.store.save import DocumentInput
 from scraper.fetch import DEFAULT_SOURCES, run_fetch
 from scraper.fetchers import FetchReport
-from scraper.rawstore import RawStore, utc_now
+from scraper.rawstore import RawStore, RawStoreError, utc_now
 
 log = logging.getLogger("kb.refresh.job")
 
@@ -142,6 +142,11 @@ def _refresh_locked(
                 removed = prune_superseded(store, inputs)
                 if removed:
                     result.changes["removed_superseded_bodies"] = len(removed)
+    except RawStoreError as error:
+        # The store's own disk or folder: every source would fail alike; a file already swapped
+        # in stays (the next run, finding no record of it, builds again).
+        result.exit_code, result.status = EXIT_NOTHING_PUBLISHED, "failed"
+        result.message = one_line(f"{'published, but ' if result.published else ''}{error}")
     except (BuildError, RefreshError) as error:
         # before_swap may have filled in a published outcome: the swap did not happen.
         result.exit_code, result.status, result.published = EXIT_NOTHING_PUBLISHED, "failed", False
@@ -338,5 +343,11 @@ def _finish(store: RawStore, result: RefreshResult, started: float) -> None:
     result.seconds = time.monotonic() - started
     if not result.published and result.exit_code == EXIT_NOTHING_PUBLISHED:
         result.status = "failed"
-    record_run(store, result.run_id, result)
+    try:
+        record_run(store, result.run_id, result)
+    except RawStoreError:
+        if result.published:
+            raise
+        # A store that cannot be written cannot record why: the run's message says it.
+        result.message += "; this run could not be recorded in the raw store"
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scraper.http import FetchError, PoliteClient
-from scraper.rawstore import ManifestEntry, RawStore
+from scraper.rawstore import ManifestEntry, RawStore, RawStoreError, writing_into
 from scraper.verify import Verifier, VerifyError
 
 
@@ -79,10 +79,15 @@ def fetch_document(
     validators = store.validators_for(url)
     tmp = store.temp_path()
     try:
-        result = client.get(
-            url, source=source, dest=tmp, etag=validators.etag,
-            last_modified=validators.last_modified, accept=accept, expect_types=expect_types,
-        )
+        # The body streams into the store's tmp/: an OS error there is the store's, not the site's.
+        with writing_into(store.root, tmp):
+            result = client.get(
+                url, source=source, dest=tmp, etag=validators.etag,
+                last_modified=validators.last_modified, accept=accept, expect_types=expect_types,
+            )
+    except RawStoreError:
+        tmp.unlink(missing_ok=True)
+        raise
     except FetchError as exc:
         tmp.unlink(missing_ok=True)
         store.record_failure(url, source=source, lang=lang, error=exc.reason,

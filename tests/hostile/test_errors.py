@@ -16,19 +16,14 @@ from pathlib import Path
 import pytest
 from kit import ROOT, Zygote, assert_refused, sha256
 
+from sitekit import private_tmpfs_allowed
+
 CR = ROOT / "tests/fixtures/cr/en-raw/2003-03-15.txt"
 RULINGS = ROOT / "tests/fixtures/constructed/rulings-lethal-scheme.json"
 MTGKB = f"{shlex.quote(sys.executable)} -c 'from kb.cli import cli; cli()'"
 
 
-def _namespaces_allowed() -> bool:
-    if shutil.which("unshare") is None:
-        return False
-    probe = subprocess.run(["unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"], capture_output=True)
-    return probe.returncode == 0
-
-
-namespaces = pytest.mark.skipif(not _namespaces_allowed(), reason="needs root and unshare -m for a private tmpfs")
+namespaces = pytest.mark.skipif(not private_tmpfs_allowed(), reason="needs root and unshare -m for a private tmpfs")
 
 
 def in_small_filesystem(folder: Path, served: Path, size: str, then: str, read_only: bool = False) -> tuple[str, str, str, str]:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 import sqlite_utils
 from click.testing import CliRunner
 from test_refresh import run, sha
 
 from kb.cli import cli
-from sitekit import TestSite
+from sitekit import TestSite, private_tmpfs_allowed
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 # A real Scryfall API response: Deathrite Shaman's two rulings (no card data: named by them).
@@ -126,3 +127,36 @@ def test_a_file_no_refresh_published_has_no_imports_to_carry(site: TestSite, tmp
     assert (first.exit_code, first.published) == (0, True) and "imported_by_hand" not in first.changes
     paths = [row[0] for row in sqlite_utils.Database(db_path).execute("select path from documents")]
     assert str(RULINGS_PAGE) not in paths
+
+
+@pytest.mark.skipif(not private_tmpfs_allowed(), reason="needs root and unshare -m for a private tmpfs")
+@pytest.mark.parametrize(("size", "what_failed"), [
+    ("160k", "manifest.db: disk full (database or disk is full)"),  # the run's first record
+    ("600k", "/mnt/raw/tmp/{pid}-"),  # room for the manifest and the rules page, not for the CR's text
+])
+def test_a_raw_store_on_a_full_disk_stops_the_refresh_in_one_line_naming_it(
+    site: TestSite, tmp_path: Path, size: str, what_failed: str
+) -> None:
+    """A refresh whose raw store could not be written read as every source failing, each with
+    the same OSError (an operator's review): the store's own failure stops the run and says so."""
+    import os
+    import shlex
+    import subprocess
+    import sys
+
+    mount = tmp_path / "mnt"
+    mount.mkdir()
+    command = shlex.join([
+        sys.executable, "-c", "from kb.cli import cli; cli()", "refresh", "wizards-cr", "scryfall", "--raw", str(mount / "raw"),
+        "--db", str(tmp_path / "kb.db"), "--timeout", "5",
+        "--base-url", f"wizards-cr={site.url('wizards-cr')}", "--base-url", f"scryfall={site.url('scryfall')}",
+    ])
+    script = f"mount -t tmpfs -o size={size} tmpfs {shlex.quote(str(mount))} && exec {command}"
+    done = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True,
+                          cwd=Path(__file__).parent.parent.parent, env={**os.environ}, timeout=120)
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith(f"Error: the raw store {mount / 'raw'} cannot be written: "), done.stderr
+    assert "disk full" in lines[0] and what_failed.split("{pid}")[0] in lines[0]
+    assert not (tmp_path / "kb.db").exists()
