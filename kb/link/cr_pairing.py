@@ -31,7 +31,12 @@ paired by content and by what the rest of the document says about them, not only
    went under that number's new heading (a section: none; a rule: not most, 502.14 "Snow-Covered"
    of 2003, "Vigilance" of 2006, one of whose four subrules was alike one of Vigilance's), or a
    child whose heading went elsewhere; the rest is "removed" or "added" (``kb.link.cr_merges``
-   says which of those were merged or split off).
+   says which of those were merged or split off);
+9. two rules paired by likeness alone (steps 5–8), siblings on both sides, whose partners are each
+   more like the other rule: uncrossed. A rule inserted among its siblings shifts their letters, and
+   pairing by letter or number paired each with its neighbour's successor (2013's 107.11 "The
+   Planeswalker symbol" with 2009's chaos symbol, 107.11, and 107.12 "The chaos symbol" with 2009's
+   planeswalker symbol, 107.10; the legend and world rules of 2009, the timestamps of 2020's 613.7f–g).
 
 A rule of the game and a note recording that such a rule is gone are never the same entry: when the
 CR removes a rule it may leave a note at its number ("Previously, planeswalkers were subject to a
@@ -48,6 +53,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from kb.link.cr_compare import Entry, entries_of, similarity, similarity_bound
 from kb.records import CRDocument, Rule
@@ -62,6 +68,9 @@ FOLLOWED_REFERENCE = 0.3
 # Leftovers of one section that are each other's best match: a rule rewritten as it moved
 # (603.6d became 603.10 when triggered-ability rules were regrouped) keeps less of its words.
 MUTUAL_IN_SECTION = 0.4
+# Two rules paired by likeness are uncrossed when each is at least this much more like the other's
+# partner (step 9): a sure sign, not the noise of two rewrites scored against each other.
+UNCROSS_GAIN = 0.05
 # Short contents ("Manifest" vs "Manifest Dread") are too easily similar: demand more.
 SHORT_CONTENT_WORDS = 4
 MOVED_ELSEWHERE_SHORT = 0.85
@@ -112,10 +121,15 @@ class Pairing:
     # years of updates that can be two rules (2014's 107.14, the moon symbol, removed in 2015, and
     # 2019's 107.14, the energy symbol, added in 2016); what shows the pair says so.
     by_number: set[str] = field(default_factory=set)
+    # Old rules paired by likeness alone (a letter kept, the same number, similar words), not by
+    # identical content or the evidence of cross-references and children: step 9 may uncross them.
+    alike: set[str] = field(default_factory=set)
 
-    def pair(self, old_number: str, new_number: str) -> None:
+    def pair(self, old_number: str, new_number: str, alike: bool = False) -> None:
         self.old_to_new[old_number] = new_number
         self.new_to_old[new_number] = old_number
+        if alike:
+            self.alike.add(old_number)
 
     def free_old(self) -> list[Entry]:
         return [e for n, e in self.old.items() if n not in self.old_to_new and n not in self.folded]
@@ -309,7 +323,7 @@ def _pair_children_of_moved_parents(pairing: Pairing) -> None:
             and _kinds_compatible(rule, new.rule)
             and similarity(old.words, new.words) >= MOVED_WITH_PARENT
         ):
-            pairing.pair(old.number, target)
+            pairing.pair(old.number, target, alike=True)
 
 
 def _same_number(pairing: Pairing, old: Entry) -> Entry | None:
@@ -324,7 +338,7 @@ def _pair_in_place(pairing: Pairing, threshold: float) -> None:
     for old in pairing.free_old():
         new = _same_number(pairing, old)
         if new is not None and _may_be_one(pairing, old, new) and similarity(old.words, new.words) >= threshold:
-            pairing.pair(old.number, old.number)
+            pairing.pair(old.number, old.number, alike=True)
 
 
 def _pair_left_in_place(pairing: Pairing) -> None:
@@ -343,7 +357,7 @@ def _pair_left_in_place(pairing: Pairing) -> None:
         parent = old.rule.parent
         if parent and parent in pairing.old and pairing.old_to_new.get(parent) != parent:
             continue
-        pairing.pair(old.number, old.number)
+        pairing.pair(old.number, old.number, alike=True)
         if not children:
             pairing.by_number.add(old.number)
 
@@ -409,7 +423,7 @@ def _assign_best(pairing: Pairing, candidates: Iterable[tuple[Entry, Entry]]) ->
             scored.append((score, -abs(old.index - new.index), old.number, new.number))
     for _score, _distance, old_number, new_number in sorted(scored, reverse=True):
         if pairing.is_free(old_number, new_number):
-            pairing.pair(old_number, new_number)
+            pairing.pair(old_number, new_number, alike=True)
 
 
 def _section_of(item: Entry) -> str:
@@ -479,7 +493,47 @@ def _pair_mutual_best_in_section(pairing: Pairing) -> None:
                 best_old[new.number] = (score, old.number)
     for old_number, (score, new_number) in best_new.items():
         if score >= MUTUAL_IN_SECTION and best_old[new_number][1] == old_number:
-            pairing.pair(old_number, new_number)
+            pairing.pair(old_number, new_number, alike=True)
+
+
+def _uncross_alike_pairs(pairing: Pairing) -> None:
+    """Step 9: two rules paired by likeness whose partners are each more like the other rule are
+    paired the other way round. Only rules without rules under them, siblings in both versions (a
+    shift among one rule's subrules or one section's rules), and only when both rules gain and each
+    new pair is as alike as a rule changed in place must be (2003's 409.1c was divided into 409.1c
+    and 409.1d: its second paragraph, the longer, is not what makes it 409.1c)."""
+    old_children, new_children = _children(pairing.old), _children(pairing.new)
+    siblings: dict[tuple[str | None, str | None], list[str]] = defaultdict(list)
+    for old_number in sorted(pairing.alike, key=lambda number: pairing.old[number].index):
+        new_number = pairing.old_to_new.get(old_number)
+        if new_number is None or old_children.get(old_number) or new_children.get(new_number):
+            continue
+        siblings[(pairing.old[old_number].rule.parent, pairing.new[new_number].rule.parent)].append(old_number)
+    scores: dict[tuple[str, str], float] = {}
+
+    def score(old_number: str, new_number: str) -> float:
+        if (old_number, new_number) not in scores:
+            scores[(old_number, new_number)] = similarity(pairing.old[old_number].words, pairing.new[new_number].words)
+        return scores[(old_number, new_number)]
+
+    for members in siblings.values():
+        for _round in range(len(members)):
+            uncrossed = False
+            for first, second in combinations(members, 2):
+                first_new, second_new = pairing.old_to_new[first], pairing.old_to_new[second]
+                if (
+                    score(first, second_new) >= max(score(first, first_new) + UNCROSS_GAIN, CHANGED_IN_PLACE)
+                    and score(second, first_new) >= max(score(second, second_new) + UNCROSS_GAIN, CHANGED_IN_PLACE)
+                    and _may_be_one(pairing, pairing.old[first], pairing.new[second_new])
+                    and _may_be_one(pairing, pairing.old[second], pairing.new[first_new])
+                ):
+                    pairing.pair(first, second_new, alike=True)
+                    pairing.pair(second, first_new, alike=True)
+                    # Paired by likeness now, not by a number.
+                    pairing.by_number.difference_update((first, second))
+                    uncrossed = True
+            if not uncrossed:
+                break
 
 
 def pairing_of(
@@ -500,6 +554,7 @@ def pairing_of(
     # A heading may only now have its subrules placed.
     _pair_headings_by_children(pairing)
     _pair_left_in_place(pairing)
+    _uncross_alike_pairs(pairing)
     return pairing
 
 

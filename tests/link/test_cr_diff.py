@@ -212,6 +212,29 @@ def test_a_rule_keeps_its_number_in_a_section_that_moved() -> None:
     assert [number_map[number] for number in ("717", "717.3", "718", "718.3")] == ["718", "718.3", "719", "719.3"]
 
 
+SNAPSHOT_CR = Path(__file__).parent.parent.parent / "data" / "snapshot" / "cr" / "en"
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    # A rule inserted among its siblings shifted their letters or numbers, and pairing by letter,
+    # by number or by likeness alone gave each rule its neighbour's successor (a review against
+    # the texts, 2026-12-05): the face-down timestamp rule traced to the transform rule, the legend
+    # rule to the world rule, wither to "neither wither nor infect", the planeswalker symbol to the
+    # chaos symbol, and a general's graveyard rule to the exile rule.
+    ("2019-08-23", "2020-09-25", {"613.6e": "613.7f", "613.6f": "613.7g"}),
+    ("2006-02-01", "2009-10-01", {"205.4c": "204.4d", "205.4d": "204.4e"}),
+    ("2009-10-01", "2013-04-29", {"107.10": "107.11", "107.11": "107.12", "118.3c": "119.3d", "118.3d": "119.3e",
+                                  "903.10": "903.11", "903.11": "903.12"}),
+    ("2016-11-11", "2017-08-25", {"201.3c": "201.3d", "201.3d": "201.3e"}),
+    # Not a shift: 409.1c was divided, its second paragraph (the longer) now 409.1d; 409.1c is
+    # still 409.1c, and 409.1d went into 409.1e (paired by its number alone, and so marked).
+    ("2003-03-15", "2003-10-01", {"409.1c": "409.1c", "409.1d": "409.1d"}),
+])
+def test_two_rules_each_paired_with_the_others_successor_are_uncrossed(old: str, new: str, expected: dict) -> None:
+    number_map = diff_and_map(*(_parse(SNAPSHOT_CR / f"{date}.txt") for date in (old, new)))[1]
+    assert {number: number_map[number] for number in expected} == expected
+
+
 def test_a_number_alone_does_not_make_a_heading_the_same_rule(by_date: dict[str, CRDocument]) -> None:
     # 2003's 502.14 "Snow-Covered" and 2006's 502.14 "Vigilance" share a number and nothing else: no
     # subrule of one is a subrule of the other. Snow-Covered is removed and Vigilance added, where

@@ -14,10 +14,12 @@ def test_links_of_magic_origins_with_the_lineages_on_both_sides(snapshot_conn: s
     ).fetchall()
     # Magic Origins' update: "shuffle anyway" (701.16d) went into Shuffle's 701.16c; the
     # commander-in-exile rule 903.12 into 903.11 (each as Venser's Journal pairs them). 800.7 →
-    # 104.3h (a look-alike in another section) is not stored.
+    # 104.3h (a look-alike in another section) is not stored. The exile rule was 2009's 903.11 (a
+    # general "put into the exile zone") and 903.11 its graveyard rule, 903.10: the 2013 edition
+    # inserted a rule before them (kb.link.cr_pairing, step 9).
     assert rows == [
         ("merge", "701.16d", "701.16c", "en-2013-05-01/701.16d", "en-2013-05-01/701.16c"),
-        ("merge", "903.12", "903.11", "en-2009-10-01/903.10", "en-2009-10-01/903.11"),
+        ("merge", "903.12", "903.11", "en-2009-10-01/903.11", "en-2009-10-01/903.10"),
     ]
     assert snapshot_conn.execute(
         "select count(*) from rule_lineage_links where old_number = '800.7' and new_number = '104.3h'"
