@@ -17,15 +17,19 @@ def report_version_losses(db: sqlite_utils.Database) -> None:
 
 
 MISSING_KIND = "missing-between-versions"
-# Rules or glossary entries removed from a version and added back, word for word, in the next.
+# Rules or glossary entries removed from a version and added back, word for word, in the next
+# (a glossary entry's changes are "glossary-removed" and "glossary-added", its term in the
+# number's place).
 MISSING_BETWEEN = """
     select removed.new_version_id as version_id, removed.old_version_id as before_id,
         added.new_version_id as after_id, removed.entry_kind, removed.old_number, cr_versions.document_id
     from cr_changes as removed
-    join cr_changes as added on added.old_version_id = removed.new_version_id and added.kind = 'added'
+    join cr_changes as added on added.old_version_id = removed.new_version_id
+        and added.kind = replace(removed.kind, 'removed', 'added')
         and added.entry_kind = removed.entry_kind and added.new_text = removed.old_text
+        and (removed.entry_kind != 'glossary' or added.new_number = removed.old_number)
     join cr_versions on cr_versions.id = removed.new_version_id
-    where removed.kind = 'removed' and removed.old_text != ''
+    where removed.kind in ('removed', 'glossary-removed') and removed.old_text != ''
     order by removed.new_version_id, removed.position"""
 
 
@@ -40,12 +44,13 @@ def report_entries_missing_between(db: sqlite_utils.Database) -> None:
         key = (row["version_id"], row["before_id"], row["after_id"], row["document_id"], glossary)
         found.setdefault(key, []).append(row["old_number"])
     for (version_id, before_id, after_id, document_id, glossary), numbers in found.items():
-        what = "glossary entries" if glossary else "rules"
+        one = len(numbers) == 1
+        what = ("glossary entry" if one else "glossary entries") if glossary else ("rule" if one else "rules")
         shown = first_few(numbers)
         save_quality_issue(db, QualityIssue(
             MISSING_KIND,
-            f"{version_id}: {len(numbers)} {what} of {before_id} are missing from it and back in {after_id}"
-            f" word for word ({shown}): its file may have lost them",
+            f"{version_id}: {len(numbers)} {what} of {before_id} {'is' if one else 'are'} missing from it and back"
+            f" in {after_id} word for word ({shown}): its file may have lost {'it' if one else 'them'}",
         ), document_id)
 
 

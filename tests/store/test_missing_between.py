@@ -36,5 +36,22 @@ def test_rules_cut_from_the_end_of_a_section_are_named_by_the_versions_around_it
     ]
 
 
+def test_a_glossary_entry_cut_from_a_version_is_named_by_the_versions_around_it(tmp_path: Path) -> None:
+    """The check joined "removed" to "added", and a glossary entry's changes are "glossary-removed"
+    and "glossary-added": an entry cut from a file passed with exit 0 (a damaged-input review)."""
+    text = (FIXTURES / "2026-01-16.txt").read_bytes()  # lines end in CR alone, as the official file's
+    start = text.index("\rBanding, \u201cBands with Other\u201d\r".encode()) + 1
+    end = text.index(b"\r\r", start) + 2
+    cut = tmp_path / "2026-01-16.txt"
+    cut.write_bytes(text[:start] + text[end:])
+    db_path = tmp_path / "kb.db"
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(FIXTURES / "2025-02-07.txt"), str(cut), str(APRIL_2026)])
+    assert result.exit_code == 0, result.output
+    assert issues(db_path) == [
+        "en-2026-01-16: 1 glossary entry of en-2025-02-07 is missing from it and back in en-2026-04-17 word for"
+        " word (Banding, \u201cBands with Other\u201d): its file may have lost it"
+    ]
+
+
 def test_the_editions_we_hold_lack_nothing_their_neighbours_print(snapshot_db: Path) -> None:
     assert issues(snapshot_db) == []
