@@ -118,6 +118,27 @@ def test_truncated_file_raises(data: bytes) -> None:
         mtgjson.parse(b'{"meta": {}}', "x.json")
 
 
+def test_a_card_that_is_not_an_object_is_refused_and_a_list_that_is_null_is_said(data: bytes) -> None:
+    """A null in a set file's cards was skipped: a card with its printings, names and rulings gone,
+    exit 0 (a damaged-input review). "rulings": null dropped the card's rulings alike."""
+    whole = json.loads(data)
+    for damage, found in [(None, "null"), ([], "a list"), ("Soul Summons", "a string")]:
+        damaged = json.loads(data)
+        damaged["data"]["cards"][3] = damage
+        with pytest.raises(ParseError, match=f"^UGIN.json: card 4 of the file is {found}, not a card object$"):
+            mtgjson.parse(json.dumps(damaged).encode(), "UGIN.json")
+    damaged = json.loads(data)
+    card = damaged["data"]["cards"][3]
+    card["rulings"] = None
+    parsed = mtgjson.parse(json.dumps(damaged).encode(), "UGIN.json")
+    assert [(issue.kind, issue.detail) for issue in parsed.issues if issue.kind == "layout-changed"] == [(
+        "layout-changed",
+        f"UGIN.json: card 4: {card['name']!r} holds null under 'rulings', where MTGJSON's card object has a list"
+        " (or leaves the key out): its rulings could not be read",
+    )]
+    assert len(whole["data"]["cards"]) == parsed.extra["cards"]
+
+
 def objects_by_object_builder(data: bytes) -> list[dict]:
     """Card objects as ijson's own ObjectBuilder makes them from the prefixed events (how
     ``iter_card_objects`` built them before it kept the path itself)."""

@@ -174,6 +174,13 @@ def card_entry(card: dict[str, Any], where: str = "<card>") -> CardEntry:
             continue
         cards.append(_foreign_printing(card, foreign, lang, oracle_id))
         names.extend(_foreign_names(card, foreign, lang, oracle_id))
+    for key in sorted(READ_LISTS):
+        if key in card and type(card[key]) is not list:
+            issues.append(QualityIssue(
+                "layout-changed",
+                f"{where}: {card['name']!r} holds {'null' if card[key] is None else type(card[key]).__name__} under"
+                f" {key!r}, where MTGJSON's card object has a list (or leaves the key out): its {key} could not be read",
+            ))
     for key in unread_lists(card):
         issues.append(QualityIssue(
             "layout-changed",

@@ -41,6 +41,7 @@ def iter_card_objects(stream: BinaryIO, name: str = "<stream>") -> Iterator[dict
     building: list[Any] = []  # inside a card: the containers open, the card first
     key: Any = None
     seen_data = False
+    cards = 0
     try:
         for event, value in ijson.basic_parse(_opened(stream), use_float=True):
             if building:
@@ -71,9 +72,19 @@ def iter_card_objects(stream: BinaryIO, name: str = "<stream>") -> Iterator[dict
                 if prefix == "data":
                     seen_data = True
                 elif CARD_PREFIX.match(prefix):
+                    cards += 1
                     building.append({})
                     continue
                 path.append(None)  # the key of the map's first value comes next
+            elif (
+                event != "end_map" and event != "end_array" and len(path) <= 4 and path[-1] == "item"
+                and CARD_PREFIX.match(".".join(cast(list[str], path)))
+            ):
+                # A null (or any value) where a card object stands: skipped, a card with its
+                # printings, names and rulings was lost without a word. (The cheap tests first:
+                # AllPrintings' tokens and boosters are millions of values outside cards.)
+                found = "null" if event == "null" else "a list" if event == "start_array" else f"a {event}"
+                raise ParseError(f"{name}: card {cards + 1} of the file is {found}, not a card object")
             elif event == "start_array":
                 path.append("item")
             elif event == "end_map" or event == "end_array":
