@@ -66,3 +66,14 @@ def test_refresh_docs_name_every_refresh_status() -> None:
     status_row = next(line for line in refresh_docs.splitlines() if line.startswith("| `status` |"))
     for status in REFRESH_STATUSES:
         assert f"`{status}`" in status_row, status
+
+
+def test_every_curl_example_is_a_url_curl_sends_as_written() -> None:
+    # curl sends a URL's bytes as typed, and the server refuses raw UTF-8 in a request line
+    # (HTTP 400): letters beyond ASCII in an example must be percent-encoded.
+    import re
+
+    docs = Path(__file__).parent.parent / "docs"
+    for path in [Path(__file__).parent.parent / "README.md", *sorted(docs.glob("*.md"))]:
+        for url in re.findall(r"curl [^']*'([^']+)'", path.read_text(encoding="utf-8")):
+            assert url.isascii(), f"{path.name}: {url}"
