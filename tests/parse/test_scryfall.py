@@ -72,6 +72,24 @@ def test_deathrite_rulings_keep_curly_apostrophe() -> None:
     assert document.rulings[1].text.startswith("If the target of any of Deathrite Shaman’s three abilities")
 
 
+def test_a_rulings_list_that_says_it_has_more_is_said_to_be_incomplete() -> None:
+    """Scryfall has never paginated a card's rulings; a list saying it has more was read as whole
+    (a damaged-input review), and the rest would have been published as removed upstream."""
+    import json
+
+    listed = json.loads(read(MISC / "rulings-deathrite-shaman.json"))
+    assert not scryfall.parse(json.dumps(listed).encode(), "deathrite").issues
+    listed.update(has_more=True, next_page="https://api.scryfall.com/cards/x/rulings?page=2")
+    document = scryfall.parse(json.dumps(listed).encode(), "deathrite")
+    assert len(document.rulings) == 2
+    assert [(issue.kind, issue.detail) for issue in document.issues] == [(
+        "layout-changed",
+        "deathrite: the rulings list says it has more (has_more, next page"
+        " 'https://api.scryfall.com/cards/x/rulings?page=2'), and a card's rulings have always come in one list:"
+        " only its 2 rulings were read",
+    )]
+
+
 def test_each_real_file_is_claimed_by_exactly_its_format() -> None:
     for path in sorted(API.glob("*.json")):
         expected = "scryfall-rulings" if path.name.startswith("rulings-") else "scryfall-cards"

@@ -44,6 +44,7 @@ from kb.records import (
     CardName,
     CardRecord,
     ParseError,
+    QualityIssue,
     RulingRecord,
     RulingsDocument,
 )
@@ -259,11 +260,19 @@ def _dedupe_names(names: Iterable[CardName]) -> list[CardName]:
 
 def parse_rulings(data: bytes, name: str = "<bytes>", lang: str | None = None) -> RulingsDocument:
     """A ``/cards/{id}/rulings`` List → RulingsDocument (rulings keyed by ``oracle_id``)."""
-    items = _list_items(_load_json(data, name), name, "ruling")
+    listed = _load_json(data, name)
+    items = _list_items(listed, name, "ruling")
     for position, item in enumerate(items):
         check_ruling_fields(item, f"{name}: ruling {position + 1}")
     rulings = [ruling_from_object(item, position) for position, item in enumerate(items)]
     document = RulingsDocument(format=RULINGS_FORMAT, lang="en", rulings=rulings)
+    if isinstance(listed, dict) and listed.get("has_more"):
+        # Scryfall has never paginated a card's rulings: the rest would be read as removed upstream.
+        document.issues.append(QualityIssue(
+            "layout-changed",
+            f"{name}: the rulings list says it has more (has_more, next page {listed.get('next_page')!r}), and a"
+            f" card's rulings have always come in one list: only its {len(rulings)} rulings were read",
+        ))
     return document
 
 
