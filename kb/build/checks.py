@@ -32,6 +32,10 @@ MARKUP = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
 # before the text reached us. No real text we hold has one.
 REPLACEMENT = "\ufffd"
 QUESTIONED_WORD = re.compile(r"\S*[A-Za-z]\?[A-Za-z]\S*")
+# A "?" no question ends with: after a space or at the start ("? (Infinity)", "∞" written in
+# cp1252), or before a digit ("?1", a minus sign). No rule or glossary entry of the real CR files
+# we hold (1999–2026) has one.
+STRAY_QUESTION_MARK = re.compile(r"(?<![A-Za-z0-9)\"'\u2019\u201d\]])\?|\?(?=\d)")
 # How many issues of one kind one document records in detail; the rest are counted.
 DETAILED_ISSUES = 20
 
@@ -166,6 +170,16 @@ def cr_lost_characters(document: CRDocument, name: str) -> list[str]:
     if replaced:
         shown = first_few([f"{word} in {where}" for where, word in replaced], 5)
         found.append(f"{name}: {len(replaced)} words hold '?' between two letters ({shown}): characters the file's converter could not write, replaced")
+    stray = [
+        (where, text[max(0, mark.start() - 8):mark.end() + 8].strip())
+        for where, text in texts if "?" in text
+        for mark in STRAY_QUESTION_MARK.finditer(text)
+    ]
+    if stray:
+        shown = first_few([f"{context!r} in {where}" for where, context in stray], 5)
+        found.append(
+            f"{name}: {len(stray)} '?' marks stand where no question ends ({shown}): characters the file's"
+            " converter could not write, replaced")
     return found
 
 
