@@ -22,16 +22,96 @@ from site_databases import free_port, wait_until_serving
 
 
 def dockerfile_instructions(name: str) -> list[str]:
-    lines = (ROOT / "Dockerfile").read_text(encoding="utf-8").splitlines()
-    return [line.split(None, 1)[1] for line in lines if line.startswith(name + " ")]
+    """The arguments of every ``name`` instruction, continuation lines joined as Docker joins them."""
+    text = (ROOT / "Dockerfile").read_text(encoding="utf-8").replace("\\\n", " ")
+    return [line.split(None, 1)[1] for line in text.splitlines() if line.startswith(name + " ")]
+
+
+def database_stage_script() -> str:
+    (script,) = [line for line in dockerfile_instructions("RUN") if "mtgkb build" in line]
+    return script
 
 
 def test_the_images_build_step_uses_options_mtgkb_build_has() -> None:
-    (build_line,) = [line for line in dockerfile_instructions("RUN") if "mtgkb build" in line]
-    build_args = shlex.split(build_line.split("&&")[0])[2:]
+    words = shlex.split(database_stage_script().replace(";", " ; "))
+    build_args = words[words.index("build", words.index("mtgkb")) + 1:words.index(";", words.index("mtgkb"))]
+    assert "--snapshot" in build_args and "--db" in build_args
     help_text = CliRunner().invoke(cli, ["build", "--help"]).output
     for option in (arg for arg in build_args if arg.startswith("--")):
         assert option in help_text, option
+
+
+def run_database_stage(tmp_path: Path, kb_db: str) -> subprocess.CompletedProcess[str]:
+    """The image's database step as /bin/sh runs it in the build, with ``mtgkb`` a stand-in that
+    records its arguments into the file it was asked to build."""
+    stub = tmp_path / "bin" / "mtgkb"
+    stub.parent.mkdir()
+    stub.write_text('#!/bin/sh\nfor a; do last=$a; done\necho "$@" > "$last"\n', encoding="utf-8")
+    stub.chmod(0o755)
+    (tmp_path / "data" / "snapshot").mkdir(parents=True)
+    env = {"PATH": f"{stub.parent}:/usr/bin:/bin", "KB_DB": kb_db}
+    return subprocess.run(["sh", "-c", database_stage_script()], cwd=tmp_path, env=env, capture_output=True, text=True)
+
+
+def test_the_image_builds_its_database_from_the_snapshot_by_default(tmp_path: Path) -> None:
+    result = run_database_stage(tmp_path, "")
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "kb.db").read_text().split()[:5] == ["build", "--quiet", "--snapshot", "data/snapshot", "--db"]
+
+
+def test_the_image_ships_a_database_given_as_a_build_arg(tmp_path: Path) -> None:
+    # `docker build --build-arg KB_DB=data/kb.db .` (docs/deploy.md): a refreshed file is served as it is.
+    assert "KB_DB=" in dockerfile_instructions("ARG")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "kb.db").write_bytes(b"refreshed")
+    result = run_database_stage(tmp_path, "data/kb.db")
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "kb.db").read_bytes() == b"refreshed"
+    assert "--build-arg KB_DB=data/kb.db" in (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")
+
+
+def test_a_database_build_arg_naming_no_file_stops_the_image_build(tmp_path: Path) -> None:
+    result = run_database_stage(tmp_path, "data/other.db")
+    assert result.returncode == 1
+    assert "KB_DB=data/other.db" in result.stderr and not (tmp_path / "kb.db").exists()
+
+
+def docker_context_excludes(path: str) -> bool:
+    """Whether .dockerignore keeps ``path`` out of the build context: the last pattern matching the
+    path or one of its folders decides, ``!`` sends it, ``**`` spans folders (Docker's rules)."""
+    from fnmatch import fnmatchcase
+
+    def matches(pattern: list[str], parts: list[str]) -> bool:
+        if not pattern:
+            return not parts
+        if pattern[0] == "**":
+            return any(matches(pattern[1:], parts[i:]) for i in range(len(parts) + 1))
+        return bool(parts) and fnmatchcase(parts[0], pattern[0]) and matches(pattern[1:], parts[1:])
+
+    excluded = False
+    parts = path.split("/")
+    for line in (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        sends = line.startswith("!")
+        pattern = line.lstrip("!").strip("/").split("/")
+        if any(matches(pattern, parts[:n]) for n in range(1, len(parts) + 1)):
+            excluded = not sends
+    return excluded
+
+
+def test_the_build_context_holds_what_the_image_copies() -> None:
+    sources = [arg for line in dockerfile_instructions("COPY") if not line.startswith("--from")
+               for arg in line.split()[:-1]]
+    assert "data" in sources
+    for source in sources:
+        assert not docker_context_excludes(source), source
+    for sent in ("data/snapshot/cr/en/2022-04-29.txt", "data/kb.db", "kb/site/plugin.py"):
+        assert not docker_context_excludes(sent), sent
+    for left_out in ("data/raw/manifest.sqlite", "data/other.db", "data/kb.inspect.json",
+                     "kb/__pycache__/records.cpython-311.pyc", ".venv/bin/python", "tests/test_docs.py"):
+        assert docker_context_excludes(left_out), left_out
 
 
 def test_the_images_entry_command_serves_the_site(snapshot_db: Path, tmp_path: Path) -> None:
