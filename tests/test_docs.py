@@ -77,3 +77,23 @@ def test_every_curl_example_is_a_url_curl_sends_as_written() -> None:
     for path in [Path(__file__).parent.parent / "README.md", *sorted(docs.glob("*.md"))]:
         for url in re.findall(r"curl [^']*'([^']+)'", path.read_text(encoding="utf-8")):
             assert url.isascii(), f"{path.name}: {url}"
+
+
+def test_the_refresh_docs_publish_step_installs_this_package_with_its_settings() -> None:
+    # A Datasette published without this package serves the tables alone: no site pages, no limits.
+    import re
+    import shlex
+
+    from packaging.requirements import Requirement
+
+    from kb.site.serve import setting_args
+
+    refresh_docs = (Path(__file__).parent.parent / "docs" / "refresh.md").read_text(encoding="utf-8")
+    start = refresh_docs.index("datasette publish vercel")
+    command = refresh_docs[start:refresh_docs.index("```", start)].replace("\\\n", " ").splitlines()[0]
+    # GitHub Actions fills in ${{ … }} before the shell reads the line.
+    words = shlex.split(re.sub(r"\$\{\{[^}]*\}\}", "x", command))
+    installs = [Requirement(words[i + 1]).name for i, word in enumerate(words) if word == "--install"]
+    assert "mtg-rules-kb" in installs
+    settings = [words[i:i + 3] for i, word in enumerate(words) if word == "--setting"]
+    assert sum(settings, []) == setting_args()
