@@ -71,6 +71,8 @@ QUALITY_ISSUE_KINDS: dict[str, str] = {
     "sections-without-rules": "a translated CR's part that holds rules while sections its contents list hold none (and the English sections they are linked to hold some): a chapter cut short, or sections not translated",
     "translation-cut-short": "a translated CR's part whose last rule translates an English rule that its section follows with rules nothing in the"
     " part translates (in the English edition it translates, or one before): a chapter post cut within its last section",
+    "rules-not-translated": "rules of the English edition a translated CR translates (its very edition) that nothing in the translation translates"
+    " while it translates the rule or section they stand under (the real Chinese CR translates all 3,175 of its edition's): a last subrule lost from its file, most likely",
     "glossary-not-translated": "glossary entries of the English edition a translated CR translates (its very edition) that the translation's"
     " glossary leaves out (the real Chinese glossary translates all 703 of its edition's): lost from its file, or left untranslated",
     "cr-format": "a CR file read with a repair or a doubt (a joined line, a misprinted number, a missing contents entry, a number skipped: rules lost from the middle or an official skip), naming the line or the numbers",

@@ -88,6 +88,16 @@ def examples_not_translated(
     return lacking, translating
 
 
+def rules_not_translated(targets: set[str], english: CRDocument) -> list[str]:
+    """The rules and subrules of ``english`` that no rule of a translation translates (``targets``:
+    the English numbers its rules are linked to) while their rule or section is translated: a
+    subrule cut from the end of a rule skips no number the translation's own checks could see."""
+    return [
+        rule.number for rule in english.rules
+        if rule.kind in ("rule", "subrule") and rule.number not in targets and rule.parent in targets
+    ]
+
+
 def glossary_not_translated(doc: CRDocument, linked_terms: set[str], english: CRDocument) -> list[str]:
     """The terms of ``english``'s glossary that no entry of ``doc``'s translates (``linked_terms``:
     the English terms its entries are linked to), when ``doc`` has a glossary at all. The

@@ -4,8 +4,8 @@ rules and glossary are linked.
 
 Each is something a translation's file can lose while every check of the file itself passes:
 sections its contents list that hold no rule (``sections-without-rules``), the end of a part's
-last section (``translation-cut-short``), its examples (``examples-lost``) and glossary entries
-(``glossary-not-translated``).
+last section (``translation-cut-short``), a rule's last subrules (``rules-not-translated``), its
+examples (``examples-lost``) and glossary entries (``glossary-not-translated``).
 """
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from kb.link.cr_coverage import (
     examples_not_translated,
     glossary_not_translated,
     rules_after_last_translated,
+    rules_not_translated,
     sections_with_rules,
     sections_without_rules,
 )
@@ -24,7 +25,7 @@ from kb.records import CRDocument, QualityIssue, first_few
 from kb.store.save import save_quality_issue
 from kb.store.version_losses import EXAMPLES_LOST_KIND, EXAMPLES_LOST_SHARE
 
-KINDS = ("sections-without-rules", "translation-cut-short", "glossary-not-translated")
+KINDS = ("sections-without-rules", "translation-cut-short", "rules-not-translated", "glossary-not-translated")
 
 
 def clear_what_translations_lack(db: sqlite_utils.Database) -> None:
@@ -57,6 +58,7 @@ def report_what_it_lacks(
     issues += _parts_cut_in_a_section(version_id, translated, (en_version, english[en_version]), links, lineage_of)
     issues += _examples_not_translated(version_id, translated, english, links)
     if how == "effective-date":  # the very edition it translates: nothing added or removed since
+        issues += _rules_not_translated(version_id, (en_version, english[en_version]), links)
         issues += _glossary_not_translated(version_id, translated, (en_version, english[en_version]), glossary_links)
     for issue in issues:
         save_quality_issue(db, issue, document_id)
@@ -138,6 +140,23 @@ def _examples_not_translated(
         EXAMPLES_LOST_KIND,
         f"{version_id}: {len(lacking)} of the {translating} rules that translate an English rule with examples"
         f" print none ({first_few(lacking)}): its file may have lost its examples",
+    )]
+
+
+def _rules_not_translated(version_id: str, english: tuple[str, CRDocument], links: list) -> list[QualityIssue]:
+    """The rules of the English edition the translation translates that nothing in it translates,
+    under a rule or section it does translate."""
+    en_version, en_doc = english
+    targets = {en_number for version, en_number in _targets(links).values() if version == en_version}
+    missing = rules_not_translated(targets, en_doc)
+    if not missing:
+        return []
+    many = len(missing) > 1
+    return [QualityIssue(
+        "rules-not-translated",
+        f"{version_id}: {len(missing)} {'rules' if many else 'rule'} of {en_version}, which it translates,"
+        f" {'are' if many else 'is'} translated by none of its rules though {'their' if many else 'its'} rule or section"
+        f" is ({first_few(missing)}): lost from its file, or left untranslated",
     )]
 
 

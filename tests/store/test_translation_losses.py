@@ -51,7 +51,8 @@ def test_the_real_translations_are_not_named(snapshot_db: Path) -> None:
         ("es-pages-cr-page",), ("ko-2021-02-15",), ("zhs-2025-02-07",)
     ]
     assert db.execute(
-        "select detail from quality_issues where kind in ('translation-cut-short', 'glossary-not-translated', 'examples-lost')"
+        "select detail from quality_issues where kind in ('translation-cut-short', 'rules-not-translated',"
+        " 'glossary-not-translated', 'examples-lost')"
     ).fetchall() == []
 
 
@@ -64,6 +65,18 @@ def test_a_translation_without_its_examples_is_named(tmp_path: Path) -> None:
     assert db.execute("select detail from quality_issues where kind = 'examples-lost'").fetchall() == [
         ("zhs-2025-02-07: 211 of the 211 rules that translate an English rule with examples print none (101.2, 101.4, 106.5, 106.6, 106.7, 107.1b, 107.4e, 107.4f, …): its file"
          " may have lost its examples",)
+    ]
+
+
+def test_a_last_subrule_cut_is_named(tmp_path: Path) -> None:
+    """105.2c, the last subrule of 105.2, cut from the Chinese file: no number is skipped, and it
+    passed with exit 0 (a damaged-input review)."""
+    lines = CHINESE.read_bytes().splitlines(keepends=True)
+    db = imported_with(tmp_path, [line for line in lines if not line.startswith(b"105.2c ")])
+    assert db.execute("select count(*) from rules where version_id = 'zhs-2025-02-07'").fetchone() == (3174,)
+    assert db.execute("select detail from quality_issues where kind = 'rules-not-translated'").fetchall() == [
+        ("zhs-2025-02-07: 1 rule of en-2025-02-07, which it translates, is translated by none of its rules though its"
+         " rule or section is (105.2c): lost from its file, or left untranslated",)
     ]
 
 
