@@ -2,13 +2,16 @@
 
 ``en-2022-04-29`` names the official text of that date. Another document carrying the same date
 (a local file, an edited copy) with the same text is the same version (a re-encoded copy adds
-nothing); with a different text for any rule they share, it is a different document: it gets a
-version id of its own (``en-2022-04-29-local``) and a quality issue, and never replaces the
-official rules.
+nothing); with a different text for any rule they share, or without a rule, an example or a
+glossary entry the stored version holds (a damaged copy would have replaced the official text,
+its example lost), it is a different document: it gets a version id of its own
+(``en-2022-04-29-local``) and a quality issue, and never replaces the official rules.
 """
 from __future__ import annotations
 
 import re
+from collections import Counter
+from dataclasses import dataclass
 
 import sqlite_utils
 
@@ -20,25 +23,48 @@ def _text_key(text: str | None) -> str:
     return " ".join((text or "").split())
 
 
-def _existing(db: sqlite_utils.Database, version_id: str) -> tuple[int | None, dict[str, str]] | None:
+@dataclass
+class StoredVersion:
+    document_id: int | None
+    texts: dict[str, str]  # rule number -> its text, spacing aside
+    examples: Counter[str]  # rule number -> how many examples it prints
+    terms: set[str]  # glossary terms
+
+
+def _existing(db: sqlite_utils.Database, version_id: str) -> StoredVersion | None:
     row = db.execute("select document_id from cr_versions where id = ?", [version_id]).fetchone()
     if row is None:
         return None
     texts: dict[str, str] = {}
     for number, text in db.execute("select number, text from rules where version_id = ? order by position", [version_id]):
         texts.setdefault(number, _text_key(text))
-    return row[0], texts
+    examples = Counter(number for (number,) in db.execute(
+        "select rules.number from rule_examples join rules on rules.id = rule_examples.rule_id where rules.version_id = ?",
+        [version_id]))
+    terms = {term for (term,) in db.execute("select term from glossary where version_id = ?", [version_id])}
+    return StoredVersion(row[0], texts, examples, terms)
 
 
-def _differing(texts: dict[str, str], cr: CRDocument) -> list[str]:
+def _differing(stored: StoredVersion, cr: CRDocument) -> list[str]:
+    """The rules the two texts print differently, then what ``cr`` lacks of the stored version:
+    rules, examples, glossary entries (it may hold more: a fuller copy is the same version)."""
     seen: set[str] = set()
     differing = []
+    examples: Counter[str] = Counter()
     for rule in cr.rules:
-        if rule.number in seen or rule.number not in texts:
+        examples[rule.number] += len(rule.examples)
+        if rule.number in seen or rule.number not in stored.texts:
             continue
         seen.add(rule.number)
-        if texts[rule.number] != _text_key(rule.text):
+        if stored.texts[rule.number] != _text_key(rule.text):
             differing.append(rule.number)
+    differing += [f"{number} (not in the file)" for number in stored.texts if number not in seen]
+    differing += [
+        f"{number} (without {count - examples[number]} of its examples)"
+        for number, count in stored.examples.items() if number in seen and examples[number] < count
+    ]
+    terms = {entry.term for entry in cr.glossary}
+    differing += [f"glossary entry {term!r} (not in the file)" for term in sorted(stored.terms - terms)]
     return differing
 
 
@@ -52,8 +78,8 @@ def cr_version_id(db: sqlite_utils.Database, cr: CRDocument, source_id: str, doc
     first_conflict: list[str] = []
     for candidate in candidates:
         existing = _existing(db, candidate)
-        if existing is not None and existing[0] != document_id:
-            differing = _differing(existing[1], cr)
+        if existing is not None and existing.document_id != document_id:
+            differing = _differing(existing, cr)
             if differing:
                 first_conflict = first_conflict or differing
                 continue
