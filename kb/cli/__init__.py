@@ -270,7 +270,7 @@ def publish(target: str, db_path: Path, install_spec: str | None, name: str, dry
     import os
     import shlex
 
-    from kb.site.publish import DEFAULT_INSTALL, publish_args
+    from kb.site.publish import DEFAULT_INSTALL, datasette_program, publish_args
 
     if not db_path.exists():
         _fail(f"{db_path}: no database; run `mtgkb build` first")
@@ -278,7 +278,14 @@ def publish(target: str, db_path: Path, install_spec: str | None, name: str, dry
     if dry_run:
         click.echo(shlex.join(args))
         return
-    os.execvp(args[0], args)
+    try:
+        program = datasette_program()
+    except FileNotFoundError as error:
+        _fail(str(error))
+    try:
+        os.execv(program, [program, *args[1:]])
+    except OSError as error:
+        _fail(f"{program}: {error.strerror}")
 
 
 if __name__ == "__main__":

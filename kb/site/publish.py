@@ -7,6 +7,8 @@ replicas of one image behind a load balancer; see docs/deploy.md.
 from __future__ import annotations
 
 import shlex
+import shutil
+import sys
 from pathlib import Path
 
 from kb.site.serve import setting_args
@@ -33,3 +35,21 @@ def publish_args(target: str, db_path: Path, install: str = DEFAULT_INSTALL, nam
 
 def extra_options() -> str:
     return shlex.join(setting_args())
+
+
+def datasette_program() -> str:
+    """The ``datasette`` program a publish runs: the one on PATH, else the one beside the running
+    interpreter (its environment's scripts: ``.venv/bin/mtgkb`` runs with ``.venv`` not activated,
+    so ``.venv/bin`` is not on PATH). FileNotFoundError, saying where it looked, when neither."""
+    found = shutil.which("datasette")
+    if found:
+        return found
+    # Not resolved: a venv's python links to the base interpreter, whose folder is not the venv's.
+    beside = Path(sys.executable).parent
+    found = shutil.which("datasette", path=str(beside))
+    if found:
+        return found
+    raise FileNotFoundError(
+        f"datasette not found: not on PATH, nor in {beside} (beside {sys.executable}); "
+        f"install it with `{sys.executable} -m pip install datasette`"
+    )

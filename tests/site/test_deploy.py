@@ -163,3 +163,34 @@ def test_mtgkb_publish_dry_run_prints_the_command(snapshot_db: Path) -> None:
     printed = shlex.split(result.output)
     assert printed[:4] == ["datasette", "package", "--tag", "mtg-rules-kb"]
     assert printed[printed.index("--install") + 1].startswith("mtg-rules-kb @ ")
+
+
+def test_mtgkb_publish_runs_the_datasette_beside_its_interpreter_when_path_lacks_it(tmp_path: Path) -> None:
+    # `.venv/bin/mtgkb publish heroku` with .venv not activated: the datasette of .venv/bin runs
+    # (it says the Heroku CLI is missing here), not "Error: No such file or directory".
+    (tmp_path / "kb.db").write_bytes(b"")
+    result = subprocess.run(
+        [str(BIN / "mtgkb"), "publish", "heroku", "--db", "kb.db"],
+        cwd=tmp_path, env={"PATH": str(tmp_path), "HOME": str(tmp_path)}, capture_output=True, text=True, timeout=120,
+    )
+    assert "No such file or directory" not in result.stderr
+    assert "Publishing to Heroku requires heroku" in result.stdout + result.stderr
+
+
+def test_mtgkb_publish_without_datasette_says_where_it_looked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    def must_not_run(*args: object) -> None:
+        raise AssertionError(f"ran {args}")
+
+    monkeypatch.setattr(os, "execv", must_not_run)
+    monkeypatch.setattr(os, "execvp", must_not_run)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    (tmp_path / "env" / "bin").mkdir(parents=True)
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "env" / "bin" / "python"))
+    (tmp_path / "kb.db").write_bytes(b"")
+    result = CliRunner().invoke(cli, ["publish", "cloudrun", "--db", str(tmp_path / "kb.db")])
+    assert result.exit_code == 1
+    (line,) = result.output.splitlines()
+    assert line.startswith("Error: datasette not found: not on PATH, nor in ")
+    assert str(tmp_path / "env" / "bin") in line
