@@ -194,3 +194,15 @@ def test_mtgkb_publish_without_datasette_says_where_it_looked(tmp_path: Path, mo
     (line,) = result.output.splitlines()
     assert line.startswith("Error: datasette not found: not on PATH, nor in ")
     assert str(tmp_path / "env" / "bin") in line
+
+
+def test_the_deploy_docs_show_what_mtgkb_publish_dry_run_prints() -> None:
+    lines = (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8").splitlines()
+    start = lines.index("mtgkb publish cloudrun --dry-run") + 1
+    shown_lines = []
+    for line in lines[start:]:
+        if not line.startswith("# "):
+            break
+        shown_lines.append(line[2:].rstrip("\\").strip())
+    documented = shlex.split(" ".join(shown_lines))
+    assert documented == ["datasette", *publish_args("cloudrun", Path("data/kb.db"))]
