@@ -202,7 +202,8 @@ def _summarise(report) -> None:
         click.echo(f"  quality issues of these files: {kinds} (the quality_issues table says what each is)")
     if report.failed:
         reasons = " ".join("; ".join(report.failed).split())
-        click.echo(f"Error: {len(report.failed)} inputs could not be read: {reasons}", err=True)
+        inputs = "1 input" if len(report.failed) == 1 else f"{len(report.failed)} inputs"
+        click.echo(f"Error: {inputs} could not be read: {reasons}", err=True)
         sys.exit(2)  # the rest was published
 
 
