@@ -55,5 +55,8 @@ proofs: $(VENV)/.dev-installed
 bench: $(VENV)/.dev-installed
 	$(BIN)/python -m bench.run_all
 
+# What make run and make build leave: the environment, the database, the inspect file `mtgkb serve`
+# writes beside it, and the half-built file of a build that was killed. The raw store (data/raw),
+# fetched from the network, stays.
 clean:
-	rm -rf $(VENV) data/kb.db data/counts.json
+	rm -rf $(VENV) data/kb.db data/kb.inspect.json data/.kb.db.building-*
