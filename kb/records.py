@@ -71,6 +71,7 @@ QUALITY_ISSUE_KINDS: dict[str, str] = {
     "sections-without-rules": "a translated CR's part that holds rules while sections its contents list hold none (and the English sections they are linked to hold some): a chapter cut short, or sections not translated",
     "translation-cut-short": "a translated CR's part whose last rule translates an English rule that its section follows with rules nothing in the"
     " part translates (in the English edition it translates, or one before): a chapter post cut within its last section",
+    "card-header-missing": "release notes in which a card's notes come in two lists, where every card has one: the header of the card the later list is about was lost, and its notes are credited to the card before",
     "rules-not-translated": "rules of the English edition a translated CR translates (its very edition) that nothing in the translation translates"
     " while it translates the rule or section they stand under (the real Chinese CR translates all 3,175 of its edition's): a last subrule lost from its file, most likely",
     "glossary-not-translated": "glossary entries of the English edition a translated CR translates (its very edition) that the translation's"

@@ -113,6 +113,18 @@ def test_sniffers_claim_only_their_own() -> None:
     assert not card_page_capture.sniff(KOREAN)
 
 
+def test_a_card_header_lost_between_two_lists_is_said(korean) -> None:
+    """The header of 에테르 돌풍 (Aether Gust) gone: its two notes were credited to the card before,
+    with no word (a damaged-input review). No card of the real page has two lists."""
+    assert not [issue for issue in korean.issues if issue.kind == "card-header-missing"]
+    header = re.search(rb'\t<p class="block_9">\xec\x97\x90\xed\x85\x8c\xeb\xa5\xb4 \xeb\x8f\x8c\xed\x92\x8d<br.*?</p>\n', KOREAN)
+    assert header is not None
+    damaged = release_notes_ko.parse(KOREAN.replace(header.group(0), b"", 1), "ko-m20.html")
+    issues = [issue.detail for issue in damaged.issues if issue.kind == "card-header-missing"]
+    assert len(issues) == 1 and issues[0].startswith("ko-m20.html: the notes of '공중 강습' come in 2 lists (blocks "), issues
+    assert issues[0].endswith("its notes are credited to '공중 강습'")
+
+
 def test_a_page_cut_short_is_refused(korean) -> None:
     """Cut at a line end half way, the page still read as 187 of its 406 rulings: refused instead."""
     cut = KOREAN[: KOREAN.rfind(b"\n", 0, len(KOREAN) // 2) + 1]

@@ -54,6 +54,9 @@ class Block:
     kind: str
     text: str
     line: int
+    # A point's run of lists: where the lists it is one of, each right after the other, begin
+    # (HTML: a card's notes are one run, a sub-list inside it included); None where not known.
+    run: int | None = None
 
 
 def clean_lines(text: str) -> str:

@@ -18,7 +18,7 @@ from kb.parse.release_notes.common import (
     build_rulings_document,
     clean_lines,
 )
-from kb.records import ParseError, RulingsDocument
+from kb.records import ParseError, QualityIssue, RulingsDocument
 
 FORMAT_NAME = "release-notes-html"
 DESCRIPTION = "Localized official release notes as HTML (e.g. Korean, calibre export): per-card rulings"
@@ -60,7 +60,12 @@ def html_blocks(html: str) -> list[Block]:
     root = soup.body or soup
     blocks: list[Block] = []
     previous_list_class: str | None = None
+    run: int | None = None  # where the lists right before this element begin
     for index, element in enumerate(_top_level_elements(root)):
+        if element.name not in _LIST_TAGS:
+            run = None
+        elif run is None:
+            run = index
         if element.name in _LIST_TAGS:
             list_class = _list_class(element)
             items = [clean_lines(item.get_text()) for item in element.find_all("li")]
@@ -75,7 +80,7 @@ def html_blocks(html: str) -> list[Block]:
             if attaches:  # sub-points of the item that announced them
                 blocks[-1].text += "".join(f"\n• {item}" for item in items)
                 continue
-            blocks.extend(Block("point", item, index) for item in items)
+            blocks.extend(Block("point", item, index, run) for item in items)
             previous_list_class = list_class
             continue
         previous_list_class = None if element.name != "p" or element.get_text(strip=True) else previous_list_class
@@ -97,7 +102,33 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
     if not re.search(r"<(?:html|body|p)\b", html[:4096], re.IGNORECASE):
         raise ParseError(f"{name}: not HTML")
     check_closed_html(html, name)
-    return build_rulings_document(html_blocks(html), FORMAT_NAME, name, lang)
+    blocks = html_blocks(html)
+    document = build_rulings_document(blocks, FORMAT_NAME, name, lang)
+    document.issues.extend(_cards_with_two_lists(blocks, name))
+    return document
+
+
+def _cards_with_two_lists(blocks: list[Block], name: str) -> list[QualityIssue]:
+    """A card whose notes come in two runs of lists: every card of the real pages has one (a
+    sub-list right inside it), so the header of the card the second run is about was lost, and its
+    notes are credited to the card before."""
+    issues = []
+    card: Block | None = None
+    lists: list[int] = []
+    for block in [*blocks, Block("heading", "", -1)]:
+        if block.kind in ("card", "heading"):
+            if card is not None and len(lists) > 1:
+                title = card.text.split("\n")[0]
+                issues.append(QualityIssue(
+                    "card-header-missing",
+                    f"{name}: the notes of {title!r} come in {len(lists)} lists (blocks {', '.join(map(str, lists))}), where"
+                    " every card has one: the header of the card the later list is about is lost, most likely, and its"
+                    f" notes are credited to {title!r}",
+                ))
+            card, lists = (block if block.kind == "card" else None), []
+        elif block.kind == "point" and card is not None and block.run is not None and block.run not in lists:
+            lists.append(block.run)
+    return issues
 
 
 def sniff(data: bytes, name: str = "") -> bool:
