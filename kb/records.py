@@ -71,7 +71,7 @@ QUALITY_ISSUE_KINDS: dict[str, str] = {
     "sections-without-rules": "a translated CR's part that holds rules while sections its contents list hold none (and the English sections they are linked to hold some): a chapter cut short, or sections not translated",
     "translation-cut-short": "a translated CR's part whose last rule translates an English rule that its section follows with rules nothing in the"
     " part translates (in the English edition it translates, or one before): a chapter post cut within its last section",
-    "card-header-missing": "release notes in which a card's notes come in two lists, where every card has one: the header of the card the later list is about was lost, and its notes are credited to the card before",
+    "card-header-missing": "release notes in which a card's notes come in two runs of lists, where every card has one: the header of the card the later list is about was lost, and its notes are credited to the card before",
     "rules-not-translated": "rules of the English edition a translated CR translates (its very edition) that nothing in the translation translates"
     " while it translates the rule or section they stand under (the real Chinese CR translates all 3,175 of its edition's): a last subrule lost from its file, most likely",
     "glossary-not-translated": "glossary entries of the English edition a translated CR translates (its very edition) that the translation's"
@@ -92,6 +92,8 @@ QUALITY_ISSUE_KINDS: dict[str, str] = {
     "invalid-utf8": "a page in UTF-8 with a few bytes that are not: each was read alone as Windows-1252, the rest of the page as UTF-8",
     "double-encoded": "rulings, card names and card texts whose characters were encoded as UTF-8 twice (\"â€™\" for \"’\"), read as the characters they stand for",
     "unknown-card": "rulings or names for a card no card source identifies",
+    "card-without-oracle-id": "card objects without the Oracle id their source always gives (MTGJSON's identifiers.scryfallOracleId): their names,"
+    " printings and rulings are joined to a card by name, their Oracle text is not kept",
     "card-data-missing": "a card named by rulings but missing from the card data",
     "ruling-without-card": "release-note text that reads like a ruling but belongs to no card",
     "general-notes": "release notes' general section (a set's mechanics, rules changes): notes about no one card, not kept as rulings"

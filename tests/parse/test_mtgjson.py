@@ -139,6 +139,17 @@ def test_a_card_that_is_not_an_object_is_refused_and_a_list_that_is_null_is_said
     assert len(whole["data"]["cards"]) == parsed.extra["cards"]
 
 
+def test_a_card_without_its_oracle_id_is_said_to_lack_it(data: bytes) -> None:
+    damaged = json.loads(data)
+    card = damaged["data"]["cards"][3]
+    del card["identifiers"]["scryfallOracleId"]
+    parsed = mtgjson.parse(json.dumps(damaged).encode(), "UGIN.json")
+    assert [issue.detail for issue in parsed.issues if issue.kind == "card-without-oracle-id"] == [
+        f"UGIN.json: card 4: {card['name']!r} has no identifiers.scryfallOracleId: its names, printings and rulings are"
+        " kept and joined to a card by its name; its Oracle text and type line are not (no Oracle id to keep them under)"
+    ]
+
+
 def objects_by_object_builder(data: bytes) -> list[dict]:
     """Card objects as ijson's own ObjectBuilder makes them from the prefixed events (how
     ``iter_card_objects`` built them before it kept the path itself)."""

@@ -141,6 +141,14 @@ def card_entry(card: dict[str, Any], where: str = "<card>") -> CardEntry:
     oracle_id = identifiers.get("scryfallOracleId")
     check_uuid(oracle_id, f"{where}: identifiers.scryfallOracleId of {card['name']!r}", "MTGJSON's card object")
     issues: list[QualityIssue] = []
+    if oracle_id is None:
+        # Then only its name joins it to a card: said here, where the file is to blame (the
+        # derive's "not in the card data yet" blamed the card data).
+        issues.append(QualityIssue(
+            "card-without-oracle-id",
+            f"{where}: {card['name']!r} has no identifiers.scryfallOracleId: its names, printings and rulings are kept"
+            " and joined to a card by its name; its Oracle text and type line are not (no Oracle id to keep them under)",
+        ))
     english = CardRecord(
         name=card["name"],
         oracle_id=oracle_id,
