@@ -5,6 +5,7 @@ import gzip
 import io
 import json
 import os
+import re
 from collections import Counter
 from itertools import islice
 from pathlib import Path
@@ -88,6 +89,21 @@ def test_a_rulings_list_that_says_it_has_more_is_said_to_be_incomplete() -> None
         " 'https://api.scryfall.com/cards/x/rulings?page=2'), and a card's rulings have always come in one list:"
         " only its 2 rulings were read",
     )]
+
+
+@pytest.mark.parametrize(("field", "value", "shown"), [
+    ("comment", ["a", "b"], "a list (['a', 'b'])"), ("comment", 3, "an int (3)"), ("source", {"x": 1}, "a dict ({'x': 1})"),
+])
+def test_a_ruling_field_that_is_not_text_is_named(field: str, value: object, shown: str) -> None:
+    """A list or a number as a ruling's comment failed in Python's words ("'list' object has no
+    attribute 'isascii'", a damaged-input review): the file, the ruling and the field are named."""
+    import json
+
+    listed = json.loads(read(MISC / "rulings-deathrite-shaman.json"))
+    listed["data"][1][field] = value
+    with pytest.raises(ParseError, match=re.escape(
+            f"deathrite: ruling 2: {field} is {shown}, not text: not the layout of Scryfall's ruling object")):
+        scryfall.parse(json.dumps(listed).encode(), "deathrite")
 
 
 def test_each_real_file_is_claimed_by_exactly_its_format() -> None:

@@ -24,6 +24,13 @@ def check_ruling_fields(obj: dict[str, Any], where: str) -> None:
         raise ParseError(f"{where} has no {missing}: not the layout of Scryfall's ruling object")
     check_uuid(obj.get("oracle_id"), f"{where}: oracle_id", "Scryfall's ruling object")
     check_iso_date(obj.get("published_at"), f"{where}: published_at", "Scryfall's ruling object")
+    for field in ("comment", "source"):
+        value = obj.get(field)
+        if value is not None and type(value) is not str:
+            # Read on, it failed in Python's words ("'list' object has no attribute 'isascii'").
+            kind = type(value).__name__
+            raise ParseError(f"{where}: {field} is {'an' if kind[0] in 'aeiou' else 'a'} {kind} ({repr(value)[:40]}), not text:"
+                             " not the layout of Scryfall's ruling object")
 
 
 # The layouts whose card objects always give each face in card_faces (Scryfall's "Layouts and
