@@ -95,7 +95,12 @@ class _Inflating(io.RawIOBase):
         try:
             chunk = self._gzip.read(len(buffer))
         except (OSError, EOFError, zlib.error) as error:
-            raise ParseError(f"{self._name}: damaged gzip data after {self.inflated:,} bytes: {error}") from None
+            # Where in the file: a small file is inflated by one read, which fails at its end
+            # ("after 0 bytes" named the start of the content, not where the damage was).
+            raise ParseError(
+                f"{self._name}: damaged gzip data by byte {self._counter.count:,} of the file"
+                f" ({self.inflated:,} bytes of content read before): {error}"
+            ) from None
         count = len(chunk)
         buffer[:count] = chunk
         self.inflated += count

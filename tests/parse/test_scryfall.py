@@ -293,6 +293,17 @@ def test_truncated_gzip_jsonl_raises_parse_error() -> None:
         list(scryfall.iter_bulk_rulings(io.BytesIO(data[: len(data) // 2]), "bulk.jsonl.gz"))
 
 
+def test_damaged_gzip_data_is_placed_in_the_file() -> None:
+    """Damage at the end of a small file was said to be "after 0 bytes" (a damaged-input review)."""
+    from kb.parse.bounds import bounded_json_stream
+
+    data = gzip.compress(read(MISC / "rulings-deathrite-shaman.json"))
+    damaged = data[:-8] + bytes(byte ^ 0xFF for byte in data[-8:])  # the CRC and length flipped
+    with pytest.raises(ParseError, match=rf"^rulings\.json\.gz: damaged gzip data by byte {len(data):,} of the file"
+                                         r" \(0 bytes of content read before\): CRC check failed"):
+        bounded_json_stream(io.BytesIO(damaged), "rulings.json.gz").read()
+
+
 def test_broken_jsonl_line_names_record_number() -> None:
     lines = gzip.decompress(read(BULK / "rulings-sample.jsonl.gz")).splitlines(keepends=True)
     broken = b"".join(lines[:3]) + lines[3][:40] + b"\n" + b"".join(lines[4:])
