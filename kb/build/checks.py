@@ -14,6 +14,7 @@ from dataclasses import is_dataclass, replace
 from datetime import date, timedelta
 from typing import TypeVar
 
+from kb.normalise.decode import REFUSED_CONTROL
 from kb.normalise.lang import SCRYFALL_LANGS
 from kb.normalise.mojibake import DoubleEncoded, double_encoded_runs, might_hold_runs, undo_double_encoding
 from kb.normalise.text import clean_text, lost_line_breaks
@@ -157,6 +158,12 @@ def cr_lost_characters(document: CRDocument, name: str) -> list[str]:
     texts = [(rule.number, f"{rule.title or ''} {rule.text}") for rule in document.rules]
     texts += [(entry.term, f"{entry.term} {entry.text}") for entry in document.glossary]
     found = []
+    controls = [where for where, text in texts if REFUSED_CONTROL.search(text)]
+    if controls:
+        # Too few for the file to be refused as binary (kb.normalise.decode), kept in the text.
+        shown = first_few(controls)
+        found.append(f"{name}: {len(controls)} rules or glossary entries hold control characters (NUL and the like),"
+                     f" which no text prints ({shown}): bytes damaged in the file, most likely")
     marked = [where for where, text in texts if REPLACEMENT in text]
     if marked:
         shown = first_few(marked)
