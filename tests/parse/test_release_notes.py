@@ -125,6 +125,17 @@ def test_a_card_header_lost_between_two_lists_is_said(korean) -> None:
     assert issues[0].endswith("its notes are credited to '공중 강습'")
 
 
+def test_a_card_name_run_into_its_cost_is_read_as_two_lines(korean) -> None:
+    """A lost <br> after the name stored the card as "에테르 돌풍{1}{U}" (a damaged-input review)."""
+    assert not [issue for issue in korean.issues if issue.kind == "joined-lines"]
+    damaged = release_notes_ko.parse(
+        KOREAN.replace("에테르 돌풍<br class=\"calibre5\" />{1}{U}".encode(), "에테르 돌풍{1}{U}".encode(), 1), "ko-m20.html")
+    assert [name.name for name in damaged.card_names] == [name.name for name in korean.card_names]
+    assert [ruling.card_name for ruling in damaged.rulings] == [ruling.card_name for ruling in korean.rulings]
+    assert [issue.detail for issue in damaged.issues if issue.kind == "joined-lines"] == [
+        "ko-m20.html: block 58: the card's name runs into its mana cost ('에테르 돌풍{1}{U}'): read as two lines"]
+
+
 def test_a_page_cut_short_is_refused(korean) -> None:
     """Cut at a line end half way, the page still read as 187 of its 406 rulings: refused instead."""
     cut = KOREAN[: KOREAN.rfind(b"\n", 0, len(KOREAN) // 2) + 1]

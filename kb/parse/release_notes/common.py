@@ -172,6 +172,15 @@ def build_rulings_document(blocks: list[Block], format_name: str, name: str,
             current = None  # colour headings: the next card starts afresh
         elif block.kind == "card":
             lines = _symbols(block.text, lang, where, issues).split("\n")
+            if "{" in lines[0].strip("{")[1:]:
+                # The line break after the name lost ("에테르 돌풍{1}{U}"): no card's name holds a
+                # mana symbol, and the name would be one no card has.
+                name_end = lines[0].index("{", 1)
+                issues.append(QualityIssue(
+                    "joined-lines",
+                    f"{where}: the card's name runs into its mana cost ({lines[0][:60]!r}): read as two lines",
+                ))
+                lines[0:1] = [lines[0][:name_end].strip(), lines[0][name_end:]]
             card_name, english_name, note = split_card_name(lines[0])
             current = (card_name, english_name)
             if note:
