@@ -33,17 +33,45 @@ MISSING_BETWEEN = """
     order by removed.new_version_id, removed.position"""
 
 
+# Rules that print fewer examples in a version than in the versions on either side, which print
+# the same ones word for word: one "Example:" paragraph cut is below the share examples-lost names.
+EXAMPLES_MISSING_BETWEEN = """
+    select earlier.new_version_id as version_id, earlier.old_version_id as before_id,
+        later.new_version_id as after_id, earlier.new_number, cr_versions.document_id
+    from cr_changes as earlier
+    join cr_changes as later on later.old_version_id = earlier.new_version_id and later.old_rule_id = earlier.new_rule_id
+    join cr_versions on cr_versions.id = earlier.new_version_id
+    where earlier.aspects like '%examples%' and later.aspects like '%examples%'
+        and (select count(*) from rule_examples where rule_id = earlier.new_rule_id)
+            < (select count(*) from rule_examples where rule_id = earlier.old_rule_id)
+        and (select group_concat(text, char(31)) from (select text from rule_examples where rule_id = earlier.old_rule_id order by position))
+            = (select group_concat(text, char(31)) from (select text from rule_examples where rule_id = later.new_rule_id order by position))
+    order by earlier.new_version_id, earlier.position"""
+
+
 def report_entries_missing_between(db: sqlite_utils.Database) -> None:
     """Name each version that lacks rules or glossary entries that the versions on either side
     of it print word for word: lost from its file, most likely (a block cut from the end of a
     section passes every check of the file itself). The editions we hold have none."""
     db.execute(f"delete from quality_issues where kind = '{MISSING_KIND}'")
-    found: dict[tuple, list[str]] = {}
+    found: dict[tuple, list[str]] = {}  # (version, before, after, document, True/False/"examples")
     for row in db.query(MISSING_BETWEEN):
         glossary = row["entry_kind"] == "glossary"
         key = (row["version_id"], row["before_id"], row["after_id"], row["document_id"], glossary)
         found.setdefault(key, []).append(row["old_number"])
+    for row in db.query(EXAMPLES_MISSING_BETWEEN):
+        key = (row["version_id"], row["before_id"], row["after_id"], row["document_id"], "examples")
+        found.setdefault(key, []).append(row["new_number"])
     for (version_id, before_id, after_id, document_id, glossary), numbers in found.items():
+        if glossary == "examples":
+            one = len(numbers) == 1
+            save_quality_issue(db, QualityIssue(
+                MISSING_KIND,
+                f"{version_id}: {len(numbers)} {'rule prints' if one else 'rules print'} fewer examples than in {before_id}"
+                f" and {after_id}, which print {'its' if one else 'their'} examples word for word ({first_few(numbers)}):"
+                " its file may have lost them",
+            ), document_id)
+            continue
         one = len(numbers) == 1
         what = ("glossary entry" if one else "glossary entries") if glossary else ("rule" if one else "rules")
         shown = first_few(numbers)

@@ -53,5 +53,22 @@ def test_a_glossary_entry_cut_from_a_version_is_named_by_the_versions_around_it(
     ]
 
 
+def test_an_example_cut_from_a_version_is_named_by_the_versions_around_it(tmp_path: Path) -> None:
+    """One "Example:" paragraph cut (608.2i's) was below the share examples-lost names, and passed
+    with exit 0 (a damaged-input review); the editions on either side print it word for word."""
+    text = (FIXTURES / "2026-01-16.txt").read_bytes()
+    start = text.index(b"\rExample: A player attacks with Bear Cub", text.index(b"\r608.2i "))
+    end = text.index(b"\r", start + 1)
+    cut = tmp_path / "2026-01-16.txt"
+    cut.write_bytes(text[:start] + text[end:])
+    db_path = tmp_path / "kb.db"
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(FIXTURES / "2025-02-07.txt"), str(cut), str(APRIL_2026)])
+    assert result.exit_code == 0, result.output
+    assert issues(db_path) == [
+        "en-2026-01-16: 1 rule prints fewer examples than in en-2025-02-07 and en-2026-04-17, which print its examples"
+        " word for word (608.2i): its file may have lost them"
+    ]
+
+
 def test_the_editions_we_hold_lack_nothing_their_neighbours_print(snapshot_db: Path) -> None:
     assert issues(snapshot_db) == []
