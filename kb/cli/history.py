@@ -90,12 +90,22 @@ def cr_diff(old: str, new: str, db_path: Path, kinds: tuple[str, ...], limit: in
     counts = count_changes(changes)
     click.echo(f"{old} -> {new}: " + ", ".join(f"{kind} {count}" for kind, count in counts.items()))
     shown = [change for change in changes if not kinds or change.kind in kinds]
+    merged_into = _merges(old, new, db_path)
     for change in shown[:limit] if limit is not None else shown:
-        click.echo(_change_line(change))
+        click.echo(_change_line(change, merged_into))
 
 
-def _change_line(change: Change) -> str:
-    numbers = f"{change.old_number or '-'} -> {change.new_number or '-'}"
+def _merges(old: str, new: str, db_path: Path) -> dict[str, str]:
+    """Rules of ``old`` merged into a rule of ``new``, consecutive versions of the database (the
+    merges ``kb.link.cr_merges`` found: shown as removed, the rule that took their text named)."""
+    if Path(old).is_file() or Path(new).is_file() or not db_path.exists():
+        return {}
+    return derive_lineage.merges_between(_open_db(db_path).conn, old, new)
+
+
+def _change_line(change: Change, merged_into: dict[str, str] | None = None) -> str:
+    merged = (merged_into or {}).get(change.old_number or "") if change.kind == "removed" else None
+    numbers = f"{change.old_number or '-'} -> {change.new_number or (f'- (merged into {merged})' if merged else '-')}"
     aspects = f" [{', '.join(change.aspects)}]" if change.aspects else ""
     by_number = " (paired by its number alone)" if change.paired_by_number else ""
     return f"{change.kind:16} {numbers}{aspects}{by_number}: {change.compact_diff()}"
@@ -226,6 +236,8 @@ def citations_to_check(db_path: Path, limit: int) -> None:
     click.echo(f"{len(rows)} citations to check")
     for row in rows:
         now = row["current_number"] or "-"
+        if row.get("merged_into") and not row["current_number"]:
+            now = f"-: merged into {row['merged_into']}"
         by_number = " (paired by its number alone since: it may be another rule)" if row.get("paired_by_number") else ""
         in_doubt = (f"; {row['cited_version']} is only the newest version held before the ruling, and the next held"
                     f" numbers the rule otherwise: {row['cited_number']} may have been another rule on its date"

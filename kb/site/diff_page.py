@@ -17,7 +17,7 @@ import sqlite_utils
 
 from kb.link.cr_diff import Change, diff_versions
 from kb.site.search_db import file_key, newest_english_version, rows
-from kb.store.derive_lineage import by_number_column, diff_by_identity
+from kb.store.derive_lineage import by_number_column, diff_by_identity, merges_between
 
 PAGE_SIZE = 100
 # The comparisons of two versions not compared at build time, by served file (its path and
@@ -103,9 +103,12 @@ def diff_page(
          "similarity": change.similarity, "paired_by_number": change.paired_by_number}
         for change in changes_between(conn, old, new)
     ]
+    merged_into = merges_between(conn, old, new)
     counts: dict[str, int] = {}
     for change in changes:
         counts[str(change["kind"])] = counts.get(str(change["kind"]), 0) + 1
+        if change["kind"] == "removed" and change["old_number"] in merged_into:
+            change["merged_into"] = merged_into[change["old_number"]]
     page["counts"] = counts
     shown = [change for change in changes if not kind or change["kind"] == kind]
     # Past the end: the last page (its last item alone read "Showing 721–721 of 721").

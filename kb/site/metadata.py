@@ -268,6 +268,8 @@ VIEW_COLUMNS: dict[str, dict[str, str]] = {
         "cited_number": "ruling_rules.rule_number", "cited_version": "ruling_rules.version_id",
         "status": "ruling_rules.status", "paired_by_number": "ruling_rules.paired_by_number",
         "number_uncertain": "ruling_rules.number_uncertain", "current_number": "ruling_rules.current_number",
+        "merged_into": "Where a removed rule's text went: the rule it was merged into, and the version ('903.11 of"
+                       " en-2015-07-17'; rule_lineage_links)",
         "cited_title": "The cited rule's title in the version cited", "cited_text": "The cited rule's text in the version cited",
         "current_title": "The same rule's title today", "current_text": "The same rule's text today",
     },

@@ -91,7 +91,11 @@ CITATIONS_TO_CHECK_VIEW = f"""
 select rr.ruling_id, rulings.published_at, rulings.card_name,
     {ruling_card_name()} as card, rulings.text as ruling_text,
     rr.rule_number as cited_number, rr.version_id as cited_version, rr.status, rr.paired_by_number, rr.number_uncertain,
-    rr.current_number, cited.title as cited_title, cited.text as cited_text,
+    rr.current_number,
+    (select links.new_number || ' of ' || links.new_version_id from rule_lineage_links links
+        where links.kind = 'merge' and links.old_lineage_id = cited.lineage_id
+        order by links.new_version_id limit 1) as merged_into,
+    cited.title as cited_title, cited.text as cited_text,
     now.title as current_title, now.text as current_text
 from ruling_rules rr
 join rulings on rulings.id = rr.ruling_id

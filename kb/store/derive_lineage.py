@@ -357,6 +357,18 @@ def _older(conn: Connection, old_id: str, new_id: str) -> bool:
     return bool(dates.get(old_id) and dates.get(new_id) and dates[old_id] < dates[new_id])
 
 
+def merges_between(conn: sqlite3.Connection, old_id: str, new_id: str) -> dict[str, str]:
+    """Rules of ``old_id`` merged into a rule of ``new_id`` (consecutive versions): old number →
+    the number of the rule that took its text in (``rule_lineage_links``)."""
+    try:
+        rows = conn.execute(
+            "select old_number, new_number from rule_lineage_links where kind = 'merge'"
+            " and old_version_id = ? and new_version_id = ?", [old_id, new_id]).fetchall()
+    except sqlite3.OperationalError:  # a database built before the links
+        return {}
+    return dict(rows)
+
+
 def diff_by_identity(conn: sqlite_utils.Database, old_id: str, new_id: str) -> list[Change] | None:
     """The differences between two stored English versions, each rule followed by its lineage
     through the versions between (``kb.link.cr_diff.diff_by_lineage``); None when either version has
