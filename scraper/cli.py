@@ -91,10 +91,10 @@ def fetch(
     gatherer_urls = (*gatherer_urls, *urls_of.get("gatherer", []))
     for source in set(urls_of) - {"cr-page", "gatherer"}:
         raise click.BadParameter(f"{source} takes no URLs", param_hint="SOURCE [URL…]")
-    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO,
+    # The log (retries, a line per request) is -v's: a failed fetch says why in one line on stderr,
+    # as every mtgkb command does, and each source's summary goes to stdout.
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.CRITICAL,
                         format="%(levelname)s %(name)s %(message)s")
-    if not verbose:  # a line per request is -v's; each source's summary stays
-        logging.getLogger("httpx").setLevel(logging.WARNING)
     options = {
         "bulk_types": [] if no_bulk else (list(bulk_types) or None),
         "scryfall_ids": list(scryfall_ids),
@@ -109,6 +109,9 @@ def fetch(
     with RawStore(raw_dir) as store:
         reports = run_fetch(list(sources) or list(DEFAULT_SOURCES), store,
                             parse_base_urls(base_url_pairs), options, verbose=verbose)
+    for name, report in reports.items():
+        click.echo(f"{name}: {report.requests} requests, {report.fetched} fetched, {report.not_modified} not modified,"
+                   f" {report.skipped} skipped, {report.failed} failed, {report.bytes:,} bytes")
     failures = [f"{url} ({' '.join(reason.split())})" for report in reports.values() for url, reason in report.failures]
     got = sum(r.fetched + r.not_modified + r.skipped for r in reports.values())
     if failures:

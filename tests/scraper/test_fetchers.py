@@ -372,6 +372,25 @@ def test_cli_exit_codes(site: TestSite, tmp_path: Path, monkeypatch: pytest.Monk
         assert [run["status"] for run in store.runs()] == ["ok", "partial", "failed"]
 
 
+def test_a_failed_fetch_says_why_in_one_line_on_stderr(site: TestSite, tmp_path: Path) -> None:
+    """CONTRACT.md: "non-zero with a one-line reason on stderr". The log's INFO and WARNING lines
+    came before the reason (a newcomer's review); run as the operator runs it, not under pytest's
+    log capture. Each source's summary is on stdout."""
+    import os
+    import subprocess
+    import sys
+
+    site.fail(RULES, "status", times=None, status=404)
+    done = subprocess.run(
+        [sys.executable, "-c", "from kb.cli import cli; cli()", "fetch", "wizards-cr", "--raw", str(tmp_path / "raw"),
+         "--base-url", f"wizards-cr={site.url('wizards-cr')}", "--timeout", "5"],
+        capture_output=True, text=True, cwd=Path(__file__).parent.parent.parent, env={**os.environ}, timeout=120,
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines() == [f"Error: failed: {site.at(RULES)} (HTTP 404)"]
+    assert done.stdout.splitlines() == ["wizards-cr: 2 requests, 0 fetched, 0 not modified, 0 skipped, 1 failed, 0 bytes"]
+
+
 def test_cli_takes_page_urls_after_their_source(site: TestSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("scraper.fetch.PoliteClient", lambda **kwargs: fast_client(**kwargs))
     raw = tmp_path / "raw"
