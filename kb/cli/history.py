@@ -78,7 +78,7 @@ def _diff_by_identity(old: str, new: str, db_path: Path) -> list[Change] | None:
 @click.argument("new")
 @DB_OPTION
 @click.option("--kind", "kinds", multiple=True, type=click.Choice(CHANGE_KINDS), help="Only changes of this kind (repeatable)")
-@click.option("--limit", type=int, default=None, help="List at most this many changes")
+@click.option("--limit", type=click.IntRange(min=0), default=None, help="List at most this many changes")
 def cr_diff(old: str, new: str, db_path: Path, kinds: tuple[str, ...], limit: int | None) -> None:
     """Differences between two CR versions (version ids in the database or CR files).
 
@@ -225,7 +225,7 @@ def rule_trace(number: str, version_id: str | None, db_path: Path) -> None:
 
 @click.command(name="citations-to-check")
 @DB_OPTION
-@click.option("--limit", type=int, default=50, show_default=True, help="List at most this many")
+@click.option("--limit", type=click.IntRange(min=0), default=50, show_default=True, help="List at most this many")
 def citations_to_check(db_path: Path, limit: int) -> None:
     """Rulings citing a rule that was later renumbered, removed or reworded, or by a number that
     versions not held may have given to another rule by the ruling's date."""
