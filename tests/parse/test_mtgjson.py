@@ -127,16 +127,21 @@ def test_a_card_that_is_not_an_object_is_refused_and_a_list_that_is_null_is_said
         damaged["data"]["cards"][3] = damage
         with pytest.raises(ParseError, match=f"^UGIN.json: card 4 of the file is {found}, not a card object$"):
             mtgjson.parse(json.dumps(damaged).encode(), "UGIN.json")
-    damaged = json.loads(data)
-    card = damaged["data"]["cards"][3]
-    card["rulings"] = None
-    parsed = mtgjson.parse(json.dumps(damaged).encode(), "UGIN.json")
-    assert [(issue.kind, issue.detail) for issue in parsed.issues if issue.kind == "layout-changed"] == [(
-        "layout-changed",
-        f"UGIN.json: card 4: {card['name']!r} holds null under 'rulings', where MTGJSON's card object has a list"
-        " (or leaves the key out): its rulings could not be read",
-    )]
-    assert len(whole["data"]["cards"]) == parsed.extra["cards"]
+    for key, value, shown in [("rulings", None, "null"), ("foreignData", {"language": "German", "name": "B"}, "dict"),
+                              ("rulings", "none", "str")]:
+        damaged = json.loads(data)
+        card = damaged["data"]["cards"][3]
+        card[key] = value
+        parsed = mtgjson.parse(json.dumps(damaged).encode(), "UGIN.json")
+        assert [(issue.kind, issue.detail) for issue in parsed.issues if issue.kind == "layout-changed"] == [(
+            "layout-changed",
+            f"UGIN.json: card 4: {card['name']!r} holds {shown} under {key!r}, where MTGJSON's card object has a list"
+            f" (or leaves the key out): its {key} could not be read",
+        )]
+        assert len(whole["data"]["cards"]) == parsed.extra["cards"]
+    for not_a_set_file in (b"[1, 2]", b"null", b'"data"'):
+        with pytest.raises(ParseError, match="no top-level \"data\" object: not an MTGJSON file"):
+            mtgjson.parse(not_a_set_file, "x.json")
 
 
 def test_a_card_without_its_oracle_id_is_said_to_lack_it(data: bytes) -> None:

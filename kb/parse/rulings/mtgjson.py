@@ -141,6 +141,15 @@ def card_entry(card: dict[str, Any], where: str = "<card>") -> CardEntry:
     oracle_id = identifiers.get("scryfallOracleId")
     check_uuid(oracle_id, f"{where}: identifiers.scryfallOracleId of {card['name']!r}", "MTGJSON's card object")
     issues: list[QualityIssue] = []
+    for key in sorted(READ_LISTS):
+        if key in card and type(card[key]) is not list:
+            # Read before the lists are: a dict or a string there was iterated as keys or letters.
+            issues.append(QualityIssue(
+                "layout-changed",
+                f"{where}: {card['name']!r} holds {'null' if card[key] is None else type(card[key]).__name__} under"
+                f" {key!r}, where MTGJSON's card object has a list (or leaves the key out): its {key} could not be read",
+            ))
+            card = {**card, key: []}
     if oracle_id is None:
         # Then only its name joins it to a card: said here, where the file is to blame (the
         # derive's "not in the card data yet" blamed the card data).
@@ -182,13 +191,6 @@ def card_entry(card: dict[str, Any], where: str = "<card>") -> CardEntry:
             continue
         cards.append(_foreign_printing(card, foreign, lang, oracle_id))
         names.extend(_foreign_names(card, foreign, lang, oracle_id))
-    for key in sorted(READ_LISTS):
-        if key in card and type(card[key]) is not list:
-            issues.append(QualityIssue(
-                "layout-changed",
-                f"{where}: {card['name']!r} holds {'null' if card[key] is None else type(card[key]).__name__} under"
-                f" {key!r}, where MTGJSON's card object has a list (or leaves the key out): its {key} could not be read",
-            ))
     for key in unread_lists(card):
         issues.append(QualityIssue(
             "layout-changed",

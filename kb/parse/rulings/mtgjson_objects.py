@@ -77,7 +77,7 @@ def iter_card_objects(stream: BinaryIO, name: str = "<stream>") -> Iterator[dict
                     continue
                 path.append(None)  # the key of the map's first value comes next
             elif (
-                event != "end_map" and event != "end_array" and len(path) <= 4 and path[-1] == "item"
+                event != "end_map" and event != "end_array" and 3 <= len(path) <= 4 and path[-1] == "item"
                 and CARD_PREFIX.match(".".join(cast(list[str], path)))
             ):
                 # A null (or any value) where a card object stands: skipped, a card with its
