@@ -143,10 +143,15 @@ def _refresh_locked(
                 if removed:
                     result.changes["removed_superseded_bodies"] = len(removed)
     except RawStoreError as error:
-        # The store's own disk or folder: every source would fail alike; a file already swapped
-        # in stays (the next run, finding no record of it, builds again).
-        result.exit_code, result.status = EXIT_NOTHING_PUBLISHED, "failed"
-        result.message = one_line(f"{'published, but ' if result.published else ''}{error}")
+        # The store's own disk or folder: every source would fail alike. A file already swapped in
+        # stays, and is said to be (exit 2, as for a publish some sources failed; exit 1 promises
+        # the served file untouched); the next run, finding no record of it, builds again.
+        if result.published:
+            result.exit_code, result.status = EXIT_SOME_SOURCES_FAILED, "partial"
+            result.message = one_line(f"published, but {error}: the next run builds again")
+        else:
+            result.exit_code, result.status = EXIT_NOTHING_PUBLISHED, "failed"
+            result.message = one_line(str(error))
     except (BuildError, RefreshError) as error:
         # before_swap may have filled in a published outcome: the swap did not happen.
         result.exit_code, result.status, result.published = EXIT_NOTHING_PUBLISHED, "failed", False
@@ -345,9 +350,10 @@ def _finish(store: RawStore, result: RefreshResult, started: float) -> None:
         result.status = "failed"
     try:
         record_run(store, result.run_id, result)
-    except RawStoreError:
-        if result.published:
-            raise
-        # A store that cannot be written cannot record why: the run's message says it.
+    except RawStoreError as error:
+        # A store that cannot be written cannot record the run: its message says so.
+        if result.exit_code == EXIT_OK:
+            result.exit_code, result.status = EXIT_SOME_SOURCES_FAILED, "partial"
+            result.message += f"; {error}"
         result.message += "; this run could not be recorded in the raw store"
 

@@ -129,6 +129,41 @@ def test_a_file_no_refresh_published_has_no_imports_to_carry(site: TestSite, tmp
     assert str(RULINGS_PAGE) not in paths
 
 
+def test_a_raw_store_failing_after_the_swap_says_the_file_was_published(
+    site: TestSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store failing once the new file is live (its record of the publish, then of the run)
+    exited 1, which promises the served file untouched, and the run's message was lost (a review
+    of the change)."""
+    from kb.refresh.job import PUBLISHED_STATE
+    from scraper.rawstore import RawStore, RawStoreError
+
+    set_state, finish_run, published = RawStore.set_state, RawStore.finish_run, []
+
+    def full(store: RawStore) -> RawStoreError:
+        return RawStoreError(f"the raw store {store.root} cannot be written: manifest.db: disk full (database or disk is full)")
+
+    def record_publish(self: RawStore, key: str, value: dict) -> None:
+        if key == PUBLISHED_STATE:  # written once the new file is live
+            published.append(key)
+            raise full(self)
+        set_state(self, key, value)
+
+    def record_run(self: RawStore, *args: object) -> None:
+        if published:
+            raise full(self)
+        finish_run(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(RawStore, "set_state", record_publish)
+    monkeypatch.setattr(RawStore, "finish_run", record_run)
+    result = run(site, tmp_path)
+    assert (result.exit_code, result.status, result.published) == (2, "partial", True)
+    assert (tmp_path / "kb.db").exists()
+    assert result.message == (
+        f"published, but the raw store {tmp_path / 'raw'} cannot be written: manifest.db: disk full (database or"
+        " disk is full): the next run builds again; this run could not be recorded in the raw store")
+
+
 @pytest.mark.skipif(not private_tmpfs_allowed(), reason="needs root and unshare -m for a private tmpfs")
 @pytest.mark.parametrize(("size", "what_failed"), [
     ("160k", "manifest.db: disk full (database or disk is full)"),  # the run's first record
