@@ -293,9 +293,14 @@ class RawStore:
     ) -> ManifestEntry:
         """Add a local file (the bundled offline snapshot) as if it had been fetched."""
         path = Path(path)
+        original = path.open("rb")  # a file that cannot be read is its own failure, not the store's
         tmp = self.temp_path()
-        with writing_into(self.root):
-            shutil.copyfile(path, tmp)
+        try:
+            with original, writing_into(self.root, tmp), tmp.open("wb") as copy:
+                shutil.copyfileobj(original, copy)
+        except RawStoreError:
+            tmp.unlink(missing_ok=True)
+            raise
         return self.commit(
             tmp, url=url or path.resolve().as_uri(), source=source, lang=lang,
             http_status=None, content_type=content_type, verify=verify,

@@ -113,6 +113,18 @@ def test_leftovers_of_killed_builds_are_removed_by_the_next_run(zygote: Zygote, 
     assert not [p.name for p in tmp_path.iterdir() if ".building-" in p.name]
 
 
+def test_a_file_added_to_the_raw_store_that_cannot_be_read_is_its_own_failure(tmp_path: Path) -> None:
+    """Its reading failure was reported as the store's ("cannot be written"), which stops a whole
+    refresh, and left its temporary copy behind (a review of the change)."""
+    from scraper.rawstore import RawStore, RawStoreError
+
+    with RawStore(tmp_path / "raw") as store:
+        with pytest.raises(FileNotFoundError) as missing:
+            store.import_file(tmp_path / "nowhere.txt", source="wizards-cr")
+        assert not isinstance(missing.value, RawStoreError)
+    assert list((tmp_path / "raw" / "tmp").iterdir()) == []
+
+
 def test_downloads_left_by_a_killed_fetch_are_removed(tmp_path: Path) -> None:
     from scraper.rawstore import RawStore
 
