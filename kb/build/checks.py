@@ -33,10 +33,11 @@ MARKUP = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
 # before the text reached us. No real text we hold has one.
 REPLACEMENT = "\ufffd"
 QUESTIONED_WORD = re.compile(r"\S*[A-Za-z]\?[A-Za-z]\S*")
-# A "?" no question ends with: after a space or at the start ("? (Infinity)", "∞" written in
-# cp1252), or before a digit ("?1", a minus sign). No rule or glossary entry of the real CR files
-# we hold (1999–2026) has one.
-STRAY_QUESTION_MARK = re.compile(r"(?<![A-Za-z0-9)\"'\u2019\u201d\]])\?|\?(?=\d)")
+# A "?" no question ends with in English: after a space or at the start ("? (Infinity)", "∞"
+# written in cp1252), or before a digit ("?1", a minus sign). No rule or glossary entry of the real
+# English CR files we hold (1999–2026) has one; French sets a space before its "?", so other
+# languages are not read for it.
+STRAY_QUESTION_MARK = re.compile(r"(?<![\w)\"'\u2019\u201d\]])\?|\?(?=\d)")
 # How many issues of one kind one document records in detail; the rest are counted.
 DETAILED_ISSUES = 20
 
@@ -181,7 +182,7 @@ def cr_lost_characters(document: CRDocument, name: str) -> list[str]:
         (where, text[max(0, mark.start() - 8):mark.end() + 8].strip())
         for where, text in texts if "?" in text
         for mark in STRAY_QUESTION_MARK.finditer(text)
-    ]
+    ] if (document.lang or "en") == "en" else []
     if stray:
         shown = first_few([f"{context!r} in {where}" for where, context in stray], 5)
         found.append(

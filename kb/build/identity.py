@@ -18,6 +18,8 @@ import sqlite_utils
 from kb.records import CRDocument, first_few
 from kb.store.save_cr import version_id_for
 
+NUMBER = re.compile(r"\d+(?:\.\d+[a-z]?)?")
+
 
 def _text_key(text: str | None) -> str:
     return " ".join((text or "").split())
@@ -86,8 +88,11 @@ def cr_version_id(db: sqlite_utils.Database, cr: CRDocument, source_id: str, doc
         if candidate == base:
             return candidate, None
         sample = first_few(first_conflict, 5)
+        # Rules printed otherwise, or rules, examples and glossary entries the file lacks.
+        unit = "rule" if all(NUMBER.fullmatch(place) for place in first_conflict) else "place"
         return candidate, (
-            f"{cr.lang} CR dated {cr.effective_date} from source {source_id!r} differs from version {base} "
-            f"in {len(first_conflict)} rules ({sample}); kept as version {candidate}, {base} unchanged"
+            f"{cr.lang} CR dated {cr.effective_date} from source {source_id!r} differs from version {base} in"
+            f" {len(first_conflict)} {unit}{'' if len(first_conflict) == 1 else 's'} ({sample});"
+            f" kept as version {candidate}, {base} unchanged"
         )
     raise ValueError(f"more than {len(candidates)} different texts dated {cr.effective_date}")

@@ -51,6 +51,7 @@ def test_a_copy_that_lacks_what_the_stored_version_holds_never_replaces_it(damag
                       " where cr_versions.id = 'en-2003-03-15'").fetchone() == (str(OFFICIAL),)
     notes = [row[0] for row in db.execute("select detail from quality_issues where kind = 'conflicting-version'")]
     assert len(notes) == 1 and named in notes[0] and "kept as version en-2003-03-15-wizards, en-2003-03-15 unchanged" in notes[0]
+    assert " in 1 place (" in notes[0] or " places (" in notes[0], notes[0]
 
 
 def test_a_copy_of_the_same_text_is_the_same_version(tmp_path: Path) -> None:

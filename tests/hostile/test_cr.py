@@ -90,7 +90,7 @@ def test_a_local_file_with_an_official_date_never_replaces_the_official_text(zyg
     assert rows(served, "select text from rules where version_id = 'en-2003-03-15' and number = '100.4'") == [("There is no maximum deck size.",)]
     assert rows(served, "select text from rules where version_id = 'en-2003-03-15-local' and number = '100.4'") == [("Decks may not exceed 61 cards.",)]
     conflict = rows(served, "select detail from quality_issues where kind = 'conflicting-version'")
-    assert len(conflict) == 1 and "differs from version en-2003-03-15 in 1 rules (100.4)" in conflict[0][0]
+    assert len(conflict) == 1 and "differs from version en-2003-03-15 in 1 rule (100.4)" in conflict[0][0]
     # The same official text again (a copy of the file) is the same version, not a third one.
     copy = tmp_path / "copy.txt"
     copy.write_bytes(CR.read_bytes())
