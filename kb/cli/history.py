@@ -209,10 +209,15 @@ def rule_trace(number: str, version_id: str | None, db_path: Path) -> None:
         raise click.ClickException(f"unknown version {version_id!r}")
     lineage = _lineage(db, number, version_id or versions[-1][0])
     click.echo(f"lineage {lineage}")
+    previous: tuple[str, str] | None = None  # the version and number the rule last had
     for member in derive_lineage.trace(db, lineage):
         if member.number is None:
-            click.echo(f"{member.version_id}: ({member.status})")
+            # Removed by merging into another rule: the rule page says so, and so does the trace.
+            into = derive_lineage.merges_between(db.conn, previous[0], member.version_id).get(previous[1]) if (
+                member.status == "removed" and previous) else None
+            click.echo(f"{member.version_id}: ({member.status}{f': merged into {into}' if into else ''})")
             continue
+        previous = (member.version_id, member.number)
         heading = " ".join(part for part in (member.number, member.title or "") if part)
         caution = ""
         if member.paired_by_number:
@@ -237,7 +242,8 @@ def citations_to_check(db_path: Path, limit: int) -> None:
     for row in rows:
         now = row["current_number"] or "-"
         if row.get("merged_into") and not row["current_number"]:
-            now = f"-: merged into {row['merged_into']}"
+            today = f", today {row['merged_into_current']}" if row.get("merged_into_current") else ""
+            now = f"-: merged into {row['merged_into']}{today}"
         by_number = " (paired by its number alone since: it may be another rule)" if row.get("paired_by_number") else ""
         in_doubt = (f"; {row['cited_version']} is only the newest version held before the ruling, and the next held"
                     f" numbers the rule otherwise: {row['cited_number']} may have been another rule on its date"

@@ -270,6 +270,7 @@ VIEW_COLUMNS: dict[str, dict[str, str]] = {
         "number_uncertain": "ruling_rules.number_uncertain", "current_number": "ruling_rules.current_number",
         "merged_into": "Where a removed rule's text went: the rule it was merged into, and the version ('903.11 of"
                        " en-2015-07-17'; rule_lineage_links)",
+        "merged_into_current": "The number today of the rule a removed rule was merged into (903.9b for 903.12 of 2015), null if it is gone too",
         "cited_title": "The cited rule's title in the version cited", "cited_text": "The cited rule's text in the version cited",
         "current_title": "The same rule's title today", "current_text": "The same rule's text today",
     },

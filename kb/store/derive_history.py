@@ -95,6 +95,11 @@ select rr.ruling_id, rulings.published_at, rulings.card_name,
     (select links.new_number || ' of ' || links.new_version_id from rule_lineage_links links
         where links.kind = 'merge' and links.old_lineage_id = cited.lineage_id
         order by links.new_version_id limit 1) as merged_into,
+    (select today.number from rule_lineage_links links
+        join rules today on today.lineage_id = links.new_lineage_id and today.version_id = (
+            select id from cr_versions where lang = 'en' order by effective_date desc limit 1)
+        where links.kind = 'merge' and links.old_lineage_id = cited.lineage_id
+        order by links.new_version_id limit 1) as merged_into_current,
     cited.title as cited_title, cited.text as cited_text,
     now.title as current_title, now.text as current_text
 from ruling_rules rr

@@ -358,15 +358,24 @@ def _older(conn: Connection, old_id: str, new_id: str) -> bool:
 
 
 def merges_between(conn: sqlite3.Connection, old_id: str, new_id: str) -> dict[str, str]:
-    """Rules of ``old_id`` merged into a rule of ``new_id`` (consecutive versions): old number →
-    the number of the rule that took its text in (``rule_lineage_links``)."""
+    """Rules of ``old_id`` merged, by ``new_id``, into another rule (``rule_lineage_links``,
+    followed by lineage through the versions between): old number → the number in ``new_id`` of
+    the rule that took its text in (where it was merged, if that rule is gone by ``new_id``)."""
     try:
         rows = conn.execute(
-            "select old_number, new_number from rule_lineage_links where kind = 'merge'"
-            " and old_version_id = ? and new_version_id = ?", [old_id, new_id]).fetchall()
+            """select old_rules.number, coalesce(
+                    (select number from rules where version_id = :new and lineage_id = links.new_lineage_id limit 1),
+                    links.new_number)
+            from rule_lineage_links links
+            join rules old_rules on old_rules.version_id = :old and old_rules.lineage_id = links.old_lineage_id
+            join cr_versions merged on merged.id = links.new_version_id
+            where links.kind = 'merge'
+                and merged.effective_date > (select effective_date from cr_versions where id = :old)
+                and merged.effective_date <= (select effective_date from cr_versions where id = :new)
+            order by merged.effective_date""", {"old": old_id, "new": new_id}).fetchall()
     except sqlite3.OperationalError:  # a database built before the links
         return {}
-    return dict(rows)
+    return {old_number: new_number for old_number, new_number in reversed(rows)}
 
 
 def diff_by_identity(conn: sqlite_utils.Database, old_id: str, new_id: str) -> list[Change] | None:

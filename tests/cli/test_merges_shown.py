@@ -26,6 +26,19 @@ def test_cr_diff_names_the_rule_a_removed_rule_was_merged_into(snapshot_db: Path
         "removed          601.5a -> -", "removed          701.16d -> - (merged into 701.16c)",
         "removed          903.12 -> - (merged into 903.11)",
     ]
+    # Versions apart: the rule it went into, as numbered in the later one (the lineage followed).
+    lines = _run(cr_diff, "en-2015-01-23", "en-2026-04-17", "--db", str(snapshot_db), "--kind", "removed")
+    merged = [line.split(":")[0].split()[1:] for line in lines[1:] if "merged into" in line]
+    assert ["701.16d", "->", "-", "(merged", "into", "701.24c)"] in merged
+    assert ["903.12", "->", "-", "(merged", "into", "903.9b)"] in merged
+
+
+def test_rule_trace_names_the_rule_a_rule_was_merged_into(snapshot_db: Path) -> None:
+    from kb.cli.history import rule_trace
+
+    lines = _run(rule_trace, "903.12", "--version", "en-2015-03-27", "--db", str(snapshot_db))
+    assert "en-2015-07-17: (removed: merged into 903.11)" in lines
+    assert "en-2015-09-26: (absent)" in lines
 
 
 async def test_the_diff_page_names_the_rule_a_removed_rule_was_merged_into(snapshot_ds) -> None:
@@ -51,7 +64,8 @@ def test_a_citation_of_a_merged_rule_names_where_its_text_went(snapshot_db: Path
         db.execute("insert into ruling_rules (ruling_id, rule_number, version_id, rule_id, method, status, lineage_id,"
                    " published_at) values (1, '903.12', 'en-2015-03-27', ?, 'cited', 'removed', ?, '2015-05-01')",
                    [rule_id, lineage])
-    assert db.execute("select merged_into from citations_to_check where ruling_id = 1").fetchall() == [
-        ("903.11 of en-2015-07-17",)]
+    assert db.execute("select merged_into, merged_into_current from citations_to_check where ruling_id = 1").fetchall() == [
+        ("903.11 of en-2015-07-17", "903.9b")]
     assert _run(citations_to_check, "--db", str(db_path))[1:] == [
-        "2015-05-01 Constructed Test Card: rule 903.12 (en-2015-03-27) removed, now -: merged into 903.11 of en-2015-07-17"]
+        "2015-05-01 Constructed Test Card: rule 903.12 (en-2015-03-27) removed, now -: merged into 903.11 of en-2015-07-17,"
+        " today 903.9b"]
