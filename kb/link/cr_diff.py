@@ -183,8 +183,8 @@ def diff_by_lineage(
     the main phase's "Third, the active player gets priority" of 2022 with the beginning phase's
     "Second, …" of 2025, while their lineages lead to 702.19g and 505.6. ``old_lineages`` and
     ``new_lineages``: rule number → lineage id in each version; ``folded``: old numbers whose lineage
-    ended folded into another rule (a merge, not a removal: no diff between consecutive versions
-    lists them); ``by_number``: old numbers whose lineage was paired by a number alone on the way
+    ended folded into another rule (removed, as a diff between consecutive versions lists them,
+    where the merge's link names the rule that took them in); ``by_number``: old numbers whose lineage was paired by a number alone on the way
     (``Pairing.by_number``), marked so in the diff; ``glossary_pairs``: old term → new term of the
     glossary entries of one lineage (None: paired afresh). For consecutive versions this gives what
     ``diff_versions`` does."""
@@ -225,8 +225,11 @@ def _changes(
         if change is not None:
             change.paired_by_number = old_number in pairing.by_number
             changes.append(change)
-    for old_entry in pairing.free_old():
-        changes.append(_one_sided("removed", old_entry.rule, None))
+    # A heading folded into another rule (700.8 under 206.3 in 2020) is gone too: listed as
+    # removed, where the merge's link names the rule that took it in (it was in no diff at all).
+    for number, old_entry in pairing.old.items():
+        if number not in pairing.old_to_new:
+            changes.append(_one_sided("removed", old_entry.rule, None))
     changes.extend(diff_glossary(old.glossary, new.glossary, glossary_pairs))
     return changes
 

@@ -10,7 +10,7 @@ import sqlite_utils
 
 from kb.link.cr_diff import diff_versions
 from kb.store.derive_cr_links import load_cr_document
-from kb.store.derive_lineage import diff_by_identity, english_versions
+from kb.store.derive_lineage import diff_by_identity, english_versions, merges_between
 
 
 def _rows(changes) -> list[tuple]:
@@ -55,15 +55,17 @@ def test_versions_years_apart_follow_each_rule_through_the_versions_between(snap
     )
 
 
-def test_a_heading_folded_into_another_rule_is_not_listed_as_removed(snapshot_conn: sqlite3.Connection) -> None:
+def test_a_heading_folded_into_another_rule_is_removed_and_merged_there(snapshot_conn: sqlite3.Connection) -> None:
     db = sqlite_utils.Database(snapshot_conn)
-    # 700.6 of 2014 (700.8 by 2019: cards that refer to names of a set) went into 206.3 in 2022: a
-    # merge (rule_lineage_links), which the diff of 2019 and 2022 does not list as a removal either.
+    # 700.6 of 2014 (700.8 by 2019: cards that refer to names of a set) went into 206.3 in 2020: a
+    # merge (rule_lineage_links). It was in no diff at all (a review against Venser's Journal): it
+    # is removed, and the merge names the rule that took it in.
     assert snapshot_conn.execute(
         "select kind, old_number, new_number from rule_lineage_links where old_lineage_id = 'en-2014-09-25/700.6'"
     ).fetchall() == [("merge", "700.8", "206.3")]
     changes = diff_by_identity(db, "en-2014-09-25", "en-2022-02-18") or []
-    assert [c for c in changes if c.old_number == "700.6"] == []
+    assert [(c.kind, c.new_number) for c in changes if c.old_number == "700.6"] == [("removed", None)]
+    assert merges_between(snapshot_conn, "en-2014-09-25", "en-2022-02-18")["700.6"] == "206.3"
     assert [c.new_number for c in changes if c.old_number == "700.6a"] == ["206.3a"]  # its subrules went there
 
 
