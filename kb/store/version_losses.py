@@ -50,36 +50,31 @@ EXAMPLES_MISSING_BETWEEN = """
 
 
 def report_entries_missing_between(db: sqlite_utils.Database) -> None:
-    """Name each version that lacks rules or glossary entries that the versions on either side
-    of it print word for word: lost from its file, most likely (a block cut from the end of a
-    section passes every check of the file itself). The editions we hold have none."""
+    """Name each version that lacks rules, glossary entries or a rule's examples that the versions
+    on either side of it print word for word: lost from its file, most likely (a block cut from the
+    end of a section passes every check of the file itself). The editions we hold have none."""
     db.execute(f"delete from quality_issues where kind = '{MISSING_KIND}'")
-    found: dict[tuple, list[str]] = {}  # (version, before, after, document, True/False/"examples")
+    found: dict[tuple[str, str, str, int | None, str], list[str]] = {}  # (version, before, after, document, what)
     for row in db.query(MISSING_BETWEEN):
-        glossary = row["entry_kind"] == "glossary"
-        key = (row["version_id"], row["before_id"], row["after_id"], row["document_id"], glossary)
-        found.setdefault(key, []).append(row["old_number"])
+        what = "glossary" if row["entry_kind"] == "glossary" else "rules"
+        found.setdefault((row["version_id"], row["before_id"], row["after_id"], row["document_id"], what), []).append(
+            row["old_number"])
     for row in db.query(EXAMPLES_MISSING_BETWEEN):
-        key = (row["version_id"], row["before_id"], row["after_id"], row["document_id"], "examples")
-        found.setdefault(key, []).append(row["new_number"])
-    for (version_id, before_id, after_id, document_id, glossary), numbers in found.items():
-        if glossary == "examples":
-            one = len(numbers) == 1
-            save_quality_issue(db, QualityIssue(
-                MISSING_KIND,
-                f"{version_id}: {len(numbers)} {'rule prints' if one else 'rules print'} fewer examples than in {before_id}"
+        found.setdefault((row["version_id"], row["before_id"], row["after_id"], row["document_id"], "examples"), []).append(
+            row["new_number"])
+    for (version_id, before_id, after_id, document_id, what), numbers in found.items():
+        save_quality_issue(db, QualityIssue(MISSING_KIND, _missing(what, numbers, version_id, before_id, after_id)), document_id)
+
+
+def _missing(what: str, numbers: list[str], version_id: str, before_id: str, after_id: str) -> str:
+    one = len(numbers) == 1
+    if what == "examples":
+        return (f"{version_id}: {len(numbers)} {'rule prints' if one else 'rules print'} fewer examples than in {before_id}"
                 f" and {after_id}, which print {'its' if one else 'their'} examples word for word ({first_few(numbers)}):"
-                " its file may have lost them",
-            ), document_id)
-            continue
-        one = len(numbers) == 1
-        what = ("glossary entry" if one else "glossary entries") if glossary else ("rule" if one else "rules")
-        shown = first_few(numbers)
-        save_quality_issue(db, QualityIssue(
-            MISSING_KIND,
-            f"{version_id}: {len(numbers)} {what} of {before_id} {'is' if one else 'are'} missing from it and back"
-            f" in {after_id} word for word ({shown}): its file may have lost {'it' if one else 'them'}",
-        ), document_id)
+                " its file may have lost them")
+    entries = ("glossary entry" if one else "glossary entries") if what == "glossary" else ("rule" if one else "rules")
+    return (f"{version_id}: {len(numbers)} {entries} of {before_id} {'is' if one else 'are'} missing from it and back"
+            f" in {after_id} word for word ({first_few(numbers)}): its file may have lost {'it' if one else 'them'}")
 
 
 EXAMPLES_LOST_KIND = "examples-lost"

@@ -19,6 +19,18 @@ def issues(db_path: Path) -> list[str]:
     return [row[0] for row in db.execute("select detail from quality_issues where kind = 'missing-between-versions'")]
 
 
+def imported_with_a_cut(tmp_path: Path, start: int, end: int) -> Path:
+    """The editions of 2025-02-07 and 2026-04-17 around 2026-01-16 with ``[start, end)`` of its
+    bytes cut, imported (exit 0: nothing refused)."""
+    text = (FIXTURES / "2026-01-16.txt").read_bytes()  # lines end in CR alone, as the official file's
+    cut = tmp_path / "2026-01-16.txt"
+    cut.write_bytes(text[:start] + text[end:])
+    db_path = tmp_path / "kb.db"
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(FIXTURES / "2025-02-07.txt"), str(cut), str(APRIL_2026)])
+    assert result.exit_code == 0, result.output
+    return db_path
+
+
 def test_rules_cut_from_the_end_of_a_section_are_named_by_the_versions_around_it(tmp_path: Path) -> None:
     lines = (FIXTURES / "2026-01-16.txt").read_bytes().splitlines(keepends=True)
     heading = next(index for index, line in enumerate(lines) if index > 1000 and line.startswith(b"703. Turn-Based Actions"))
@@ -39,15 +51,9 @@ def test_rules_cut_from_the_end_of_a_section_are_named_by_the_versions_around_it
 def test_a_glossary_entry_cut_from_a_version_is_named_by_the_versions_around_it(tmp_path: Path) -> None:
     """The check joined "removed" to "added", and a glossary entry's changes are "glossary-removed"
     and "glossary-added": an entry cut from a file passed with exit 0 (a damaged-input review)."""
-    text = (FIXTURES / "2026-01-16.txt").read_bytes()  # lines end in CR alone, as the official file's
+    text = (FIXTURES / "2026-01-16.txt").read_bytes()
     start = text.index("\rBanding, \u201cBands with Other\u201d\r".encode()) + 1
-    end = text.index(b"\r\r", start) + 2
-    cut = tmp_path / "2026-01-16.txt"
-    cut.write_bytes(text[:start] + text[end:])
-    db_path = tmp_path / "kb.db"
-    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(FIXTURES / "2025-02-07.txt"), str(cut), str(APRIL_2026)])
-    assert result.exit_code == 0, result.output
-    assert issues(db_path) == [
+    assert issues(imported_with_a_cut(tmp_path, start, text.index(b"\r\r", start) + 2)) == [
         "en-2026-01-16: 1 glossary entry of en-2025-02-07 is missing from it and back in en-2026-04-17 word for"
         " word (Banding, \u201cBands with Other\u201d): its file may have lost it"
     ]
@@ -58,13 +64,7 @@ def test_an_example_cut_from_a_version_is_named_by_the_versions_around_it(tmp_pa
     with exit 0 (a damaged-input review); the editions on either side print it word for word."""
     text = (FIXTURES / "2026-01-16.txt").read_bytes()
     start = text.index(b"\rExample: A player attacks with Bear Cub", text.index(b"\r608.2i "))
-    end = text.index(b"\r", start + 1)
-    cut = tmp_path / "2026-01-16.txt"
-    cut.write_bytes(text[:start] + text[end:])
-    db_path = tmp_path / "kb.db"
-    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(FIXTURES / "2025-02-07.txt"), str(cut), str(APRIL_2026)])
-    assert result.exit_code == 0, result.output
-    assert issues(db_path) == [
+    assert issues(imported_with_a_cut(tmp_path, start, text.index(b"\r", start + 1))) == [
         "en-2026-01-16: 1 rule prints fewer examples than in en-2025-02-07 and en-2026-04-17, which print its examples"
         " word for word (608.2i): its file may have lost them"
     ]
