@@ -60,7 +60,10 @@ def html_blocks(html: str) -> list[Block]:
     root = soup.body or soup
     blocks: list[Block] = []
     previous_list_class: str | None = None
-    run: int | None = None  # where the lists right before this element begin
+    # Where the lists right before this element begin. Any other element ends a run, an empty
+    # paragraph too: each of the real page's 155 empty paragraphs after a list ends a card's notes
+    # (the next card's header follows), and none stands between two lists of one card.
+    run: int | None = None
     for index, element in enumerate(_top_level_elements(root)):
         if element.name not in _LIST_TAGS:
             run = None
