@@ -60,7 +60,31 @@ class Relaxed:
     cut_word: bool = False
 
 
+# Words players say for what the rules word otherwise, as the rules define them: a creature or
+# planeswalker "dies" if it is put into a graveyard from the battlefield (700.4). A question's
+# "dies" is left out when nothing holds it with its other words ("what happens if my commander
+# dies" found 903 alone, never 903.9): then it is read as the rules' word.
+RULES_WORDING = {"dies": "graveyard", "die": "graveyard", "died": "graveyard", "dying": "graveyard"}
+
+
 def relaxed_words(
+    conn: sqlite3.Connection, query: str, names_a_term: Callable[[str], bool] = lambda word: False
+) -> Relaxed | None:
+    """``_relaxed_words``; a word it left out that the rules word otherwise (``RULES_WORDING``)
+    read as the rules' word, when that is found with the words kept."""
+    relaxed = _relaxed_words(conn, query, names_a_term)
+    if relaxed is None:
+        return None
+    reworded = {word: RULES_WORDING[fold(word)] for word in relaxed.left_out if fold(word) in RULES_WORDING}
+    if not reworded:
+        return relaxed
+    again = _relaxed_words(conn, " ".join(reworded.get(word, word) for word in WORD.findall(query)), names_a_term)
+    if again is None or any(reading not in again.kept for reading in reworded.values()):
+        return relaxed
+    return Relaxed(again.kept, again.left_out, {**again.read_as, **reworded}, again.cut_word)
+
+
+def _relaxed_words(
     conn: sqlite3.Connection, query: str, names_a_term: Callable[[str], bool] = lambda word: False
 ) -> Relaxed | None:
     """The words of ``query`` to search for instead, or None when it is CJK (its words are not
