@@ -99,20 +99,28 @@ class GlossaryLinker:
     """Links each glossary term at its first use on a page (later uses stay plain text).
 
     Terms are matched as whole words, longest first, with a short English ending ("attacks",
-    "attacking"); terms under four letters are left alone (too many false hits).
+    "attacking"); terms under four letters are left alone (too many false hits). A term given as
+    written (a third item, true: a subtype, "Case") is matched only capitalized.
     """
 
-    def __init__(self, terms: Iterable[tuple[str, str]]):
+    def __init__(self, terms: Iterable[tuple[str, str] | tuple[str, str, bool]]):
         self.urls: dict[str, str] = {}
         names = []
-        for term, url in terms:
+        as_written: set[str] = set()
+        for term, url, *written in terms:
             name = bare_term(term).strip()
             if len(name) >= 4 and name.casefold() not in self.urls:
                 self.urls[name.casefold()] = url
                 names.append(name)
+                if written and written[0]:
+                    as_written.add(name)
         names.sort(key=len, reverse=True)
-        alternatives = [re.escape(name[:-1]) + "(?:y|ies)" if name.endswith("y") else re.escape(name) + "(?:s|es|ed|ing)?"
-                        for name in names]
+
+        def alternative(name: str) -> str:
+            stem, endings = (name[:-1], "(?:y|ies)") if name.endswith("y") else (name, "(?:s|es|ed|ing)?")
+            return (f"(?-i:{re.escape(stem)})" if name in as_written else re.escape(stem)) + endings
+
+        alternatives = [alternative(name) for name in names]
         self.pattern = re.compile(r"\b(?:" + "|".join(alternatives) + r")\b", re.IGNORECASE) if names else None
         self.seen: set[str] = set()
 

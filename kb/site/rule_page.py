@@ -21,7 +21,7 @@ from kb.site.search import (
 )
 from kb.site.search_db import per_file
 from kb.site.search_hit import Hit
-from kb.site.search_text import bare_term
+from kb.site.search_text import bare_term, linked_as_written, links_in_text
 from kb.site.symbol_readings import symbol_readings
 from kb.store import derive_lineage
 
@@ -225,8 +225,10 @@ def glossary_patterns(conn: sqlite3.Connection, version: str) -> GlossaryPattern
         for entry in rows(conn, "select term, text from glossary where version_id = ? order by length(term) desc", (version,)):
             # "Attack" also names "attacks", "attacking": allow a short English ending.
             words = re.escape(bare_term(entry["term"]))
-            if len(words) < 4:
+            if len(words) < 4 or not links_in_text(entry["term"]):
                 continue
+            if linked_as_written(entry["term"], entry["text"]):
+                words = f"(?-i:{words})"
             # The term itself, lower-cased: a substring test (C speed) before the regex, which
             # can only match where it occurs (722 regex searches took 200 ms a page).
             needle = bare_term(entry["term"]).lower()

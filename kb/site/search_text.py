@@ -123,6 +123,25 @@ def highlight(text: str | None, needle: str, width: int = 80) -> str:
 TITLE_FILLER = frozenset({"a", "an", "and", "of", "the", "variant", "step", "phase"})
 
 
+# A glossary entry defining a subtype ("Case: An enchantment subtype…", "Wall: A creature type…"):
+# the rules write those capitalized, and the same word in lower case is an ordinary word ("in
+# that case"). Card types ("Creature: A card type…") are written in lower case and stay linked so.
+SUBTYPE_DEFINITION = re.compile(r"(?:An?|The) (?:\w+ )?(?:subtype|creature type|land type|artifact type)\b")
+
+
+def linked_as_written(term: str, definition: str | None) -> bool:
+    """Whether a glossary term is linked in running text only as written (capitalized): a
+    subtype. An obsolete term is never linked there (its bare word, "During", "Bury", is an
+    ordinary word of today's rules): see ``links_in_text``."""
+    return bool(SUBTYPE_DEFINITION.match(definition or ""))
+
+
+def links_in_text(term: str) -> bool:
+    """Whether a glossary term is linked where the rules' text uses it: not an obsolete one
+    ("During (Obsolete)" linked every "during")."""
+    return not term.endswith("(Obsolete)")
+
+
 def bare_term(term: str) -> str:
     """A glossary term without its qualifier: "Bury (Obsolete)" and "Summoning Sickness
     (Informal)" are asked for as "bury" and "summoning sickness"."""

@@ -1201,6 +1201,22 @@ def test_symbols_read_as_words() -> None:
     assert 'aria-label="one Phyrexian black mana"' in render_text("{B/P}")
 
 
+def test_a_subtype_is_linked_only_capitalized() -> None:
+    """"in that case" linked the enchantment subtype Case (a UX review)."""
+    linker = GlossaryLinker([("Case", "/glossary/Case", True), ("Attack", "/glossary/Attack", False)])
+    html = render_text("In that case, it attacks. Each Case is solved.", None, linker)
+    assert '<a class="term-ref" href="/glossary/Case">Case</a> is solved' in html
+    assert "In that case," in html and '<a class="term-ref" href="/glossary/Attack">attacks</a>' in html
+
+
+async def test_ordinary_words_are_not_linked_to_obsolete_or_subtype_terms(snapshot_ds) -> None:
+    """702.19b's "in that case" linked Case, an enchantment subtype, and "during" linked During
+    (Obsolete), whose entry says it is no game term today (a UX review)."""
+    page = (await snapshot_ds.client.get("/rule/702.19")).text
+    assert 'href="/glossary/Case"' not in page and 'href="/glossary/During%20%28Obsolete%29"' not in page
+    assert 'href="/glossary/Trample"' in page or "/glossary/Trample" in page
+
+
 def test_glossary_terms_linked_at_first_use_only() -> None:
     linker = GlossaryLinker([("Attack", "/glossary/Attack"), ("Mana Ability", "/glossary/Mana%20Ability")])
     html = render_text("It attacks. Mana abilities resolve. It attacks again.", None, linker)
