@@ -330,6 +330,12 @@ def test_mana_symbols_drawn_with_the_mana_font(page, site: str) -> None:
     tap = page.locator(".sym-tap .ms.ms-tap").first
     assert tap.is_visible()
     assert page.evaluate("getComputedStyle(document.querySelector('.ms-tap')).fontFamily") == "Mana"
+    # Inside Japanese, Korean or Chinese printed text too: their :lang() fonts drew an empty box (a
+    # UX review).
+    families = page.evaluate(
+        "[...document.querySelectorAll('[lang=ja] .ms, [lang=ko] .ms, [lang=zh-Hans] .ms, [lang=zh-Hant] .ms')]"
+        ".map(glyph => getComputedStyle(glyph).fontFamily)")
+    assert families and set(families) == {"Mana"}, families
     # The text token is still in the page for copy-paste, but no longer shown.
     assert page.locator(".sym-tap .sym-fallback").first.bounding_box()["width"] <= 1
     assert page.get_by_role("img", name="tap").count() >= 1
