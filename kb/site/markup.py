@@ -8,6 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote
 
+from kb.link.cr_compare import ITALICS
 from kb.site.search_text import bare_term
 
 # {T}, {2}, {W/U}, {B/P}, {2/W}, {X}, {10}, {½}: at most a few characters inside braces.
@@ -166,7 +167,10 @@ def render_text(
     as printed and said to lead nowhere, not linked to a page that is not there."""
     if not text:
         return ""
-    plain = linker.link if linker is not None else html.escape
+    escaped = linker.link if linker is not None else html.escape
+    # The 2009 and 2013 files mark italics with underscores ("These _Magic_ rules"): shown as such,
+    # as the comparison reads them (kb.link.cr_compare.ITALICS), not as underscores.
+    plain = (lambda part: ITALICS.sub(r"<em>\1</em>", escaped(part))) if "_" in text else escaped
 
     def link(number: str, shown: str | None = None) -> str:
         if absent and number in absent and not (citations and number in citations):

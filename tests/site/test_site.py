@@ -1201,6 +1201,13 @@ def test_symbols_read_as_words() -> None:
     assert 'aria-label="one Phyrexian black mana"' in render_text("{B/P}")
 
 
+def test_italics_marked_with_underscores_are_shown_as_italics() -> None:
+    """The 2009 and 2013 files write "These _Magic_ rules" (a UX review showed the underscores)."""
+    assert render_text("These _Magic_ rules apply; see rule 100.2.", "en-2013-05-01").startswith(
+        "These <em>Magic</em> rules apply; see rule ")
+    assert render_text("snake_case and 2_000") == "snake_case and 2_000"
+
+
 def test_a_subtype_is_linked_only_capitalized() -> None:
     """"in that case" linked the enchantment subtype Case (a UX review)."""
     linker = GlossaryLinker([("Case", "/glossary/Case", True), ("Attack", "/glossary/Attack", False)])
