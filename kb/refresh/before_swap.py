@@ -83,7 +83,7 @@ class BeforeSwap:
                         f"not published: {'; '.join(problems)}{self._dropped_imports()}"
                         " (use --allow-shrink if this is expected)"
                     )
-                self._write_runs(db)
+                self._write_runs(db, served)
         finally:
             if served:
                 db.execute("detach database old")
@@ -126,8 +126,14 @@ class BeforeSwap:
             self.changes.setdefault("layout_changed", []).append({"url": url, "detail": one_line(detail)})
         self.result.changes["layout_changed"] = self.changes["layout_changed"]
 
-    def _write_runs(self, db: sqlite_utils.Database) -> None:
+    def _write_runs(self, db: sqlite_utils.Database, served: bool) -> None:
         rows = [run_row(run) for run in self.store.runs()]
+        if served:
+            # A run the raw store could not record after its swap (a full disk) is "interrupted"
+            # there; the file it published holds what it did, written before the swap.
+            published = {row["id"]: row for row in db.query(
+                "select * from old.refresh_runs where status in ('published', 'partial')")}
+            rows = [published.get(row["id"], row) if row["status"] == "interrupted" else row for row in rows]
         current = self.current_run(self.changes)
         rows = [row for row in rows if row["id"] != current["id"]] + [current]
         db.execute("delete from refresh_runs")

@@ -80,7 +80,9 @@ def record_run(store: RawStore, run_id: int | None, result: RefreshResult) -> No
     store.finish_run(run_id, result.status, {
         "sources": result.sources,
         "refresh": {
-            "status": result.status, "exit_code": result.exit_code, "message": result.message,
+            # A run that never finished has no exit code of its own (the process's was a signal's).
+            "status": result.status, "exit_code": None if result.status == "interrupted" else result.exit_code,
+            "message": result.message,
             "changes": result.changes, "published": result.published,
         },
     })

@@ -162,6 +162,18 @@ def test_a_raw_store_failing_after_the_swap_says_the_file_was_published(
     assert result.message == (
         f"published, but the raw store {tmp_path / 'raw'} cannot be written: manifest.db: disk full (database or"
         " disk is full): the next run builds again; this run could not be recorded in the raw store")
+    # The store kept its provisional record: interrupted, with no exit code (it had said exit 1,
+    # "the served file untouched"). The next run builds again, and keeps what the published file
+    # says of that run, not the provisional record (an operator's review).
+    monkeypatch.undo()
+    with RawStore(tmp_path / "raw") as store:
+        provisional = next(run for run in store.runs() if run["id"] == result.run_id)
+    assert (provisional["status"], provisional["details"]["refresh"]["exit_code"]) == ("interrupted", None)
+    again = run(site, tmp_path)
+    assert (again.exit_code, again.published) == (0, True)
+    rows = sqlite_utils.Database(tmp_path / "kb.db").execute(
+        "select status, exit_code from refresh_runs where id = ?", [result.run_id]).fetchall()
+    assert rows == [("published", 0)]
 
 
 @pytest.mark.skipif(not private_tmpfs_allowed(), reason="needs root and unshare -m for a private tmpfs")
