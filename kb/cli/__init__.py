@@ -12,6 +12,7 @@ import os
 import signal
 import sqlite3
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -234,6 +235,9 @@ def import_(paths: tuple[Path, ...], fmt: str | None, lang: str | None, source_i
         _fail("no files given (see `mtgkb import --help`)")
     try:
         inputs = path_inputs(paths, source_id=source_id or "local", lang=lang, fmt=fmt)
+        # Kept where the file is, not as typed: a refresh run from another folder reads such a file
+        # again (kb.refresh.imported), and found "ixidron.json" gone (an operator's review).
+        inputs = [replace(doc, path=str(Path(doc.path).absolute())) for doc in inputs]
         if source_id is None:
             inputs = with_known_sources(inputs, db_path)
         if not db_path.exists():

@@ -72,6 +72,23 @@ def test_a_refresh_keeps_what_was_imported_by_hand_and_refuses_to_drop_it_unaske
     assert dropped.changes["imported_by_hand_dropped"] == [str(page)]
 
 
+def test_a_file_imported_by_a_relative_path_is_found_from_any_folder(
+    site: TestSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Imported as "rulings.json" from its own folder, it was looked for from the refresh's working
+    folder, said to be gone or changed, and the refresh refused (an operator's review)."""
+    assert run(site, tmp_path).exit_code == 0
+    folder = tmp_path / "imports"
+    folder.mkdir()
+    shutil.copy(RULINGS_PAGE, folder / "rulings.json")
+    monkeypatch.chdir(folder)
+    imported(tmp_path / "kb.db", Path("rulings.json"))
+    monkeypatch.chdir(tmp_path)
+    kept = run(site, tmp_path)
+    assert (kept.exit_code, kept.changes["imported_by_hand"]) == (0, 1), kept.message
+    assert [removed for _text, removed in deathrite(tmp_path / "kb.db")] == [0, 0]
+
+
 def test_a_failed_refresh_says_why_in_one_line_on_stderr(site: TestSite, tmp_path: Path) -> None:
     """CONTRACT.md: "non-zero with a one-line reason on stderr". Each failed source's WARNING lines
     came before the reason (the tests ran the command under pytest's log capture, which hid them:
