@@ -125,6 +125,8 @@ def carry_rulings(db: sqlite_utils.Database) -> RulingChanges:
     # An earlier wording is kept too, pointing at the ruling it became: its id is in published
     # URLs and bookmarks, which answered 404 once the wording changed.
     _copy_vanished(db, [r["id"] for r in carried] + sorted(reworded_ids), old_cols)
+    if carried or reworded_ids:
+        _link_vanished(db)
     conn.executemany(
         "update main.rulings set reworded_as = ? where id = ?", [(new_id, old["id"]) for old, new_id in reworded]
     )
@@ -214,6 +216,17 @@ def _pair_by(vanished: list, appeared: list, pairs: list[tuple[Any, int]], key_o
 
 def _identity(row: sqlite3.Row) -> str | None:
     return row["identity"] if "identity" in row.keys() else None
+
+
+def _link_vanished(db: sqlite_utils.Database) -> None:
+    """The rules the copied rulings cite, linked as the build links its own (against this build's
+    CR history): kept without them, they were gone from rule pages and citations_to_check, and
+    the shrink guard counted their rows as lost (an operator's review)."""
+    from kb.store.derive_history import save_ruling_rules, stored_cr_history
+
+    if "ruling_rules" not in db.table_names() or not db.execute("select 1 from ruling_rules limit 1").fetchone():
+        return  # a build without the CR history links no ruling either
+    save_ruling_rules(db, *stored_cr_history(db), where="rulings.id in (select id from temp.carried)")
 
 
 def _copy_vanished(db: sqlite_utils.Database, ids: list[int], old_cols: set[str]) -> None:

@@ -456,6 +456,9 @@ def test_a_second_refresh_exits_at_once_while_one_runs(site: TestSite, tmp_path:
 def test_a_shrinking_table_is_not_published_unless_allowed(site: TestSite, tmp_path: Path) -> None:
     run(site, tmp_path)
     served_sha = sha(tmp_path / "kb.db")
+    cited = sqlite_utils.Database(tmp_path / "kb.db").execute(
+        "select ruling_id, rule_number, version_id, method, status from ruling_rules order by 1, 2, 3").fetchall()
+    assert cited
     serve_rulings(site, recorded_rulings()[:20])
 
     refused = run(site, tmp_path)
@@ -471,6 +474,10 @@ def test_a_shrinking_table_is_not_published_unless_allowed(site: TestSite, tmp_p
     assert allowed.changes["rulings"]["removed"] == 36
     db = sqlite_utils.Database(tmp_path / "kb.db")
     assert db.execute("select count(*) from rulings where removed_upstream = 1").fetchone()[0] == 36
+    # The rulings kept as removed upstream keep the rules they cite, linked as before (they were
+    # kept without them: gone from rule pages and citations_to_check; an operator's review).
+    assert db.execute(
+        "select ruling_id, rule_number, version_id, method, status from ruling_rules order by 1, 2, 3").fetchall() == cited
 
 
 def announce_rulings(site: TestSite, name: str, updated_at: str, body: bytes) -> None:
