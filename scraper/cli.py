@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from scraper.fetch import DEFAULT_SOURCES, run_fetch
+from scraper.fetchers.scryfall import DEFAULT_BULK_TYPES
 from scraper.rawstore import RawStore
 from scraper.sources import SOURCES
 
@@ -54,7 +55,7 @@ def _split_sources_and_urls(words: tuple[str, ...]) -> tuple[list[str], dict[str
 @click.option("--base-url", "base_url_pairs", multiple=True, metavar="SOURCE=URL",
               help="Fetch a source from another base URL (a mirror, a test site).")
 @click.option("--bulk-type", "bulk_types", multiple=True,
-              help="Scryfall bulk types (default: rulings, oracle_cards).")
+              help=f"Scryfall bulk types (default: {', '.join(DEFAULT_BULK_TYPES)}).")
 @click.option("--no-bulk", is_flag=True, help="Skip Scryfall bulk files.")
 @click.option("--scryfall-id", "scryfall_ids", multiple=True, help="Scryfall card id: its rulings.")
 @click.option("--oracle-id", "oracle_ids", multiple=True,
@@ -82,7 +83,8 @@ def fetch(
     timeout: float,
     verbose: bool,
 ) -> None:
-    """Fetch raw documents politely into the raw store (default: wizards-cr cr-archive scryfall).
+    """Fetch raw documents politely into the raw store (default: every source, as a refresh does:
+    wizards-cr cr-archive scryfall cr-zh cr-ko mtgjson).
 
     URLs may follow a source that takes pages: `mtgkb fetch cr-page URL… gatherer URL…`.
     """

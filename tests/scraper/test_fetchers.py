@@ -391,6 +391,17 @@ def test_a_failed_fetch_says_why_in_one_line_on_stderr(site: TestSite, tmp_path:
     assert done.stdout.splitlines() == ["wizards-cr: 2 requests, 0 fetched, 0 not modified, 0 skipped, 1 failed, 0 bytes"]
 
 
+def test_the_help_names_the_sources_and_bulk_files_fetched_by_default() -> None:
+    """It named three sources and two bulk files: a fetch with --base-url for those three went
+    to the real hosts for the other three (an operator's review)."""
+    from scraper.fetch import DEFAULT_SOURCES
+    from scraper.fetchers.scryfall import DEFAULT_BULK_TYPES
+
+    shown = " ".join(CliRunner().invoke(fetch_command, ["--help"]).output.split())
+    assert " ".join(DEFAULT_SOURCES) in shown
+    assert f"(default: {', '.join(DEFAULT_BULK_TYPES)})" in shown
+
+
 def test_cli_takes_page_urls_after_their_source(site: TestSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("scraper.fetch.PoliteClient", lambda **kwargs: fast_client(**kwargs))
     raw = tmp_path / "raw"
