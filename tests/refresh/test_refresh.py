@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -152,6 +153,18 @@ def test_first_refresh_builds_and_a_second_changes_nothing(
         runs = store.runs()
     assert [(r["id"], r["status"]) for r in runs] == [(1, "published"), (2, "unchanged")]
     assert runs[1]["details"]["refresh"]["exit_code"] == 0
+
+
+def test_a_copy_of_the_published_file_is_the_published_file(site: TestSite, tmp_path: Path) -> None:
+    """Restored from a CI cache or a backup (another inode), it was built again every run, and
+    nothing said why (an operator's review)."""
+    assert run(site, tmp_path).status == "published"
+    served = tmp_path / "kb.db"
+    copy = tmp_path / "copy.db"
+    shutil.copy2(served, copy)
+    copy.replace(served)
+    again = run(site, tmp_path)
+    assert (again.status, again.exit_code, again.published) == ("unchanged", 0, False), again.message
 
 
 def test_a_file_published_by_other_code_is_built_again_with_no_document_changed(
