@@ -187,10 +187,7 @@ def _build_or_skip(
             {"url": known["url"], "error": known["error"], "replaced_by_earlier": True, "still_served": True}
         )
     fingerprint = inputs_fingerprint(inputs)
-    failed_note = (
-        f"; failed sources keep their last good data: {', '.join(result.failed_sources)}"
-        if result.failed_sources else ""
-    )
+    failed_note = _failed_note(store, result)
     code = EXIT_SOME_SOURCES_FAILED if result.failed_sources else EXIT_OK
     served = published.get("file") == file_identity(db_path) and db_path.exists()
     # A file published by other code (an upgrade; a file from before the code was recorded) is
@@ -235,7 +232,9 @@ def _build_or_skip(
         result.exit_code = EXIT_SOME_SOURCES_FAILED if result.failed_sources else EXIT_OK
         result.published = True
         result.status = "partial" if result.failed_sources else "published"
-        note = f"; failed sources keep their last good data: {', '.join(result.failed_sources)}" if result.failed_sources else ""
+        note = _failed_note(store, result)
+        if dropped:
+            note += f"; dropped with --drop-imported: {len(dropped)} document{'' if len(dropped) == 1 else 's'} imported by hand"
         if other_code:
             note += "; rebuilt by this version of the code (the served file was built by another)"
         result.message = _summary(result) + note
@@ -262,7 +261,7 @@ def _build_or_skip(
                 raise
             # The failed source now keeps its last good data: say so and build again.
             code = EXIT_SOME_SOURCES_FAILED
-            failed_note = f"; failed sources keep their last good data: {', '.join(result.failed_sources)}"
+            failed_note = _failed_note(store, result)
     else:
         raise RefreshError(f"more than {MAX_UNREADABLE_BODIES} stored documents could not be read")
     if kept is None:
@@ -326,6 +325,16 @@ def _fall_back(store: RawStore, inputs: list[DocumentInput], error: BuildError, 
     return True
 
 
+def _failed_note(store: RawStore, result: RefreshResult) -> str:
+    """The failed sources, those with earlier data (kept) and those without (a first run)."""
+    if not result.failed_sources:
+        return ""
+    keeping = [name for name in result.failed_sources if store.latest_documents(name)]
+    lacking = [name for name in result.failed_sources if name not in keeping]
+    return ((f"; failed sources keep their last good data: {', '.join(keeping)}" if keeping else "")
+            + (f"; failed sources with no data yet: {', '.join(lacking)}" if lacking else ""))
+
+
 def _summary(result: RefreshResult) -> str:
     rulings = result.changes.get("rulings", {})
     versions = result.changes.get("new_cr_versions", [])
@@ -334,7 +343,7 @@ def _summary(result: RefreshResult) -> str:
         f"{kind} {counts['before']}→{counts['after']}" for kind, counts in issues.items()
     ) if issues else ""
     return (
-        f"published {result.changes.get('inputs', 0)} documents;"
+        f"published {result.changes.get('inputs', 0)} document{'' if result.changes.get('inputs', 0) == 1 else 's'};"
         f" new CR versions: {', '.join(versions) or 'none'};"
         f" rulings +{rulings.get('added', 0)} ~{rulings.get('changed', 0)} -{rulings.get('removed', 0)}"
         # Rulings a source published again after removing them (they were kept, marked removed).

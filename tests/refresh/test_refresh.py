@@ -420,6 +420,9 @@ def test_one_failing_source_exits_2_and_publishes_the_others(site: TestSite, tmp
     db = sqlite_utils.Database(tmp_path / "kb.db")
     assert (db["cr_versions"].count, db["cards"].count, db["rulings"].count) == (0, 7, 56)
     assert [(r["status"], r["exit_code"]) for r in db["refresh_runs"].rows] == [("partial", 2)]
+    # A first run: the failed source has no earlier data to keep (it was said to keep it).
+    (message,) = [r["message"] for r in db["refresh_runs"].rows]
+    assert message.endswith("; failed sources with no data yet: wizards-cr"), message
 
 
 @pytest.mark.usefixtures("cli_on_a_fake_clock")

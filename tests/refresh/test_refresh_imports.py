@@ -69,6 +69,7 @@ def test_a_refresh_keeps_what_was_imported_by_hand_and_refuses_to_drop_it_unaske
     assert sha(db_path) == served
     dropped = run(site, tmp_path, drop_imported=True, allow_shrink=True)
     assert (dropped.exit_code, dropped.published) == (0, True)
+    assert dropped.message.endswith("; dropped with --drop-imported: 1 document imported by hand"), dropped.message
     assert dropped.changes["imported_by_hand_dropped"] == [str(page)]
 
 
