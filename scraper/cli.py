@@ -114,9 +114,14 @@ def fetch(
     for name, report in reports.items():
         click.echo(f"{name}: {report.requests} requests, {report.fetched} fetched, {report.not_modified} not modified,"
                    f" {report.skipped} skipped, {report.failed} failed, {report.bytes:,} bytes")
-    failures = [f"{url} ({' '.join(reason.split())})" for report in reports.values() for url, reason in report.failures]
+    # Each source's first failure, and how many more: a host down gave a line of 4 KB, the same
+    # reason for each of its URLs (an operator's review). The run's record lists them all.
+    failures = [f"{report.failures[0][0]} ({' '.join(report.failures[0][1].split())})"
+                for report in reports.values() if report.failures]
+    more = sum(len(report.failures) for report in reports.values()) - len(failures)
     got = sum(r.fetched + r.not_modified + r.skipped for r in reports.values())
     if failures:
-        click.echo(f"Error: failed: {'; '.join(failures)}", err=True)
+        others = f"; and {more} more (mtgkb runs --json lists them)" if more else ""
+        click.echo(f"Error: failed: {'; '.join(failures)}{others}", err=True)
         sys.exit(EXIT_SOME_FAILED if got else EXIT_NOTHING_FETCHED)
     sys.exit(EXIT_OK)

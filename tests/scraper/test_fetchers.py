@@ -364,8 +364,12 @@ def test_cli_exit_codes(site: TestSite, tmp_path: Path, monkeypatch: pytest.Monk
     # One line: "Error:", each URL with its reason (it was the URLs alone, without the prefix).
     assert some.stderr.strip() == f"Error: failed: {site.at('/gatherer/Pages/Card/Details.aspx?multiverseid=999')} (HTTP 404)"
     none = runner.invoke(fetch_command, ["gatherer", *base,
-                                         "--gatherer-url", "Pages/Card/Details.aspx?multiverseid=999"])
+                                         "--gatherer-url", "Pages/Card/Details.aspx?multiverseid=999",
+                                         "--gatherer-url", "Pages/Card/Details.aspx?multiverseid=998"])
     assert none.exit_code == 1
+    # Each source's first failure, and how many more: a host down made one line of 4 KB.
+    assert none.stderr.strip() == (f"Error: failed: {site.at('/gatherer/Pages/Card/Details.aspx?multiverseid=999')}"
+                                   " (HTTP 404); and 1 more (mtgkb runs --json lists them)")
     bad = runner.invoke(fetch_command, ["gatherer", "--raw", raw, "--base-url", "nowhere=http://x"])
     assert bad.exit_code == 2 and "expected SOURCE=URL" in bad.output
     with RawStore(Path(raw)) as store:
