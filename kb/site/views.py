@@ -247,7 +247,10 @@ async def rule_as_typed(datasette, request):
     if number:
         suffix = f"?{request.query_string}" if request.query_string else ""
         return Response.redirect(f"/rule/{quote(number.group('number').lower())}{json or ''}{suffix}")
-    return await not_found(datasette, request, f"No rule {typed}", wants_json(request, json), query=typed or None)
+    # A word: the keyword or rule it names, offered ("/rule/trample": 702.19 Trample).
+    found = await what_it_may_mean(datasette, typed, "keywords") if typed else []
+    return await not_found(datasette, request, f"No rule {typed}", wants_json(request, json), query=typed or None,
+                           found=found)
 
 
 async def version(datasette, request):

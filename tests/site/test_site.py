@@ -1001,10 +1001,13 @@ async def test_a_rule_number_typed_into_the_path_as_readers_type_it_lands_on_the
     # As Datasette redirects such a path first, with the query kept and as JSON.
     response = await snapshot_ds.client.get("/rule/~E7~AC~AC702~2E19~E6~9D~A1.json?version=zhs")
     assert (response.status_code, response.headers["location"]) == (302, "/rule/702.19.json?version=zhs")
-    # Any other text: the site's page not found, offering to search for it.
+    # Any other text: the site's page not found, offering to search for it, and the keyword's
+    # rule it names (a UX review).
     response = await snapshot_ds.client.get("/rule/trample")
     assert response.status_code == 404 and "/search?q=trample" in response.text
-    assert (await snapshot_ds.client.get("/rule/trample.json")).json()["ok"] is False
+    assert 'href="/rule/702.19' in response.text
+    as_json = (await snapshot_ds.client.get("/rule/trample.json")).json()
+    assert as_json["ok"] is False and as_json["found"][0]["title"] == "702.19 Trample"
 
 
 async def test_a_translation_not_matched_to_a_ruling_leads_to_its_cards_page(snapshot_ds) -> None:
@@ -1538,6 +1541,8 @@ async def test_a_translations_contents_carry_its_language(snapshot_ds) -> None:
     assert '<section class="kb-part" id="part-1" aria-labelledby="part-1-title" lang="zh-Hans">\n  <h2 id="part-1-title">1. 游戏概念</h2>' in text
     # The page's own words inside it stay English.
     assert '<summary>100. 总则 <span class="count" lang="en">7 rules</span></summary>' in text
+    # One rule is one rule ("203. Illustration 1 rules": a UX review).
+    assert '<span class="count" lang="en">1 rule</span>' in text and ">1 rules<" not in text
     assert '<li lang="en"><a href="/rule/100?version=zhs-2025-02-07">Section 100 on one page</a></li>' in text
     english = (await snapshot_ds.client.get("/contents")).text
     assert '<nav class="kb-parts" aria-label="Parts">' in english and 'lang="en"' not in english.split("<main", 1)[1]
