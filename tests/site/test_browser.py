@@ -369,6 +369,13 @@ def test_datasette_table_rows_link_to_rule_pages(page, site: str, snapshot_name:
     assert page.locator("h1").inner_text() == "702.19 Trample"
 
 
+def test_a_datasette_table_page_does_not_scroll_sideways_on_a_phone(phone, site: str, snapshot_name: str) -> None:
+    """The schema Datasette prints under a table ran past a phone's width: an index named after
+    its columns (a UX review)."""
+    phone.goto(f"{site}/{snapshot_name}/rulings")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= phone.viewport_size["width"]
+
+
 def test_canned_query_opens_before_it_is_filled(page, site: str, snapshot_name: str) -> None:
     response = page.goto(f"{site}/{snapshot_name}/search_rules")
     assert response.status == 200
