@@ -30,7 +30,7 @@ from kb.site import (
     rule_translations,
     version_page,
 )
-from kb.site.labels import language_name
+from kb.site.labels import language_name, version_name
 from kb.site.search import GROUP_TITLES, PER_KIND, search
 from kb.site.search_db import one_request
 from kb.site.search_rules import RULE_NUMBER_QUERY
@@ -229,9 +229,11 @@ async def rule(datasette, request):
             anchor = "" if as_json else f"#r-{quote(to_number)}"
             return Response.redirect(f"/rule/{quote(to_number)}{'.json' if as_json else ''}{suffix}{anchor}")
     page = await run(datasette, rule_page.rule_page, number, version, from_version)
-    where = f" in {version}" if version else ""
+    where = f" in the {version_name(version)}" if version else ""
     if page is None:
-        # A mistyped subrule ("702.19z") or rule: the rule or section it would sit under.
+        # A mistyped subrule ("702.19z") or rule: the rule or section it would sit under (for a
+        # rule a translation does not hold, the English one of the edition it translates). The
+        # version said by its name, not its id ("ko-2021-02-15": a UX review).
         found = await run(datasette, rule_page.nearest_heading, number, version)
         return await not_found(datasette, request, f"No rule {number}{where}", wants_json(request, json),
                                query=number, found=found)

@@ -1010,6 +1010,14 @@ async def test_a_rule_number_typed_into_the_path_as_readers_type_it_lands_on_the
     assert as_json["ok"] is False and as_json["found"][0]["title"] == "702.19 Trample"
 
 
+async def test_a_rule_a_translation_lacks_is_said_in_words_with_the_english_rule_offered(snapshot_ds) -> None:
+    """The Korean CR holds a few chapters: its 702.19 was "No rule 702.19 in ko-2021-02-15", an
+    internal id (a UX review)."""
+    found = (await snapshot_ds.client.get("/rule/702.19.json?version=ko-2021-02-15")).json()
+    assert found["error"] == "No rule 702.19 in the Korean translation of 2021-02-15"
+    assert found["found"][0]["title"].startswith("702.19 Trample, in the English rules of en-2020-11-20")
+
+
 async def test_a_translation_not_matched_to_a_ruling_leads_to_its_cards_page(snapshot_ds) -> None:
     """A search hit of the Chinese MH1 release notes led to a bare Datasette row (a CJK users'
     review): the page of the card it names lists it."""
