@@ -226,8 +226,9 @@ async def rule(datasette, request):
             to_number, to_version = english
             suffix = f"?version={quote(to_version)}" if to_version else ""
             as_json = wants_json(request, json)
-            anchor = "" if as_json else f"#r-{quote(to_number)}"
-            return Response.redirect(f"/rule/{quote(to_number)}{'.json' if as_json else ''}{suffix}{anchor}")
+            # No anchor: the rule heads its own page, and "#r-702.19" opened a phone's page below
+            # the title and the banner that says which version it is (a UX review).
+            return Response.redirect(f"/rule/{quote(to_number)}{'.json' if as_json else ''}{suffix}")
     page = await run(datasette, rule_page.rule_page, number, version, from_version)
     where = f" in the {version_name(version)}" if version else ""
     if page is None:
