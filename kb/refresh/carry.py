@@ -222,11 +222,12 @@ def _link_vanished(db: sqlite_utils.Database) -> None:
     """The rules the copied rulings cite, linked as the build links its own (against this build's
     CR history): kept without them, they were gone from rule pages and citations_to_check, and
     the shrink guard counted their rows as lost (an operator's review)."""
-    from kb.store.derive_history import save_ruling_rules, stored_cr_history
+    from kb.store.linking_history import link_rulings_where
 
     if "ruling_rules" not in db.table_names() or not db.execute("select 1 from ruling_rules limit 1").fetchone():
         return  # a build without the CR history links no ruling either
-    save_ruling_rules(db, *stored_cr_history(db), where="rulings.id in (select id from temp.carried)")
+    # Reading of the history only what their citations need (0.4 s, not 1.0 s on the snapshot).
+    link_rulings_where(db, "rulings.id in (select id from temp.carried)")
 
 
 def _copy_vanished(db: sqlite_utils.Database, ids: list[int], old_cols: set[str]) -> None:

@@ -148,7 +148,9 @@ def _refresh_locked(
         # the served file untouched); the next run, finding no record of it, builds again.
         if result.published:
             result.exit_code, result.status = EXIT_SOME_SOURCES_FAILED, "partial"
-            result.message = one_line(f"published, but {error}: the next run builds again")
+            # Recorded already (the removal of superseded bodies failed after it): no rebuild next.
+            recorded = (store.get_state(PUBLISHED_STATE) or {}).get("file") == file_identity(db_path)
+            result.message = one_line(f"published, but {error}" + ("" if recorded else ": the next run builds again"))
         else:
             result.exit_code, result.status = EXIT_NOTHING_PUBLISHED, "failed"
             result.message = one_line(str(error))
@@ -362,7 +364,9 @@ def _finish(store: RawStore, result: RefreshResult, started: float) -> None:
     except RawStoreError as error:
         # A store that cannot be written cannot record the run: its message says so.
         if result.exit_code == EXIT_OK:
-            result.exit_code, result.status = EXIT_SOME_SOURCES_FAILED, "partial"
+            # Exit 2 is a publish some part of which failed; a run that published nothing, 1.
+            result.exit_code, result.status = (
+                (EXIT_SOME_SOURCES_FAILED, "partial") if result.published else (EXIT_NOTHING_PUBLISHED, "failed"))
             result.message += f"; {error}"
         result.message += "; this run could not be recorded in the raw store"
 

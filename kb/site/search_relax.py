@@ -64,7 +64,8 @@ class Relaxed:
 # planeswalker "dies" if it is put into a graveyard from the battlefield (700.4). A question's
 # "dies" is left out when nothing holds it with its other words ("what happens if my commander
 # dies" found 903 alone, never 903.9): then it is read as the rules' word.
-RULES_WORDING = {"dies": "graveyard", "die": "graveyard", "died": "graveyard", "dying": "graveyard"}
+# Not "die": a die is rolled ("commander die roll", the planar die).
+RULES_WORDING = {"dies": "graveyard", "died": "graveyard", "dying": "graveyard"}
 
 
 def relaxed_words(

@@ -123,17 +123,26 @@ def highlight(text: str | None, needle: str, width: int = 80) -> str:
 TITLE_FILLER = frozenset({"a", "an", "and", "of", "the", "variant", "step", "phase"})
 
 
-# A glossary entry defining a subtype ("Case: An enchantment subtype…", "Wall: A creature type…"):
-# the rules write those capitalized, and the same word in lower case is an ordinary word ("in
-# that case"). Card types ("Creature: A card type…") are written in lower case and stay linked so.
-SUBTYPE_DEFINITION = re.compile(r"(?:An?|The) (?:\w+ )?(?:subtype|creature type|land type|artifact type)\b")
+# A glossary entry defining a subtype, in any of its numbered senses ("Case: An enchantment
+# subtype…", "Wall: A creature type…", "Room: … 2. An enchantment subtype…", "Forest: One of the
+# five basic land types"): the rules write those capitalized, and the same word in lower case is
+# an ordinary word ("in that case", "the role of a famous character"). Card types ("Creature: A
+# card type…") and the entries naming a kind of subtype ("Creature Type: A subtype that's
+# correlated to…") are written in lower case and stay linked so.
+SUBTYPE_DEFINITION = re.compile(
+    r"(?:^|\n)(?:\d\. )?(?:An? (?:\w+ )?(?:subtype|creature type|land type|artifact type)|One of the five basic land types)\b")
 
 
 def linked_as_written(term: str, definition: str | None) -> bool:
     """Whether a glossary term is linked in running text only as written (capitalized): a
-    subtype. An obsolete term is never linked there (its bare word, "During", "Bury", is an
-    ordinary word of today's rules): see ``links_in_text``."""
-    return bool(SUBTYPE_DEFINITION.match(definition or ""))
+    subtype (or one its entry names so: "Role: … the Aura and Role subtypes"). An obsolete term is
+    never linked there (its bare word, "During", "Bury", is an ordinary word of today's rules):
+    see ``links_in_text``."""
+    bare = bare_term(term)
+    if bare.endswith(("Type", "type")) or bare == "Subtype":
+        return False
+    definition = definition or ""
+    return bool(SUBTYPE_DEFINITION.search(definition)) or f"{bare} subtype" in definition
 
 
 def links_in_text(term: str) -> bool:

@@ -194,6 +194,26 @@ def test_a_raw_store_failing_after_the_swap_says_the_file_was_published(
     assert rows == [("published", 0)]
 
 
+def test_an_unchanged_run_the_raw_store_cannot_record_exits_1(
+    site: TestSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing published, so not exit 2 ("a partial publish"): a review of the change."""
+    from scraper.rawstore import RawStore, RawStoreError
+
+    assert run(site, tmp_path).status == "published"
+    finish_run = RawStore.finish_run
+
+    def full(self: RawStore, run_id: int, status: str, details: dict) -> None:
+        if "refresh" in details and status != "interrupted":  # the run's last record, not its provisional one
+            raise RawStoreError(f"the raw store {self.root} cannot be written: manifest.db: disk full")
+        finish_run(self, run_id, status, details)
+
+    monkeypatch.setattr(RawStore, "finish_run", full)
+    unchanged = run(site, tmp_path)
+    assert (unchanged.exit_code, unchanged.status, unchanged.published) == (1, "failed", False), unchanged.message
+    assert unchanged.message.endswith("; this run could not be recorded in the raw store")
+
+
 @pytest.mark.skipif(not private_tmpfs_allowed(), reason="needs root and unshare -m for a private tmpfs")
 @pytest.mark.parametrize(("size", "what_failed"), [
     ("160k", "manifest.db: disk full (database or disk is full)"),  # the run's first record

@@ -39,6 +39,13 @@ def test_a_question_is_searched_by_the_words_something_holds(
     assert found_together(snapshot_conn, searched.split(), indexes)
 
 
+def test_a_die_that_is_rolled_is_not_read_as_a_graveyard(snapshot_conn: sqlite3.Connection) -> None:
+    """Only "dies", "died" and "dying" are the rules' "put into a graveyard" (700.4): "die" is also
+    the one a player rolls (a review of the change)."""
+    for question in ("commander die roll", "what if the planar die is rolled"):
+        assert "graveyard" not in search(snapshot_conn, question).query, question
+
+
 def test_the_rules_found_hold_every_word_searched(snapshot_conn: sqlite3.Connection) -> None:
     found = search(snapshot_conn, "can I respond to a cascade trigger")
     assert [hit.title for hit in found.groups["rules"]] == ["702.85a", "702.85c"]

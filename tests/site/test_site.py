@@ -1229,6 +1229,18 @@ def test_a_subtype_is_linked_only_capitalized() -> None:
     assert "In that case," in html and '<a class="term-ref" href="/glossary/Attack">attacks</a>' in html
 
 
+def test_the_subtypes_of_the_real_glossary_are_linked_as_written(snapshot_conn: sqlite3.Connection) -> None:
+    """Read from each entry's definition (a review of the change: "Creature Type" was taken for a
+    subtype, so "creature types" lost its link, and Role, whose entry names it a subtype in passing,
+    was missed)."""
+    from kb.site.search_text import linked_as_written
+
+    entries = snapshot_conn.execute("select term, text from glossary where version_id = 'en-2026-04-17'").fetchall()
+    assert sorted(term for term, text in entries if linked_as_written(term, text)) == [
+        "Attraction", "Aura", "Case", "Class", "Equipment", "Forest", "Fortification", "Infinity", "Island",
+        "Legend (Obsolete)", "Mountain", "Plains", "Role", "Room", "Saga", "Siege", "Swamp", "Vehicle", "Wall"]
+
+
 async def test_ordinary_words_are_not_linked_to_obsolete_or_subtype_terms(snapshot_ds) -> None:
     """702.19b's "in that case" linked Case, an enchantment subtype, and "during" linked During
     (Obsolete), whose entry says it is no game term today (a UX review)."""
