@@ -6,7 +6,6 @@ partial publish.
 """
 from __future__ import annotations
 
-import errno
 import importlib
 import os
 import signal
@@ -28,15 +27,10 @@ TRACEBACK_ENV = "MTGKB_TRACEBACK"
 
 def os_error_line(error: OSError) -> str:
     """An OSError as one line naming the file and the reason in words."""
+    from kb.build.files import os_reason  # the words the build uses (imported on failure only)
+
     where = shown(error.filename) if error.filename else None
-    if error.errno == errno.ENOSPC:
-        why = "disk full (no space left on device)"
-    elif error.errno == errno.EROFS:
-        why = "read-only file system"
-    elif error.errno in (errno.EACCES, errno.EPERM):
-        why = "permission denied"
-    else:
-        why = error.strerror or str(error) or type(error).__name__
+    why = os_reason(error) or type(error).__name__
     return f"{where}: {why}" if where else why
 
 
