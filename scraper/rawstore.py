@@ -20,7 +20,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-import shutil
 import sqlite3
 import tempfile
 import time
@@ -293,14 +292,22 @@ class RawStore:
     ) -> ManifestEntry:
         """Add a local file (the bundled offline snapshot) as if it had been fetched."""
         path = Path(path)
-        original = path.open("rb")  # a file that cannot be read is its own failure, not the store's
-        tmp = self.temp_path()
-        try:
-            with original, writing_into(self.root, tmp), tmp.open("wb") as copy:
-                shutil.copyfileobj(original, copy)
-        except RawStoreError:
-            tmp.unlink(missing_ok=True)
-            raise
+        # Reading the file is its own failure; only writing the copy is the store's.
+        with path.open("rb") as original:
+            tmp = self.temp_path()
+            try:
+                with writing_into(self.root, tmp):
+                    copy = tmp.open("wb")
+                try:
+                    while chunk := original.read(1 << 20):
+                        with writing_into(self.root, tmp):
+                            copy.write(chunk)
+                finally:
+                    with writing_into(self.root, tmp):
+                        copy.close()
+            except BaseException:
+                tmp.unlink(missing_ok=True)
+                raise
         return self.commit(
             tmp, url=url or path.resolve().as_uri(), source=source, lang=lang,
             http_status=None, content_type=content_type, verify=verify,
