@@ -131,9 +131,12 @@ class BeforeSwap:
         if served:
             # A run the raw store could not record after its swap (a full disk) is "interrupted"
             # there; the file it published holds what it did, written before the swap.
-            published = {row["id"]: row for row in db.query(
+            # The same run: its id and its start (a file published from another raw store may
+            # hold other runs under the same ids).
+            published = {(row["id"], row["started_at"]): row for row in db.query(
                 "select * from old.refresh_runs where status in ('published', 'partial')")}
-            rows = [published.get(row["id"], row) if row["status"] == "interrupted" else row for row in rows]
+            rows = [published.get((row["id"], row["started_at"]), row) if row["status"] == "interrupted" else row
+                    for row in rows]
         current = self.current_run(self.changes)
         rows = [row for row in rows if row["id"] != current["id"]] + [current]
         db.execute("delete from refresh_runs")
