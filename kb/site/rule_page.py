@@ -114,6 +114,10 @@ def rule_page(
     }
 
 
+def version_exists(conn: sqlite3.Connection, version: str) -> bool:
+    return conn.execute("select 1 from cr_versions where id = ?", (version,)).fetchone() is not None
+
+
 def newest_version_of(conn: sqlite3.Connection, lang: str) -> str | None:
     """The newest CR version held in ``lang`` ("zhs" → zhs-2025-02-07), if any."""
     found = conn.execute("select id from cr_versions where lang = ? order by effective_date desc, id desc limit 1",

@@ -230,15 +230,17 @@ async def rule(datasette, request):
             # the title and the banner that says which version it is (a UX review).
             return Response.redirect(f"/rule/{quote(to_number)}{'.json' if as_json else ''}{suffix}")
     page = await run(datasette, rule_page.rule_page, number, version, from_version)
-    where = f" in the {version_name(version)}" if version else ""
     if page is None:
+        # A version of ours by its name; any other as typed ("garbage" was "the garbage rules").
+        known = version and await run(datasette, rule_page.version_exists, version)
+        where = f" in the {version_name(version)}" if known else f" in {version}" if version else ""
         # A mistyped subrule ("702.19z") or rule: the rule or section it would sit under (for a
         # rule a translation does not hold, the English one of the edition it translates). The
         # version said by its name, not its id ("ko-2021-02-15": a UX review).
         found = await run(datasette, rule_page.nearest_heading, number, version)
         return await not_found(datasette, request, f"No rule {number}{where}", wants_json(request, json),
                                query=number, found=found)
-    return await page_response(datasette, request, page, json, f"No rule {number}{where}", "kb_rule.html")
+    return await page_response(datasette, request, page, json, f"No rule {number}", "kb_rule.html")
 
 
 async def rule_as_typed(datasette, request):
