@@ -70,7 +70,7 @@ def _line_pairs(printed_text: str, oracle_text: str) -> Iterator[tuple[str, str]
         printed_lines = [line for line in printed.splitlines() if line.strip()]
         oracle_lines = [line for line in oracle.splitlines() if line.strip()]
         if len(printed_lines) != len(oracle_lines):
-            printed_lines = restored_lines(printed.strip(), len(oracle_lines)) or []
+            printed_lines = restored_lines(printed.strip(), len(oracle_lines), oracle_lines) or []
         if len(printed_lines) == len(oracle_lines):
             yield from zip(printed_lines, oracle_lines, strict=True)
 

@@ -189,7 +189,7 @@ def mine_printing(
     for printed, oracle in face_pairs(printed_text, oracle_text):
         printed_lines = [line for line in printed.splitlines() if line.strip()]
         oracle_lines = [line for line in oracle.splitlines() if line.strip()]
-        restored = restored_lines(printed.strip(), len(oracle_lines))
+        restored = restored_lines(printed.strip(), len(oracle_lines), oracle_lines)
         if restored is not None:
             found.extend(_restored_keywords(restored, oracle_lines, titles, lang, printing_id, source))
             continue

@@ -164,18 +164,34 @@ def quality_score(text: str) -> tuple[int, int, int, int, int]:
 # (…)" for "First strike\nMorph {4}{R} (…)", "Vuela.Metamorfosis—…", "ПолетОборотень — …". Within
 # a line a space always follows a word, a stop or a closing bracket before the next word, so such
 # a character directly followed by an upper-case letter (or a stop directly followed by a symbol
-# or a loyalty cost: "controlas.{3}{W}:", "objetivo.−X:", "tour.-3 :") can only be where a line ended. Scripts
-# without letter case (Chinese, Japanese, Korean) write no space between sentences either: their
-# one sign is a loyalty cost right after a full stop ("…受ける。−3：…", "…下一個回合。−3："), which
-# no sentence of a line begins with.
+# or a loyalty cost: "controlas.{3}{W}:", "objetivo.−X:", "tour.-3 :") can only be where a line ended.
+# Scripts without letter case have signs of their own. Korean spaces its sentences as European
+# languages do, so a stop directly followed by a letter ("없다.변이 {2}{U}") ended a line. Chinese and
+# Japanese write no space between sentences; what no sentence of a line begins with is a loyalty cost
+# ("…受ける。−3：…"), a symbol ("…出る。{1}, {T}, …"), or a word right after a reminder text, which
+# ends its keyword's line ("…よい。）休息地の見張りが…"). Their other full stops may end a line or a
+# sentence within one: they are read as line ends only where every line of the English text ends
+# with a stop or a closing bracket (so no line can have ended without one) and they are then exactly
+# as many as the lines (``restored_lines``).
+
+CASELESS_LETTER = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+HANGUL = re.compile(r"[\uac00-\ud7af]")
+IDEOGRAPHIC_STOP = "。"
+
 
 def _line_ends_before(text: str, index: int) -> bool:
     """Whether a line plainly ended between ``text[index - 1]`` and ``text[index]``."""
     before, after = text[index - 1], text[index]
     if after.isupper():
         return before.islower() or before in ".)]}"
-    if before == "." and after == "{":
+    if before in ".。" and after == "{":
         return True
+    if CASELESS_LETTER.match(after):
+        # A reminder text closed ("…。）休息地", "…있다.)당신이"), or a Korean stop unspaced.
+        if before in ")）" and index >= 2 and text[index - 2] in ".。":
+            return True
+        if before == "." and HANGUL.match(after):
+            return True
     # A planeswalker's loyalty cost: "+2:", "−X:", "-3 :", "－３："; after an ideographic stop too.
     return before in ".。" and after in "+−-＋－" and index + 1 < len(text) and (
         text[index + 1].isdigit() or text[index + 1] in "XＸ")
@@ -187,14 +203,40 @@ def glued_line_starts(text: str) -> list[int]:
     return [index for index in range(1, len(text)) if _line_ends_before(text, index)]
 
 
-def restored_lines(text: str, line_count: int) -> list[str] | None:
+def _sentence_starts(text: str) -> list[int]:
+    """Where a sentence begins after an ideographic full stop outside brackets and quotes: a line's
+    end or a sentence's within a line (Chinese and Japanese tell them apart by no sign)."""
+    starts, depth = [], 0
+    for index, char in enumerate(text):
+        if char in "（(「『":
+            depth += 1
+        elif char in "）)」』":
+            depth = max(depth - 1, 0)
+        elif char == IDEOGRAPHIC_STOP and depth == 0 and index + 1 < len(text):
+            after = text[index + 1]
+            if CASELESS_LETTER.match(after) or after == "{":
+                starts.append(index + 1)
+    return starts
+
+
+def has_caseless_letters(text: str) -> bool:
+    """Whether ``text`` is written in a script without letter case (Chinese, Japanese, Korean)."""
+    return CASELESS_LETTER.search(text) is not None
+
+
+def restored_lines(text: str, line_count: int, english_lines: list[str] | None = None) -> list[str] | None:
     """``text``, printed on one line though its card's English text has ``line_count`` lines, as
-    those lines: cut where a line plainly ended (``glued_line_starts``). None unless it has no
-    line break and exactly ``line_count - 1`` such places: a text with more or fewer cannot say
-    which were its lines, and is not guessed."""
+    those lines: cut where a line plainly ended (``glued_line_starts``), or in Chinese and Japanese
+    at every full stop between sentences when each of ``english_lines`` ends with a stop or a
+    closing bracket. None unless it has no line break and exactly ``line_count - 1`` such places:
+    a text with more or fewer cannot say which were its lines, and is not guessed."""
     if line_count < 2 or "\n" in text:
         return None
     starts = glued_line_starts(text)
+    if len(starts) != line_count - 1 and english_lines and has_caseless_letters(text) and all(
+        line.rstrip().endswith((".", ")")) for line in english_lines
+    ):
+        starts = sorted(set(starts) | set(_sentence_starts(text)))
     if len(starts) != line_count - 1:
         return None
     bounds = [0, *starts, len(text)]
@@ -209,10 +251,13 @@ def face_pairs(printed: str, english: str) -> list[tuple[str, str]]:
 
 def lost_line_breaks(printed: str, english: str) -> bool:
     """Whether ``printed`` shows a line glued to the next where its card's ``english`` text has
-    the two apart: a face printed on one line, holding a glued line, whose English face has
-    several lines."""
+    the two apart: a face printed on one line whose English face has several lines, holding a
+    glued line; in Chinese, Japanese or Korean any such face (a keyword line glued to the next,
+    "飛行変異 ―", "비행변이—", shows no sign: a text printed in those scripts breaks its lines
+    where the English text does)."""
     return any(
-        "\n" not in face.strip() and len(english_face.strip().splitlines()) > 1 and bool(glued_line_starts(face))
+        "\n" not in face.strip() and len(english_face.strip().splitlines()) > 1
+        and (has_caseless_letters(face) or bool(glued_line_starts(face)))
         for face, english_face in face_pairs(printed, english)
     )
 
@@ -222,7 +267,8 @@ def text_with_lines_restored(printed: str, english: str) -> str | None:
     when no face can be read as its lines."""
     faces, restored = [], False
     for face, english_face in face_pairs(printed, english):
-        lines = restored_lines(face.strip(), len(english_face.strip().splitlines()))
+        english_lines = english_face.strip().splitlines()
+        lines = restored_lines(face.strip(), len(english_lines), english_lines)
         restored = restored or lines is not None
         faces.append("\n".join(lines) if lines is not None else face)
     return FACE_TEXT_SEPARATOR.join(faces) if restored else None

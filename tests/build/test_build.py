@@ -445,15 +445,15 @@ def test_a_card_without_its_rules_text_is_flagged(tmp_path: Path, source: str) -
 def test_printed_texts_whose_line_breaks_were_lost_are_flagged(tmp_path: Path) -> None:
     """MTGJSON's real UGIN file prints its foreignData texts with each line glued to the next
     ("InitiativeMue {4}{R}…"): one issue names it, counting the printings that show it (12 cards
-    of several English lines, in de/es/fr/it/pt/ru, and Korean where a line starts with a cost
-    after a stop; German Ugin kept its breaks; Chinese and Japanese only Ugin, whose loyalty costs
-    follow their full stop: 77)."""
+    of several English lines in nine languages, and 11 in German, whose Ugin kept its breaks: 119;
+    before, Chinese, Japanese and Korean texts were counted only where a sign showed a glued line,
+    77, and the other 42 were shown run together with no note)."""
     path = CR.parent / "mtgjson" / "UGIN-v5.2-2022-04-25.json"
     db_path = tmp_path / "kb.db"
     result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(path)])
     assert result.exit_code == 0, result.output
     issues = sqlite_utils.Database(db_path).execute("select kind, detail from quality_issues where kind = 'joined-printed-lines'").fetchall()
-    assert issues == [("joined-printed-lines", f"{path}: 77 printings print their text on one line where the card's English text"
+    assert issues == [("joined-printed-lines", f"{path}: 119 printings print their text on one line where the card's English text"
                        " has several, each line glued to the next (first: Ugin, the Spirit Dragon (es)):"
                        " their source lost the line breaks; kept as printed, read as lines where each break is plain"
                        " (for keywords, and on the card page)")]

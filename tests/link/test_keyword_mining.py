@@ -112,12 +112,16 @@ def test_every_keyword_the_real_mtgjson_file_prints_in_other_languages() -> None
         ("it", "Attacco improvviso", "First Strike", "702.7"), ("it", "Equipaggiare", "Equip", "702.6"),
         ("it", "Metamorfosi", "Morph", "702.37"), ("it", "Tocco letale", "Deathtouch", "702.2"),
         ("it", "Volare", "Flying", "702.9"),
+        # Chinese, Japanese and Korean: the three cards whose Morph line follows a line ending in a
+        # stop, or starts the text and ends in its reminder (the other three glue it to a keyword).
+        ("ja", "変異", "Morph", "702.37"), ("ko", "변이", "Morph", "702.37"),
         ("pt", "Equipar", "Equip", "702.6"), ("pt", "Iniciativa", "First Strike", "702.7"),
         ("pt", "Metamorfose", "Morph", "702.37"), ("pt", "Toque mortífero", "Deathtouch", "702.2"),
         ("pt", "Voar", "Flying", "702.9"),
         ("ru", "Оборотень", "Morph", "702.37"), ("ru", "Первый удар", "First Strike", "702.7"),
         ("ru", "Полет", "Flying", "702.9"), ("ru", "Смертельное касание", "Deathtouch", "702.2"),
         ("ru", "Снарядить", "Equip", "702.6"),
+        ("zhs", "变身", "Morph", "702.37"), ("zht", "變身", "Morph", "702.37"),
     ]
 
 

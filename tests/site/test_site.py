@@ -275,7 +275,8 @@ async def test_a_transforming_card_shows_each_face_with_its_own_cost_type_and_te
 async def test_a_printed_text_that_lost_its_line_breaks_is_shown_with_them_marked(snapshot_ds) -> None:
     """MTGJSON prints Ainok Tracker's French text "InitiativeMue {4}{R} (…)" (UGIN.json): the page
     shows it cut where its lines ended, says so, and keeps the text as printed beside it; the
-    Japanese text shows no sign of its lines and is shown as printed, with no note."""
+    Japanese text ("先制攻撃変異{4}{R}…", First strike glued to Morph) shows no sign of its lines: it is
+    shown as printed, with the note that its lines were lost (before: no note, as if whole)."""
     ainok = "bf84a598-12d3-406d-8eeb-40592e782b87"
     page = (await snapshot_ds.client.get(f"/card/{ainok}.json")).json()
     wordings = {language["lang"]: language["wordings"] for language in page["printed"]}
@@ -285,7 +286,9 @@ async def test_a_printed_text_that_lost_its_line_breaks_is_shown_with_them_marke
     assert french["restored_text"].splitlines()[1].startswith("Mue {4}{R} (Vous pouvez lancer")
     assert french["restored_text"].replace("\n", "") == french["printed_text"]
     japanese = [wording for wording in wordings["ja"] if wording["printed_text"].startswith("先制攻撃変異")]
-    assert [(wording["lines_lost"], wording["restored_text"]) for wording in japanese] == [(False, None)]
+    assert [(wording["lines_lost"], wording["restored_text"]) for wording in japanese] == [(True, None)]
+    html = (await snapshot_ds.client.get(f"/card/{ainok}")).text
+    assert html.count("(its line breaks were lost upstream): shown as printed.") == 4  # ja, ko, zhs, zht
     # Marked on the printing itself, not as an issue of every card of the set file.
     assert "joined-printed-lines" not in [issue["kind"] for issue in page["issues"]]
     ugins_construct = (await snapshot_ds.client.get("/card/6b87a933-b0d2-4120-b4a0-65ab0f3dbe48.json")).json()
