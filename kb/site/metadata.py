@@ -136,7 +136,13 @@ where en.version_id in (select id from cr_versions where lang = 'en')
 order by en.version_id desc, tr.version_id""",
     },
     "stale_translations": {
-        "title": "Translations that are stale or do not match their English original",
+        "title": "Translated rules not the same as today's English rule: renumbered, stale or mismatched",
+        "description": "Every translated rule whose link to English (rule_links.status) is not same:"
+                       " renumbered (same text as today's English rule, under another number: the"
+                       " translation is still current), stale (the English text changed since, the rule"
+                       " was removed, or the versions around the translation's date differ) or mismatch"
+                       " (no counterpart found, or titles and structure disagree). Only the stale and"
+                       " mismatch rows need a new translation.",
         "sql": """select tr.version_id, tr.number, rule_links.status, rule_links.reasons, en.version_id as english_version
 from rule_links join rules as tr on tr.id = rule_links.rule_id join rules as en on en.id = rule_links.en_rule_id
 where rule_links.status != 'same' order by tr.version_id, tr.position""",
@@ -307,6 +313,18 @@ def build_metadata(database: str = "kb") -> dict[str, Any]:
         "description": TABLE_DESCRIPTIONS[READ_ORDER_TABLE],
         "hidden": True,
         "columns": {column: column_description(READ_ORDER_TABLE, column) for column in ("position", "document_id")},
+    }
+    # sqlite-utils' record of the migrations applied (kb.store.migrations): shown, described.
+    tables["_sqlite_migrations"] = {
+        "description": "The schema migrations applied to this file (kb/store/migrations.py), as sqlite-utils records them;"
+                       " a build or import reads it to bring an older file to today's shape.",
+        "columns": {
+            "id": "Order applied",
+            "migration_set": "The set of migrations (mtg-rules-kb)",
+            "name": "The migration (m001_initial, …)",
+            "applied_at": "When the build or import applied it: UTC as sqlite-utils writes it"
+                          " (2026-01-16 12:20:14.334713+00:00, not the 2026-01-16T12:20:14Z of documents.fetched_at)",
+        },
     }
     return {
         "title": "MTG Rules KB",

@@ -92,10 +92,10 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
     "documents": {
         "id": "Stable id (hash of checksum and URL)",
         "source_id": "The source it came from",
-        "url": "Where it was fetched from (empty for files imported by hand)",
+        "url": "Where it was fetched or copied from; empty where that is not known (files mtgkb import read, snapshot files whose manifest gives no URL)",
         "path": "File it was read from",
         "lang": "Language of the document",
-        "fetched_at": "When it was fetched (UTC, ISO 8601)",
+        "fetched_at": "When mtgkb fetch or refresh downloaded it, or the snapshot manifest's recording time (UTC, ISO 8601); empty otherwise (files imported by hand, most snapshot files)",
         "sha256": "SHA-256 of the raw bytes",
         "size": "Size in bytes",
         "format": "Input format it was read as (see `mtgkb import --list-formats`)",
@@ -203,7 +203,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "english_key": "The English name folded for lookup",
     },
     "printings": {
-        "id": "Scryfall card id (or multiverse:<id> for Gatherer)",
+        "id": "Scryfall card id, or multiverse:<id> where the source gives none (Gatherer pages, MTGJSON's printings in other languages)",
         "oracle_id": "The card",
         "lang": "Language of the printing",
         "name": "English name",
@@ -277,7 +277,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "detail": "What exactly",
         "document_id": "Document where it was found",
         "ruling_id": "Ruling concerned",
-        "rule_id": "Rule concerned",
+        "rule_id": "Rule concerned (empty in current builds: an issue about one rule names it in detail)",
         "record_id": "Ruling as the document printed it (ruling_records.id), where the load's checks found the problem in one",
     },
     "refresh_runs": {
