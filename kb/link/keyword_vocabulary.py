@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from kb.link.cr_trace import version_id_of
+from kb.normalise.refs import extract_refs
 from kb.normalise.text import CURLY_MARKS
 from kb.records import CRDocument
 
@@ -127,6 +128,9 @@ class VersionKeywords:
     version_id: str
     effective_date: str
     by_surface: dict[str, CRKeyword]
+    # Terms this version defines in another rule before they were made keywords: the glossary's
+    # "Indestructible … See rule 700.4." of 2009 (keyword 702.12 since 2014), by ``base_form``.
+    defined_elsewhere: dict[str, str] = field(default_factory=dict)
     # What a text must hold for ``pattern`` to match in it.
     word_filter: WordFilter = field(init=False, repr=False)
 
@@ -246,7 +250,7 @@ def _version_keywords(doc: CRDocument) -> VersionKeywords:
         title = _keyword_title(rule)
         if not title:
             continue
-        base = _base_form(title)
+        base = base_form(title)
         if base in STOP_WORDS:
             continue
         keyword = CRKeyword(title=title, number=rule.number, ambiguous=base in AMBIGUOUS)
@@ -261,10 +265,26 @@ def _version_keywords(doc: CRDocument) -> VersionKeywords:
         version_id=version_id_of(doc),
         effective_date=doc.effective_date or "",
         by_surface=by_surface,
+        defined_elsewhere=_defined_elsewhere(doc, by_surface),
     )
 
 
-def _base_form(title: str) -> str:
+def _defined_elsewhere(doc: CRDocument, by_surface: dict[str, CRKeyword]) -> dict[str, str]:
+    """Glossary terms of ``doc`` that are no keyword of it, each with the one rule its entry
+    points to ("See rule 700.4."): where a ruling names a keyword a later version added, the rule
+    that defined the term when the ruling was written."""
+    defined = {}
+    for entry in doc.glossary:
+        base = base_form(entry.term)
+        if base in by_surface or base in STOP_WORDS:
+            continue
+        numbers = extract_refs(entry.text, lang="en")
+        if len(numbers) == 1:
+            defined[base] = numbers[0]
+    return defined
+
+
+def base_form(title: str) -> str:
     """"Venture into the Dungeon" → "venture into the dungeon"; "∞ (Infinity)" → "∞"."""
     title = re.sub(r"\s*\(.*?\)\s*", " ", title).strip()
     return " ".join(title.lower().split())

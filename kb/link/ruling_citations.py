@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from kb.link.keyword_vocabulary import CRKeyword, KeywordIndex, VersionKeywords, words_of
+from kb.link.keyword_vocabulary import CRKeyword, KeywordIndex, VersionKeywords, base_form, words_of
 from kb.normalise.losses import CASE_TWINS
 from kb.normalise.refs import extract_refs
 
@@ -45,6 +45,9 @@ FOLLOWING_CONTEXT = re.compile(r"\s*(?:(?:abilit(?:y|ies)|costs?|triggers?|\d+|X
 PROTECTION_FROM = re.compile(r"\s+from\b", re.IGNORECASE)
 # Phrases where a keyword's word means something else: "converted mana cost" (not "convert").
 NOT_A_KEYWORD_AFTER = re.compile(r"\s+mana\s+(?:cost|value)\b", re.IGNORECASE)
+# A word of a kind of card's name (the CR's "transforming double-faced card", 712.2): a ruling on
+# such a card's mana value does not rely on the action that turns it over.
+CARD_KIND_WORDS = {"transforming": re.compile(r"\s+double-faced\b", re.IGNORECASE)}
 OPENING_QUOTES = "“\"‘'"
 CONTEXT_WORDS_BEFORE = 3
 
@@ -123,6 +126,16 @@ def _keyword_citations(
         if confidence is None:
             continue
         if found_in is not version:
+            defined = version.defined_elsewhere.get(base_form(keyword.title))
+            if defined:
+                # Not a keyword yet, but a term its version in force defined: that rule, not the
+                # keyword rule written years after the ruling ("indestructible" in a ruling of
+                # 2011 relies on 700.4 of 2009, not on 702.12 of 2014).
+                yield RuleCitation(
+                    number=defined, method="keyword", confidence=confidence, matched_text=match.group(0),
+                    version_id=version.version_id, in_force_version_id=version.version_id,
+                )
+                continue
             confidence = round(confidence * LATER_VERSION_FACTOR, 2)
         yield RuleCitation(
             number=keyword.number, method="keyword", confidence=confidence,
@@ -208,6 +221,9 @@ def _matches(
 def _confidence(text: str, match: re.Match[str], keyword: CRKeyword) -> float | None:
     """How sure a match is the keyword; None when it is not (a name, or an ordinary word)."""
     if _looks_like_name(text, match, keyword) or NOT_A_KEYWORD_AFTER.match(text, match.end()):
+        return None
+    kind_of_card = CARD_KIND_WORDS.get(match.group(0).lower())
+    if kind_of_card is not None and kind_of_card.match(text, match.end()):
         return None
     if not keyword.ambiguous:
         return KEYWORD_CONFIDENCE
