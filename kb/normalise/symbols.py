@@ -190,3 +190,56 @@ def normalise_symbols(text: str) -> str:
     and symbols in other scripts (``{横置}``) are kept as they are apart from case.
     """
     return BRACES.sub(_normalise_inside, text)
+
+
+# -- symbols printed as plain letters -------------------------------------------------------------
+#
+# The English CR files of 2001–2003 print no braces: "The tap symbol (T in these rules)", a cost
+# "2, T:", "a mana cost of 3UU", "Add G to your mana pool" (the edition of 2003-10-01 prints the
+# same texts "{2}, {T}:", "{3}{U}{U}"). Only where the letters can be nothing but symbols are they
+# braced: a quoted ability's cost before its colon, the mana an ability adds, a word of a digit
+# and mana letters or of two or more mana letters, a mana letter naming its colour, and the list
+# the glossary gives of the symbols; other prose ("Numeral symbols (such as 1)") stays as printed.
+_PLAIN_COST = r"(?:\d+[WUBRG]*|X|T|[WUBRG]+)"
+_QUOTED_COST = re.compile(r'(?<=")(' + _PLAIN_COST + r"(?:, " + _PLAIN_COST + r")*)(?=:)")
+_ADDED_MANA = re.compile(r"(?<=\b[Aa]dd )([WUBRG]+|\d+)(?= to your mana pool)")
+_MANA_COST_WORD = re.compile(r"(?<![\w{.\-/'])(\d+[WUBRG]+|[WUBRG]{2,})(?![\w}'])")
+_COLOUR_NAMED = re.compile(r"\b([WUBRG])(?= (?:is )?(?:white|blue|black|red|green)\b)")
+_SYMBOL_LIST = re.compile(r"(?<=mana symbols are )[^.\n]*")
+_LISTED_SYMBOL = re.compile(r"\b([WUBRGXY]|\d+)\b")
+
+
+def _braced_plain(token: str) -> str:
+    """"2, T" → "{2}, {T}"; "3UU" → "{3}{U}{U}"; "X" → "{X}"."""
+    parts = []
+    for part in token.split(", "):
+        if part in ("T", "X"):
+            parts.append("{" + part + "}")
+            continue
+        digits = part.rstrip("WUBRG")
+        parts.append(("{" + digits + "}" if digits else "") + "".join("{" + letter + "}" for letter in part[len(digits):]))
+    return ", ".join(parts)
+
+
+def braced_plain_symbols(text: str) -> tuple[str, int]:
+    """``text`` of a CR file printing its symbols as plain letters, with those that can only be
+    symbols braced (see above), and how many passages were; a text holding any brace is not such a
+    file and is returned as it is."""
+    if "{" in text:
+        return text, 0
+    count = 0
+
+    def brace(match: re.Match[str]) -> str:
+        nonlocal count
+        count += 1
+        return _braced_plain(match.group(0))
+
+    def brace_list(match: re.Match[str]) -> str:
+        nonlocal count
+        count += 1
+        return _LISTED_SYMBOL.sub(lambda symbol: "{" + symbol.group(1) + "}", match.group(0))
+
+    for pattern in (_QUOTED_COST, _ADDED_MANA, _MANA_COST_WORD, _COLOUR_NAMED):
+        text = pattern.sub(brace, text)
+    text = _SYMBOL_LIST.sub(brace_list, text)
+    return text, count

@@ -337,6 +337,9 @@ def test_pre_2009_numbering_2003() -> None:
     ] + [
         # The official file goes from 214.8i to 214.8k (it prints other j subrules: 502.15j).
         "2003-03-15.txt: subrule 214.8k follows 214.8i: 214.8j is not in the file",
+        "2003-03-15.txt: prints mana and tap symbols as plain letters (\"2W\", \"T:\"): 24 passages where they can only"
+        " be symbols braced (\"2, T:\" as \"{2}, {T}:\", \"3UU\" as \"{3}{U}{U}\"); other mentions in prose"
+        " (\"such as 1\") kept as printed",
     ]
     assert "502.15j" in rules
     terms = [entry.term for entry in doc.glossary]
@@ -546,9 +549,10 @@ def test_braced_old_codes_2003_10_are_symbols() -> None:
 
 
 def test_hard_wrapped_2003_10_examples_whole() -> None:
-    """Every Example paragraph is complete: it ends a sentence, and 64 of the 89 are word for word
+    """Every Example paragraph is complete: it ends a sentence, and 65 of the 89 are word for word
     the example of an unwrapped edition we hold (2003-03-15 before, 2006-02-01 after; 7 of them only
-    once "{oT}" is "{T}" as 2006 prints it); the other 25 were reworded between editions."""
+    once "{oT}" is "{T}" as 2006 prints it, one only once 2003-03-15's "2, T:" is "{2}, {T}:"); the
+    other 24 were reworded between editions."""
     examples = [example for rule in parsed("en-raw-batch2/2003-10-01.txt").rules for example in rule.examples]
     unwrapped = {
         example
@@ -558,7 +562,7 @@ def test_hard_wrapped_2003_10_examples_whole() -> None:
     }
     assert len(examples) == 89
     assert all(example.rstrip().endswith((".", '."', '.")', ".)", ')."')) for example in examples)
-    assert sum(example in unwrapped for example in examples) == 64
+    assert sum(example in unwrapped for example in examples) == 65
     assert not any("\n" in example for example in examples)
 
 
@@ -641,3 +645,31 @@ def test_cut_in_glossary_hands_over_the_rules() -> None:
     assert 700 < len(partial.glossary) < 725
     assert partial.extra["truncated"] == "glossary"
     assert partial.warnings[-1].endswith("rules kept, glossary incomplete, credits missing")
+
+
+def test_symbols_printed_as_plain_letters_are_braced_where_they_can_only_be_symbols() -> None:
+    """The 2003-03-15 file prints no braces ("The tap symbol (T in these rules)"): costs, added mana
+    and the glossary's list of symbols are braced as 2003-10-01 prints the same texts; the prose
+    that only names a symbol is kept as printed, and the file says so (a review: nine passages
+    published unbraced, with no note)."""
+    doc = parsed("en-raw/2003-03-15.txt")
+    rules = {rule.number: rule for rule in doc.rules}
+    glossary = {entry.term: entry.text for entry in doc.glossary}
+    assert "a mana cost of {2}{W} is white, and one with a mana cost of {2}{W}{B} is both" in rules["203.2"].text
+    assert "a mana cost of {3}{U}{U} translates" in rules["203.3"].text
+    assert '"{T}: Add [mana symbol] to your mana pool,"' in rules["214.9e"].text
+    assert "Death Bomb costs {2}{B}, not {3}{B}," in rules["409.1f"].examples[0]
+    assert '"{T}: Add {G} to your mana pool for each creature' in rules["406.1c"].examples[0]
+    assert glossary["Activation Cost"].count('"{2}, {T}: Gain 1 life"') == 1
+    assert glossary["Mana Symbol"].splitlines()[:2] == [
+        "The mana symbols are {W}, {U}, {B}, {R}, {G}, {0}, numerals, {X}, and {Y}.",
+        "Each of the colored mana symbols represents one colored mana: {W} white, {U} blue, {B} black, {R} red, and {G} green.",
+    ]
+    assert "Numeral symbols (such as 1) are generic mana costs" in glossary["Mana Symbol"]
+    assert "(T in these rules)" in glossary["Tap"]
+    # The cost as 2003-10-01 prints the same example (its dashes aside).
+    later = {rule.number: rule for rule in parsed("en-raw-batch2/2003-10-01.txt").rules}
+    assert rules["418.3d"].examples[0][:120] == later["418.3d"].examples[0][:120]
+    assert '"{2}, {T}: Target creature gets +0/+3' in later["418.3d"].examples[0]
+    # A file with braces is left as it is.
+    assert not [w for w in parsed("en-raw-batch2/2003-10-01.txt").warnings if "plain letters" in w]

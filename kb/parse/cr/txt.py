@@ -19,7 +19,7 @@ from typing import NoReturn
 from kb.normalise.dates import parse_date
 from kb.normalise.decode import decode_text
 from kb.normalise.refs import SUBRULE_LETTERS, english_cr_refs
-from kb.normalise.symbols import braced_old_codes
+from kb.normalise.symbols import braced_old_codes, braced_plain_symbols
 from kb.parse.cr.gaps import numbering_gaps
 from kb.parse.cr.headings import is_keyword_heading
 from kb.parse.cr.txt_glossary import blank_lines_warning, is_title, parse_glossary, split_fused_terms
@@ -86,7 +86,8 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
     if not data.strip():
         raise ParseError(f"{name}: empty file")
     text, encoding = decode_text(data, name)
-    doc = logical_lines(braced_old_codes(text), name)
+    text, plain_symbols = braced_plain_symbols(braced_old_codes(text))
+    doc = logical_lines(text, name)
     title_index = _title_index(doc)
     raw_date, date_index = _header_date(doc, title_index)
     effective_date = parse_date(raw_date, "en")
@@ -104,6 +105,12 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
     _check_rules_read(doc, body_start, glossary_index, body.rules)
     _check_contents_complete(doc, contents_index, body_start, body.rules, body.warnings)
     body.warnings.extend(numbering_gaps(body.rules, name))
+    if plain_symbols:
+        body.warnings.append(
+            f"{name}: prints mana and tap symbols as plain letters (\"2W\", \"T:\"): {plain_symbols} passages"
+            " where they can only be symbols braced (\"2, T:\" as \"{2}, {T}:\", \"3UU\" as \"{3}{U}{U}\"); other"
+            " mentions in prose (\"such as 1\") kept as printed"
+        )
     intro_index = doc.find(HEADING_INTRODUCTION, date_index, contents_index)
     intro_start = date_index + 1 if intro_index is None else intro_index + 1
     cr = CRDocument(
