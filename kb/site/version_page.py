@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import sys
+from pathlib import PurePath
 from typing import Any
 
 from kb.site.diff_page import with_by_number
@@ -65,26 +66,47 @@ def version_page(conn: sqlite3.Connection, version_id: str, kind: str | None = N
 
 
 def reading_notes(conn: sqlite3.Connection, version: dict[str, Any]) -> list[dict[str, Any]]:
-    """What reading the version's file found doubtful or repaired (its quality issues: numbers it
-    skips, lines joined, an edition cut short), each without the build's path of the file."""
+    """What reading the version's files found doubtful or repaired (their quality issues: numbers
+    they skip, lines joined, an edition cut short), each without the build's path of the file."""
     if not version.get("document_id") or not table_exists(conn, "quality_issues"):
         return []
+    documents = version_documents(conn, version["document_id"])
     notes = rows(
         conn,
-        """select quality_issues.kind, quality_issues.detail, documents.path from quality_issues
+        f"""select quality_issues.kind, quality_issues.detail, documents.path, documents.id as document_id from quality_issues
         join documents on documents.id = quality_issues.document_id
-        where quality_issues.document_id = ? and quality_issues.ruling_id is null
+        where quality_issues.document_id in ({", ".join("?" * len(documents))}) and quality_issues.ruling_id is null
         order by quality_issues.rowid limit 500""",
-        (version["document_id"],),
+        tuple(documents),
     )
     for note in notes:
         path = note.pop("path") or ""
         if path and note["detail"].startswith(path + ": "):
             note["detail"] = note["detail"][len(path) + 2 :]
-    # In the file's order where a note names its line; the rest (skipped numbers, …) after them,
-    # by their text: an issue's id (its rowid) hashes the file's path, so that order varied with
-    # where the file was read from.
-    return sorted(notes, key=lambda note: (_line_of(note["detail"]), note["detail"]))
+        # A page that joined the version is named: its lines are its own file's.
+        note["file"] = PurePath(path).name if note.pop("document_id") != documents[0] and path else None
+    # Each file's notes in its order where a note names its line, the version's own file first;
+    # the rest (skipped numbers, …) after them, by their text: an issue's id (its rowid) hashes the
+    # file's path, so that order varied with where the file was read from.
+    return sorted(notes, key=lambda note: (note["file"] or "", _line_of(note["detail"]), note["detail"]))
+
+
+def version_documents(conn: sqlite3.Connection, document_id: Any) -> list[int]:
+    """The version's own document, and the undated pages that joined it: a translation's chapter
+    posts, read into the one dated version of their language and source (``kb.store.save_cr.
+    version_id_for``), that no version names. (The notes of the Korean CR's chapter post, two
+    subrules printed twice, were on no page: only its index post's were read.)"""
+    found = conn.execute(
+        """select pages.id from documents as own join documents as pages
+            on pages.source_id = own.source_id and pages.lang = own.lang and pages.format = own.format
+        where own.id = ? and pages.id != own.id
+        and not exists (select 1 from cr_versions where cr_versions.document_id = pages.id)
+        and (select count(*) from cr_versions join documents on documents.id = cr_versions.document_id
+             where documents.source_id = own.source_id and cr_versions.lang = own.lang) = 1
+        order by pages.id""",
+        (document_id,),
+    ).fetchall()
+    return [int(document_id), *(row[0] for row in found)]
 
 
 def _line_of(detail: str) -> int:

@@ -841,6 +841,20 @@ async def test_version_page_lists_what_reading_its_file_found(snapshot_ds) -> No
     assert clean["reading_notes"] == []
 
 
+async def test_a_translations_chapter_post_lists_its_reading_notes_on_its_versions_page(snapshot_ds) -> None:
+    """The Korean CR of 2021 is an index post and a chapter post; the chapter prints 101.4d and
+    120.4c twice. Those notes were on no page (only the index post's issues were read), though the
+    README gives them as its example of a note a reader sees (the SQL user's review)."""
+    data = (await snapshot_ds.client.get("/version/ko-2021-02-15.json")).json()
+    assert [(note["kind"], note["file"], note["detail"][:40]) for note in data["reading_notes"]] == [
+        ("cr-format", "2021-02-15-100.md", "line 134: 101.4d printed twice: the seco"),
+        ("cr-format", "2021-02-15-100.md", "line 1744: 120.4c printed twice: the sec"),
+    ]
+    page = await snapshot_ds.client.get("/version/ko-2021-02-15")
+    assert "2 notes on how its files were read" in page.text
+    assert "2021-02-15-100.md: line 134: 101.4d printed twice" in page.text
+
+
 async def test_two_rules_printed_under_one_number_keep_a_history_each(snapshot_ds) -> None:
     """2009-10-01 prints 702.30d twice. Both twins continue to this day (702.33f, 702.33g): each
     has its own history from 2009, where one shared an identity with the other and 702.33f's
