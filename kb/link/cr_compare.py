@@ -173,3 +173,9 @@ def aspects(old: Entry, new: Entry) -> list[str]:
 def same_content(old: Rule, new: Rule) -> bool:
     """True when two rules say the same once whitespace and typography are folded."""
     return entry(old).parts == entry(new).parts
+
+
+def same_but_numbers(old: Rule, new: Rule) -> bool:
+    """True when two rules say the same but for the rule numbers they cite (which follow the
+    renumbering of the rules cited: "see rule 701.47a" in Connive is "701.50a" today)."""
+    return entry(old).masked == entry(new).masked

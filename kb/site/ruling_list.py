@@ -19,6 +19,33 @@ from kb.site.markup import render_text
 METHOD_LABELS = {"cited": "cites this rule", "keyword": "names this keyword"}
 
 
+def _link_notes(ruling: dict[str, Any]) -> str:
+    """What the card page says of a link and the rule page did not (a links review): the rule
+    reworded since the ruling, its number on the ruling's date not known, or the keyword found only
+    in a version later than the ruling."""
+    version, number = ruling.get("version_id"), ruling.get("rule_number")
+    if not version or not number:
+        return ""
+    notes = []
+    in_force = ruling.get("in_force_version_id")
+    if in_force and in_force != version:
+        notes.append(
+            f"not in the {escape(version_name(in_force))}, the newest held before the ruling's date: found in the"
+            f" {escape(version_name(version))}, later than the ruling"
+        )
+    if ruling.get("number_uncertain"):
+        notes.append(
+            f"the next version held numbers this rule otherwise: whether it was {escape(number)} on the ruling's"
+            " date is not known"
+        )
+    if ruling.get("status") == "changed":
+        notes.append(
+            f'the rule has been reworded since: <a href="/rule/{escape(quote(number))}?version={escape(quote(version))}">'
+            f"{escape(number)} as the ruling read it</a>"
+        )
+    return "".join(f' <span class="kb-note">{note}</span>' for note in notes)
+
+
 def ruling_items_html(rulings: Iterable[dict[str, Any]], page_number: str) -> Markup:
     """The ``<li>`` of each ruling: its card, date, how it relies on the rule (and under which
     number, when its own date's version numbered the rule otherwise) and its text."""
@@ -48,6 +75,7 @@ def ruling_items_html(rulings: Iterable[dict[str, Any]], page_number: str) -> Ma
                 f" {escape(version_name(ruling['version_id']))}, was paired with this one by its number alone:"
                 " it may be another rule</span>"
             )
+        caution += _link_notes(ruling)
         out.append(
             f'\n    <li><a href="{href}#ruling-{escape(ruling.get("id"))}">{escape(card or "card not identified")}</a>\n'
             f'      <time>{escape(ruling.get("published_at") or "")}</time> <span class="tag">{label}</span>{caution}\n'

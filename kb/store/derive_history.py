@@ -16,8 +16,8 @@ from typing import Protocol
 
 import sqlite_utils
 
-from kb.link.cr_compare import HeldEntries
-from kb.link.cr_diff import Change, diff_and_pairing, same_content
+from kb.link.cr_compare import HeldEntries, same_but_numbers
+from kb.link.cr_diff import Change, diff_and_pairing
 from kb.link.cr_merges import LineageLink, confirmed_links
 from kb.link.keyword_vocabulary import KeywordIndex
 from kb.link.ruling_citations import RuleCitation, link_ruling
@@ -249,20 +249,32 @@ def save_ruling_rules(
     lineages: LineagesByPosition,
     where: str = "",
     rule_at: Callable[[int, str], Rule] | None = None,
+    subrules_at: Callable[[int, str], list[Rule]] | None = None,
 ) -> None:
     """Every English ruling's cited rules and named keywords into ``ruling_rules``, each with
     its lineage and that lineage's member in the newest version (``where``: only the rulings
-    that SQL condition selects). ``rule_at(position, number)``: a version's rule whole, where
-    ``documents`` are outlines (``kb.store.linking_history``)."""
+    that SQL condition selects). ``rule_at(position, number)`` and ``subrules_at(position,
+    number)``: a version's rule whole and its subrules, where ``documents`` are outlines
+    (``kb.store.linking_history``)."""
     if not versions:
         return
     index = KeywordIndex.from_versions(documents)
     position_of = {version_id: i for i, (version_id, _) in enumerate(versions)}
-    if rule_at is None:
+    if rule_at is None or subrules_at is None:
         rules_of = [{rule.number: rule for rule in doc.rules} for doc in documents]
+        children_of: dict[int, dict[str, list[Rule]]] = {}
 
         def rule_at(at: int, number: str) -> Rule:
             return rules_of[at][number]
+
+        def subrules_at(at: int, number: str) -> list[Rule]:
+            if at not in children_of:
+                children: dict[str, list[Rule]] = {}
+                for rule in documents[at].rules:
+                    if rule.kind == "subrule" and rule.parent:
+                        children.setdefault(rule.parent, []).append(rule)
+                children_of[at] = children
+            return children_of[at].get(number, [])
     current_of = {lineage: number for number, lineage in lineages[-1].items()}
     newest_id = versions[-1][0]
     oldest_date = versions[0][1]
@@ -297,7 +309,7 @@ def save_ruling_rules(
             at = position_of[citation.version_id]
             lineage = lineages[at].get(citation.number)
             current = current_of.get(lineage) if lineage else None
-            status = _status(citation.number, at, lineage, current, rule_at)
+            status = _status(citation.number, at, lineage, current, rule_at, subrules_at)
             key = (ruling_id, citation.version_id, citation.number, citation.method)
             rows.setdefault(
                 key,
@@ -351,13 +363,25 @@ def _insert_ruling_rules(db: sqlite_utils.Database, rows: list[tuple]) -> None:
     )
 
 
-def _status(number: str, at: int, lineage: str | None, current: str | None, rule_at: Callable[[int, str], Rule]) -> str:
-    """same / changed / renumbered / removed, comparing the cited rule with its lineage's member
-    in the newest version; unknown when the number does not exist in the version relied on."""
+def _status(
+    number: str, at: int, lineage: str | None, current: str | None,
+    rule_at: Callable[[int, str], Rule], subrules_at: Callable[[int, str], list[Rule]],
+) -> str:
+    """same / renumbered (the same text, another number) / changed (other text, under its number
+    or another) / removed, comparing the cited rule and its subrules with its lineage's member in
+    the newest version and its subrules; unknown when the number does not exist in the version
+    relied on, the rule numbers they cite aside (those follow the rules cited). (A keyword rule is
+    its title: compared alone, "Transform" was the same in 2018 and 2026, though every subrule but
+    one was reworded and one added; and a renumbered rule was never said to be reworded: 2020's
+    Transform, which only transforming double-faced cards could do.)"""
     if lineage is None:
         return "unknown"
     if current is None:
         return "removed"
-    if current != number:
-        return "renumbered"
-    return "same" if same_content(rule_at(at, number), rule_at(-1, current)) else "changed"
+    then, now = subrules_at(at, number), subrules_at(-1, current)
+    same = same_but_numbers(rule_at(at, number), rule_at(-1, current)) and len(then) == len(now) and all(
+        old.number[len(number):] == new.number[len(current):] and same_but_numbers(old, new)
+        for old, new in zip(then, now, strict=True))
+    if not same:
+        return "changed"
+    return "same" if current == number else "renumbered"

@@ -97,6 +97,16 @@ class StoredRules:
         return found
 
 
+    def subrules(self, at: int, number: str) -> list[Rule]:
+        """The version's subrules of rule ``number``, in their order."""
+        at = range(len(self._version_ids))[at]
+        numbers = [found for (found,) in self._db.execute(
+            "select number from rules where version_id = ? and parent_number = ? and kind = 'subrule' order by position",
+            [self._version_ids[at], number],
+        )]
+        return [self(at, found) for found in numbers]
+
+
 def link_rulings_where(db: sqlite_utils.Database, where: str) -> None:
     """``ruling_rules`` of the rulings the SQL condition ``where`` selects, reading of the CR
     history only what their citations need (the same rows as from the history read whole)."""
@@ -104,5 +114,6 @@ def link_rulings_where(db: sqlite_utils.Database, where: str) -> None:
     version_ids = [version_id for version_id, _date in versions]
     outlines = [version_outline(db, version_id) for version_id in version_ids]
     save_ruling_rules(
-        db, versions, outlines, StoredLineages(db, version_ids), where=where, rule_at=StoredRules(db, version_ids)
+        db, versions, outlines, StoredLineages(db, version_ids), where=where, rule_at=(rules := StoredRules(db, version_ids)),
+        subrules_at=rules.subrules,
     )

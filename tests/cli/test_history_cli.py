@@ -102,14 +102,16 @@ def test_cr_changes_per_version_pair(db: sqlite_utils.Database) -> None:
 
 def test_ruling_rules_rows(db: sqlite_utils.Database) -> None:
     assert db.execute("select method, status, count(*) from ruling_rules group by 1, 2 order by 1, 2").fetchall() == [
-        ("cited", "renumbered", 1),
-        ("keyword", "renumbered", 71),
-        ("keyword", "same", 51),
+        ("cited", "changed", 1),
+        ("keyword", "changed", 120),
+        ("keyword", "same", 2),
     ]
     # 261 rulings (260 real, one constructed). This database starts at CR 2022-02-18, so older
-    # rulings take their keyword numbers from it; 71 keyword links point at numbers that moved
-    # by 2026-01-16 (Manifest 701.34 -> 701.40, Transform 701.28 -> 701.27, Connive, …; 72 before
-    # "a transforming double-faced card" stopped naming the action Transform).
+    # rulings take their keyword numbers from it. Compared with their subrules (a keyword rule is
+    # its title alone), 120 keyword links name rules reworded by 2026-01-16, 71 of them renumbered
+    # too (Manifest 701.34 -> 701.40, Transform 701.28 -> 701.27, Connive, …), and Partner and
+    # Morph under their numbers; Flash and Madness read the same. (Before: 71 renumbered, 51 "same",
+    # from the titles alone; 72 before "a transforming double-faced card" stopped naming Transform.)
     assert db["rulings"].count == 261
     rows = db.execute(
         "select rule_number, version_id, method, rule_id, current_number, status from ruling_rules"
@@ -117,20 +119,21 @@ def test_ruling_rules_rows(db: sqlite_utils.Database) -> None:
     ).fetchall()
     rule_id = stable_id("rule", "en-2025-02-07", "701.47")
     assert rows == [
-        ("701.47", "en-2025-02-07", "cited", rule_id, "701.50", "renumbered"),
-        ("701.47", "en-2025-02-07", "keyword", rule_id, "701.50", "renumbered"),
+        ("701.47", "en-2025-02-07", "cited", rule_id, "701.50", "changed"),
+        ("701.47", "en-2025-02-07", "keyword", rule_id, "701.50", "changed"),
     ]
 
 
 def test_citations_to_check_view_and_command(db: sqlite_utils.Database, db_path: Path) -> None:
     rows = list(db.query("select ruling_id, cited_number, cited_version, status, current_number, current_title from citations_to_check"))
+    # Connive was renumbered and reworded ("Certain spells and abilities", 701.50d): changed.
     assert rows == [
-        {"ruling_id": 1, "cited_number": "701.47", "cited_version": "en-2025-02-07", "status": "renumbered",
+        {"ruling_id": 1, "cited_number": "701.47", "cited_version": "en-2025-02-07", "status": "changed",
          "current_number": "701.50", "current_title": "Connive"},
     ]
     assert _run(citations_to_check, "--db", str(db_path)) == (
         "1 citations to check\n"
-        "2025-03-01 Constructed Test Card: rule 701.47 (en-2025-02-07) renumbered, now 701.50; en-2025-02-07 is only"
+        "2025-03-01 Constructed Test Card: rule 701.47 (en-2025-02-07) changed, now 701.50; en-2025-02-07 is only"
         " the newest version held before the ruling, and the next held numbers the rule otherwise: 701.47 may have"
         " been another rule on its date\n"
     )

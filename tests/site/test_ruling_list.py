@@ -14,10 +14,16 @@ from kb.site.ruling_list import ruling_items_html
 from kb.site.search_db import rows
 
 # The loop kb_rule.html had before the list was written in Python, as the reference (with what
-# was mended since: a ruling without its card links its own page, a cited number its version).
+# was mended since: a ruling without its card links its own page, a cited number its version, the
+# notes the card page gave of a link and this list did not).
 TEMPLATE_LOOP = """{% for r in rulings %}
     <li><a href="{% if r.oracle_id %}/card/{{ r.oracle_id }}{% elif r.card %}/card?name={{ r.card|quote }}{% else %}/ruling/{{ r.id }}{% endif %}#ruling-{{ r.id }}">{{ r.card or "card not identified" }}</a>
       <time>{{ r.published_at or "" }}</time> <span class="tag">{{ {"cited": "cites this rule", "keyword": "names this keyword"}.get(r.method, r.method) }}{% if r.version_id and r.rule_number != number %} (as {{ r.rule_number }} in the {{ r.version_id|versionname }}){% endif %}</span>
+{%- if r.version_id and r.rule_number %}
+{%- if r.in_force_version_id and r.in_force_version_id != r.version_id %} <span class="kb-note">not in the {{ r.in_force_version_id|versionname }}, the newest held before the ruling's date: found in the {{ r.version_id|versionname }}, later than the ruling</span>{% endif %}
+{%- if r.number_uncertain %} <span class="kb-note">the next version held numbers this rule otherwise: whether it was {{ r.rule_number }} on the ruling's date is not known</span>{% endif %}
+{%- if r.status == "changed" %} <span class="kb-note">the rule has been reworded since: <a href="/rule/{{ r.rule_number|quote }}?version={{ r.version_id|quote }}">{{ r.rule_number }} as the ruling read it</a></span>{% endif %}
+{%- endif %}
       <div>{{ r.text|kbtext(r.version_id if r.method == "cited" else none) }}</div></li>
   {% endfor %}"""
 
@@ -44,7 +50,10 @@ def test_a_card_not_known_and_a_keyword_numbered_otherwise_then(snapshot_conn: s
     assert str(ruling_items_html([komplott], "701.50")) == (
         f'\n    <li><a href="/card?name=T%C3%B6dliches%20Komplott#ruling-{komplott["id"]}">Tödliches Komplott</a>\n'
         '      <time>2022-04-29</time> <span class="tag">names this keyword'
-        " (as 701.47 in the Comprehensive Rules of 2022-04-29)</span>\n"
+        " (as 701.47 in the Comprehensive Rules of 2022-04-29)</span>"
+        # Connive was reworded since ("Certain spells and abilities", 701.50d's last known controller).
+        ' <span class="kb-note">the rule has been reworded since: <a href="/rule/701.47?version=en-2022-04-29">'
+        "701.47 as the ruling read it</a></span>\n"
         "      <div>When multiple creatures are instructed to connive simultaneously, they connive one at a"
         " time in the order of their controller&#x27;s choice.</div></li>\n  "
     )
@@ -57,7 +66,9 @@ def test_quotes_in_a_ruling_are_escaped_once(snapshot_conn: sqlite3.Connection) 
     assert html.startswith(
         '\n    <li><a href="/card/502849a6-8e65-40f3-b348-a41c4f939768#ruling-106131826719571058">'
         "Zndrsplt, Eye of Wisdom</a>\n      <time>2018-06-08</time>"
-        ' <span class="tag">names this keyword (as 702.123 in the Comprehensive Rules of 2018-06-08)</span>\n'
+        ' <span class="tag">names this keyword (as 702.123 in the Comprehensive Rules of 2018-06-08)</span>'
+        ' <span class="kb-note">the rule has been reworded since: <a href="/rule/702.123?version=en-2018-06-08">'
+        "702.123 as the ruling read it</a></span>\n"
         "      <div>&quot;Partner with [name]&quot; represents two abilities."
     )
 
@@ -86,3 +97,22 @@ def test_a_ruling_printed_without_its_card_links_its_own_page() -> None:
                                "method": "keyword", "text": "Its text."}], "702.105")
     assert '<a href="/ruling/42#ruling-42">card not identified</a>' in html
     assert "/card?name=" not in html
+
+
+def test_a_ruling_is_said_to_rely_on_a_rule_reworded_since_or_numbered_in_doubt(snapshot_conn: sqlite3.Connection) -> None:
+    """The card page said it, the rule page did not (a links review): 2021's ruling that a modal
+    double-faced card can't transform, listed under today's Transform, which lets any double-faced
+    card transform; 2014's Morph rulings linked as 702.35 of 2013, which a version not held had
+    made Fear by their date; 2014's Manifest rulings, found only in a later version."""
+    transform = rulings_relying_on(snapshot_conn, current_rule(snapshot_conn, "701.27"))
+    modal = next(r for r in transform if r["text"].startswith("A modal double-faced card can't be transformed"))
+    assert (modal["rule_number"], modal["version_id"], modal["status"]) == ("701.28", "en-2020-11-20", "changed")
+    assert 'the rule has been reworded since: <a href="/rule/701.28?version=en-2020-11-20">' in str(
+        ruling_items_html([modal], "701.27"))
+    morph = [r for r in rulings_relying_on(snapshot_conn, current_rule(snapshot_conn, "702.37")) if r["number_uncertain"]]
+    assert {(r["rule_number"], r["version_id"]) for r in morph} == {("702.35", "en-2013-05-01")}
+    assert "whether it was 702.35 on the ruling's date is not known" in str(ruling_items_html(morph[:1], "702.37"))
+    manifest = rulings_relying_on(snapshot_conn, current_rule(snapshot_conn, "701.40"))
+    later = [r for r in manifest if r["in_force_version_id"] != r["version_id"]]
+    assert later and "not in the Comprehensive Rules of 2014-09-25, the newest held before the ruling's date" in str(
+        ruling_items_html(later[:1], "701.40"))

@@ -382,7 +382,8 @@ async def test_a_keyword_newer_than_the_ruling_cites_the_first_version_having_it
     then = {rule["number"]: [(t["number"], t["version_id"], t["not_in_force"]) for t in rule["then"]] for rule in page["rules"]}
     assert then["701.40"] == [("701.31", "en-2015-01-23", True)]
     html = (await snapshot_ds.client.get(f"/card/{REALITY_SHIFT}")).text
-    assert "701.31 in en-2015-01-23; not yet in en-2014-09-25" in html
+    # Not "in force on the ruling's date": the newest version held then (a links review).
+    assert "701.31 in en-2015-01-23; not in en-2014-09-25, the newest version held before the ruling's date" in html
 
 
 async def test_a_number_between_two_held_versions_that_number_the_rule_otherwise_is_not_claimed(snapshot_ds, snapshot_conn) -> None:
