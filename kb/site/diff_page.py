@@ -86,6 +86,10 @@ def diff_page(
                             "counts": {}, "total": 0, "error": None, "status": 200, "page_size": PAGE_SIZE}
     if not old or not new:
         page["from"], page["to"] = default_pair(conn) if not old and not new else (old, new)
+        if old or new:
+            # One version alone: answered 200 with no changes, it read as "nothing changed".
+            page["error"] = "Give both versions to compare: /diff?from=…&to=…."
+            page["status"] = 400
         return page
     missing = [version for version in (old, new) if version not in ids]
     if missing:

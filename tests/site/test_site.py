@@ -1703,3 +1703,7 @@ async def test_a_diff_of_two_languages_is_refused_with_400_and_why(snapshot_ds) 
     # The JSON says so too (it answered 200 with the error inside).
     assert (await snapshot_ds.client.get("/diff.json?from=ko-2021-02-15&to=zhs-2025-02-07")).status_code == 400
     assert (await snapshot_ds.client.get("/diff.json?from=en-2026-04-17&to=xx-1")).status_code == 404
+    # One version alone: an error, not 200 with no changes (the SQL user's review); none: the form.
+    half = await snapshot_ds.client.get("/diff.json?from=en-2025-02-07")
+    assert (half.status_code, half.json()["error"]) == (400, "Give both versions to compare: /diff?from=…&to=….")
+    assert (await snapshot_ds.client.get("/diff.json")).status_code == 200
