@@ -98,13 +98,31 @@ def keywords_by_term(conn: sqlite3.Connection, query: str, limit: int) -> list[H
         if fold(row["term"]) == wanted:
             hits.append(Hit("keyword", f"{row['rule_number']} {row['en_term']}", rule_url(row["rule_number"]),
                             html.escape(row["en_term"]), "en", "exact keyword"))
-    for row in dictionary_rows(conn, wanted):
+    for row in _shared_terms(dictionary_rows(conn, wanted)):
         how = how_it_matches(wanted, row["term"])
         if how is None:
             continue
         hits.append(keyword_hit(row, how))
     hits.sort(key=lambda hit: not hit.detail.startswith("exact"))
     return hits[:limit]
+
+
+def _shared_terms(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per term and keyword, with every language that prints it: "Equipar" is Spanish and
+    Portuguese, "Velo" Spanish and Italian (the first hit named one language only: a judge in São
+    Paulo was told the term was Spanish)."""
+    merged: dict[tuple[str, Any, Any], dict[str, Any]] = {}
+    for row in found:
+        key = (row["term"], row["en_term"], row["rule_number"])
+        if key not in merged:
+            merged[key] = {**row, "also_langs": []}
+            continue
+        first = merged[key]
+        first["also_langs"].append(row["lang"])
+        first["also_printings"] = [*first.get("also_printings", []), row.get("printings") or 0]
+        first["sources"] = json.dumps(sorted(set(json.loads(first.get("sources") or "[]"))
+                                             | set(json.loads(row.get("sources") or "[]"))))
+    return list(merged.values())
 
 
 NAMED_IN_QUERY = "keyword named in the query"
@@ -179,12 +197,20 @@ def keyword_hit(row: dict[str, Any], how: str) -> Hit:
     sources = json.loads(row.get("sources") or "[]")
     from_cr = any(source.startswith("cr-") for source in sources)
     evidence = []
-    if row.get("printings"):
-        evidence.append(f"printed on {row['printings']} card{'s' if row['printings'] != 1 else ''}")
+    # Each language's own count: one card printed in two languages is not two cards.
+    counts = [(lang, count) for lang, count in zip(
+        [row["lang"], *row.get("also_langs", [])], [row.get("printings") or 0, *row.get("also_printings", [])],
+        strict=True) if count]
+    if counts:
+        first_lang, first = counts[0]
+        evidence.append(f"printed on {first} card{'s' if first != 1 else ''}" + (
+            "" if not row.get("also_langs") else f" in {LANG_WORDS.get(first_lang, first_lang)}"
+            + "".join(f", {count} in {LANG_WORDS.get(lang, lang)}" for lang, count in counts[1:])))
     if from_cr:
         evidence.append("in the translated rules")
+    languages = ", ".join(LANG_WORDS.get(lang, lang) for lang in [row["lang"], *row.get("also_langs", [])])
     snippet = (
-        f"{in_its_language(row['term'], row['lang'])} <span class=\"lang\">{html.escape(LANG_WORDS.get(row['lang'], row['lang']))}</span>"
+        f"{in_its_language(row['term'], row['lang'])} <span class=\"lang\">{html.escape(languages)}</span>"
         f" → {html.escape(row['en_term'] or '')}"
         + (f" <span class=\"kb-evidence\">({html.escape(', '.join(evidence))})</span>" if evidence else "")
     )

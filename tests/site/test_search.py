@@ -125,6 +125,16 @@ def test_spanish_keyword_finds_the_english_rule(snapshot_conn: sqlite3.Connectio
                      ("702.78b", "en"), ("702.78b", "es")]
 
 
+def test_a_term_two_languages_print_names_both(snapshot_conn: sqlite3.Connection) -> None:
+    """"Equipar" is printed by the UGIN set file's Spanish and Portuguese Ghostfire Blade: one hit
+    naming both languages, each with its own count (before: two hits, the first, "Spanish", the
+    best: a judge in São Paulo was told the term was Spanish; the cards review)."""
+    hits = search(snapshot_conn, "Equipar").groups["keywords"]
+    assert [(hit.title, hit.snippet) for hit in hits] == [(
+        "702.6 Equip", '<span lang="es">Equipar</span> <span class="lang">Spanish, Portuguese</span> → Equip'
+        ' <span class="kb-evidence">(printed on 1 card in Spanish, 1 in Portuguese)</span>')]
+
+
 def test_keywords_mtgjson_prints_on_glued_lines_reach_their_rules(snapshot_conn: sqlite3.Connection) -> None:
     """MTGJSON's UGIN texts lost their line breaks ("Toque mortal.Metamorfosis—…"); read as their
     lines, their keywords reach their rules (before: "Nothing found", or an English word's rule)."""
