@@ -176,7 +176,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "faces": "Face names of multi-faced cards (JSON)",
         "layout": "Scryfall layout",
         "type_line": "Oracle type line",
-        "mana_cost": "Mana cost in braces",
+        "mana_cost": "Mana cost in braces; a multi-faced card's faces' costs joined by \" // \" as Scryfall joins a split card's, faces without one left out (a transforming card: its front face's, which is the card's; each face's own is in card_faces)",
         "oracle_text": "Oracle text",
         "card_faces": "Each face of a multi-faced card (JSON: name, mana_cost, type_line, oracle_text), where a source gives faces apart",
     },
