@@ -6,10 +6,12 @@ import sqlite3
 from typing import Any
 
 from kb.site.search import fold, rows, table_exists
+from kb.site.search_text import one_face_when_alike
 
 
 def find_card(conn: sqlite3.Connection, name: str) -> dict[str, Any] | None:
     """A name in any language -> ``{"oracle_id": …}`` or, for unlinked pages, ``{"name": …}``."""
+    name = one_face_when_alike(name)
     wanted = fold(name)
     if not wanted:
         return None

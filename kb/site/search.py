@@ -76,6 +76,7 @@ from kb.site.search_text import (
     has_cjk,
     highlight,
     marked_to_html,
+    one_face_when_alike,
     title_key,
 )
 
@@ -97,6 +98,7 @@ def search(
 
     With ``kind`` only that group is filled, ``PAGE_SIZE`` hits from ``offset`` (the "more" pages).
     """
+    raw_query = one_face_when_alike(raw_query)
     with one_request(conn):
         results = _search(conn, raw_query, per_kind, kind, offset, later_suggestions=True)
         if not found_nothing(results):

@@ -224,3 +224,13 @@ def close_enough(query_key: str, candidate_key: str, allowed: int | None = None)
         return None
     distance = edit_distance(query_key, candidate_key, allowed)
     return distance if distance <= allowed else None
+
+
+def one_face_when_alike(name: str) -> str:
+    """A reversible card's whole name as Scryfall gives it, "Okaun, Eye of Chaos // Okaun, Eye of
+    Chaos", as the one face it names twice (the card is named by its face: the whole name found
+    nothing); any other text as it is."""
+    faces = [face.strip() for face in name.split(" // ")]
+    if len(faces) > 1 and faces[0] and len({fold(face) for face in faces}) == 1:
+        return faces[0]
+    return name

@@ -1707,3 +1707,15 @@ async def test_a_diff_of_two_languages_is_refused_with_400_and_why(snapshot_ds) 
     half = await snapshot_ds.client.get("/diff.json?from=en-2025-02-07")
     assert (half.status_code, half.json()["error"]) == (400, "Give both versions to compare: /diff?from=…&to=….")
     assert (await snapshot_ds.client.get("/diff.json")).status_code == 200
+
+
+async def test_a_reversible_cards_whole_name_as_scryfall_gives_it_finds_the_card(snapshot_ds) -> None:
+    """Scryfall names the reversible Okaun "Okaun, Eye of Chaos // Okaun, Eye of Chaos": pasted into
+    the card lookup it was a 404, and the one-box search listed results instead of the card (the
+    cards review)."""
+    whole = quote("Okaun, Eye of Chaos // Okaun, Eye of Chaos")
+    okaun = "/card/7dec219b-96d1-4d4c-b3ac-15eda9d2ccc6"
+    response = await snapshot_ds.client.get(f"/card?name={whole}")
+    assert (response.status_code, response.headers["location"]) == (302, okaun)
+    response = await snapshot_ds.client.get(f"/search?q={whole}")
+    assert response.status_code == 302 and response.headers["location"].startswith(okaun)
