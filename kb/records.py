@@ -173,6 +173,9 @@ class CardRecord:
     # The source's object gives no rules text where it must hold one (a renamed or emptied field):
     # counted by the load's checks, never stored.
     text_missing: bool = False
+    # The card's place among its document's cards, from 1, for a printing its source gives no id
+    # (release notes): its printing is stored as ``document:<document id>:<place>``.
+    place: int | None = None
 
 
 @dataclass

@@ -72,12 +72,14 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
             "card": None,
             "title": recorded[0]["name"] if recorded and not rulings else name,
             "names": names,
+            # This card's printings of those documents: a release-notes document prints a set's
+            # every card (the first Korean card's page listed all 170).
             "printings": rows(
                 conn,
                 f"""select lang, printed_name, printed_type_line, printed_text, set_code, collector_number, multiverse_id
-                from printings where document_id in ({", ".join("?" for _ in recorded)})
-                and printed_name is not null order by lang, multiverse_id""",
-                [row["document_id"] for row in recorded],
+                from printings where ({" or ".join("(document_id = ? and printed_name = ?)" for _ in recorded)})
+                order by lang, multiverse_id""",
+                [value for row in recorded for value in (row["document_id"], row["name"])],
             ) if recorded else [],
         }
     else:

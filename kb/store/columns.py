@@ -203,7 +203,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "english_key": "The English name folded for lookup",
     },
     "printings": {
-        "id": "Scryfall card id, or multiverse:<id> where the source gives none (Gatherer pages, MTGJSON's printings in other languages)",
+        "id": "Scryfall card id, or multiverse:<id> where the source gives none (Gatherer pages, MTGJSON's printings in other languages), or document:<document id>:<place> where it gives neither (release notes: the card's place among the document's cards)",
         "oracle_id": "The card",
         "lang": "Language of the printing",
         "name": "English name",

@@ -175,10 +175,11 @@ def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_
                 card.oracle_text,
                 json.dumps([asdict(face) for face in card.card_faces], ensure_ascii=False) if card.card_faces else None,
             )
-        if card.scryfall_id or card.multiverse_id:
+        if card.scryfall_id or card.multiverse_id or card.place:
             printing_rows.append(
                 (
-                    card.scryfall_id or f"multiverse:{card.multiverse_id}",
+                    card.scryfall_id or (f"multiverse:{card.multiverse_id}" if card.multiverse_id
+                                         else f"document:{document_id}:{card.place}"),
                     card.oracle_id,
                     card.lang,
                     card.name,

@@ -36,7 +36,17 @@ def test_korean_document(korean) -> None:
     assert korean.extra["card_blocks"] == 170
     assert len(korean.card_names) == 170
     assert len(korean.rulings) == 406
-    assert korean.cards == []  # no card carries its English name in this document
+    # Every card as printed, kept by its place (no English name, no id: before, none was kept; a
+    # release-notes review); a creature's power and toughness and a planeswalker's loyalty, printed
+    # before the text, are not its text.
+    assert len(korean.cards) == 170
+    assert [(card.name, card.printed_name, card.mana_cost, card.printed_type_line, card.printed_text, card.place,
+             card.lang) for card in korean.cards[3:4]] == [(
+        "배반 공작 요원", "배반 공작 요원", "{5}{U}{U}", "생물 — 인간 도적",
+        "배반 공작 요원이 전장에 들어올 때, 지속물을 목표로 정한다. 그 지속물의 조종권을 얻는다.\n당신의 종료단 시작에,"
+        " 당신이 소유하지 않은 지속물을 당신이 세 개 이상 조종한다면, 카드 세 장을 뽑는다.", 4, "ko")]
+    ajani = next(card for card in korean.cards if card.printed_name == "영감을 주는 지도자, 아자니")
+    assert (ajani.printed_type_line, ajani.printed_text.splitlines()[0][:3]) == ("전설적 플레인즈워커 — 아자니", "+2:")
     # The general section's notes (protection, leylines, the new mulligan; four more are sub-points
     # of these) are about no one card: said, not dropped quietly.
     assert [(issue.kind, issue.detail) for issue in korean.issues] == [
@@ -73,7 +83,11 @@ def test_chinese_document(chinese) -> None:
     assert (chinese.extra["raw_date"], chinese.extra["date"]) == ("2019年4月29日", "2019-04-29")
     assert len(chinese.card_names) == 144
     assert len(chinese.rulings) == 411
-    assert chinese.cards == []
+    assert len(chinese.cards) == 144
+    morophon = chinese.cards[0]
+    assert (morophon.printed_name, morophon.mana_cost, morophon.printed_type_line, morophon.place) == (
+        "无形莫洛丰", "{7}", "传奇生物～变形兽", 1)
+    assert morophon.printed_text.splitlines()[0] == "化形（此牌是所有生物类别。）"  # not its "6/6"
     assert [(issue.kind, issue.detail.split(":")[1].strip()) for issue in chinese.issues] == [
         ("general-notes", "19 notes of the general section, before the card-specific notes, are about no one card")]
     assert chinese.extra["card_notes"] == {"躁乱风暴": "「买一盒」赠卡"}

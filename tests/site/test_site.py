@@ -1719,3 +1719,21 @@ async def test_a_reversible_cards_whole_name_as_scryfall_gives_it_finds_the_card
     assert (response.status_code, response.headers["location"]) == (302, okaun)
     response = await snapshot_ds.client.get(f"/search?q={whole}")
     assert response.status_code == 302 and response.headers["location"].startswith(okaun)
+
+
+async def test_a_release_notes_card_shows_its_printed_text_and_no_other_cards(snapshot_ds, snapshot_conn) -> None:
+    """The Korean and Chinese release notes print each card's cost, type line and text; none was
+    kept (only a card with an English name was read, and then never stored: no id; a release-notes
+    review). Kept by their place in the file, each card's page shows its own printing, not the
+    document's 170."""
+    assert snapshot_conn.execute(
+        "select lang, count(*) from printings where id like 'document:%' group by lang order by lang").fetchall() == [
+        ("ko", 170), ("zhs", 144)]
+    page = (await snapshot_ds.client.get("/card.json?name=" + quote("반역 행위"))).json()
+    assert [(p["lang"], p["printed_name"], p["printed_type_line"], p["printed_text"]) for p in page["printings"]] == [(
+        "ko", "반역 행위", "집중마법",
+        "생물을 목표로 정한다. 턴종료까지 그 생물의 조종권을 얻는다. 그 생물은 언탭되고 턴종료까지 신속을 얻는다."
+        " (이 턴에 이 생물은 공격하거나 {T}할 수 있다.)")]
+    # A Gatherer printing's page still shows each language's page of the same printing.
+    birds = (await snapshot_ds.client.get("/card.json?name=" + quote("Paradiesvögel"))).json()
+    assert [p["lang"] for p in birds["printings"]] == ["de", "fr", "ja"]

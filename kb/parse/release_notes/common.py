@@ -122,11 +122,21 @@ def _symbols(text: str, lang: str, where: str, issues: list[QualityIssue]) -> st
     return converted
 
 
-def _card_record(lines: list[str], name: str, english_name: str, lang: str) -> CardRecord:
+_STATS_LINE = re.compile(r"[\dX*+−-]+/[\dX*+−-]+|\d+")
+
+
+def _card_record(lines: list[str], name: str, english_name: str | None, lang: str, place: int) -> CardRecord:
+    """The card as the notes print it: its localized name, cost, type line and text (a printing
+    with no id of its source: kept by its place in the document). The notes print a creature's
+    power and toughness ("2/3") or a planeswalker's loyalty ("5") between the type line and the
+    text: not its text (Scryfall's printed texts hold neither), so left out of it."""
     mana_cost = lines[1] if len(lines) > 1 and _MANA_COST.match(lines[1]) else None
     type_index = 2 if mana_cost else 1
+    if len(lines) > type_index + 1 and _STATS_LINE.match(lines[type_index + 1].strip()):
+        lines = [*lines[: type_index + 1], *lines[type_index + 2 :]]
     return CardRecord(
-        name=english_name,
+        name=english_name or name,
+        place=place,
         lang=lang,
         printed_name=name,
         mana_cost=mana_cost,
@@ -187,8 +197,9 @@ def build_rulings_document(blocks: list[Block], format_name: str, name: str,
                 card_notes[card_name] = note
             card_count += 1
             card_names.append(CardName(lang=lang, name=card_name, english_name=english_name))
-            if english_name:
-                cards.append(_card_record(lines, card_name, english_name, lang))
+            # Every card's printed text is kept (before: only with an English name, which neither real
+            # file prints, and even then never stored: its printing had no id; a release-notes review).
+            cards.append(_card_record(lines, card_name, english_name, lang, card_count))
         elif block.kind == "point":
             if current is None:
                 issues.append(QualityIssue("ruling-without-card", f"{where}: {block.text[:60]!r}"))
