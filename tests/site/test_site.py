@@ -1737,3 +1737,10 @@ async def test_a_release_notes_card_shows_its_printed_text_and_no_other_cards(sn
     # A Gatherer printing's page still shows each language's page of the same printing.
     birds = (await snapshot_ds.client.get("/card.json?name=" + quote("Paradiesvögel"))).json()
     assert [p["lang"] for p in birds["printings"]] == ["de", "fr", "ja"]
+
+
+async def test_a_sighting_is_dated_as_its_page_prints_dates(snapshot_ds) -> None:
+    """The German page prints "12.01.2024" (12 January); its sightings read "dated 2024-12-01",
+    the date read as English (a page-fidelity review). The rulings themselves were right."""
+    html = (await snapshot_ds.client.get("/card?name=" + quote("Tödliches Komplott"))).text
+    assert "(dated 2024-01-12)" in html and "(dated 2024-12-01)" not in html
