@@ -188,10 +188,28 @@ def rulings_by_text(
         match, query, offset, limit,
     )
     count = len(found) + offset if not capped else TEXT_WINDOW
-    return [ruling_hit(row, mark_words(row["text"], query)) for row in found], count, capped
+    lost = symbols_lost(conn, [row["id"] for row in found])
+    return [ruling_hit(row, mark_words(row["text"], query), row["id"] in lost) for row in found], count, capped
 
 
-def ruling_hit(row: dict[str, Any], snippet: str) -> Hit:
+LOST_SYMBOLS_NOTE = (' <span class="kb-warning kb-lost-symbols">Some symbols (such as {T} or mana) were lost from this'
+                     " ruling where we read it: check the card's official text before relying on it.</span>")
+
+
+def symbols_lost(conn: sqlite3.Connection, ruling_ids: list[int]) -> set[int]:
+    """Those of ``ruling_ids`` a source printed with symbols lost (the card page warned of them,
+    the search listed the damaged text as if whole: a page-fidelity review)."""
+    if not ruling_ids or not table_exists(conn, "quality_issues"):
+        return set()
+    return {row[0] for row in conn.execute(
+        f"select ruling_id from quality_issues where kind = 'dropped-symbols' and ruling_id in ({','.join('?' * len(ruling_ids))})",
+        ruling_ids,
+    )}
+
+
+def ruling_hit(row: dict[str, Any], snippet: str, symbols_were_lost: bool = False) -> Hit:
+    if symbols_were_lost:
+        snippet += LOST_SYMBOLS_NOTE
     card = row.get("english") or row.get("card_name") or "card not identified"
     url = card_url(row["oracle_id"], row.get("card_name")) + f"#ruling-{row['id']}"
     if not row["oracle_id"] and not row.get("card_name"):
@@ -210,7 +228,8 @@ def rulings_citing(conn: sqlite3.Connection, number: str, english: str, limit: i
     found += rows(conn, f"{select} where rulings.id in ({','.join('?' * len(ids)) or 'null'})", ids)
     found += rows(conn, f"""{select} where rulings.rowid in (
         select rowid from rulings_fts where rulings_fts match ? limit ?)""", ('text : "' + english.replace('"', "") + '"', limit))
-    return [ruling_hit(row, highlight(row["text"], english)) for row in found]
+    lost = symbols_lost(conn, [row["id"] for row in found])
+    return [ruling_hit(row, highlight(row["text"], english), row["id"] in lost) for row in found]
 
 
 def ruling_ids_citing(conn: sqlite3.Connection, number: str, limit: int) -> list[int]:

@@ -943,3 +943,13 @@ def test_short_cjk_words_are_found_together_past_a_common_words_window(snapshot_
     found = cjk_rows(conn, "践踏 伤害", 50)
     assert [row["key"] for row in found["ruling_translation"]] == [999999]
     assert found["rule"]
+
+
+def test_a_ruling_printed_with_symbols_lost_is_said_so_in_the_results(snapshot_conn: sqlite3.Connection) -> None:
+    """The German page's convoke ruling lost its mana symbols ("will pay for or one mana"): the card
+    page warned of it, the search listed the text as if whole (a page-fidelity review)."""
+    hits = search(snapshot_conn, "multicolored creature using convoke").groups["rulings"]
+    damaged = [hit for hit in hits if hit.title == "Tödliches Komplott"]
+    assert damaged and all("kb-lost-symbols" in hit.snippet for hit in damaged)
+    whole = search(snapshot_conn, "face down").groups.get("rulings", [])
+    assert whole and not any("kb-lost-symbols" in hit.snippet for hit in whole)
