@@ -22,7 +22,14 @@ from functools import partial
 
 from kb.site.search_abbreviations import spelled_out
 from kb.site.search_card_topic import CardTopic, card_and_topic, card_rulings_about, topic_words
-from kb.site.search_cjk import cjk_glossary, cjk_rows, cjk_rule_rows, cjk_translations, in_other_chinese_script
+from kb.site.search_cjk import (
+    cjk_glossary,
+    cjk_rows,
+    cjk_rule_rows,
+    cjk_translations,
+    in_other_chinese_script,
+    looks_japanese,
+)
 from kb.site.search_cjk_relax import names_a_cjk_term, relaxed_cjk
 from kb.site.search_db import (
     bounded_count,
@@ -171,6 +178,10 @@ def relaxed_search(
         return None
     again.relaxed_from, again.left_out, again.read_as = typed, relaxed.left_out, relaxed.read_as
     if relaxed.cut_word:
+        if looks_japanese(query):
+            # A Chinese term cut out of a Japanese word is a false friend, not a part of what was
+            # asked (先制攻撃, First strike: its 先制 is the Chinese rules' Initiative).
+            return None
         again.best = None
     return again
 

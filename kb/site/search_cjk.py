@@ -153,11 +153,37 @@ def _chinese_converter(config: str) -> OpenCC:
     return OpenCC(config)
 
 
+# Japanese forms of characters that Chinese writes otherwise in either script (撃: 击, 擊; 変: 变,
+# 變): OpenCC's list of Japanese variants (JPVariants.txt), less those that are also Chinese
+# characters of their own (予, 欠, 疏, 醋, 呪, 痺, 鼈: found in the Chinese CR and printings, or in
+# any Chinese dictionary).
+JAPANESE_FORMS = frozenset(
+    "両乗亀亜仏仮伝価倹児円処剣剤剰労効勅勧勲単厳収呉唖営噛団囲図圏圧塁塩増壊壌壱売変奨嬢実寛対専巌巣巻帯帰"
+    "庁広廃弁弐弾従徳徴応恵悩悪懐戦戸戻払抜択拝拠拡挙挿捜掲掻揺摂撃撹斉斎晩暁暦曁曽栄桜桝桟検楡楽様権歓歩歯"
+    "歳歴毎気汚沢浄浜涙渇済渉渋渓満溌滝瀬焔焼犠猟獣畳痩発皐県砕稲穂穏穣竃竜粋粛粧糸経絵継続総縁縄縦繊繋繍缶"
+    "聡聴脳臓舎舗茘荘蔵薫薬蛍蝋覇覚覧観訳読譲豊賛転軽輌辺逓遅郷酔醗醤醸釈鉄鉱銭鋳錬関闘陥険隠雑霊頼顕駅駆騒"
+    "験髄髪鴎鶏鹸黒黙齢"
+)
+KANA_CHAR = re.compile(r"[\u3040-\u30ff]")
+
+
+def looks_japanese(text: str) -> bool:
+    """Whether ``text`` is Japanese rather than Chinese: it holds kana, a Japanese form of a
+    character (先制攻撃's 撃), or characters of both Chinese scripts at once (装備: Simplified 装 with
+    Traditional 備, as Japanese writes them). Read as Chinese, such a text found Chinese false
+    friends: 先制 (Initiative) in 先制攻撃 (First strike), 装备 (Equipment) for 装備 (Equip)."""
+    if KANA_CHAR.search(text) or any(char in JAPANESE_FORMS for char in text):
+        return True
+    return bool(HAN.search(text)) and all(
+        _chinese_converter(config).convert(text) != text for config in ("t2s", "s2t"))
+
+
 def in_other_chinese_script(text: str) -> list[str]:
     """``text`` written in the other Chinese script, where that differs: Traditional as Simplified
     ("狀態動作" → 状态动作, the script of the Chinese CR and the release notes), Simplified as
-    Traditional (the script of Taiwan's and Hong Kong's printings)."""
-    if not HAN.search(text):
+    Traditional (the script of Taiwan's and Hong Kong's printings). None for Japanese
+    (``looks_japanese``): its characters are neither script's."""
+    if not HAN.search(text) or looks_japanese(text):
         return []
     found: list[str] = []
     for config in ("t2s", "s2t"):

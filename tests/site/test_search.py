@@ -13,6 +13,7 @@ from kb.site.search import (
     HIT_START,
     clean_query,
     fold,
+    found_nothing,
     fts_query,
     highlight,
     marked_to_html,
@@ -844,10 +845,15 @@ def test_a_keyword_written_as_two_words_is_that_keyword(snapshot_conn: sqlite3.C
 
 def test_a_term_cut_out_of_one_run_of_characters_is_not_the_answer(snapshot_conn: sqlite3.Connection) -> None:
     # "先制攻撃" is the Japanese First strike, which no printing here holds on a line of its own;
-    # its "先制" is the Chinese rules' Initiative (726), which was given as the answer. Listed, no
-    # answer taken; a question about a term still has its answer.
-    cut = search(snapshot_conn, "先制攻撃")
-    assert cut.best is None and cut.left_out == ["攻撃"]
+    # its "先制" is the Chinese rules' Initiative (726), which was given as the answer, then listed
+    # with no answer taken. Its 撃 is a Japanese form (Chinese 击, 擊): a Chinese term cut out of
+    # a Japanese word is a false friend, and nothing is found (the cards review). "装備" (Equip)
+    # mixes the two Chinese scripts as only Japanese does: not read as Simplified "装备" (Equipment).
+    for japanese in ("先制攻撃", "装備"):
+        cut = search(snapshot_conn, japanese)
+        assert found_nothing(cut) and cut.query == japanese and cut.relaxed_from is None, japanese
+    # A Chinese word in the other script is still read in the script the rules are in.
+    assert search(snapshot_conn, "狀態動作").best.title == "704 State-Based Actions"
     assert search(snapshot_conn, "飞行怎么运作").best.url.startswith("/rule/702.9")
     assert search(snapshot_conn, "指挥官死了会怎样").best.title == "903 Commander"
 
