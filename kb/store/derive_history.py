@@ -285,6 +285,8 @@ def save_ruling_rules(
         for lineage, steps in by_number_steps(db).items()
     }
     rule_ids: dict[tuple[str, str], int] = {}  # a few thousand rules, cited by a million rulings
+    # Each rule's status once: compared with its subrules, ten rules' texts a citation.
+    statuses: dict[tuple[str, int, str | None, str | None], str] = {}
 
     def rule_id(version_id: str, number: str) -> int:
         found = rule_ids.get((version_id, number))
@@ -309,7 +311,10 @@ def save_ruling_rules(
             at = position_of[citation.version_id]
             lineage = lineages[at].get(citation.number)
             current = current_of.get(lineage) if lineage else None
-            status = _status(citation.number, at, lineage, current, rule_at, subrules_at)
+            status_key = (citation.number, at, lineage, current)
+            status = statuses.get(status_key)
+            if status is None:
+                status = statuses[status_key] = _status(citation.number, at, lineage, current, rule_at, subrules_at)
             key = (ruling_id, citation.version_id, citation.number, citation.method)
             rows.setdefault(
                 key,

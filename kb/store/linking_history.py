@@ -75,6 +75,7 @@ class StoredRules:
         self._db = db
         self._version_ids = version_ids
         self._read: dict[tuple[int, str], Rule] = {}
+        self._subrules: dict[tuple[int, str], list[Rule]] = {}
 
     def __call__(self, at: int, number: str) -> Rule:
         at = range(len(self._version_ids))[at]
@@ -98,13 +99,17 @@ class StoredRules:
 
 
     def subrules(self, at: int, number: str) -> list[Rule]:
-        """The version's subrules of rule ``number``, in their order."""
+        """The version's subrules of rule ``number``, in their order (read once: every citation of
+        a rule asks, a million rulings' for a few hundred rules)."""
         at = range(len(self._version_ids))[at]
-        numbers = [found for (found,) in self._db.execute(
-            "select number from rules where version_id = ? and parent_number = ? and kind = 'subrule' order by position",
-            [self._version_ids[at], number],
-        )]
-        return [self(at, found) for found in numbers]
+        found = self._subrules.get((at, number))
+        if found is None:
+            numbers = [row[0] for row in self._db.execute(
+                "select number from rules where version_id = ? and parent_number = ? and kind = 'subrule' order by position",
+                [self._version_ids[at], number],
+            )]
+            found = self._subrules[(at, number)] = [self(at, subrule) for subrule in numbers]
+        return found
 
 
 def link_rulings_where(db: sqlite_utils.Database, where: str) -> None:
