@@ -11,8 +11,10 @@ import re
 import sqlite3
 import unicodedata
 from functools import cache
+from pathlib import Path
 from typing import Any
 
+import opencc
 from opencc import OpenCC
 
 from kb.site.search_db import rows, table_exists
@@ -174,8 +176,29 @@ def looks_japanese(text: str) -> bool:
     friends: 先制 (Initiative) in 先制攻撃 (First strike), 装备 (Equipment) for 装備 (Equip)."""
     if KANA_CHAR.search(text) or any(char in JAPANESE_FORMS for char in text):
         return True
-    return bool(HAN.search(text)) and all(
-        _chinese_converter(config).convert(text) != text for config in ("t2s", "s2t"))
+    simplified_only, traditional_only = _one_script_characters()
+    return any(char in simplified_only for char in text) and any(char in traditional_only for char in text)
+
+
+@cache
+def _one_script_characters() -> tuple[frozenset[str], frozenset[str]]:
+    """Characters only Simplified Chinese writes (装: 裝 in Traditional) and only Traditional
+    writes (備: 备), from OpenCC's character tables; a form Taiwan's or Hong Kong's standard writes
+    (群, 秘, 台, 占, which OpenCC's Traditional writes 羣, 祕, 臺, 佔) is no Simplified-only one.
+    (Asked of its converters, a Taiwan name such as 群魔亂鬥 read as mixed: as Japanese.)"""
+    folder = Path(opencc.__file__).parent / "dictionary"
+
+    def table(name: str) -> dict[str, list[str]]:
+        with open(folder / name, encoding="utf-8") as lines:
+            return {key: values.split() for key, values in (line.rstrip("\n").split("\t") for line in lines if "\t" in line)}
+
+    to_traditional, to_simplified = table("STCharacters.txt"), table("TSCharacters.txt")
+    regional = {form for name in ("TWVariants.txt", "HKVariants.txt") for forms in table(name).values() for form in forms}
+    simplified_only = frozenset(char for char, forms in to_traditional.items()
+                                if char not in forms and char not in to_simplified and char not in regional)
+    traditional_only = frozenset(char for char, forms in to_simplified.items()
+                                 if char not in forms and char not in to_traditional)
+    return simplified_only, traditional_only
 
 
 def in_other_chinese_script(text: str) -> list[str]:

@@ -19,6 +19,7 @@ from kb.site.search import (
     marked_to_html,
     search,
 )
+from kb.site.search_cjk import looks_japanese
 from kb.site.search_db import (
     newest_english_version,
     one_request,
@@ -852,8 +853,20 @@ def test_a_term_cut_out_of_one_run_of_characters_is_not_the_answer(snapshot_conn
     for japanese in ("先制攻撃", "装備"):
         cut = search(snapshot_conn, japanese)
         assert found_nothing(cut) and cut.query == japanese and cut.relaxed_from is None, japanese
-    # A Chinese word in the other script is still read in the script the rules are in.
+    # A Chinese word in the other script is still read in the script the rules are in, Taiwan's
+    # forms (群, 秘, 占; OpenCC's Traditional writes 羣, 祕, 佔) included: no Japanese found there.
     assert search(snapshot_conn, "狀態動作").best.title == "704 State-Based Actions"
+    assert [hit.title for hit in search(snapshot_conn, "群魔亂鬥").groups["keywords"]] == ["702.121 Melee"]
+    assert search(snapshot_conn, "秘羅萬歲").best.title == "702.163 For Mirrodin!"
+    assert search(snapshot_conn, "陰森腸占師").best.title == "Grim Haruspex"
+    # Every Chinese name, printed text, keyword and rule title of the snapshot reads as Chinese.
+    texts = [row[0] for row in snapshot_conn.execute(
+        """select printed_name from printings where lang in ('zhs', 'zht') and printed_name is not null
+        union all select printed_text from printings where lang in ('zhs', 'zht') and printed_text is not null
+        union all select name from card_names where lang in ('zhs', 'zht')
+        union all select term from keyword_dictionary where lang in ('zhs', 'zht')
+        union all select title from rules where version_id like 'zhs-%' and title is not null""")]
+    assert len(texts) > 1000 and [text for text in texts if looks_japanese(text)] == []
     assert search(snapshot_conn, "飞行怎么运作").best.url.startswith("/rule/702.9")
     assert search(snapshot_conn, "指挥官死了会怎样").best.title == "903 Commander"
 
