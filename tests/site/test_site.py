@@ -1741,6 +1741,11 @@ async def test_a_release_notes_card_shows_its_printed_text_and_no_other_cards(sn
 
 async def test_a_sighting_is_dated_as_its_page_prints_dates(snapshot_ds) -> None:
     """The German page prints "12.01.2024" (12 January); its sightings read "dated 2024-12-01",
-    the date read as English (a page-fidelity review). The rulings themselves were right."""
+    the date read as English (a page-fidelity review). The rulings themselves were right: a
+    sighting shows its ruling's date, and the date as printed beside it."""
     html = (await snapshot_ds.client.get("/card?name=" + quote("Tödliches Komplott"))).text
-    assert "(dated 2024-01-12)" in html and "(dated 2024-12-01)" not in html
+    assert "(dated 2024-01-12, printed “12.01.2024”)" in html and "2024-12-01" not in html
+    # Read as its ruling's date, not re-read in the page's language: Gatherer's French page prints
+    # US dates ("9/22/2011"), which a French reading left as printed (or would have swapped).
+    html = (await snapshot_ds.client.get("/card?name=" + quote("Ange du vol d'albâtre"))).text
+    assert "(dated 2011-09-22, printed “9/22/2011”)" in html
