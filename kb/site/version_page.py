@@ -1,6 +1,7 @@
 """What a CR version page shows: its changes since the version before, counted per kind."""
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 import sys
@@ -70,7 +71,7 @@ def reading_notes(conn: sqlite3.Connection, version: dict[str, Any]) -> list[dic
     they skip, lines joined, an edition cut short), each without the build's path of the file."""
     if not version.get("document_id") or not table_exists(conn, "quality_issues"):
         return []
-    documents = version_documents(conn, version["document_id"])
+    documents = version_documents(version)
     notes = rows(
         conn,
         f"""select quality_issues.kind, quality_issues.detail, documents.path, documents.id as document_id from quality_issues
@@ -91,22 +92,12 @@ def reading_notes(conn: sqlite3.Connection, version: dict[str, Any]) -> list[dic
     return sorted(notes, key=lambda note: (note["file"] or "", _line_of(note["detail"]), note["detail"]))
 
 
-def version_documents(conn: sqlite3.Connection, document_id: Any) -> list[int]:
-    """The version's own document, and the undated pages that joined it: a translation's chapter
-    posts, read into the one dated version of their language and source (``kb.store.save_cr.
-    version_id_for``), that no version names. (The notes of the Korean CR's chapter post, two
-    subrules printed twice, were on no page: only its index post's were read.)"""
-    found = conn.execute(
-        """select pages.id from documents as own join documents as pages
-            on pages.source_id = own.source_id and pages.lang = own.lang and pages.format = own.format
-        where own.id = ? and pages.id != own.id
-        and not exists (select 1 from cr_versions where cr_versions.document_id = pages.id)
-        and (select count(*) from cr_versions join documents on documents.id = cr_versions.document_id
-             where documents.source_id = own.source_id and cr_versions.lang = own.lang) = 1
-        order by pages.id""",
-        (document_id,),
-    ).fetchall()
-    return [int(document_id), *(row[0] for row in found)]
+def version_documents(version: dict[str, Any]) -> list[int]:
+    """The version's own document, and the undated pages that joined it (a translation's chapter
+    posts: ``joined_documents``, recorded as they joined). (The notes of the Korean CR's chapter
+    post, two subrules printed twice, were on no page: only its index post's were read.)"""
+    extra = json.loads(version["extra"]) if version.get("extra") else {}
+    return [int(version["document_id"]), *(int(found) for found in extra.get("joined_documents", []))]
 
 
 def _line_of(detail: str) -> int:

@@ -174,8 +174,16 @@ def save_cr_document(
         "status": f"truncated in its {cr.extra['truncated']}" if (cr.extra or {}).get("truncated") else "complete",
     }
     if merging and not cr.effective_date:
-        # A chapter joining a dated version adds rules, not the version's own description.
+        # A chapter joining a dated version adds rules, not the version's own description; the
+        # version names the documents that joined it (its page lists their reading notes).
         version_row = {"id": version_id}
+        if earlier and earlier[0] not in (None, document_id):
+            stored = conn.execute("select extra from cr_versions where id = ?", [version_id]).fetchone()
+            extra = json.loads(stored[0]) if stored and stored[0] else {}
+            joined = extra.get("joined_documents", [])
+            if document_id not in joined:
+                extra["joined_documents"] = [*joined, document_id]
+                version_row["extra"] = json.dumps(extra, ensure_ascii=False, sort_keys=True)
     version_row.update({"rule_count": counts[0], "glossary_count": counts[1]})
     db.table("cr_versions").upsert(version_row, pk="id")
     if earlier and earlier[0] not in (None, document_id) and cr.effective_date and counts[2] == len(set(rule_ids)):

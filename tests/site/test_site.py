@@ -1749,3 +1749,32 @@ async def test_a_sighting_is_dated_as_its_page_prints_dates(snapshot_ds) -> None
     # US dates ("9/22/2011"), which a French reading left as printed (or would have swapped).
     html = (await snapshot_ds.client.get("/card?name=" + quote("Ange du vol d'albâtre"))).text
     assert "(dated 2011-09-22, printed “9/22/2011”)" in html
+
+
+def test_a_versions_page_lists_the_notes_of_its_own_files_only(tmp_path: Path) -> None:
+    """The chapter posts that joined a version are recorded as they join (``joined_documents``):
+    found by source and language instead, a hand-imported copy of the 2003 CR (an unofficial copy,
+    no version of its own) put its note on the page of en-2026-04-17, the one version filed under
+    "local" (the diff review)."""
+    import shutil
+
+    from click.testing import CliRunner
+
+    from kb.cli import cli
+    from kb.site.version_page import version_page
+    from site_databases import built_snapshot_db
+
+    db_path = tmp_path / "kb.db"
+    shutil.copy(built_snapshot_db(), db_path)
+    original = Path(__file__).parent.parent / "fixtures" / "cr" / "en-raw" / "2003-03-15.txt"
+    copy_path = tmp_path / "2003-03-15-lf.txt"
+    copy_path.write_bytes(original.read_bytes().replace(b"\r\n", b"\n"))
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(copy_path)])
+    assert result.exit_code == 0, result.output
+    conn = sqlite3.connect(db_path)
+    conn.row_factory = sqlite3.Row
+    assert conn.execute("select count(*) from quality_issues where kind = 'unofficial-copy'").fetchone()[0] == 1
+    notes = version_page(conn, "en-2026-04-17")["reading_notes"]  # type: ignore[index]
+    assert notes and not [note for note in notes if note["kind"] == "unofficial-copy" or note["file"]]
+    korean = version_page(conn, "ko-2021-02-15")["reading_notes"]  # type: ignore[index]
+    assert {note["file"] for note in korean} == {"2021-02-15-100.md"}
