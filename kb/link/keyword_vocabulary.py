@@ -271,17 +271,25 @@ def _version_keywords(doc: CRDocument) -> VersionKeywords:
 
 def _defined_elsewhere(doc: CRDocument, by_surface: dict[str, CRKeyword]) -> dict[str, str]:
     """Glossary terms of ``doc`` that are no keyword of it, each with the one rule its entry
-    points to ("See rule 700.4."): where a ruling names a keyword a later version added, the rule
-    that defined the term when the ruling was written."""
+    points to as its definition ("See rule 700.4."): where a ruling names a keyword a later
+    version added, the rule that defined the term when the ruling was written. Not a rule the
+    entry only mentions ("… the lethal-damage state-based effect (see rule 420.5c)", in 2006's
+    entry, which defines the term itself: a ruling naming it was linked to that rule)."""
     defined = {}
     for entry in doc.glossary:
         base = base_form(entry.term)
         if base in by_surface or base in STOP_WORDS:
             continue
-        numbers = extract_refs(entry.text, lang="en")
-        if len(numbers) == 1:
-            defined[base] = numbers[0]
+        pointers = {number for pointer in GLOSSARY_POINTER.findall(entry.text)
+                    for number in extract_refs(pointer, lang="en")}
+        if len(pointers) == 1:
+            defined[base] = pointers.pop()
     return defined
+
+
+# A glossary entry's pointer to the rule that defines its term: a sentence of its own.
+_RULE_NUMBER = r"\d{3}(?:\.\d+[a-z]*)?"
+GLOSSARY_POINTER = re.compile(rf"(?:^|(?<=[.!?]\s))See rules? {_RULE_NUMBER}(?:(?:,| and|,? or|–|-) ?{_RULE_NUMBER})*")
 
 
 def base_form(title: str) -> str:

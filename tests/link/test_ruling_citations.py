@@ -261,7 +261,8 @@ def test_a_term_its_version_defined_before_it_was_a_keyword_links_that_rule() ->
     written three years after it (before: 702.12 of 2014, "not yet in" the version in force; a
     review). A keyword no version in force defined (Manifest, 2014-11-24) still links to the first
     later version that has it."""
-    paths = [FIXTURES / "cr" / "en-raw-batch2" / "2009-10-01.txt", FIXTURES / "cr" / "en-raw" / "2013-04-29.txt",
+    paths = [FIXTURES / "cr" / "en-raw" / "2006-02-01.txt", FIXTURES / "cr" / "en-raw-batch2" / "2009-10-01.txt",
+             FIXTURES / "cr" / "en-raw" / "2013-04-29.txt",
              FIXTURES / "cr" / "en-raw" / "2014-09-26.txt", FIXTURES / "cr" / "en-raw" / "2019-01-25.txt"]
     index = KeywordIndex.from_versions(cr_txt.parse(p.read_bytes(), str(p)) for p in paths)
     # The real Gatherer ruling of Werewolf Ransacker (data/snapshot/gatherer/werewolfransacker.html).
@@ -275,5 +276,10 @@ def test_a_term_its_version_defined_before_it_was_a_keyword_links_that_rule() ->
     assert [link for link in links(text, "2011-01-22") if link[0].startswith("702.")] == []
     assert ("700.4", "en-2013-05-01", "en-2013-05-01", 0.9) in links(text, "2013-09-01")
     assert ("702.12", "en-2014-09-25", "en-2014-09-25", 0.9) in links(text, "2015-01-01")
+    # 2006's entry defines the term itself and only mentions a rule ("(see rule 420.5c)", the
+    # state-based effect of lethal damage): no rule of 2006 is linked for it, only the keyword
+    # found later (the diff review: it linked 420.5c at 0.9).
+    assert [link for link in links(text, "2008-01-01") if link[0].startswith("420.")] == []
+    assert ("702.12", "en-2014-09-25", "en-2006-02-01", 0.72) in links(text, "2008-01-01")
     manifest = "If you choose 0 for X, you'll just manifest the top card."
     assert links(manifest, "2014-11-24") == [("701.33", "en-2019-01-25", "en-2014-09-25", 0.72)]
