@@ -206,7 +206,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "id": "Scryfall card id, or multiverse:<id> where the source gives none (Gatherer pages, MTGJSON's printings in other languages), or document:<document id>:<place> where it gives neither (release notes: the card's place among the document's cards)",
         "oracle_id": "The card",
         "lang": "Language of the printing",
-        "name": "English name",
+        "name": "English name; the name as printed where the source gives no English name (localized Gatherer pages, release notes)",
         "printed_name": "Name as printed",
         "printed_type_line": "Type line as printed",
         "printed_text": "Text as printed, symbols in braces",
@@ -214,6 +214,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "collector_number": "Collector number",
         "multiverse_id": "Gatherer multiverse id",
         "document_id": "The document it was read from",
+        "mana_cost": "Mana cost as printed, in braces, kept where no card data holds the card's (a printing of no Oracle card yet: release notes); empty otherwise (cards.mana_cost)",
     },
     "ruling_records": {
         "document_id": "The document",

@@ -217,3 +217,9 @@ def m021_ruling_sightings_without_rowid(db: sqlite_utils.Database) -> None:
         " order by ruling_id, document_id, position"
     )
     db.execute("drop table ruling_sightings_with_rowid")
+
+
+@migrations()
+def m022_printings_mana_cost(db: sqlite_utils.Database) -> None:
+    """printings.mana_cost on older databases: empty until the documents are imported again."""
+    add_missing_column(db, "printings", "mana_cost", str)

@@ -190,6 +190,8 @@ def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_
                     card.collector_number,
                     card.multiverse_id,
                     document_id,
+                    # Only where no card row can hold it: the cost is the card's, not the printing's.
+                    card.mana_cost if not card.oracle_id else None,
                 )
             )
     db.conn.executemany(
@@ -205,8 +207,8 @@ def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_
     )
     db.conn.executemany(
         "insert or replace into printings (id, oracle_id, lang, name, printed_name,"
-        " printed_type_line, printed_text, set_code, collector_number, multiverse_id, document_id)"
-        " values (?,?,?,?,?,?,?,?,?,?,?)",
+        " printed_type_line, printed_text, set_code, collector_number, multiverse_id, document_id, mana_cost)"
+        " values (?,?,?,?,?,?,?,?,?,?,?,?)",
         printing_rows,
     )
 

@@ -185,6 +185,7 @@ TABLES: dict[str, dict[str, Any]] = {
             "collector_number": str,
             "multiverse_id": int,
             "document_id": int,
+            "mana_cost": str,
         },
         "pk": "id",
         "foreign_keys": [("oracle_id", "cards", "oracle_id"), ("document_id", "documents", "id")],

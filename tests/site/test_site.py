@@ -1730,13 +1730,19 @@ async def test_a_release_notes_card_shows_its_printed_text_and_no_other_cards(sn
         "select lang, count(*) from printings where id like 'document:%' group by lang order by lang").fetchall() == [
         ("ko", 170), ("zhs", 144)]
     page = (await snapshot_ds.client.get("/card.json?name=" + quote("반역 행위"))).json()
-    assert [(p["lang"], p["printed_name"], p["printed_type_line"], p["printed_text"]) for p in page["printings"]] == [(
-        "ko", "반역 행위", "집중마법",
+    assert [(p["lang"], p["printed_name"], p["mana_cost"], p["printed_type_line"], p["printed_text"])
+            for p in page["printings"]] == [(
+        "ko", "반역 행위", "{2}{R}", "집중마법",
         "생물을 목표로 정한다. 턴종료까지 그 생물의 조종권을 얻는다. 그 생물은 언탭되고 턴종료까지 신속을 얻는다."
         " (이 턴에 이 생물은 공격하거나 {T}할 수 있다.)")]
     # A Gatherer printing's page still shows each language's page of the same printing.
     birds = (await snapshot_ds.client.get("/card.json?name=" + quote("Paradiesvögel"))).json()
     assert [p["lang"] for p in birds["printings"]] == ["de", "fr", "ja"]
+    # The cost is the card's: a printing keeps it only while no card data does.
+    assert snapshot_conn.execute(
+        "select count(*) from printings where mana_cost is not null and oracle_id is not null").fetchone()[0] == 0
+    assert snapshot_conn.execute(
+        "select count(*) from printings where id like 'document:%' and mana_cost is not null").fetchone()[0] == 308
 
 
 async def test_a_sighting_is_dated_as_its_page_prints_dates(snapshot_ds) -> None:
