@@ -208,9 +208,9 @@ def _sentence_starts(text: str) -> list[int]:
     end or a sentence's within a line (Chinese and Japanese tell them apart by no sign)."""
     starts, depth = [], 0
     for index, char in enumerate(text):
-        if char in "（(「『":
+        if char in "（(「『“‘":
             depth += 1
-        elif char in "）)」』":
+        elif char in "）)」』”’":
             depth = max(depth - 1, 0)
         elif char == IDEOGRAPHIC_STOP and depth == 0 and index + 1 < len(text):
             after = text[index + 1]

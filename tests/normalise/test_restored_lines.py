@@ -109,3 +109,13 @@ def test_chinese_japanese_and_korean_lines_are_cut_at_their_own_signs_and_the_re
     assert unrestored == {(card, language) for card in ("Watcher of the Roost", "Ruthless Ripper", "Ainok Tracker",
                                                       "Ghostfire Blade", "Debilitating Injury")
                           for language in ("Japanese", "Korean", "Chinese Simplified", "Chinese Traditional")}
+
+
+def test_a_full_stop_inside_quotation_marks_ends_no_line() -> None:
+    """Simplified Chinese quotes an ability with “ ” (Japanese with 「 」): its full stop is the
+    quoted ability's, not a line's end (constructed text; the diff review found the quotes of
+    Traditional Chinese skipped and those of Simplified read as line ends)."""
+    english = ["Target creature gains \"{T}: Add {G}.\" until end of turn.", "When this creature dies, draw a card."]
+    quoted = "目标生物获得“{T}：加{G}。”直到回合结束。当此生物死去时，抓一张牌。"
+    assert restored_lines(quoted, 2, english) == ["目标生物获得“{T}：加{G}。”直到回合结束。", "当此生物死去时，抓一张牌。"]
+    assert restored_lines(quoted.replace("“", "「").replace("”", "」"), 2, english) is not None

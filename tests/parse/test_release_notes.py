@@ -164,3 +164,15 @@ def test_not_release_notes_raise() -> None:
         release_notes_zhs.parse(b"PK\x03\x04 broken", "x.docx")
     with pytest.raises(ParseError, match="x.html: no card-specific notes heading found"):
         release_notes_ko.parse("<html><body><h1>제목</h1><p>마지막 수정일: 2019년 5월 31일</p></body></html>".encode(), "x.html")
+
+
+def test_a_text_line_that_starts_with_a_power_and_toughness_is_kept() -> None:
+    """Only a line that is nothing but a power and toughness ("2/3") or a loyalty ("5") is left
+    out of a card's text; "1/1 백색 병사 생물 토큰…" (a token spell's text) was dropped as one
+    (constructed card blocks; the diff review)."""
+    from kb.parse.release_notes.common import _card_record
+
+    spell = _card_record(["X", "{1}{W}", "집중마법", "1/1 백색 병사 생물 토큰 두 개를 만든다."], "X", None, "ko", 1)
+    assert spell.printed_text == "1/1 백색 병사 생물 토큰 두 개를 만든다."
+    creature = _card_record(["X", "{1}{W}", "생물 — 병사", "1/1", "비행"], "X", None, "ko", 2)
+    assert creature.printed_text == "비행"

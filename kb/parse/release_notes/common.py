@@ -132,7 +132,7 @@ def _card_record(lines: list[str], name: str, english_name: str | None, lang: st
     text: not its text (Scryfall's printed texts hold neither), so left out of it."""
     mana_cost = lines[1] if len(lines) > 1 and _MANA_COST.match(lines[1]) else None
     type_index = 2 if mana_cost else 1
-    if len(lines) > type_index + 1 and _STATS_LINE.match(lines[type_index + 1].strip()):
+    if len(lines) > type_index + 1 and _STATS_LINE.fullmatch(lines[type_index + 1].strip()):
         lines = [*lines[: type_index + 1], *lines[type_index + 2 :]]
     return CardRecord(
         name=english_name or name,
