@@ -25,7 +25,7 @@ from typing import Any
 
 from kb.site.search_cjk_relax import names_a_cjk_term
 from kb.site.search_db import card_url, rows, table_exists
-from kb.site.search_fulltext import mark_words, ruling_hit
+from kb.site.search_fulltext import mark_words, ruling_hit, symbols_lost
 from kb.site.search_hit import Hit
 from kb.site.search_names import display_name
 from kb.site.search_question_words import question_words
@@ -219,10 +219,12 @@ def card_rulings_about(conn: sqlite3.Connection, card: CardTopic, words: list[st
             for row in found]
     most = max((len(holds) for holds, _ in held), default=0)
     if most == 0:
-        return [ruling_hit(row, mark_words(row["text"], "")) for row in found[:SHOWN]], ""
+        lost = symbols_lost(conn, [row["id"] for row in found[:SHOWN]])
+        return [ruling_hit(row, mark_words(row["text"], ""), row["id"] in lost) for row in found[:SHOWN]], ""
     chosen = [(holds, row) for holds, row in held if len(holds) == most][:SHOWN]
     about = " ".join(word for word in words if any(word in holds for holds, _ in chosen))
-    return [ruling_hit(row, mark_words(row["text"], " ".join(holds))) for holds, row in chosen], about
+    lost = symbols_lost(conn, [row["id"] for _holds, row in chosen])
+    return [ruling_hit(row, mark_words(row["text"], " ".join(holds)), row["id"] in lost) for holds, row in chosen], about
 
 
 def topic_words(card: CardTopic) -> list[str]:

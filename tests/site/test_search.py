@@ -970,5 +970,8 @@ def test_a_ruling_printed_with_symbols_lost_is_said_so_in_the_results(snapshot_c
     hits = search(snapshot_conn, "multicolored creature using convoke").groups["rulings"]
     damaged = [hit for hit in hits if hit.title == "Tödliches Komplott"]
     assert damaged and all("kb-lost-symbols" in hit.snippet for hit in damaged)
+    # And among a card's rulings about what the query asks ("how does … work").
+    about = search(snapshot_conn, "how does Tödliches Komplott work").groups["card_rulings"]
+    assert any("kb-lost-symbols" in hit.snippet for hit in about)
     whole = search(snapshot_conn, "face down").groups.get("rulings", [])
     assert whole and not any("kb-lost-symbols" in hit.snippet for hit in whole)
