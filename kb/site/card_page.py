@@ -2,6 +2,7 @@
 (Which card a name asks for is ``kb.site.card_lookup``.)"""
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections import defaultdict
 from typing import Any
@@ -183,7 +184,7 @@ def rules_mentioned(conn: sqlite3.Connection, rulings: list[dict[str, Any]]) -> 
         conn,
         f"""select distinct ruling_rules.lineage_id, ruling_rules.rule_number, ruling_rules.version_id,
             ruling_rules.in_force_version_id, ruling_rules.current_number, ruling_rules.status, ruling_rules.method,
-            {uncertain} as number_uncertain
+            {uncertain} as number_uncertain, ruling_rules.published_at
         from ruling_rules where ruling_id in ({marks}) order by ruling_rules.version_id, ruling_rules.rule_number""",
         [ruling["id"] for ruling in rulings],
     )
@@ -201,10 +202,26 @@ def rules_mentioned(conn: sqlite3.Connection, rulings: list[dict[str, Any]]) -> 
                 "in_force_version_id": row["in_force_version_id"],
                 # The rule cited then was joined to the one shown by a number alone on the way.
                 "paired_by_number": crossed(row["lineage_id"], row["version_id"], shown),
-                "number_uncertain": _next_held(conn, row) if row["number_uncertain"] else None}
+                "number_uncertain": _why_uncertain(conn, row) if row["number_uncertain"] else None,
+                # Reworded since (in it or its subrules): the rule shown is today's.
+                "reworded": row["status"] == "changed"}
         if then not in entry["then"]:
             entry["then"].append(then)
     return sorted(found.values(), key=lambda e: (e["number"] is None, _number_key(e["number"] or e["then"][0]["number"])))
+
+
+def _why_uncertain(conn: sqlite3.Connection, row: dict[str, Any]) -> dict[str, Any]:
+    """``_next_held``, or for a ruling older than every version held (linked to the oldest, which
+    is no version "before the ruling's date"), no version."""
+    if row.get("published_at") and row["published_at"] < version_date(row["version_id"]):
+        return {"version_id": None, "number": None}
+    return _next_held(conn, row)
+
+
+def version_date(version_id: str) -> str:
+    """The effective date a version's id gives ("en-2013-05-01"; "" for another form)."""
+    found = re.match(r"[a-z]+-(\d{4}-\d{2}-\d{2})", version_id or "")
+    return found[1] if found else ""
 
 
 def _next_held(conn: sqlite3.Connection, row: dict[str, Any]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
+from kb.site.card_page import version_date
 from kb.site.labels import version_name
 from kb.site.markup import render_text
 
@@ -34,10 +35,14 @@ def _link_notes(ruling: dict[str, Any]) -> str:
             f" {escape(version_name(version))}, later than the ruling"
         )
     if ruling.get("number_uncertain"):
-        notes.append(
-            f"the next version held numbers this rule otherwise: whether it was {escape(number)} on the ruling's"
-            " date is not known"
-        )
+        if (ruling.get("published_at") or "9999") < version_date(version):
+            notes.append(f"the ruling is older than every version held: whether this rule was {escape(number)} on"
+                         " its date is not known")
+        else:
+            notes.append(
+                f"the next version held numbers this rule otherwise: whether it was {escape(number)} on the ruling's"
+                " date is not known"
+            )
     if ruling.get("status") == "changed":
         notes.append(
             f'the rule has been reworded since: <a href="/rule/{escape(quote(number))}?version={escape(quote(version))}">'

@@ -43,7 +43,7 @@ TABLE_DESCRIPTIONS: dict[str, str] = {
     "quality_issues": "Problems found in the data: lost symbols, unparseable dates, unknown cards, unlinked translations, …",
     "refresh_runs": "One row per refresh job: when, how it ended, and what changed.",
     "cr_changes": "What changed between consecutive English CR versions: added, removed, changed, moved (renumbered) rules, and glossary changes.",
-    "ruling_rules": "The CR rules each English ruling relies on: numbers it cites and keywords it names, in the version in force on its date.",
+    "ruling_rules": "The CR rules each English ruling relies on: numbers it cites and keywords it names, numbered as in the newest version held on its date (or the first later one that has a keyword it names).",
 }
 
 COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {

@@ -21,7 +21,7 @@ TEMPLATE_LOOP = """{% for r in rulings %}
       <time>{{ r.published_at or "" }}</time> <span class="tag">{{ {"cited": "cites this rule", "keyword": "names this keyword"}.get(r.method, r.method) }}{% if r.version_id and r.rule_number != number %} (as {{ r.rule_number }} in the {{ r.version_id|versionname }}){% endif %}</span>
 {%- if r.version_id and r.rule_number %}
 {%- if r.in_force_version_id and r.in_force_version_id != r.version_id %} <span class="kb-note">not in the {{ r.in_force_version_id|versionname }}, the newest held before the ruling's date: found in the {{ r.version_id|versionname }}, later than the ruling</span>{% endif %}
-{%- if r.number_uncertain %} <span class="kb-note">the next version held numbers this rule otherwise: whether it was {{ r.rule_number }} on the ruling's date is not known</span>{% endif %}
+{%- if r.number_uncertain %} <span class="kb-note">{% if (r.published_at or "9999") < r.version_id[3:13] %}the ruling is older than every version held: whether this rule was {{ r.rule_number }} on its date is not known{% else %}the next version held numbers this rule otherwise: whether it was {{ r.rule_number }} on the ruling's date is not known{% endif %}</span>{% endif %}
 {%- if r.status == "changed" %} <span class="kb-note">the rule has been reworded since: <a href="/rule/{{ r.rule_number|quote }}?version={{ r.version_id|quote }}">{{ r.rule_number }} as the ruling read it</a></span>{% endif %}
 {%- endif %}
       <div>{{ r.text|kbtext(r.version_id if r.method == "cited" else none) }}</div></li>
@@ -116,3 +116,22 @@ def test_a_ruling_is_said_to_rely_on_a_rule_reworded_since_or_numbered_in_doubt(
     later = [r for r in manifest if r["in_force_version_id"] != r["version_id"]]
     assert later and "not in the Comprehensive Rules of 2014-09-25, the newest held before the ruling's date" in str(
         ruling_items_html(later[:1], "701.40"))
+
+
+def test_a_ruling_older_than_every_version_held_is_said_so() -> None:
+    """Linked to the oldest version held, a ruling older than it was told "the next version held
+    numbers this rule otherwise", which is not why its number is in doubt (the diff review)."""
+    ruling = {"id": 1, "oracle_id": None, "card": "Grim Haruspex", "published_at": "2014-09-20", "text": "Morph.",
+              "method": "keyword", "rule_number": "702.37", "version_id": "en-2022-02-18", "number_uncertain": 1,
+              "in_force_version_id": "en-2022-02-18", "status": "same"}
+    html = str(ruling_items_html([ruling], "702.37"))
+    assert "the ruling is older than every version held: whether this rule was 702.37 on its date is not known" in html
+    assert "next version held" not in html
+
+
+async def test_the_card_page_says_a_rule_was_reworded_since_the_ruling(snapshot_ds) -> None:
+    """2021's ruling that a modal double-faced card can't transform relied on 701.28 of 2020, which
+    only transforming double-faced cards could do; today's 701.27 lets any double-faced card
+    transform. The rule page said it was reworded since, the card page did not (the diff review)."""
+    html = (await snapshot_ds.client.get("/card/0a69c3dd-52a3-4ef6-b53f-b0780e0dc5f8")).text
+    assert ('reworded since: <a href="/rule/701.28?version=en-2020-11-20">701.28 as the ruling read it</a>') in html
