@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sqlite3
 import threading
 import weakref
@@ -202,13 +203,27 @@ def security_headers(app: Callable) -> Callable:
     return wrapped
 
 
-def as_client_error(exception: BaseException) -> None:
+def as_client_error(exception: BaseException, path: str = "") -> BaseException | None:
     """Datasette raises its own errors about a request's parameters ("Cannot sort table by
-    nope") with status 500; they are the client's mistake: 400, so monitoring sees no outage."""
+    nope") with status 500; they are the client's mistake: 400, so monitoring sees no outage.
+    A query missing a parameter is one too: a row of a table keyed by several columns asked by
+    fewer values (``/kb/ruling_sightings/1.json``, "You did not supply a value for binding
+    parameter :p1", a 500) is not there, 404; any other such query, 400. Returns the error to
+    answer with instead, when it is another one."""
+    import sqlite3
+
+    from datasette.utils.asgi import BadRequest, NotFound
     from datasette.views.base import DatasetteError
 
     if isinstance(exception, DatasetteError) and exception.status == 500:
         exception.status = 400
+    if isinstance(exception, sqlite3.ProgrammingError) and "did not supply a value for binding" in str(exception):
+        return NotFound("Record not found") if _ROW_PATH.match(path) else BadRequest(str(exception))
+    return None
+
+
+# /<database>/<table>/<primary key values>[.json]: a row's page.
+_ROW_PATH = re.compile(r"^/[^/]+/[^/]+/[^/]+$")
 
 
 def quiet_default_error_handler() -> None:

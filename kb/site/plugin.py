@@ -196,7 +196,11 @@ def handle_exception(datasette, request, exception):
     # Done here, not at import: importing datasette.handle_exception while this package is being
     # imported would load Datasette's plugins (this one among them) half-initialised.
     limits.quiet_default_error_handler()
-    limits.as_client_error(exception)
+    replaced = limits.as_client_error(exception, request.path)
+    if replaced is not None:
+        from datasette.handle_exception import handle_exception as render_error
+
+        return render_error(datasette, request, replaced)
     return None  # Datasette's own handler renders it
 
 

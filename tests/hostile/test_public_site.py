@@ -124,3 +124,14 @@ async def test_a_bad_search_is_an_error_without_a_traceback_in_the_log(ds, capfd
     logged = capfd.readouterr().err
     assert "Traceback" not in logged and "locals" not in logged
     assert len(logged) < 2000
+
+
+async def test_a_row_asked_by_too_few_key_values_is_not_found(ds) -> None:
+    """A table keyed by several columns asked for a row by fewer values answered 500 ("You did
+    not supply a value for binding parameter :p1", Datasette's own): monitoring saw an outage where
+    a client asked for nothing there (the SQL user's review). Now 404, as a row not there is."""
+    name = ds.get_database().name
+    for path in (f"/{name}/ruling_sightings/1.json", f"/{name}/card_names/x.json", f"/{name}/card_names/x"):
+        response = await ds.client.get(path)
+        assert response.status_code == 404, path
+    assert (await ds.client.get(f"/{name}/ruling_sightings/1.json")).json()["error"] == "Record not found"
