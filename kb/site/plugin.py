@@ -249,6 +249,8 @@ def register_routes():
         (r"^/translation/(?P<translation_id>\d+)$", views.translation_row),
         (r"^/changes\.atom$", views.changes_feed),
         (r"^/version/(?P<version_id>[a-z]{2,3}-[0-9a-z-]+?)(?P<json>\.json)?$", views.version),
+        # Any other id there is none of ours (before: Datasette's "Database not found").
+        (r"^/(?P<kind>card|version)/(?P<value>[^/]+?)(?P<json>\.json)?$", views.no_such_page),
     ]
 
 

@@ -266,6 +266,15 @@ async def version(datasette, request):
                                {"kind": kind})
 
 
+async def no_such_page(datasette, request):
+    """An Oracle id or a version id of no possible shape (``/card/not-a-uuid``, ``/version/xx``):
+    the site's 404 in its own words and shape, not Datasette's "Database not found" (the path
+    fell through to its database routes)."""
+    kind, value = request.url_vars["kind"], unquote(request.url_vars["value"])
+    message = f"No card with Oracle id {value}" if kind == "card" else f"No CR version {value}"
+    return await not_found(datasette, request, message, wants_json(request, request.url_vars.get("json")))
+
+
 async def glossary_entry(datasette, request):
     term = unquote(request.url_vars["term"])
     lang = request.args.get("lang", "en")

@@ -1784,3 +1784,13 @@ def test_a_versions_page_lists_the_notes_of_its_own_files_only(tmp_path: Path) -
     assert notes and not [note for note in notes if note["kind"] == "unofficial-copy" or note["file"]]
     korean = version_page(conn, "ko-2021-02-15")["reading_notes"]  # type: ignore[index]
     assert {note["file"] for note in korean} == {"2021-02-15-100.md"}
+
+
+async def test_an_id_of_no_possible_shape_is_the_sites_own_404(snapshot_ds) -> None:
+    """``/card/not-a-uuid.json`` and ``/version/xx.json`` fell through to Datasette's database
+    routes: "Database not found", in another error shape (the SQL user's review)."""
+    for path, error in [("/card/not-a-uuid.json", "No card with Oracle id not-a-uuid"),
+                        ("/version/xx.json", "No CR version xx")]:
+        response = await snapshot_ds.client.get(path)
+        assert (response.status_code, response.json()) == (404, {"ok": False, "error": error}), path
+    assert "Database not found" not in (await snapshot_ds.client.get("/card/not-a-uuid")).text
