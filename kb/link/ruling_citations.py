@@ -48,6 +48,12 @@ NOT_A_KEYWORD_AFTER = re.compile(r"\s+mana\s+(?:cost|value)\b", re.IGNORECASE)
 # A word of a kind of card's name (the CR's "transforming double-faced card", 712.2): a ruling on
 # such a card's mana value does not rely on the action that turns it over.
 CARD_KIND_WORDS = {"transforming": re.compile(r"\s+double-faced\b", re.IGNORECASE)}
+# "Double" is the keyword action where what is doubled is what 701.10 doubles: "doubling its power",
+# "if a creature's power is less than 0 when it's doubled" (a 2018 ruling paraphrasing 701.9c, unlinked).
+DOUBLED_WHAT = re.compile(
+    r"\s+(?:(?:that|its|their|the|a|each|this)\s+)?(?:creature['’]s\s+|player['’]s\s+)?"
+    r"(?:power|toughness|life total|damage|number of (?:[\w+/-]+ )?counters)\b", re.IGNORECASE)
+DOUBLED_ALONE = re.compile(r"(?:\bit['’]s|\bis|\bare|\bwas|\bwere|\bbe|\bbeen)\s+$", re.IGNORECASE)
 OPENING_QUOTES = "“\"‘'"
 CONTEXT_WORDS_BEFORE = 3
 
@@ -259,6 +265,9 @@ def _in_keyword_context(text: str, match: re.Match[str]) -> bool:
     if any(word.lower() in ABILITY_VERBS for word in words):
         return True
     if match.group(0).lower() == "protection" and PROTECTION_FROM.match(after):
+        return True
+    if match.group(0).lower().startswith("doubl") and (
+        DOUBLED_WHAT.match(after) or (match.group(0).lower() == "doubled" and DOUBLED_ALONE.search(before))):
         return True
     return bool(FOLLOWING_CONTEXT.match(after))
 

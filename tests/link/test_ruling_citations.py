@@ -52,6 +52,8 @@ EXPECTED_LINKS = [
     ('If a double-faced card is manifested, it will be', '2015-06-22', 'transform', '701.25', 'keyword', 'en-2014-09-25', 0.9),
     ("A modal double-faced card can't be transformed o", '2021-02-05', 'transformed', '701.27', 'keyword', 'en-2019-01-25', 0.9),
     ('If an effect instructs you to “double” a creatur', '2018-06-08', 'double', '701.9', 'keyword', 'en-2019-01-25', 0.56),
+    # Paraphrasing 701.9c ("when it's doubled"): unlinked before (the links review).
+    ('If a creature’s power is less than 0 when it’s d', '2018-06-08', 'doubled', '701.9', 'keyword', 'en-2019-01-25', 0.56),
     ('“Partner with [name]” represents two abilities. ', '2018-06-08', 'Partner', '702.123', 'keyword', 'en-2019-01-25', 0.56),
     ('The second ability represented by the “partner w', '2018-06-08', 'partner', '702.123', 'keyword', 'en-2019-01-25', 0.56),
     ('To have two commanders, both must have the partn', '2018-06-08', 'partner', '702.123', 'keyword', 'en-2019-01-25', 0.56),
@@ -155,6 +157,9 @@ def test_cited_numbers_come_first_with_full_confidence(index: KeywordIndex) -> N
         ("It has protection from red.", [("702.16", "protection")]),
         ("Each player may vote for a card.", []),
         ("Each player votes; “vote” is a keyword action.", [("701.32", "vote")]),
+        # "Double" where what is doubled is what the action doubles; not "double the number of cards".
+        ("Doubling its power and toughness gives it +X/+X.", [("701.9", "Doubling")]),
+        ("You draw double the number of cards.", []),
         ("You may cast it as though it had flash.", [("702.8", "flash")]),
         ("It costs less in a flash of insight.", []),
         ("It has a converted mana cost of 3.", []),
