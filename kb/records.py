@@ -176,6 +176,9 @@ class CardRecord:
     # The card's place among its document's cards, from 1, for a printing its source gives no id
     # (release notes): its printing is stored as ``document:<document id>:<place>``.
     place: int | None = None
+    # What the source prints beside the card's name (release notes: "플레인즈워커 덱 전용",
+    # Planeswalker Deck only; a promotional card).
+    note: str | None = None
 
 
 @dataclass

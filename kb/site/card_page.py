@@ -78,7 +78,7 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
             "printings": rows(
                 conn,
                 f"""select lang, printed_name, mana_cost, printed_type_line, printed_text, set_code, collector_number,
-                multiverse_id from printings where ({" or ".join("(document_id = ? and printed_name = ?)" for _ in recorded)})
+                multiverse_id, note from printings where ({" or ".join("(document_id = ? and printed_name = ?)" for _ in recorded)})
                 order by lang, multiverse_id""",
                 [value for row in recorded for value in (row["document_id"], row["name"])],
             ) if recorded else [],

@@ -215,6 +215,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "multiverse_id": "Gatherer multiverse id",
         "document_id": "The document it was read from",
         "mana_cost": "Mana cost as printed, in braces, kept where no card data holds the card's (a printing of no Oracle card yet: release notes); empty otherwise (cards.mana_cost)",
+        "note": "What the source prints beside the card's name: release notes say a card is only in a Planeswalker Deck, or a promotional card (\"플레인즈워커 덱 전용\", \"「买一盒」赠卡\")",
     },
     "ruling_records": {
         "document_id": "The document",

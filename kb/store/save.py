@@ -192,6 +192,7 @@ def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_
                     document_id,
                     # Only where no card row can hold it: the cost is the card's, not the printing's.
                     card.mana_cost if not card.oracle_id else None,
+                    card.note,
                 )
             )
     db.conn.executemany(
@@ -207,8 +208,8 @@ def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_
     )
     db.conn.executemany(
         "insert or replace into printings (id, oracle_id, lang, name, printed_name,"
-        " printed_type_line, printed_text, set_code, collector_number, multiverse_id, document_id, mana_cost)"
-        " values (?,?,?,?,?,?,?,?,?,?,?,?)",
+        " printed_type_line, printed_text, set_code, collector_number, multiverse_id, document_id, mana_cost, note)"
+        " values (?,?,?,?,?,?,?,?,?,?,?,?,?)",
         printing_rows,
     )
 

@@ -186,6 +186,7 @@ TABLES: dict[str, dict[str, Any]] = {
             "multiverse_id": int,
             "document_id": int,
             "mana_cost": str,
+            "note": str,
         },
         "pk": "id",
         "foreign_keys": [("oracle_id", "cards", "oracle_id"), ("document_id", "documents", "id")],

@@ -1743,6 +1743,11 @@ async def test_a_release_notes_card_shows_its_printed_text_and_no_other_cards(sn
         "select count(*) from printings where mana_cost is not null and oracle_id is not null").fetchone()[0] == 0
     assert snapshot_conn.execute(
         "select count(*) from printings where id like 'document:%' and mana_cost is not null").fetchone()[0] == 308
+    # What the notes print beside 23 names ("Planeswalker Deck only", a promotional card) was
+    # parsed and dropped (the release-notes review).
+    assert snapshot_conn.execute("select count(*) from printings where note is not null").fetchone()[0] == 23
+    ajani = (await snapshot_ds.client.get("/card.json?name=" + quote("영감을 주는 지도자, 아자니"))).json()
+    assert [p["note"] for p in ajani["printings"]] == ["플레인즈워커 덱 전용"]
 
 
 async def test_a_sighting_is_dated_as_its_page_prints_dates(snapshot_ds) -> None:

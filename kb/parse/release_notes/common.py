@@ -9,7 +9,7 @@ on the first line, then mana cost, type line, rules text) is followed by its rul
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kb.normalise.dates import parse_date
 from kb.normalise.lang import detect_lang
@@ -199,7 +199,7 @@ def build_rulings_document(blocks: list[Block], format_name: str, name: str,
             card_names.append(CardName(lang=lang, name=card_name, english_name=english_name))
             # Every card's printed text is kept (before: only with an English name, which neither real
             # file prints, and even then never stored: its printing had no id; a release-notes review).
-            cards.append(_card_record(lines, card_name, english_name, lang, card_count))
+            cards.append(replace(_card_record(lines, card_name, english_name, lang, card_count), note=note))
         elif block.kind == "point":
             if current is None:
                 issues.append(QualityIssue("ruling-without-card", f"{where}: {block.text[:60]!r}"))
