@@ -221,7 +221,11 @@ def m021_ruling_sightings_without_rowid(db: sqlite_utils.Database) -> None:
 
 @migrations()
 def m022_printings_mana_cost(db: sqlite_utils.Database) -> None:
-    """printings.mana_cost and printings.note on older databases: empty until the documents are
-    imported again."""
+    """printings.mana_cost on older databases: empty until the documents are imported again."""
     add_missing_column(db, "printings", "mana_cost", str)
+
+
+@migrations()
+def m023_printings_note(db: sqlite_utils.Database) -> None:
+    """printings.note on older databases: empty until the documents are imported again."""
     add_missing_column(db, "printings", "note", str)
