@@ -60,7 +60,10 @@ from kb.records import CRDocument, Rule
 
 # Pairing thresholds (SequenceMatcher ratio on word tokens).
 CHANGED_IN_PLACE = 0.5
-MOVED_WITH_PARENT = 0.5
+# An edited subrule keeps its letter under its moved rule when this alike: 0.5 left 2006's trample
+# damage assignment, 502.9b, unpaired with 2009's 702.17b (0.497: "If all those blocking creatures
+# are assigned lethal damage" became "Once all …"), and seven more of the 2009 renumbering.
+MOVED_WITH_PARENT = 0.45
 MOVED_ELSEWHERE = 0.6
 # A cross-reference that followed a move is strong evidence, but not for a rule rewritten beyond
 # recognition: the cited rule must still share this much with its old text.
@@ -553,6 +556,10 @@ def pairing_of(
     _pair_mutual_best_in_section(pairing)
     # A heading may only now have its subrules placed.
     _pair_headings_by_children(pairing)
+    # And a rule paired only now by likeness (2006's 420.5 "The state-based effects are", 2009's
+    # 704.5) takes its edited subrules along (420.5a "A player with 0 or less life loses the
+    # game" is 704.5a "If a player has 0 or less life, he or she loses the game").
+    _pair_children_of_moved_parents(pairing)
     _pair_left_in_place(pairing)
     _uncross_alike_pairs(pairing)
     return pairing

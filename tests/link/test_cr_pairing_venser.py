@@ -299,3 +299,24 @@ def test_merged_and_split_links_on_the_twelve() -> None:
         ("KLD-C16.json", "603.6d", "603.10a", True),
         ("KLD-C16.json", "603.6d", "603.10g", True),
     }
+
+
+def test_the_2009_renumbering_keeps_edited_subrules_of_moved_rules() -> None:
+    """2006→2009 renumbered most of the CR and reworded much of it. Edited subrules of a moved rule
+    keep their letter under it when as alike as 0.45 (0.5 left trample's damage assignment, 502.9b,
+    0.497 alike its 702.17b), and a rule paired only late by likeness takes its subrules along (420.5
+    → 704.5, then 420.5a "A player with 0 or less life loses the game" → 704.5a). Before, each of
+    these 13 was "removed" in 2009 and its successor "added" (a judge's review of the rule pages)."""
+    from kb.link.cr_pairing import pair_rules
+    from kb.parse.cr import txt as cr_txt
+
+    fixtures = Path(__file__).parent.parent / "fixtures" / "cr"
+    old, new = (cr_txt.parse(path.read_bytes(), path.name) for path in
+                (fixtures / "en-raw" / "2006-02-01.txt", fixtures / "en-raw-batch2" / "2009-10-01.txt"))
+    pairs = pair_rules(old, new)
+    assert {number: pairs[number] for number in (
+        "502.9b", "420.5a", "420.3", "409.1b", "419.8a", "200.9c", "104.3b", "207.2", "305.3", "310.5",
+        "410.10f", "416.1", "502.31b")} == {
+        "502.9b": "702.17b", "420.5a": "704.5a", "420.3": "704.3", "409.1b": "601.2b", "419.8a": "609.7a",
+        "200.9c": "109.2c", "104.3b": "107.4b", "207.2": "206.2", "305.3": "505.3", "310.5": "510.5",
+        "410.10f": "603.6f", "416.1": "609.1", "502.31b": "702.38b"}

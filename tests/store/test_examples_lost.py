@@ -38,8 +38,10 @@ def test_a_file_without_its_examples_is_named(tmp_path: Path) -> None:
     assert db.execute(
         "select count(*) from rule_examples join rules on rules.id = rule_id where version_id = 'en-2026-04-17'"
     ).fetchone() == (0,)
+    # All 214 (213 before edited subrules kept their letter under a moved rule at 0.45 alike: the
+    # last one, its examples cut, was no longer paired with its rule of 2026-01-16).
     expected = [
-        "en-2026-04-17: 213 of the 214 rules that print examples in en-2026-01-16 print none in it"
+        "en-2026-04-17: 214 of the 214 rules that print examples in en-2026-01-16 print none in it"
         " (101.2, 101.4, 106.5, 106.6, 106.7, 107.1b, 107.4e, 107.4f, …): its file may have lost its \"Example:\" paragraphs"
     ]
     assert issues(db_path) == expected
