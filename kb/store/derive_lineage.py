@@ -318,8 +318,25 @@ def lineage_links(conn: Connection, lineage: str) -> list[dict]:
             "kind": row["kind"], "label": LINK_LABELS[(row["kind"], side)], "new_version_id": row["new_version_id"],
             "number": row[f"{partner}_number"], "version": row[f"{partner}_version_id"],
             "current_number": row[f"{partner}_current"],
+            "reworded_since": _reworded_since(conn, row[f"{partner}_lineage_id"], row[f"{partner}_version_id"]),
         })
     return links
+
+
+def _reworded_since(conn: Connection, lineage: str | None, version_id: str | None) -> bool:
+    """Whether the partner of a merge or split reads otherwise today than in the version of the
+    link: 2015's commander-exile rule merged into 903.11, which is 903.9b today, but no longer
+    speaks of exile (a 2020 rule, 903.9a, took it): "now 903.9b" alone sent a judge there."""
+    if not lineage or not version_id:
+        return False
+    texts = [row[0] for row in conn.execute(
+        """select rules.text from rules join cr_versions on cr_versions.id = rules.version_id
+        where rules.lineage_id = ? and (rules.version_id = ? or rules.version_id = (
+            select id from cr_versions where lang = 'en' order by effective_date desc limit 1))
+        order by cr_versions.effective_date""",
+        [lineage, version_id],
+    )]
+    return len(texts) == 2 and " ".join(texts[0].split()) != " ".join(texts[1].split())
 
 
 def lineage_numbers(conn: Connection, version_id: str) -> dict[str, str]:

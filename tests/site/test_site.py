@@ -1807,3 +1807,11 @@ async def test_every_rule_citing_a_rule_is_listed(snapshot_ds) -> None:
     page = (await snapshot_ds.client.get("/rule/601.2f.json")).json()
     numbers = [ref["number"] for ref in page["cited_by"]]
     assert len(numbers) == 52 and {"702.188a", "707.12"} <= set(numbers)
+
+
+async def test_a_merge_target_reworded_since_is_said_so(snapshot_ds) -> None:
+    """2015's commander-exile rule 903.12 merged into 903.11, which is 903.9b today and no longer
+    speaks of exile (903.9a took it in 2020): "now 903.9b" alone sent a judge to a rule that does
+    not cover exile (a judge's review of the rule pages)."""
+    html = (await snapshot_ds.client.get("/rule/903.12?version=en-2015-03-27")).text
+    assert re.search(r"merged into <a[^>]*>903\.11</a> \(now <a[^>]*>903\.9b</a>, reworded since\)", html)
