@@ -23,11 +23,22 @@ def os_reason(error: BaseException) -> str:
             return "permission denied"
         return error.strerror or str(error)
     text = str(error)
-    if "full" in text:
+    problem = sqlite_write_problem(text)
+    if problem == "full":
         return f"disk full ({text})"
-    if "readonly" in text or "read-only" in text or "unable to open" in text:
+    if problem == "read-only" or "unable to open" in text:
         return f"cannot write the file: {text} (read-only folder?)"
     return text
+
+
+def sqlite_write_problem(text: str) -> str | None:
+    """What an SQLite error's words say kept it from writing: "full" (the disk), "read-only" (the
+    file or its folder), or None. (The raw store words its own: ``scraper`` imports nothing of kb.)"""
+    if "full" in text:
+        return "full"
+    if "readonly" in text or "read-only" in text:
+        return "read-only"
+    return None
 
 
 def copy_database(source_path: Path, target_path: Path) -> None:

@@ -46,10 +46,13 @@ def error_line(error: BaseException) -> str:
     if isinstance(error, MemoryError):
         return "out of memory"
     if isinstance(error, sqlite3.Error):
+        from kb.build.files import sqlite_write_problem
+
         text = str(error)
-        if "full" in text:
+        problem = sqlite_write_problem(text)
+        if problem == "full":
             return f"disk full while writing the database ({text})"
-        if "readonly" in text or "read-only" in text:
+        if problem == "read-only":
             return f"the database or its folder is read-only ({text})"
         return f"database error: {text}"
     text = " ".join(str(error).split())
