@@ -155,17 +155,9 @@ def _chinese_converter(config: str) -> OpenCC:
     return OpenCC(config)
 
 
-# Japanese forms of characters that Chinese writes otherwise in either script (撃: 击, 擊; 変: 变,
-# 變): OpenCC's list of Japanese variants (JPVariants.txt), less those that are also Chinese
-# characters of their own (予, 欠, 疏, 醋, 呪, 痺, 鼈: found in the Chinese CR and printings, or in
-# any Chinese dictionary).
-JAPANESE_FORMS = frozenset(
-    "両乗亀亜仏仮伝価倹児円処剣剤剰労効勅勧勲単厳収呉唖営噛団囲図圏圧塁塩増壊壌壱売変奨嬢実寛対専巌巣巻帯帰"
-    "庁広廃弁弐弾従徳徴応恵悩悪懐戦戸戻払抜択拝拠拡挙挿捜掲掻揺摂撃撹斉斎晩暁暦曁曽栄桜桝桟検楡楽様権歓歩歯"
-    "歳歴毎気汚沢浄浜涙渇済渉渋渓満溌滝瀬焔焼犠猟獣畳痩発皐県砕稲穂穏穣竃竜粋粛粧糸経絵継続総縁縄縦繊繋繍缶"
-    "聡聴脳臓舎舗茘荘蔵薫薬蛍蝋覇覚覧観訳読譲豊賛転軽輌辺逓遅郷酔醗醤醸釈鉄鉱銭鋳錬関闘陥険隠雑霊頼顕駅駆騒"
-    "験髄髪鴎鶏鹸黒黙齢"
-)
+# Characters of Chinese's own among OpenCC's Japanese variants (found in the Chinese CR and
+# printings, or in any Chinese dictionary): no sign of Japanese.
+CHINESE_TOO = frozenset("予欠疏醋呪痺鼈")
 KANA_CHAR = re.compile(r"[\u3040-\u30ff]")
 
 
@@ -174,18 +166,19 @@ def looks_japanese(text: str) -> bool:
     character (先制攻撃's 撃), or characters of both Chinese scripts at once (装備: Simplified 装 with
     Traditional 備, as Japanese writes them). Read as Chinese, such a text found Chinese false
     friends: 先制 (Initiative) in 先制攻撃 (First strike), 装备 (Equipment) for 装備 (Equip)."""
-    if KANA_CHAR.search(text) or any(char in JAPANESE_FORMS for char in text):
+    simplified_only, traditional_only, japanese_forms = _one_script_characters()
+    if KANA_CHAR.search(text) or any(char in japanese_forms for char in text):
         return True
-    simplified_only, traditional_only = _one_script_characters()
     return any(char in simplified_only for char in text) and any(char in traditional_only for char in text)
 
 
 @cache
-def _one_script_characters() -> tuple[frozenset[str], frozenset[str]]:
-    """Characters only Simplified Chinese writes (装: 裝 in Traditional) and only Traditional
-    writes (備: 备), from OpenCC's character tables; a form Taiwan's or Hong Kong's standard writes
-    (群, 秘, 台, 占, which OpenCC's Traditional writes 羣, 祕, 臺, 佔) is no Simplified-only one.
-    (Asked of its converters, a Taiwan name such as 群魔亂鬥 read as mixed: as Japanese.)"""
+def _one_script_characters() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """Characters only Simplified Chinese writes (装: 裝 in Traditional), only Traditional writes
+    (備: 备), and only Japanese (撃: 击, 擊; 変: 变, 變), from OpenCC's character tables; a form
+    Taiwan's or Hong Kong's standard writes (群, 秘, 台, 占, which OpenCC's Traditional writes 羣, 祕,
+    臺, 佔) is no Simplified-only one. (Asked of its converters, a Taiwan name such as 群魔亂鬥 read
+    as mixed: as Japanese.)"""
     folder = Path(opencc.__file__).parent / "dictionary"
 
     def table(name: str) -> dict[str, list[str]]:
@@ -198,7 +191,11 @@ def _one_script_characters() -> tuple[frozenset[str], frozenset[str]]:
                                 if char not in forms and char not in to_simplified and char not in regional)
     traditional_only = frozenset(char for char, forms in to_simplified.items()
                                  if char not in forms and char not in to_traditional)
-    return simplified_only, traditional_only
+    chinese = {*to_traditional, *to_simplified, *(form for table_ in (to_traditional, to_simplified)
+                                                   for forms in table_.values() for form in forms)}
+    japanese = frozenset(form for forms in table("JPVariants.txt").values() for form in forms
+                         if form not in chinese and form not in CHINESE_TOO)
+    return simplified_only, traditional_only, japanese
 
 
 def in_other_chinese_script(text: str) -> list[str]:
