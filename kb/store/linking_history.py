@@ -22,8 +22,8 @@ from kb.store.derive_history import english_versions, save_ruling_rules, stored_
 def version_outline(db: sqlite_utils.Database, version_id: str) -> CRDocument:
     """A stored version as the keyword index reads it (``KeywordIndex.from_versions``): its
     sections, and the rules of the keyword sections (701 and 702; 502 before 2009) with their titles and texts (a
-    keyword heading may be printed as text), and its glossary (a term a later version made a keyword may be
-    defined by another rule of it); no other rules, examples or references."""
+    keyword heading may be printed as text), and its glossary entries that point to a rule (a term a later
+    version made a keyword may be defined by another rule of it); no other rules, examples or references."""
     version = db.table("cr_versions").get(version_id)
     titles = list(KEYWORD_SECTION_TITLES)
     rules = [
@@ -43,8 +43,10 @@ def version_outline(db: sqlite_utils.Database, version_id: str) -> CRDocument:
         title=version["title"],
         intro="",
         rules=rules,
+        # Only entries that point to a rule ("See rule 700.4."): the others define no term elsewhere.
         glossary=[GlossaryEntry(term=term, text=text or "") for term, text in db.conn.execute(
-            "select term, text from glossary where version_id = ? order by position", [version_id])],
+            "select term, text from glossary where version_id = ? and text like '%See rule%' order by position",
+            [version_id])],
         method=version["method"],
         extra=json.loads(version["extra"]) if version["extra"] else {},
     )
