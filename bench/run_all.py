@@ -29,6 +29,8 @@ BENCHMARKS = [
     # The whole knowledge base at real size (1M rulings, 500k printings): the longest by far;
     # kept in WORKDIR for the site's search and pages measured on it next.
     ["bench.full_scale", "--scale", "1", "--workdir", WORKDIR],
+    # How near a fresh import could come to the raw baseline: the contract's ruling tables alone.
+    ["bench.import_floor", "--scale", "1", "--repeat", "1"],
     ["bench.search_scale", "--db", f"{WORKDIR}/kb.db"],
     # The same with one server process per core.
     ["bench.search_scale", "--db", f"{WORKDIR}/kb.db", "--workers", "2"],
