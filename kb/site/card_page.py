@@ -15,6 +15,7 @@ from kb.site.search import (
     rows,
     table_has_rows,
 )
+from kb.site.search_text import compact, fold
 from kb.store import derive_lineage
 
 CARD_PAGE_RULINGS_LIMIT = 500
@@ -94,6 +95,34 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
     page["issues"] = card_issues(conn, detailed, str(page["title"]))
     page["documents"] = documents_of(detailed)
     return page
+
+
+def read_in(page: dict[str, Any], query: str | None, lang: str | None) -> dict[str, Any] | None:
+    """The language a reader came to the card in, with the card's name and printed wordings in it,
+    to stand beside the English Oracle text: ``lang`` as asked (``?lang=de``), else the language
+    of the card's name that was searched (``?q=Gesandter der Sultai``: the search's redirect keeps
+    the query). A judge in Berlin who searched a German name otherwise met the English card, its
+    German text after every ruling. None for English, or a language the card has no name or
+    printing in."""
+    names: list[dict[str, Any]] = page["names"]
+    printed: list[dict[str, Any]] = page.get("printed") or []
+    known = {name["lang"] for name in names} | {language["lang"] for language in printed}
+    if lang not in known and query:
+        lang = next((name["lang"] for name in names if _names_card(query, name["name"])), None)
+    if not lang or lang == "en" or lang not in known:
+        return None
+    return {
+        "lang": lang,
+        "names": [name["name"] for name in names if name["lang"] == lang],
+        "wordings": next((language["wordings"] for language in printed if language["lang"] == lang), []),
+    }
+
+
+def _names_card(query: str, name: str) -> bool:
+    """Whether ``query`` is ``name`` or one of its faces, spacing, case and punctuation aside (as
+    ``kb.site.card_lookup`` finds a card by it)."""
+    wanted, letters = fold(query), compact(query)
+    return any(fold(part) == wanted or compact(part) == letters for part in (name, *name.split(" // ")))
 
 
 def title_language(title: str, names: list[dict[str, Any]]) -> str | None:

@@ -161,7 +161,9 @@ async def search_page(datasette, request):
 async def card_by_id(datasette, request):
     oracle_id, json = request.url_vars["oracle_id"], request.url_vars.get("json")
     page = await run(datasette, card_page.card_page, oracle_id.lower())
-    return await page_response(datasette, request, page, json, f"No card with Oracle id {oracle_id}", "kb_card.html")
+    reading = card_page.read_in(page, request.args.get("q"), request.args.get("lang")) if page else None
+    return await page_response(datasette, request, page, json, f"No card with Oracle id {oracle_id}", "kb_card.html",
+                               {"reading": reading})
 
 
 async def card_by_name(datasette, request):

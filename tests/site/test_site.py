@@ -331,6 +331,34 @@ async def test_a_card_page_lists_its_printings_language_by_language(snapshot_ds)
     assert section.count('class="kb-printed-face"') == 20  # ten languages, two faces each
 
 
+SULTAI_EMISSARY = "0274f286-46a1-4028-878a-88c2146a895c"
+
+
+async def test_a_card_searched_by_its_local_name_shows_that_languages_printing_first(snapshot_ds) -> None:
+    """A judge in Berlin searching "Gesandter der Sultai" landed on the English page, the German
+    text after all 13 rulings. The searched language's printing now stands under the Oracle text
+    (the real MTGJSON foreign data of UGIN #85)."""
+    response = await snapshot_ds.client.get("/search?q=" + quote("gesandter der sultai"))
+    assert response.headers["location"] == f"/card/{SULTAI_EMISSARY}?q=" + quote("gesandter der sultai")
+    html = (await snapshot_ds.client.get(response.headers["location"])).text
+    reading = html.split('<section class="kb-read-in"', 1)[1].split("</section>", 1)[0]
+    assert 'In German: <span lang="de">Gesandter der Sultai</span>' in reading
+    assert '<div class="kb-oracle kb-printed-wording" lang="de">' in reading
+    assert "Wenn der Gesandte der Sultai stirbt, manifestiere die oberste Karte" in reading
+    assert html.index('class="kb-read-in"') < html.index('class="kb-rulings"')
+    # Punctuation and spacing aside, as the lookup finds the card; ?lang= asks for it directly.
+    japanese = (await snapshot_ds.client.get(f"/card/{SULTAI_EMISSARY}?q=" + quote("スゥルタイ の 使者"))).text
+    assert 'In Japanese: <span lang="ja">スゥルタイの使者</span>' in japanese
+    korean = (await snapshot_ds.client.get(f"/card/{SULTAI_EMISSARY}?lang=ko")).text
+    assert 'In Korean: <span lang="ko">술타이 사절</span>' in korean
+    # The other names lead to their languages.
+    assert f'<a href="/card/{SULTAI_EMISSARY}?lang=de#read-in">Gesandter der Sultai</a>' in korean
+    # English, a language the card was never printed in, or an English query: the page as it was.
+    for url in (f"/card/{SULTAI_EMISSARY}?lang=en", f"/card/{SULTAI_EMISSARY}?lang=xx",
+                f"/card/{SULTAI_EMISSARY}?q=" + quote("Sultai Emissary"), f"/card/{SULTAI_EMISSARY}"):
+        assert 'class="kb-read-in"' not in (await snapshot_ds.client.get(url)).text, url
+
+
 def test_a_printing_is_shown_face_by_face_only_where_every_field_holds_every_face() -> None:
     from kb.site.card_printings import printed_faces
 
