@@ -53,6 +53,7 @@ from kb.site.search_fulltext import (
 from kb.site.search_hit import GROUP_TITLES, Hit, SearchResults
 from kb.site.search_keywords import (
     NAMED_IN_QUERY,
+    WITHIN_A_KEYWORD,
     keyword_suggestions,
     keyword_words,
     keywords_by_term,
@@ -385,7 +386,7 @@ def best_hit(
         return None if another_meaning(groups["keywords"], by_title) else exact_keywords[0]
     # "Trampelschaden" (a word of "verursacht Trampelschaden"), "arrollar": one keyword, no card;
     # unless the query is a section's title: "异能" is 113 Abilities, not Cycling ("循环（异能）").
-    named = [hit for hit in groups["keywords"] if hit.detail != NAMED_IN_QUERY]
+    named = [hit for hit in groups["keywords"] if hit.detail not in (NAMED_IN_QUERY, WITHIN_A_KEYWORD)]
     titled = bool(groups["rules"]) and groups["rules"][0].title.partition(" ")[0] in by_title
     if not groups["cards"] and len({hit.url.split("#")[0] for hit in named}) == 1 and not titled:
         return named[0]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import sqlite3
 from collections import OrderedDict, defaultdict
 from typing import Any
@@ -120,12 +121,16 @@ def _shared_terms(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
         first = merged[key]
         first["also_langs"].append(row["lang"])
         first["also_printings"] = [*first.get("also_printings", []), row.get("printings") or 0]
+        first["also_statuses"] = [*first.get("also_statuses", []), row.get("status")]
         first["sources"] = json.dumps(sorted(set(json.loads(first.get("sources") or "[]"))
                                              | set(json.loads(row.get("sources") or "[]"))))
     return list(merged.values())
 
 
 NAMED_IN_QUERY = "keyword named in the query"
+# A CJK query found inside a longer term: listed, never landed on (攻击, Attack, is inside
+# 侧面攻击, Flanking: the search landed on Flanking).
+WITHIN_A_KEYWORD = "part of a keyword"
 # A keyword is named by at most three words ("double strike", "split second", "will of the council"
 # is an ability word, not a keyword).
 KEYWORD_WORDS_AT_MOST = 3
@@ -142,6 +147,7 @@ def keywords_named_within(conn: sqlite3.Connection, query: str) -> list[Hit]:
     words = list("".join(query.split())) if cjk else WORD.findall(query)
     if len(words) < 2:
         return []
+    inside_words = hangul_inside_words(query) if cjk else set()
     by_key = keyword_terms_by_key(conn)
     english = english_keywords_by_key(conn)
     current = newest_english_version(conn)
@@ -151,6 +157,8 @@ def keywords_named_within(conn: sqlite3.Connection, query: str) -> list[Hit]:
     longest = CJK_KEYWORD_CHARACTERS_AT_MOST if cjk else KEYWORD_WORDS_AT_MOST
     for size in range(min(longest, len(words)), 1 if cjk else 0, -1):
         for start in range(len(words) - size + 1):
+            if start in inside_words:
+                continue
             span = set(range(start, start + size))
             key = fold(("" if cjk else " ").join(words[start:start + size]))
             row = by_key.get(key)
@@ -164,6 +172,24 @@ def keywords_named_within(conn: sqlite3.Connection, query: str) -> list[Hit]:
     named.sort(key=lambda pair: pair[0])
     return [Hit("keyword", f"{row['rule_number']} {row['en_term']}", rule_url(row["rule_number"]),
                 html.escape(row["en_term"]), "en", NAMED_IN_QUERY) for _, row in named]
+
+
+HANGUL_SYLLABLE = re.compile(r"[\uac00-\ud7a3]")
+
+
+def hangul_inside_words(query: str) -> set[int]:
+    """The places (counted without spaces, as ``keywords_named_within`` counts characters) of the
+    Hangul syllables that do not begin a word. Korean is written in words, spaces between them: a
+    keyword begins a word, its particles follow ("변이를"), but it is not named by the syllables
+    inside another word (돌연변이화, Mutate, is not 변이, Morph; nor is 답변이, "an answer")."""
+    inside: set[int] = set()
+    place = 0
+    for word in query.split():
+        for offset, character in enumerate(word):
+            if offset and HANGUL_SYLLABLE.match(character) and HANGUL_SYLLABLE.match(word[offset - 1]):
+                inside.add(place + offset)
+        place += len(word)
+    return inside
 
 
 _KEYWORD_TERMS_BY_KEY: OrderedDict[tuple, dict[str, dict[str, Any]]] = OrderedDict()
@@ -206,6 +232,9 @@ def keyword_hit(row: dict[str, Any], how: str) -> Hit:
         evidence.append(f"printed on {first} card{'s' if first != 1 else ''}" + (
             "" if not row.get("also_langs") else f" in {LANG_WORDS.get(first_lang, first_lang)}"
             + "".join(f", {count} in {LANG_WORDS.get(lang, lang)}" for lang, count in counts[1:])))
+        # As the rule and glossary pages say it: one card's printing is not yet a translation.
+        if all(status == "single printing" for status in [row.get("status"), *row.get("also_statuses", [])]):
+            evidence[-1] += ": one each, unconfirmed" if row.get("also_langs") else " only: unconfirmed"
     if from_cr:
         evidence.append("in the translated rules")
     languages = ", ".join(LANG_WORDS.get(lang, lang) for lang in [row["lang"], *row.get("also_langs", [])])
@@ -215,8 +244,9 @@ def keyword_hit(row: dict[str, Any], how: str) -> Hit:
         + (f" <span class=\"kb-evidence\">({html.escape(', '.join(evidence))})</span>" if evidence else "")
     )
     anchor = f"lang-{row['lang']}" if from_cr and row["lang"] != "en" else ""
+    detail = {"exact": "exact keyword", "part": WITHIN_A_KEYWORD}.get(how, "keyword")
     return Hit("keyword", f"{row['rule_number']} {row['en_term']}", rule_url(row["rule_number"], anchor=anchor),
-               snippet, row["lang"], ("exact " if how == "exact" else "") + "keyword")
+               snippet, row["lang"], detail)
 
 
 # (position, compact key, row) of each term, by the key's length.

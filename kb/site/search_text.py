@@ -209,8 +209,13 @@ def letters_apart(left: str, right: str) -> int:
 
 def allowed_slips(query_key: str) -> int:
     """How many edits a plausible misspelling of ``query_key`` may be away: one per four
-    characters; CJK words are short, so one in two."""
-    return max(1, len(query_key) // (2 if has_cjk(query_key) else 4))
+    characters, and one at least for a word of letters. A CJK word of two or three characters
+    allows none: each character is a word of its own, and one changed is another word, not a
+    slip (one in two offered Graft for 接死, Deathtouch; Morph for 変身, Transform; First
+    Strike for 速攻, Haste: a keyword review against the real Japanese printings)."""
+    if has_cjk(query_key):
+        return len(query_key) // 4
+    return max(1, len(query_key) // 4)
 
 
 def close_enough(query_key: str, candidate_key: str, allowed: int | None = None) -> int | None:

@@ -134,7 +134,7 @@ def test_a_term_two_languages_print_names_both(snapshot_conn: sqlite3.Connection
     hits = search(snapshot_conn, "Equipar").groups["keywords"]
     assert [(hit.title, hit.snippet) for hit in hits] == [(
         "702.6 Equip", '<span lang="es">Equipar</span> <span class="lang">Spanish, Portuguese</span> → Equip'
-        ' <span class="kb-evidence">(printed on 1 card in Spanish, 1 in Portuguese)</span>')]
+        ' <span class="kb-evidence">(printed on 1 card in Spanish, 1 in Portuguese: one each, unconfirmed)</span>')]
 
 
 def test_keywords_mtgjson_prints_on_glued_lines_reach_their_rules(snapshot_conn: sqlite3.Connection) -> None:
@@ -238,13 +238,42 @@ def test_ugins_construct_without_its_apostrophe(snapshot_conn: sqlite3.Connectio
     [
         ("conspier", "Conspire", "/rule/702.78"),
         ("Tódliches Komplot", "Tödliches Komplott", "/card?name=T%C3%B6dliches%20Komplott"),
-        ("飞形", "飞行 (Flying)", "/rule/702.9"),
+        ("侧面功击", "侧面攻击 (Flanking)", "/rule/702.25"),
     ],
 )
 def test_did_you_mean_in_every_script(snapshot_conn: sqlite3.Connection, query: str, suggested: str, url: str) -> None:
     results = search(snapshot_conn, query)
     assert results.best is None
     assert (results.suggestions[0].title, results.suggestions[0].url) == (suggested, url)
+
+
+@pytest.mark.parametrize(
+    "query",
+    # Real Japanese and Korean keywords (MTGJSON's UGIN printings, Scryfall's Jace) the dictionary
+    # does not hold, each one character from another keyword's term: offered Graft, Morph, Morph,
+    # First Strike, Fabricate, Foretell, Cast, Unearth (the keyword review). A CJK word of two or
+    # three characters is a word, not a slip away from its neighbour.
+    ["接死", "変身", "변신", "速攻", "装備", "予示", "追放", "破壊", "飞形"],
+)
+def test_a_short_cjk_word_is_never_offered_the_keyword_one_character_away(snapshot_conn: sqlite3.Connection, query: str) -> None:
+    assert search(snapshot_conn, query).suggestions == []
+
+
+def test_a_korean_keyword_is_not_read_inside_another_word(snapshot_conn: sqlite3.Connection) -> None:
+    """돌연변이화 is Mutate (the snapshot's Korean CR 115.1e); it holds 변이, Morph, inside it: the
+    search listed Morph as a keyword the query names. A keyword begins a Korean word; its
+    particles may follow."""
+    mutate = search(snapshot_conn, "돌연변이화")
+    assert [hit.title for hit in mutate.groups["keywords"]] == []
+    assert [hit.title for hit in search(snapshot_conn, "답변이 포함되어").groups["keywords"]] == []
+    assert [hit.title for hit in search(snapshot_conn, "변이를 가진 생물").groups["keywords"]] == ["702.37 Morph"]
+
+
+def test_a_chinese_word_inside_a_keyword_is_listed_but_not_landed_on(snapshot_conn: sqlite3.Connection) -> None:
+    """攻击 is Attack (the translators' glossary); 侧面攻击 is Flanking. The search landed on Flanking."""
+    results = search(snapshot_conn, "攻击")
+    assert (results.best.title, results.best.detail) == ("攻击", "glossary term")
+    assert [(hit.title, hit.detail) for hit in results.groups["keywords"]] == [("702.25 Flanking", "part of a keyword")]
 
 
 def test_no_suggestions_when_the_query_names_something(snapshot_conn: sqlite3.Connection) -> None:
