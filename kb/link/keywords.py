@@ -107,7 +107,8 @@ NOT_A_TERM = re.compile(r"[{}\d—–:：]")
 MAX_TERM_CHARS = 40
 # A keyword and a cost in words after a dash ("Morph—Reveal a white card in your hand"): the printed
 # term is what comes before the printed dash ("Mue — Révélez…", "Metamorfosis—Muestra…").
-DASHES = "—–―"
+# Chinese printings set a cost in words off with a wave dash ("变身～从你手上展示一张白色牌").
+DASHES = "—–―～"
 WITH_DASH_COST = re.compile(rf"^(?P<keyword>[^{DASHES}]*?\S)\s*[{DASHES}]\s*\S")
 DASH_COST = "—"  # the parameter english_keywords gives a keyword with a cost in words
 
@@ -208,6 +209,55 @@ def mine_printing(
             if keywords is None:
                 continue
             found.extend(_line_keywords(printed_line, keywords, lang, printing_id, source) or [])
+    return found
+
+
+# What ends a sentence or separates items: never inside a keyword term.
+NOT_IN_A_TERM = re.compile(r"[.。．!?！？,;，、；()（）]")
+
+
+def mine_glued_first_line(
+    printing_id: str,
+    lang: str,
+    printed_text: str | None,
+    oracle_text: str | None,
+    titles: dict[str, tuple[str, str]],
+    known: dict[tuple[str, str], str],
+    source: str,
+) -> list[PrintedKeyword]:
+    """A first keyword line glued to the next in a printed face that lost its line breaks, found
+    through the next line's keyword whose term in this language is agreed elsewhere (``known``:
+    (language, English keyword) -> term): "接死変異 ― あなたの…" of "Deathtouch\nMorph—Reveal a black
+    card…", 変異 being agreed as Morph, gives 接死 for Deathtouch. Only where the Oracle face's first
+    line is one bare keyword and its second one keyword with a parameter that the printed face
+    carries right after the known term (the same cost, number or dash: where the glued line ends
+    is then plain); a face that ``restored_lines`` reads as its lines is ``mine_printing``'s."""
+    if not printed_text or not oracle_text or lang == "en":
+        return []
+    found = []
+    for printed, oracle in face_pairs(printed_text, oracle_text):
+        printed = printed.strip()
+        oracle_lines = [line for line in oracle.splitlines() if line.strip()]
+        if "\n" in printed or len(oracle_lines) < 2 or restored_lines(printed, len(oracle_lines), oracle_lines) is not None:
+            continue
+        first, second = english_keywords(oracle_lines[0], titles), english_keywords(oracle_lines[1], titles)
+        if not first or not second or len(first) != 1 or len(second) != 1 or first[0][2] or not second[0][2]:
+            continue
+        (en_term, rule_number, _none), (next_term, _number, parameter) = first[0], second[0]
+        glued = known.get((lang, next_term))
+        at = printed.find(glued) if glued else -1
+        if not glued or at <= 0:
+            continue
+        term, rest = printed[:at].strip(), printed[at + len(glued):].lstrip()
+        if parameter == DASH_COST:
+            carried = rest[:1] in DASHES
+        elif parameter.isdigit():
+            number = re.match(r"\d+", rest)  # in any digits ("移植２")
+            carried = number is not None and int(number.group()) == int(parameter)
+        else:
+            carried = rest.startswith(parameter)
+        if carried and term and len(term) <= MAX_TERM_CHARS and not NOT_A_TERM.search(term) and not NOT_IN_A_TERM.search(term):
+            found.append(PrintedKeyword(lang, term, en_term, rule_number, printing_id, source))
     return found
 
 
@@ -314,6 +364,16 @@ def agree(
 
 def _term_key(text: str) -> str:
     return " ".join(text.casefold().split())
+
+
+def terms_known(entries: list[KeywordEntry]) -> dict[tuple[str, str], str]:
+    """(language, English keyword) -> its one agreed term in that language (a keyword two agreed
+    terms print, "Initiative" and "Première frappe", has none here)."""
+    terms: dict[tuple[str, str], set[str]] = {}
+    for entry in entries:
+        if entry.status == "agreed":
+            terms.setdefault((entry.lang, entry.en_term), set()).add(entry.term)
+    return {key: next(iter(found)) for key, found in terms.items() if len(found) == 1}
 
 
 def known_terms(entries: list[KeywordEntry]) -> dict[tuple[str, str], tuple[str, str]]:

@@ -19,8 +19,10 @@ from kb.link.keywords import (
     agree,
     glossary_keyword_term,
     known_terms,
+    mine_glued_first_line,
     mine_printing,
     mine_siblings,
+    terms_known,
 )
 from kb.normalise.names import name_key
 from kb.store.schema import stable_id
@@ -126,6 +128,34 @@ def unidentified_observations(
     return found
 
 
+def glued_observations(
+    db: sqlite_utils.Database, titles: dict[str, tuple[str, str]], known: dict[tuple[str, str], str]
+) -> list[PrintedKeyword]:
+    """First keyword lines glued to the next in printings whose text lost its line breaks
+    (MTGJSON's Japanese and Korean texts: "接死変異 ― …"), read through the agreed term of the
+    keyword after them (``mine_glued_first_line``). Only single-line texts are read, each text once."""
+    if not known:
+        return []
+    found: list[PrintedKeyword] = []
+    mined: dict[tuple[str, str, str], list[tuple[str, str, str]]] = {}
+    for printing_id, lang, printed, oracle, source in db.execute(
+        """select printings.id, printings.lang, printings.printed_text, cards.oracle_text, documents.source_id
+        from printings join cards on cards.oracle_id = printings.oracle_id
+        left join documents on documents.id = printings.document_id
+        where printings.lang != 'en' and instr(printings.printed_text, char(10)) = 0
+            and instr(cards.oracle_text, char(10)) > 0"""
+    ):
+        text = (lang, printed, oracle)
+        if text not in mined:
+            if len(mined) >= MINED_TEXTS_HELD:
+                mined.clear()
+            mined[text] = [(seen.term, seen.en_term, seen.rule_number)
+                           for seen in mine_glued_first_line("", lang, printed, oracle, titles, known, "")]
+        found.extend(PrintedKeyword(lang, term, en_term, number, printing_id, source or "unknown")
+                     for term, en_term, number in mined[text])
+    return found
+
+
 def cr_translations(db: sqlite_utils.Database, titles: dict[str, tuple[str, str]]) -> list[Keyword]:
     """Pairs from translated CRs: rule titles (``keywords``) and glossary terms of keywords.
 
@@ -172,7 +202,7 @@ def derive_keyword_dictionary(db: sqlite_utils.Database) -> int:
         return 0
     seen, translations = observations(db, titles), cr_translations(db, titles)
     entries = agree(seen, translations)
-    more = unidentified_observations(db, titles, known_terms(entries))
+    more = unidentified_observations(db, titles, known_terms(entries)) + glued_observations(db, titles, terms_known(entries))
     if more:
         entries = agree(seen + more, translations)
     db.conn.executemany(

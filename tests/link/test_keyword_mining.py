@@ -11,8 +11,10 @@ from kb.link.keywords import (
     agree,
     keyword_items,
     known_terms,
+    mine_glued_first_line,
     mine_printing,
     mine_siblings,
+    terms_known,
 )
 from kb.parse.rulings import gatherer_old, mtgjson
 
@@ -122,6 +124,48 @@ def test_every_keyword_the_real_mtgjson_file_prints_in_other_languages() -> None
         ("ru", "Полет", "Flying", "702.9"), ("ru", "Смертельное касание", "Deathtouch", "702.2"),
         ("ru", "Снарядить", "Equip", "702.6"),
         ("zhs", "变身", "Morph", "702.37"), ("zht", "變身", "Morph", "702.37"),
+    ]
+
+
+def test_a_first_keyword_line_glued_to_the_next_is_read_through_the_next_ones_agreed_term() -> None:
+    """MTGJSON's Japanese, Korean and Chinese texts of UGIN lost their line breaks: "接死変異 ― …"
+    is Ruthless Ripper's "Deathtouch" glued to "Morph—Reveal…". Where the next line's term is
+    agreed elsewhere (変異 = Morph on three cards) and the printed face carries that keyword's own
+    parameter right after it (a dash, the same cost), what precedes it is the first keyword's term.
+    Each term is a keyword the card's own ``keywords`` list names (the reviewer's answer key:
+    MTGJSON's foreignData against its English text)."""
+    document = mtgjson.parse(UGIN.read_bytes(), "UGIN")
+    english = {card.oracle_id: card for card in document.cards if card.lang == "en"}
+    agreed = mine_printing_everywhere(document, english)
+    known = terms_known(agree(agreed))
+    assert {key: term for key, term in known.items() if key[0] in ("ja", "ko", "zhs", "zht")} == {
+        ("ja", "Morph"): "変異", ("ko", "Morph"): "변이", ("zhs", "Morph"): "变身", ("zht", "Morph"): "變身",
+    }
+    glued = sorted(
+        (seen.printing_id, seen.lang, seen.term, seen.en_term) for card in document.cards if card.lang != "en"
+        for seen in mine_glued_first_line(card.name, card.lang, card.printed_text,
+                                          english[card.oracle_id].oracle_text, MTGJSON_TITLES, known, "mtgjson")
+    )
+    assert glued == [
+        # Korean Ainok Tracker prints its morph cost {4}{B} (the card's is {4}{R}): not read.
+        ("Ainok Tracker", "ja", "先制攻撃", "First Strike"), ("Ainok Tracker", "zhs", "先攻", "First Strike"),
+        ("Ainok Tracker", "zht", "先攻", "First Strike"),
+        ("Ruthless Ripper", "ja", "接死", "Deathtouch"), ("Ruthless Ripper", "ko", "치명타", "Deathtouch"),
+        ("Ruthless Ripper", "zhs", "死触", "Deathtouch"), ("Ruthless Ripper", "zht", "死觸", "Deathtouch"),
+        ("Watcher of the Roost", "ja", "飛行", "Flying"), ("Watcher of the Roost", "ko", "비행", "Flying"),
+        ("Watcher of the Roost", "zhs", "飞行", "Flying"), ("Watcher of the Roost", "zht", "飛行", "Flying"),
+    ]
+    # A face read as its lines, an English printing, a term that is not the next line's: nothing.
+    assert mine_glued_first_line("p", "ja", "接死変異 ― 黒", "Deathtouch\nMorph—Reveal", MTGJSON_TITLES, {}, "") == []
+    assert mine_glued_first_line("p", "ja", "接死変異{3}", "Deathtouch\nMorph {4}", MTGJSON_TITLES, known, "") == []
+    assert mine_glued_first_line("p", "ja", "接死。変異 ― 黒", "Deathtouch\nMorph—Reveal", MTGJSON_TITLES, known, "") == []
+
+
+def mine_printing_everywhere(document, english) -> list[PrintedKeyword]:  # type: ignore[no-untyped-def]
+    return [
+        seen for card in document.cards if card.lang != "en"
+        for seen in mine_printing(card.name, card.lang, card.printed_text, english[card.oracle_id].oracle_text,
+                                  MTGJSON_TITLES, "mtgjson")
     ]
 
 

@@ -874,14 +874,16 @@ def test_a_keyword_written_as_two_words_is_that_keyword(snapshot_conn: sqlite3.C
 
 
 def test_a_term_cut_out_of_one_run_of_characters_is_not_the_answer(snapshot_conn: sqlite3.Connection) -> None:
-    # "先制攻撃" is the Japanese First strike, which no printing here holds on a line of its own;
-    # its "先制" is the Chinese rules' Initiative (726), which was given as the answer, then listed
-    # with no answer taken. Its 撃 is a Japanese form (Chinese 击, 擊): a Chinese term cut out of
-    # a Japanese word is a false friend, and nothing is found (the cards review). "装備" (Equip)
-    # mixes the two Chinese scripts as only Japanese does: not read as Simplified "装备" (Equipment).
-    for japanese in ("先制攻撃", "装備"):
-        cut = search(snapshot_conn, japanese)
-        assert found_nothing(cut) and cut.query == japanese and cut.relaxed_from is None, japanese
+    # "先制攻撃" is the Japanese First strike (MTGJSON's Ainok Tracker prints it glued to its Morph
+    # line); its "先制" is the Chinese rules' Initiative (726), which was given as the answer, then
+    # listed with no answer taken. Its 撃 is a Japanese form (Chinese 击, 擊): a Chinese term cut
+    # out of a Japanese word is a false friend (the cards review). "装備" (Equip) mixes the two
+    # Chinese scripts as only Japanese does: not read as Simplified "装备" (Equipment), nothing found.
+    first_strike = search(snapshot_conn, "先制攻撃")
+    assert [hit.title for hit in first_strike.groups["keywords"]] == ["702.7 First Strike"]
+    assert first_strike.best.title == "702.7 First Strike" and first_strike.relaxed_from is None
+    cut = search(snapshot_conn, "装備")
+    assert found_nothing(cut) and cut.query == "装備" and cut.relaxed_from is None
     # A Chinese word in the other script is still read in the script the rules are in, Taiwan's
     # forms (群, 秘, 占; OpenCC's Traditional writes 羣, 祕, 佔) included: no Japanese found there.
     assert search(snapshot_conn, "狀態動作").best.title == "704 State-Based Actions"

@@ -12,8 +12,9 @@ def test_keyword_dictionary_rows_by_language(snapshot_conn: sqlite3.Connection) 
     # the rest mined from printed texts of localized printings (de, es, fr, it, pt, ru: four
     # keywords more each from MTGJSON's UGIN texts, which lost their line breaks, and the action
     # Manifest, printed inside their sentences; ja, ko, zht: Morph, from the UGIN texts read as
-    # their lines in those scripts too).
-    assert counts == {"de": 11, "es": 12, "fr": 10, "it": 10, "ja": 6, "ko": 2, "pt": 6, "ru": 6, "zhs": 237, "zht": 2}
+    # their lines in those scripts too; ja 接死 and 先制攻撃, ko 치명타, zht 死觸 and 先攻: a first keyword
+    # line glued to a Morph line, read through Morph's agreed term).
+    assert counts == {"de": 11, "es": 12, "fr": 10, "it": 10, "ja": 8, "ko": 3, "pt": 6, "ru": 6, "zhs": 237, "zht": 4}
 
 
 def test_mtgjson_texts_that_lost_their_line_breaks_give_their_keywords(snapshot_conn: sqlite3.Connection) -> None:
@@ -29,8 +30,14 @@ def test_mtgjson_texts_that_lost_their_line_breaks_give_their_keywords(snapshot_
         ("es", "Toque mortal", "Deathtouch", "702.2", ["mtgjson"], 1, "single printing"),
         ("fr", "Contact mortel", "Deathtouch", "702.2", ["mtgjson"], 1, "single printing"),
         ("it", "Tocco letale", "Deathtouch", "702.2", ["mtgjson"], 1, "single printing"),
+        # Ruthless Ripper's "Deathtouch" glued to its Morph line ("接死変異 ―", "치명타변이—",
+        # "死觸變身～"): read through Morph's agreed term in each language.
+        ("ja", "接死", "Deathtouch", "702.2", ["mtgjson"], 1, "single printing"),
+        ("ko", "치명타", "Deathtouch", "702.2", ["mtgjson"], 1, "single printing"),
         ("pt", "Toque mortífero", "Deathtouch", "702.2", ["mtgjson"], 1, "single printing"),
         ("ru", "Смертельное касание", "Deathtouch", "702.2", ["mtgjson"], 1, "single printing"),
+        ("zhs", "死触", "Deathtouch", "702.2", ["cr-glossary", "cr-rule-title", "mtgjson"], 1, "agreed"),
+        ("zht", "死觸", "Deathtouch", "702.2", ["mtgjson"], 1, "single printing"),
         ("de", "Ausrüsten", "Equip", "702.6", ["mtgjson"], 1, "single printing"),
         ("es", "Equipar", "Equip", "702.6", ["mtgjson"], 1, "single printing"),
         ("fr", "Équipement", "Equip", "702.6", ["mtgjson"], 1, "single printing"),
@@ -41,8 +48,11 @@ def test_mtgjson_texts_that_lost_their_line_breaks_give_their_keywords(snapshot_
         ("es", "Daña primero", "First Strike", "702.7", ["mtgjson"], 1, "single printing"),
         ("fr", "Initiative", "First Strike", "702.7", ["mtgjson"], 1, "single printing"),
         ("it", "Attacco improvviso", "First Strike", "702.7", ["mtgjson"], 1, "single printing"),
+        ("ja", "先制攻撃", "First Strike", "702.7", ["mtgjson"], 1, "single printing"),
         ("pt", "Iniciativa", "First Strike", "702.7", ["mtgjson"], 1, "single printing"),
         ("ru", "Первый удар", "First Strike", "702.7", ["mtgjson"], 1, "single printing"),
+        ("zhs", "先攻", "First Strike", "702.7", ["cr-glossary", "cr-rule-title", "mtgjson"], 1, "agreed"),
+        ("zht", "先攻", "First Strike", "702.7", ["mtgjson"], 1, "single printing"),
         # The action where a sentence or clause of nine cards begins with it
         # (tests/link/test_keyword_actions.py).
         ("de", "Manifestiere", "Manifest", "701.40", ["mtgjson"], 4, "agreed"),
@@ -80,13 +90,14 @@ def test_printed_keywords_with_their_evidence(snapshot_conn: sqlite3.Connection)
         ("es", "Vuela", "702.9", ["mtgjson", "scryfall"], 6, 0, "agreed"),
         ("fr", "Vol", "702.9", ["gatherer", "mtgjson", "scryfall"], 7, 0, "agreed"),
         ("it", "Volare", "702.9", ["mtgjson", "scryfall"], 6, 0, "agreed"),
-        ("ja", "飛行", "702.9", ["gatherer", "scryfall"], 6, 0, "agreed"),
-        ("ko", "비행", "702.9", ["scryfall"], 1, 0, "single printing"),
+        # + MTGJSON's Watcher of the Roost in Japanese, Korean and Chinese ("飛行変異 ―", "비행변이—").
+        ("ja", "飛行", "702.9", ["gatherer", "mtgjson", "scryfall"], 7, 0, "agreed"),
+        ("ko", "비행", "702.9", ["mtgjson", "scryfall"], 2, 0, "agreed"),
         ("pt", "Voar", "702.9", ["mtgjson", "scryfall"], 2, 0, "agreed"),
         ("ru", "Полет", "702.9", ["mtgjson", "scryfall"], 2, 0, "agreed"),
         # One printing, confirmed by the Chinese CR's rule title and glossary.
-        ("zhs", "飞行", "702.9", ["cr-glossary", "cr-rule-title", "scryfall"], 1, 0, "agreed"),
-        ("zht", "飛行", "702.9", ["scryfall"], 1, 0, "single printing"),
+        ("zhs", "飞行", "702.9", ["cr-glossary", "cr-rule-title", "mtgjson", "scryfall"], 2, 0, "agreed"),
+        ("zht", "飛行", "702.9", ["mtgjson", "scryfall"], 2, 0, "agreed"),
         ("de", "verursacht Trampelschaden", "702.19", ["scryfall"], 2, 0, "agreed"),
         ("es", "arrolla", "702.19", ["scryfall"], 2, 0, "agreed"),
         ("fr", "piétinement", "702.19", ["scryfall"], 1, 0, "single printing"),
@@ -148,7 +159,9 @@ def test_every_entry_names_todays_rule_of_its_keyword(snapshot_conn: sqlite3.Con
     # 265 before: 3 headings of two words left out, 2 merged, 7 keywords with numbers; 24 from
     # MTGJSON's keyword lines, 6 from its sentences (Manifest); 2 keyword headings a mark ends
     # ("秘罗万岁！", "发动引擎！": read as text, without a title, before).
-    assert len(entries) == 302  # and 3 of Morph in ja, ko, zht: MTGJSON's texts read as lines there too
+    # And 3 of Morph in ja, ko, zht: MTGJSON's texts read as lines there too; 5 of keywords glued to
+    # their Morph line (接死, 先制攻撃, 치명타, 死觸, 先攻 in Traditional Chinese).
+    assert len(entries) == 307
     assert [entry for entry in entries if today.get(entry[2]) != entry[3]] == []
     reveal = snapshot_conn.execute(
         "select rule_number from keyword_dictionary where lang = 'zhs' and term = '展示'").fetchone()
