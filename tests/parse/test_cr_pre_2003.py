@@ -58,11 +58,33 @@ def test_sixth_edition_rows() -> None:
     assert doc.warnings == [
         "line 1: 15 Mac Roman characters converted as Latin-1 read as meant ('¨' as '®', 'ª' as '™', "
         "'Ñ' as '—', 'Ò' as '“', 'Ó' as '”', 'Õ' as '’')",
+        "line 1: the tap symbol printed as '{Tap}' written {T} (7 places)",
         "line 699: rule number '305.3.' normalised to '305.3'",
         "line 781: rule number '309.2a. ' normalised to '309.2a'",
         "line 1195: rule number '409.3 ' normalised to '409.3'",
+        "line 3123: its Index (76 terms with the rules they are in) is not kept (the glossary and the search find those terms)",
     ]
     assert "’" in rules["217.2a"].text
+
+
+def test_sixth_edition_read_as_printed() -> None:
+    """What a review of the parse against the raw file found (lines of cr-1999-04-23-6ED.txt)."""
+    doc = txt_1999.parse(read(SIXTH), SIXTH)
+    rules = {rule.number: rule for rule in doc.rules}
+    # Lines 235-236 and 278-279: "202. Name" over nine dashes, the heading's length (ten or more
+    # were read as a ruler, nine as words of the title: "Name ---------").
+    assert (rules["202"].title, rules["205"].title) == ("Name", "Type")
+    # Lines 872-873: " stack." wrapped with one stray space, not an indented paragraph of its own.
+    assert rules["314.1b"].text.endswith("This action doesn't go on the stack.")
+    # Lines 480, 1196, 1015, 1976, 2984, 2988: the tap symbol is {T}, as in every other edition.
+    assert rules["409.3"].text.count("{T}") >= 1
+    texts = [rule.text for rule in doc.rules] + [e for rule in doc.rules for e in rule.examples] + [g.text for g in doc.glossary]
+    assert not [text for text in texts if "{Tap}" in text]
+    tap = next(entry for entry in doc.glossary if entry.term == "Tap")
+    assert tap.text.count("{T}") == 2
+    # Lines 2337-2339: a table's header and its underline are not words of its first row.
+    expansion = next(entry for entry in doc.glossary if entry.term == "Expansion Symbol")
+    assert "Expansion and Editions\nArabian Nights" in expansion.text and "---" not in expansion.text
     # Only apostrophes were read again before: the page of 200.1 read "a Òcard,Ó … An Ungluedª card".
     assert rules["200.1"].text.startswith("When a rule or card text refers to a “card,” it means a Magic card")
     assert "An Unglued™ card" in rules["200.1"].text
@@ -82,7 +104,12 @@ def test_odyssey_counts() -> None:
     doc = cr_txt.parse(read(ODYSSEY), ODYSSEY)
     assert figures(doc) == ("2001-09-24", 5, 66, 248, 233, 204, 62)
     assert doc.title == "Magic: The Gathering Comprehensive Rules"
-    assert doc.warnings[0] == "line 1: hard-wrapped text: 1760 wrapped lines joined into their paragraphs"
+    assert doc.warnings[0] == "line 1: hard-wrapped text: 1762 wrapped lines joined into their paragraphs"
+    # Lines 136-137: a short line that ends mid-sentence goes on into the address that ends it (a
+    # line break was kept inside the sentence; a short line is otherwise a heading or a term).
+    rules = {rule.number: rule for rule in doc.rules}
+    assert rules["100.3"].text.endswith("They can be found at www.wizards.com/DCI/UTR_MTG.asp.")
+    assert "\n" not in rules["100.3"].text
 
 
 @pytest.mark.parametrize("fraction", [0.1, 0.5, 0.8, 0.95])

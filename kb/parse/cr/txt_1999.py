@@ -28,6 +28,15 @@ DESCRIPTION = "English Comprehensive Rules of 1998–2000 as converted to text b
 
 BANNER = re.compile(r"^COMPREHENSIVE RULES\s+(?P<date>\d\d/\d\d/\d\d)\s*$")
 RULER = re.compile(r"^-{10,}\s*$")
+# Any row of dashes ends a paragraph: a section's underline is as long as its heading ("202. Name"
+# over nine), a table's under its header ("Expansion and Editions", indented); both were read as
+# words of the heading ("Name ---------").
+UNDERLINE = re.compile(r"^\s*-{3,}\s*$")
+# Indentation is two spaces: a wrapped line with one stray space (" stack." of 314.1b) goes on
+# with its paragraph.
+INDENT = ("  ", "\t")
+# The tap symbol as this conversion spells it ("{Tap}: Add one mana"); every later file, "{T}".
+TAP = re.compile(r"\{Tap\}")
 EXAMPLE_LINE = re.compile(r"^EXAMPLES?:", re.IGNORECASE)
 # The conversion read the Word file's Mac Roman bytes as Latin-1: its right quote (0xD5) became
 # "Õ" ("itÕs"), its double quotes "Ò…Ó", its dash "Ñ", its ™ "ª", its ® "¨".
@@ -73,6 +82,9 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
     text, repair = _mac_roman_read_as_latin_1(text)
     if repair:
         warnings.append(f"line 1: {repair}")
+    text, taps = TAP.subn("{T}", text)
+    if taps:
+        warnings.append(f"line 1: the tap symbol printed as '{{Tap}}' written {{T}} ({taps} places)")
     lines = text.split("\n")
     boxed = _boxed_headings(lines)
     for needed in ("Contents", "1. The Game", "Glossary"):
@@ -101,6 +113,12 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
     warnings.extend(numbering_gaps(rules, name))
     glossary = parse_glossary(name, _glossary_lines(lines[boxed["Glossary"] + 2 : glossary_end - 1]))
     credits_index = boxed.get("Credits")
+    if "Index" in boxed:
+        # Navigation, not rules: said, so that what the file holds and the database does not is known.
+        index_end = min((i for i in boxed.values() if i > boxed["Index"]), default=len(lines))
+        entries = sum(1 for line in lines[boxed["Index"] + 2 : index_end - 1] if line.strip() and not line[0].isspace())
+        warnings.append(f"line {boxed['Index'] + 1}: its Index ({entries} terms with the rules they are in) is not kept"
+                        " (the glossary and the search find those terms)")
     return CRDocument(
         lang="en",
         effective_date=effective_date,
@@ -132,18 +150,19 @@ def _paragraphs(lines: list[str], start: int, stop: int) -> list[tuple[int, str,
     open_paragraph = False
     for index in range(start, stop):
         raw = lines[index].rstrip()
-        if not raw.strip() or RULER.match(raw):
+        if not raw.strip() or UNDERLINE.match(raw):
             open_paragraph = False
             continue
         stripped = raw.strip()
+        indented = raw.startswith(INDENT)
         # A change of indentation opens a paragraph: a glossary term, then its indented definition.
-        same_indent = bool(paragraphs) and paragraphs[-1][2] == raw[0].isspace()
+        same_indent = bool(paragraphs) and paragraphs[-1][2] == indented
         if open_paragraph and same_indent and not EXAMPLE_LINE.match(stripped):
             at, text, indented = paragraphs[-1]
             joiner = "" if text.endswith(DASHES) and not text.endswith("--") else " "
             paragraphs[-1] = (at, text + joiner + stripped, indented)
             continue
-        paragraphs.append((index, stripped, raw[0].isspace()))
+        paragraphs.append((index, stripped, indented))
         open_paragraph = True
     return paragraphs
 
