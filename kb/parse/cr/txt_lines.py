@@ -42,6 +42,9 @@ class Lines:
         return f"line {self.numbers[index]}"
 
 
+ADDRESS_START = re.compile(r"\(?(?:www\.|https?://)")
+
+
 def logical_lines(text: str, name: str) -> Lines:
     physical = text.split("\n")
     warnings: list[str] = []
@@ -55,7 +58,10 @@ def logical_lines(text: str, name: str) -> Lines:
     joined = 0
     previous_raw = ""
     for number, raw in enumerate(physical, start=1):
-        separator = _run_on(previous_raw, raw) if len(previous_raw.rstrip()) >= min_wrapped else None
+        # A short line goes on only into an address: "They can be found at" / "www.wizards.com/…"
+        # (a short line is otherwise a heading or a glossary term, "Enchant Creature " over its text).
+        goes_on = len(previous_raw.rstrip()) >= min_wrapped or ADDRESS_START.match(raw)
+        separator = _run_on(previous_raw, raw) if goes_on else None
         if separator is None:
             lines.append(raw.rstrip())
             numbers.append(number)
