@@ -35,10 +35,15 @@ DOTTED_RULE = re.compile(
 # "rule 113", "rules 113 and 602", "rules 306–311", "section 7", "sections 8 and 9": only these
 # name whole sections. Spelled out rather than re.IGNORECASE, which makes this scan twice as slow.
 _SECTION_ITEM = r"\d{1,3}(?!\d|\.\d)(?:" + RANGE_DASH + r"\d{1,3}(?!\d|\.\d))?"
+# A list's comma is followed by a space: "rule 419,8" (2003-10-01's misprint of 419.8) cites 419,
+# not 419 and a part 8.
 SECTION_LIST = re.compile(
     r"[RrSs](?<=\b[RrSs])(?:ule|ULE|ection|ECTION)[sS]?\s+"
-    r"(?P<list>" + _SECTION_ITEM + r"(?:(?:\s*,\s*|\s*,?\s+(?:and|or)\s+)" + _SECTION_ITEM + r")*)",
+    r"(?P<list>" + _SECTION_ITEM + r"(?:(?:\s*,\s+|\s*,?\s+(?:and|or)\s+)" + _SECTION_ITEM + r")*)",
 )
+# A section cited by its number and title without the word "rule": 'See 706, "Rolling a Die."'
+# (901.9d of 2022-02-18 on; 702.160a of 2026-01-16 'See 718, "Prototype Cards."').
+SEE_SECTION = re.compile(r"S(?<=\bS)ee (?P<number>[1-9]\d{2}),\s*[\"“]")
 SECTION_NUMBER = re.compile(r"(?P<first>\d{1,3})(?:" + RANGE_DASH + r"(?P<last>\d{1,3}))?")
 # The same in the languages our translations use: "规则903", "규칙 704", "reglas 113 y 602",
 # "règles 113 et 602", "Regel 704", "regole 113 e 602", "regras 113 e 602"; and whole parts:
@@ -106,6 +111,8 @@ def extract_refs(text: str, lang: str | None = None) -> list[str]:
             start = match.start("list")
             for item in SECTION_NUMBER.finditer(match.group("list")):
                 found.extend((start + item.start(), number) for number in _numbers_of_sections(item))
+    if "See " in text:
+        found.extend((match.start("number"), match["number"]) for match in SEE_SECTION.finditer(text))
     if lang == "en":
         return _in_order(found)
     if any(hint in text for hint in _TRANSLATED_SECTION_HINTS):

@@ -51,6 +51,13 @@ def test_expand_range(start: str, end: str, expected: list[str]) -> None:
         ("(rules 418.5b-418.5g)", ["418.5b", "418.5c", "418.5d", "418.5e", "418.5f", "418.5g"]),
         # order of first appearance, no repeats
         ("rule 702.19c, then rule 601.2b, then 702.19c again", ["702.19c", "601.2b"]),
+        # A section by its number and title, without the word "rule" (901.9d of 2022-02-18 on,
+        # 702.160a of 2026-01-16).
+        ('See 706, "Rolling a Die."', ["706"]),
+        ("See 718, “Prototype Cards.”", ["718"]),
+        # 2003-10-01's glossary, a misprint of 419.8: a list's comma is followed by a space, and
+        # "8" was read as a part cited (the review of the parse found it reported as a missing rule).
+        ('See rule 419,8, "Sources of Damage."', ["419"]),
     ],
 )
 def test_english_references(text: str, expected: list[str]) -> None:
@@ -84,6 +91,8 @@ def test_translated_references(text: str, expected: list[str]) -> None:
         "page 1201.5",
         "601.2bis",
         "a deck of 100 cards",  # bare section-like number without the word "rule"
+        "See 100 cards, “for example”",  # no section is cited by a number and a word
+        'see 706, "Rolling a Die."',  # "See" opens the citation in every CR
     ],
 )
 def test_not_references(text: str) -> None:
