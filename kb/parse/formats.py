@@ -90,6 +90,9 @@ NON_CONTENT_DOCUMENTS: list[tuple[bytes, str]] = [
     (b'"object": "bulk_data"', "a Scryfall /bulk-data listing (it only points at bulk files; `mtgkb fetch scryfall` follows it)"),
     (b'"object":"card_symbol"', "a Scryfall /symbology page (symbol definitions, used to read Gatherer's symbols)"),
     (b'"object": "card_symbol"', "a Scryfall /symbology page (symbol definitions, used to read Gatherer's symbols)"),
+    # Before "MagicCompRules": its addresses name the official files.
+    (b'"KnownExistingDates"', "the CR archive's metadata.json (a list of editions and their files;"
+                              " `mtgkb fetch cr-archive` fetches each file it lists)"),
     (b"MagicCompRules", "a page linking to the Comprehensive Rules (`mtgkb fetch wizards-cr` follows its TXT link)"),
 ]
 

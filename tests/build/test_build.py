@@ -304,6 +304,12 @@ def test_documents_without_rules_or_rulings_are_named_for_what_they_are(tmp_path
     assert "bulk-data-2023-04-04.json: a Scryfall /bulk-data listing" in result.output
     assert "holds no rules or rulings to import" in result.output
     assert not (tmp_path / "kb.db").exists()
+    # The CR archive's listing (the real rulesraker file) names the official files' addresses:
+    # it was called "a page linking to the Comprehensive Rules".
+    metadata = Path(__file__).parent.parent / "fixtures" / "cr" / "en-raw" / "metadata.json"
+    result = CliRunner().invoke(cli, ["import", "--db", str(tmp_path / "kb.db"), str(metadata)])
+    assert result.exit_code == 1
+    assert "metadata.json: the CR archive's metadata.json (a list of editions and their files;" in result.output
 
 
 def test_cr_cut_in_its_glossary_is_kept_only_as_a_truncated_edition(tmp_path: Path) -> None:
