@@ -243,7 +243,9 @@ def keyword_hit(row: dict[str, Any], how: str) -> Hit:
         f" → {html.escape(row['en_term'] or '')}"
         + (f" <span class=\"kb-evidence\">({html.escape(', '.join(evidence))})</span>" if evidence else "")
     )
-    anchor = f"lang-{row['lang']}" if from_cr and row["lang"] != "en" else ""
+    # The rule page's column of that language: only a translation of the keyword's own rule has one
+    # (the Korean CR lists keywords in its 122.1b, and translates no keyword rule).
+    anchor = f"lang-{row['lang']}" if "cr-rule-title" in sources and row["lang"] != "en" else ""
     detail = {"exact": "exact keyword", "part": WITHIN_A_KEYWORD}.get(how, "keyword")
     return Hit("keyword", f"{row['rule_number']} {row['en_term']}", rule_url(row["rule_number"], anchor=anchor),
                snippet, row["lang"], detail)

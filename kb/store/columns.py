@@ -77,7 +77,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "term_key": "The term folded for lookup (case and accents ignored)",
         "en_term": "The English keyword",
         "rule_number": "The rule that defines it in the current English rules",
-        "sources": "Where it was found (JSON list): scryfall, mtgjson or gatherer printings; cr-rule-title, cr-glossary",
+        "sources": "Where it was found (JSON list): scryfall, mtgjson or gatherer printings; cr-rule-title, cr-glossary; cr-rule-list (a translated rule listing keywords in its English rule's order, the Korean 122.1b)",
         "printings": "Localized printings that print this term where the Oracle text has the keyword",
         "dissent": "Printings of the same language that print another term for it",
         "status": "How well it is attested",

@@ -14,11 +14,13 @@ import sqlite_utils
 
 from kb.link.keyword_actions import ClauseEvidence, action_titles, clause_starts
 from kb.link.keywords import (
+    LIST_CONJUNCTIONS,
     Keyword,
     PrintedKeyword,
     agree,
     glossary_keyword_term,
     known_terms,
+    listed_keywords,
     mine_glued_first_line,
     mine_printing,
     mine_siblings,
@@ -191,6 +193,25 @@ def cr_translations(db: sqlite_utils.Database, titles: dict[str, tuple[str, str]
         keyword_term = glossary_keyword_term(term or "")
         if title and keyword_term:
             pairs.append(Keyword(lang, keyword_term, title[0], title[1], "glossary"))
+    return pairs + listed_in_translations(db, titles)
+
+
+def listed_in_translations(db: sqlite_utils.Database, titles: dict[str, tuple[str, str]]) -> list[Keyword]:
+    """Keywords a translated rule lists as its English rule does (``listed_keywords``: the Korean
+    122.1b names the twelve keywords a keyword counter can be)."""
+    languages = sorted(LIST_CONJUNCTIONS)
+    pairs: list[Keyword] = []
+    for lang, translated, english in db.execute(
+        f"""select versions.lang, translated.text, english.text
+        from rule_links join rules as translated on translated.id = rule_links.rule_id
+        join rules as english on english.id = rule_links.en_rule_id
+        join cr_versions as versions on versions.id = translated.version_id
+        where rule_links.status != 'mismatch' and versions.lang in ({", ".join("?" * len(languages))})
+            and (english.text like '%, and %' or english.text like '%, or %')""",
+        languages,
+    ):
+        pairs.extend(Keyword(lang, term, en_term, number, "rule-list")
+                     for term, en_term, number in listed_keywords(lang, english or "", translated or "", titles))
     return pairs
 
 

@@ -13,8 +13,9 @@ def test_keyword_dictionary_rows_by_language(snapshot_conn: sqlite3.Connection) 
     # keywords more each from MTGJSON's UGIN texts, which lost their line breaks, and the action
     # Manifest, printed inside their sentences; ja, ko, zht: Morph, from the UGIN texts read as
     # their lines in those scripts too; ja 接死 and 先制攻撃, ko 치명타, zht 死觸 and 先攻: a first keyword
-    # line glued to a Morph line, read through Morph's agreed term).
-    assert counts == {"de": 11, "es": 12, "fr": 10, "it": 10, "ja": 8, "ko": 3, "pt": 6, "ru": 6, "zhs": 237, "zht": 4}
+    # line glued to a Morph line, read through Morph's agreed term; ko: the twelve keywords the
+    # Korean CR's 122.1b lists in the English rule's order).
+    assert counts == {"de": 11, "es": 12, "fr": 10, "it": 10, "ja": 8, "ko": 13, "pt": 6, "ru": 6, "zhs": 237, "zht": 4}
 
 
 def test_mtgjson_texts_that_lost_their_line_breaks_give_their_keywords(snapshot_conn: sqlite3.Connection) -> None:
@@ -33,7 +34,7 @@ def test_mtgjson_texts_that_lost_their_line_breaks_give_their_keywords(snapshot_
         # Ruthless Ripper's "Deathtouch" glued to its Morph line ("接死変異 ―", "치명타변이—",
         # "死觸變身～"): read through Morph's agreed term in each language.
         ("ja", "接死", "Deathtouch", "702.2", ["mtgjson"], 1, "single printing"),
-        ("ko", "치명타", "Deathtouch", "702.2", ["mtgjson"], 1, "single printing"),
+        ("ko", "치명타", "Deathtouch", "702.2", ["cr-rule-list", "mtgjson"], 1, "agreed"),
         ("pt", "Toque mortífero", "Deathtouch", "702.2", ["mtgjson"], 1, "single printing"),
         ("ru", "Смертельное касание", "Deathtouch", "702.2", ["mtgjson"], 1, "single printing"),
         ("zhs", "死触", "Deathtouch", "702.2", ["cr-glossary", "cr-rule-title", "mtgjson"], 1, "agreed"),
@@ -92,7 +93,7 @@ def test_printed_keywords_with_their_evidence(snapshot_conn: sqlite3.Connection)
         ("it", "Volare", "702.9", ["mtgjson", "scryfall"], 6, 0, "agreed"),
         # + MTGJSON's Watcher of the Roost in Japanese, Korean and Chinese ("飛行変異 ―", "비행변이—").
         ("ja", "飛行", "702.9", ["gatherer", "mtgjson", "scryfall"], 7, 0, "agreed"),
-        ("ko", "비행", "702.9", ["mtgjson", "scryfall"], 2, 0, "agreed"),
+        ("ko", "비행", "702.9", ["cr-rule-list", "mtgjson", "scryfall"], 2, 0, "agreed"),
         ("pt", "Voar", "702.9", ["mtgjson", "scryfall"], 2, 0, "agreed"),
         ("ru", "Полет", "702.9", ["mtgjson", "scryfall"], 2, 0, "agreed"),
         # One printing, confirmed by the Chinese CR's rule title and glossary.
@@ -103,6 +104,7 @@ def test_printed_keywords_with_their_evidence(snapshot_conn: sqlite3.Connection)
         ("fr", "piétinement", "702.19", ["scryfall"], 1, 0, "single printing"),
         ("it", "travolgere", "702.19", ["scryfall"], 1, 0, "single printing"),
         ("ja", "トランプル", "702.19", ["scryfall"], 1, 0, "single printing"),
+        ("ko", "돌진", "702.19", ["cr-rule-list"], 0, 0, "agreed"),
         ("zhs", "践踏", "702.19", ["cr-glossary", "cr-rule-title"], 0, 0, "agreed"),
     ]
 
@@ -160,8 +162,9 @@ def test_every_entry_names_todays_rule_of_its_keyword(snapshot_conn: sqlite3.Con
     # MTGJSON's keyword lines, 6 from its sentences (Manifest); 2 keyword headings a mark ends
     # ("秘罗万岁！", "发动引擎！": read as text, without a title, before).
     # And 3 of Morph in ja, ko, zht: MTGJSON's texts read as lines there too; 5 of keywords glued to
-    # their Morph line (接死, 先制攻撃, 치명타, 死觸, 先攻 in Traditional Chinese).
-    assert len(entries) == 307
+    # their Morph line (接死, 先制攻撃, 치명타, 死觸, 先攻 in Traditional Chinese); 10 of the Korean 122.1b (its
+    # other two, 비행 and 치명타, printed too).
+    assert len(entries) == 317
     assert [entry for entry in entries if today.get(entry[2]) != entry[3]] == []
     reveal = snapshot_conn.execute(
         "select rule_number from keyword_dictionary where lang = 'zhs' and term = '展示'").fetchone()
