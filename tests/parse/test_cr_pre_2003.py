@@ -74,6 +74,9 @@ def test_sixth_edition_read_as_printed() -> None:
     # Lines 235-236 and 278-279: "202. Name" over nine dashes, the heading's length (ten or more
     # were read as a ruler, nine as words of the title: "Name ---------").
     assert (rules["202"].title, rules["205"].title) == ("Name", "Type")
+    # "502.5. Haste": a heading rule's text is its title, as in every later edition (28 of them).
+    assert (rules["502.5"].title, rules["502.5"].text) == ("Haste", "")
+    assert sum(1 for rule in doc.rules if rule.kind == "rule" and rule.title) == 28
     # Lines 872-873: " stack." wrapped with one stray space, not an indented paragraph of its own.
     assert rules["314.1b"].text.endswith("This action doesn't go on the stack.")
     # Lines 480, 1196, 1015, 1976, 2984, 2988: the tap symbol is {T}, as in every other edition.

@@ -19,7 +19,7 @@ from kb.normalise.decode import decode_text
 from kb.normalise.refs import extract_refs
 from kb.parse.cr.gaps import numbering_gaps
 from kb.parse.cr.txt import DATE_LINE, NUMBERED_LINE, PART_LINE, SECTION_LINE
-from kb.parse.cr.txt_glossary import parse_glossary
+from kb.parse.cr.txt_glossary import is_title, parse_glossary
 from kb.parse.cr.txt_lines import DASHES
 from kb.records import CRDocument, ParseError, Rule
 
@@ -207,6 +207,10 @@ def _parse_rules(lines: list[str], start: int, stop: int, warnings: list[str]) -
             warnings.append(f"line {index + 1}: duplicate rule number {rule.number} (first printed at line {first + 1}); both kept")
         rules.append(rule)
     for rule in rules:
+        # "502.5. Haste", "214.6. Artifacts": a heading rule's text is its title, as in every later
+        # edition (its keyword rules were found by no title, their name read as their rule text).
+        if rule.kind == "rule" and is_title(rule.text):
+            rule.title, rule.text = rule.text, ""
         rule.refs = extract_refs("\n".join([rule.text, *rule.examples]), lang="en")
     return rules
 
