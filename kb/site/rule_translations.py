@@ -63,6 +63,7 @@ def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], versio
     crossed = derive_lineage.crossed_by_number(conn, keys if by_lineage and linked else [])
     newest = newest_english_version(conn) if linked else None
     held = held_numbers(conn, linked)
+    lineages = citation_lineages(conn, linked)
     for row in linked:
         column = columns.setdefault(row["version_id"], {
             "version_id": row["version_id"], "lang": row["lang"], "method": row["method"],
@@ -98,22 +99,36 @@ def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], versio
         # translates a later wording, under a later number (version ids sort by their dates).
         later = row["english_version"] > version
         column["rules"].setdefault(number, {**row, "status": status, "paired_by_number": by_number, "later": later,
-                                            "citations": translated_citations(row, held)})
+                                            "citations": translated_citations(row, held, lineages),
+                                            "english_cites": citations_that_differ(row, lineages)})
     return {
         "numbers": numbers,
         "columns": sorted(columns.values(), key=lambda c: (c["lang"], c["version_id"])),
     }
 
 
-def translated_citations(row: dict[str, Any], held: set[tuple[str, str]]) -> dict[str, tuple[str, str | None]]:
+def translated_citations(
+    row: dict[str, Any], held: set[tuple[str, str]], lineages: dict[tuple[str, str], str] | None = None
+) -> dict[str, tuple[str, str | None]]:
     """Where each number a translated rule cites leads: the English rule its English text cites in
     that place (``counterpart_citations``), else the number in the translation's own version, whose
     page leads to the English rule that number translates; a number a partial translation does not
     hold, in the English edition it translates where that edition holds it (``held``: the (version,
-    number) pairs of both), else where the translation's page offers the nearest ones."""
+    number) pairs of both), else where the translation's page offers the nearest ones.
+
+    A number the translation holds as a rule linked to another English rule than the one the
+    English text cites in its place (``citations_that_differ``) leads to the translation's own rule,
+    what the translator wrote, and the page says what the English text cites there: the Korean
+    107.4h cites 106.3 (mana from a snow source), as the English text of 2021 does; the English
+    107.4h of 2020 it is linked to cites 205.4g (the snow supertype) in that place, and the Korean
+    "106.3" led there. Either text may be the one that slipped (the English 801.17 of 2025 cites
+    723, The Initiative, for restarting the game, 724; the Chinese 115.3 cites 115.6 for changing
+    targets, 115.7): neither is taken for the other."""
     cited = cited_in_order(row["text"])
     counterparts = counterpart_citations(cited, cited_in_order(row["english_text"]))
     own, edition = row["version_id"], _edition(row)
+    for number in citations_that_differ(row, lineages or {}):
+        del counterparts[number]
 
     def leads_to(number: str) -> tuple[str, str | None]:
         if number in counterparts:
@@ -125,6 +140,53 @@ def translated_citations(row: dict[str, Any], held: set[tuple[str, str]]) -> dic
 
 def _edition(row: dict[str, Any]) -> str:
     return row["translates_version_id"] or row["english_version"]
+
+
+def citations_that_differ(row: dict[str, Any], lineages: dict[tuple[str, str], str]) -> dict[str, tuple[str, str]]:
+    """The numbers a translated rule cites where its English text cites another rule in that place
+    (``counterpart_citations``) and the translation holds its own number as a rule linked to
+    another English rule (``lineages``: ``citation_lineages``): number -> (the English text's
+    number, its version). A number the translation does not hold (a partial one) is none: the
+    English text's place is then all that says what it means."""
+    cited = cited_in_order(row["text"])
+    counterparts = counterpart_citations(cited, cited_in_order(row["english_text"] or ""))
+    differ = {}
+    for number, counterpart in counterparts.items():
+        mine, theirs = lineages.get((row["version_id"], number)), lineages.get((row["english_version"], counterpart))
+        if number != counterpart and mine and theirs and mine != theirs:
+            differ[number] = (counterpart, row["english_version"])
+    return differ
+
+
+def citation_lineages(conn: sqlite3.Connection, linked: list[dict[str, Any]]) -> dict[tuple[str, str], str]:
+    """(version, number) -> English lineage, for the numbers the translated rules of ``linked``
+    cite: in the translations' own versions, the lineage of the English rule each is linked to;
+    in the English versions they are linked to, the rule's own (what ``translated_citations``
+    weighs a place's counterpart against)."""
+    translations = sorted({row["version_id"] for row in linked})
+    english = sorted({row["english_version"] for row in linked})
+    cited = sorted({number for row in linked for number in cited_in_order(row["text"])})
+    counterparts = sorted({number for row in linked for number in cited_in_order(row["english_text"] or "")})
+    found: dict[tuple[str, str], str] = {}
+    if translations and cited:
+        for row in rows(
+            conn,
+            f"""select translated.version_id, translated.number, en.lineage_id from rules as translated
+            join rule_links on rule_links.rule_id = translated.id join rules as en on en.id = rule_links.en_rule_id
+            where translated.version_id in ({",".join("?" * len(translations))})
+            and translated.number in ({",".join("?" * len(cited))}) and en.lineage_id is not null""",
+            [*translations, *cited],
+        ):
+            found[(row["version_id"], row["number"])] = row["lineage_id"]
+    if english and counterparts:
+        for row in rows(
+            conn,
+            f"""select version_id, number, lineage_id from rules where version_id in ({",".join("?" * len(english))})
+            and number in ({",".join("?" * len(counterparts))}) and lineage_id is not null""",
+            [*english, *counterparts],
+        ):
+            found[(row["version_id"], row["number"])] = row["lineage_id"]
+    return found
 
 
 def held_numbers(conn: sqlite3.Connection, linked: list[dict[str, Any]]) -> set[tuple[str, str]]:

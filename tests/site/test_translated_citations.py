@@ -182,3 +182,30 @@ def test_a_number_neither_edition_holds_stays_in_the_translation() -> None:
         "702.2": ("702.2", "en-2020-11-20"),
         "799.9": ("799.9", "ko-2021-02-15"),
     }
+
+
+async def test_where_the_two_texts_cite_different_rules_the_link_follows_the_translation_and_says_so(snapshot_ds) -> None:
+    """The Korean 107.4h (2021-02-15) cites 106.3, mana from a snow source, as the English text of
+    2021-06-09 does; the English 107.4h of 2020-11-20 it is linked to cites 205.4g, the snow
+    supertype, in that place, and the Korean "106.3" led to 205.4g (a Japanese and Korean judge's
+    review). Where the translation holds the number it cites as a rule linked to another English
+    rule, its link follows the translation, and the page says what the English text cites there:
+    either may be the one that slipped (the English 801.17 of 2025 cites 723, The Initiative, where
+    the Chinese cites 724, Restarting the Game; the Chinese 115.3 cites 115.6 where the English
+    cites 115.7, changing targets)."""
+    data = (await snapshot_ds.client.get("/rule/107.4h.json")).json()
+    korean = next(c for c in data["translations"]["columns"] if c["version_id"] == "ko-2021-02-15")["rules"]["107.4h"]
+    assert korean["citations"] == {"106.3": ["106.3", "ko-2021-02-15"]}
+    assert korean["english_cites"] == {"106.3": ["205.4g", "en-2020-11-20"]}
+    html = (await snapshot_ds.client.get("/rule/107.4h")).text
+    assert '<a class="rule-ref" href="/rule/106.3?version=ko-2021-02-15">106.3</a>' in _korean_cell(html)
+    assert ('In this place the English text it is linked to (Comprehensive Rules of 2020-11-20) cites'
+            ' <a class="rule-ref" href="/rule/205.4g?version=en-2020-11-20">205.4g</a>, not 106.3:'
+            ' the link on 106.3 follows the translation.') in html
+    chinese = (await snapshot_ds.client.get("/rule/801.17.json?version=en-2025-02-07")).json()
+    column = next(c for c in chinese["translations"]["columns"] if c["version_id"] == "zhs-2025-02-07")
+    assert column["rules"]["801.17"]["english_cites"] == {"724": ["723", "en-2025-02-07"]}
+    # A number the partial Korean translation does not hold: the English text's place is all there is.
+    foretell = (await snapshot_ds.client.get("/rule/116.2h.json")).json()
+    column = next(c for c in foretell["translations"]["columns"] if c["version_id"] == "ko-2021-02-15")
+    assert column["rules"]["116.2h"]["english_cites"] == {}
