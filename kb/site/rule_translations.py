@@ -64,6 +64,7 @@ def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], versio
     newest = newest_english_version(conn) if linked else None
     held = held_numbers(conn, linked)
     lineages = citation_lineages(conn, linked)
+    examples = translated_examples(conn, [row["id"] for row in linked])
     for row in linked:
         column = columns.setdefault(row["version_id"], {
             "version_id": row["version_id"], "lang": row["lang"], "method": row["method"],
@@ -100,7 +101,8 @@ def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], versio
         later = row["english_version"] > version
         column["rules"].setdefault(number, {**row, "status": status, "paired_by_number": by_number, "later": later,
                                             "citations": translated_citations(row, held, lineages),
-                                            "english_cites": citations_that_differ(row, lineages)})
+                                            "english_cites": citations_that_differ(row, lineages),
+                                            "examples": examples.get(row["id"], [])})
     return {
         "numbers": numbers,
         "columns": sorted(columns.values(), key=lambda c: (c["lang"], c["version_id"])),
@@ -140,6 +142,21 @@ def translated_citations(
 
 def _edition(row: dict[str, Any]) -> str:
     return row["translates_version_id"] or row["english_version"]
+
+
+def translated_examples(conn: sqlite3.Connection, rule_ids: list[int]) -> dict[int, list[str]]:
+    """The translated rules' own examples, in order (the Korean CR's 26: the page showed only the
+    English rule's)."""
+    found: dict[int, list[str]] = {}
+    for start in range(0, len(rule_ids), 500):
+        part = rule_ids[start : start + 500]
+        for row in rows(
+            conn,
+            f"select rule_id, text from rule_examples where rule_id in ({','.join('?' * len(part))}) order by rule_id, position",
+            part,
+        ):
+            found.setdefault(row["rule_id"], []).append(row["text"])
+    return found
 
 
 def citations_that_differ(row: dict[str, Any], lineages: dict[tuple[str, str], str]) -> dict[str, tuple[str, str]]:

@@ -209,3 +209,14 @@ async def test_where_the_two_texts_cite_different_rules_the_link_follows_the_tra
     foretell = (await snapshot_ds.client.get("/rule/116.2h.json")).json()
     column = next(c for c in foretell["translations"]["columns"] if c["version_id"] == "ko-2021-02-15")
     assert column["rules"]["116.2h"]["english_cites"] == {}
+
+
+async def test_a_translated_rule_shows_its_own_examples(snapshot_ds) -> None:
+    """The Korean and Chinese rules' examples (the Korean CR's 26) were in the database, and the page
+    showed only the English rule's (a Japanese and Korean judge's review)."""
+    html = (await snapshot_ds.client.get("/rule/101.4")).text
+    assert '<div class="kb-example">Example: 카드에 &quot;각 플레이어는 생물 한 개를 희생한다.&quot;라고' in _korean_cell(html)
+    data = (await snapshot_ds.client.get("/rule/101.4.json")).json()
+    examples = {c["version_id"]: c["rules"]["101.4"]["examples"] for c in data["translations"]["columns"]}
+    assert [len(found) for found in examples.values()] == [1, 1]
+    assert examples["zhs-2025-02-07"][0].startswith("例")
