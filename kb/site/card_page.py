@@ -15,7 +15,7 @@ from kb.site.search import (
     rows,
     table_has_rows,
 )
-from kb.site.search_text import compact, fold
+from kb.site.search_text import compact, fold, one_face_when_alike
 from kb.store import derive_lineage
 
 CARD_PAGE_RULINGS_LIMIT = 500
@@ -97,24 +97,66 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
     return page
 
 
-def read_in(page: dict[str, Any], query: str | None, lang: str | None) -> dict[str, Any] | None:
-    """The language a reader came to the card in, with the card's name and printed wordings in it,
-    to stand beside the English Oracle text: ``lang`` as asked (``?lang=de``), else the language
-    of the card's name that was searched (``?q=Gesandter der Sultai``: the search's redirect keeps
-    the query). A judge in Berlin who searched a German name otherwise met the English card, its
-    German text after every ruling. None for English, or a language the card has no name or
-    printing in."""
+def read_in(page: dict[str, Any], query: str | None, lang: str | None) -> list[dict[str, Any]]:
+    """The languages a reader came to the card in, each with the card's name and printed wordings
+    in it, to stand beside the English Oracle text: ``lang`` as asked (``?lang=de``, ``zh-Hans``),
+    else the languages of the card's name that was searched (``?q=Gesandter der Sultai``: the
+    search's and the name lookup's redirects keep it; a name two languages print alike,
+    "Hakka, Corvo Sussurrante", is both). A judge in Berlin who searched a German name otherwise
+    met the English card, its German text after every ruling. None for English, or a language the
+    card has no name or printing in."""
     names: list[dict[str, Any]] = page["names"]
     printed: list[dict[str, Any]] = page.get("printed") or []
     known = {name["lang"] for name in names} | {language["lang"] for language in printed}
-    if lang not in known and query:
-        lang = next((name["lang"] for name in names if _names_card(query, name["name"])), None)
-    if not lang or lang == "en" or lang not in known:
-        return None
+    asked = scryfall_language(lang or "", known)
+    if asked:
+        languages = [asked]
+    elif query and not any(_names_card(query, name["name"]) for name in names if name["lang"] == "en"):
+        languages = list(dict.fromkeys(name["lang"] for name in names if _names_card(query, name["name"])))
+    else:
+        languages = []
+    return [
+        {"lang": language, "name": _whole_name([name["name"] for name in names if name["lang"] == language]),
+         "wordings": next((found["wordings"] for found in printed if found["lang"] == language), [])}
+        for language in languages if language != "en"
+    ]
+
+
+def named_in_english(conn: sqlite3.Connection, oracle_id: str, name: str) -> bool:
+    """Whether ``name`` is the card's English name or one of its faces (spacing and punctuation aside)."""
+    english = rows(conn, "select name from card_names where oracle_id = ? and lang = 'en' limit 20", (oracle_id,))
+    name = one_face_when_alike(name)  # "Okaun, Eye of Chaos // Okaun, Eye of Chaos", as Scryfall names it
+    return any(_names_card(name, row["name"]) for row in english)
+
+
+def scryfall_language(tag: str, known: set[str]) -> str | None:
+    """``tag`` as one of ``known`` Scryfall language codes, however a reader writes it: "de", "DE",
+    "de-DE", or the BCP 47 tags the site's pages carry ("zh-Hans" is zhs, "zh-Hant" zht)."""
+    tag = tag.strip().casefold().replace("_", "-")
+    code = {"zh-hans": "zhs", "zh-cn": "zhs", "zh-hant": "zht", "zh-tw": "zht"}.get(tag, tag)
+    if code not in known:
+        code = code.split("-")[0]
+    return code if code in known else None
+
+
+def _whole_name(names: list[str]) -> str | None:
+    """A language's name of the card: its whole name where it has faces ("A // B"), not each face again."""
+    return next((name for name in names if " // " in name), names[0] if names else None)
+
+
+def in_the_language_read(page: dict[str, Any], query: str | None, lang: str | None) -> dict[str, Any]:
+    """A card known only by the names pages printed, titled and its printings listed in the
+    language it was searched in (``read_in``): 極楽鳥 led to a page titled "Paradiesvögel", the
+    German printing first. A copy: the page's data is kept for every reader."""
+    readings = read_in({**page, "printed": [{"lang": p["lang"], "wordings": []} for p in page.get("printings") or []]},
+                       query, lang)
+    first = next((reading for reading in readings if reading["name"]), None)
+    if page["linked"] or first is None:
+        return page
+    read = [reading["lang"] for reading in readings]
     return {
-        "lang": lang,
-        "names": [name["name"] for name in names if name["lang"] == lang],
-        "wordings": next((language["wordings"] for language in printed if language["lang"] == lang), []),
+        **page, "title": first["name"], "title_lang": first["lang"],
+        "printings": sorted(page.get("printings") or [], key=lambda printing: printing["lang"] not in read),
     }
 
 

@@ -175,15 +175,22 @@ async def card_by_name(datasette, request):
     # To the JSON form however JSON was asked for: "?_format=json" led a client to the HTML page.
     suffix = ".json" if wants_json(request, json) else ""
     if oracle_id:
-        return Response.redirect(f"/card/{oracle_id}{suffix}")
+        # A name in another language rides along: the card's page shows its printing in that language.
+        asked = request.args.get("q") or name
+        local = not suffix and not await run(datasette, card_page.named_in_english, oracle_id, asked)
+        return Response.redirect(f"/card/{oracle_id}{suffix}" + (f"?q={quote(asked)}" if local else ""))
     if page and "redirect" in page:
-        return Response.redirect(f"/card{suffix}?name={quote(page['redirect'])}")
+        # The name asked for rides along to the page: it is then titled in that name's language.
+        asked = "" if suffix else f"&q={quote(request.args.get('q') or name)}"
+        return Response.redirect(f"/card{suffix}?name={quote(page['redirect'])}{asked}")
     if page is None:
         # A part of a name ("Jace") or a misspelt one: the cards the search finds by it, and the
         # names it resembles, rather than a dead end.
         found = await what_it_may_mean(datasette, name, "cards")
         return await not_found(datasette, request, f"No card or rulings named “{name}”", wants_json(request, json),
                                query=name, found=found)
+    if not wants_json(request, json):
+        page = card_page.in_the_language_read(page, request.args.get("q"), request.args.get("lang"))
     return await page_response(datasette, request, page, json, f"No card or rulings named “{name}”", "kb_card.html")
 
 

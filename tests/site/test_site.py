@@ -353,10 +353,40 @@ async def test_a_card_searched_by_its_local_name_shows_that_languages_printing_f
     assert 'In Korean: <span lang="ko">술타이 사절</span>' in korean
     # The other names lead to their languages.
     assert f'<a href="/card/{SULTAI_EMISSARY}?lang=de#read-in">Gesandter der Sultai</a>' in korean
+    # The name lookup keeps the name asked for too (it was dropped: a review of the change).
+    response = await snapshot_ds.client.get("/card?name=" + quote("Gesandter der Sultai"))
+    assert response.headers["location"] == f"/card/{SULTAI_EMISSARY}?q=" + quote("Gesandter der Sultai")
+    # A tag as the site's own pages write it, or in capitals.
+    for tag in ("zh-Hans", "ZHS", "zh_hans"):
+        html = (await snapshot_ds.client.get(f"/card/{SULTAI_EMISSARY}?lang={tag}")).text
+        assert 'In Simplified Chinese: <span lang="zh-Hans">苏勒台密使</span>' in html, tag
     # English, a language the card was never printed in, or an English query: the page as it was.
     for url in (f"/card/{SULTAI_EMISSARY}?lang=en", f"/card/{SULTAI_EMISSARY}?lang=xx",
                 f"/card/{SULTAI_EMISSARY}?q=" + quote("Sultai Emissary"), f"/card/{SULTAI_EMISSARY}"):
         assert 'class="kb-read-in"' not in (await snapshot_ds.client.get(url)).text, url
+
+
+async def test_a_name_two_languages_print_alike_shows_both(snapshot_ds) -> None:
+    """"Hakka, Corvo Sussurrante" is the Italian and the Portuguese name (Scryfall's printings):
+    a Portuguese reader was shown the Italian printing only."""
+    hakka = "0a69c3dd-52a3-4ef6-b53f-b0780e0dc5f8"
+    html = (await snapshot_ds.client.get(f"/card/{hakka}?q=" + quote("Hakka, Corvo Sussurrante"))).text
+    assert '<section class="kb-read-in" id="read-in-it"' in html and '<section class="kb-read-in" id="read-in-pt"' in html
+    # A card of two faces is named once, whole, not then face by face again.
+    jace = (await snapshot_ds.client.get(f"/card/{JACE}?lang=ja")).text
+    heading = jace.split('<h2 id="read-in-title-ja">', 1)[1].split("</h2>", 1)[0]
+    assert heading.count("ジェイス") == 2 and " // " in heading
+    # No rulings: nothing is said of them.
+    smite = (await snapshot_ds.client.get("/card/649512ed-4908-450a-9652-b2c80df5e24d?lang=de")).text
+    assert 'id="read-in-de"' in smite and "The rulings below are in English" not in smite
+
+
+def test_a_searched_name_is_read_face_by_face_too() -> None:
+    from kb.site.card_page import read_in
+
+    page = {"names": [{"lang": "en", "name": "A // B"}, {"lang": "de", "name": "Aa // Bb"}], "printed": []}
+    assert [(reading["lang"], reading["name"]) for reading in read_in(page, "bb", None)] == [("de", "Aa // Bb")]
+    assert read_in(page, "b", None) == []  # an English face: the page as it is
 
 
 def test_a_printing_is_shown_face_by_face_only_where_every_field_holds_every_face() -> None:
@@ -485,7 +515,11 @@ async def test_one_birds_of_paradise_page_under_every_name(snapshot_ds) -> None:
     canonical = "/card?name=" + quote("Paradiesvögel")
     for name in ("極楽鳥", "Oiseaux de paradis", "oiseaux de paradis", "paradiesvogel"):
         response = await snapshot_ds.client.get("/card?name=" + quote(name))
-        assert (response.status_code, response.headers["location"]) == (302, canonical), name
+        # The name asked for rides along: the page is titled in its language, its printing first.
+        assert (response.status_code, response.headers["location"]) == (302, canonical + "&q=" + quote(name)), name
+    japanese = (await snapshot_ds.client.get(canonical + "&q=" + quote("極楽鳥"))).text
+    assert '<h1 lang="ja">極楽鳥</h1>' in japanese
+    assert japanese.index("<strong>極楽鳥</strong>") < japanese.index("<strong>Paradiesvögel</strong>")
     page = (await snapshot_ds.client.get(canonical + "&_format=json")).json()
     assert page["title"] == "Paradiesvögel" and page["linked"] is False
     assert [(n["lang"], n["name"]) for n in page["names"]] == [
@@ -522,13 +556,16 @@ async def test_unknown_card_is_404(snapshot_ds) -> None:
         ("bete de guerre d arashin", "/card/75c81ce4-ca1d-464a-bb39-e568f8ebf71f"),  # Bête de guerre d'Arashin
         ("Аинок Следопыт", "/card/bf84a598-12d3-406d-8eeb-40592e782b87"),  # Аинок-Следопыт
         ("hakka el cuervo susurrante", "/card/0a69c3dd-52a3-4ef6-b53f-b0780e0dc5f8"),  # Hakka, el cuervo susurrante
-        ("Paradies vögel", "/card?name=Paradiesv%C3%B6gel"),  # a name of a card not linked yet
+        # A name of a card not linked yet, which rides along (the page is titled in its language).
+        ("Paradies vögel", "/card?name=Paradiesv%C3%B6gel&q=Paradies%20v%C3%B6gel"),
     ],
 )
 async def test_a_name_spaced_or_punctuated_otherwise_finds_its_card(snapshot_ds, typed: str, card: str) -> None:
-    # The search calls each of these the exact name; /card?name= answered 404.
+    # The search calls each of these the exact name; /card?name= answered 404. A name in another
+    # language than English rides along, so the page shows the card's printing in it.
     response = await snapshot_ds.client.get("/card?name=" + quote(typed))
-    assert (response.status_code, response.headers["location"]) == (302, card)
+    expected = card if "?" in card else f"{card}?q={quote(typed)}"
+    assert (response.status_code, response.headers["location"]) == (302, expected)
 
 
 async def test_a_card_name_not_found_offers_the_cards_it_may_mean(snapshot_ds) -> None:
