@@ -59,8 +59,11 @@ def dictionary_rows(conn: sqlite3.Connection, wanted: str) -> list[dict[str, Any
     if table_has_rows(conn, "keyword_dictionary"):
         return rows(
             conn,
+            # The translated rules' own terms first: a term one of them and a printing share (先攻,
+            # the Chinese rules' and a Traditional Chinese card's) is named for the rules' language.
             """select lang, term, en_term, rule_number, sources, printings, status from keyword_dictionary
-            where term_key = ? or term_key like ? escape '\\' limit 400""",
+            where term_key = ? or term_key like ? escape '\\'
+            order by sources like '%cr-rule-title%' desc, lang limit 400""",
             (wanted, "%" + escape_like(needle) + "%"),
         )
     if table_has_rows(conn, "keywords"):
@@ -175,18 +178,24 @@ def keywords_named_within(conn: sqlite3.Connection, query: str) -> list[Hit]:
 
 
 HANGUL_SYLLABLE = re.compile(r"[\uac00-\ud7a3]")
+# The particles a Korean word ends in, of one syllable ("치명타와 비행", "생물이 비행을"): a query
+# typed without its spaces ("치명타와비행") still names a keyword after one.
+KOREAN_PARTICLES = frozenset("와과이가을를은는의에도로만")
 
 
 def hangul_inside_words(query: str) -> set[int]:
     """The places (counted without spaces, as ``keywords_named_within`` counts characters) of the
     Hangul syllables that do not begin a word. Korean is written in words, spaces between them: a
     keyword begins a word, its particles follow ("변이를"), but it is not named by the syllables
-    inside another word (돌연변이화, Mutate, is not 변이, Morph; nor is 답변이, "an answer")."""
+    inside another word (돌연변이화, Mutate, is not 변이, Morph; nor is 답변이, "an answer"). After
+    a particle a word begins, spaced or not."""
     inside: set[int] = set()
     place = 0
     for word in query.split():
         for offset, character in enumerate(word):
-            if offset and HANGUL_SYLLABLE.match(character) and HANGUL_SYLLABLE.match(word[offset - 1]):
+            before = word[offset - 1] if offset else ""
+            if before and HANGUL_SYLLABLE.match(character) and HANGUL_SYLLABLE.match(before) \
+                    and before not in KOREAN_PARTICLES:
                 inside.add(place + offset)
         place += len(word)
     return inside

@@ -161,6 +161,18 @@ def test_a_first_keyword_line_glued_to_the_next_is_read_through_the_next_ones_ag
     assert mine_glued_first_line("p", "ja", "接死。変異 ― 黒", "Deathtouch\nMorph—Reveal", MTGJSON_TITLES, known, "") == []
 
 
+def test_a_keyword_two_agreed_terms_print_has_no_known_term() -> None:
+    # French prints Première frappe and Initiative for First Strike: neither is the one to read
+    # a glued line through.
+    entries = [
+        KeywordEntry("fr", "Initiative", "First Strike", "702.7", ["mtgjson"], 2, 2, "agreed"),
+        KeywordEntry("fr", "Première frappe", "First Strike", "702.7", ["scryfall"], 2, 2, "agreed"),
+        KeywordEntry("fr", "Vol", "Flying", "702.9", ["scryfall"], 5, 0, "agreed"),
+        KeywordEntry("fr", "Mue", "Morph", "702.37", ["mtgjson"], 1, 0, "single printing"),
+    ]
+    assert terms_known(entries) == {("fr", "Flying"): "Vol"}
+
+
 def mine_printing_everywhere(document, english) -> list[PrintedKeyword]:  # type: ignore[no-untyped-def]
     return [
         seen for card in document.cards if card.lang != "en"

@@ -239,6 +239,8 @@ def test_ugins_construct_without_its_apostrophe(snapshot_conn: sqlite3.Connectio
         ("conspier", "Conspire", "/rule/702.78"),
         ("Tódliches Komplot", "Tödliches Komplott", "/card?name=T%C3%B6dliches%20Komplott"),
         ("侧面功击", "侧面攻击 (Flanking)", "/rule/702.25"),
+        # Two characters swapped in a name of four (荒野呼唤, Wildcall): one slip in two from four on.
+        ("野荒呼唤", "Wildcall", "/card/d96ac790-428b-4a64-8dbd-6baa73eb6210"),
     ],
 )
 def test_did_you_mean_in_every_script(snapshot_conn: sqlite3.Connection, query: str, suggested: str, url: str) -> None:
@@ -262,11 +264,22 @@ def test_a_short_cjk_word_is_never_offered_the_keyword_one_character_away(snapsh
 def test_a_korean_keyword_is_not_read_inside_another_word(snapshot_conn: sqlite3.Connection) -> None:
     """돌연변이화 is Mutate (the snapshot's Korean CR 115.1e); it holds 변이, Morph, inside it: the
     search listed Morph as a keyword the query names. A keyword begins a Korean word; its
-    particles may follow."""
+    particles may follow, and a word begins after one, spaced or not ("치명타와비행")."""
     mutate = search(snapshot_conn, "돌연변이화")
     assert [hit.title for hit in mutate.groups["keywords"]] == []
     assert [hit.title for hit in search(snapshot_conn, "답변이 포함되어").groups["keywords"]] == []
     assert [hit.title for hit in search(snapshot_conn, "변이를 가진 생물").groups["keywords"]] == ["702.37 Morph"]
+    for query, named in (("치명타와비행", {"702.2 Deathtouch", "702.9 Flying"}), ("생물이비행을", {"702.9 Flying"}),
+                         ("비행과변이", {"702.9 Flying", "702.37 Morph"})):
+        assert {hit.title for hit in search(snapshot_conn, query).groups["keywords"]} == named, query
+
+
+def test_a_term_the_chinese_rules_and_a_printing_share_leads_to_the_rules_column(snapshot_conn: sqlite3.Connection) -> None:
+    """先攻 is the Chinese rules' First Strike and a Traditional Chinese card's (Ainok Tracker): it led
+    to the rule page's Traditional Chinese column, which the rules have none of."""
+    (hit,) = search(snapshot_conn, "先攻").groups["keywords"]
+    assert hit.url == "/rule/702.7#lang-zhs" and hit.lang == "zhs"
+    assert '<span class="lang">Simplified Chinese, Traditional Chinese</span>' in hit.snippet
 
 
 def test_a_chinese_word_inside_a_keyword_is_listed_but_not_landed_on(snapshot_conn: sqlite3.Connection) -> None:
