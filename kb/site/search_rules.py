@@ -34,9 +34,11 @@ RULES_SCAN = 1000
 # "702.78a", "702.78", "702", "7", optionally after the word "rule" in a few languages, "section"
 # or "§" ("section 903", as judges name a part of the rules) and the CR's own "see".
 RULE_NUMBER_QUERY = re.compile(
-    r"^\s*(?:see\s+)?(?:(?:rules?|sections?|cr|regla|règle|regel|regola|regra|правило|规则|規則|규칙|§)\s*)?"
-    # "第702.19条" and "702.19条", as a Chinese text cites a rule; "702.19조" in Korean.
-    r"(?:第\s*)?(?P<number>[1-9]\d{0,2}(?:\.\d+[a-z]?)?)\.?\s*(?:[条條조항]\s*)?$",
+    r"^\s*(?:see\s+)?(?:(?:rules?|sections?|cr|regla|règle|regel|regola|regra|правило|规则|規則|규칙|"
+    r"総合ルール|ルール|§)\s*)?"
+    # "第702.19条" and "702.19条", as a Chinese text cites a rule; "702.19조" in Korean; "702.19b項"
+    # and "ルール702.9b" in Japanese.
+    r"(?:第\s*)?(?P<number>[1-9]\d{0,2}(?:\.\d+[a-z]?)?)\.?\s*(?:[条條조항項]\s*)?$",
     re.IGNORECASE,
 )
 RULE_NUMBER_IN_QUERY = re.compile(r"(?<![\w.])([1-9]\d{2}\.\d+[a-z]?)(?![\w])")
