@@ -22,6 +22,14 @@ def cjk_condition(column: str) -> str:
     return "(" + " or ".join(f"{column} glob '{pattern}'" for pattern in CJK_GLOBS) + ")"
 
 
+def squeezed(column: str) -> str:
+    """SQL: a Korean text without its spaces, for the trigram index's second column ("최소덱크기" is
+    "최소 덱 크기" typed without them, as searches often are); null for any other text, which
+    writes no spaces between its words."""
+    return (f"case when ({column}) glob '*[가-힣]*' and instr({column}, ' ')"
+            f" then replace(replace({column}, ' ', ''), char(10), '') end")
+
+
 def ensure_cjk_search(db: sqlite_utils.Database) -> None:
     """A trigram index over CJK text only: unicode61 cannot split words without spaces.
 
@@ -31,33 +39,36 @@ def ensure_cjk_search(db: sqlite_utils.Database) -> None:
     db.execute("drop table if exists cjk_search")
     db.execute(
         "create virtual table cjk_search using fts5("
-        "kind unindexed, key unindexed, lang unindexed, text, tokenize='trigram')"
+        "kind unindexed, key unindexed, lang unindexed, text, squeezed, tokenize='trigram')"
     )
     db.execute(
-        f"""insert into cjk_search (kind, key, lang, text)
+        f"""insert into cjk_search (kind, key, lang, text, squeezed)
         select 'rule', rules.id, cr_versions.lang,
-            coalesce(rules.title, '') || ' ' || rules.text as text
+            coalesce(rules.title, '') || ' ' || rules.text as text,
+            {squeezed("coalesce(rules.title, '') || ' ' || rules.text")}
         from rules join cr_versions on cr_versions.id = rules.version_id
         where cr_versions.lang in {CJK_LANGS}"""
     )
     db.execute(
-        f"""insert into cjk_search (kind, key, lang, text)
-        select 'glossary', glossary.id, cr_versions.lang, glossary.term || ' ' || glossary.text
+        f"""insert into cjk_search (kind, key, lang, text, squeezed)
+        select 'glossary', glossary.id, cr_versions.lang, glossary.term || ' ' || glossary.text,
+            {squeezed("glossary.term || ' ' || glossary.text")}
         from glossary join cr_versions on cr_versions.id = glossary.version_id
         where cr_versions.lang in {CJK_LANGS}"""
     )
     db.execute(
-        f"""insert into cjk_search (kind, key, lang, text)
-        select 'card_name', coalesce(oracle_id, 'name:' || name), lang, name as text
+        f"""insert into cjk_search (kind, key, lang, text, squeezed)
+        select 'card_name', coalesce(oracle_id, 'name:' || name), lang, name as text, {squeezed("name")}
         from all_card_names where lang in {CJK_LANGS}"""
     )
     db.execute(
-        f"""insert into cjk_search (kind, key, lang, text)
-        select 'ruling_translation', id, lang, text from ruling_translations where {cjk_condition('text')}"""
+        f"""insert into cjk_search (kind, key, lang, text, squeezed)
+        select 'ruling_translation', id, lang, text, {squeezed("text")} from ruling_translations
+        where {cjk_condition('text')}"""
     )
     db.execute(
-        f"""insert into cjk_search (kind, key, lang, text)
-        select 'keyword', id, lang, term as text from keywords where {cjk_condition('term')}"""
+        f"""insert into cjk_search (kind, key, lang, text, squeezed)
+        select 'keyword', id, lang, term as text, {squeezed("term")} from keywords where {cjk_condition('term')}"""
     )
     ensure_cjk_bigrams(db)
 

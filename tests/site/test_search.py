@@ -1035,3 +1035,13 @@ def test_a_korean_release_notes_name_typed_without_its_spaces_finds_its_card(
     and Korean judge's review)."""
     found = search(snapshot_conn, typed)
     assert (found.best.title, found.best.url) == (printed, "/card?name=" + quote(printed))
+
+
+@pytest.mark.parametrize(("typed", "rule"), [("최소덱크기", "100.2a"), ("특별행동", "116"), ("초과피해", "120.4a")])
+def test_korean_rules_words_typed_without_their_spaces_find_the_rules(
+    snapshot_conn: sqlite3.Connection, typed: str, rule: str
+) -> None:
+    """"최소 덱 크기" found 100.2a and "최소덱크기", as searches are often typed, nothing (a Japanese
+    and Korean judge's review): the Korean texts are also indexed without their spaces."""
+    titles = [hit.title.split()[0] for hit in search(snapshot_conn, typed).groups["rules"]]
+    assert rule in titles[:2], titles
