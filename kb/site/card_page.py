@@ -227,14 +227,19 @@ def grouped(conn: sqlite3.Connection, sql: str, ids: list[int]) -> dict[int, lis
 
 
 def unlinked_translations(conn: sqlite3.Connection, names: list[str]) -> list[dict[str, Any]]:
-    """Translated rulings printed under one of the card's names but not matched to a ruling."""
+    """Translated rulings printed under one of the card's names but not matched to a ruling, in
+    the order their page printed them (by id, a hash, the Korean release notes' second note on
+    에테르 돌풍 came first: a Japanese and Korean judge's review)."""
     if not names:
         return []
     marks = ",".join("?" * len(names))
     return rows(
         conn,
         f"""select * from ruling_translations
-        where ruling_id is null and card_name in ({marks}) order by lang, id limit 200""",
+        where ruling_id is null and card_name in ({marks})
+        order by lang, document_id, (select min(records.position) from ruling_records as records
+            where records.document_id = ruling_translations.document_id and records.text = ruling_translations.text), id
+        limit 200""",
         names,
     )
 

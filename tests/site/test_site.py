@@ -1880,3 +1880,11 @@ async def test_a_merge_target_reworded_since_is_said_so(snapshot_ds) -> None:
     not cover exile (a judge's review of the rule pages)."""
     html = (await snapshot_ds.client.get("/rule/903.12?version=en-2015-03-27")).text
     assert re.search(r"merged into <a[^>]*>903\.11</a> \(now <a[^>]*>903\.9b</a>, reworded since\)", html)
+
+
+async def test_a_cards_translated_rulings_not_yet_linked_keep_the_order_their_page_printed(snapshot_ds) -> None:
+    """에테르 돌풍's two notes in the real Korean M20 release notes: "목표 주문 또는 지속물의 소유자가…",
+    then "주문이 소유자의 서고에 놓이는 경우…". Listed by id, a hash, the second came first (a Japanese
+    and Korean judge's review)."""
+    page = (await snapshot_ds.client.get("/card.json?name=" + quote("에테르 돌풍"))).json()
+    assert [t["text"][:12] for t in page["unlinked_translations"]] == ["목표 주문 또는 지속물", "주문이 소유자의 서고에"]
