@@ -7,6 +7,7 @@ its texts cite lead to the rules the English text cites in their place.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Collection
 from typing import Any
 
 from kb.link.cr_translations import counterpart_citations
@@ -100,8 +101,7 @@ def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], versio
         # translates a later wording, under a later number (version ids sort by their dates).
         later = row["english_version"] > version
         column["rules"].setdefault(number, {**row, "status": status, "paired_by_number": by_number, "later": later,
-                                            "citations": translated_citations(row, held, lineages),
-                                            "english_cites": citations_that_differ(row, lineages),
+                                            **_citations(conn, row, held, lineages),
                                             "examples": examples.get(row["id"], [])})
     return {
         "numbers": numbers,
@@ -110,7 +110,8 @@ def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], versio
 
 
 def translated_citations(
-    row: dict[str, Any], held: set[tuple[str, str]], lineages: dict[tuple[str, str], str] | None = None
+    row: dict[str, Any], held: set[tuple[str, str]], follow_translation: Collection[str] = (),
+    counterparts: dict[str, str] | None = None,
 ) -> dict[str, tuple[str, str | None]]:
     """Where each number a translated rule cites leads: the English rule its English text cites in
     that place (``counterpart_citations``), else the number in the translation's own version, whose
@@ -118,19 +119,14 @@ def translated_citations(
     hold, in the English edition it translates where that edition holds it (``held``: the (version,
     number) pairs of both), else where the translation's page offers the nearest ones.
 
-    A number the translation holds as a rule linked to another English rule than the one the
-    English text cites in its place (``citations_that_differ``) leads to the translation's own rule,
-    what the translator wrote, and the page says what the English text cites there: the Korean
-    107.4h cites 106.3 (mana from a snow source), as the English text of 2021 does; the English
-    107.4h of 2020 it is linked to cites 205.4g (the snow supertype) in that place, and the Korean
-    "106.3" led there. Either text may be the one that slipped (the English 801.17 of 2025 cites
-    723, The Initiative, for restarting the game, 724; the Chinese 115.3 cites 115.6 for changing
-    targets, 115.7): neither is taken for the other."""
+    The numbers of ``follow_translation`` (``cited_as_translated``: where the two texts cite
+    different rules and an English wording of the rule cites the translation's) lead to the
+    translation's own rule instead."""
     cited = cited_in_order(row["text"])
-    counterparts = counterpart_citations(cited, cited_in_order(row["english_text"]))
+    counterparts = dict(counterparts if counterparts is not None else paired_citations(row))
     own, edition = row["version_id"], _edition(row)
-    for number in citations_that_differ(row, lineages or {}):
-        del counterparts[number]
+    for number in follow_translation:
+        counterparts.pop(number, None)
 
     def leads_to(number: str) -> tuple[str, str | None]:
         if number in counterparts:
@@ -142,6 +138,22 @@ def translated_citations(
 
 def _edition(row: dict[str, Any]) -> str:
     return row["translates_version_id"] or row["english_version"]
+
+
+def _citations(
+    conn: sqlite3.Connection, row: dict[str, Any], held: set[tuple[str, str]], lineages: dict[tuple[str, str], str]
+) -> dict[str, Any]:
+    """A translated rule's ``citations`` (``translated_citations``) and ``english_cites``: where it
+    and its English text cite different rules, number -> [the English text's number, its version,
+    what the link on the number follows: "translation" or "english"]."""
+    counterparts = paired_citations(row)
+    differ = citations_that_differ(row, lineages, counterparts)
+    followed = cited_as_translated(conn, row, differ, lineages)
+    return {
+        "citations": translated_citations(row, held, followed, counterparts),
+        "english_cites": {number: (english, version, "translation" if number in followed else "english")
+                          for number, (english, version) in differ.items()},
+    }
 
 
 def translated_examples(conn: sqlite3.Connection, rule_ids: list[int]) -> dict[int, list[str]]:
@@ -159,20 +171,64 @@ def translated_examples(conn: sqlite3.Connection, rule_ids: list[int]) -> dict[i
     return found
 
 
-def citations_that_differ(row: dict[str, Any], lineages: dict[tuple[str, str], str]) -> dict[str, tuple[str, str]]:
+def paired_citations(row: dict[str, Any]) -> dict[str, str]:
+    """``counterpart_citations`` of a translated rule's text and its English text."""
+    return counterpart_citations(cited_in_order(row["text"]), cited_in_order(row["english_text"] or ""))
+
+
+def citations_that_differ(
+    row: dict[str, Any], lineages: dict[tuple[str, str], str], counterparts: dict[str, str] | None = None
+) -> dict[str, tuple[str, str]]:
     """The numbers a translated rule cites where its English text cites another rule in that place
     (``counterpart_citations``) and the translation holds its own number as a rule linked to
     another English rule (``lineages``: ``citation_lineages``): number -> (the English text's
     number, its version). A number the translation does not hold (a partial one) is none: the
     English text's place is then all that says what it means."""
-    cited = cited_in_order(row["text"])
-    counterparts = counterpart_citations(cited, cited_in_order(row["english_text"] or ""))
+    if counterparts is None:
+        counterparts = paired_citations(row)
     differ = {}
     for number, counterpart in counterparts.items():
         mine, theirs = lineages.get((row["version_id"], number)), lineages.get((row["english_version"], counterpart))
         if number != counterpart and mine and theirs and mine != theirs:
             differ[number] = (counterpart, row["english_version"])
     return differ
+
+
+def cited_as_translated(
+    conn: sqlite3.Connection, row: dict[str, Any], differ: dict[str, tuple[str, str]], lineages: dict[tuple[str, str], str]
+) -> set[str]:
+    """Of the numbers where a translated rule and its English text cite different rules
+    (``citations_that_differ``), those an English wording of the same rule cites as the translation
+    does (the same rule, under the number of that wording's version): the translation follows
+    another wording, and its number is right. The Korean 107.4h cites 106.3 (mana from a snow
+    source) as the English 107.4h does from 2021-06-18 on; the English text of 2020 it is linked to
+    cites 205.4g (the snow supertype) there, and the Korean "106.3" led to it. Otherwise the
+    translation slipped (the Chinese 115.3 cites 115.6, zero targets, for changing targets, 115.7,
+    which every English wording cites) and its number leads where the English text's does."""
+    if not differ or not row.get("english_lineage"):
+        return set()
+    wordings = rows(
+        conn,
+        "select version_id, text from rules where lineage_id = ? and version_id in"
+        " (select id from cr_versions where lang = 'en') limit 200",
+        (row["english_lineage"],),
+    )
+    cited = {(wording["version_id"], number) for wording in wordings for number in cited_in_order(wording["text"] or "")}
+    if not cited:
+        return set()
+    versions = sorted({version for version, _ in cited})
+    numbers = sorted({number for _, number in cited})
+    english_lineages = {
+        found["lineage_id"]
+        for found in rows(
+            conn,
+            f"""select version_id, number, lineage_id from rules where version_id in ({",".join("?" * len(versions))})
+            and number in ({",".join("?" * len(numbers))}) and lineage_id is not null""",
+            [*versions, *numbers],
+        )
+        if (found["version_id"], found["number"]) in cited
+    }
+    return {number for number in differ if lineages.get((row["version_id"], number)) in english_lineages}
 
 
 def citation_lineages(conn: sqlite3.Connection, linked: list[dict[str, Any]]) -> dict[tuple[str, str], str]:

@@ -189,22 +189,37 @@ async def test_where_the_two_texts_cite_different_rules_the_link_follows_the_tra
     2021-06-09 does; the English 107.4h of 2020-11-20 it is linked to cites 205.4g, the snow
     supertype, in that place, and the Korean "106.3" led to 205.4g (a Japanese and Korean judge's
     review). Where the translation holds the number it cites as a rule linked to another English
-    rule, its link follows the translation, and the page says what the English text cites there:
-    either may be the one that slipped (the English 801.17 of 2025 cites 723, The Initiative, where
-    the Chinese cites 724, Restarting the Game; the Chinese 115.3 cites 115.6 where the English
-    cites 115.7, changing targets)."""
+    rule, either text may be the one that slipped: the link follows the translation where an English
+    wording of the rule cites the rule it does (107.4h from 2021-06-18 on; the English 801.17 of 2025
+    cites 723, The Initiative, where the Chinese cites 724, Restarting the Game, as 2026's does
+    under its number 726), else the English text (the Chinese 115.3 cites 115.6, zero targets,
+    where every English wording cites 115.7, changing targets), and the page says so."""
     data = (await snapshot_ds.client.get("/rule/107.4h.json")).json()
     korean = next(c for c in data["translations"]["columns"] if c["version_id"] == "ko-2021-02-15")["rules"]["107.4h"]
     assert korean["citations"] == {"106.3": ["106.3", "ko-2021-02-15"]}
-    assert korean["english_cites"] == {"106.3": ["205.4g", "en-2020-11-20"]}
+    assert korean["english_cites"] == {"106.3": ["205.4g", "en-2020-11-20", "translation"]}
     html = (await snapshot_ds.client.get("/rule/107.4h")).text
     assert '<a class="rule-ref" href="/rule/106.3?version=ko-2021-02-15">106.3</a>' in _korean_cell(html)
     assert ('In this place the English text it is linked to (Comprehensive Rules of 2020-11-20) cites'
-            ' <a class="rule-ref" href="/rule/205.4g?version=en-2020-11-20">205.4g</a>, not 106.3:'
-            ' the link on 106.3 follows the translation.') in html
-    chinese = (await snapshot_ds.client.get("/rule/801.17.json?version=en-2025-02-07")).json()
-    column = next(c for c in chinese["translations"]["columns"] if c["version_id"] == "zhs-2025-02-07")
-    assert column["rules"]["801.17"]["english_cites"] == {"724": ["723", "en-2025-02-07"]}
+            ' <a class="rule-ref" href="/rule/205.4g?version=en-2020-11-20">205.4g</a>, not 106.3; another English'
+            ' wording of this rule cites the rule this translation does: the link on 106.3 follows the translation.') in html
+
+    async def chinese(number: str) -> dict:
+        page = (await snapshot_ds.client.get(f"/rule/{number}.json?version=en-2025-02-07")).json()
+        column = next(c for c in page["translations"]["columns"] if c["version_id"] == "zhs-2025-02-07")
+        return column["rules"][number]
+
+    restart = await chinese("801.17")
+    assert (restart["citations"], restart["english_cites"]) == (
+        {"724": ["724", "zhs-2025-02-07"]}, {"724": ["723", "en-2025-02-07", "translation"]})
+    for number, cited, english in (("115.3", "115.6", "115.7"), ("506.1", "508.5", "508.8"), ("122.1a", "613.3", "613.4c")):
+        rule = await chinese(number)
+        assert rule["citations"][cited] == [english, "en-2025-02-07"], number
+        assert rule["english_cites"] == {cited: [english, "en-2025-02-07", "english"]}, number
+    html = (await snapshot_ds.client.get("/rule/115.3?version=en-2025-02-07")).text
+    assert ("This translation cites 115.6 in this place, where the English text it is linked to (Comprehensive"
+            " Rules of 2025-02-07) cites another rule, 115.7, as every English wording of this rule does:"
+            " the link on 115.6 leads to 115.7.") in html
     # A number the partial Korean translation does not hold: the English text's place is all there is.
     foretell = (await snapshot_ds.client.get("/rule/116.2h.json")).json()
     column = next(c for c in foretell["translations"]["columns"] if c["version_id"] == "ko-2021-02-15")
