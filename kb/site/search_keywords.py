@@ -178,9 +178,11 @@ def keywords_named_within(conn: sqlite3.Connection, query: str) -> list[Hit]:
 
 
 HANGUL_SYLLABLE = re.compile(r"[\uac00-\ud7a3]")
-# The particles a Korean word ends in, of one syllable ("치명타와 비행", "생물이 비행을"): a query
-# typed without its spaces ("치명타와비행") still names a keyword after one.
+# The particles a Korean word ends in ("치명타와 비행", "생물이 비행을", "턴 종료까지 비행을"): a query
+# typed without its spaces ("치명타와비행") still names a keyword after one. A particle follows a
+# word: the first syllable of a word is none ("의무적", mandatory, is not 의 and 무적, Indestructible).
 KOREAN_PARTICLES = frozenset("와과이가을를은는의에도로만")
+KOREAN_TWO_SYLLABLE_PARTICLES = frozenset({"까지", "에서", "에게", "으로", "부터", "처럼", "보다", "마다", "한테", "이나"})
 
 
 def hangul_inside_words(query: str) -> set[int]:
@@ -193,12 +195,17 @@ def hangul_inside_words(query: str) -> set[int]:
     place = 0
     for word in query.split():
         for offset, character in enumerate(word):
-            before = word[offset - 1] if offset else ""
-            if before and HANGUL_SYLLABLE.match(character) and HANGUL_SYLLABLE.match(before) \
-                    and before not in KOREAN_PARTICLES:
+            if offset and HANGUL_SYLLABLE.match(character) and HANGUL_SYLLABLE.match(word[offset - 1]) \
+                    and not _after_a_particle(word, offset):
                 inside.add(place + offset)
         place += len(word)
     return inside
+
+
+def _after_a_particle(word: str, offset: int) -> bool:
+    """Whether the syllables before ``offset`` end in a particle that follows a word of its own."""
+    return (offset >= 2 and word[offset - 1] in KOREAN_PARTICLES) or (
+        offset >= 3 and word[offset - 2 : offset] in KOREAN_TWO_SYLLABLE_PARTICLES)
 
 
 _KEYWORD_TERMS_BY_KEY: OrderedDict[tuple, dict[str, dict[str, Any]]] = OrderedDict()
@@ -252,9 +259,10 @@ def keyword_hit(row: dict[str, Any], how: str) -> Hit:
         f" → {html.escape(row['en_term'] or '')}"
         + (f" <span class=\"kb-evidence\">({html.escape(', '.join(evidence))})</span>" if evidence else "")
     )
-    # The rule page's column of that language: only a translation of the keyword's own rule has one
-    # (the Korean CR lists keywords in its 122.1b, and translates no keyword rule).
-    anchor = f"lang-{row['lang']}" if "cr-rule-title" in sources and row["lang"] != "en" else ""
+    # The rule page's column of that language: a translation of the keyword's own rule or glossary
+    # entry has one; a term its translation only lists elsewhere has none (the Korean 122.1b lists
+    # keywords, and the Korean CR translates no keyword rule).
+    anchor = f"lang-{row['lang']}" if {"cr-rule-title", "cr-glossary"} & set(sources) and row["lang"] != "en" else ""
     detail = {"exact": "exact keyword", "part": WITHIN_A_KEYWORD}.get(how, "keyword")
     return Hit("keyword", f"{row['rule_number']} {row['en_term']}", rule_url(row["rule_number"], anchor=anchor),
                snippet, row["lang"], detail)
