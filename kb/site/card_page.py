@@ -103,8 +103,8 @@ def read_in(page: dict[str, Any], query: str | None, lang: str | None) -> list[d
     else the languages of the card's name that was searched (``?q=Gesandter der Sultai``: the
     search's and the name lookup's redirects keep it; a name two languages print alike,
     "Hakka, Corvo Sussurrante", is both). A judge in Berlin who searched a German name otherwise
-    met the English card, its German text after every ruling. None for English, or a language the
-    card has no name or printing in."""
+    met the English card, its German text after every ruling. None (an empty list) for English, or
+    a language the card has no name or printing in."""
     names: list[dict[str, Any]] = page["names"]
     printed: list[dict[str, Any]] = page.get("printed") or []
     known = {name["lang"] for name in names} | {language["lang"] for language in printed}
@@ -131,11 +131,13 @@ def named_in_english(conn: sqlite3.Connection, oracle_id: str, name: str) -> boo
 
 def scryfall_language(tag: str, known: set[str]) -> str | None:
     """``tag`` as one of ``known`` Scryfall language codes, however a reader writes it: "de", "DE",
-    "de-DE", or the BCP 47 tags the site's pages carry ("zh-Hans" is zhs, "zh-Hant" zht)."""
+    "de-DE", or the BCP 47 tags the site's pages carry ("zh-Hans" and "zh-Hans-CN" are zhs,
+    "zh-Hant", "zh-TW" and "zh-HK" zht)."""
     tag = tag.strip().casefold().replace("_", "-")
-    code = {"zh-hans": "zhs", "zh-cn": "zhs", "zh-hant": "zht", "zh-tw": "zht"}.get(tag, tag)
-    if code not in known:
-        code = code.split("-")[0]
+    if tag.startswith("zh-"):
+        region = tag.split("-")[1]
+        tag = "zht" if region in ("hant", "tw", "hk", "mo") else "zhs" if region in ("hans", "cn", "sg") else tag
+    code = tag if tag in known else tag.split("-")[0]
     return code if code in known else None
 
 

@@ -174,15 +174,18 @@ async def card_by_name(datasette, request):
     oracle_id, page = await run(datasette, card_by_name_data, name)
     # To the JSON form however JSON was asked for: "?_format=json" led a client to the HTML page.
     suffix = ".json" if wants_json(request, json) else ""
+    # A language asked for (?lang=) rides along, as does a name in another language than English:
+    # the card's page shows its printing in that language.
+    lang = request.args.get("lang")
+    lang_arg = f"lang={quote(lang)}" if lang and not suffix else ""
     if oracle_id:
-        # A name in another language rides along: the card's page shows its printing in that language.
         asked = request.args.get("q") or name
         local = not suffix and not await run(datasette, card_page.named_in_english, oracle_id, asked)
-        return Response.redirect(f"/card/{oracle_id}{suffix}" + (f"?q={quote(asked)}" if local else ""))
+        kept = [part for part in (f"q={quote(asked)}" if local else "", lang_arg) if part]
+        return Response.redirect(f"/card/{oracle_id}{suffix}" + ("?" + "&".join(kept) if kept else ""))
     if page and "redirect" in page:
-        # The name asked for rides along to the page: it is then titled in that name's language.
         asked = "" if suffix else f"&q={quote(request.args.get('q') or name)}"
-        return Response.redirect(f"/card{suffix}?name={quote(page['redirect'])}{asked}")
+        return Response.redirect(f"/card{suffix}?name={quote(page['redirect'])}{asked}" + (f"&{lang_arg}" if lang_arg else ""))
     if page is None:
         # A part of a name ("Jace") or a misspelt one: the cards the search finds by it, and the
         # names it resembles, rather than a dead end.

@@ -356,8 +356,11 @@ async def test_a_card_searched_by_its_local_name_shows_that_languages_printing_f
     # The name lookup keeps the name asked for too (it was dropped: a review of the change).
     response = await snapshot_ds.client.get("/card?name=" + quote("Gesandter der Sultai"))
     assert response.headers["location"] == f"/card/{SULTAI_EMISSARY}?q=" + quote("Gesandter der Sultai")
+    # A language asked for rides along the lookup's redirect.
+    response = await snapshot_ds.client.get("/card?name=" + quote("Gesandter der Sultai") + "&lang=ja")
+    assert response.headers["location"] == f"/card/{SULTAI_EMISSARY}?q=" + quote("Gesandter der Sultai") + "&lang=ja"
     # A tag as the site's own pages write it, or in capitals.
-    for tag in ("zh-Hans", "ZHS", "zh_hans"):
+    for tag in ("zh-Hans", "ZHS", "zh_hans", "zh-Hans-CN", "zh-CN"):
         html = (await snapshot_ds.client.get(f"/card/{SULTAI_EMISSARY}?lang={tag}")).text
         assert 'In Simplified Chinese: <span lang="zh-Hans">苏勒台密使</span>' in html, tag
     # English, a language the card was never printed in, or an English query: the page as it was.
