@@ -82,6 +82,20 @@ def glossary_term(conn: sqlite3.Connection, term: str, lang: str = "en", transla
         "printed": printed_keywords(conn, english_term) if english_term else [],
         "history": history_of(conn, english) if english else [],
     }
+    # A translation's numbers where its English entry cites another rule in that place (the Chinese
+    # 解锁, unlock, cites 709.5g, lock, where English cites 709.5f): as on rule pages
+    # (``kb.site.rule_translations``), followed where an English wording cites what it does, else
+    # led to the English text's, and said.
+    page.update({"citations": None, "english_cites": {}})
+    if english and lang != "en":
+        from kb.site.rule_translations import translated_text_citations
+
+        translates = rows(conn, "select translates_version_id from cr_versions where id = ?", (entry["version_id"],))
+        page.update(translated_text_citations(conn, {
+            "version_id": entry["version_id"], "text": entry["text"], "english_version": english["version_id"],
+            "english_text": english["text"], "english_lineage": english.get("lineage_id"),
+            "translates_version_id": translates[0]["translates_version_id"] if translates else None,
+        }))
     # What {P} and the like mean in each version whose text the page shows.
     readings = symbol_readings(conn)
     shown = {entry["version_id"], *(entry_then["since_version_id"] for entry_then in page["history"])}
@@ -157,7 +171,7 @@ def term_in_language(conn: sqlite3.Connection, term: str, lang: str) -> tuple[st
 
 
 def english_entry(conn: sqlite3.Connection, glossary_id: int) -> dict[str, Any] | None:
-    found = rows(conn, """select english.id, english.term, english.text, english.version_id
+    found = rows(conn, """select english.id, english.term, english.text, english.version_id, english.lineage_id
         from glossary_links join glossary as english on english.id = glossary_links.en_glossary_id
         where glossary_links.glossary_id = ?""", (glossary_id,))
     return found[0] if found else None

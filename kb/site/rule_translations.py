@@ -140,15 +140,22 @@ def _edition(row: dict[str, Any]) -> str:
     return row["translates_version_id"] or row["english_version"]
 
 
+def translated_text_citations(conn: sqlite3.Connection, row: dict[str, Any], table: str = "glossary") -> dict[str, Any]:
+    """``_citations`` of one translated text beside its English text (a glossary entry's): ``row``
+    holds version_id, text, english_version, english_text, english_lineage."""
+    return _citations(conn, row, held_numbers(conn, [row]), citation_lineages(conn, [row]), table)
+
+
 def _citations(
-    conn: sqlite3.Connection, row: dict[str, Any], held: set[tuple[str, str]], lineages: dict[tuple[str, str], str]
+    conn: sqlite3.Connection, row: dict[str, Any], held: set[tuple[str, str]], lineages: dict[tuple[str, str], str],
+    table: str = "rules",
 ) -> dict[str, Any]:
     """A translated rule's ``citations`` (``translated_citations``) and ``english_cites``: where it
     and its English text cite different rules, number -> [the English text's number, its version,
     what the link on the number follows: "translation" or "english"]."""
     counterparts = paired_citations(row)
     differ = citations_that_differ(row, lineages, counterparts)
-    followed = cited_as_translated(conn, row, differ, lineages)
+    followed = cited_as_translated(conn, row, differ, lineages, table)
     return {
         "citations": translated_citations(row, held, followed, counterparts),
         "english_cites": {number: (english, version, "translation" if number in followed else "english")
@@ -195,7 +202,8 @@ def citations_that_differ(
 
 
 def cited_as_translated(
-    conn: sqlite3.Connection, row: dict[str, Any], differ: dict[str, tuple[str, str]], lineages: dict[tuple[str, str], str]
+    conn: sqlite3.Connection, row: dict[str, Any], differ: dict[str, tuple[str, str]], lineages: dict[tuple[str, str], str],
+    table: str = "rules",
 ) -> set[str]:
     """Of the numbers where a translated rule and its English text cite different rules
     (``citations_that_differ``), those an English wording of the same rule cites as the translation
@@ -204,13 +212,14 @@ def cited_as_translated(
     source) as the English 107.4h does from 2021-06-18 on; the English text of 2020 it is linked to
     cites 205.4g (the snow supertype) there, and the Korean "106.3" led to it. Otherwise the
     translation slipped (the Chinese 115.3 cites 115.6, zero targets, for changing targets, 115.7,
-    which every English wording cites) and its number leads where the English text's does."""
+    which every English wording cites) and its number leads where the English text's does.
+    ``table``: "glossary" for a translated glossary entry (its English wordings are the entry's)."""
     if not differ or not row.get("english_lineage"):
         return set()
     wordings = rows(
         conn,
-        "select version_id, text from rules where lineage_id = ? and version_id in"
-        " (select id from cr_versions where lang = 'en') limit 200",
+        f"select version_id, text from {'glossary' if table == 'glossary' else 'rules'} where lineage_id = ?"
+        " and version_id in (select id from cr_versions where lang = 'en') limit 200",
         (row["english_lineage"],),
     )
     cited = {(wording["version_id"], number) for wording in wordings for number in cited_in_order(wording["text"] or "")}

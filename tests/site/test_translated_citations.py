@@ -235,3 +235,20 @@ async def test_a_translated_rule_shows_its_own_examples(snapshot_ds) -> None:
     examples = {c["version_id"]: c["rules"]["101.4"]["examples"] for c in data["translations"]["columns"]}
     assert [len(found) for found in examples.values()] == [1, 1]
     assert examples["zhs-2025-02-07"][0].startswith("例")
+
+
+async def test_a_translated_glossary_entrys_slip_leads_where_its_english_entry_cites(snapshot_ds) -> None:
+    """The Chinese 解锁 (unlock) cites 709.5g, the lock rule, where every English wording cites
+    709.5f, unlock; the link led to 709.5g with no word (a Chinese judge's review)."""
+    from urllib.parse import quote
+
+    html = (await snapshot_ds.client.get("/glossary/" + quote("解锁") + "?lang=zhs")).text
+    assert '<a class="rule-ref" href="/rule/709.5f?version=en-2025-02-07"' in html
+    assert ("This translation cites 709.5g in this place, where the English entry (Comprehensive Rules of"
+            " 2025-02-07) cites another rule, 709.5f, as every English wording of this entry does:"
+            " the link on 709.5g leads to 709.5f.") in html
+    # Where only the English entry slipped (地图 cites 111.10, English 110.10, no rule), the
+    # translation's number is linked as it is, with no note.
+    html = (await snapshot_ds.client.get("/glossary/" + quote("地图") + "?lang=zhs")).text
+    assert '<a class="rule-ref" href="/rule/111.10?version=zhs-2025-02-07">111.10</a>' in html
+    assert "kb-cites-differ" not in html
