@@ -114,11 +114,12 @@ async def test_a_translations_pages_link_its_rules_by_what_they_translate(snapsh
     assert response.headers["location"] == "/rule/706?version=en-2020-11-20"
     english = (await snapshot_ds.client.get("/rule/706.json?version=en-2020-11-20")).json()
     assert english["rule"]["title"] == "Copying Objects"
-    # A Chinese definition cites rules numbered as in the edition it translates (2025-02-07), and
-    # its English entry's references are that edition's too.
+    # A Chinese definition cites rules numbered as in the edition it translates (2025-02-07): a
+    # number its English entry cites in the same place leads to that edition's rule, as on rule
+    # pages; its English entry's references are that edition's too.
     html = (await snapshot_ds.client.get("/glossary/%E8%B7%B5%E8%B8%8F?lang=zhs")).text
     definition = html.split('<div class="kb-definition"', 1)[1].split("</div>", 1)[0]
-    assert 'href="/rule/702.19?version=zhs-2025-02-07"' in definition
+    assert 'href="/rule/702.19?version=en-2025-02-07"' in definition
     refs = html.split('id="refs-title"', 1)[1].split("</section>", 1)[0]
     assert 'href="/rule/702.19?version=en-2025-02-07"' in refs
 
