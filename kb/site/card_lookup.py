@@ -82,12 +82,27 @@ def recorded_names(conn: sqlite3.Connection, name: str) -> list[dict[str, Any]]:
     found = _recorded(conn, "card_name_records.name_key = ?", [name_key(name)])
     if not found:
         return []
+    found = _whole_names(conn, name, found) or found
     documents = same_card_documents(conn, sorted({row["document_id"] for row in found}))
     if len(documents) > len({row["document_id"] for row in found}):
         marks = ",".join("?" * len(documents))
         found = _recorded(conn, f"card_name_records.document_id in ({marks})", documents)
-    # One page per card: the English name when a document printed it, else the first language.
-    return sorted(found, key=lambda row: (row["lang"] != "en", row["lang"], row["name"]))
+    # One page per card: the English name when a document printed it, else the first language;
+    # the whole name of a card of faces.
+    return sorted(found, key=lambda row: (row["lang"] != "en", " // " not in row["name"], row["lang"], row["name"]))
+
+
+def _whole_names(conn: sqlite3.Connection, name: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The whole name ("Afflicted Deserter // Werewolf Ransacker") the same documents printed for a
+    card of which ``name`` is a face: its page and rulings are filed under it (a face's page said
+    "Rulings 0": a European judges' review). None where ``name`` is no face."""
+    from kb.normalise.names import name_key
+
+    key = name_key(name)
+    documents = sorted({row["document_id"] for row in found})
+    marks = ",".join("?" * len(documents))
+    wholes = _recorded(conn, f"card_name_records.document_id in ({marks}) and card_name_records.name like '% // %'", documents)
+    return [row for row in wholes if key in {name_key(face) for face in row["name"].split(" // ")}]
 
 
 def _recorded(conn: sqlite3.Connection, where: str, params: list[Any]) -> list[dict[str, Any]]:

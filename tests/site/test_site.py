@@ -1891,3 +1891,15 @@ async def test_a_cards_translated_rulings_not_yet_linked_keep_the_order_their_pa
     and Korean judge's review)."""
     page = (await snapshot_ds.client.get("/card.json?name=" + quote("에테르 돌풍"))).json()
     assert [t["text"][:12] for t in page["unlinked_translations"]] == ["목표 주문 또는 지속물", "주문이 소유자의 서고에"]
+
+
+async def test_a_face_of_a_card_known_only_by_its_page_leads_to_the_whole_card(snapshot_ds) -> None:
+    """Gatherer's page of Afflicted Deserter // Werewolf Ransacker (real, not linked to card data in
+    the snapshot) prints the whole name and each face's; its four rulings are filed under the whole
+    name, and a face's page said "Rulings 0" (a European judges' review)."""
+    whole = "Afflicted Deserter // Werewolf Ransacker"
+    for face in ("Werewolf Ransacker", "afflicted deserter"):
+        response = await snapshot_ds.client.get("/card?name=" + quote(face))
+        assert response.headers["location"] == "/card?name=" + quote(whole) + "&q=" + quote(face), face
+    page = (await snapshot_ds.client.get("/card.json?name=" + quote(whole))).json()
+    assert len(page["rulings"]) == 4
