@@ -82,7 +82,12 @@ def card_hit(row: dict[str, Any], wanted: str) -> Hit:
     snippet = html.escape(name) if name == english else (
         f"{html.escape(name)} <span class=\"lang\">{html.escape(row['lang'])}</span>"
     )
-    return Hit("card", english, card_url(row["oracle_id"]), snippet, row["lang"],
+    # A name in another language leads to the card's page in it: its printing under the Oracle text
+    # (a card found by part of its German name, or offered for a misspelt one, opened in English);
+    # not where the English name holds the query too ("Jace" is in every language's name of Jace).
+    local = row["lang"] not in (None, "en") and not (row["english"] and wanted and wanted in fold(row["english"]))
+    url = card_url(row["oracle_id"]) + (f"?lang={row['lang']}" if local else "")
+    return Hit("card", english, url, snippet, row["lang"],
                ("exact " if exact else "") + "name", title_lang=None if row["english"] else row["lang"])
 
 

@@ -149,6 +149,11 @@ async def search_page(datasette, request):
         results.best.detail.startswith(("number", "exact name", "exact unlinked"))
     ):
         url, _, anchor = results.best.url.partition("#")
+        # The query rides along instead of the hit's language: a name two languages print alike
+        # is then shown in both (kb.site.card_page.read_in).
+        path, _, query_string = url.partition("?")
+        kept = [part for part in query_string.split("&") if part and not part.startswith("lang=")]
+        url = path + ("?" + "&".join(kept) if kept else "")
         url += ("&" if "?" in url else "?") + "q=" + quote(results.query)
         return Response.redirect(url + (f"#{anchor}" if anchor else ""))
     # The box and the links keep a question as typed (its "more" pages leave out the same words);

@@ -83,7 +83,8 @@ def test_words_are_marked_where_a_word_starts() -> None:
 def test_russian_card_name_lands_on_the_card(snapshot_conn: sqlite3.Connection) -> None:
     results = search(snapshot_conn, "Джейс, Гений из Врина")
     assert results.best is not None
-    assert results.best.url == f"/card/{JACE}"
+    # A card found by a name in another language leads to its page in that language.
+    assert results.best.url == f"/card/{JACE}?lang=ru"
     assert results.best.title == "Jace, Vryn's Prodigy // Jace, Telepath Unbound"
     assert results.best.lang == "ru"
 
@@ -91,7 +92,7 @@ def test_russian_card_name_lands_on_the_card(snapshot_conn: sqlite3.Connection) 
 @pytest.mark.parametrize("query", ["Émissaire de Sultaï", "emissaire de sultai", "ÉMISSAIRE DE SULTAI"])
 def test_card_names_are_case_and_accent_insensitive(snapshot_conn: sqlite3.Connection, query: str) -> None:
     results = search(snapshot_conn, query)
-    assert results.best.url == f"/card/{SULTAI_EMISSARY}"
+    assert results.best.url == f"/card/{SULTAI_EMISSARY}?lang=fr"
     assert results.best.title == "Sultai Emissary"
 
 
@@ -966,7 +967,7 @@ def test_a_rule_number_as_chinese_korean_and_full_width_texts_write_it(snapshot_
 
 def test_half_width_katakana_is_read_as_katakana(snapshot_conn: sqlite3.Connection) -> None:
     assert clean_query("ｼﾞｪｲｽ") == "ジェイス"
-    assert [hit.url for hit in search(snapshot_conn, "ｼﾞｪｲｽ").groups["cards"]][:1] == [f"/card/{JACE}"]
+    assert [hit.url for hit in search(snapshot_conn, "ｼﾞｪｲｽ").groups["cards"]][:1] == [f"/card/{JACE}?lang=ja"]
 
 
 @pytest.mark.parametrize(
@@ -985,7 +986,7 @@ def test_traditional_chinese_finds_the_simplified_rules(
 def test_a_traditional_name_is_searched_as_typed(snapshot_conn: sqlite3.Connection) -> None:
     # Taiwan's printing of Jace names him 維林逸才傑斯: found as typed, not converted.
     found = search(snapshot_conn, "傑斯")
-    assert found.query == "傑斯" and [hit.url for hit in found.groups["cards"]][:1] == [f"/card/{JACE}"]
+    assert found.query == "傑斯" and [hit.url for hit in found.groups["cards"]][:1] == [f"/card/{JACE}?lang=zht"]
 
 
 def test_short_cjk_words_are_found_together_past_a_common_words_window(snapshot_db, tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -573,10 +573,11 @@ async def test_a_name_spaced_or_punctuated_otherwise_finds_its_card(snapshot_ds,
 
 async def test_a_card_name_not_found_offers_the_cards_it_may_mean(snapshot_ds) -> None:
     # Part of a name, in English or Russian: the cards whose names hold it.
-    for name in ("Jace", "Джейс"):
+    for name, url in (("Jace", f"/card/{JACE}"), ("Джейс", f"/card/{JACE}?lang=ru")):
         response = await snapshot_ds.client.get("/card.json?name=" + quote(name))
         assert response.status_code == 404
-        assert [hit["url"] for hit in response.json()["found"]] == [f"/card/{JACE}"], name
+        # A card found by a name in another language leads to its page in that language.
+        assert [hit["url"] for hit in response.json()["found"]] == [url], name
     page = (await snapshot_ds.client.get("/card?name=Jace")).text
     assert f'<li><a href="/card/{JACE}">Jace, Vryn&#39;s Prodigy // Jace, Telepath Unbound</a></li>' in page
     # A misspelt name: the names it resembles, in their language.
@@ -1689,7 +1690,7 @@ def test_the_cjk_fonts_are_chosen_by_the_language_tags_the_pages_write() -> None
 
 async def test_search_hits_carry_the_language_of_their_titles_and_snippets(snapshot_ds) -> None:
     chinese_card = (await snapshot_ds.client.get("/search?q=" + quote("陰森"))).text
-    assert ('<a href="/card/72aef1d8-11df-4bc2-af83-907b05df73a8" lang="zh-Hant">陰森腸占師</a>' in chinese_card)
+    assert ('<a href="/card/72aef1d8-11df-4bc2-af83-907b05df73a8?lang=zht" lang="zh-Hant">陰森腸占師</a>' in chinese_card)
     assert '<div class="kb-snippet" lang="zh-Hant"><mark>陰森</mark>腸占師 <span class="lang">zht</span></div>' in chinese_card
     printed_names = (await snapshot_ds.client.get("/search?q=" + quote("克撒"))).text
     assert '<a href="/card?name=%E5%85%8B%E6%92%92%E4%B9%8B%E6%80%92" lang="zh-Hans">克撒之怒</a>' in printed_names
@@ -1697,9 +1698,10 @@ async def test_search_hits_carry_the_language_of_their_titles_and_snippets(snaps
             ' Oracle card</span></div>') in printed_names
     assert ('<a href="/card?name=%E5%85%8B%E6%92%92%E4%B9%8B%E6%80%92#translation-216114732815923255"'
             ' lang="zh-Hans">克撒之怒</a>') in printed_names
-    # A card found by its Russian name is titled by its English name, in English.
+    # A card found by its Russian name is titled by its English name, in English; its link opens
+    # the card's page in Russian.
     russian = (await snapshot_ds.client.get("/search?q=" + quote("Джейс") + "&all=1")).text
-    assert f'<a href="/card/{JACE}">Jace, Vryn&#39;s Prodigy // Jace, Telepath Unbound</a>' in russian
+    assert f'<a href="/card/{JACE}?lang=ru">Jace, Vryn&#39;s Prodigy // Jace, Telepath Unbound</a>' in russian
     assert '<div class="kb-snippet" lang="ru">Джейс, Гений из Врина <span class="lang">ru</span></div>' in russian
     german = (await snapshot_ds.client.get("/search?q=Trampelschaden&all=1")).text
     assert ('<div class="kb-snippet"><span lang="de">verursacht Trampelschaden</span> <span class="lang">German</span>'
