@@ -112,7 +112,11 @@ def read_in(page: dict[str, Any], query: str | None, lang: str | None) -> list[d
     if asked:
         languages = [asked]
     elif query and not any(_names_card(query, name["name"]) for name in names if name["lang"] == "en"):
-        languages = list(dict.fromkeys(name["lang"] for name in names if _names_card(query, name["name"])))
+        # The language whose name is the query as typed, accents and all, first ("Emissário Sultai"
+        # is Portuguese before Italian "Emissario Sultai").
+        matching = sorted((name for name in names if _names_card(query, name["name"])),
+                          key=lambda name: " ".join(name["name"].casefold().split()) != " ".join(query.casefold().split()))
+        languages = list(dict.fromkeys(name["lang"] for name in matching))
     else:
         languages = []
     return [

@@ -38,7 +38,8 @@ RULE_NUMBER_QUERY = re.compile(
     r"総合ルール|ルール|§)\s*)?"
     # "第702.19条" and "702.19条", as a Chinese text cites a rule; "702.19조" in Korean; "702.19b項"
     # and "ルール702.9b" in Japanese.
-    r"(?:第\s*)?(?P<number>[1-9]\d{0,2}(?:\.\d+[a-z]?)?)\.?\s*(?:[条條조항項]\s*)?$",
+    # "702,9b" as a German or French keypad types the decimal point.
+    r"(?:第\s*)?(?P<number>[1-9]\d{0,2}(?:[.,]\d+[a-z]?)?)\.?\s*(?:[条條조항項]\s*)?$",
     re.IGNORECASE,
 )
 RULE_NUMBER_IN_QUERY = re.compile(r"(?<![\w.])([1-9]\d{2}\.\d+[a-z]?)(?![\w])")
@@ -47,7 +48,7 @@ RULE_NUMBER_IN_QUERY = re.compile(r"(?<![\w.])([1-9]\d{2}\.\d+[a-z]?)(?![\w])")
 def rules_by_number(conn: sqlite3.Connection, query: str) -> list[Hit]:
     """Rule numbers answered by number: the newest English version that has the rule."""
     whole = RULE_NUMBER_QUERY.match(query)
-    numbers = [whole.group("number")] if whole else RULE_NUMBER_IN_QUERY.findall(query)
+    numbers = [whole.group("number").replace(",", ".")] if whole else RULE_NUMBER_IN_QUERY.findall(query)
     newest = newest_english_version(conn)
     hits = []
     for number in numbers[:5]:

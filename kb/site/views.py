@@ -268,7 +268,7 @@ async def rule_as_typed(datasette, request):
     number = RULE_NUMBER_QUERY.match(typed)
     if number:
         suffix = f"?{request.query_string}" if request.query_string else ""
-        return Response.redirect(f"/rule/{quote(number.group('number').lower())}{json or ''}{suffix}")
+        return Response.redirect(f"/rule/{quote(number.group('number').lower().replace(',', '.'))}{json or ''}{suffix}")
     # A word: the keyword or rule it names, offered ("/rule/trample": 702.19 Trample).
     found = await what_it_may_mean(datasette, typed, "keywords") if typed else []
     return await not_found(datasette, request, f"No rule {typed}", wants_json(request, json), query=typed or None,

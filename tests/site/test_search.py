@@ -959,6 +959,8 @@ def test_a_korean_question_is_never_cut_inside_a_word(snapshot_conn: sqlite3.Con
     "第702.19条", "702.19条", "第 702.19 条", "702。19", "702.19조", "７０２．１９",
     # As Japanese texts write it (a Japanese and Korean judge's review: these found nothing).
     "702.19項", "第702.19項", "ルール702.19", "総合ルール702.19",
+    # With the decimal comma of a German or French keypad (a European judges' review).
+    "702,19", "Regel 702,19",
 ])
 def test_a_rule_number_as_chinese_korean_and_full_width_texts_write_it(snapshot_conn: sqlite3.Connection, query: str) -> None:
     found = search(snapshot_conn, query)

@@ -1905,3 +1905,13 @@ async def test_a_face_of_a_card_known_only_by_its_page_leads_to_the_whole_card(s
         assert response.headers["location"] == "/card?name=" + quote(whole) + "&q=" + quote(face), face
     page = (await snapshot_ds.client.get("/card.json?name=" + quote(whole))).json()
     assert len(page["rulings"]) == 4
+
+
+async def test_a_name_two_languages_print_with_other_accents_shows_the_typed_one_first(snapshot_ds) -> None:
+    """UGIN's Portuguese "Emissário Sultai" and Italian "Emissario Sultai" (MTGJSON): typed with its
+    accent, the Portuguese printing came second (a European judges' review)."""
+    import re
+
+    for typed, order in (("Emissário Sultai", ["pt", "it"]), ("Emissario Sultai", ["it", "pt"])):
+        html = (await snapshot_ds.client.get(f"/card/{SULTAI_EMISSARY}?q=" + quote(typed))).text
+        assert re.findall(r'<section class="kb-read-in" id="read-in-(\w+)"', html) == order, typed
