@@ -109,7 +109,16 @@ def search(
     raw_query = one_face_when_alike(raw_query)
     with one_request(conn):
         results = _search(conn, raw_query, per_kind, kind, offset, later_suggestions=True)
+        if not found_nothing(results) and not _chinese_rules_missed(results):
+            return results
         if not found_nothing(results):
+            # A Traditional word a Traditional printing also prints (飛行, 死觸) found the keyword
+            # but none of the Chinese rules, which are Simplified: the same words in the other
+            # script, where they find the rules (a Chinese judge's review).
+            for converted in in_other_chinese_script(results.query):
+                other_script = _search(conn, converted, per_kind, kind, offset, asked=results.query)
+                if _holds_chinese_rules(other_script):
+                    return other_script
             return results
         # German umlauts typed as two letters ("Waechter des Spaehnests"): names are folded to
         # their letters without marks ("Wachter"), so the pair is read as its vowel, once.
@@ -261,6 +270,18 @@ def names_exactly(conn: sqlite3.Connection) -> Callable[[str], bool]:
     keywords = keyword_words(conn)
     current = newest_english_version(conn)
     return lambda word: fold(word) in keywords or bool(rules_titled(conn, current, title_key(word)))
+
+
+def _holds_chinese_rules(results: SearchResults) -> bool:
+    return any(hit.lang in ("zhs", "zht") for group in ("rules", "glossary") for hit in results.groups.get(group, []))
+
+
+def _chinese_rules_missed(results: SearchResults) -> bool:
+    """A Chinese query that found no Chinese rule or glossary entry, nor a card by its name, nor a
+    Japanese keyword (飛行 is Japanese as much as Traditional Chinese: the Japanese reader is
+    shown the English rules, as before, not the Chinese ones)."""
+    return (has_cjk(results.query) and not results.groups.get("cards") and not _holds_chinese_rules(results)
+            and not any(hit.lang == "ja" for hit in results.groups.get("keywords", [])))
 
 
 def found_nothing(results: SearchResults) -> bool:

@@ -1050,3 +1050,15 @@ def test_korean_rules_words_typed_without_their_spaces_find_the_rules(
     and Korean judge's review): the Korean texts are also indexed without their spaces."""
     titles = [hit.title.split()[0] for hit in search(snapshot_conn, typed).groups["rules"]]
     assert rule in titles[:2], titles
+
+
+@pytest.mark.parametrize(("typed", "searched", "rule"), [("死觸", "死触", "702.2"), ("變身", "变身", "702.37")])
+def test_a_traditional_keyword_a_printing_prints_finds_the_simplified_rules_too(
+    snapshot_conn: sqlite3.Connection, typed: str, searched: str, rule: str
+) -> None:
+    """Traditional Chinese printings print 飛行, 死觸, 變身 (MTGJSON's UGIN): the query found the
+    keyword and English rules, never converted to the Simplified of the Chinese rules (a Chinese
+    judge's review). 飛行 is Japanese too: searched as typed (test_keywords_in_any_language_find_the_english_rule)."""
+    found = search(snapshot_conn, typed)
+    assert found.query == searched and found.best.url.split("#")[0] == f"/rule/{rule}"
+    assert any(hit.lang == "zhs" for hit in found.groups["rules"]) and found.groups["glossary"]
