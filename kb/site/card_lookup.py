@@ -102,7 +102,9 @@ def _whole_names(conn: sqlite3.Connection, name: str, found: list[dict[str, Any]
     documents = sorted({row["document_id"] for row in found})
     marks = ",".join("?" * len(documents))
     wholes = _recorded(conn, f"card_name_records.document_id in ({marks}) and card_name_records.name like '% // %'", documents)
-    return [row for row in wholes if key in {name_key(face) for face in row["name"].split(" // ")}]
+    wholes = [row for row in wholes if key in {name_key(face) for face in row["name"].split(" // ")}]
+    # A face two cards share ("… // Werewolf Ransacker" twice) names neither: not chosen for it.
+    return wholes if len({row["name"] for row in wholes}) == 1 else []
 
 
 def _recorded(conn: sqlite3.Connection, where: str, params: list[Any]) -> list[dict[str, Any]]:

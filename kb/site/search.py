@@ -65,6 +65,7 @@ from kb.site.search_names import (
     cards_by_name,
     name_candidates,
     name_suggestions,
+    page_of,
     unique,
     unlinked_card_hit,
 )
@@ -398,7 +399,7 @@ def best_hit(
     if numbered:
         return numbered[0]
     exact_cards = [hit for hit in groups["cards"] if hit.detail.startswith("exact")]
-    if len({hit.url for hit in exact_cards}) == 1:
+    if len({page_of(hit.url) for hit in exact_cards}) == 1:  # one card, whatever its names' languages
         return exact_cards[0]
     exact_keywords = [hit for hit in groups["keywords"] if hit.detail.startswith("exact")]
     if len({hit.url.split("#")[0] for hit in exact_keywords}) == 1:

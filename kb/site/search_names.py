@@ -6,6 +6,7 @@ prefix full-text probe, then compared in Python.
 """
 from __future__ import annotations
 
+import dataclasses
 import html
 import sqlite3
 from collections.abc import Callable
@@ -70,8 +71,28 @@ def same_letters(candidates: list[dict[str, Any]], key: str) -> list[dict[str, A
 
 
 def unique(hits: list[Hit]) -> list[Hit]:
-    seen: set[str] = set()
-    return [hit for hit in hits if not (hit.url in seen or seen.add(hit.url))]  # type: ignore[func-returns-value]
+    """Each page once. A card found by names of two languages (Spanish and Portuguese "Constructo
+    de Ugin") is one hit, leading to its page in neither (``page_of``)."""
+    kept: dict[str, int] = {}
+    found: list[Hit] = []
+    for hit in hits:
+        page = page_of(hit.url)
+        if page not in kept:
+            kept[page] = len(found)
+            found.append(hit)
+        elif found[kept[page]].url != hit.url:
+            found[kept[page]] = dataclasses.replace(found[kept[page]], url=page)
+    return found
+
+
+def page_of(url: str) -> str:
+    """A hit's page whatever language it opens in: ``url`` without its ``lang=`` (``card_hit``)."""
+    if "lang=" not in url:
+        return url
+    path, _, query = url.partition("?")
+    query, hash_mark, anchor = query.partition("#")
+    kept = [part for part in query.split("&") if part and not part.startswith("lang=")]
+    return path + ("?" + "&".join(kept) if kept else "") + hash_mark + anchor
 
 
 def card_hit(row: dict[str, Any], wanted: str) -> Hit:

@@ -39,7 +39,8 @@ RULE_NUMBER_QUERY = re.compile(
     # "第702.19条" and "702.19条", as a Chinese text cites a rule; "702.19조" in Korean; "702.19b項"
     # and "ルール702.9b" in Japanese.
     # "702,9b" as a German or French keypad types the decimal point.
-    r"(?:第\s*)?(?P<number>[1-9]\d{0,2}(?:[.,]\d+[a-z]?)?)\.?\s*(?:[条條조항項]\s*)?$",
+    # (A comma before three digits or more is a list: "113,602".)
+    r"(?:第\s*)?(?P<number>[1-9]\d{0,2}(?:\.\d+[a-z]?|,(?:\d{1,2}[a-z]?|\d+[a-z]))?)\.?\s*(?:[条條조항項]\s*)?$",
     re.IGNORECASE,
 )
 RULE_NUMBER_IN_QUERY = re.compile(r"(?<![\w.])([1-9]\d{2}\.\d+[a-z]?)(?![\w])")

@@ -29,6 +29,7 @@ from kb.site.search_db import (
     table_has_rows,
     translated_versions,
 )
+from kb.site.search_rules import RULE_NUMBER_QUERY
 from site_databases import JACE
 
 SULTAI_EMISSARY = "0274f286-46a1-4028-878a-88c2146a895c"
@@ -1062,3 +1063,16 @@ def test_a_traditional_keyword_a_printing_prints_finds_the_simplified_rules_too(
     found = search(snapshot_conn, typed)
     assert found.query == searched and found.best.url.split("#")[0] == f"/rule/{rule}"
     assert any(hit.lang == "zhs" for hit in found.groups["rules"]) and found.groups["glossary"]
+
+
+def test_a_card_name_two_languages_share_lands_on_the_card(snapshot_conn: sqlite3.Connection) -> None:
+    """"Constructo de Ugin" is Spanish and Portuguese: its two hits opened the card in each language,
+    were listed twice, and no longer landed on the card (a review of the pass's diff)."""
+    found = search(snapshot_conn, "Constructo de Ugin")
+    assert found.best is not None and found.best.url == "/card/6b87a933-b0d2-4120-b4a0-65ab0f3dbe48"
+    assert [hit.url for hit in found.groups["cards"]] == ["/card/6b87a933-b0d2-4120-b4a0-65ab0f3dbe48"]
+
+
+def test_a_list_of_rules_with_a_comma_is_not_one_rule_number(snapshot_conn: sqlite3.Connection) -> None:
+    assert RULE_NUMBER_QUERY.match("113,602") is None
+    assert RULE_NUMBER_QUERY.match("702,9b")["number"] == "702,9b"
