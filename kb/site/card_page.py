@@ -167,10 +167,16 @@ def in_the_language_read(page: dict[str, Any], query: str | None, lang: str | No
 
 
 def _names_card(query: str, name: str) -> bool:
-    """Whether ``query`` is ``name`` or one of its faces, spacing, case and punctuation aside (as
-    ``kb.site.card_lookup`` finds a card by it)."""
-    wanted, letters = fold(query), compact(query)
-    return any(fold(part) == wanted or compact(part) == letters for part in (name, *name.split(" // ")))
+    """Whether ``query`` is ``name`` or one of its faces, spacing, case and punctuation aside, and
+    German umlauts typed as two letters (as ``kb.site.card_lookup`` and the search find a card)."""
+    from kb.site.search import UMLAUT_SPELLED
+
+    keys = {(fold(query), compact(query))}
+    if UMLAUT_SPELLED.search(query):
+        umlauts = UMLAUT_SPELLED.sub(lambda pair: pair.group(0)[0], query)
+        keys.add((fold(umlauts), compact(umlauts)))
+    return any(fold(part) == wanted or compact(part) == letters
+               for part in (name, *name.split(" // ")) for wanted, letters in keys)
 
 
 def title_language(title: str, names: list[dict[str, Any]]) -> str | None:

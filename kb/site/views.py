@@ -31,10 +31,10 @@ from kb.site import (
     version_page,
 )
 from kb.site.labels import language_name, version_name
-from kb.site.search import GROUP_TITLES, PER_KIND, search
+from kb.site.search import GROUP_TITLES, PER_KIND, UMLAUT_SPELLED, search
 from kb.site.search_db import one_request
 from kb.site.search_rules import RULE_NUMBER_QUERY
-from kb.site.search_text import clean_query
+from kb.site.search_text import clean_query, has_cjk
 from kb.site.time_limit import time_limit
 
 # Our pages run several small queries; the whole page shares this budget.
@@ -205,6 +205,9 @@ async def card_by_name(datasette, request):
 def card_by_name_data(conn: sqlite3.Connection, name: str) -> tuple[str | None, dict[str, Any] | None]:
     """The Oracle id a name leads to, or the page of a card known only by that name."""
     found = card_lookup.find_card(conn, name)
+    if found is None and UMLAUT_SPELLED.search(name) and not has_cjk(name):
+        # German umlauts typed as two letters ("paradiesvoegel"), as the search box reads them.
+        found = card_lookup.find_card(conn, UMLAUT_SPELLED.sub(lambda pair: pair.group(0)[0], name))
     if found is None:
         return None, None
     if found.get("oracle_id"):

@@ -1915,3 +1915,15 @@ async def test_a_name_two_languages_print_with_other_accents_shows_the_typed_one
     for typed, order in (("Emissário Sultai", ["pt", "it"]), ("Emissario Sultai", ["it", "pt"])):
         html = (await snapshot_ds.client.get(f"/card/{SULTAI_EMISSARY}?q=" + quote(typed))).text
         assert re.findall(r'<section class="kb-read-in" id="read-in-(\w+)"', html) == order, typed
+
+
+async def test_a_german_name_with_its_umlauts_typed_as_two_letters_finds_the_card_in_german(snapshot_ds) -> None:
+    """/card?name=waechter des spaehnests answered 404 where the search box found Wächter des
+    Spähnests (a European judges' review); its page now shows the German printing too."""
+    watcher = "92cf18ab-dd7b-4bc8-8b85-a81b8cb5192c"
+    response = await snapshot_ds.client.get("/card?name=" + quote("waechter des spaehnests"))
+    assert response.headers["location"] == f"/card/{watcher}?q=" + quote("waechter des spaehnests")
+    html = (await snapshot_ds.client.get(response.headers["location"])).text
+    assert 'In German: <span lang="de">Wächter des Spähnests</span>' in html
+    response = await snapshot_ds.client.get("/card?name=" + quote("paradiesvoegel"))
+    assert response.headers["location"].startswith("/card?name=" + quote("Paradiesvögel"))
