@@ -4,7 +4,7 @@ from __future__ import annotations
 import html
 import re
 import sqlite3
-from collections import OrderedDict, defaultdict
+from collections import OrderedDict
 from functools import lru_cache
 from textwrap import shorten
 from typing import Any
@@ -19,7 +19,7 @@ from kb.site.search import (
     rows,
     table_exists,
 )
-from kb.site.search_db import per_file
+from kb.site.search_db import per_file, rule_examples
 from kb.site.search_hit import Hit
 from kb.site.search_text import bare_term, linked_as_written, links_in_text
 from kb.site.symbol_readings import symbol_readings
@@ -72,7 +72,7 @@ def rule_page(
         (version, number),
     )
     entries: list[dict[str, Any]] = [rule, *children]
-    examples = grouped_examples(conn, [entry["id"] for entry in entries])
+    examples = rule_examples(conn, [entry["id"] for entry in entries])
     for entry in entries:
         entry["examples"] = examples.get(entry["id"], [])
     parent = rows(conn, "select number, title from rules where version_id = ? and number = ?", (version, rule["parent_number"]))
@@ -170,14 +170,6 @@ def nearest_heading(conn: sqlite3.Connection, number: str, version: str | None =
             suffix = f"?version={quote(version)}" if version and version != newest else ""
             return [Hit(kind="rule", title=title, url=f"/rule/{found[0]['number']}{suffix}")]
     return []
-
-
-def grouped_examples(conn: sqlite3.Connection, rule_ids: list[int]) -> dict[int, list[str]]:
-    result: dict[int, list[str]] = defaultdict(list)
-    marks = ",".join("?" * len(rule_ids))
-    for row in rows(conn, f"select rule_id, text from rule_examples where rule_id in ({marks}) order by rule_id, position", rule_ids):
-        result[row["rule_id"]].append(row["text"])
-    return result
 
 
 def siblings(conn: sqlite3.Connection, rule: dict[str, Any]) -> dict[str, Any]:

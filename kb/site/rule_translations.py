@@ -13,6 +13,7 @@ from typing import Any
 from kb.link.cr_translations import counterpart_citations
 from kb.site.markup import cited_in_order
 from kb.site.search import newest_english_version, rows
+from kb.site.search_db import rule_examples
 from kb.store import derive_lineage
 
 
@@ -65,7 +66,7 @@ def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], versio
     newest = newest_english_version(conn) if linked else None
     held = held_numbers(conn, linked)
     lineages = citation_lineages(conn, linked)
-    examples = translated_examples(conn, [row["id"] for row in linked])
+    examples = rule_examples(conn, [row["id"] for row in linked])
     for row in linked:
         column = columns.setdefault(row["version_id"], {
             "version_id": row["version_id"], "lang": row["lang"], "method": row["method"],
@@ -161,21 +162,6 @@ def _citations(
         "english_cites": {number: (english, version, "translation" if number in followed else "english")
                           for number, (english, version) in differ.items()},
     }
-
-
-def translated_examples(conn: sqlite3.Connection, rule_ids: list[int]) -> dict[int, list[str]]:
-    """The translated rules' own examples, in order (the Korean CR's 26: the page showed only the
-    English rule's)."""
-    found: dict[int, list[str]] = {}
-    for start in range(0, len(rule_ids), 500):
-        part = rule_ids[start : start + 500]
-        for row in rows(
-            conn,
-            f"select rule_id, text from rule_examples where rule_id in ({','.join('?' * len(part))}) order by rule_id, position",
-            part,
-        ):
-            found.setdefault(row["rule_id"], []).append(row["text"])
-    return found
 
 
 def paired_citations(row: dict[str, Any]) -> dict[str, str]:

@@ -304,3 +304,14 @@ def newest_ruling_ids(conn: sqlite3.Connection, lineage: str, count: int) -> lis
     finally:
         cursor.close()
     return ids
+
+
+def rule_examples(conn: sqlite3.Connection, rule_ids: list[int]) -> dict[int, list[str]]:
+    """Each rule's examples, in order (of English and translated rules alike)."""
+    found: dict[int, list[str]] = {}
+    for start in range(0, len(rule_ids), 500):
+        part = rule_ids[start : start + 500]
+        marks = ",".join("?" * len(part))
+        for row in rows(conn, f"select rule_id, text from rule_examples where rule_id in ({marks}) order by rule_id, position", part):
+            found.setdefault(row["rule_id"], []).append(row["text"])
+    return found
