@@ -8,6 +8,7 @@ from kb.site.absent_citations import absent_citations
 from kb.site.search_db import newest_english_version, rows, table_has_rows
 from kb.site.search_text import bare_term, fold, rule_number_key
 from kb.site.symbol_readings import symbol_readings
+from kb.site.translated_citations import translated_text_citations
 
 
 def glossary_index(conn: sqlite3.Connection, lang: str = "en") -> dict[str, Any]:
@@ -88,8 +89,6 @@ def glossary_term(conn: sqlite3.Connection, term: str, lang: str = "en", transla
     # led to the English text's, and said.
     page.update({"citations": None, "english_cites": {}})
     if english and lang != "en":
-        from kb.site.rule_translations import translated_text_citations
-
         translates = rows(conn, "select translates_version_id from cr_versions where id = ?", (entry["version_id"],))
         page.update(translated_text_citations(conn, {
             "version_id": entry["version_id"], "text": entry["text"], "english_version": english["version_id"],

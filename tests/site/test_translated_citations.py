@@ -172,7 +172,7 @@ async def test_a_chinese_glossary_term_with_a_slash_is_linked_whole(snapshot_ds)
 def test_a_number_neither_edition_holds_stays_in_the_translation() -> None:
     # A typo or a number beyond both texts: the translation's own page for it offers the nearest
     # rules; the English edition's would be a bare 404. (Row shaped as the Korean 120.4a's.)
-    from kb.site.rule_translations import translated_citations
+    from kb.site.translated_citations import translated_citations
 
     row = {"text": "규칙 120.6과 702.2와 799.9를 보라.", "english_text": "",
            "version_id": "ko-2021-02-15", "translates_version_id": "en-2020-11-20",
