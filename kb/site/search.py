@@ -87,6 +87,7 @@ from kb.site.search_text import (
     marked_to_html,
     one_face_when_alike,
     title_key,
+    umlauts_as_vowels,
 )
 
 __all__ = [
@@ -123,9 +124,8 @@ def search(
             return results
         # German umlauts typed as two letters ("Waechter des Spaehnests"): names are folded to
         # their letters without marks ("Wachter"), so the pair is read as its vowel, once.
-        if UMLAUT_SPELLED.search(results.query) and not has_cjk(results.query):
-            umlauts = _search(conn, UMLAUT_SPELLED.sub(lambda pair: pair.group(0)[0], results.query), per_kind, kind,
-                              offset, asked=results.query)
+        if (vowels := umlauts_as_vowels(results.query)) is not None:
+            umlauts = _search(conn, vowels, per_kind, kind, offset, asked=results.query)
             if not found_nothing(umlauts):
                 return umlauts
         # A French or Italian article elided onto its word ("l'initiative", "d’équipement"): the
@@ -171,7 +171,6 @@ def search(
 
 
 ELIDED = re.compile(r"\b(?:l|d|j|qu|s|n|c|m|t|un|dell|all|nell|dall|sull)['’](?=\w)", re.IGNORECASE)
-UMLAUT_SPELLED = re.compile(r"(?<=[^\W\d_])(?:ae|oe|ue)|^(?:Ae|Oe|Ue)(?=[^\W\d_])", re.IGNORECASE)
 
 
 def relaxed_search(

@@ -240,3 +240,15 @@ def one_face_when_alike(name: str) -> str:
     if len(faces) > 1 and faces[0] and len({fold(face) for face in faces}) == 1:
         return faces[0]
     return name
+
+
+UMLAUT_SPELLED = re.compile(r"(?<=[^\W\d_])(?:ae|oe|ue)|^(?:Ae|Oe|Ue)(?=[^\W\d_])", re.IGNORECASE)
+
+
+def umlauts_as_vowels(text: str) -> str | None:
+    """German umlauts typed as two letters read as their vowel ("Waechter des Spaehnests" is
+    "Wachter des Spahnests", as names are folded: without marks); None where ``text`` has no such
+    pair, or is CJK."""
+    if has_cjk(text) or not UMLAUT_SPELLED.search(text):
+        return None
+    return UMLAUT_SPELLED.sub(lambda pair: pair.group(0)[0], text)

@@ -17,6 +17,7 @@ from datasette.utils import tilde_decode
 from datasette.utils.asgi import Response
 
 from kb.site import (
+    card_language,
     card_lookup,
     card_page,
     contents_page,
@@ -31,10 +32,10 @@ from kb.site import (
     version_page,
 )
 from kb.site.labels import language_name, version_name
-from kb.site.search import GROUP_TITLES, PER_KIND, UMLAUT_SPELLED, search
+from kb.site.search import GROUP_TITLES, PER_KIND, search
 from kb.site.search_db import one_request
 from kb.site.search_rules import RULE_NUMBER_QUERY
-from kb.site.search_text import clean_query, has_cjk
+from kb.site.search_text import clean_query, umlauts_as_vowels
 from kb.site.time_limit import time_limit
 
 # Our pages run several small queries; the whole page shares this budget.
@@ -150,7 +151,7 @@ async def search_page(datasette, request):
     ):
         url, _, anchor = results.best.url.partition("#")
         # The query rides along instead of the hit's language: a name two languages print alike
-        # is then shown in both (kb.site.card_page.read_in).
+        # is then shown in both (kb.site.card_language.read_in).
         path, _, query_string = url.partition("?")
         kept = [part for part in query_string.split("&") if part and not part.startswith("lang=")]
         url = path + ("?" + "&".join(kept) if kept else "")
@@ -166,7 +167,7 @@ async def search_page(datasette, request):
 async def card_by_id(datasette, request):
     oracle_id, json = request.url_vars["oracle_id"], request.url_vars.get("json")
     page = await run(datasette, card_page.card_page, oracle_id.lower())
-    reading = card_page.read_in(page, request.args.get("q"), request.args.get("lang")) if page else None
+    reading = card_language.read_in(page, request.args.get("q"), request.args.get("lang")) if page else None
     return await page_response(datasette, request, page, json, f"No card with Oracle id {oracle_id}", "kb_card.html",
                                {"reading": reading})
 
@@ -185,7 +186,7 @@ async def card_by_name(datasette, request):
     lang_arg = f"lang={quote(lang)}" if lang and not suffix else ""
     if oracle_id:
         asked = request.args.get("q") or name
-        local = not suffix and not await run(datasette, card_page.named_in_english, oracle_id, asked)
+        local = not suffix and not await run(datasette, card_language.named_in_english, oracle_id, asked)
         kept = [part for part in (f"q={quote(asked)}" if local else "", lang_arg) if part]
         return Response.redirect(f"/card/{oracle_id}{suffix}" + ("?" + "&".join(kept) if kept else ""))
     if page and "redirect" in page:
@@ -198,16 +199,16 @@ async def card_by_name(datasette, request):
         return await not_found(datasette, request, f"No card or rulings named “{name}”", wants_json(request, json),
                                query=name, found=found)
     if not wants_json(request, json):
-        page = card_page.in_the_language_read(page, request.args.get("q"), request.args.get("lang"))
+        page = card_language.in_the_language_read(page, request.args.get("q"), request.args.get("lang"))
     return await page_response(datasette, request, page, json, f"No card or rulings named “{name}”", "kb_card.html")
 
 
 def card_by_name_data(conn: sqlite3.Connection, name: str) -> tuple[str | None, dict[str, Any] | None]:
     """The Oracle id a name leads to, or the page of a card known only by that name."""
     found = card_lookup.find_card(conn, name)
-    if found is None and UMLAUT_SPELLED.search(name) and not has_cjk(name):
+    if found is None and (vowels := umlauts_as_vowels(name)) is not None:
         # German umlauts typed as two letters ("paradiesvoegel"), as the search box reads them.
-        found = card_lookup.find_card(conn, UMLAUT_SPELLED.sub(lambda pair: pair.group(0)[0], name))
+        found = card_lookup.find_card(conn, vowels)
     if found is None:
         return None, None
     if found.get("oracle_id"):

@@ -385,7 +385,7 @@ async def test_a_name_two_languages_print_alike_shows_both(snapshot_ds) -> None:
 
 
 def test_a_searched_name_is_read_face_by_face_too() -> None:
-    from kb.site.card_page import read_in
+    from kb.site.card_language import read_in
 
     page = {"names": [{"lang": "en", "name": "A // B"}, {"lang": "de", "name": "Aa // Bb"}], "printed": []}
     assert [(reading["lang"], reading["name"]) for reading in read_in(page, "bb", None)] == [("de", "Aa // Bb")]

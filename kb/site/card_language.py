@@ -1,0 +1,86 @@
+"""A card's page in the language its reader came in: which language a query or ``?lang=`` asks
+for, and the card's name and printings in it (``kb.site.card_page`` gathers the page)."""
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from kb.site.search_db import rows
+from kb.site.search_text import compact, fold, one_face_when_alike, umlauts_as_vowels
+
+
+def read_in(page: dict[str, Any], query: str | None, lang: str | None) -> list[dict[str, Any]]:
+    """The languages a reader came to the card in, each with the card's name and printed wordings
+    in it, to stand beside the English Oracle text: ``lang`` as asked (``?lang=de``, ``zh-Hans``),
+    else the languages of the card's name that was searched (``?q=Gesandter der Sultai``: the
+    search's and the name lookup's redirects keep it; a name two languages print alike,
+    "Hakka, Corvo Sussurrante", is both). A judge in Berlin who searched a German name otherwise
+    met the English card, its German text after every ruling. None (an empty list) for English, or
+    a language the card has no name or printing in."""
+    names: list[dict[str, Any]] = page["names"]
+    printed: list[dict[str, Any]] = page.get("printed") or []
+    known = {name["lang"] for name in names} | {language["lang"] for language in printed}
+    asked = scryfall_language(lang or "", known)
+    if asked:
+        languages = [asked]
+    elif query and not any(_names_card(query, name["name"]) for name in names if name["lang"] == "en"):
+        # The language whose name is the query as typed, accents and all, first ("Emissário Sultai"
+        # is Portuguese before Italian "Emissario Sultai").
+        matching = sorted((name for name in names if _names_card(query, name["name"])),
+                          key=lambda name: " ".join(name["name"].casefold().split()) != " ".join(query.casefold().split()))
+        languages = list(dict.fromkeys(name["lang"] for name in matching))
+    else:
+        languages = []
+    return [
+        {"lang": language, "name": _whole_name([name["name"] for name in names if name["lang"] == language]),
+         "wordings": next((found["wordings"] for found in printed if found["lang"] == language), [])}
+        for language in languages if language != "en"
+    ]
+
+
+def named_in_english(conn: sqlite3.Connection, oracle_id: str, name: str) -> bool:
+    """Whether ``name`` is the card's English name or one of its faces (spacing and punctuation aside)."""
+    english = rows(conn, "select name from card_names where oracle_id = ? and lang = 'en' limit 20", (oracle_id,))
+    name = one_face_when_alike(name)  # "Okaun, Eye of Chaos // Okaun, Eye of Chaos", as Scryfall names it
+    return any(_names_card(name, row["name"]) for row in english)
+
+
+def scryfall_language(tag: str, known: set[str]) -> str | None:
+    """``tag`` as one of ``known`` Scryfall language codes, however a reader writes it: "de", "DE",
+    "de-DE", or the BCP 47 tags the site's pages carry ("zh-Hans" and "zh-Hans-CN" are zhs,
+    "zh-Hant", "zh-TW" and "zh-HK" zht)."""
+    tag = tag.strip().casefold().replace("_", "-")
+    if tag.startswith("zh-"):
+        region = tag.split("-")[1]
+        tag = "zht" if region in ("hant", "tw", "hk", "mo") else "zhs" if region in ("hans", "cn", "sg") else tag
+    code = tag if tag in known else tag.split("-")[0]
+    return code if code in known else None
+
+
+def _whole_name(names: list[str]) -> str | None:
+    """A language's name of the card: its whole name where it has faces ("A // B"), not each face again."""
+    return next((name for name in names if " // " in name), names[0] if names else None)
+
+
+def in_the_language_read(page: dict[str, Any], query: str | None, lang: str | None) -> dict[str, Any]:
+    """A card known only by the names pages printed, titled and its printings listed in the
+    language it was searched in (``read_in``): 極楽鳥 led to a page titled "Paradiesvögel", the
+    German printing first. A copy: the page's data is kept for every reader."""
+    readings = read_in({**page, "printed": [{"lang": p["lang"], "wordings": []} for p in page.get("printings") or []]},
+                       query, lang)
+    first = next((reading for reading in readings if reading["name"]), None)
+    if page["linked"] or first is None:
+        return page
+    read = [reading["lang"] for reading in readings]
+    return {
+        **page, "title": first["name"], "title_lang": first["lang"],
+        "printings": sorted(page.get("printings") or [], key=lambda printing: printing["lang"] not in read),
+    }
+
+
+def _names_card(query: str, name: str) -> bool:
+    """Whether ``query`` is ``name`` or one of its faces, spacing, case and punctuation aside, and
+    German umlauts typed as two letters (as ``kb.site.card_lookup`` and the search find a card)."""
+    keys = {(fold(typed), compact(typed)) for typed in (query, umlauts_as_vowels(query)) if typed is not None}
+    return any(fold(part) == wanted or compact(part) == letters
+               for part in (name, *name.split(" // ")) for wanted, letters in keys)
