@@ -34,6 +34,7 @@ from kb.site import (
 from kb.site.labels import language_name, version_name
 from kb.site.search import GROUP_TITLES, PER_KIND, search
 from kb.site.search_db import one_request
+from kb.site.search_names import page_of
 from kb.site.search_rules import RULE_NUMBER_QUERY
 from kb.site.search_text import clean_query, umlauts_as_vowels
 from kb.site.time_limit import time_limit
@@ -149,12 +150,9 @@ async def search_page(datasette, request):
     if results.best and not kind and not results.relaxed_from and request.args.get("all") != "1" and (
         results.best.detail.startswith(("number", "exact name", "exact unlinked"))
     ):
-        url, _, anchor = results.best.url.partition("#")
         # The query rides along instead of the hit's language: a name two languages print alike
         # is then shown in both (kb.site.card_language.read_in).
-        path, _, query_string = url.partition("?")
-        kept = [part for part in query_string.split("&") if part and not part.startswith("lang=")]
-        url = path + ("?" + "&".join(kept) if kept else "")
+        url, _, anchor = page_of(results.best.url).partition("#")
         url += ("&" if "?" in url else "?") + "q=" + quote(results.query)
         return Response.redirect(url + (f"#{anchor}" if anchor else ""))
     # The box and the links keep a question as typed (its "more" pages leave out the same words);
