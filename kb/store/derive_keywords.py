@@ -13,14 +13,13 @@ import json
 import sqlite_utils
 
 from kb.link.keyword_actions import ClauseEvidence, action_titles, clause_starts
+from kb.link.keyword_lists import LIST_CONJUNCTIONS, listed_keywords
 from kb.link.keywords import (
-    LIST_CONJUNCTIONS,
     Keyword,
     PrintedKeyword,
     agree,
     glossary_keyword_term,
     known_terms,
-    listed_keywords,
     mine_glued_first_line,
     mine_printing,
     mine_siblings,

@@ -8,7 +8,8 @@ import pytest
 
 from kb.link.cr_glossary_links import link_glossary
 from kb.link.cr_translations import link_rules
-from kb.link.keywords import Keyword, build_keyword_dictionary, listed_keywords
+from kb.link.keyword_lists import listed_keywords
+from kb.link.keywords import Keyword, build_keyword_dictionary
 from kb.parse.cr import ko as cr_ko
 from kb.parse.cr import rule_page as cr_rule_page
 from kb.parse.cr import txt as cr_txt
