@@ -111,16 +111,12 @@ def search(
     raw_query = one_face_when_alike(raw_query)
     with one_request(conn):
         results = _search(conn, raw_query, per_kind, kind, offset, later_suggestions=True)
-        if not found_nothing(results) and not _chinese_rules_missed(results):
-            return results
         if not found_nothing(results):
-            # A Traditional word a Traditional printing also prints (飛行, 死觸) found the keyword
-            # but none of the Chinese rules, which are Simplified: the same words in the other
-            # script, where they find the rules (a Chinese judge's review).
-            for converted in in_other_chinese_script(results.query):
-                other_script = _search(conn, converted, per_kind, kind, offset, asked=results.query)
-                if _holds_chinese_rules(other_script):
-                    return other_script
+            if _chinese_rules_missed(results):
+                # A Traditional word a Traditional printing also prints (死觸) found the keyword
+                # but none of the Chinese rules, which are Simplified: the same words in the other
+                # script, where they find the rules (a Chinese judge's review).
+                return _in_other_script(conn, results, per_kind, kind, offset, _holds_chinese_rules) or results
             return results
         # German umlauts typed as two letters ("Waechter des Spaehnests"): names are folded to
         # their letters without marks ("Wachter"), so the pair is read as its vowel, once.
@@ -137,10 +133,9 @@ def search(
                 return unelided
         # Traditional Chinese typed for the Simplified rules ("狀態動作", "踐踏"), or Simplified for
         # a Traditional printing's name: the same words in the other script, once.
-        for converted in in_other_chinese_script(results.query):
-            other_script = _search(conn, converted, per_kind, kind, offset, asked=results.query)
-            if not found_nothing(other_script):
-                return other_script
+        other_script = _in_other_script(conn, results, per_kind, kind, offset, lambda found: not found_nothing(found))
+        if other_script is not None:
+            return other_script
         # Nothing holds every word. A card and a question about it ("Okaun coin flip"): the
         # card's rulings about the rest. A misspelt name: "did you mean". A question ("what
         # happens if my commander dies") or a misspelt word of the rules ("comander damage"):
@@ -270,6 +265,18 @@ def names_exactly(conn: sqlite3.Connection) -> Callable[[str], bool]:
     keywords = keyword_words(conn)
     current = newest_english_version(conn)
     return lambda word: fold(word) in keywords or bool(rules_titled(conn, current, title_key(word)))
+
+
+def _in_other_script(
+    conn: sqlite3.Connection, results: SearchResults, per_kind: int, kind: str | None, offset: int,
+    good: Callable[[SearchResults], bool],
+) -> SearchResults | None:
+    """The search of ``results``' query in the other Chinese script, where its results are ``good``."""
+    for converted in in_other_chinese_script(results.query):
+        other_script = _search(conn, converted, per_kind, kind, offset, asked=results.query)
+        if good(other_script):
+            return other_script
+    return None
 
 
 def _holds_chinese_rules(results: SearchResults) -> bool:
