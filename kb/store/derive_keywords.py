@@ -9,6 +9,8 @@ keyword), with its sources and how many printings agree or print another term.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
 
 import sqlite_utils
 
@@ -61,9 +63,12 @@ def observations(db: sqlite_utils.Database, titles: dict[str, tuple[str, str]]) 
     Keyword actions inside sentences are weighed over every printing at once
     (``kb.link.keyword_actions``)."""
     found: list[PrintedKeyword] = []
-    mined: dict[tuple[str, str, str], list[tuple[str, str, str]]] = {}
-    clauses: dict[tuple[str, str, str], list[tuple[str, tuple[str, str] | None]]] = {}
     actions, evidence = action_titles(titles), ClauseEvidence()
+
+    def read(lang: str, printed: str, oracle: str) -> tuple[list[tuple[str, str, str]], list]:
+        return (_terms(mine_printing("", lang, printed, oracle, titles, "")),
+                clause_starts(lang, printed, oracle, actions))
+
     cursor = db.execute(
         """select printings.id, printings.lang, printings.printed_text, cards.oracle_text,
             documents.source_id
@@ -72,21 +77,34 @@ def observations(db: sqlite_utils.Database, titles: dict[str, tuple[str, str]]) 
         where printings.lang != 'en' and printings.printed_text is not null
             and cards.oracle_text is not null"""
     )
+    for printing_id, lang, source, (terms, clauses) in each_text_once(cursor, read):
+        found.extend(PrintedKeyword(lang, term, en_term, number, printing_id, source) for term, en_term, number in terms)
+        evidence.add(printing_id, source, lang, clauses)
+    return found + evidence.keywords()
+
+
+Read = TypeVar("Read")
+
+
+def each_text_once(
+    cursor: Iterable[tuple[str, str, str, str, str | None]], read: Callable[[str, str, str], Read]
+) -> Iterator[tuple[str, str, str, Read]]:
+    """(printing id, language, source, what ``read`` made of its text) per printing of ``cursor``
+    (id, language, printed text, Oracle text, source): each distinct (language, printed text,
+    Oracle text) read once, what it gave kept for the reprints that print it again (at most
+    ``MINED_TEXTS_HELD`` at a time)."""
+    held: dict[tuple[str, str, str], Read] = {}
     for printing_id, lang, printed, oracle, source in cursor:
         text = (lang, printed, oracle)
-        terms = mined.get(text)
-        if terms is None:
-            if len(mined) >= MINED_TEXTS_HELD:
-                mined.clear()
-                clauses.clear()
-            terms = mined[text] = [
-                (seen.term, seen.en_term, seen.rule_number) for seen in mine_printing("", lang, printed, oracle, titles, "")
-            ]
-            clauses[text] = clause_starts(lang, printed, oracle, actions)
-        found.extend(PrintedKeyword(lang, term, en_term, number, printing_id, source or "unknown")
-                     for term, en_term, number in terms)
-        evidence.add(printing_id, source or "unknown", lang, clauses[text])
-    return found + evidence.keywords()
+        if text not in held:
+            if len(held) >= MINED_TEXTS_HELD:
+                held.clear()
+            held[text] = read(lang, printed, oracle)
+        yield printing_id, lang, source or "unknown", held[text]
+
+
+def _terms(found: list[PrintedKeyword]) -> list[tuple[str, str, str]]:
+    return [(seen.term, seen.en_term, seen.rule_number) for seen in found]
 
 
 def unidentified_observations(
@@ -137,24 +155,19 @@ def glued_observations(
     keyword after them (``mine_glued_first_line``). Only single-line texts are read, each text once."""
     if not known:
         return []
-    found: list[PrintedKeyword] = []
-    mined: dict[tuple[str, str, str], list[tuple[str, str, str]]] = {}
-    for printing_id, lang, printed, oracle, source in db.execute(
+    cursor = db.execute(
         """select printings.id, printings.lang, printings.printed_text, cards.oracle_text, documents.source_id
         from printings join cards on cards.oracle_id = printings.oracle_id
         left join documents on documents.id = printings.document_id
         where printings.lang != 'en' and instr(printings.printed_text, char(10)) = 0
             and instr(cards.oracle_text, char(10)) > 0"""
-    ):
-        text = (lang, printed, oracle)
-        if text not in mined:
-            if len(mined) >= MINED_TEXTS_HELD:
-                mined.clear()
-            mined[text] = [(seen.term, seen.en_term, seen.rule_number)
-                           for seen in mine_glued_first_line("", lang, printed, oracle, titles, known, "")]
-        found.extend(PrintedKeyword(lang, term, en_term, number, printing_id, source or "unknown")
-                     for term, en_term, number in mined[text])
-    return found
+    )
+
+    def read(lang: str, printed: str, oracle: str) -> list[tuple[str, str, str]]:
+        return _terms(mine_glued_first_line("", lang, printed, oracle, titles, known, ""))
+
+    return [PrintedKeyword(lang, term, en_term, number, printing_id, source)
+            for printing_id, lang, source, terms in each_text_once(cursor, read) for term, en_term, number in terms]
 
 
 def cr_translations(db: sqlite_utils.Database, titles: dict[str, tuple[str, str]]) -> list[Keyword]:
