@@ -178,18 +178,14 @@ async def card_by_name(datasette, request):
     oracle_id, page = await run(datasette, card_by_name_data, name)
     # To the JSON form however JSON was asked for: "?_format=json" led a client to the HTML page.
     suffix = ".json" if wants_json(request, json) else ""
-    # A language asked for (?lang=) rides along, as does a name in another language than English:
-    # the card's page shows its printing in that language.
-    lang = request.args.get("lang")
-    lang_arg = f"lang={quote(lang)}" if lang and not suffix else ""
+    # A language asked for (?lang=) rides along to the page, as does a name in another language
+    # than English: the card's page shows its printing in that language. JSON has no such reading.
+    asked, lang = request.args.get("q") or name, request.args.get("lang")
     if oracle_id:
-        asked = request.args.get("q") or name
         local = not suffix and not await run(datasette, card_language.named_in_english, oracle_id, asked)
-        kept = [part for part in (f"q={quote(asked)}" if local else "", lang_arg) if part]
-        return Response.redirect(f"/card/{oracle_id}{suffix}" + ("?" + "&".join(kept) if kept else ""))
+        return Response.redirect(f"/card/{oracle_id}{suffix}" + _query({"q": asked if local else None, "lang": lang}, suffix))
     if page and "redirect" in page:
-        asked = "" if suffix else f"&q={quote(request.args.get('q') or name)}"
-        return Response.redirect(f"/card{suffix}?name={quote(page['redirect'])}{asked}" + (f"&{lang_arg}" if lang_arg else ""))
+        return Response.redirect(f"/card{suffix}" + _query({"name": page["redirect"], "q": asked, "lang": lang}, suffix))
     if page is None:
         # A part of a name ("Jace") or a misspelt one: the cards the search finds by it, and the
         # names it resembles, rather than a dead end.
@@ -199,6 +195,12 @@ async def card_by_name(datasette, request):
     if not wants_json(request, json):
         page = card_language.in_the_language_read(page, request.args.get("q"), request.args.get("lang"))
     return await page_response(datasette, request, page, json, f"No card or rulings named “{name}”", "kb_card.html")
+
+
+def _query(args: dict[str, str | None], json_suffix: str) -> str:
+    """A redirect's query string: the ``args`` given, but a card's name alone for JSON."""
+    kept = {key: value for key, value in args.items() if value and (key == "name" or not json_suffix)}
+    return "?" + urlencode(kept, safe="/", quote_via=quote) if kept else ""
 
 
 def card_by_name_data(conn: sqlite3.Connection, name: str) -> tuple[str | None, dict[str, Any] | None]:
