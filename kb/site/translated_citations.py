@@ -77,15 +77,13 @@ def paired_citations(row: dict[str, Any]) -> dict[str, str]:
 
 
 def citations_that_differ(
-    row: dict[str, Any], lineages: dict[tuple[str, str], str], counterparts: dict[str, str] | None = None
+    row: dict[str, Any], lineages: dict[tuple[str, str], str], counterparts: dict[str, str]
 ) -> dict[str, tuple[str, str]]:
     """The numbers a translated rule cites where its English text cites another rule in that place
-    (``counterpart_citations``) and the translation holds its own number as a rule linked to
+    (``counterparts``: ``paired_citations``) and the translation holds its own number as a rule linked to
     another English rule (``lineages``: ``citation_lineages``): number -> (the English text's
     number, its version). A number the translation does not hold (a partial one) is none: the
     English text's place is then all that says what it means."""
-    if counterparts is None:
-        counterparts = paired_citations(row)
     differ = {}
     for number, counterpart in counterparts.items():
         mine, theirs = lineages.get((row["version_id"], number)), lineages.get((row["english_version"], counterpart))
