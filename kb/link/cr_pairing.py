@@ -26,13 +26,18 @@ paired by content and by what the rest of the document says about them, not only
    left-overs of a section that are each other's best match by statement (examples aside: a
    divided rule lives on where its statement went); never a subrule about one keyword with one
    about another ("Multiple instances of banding ..." is not "... of intimidate ...");
-8. what is left under the same number is "changed" however little is left of it, unless the
+8. a rule the glossary's pointer left for another rule, still unpaired, is that rule or the subrule
+   of it clearly most like it (2013's "Indestructible ... See rule 700.4." is 2014's "See rule
+   702.12.": 700.4 is 702.12b); a subrule that only its number would still pair is rather the
+   subrule of its rule that it and no other free one is closest to (2022's friends forever,
+   702.124g, is 2024's 702.124j, rewritten in a "means" form; 2024's 702.124g is new);
+9. what is left under the same number is "changed" however little is left of it, unless the
    rule's own children or parent say it is another rule now: a heading too few of whose children
    went under that number's new heading (a section: none; a rule: not most, 502.14 "Snow-Covered"
    of 2003, "Vigilance" of 2006, one of whose four subrules was alike one of Vigilance's), or a
    child whose heading went elsewhere; the rest is "removed" or "added" (``kb.link.cr_merges``
    says which of those were merged or split off);
-9. two rules paired by likeness alone (steps 5–8), siblings on both sides, whose partners are each
+10. two rules paired by likeness alone (steps 5–9), siblings on both sides, whose partners are each
    more like the other rule: uncrossed. A rule inserted among its siblings shifts their letters, and
    pairing by letter or number paired each with its neighbour's successor (2013's 107.11 "The
    Planeswalker symbol" with 2009's chaos symbol, 107.11, and 107.12 "The chaos symbol" with 2009's
@@ -56,6 +61,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from kb.link.cr_compare import Entry, entries_of, similarity, similarity_bound
+from kb.normalise.refs import english_cr_refs
 from kb.records import CRDocument, Rule
 
 # Pairing thresholds (SequenceMatcher ratio on word tokens).
@@ -74,7 +80,7 @@ FOLLOWED_REFERENCE = 0.3
 # (603.6d became 603.10 when triggered-ability rules were regrouped) keeps less of its words.
 MUTUAL_IN_SECTION = 0.4
 # Two rules paired by likeness are uncrossed when each is at least this much more like the other's
-# partner (step 9): a sure sign, not the noise of two rewrites scored against each other.
+# partner (step 10): a sure sign, not the noise of two rewrites scored against each other.
 UNCROSS_GAIN = 0.05
 # Short contents ("Manifest" vs "Manifest Dread") are too easily similar: demand more.
 SHORT_CONTENT_WORDS = 4
@@ -127,7 +133,7 @@ class Pairing:
     # 2019's 107.14, the energy symbol, added in 2016); what shows the pair says so.
     by_number: set[str] = field(default_factory=set)
     # Old rules paired by likeness alone (a letter kept, the same number, similar words), not by
-    # identical content or the evidence of cross-references and children: step 9 may uncross them.
+    # identical content or the evidence of cross-references and children: step 10 may uncross them.
     alike: set[str] = field(default_factory=set)
 
     def pair(self, old_number: str, new_number: str, alike: bool = False) -> None:
@@ -346,6 +352,91 @@ def _pair_in_place(pairing: Pairing, threshold: float) -> None:
             pairing.pair(old.number, old.number, alike=True)
 
 
+def moved_glossary_pointers(old_doc: CRDocument, new_doc: CRDocument) -> list[tuple[str, str]]:
+    """(old number, new number) where a glossary term of both versions points at one rule in the
+    old and at another in the new, and at nothing else that changed: the glossary followed the
+    rule (2013's "Indestructible ... See rule 700.4." is 2014's "... See rule 702.12."). Read from
+    the entries' texts: a version read back from a database has no ``refs``."""
+    new_refs = {entry.term.casefold(): english_cr_refs(entry.text) for entry in new_doc.glossary}
+    moved = []
+    for entry in old_doc.glossary:
+        after = new_refs.get(entry.term.casefold())
+        if after is None:
+            continue
+        before = english_cr_refs(entry.text)
+        gone = [number for number in before if number not in after]
+        came = [number for number in after if number not in before]
+        if len(gone) == 1 and len(came) == 1:
+            moved.append((gone[0], came[0]))
+    return moved
+
+
+def _pair_by_glossary_pointers(pairing: Pairing, moved: list[tuple[str, str]]) -> None:
+    """A rule the glossary's pointer left, still unpaired, is the rule the pointer now names or the
+    subrule of it most like it: indestructible was a rule (700.4) until 2014 made it a keyword, whose
+    702.12b says the same ("… can't destroy it. … not destroyed by lethal damage" is "… can't be
+    destroyed. Such permanents aren't destroyed by lethal damage", 0.44 alike). Only as alike as a
+    cited rule that followed a move must be (``FOLLOWED_REFERENCE``), clearly more alike than any
+    other of those subrules (2006's 418.5e, an object's timestamp "with three exceptions", was
+    divided among 2009's 613.6c, d and g, and is as like 613.6c as 613.6g), and more alike than
+    what its own number holds now, which the last step would pair it with."""
+    new_children = _children(pairing.new)
+    for before, after in moved:
+        old, pointed = pairing.old.get(before), pairing.new.get(after)
+        if old is None or pointed is None or not pairing.is_free(before, None):
+            continue
+        candidates = [pointed, *new_children.get(after, [])] if old.rule.kind in NUMBERED_KINDS else [pointed]
+        scored = [
+            (similarity(old.words, new.words), new.number)
+            for new in candidates
+            if pairing.is_free(None, new.number) and _may_be_one(pairing, old, new)
+        ]
+        if not scored:
+            continue
+        (score, target), *others = sorted(scored, reverse=True)
+        own = _same_number(pairing, old)
+        if (
+            score >= FOLLOWED_REFERENCE
+            and all(score >= other + UNCROSS_GAIN for other, _number in others)
+            and (own is None or score > similarity(old.words, own.words))
+        ):
+            pairing.pair(before, target, alike=True)
+
+
+def _pair_rewritten_siblings(pairing: Pairing) -> None:
+    """A subrule the last step would pair by its number alone (its rule kept its number, and a free
+    subrule holds that number) is rather the free subrule of that rule that is its closest match,
+    and it that subrule's, when that one is clearly closer: 2024 rewrote partner's variants in a
+    "means" form, and 2022's 702.124g (friends forever) is 2024's 702.124j ("'Friends forever'
+    means …", 0.36 alike), not 2024's 702.124g, a new rule about cards with two partner abilities
+    (0.11). Leftovers with no number to fall back on stay removed and added: two subrules of
+    phasing left over in 2009 are 0.30 alike and say different things."""
+    new_children = _children(pairing.new)
+    best_new: dict[str, tuple[float, str]] = {}
+    best_old: dict[str, tuple[float, str]] = {}
+    for old in pairing.free_old():
+        parent = old.rule.parent
+        if old.rule.kind != "subrule" or not parent or pairing.old_to_new.get(parent) != parent:
+            continue
+        for new in new_children.get(pairing.old_to_new[parent], []):
+            if new.rule.kind != "subrule" or not pairing.is_free(None, new.number) or not _may_be_one(pairing, old, new):
+                continue
+            score = similarity(old.statement, new.statement)
+            if score > best_new.get(old.number, (0.0, ""))[0]:
+                best_new[old.number] = (score, new.number)
+            if score > best_old.get(new.number, (0.0, ""))[0]:
+                best_old[new.number] = (score, old.number)
+    for old_number, (score, new_number) in best_new.items():
+        own = _same_number(pairing, pairing.old[old_number])
+        if (
+            own is not None
+            and own.number != new_number
+            and best_old[new_number][1] == old_number
+            and score >= max(FOLLOWED_REFERENCE, similarity(pairing.old[old_number].statement, own.statement) + UNCROSS_GAIN)
+        ):
+            pairing.pair(old_number, new_number, alike=True)
+
+
 def _pair_left_in_place(pairing: Pairing) -> None:
     """What is left under the same number is "changed", however little is left of it, unless
     the number itself says otherwise: a heading none of whose children went under its number's new
@@ -517,7 +608,7 @@ def _pair_mutual_best_in_section(pairing: Pairing) -> None:
 
 
 def _uncross_alike_pairs(pairing: Pairing) -> None:
-    """Step 9: two rules paired by likeness whose partners are each more like the other rule are
+    """Step 10: two rules paired by likeness whose partners are each more like the other rule are
     paired the other way round. Only rules without rules under them, siblings in both versions (a
     shift among one rule's subrules or one section's rules), and only when both rules gain and each
     new pair is as alike as a rule changed in place must be (2003's 409.1c was divided into 409.1c
@@ -578,6 +669,8 @@ def pairing_of(
     # 704.5) takes its edited subrules along (420.5a "A player with 0 or less life loses the
     # game" is 704.5a "If a player has 0 or less life, he or she loses the game").
     _pair_children_of_moved_parents(pairing)
+    _pair_by_glossary_pointers(pairing, moved_glossary_pointers(old_doc, new_doc))
+    _pair_rewritten_siblings(pairing)
     _pair_left_in_place(pairing)
     _uncross_alike_pairs(pairing)
     return pairing

@@ -239,6 +239,46 @@ def test_two_rules_each_paired_with_the_others_successor_are_uncrossed(old: str,
     assert {number: number_map[number] for number in expected} == expected
 
 
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    # The glossary's pointer followed the rule (a review against the texts, 2026-12-05): 2013's
+    # "Indestructible ... See rule 700.4." is 2014's "... See rule 702.12.", and 700.4 is 702.12b
+    # (0.44 alike), not removed while 702.12b was added; the planes' chaos abilities went with
+    # "Chaos Ability" from 310.7 to 311.7 when battles took 310; a mulligan, an object, attacking
+    # alone and the Two-Headed Giant's APNAP rule moved at the renumberings the same way.
+    ("2013-04-29", "2014-09-26", {"700.4": "702.12b"}),
+    ("2022-04-29", "2024-02-06", {"310.7": "311.7"}),
+    ("2006-02-01", "2009-10-01", {"101.4": "103.4", "200.8": "109.1", "306.4": "506.5"}),
+    ("2009-10-01", "2013-04-29", {"806.6d": "805.6"}),
+    # Not where the glossary's old rule was divided: 2006's 418.5e, an object's timestamp "with
+    # three exceptions", is as like 2009's 613.6c as 613.6g; it stays removed, as before.
+    ("2006-02-01", "2009-10-01", {"418.5e": None}),
+    # A subrule rewritten under its rule is not the new subrule that took its number: 2022's friends
+    # forever (702.124g) is 2024's "'Friends forever' means ..." (702.124j, 0.36 alike), not 2024's
+    # 702.124g on cards with two partner abilities (0.11), paired before by its number alone.
+    ("2022-04-29", "2024-02-06", {"702.124g": "702.124j", "702.124f": "702.124i"}),
+    # Leftovers with no number to fall back on are not paired that way: two subrules of phasing
+    # left over in 2009 are 0.30 alike and say different things; so are 402.8a and 112.6e.
+    ("2006-02-01", "2009-10-01", {"502.15e": None, "402.8a": None}),
+])
+def test_a_rule_rewritten_as_it_moved_follows_its_glossary_entry_or_its_siblings(old: str, new: str, expected: dict) -> None:
+    from kb.link.cr_pairing import pairing_of
+
+    pairing = pairing_of(*(_snapshot_edition(date) for date in (old, new)))
+    assert {number: pairing.mapping()[number] for number in expected} == expected
+    assert not set(expected) & pairing.by_number
+
+
+def test_the_glossary_pointers_that_moved() -> None:
+    from kb.link.cr_pairing import moved_glossary_pointers
+
+    moved = moved_glossary_pointers(_snapshot_edition("2013-04-29"), _snapshot_edition("2014-09-26"))
+    assert ("700.4", "702.12") in moved
+    assert ("702.18", "702.19") in moved  # Trample renumbered: the pairing had it already
+    # A term pointing at two rules, one of them unchanged, moved one: "phase" ['5', '702.24'] → ['5', '702.25'].
+    assert ("702.24", "702.25") in moved
+    assert not [pair for pair in moved if "5" in pair]
+
+
 @cache
 def _snapshot_edition(date: str) -> CRDocument:
     return _parse(SNAPSHOT_CR / f"{date}.txt")
