@@ -312,6 +312,12 @@ async def glossary_entry(datasette, request):
             found, english = translated
             which = f"&en={quote(english)}" if english else ""
             return Response.redirect(f"/glossary/{quote(found, safe='')}?lang={quote(lang)}{which}")
+    if page is None and lang != "en" and await run(datasette, glossary_page.newest_version, lang) is None:
+        # A language we hold no glossary in ("Flying", lang=de): the English entry, saying so (its
+        # terms as printed in that language are listed on it), not a 404 for a term we have.
+        page = await run(datasette, glossary_page.glossary_term, term)
+        if page is not None:
+            page["no_glossary_in"] = lang
     if page is None:
         # A term in another form or language ("Trampel"): what the search finds it resembles.
         found = await what_it_may_mean(datasette, term, "glossary")

@@ -1062,6 +1062,22 @@ async def test_an_english_term_asked_for_in_a_translated_glossary_leads_to_its_t
     assert (await snapshot_ds.client.get("/glossary/Nonsense?lang=zhs")).status_code == 404
 
 
+async def test_an_english_term_asked_for_in_a_language_we_hold_no_glossary_in(snapshot_ds) -> None:
+    """/glossary/Flying?lang=de answered 404 "No glossary term 'Flying'" (a European readers'
+    review): the English entry, saying we hold no German glossary and how German cards print it."""
+    response = await snapshot_ds.client.get("/glossary/Flying?lang=de")
+    assert response.status_code == 200
+    assert ('<p class="kb-note kb-no-glossary">We hold no glossary in German: this is the English entry.'
+            ' Cards printed in German call it “<span lang="de">Fliegend</span>”.</p>') in response.text
+    assert '<a class="rule-ref" href="/rule/702.9">702.9</a> Flying' in response.text
+    # No German printing of the term known: the note alone.
+    okaun = (await snapshot_ds.client.get("/glossary/Protection?lang=ru")).text
+    assert "We hold no glossary in Russian: this is the English entry.</p>" in okaun
+    assert (await snapshot_ds.client.get("/glossary/Nonsense?lang=de")).status_code == 404
+    # A language we hold a glossary in keeps its own answer.
+    assert "kb-no-glossary" not in (await snapshot_ds.client.get("/glossary/Flying")).text
+
+
 async def test_a_language_for_a_version_and_a_translated_term_without_its_language(snapshot_ds) -> None:
     """/rule/702.19?version=zhs and /glossary/飞行 answered 404 (a CJK users' review)."""
     for url, location in [
