@@ -151,7 +151,9 @@ def search(
             return about_card(conn, card, present, read_as, None, typed, per_kind)
         # CJK is not spaced into words: a question holding a keyword's term ("トランプルはどうなる")
         # is a slip or two from that term, but it asks about the term, not for its spelling.
-        if has_cjk(results.query) and (relaxed := relaxed_search(conn, results.query, typed, per_kind, kind, offset)):
+        if has_cjk(results.query) and (
+            relaxed := _relaxed_as_the_chinese_rules_write_it(conn, results.query, typed, per_kind, kind, offset)
+        ):
             return relaxed
         # A card named by some words and no other word held as typed ("Jace Vryns Prodgy"): a
         # misspelt whole name, if a name is a slip or two away.
@@ -277,6 +279,35 @@ def _in_other_script(
         if good(other_script):
             return other_script
     return None
+
+
+def _relaxed_as_the_chinese_rules_write_it(
+    conn: sqlite3.Connection, query: str, typed: str, per_kind: int, kind: str | None, offset: int
+) -> SearchResults | None:
+    """A CJK question relaxed in its own script, or the same question in the other Chinese script,
+    relaxed there, where that finds the Chinese rules and the question's own script found nothing,
+    or none of them, or read less of the question (``_read_of``). A Traditional question found
+    nothing ("狀態動作是什麼"), kept one of its keywords and found the English rules only
+    ("踐踏和死觸怎麼一起運作"), or left its 連擊 (Double Strike) out of "連擊和先攻"; the Simplified
+    rules read them as "状态动作…" (State-Based Actions), "践踏和死触…" (Trample and Deathtouch)
+    and "连击和先攻" (a Chinese judge's review). A Japanese question stays Japanese
+    (飛行はどうなる: the English rules, as ``_chinese_rules_missed`` says)."""
+    relaxed = relaxed_search(conn, query, typed, per_kind, kind, offset)
+    if looks_japanese(query):
+        return relaxed
+    for converted in in_other_chinese_script(query):
+        other = relaxed_search(conn, converted, converted, per_kind, kind, offset)
+        if other is not None and _holds_chinese_rules(other) and (
+            relaxed is None or _chinese_rules_missed(relaxed) or _read_of(other) > _read_of(relaxed)
+        ):
+            other.relaxed_from = typed
+            return other
+    return relaxed
+
+
+def _read_of(relaxed: SearchResults) -> tuple[int, int]:
+    """How much of a relaxed question was read: the keywords it names, then the fewer characters left out."""
+    return len(relaxed.groups.get("keywords", [])), -len("".join(relaxed.left_out))
 
 
 def _holds_chinese_rules(results: SearchResults) -> bool:

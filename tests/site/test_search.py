@@ -1065,6 +1065,26 @@ def test_a_traditional_keyword_a_printing_prints_finds_the_simplified_rules_too(
     assert any(hit.lang == "zhs" for hit in found.groups["rules"]) and found.groups["glossary"]
 
 
+@pytest.mark.parametrize(("typed", "kept", "keywords"), [
+    ("踐踏和死觸怎麼一起運作", "践踏", ["702.19 Trample", "702.2 Deathtouch"]),
+    ("連擊和先攻", "连击", ["702.4 Double Strike", "702.7 First Strike"]),
+    ("狀態動作是什麼", "状态动作", []),
+])
+def test_a_traditional_question_is_read_as_the_simplified_rules_write_it(
+    snapshot_conn: sqlite3.Connection, typed: str, kept: str, keywords: list[str]
+) -> None:
+    """A Traditional question relaxed in its own script found nothing (狀態動作是什麼), kept one of
+    its two keywords and found the English rules only (踐踏和死觸…), or left its 連擊 (Double Strike)
+    out (a Chinese judge's review): read as the Simplified rules write it, as its Simplified
+    form is."""
+    found = search(snapshot_conn, typed)
+    assert (found.query, found.relaxed_from) == (kept, typed)
+    assert [hit.title for hit in found.groups.get("keywords", [])] == keywords
+    assert any(hit.lang == "zhs" for hit in found.groups["rules"])
+    # A Japanese question stays Japanese: the English rules, as before.
+    assert search(snapshot_conn, "飛行はどうなる").query == "飛行"
+
+
 def test_a_card_name_two_languages_share_lands_on_the_card(snapshot_conn: sqlite3.Connection) -> None:
     """"Constructo de Ugin" is Spanish and Portuguese: its two hits opened the card in each language,
     were listed twice, and no longer landed on the card (a review of the pass's diff)."""
