@@ -206,7 +206,9 @@ def with_english(conn: sqlite3.Connection, found: list[dict[str, Any]]) -> list[
 def name_suggestions(
     conn: sqlite3.Connection, query: str, candidates: Candidates | None = None
 ) -> list[tuple[int, Hit]]:
-    """Card names one or two typing slips away from ``query``, nearest first."""
+    """Card names one or two typing slips away from ``query``, nearest first, each titled by the
+    name it resembles in that name's language ("Lame d'ectofeu", French, not "Ghostfire Blade"
+    badged French), once: a release note's record of a name a card prints is that card."""
     key = compact(query)
     allowed = allowed_slips(key)
     close: list[tuple[dict[str, Any], str, int]] = []
@@ -221,6 +223,21 @@ def name_suggestions(
         hit = card_hit(row, fold(name)) if row["oracle_id"] else unlinked_card_hit(name, row["lang"], False)
         hit.detail = "suggestion"
         hit.snippet = html.escape(name)
+        if row["oracle_id"] and row["lang"] not in (None, "en"):
+            hit.title, hit.title_lang = display_name(name), row["lang"]
         if hit.url not in scored or distance < scored[hit.url][0]:
             scored[hit.url] = (distance, hit)
-    return sorted(scored.values(), key=lambda pair: pair[0])
+    kept: list[tuple[int, Hit]] = []
+    named: set[tuple[str, str | None]] = set()
+    # Nearest first; of equals, a card before a name not linked to one. A name not linked that is
+    # a card's suggested name or one of its faces is that card ("Jace, Vryn's Prodigy").
+    for distance, hit in sorted(scored.values(), key=lambda pair: (pair[0], _unlinked(pair[1]))):
+        if _unlinked(hit) and (fold(hit.title), hit.lang) in named:
+            continue
+        kept.append((distance, hit))
+        named |= {(fold(face), hit.lang) for face in hit.title.split(" // ")}
+    return kept
+
+
+def _unlinked(hit: Hit) -> bool:
+    return hit.url.startswith("/card?")

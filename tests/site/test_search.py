@@ -250,6 +250,25 @@ def test_did_you_mean_in_every_script(snapshot_conn: sqlite3.Connection, query: 
     assert (results.suggestions[0].title, results.suggestions[0].url) == (suggested, url)
 
 
+@pytest.mark.parametrize(("query", "suggested"), [
+    # MTGJSON's UGIN prints Ghostfire Blade in French as "Lame d'ectofeu"; Scryfall's Fierce
+    # Invocation in Russian as "Пылкое Заклятье"; Jace's front face is also a name a release note
+    # printed, not linked to the card.
+    ("lmae d'ectofeu", [("Lame d'ectofeu", "fr", "/card/093b1d8d-c836-4e9b-855b-4020361aa6ac?lang=fr")]),
+    ("пылкое заклятие", [("Пылкое Заклятье", "ru", "/card/4e75fc29-68e3-41a9-9f59-adb4460663b2?lang=ru")]),
+    ("Jace Vryns Prodgy", [("Jace, Vryn's Prodigy // Jace, Telepath Unbound", None,
+                            "/card/594f6881-c059-46f8-aa4e-7151d502de73")]),
+])
+def test_a_suggested_name_is_the_name_it_resembles_once(
+    snapshot_conn: sqlite3.Connection, query: str, suggested: list[tuple[str, str | None, str]]
+) -> None:
+    """"Did you mean Ghostfire Blade [Français], Lame d'ectofeu [Français]" (a European readers'
+    review): the English name badged French, then the same card again by a release note's record
+    of its French name. The name it resembles, in its language, once."""
+    found = search(snapshot_conn, query).suggestions
+    assert [(hit.title, hit.title_lang, hit.url) for hit in found] == suggested
+
+
 @pytest.mark.parametrize(
     "query",
     # Real Japanese and Korean keywords (MTGJSON's UGIN printings, Scryfall's Jace) the dictionary
