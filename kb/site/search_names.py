@@ -17,6 +17,13 @@ from kb.site.search_hit import Hit
 from kb.site.search_text import NOT_WORD, allowed_slips, close_enough, compact, fold, fts_query, has_cjk
 
 CANDIDATES = 400
+# A one-word name misspelt in its first letters ("pradiesvögel", "wldruf") shares no first letters
+# with the name: its candidates are the names beginning as a word one slip away from it in its
+# first four letters does (a few hundred index probes, each bounded).
+SLIPPED_PREFIX = 4
+PER_SLIPPED_PREFIX = 50
+LATIN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+CYRILLIC_LETTERS = "абвгдежзийклмнопрстуфхцчшщъыьэюя"
 
 
 Candidates = Callable[[], list[dict[str, Any]]]
@@ -191,6 +198,53 @@ def name_candidates(conn: sqlite3.Connection, query: str) -> list[dict[str, Any]
     return found
 
 
+def slipped_prefixes(word: str) -> set[str]:
+    """The first ``SLIPPED_PREFIX`` letters of the words one slip (a letter missing, extra, wrong,
+    or two swapped) away from ``word`` where the slip falls among those letters, other than its own.
+    Latin and Cyrillic words; none for a shorter word or another script."""
+    letters = CYRILLIC_LETTERS if word[:1] in CYRILLIC_LETTERS else LATIN_LETTERS
+    if len(word) <= SLIPPED_PREFIX or any(letter not in letters for letter in word[:SLIPPED_PREFIX + 1]):
+        return set()
+    head = word[:SLIPPED_PREFIX + 1]
+    variants = {head[:cut] + head[cut + 1:] for cut in range(SLIPPED_PREFIX)}
+    variants |= {head[:cut] + head[cut + 1] + head[cut] + head[cut + 2:] for cut in range(SLIPPED_PREFIX - 1)}
+    variants |= {head[:cut] + letter + head[cut + 1:] for cut in range(SLIPPED_PREFIX) for letter in letters}
+    variants |= {head[:cut] + letter + head[cut:] for cut in range(SLIPPED_PREFIX) for letter in letters}
+    return {variant[:SLIPPED_PREFIX] for variant in variants if len(variant) >= SLIPPED_PREFIX} - {word[:SLIPPED_PREFIX]}
+
+
+def slipped_prefix_candidates(conn: sqlite3.Connection, query: str) -> list[dict[str, Any]]:
+    """Names beginning as the one-word ``query`` would with a slip in its first letters
+    (``slipped_prefixes``), at most ``PER_SLIPPED_PREFIX`` a beginning: what ``name_candidates``
+    cannot find by the query's own first letters."""
+    prefixes = sorted(slipped_prefixes(compact(query)))
+    if not prefixes:
+        return []
+    # One statement for all the beginnings: a few hundred statements from Python cost more than
+    # the index probes themselves.
+    starts = ", ".join("(?)" for _ in prefixes)
+    found = rows(
+        conn,
+        f"""with starts(prefix) as (values {starts})
+        select card_names.oracle_id, card_names.lang, card_names.name, null as english from starts
+        join card_names on card_names.rowid in (
+            select rowid from card_names where name_key >= starts.prefix and name_key < starts.prefix || char(1114111)
+            limit {PER_SLIPPED_PREFIX})""",
+        prefixes,
+    )
+    if table_exists(conn, "card_name_records"):
+        found += rows(
+            conn,
+            f"""with starts(prefix) as (values {starts})
+            select null as oracle_id, card_name_records.lang, card_name_records.name, null as english from starts
+            join card_name_records on card_name_records.rowid in (
+                select rowid from card_name_records where name_key >= starts.prefix
+                and name_key < starts.prefix || char(1114111) and oracle_id is null limit {PER_SLIPPED_PREFIX})""",
+            prefixes,
+        )
+    return found
+
+
 def with_english(conn: sqlite3.Connection, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``found`` with each linked row's ``english`` name filled in (one query for all of them)."""
     wanted = sorted({row["oracle_id"] for row in found if row["oracle_id"] and row.get("english") is None})
@@ -217,6 +271,12 @@ def name_suggestions(
             distance = close_enough(key, compact(name), allowed)
             if distance is not None:
                 close.append((row, name, distance))
+    if not close and len(NOT_WORD.sub(" ", fold(query)).split()) == 1:
+        for row in slipped_prefix_candidates(conn, query):
+            for name in {row["name"], *(row["name"] or "").split(" // ")}:
+                distance = close_enough(key, compact(name), allowed)
+                if distance is not None:
+                    close.append((row, name, distance))
     with_english(conn, [row for row, _, _ in close])
     scored: dict[str, tuple[int, Hit]] = {}
     for row, name, distance in close:
