@@ -26,11 +26,9 @@ paired by content and by what the rest of the document says about them, not only
    left-overs of a section that are each other's best match by statement (examples aside: a
    divided rule lives on where its statement went); never a subrule about one keyword with one
    about another ("Multiple instances of banding ..." is not "... of intimidate ...");
-8. a rule the glossary's pointer left for another rule, still unpaired, is that rule or the subrule
-   of it clearly most like it (2013's "Indestructible ... See rule 700.4." is 2014's "See rule
-   702.12.": 700.4 is 702.12b); a subrule that only its number would still pair is rather the
-   subrule of its rule that it and no other free one is closest to (2022's friends forever,
-   702.124g, is 2024's 702.124j, rewritten in a "means" form; 2024's 702.124g is new);
+8. a rule the glossary's pointers left for other rules, still unpaired, is the one of those rules
+   or their subrules clearly most like it, and no other free rule is more like that one (2013's
+   "Indestructible ... See rule 700.4." is 2014's "See rule 702.12.": 700.4 is 702.12b);
 9. what is left under the same number is "changed" however little is left of it, unless the
    rule's own children or parent say it is another rule now: a heading too few of whose children
    went under that number's new heading (a section: none; a rule: not most, 502.14 "Snow-Covered"
@@ -372,69 +370,58 @@ def moved_glossary_pointers(old_doc: CRDocument, new_doc: CRDocument) -> list[tu
 
 
 def _pair_by_glossary_pointers(pairing: Pairing, moved: list[tuple[str, str]]) -> None:
-    """A rule the glossary's pointer left, still unpaired, is the rule the pointer now names or the
-    subrule of it most like it: indestructible was a rule (700.4) until 2014 made it a keyword, whose
-    702.12b says the same ("… can't destroy it. … not destroyed by lethal damage" is "… can't be
-    destroyed. Such permanents aren't destroyed by lethal damage", 0.44 alike). Only as alike as a
+    """A rule the glossary's pointers left, still unpaired, is the rule one of them now names or a
+    subrule of it: the one most like it. Indestructible was a rule (700.4) until 2014 made it a
+    keyword, whose 702.12b says the same ("… can't destroy it. … not destroyed by lethal damage"
+    is "… can't be destroyed. Such permanents aren't destroyed by lethal damage", 0.44 alike).
+    Every pointer that left one rule is weighed together (2009's 806.6d, the Two-Headed Giant's
+    APNAP order, is pointed at by "Active Player, Nonactive Player Order", now 805.6, 0.52 alike,
+    and by "Active Team", now 805.4a, 0.36: 805.6, whichever entry comes first). Only as alike as a
     cited rule that followed a move must be (``FOLLOWED_REFERENCE``), clearly more alike than any
-    other of those subrules (2006's 418.5e, an object's timestamp "with three exceptions", was
-    divided among 2009's 613.6c, d and g, and is as like 613.6c as 613.6g), and more alike than
-    what its own number holds now, which the last step would pair it with."""
+    other of those rules (2006's 418.5e, an object's timestamp "with three exceptions", was divided
+    among 2009's 613.6c, d and g, and is as like 613.6c as 613.6g), more alike than what its own
+    number holds now (which the last step would pair it with), and no other free rule of the old
+    version more like the one it would be."""
     new_children = _children(pairing.new)
+    pointed_at: dict[str, set[str]] = defaultdict(set)
     for before, after in moved:
-        old, pointed = pairing.old.get(before), pairing.new.get(after)
-        if old is None or pointed is None or not pairing.is_free(before, None):
+        pointed_at[before].add(after)
+    for before, afters in sorted(pointed_at.items()):
+        old = pairing.old.get(before)
+        if old is None or not pairing.is_free(before, None):
             continue
-        candidates = [pointed, *new_children.get(after, [])] if old.rule.kind in NUMBERED_KINDS else [pointed]
-        scored = [
-            (similarity(old.words, new.words), new.number)
-            for new in candidates
-            if pairing.is_free(None, new.number) and _may_be_one(pairing, old, new)
-        ]
+        candidates: dict[str, Entry] = {}
+        for after in afters:
+            pointed = pairing.new.get(after)
+            if pointed is not None:
+                family = [pointed, *new_children.get(after, [])] if old.rule.kind in NUMBERED_KINDS else [pointed]
+                candidates.update((new.number, new) for new in family)
+        scored = sorted(
+            ((similarity(old.words, new.words), new.number) for new in candidates.values()
+             if pairing.is_free(None, new.number) and _may_be_one(pairing, old, new)),
+            reverse=True,
+        )
         if not scored:
             continue
-        (score, target), *others = sorted(scored, reverse=True)
+        (score, target), *others = scored
         own = _same_number(pairing, old)
         if (
             score >= FOLLOWED_REFERENCE
             and all(score >= other + UNCROSS_GAIN for other, _number in others)
             and (own is None or score > similarity(old.words, own.words))
+            and not _more_like_another_free_rule(pairing, old, pairing.new[target], score)
         ):
             pairing.pair(before, target, alike=True)
 
 
-def _pair_rewritten_siblings(pairing: Pairing) -> None:
-    """A subrule the last step would pair by its number alone (its rule kept its number, and a free
-    subrule holds that number) is rather the free subrule of that rule that is its closest match,
-    and it that subrule's, when that one is clearly closer: 2024 rewrote partner's variants in a
-    "means" form, and 2022's 702.124g (friends forever) is 2024's 702.124j ("'Friends forever'
-    means …", 0.36 alike), not 2024's 702.124g, a new rule about cards with two partner abilities
-    (0.11). Leftovers with no number to fall back on stay removed and added: two subrules of
-    phasing left over in 2009 are 0.30 alike and say different things."""
-    new_children = _children(pairing.new)
-    best_new: dict[str, tuple[float, str]] = {}
-    best_old: dict[str, tuple[float, str]] = {}
-    for old in pairing.free_old():
-        parent = old.rule.parent
-        if old.rule.kind != "subrule" or not parent or pairing.old_to_new.get(parent) != parent:
+def _more_like_another_free_rule(pairing: Pairing, old: Entry, new: Entry, score: float) -> bool:
+    """Whether some free rule of the old version other than ``old`` is more like ``new``."""
+    for other in pairing.free_old():
+        if other is old or not _kinds_compatible(other.rule, new.rule):
             continue
-        for new in new_children.get(pairing.old_to_new[parent], []):
-            if new.rule.kind != "subrule" or not pairing.is_free(None, new.number) or not _may_be_one(pairing, old, new):
-                continue
-            score = similarity(old.statement, new.statement)
-            if score > best_new.get(old.number, (0.0, ""))[0]:
-                best_new[old.number] = (score, new.number)
-            if score > best_old.get(new.number, (0.0, ""))[0]:
-                best_old[new.number] = (score, old.number)
-    for old_number, (score, new_number) in best_new.items():
-        own = _same_number(pairing, pairing.old[old_number])
-        if (
-            own is not None
-            and own.number != new_number
-            and best_old[new_number][1] == old_number
-            and score >= max(FOLLOWED_REFERENCE, similarity(pairing.old[old_number].statement, own.statement) + UNCROSS_GAIN)
-        ):
-            pairing.pair(old_number, new_number, alike=True)
+        if similarity_bound(other.word_counts, new.word_counts) > score and similarity(other.words, new.words) > score:
+            return True
+    return False
 
 
 def _pair_left_in_place(pairing: Pairing) -> None:
@@ -670,7 +657,6 @@ def pairing_of(
     # game" is 704.5a "If a player has 0 or less life, he or she loses the game").
     _pair_children_of_moved_parents(pairing)
     _pair_by_glossary_pointers(pairing, moved_glossary_pointers(old_doc, new_doc))
-    _pair_rewritten_siblings(pairing)
     _pair_left_in_place(pairing)
     _uncross_alike_pairs(pairing)
     return pairing
