@@ -101,7 +101,16 @@ def _repairs(data: bytes, name: str, encoding: str) -> list[tuple[str, str]]:
 
 def _decode_raw(data: bytes, name: str, known_phrases: tuple[str, ...]) -> tuple[str, str]:
     if data.startswith(codecs.BOM_UTF8):
-        return _strict(data[len(codecs.BOM_UTF8):], "utf-8", name), "utf-8-sig"
+        body = data[len(codecs.BOM_UTF8):]
+        try:
+            return body.decode("utf-8"), "utf-8-sig"
+        except UnicodeDecodeError as error:
+            # A few damaged bytes in a file that says it is UTF-8 (the official CR files open with
+            # a BOM) are repaired as in one that does not say so, and named (a docs review).
+            repaired = _mostly_utf8(body)
+            if repaired is None:
+                raise ParseError(f"{name}: not valid utf-8 at byte {error.start}") from None
+            return repaired, REPAIRED_UTF8
     if data.startswith(codecs.BOM_UTF16_BE):
         return _strict(data[2:], "utf-16-be", name), "utf-16-be"
     if data.startswith(codecs.BOM_UTF16_LE):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.normalise.decode import decode_text
+from kb.normalise.decode import REPAIRED_UTF8, decode_text, decoding_issues
 from kb.records import ParseError
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "cr"
@@ -138,7 +138,23 @@ def test_nul_laden_text_that_is_not_utf16_refused() -> None:
         decode_text(data, "nul.txt")
 
 
-def test_bad_utf8_after_bom_refused() -> None:
-    data = read("en-raw/2026-01-16.txt")[:1000] + b"\xff\xfe broken"
-    with pytest.raises(ParseError, match="cut.txt: not valid utf-8"):
+def test_bytes_after_a_bom_mostly_not_utf8_refused() -> None:
+    # A file that says it is UTF-8 and is not: Windows-1252 text behind a BOM.
+    data = b"\xef\xbb\xbf" + "Dandân, Jötun Grunt, Æther Vial, Lim-Dûl".encode("cp1252")
+    with pytest.raises(ParseError, match="cut.txt: not valid utf-8 at byte 4"):
         decode_text(data, "cut.txt")
+
+
+def test_a_few_bad_bytes_after_a_bom_are_repaired_and_named() -> None:
+    """The official CR files open with a BOM; one damaged byte in one (2026-01-16, in 702.19b)
+    made the import fail ("not valid utf-8 at byte 498641"), where the same file without its BOM
+    was read with that byte repaired and named, as the README says (a docs review)."""
+    data = read("en-raw/2026-01-16.txt")
+    at = data.index(b"controller of an attacking creature with trample") + 8
+    damaged = data[:at] + b"\xff" + data[at + 1:]
+    text, encoding = decode_text(damaged, "damaged.txt")
+    assert encoding == REPAIRED_UTF8
+    assert "controllÿr of an attacking creature with trample" in text
+    assert text == decode_text(damaged[3:], "damaged.txt")[0]
+    (issue,) = decoding_issues(damaged, "damaged.txt", encoding)
+    assert issue.kind == "invalid-utf8" and issue.detail.startswith("damaged.txt: 1 bytes are not valid UTF-8 (lines ")
