@@ -115,6 +115,15 @@ def validate(db: sqlite_utils.Database, changes: ImportChanges | None = None) ->
     return problems
 
 
+def file_in_the_way(db_path: Path) -> Path | None:
+    """The file standing where a folder of ``db_path``'s must be ("notes.txt/kb.db"), if any:
+    making the folders failed with "File exists", which named nothing (a docs review)."""
+    for folder in Path(db_path).parents:
+        if folder.exists():
+            return None if folder.is_dir() else folder
+    return None
+
+
 def build_database(
     inputs: list[DocumentInput],
     db_path: Path,
@@ -133,6 +142,8 @@ def build_database(
     started = time.monotonic()
     db_path = Path(db_path)
     report = BuildReport(db_path=db_path)
+    if (blocked := file_in_the_way(db_path)) is not None:
+        raise BuildError(f"{shown(db_path)}: {shown(blocked)} is a file, not a folder")
     try:
         db_path.parent.mkdir(parents=True, exist_ok=True)
         for leftover in db_path.parent.glob(f".{glob.escape(db_path.name)}.building-*"):

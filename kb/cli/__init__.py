@@ -156,6 +156,10 @@ def build(snapshot: Path, db_path: Path, raw_dir: Path | None, keep_going: bool,
         inputs = snapshot_inputs(snapshot)
         if raw_dir is not None:
             inputs += raw_store_inputs(raw_dir)
+        if not inputs:
+            # An empty folder (a mistyped path, a mount not there yet) would swap an empty
+            # database in for the one being served (a docs review).
+            raise BuildError(f"{shown(snapshot)}: no files to build from; the database is left as it is")
         report = build_database(
             inputs, db_path, keep_going=keep_going,
             progress=None if quiet else (lambda message: click.echo(message, err=True)),
@@ -226,7 +230,7 @@ def _list_formats(ctx: click.Context, _param: click.Parameter, value: bool) -> N
 def import_(paths: tuple[Path, ...], fmt: str | None, lang: str | None, source_id: str | None, db_path: Path, keep_going: bool) -> None:
     """Add recorded files of any supported format (detected from content) to the database."""
     from kb.build.inputs import BuildError, path_inputs, with_known_sources
-    from kb.build.publish import build_database
+    from kb.build.publish import build_database, file_in_the_way
 
     if not paths:
         _fail("no files given (see `mtgkb import --help`)")
@@ -237,7 +241,7 @@ def import_(paths: tuple[Path, ...], fmt: str | None, lang: str | None, source_i
         inputs = [replace(doc, path=str(Path(doc.path).absolute())) for doc in inputs]
         if source_id is None:
             inputs = with_known_sources(inputs, db_path)
-        if not db_path.exists():
+        if not db_path.exists() and file_in_the_way(db_path) is None:
             # Said, not silent: a mistyped --db would otherwise send the files into a new file.
             click.echo(f"{shown(db_path)}: no database there yet: a new one is made", err=True)
         report = build_database(inputs, db_path, base=db_path, keep_going=keep_going)

@@ -106,6 +106,36 @@ def test_bad_input_leaves_existing_database_untouched(small_snapshot: Path, tmp_
     assert not list(tmp_path.glob(".kb.db.building-*"))
 
 
+def test_an_empty_snapshot_folder_leaves_the_database_as_it_is(small_snapshot: Path, tmp_path: Path) -> None:
+    """`mtgkb build --snapshot <empty folder>` exited 0 and swapped an empty database in for the
+    served one (a docs review): a mistyped path or a mount not there yet."""
+    from kb.cli import cli
+
+    db_path = tmp_path / "kb.db"
+    build_database(snapshot_inputs(small_snapshot), db_path)
+    before = sha(db_path)
+    empty = tmp_path / "empty"
+    (empty / "cr").mkdir(parents=True)
+    (empty / "README.md").write_text("notes, not data\n")
+    result = CliRunner().invoke(cli, ["build", "--snapshot", str(empty), "--db", str(db_path)])
+    assert result.exit_code == 1
+    assert result.output.strip().endswith(f"{empty}: no files to build from; the database is left as it is")
+    assert sha(db_path) == before
+
+
+def test_a_database_path_under_a_file_is_refused_in_one_line_naming_the_file(tmp_path: Path) -> None:
+    """`mtgkb import --db notes.txt/x.db` said "no database there yet: a new one is made", then
+    "cannot write beside the database: File exists" (a docs review): one line, naming the file."""
+    from kb.cli import cli
+
+    (tmp_path / "notes.txt").write_text("not a folder\n")
+    db_path = tmp_path / "notes.txt" / "x.db"
+    for argv in (["import", "--db", str(db_path), str(CR / "en-raw" / "2022-04-29.txt")],
+                 ["build", "-q", "--snapshot", str(CR / "en-raw"), "--db", str(db_path)]):
+        result = CliRunner().invoke(cli, argv)
+        assert (result.exit_code, result.output) == (1, f"Error: {db_path}: {tmp_path / 'notes.txt'} is a file, not a folder\n")
+
+
 def test_build_finds_the_bundled_snapshot_from_any_folder(tmp_path: Path, monkeypatch) -> None:
     from kb.cli.paths import DEFAULT_SNAPSHOT
 
