@@ -1,4 +1,4 @@
-"""The Comprehensive Rules of 1998–2000 in the text layout crystalkeep.com converted them to.
+"""The Comprehensive Rules of 1999–2000 in the text layout crystalkeep.com converted them to.
 
 The Sixth Edition era CR was published as a Word document; the text copy that survives reads:
 a banner ("COMPREHENSIVE RULES    04/23/99" between rows of "="), a contents list, then boxed
@@ -24,7 +24,7 @@ from kb.parse.cr.txt_lines import DASHES
 from kb.records import CRDocument, ParseError, Rule
 
 FORMAT_NAME = "cr-txt-1999"
-DESCRIPTION = "English Comprehensive Rules of 1998–2000 as converted to text by crystalkeep.com (boxed headings)"
+DESCRIPTION = "English Comprehensive Rules of 1999–2000 as converted to text by crystalkeep.com (boxed headings)"
 
 BANNER = re.compile(r"^COMPREHENSIVE RULES\s+(?P<date>\d\d/\d\d/\d\d)\s*$")
 RULER = re.compile(r"^-{10,}\s*$")
