@@ -52,6 +52,8 @@ class BuildReport:
     db_path: Path
     documents: int = 0
     failed: list[str] = field(default_factory=list)
+    # Of ``failed``, the CR files cut off in their glossary whose rules were kept, marked incomplete.
+    kept_incomplete: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     # The quality issues the inputs raised, by kind: what an operator reads after an import.
     issue_kinds: dict[str, int] = field(default_factory=dict)
@@ -267,6 +269,7 @@ def _build(
                             # a truncated edition (cr_versions.extra, quality issue), never as complete.
                             save_cr(db, partial, document_id, doc.source_id)
                             save_quality_issue(db, QualityIssue("truncated-document", str(error)), document_id)
+                            report.kept_incomplete.append(str(error))
                 if progress and deferred:
                     progress(f"saving {len(deferred)} CR versions")
                 for parsed, document_id, source_id in deferred:
