@@ -258,6 +258,16 @@ def translated_versions(conn: sqlite3.Connection) -> list[str]:
     return [row[0] for row in conn.execute("select id from cr_versions where lang != 'en' order by id")]
 
 
+def rules_text_languages(conn: sqlite3.Connection) -> list[str]:
+    """The languages of the CR documents held (English first), not of pages captured one rule
+    at a time (the Spanish page of 702.78 is not the rules in Spanish)."""
+    return [row[0] for row in conn.execute(
+        """select distinct cr_versions.lang from cr_versions
+        join documents on documents.id = cr_versions.document_id
+        join sources on sources.id = documents.source_id
+        where sources.kind != 'page capture' order by cr_versions.lang != 'en', cr_versions.lang""")]
+
+
 def version_languages_and_dates(conn: sqlite3.Connection) -> dict[str, tuple[str, str | None]]:
     """Every CR version's (language, effective date), by id (within a request: the copy kept for
     the file, not to be changed)."""

@@ -33,7 +33,7 @@ from kb.site import (
 )
 from kb.site.labels import language_name, version_name
 from kb.site.search import GROUP_TITLES, PER_KIND, search
-from kb.site.search_db import one_request
+from kb.site.search_db import one_request, rules_text_languages
 from kb.site.search_names import page_of
 from kb.site.search_rules import RULE_NUMBER_QUERY
 from kb.site.search_text import clean_query, umlauts_as_vowels
@@ -158,8 +158,12 @@ async def search_page(datasette, request):
     # The box and the links keep a question as typed (its "more" pages leave out the same words);
     # a card's topic ("coin flip" of "Okaun coin flip") is paged as itself.
     typed = results.relaxed_from or results.query
+    # Nothing found: which languages the rules' own text can be searched in (a question in
+    # German found nothing and the page did not say why: a European readers' review).
+    rules_languages = await run(datasette, rules_text_languages) if not results.total else []
     return await render(datasette, request, "kb_search.html", {
-        "results": results, "q": typed, "more_q": results.query if results.card else typed, "titles": GROUP_TITLES})
+        "results": results, "q": typed, "more_q": results.query if results.card else typed, "titles": GROUP_TITLES,
+        "rules_languages": rules_languages})
 
 
 async def card_by_id(datasette, request):

@@ -1062,6 +1062,16 @@ async def test_an_english_term_asked_for_in_a_translated_glossary_leads_to_its_t
     assert (await snapshot_ds.client.get("/glossary/Nonsense?lang=zhs")).status_code == 404
 
 
+async def test_nothing_found_says_which_languages_the_rules_text_is_searched_in(snapshot_ds) -> None:
+    """"Friedhof" (German: graveyard) found nothing and the page did not say why (a European
+    readers' review): the rules are held in English, Korean and Chinese; the Spanish page of one
+    rule is not the rules in Spanish."""
+    text = (await snapshot_ds.client.get("/search?q=Friedhof")).text
+    assert ("The rules' own text is searched in English, Korean and Simplified Chinese; in other languages,"
+            " card names and keywords are.</p>") in text
+    assert "own text is searched" not in (await snapshot_ds.client.get("/search?q=flying")).text
+
+
 async def test_an_english_term_asked_for_in_a_language_we_hold_no_glossary_in(snapshot_ds) -> None:
     """/glossary/Flying?lang=de answered 404 "No glossary term 'Flying'" (a European readers'
     review): the English entry, saying we hold no German glossary and how German cards print it."""
