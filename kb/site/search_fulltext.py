@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import re
 import sqlite3
+from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, TypeVar
@@ -21,8 +22,10 @@ from kb.site.search_db import (
     card_url,
     newest_english_version,
     newest_ruling_ids,
+    per_file,
     rows,
     table_exists,
+    version_languages_and_dates,
 )
 from kb.site.search_hit import Hit
 from kb.site.search_prefix import prefix_as_words
@@ -118,14 +121,31 @@ def words_pattern(query: str) -> re.Pattern[str] | None:
 
 def glossary_by_text(conn: sqlite3.Connection, query: str, match: str, limit: int, shown: int = TEXT_WINDOW) -> list[Hit]:
     """Glossary entries mentioning the query, the newest version's of each term; only the first
-    ``shown`` (the hits a page can show) get a marked snippet, the rest are counted."""
-    found = words_first(lambda expression: rows(
+    ``shown`` (the hits a page can show) get a marked snippet, the rest are counted.
+
+    The window is read newest rows first: read oldest first, a common word's hundred rows were
+    all of old editions, and a term's snippet was its 2006 definition under a link to today's
+    entry (Sacrifice "from the in-play zone"; an English judge's review). Entries of each
+    language's newest version come before older terms the query names as well ("mana burn":
+    today's "Mana Burn (Obsolete)", not 2006's "Mana Burn", whose player loses 1 life). The
+    terms the query names are read whatever the window holds ("damage": Damage, beyond the
+    hundred newest rows that mention it)."""
+    named = terms_named(conn).get(title_key(query), [])
+    found = rows(
+        conn,
+        f"""select glossary.id, glossary.term, glossary.text, glossary.version_id, cr_versions.lang,
+            cr_versions.effective_date
+        from glossary join cr_versions on cr_versions.id = glossary.version_id
+        where glossary.id in ({", ".join("?" * len(named))})""",
+        named,
+    ) if named else []
+    found += words_first(lambda expression: rows(
         conn,
         """select glossary.id, glossary.term, glossary.text, glossary.version_id, cr_versions.lang,
             cr_versions.effective_date
         from glossary_fts cross join glossary on glossary.rowid = glossary_fts.rowid
         join cr_versions on cr_versions.id = glossary.version_id
-        where glossary_fts match ? limit ?""",
+        where glossary_fts match ? order by glossary_fts.rowid desc limit ?""",
         (expression, TEXT_WINDOW),
     ), match, TEXT_WINDOW, conn, "glossary_fts")
     newest: dict[tuple[str, str], dict[str, Any]] = {}
@@ -133,14 +153,58 @@ def glossary_by_text(conn: sqlite3.Connection, query: str, match: str, limit: in
         key = (row["lang"], fold(row["term"]))
         if key not in newest or (row["effective_date"] or "") > (newest[key]["effective_date"] or ""):
             newest[key] = row
+    current = newest_versions(conn)
+    # A term today's glossary defines is today's entry or nothing: an old edition's wording that
+    # happens to hold the query (2006's First Strike mentions double strike) sat under a link
+    # to today's entry, which does not say it.
+    defined = current_terms(conn)
+    newest = {key: row for key, row in newest.items()
+              if row["version_id"] == current.get(row["lang"]) or key[1] not in defined.get(row["lang"], ())}
     wanted, wanted_title = fold(query), title_key(query)
     # The term the query names first ("the stack": Stack; "continuous effects": Continuous Effect;
-    # "summoning sickness": Summoning Sickness (Informal), a qualifier aside).
+    # "summoning sickness": Summoning Sickness (Informal), a qualifier aside), today's first.
     ordered = sorted(newest.values(), key=lambda row: (
-        title_key(bare_term(row["term"])) != wanted_title, fold(row["term"]) != wanted, row["lang"] != "en",
-        fold(row["term"])))
+        title_key(bare_term(row["term"])) != wanted_title, row["version_id"] != current.get(row["lang"]),
+        fold(row["term"]) != wanted, row["lang"] != "en", fold(row["term"])))
     return [glossary_hit(row["term"], row["lang"], mark_words(row["text"], query) if index < shown else "", row["version_id"])
             for index, row in enumerate(ordered[:limit])]
+
+
+def newest_versions(conn: sqlite3.Connection) -> dict[str, str]:
+    """Each language's newest CR version, by language."""
+    newest: dict[str, tuple[str, str]] = {}
+    for version_id, (lang, date) in version_languages_and_dates(conn).items():
+        if lang not in newest or (date or "", version_id) > newest[lang]:
+            newest[lang] = (date or "", version_id)
+    return {lang: version_id for lang, (_date, version_id) in newest.items()}
+
+
+_CURRENT_TERMS: OrderedDict[tuple, dict[str, frozenset[str]]] = OrderedDict()
+_TERMS_NAMED: OrderedDict[tuple, dict[str, list[int]]] = OrderedDict()
+
+
+def terms_named(conn: sqlite3.Connection) -> dict[str, list[int]]:
+    """Every glossary entry's id by the words a query names its term with (``title_key`` of the
+    term without its qualifier: "the stack" and "Stack", "mana burn" and "Mana Burn (Obsolete)"),
+    kept per served file."""
+    def read(of: sqlite3.Connection) -> dict[str, list[int]]:
+        named: dict[str, list[int]] = {}
+        for entry_id, term in of.execute("select id, term from glossary"):
+            named.setdefault(title_key(bare_term(term)), []).append(entry_id)
+        return named
+
+    return per_file(conn, _TERMS_NAMED, read)
+
+
+def current_terms(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:
+    """The folded terms of each language's newest glossary, kept per served file."""
+    def read(of: sqlite3.Connection) -> dict[str, frozenset[str]]:
+        terms: dict[str, set[str]] = {}
+        for lang, version_id in newest_versions(of).items():
+            terms[lang] = {fold(row[0]) for row in of.execute("select term from glossary where version_id = ?", (version_id,))}
+        return {lang: frozenset(found) for lang, found in terms.items()}
+
+    return per_file(conn, _CURRENT_TERMS, read)
 
 
 def glossary_hit(term: str, lang: str, snippet: str, version_id: str) -> Hit:

@@ -506,9 +506,11 @@ def test_the_rule_a_glossary_term_points_to_is_the_best_match(
     ("query", "best", "page"),
     [
         ("bury", "Bury (Obsolete)", "Bury (Obsolete)"),  # the current glossary's obsolete term
-        # The term of 2003–2020 that became Mana Value: its page is the term it is now.
-        ("converted mana cost", "Converted Mana Cost", "Mana Value"),
-        ("mana burn", "Mana Burn", "Mana Burn (Obsolete)"),
+        # Today's entry of a term of 2003–2020 that became Mana Value, not its old definition (an
+        # English judge's review: the best match read "the total amount of mana in a mana cost").
+        ("converted mana cost", "Converted Mana Cost (Obsolete)", "Converted Mana Cost (Obsolete)"),
+        # Today's obsolete entry, not 2006's "Mana Burn", whose player loses 1 life.
+        ("mana burn", "Mana Burn (Obsolete)", "Mana Burn (Obsolete)"),
         # A qualifier aside, the term asked for comes before "Haste", whose text mentions it; an
         # older edition's term, whose page is the one it became.
         ("summoning sickness", "Summoning Sickness (Informal)", "Summoning Sickness Rule"),
@@ -521,6 +523,26 @@ async def test_a_glossary_term_that_names_no_rule_is_the_best_match(
     assert found is not None and (found.title, found.detail) == (best, "glossary term")
     response = await snapshot_ds.client.get(found.url)
     assert response.status_code == 200 and f"<title>{html.escape(page)} (glossary)" in response.text
+
+
+@pytest.mark.parametrize(("query", "term"), [
+    ("sacrifice", "Sacrifice"), ("protection", "Protection"), ("ninjutsu", "Ninjutsu"), ("damage", "Damage"),
+])
+def test_a_glossary_hit_is_todays_entry_where_today_defines_the_term(
+    snapshot_conn: sqlite3.Connection, query: str, term: str
+) -> None:
+    """The window of a common word's glossary hits was read oldest first: a term's snippet was its
+    2006 definition (Sacrifice "from the in-play zone", Protection "See rule 502.7") under a link
+    to today's entry (an English judge's review: 53 of 141 top-five hits). And an old edition's
+    wording of a term today defines otherwise is not listed under today's link (2006's First
+    Strike mentions double strike)."""
+    current = newest_english_version(snapshot_conn)
+    hits = search(snapshot_conn, query).groups["glossary"]
+    english = [hit for hit in hits if hit.lang == "en"]
+    assert english[0].title == term and english[0].detail == current
+    defined = {row[0] for row in snapshot_conn.execute("select term from glossary where version_id = ?", (current,))}
+    assert not [hit.title for hit in english if hit.detail != current and hit.title in defined]
+    assert "First Strike" not in [hit.title for hit in search(snapshot_conn, "double strike").groups["glossary"]]
 
 
 def test_a_title_many_sections_share_names_none_of_them(snapshot_conn: sqlite3.Connection) -> None:
@@ -848,7 +870,7 @@ def test_without_dated_links_rulings_citing_a_keyword_still_follow_its_rule(tmp_
     [
         ("SBA", "state-based actions", "704 State-Based Actions"),
         ("E.T.B.", "enters the battlefield", "403.3"),  # the glossary's Enters the Battlefield: "See rule 403.3"
-        ("cmc", "converted mana cost", "Converted Mana Cost"),  # whose page is Mana Value's
+        ("cmc", "converted mana cost", "Converted Mana Cost (Obsolete)"),  # "An obsolete term for mana value"
         ("etb tapped", "enters the battlefield tapped", None),
     ],
 )
