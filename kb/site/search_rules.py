@@ -23,7 +23,7 @@ from kb.site.search_db import (
 )
 from kb.site.search_fulltext import words_first
 from kb.site.search_hit import Hit
-from kb.site.search_text import escape_like, fold, rule_number_key, title_key
+from kb.site.search_text import WORD, escape_like, fold, rule_number_key, title_key
 
 RULES_WINDOW = 200  # rules of the current version read per query
 OTHER_RULES_WINDOW = 100  # of translated versions, and of older English versions
@@ -278,6 +278,12 @@ def rules_by_text(
             target[1].append(row)
     named = {number.lower() for number in about}
     leading = {number.lower() for number in first}
+    # The words as typed, together: a rule that says "toughness 0" answers "toughness 0" before
+    # rules that hold the two words apart (704.5f came ninth, after every 1xx–7xx rule holding
+    # them: an English judge's review). Only for several words: one word is in every row.
+    phrase = " ".join(WORD.findall(query.casefold())) if len(WORD.findall(query)) > 1 else ""
+    if phrase:
+        with_texts(conn, [row for row, _ in found.values()])
 
     def order(entry: tuple[dict[str, Any], list[dict[str, Any]]]) -> tuple:
         row = entry[0]
@@ -285,8 +291,9 @@ def rules_by_text(
         is_named = any(_is_or_under(number, n) for n in named)
         # A section's rules ("726.1") and a rule's subrules ("702.37a") with it.
         leads = any(_is_or_under(number, n) or number.startswith(n + ".") for n in leading)
+        apart = bool(phrase) and phrase not in " ".join(WORD.findall((row.get("text") or "").casefold()))
         # (Leading first: 726's own rules 726.1–726.5 before the other meaning's 702.7.)
-        return (not leads, not is_named, rule_number_key(number), row["lang"] != "en", row["lang"] or "")
+        return (not leads, not is_named, apart, rule_number_key(number), row["lang"] != "en", row["lang"] or "")
 
     ordered = sorted(found.values(), key=order)
     ordered += sorted(only_older.values(), key=lambda entry: rule_number_key(entry[0]["number"]))

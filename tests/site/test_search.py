@@ -865,11 +865,30 @@ def test_without_dated_links_rulings_citing_a_keyword_still_follow_its_rule(tmp_
     assert ruling_ids_citing(conn, "701.28", 10) == []
 
 
+@pytest.mark.parametrize(("query", "rule"), [
+    ("toughness 0", "704.5f"), ("copy of a spell", "112.1a"), ("token leaves the battlefield", None),
+])
+def test_rules_that_say_the_words_together_come_first(snapshot_conn: sqlite3.Connection, query: str, rule: str | None) -> None:
+    """Rules were listed in reading order: every 1xx–6xx rule holding "toughness" and "0" came
+    before 704.5f, "If a creature has toughness 0 or less" (an English judge's review). Where no
+    rule says the words together, reading order stays."""
+    current = newest_english_version(snapshot_conn)
+    numbers = [hit.title.split()[0] for hit in search(snapshot_conn, query).groups["rules"] if hit.detail == current]
+    texts = dict(snapshot_conn.execute(
+        f"select number, text from rules where version_id = ? and number in ({','.join('?' * len(numbers))})",
+        [current, *numbers]))
+    together = [query in " ".join(re.findall(r"\w+", texts[number].casefold())) for number in numbers]
+    assert together == sorted(together, reverse=True)
+    assert (numbers[0] if together[0] else None) == rule
+
+
 @pytest.mark.parametrize(
     ("typed", "searched", "best"),
     [
         ("SBA", "state-based actions", "704 State-Based Actions"),
-        ("E.T.B.", "enters the battlefield", "403.3"),  # the glossary's Enters the Battlefield: "See rule 403.3"
+        # The glossary's Enters the Battlefield cites 403.3 and 603.6a; 603.6a says "enters the
+        # battlefield" (403.3 only "the battlefield"), what a judge cites (an English judge's review).
+        ("E.T.B.", "enters the battlefield", "603.6a"),
         ("cmc", "converted mana cost", "Converted Mana Cost (Obsolete)"),  # "An obsolete term for mana value"
         ("etb tapped", "enters the battlefield tapped", None),
     ],
