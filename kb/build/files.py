@@ -1,5 +1,6 @@
 """The build's files: a consistent copy of a database that may be served meanwhile, a file and its
-folder synced to disk, the leftovers of a killed build, and what an OS or SQLite error means."""
+folder synced to disk, the leftovers of a killed build, a file where a folder must be, and what
+an OS or SQLite error means."""
 from __future__ import annotations
 
 import errno
@@ -10,6 +11,18 @@ import sqlite3
 from pathlib import Path
 
 from kb.store.files import read_only_uri
+
+
+def file_in_the_way(db_path: Path) -> Path | None:
+    """What stands where a folder of ``db_path``'s must be ("notes.txt/kb.db"; a link to nothing),
+    if anything: making the folders failed with "File exists", which named nothing (a docs
+    review)."""
+    for folder in Path(db_path).parents:
+        if folder.is_symlink() and not folder.exists():
+            return folder
+        if folder.exists():
+            return None if folder.is_dir() else folder
+    return None
 
 
 def os_reason(error: BaseException) -> str:

@@ -21,7 +21,7 @@ from pathlib import Path
 import sqlite_utils
 
 from kb.build.collector import fewer_collections
-from kb.build.files import copy_database, fsync, fsync_dir, os_reason, remove_if_stale
+from kb.build.files import copy_database, file_in_the_way, fsync, fsync_dir, os_reason, remove_if_stale
 from kb.build.inputs import BuildError
 from kb.build.load import detect_format_of, is_cr_format, load_document, save_cr
 from kb.normalise.lang import release_language_model
@@ -117,15 +117,6 @@ def validate(db: sqlite_utils.Database, changes: ImportChanges | None = None) ->
     return problems
 
 
-def file_in_the_way(db_path: Path) -> Path | None:
-    """The file standing where a folder of ``db_path``'s must be ("notes.txt/kb.db"), if any:
-    making the folders failed with "File exists", which named nothing (a docs review)."""
-    for folder in Path(db_path).parents:
-        if folder.exists():
-            return None if folder.is_dir() else folder
-    return None
-
-
 def build_database(
     inputs: list[DocumentInput],
     db_path: Path,
@@ -145,7 +136,7 @@ def build_database(
     db_path = Path(db_path)
     report = BuildReport(db_path=db_path)
     if (blocked := file_in_the_way(db_path)) is not None:
-        raise BuildError(f"{shown(db_path)}: {shown(blocked)} is a file, not a folder")
+        raise BuildError(f"{shown(db_path)}: {shown(blocked)} is not a folder")
     try:
         db_path.parent.mkdir(parents=True, exist_ok=True)
         for leftover in db_path.parent.glob(f".{glob.escape(db_path.name)}.building-*"):

@@ -209,7 +209,8 @@ def _summarise(report) -> None:
             f"{reason} (its rules are kept, the edition marked incomplete)" if reason in report.kept_incomplete else reason
             for reason in report.failed).split())
         inputs = "1 input" if len(report.failed) == 1 else f"{len(report.failed)} inputs"
-        click.echo(f"Error: {inputs} could not be read whole: {reasons}", err=True)
+        whole = " whole" if report.kept_incomplete else ""
+        click.echo(f"Error: {inputs} could not be read{whole}: {reasons}", err=True)
         sys.exit(2)  # the rest was published
 
 
@@ -233,8 +234,9 @@ def _list_formats(ctx: click.Context, _param: click.Parameter, value: bool) -> N
 @click.option("--list-formats", is_flag=True, expose_value=False, is_eager=True, callback=_list_formats, help="List the formats mtgkb can read")
 def import_(paths: tuple[Path, ...], fmt: str | None, lang: str | None, source_id: str | None, db_path: Path, keep_going: bool) -> None:
     """Add recorded files of any supported format (detected from content) to the database."""
+    from kb.build.files import file_in_the_way
     from kb.build.inputs import BuildError, path_inputs, with_known_sources
-    from kb.build.publish import build_database, file_in_the_way
+    from kb.build.publish import build_database
 
     if not paths:
         _fail("no files given (see `mtgkb import --help`)")

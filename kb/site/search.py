@@ -66,6 +66,7 @@ from kb.site.search_names import (
     name_candidates,
     name_suggestions,
     page_of,
+    slipped_name_suggestions,
     unique,
     unlinked_card_hit,
 )
@@ -164,7 +165,14 @@ def search(
             return results
         if card is not None:
             return about_card(conn, card, present, read_as, None, typed, per_kind)
-        return relaxed_search(conn, results.query, typed, per_kind, kind, offset) or results
+        relaxed = relaxed_search(conn, results.query, typed, per_kind, kind, offset)
+        if relaxed is not None:
+            return relaxed
+        # Nothing read the query: a one-word name misspelt in its first letters ("wldruf"), last,
+        # for "muntain" is the rules' "mountain" and its card (a review of the change).
+        if kind is None:
+            results.suggestions = unique([hit for _, hit in slipped_name_suggestions(conn, results.query)])[:SUGGESTIONS]
+        return results
 
 
 ELIDED = re.compile(r"\b(?:l|d|j|qu|s|n|c|m|t|un|dell|all|nell|dall|sull)['’](?=\w)", re.IGNORECASE)
@@ -285,8 +293,8 @@ def _relaxed_as_the_chinese_rules_write_it(
     conn: sqlite3.Connection, query: str, typed: str, per_kind: int, kind: str | None, offset: int
 ) -> SearchResults | None:
     """A CJK question relaxed in its own script, or the same question in the other Chinese script,
-    relaxed there, where that finds the Chinese rules and the question's own script found nothing,
-    or none of them, or read less of the question (``_read_of``). A Traditional question found
+    relaxed there, where that finds the Chinese rules and reads more of the question
+    (``_read_of``), or as much where the question's own script found none of them (or nothing). A Traditional question found
     nothing ("狀態動作是什麼"), kept one of its keywords and found the English rules only
     ("踐踏和死觸怎麼一起運作"), or left its 連擊 (Double Strike) out of "連擊和先攻"; the Simplified
     rules read them as "状态动作…" (State-Based Actions), "践踏和死触…" (Trample and Deathtouch)
@@ -298,16 +306,22 @@ def _relaxed_as_the_chinese_rules_write_it(
     for converted in in_other_chinese_script(query):
         other = relaxed_search(conn, converted, converted, per_kind, kind, offset)
         if other is not None and _holds_chinese_rules(other) and (
-            relaxed is None or _chinese_rules_missed(relaxed) or _read_of(other) > _read_of(relaxed)
+            relaxed is None or _read_of(other) > _read_of(relaxed)
+            or (_chinese_rules_missed(relaxed) and _read_of(other) == _read_of(relaxed))
         ):
             other.relaxed_from = typed
             return other
     return relaxed
 
 
-def _read_of(relaxed: SearchResults) -> tuple[int, int]:
-    """How much of a relaxed question was read: the keywords it names, then the fewer characters left out."""
-    return len(relaxed.groups.get("keywords", [])), -len("".join(relaxed.left_out))
+def _read_of(relaxed: SearchResults) -> tuple[int, int, int]:
+    """How much of a relaxed question was read: the keywords the words it kept name, then every
+    keyword it names (some in the words it left out), then the fewer characters left out. A
+    reading that kept "对手" (opponent) of "對手有死觸" read less than one that kept 死觸
+    (Deathtouch), though both list Deathtouch (a review of the change)."""
+    keywords = relaxed.groups.get("keywords", [])
+    kept = sum(1 for hit in keywords if hit.detail != NAMED_IN_QUERY)
+    return kept, len(keywords), -len("".join(relaxed.left_out))
 
 
 def _holds_chinese_rules(results: SearchResults) -> bool:

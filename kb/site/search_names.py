@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import html
 import sqlite3
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -19,11 +20,13 @@ from kb.site.search_text import NOT_WORD, allowed_slips, close_enough, compact, 
 CANDIDATES = 400
 # A one-word name misspelt in its first letters ("pradiesvögel", "wldruf") shares no first letters
 # with the name: its candidates are the names beginning as a word one slip away from it in its
-# first four letters does (a few hundred index probes, each bounded).
-SLIPPED_PREFIX = 4
+# first five letters does (a few hundred index probes, each bounded; four letters left "wldruf"
+# beyond the fifty names a common beginning such as "wild" reads).
+SLIPPED_PREFIX = 5
 PER_SLIPPED_PREFIX = 50
 LATIN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
-CYRILLIC_LETTERS = "абвгдежзийклмнопрстуфхцчшщъыьэюя"
+# Folded: "й" is "и" and "ё" is "е" (``fold``).
+CYRILLIC_LETTERS = "абвгдежзиклмнопрстуфхцчшщъыьэюя"
 
 
 Candidates = Callable[[], list[dict[str, Any]]]
@@ -216,32 +219,20 @@ def slipped_prefixes(word: str) -> set[str]:
 def slipped_prefix_candidates(conn: sqlite3.Connection, query: str) -> list[dict[str, Any]]:
     """Names beginning as the one-word ``query`` would with a slip in its first letters
     (``slipped_prefixes``), at most ``PER_SLIPPED_PREFIX`` a beginning: what ``name_candidates``
-    cannot find by the query's own first letters."""
-    prefixes = sorted(slipped_prefixes(compact(query)))
-    if not prefixes:
-        return []
-    # One statement for all the beginnings: a few hundred statements from Python cost more than
-    # the index probes themselves.
-    starts = ", ".join("(?)" for _ in prefixes)
-    found = rows(
-        conn,
-        f"""with starts(prefix) as (values {starts})
-        select card_names.oracle_id, card_names.lang, card_names.name, null as english from starts
-        join card_names on card_names.rowid in (
-            select rowid from card_names where name_key >= starts.prefix and name_key < starts.prefix || char(1114111)
-            limit {PER_SLIPPED_PREFIX})""",
-        prefixes,
-    )
+    cannot find by the query's own first letters. One bounded index probe a beginning (one
+    statement for all of them scanned a dense beginning's names whole: 24 ms for "zanr")."""
+    found: list[dict[str, Any]] = []
+    tables = [("card_names", "oracle_id", "")]
     if table_exists(conn, "card_name_records"):
-        found += rows(
-            conn,
-            f"""with starts(prefix) as (values {starts})
-            select null as oracle_id, card_name_records.lang, card_name_records.name, null as english from starts
-            join card_name_records on card_name_records.rowid in (
-                select rowid from card_name_records where name_key >= starts.prefix
-                and name_key < starts.prefix || char(1114111) and oracle_id is null limit {PER_SLIPPED_PREFIX})""",
-            prefixes,
-        )
+        tables.append(("card_name_records", "null as oracle_id", " and oracle_id is null"))
+    for prefix in sorted(slipped_prefixes(compact(query))):
+        for table, oracle_id, unlinked in tables:
+            found += rows(
+                conn,
+                f"""select {oracle_id}, lang, name, null as english from {table}
+                where name_key >= ? and name_key < ?{unlinked} limit {PER_SLIPPED_PREFIX}""",
+                (prefix, prefix + "\U0010ffff"),
+            )
     return found
 
 
@@ -260,44 +251,58 @@ def with_english(conn: sqlite3.Connection, found: list[dict[str, Any]]) -> list[
 def name_suggestions(
     conn: sqlite3.Connection, query: str, candidates: Candidates | None = None
 ) -> list[tuple[int, Hit]]:
-    """Card names one or two typing slips away from ``query``, nearest first, each titled by the
-    name it resembles in that name's language ("Lame d'ectofeu", French, not "Ghostfire Blade"
-    badged French), once: a release note's record of a name a card prints is that card."""
+    """Card names one or two typing slips away from ``query``, nearest first (``suggested``)."""
     key = compact(query)
+    return suggested(conn, key, candidates() if candidates else name_candidates(conn, query))
+
+
+def slipped_name_suggestions(conn: sqlite3.Connection, query: str) -> list[tuple[int, Hit]]:
+    """For a one-word query, card names a slip away in their first letters ("pradiesvögel",
+    "wldruf"), which share no first letters with it (``slipped_prefix_candidates``): asked for
+    only when nothing else read the query, where "muntain" is read as the rules' "mountain"."""
+    if len(NOT_WORD.sub(" ", fold(query)).split()) != 1:
+        return []
+    return suggested(conn, compact(query), slipped_prefix_candidates(conn, query))
+
+
+def suggested(conn: sqlite3.Connection, key: str, found: list[dict[str, Any]]) -> list[tuple[int, Hit]]:
+    """The names of ``found`` a typing slip or two from the query's ``key``, nearest first, each
+    titled by the name it resembles in that name's language ("Lame d'ectofeu", French, not
+    "Ghostfire Blade" badged French), once: a release note's record of a name a card prints is
+    that card."""
     allowed = allowed_slips(key)
     close: list[tuple[dict[str, Any], str, int]] = []
-    for row in candidates() if candidates else name_candidates(conn, query):
+    for row in found:
         for name in {row["name"], *(row["name"] or "").split(" // ")}:
             distance = close_enough(key, compact(name), allowed)
             if distance is not None:
                 close.append((row, name, distance))
-    if not close and len(NOT_WORD.sub(" ", fold(query)).split()) == 1:
-        for row in slipped_prefix_candidates(conn, query):
-            for name in {row["name"], *(row["name"] or "").split(" // ")}:
-                distance = close_enough(key, compact(name), allowed)
-                if distance is not None:
-                    close.append((row, name, distance))
     with_english(conn, [row for row, _, _ in close])
-    scored: dict[str, tuple[int, Hit]] = {}
+    scored: dict[str, tuple[int, bool, Hit]] = {}
+    english: dict[str, str] = {}
     for row, name, distance in close:
-        hit = card_hit(row, fold(name)) if row["oracle_id"] else unlinked_card_hit(name, row["lang"], False)
+        linked = bool(row["oracle_id"])
+        hit = card_hit(row, fold(name)) if linked else unlinked_card_hit(name, row["lang"], False)
         hit.detail = "suggestion"
         hit.snippet = html.escape(name)
-        if row["oracle_id"] and row["lang"] not in (None, "en"):
+        english[hit.url] = hit.title
+        if linked and row["lang"] not in (None, "en"):
             hit.title, hit.title_lang = display_name(name), row["lang"]
         if hit.url not in scored or distance < scored[hit.url][0]:
-            scored[hit.url] = (distance, hit)
+            scored[hit.url] = (distance, linked, hit)
     kept: list[tuple[int, Hit]] = []
-    named: set[tuple[str, str | None]] = set()
+    named: set[str] = set()
     # Nearest first; of equals, a card before a name not linked to one. A name not linked that is
-    # a card's suggested name or one of its faces is that card ("Jace, Vryn's Prodigy").
-    for distance, hit in sorted(scored.values(), key=lambda pair: (pair[0], _unlinked(pair[1]))):
-        if _unlinked(hit) and (fold(hit.title), hit.lang) in named:
+    # a card's suggested name or one of its faces, in any language, is that card ("Jace, Vryn's
+    # Prodigy"; "Phelddagrif", which German prints too).
+    for distance, linked, hit in sorted(scored.values(), key=lambda entry: (entry[0], not entry[1])):
+        if not linked and fold(hit.title) in named:
             continue
         kept.append((distance, hit))
-        named |= {(fold(face), hit.lang) for face in hit.title.split(" // ")}
+        named |= {fold(face) for face in hit.title.split(" // ")}
+    # Two cards one language names alike: told apart by their English names.
+    titles = Counter((hit.title, hit.lang) for _, hit in kept)
+    for _, hit in kept:
+        if titles[(hit.title, hit.lang)] > 1 and english[hit.url] != hit.title:
+            hit.title = f"{hit.title} ({english[hit.url]})"
     return kept
-
-
-def _unlinked(hit: Hit) -> bool:
-    return hit.url.startswith("/card?")

@@ -31,7 +31,7 @@ from kb.site import (
     rule_translations,
     version_page,
 )
-from kb.site.labels import language_name, version_name
+from kb.site.labels import LANGUAGE_NAMES, language_name, version_name
 from kb.site.search import GROUP_TITLES, PER_KIND, search
 from kb.site.search_db import one_request, rules_text_languages
 from kb.site.search_names import page_of
@@ -302,7 +302,8 @@ async def no_such_page(datasette, request):
 
 async def glossary_entry(datasette, request):
     term = unquote(request.url_vars["term"])
-    lang = request.args.get("lang", "en")
+    # "EN", "de-DE", "zh-Hans" as a reader writes them; a code of no language stays as typed (a 404).
+    lang = card_language.scryfall_language(request.args.get("lang", "en"), set(LANGUAGE_NAMES)) or request.args.get("lang", "en")
     page = await run(datasette, glossary_page.glossary_term, term, lang, request.args.get("en") or None)
     if page is None and "lang" not in request.args:
         # A translated glossary's term asked for without its language ("/glossary/飞行").
@@ -316,7 +317,7 @@ async def glossary_entry(datasette, request):
             found, english = translated
             which = f"&en={quote(english)}" if english else ""
             return Response.redirect(f"/glossary/{quote(found, safe='')}?lang={quote(lang)}{which}")
-    if page is None and lang != "en" and await run(datasette, glossary_page.newest_version, lang) is None:
+    if page is None and lang in LANGUAGE_NAMES and lang != "en" and await run(datasette, glossary_page.newest_version, lang) is None:
         # A language we hold no glossary in ("Flying", lang=de): the English entry, saying so (its
         # terms as printed in that language are listed on it), not a 404 for a term we have.
         page = await run(datasette, glossary_page.glossary_term, term)

@@ -133,7 +133,11 @@ def test_a_database_path_under_a_file_is_refused_in_one_line_naming_the_file(tmp
     for argv in (["import", "--db", str(db_path), str(CR / "en-raw" / "2022-04-29.txt")],
                  ["build", "-q", "--snapshot", str(CR / "en-raw"), "--db", str(db_path)]):
         result = CliRunner().invoke(cli, argv)
-        assert (result.exit_code, result.output) == (1, f"Error: {db_path}: {tmp_path / 'notes.txt'} is a file, not a folder\n")
+        assert (result.exit_code, result.output) == (1, f"Error: {db_path}: {tmp_path / 'notes.txt'} is not a folder\n")
+    # A link to nothing stands in the way as well (it said "a new one is made", then "File exists").
+    (tmp_path / "gone").symlink_to(tmp_path / "nowhere")
+    result = CliRunner().invoke(cli, ["import", "--db", str(tmp_path / "gone" / "x.db"), str(CR / "en-raw" / "2022-04-29.txt")])
+    assert (result.exit_code, result.output) == (1, f"Error: {tmp_path / 'gone' / 'x.db'}: {tmp_path / 'gone'} is not a folder\n")
 
 
 def test_build_finds_the_bundled_snapshot_from_any_folder(tmp_path: Path, monkeypatch) -> None:

@@ -265,14 +265,28 @@ def test_a_one_word_name_misspelt_in_its_first_letters_is_suggested(
     assert found.best is None and [hit.title for hit in found.suggestions][:1] == [suggested]
 
 
+@pytest.mark.parametrize(("query", "read", "best"), [
+    ("muntain", "mountain", "Mountain"), ("foest", "forest", "Forest"), ("helddagrif", "phelddagrif", "Phelddagrif"),
+    ("ommander", "commander", "903 Commander"),
+])
+def test_a_word_read_as_the_rules_word_it_misspells_is_not_a_suggestion_instead(
+    snapshot_conn: sqlite3.Connection, query: str, read: str, best: str
+) -> None:
+    """The first-letter suggestions came before the search read the word: "muntain" gave only "did
+    you mean" where it had been read as "mountain", its card the best answer (a review of the change)."""
+    found = search(snapshot_conn, query)
+    assert (found.query, found.best.title if found.best else None, found.suggestions) == (read, best, [])
+
+
 def test_the_beginnings_one_slip_away() -> None:
     from kb.site.search_names import slipped_prefixes
 
     beginnings = slipped_prefixes("wldruf")
-    assert {"wild", "wdlr", "ldru", "wldr"} & beginnings == {"wild", "wdlr", "ldru"}
-    assert len(beginnings) < 250
-    assert "пылк" in slipped_prefixes("плыкое")
-    assert slipped_prefixes("omni") == set() and slipped_prefixes("飞行怎么运作") == set()
+    # A letter missing, swapped, extra: "wildr", "lwdru", "ldruf"; the word's own beginning is not one.
+    assert {"wildr", "lwdru", "ldruf", "wldru"} & beginnings == {"wildr", "lwdru", "ldruf"}
+    assert len(beginnings) < 300
+    assert "пылко" in slipped_prefixes("плыкое")
+    assert slipped_prefixes("omnib") == set() and slipped_prefixes("飞行怎么运作") == set()
 
 
 @pytest.mark.parametrize(("query", "suggested"), [
@@ -1168,6 +1182,17 @@ def test_a_traditional_question_is_read_as_the_simplified_rules_write_it(
     assert any(hit.lang == "zhs" for hit in found.groups["rules"])
     # A Japanese question stays Japanese: the English rules, as before.
     assert search(snapshot_conn, "飛行はどうなる").query == "飛行"
+
+
+@pytest.mark.parametrize(("typed", "kept"), [("對手有死觸", "死觸"), ("對手的指揮官有死觸", "死觸")])
+def test_a_traditional_question_keeps_its_keyword_over_a_simplified_reading_that_drops_it(
+    snapshot_conn: sqlite3.Connection, typed: str, kept: str
+) -> None:
+    """"對手有死觸" (the opponent has deathtouch) read in Simplified kept 对手 (opponent) and left
+    Deathtouch out, and was taken for finding the Chinese rules (a review of the change)."""
+    found = search(snapshot_conn, typed)
+    assert found.query == kept
+    assert [hit.title for hit in found.groups["keywords"]][:1] == ["702.2 Deathtouch"]
 
 
 def test_a_card_name_two_languages_share_lands_on_the_card(snapshot_conn: sqlite3.Connection) -> None:

@@ -1084,8 +1084,14 @@ async def test_an_english_term_asked_for_in_a_language_we_hold_no_glossary_in(sn
     okaun = (await snapshot_ds.client.get("/glossary/Protection?lang=ru")).text
     assert "We hold no glossary in Russian: this is the English entry.</p>" in okaun
     assert (await snapshot_ds.client.get("/glossary/Nonsense?lang=de")).status_code == 404
-    # A language we hold a glossary in keeps its own answer.
-    assert "kb-no-glossary" not in (await snapshot_ds.client.get("/glossary/Flying")).text
+    # A language we hold a glossary in keeps its own answer, however it is written; a code of no
+    # language is no page (it said "we hold no glossary in xx", and of "EN" that we hold no
+    # English glossary: a review of the change).
+    for url in ("/glossary/Flying", "/glossary/Flying?lang=EN"):
+        response = await snapshot_ds.client.get(url)
+        assert response.status_code == 200 and "kb-no-glossary" not in response.text
+    assert "We hold no glossary in German" in (await snapshot_ds.client.get("/glossary/Flying?lang=de-DE")).text
+    assert (await snapshot_ds.client.get("/glossary/Flying?lang=xx")).status_code == 404
 
 
 async def test_a_language_for_a_version_and_a_translated_term_without_its_language(snapshot_ds) -> None:
