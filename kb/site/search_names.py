@@ -222,17 +222,17 @@ def slipped_prefix_candidates(conn: sqlite3.Connection, query: str) -> list[dict
     cannot find by the query's own first letters. One bounded index probe a beginning (one
     statement for all of them scanned a dense beginning's names whole: 24 ms for "zanr")."""
     found: list[dict[str, Any]] = []
-    tables = [("card_names", "oracle_id", "")]
-    if table_exists(conn, "card_name_records"):
-        tables.append(("card_name_records", "null as oracle_id", " and oracle_id is null"))
+    tables = ["card_names", *(["card_name_records"] if table_exists(conn, "card_name_records") else [])]
     for prefix in sorted(slipped_prefixes(compact(query))):
-        for table, oracle_id, unlinked in tables:
-            found += rows(
+        for table in tables:
+            # The records' names not linked to a card are kept after the limit, not asked for in
+            # it: a beginning most of whose records are linked was read whole (24 ms for "zanr").
+            found += [row for row in rows(
                 conn,
-                f"""select {oracle_id}, lang, name, null as english from {table}
-                where name_key >= ? and name_key < ?{unlinked} limit {PER_SLIPPED_PREFIX}""",
+                f"""select oracle_id, lang, name, null as english from {table}
+                where name_key >= ? and name_key < ? limit {PER_SLIPPED_PREFIX}""",
                 (prefix, prefix + "\U0010ffff"),
-            )
+            ) if table == "card_names" or row["oracle_id"] is None]
     return found
 
 
