@@ -280,10 +280,18 @@ def rules_by_text(
     leading = {number.lower() for number in first}
     # The words as typed, together: a rule that says "toughness 0" answers "toughness 0" before
     # rules that hold the two words apart (704.5f came ninth, after every 1xx–7xx rule holding
-    # them: an English judge's review). Only for several words: one word is in every row.
-    phrase = " ".join(WORD.findall(query.casefold())) if len(WORD.findall(query)) > 1 else ""
+    # them: an English judge's review); of the rules the glossary's "Enters the Battlefield"
+    # cites, 603.6a, which says it, before 403.3. Only for several words, not a rule number
+    # ("702.19": 702.19c cites it).
+    words = WORD.findall(query.casefold())
+    phrase = " ".join(words) if len(words) > 1 and not all(word.isdigit() for word in words) else ""
+    together: set[str] = set()
     if phrase:
         with_texts(conn, [row for row, _ in found.values()])
+        # By number: a rule and its translations stay side by side (the Korean 704 says "상태 참조
+        # 행동", the English one beside it does not).
+        together = {row["number"] for row, _ in found.values()
+                    if phrase in " ".join(WORD.findall(f"{row.get('title') or ''} {row.get('text') or ''}".casefold()))}
 
     def order(entry: tuple[dict[str, Any], list[dict[str, Any]]]) -> tuple:
         row = entry[0]
@@ -291,7 +299,8 @@ def rules_by_text(
         is_named = any(_is_or_under(number, n) for n in named)
         # A section's rules ("726.1") and a rule's subrules ("702.37a") with it.
         leads = any(_is_or_under(number, n) or number.startswith(n + ".") for n in leading)
-        apart = bool(phrase) and phrase not in " ".join(WORD.findall((row.get("text") or "").casefold()))
+        # (A heading by its title: "first strike" is 702.7, then 702.7a.)
+        apart = bool(phrase) and number not in together
         # (Leading first: 726's own rules 726.1–726.5 before the other meaning's 702.7.)
         return (not leads, not is_named, apart, rule_number_key(number), row["lang"] != "en", row["lang"] or "")
 
