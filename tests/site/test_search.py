@@ -896,6 +896,15 @@ def test_rules_that_say_the_words_together_come_first(snapshot_conn: sqlite3.Con
     assert (numbers[0] if together[0] else None) == rule
 
 
+def test_the_words_together_order_leaves_named_rules_and_their_translations_in_place(snapshot_conn: sqlite3.Connection) -> None:
+    # A rule number's own rule before 702.19c, which cites "702.19"; a keyword's heading (its
+    # title) before its subrules; the English 704 beside the Korean one that says "상태 참조 행동".
+    assert [hit.title for hit in search(snapshot_conn, "702.19").groups["rules"] if hit.lang == "en"][:2] == ["702.19 Trample", "702.19a"]
+    assert search(snapshot_conn, "first strike").groups["rules"][0].title == "702.7 First Strike"
+    korean = search(snapshot_conn, "상태 참조 행동").groups["rules"]
+    assert [hit.lang for hit in korean[:2]] == ["en", "ko"] and korean[0].title == "704 State-Based Actions"
+
+
 @pytest.mark.parametrize(
     ("typed", "searched", "best"),
     [
