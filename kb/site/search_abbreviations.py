@@ -1,6 +1,7 @@
 """Abbreviations players and judges type for terms the Comprehensive Rules spell out ("SBA",
 "ETB", "CMC", "LKI"): the CR, its glossary and Wizards' rulings never use them, so a search for
-one found nothing. Such a word of a query is searched as the rules' words, and the page says so.
+one found nothing. Such a word of a query is searched as the rules' words, and the page says so;
+so is a contraction typed without its apostrophe ("cant").
 
 Each entry is a community abbreviation of a term the CR uses, in the CR's own words (for a term
 the CR has since renamed, its old words: their glossary entry leads to today's term). None of the
@@ -27,10 +28,19 @@ ABBREVIATIONS: dict[str, str] = {
     "tdfc": "transforming double-faced card",
 }
 
+# Contractions typed without their apostrophe ("cant be blocked"): the rules write "can't", which
+# the index holds as "can" and "t", so "cant" found nothing and was offered the card "Cast" (an
+# English judge's review). None is a word of the CR either.
+CONTRACTIONS: dict[str, str] = {
+    word.replace("'", ""): word
+    for word in ("can't", "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't", "weren't", "won't",
+                 "hasn't", "haven't", "couldn't", "wouldn't", "shouldn't")
+}
+
 
 def spelled_out(query: str) -> str | None:
     """``query`` with each word that is one of the abbreviations in the CR's words ("SBA",
     "E.T.B.", "etb tapped" → "enters the battlefield tapped"); None when it has none."""
     words = query.split()
-    spelled = [ABBREVIATIONS.get(compact(word), word) for word in words]
+    spelled = [ABBREVIATIONS.get(compact(word)) or CONTRACTIONS.get(word.casefold(), word) for word in words]
     return " ".join(spelled) if spelled != words else None

@@ -937,6 +937,21 @@ def test_no_abbreviation_is_a_word_of_the_snapshot(snapshot_conn: sqlite3.Connec
             assert found.fetchone()[0] == 0, (index, abbreviation)
 
 
+
+async def test_a_contraction_typed_without_its_apostrophe_is_read_as_the_rules_write_it(snapshot_ds, snapshot_conn) -> None:
+    """"cant be blocked" found nothing and was offered the card "Cast" (an English judge's review)."""
+    from kb.site.search_abbreviations import CONTRACTIONS
+
+    found = search(snapshot_conn, "cant be blocked")
+    assert (found.query, found.abbreviation, found.suggestions) == ("can't be blocked", "cant be blocked", [])
+    assert found.groups["rules"] and found.groups["glossary"][0].title == "Unblockable (Obsolete)"
+    page = await snapshot_ds.client.get("/search?q=cant+be+blocked")
+    assert "“cant be blocked” is read as “can&#39;t be blocked”, as the Comprehensive Rules write it." in page.text
+    for index in ("rules_fts", "glossary_fts", "rulings_fts", "card_names_fts"):
+        for typed in CONTRACTIONS:
+            assert snapshot_conn.execute(f"select count(*) from {index} where {index} match ?", (f'"{typed}"',)).fetchone()[0] == 0
+
+
 async def test_the_search_page_says_what_an_abbreviation_was_read_as(snapshot_ds) -> None:
     page = await snapshot_ds.client.get("/search?q=SBA")
     assert "“SBA” is short for “state-based actions”, as the Comprehensive Rules write it." in page.text
