@@ -89,6 +89,7 @@ from kb.site.search_text import (
     one_face_when_alike,
     title_key,
     umlauts_as_vowels,
+    with_number_words,
 )
 
 __all__ = [
@@ -175,6 +176,7 @@ def search(
         return results
 
 
+DOTTED_NUMBER = re.compile(r"\d[.,]\d")
 ELIDED = re.compile(r"\b(?:l|d|j|qu|s|n|c|m|t|un|dell|all|nell|dall|sull)['’](?=\w)", re.IGNORECASE)
 
 
@@ -361,6 +363,8 @@ def _search(
         return results
     groups = results.groups
     match = fts_query(query)
+    # Not the numbers of a rule number ("702.19": its 19 is no "nineteen").
+    match = with_number_words(match) if match and not DOTTED_NUMBER.search(query) else match
     cjk = cjk_rows(conn, query, size * 3) if has_cjk(query) else {}
     groups["keywords"] = keywords_by_term(conn, query, per_kind)
     numbered = rules_by_number(conn, query)

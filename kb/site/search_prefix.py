@@ -16,6 +16,7 @@ from kb.site.search_db import table_exists
 # Beyond this many words the OR costs about what the merge does.
 MAX_WORDS = 64
 QUOTED = re.compile(r'"([^"]*)"')
+LAST_PREFIX = re.compile(r'"([^"]*)"\*$')
 # What the list can answer: a–z first, ASCII letters and digits after (lower-cased here exactly
 # as the index's tokenizer folds them).
 LISTED_PREFIX = re.compile(r"[A-Za-z][A-Za-z0-9]*")
@@ -24,12 +25,10 @@ LISTED_PREFIX = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 def prefix_as_words(conn: sqlite3.Connection, index: str, match: str) -> str:
     """``match`` (``fts_query``'s quoted words, the last with ``*``) with its prefix replaced by
     the words it begins in ``index``, when the word list can say which they are."""
-    if not match.endswith("*"):
+    last = LAST_PREFIX.search(match)
+    if last is None or not LISTED_PREFIX.fullmatch(last.group(1)) or not table_exists(conn, "search_terms"):
         return match
-    words = QUOTED.findall(match[:-1])
-    if not words or not LISTED_PREFIX.fullmatch(words[-1]) or not table_exists(conn, "search_terms"):
-        return match
-    prefix = words[-1].lower()
+    prefix = last.group(1).lower()
     begun = [row[0] for row in conn.execute(
         "select term from search_terms where index_name = ? and term >= ? and term < ? limit ?",
         (index, prefix, prefix + "\U0010ffff", MAX_WORDS + 1),
@@ -38,4 +37,8 @@ def prefix_as_words(conn: sqlite3.Connection, index: str, match: str) -> str:
         # None: the index has no such word (the native query finds nothing, at once).
         return match
     alternatives = "(" + " OR ".join(f'"{term}"' for term in begun) + ")"
-    return " AND ".join([*(f'"{word}"' for word in words[:-1]), alternatives])
+    # Only the last word is replaced: what comes before it may hold a group of its own ("10" or
+    # "ten", ``with_number_words``), and FTS5 joins a group to the rest only by an explicit AND.
+    head = match[:last.start()].strip().removesuffix("AND").strip()
+    parts = [head] if "(" in head else [f'"{word}"' for word in QUOTED.findall(head)]
+    return " AND ".join([*(part for part in parts if part), alternatives])

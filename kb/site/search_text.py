@@ -79,6 +79,26 @@ def fts_query(query: str, prefix_last: bool = True) -> str | None:
     return " ".join(parts)
 
 
+# The CR writes small numbers as words ("ten or more poison counters", "a hand of seven cards");
+# players type digits ("10 poison counters" found the Two-Headed Giant's 15: an English judge's
+# review).
+NUMBER_WORDS = dict(enumerate((
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+    "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+)))
+QUOTED_TOKEN = re.compile(r'"[^"]*"\*?')
+
+
+def with_number_words(match: str) -> str:
+    """``fts_query``'s expression with each small number also as the word the CR writes for it:
+    ``"10" "poison"`` is ``("10" OR "ten") AND "poison"`` (FTS5 joins a group to a word only by
+    an explicit AND)."""
+    tokens = QUOTED_TOKEN.findall(match)
+    either = [f'({token} OR "{NUMBER_WORDS[int(token[1:-1])]}")'
+              if token[1:-1].isdigit() and int(token[1:-1]) in NUMBER_WORDS else token for token in tokens]
+    return " AND ".join(either) if either != tokens else match
+
+
 def has_cjk(text: str) -> bool:
     return bool(CJK_CHAR.search(text))
 

@@ -896,6 +896,21 @@ def test_rules_that_say_the_words_together_come_first(snapshot_conn: sqlite3.Con
     assert (numbers[0] if together[0] else None) == rule
 
 
+def test_a_small_number_typed_as_digits_finds_the_rules_that_write_it_as_a_word(snapshot_conn: sqlite3.Connection) -> None:
+    """"10 poison counters" missed 704.5c, "ten or more poison counters" (an English judge's review)."""
+    from kb.site.search_prefix import prefix_as_words
+    from kb.site.search_text import fts_query, with_number_words
+
+    assert with_number_words(fts_query("10 poison counters")) == '("10" OR "ten") AND "poison" AND "counters"*'
+    assert with_number_words(fts_query("poison counters")) == '"poison" "counters"*'
+    # The last word's prefix is replaced alone, the group before it kept.
+    expanded = prefix_as_words(snapshot_conn, "rules_fts", with_number_words(fts_query("10 poison count")))
+    assert expanded.startswith('("10" OR "ten") AND "poison" AND (') and '"counters"' in expanded
+    rules = [hit.title.split()[0] for hit in search(snapshot_conn, "10 poison counters").groups["rules"]]
+    assert "704.5c" in rules
+    assert search(snapshot_conn, "hand of 7").groups["rules"][0].title.split()[0] == "103.5"
+
+
 def test_the_words_together_order_leaves_named_rules_and_their_translations_in_place(snapshot_conn: sqlite3.Connection) -> None:
     # A rule number's own rule before 702.19c, which cites "702.19"; a keyword's heading (its
     # title) before its subrules; the English 704 beside the Korean one that says "상태 참조 행동".
