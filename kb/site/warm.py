@@ -26,8 +26,10 @@ from kb.site.search_db import (
     rules_titled,
     table_exists,
 )
+from kb.site.search_fulltext import current_terms, terms_named
 from kb.site.search_keywords import suggestion_candidates
 from kb.site.search_relax import index_spans
+from kb.site.search_rules import rules_as_words
 from kb.site.search_spelling import vocabulary
 from kb.site.symbol_readings import symbol_readings
 
@@ -52,6 +54,11 @@ def read_file_maps(conn: sqlite3.Connection) -> None:
         index_spans(conn)
         cjk_rows_by_lang(conn)  # and a CJK one (kb.site.search_cjk_relax)
         translated_glossary_terms(conn)
+        # The rules' words (the words-together order) and the glossary's terms by what names them.
+        rules_as_words(conn)
+        if table_exists(conn, "glossary"):
+            terms_named(conn)
+            current_terms(conn)
 
 
 async def warm_file_maps(database: Any) -> None:
