@@ -90,6 +90,7 @@ from kb.site.search_text import (
     title_key,
     umlauts_as_vowels,
     with_number_words,
+    word_stems_as_prefixes,
 )
 
 __all__ = [
@@ -383,6 +384,14 @@ def _search(
     rules, results.counts["rules"], rules_capped = rules_by_text(
         conn, query, match, about, cjk_rule_rows(conn, cjk.get("rule", []), query), offset + size, first
     )
+    current = newest_english_version(conn)
+    if match and (loose := word_stems_as_prefixes(match)) and not any(hit.detail == current for hit in rules):
+        # Today's rules hold none of the words as typed, older editions may ("commander exiled":
+        # 2015's 903.8; today's 903.9a says "in exile"): today's rules by the words' stems (an
+        # English judge's review). The rules only: the million rulings are searched as typed.
+        stemmed = rules_by_text(conn, query, loose, about, [], offset + size, first)
+        if any(hit.detail == current for hit in stemmed[0]):
+            rules, results.counts["rules"], rules_capped = stemmed
     if rules_capped:
         results.capped.add("rules")
     groups["rules"] = rules[offset:] if kind == "rules" else rules

@@ -15,7 +15,7 @@ from kb.site.search_db import table_exists
 
 # Beyond this many words the OR costs about what the merge does.
 MAX_WORDS = 64
-QUOTED = re.compile(r'"([^"]*)"')
+QUOTED_TOKEN = re.compile(r'"[^"]*"\*?')  # a word, perhaps a prefix of its own ("exil"*)
 LAST_PREFIX = re.compile(r'"([^"]*)"\*$')
 # What the list can answer: a–z first, ASCII letters and digits after (lower-cased here exactly
 # as the index's tokenizer folds them).
@@ -40,5 +40,5 @@ def prefix_as_words(conn: sqlite3.Connection, index: str, match: str) -> str:
     # Only the last word is replaced: what comes before it may hold a group of its own ("10" or
     # "ten", ``with_number_words``), and FTS5 joins a group to the rest only by an explicit AND.
     head = match[:last.start()].strip().removesuffix("AND").strip()
-    parts = [head] if "(" in head else [f'"{word}"' for word in QUOTED.findall(head)]
+    parts = [head] if "(" in head else QUOTED_TOKEN.findall(head)
     return " AND ".join([*(part for part in parts if part), alternatives])

@@ -99,6 +99,24 @@ def with_number_words(match: str) -> str:
     return " AND ".join(either) if either != tokens else match
 
 
+# An English word's ending, for a stem read as a prefix ("exiled", "controls", "targets").
+INFLECTION = re.compile(r"^([a-z]{4,}?)(?:ed|es|s|ing)$")
+
+
+def word_stems_as_prefixes(match: str) -> str | None:
+    """``fts_query``'s plain words with each inflected English word as its stem's prefix
+    (``"commander" "exiled"*`` is ``"commander" "exil"*``); None when no word changes."""
+    tokens = QUOTED_TOKEN.findall(match)
+    if not tokens or " ".join(tokens) != match:
+        return None
+    stems = []
+    for token in tokens:
+        word = token.strip('"*')
+        found = INFLECTION.match(word)
+        stems.append(f'"{found.group(1)}"*' if found else token)
+    return " ".join(stems) if stems != tokens else None
+
+
 def has_cjk(text: str) -> bool:
     return bool(CJK_CHAR.search(text))
 

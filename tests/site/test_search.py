@@ -911,6 +911,24 @@ def test_a_small_number_typed_as_digits_finds_the_rules_that_write_it_as_a_word(
     assert search(snapshot_conn, "hand of 7").groups["rules"][0].title.split()[0] == "103.5"
 
 
+def test_words_no_rule_of_today_holds_as_typed_are_read_by_their_stems(snapshot_conn: sqlite3.Connection) -> None:
+    """"commander exiled" found only 2015's and 2019's rules; today's 903.9a says "in exile" (an
+    English judge's review). Today's rules by the words' stems, where the words as typed found none."""
+    from kb.site.search_prefix import prefix_as_words
+    from kb.site.search_text import fts_query, word_stems_as_prefixes
+
+    assert word_stems_as_prefixes(fts_query("commander exiled")) == '"commander" "exil"*'
+    assert word_stems_as_prefixes(fts_query("trample")) is None
+    # A stem's prefix before the last word's is kept when the last is expanded.
+    assert prefix_as_words(snapshot_conn, "rules_fts", '"exil"* "command"*').startswith('"exil"* AND (')
+    current = newest_english_version(snapshot_conn)
+    for query in ("commander exiled", "exiled commander"):
+        rules = search(snapshot_conn, query).groups["rules"]
+        assert [(hit.title.split()[0], hit.detail) for hit in rules[:2]] == [("704.6d", current), ("903.9a", current)]
+    # Words today's rules hold as typed are not read loosely.
+    assert all(hit.detail == current for hit in search(snapshot_conn, "toughness 0").groups["rules"][:3])
+
+
 def test_the_words_together_order_leaves_named_rules_and_their_translations_in_place(snapshot_conn: sqlite3.Connection) -> None:
     # A rule number's own rule before 702.19c, which cites "702.19"; a keyword's heading (its
     # title) before its subrules; the English 704 beside the Korean one that says "상태 참조 행동".
