@@ -123,13 +123,14 @@ def glossary_by_text(conn: sqlite3.Connection, query: str, match: str, limit: in
     """Glossary entries mentioning the query, the newest version's of each term; only the first
     ``shown`` (the hits a page can show) get a marked snippet, the rest are counted.
 
-    The window is read newest rows first: read oldest first, a common word's hundred rows were
-    all of old editions, and a term's snippet was its 2006 definition under a link to today's
-    entry (Sacrifice "from the in-play zone"; an English judge's review). Entries of each
-    language's newest version come before older terms the query names as well ("mana burn":
-    today's "Mana Burn (Obsolete)", not 2006's "Mana Burn", whose player loses 1 life). The
-    terms the query names are read whatever the window holds ("damage": Damage, beyond the
-    hundred newest rows that mention it)."""
+    A common word's window holds entries of every edition (ids are hashes: no order of editions),
+    and a term's snippet was its 2006 definition under a link to today's entry (Sacrifice "from
+    the in-play zone"; an English judge's review): an older entry of a term today's glossary
+    defines is today's entry where that holds the query's words, else left out (2006's First
+    Strike mentions double strike; today's does not). Entries of each language's newest version
+    come before older terms the query names as well ("mana burn": today's "Mana Burn
+    (Obsolete)", not 2006's "Mana Burn", whose player loses 1 life). The terms the query names
+    are read whatever the window holds ("damage": Damage)."""
     named = terms_named(conn).get(title_key(query), [])
     found = rows(
         conn,
@@ -145,7 +146,7 @@ def glossary_by_text(conn: sqlite3.Connection, query: str, match: str, limit: in
             cr_versions.effective_date
         from glossary_fts cross join glossary on glossary.rowid = glossary_fts.rowid
         join cr_versions on cr_versions.id = glossary.version_id
-        where glossary_fts match ? order by glossary_fts.rowid desc limit ?""",
+        where glossary_fts match ? limit ?""",
         (expression, TEXT_WINDOW),
     ), match, TEXT_WINDOW, conn, "glossary_fts")
     newest: dict[tuple[str, str], dict[str, Any]] = {}
@@ -154,12 +155,25 @@ def glossary_by_text(conn: sqlite3.Connection, query: str, match: str, limit: in
         if key not in newest or (row["effective_date"] or "") > (newest[key]["effective_date"] or ""):
             newest[key] = row
     current = newest_versions(conn)
-    # A term today's glossary defines is today's entry or nothing: an old edition's wording that
-    # happens to hold the query (2006's First Strike mentions double strike) sat under a link
-    # to today's entry, which does not say it.
     defined = current_terms(conn)
-    newest = {key: row for key, row in newest.items()
-              if row["version_id"] == current.get(row["lang"]) or key[1] not in defined.get(row["lang"], ())}
+    older = {key: defined[key[0]][key[1]] for key, row in newest.items()
+             if row["version_id"] != current.get(row["lang"]) and key[1] in defined.get(row["lang"], {})}
+    if older:
+        today = {row["id"]: row for row in rows(
+            conn,
+            f"""select glossary.id, glossary.term, glossary.text, glossary.version_id, cr_versions.lang,
+                cr_versions.effective_date
+            from glossary join cr_versions on cr_versions.id = glossary.version_id
+            where glossary.id in ({", ".join("?" * len(older))})""",
+            list(older.values()),
+        )}
+        words = WORD.findall(query.casefold())
+        for key, entry_id in older.items():
+            entry = today.get(entry_id)
+            if entry is not None and holds_words(entry["term"] + " " + (entry["text"] or ""), words):
+                newest[key] = entry
+            else:
+                del newest[key]
     wanted, wanted_title = fold(query), title_key(query)
     # The term the query names first ("the stack": Stack; "continuous effects": Continuous Effect;
     # "summoning sickness": Summoning Sickness (Informal), a qualifier aside), today's first.
@@ -179,7 +193,7 @@ def newest_versions(conn: sqlite3.Connection) -> dict[str, str]:
     return {lang: version_id for lang, (_date, version_id) in newest.items()}
 
 
-_CURRENT_TERMS: OrderedDict[tuple, dict[str, frozenset[str]]] = OrderedDict()
+_CURRENT_TERMS: OrderedDict[tuple, dict[str, dict[str, int]]] = OrderedDict()
 _TERMS_NAMED: OrderedDict[tuple, dict[str, list[int]]] = OrderedDict()
 
 
@@ -196,15 +210,22 @@ def terms_named(conn: sqlite3.Connection) -> dict[str, list[int]]:
     return per_file(conn, _TERMS_NAMED, read)
 
 
-def current_terms(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:
-    """The folded terms of each language's newest glossary, kept per served file."""
-    def read(of: sqlite3.Connection) -> dict[str, frozenset[str]]:
-        terms: dict[str, set[str]] = {}
-        for lang, version_id in newest_versions(of).items():
-            terms[lang] = {fold(row[0]) for row in of.execute("select term from glossary where version_id = ?", (version_id,))}
-        return {lang: frozenset(found) for lang, found in terms.items()}
+def current_terms(conn: sqlite3.Connection) -> dict[str, dict[str, int]]:
+    """Each language's newest glossary: its entries' ids by folded term, kept per served file."""
+    def read(of: sqlite3.Connection) -> dict[str, dict[str, int]]:
+        return {lang: {fold(term): entry_id for entry_id, term in of.execute(
+                    "select id, term from glossary where version_id = ?", (version_id,))}
+                for lang, version_id in newest_versions(of).items()}
 
     return per_file(conn, _CURRENT_TERMS, read)
+
+
+def holds_words(text: str, words: list[str]) -> bool:
+    """Whether ``text`` holds every one of ``words`` (folded), the last perhaps as the start of a
+    longer word, as the full-text search asks for them."""
+    held = set(WORD.findall(text.casefold()))
+    *whole, last = words or [""]
+    return all(word in held for word in whole) and (not last or last in held or any(word.startswith(last) for word in held))
 
 
 def glossary_hit(term: str, lang: str, snippet: str, version_id: str) -> Hit:

@@ -280,13 +280,14 @@ def rules_by_text(
             target[1].append(row)
     named = {number.lower() for number in about}
     leading = {number.lower() for number in first}
-    # The words as typed, together: a rule that says "toughness 0" answers "toughness 0" before
-    # rules that hold the two words apart (704.5f came ninth, after every 1xx–7xx rule holding
-    # them: an English judge's review); of the rules the glossary's "Enters the Battlefield"
-    # cites, 603.6a, which says it, before 403.3. Only for several words, not a rule number
-    # ("702.19": 702.19c cites it).
+    # The words together, singular or plural: among the rules found by their words, one that says
+    # "toughness 0" answers "toughness 0" before rules that hold the two words apart (704.5f came
+    # ninth, after every 1xx–7xx rule holding them: an English judge's review). The rules the query
+    # names (a section by its title, a glossary entry's rules) keep their reading order: "untap
+    # step" is 502 and its rules in order, 502.3 among them (a review of the change). Only for
+    # several words, not a rule number ("702.19": 702.19c cites it).
     words = WORD.findall(query.casefold())
-    phrase = " ".join(words) if len(words) > 1 and not all(word.isdigit() for word in words) else ""
+    phrase = as_words(query) if len(words) > 1 and not all(word.isdigit() for word in words) else ""
     together: set[str] = set()
     if phrase:
         # By number: a rule and its translations stay side by side (the Korean 704 says "상태 참조
@@ -303,7 +304,9 @@ def rules_by_text(
         # A section's rules ("726.1") and a rule's subrules ("702.37a") with it.
         leads = any(_is_or_under(number, n) or number.startswith(n + ".") for n in leading)
         # (A heading by its title: "first strike" is 702.7, then 702.7a.)
-        apart = bool(phrase) and number not in together
+        # A section's rules are its own: "untap step" is 502, then 502.1–502.3 (a review).
+        in_named = is_named or any(number.startswith(n + ".") for n in named)
+        apart = bool(phrase) and not leads and not in_named and number not in together
         # (Leading first: 726's own rules 726.1–726.5 before the other meaning's 702.7.)
         return (not leads, not is_named, apart, rule_number_key(number), row["lang"] != "en", row["lang"] or "")
 
@@ -320,8 +323,17 @@ def rules_by_text(
 
 
 def as_words(text: str) -> str:
-    """A rule's title and text as its words, folded, one space apart: what a phrase is looked for in."""
-    return " ".join(WORD.findall(text.casefold()))
+    """A text as its words, folded, each singular, one space apart: what a phrase is looked for in
+    ("mana abilities" is said by "a mana ability")."""
+    return " ".join(singular(word) for word in WORD.findall(text.casefold()))
+
+
+def singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
 
 
 _RULES_AS_WORDS: OrderedDict[tuple, dict[int, str]] = OrderedDict()

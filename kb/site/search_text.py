@@ -94,8 +94,10 @@ def with_number_words(match: str) -> str:
     ``"10" "poison"`` is ``("10" OR "ten") AND "poison"`` (FTS5 joins a group to a word only by
     an explicit AND)."""
     tokens = QUOTED_TOKEN.findall(match)
+    # isdecimal, not isdigit: "²" and "②" are digits no int() reads (a review: "deal ³ damage" raised).
     either = [f'({token} OR "{NUMBER_WORDS[int(token[1:-1])]}")'
-              if token[1:-1].isdigit() and int(token[1:-1]) in NUMBER_WORDS else token for token in tokens]
+              if token[1:-1].isascii() and token[1:-1].isdecimal() and int(token[1:-1]) in NUMBER_WORDS else token
+              for token in tokens]
     return " AND ".join(either) if either != tokens else match
 
 
@@ -202,7 +204,9 @@ def title_key(text: str | None) -> str:
     search orders a hundred glossary terms by it."""
     every = [word for word in NOT_WORD.split(fold(text)) if word]
     words = [word for word in every if word not in TITLE_FILLER] or every
-    if words and len(words[-1]) > 3 and words[-1].endswith("s") and not words[-1].endswith("ss"):
+    if words and len(words[-1]) > 4 and words[-1].endswith("ies"):
+        words[-1] = words[-1][:-3] + "y"  # "Mana Abilities" and "mana ability" alike
+    elif words and len(words[-1]) > 3 and words[-1].endswith("s") and not words[-1].endswith("ss"):
         words[-1] = words[-1][:-1]
     return " ".join(words)
 
