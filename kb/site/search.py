@@ -297,8 +297,8 @@ def _relaxed_as_the_chinese_rules_write_it(
 ) -> SearchResults | None:
     """A CJK question relaxed in its own script, or the same question in the other Chinese script,
     relaxed there, where that finds the Chinese rules and reads more of the question
-    (``_read_of``), or as much where the question's own script found none of them (or nothing). A Traditional question found
-    nothing ("狀態動作是什麼"), kept one of its keywords and found the English rules only
+    (``_read_of``), or as much where the question's own script found none of them (or nothing).
+    A Traditional question found nothing ("狀態動作是什麼"), kept one of its keywords and found the English rules only
     ("踐踏和死觸怎麼一起運作"), or left its 連擊 (Double Strike) out of "連擊和先攻"; the Simplified
     rules read them as "状态动作…" (State-Based Actions), "践踏和死触…" (Trample and Deathtouch)
     and "连击和先攻" (a Chinese judge's review). A Japanese question stays Japanese

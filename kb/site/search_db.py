@@ -268,6 +268,15 @@ def rules_text_languages(conn: sqlite3.Connection) -> list[str]:
         where sources.kind != 'page capture' order by cr_versions.lang != 'en', cr_versions.lang""")]
 
 
+def newest_versions(conn: sqlite3.Connection) -> dict[str, str]:
+    """Each language's newest CR version, by language."""
+    newest: dict[str, tuple[str, str]] = {}
+    for version_id, (lang, date) in version_languages_and_dates(conn).items():
+        if lang not in newest or (date or "", version_id) > newest[lang]:
+            newest[lang] = (date or "", version_id)
+    return {lang: version_id for lang, (_date, version_id) in newest.items()}
+
+
 def version_languages_and_dates(conn: sqlite3.Connection) -> dict[str, tuple[str, str | None]]:
     """Every CR version's (language, effective date), by id (within a request: the copy kept for
     the file, not to be changed)."""

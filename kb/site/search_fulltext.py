@@ -22,10 +22,10 @@ from kb.site.search_db import (
     card_url,
     newest_english_version,
     newest_ruling_ids,
+    newest_versions,
     per_file,
     rows,
     table_exists,
-    version_languages_and_dates,
 )
 from kb.site.search_hit import Hit
 from kb.site.search_prefix import prefix_as_words
@@ -131,19 +131,10 @@ def glossary_by_text(conn: sqlite3.Connection, query: str, match: str, limit: in
     come before older terms the query names as well ("mana burn": today's "Mana Burn
     (Obsolete)", not 2006's "Mana Burn", whose player loses 1 life). The terms the query names
     are read whatever the window holds ("damage": Damage)."""
-    named = terms_named(conn).get(title_key(query), [])
-    found = rows(
-        conn,
-        f"""select glossary.id, glossary.term, glossary.text, glossary.version_id, cr_versions.lang,
-            cr_versions.effective_date
-        from glossary join cr_versions on cr_versions.id = glossary.version_id
-        where glossary.id in ({", ".join("?" * len(named))})""",
-        named,
-    ) if named else []
+    found = glossary_entries(conn, terms_named(conn).get(title_key(query), []))
     found += words_first(lambda expression: rows(
         conn,
-        """select glossary.id, glossary.term, glossary.text, glossary.version_id, cr_versions.lang,
-            cr_versions.effective_date
+        f"""select {GLOSSARY_COLUMNS}
         from glossary_fts cross join glossary on glossary.rowid = glossary_fts.rowid
         join cr_versions on cr_versions.id = glossary.version_id
         where glossary_fts match ? limit ?""",
@@ -159,14 +150,7 @@ def glossary_by_text(conn: sqlite3.Connection, query: str, match: str, limit: in
     older = {key: defined[key[0]][key[1]] for key, row in newest.items()
              if row["version_id"] != current.get(row["lang"]) and key[1] in defined.get(row["lang"], {})}
     if older:
-        today = {row["id"]: row for row in rows(
-            conn,
-            f"""select glossary.id, glossary.term, glossary.text, glossary.version_id, cr_versions.lang,
-                cr_versions.effective_date
-            from glossary join cr_versions on cr_versions.id = glossary.version_id
-            where glossary.id in ({", ".join("?" * len(older))})""",
-            list(older.values()),
-        )}
+        today = {row["id"]: row for row in glossary_entries(conn, list(older.values()))}
         words = WORD.findall(query.casefold())
         for key, entry_id in older.items():
             entry = today.get(entry_id)
@@ -184,13 +168,16 @@ def glossary_by_text(conn: sqlite3.Connection, query: str, match: str, limit: in
             for index, row in enumerate(ordered[:limit])]
 
 
-def newest_versions(conn: sqlite3.Connection) -> dict[str, str]:
-    """Each language's newest CR version, by language."""
-    newest: dict[str, tuple[str, str]] = {}
-    for version_id, (lang, date) in version_languages_and_dates(conn).items():
-        if lang not in newest or (date or "", version_id) > newest[lang]:
-            newest[lang] = (date or "", version_id)
-    return {lang: version_id for lang, (_date, version_id) in newest.items()}
+GLOSSARY_COLUMNS = """glossary.id, glossary.term, glossary.text, glossary.version_id, cr_versions.lang,
+    cr_versions.effective_date"""
+
+
+def glossary_entries(conn: sqlite3.Connection, ids: list[int]) -> list[dict[str, Any]]:
+    """The glossary entries of ``ids`` with their version's language and date."""
+    if not ids:
+        return []
+    return rows(conn, f"""select {GLOSSARY_COLUMNS} from glossary join cr_versions on cr_versions.id = glossary.version_id
+        where glossary.id in ({", ".join("?" * len(ids))})""", ids)
 
 
 _CURRENT_TERMS: OrderedDict[tuple, dict[str, dict[str, int]]] = OrderedDict()

@@ -219,8 +219,7 @@ def slipped_prefixes(word: str) -> set[str]:
 def slipped_prefix_candidates(conn: sqlite3.Connection, query: str) -> list[dict[str, Any]]:
     """Names beginning as the one-word ``query`` would with a slip in its first letters
     (``slipped_prefixes``), at most ``PER_SLIPPED_PREFIX`` a beginning: what ``name_candidates``
-    cannot find by the query's own first letters. One bounded index probe a beginning (one
-    statement for all of them scanned a dense beginning's names whole: 24 ms for "zanr")."""
+    cannot find by the query's own first letters: one bounded index probe a beginning."""
     found: list[dict[str, Any]] = []
     tables = ["card_names", *(["card_name_records"] if table_exists(conn, "card_name_records") else [])]
     for prefix in sorted(slipped_prefixes(compact(query))):

@@ -12,10 +12,10 @@ import re
 import sqlite3
 
 from kb.site.search_db import table_exists
+from kb.site.search_text import QUOTED_TOKEN
 
 # Beyond this many words the OR costs about what the merge does.
 MAX_WORDS = 64
-QUOTED_TOKEN = re.compile(r'"[^"]*"\*?')  # a word, perhaps a prefix of its own ("exil"*)
 LAST_PREFIX = re.compile(r'"([^"]*)"\*$')
 # What the list can answer: a–z first, ASCII letters and digits after (lower-cased here exactly
 # as the index's tokenizer folds them).

@@ -25,7 +25,7 @@ from kb.site.search_db import (
 )
 from kb.site.search_fulltext import words_first
 from kb.site.search_hit import Hit
-from kb.site.search_text import WORD, escape_like, fold, rule_number_key, title_key
+from kb.site.search_text import WORD, escape_like, fold, rule_number_key, singular, title_key
 
 RULES_WINDOW = 200  # rules of the current version read per query
 OTHER_RULES_WINDOW = 100  # of translated versions, and of older English versions
@@ -303,7 +303,6 @@ def rules_by_text(
         is_named = any(_is_or_under(number, n) for n in named)
         # A section's rules ("726.1") and a rule's subrules ("702.37a") with it.
         leads = any(_is_or_under(number, n) or number.startswith(n + ".") for n in leading)
-        # (A heading by its title: "first strike" is 702.7, then 702.7a.)
         # A section's rules are its own: "untap step" is 502, then 502.1–502.3 (a review).
         in_named = is_named or any(number.startswith(n + ".") for n in named)
         apart = bool(phrase) and not leads and not in_named and number not in together
@@ -326,14 +325,6 @@ def as_words(text: str) -> str:
     """A text as its words, folded, each singular, one space apart: what a phrase is looked for in
     ("mana abilities" is said by "a mana ability")."""
     return " ".join(singular(word) for word in WORD.findall(text.casefold()))
-
-
-def singular(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
 
 
 _RULES_AS_WORDS: OrderedDict[tuple, dict[int, str]] = OrderedDict()

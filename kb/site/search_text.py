@@ -86,6 +86,7 @@ NUMBER_WORDS = dict(enumerate((
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
     "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
 )))
+# One word of ``fts_query``'s expression, perhaps a prefix of its own ("exil"*).
 QUOTED_TOKEN = re.compile(r'"[^"]*"\*?')
 
 
@@ -204,11 +205,18 @@ def title_key(text: str | None) -> str:
     search orders a hundred glossary terms by it."""
     every = [word for word in NOT_WORD.split(fold(text)) if word]
     words = [word for word in every if word not in TITLE_FILLER] or every
-    if words and len(words[-1]) > 4 and words[-1].endswith("ies"):
-        words[-1] = words[-1][:-3] + "y"  # "Mana Abilities" and "mana ability" alike
-    elif words and len(words[-1]) > 3 and words[-1].endswith("s") and not words[-1].endswith("ss"):
-        words[-1] = words[-1][:-1]
+    if words:
+        words[-1] = singular(words[-1])  # "Mana Abilities" and "mana ability" alike
     return " ".join(words)
+
+
+def singular(word: str) -> str:
+    """An English plural as its singular, roughly: "abilities" ability, "effects" effect; "loss" stays."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
 
 
 @lru_cache(maxsize=1 << 16)
