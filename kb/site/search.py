@@ -339,6 +339,19 @@ def _chinese_rules_missed(results: SearchResults) -> bool:
             and not any(hit.lang == "ja" for hit in results.groups.get("keywords", [])))
 
 
+# Fewer of today's rules than this found by the words as typed: those found by the words' stems follow.
+FEW_RULES = 3
+
+
+def with_stemmed_rules(typed: list[Hit], stemmed: list[Hit], current: str | None) -> tuple[list[Hit], int]:
+    """The rules found by the words as typed, today's first; then today's rules found only by the
+    words' stems; then the typed ones of other versions. Also: how many were added."""
+    seen = {hit.url for hit in typed}
+    added = [hit for hit in stemmed if hit.detail == current and hit.url not in seen]
+    today = [hit for hit in typed if hit.detail == current]
+    return today + added + [hit for hit in typed if hit.detail != current], len(added)
+
+
 def found_nothing(results: SearchResults) -> bool:
     """No hit but the keywords some words of the query name (``keywords_named_within``)."""
     return results.best is None and all(
@@ -385,13 +398,20 @@ def _search(
         conn, query, match, about, cjk_rule_rows(conn, cjk.get("rule", []), query), offset + size, first
     )
     current = newest_english_version(conn)
-    if match and (loose := word_stems_as_prefixes(match)) and not any(hit.detail == current for hit in rules):
-        # Today's rules hold none of the words as typed, older editions may ("commander exiled":
-        # 2015's 903.8; today's 903.9a says "in exile"): today's rules by the words' stems (an
-        # English judge's review). The rules only: the million rulings are searched as typed.
+    typed_today = sum(hit.detail == current for hit in rules)
+    if match and typed_today < FEW_RULES and (loose := word_stems_as_prefixes(match)):
+        # Today's rules hold none or few of the words as typed, older editions may ("commander
+        # exiled": 2015's 903.8; today's 903.9a says "in exile"; "who controls a triggered
+        # ability": 603.3a says "controlled"): today's rules by the words' stems (an English
+        # judge's review), after those holding the words as typed. The rules only: the million
+        # rulings are searched as typed.
         stemmed = rules_by_text(conn, query, loose, about, [], offset + size, first)
-        if any(hit.detail == current for hit in stemmed[0]):
+        if not typed_today and any(hit.detail == current for hit in stemmed[0]):
             rules, results.counts["rules"], rules_capped = stemmed
+        elif typed_today:
+            rules, added = with_stemmed_rules(rules, stemmed[0], current)
+            results.counts["rules"] += added
+            rules_capped = rules_capped or stemmed[2]
     if rules_capped:
         results.capped.add("rules")
     groups["rules"] = rules[offset:] if kind == "rules" else rules

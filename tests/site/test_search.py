@@ -946,6 +946,24 @@ def test_words_no_rule_of_today_holds_as_typed_are_read_by_their_stems(snapshot_
     assert all(hit.detail == current for hit in search(snapshot_conn, "toughness 0").groups["rules"][:3])
 
 
+def test_few_rules_of_today_holding_the_words_as_typed_are_followed_by_those_holding_their_stems(
+    snapshot_conn: sqlite3.Connection,
+) -> None:
+    """"who controls a triggered ability" found Hideaway's 702.75a and a rule of 2006 only: 603.3a
+    says "is controlled by the player who controlled its source" (an English judge's review)."""
+    current = newest_english_version(snapshot_conn)
+    found = search(snapshot_conn, "who controls a triggered ability", kind="rules")
+    rules = [(hit.title.split()[0], hit.detail) for hit in found.groups["rules"]]
+    assert rules[0] == ("702.75a", current)  # the words as typed first
+    assert ("603.3a", current) in rules and ("113.8", current) in rules
+    # Today's rules before the older edition's rule that holds the words as typed.
+    assert all(detail == current for _number, detail in rules[:-1]) and rules[-1][1] != current
+    assert found.counts["rules"] > len(rules) - 1
+    # "attacks alone" (Exalted) for "attacking alone", after 506.5, which says "attacking alone".
+    alone = [hit.title.split()[0] for hit in search(snapshot_conn, "attacking alone").groups["rules"]]
+    assert alone[:3] == ["506.5", "702.83a", "702.83b"]
+
+
 def test_the_words_together_order_leaves_named_rules_and_their_translations_in_place(snapshot_conn: sqlite3.Connection) -> None:
     # A rule number's own rule before 702.19c, which cites "702.19"; a keyword's heading (its
     # title) before its subrules; the English 704 beside the Korean one that says "상태 참조 행동".
