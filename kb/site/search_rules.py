@@ -23,9 +23,9 @@ from kb.site.search_db import (
     translated_versions,
     version_languages_and_dates,
 )
-from kb.site.search_fulltext import words_first
+from kb.site.search_fulltext import terms_named, words_first
 from kb.site.search_hit import Hit
-from kb.site.search_text import WORD, escape_like, fold, rule_number_key, singular, title_key
+from kb.site.search_text import WORD, fold, rule_number_key, singular, title_key
 
 RULES_WINDOW = 200  # rules of the current version read per query
 OTHER_RULES_WINDOW = 100  # of translated versions, and of older English versions
@@ -143,14 +143,14 @@ def glossary_rule_numbers(conn: sqlite3.Connection, query: str, version: str | N
     wanted = title_key(query)
     if not wanted:
         return []
-    # The term as typed, and with its last word's plural "s" dropped or added.
-    forms = [escape_like(query), escape_like(query[:-1] if query.endswith("s") else query + "s")]
+    # By the term's words, not as typed: "active player nonactive player order" names "Active
+    # Player, Nonactive Player Order" (a LIKE on the term missed the comma; 805.6, which its
+    # entry cites second, led the rules).
+    named = terms_named(conn).get(wanted, [])
     entries = rows(
-        conn,
-        "select id, term from glossary where version_id = ? and (term like ? escape '\\' or term like ? escape '\\')"
-        " limit 5",
-        (version, *forms),
-    )
+        conn, f"select id, term from glossary where version_id = ? and id in ({', '.join('?' * len(named))})",
+        (version, *named),
+    ) if named else []
     numbers: list[str] = []
     for entry in entries:
         if title_key(entry["term"]) == wanted:

@@ -495,6 +495,10 @@ def test_a_translated_glossary_term_asked_for_comes_first(snapshot_conn: sqlite3
     [
         ("legend rule", "704.5j", "glossary"),  # the entry Legend Rule: "See rule 704.5j"
         ("layers", "613 Interaction of Continuous Effects", "glossary"),  # the entry Layer
+        # A term named by its words, without its comma ("Active Player, Nonactive Player Order":
+        # "See rule 101.4. ... see rule 805.6"; 805.6 led), or in the plural ("Chaos Ability").
+        ("active player nonactive player order", "101.4", "glossary"),
+        ("Chaos Abilities", "311.7", "glossary"),
         # A step or phase is named without the word ("510 Combat Damage Step", "503 Upkeep Step").
         ("combat damage", "510 Combat Damage Step", "title"),
         ("upkeep", "503 Upkeep Step", "title"),
