@@ -19,7 +19,7 @@ import sqlite3
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 
-from kb.site.search_cjk import short_cjk_condition
+from kb.site.search_cjk import cjk_rows, short_cjk_condition
 from kb.site.search_db import per_file, rows, rules_titled, table_exists, translated_versions
 from kb.site.search_keywords import keyword_terms_by_key
 from kb.site.search_relax import COMMON_SHARE, SHARE_WINDOW, Relaxed, found_together, probed_indexes
@@ -76,11 +76,47 @@ def relaxed_cjk(conn: sqlite3.Connection, query: str, names: Callable[[str], boo
     if best is None:
         return None
     piece = best[1]
-    start = query.index(piece)
-    rest = (query[:start] + " " + query[start + len(piece):]).split()
+    rest = _without(query, piece)
+    kept = [piece]
+    if best[0][0] and (other := _another_term_held_with(conn, piece, rest, names)):
+        # Chinese writes two terms without a space: "指挥官伤害" (commander damage) is 指挥官 and 伤害
+        # where some text holds both (704.6c), not 指挥官 alone (a review: 46 rules of Commander).
+        kept = sorted([piece, other], key=query.index)
+        rest = _without(" ".join(rest), other)
     # The piece's own particle ("가" of "커맨더가", "的" of "乌金的") is its grammar, not a word left out.
     left_out = [part for part in rest if part not in PARTICLES_ALONE]
-    return Relaxed([piece], left_out, cut_word=_cut_from_one_word(query, piece, left_out))
+    return Relaxed(kept, left_out, cut_word=len(kept) == 1 and _cut_from_one_word(query, piece, left_out))
+
+
+def _without(text: str, piece: str) -> list[str]:
+    """``text`` without the first ``piece``, split where it was and at spaces."""
+    start = text.index(piece)
+    return (text[:start] + " " + text[start + len(piece):]).split()
+
+
+# Terms probed, at most, for one held with the term a query is searched for.
+OTHER_TERMS_PROBED = 4
+
+
+def _another_term_held_with(conn: sqlite3.Connection, term: str, rest: list[str], names: Callable[[str], bool]) -> str | None:
+    """The first longest term in ``rest`` (a keyword's, a section title's, a glossary term) that
+    some CJK text holds with ``term``. Not a second keyword: the texts holding two keywords are
+    lists of them ("践踏死触": 122.1b, the keyword counters), and both keywords are listed
+    (``keywords_named_within``) beside the first one's rules."""
+    keywords = keyword_terms_by_key(conn)
+    probed = 0
+    for part in rest:
+        for piece in _pieces_longest_first(part):
+            if piece == term or not has_cjk(piece) or not names(piece):
+                continue
+            if fold(piece) in keywords and fold(term) in keywords:
+                continue
+            if any(cjk_rows(conn, f"{term} {piece}", 1).values()):
+                return piece
+            probed += 1
+            if probed == OTHER_TERMS_PROBED:
+                return None
+    return None
 
 
 def _cut_from_one_word(query: str, piece: str, left_out: list[str]) -> bool:

@@ -1280,6 +1280,26 @@ def test_a_traditional_question_is_read_as_the_simplified_rules_write_it(
     assert search(snapshot_conn, "飛行はどうなる").query == "飛行"
 
 
+@pytest.mark.parametrize(("typed", "kept", "rules"), [
+    # Commander damage: 704.6c, 903.10a (the Chinese CR's 指挥官 and 伤害 in one rule each).
+    ("指挥官伤害", "指挥官 伤害", ["104.3j", "702.124d", "702.173a", "704.6c", "903.10a", "903.12h"]),
+    ("指揮官傷害", "指挥官 伤害", ["104.3j", "702.124d", "702.173a", "704.6c", "903.10a", "903.12h"]),
+    ("飞行阻挡", "飞行 阻挡", ["702.9b", "702.17b"]),  # "可以阻挡具有飞行的生物"
+])
+def test_two_chinese_terms_typed_without_a_space_are_searched_together(
+    snapshot_conn: sqlite3.Connection, typed: str, kept: str, rules: list[str]
+) -> None:
+    """Chinese writes no space between two terms: "指挥官伤害" kept 指挥官 and found 46 rules of
+    Commander, the rules of commander damage not on the first page (a review); "指挥官 伤害"
+    found them. Two keywords stay one searched, both listed (践踏和死触: the texts holding both
+    are lists of keywords, 122.1b)."""
+    found = search(snapshot_conn, typed)
+    assert (found.query, found.relaxed_from, found.left_out) == (kept, typed, [])
+    assert [hit.title.split()[0] for hit in found.groups["rules"] if hit.lang == "zhs"] == rules
+    both = search(snapshot_conn, "践踏死触")
+    assert both.query == "践踏" and [hit.title for hit in both.groups["keywords"]] == ["702.19 Trample", "702.2 Deathtouch"]
+
+
 @pytest.mark.parametrize(("typed", "kept"), [("對手有死觸", "死觸"), ("對手的指揮官有死觸", "死觸")])
 def test_a_traditional_question_keeps_its_keyword_over_a_simplified_reading_that_drops_it(
     snapshot_conn: sqlite3.Connection, typed: str, kept: str
