@@ -34,6 +34,9 @@ SOURCES: list[dict[str, str]] = [
     {"id": "scryfall", "name": "Scryfall API", "kind": "aggregator", "url": "https://api.scryfall.com", "licence": "Scryfall data guidelines; card data © Wizards of the Coast"},
     {"id": "gatherer", "name": "Gatherer (gatherer.wizards.com)", "kind": "official", "url": "https://gatherer.wizards.com", "licence": "Wizards of the Coast Fan Content Policy"},
     {"id": "mtgjson", "name": "MTGJSON v5", "kind": "aggregator", "url": "https://mtgjson.com", "licence": "MIT (MTGJSON); card data © Wizards of the Coast"},
+    # Third parties' copies of official CR files (text as published, bytes not always: Venser's
+    # Journal dropped some blank lines, the-arbiter re-encoded): not Wizards' files, nor by hand.
+    {"id": "cr-copies", "name": "Official CR text files as others stored them (multimeric/VensersJournal, Roodelia/the-arbiter)", "kind": "aggregator", "url": "https://github.com/multimeric/VensersJournal", "licence": "as each repository licenses it (VensersJournal: MIT); rules text © Wizards of the Coast"},
     {"id": "cr-zh", "name": "Chinese CR translation (HeliumOctahelide/magic-comp-rules-zh-cn)", "kind": "community translation", "url": "https://github.com/HeliumOctahelide/magic-comp-rules-zh-cn", "licence": "community translation of Wizards' rules"},
     {"id": "cr-ko", "name": "Korean CR translation (youbeebee.net)", "kind": "community translation", "url": "https://youbeebee.net", "licence": "community translation of Wizards' rules"},
     {"id": "cr-page", "name": "Per-rule CR pages in other languages", "kind": "page capture", "url": "", "licence": "as published by each site"},

@@ -630,3 +630,18 @@ def test_an_import_into_a_database_another_writer_holds_fails_rather_than_relabe
         holder.rollback()
         holder.close()
     assert [doc.source_id for doc in with_known_sources(path_inputs([rulings]), db_path)] == ["scryfall"]
+
+
+def test_the_cr_files_others_stored_are_not_credited_to_wizards(snapshot_conn: sqlite3.Connection) -> None:
+    """Venser's Journal's 17 editions (some without a URL) were credited to Wizards, and the-arbiter's
+    April 2026 file, the current rules, to "Files imported by hand" (a data review): a query for
+    the files as Wizards served them found 30."""
+    by_source = dict(snapshot_conn.execute(
+        "select documents.source_id, count(*) from cr_versions join documents on documents.id = cr_versions.document_id"
+        " where cr_versions.lang = 'en' group by 1"
+    ).fetchall())
+    assert by_source == {"wizards": 13, "cr-copies": 18}
+    urls = [url for (url,) in snapshot_conn.execute(
+        "select url from documents where source_id = 'wizards' and id in (select document_id from cr_versions)")]
+    assert len(urls) == 13 and all("wizards.com" in url for url in urls)
+    assert snapshot_conn.execute("select kind from sources where id = 'cr-copies'").fetchone()[0] == "aggregator"
