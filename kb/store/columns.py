@@ -16,7 +16,7 @@ COMMON_COLUMNS: dict[str, str] = {"id": "Stable id (a hash of what identifies th
 
 TABLE_DESCRIPTIONS: dict[str, str] = {
     "rule_lineages": "One English rule through every CR version held, whatever its number: Connive is 701.47 in 2022–2025 and 701.50 since 2026-01-16, one lineage; Convert (701.50 in 2024–2025, 701.28 since) is another. Glossary entries too, whatever their term (Converted Mana Cost is Mana Value since 2021). Members: rules.lineage_id, glossary.lineage_id.",
-    "rule_lineage_links": "Rules merged into another rule or split off one between two consecutive English versions, beside the one-to-one lineages: stored only where the words moved (80 % in order, the partner changed to take or give them) and the partner stays in the section the rule's section became (2015's 701.16d merged into 701.16c, numbered 701.19c since 2018).",
+    "rule_lineage_links": "Rules merged into another rule or split off one between two consecutive English versions, beside the one-to-one lineages: stored only where the words moved (80 % in order, the partner changed to take or give them) and the partner stays in the section the rule's section became (2015's 701.16d merged into 701.16c: Shuffle, 701.24c since 2026-01-16).",
     "keyword_dictionary": "Keywords in every language we hold printed text in (verursacht Trampelschaden, Piétinement, 飛行 ↔ Trample, Flying), mined from localized printings and translated rules, with the evidence for each.",
     "sources": "Where data comes from: official Wizards documents, aggregators, community translations, page captures.",
     "documents": "Every raw input a row came from, with its checksum and where it was fetched.",
