@@ -55,6 +55,9 @@ def test_expand_range(start: str, end: str, expected: list[str]) -> None:
         # 702.160a of 2026-01-16).
         ('See 706, "Rolling a Die."', ["706"]),
         ("See 718, “Prototype Cards.”", ["718"]),
+        # The next of a list led by a rule, by its number and title (701.27g of 2026).
+        ("See rules 701.42, “Meld,” and 729, “Merging with Permanents.”", ["701.42", "729"]),
+        ('See rules 701.42, "Meld," or 729, "Merging with Permanents."', ["701.42", "729"]),
         # 2003-10-01's glossary, a misprint of 419.8: a list's comma is followed by a space, and
         # "8" was read as a part cited (the review of the parse found it reported as a missing rule).
         ('See rule 419,8, "Sources of Damage."', ["419"]),
