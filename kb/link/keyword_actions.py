@@ -7,8 +7,9 @@ clauses, as the Oracle text's line, the printed clause's first word is the actio
 "Manifestez", "Manifiesta", "Manifestiere", "Воплотите" (the real MTGJSON UGIN file).
 ``kb.link.keywords`` reads the keyword lines ("Flying, trample"); this reads the other lines.
 
-Only languages written with spaces that put the verb first: a Japanese or Korean clause ends
-with its verb ("…カードを予示する", "…카드를 구현화한다") and Chinese has no spaces to find a word by.
+A Japanese or Korean clause ends with its verb: there the action's term is the noun the clause
+ends with, before する or 하다 ("…カードを予示する", "…予示し、", "…카드를 구현화한다": 予示 and 구현화,
+Manifest, in the same file). Chinese has neither spaces nor such an ending to find a word by.
 
 One printing's first word is no evidence: a term is kept where two printings or more print it,
 and where the word begins a clause (almost) only where the English clause begins with that
@@ -27,11 +28,21 @@ from kb.link.keyword_vocabulary import STOP_WORDS
 from kb.link.keywords import REMINDER, PrintedKeyword
 from kb.normalise.text import face_pairs, restored_lines
 
-# Languages whose clauses do not begin with their verb, or have no spaces between words.
-NOT_VERB_FIRST = frozenset({"ja", "ko", "zhs", "zht"})
+# Languages with no word to find an action by: no spaces, no verb ending.
+NO_WORDS_TO_FIND = frozenset({"zhs", "zht"})
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 # A clause ends at a comma ("When … dies, manifest …") or at an activation cost's colon.
 CLAUSE_END = re.compile(r"[,:]\s+")
+# Japanese ends sentences with 。 and clauses with 、 or a full-width colon; Korean printings
+# may set no space after a sentence's full stop ("방어될 수 없다.제스카이 침투원이…").
+SENTENCE_ENDS = {"ja": re.compile(r"(?<=。)"), "ko": re.compile(r"(?<=[.!?])\s*")}
+CLAUSE_ENDS = {"ja": re.compile(r"[、：:]\s*")}
+# The noun a clause ends with before its verb ending: Japanese する / し (予示する, 予示し), in
+# kanji or katakana; Korean 한다 / 하고 (구현화한다, 구현화하고), in one word.
+VERB_LAST = {
+    "ja": re.compile(r"([\u4e00-\u9fff\u30a1-\u30fa\u30fc]{2,})(?:する|し)[。.]?$"),
+    "ko": re.compile(r"(?<![\uac00-\ud7a3])([\uac00-\ud7a3]{2,}?)(?:한다|하고)[.]?$"),
+}
 FIRST_WORD = re.compile(r"[\s\"'“”«»„‚‘’]*([^\W\d_]+(?:['’][^\W\d_]+)*)")
 # The share of a word's clause starts that must be the action's for the word to be its term.
 ACTION_SHARE = 0.9
@@ -52,14 +63,22 @@ def clause_starts(
 ) -> list[tuple[str, tuple[str, str] | None]]:
     """Each printed clause's first word beside the keyword action its English clause begins
     with (None: another word), for the clauses the two texts pair one to one."""
-    if not printed_text or not oracle_text or lang == "en" or lang in NOT_VERB_FIRST:
+    if not printed_text or not oracle_text or lang == "en" or lang in NO_WORDS_TO_FIND:
         return []
     found: list[tuple[str, tuple[str, str] | None]] = []
+    verb_last = VERB_LAST.get(lang)
     for printed, oracle in _line_pairs(printed_text, oracle_text):
-        for printed_clause, oracle_clause in _clause_pairs(printed, oracle):
-            word, english = _first_word(printed_clause), _first_word(oracle_clause)
-            if word and english:
-                found.append((word, actions.get(english.casefold())))
+        for printed_clause, oracle_clause in _clause_pairs(printed, oracle, lang):
+            if verb_last:
+                # Its verb ends the clause wherever the English one's stands ("then manifest
+                # those cards", "Its controller manifests…": …予示する).
+                word, action = _last_verb(printed_clause, verb_last), _action_within(oracle_clause, actions)
+            else:
+                english = _first_word(oracle_clause)
+                word, action = _first_word(printed_clause), actions.get(english.casefold()) if english else None
+                word = word if english else None
+            if word:
+                found.append((word, action))
     return found
 
 
@@ -75,15 +94,33 @@ def _line_pairs(printed_text: str, oracle_text: str) -> Iterator[tuple[str, str]
             yield from zip(printed_lines, oracle_lines, strict=True)
 
 
-def _clause_pairs(printed: str, oracle: str) -> Iterator[tuple[str, str]]:
-    printed_sentences = SENTENCE_END.split(REMINDER.sub(" ", printed).strip())
+def _clause_pairs(printed: str, oracle: str, lang: str) -> Iterator[tuple[str, str]]:
+    sentence_end, clause_end = SENTENCE_ENDS.get(lang, SENTENCE_END), CLAUSE_ENDS.get(lang, CLAUSE_END)
+    printed_sentences = [part for part in sentence_end.split(REMINDER.sub(" ", printed).strip()) if part.strip()]
     oracle_sentences = SENTENCE_END.split(REMINDER.sub(" ", oracle).strip())
     if len(printed_sentences) != len(oracle_sentences):
         return
     for printed_sentence, oracle_sentence in zip(printed_sentences, oracle_sentences, strict=True):
-        printed_clauses, oracle_clauses = CLAUSE_END.split(printed_sentence), CLAUSE_END.split(oracle_sentence)
+        printed_clauses, oracle_clauses = clause_end.split(printed_sentence.strip()), CLAUSE_END.split(oracle_sentence)
         if len(printed_clauses) == len(oracle_clauses):
             yield from zip(printed_clauses, oracle_clauses, strict=True)
+
+
+def _last_verb(clause: str, verb_last: re.Pattern[str]) -> str | None:
+    match = verb_last.search(clause.strip())
+    return match.group(1) if match else None
+
+
+def _action_within(clause: str, actions: dict[str, tuple[str, str]]) -> tuple[str, str] | None:
+    """The keyword action a clause's verb is, wherever it stands ("manifests" is Manifest)."""
+    for word in ENGLISH_WORD.findall(clause.casefold()):
+        action = actions.get(word) or (actions.get(word[:-1]) if word.endswith("s") else None)
+        if action:
+            return action
+    return None
+
+
+ENGLISH_WORD = re.compile(r"[a-z]+")
 
 
 def _first_word(clause: str) -> str | None:

@@ -172,7 +172,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
     },
     "cards": {
         "oracle_id": "Scryfall's Oracle id: shared by every printing and language",
-        "name": "English Oracle name; null for a card only rulings name so far (their Oracle id, no card data yet: rulings_with_cards.card names it)",
+        "name": "English Oracle name; null for a card only rulings name so far (their Oracle id, no card data yet: rulings_with_cards.card names it). A reversible card's name once: Scryfall writes it twice (\"Okaun, Eye of Chaos // Okaun, Eye of Chaos\"), the site's lookups read either",
         "faces": "Face names of multi-faced cards (JSON)",
         "layout": "Scryfall layout",
         "type_line": "Oracle type line",

@@ -15,7 +15,7 @@ def test_keyword_dictionary_rows_by_language(snapshot_conn: sqlite3.Connection) 
     # their lines in those scripts too; ja 接死 and 先制攻撃, ko 치명타, zht 死觸 and 先攻: a first keyword
     # line glued to a Morph line, read through Morph's agreed term; ko: the twelve keywords the
     # Korean CR's 122.1b lists in the English rule's order).
-    assert counts == {"de": 11, "es": 12, "fr": 10, "it": 10, "ja": 8, "ko": 13, "pt": 6, "ru": 6, "zhs": 237, "zht": 4}
+    assert counts == {"de": 11, "es": 12, "fr": 10, "it": 10, "ja": 9, "ko": 14, "pt": 6, "ru": 6, "zhs": 237, "zht": 4}
 
 
 def test_mtgjson_texts_that_lost_their_line_breaks_give_their_keywords(snapshot_conn: sqlite3.Connection) -> None:
@@ -60,6 +60,9 @@ def test_mtgjson_texts_that_lost_their_line_breaks_give_their_keywords(snapshot_
         ("es", "Manifiesta", "Manifest", "701.40", ["mtgjson"], 8, "agreed"),
         ("fr", "Manifestez", "Manifest", "701.40", ["mtgjson"], 8, "agreed"),
         ("it", "Manifesta", "Manifest", "701.40", ["mtgjson"], 8, "agreed"),
+        # Where a clause ends with it (…予示する, …구현화한다).
+        ("ja", "予示", "Manifest", "701.40", ["mtgjson"], 7, "agreed"),
+        ("ko", "구현화", "Manifest", "701.40", ["mtgjson"], 4, "agreed"),
         ("pt", "Manifeste", "Manifest", "701.40", ["mtgjson"], 4, "agreed"),
         ("ru", "Воплотите", "Manifest", "701.40", ["mtgjson"], 7, "agreed"),
         # Six printings each: Watcher of the Roost, Mystic of the Hidden Way, Grim Haruspex,
@@ -163,8 +166,8 @@ def test_every_entry_names_todays_rule_of_its_keyword(snapshot_conn: sqlite3.Con
     # ("秘罗万岁！", "发动引擎！": read as text, without a title, before).
     # And 3 of Morph in ja, ko, zht: MTGJSON's texts read as lines there too; 5 of keywords glued to
     # their Morph line (接死, 先制攻撃, 치명타, 死觸, 先攻 in Traditional Chinese); 10 of the Korean 122.1b (its
-    # other two, 비행 and 치명타, printed too).
-    assert len(entries) == 317
+    # other two, 비행 and 치명타, printed too); 2 of Manifest in ja and ko, where clauses end with it.
+    assert len(entries) == 319
     assert [entry for entry in entries if today.get(entry[2]) != entry[3]] == []
     reveal = snapshot_conn.execute(
         "select rule_number from keyword_dictionary where lang = 'zhs' and term = '展示'").fetchone()
