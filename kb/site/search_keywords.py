@@ -164,7 +164,7 @@ def keywords_named_within(conn: sqlite3.Connection, query: str) -> list[Hit]:
                 continue
             span = set(range(start, start + size))
             key = fold(("" if cjk else " ").join(words[start:start + size]))
-            row = by_key.get(key)
+            row = by_key.get(key) or (last_words(conn).get(key) if size == 1 and not cjk else None)
             # Another language's term that is an English rule's title is that rule in an English
             # question ("take the initiative": 726 The Initiative, not French First Strike).
             if row is not None and key not in english and rules_titled(conn, current, title_key(key)):
@@ -223,6 +223,29 @@ def keyword_terms_by_key(conn: sqlite3.Connection) -> dict[str, dict[str, Any]]:
         return {**found, **english_keywords_by_key(of)}
 
     return per_file(conn, _KEYWORD_TERMS_BY_KEY, read)
+
+
+_LAST_WORDS: OrderedDict[tuple, dict[str, dict[str, Any]]] = OrderedDict()
+# A word this long names its term ("Trampelschaden"); shorter last words are everyday words
+# ("primero" of "Daña primero", "удар" of "Первый удар").
+LAST_WORD_AT_LEAST = 8
+
+
+def last_words(conn: sqlite3.Connection) -> dict[str, dict[str, Any]]:
+    """A keyword named by the last word of its printed term alone, where one keyword's terms end
+    with it ("Trampelschaden" of "verursacht Trampelschaden": "Trampelschaden Todesberührung"
+    named Deathtouch alone, a foreign judges' review), kept per served file."""
+    def read(of: sqlite3.Connection) -> dict[str, dict[str, Any]]:
+        by_word: dict[str, list[dict[str, Any]]] = {}
+        for key, row in keyword_terms_by_key(of).items():
+            *before, last = key.split(" ")
+            if before and len(last) >= LAST_WORD_AT_LEAST and not has_cjk(last):
+                by_word.setdefault(last, []).append(row)
+        named = keyword_terms_by_key(of)
+        return {word: found[0] for word, found in by_word.items()
+                if word not in named and len({row["en_term"] for row in found}) == 1}
+
+    return per_file(conn, _LAST_WORDS, read)
 
 
 def keyword_words(conn: sqlite3.Connection) -> frozenset[str]:

@@ -180,6 +180,11 @@ def test_keywords_named_in_other_languages_are_listed(snapshot_conn: sqlite3.Con
     assert [hit.title for hit in named] == ["702.9 Flying", "702.19 Trample"]
     found = search(snapshot_conn, "vuela y arrolla")
     assert {hit.title for hit in found.groups["keywords"]} == {"702.9 Flying", "702.19 Trample"}
+    # "Trampelschaden" alone names the term it ends (a foreign judges' review: only Deathtouch was
+    # listed); not a short last word ("primero" of "Daña primero", First Strike).
+    named = keywords_named_within(snapshot_conn, "Trampelschaden Todesberührung")
+    assert [hit.title for hit in named] == ["702.19 Trample", "702.2 Deathtouch"]
+    assert keywords_named_within(snapshot_conn, "primero y vuela") == keywords_named_within(snapshot_conn, "y vuela")
 
 
 def test_a_word_common_in_one_index_is_common() -> None:
