@@ -24,6 +24,7 @@ from kb.build.collector import fewer_collections
 from kb.build.files import copy_database, file_in_the_way, fsync, fsync_dir, os_reason, remove_if_stale
 from kb.build.inputs import BuildError
 from kb.build.load import detect_format_of, is_cr_format, load_document, save_cr
+from kb.build.writer_lock import writer_lock
 from kb.normalise.lang import release_language_model
 from kb.parse.bounds import shown
 from kb.parse.formats import all_formats, format_named
@@ -125,13 +126,15 @@ def build_database(
     progress: Callable[[str], None] | None = None,
     before_swap: Callable[[sqlite_utils.Database], None] | None = None,
     carry_from: Path | None = None,
+    writer: str = "build",
 ) -> BuildReport:
     """Write a complete database for ``inputs`` (on top of a copy of ``base``) and swap it in.
 
     ``carry_from``: the file a whole build replaces, built by the same code (a refresh passes
     it when the fingerprint it recorded is this code's): its CR tables are copied when it holds
     exactly these CR documents (``kb.store.carry_cr``), and its citations of unchanged rulings
-    when its CR history is this build's (``kb.store.carry_links``)."""
+    when its CR history is this build's (``kb.store.carry_links``). ``writer``: what holds the
+    database's writer lock meanwhile ("build", "import"), as a second writer is told."""
     started = time.monotonic()
     db_path = Path(db_path)
     report = BuildReport(db_path=db_path)
@@ -143,6 +146,15 @@ def build_database(
             remove_if_stale(leftover)
     except OSError as error:
         raise BuildError(f"{shown(db_path)}: cannot write beside the database: {os_reason(error)}") from None
+    with writer_lock(db_path, writer):
+        return _build_alone(inputs, db_path, base, keep_going, progress, before_swap, carry_from, report, started)
+
+
+def _build_alone(
+    inputs: list[DocumentInput], db_path: Path, base: Path | None, keep_going: bool,
+    progress: Callable[[str], None] | None, before_swap: Callable[[sqlite_utils.Database], None] | None,
+    carry_from: Path | None, report: BuildReport, started: float,
+) -> BuildReport:
     if base is not None and _nothing_new(inputs, base):
         # Every input is already in the database as it is: the file is left untouched.
         report.counts = _counts_of(base)

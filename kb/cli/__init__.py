@@ -250,7 +250,7 @@ def import_(paths: tuple[Path, ...], fmt: str | None, lang: str | None, source_i
         if not db_path.exists() and file_in_the_way(db_path) is None:
             # Said, not silent: a mistyped --db would otherwise send the files into a new file.
             click.echo(f"{shown(db_path)}: no database there yet: a new one is made", err=True)
-        report = build_database(inputs, db_path, base=db_path, keep_going=keep_going)
+        report = build_database(inputs, db_path, base=db_path, keep_going=keep_going, writer="import")
     except BuildError as error:
         _fail(str(error))
     _summarise(report)

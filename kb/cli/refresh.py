@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from kb.build.inputs import BuildError
 from kb.cli.paths import DEFAULT_DB, DEFAULT_RAW
 from kb.refresh.job import EXIT_NOTHING_PUBLISHED
 from kb.refresh.job import refresh as run_refresh
@@ -70,7 +71,9 @@ def refresh(
             allow_shrink=allow_shrink, snapshot=snapshot, verbose=verbose, keep_superseded=keep_superseded,
             drop_imported=drop_imported,
         )
-    except RefreshLocked as error:
+    except (RefreshLocked, BuildError) as error:
+        # Another refresh of this raw store, or another writer of this database (the lock; its
+        # folder unwritable): not a run, nothing fetched or written.
         click.echo(f"Error: {error}", err=True)
         sys.exit(EXIT_NOTHING_PUBLISHED)
     # Once: a message about the file may begin with its path already.

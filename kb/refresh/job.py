@@ -23,6 +23,7 @@ from typing import Any
 from kb.build.inputs import BuildError
 from kb.build.kept_content import RECORDS_OF
 from kb.build.publish import build_database
+from kb.build.writer_lock import writer_lock
 from kb.checksums import file_sha256
 from kb.refresh.before_swap import BeforeSwap, RefreshError
 from kb.refresh.imported import carried_imports, kept_imports
@@ -90,7 +91,9 @@ def refresh(
     ``drop_imported``: publish without the documents imported by hand into the served file whose
     files are gone (``kb.refresh.imported``; by default such a refresh publishes nothing)."""
     raw_dir, db_path = Path(raw_dir), Path(db_path)
-    with refresh_lock(raw_dir), RawStore(raw_dir) as store:
+    # The database's writer lock too, from before the served file is first read to the swap: an
+    # import by hand meanwhile was lost to this refresh's rename (an operator's review).
+    with refresh_lock(raw_dir), writer_lock(db_path, "refresh"), RawStore(raw_dir) as store:
         return _refresh_locked(
             store, db_path, list(sources or DEFAULT_SOURCES), base_urls or {},
             dict(fetch_options or {}), allow_shrink, snapshot, verbose, progress, keep_superseded, drop_imported,

@@ -469,6 +469,31 @@ def test_a_second_refresh_exits_at_once_while_one_runs(site: TestSite, tmp_path:
     assert not (tmp_path / "kb.db").exists()
 
 
+def test_a_refresh_exits_at_once_while_another_writer_works_on_its_database(site: TestSite, tmp_path: Path) -> None:
+    """An import by hand while a refresh built was lost to the refresh's rename (an operator's
+    review): the database's writer lock is taken before anything is fetched or read."""
+    import fcntl
+
+    from kb.build.writer_lock import lock_path
+
+    run(site, tmp_path)
+    served_sha = sha(tmp_path / "kb.db")
+    asked = len(site.requests)
+    with open(lock_path(tmp_path / "kb.db"), "a+", encoding="utf-8") as other:
+        fcntl.flock(other.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        refused = CliRunner().invoke(refresh_command, [
+            "--raw", str(tmp_path / "raw"), "--db", str(tmp_path / "kb.db"),
+            "--base-url", f"wizards-cr={site.url('wizards-cr')}",
+        ])
+    assert refused.exit_code == 1
+    assert refused.stderr.startswith(f"Error: {tmp_path / 'kb.db'}: another writer is at work on it")
+    assert "nothing written" in refused.stderr
+    assert len(site.requests) == asked
+    assert sha(tmp_path / "kb.db") == served_sha
+    with RawStore(tmp_path / "raw") as store:
+        assert [r["status"] for r in store.runs()] == ["published"]
+
+
 def test_a_shrinking_table_is_not_published_unless_allowed(site: TestSite, tmp_path: Path) -> None:
     run(site, tmp_path)
     served_sha = sha(tmp_path / "kb.db")

@@ -1,0 +1,71 @@
+"""One writer per database file: a build, an import or a refresh holds ``.<name>.lock`` beside it.
+
+Each of them writes a new file and renames it over the served one, so two at once both exited 0
+and the last rename won: a CR edition imported by hand while a cron refresh was building was gone,
+and the next refresh said "nothing changed" (an operator's review). The lock is an flock, released
+by the kernel even on kill -9; a second writer is refused at once, naming the first. A process
+holds it once however often it asks (a refresh's build asks again).
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+from kb.build.files import os_reason
+from kb.build.inputs import BuildError
+
+
+class DatabaseLocked(BuildError):
+    """Another build, import or refresh is writing this database."""
+
+
+_HELD: dict[Path, int] = {}
+
+
+def lock_path(db_path: Path) -> Path:
+    return db_path.with_name(f".{db_path.name}.lock")
+
+
+@contextmanager
+def writer_lock(db_path: Path, what: str) -> Iterator[None]:
+    """Hold ``db_path``'s writer lock for ``what`` ("refresh", "build", "import"); raises
+    DatabaseLocked at once when another process holds it."""
+    path = lock_path(Path(db_path))
+    key = path.parent.resolve() / path.name
+    if key in _HELD:
+        _HELD[key] += 1
+        try:
+            yield
+        finally:
+            _HELD[key] -= 1
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a+", encoding="utf-8")
+    except OSError as error:
+        raise BuildError(f"{db_path}: cannot take its writer lock {path}: {os_reason(error)}") from None
+    try:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            raise DatabaseLocked(
+                f"{db_path}: another writer is at work on it ({holder}); lock {path} is held,"
+                " nothing written (run again when it has finished)"
+            ) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"{what}, pid {os.getpid()} since {datetime.now(UTC).isoformat(timespec='seconds')}\n")
+        handle.flush()
+        _HELD[key] = 1
+        try:
+            yield
+        finally:
+            del _HELD[key]
+    finally:
+        handle.close()
