@@ -42,6 +42,21 @@ def snapshot_kind(url: str | None, fmt: str) -> str:
     return match.group(1).replace("_", "-") if match else fmt
 
 
+def expected_bulk_format(entry: ManifestEntry) -> str | None:
+    """The format a body fetched as one of Scryfall's bulk files must have: its URL names the
+    kind (``BULK_KIND``). Read as that kind whatever it holds, or "[]", an error object or an API
+    list under a bulk file's URL was taken for a page, or for another document, and the old file
+    stayed the newest of its kind: "nothing changed", exit 0, while the data went stale (an
+    operator's review). Read as what it was fetched as, its parser says why it cannot be."""
+    if entry.source != "scryfall":
+        return None
+    match = BULK_KIND.search(urlsplit(entry.url or "").path)
+    kind = match.group(1).replace("_", "-") if match else ""
+    if kind == "rulings":
+        return "scryfall-bulk-rulings"
+    return "scryfall-bulk-cards" if kind.endswith("cards") else None
+
+
 # Scraper source names that the knowledge base's ``sources`` table spells differently.
 KB_SOURCE_OF = {"wizards-cr": "wizards"}
 
@@ -153,7 +168,7 @@ def select_inputs(store: RawStore) -> tuple[list[DocumentInput], list[str]]:
         assert entry is not None
         if entry.sha256 and store.body_removed(entry.sha256):
             continue  # a superseded bulk snapshot whose body a refresh removed (prune_superseded)
-        fmt = format_of(store, entry)
+        fmt = expected_bulk_format(entry) or format_of(store, entry)
         if fmt is None:
             left_out.append(entry.url)
             continue

@@ -554,6 +554,29 @@ def test_an_unreadable_new_bulk_file_keeps_the_rulings_of_the_file_before_it(sit
     assert run(site, tmp_path).exit_code == 0
 
 
+@pytest.mark.parametrize("body", [
+    b"[]",
+    b'{"object": "error", "code": "not_found", "status": 404, "details": "No such file."}',
+    # The API's list shape: read as a rulings response, it was published as one more document
+    # beside the old bulk file, and two rulings removed upstream stayed current.
+    b'{"object": "list", "has_more": false, "data": []}',
+])
+def test_a_new_bulk_file_of_no_ruling_is_unreadable_not_a_page(site: TestSite, tmp_path: Path, body: bytes) -> None:
+    """A body under a bulk file's URL that no format reads as one was taken for a page (the
+    bulk-data listing, the rules page) and left out: "nothing changed", exit 0, in every run,
+    while the data went stale (an operator's review). Read as the bulk file it was fetched as."""
+    assert run(site, tmp_path).exit_code == 0
+    announce_rulings(site, "rulings-20230405210031.json", "2023-04-05T21:00:31.996000Z", body)
+    bad = run(site, tmp_path)
+    assert (bad.exit_code, bad.failed_sources) == (2, ["scryfall"])
+    (unreadable,) = bad.changes["unreadable"]
+    assert unreadable["url"].endswith("rulings-20230405210031.json") and unreadable["replaced_by_earlier"] is True
+    assert bad.failure_reasons["scryfall"].startswith(unreadable["url"] + ": ")
+    assert sqlite_utils.Database(tmp_path / "kb.db")["rulings"].count == 56
+    again = run(site, tmp_path)
+    assert (again.exit_code, again.failed_sources) == (2, ["scryfall"])
+
+
 def test_with_no_unreadable_body_no_stored_body_is_read_for_it(site: TestSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """still_unreadable sniffed every stored document in every refresh, as the inputs' choice
     had just done (a review of the day's changes)."""
