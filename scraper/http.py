@@ -14,7 +14,7 @@ import logging
 import random
 import ssl
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -30,6 +30,11 @@ from scraper.sources import ROBOTS_AGENT, USER_AGENT, Source, get_source, host_o
 log = logging.getLogger("scraper.http")
 
 CHUNK = 1 << 16
+# A body slower than this is given up as stalled (and tried again, within the request's retries):
+# each read's timeout is met by a server sending one byte a second, and a refresh held its lock
+# for days (an operator's review). 16 KiB a minute is ~270 bytes a second.
+STALL_SECONDS = 60.0
+STALL_BYTES = 16 * 1024
 
 
 @functools.cache
@@ -163,8 +168,12 @@ class PoliteClient:
         wallclock: Callable[[], datetime] = lambda: datetime.now(UTC),
         jitter: Callable[[], float] = random.random,
         transport: httpx.BaseTransport | None = None,
+        stall_seconds: float = STALL_SECONDS,
+        stall_bytes: int = STALL_BYTES,
     ) -> None:
         self.max_retries = max_retries
+        self.stall_seconds = stall_seconds
+        self.stall_bytes = stall_bytes
         self.retry_budget_left = run_retry_budget
         self.backoff_base = backoff_base
         self.backoff_cap = backoff_cap
@@ -356,18 +365,36 @@ class PoliteClient:
         received = 0
         if dest is None:
             chunks = []
-            for chunk in response.iter_bytes(CHUNK):
+            for chunk in self._arriving(response):
                 chunks.append(chunk)
                 received += len(chunk)
             result.content = b"".join(chunks)
         else:
             # "wb" truncates, so a retry never appends to a half-written earlier attempt.
             with dest.open("wb") as handle:
-                for chunk in response.iter_bytes(CHUNK):
+                for chunk in self._arriving(response):
                     handle.write(chunk)
                     received += len(chunk)
             result.path = dest
         return received
+
+    def _arriving(self, response: httpx.Response) -> Iterator[bytes]:
+        """The body as it arrives (not held back to fill a chunk: a trickle would never be seen),
+        given up as stalled when fewer than ``stall_bytes`` came in ``stall_seconds``."""
+        started = window_start = time.monotonic()
+        received = in_window = 0
+        for chunk in response.iter_bytes():
+            received += len(chunk)
+            in_window += len(chunk)
+            now = time.monotonic()
+            if now - window_start >= self.stall_seconds:
+                if in_window < self.stall_bytes:
+                    raise _Retryable(
+                        f"stalled: {in_window} bytes in the last {now - window_start:.0f} s"
+                        f" ({received} in {now - started:.0f} s), fewer than {self.stall_bytes}"
+                    )
+                window_start, in_window = now, 0
+            yield chunk
 
     # --- robots.txt -------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ Faults (``site.fail(path, kind, times=N, **kw)``):
     "slow"                  wait ``delay=`` seconds (default 2) before answering
     "reset"                 close the connection with a TCP reset, no response
     "truncate"              announce the full Content-Length, send ``fraction=`` (0.5) of it
+    "trickle"               send the body ``size=`` (1) bytes every ``every=`` (0.1) seconds
     "content-type"          answer with ``content_type=`` (default text/html) instead
 ``path`` matches the path only, or path + query when it contains "?".
 """
@@ -285,12 +286,37 @@ class _Handler(BaseHTTPRequestHandler):
                 and "gzip" in self.headers.get("Accept-Encoding", "")):
             body = gzip.compress(body, mtime=0)
             headers["Content-Encoding"] = "gzip"
+        if fault is not None and fault.kind == "trickle":
+            self._trickle(entry, body, content_type, headers, int(fault.options.get("size", 1)),
+                          float(fault.options.get("every", 0.1)))
+            return
         if fault is not None and fault.kind == "truncate":
             sent = body[: int(len(body) * float(fault.options.get("fraction", 0.5)))]
             # Then the connection closes normally (HTTP/1.0): the client sees a short body.
             self._send(entry, 200, sent, content_type, headers, content_length=len(body))
             return
         self._send(entry, 200, body, content_type, headers)
+
+    def _trickle(self, entry: dict[str, Any], body: bytes, content_type: str | None, headers: dict[str, str],
+                 size: int, every: float) -> None:
+        entry["status"] = 200
+        self.send_response(200)
+        if content_type:
+            self.send_header("Content-Type", content_type)
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        sent = 0
+        try:
+            while sent < len(body):
+                self.wfile.write(body[sent:sent + size])
+                self.wfile.flush()
+                sent += size
+                time.sleep(every)
+        except OSError:  # the client gave up
+            pass
+        entry["bytes"] = min(sent, len(body))
 
     def _not_modified(self, etag: str, last_modified: str) -> bool:
         if_none_match = self.headers.get("If-None-Match")

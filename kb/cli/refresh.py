@@ -34,7 +34,7 @@ from scraper.sources import SOURCES
               help="Publish even when a table loses more than 10% of its rows.")
 @click.option("--bulk-type", "bulk_types", multiple=True, metavar="TYPE",
               help="Scryfall bulk files to fetch (default rulings, oracle_cards, all_cards; repeat for several).")
-@click.option("--timeout", type=float, default=30.0, show_default=True, help="Seconds per request.")
+@click.option("--timeout", type=float, default=30.0, show_default=True, help="Seconds to wait to connect and for each read of a body; a body slower than 16 KiB a minute is given up as stalled.")
 @click.option("--keep-superseded", is_flag=True,
               help="Keep the raw bodies of bulk files a newer one replaced (removed by default after a clean run).")
 @click.option("--drop-imported", is_flag=True,

@@ -36,6 +36,9 @@ def test_the_systemd_units_parse_and_name_the_refresh() -> None:
     assert service["Service"]["Type"] == "oneshot"
     assert "mtgkb refresh" in service["Service"]["ExecStart"]
     assert service["Service"]["SuccessExitStatus"] == "2"
+    # A oneshot unit has no start timeout of its own: a run that never ends stopped the timer
+    # (an operator's review).
+    assert service["Service"]["TimeoutStartSec"]
     timer = configparser.ConfigParser(strict=True, interpolation=None)
     timer.read_string(found["ini mtgkb-refresh.timer"][0])
     assert timer["Timer"]["OnCalendar"]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import time
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from pathlib import Path
@@ -177,6 +178,25 @@ def test_truncated_body_is_retried_then_failed(site: TestSite, fake_clock: FakeC
     assert "received 407900 bytes, expected 815801" in caught.value.reason
     assert caught.value.reason.endswith("(gave up after 2 attempts)")
     assert [r["bytes"] for r in site.requests_to(CR_TXT)] == [407900, 407900]
+
+
+def test_a_body_that_trickles_in_is_given_up_as_stalled(site: TestSite, fake_clock: FakeClock, tmp_path: Path) -> None:
+    """A byte every tenth of a second meets each read's timeout: the download held a refresh and
+    its lock for days (an operator's review). Fewer than ``stall_bytes`` in ``stall_seconds``
+    (16 KiB a minute by default) is a stall, tried again within the request's retries."""
+    site.fail(CR_TXT, "trickle", times=None, size=1, every=0.05)
+    started = time.monotonic()
+    with fast_client(fake_clock, max_retries=1, stall_seconds=0.6, stall_bytes=1000) as client, \
+            pytest.raises(FetchError) as caught:
+        client.get(site.at(CR_TXT), source="wizards-cr", dest=tmp_path / "cr.txt")
+    assert time.monotonic() - started < 5
+    assert caught.value.reason.startswith("stalled: ")
+    assert "fewer than 1000" in caught.value.reason and caught.value.reason.endswith("(gave up after 2 attempts)")
+    assert len(site.requests_to(CR_TXT)) == 2
+    # A body that keeps coming is not a stall, however slowly it began.
+    site.reset()
+    with fast_client(fake_clock, stall_seconds=0.6, stall_bytes=1000) as client:
+        assert client.get(site.at(CR_TXT), source="wizards-cr", dest=tmp_path / "cr.txt").status == 200
 
 
 def test_wrong_content_type_is_a_clear_failure_not_retried(site: TestSite, fake_clock: FakeClock) -> None:
