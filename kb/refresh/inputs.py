@@ -168,7 +168,8 @@ def select_inputs(store: RawStore) -> tuple[list[DocumentInput], list[str]]:
         assert entry is not None
         if entry.sha256 and store.body_removed(entry.sha256):
             continue  # a superseded bulk snapshot whose body a refresh removed (prune_superseded)
-        fmt = expected_bulk_format(entry) or format_of(store, entry)
+        fmt = format_of(store, entry)
+        fmt = expected_bulk_format(entry) or fmt
         if fmt is None:
             left_out.append(entry.url)
             continue

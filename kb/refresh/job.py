@@ -25,7 +25,7 @@ from kb.build.kept_content import RECORDS_OF
 from kb.build.publish import build_database
 from kb.build.writer_lock import writer_lock
 from kb.checksums import file_sha256
-from kb.refresh.before_swap import BeforeSwap, RefreshError
+from kb.refresh.before_swap import PUBLISHED_STATE, BeforeSwap, RefreshError
 from kb.refresh.imported import carried_imports, kept_imports
 from kb.refresh.inputs import (
     SNAPSHOT_FORMATS,
@@ -60,10 +60,6 @@ EXIT_NOTHING_PUBLISHED = 1
 
 EXIT_SOME_SOURCES_FAILED = 2
 
-
-# What the served database was built from: the inputs' fingerprints (by bytes, and by what a
-# build keeps of them: ``kb.refresh.inputs.kept_fingerprint``) and the file's identity.
-PUBLISHED_STATE = "refresh:published"
 
 
 def _nothing_fetched(reports: dict[str, FetchReport]) -> bool:

@@ -21,6 +21,7 @@ import sqlite_utils
 from click.testing import CliRunner
 
 from kb.build.publish import content_digest
+from kb.cli import cli
 from kb.cli.refresh import refresh as refresh_command
 from kb.refresh import job
 from kb.refresh.inputs import select_inputs
@@ -667,3 +668,28 @@ def test_replaced_bulk_bodies_are_removed_unless_kept(site: TestSite, tmp_path: 
     assert "cr_documents_carried" not in second.changes
     with RawStore(tmp_path / "raw") as store:
         assert not store.path_for(old.sha256).exists() and store.body_removed(old.sha256)
+
+
+def test_a_file_built_from_a_snapshot_is_refused_with_the_way_to_refresh_it(site: TestSite, tmp_path: Path) -> None:
+    """The first refresh onto a file `make run` built advised --allow-shrink alone, which drops the
+    snapshot's documents and publishes their rulings as removed upstream (an operator's review):
+    the refusal names the documents no raw store has and --snapshot, which adds them."""
+    snapshot = tmp_path / "snapshot"
+    (snapshot / "gatherer").mkdir(parents=True)
+    for name in ("crackleburr.html", "recall.html"):
+        shutil.copy(ROOT / "data" / "snapshot" / "gatherer" / name, snapshot / "gatherer" / name)
+    (snapshot / "manifest.json").write_text(json.dumps([
+        {"path": f"gatherer/{name}", "url": None, "source": "gatherer", "lang": None, "fetched_at": None}
+        for name in ("crackleburr.html", "recall.html")
+    ]), encoding="utf-8")
+    built = CliRunner().invoke(cli, ["build", "--snapshot", str(snapshot), "--db", str(tmp_path / "kb.db"), "-q"])
+    assert built.exit_code == 0, built.output
+    served = sha(tmp_path / "kb.db")
+    refused = run(site, tmp_path)
+    assert refused.exit_code == 1 and sha(tmp_path / "kb.db") == served
+    assert "the served file holds 2 documents this build does not (gatherer 2)" in refused.message
+    assert "is refreshed with --snapshot DIR" in refused.message
+    seeded = run(site, tmp_path, snapshot=snapshot)
+    assert seeded.exit_code == 0, seeded.message
+    assert sqlite_utils.Database(tmp_path / "kb.db").execute(
+        "select count(*) from documents where source_id = 'gatherer'").fetchone()[0] == 2
