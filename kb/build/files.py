@@ -111,3 +111,22 @@ def fsync_dir(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def damage_of(path: Path) -> str | None:
+    """What is wrong with the SQLite file at ``path`` as a knowledge base, or None: not a
+    database, no tables (an emptied file), or what SQLite's quick check finds. Read only where
+    a build failed: the check reads every page."""
+    if not Path(path).exists():
+        return None
+    try:
+        conn = sqlite3.connect(read_only_uri(path), uri=True)
+        try:
+            if conn.execute("select count(*) from sqlite_master where type = 'table'").fetchone()[0] == 0:
+                return "no tables: an empty file" if Path(path).stat().st_size == 0 else "no tables"
+            found = conn.execute("pragma quick_check(1)").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.Error as error:
+        return str(error)
+    return None if found == "ok" else found

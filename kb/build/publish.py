@@ -21,7 +21,7 @@ from pathlib import Path
 import sqlite_utils
 
 from kb.build.collector import fewer_collections
-from kb.build.files import copy_database, file_in_the_way, fsync, fsync_dir, os_reason, remove_if_stale
+from kb.build.files import copy_database, damage_of, file_in_the_way, fsync, fsync_dir, os_reason, remove_if_stale
 from kb.build.inputs import BuildError
 from kb.build.load import detect_format_of, is_cr_format, load_document, save_cr
 from kb.build.writer_lock import writer_lock
@@ -167,6 +167,14 @@ def _build_alone(
             return _build(inputs, db_path, temp_path, base, keep_going, progress, before_swap, report, started,
                           carry_from)
     except (OSError, sqlite3.Error) as error:
+        # The file it builds on, not the new one, may be what failed: a served file cut short,
+        # emptied or overwritten was blamed on writing the new database (an operator's review).
+        for read in dict.fromkeys(path for path in (base, carry_from, db_path) if path is not None):
+            if (damage := damage_of(read)) is not None:
+                raise BuildError(
+                    f"{shown(read)}: the database this builds on is damaged ({damage}); it is left as it is."
+                    " Move it aside and run again: a refresh builds from its raw store alone"
+                ) from None
         raise BuildError(f"{shown(db_path)}: could not write the new database: {os_reason(error)}") from None
     except MemoryError:
         raise BuildError(f"{shown(db_path)}: out of memory while building; the database is unchanged") from None

@@ -645,3 +645,23 @@ def test_the_cr_files_others_stored_are_not_credited_to_wizards(snapshot_conn: s
         "select url from documents where source_id = 'wizards' and id in (select document_id from cr_versions)")]
     assert len(urls) == 13 and all("wizards.com" in url for url in urls)
     assert snapshot_conn.execute("select kind from sources where id = 'cr-copies'").fetchone()[0] == "aggregator"
+
+
+@pytest.mark.parametrize(("damage", "said"), [
+    ("garbage", "file is not a database"),
+    ("half", "database disk image is malformed"),
+])
+def test_a_damaged_database_to_build_on_is_named_not_the_new_file(tmp_path: Path, damage: str, said: str) -> None:
+    """A served file cut short, emptied or overwritten was reported as "could not write the new
+    database", which reads as a build or disk problem (an operator's review)."""
+    db_path = tmp_path / "kb.db"
+    runner = CliRunner()
+    assert runner.invoke(cli, ["import", "--db", str(db_path), str(CR / "en-raw" / "2003-03-15.txt")]).exit_code == 0
+    whole = db_path.read_bytes()
+    db_path.write_bytes({"garbage": b"not a database " * 4096, "half": whole[: len(whole) // 2]}[damage])
+    before = db_path.read_bytes()
+    result = runner.invoke(cli, ["import", "--db", str(db_path), str(CR / "en-raw" / "2006-02-01.txt")])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: {db_path}: the database this builds on is damaged ({said}")
+    assert "Move it aside and run again" in result.stderr
+    assert db_path.read_bytes() == before

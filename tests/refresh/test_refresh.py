@@ -693,3 +693,14 @@ def test_a_file_built_from_a_snapshot_is_refused_with_the_way_to_refresh_it(site
     assert seeded.exit_code == 0, seeded.message
     assert sqlite_utils.Database(tmp_path / "kb.db").execute(
         "select count(*) from documents where source_id = 'gatherer'").fetchone()[0] == 2
+
+
+def test_an_emptied_served_file_is_named_as_damaged(site: TestSite, tmp_path: Path) -> None:
+    """"could not write the new database: no such table: old.rulings" blamed the new file (an
+    operator's review): the served file is named, and how to go on."""
+    assert run(site, tmp_path).exit_code == 0
+    (tmp_path / "kb.db").write_bytes(b"")
+    refused = run(site, tmp_path)
+    assert refused.exit_code == 1
+    assert f"{tmp_path / 'kb.db'}: the database this builds on is damaged (no tables: an empty file)" in refused.message
+    assert (tmp_path / "kb.db").read_bytes() == b""
