@@ -56,8 +56,9 @@ def refresh(
 ) -> None:
     """Fetch every source incrementally, rebuild, validate and atomically publish the database.
 
-    Exit codes: 0 published or nothing changed; 2 some sources failed but the rest was
-    published; 1 nothing could be published (the served file is left byte-identical).
+    Exit codes: 0 published or nothing changed; 2 some sources failed, the rest was
+    published or had not changed; 1 nothing could be published (the served file is left
+    byte-identical); 143 stopped by SIGTERM (recorded as interrupted).
     """
     # Without -v the last line says it all (CONTRACT.md: one line on stderr): each failed
     # source's WARNING lines came before it.
