@@ -39,6 +39,24 @@ def find_cr_links(html: str, page_url: str) -> dict[str, str]:
     relative and protocol-relative hrefs are resolved against ``page_url``; spaces and other
     characters unsafe in a URL are percent-encoded. Extensions not linked are absent.
     """
+    links = {}
+    for extension, candidates in _linked_files(html, page_url).items():
+        # A CR-named file wins over any other document of the same type linked from the page.
+        preferred = [url for named, url in candidates if named] or [url for _, url in candidates]
+        links[extension] = preferred[0]
+    return links
+
+
+def more_cr_links(html: str, page_url: str, extension: str) -> list[str]:
+    """The CR-named files of ``extension`` a rules page links after the first: a page linking
+    this release's file and the one before ("Previous: …20240607.txt") had its second one never
+    fetched, in silence (an operator's review). Each is a CR edition: all are fetched."""
+    named = [url for is_named, url in _linked_files(html, page_url).get(extension, []) if is_named]
+    return list(dict.fromkeys(named))[1:]
+
+
+def _linked_files(html: str, page_url: str) -> dict[str, list[tuple[bool, str]]]:
+    """Each extension's linked files in page order: (named like a CR file, absolute URL)."""
     soup = BeautifulSoup(html, "html.parser")
     by_extension: dict[str, list[tuple[bool, str]]] = {}
     for anchor in soup.find_all("a", href=True):
@@ -49,12 +67,7 @@ def find_cr_links(html: str, page_url: str) -> dict[str, str]:
         url = urljoin(page_url, _encode_unsafe(href))
         named_like_cr = bool(CR_FILE_NAME.search(_file_name(href)))
         by_extension.setdefault(extension, []).append((named_like_cr, url))
-    links = {}
-    for extension, candidates in by_extension.items():
-        # A CR-named file wins over any other document of the same type linked from the page.
-        preferred = [url for named, url in candidates if named] or [url for _, url in candidates]
-        links[extension] = preferred[0]
-    return links
+    return by_extension
 
 
 def _encode_unsafe(href: str) -> str:
@@ -81,9 +94,17 @@ def fetch(client: PoliteClient, store: RawStore, base_url: str, options: dict[st
         verify=text_verifier(RULES_PAGE_MARKER), expect_types=("text/html",), run_id=run_id,
     )
     if page is not None:
-        links = find_cr_links(decode_text(store.read_bytes(page)), base_url)
+        html = decode_text(store.read_bytes(page))
+        links = find_cr_links(html, base_url)
         for extension in option_list(options, "wizards_formats") or ["txt"]:
             _fetch_linked_file(client, store, report, base_url, links, extension, run_id)
+            for url in more_cr_links(html, base_url, extension):
+                fetch_document(
+                    client, store, report, url, source=SOURCE, lang="en",
+                    verify=text_verifier(CR_TEXT_MARKER) if extension == "txt" else None,
+                    accept=f"{EXPECTED_TYPES[extension][0]},*/*;q=0.5",
+                    expect_types=EXPECTED_TYPES[extension], run_id=run_id,
+                )
     return report.end(client)
 
 

@@ -126,6 +126,23 @@ def test_wizards_cr_switch_to_a_new_cr(site: TestSite, store: RawStore, fake_clo
     assert store.path_for(CR_0218_SHA).exists()
 
 
+def test_every_cr_text_file_a_rules_page_links_is_fetched(site: TestSite, store: RawStore, fake_clock: FakeClock) -> None:
+    """A page linking the new release's file and the one before had its second one never asked
+    for, in silence (an operator's review): each is a CR edition. (The page is the recorded one
+    with a link added; the second file is the spare 2022-04-29 edition.)"""
+    page = (SITE / "wizards/rules-page-2024-06.html").read_text(encoding="utf-8")
+    previous = "/wizards-media/2024/downloads/MagicCompRules 20240206.txt"
+    added = '<a href="https://media.wizards.com/2024/downloads/MagicCompRules%2020240206.txt">Previous (TXT)</a>'
+    site.replace(RULES, page.replace("</body>", added + "</body>").encode("utf-8"), "text/html; charset=utf-8")
+    site.replace(previous, SITE / "spare" / "MagicCompRules-2022-04-29.txt", "text/plain")
+    report = fetch(site, store, fake_clock, ["wizards-cr"])["wizards-cr"]
+    assert counts(report) == (4, 3, 0, 0, 0)
+    assert site.paths() == ["/robots.txt", RULES, CR_TXT, previous]
+    assert {entry.sha256 for entry in store.latest_documents("wizards-cr")} >= {CR_0218_SHA, CR_0429_SHA}
+    # The page's first file stays the one it points at.
+    assert store.get_state("wizards-cr:txt")["url"] == site.at(CR_TXT.replace(" ", "%20"))
+
+
 def test_truncated_cr_keeps_the_earlier_good_document(site: TestSite, store: RawStore, fake_clock: FakeClock) -> None:
     fetch(site, store, fake_clock, ["wizards-cr"])
     site.replace(CR_TXT, SITE / "spare" / "MagicCompRules-2022-04-29.txt")
