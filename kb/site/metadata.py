@@ -149,18 +149,27 @@ where rule_links.status != 'same' order by tr.version_id, tr.position""",
     },
     "rulings_by_any_name": {
         "title": "Rulings of a card by any-language name, including cards not yet linked",
-        "description": "Like 'rulings of a card', but also finds rulings a localized page printed for a card that is not in the card data yet (e.g. Tödliches Komplott).",
-        "sql": f"""select {ruling_card_name()} as card, rulings.oracle_id is not null as linked,
-  rulings.published_at, rulings.source, rulings.text
-from rulings left join cards on cards.oracle_id = rulings.oracle_id
-where rulings.oracle_id in (
-    select oracle_id from card_names where card_names.rowid in (
-      select rowid from card_names_fts where card_names_fts match {FTS_NAME} limit 200)
-    union select oracle_id from card_names where name = :name)
-  or (rulings.oracle_id is null and rulings.rowid in (
-    select rowid from rulings_fts where rulings_fts match 'card_name : (' || {FTS_NAME} || ')' limit 500))
-order by card, rulings.published_at, rulings.position
-limit 500""",
+        "description": "Like 'rulings of a card', but also finds rulings a localized page printed for a card that is not in the card data yet (e.g. Tödliches Komplott), and the card's translated rulings after its English ones (lang; source is the translation's method, published_at its English ruling's date, linked whether it is linked to one), those of cards only a translated page names too (e.g. 고블린 밀수꾼, 灵魂牧者).",
+        "sql": f"""with found as (
+  select rulings.id, {ruling_card_name()} as card, rulings.oracle_id is not null as linked,
+    rulings.published_at, rulings.source, rulings.text, rulings.position
+  from rulings left join cards on cards.oracle_id = rulings.oracle_id
+  where rulings.oracle_id in (
+      select oracle_id from card_names where card_names.rowid in (
+        select rowid from card_names_fts where card_names_fts match {FTS_NAME} limit 200)
+      union select oracle_id from card_names where name = :name)
+    or (rulings.oracle_id is null and rulings.rowid in (
+      select rowid from rulings_fts where rulings_fts match 'card_name : (' || {FTS_NAME} || ')' limit 500))
+  limit 500)
+select card, linked, lang, published_at, source, text from (
+  select card, linked, 'en' as lang, published_at, source, text, 0 as translated, position from found
+  union all
+  select coalesce(found.card, ruling_translations.card_name), ruling_translations.ruling_id is not null,
+    ruling_translations.lang, found.published_at, ruling_translations.method, ruling_translations.text, 1, found.position
+  from ruling_translations left join found on found.id = ruling_translations.ruling_id
+  where ruling_translations.ruling_id in (select id from found) or ruling_translations.card_name = :name)
+order by card, translated, lang, published_at, position
+limit 1000""",
     },
     "stale_ruling_translations": {
         "title": "Ruling translations that are not (yet) linked to an English ruling",

@@ -1959,3 +1959,21 @@ async def test_a_german_name_with_its_umlauts_typed_as_two_letters_finds_the_car
     assert 'In German: <span lang="de">Wächter des Spähnests</span>' in html
     response = await snapshot_ds.client.get("/card?name=" + quote("paradiesvoegel"))
     assert response.headers["location"].startswith("/card?name=" + quote("Paradiesvögel"))
+
+
+async def test_rulings_by_any_name_holds_the_translated_rulings_too(snapshot_ds, snapshot_db) -> None:
+    """A Korean or Chinese name of a card only release notes name found nothing, though the card
+    page shows its official translation (a foreign judges' review)."""
+    name = snapshot_db.stem
+    korean = (await snapshot_ds.client.get(
+        f"/{name}/rulings_by_any_name.json?_shape=array&name=" + quote("고블린 밀수꾼"))).json()
+    assert [(row["card"], row["lang"], row["source"], row["linked"]) for row in korean] == [
+        ("고블린 밀수꾼", "ko", "official", 0)]
+    assert korean[0]["text"].startswith("활성화 능력이 해결되려는 시점에")
+    chinese = (await snapshot_ds.client.get(
+        f"/{name}/rulings_by_any_name.json?_shape=array&name=" + quote("灵魂牧者"))).json()
+    assert len(chinese) == 4 and {row["lang"] for row in chinese} == {"zhs"}
+    # English rulings first, their columns as before.
+    german = (await snapshot_ds.client.get(
+        f"/{name}/rulings_by_any_name.json?_shape=array&name=" + quote("Tödliches Komplott"))).json()
+    assert len(german) == 11 and {row["lang"] for row in german} == {"en"}
