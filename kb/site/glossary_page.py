@@ -82,6 +82,7 @@ def glossary_term(conn: sqlite3.Connection, term: str, lang: str = "en", transla
         "translations": translations_of(conn, english) if english else [],
         "printed": printed_keywords(conn, english_term) if english_term else [],
         "history": history_of(conn, english) if english else [],
+        "same_term": same_term_entries(conn, entry),
     }
     # A translation's numbers where its English entry cites another rule in that place (the Chinese
     # 解锁, unlock, cites 709.5g, lock, where English cites 709.5f): as on rule pages
@@ -105,6 +106,18 @@ def glossary_term(conn: sqlite3.Connection, term: str, lang: str = "en", transla
         *((entry_then["text"], entry_then["since_version_id"]) for entry_then in page["history"]),
     ])
     return page
+
+
+def same_term_entries(conn: sqlite3.Connection, entry: dict[str, Any]) -> list[dict[str, Any]]:
+    """The version's other entries printed with ``entry``'s term, each with the English term it
+    translates: the Chinese glossary prints 平原行者 for Plainscycling and for Plainswalk, and its
+    page showed the first only, "see typecycling" (a foreign judges' review)."""
+    return rows(conn, """select other.id, other.term, other.text, english.term as english_term
+        from glossary as other
+        left join glossary_links on glossary_links.glossary_id = other.id
+        left join glossary as english on english.id = glossary_links.en_glossary_id
+        where other.version_id = ? and other.term = ? and other.id != ? order by other.id limit 10""",
+                (entry["version_id"], entry["term"], entry["id"]))
 
 
 def find_entry(conn: sqlite3.Connection, version: str | None, term: str) -> dict[str, Any] | None:

@@ -1166,6 +1166,13 @@ async def test_two_entries_of_one_term_are_each_reached(snapshot_ds) -> None:
         assert says in page and english in page
     index = (await snapshot_ds.client.get("/glossary?lang=zhs")).text
     assert index.count(f'href="/glossary/{term}?lang=zhs&amp;en=') == 2
+    # The term asked for alone showed the first entry, "see typecycling", and nothing said another
+    # exists (a foreign judges' review): each page names the other.
+    alone = (await snapshot_ds.client.get(f"/glossary/{term}?lang=zhs")).text
+    assert "参见类别循环" in alone and 'prints “<span lang="zh-Hans">平原行者</span>” 2 times: also for' in alone
+    assert f'<a href="/glossary/{term}?lang=zhs&amp;en=Plainswalk">Plainswalk</a>' in alone
+    walk = (await snapshot_ds.client.get(f"/glossary/{term}?lang=zhs&en=Plainswalk")).text
+    assert f'<a href="/glossary/{term}?lang=zhs&amp;en=Plainscycling">Plainscycling</a>' in walk
 
 
 async def test_a_renamed_glossary_term_keeps_its_history(snapshot_ds) -> None:
