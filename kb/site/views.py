@@ -33,6 +33,7 @@ from kb.site import (
 )
 from kb.site.labels import LANGUAGE_NAMES, language_name, version_name
 from kb.site.search import GROUP_TITLES, PER_KIND, search
+from kb.site.search_cjk import in_other_chinese_script
 from kb.site.search_db import one_request, rules_text_languages
 from kb.site.search_names import page_of
 from kb.site.search_rules import RULE_NUMBER_QUERY
@@ -317,6 +318,13 @@ async def glossary_entry(datasette, request):
             found, english = translated
             which = f"&en={quote(english)}" if english else ""
             return Response.redirect(f"/glossary/{quote(found, safe='')}?lang={quote(lang)}{which}")
+    if page is None and lang in ("en", "zhs", "zht"):
+        # A Chinese term in the other script ("飛行", lang=zht: the Chinese CR is Simplified): its
+        # entry in the script a glossary holds (a 404 before; a foreign judges' review).
+        for converted in in_other_chinese_script(term):
+            held_in = await run(datasette, glossary_page.language_holding, converted)
+            if held_in:
+                return Response.redirect(f"/glossary/{quote(converted, safe='')}?lang={quote(held_in)}")
     if page is None and lang in LANGUAGE_NAMES and lang != "en" and await run(datasette, glossary_page.newest_version, lang) is None:
         # A language we hold no glossary in ("Flying", lang=de): the English entry, saying so (its
         # terms as printed in that language are listed on it), not a 404 for a term we have.

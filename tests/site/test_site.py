@@ -1984,3 +1984,14 @@ async def test_rulings_by_any_name_holds_the_translated_rulings_too(snapshot_ds,
     german = (await snapshot_ds.client.get(
         f"/{name}/rulings_by_any_name.json?_shape=array&name=" + quote("Tödliches Komplott"))).json()
     assert len(german) == 11 and {row["lang"] for row in german} == {"en"}
+
+
+async def test_a_traditional_chinese_glossary_term_leads_to_the_simplified_entry(snapshot_ds) -> None:
+    """"/glossary/飛行?lang=zht" and "/glossary/飛行" answered 404 though 飞行 is held (the Chinese CR
+    is Simplified; a foreign judges' review)."""
+    simplified = "/glossary/" + quote("飞行", safe="") + "?lang=zhs"
+    for asked in ("?lang=zht", "?lang=zh-TW", ""):
+        response = await snapshot_ds.client.get("/glossary/" + quote("飛行", safe="") + asked)
+        assert (response.status_code, response.headers["location"]) == (302, simplified)
+    # A term of no glossary in either script stays a page not found.
+    assert (await snapshot_ds.client.get("/glossary/" + quote("飛行機", safe="") + "?lang=zht")).status_code == 404
