@@ -30,7 +30,7 @@ from kb.site.search_cjk import (
     in_other_chinese_script,
     looks_japanese,
 )
-from kb.site.search_cjk_relax import names_a_cjk_term, relaxed_cjk
+from kb.site.search_cjk_relax import CHINESE_QUESTION_PHRASES, names_a_cjk_term, relaxed_cjk
 from kb.site.search_db import (
     bounded_count,
     card_url,
@@ -336,7 +336,15 @@ def _chinese_rules_missed(results: SearchResults) -> bool:
     Japanese keyword (飛行 is Japanese as much as Traditional Chinese: the Japanese reader is
     shown the English rules, as before, not the Chinese ones)."""
     return (has_cjk(results.query) and not results.groups.get("cards") and not _holds_chinese_rules(results)
-            and not any(hit.lang == "ja" for hit in results.groups.get("keywords", [])))
+            and (asks_in_chinese(results.relaxed_from or results.query)
+                 or not any(hit.lang == "ja" for hit in results.groups.get("keywords", []))))
+
+
+def asks_in_chinese(query: str) -> bool:
+    """A question in Chinese words, no kana: "飛行 怎麼運作" asks about Flying in Traditional
+    Chinese, though 飛行 is the Japanese term too (a foreign judges' review: it was shown the
+    English rules only, as a Japanese reader is)."""
+    return not looks_japanese(query) and any(phrase in query for phrase in CHINESE_QUESTION_PHRASES)
 
 
 # Fewer of today's rules than this found by the words as typed: those found by the words' stems follow.

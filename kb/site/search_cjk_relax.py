@@ -28,10 +28,12 @@ from kb.site.search_text import CJK_CHAR, fold, has_cjk, title_key
 # Question phrases, longest first where one holds another: Simplified and Traditional Chinese,
 # Japanese, Korean. A query is split where one occurs; no Chinese character alone, since one is
 # part of many words (時 of 同時): a character alone is never a piece anyway.
-CJK_QUESTION_PHRASES = sorted(set("""
+CHINESE_QUESTION_PHRASES = frozenset("""
     怎么样 怎麼樣 怎么办 怎麼辦 会怎样 會怎樣 会怎么样 會怎麼樣 怎么 怎麼 怎样 怎樣 如何 什么 什麼 为什么 為什麼
     为何 為何 是否 能否 可不可以 可以 会不会 會不會 有没有 有沒有 如果 假如 要是 的话 的話 时候 時候 发生 發生
     运作 運作 起作用 作用 工作 意思 意味着 意味著 区别 區別 不同 之间 之間 一起 请问 請問 我的 你的
+""".split())
+CJK_QUESTION_PHRASES = sorted(CHINESE_QUESTION_PHRASES | set("""
     どうなりますか どうなります どうなる どうして どうやって どう なぜ なに なん ですか ますか でしょうか
     場合 とき 自分 機能 仕組み 意味 違い について とは
     어떻게 어떤 무엇인가요 무엇 뭔가요 뭐예요 뭐 왜 언제 어디서 어디 누가 누구 무슨 어느 되나요 됩니까 하나요

@@ -1280,6 +1280,17 @@ def test_a_traditional_question_is_read_as_the_simplified_rules_write_it(
     assert search(snapshot_conn, "飛行はどうなる").query == "飛行"
 
 
+def test_a_japanese_term_asked_about_in_chinese_words_finds_the_chinese_rules(snapshot_conn: sqlite3.Connection) -> None:
+    """飛行 is the Japanese term and the Traditional Chinese one: "飛行 怎麼運作" (how does flying
+    work), in Chinese words, found the English rules only, as a Japanese reader is shown (a
+    foreign judges' review)."""
+    for typed in ("飛行 怎麼運作", "飛行怎麼運作"):
+        found = search(snapshot_conn, typed)
+        assert any(hit.lang == "zhs" for hit in found.groups["rules"]) and found.groups["glossary"]
+    for japanese in ("飛行はどうなる", "飛行"):
+        assert not any(hit.lang == "zhs" for hit in search(snapshot_conn, japanese).groups["rules"])
+
+
 @pytest.mark.parametrize(("typed", "kept", "rules"), [
     # Commander damage: 704.6c, 903.10a (the Chinese CR's 指挥官 and 伤害 in one rule each).
     ("指挥官伤害", "指挥官 伤害", ["104.3j", "702.124d", "702.173a", "704.6c", "903.10a", "903.12h"]),
