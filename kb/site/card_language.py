@@ -38,6 +38,15 @@ def read_in(page: dict[str, Any], query: str | None, lang: str | None) -> list[d
     ]
 
 
+def language_not_held(page: dict[str, Any], lang: str | None, languages: set[str]) -> str | None:
+    """The language ``?lang=`` asks for (one of ``languages``, the site's) when the card has no name
+    or printing in it: the page said nothing and looked like the English one (``?lang=ko`` on a
+    card printed in six languages; a foreign judges' review)."""
+    asked = scryfall_language(lang or "", languages)
+    known = {name["lang"] for name in page["names"]} | {language["lang"] for language in page.get("printed") or []}
+    return asked if asked and asked != "en" and asked not in known else None
+
+
 def named_in_english(conn: sqlite3.Connection, oracle_id: str, name: str) -> bool:
     """Whether ``name`` is the card's English name or one of its faces (spacing and punctuation aside)."""
     english = rows(conn, "select name from card_names where oracle_id = ? and lang = 'en' limit 20", (oracle_id,))

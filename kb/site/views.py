@@ -171,8 +171,9 @@ async def card_by_id(datasette, request):
     oracle_id, json = request.url_vars["oracle_id"], request.url_vars.get("json")
     page = await run(datasette, card_page.card_page, oracle_id.lower())
     reading = card_language.read_in(page, request.args.get("q"), request.args.get("lang")) if page else None
+    not_held = card_language.language_not_held(page, request.args.get("lang"), set(LANGUAGE_NAMES)) if page else None
     return await page_response(datasette, request, page, json, f"No card with Oracle id {oracle_id}", "kb_card.html",
-                               {"reading": reading})
+                               {"reading": reading, "lang_not_held": not_held})
 
 
 async def card_by_name(datasette, request):

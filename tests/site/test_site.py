@@ -1995,3 +1995,13 @@ async def test_a_traditional_chinese_glossary_term_leads_to_the_simplified_entry
         assert (response.status_code, response.headers["location"]) == (302, simplified)
     # A term of no glossary in either script stays a page not found.
     assert (await snapshot_ds.client.get("/glossary/" + quote("飛行機", safe="") + "?lang=zht")).status_code == 404
+
+
+async def test_a_card_asked_for_in_a_language_it_is_not_held_in_says_so(snapshot_ds) -> None:
+    """"?lang=ko" on Cloudfin Raptor (printed in six languages, not Korean) looked exactly like the
+    English page (a foreign judges' review)."""
+    raptor = "/card/cb0e1afa-fd9e-4bf9-bcb1-6e8110d6e2ff"
+    korean = (await snapshot_ds.client.get(raptor + "?lang=ko")).text
+    assert "We hold no Korean name or printing of this card" in korean
+    for held_or_unknown in ("?lang=de", "?lang=en", "?lang=xx", ""):
+        assert "We hold no" not in (await snapshot_ds.client.get(raptor + held_or_unknown)).text
