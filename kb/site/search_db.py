@@ -258,14 +258,16 @@ def translated_versions(conn: sqlite3.Connection) -> list[str]:
     return [row[0] for row in conn.execute("select id from cr_versions where lang != 'en' order by id")]
 
 
-def rules_text_languages(conn: sqlite3.Connection) -> list[str]:
-    """The languages of the CR documents held (English first), not of pages captured one rule
-    at a time (the Spanish page of 702.78 is not the rules in Spanish)."""
-    return [row[0] for row in conn.execute(
-        """select distinct cr_versions.lang from cr_versions
+def rules_text_languages(conn: sqlite3.Connection) -> tuple[list[str], list[str]]:
+    """The languages of the CR documents held (English first), and those only pages captured one
+    rule at a time are in (the Spanish page of 702.78 is not the rules in Spanish, but it is
+    searched: the page said Spanish was not; a foreign judges' review)."""
+    found = conn.execute(
+        """select cr_versions.lang, min(sources.kind = 'page capture') from cr_versions
         join documents on documents.id = cr_versions.document_id
         join sources on sources.id = documents.source_id
-        where sources.kind != 'page capture' order by cr_versions.lang != 'en', cr_versions.lang""")]
+        group by cr_versions.lang order by cr_versions.lang != 'en', cr_versions.lang""").fetchall()
+    return [lang for lang, captured in found if not captured], [lang for lang, captured in found if captured]
 
 
 def newest_versions(conn: sqlite3.Connection) -> dict[str, str]:

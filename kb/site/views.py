@@ -161,10 +161,10 @@ async def search_page(datasette, request):
     typed = results.relaxed_from or results.query
     # Nothing found: which languages the rules' own text can be searched in (a question in
     # German found nothing and the page did not say why: a European readers' review).
-    rules_languages = await run(datasette, rules_text_languages) if not results.total else []
+    rules_languages, captured_languages = await run(datasette, rules_text_languages) if not results.total else ([], [])
     return await render(datasette, request, "kb_search.html", {
         "results": results, "q": typed, "more_q": results.query if results.card else typed, "titles": GROUP_TITLES,
-        "rules_languages": rules_languages})
+        "rules_languages": rules_languages, "captured_languages": captured_languages})
 
 
 async def card_by_id(datasette, request):

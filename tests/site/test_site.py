@@ -1065,10 +1065,11 @@ async def test_an_english_term_asked_for_in_a_translated_glossary_leads_to_its_t
 async def test_nothing_found_says_which_languages_the_rules_text_is_searched_in(snapshot_ds) -> None:
     """"Friedhof" (German: graveyard) found nothing and the page did not say why (a European
     readers' review): the rules are held in English, Korean and Chinese; the Spanish page of one
-    rule is not the rules in Spanish."""
+    rule is not the rules in Spanish, but it is searched (a foreign judges' review: the page said
+    Spanish was not)."""
     text = (await snapshot_ds.client.get("/search?q=Friedhof")).text
-    assert ("The rules' own text is searched in English, Korean and Simplified Chinese; in other languages,"
-            " card names and keywords are.</p>") in text
+    assert ("The rules' own text is searched in English, Korean and Simplified Chinese (and the few rules"
+            " pages captured in Spanish hold); in other languages, card names and keywords are.</p>") in text
     assert "own text is searched" not in (await snapshot_ds.client.get("/search?q=flying")).text
 
 
