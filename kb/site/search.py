@@ -245,8 +245,13 @@ def about_card(
         left_out = [as_typed.get(word, word) for word in words if word not in present and word not in read_as]
     results.left_out = left_out + results.left_out
     results.read_as = {**{as_typed.get(word, word): reading for word, reading in read_as.items()}, **results.read_as}
-    named = card_hit({"oracle_id": card.oracle_id, "lang": "en", "name": card.name, "english": card.name},
-                     fold(card.name)) if card.oracle_id else unlinked_card_hit(card.name, None, True)
+    # Named in another language ("灵龙乌金怎么运作"): the card's page in it, as a search of the name
+    # alone leads (it opened the English view; a foreign judges' review).
+    local = rows(conn, "select lang from card_names where oracle_id = ? and name = ? and lang != 'en' limit 1",
+                 (card.oracle_id, card.typed)) if card.oracle_id else []
+    named = card_hit({"oracle_id": card.oracle_id, "lang": local[0]["lang"] if local else "en",
+                      "name": card.typed if local else card.name, "english": card.name},
+                     fold(card.typed if local else card.name)) if card.oracle_id else unlinked_card_hit(card.name, None, True)
     named.detail = "card named in the query"
     results.groups["cards"] = unique([named, *results.groups["cards"]])
     results.counts["cards"] = len(results.groups["cards"])

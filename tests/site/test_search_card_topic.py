@@ -151,23 +151,24 @@ UGIN = "eecb3047-a563-441a-9175-200421981ac3"
 
 
 @pytest.mark.parametrize(
-    ("question", "typed", "searched", "left_out"),
+    ("question", "typed", "searched", "left_out", "lang"),
     [
-        # Ugin, the Spirit Dragon by its Chinese, Korean (spaced) and Japanese names.
-        ("灵龙乌金怎么运作", "灵龙乌金", "", ["怎么运作"]),
-        ("신령 용 우진 능력", "신령 용 우진", "능력", []),
-        ("精霊龍、ウギンの能力は", "精霊龍、ウギン", "", ["の能力は"]),
+        # Ugin, the Spirit Dragon by its Chinese, Korean (spaced) and Japanese names: its page in
+        # that language, as the name alone opens it (it opened the English view: a review).
+        ("灵龙乌金怎么运作", "灵龙乌金", "", ["怎么运作"], "?lang=zhs"),
+        ("신령 용 우진 능력", "신령 용 우진", "능력", [], "?lang=ko"),
+        ("精霊龍、ウギンの能力は", "精霊龍、ウギン", "", ["の能力は"], "?lang=ja"),
         # A legendary card's short name in Latin letters, never a piece of a word ("gin" of "Ugin").
-        ("Ugin 的异能", "Ugin", "异能", []),
+        ("Ugin 的异能", "Ugin", "异能", [], ""),
     ],
 )
 def test_a_cjk_question_about_a_card_names_the_card(
-    snapshot_conn: sqlite3.Connection, question: str, typed: str, searched: str, left_out: list[str]
+    snapshot_conn: sqlite3.Connection, question: str, typed: str, searched: str, left_out: list[str], lang: str
 ) -> None:
     """A CJK question naming a card by its printed name: the card and its rulings, and the
     results for the piece of the rest something holds ("능력", ability: 113 Abilities)."""
     found = search(snapshot_conn, question)
-    assert (found.card["oracle_id"], found.card["typed"], found.best.url) == (UGIN, typed, f"/card/{UGIN}")
+    assert (found.card["oracle_id"], found.card["typed"], found.best.url) == (UGIN, typed, f"/card/{UGIN}{lang}")
     assert (found.query, found.left_out, found.relaxed_from) == (searched, left_out, question)
     rulings = {row[0] for row in snapshot_conn.execute("select id from rulings where oracle_id = ?", (UGIN,))}
     assert {int(hit.url.rsplit("-", 1)[1]) for hit in found.groups["card_rulings"]} == rulings
