@@ -60,11 +60,13 @@ def link_across_versions(
     versions: list[tuple[str, CRDocument]],
     lineage_of: LineageOf,
     glossary_pairs: dict[str, str],
+    titles_before: frozenset[str] = frozenset(),
 ) -> list[TargetLink]:
     """One TargetLink per translated rule; ``versions`` are the candidate English versions,
-    nearest by date first (one when the translation's own version is held, else two)."""
+    nearest by date first (one when the translation's own version is held, else two).
+    ``titles_before``: the rule titles of the English editions before them (``earlier_titles``)."""
     checkers = [
-        (version_id, _RuleChecker(translated, doc, version_id, glossary_pairs, later=[]))
+        (version_id, _RuleChecker(translated, doc, version_id, glossary_pairs, later=[], earlier_titles=titles_before))
         for version_id, doc in versions
     ]
     chosen_version: dict[str, str] = {}

@@ -81,7 +81,8 @@ def link_rules(
         _clean_term(link.term): link.en_term for link in link_glossary(translated, english_doc)
     }
     later = _later_versions(choice.version_id, english)
-    checker = _RuleChecker(translated, english_doc, choice.version_id, glossary_pairs, later)
+    checker = _RuleChecker(translated, english_doc, choice.version_id, glossary_pairs, later,
+                           earlier_titles(choice.version_id, english))
     return choice.version_id, how, [checker.link(rule) for rule in translated.rules]
 
 
@@ -228,6 +229,19 @@ def _as_date(iso: str) -> datetime.date:
     return datetime.date.fromisoformat(iso)
 
 
+def earlier_titles(version_id: str, english: dict[str, CRDocument]) -> frozenset[str]:
+    """Every rule title (folded) of the English editions dated before ``version_id``'s."""
+    chosen_date = _version_date(version_id, english[version_id])
+    if not chosen_date:
+        return frozenset()
+    return frozenset(
+        rule.title.casefold().strip()
+        for other_id, doc in english.items()
+        if (date := _version_date(other_id, doc)) and date < chosen_date
+        for rule in doc.rules if rule.title
+    )
+
+
 def _later_versions(version_id: str, english: dict[str, CRDocument]) -> list[tuple[str, dict[str, Rule]]]:
     chosen_date = _version_date(version_id, english[version_id])
     if not chosen_date:
@@ -251,8 +265,10 @@ class _RuleChecker:
         version_id: str,
         glossary_pairs: dict[str, str],
         later: list[tuple[str, dict[str, Rule]]],
+        earlier_titles: frozenset[str] = frozenset(),
     ) -> None:
         self.version_id = version_id
+        self.earlier_titles = earlier_titles
         self.english = {rule.number: rule for rule in english_doc.rules}
         self.children = _children(translated.rules)
         self.english_children = _children(english_doc.rules)
@@ -275,7 +291,7 @@ class _RuleChecker:
         if len(rule.examples) != len(en_rule.examples):
             soft.append(f"{len(rule.examples)} examples here, {len(en_rule.examples)} in English")
         verdict = _title_verdict(
-            rule, en_rule, self.english_titles, self.glossary_pairs, self.english_title_numbers
+            rule, en_rule, self.english_titles, self.glossary_pairs, self.english_title_numbers, self.earlier_titles
         )
         if verdict is False:
             hard.append(f"title {rule.title!r} does not correspond to English {en_rule.title!r}")
@@ -354,6 +370,7 @@ def _title_verdict(
     english_titles: dict[str, str],
     glossary_pairs: dict[str, str],
     english_title_numbers: dict[str, str] | None = None,
+    earlier_titles: frozenset[str] = frozenset(),
 ) -> bool | None:
     """True/False when the titles can be compared, None when we cannot tell.
 
@@ -372,7 +389,12 @@ def _title_verdict(
         printed_folded = printed.casefold().strip()
         if printed_folded != english_title and printed_folded in (english_title_numbers or {}):
             return False  # the title of another English rule
-        return _one_slip_apart(printed_folded, english_title)
+        if _one_slip_apart(printed_folded, english_title):
+            return True
+        # A title of an earlier edition that no rule of this one has: the rule renamed since the
+        # translators' English ("717. 턴을 끝내기 Ending the Turn", "Ending Turns and Phases" from
+        # 2020: flagged as a mismatch; a foreign judges' review). Nothing can be told.
+        return None if printed_folded in earlier_titles else False
     paired = glossary_pairs.get(_clean_term(rule.title))
     if paired:
         paired_folded = paired.casefold().strip()

@@ -172,13 +172,15 @@ class _English_lineages:  # noqa: N801 (a small record, named for what it holds)
 def _link_by_lineage(translated, en_version, how, english, lineages, glossary_links) -> list:
     from kb.link.cr_compare import same_content
     from kb.link.cr_translation_targets import link_across_versions, relabel
-    from kb.link.cr_translations import _clean_term
+    from kb.link.cr_translations import _clean_term, earlier_titles
 
     candidates = [(en_version, english[en_version])]
     if how != "effective-date" and translated.effective_date:
         candidates = _neighbours(translated.effective_date, english) or candidates
     glossary_pairs = {_clean_term(link.term): link.en_term for link in glossary_links}
-    links = link_across_versions(translated, candidates, lineages.lineage_of, glossary_pairs)
+    first = min(candidates, key=lambda candidate: candidate[1].effective_date or "")[0]
+    links = link_across_versions(translated, candidates, lineages.lineage_of, glossary_pairs,
+                                 earlier_titles(first, english))
     rules = {version_id: {rule.number: rule for rule in doc.rules} for version_id, doc in english.items()}
     newest_rules = rules[lineages.newest_version]
     for link in links:

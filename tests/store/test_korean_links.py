@@ -187,3 +187,18 @@ def test_a_chapter_cut_within_its_last_section_is_named(conn: sqlite3.Connection
     ]
     whole = _build(tmp_path / "whole.db", [*ENGLISH, CHAPTER, INDEX])
     assert whole.execute("select count(*) from quality_issues where kind = 'translation-cut-short'").fetchone() == (0,)
+
+
+def test_a_title_the_english_rules_had_before_is_no_mismatch(snapshot_conn: sqlite3.Connection) -> None:
+    """The Korean index prints "717. 턴을 끝내기 Ending the Turn", the English title of that section
+    until 2020; the edition it translates (2020-11-20) calls 717 "Ending Turns and Phases". The
+    link was a mismatch and /rule/724 said the Korean 717 "may not match" (a foreign judges'
+    review); it is the same section, 724 today."""
+    status, en_version, en_number, en_title = snapshot_conn.execute(
+        """select l.status, en.version_id, en.number, en.title from rule_links l
+        join rules tr on tr.id = l.rule_id join rules en on en.id = l.en_rule_id
+        where tr.version_id = 'ko-2021-02-15' and tr.number = '717'""").fetchone()
+    assert (status, en_version, en_number, en_title) == ("renumbered", "en-2020-11-20", "717", "Ending Turns and Phases")
+    assert snapshot_conn.execute(
+        """select count(*) from rule_links join rules on rules.id = rule_links.rule_id
+        where rules.version_id = 'ko-2021-02-15' and rule_links.status = 'mismatch'""").fetchone()[0] == 0
