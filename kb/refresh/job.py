@@ -253,6 +253,7 @@ def _build_or_skip(
     # CR history and each ruling).
     linking_code = linking_code_fingerprint()
     carry_from = db_path if served and published.get("linking_code") == linking_code else None
+    fell_back = False
     for _attempt in range(MAX_UNREADABLE_BODIES + 1):
         try:
             build_database(inputs, db_path, before_swap=publish.before_swap, carry_from=carry_from)
@@ -263,8 +264,15 @@ def _build_or_skip(
             # The failed source now keeps its last good data: say so and build again.
             code = EXIT_SOME_SOURCES_FAILED
             failed_note = _failed_note(store, result)
+            fell_back = True
     else:
         raise RefreshError(f"more than {MAX_UNREADABLE_BODIES} stored documents could not be read")
+    if fell_back:
+        # What was built, as the next run chooses it (the unreadable body now known): recorded as
+        # first chosen, the next run found it changed and built and published again (an
+        # operator's review).
+        selected, kept = list(inputs), None
+        fingerprint = inputs_fingerprint(inputs)
     if kept is None:
         kept = kept_fingerprint(store, selected)
     store.set_state(PUBLISHED_STATE, {"inputs": fingerprint, "kept": kept, "file": file_identity(db_path),

@@ -546,6 +546,12 @@ def test_an_unreadable_new_bulk_file_keeps_the_rulings_of_the_file_before_it(sit
     assert unreadable["url"].endswith("rulings-20230405210031.json") and unreadable["replaced_by_earlier"] is True
     db = sqlite_utils.Database(db_path)
     assert (db["rulings"].count, db.execute("select count(*) from rulings where removed_upstream = 1").fetchone()[0]) == (56, 0)
+    # The next run, the site unchanged, chooses what this one built: nothing to build again (it
+    # rebuilt and published once more: an operator's review).
+    published = sha(db_path)
+    again = run(site, tmp_path)
+    assert (again.exit_code, again.published, again.changes["rebuilt"]) == (2, False, False)
+    assert sha(db_path) == published
     # A good newer file: read, and the bad one no longer blamed.
     announce_rulings(site, "rulings-20230407210031.json", "2023-04-07T21:00:31.996000Z",
                      json.dumps(changed_rulings()).encode())
