@@ -118,12 +118,15 @@ class KBGroup(click.Group):
         sys.exit(result if isinstance(result, int) else 0)
 
 
-class Terminated(BaseException):
-    """SIGTERM, raised where the process is: not an Exception, which a job would record as its crash."""
-
-
 # 128 + SIGTERM, what the shell reports for a process the signal ended.
 EXIT_TERMINATED = 143
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised where the process is: not an Exception, which a job would record as its
+    crash. It carries the exit code the command ends with, for a job to record."""
+
+    exit_code = EXIT_TERMINATED
 
 
 def _terminate(_signum: int, _frame: Any) -> None:

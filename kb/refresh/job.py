@@ -162,6 +162,16 @@ def _refresh_locked(
         result.message = one_line(f"refresh crashed: {type(error).__name__}: {error}")
         _finish(store, result, started)
         raise
+    except BaseException as stop:
+        # Ctrl-C or SIGTERM (the command raises it where the process is, with the exit code it
+        # ends with) after the fetch: recorded as what it was, not as "killed or crashed" with no
+        # exit code (an operator's review).
+        if not result.published:
+            result.exit_code = getattr(stop, "exit_code", EXIT_NOTHING_PUBLISHED)
+            result.status = "interrupted"
+            result.message = "refresh interrupted (Ctrl-C or SIGTERM) before it published: the served file is as it was"
+            _finish(store, result, started)
+        raise
     _finish(store, result, started)
     return result
 
@@ -364,7 +374,7 @@ def _summary(result: RefreshResult) -> str:
 def _finish(store: RawStore, result: RefreshResult, started: float) -> None:
     result.finished_at = utc_now()
     result.seconds = time.monotonic() - started
-    if not result.published and result.exit_code == EXIT_NOTHING_PUBLISHED:
+    if not result.published and result.exit_code == EXIT_NOTHING_PUBLISHED and result.status != "interrupted":
         result.status = "failed"
     try:
         record_run(store, result.run_id, result)

@@ -80,8 +80,10 @@ def record_run(store: RawStore, run_id: int | None, result: RefreshResult) -> No
     store.finish_run(run_id, result.status, {
         "sources": result.sources,
         "refresh": {
-            # A run that never finished has no exit code of its own (the process's was a signal's).
-            "status": result.status, "exit_code": None if result.status == "interrupted" else result.exit_code,
+            # A run that never finished has no exit code of its own (the process's was a signal's);
+            # one stopped by Ctrl-C or SIGTERM and finished on the way out has the one it ends with.
+            "status": result.status,
+            "exit_code": None if result.status == "interrupted" and not result.finished_at else result.exit_code,
             "message": result.message,
             "changes": result.changes, "published": result.published,
         },

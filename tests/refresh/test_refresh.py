@@ -710,3 +710,24 @@ def test_an_emptied_served_file_is_named_as_damaged(site: TestSite, tmp_path: Pa
     assert refused.exit_code == 1
     assert f"{tmp_path / 'kb.db'}: the database this builds on is damaged (no tables: an empty file)" in refused.message
     assert (tmp_path / "kb.db").read_bytes() == b""
+
+
+def test_sigterm_during_the_build_is_recorded_as_what_it_was(
+    site: TestSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopped during the build, the run kept its provisional record, "refresh did not finish
+    (killed or crashed)" with no exit code: a SIGTERM looked like a crash (an operator's review)."""
+    from kb.cli import EXIT_TERMINATED, Terminated
+
+    def stopped(*_args: object, **_kwargs: object) -> None:
+        raise Terminated
+
+    monkeypatch.setattr(job, "build_database", stopped)
+    with pytest.raises(Terminated):
+        run(site, tmp_path)
+    with RawStore(tmp_path / "raw") as store:
+        (record,) = store.runs()
+    refresh_record = record["details"]["refresh"]
+    assert (record["status"], refresh_record["exit_code"]) == ("interrupted", EXIT_TERMINATED)
+    assert refresh_record["message"].startswith("refresh interrupted (Ctrl-C or SIGTERM) before it published")
+    assert not (tmp_path / "kb.db").exists()
