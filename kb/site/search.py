@@ -223,6 +223,19 @@ def cjk_topic(conn: sqlite3.Connection, topic: str) -> tuple[list[str], dict[str
     return (relaxed.kept, {}, relaxed.left_out) if relaxed else ([], {}, topic.split())
 
 
+def _typed_in(conn: sqlite3.Connection, card: CardTopic) -> str | None:
+    """The one language other than English whose name of the card the query typed ("灵龙乌金怎么运作":
+    the card's page in it, as a search of the name alone opens it; the English view opened: a
+    foreign judges' review), case and accents aside; None where English or several languages print
+    that name ("Phelddagrif", "Constructo de Ugin": Spanish and Portuguese)."""
+    if not card.oracle_id:
+        return None
+    typed = fold(card.typed)
+    langs = {row["lang"] for row in rows(conn, "select lang, name from card_names where oracle_id = ? limit 50",
+                                         (card.oracle_id,)) if fold(row["name"]) == typed}
+    return next(iter(langs)) if len(langs) == 1 and "en" not in langs else None
+
+
 def about_card(
     conn: sqlite3.Connection, card: CardTopic, present: list[str], read_as: dict[str, str],
     left_out: list[str] | None, typed: str, per_kind: int,
@@ -245,11 +258,8 @@ def about_card(
         left_out = [as_typed.get(word, word) for word in words if word not in present and word not in read_as]
     results.left_out = left_out + results.left_out
     results.read_as = {**{as_typed.get(word, word): reading for word, reading in read_as.items()}, **results.read_as}
-    # Named in another language ("灵龙乌金怎么运作"): the card's page in it, as a search of the name
-    # alone leads (it opened the English view; a foreign judges' review).
-    local = rows(conn, "select lang from card_names where oracle_id = ? and name = ? and lang != 'en' limit 1",
-                 (card.oracle_id, card.typed)) if card.oracle_id else []
-    named = card_hit({"oracle_id": card.oracle_id, "lang": local[0]["lang"] if local else "en",
+    local = _typed_in(conn, card)
+    named = card_hit({"oracle_id": card.oracle_id, "lang": local or "en",
                       "name": card.typed if local else card.name, "english": card.name},
                      fold(card.typed if local else card.name)) if card.oracle_id else unlinked_card_hit(card.name, None, True)
     named.detail = "card named in the query"

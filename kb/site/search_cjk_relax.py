@@ -97,23 +97,24 @@ def _without(text: str, piece: str) -> list[str]:
 
 
 # Terms probed, at most, for one held with the term a query is searched for.
-OTHER_TERMS_PROBED = 4
+OTHER_TERMS_PROBED = 2
 
 
 def _another_term_held_with(conn: sqlite3.Connection, term: str, rest: list[str], names: Callable[[str], bool]) -> str | None:
-    """The first longest term in ``rest`` (a keyword's, a section title's, a glossary term) that
-    some CJK text holds with ``term``. Not a second keyword: the texts holding two keywords are
-    lists of them ("践踏死触": 122.1b, the keyword counters), and both keywords are listed
-    (``keywords_named_within``) beside the first one's rules."""
+    """The first longest term in ``rest`` (a section title's, a glossary term) that some CJK rule
+    holds with ``term``. Neither may be a keyword: a keyword's rules answer for it ("돌진피해",
+    trample damage: no Korean rule holds both, and the 9 rules of Trample were lost; "不灭伤害" kept
+    one rule of Indestructible; a review of the change), and the texts holding two keywords are
+    lists of them ("践踏死触": 122.1b, the keyword counters)."""
     keywords = keyword_terms_by_key(conn)
+    if fold(term) in keywords:
+        return None
     probed = 0
     for part in rest:
         for piece in _pieces_longest_first(part):
-            if piece == term or not has_cjk(piece) or not names(piece):
+            if piece == term or not has_cjk(piece) or not names(piece) or fold(piece) in keywords:
                 continue
-            if fold(piece) in keywords and fold(term) in keywords:
-                continue
-            if any(cjk_rows(conn, f"{term} {piece}", 1).values()):
+            if cjk_rows(conn, f"{term} {piece}", 1).get("rule"):
                 return piece
             probed += 1
             if probed == OTHER_TERMS_PROBED:

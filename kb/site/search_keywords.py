@@ -227,8 +227,9 @@ def keyword_terms_by_key(conn: sqlite3.Connection) -> dict[str, dict[str, Any]]:
 
 _LAST_WORDS: OrderedDict[tuple, dict[str, dict[str, Any]]] = OrderedDict()
 # A word this long names its term ("Trampelschaden"); shorter last words are everyday words
-# ("primero" of "Daña primero", "удар" of "Первый удар").
-LAST_WORD_AT_LEAST = 8
+# ("primero" of "Daña primero", "удар" of "Первый удар", "mortífero" of "Toque mortífero",
+# Spanish too for "deadly").
+LAST_WORD_AT_LEAST = 10
 
 
 def last_words(conn: sqlite3.Connection) -> dict[str, dict[str, Any]]:
@@ -237,8 +238,12 @@ def last_words(conn: sqlite3.Connection) -> dict[str, dict[str, Any]]:
     named Deathtouch alone, a foreign judges' review), kept per served file."""
     def read(of: sqlite3.Connection) -> dict[str, dict[str, Any]]:
         by_word: dict[str, list[dict[str, Any]]] = {}
-        for key, row in keyword_terms_by_key(of).items():
-            *before, last = key.split(" ")
+        # Printed terms of other languages only: an English keyword's last word is an English word
+        # ("attraction" of Open an Attraction, "sculptor" of Space Sculptor: a review of the change).
+        printed = rows(of, "select term, en_term, rule_number from keyword_dictionary where lang != 'en'"
+                           " and term like '% %' limit 20000") if table_has_rows(of, "keyword_dictionary") else []
+        for row in printed:
+            *before, last = fold(row["term"]).split(" ")
             if before and len(last) >= LAST_WORD_AT_LEAST and not has_cjk(last):
                 by_word.setdefault(last, []).append(row)
         named = keyword_terms_by_key(of)

@@ -1295,7 +1295,9 @@ def test_a_japanese_term_asked_about_in_chinese_words_finds_the_chinese_rules(sn
     # Commander damage: 704.6c, 903.10a (the Chinese CR's 指挥官 and 伤害 in one rule each).
     ("指挥官伤害", "指挥官 伤害", ["104.3j", "702.124d", "702.173a", "704.6c", "903.10a", "903.12h"]),
     ("指揮官傷害", "指挥官 伤害", ["104.3j", "702.124d", "702.173a", "704.6c", "903.10a", "903.12h"]),
-    ("飞行阻挡", "飞行 阻挡", ["702.9b", "702.17b"]),  # "可以阻挡具有飞行的生物"
+    # Two terms of the rules' words, neither a keyword: State-Based Actions and Damage.
+    ("状态动作伤害", "状态动作 伤害",
+     ["104.3j", "120.5", "120.6", "302.7", "510.3a", "701.7b", "702.2b", "702.12b", "704.5h", "903.10a"]),
 ])
 def test_two_chinese_terms_typed_without_a_space_are_searched_together(
     snapshot_conn: sqlite3.Connection, typed: str, kept: str, rules: list[str]
@@ -1309,6 +1311,20 @@ def test_two_chinese_terms_typed_without_a_space_are_searched_together(
     assert [hit.title.split()[0] for hit in found.groups["rules"] if hit.lang == "zhs"] == rules
     both = search(snapshot_conn, "践踏死触")
     assert both.query == "践踏" and [hit.title for hit in both.groups["keywords"]] == ["702.19 Trample", "702.2 Deathtouch"]
+
+
+@pytest.mark.parametrize(("typed", "keyword"), [
+    ("돌진피해", "702.19"), ("不灭伤害", "702.12"), ("化生生物", "702.119"), ("飞行阻挡", "702.9"),
+])
+def test_a_keyword_typed_with_another_word_keeps_the_keywords_rules(
+    snapshot_conn: sqlite3.Connection, typed: str, keyword: str
+) -> None:
+    """"돌진피해" (trample damage) was searched as 돌진 and 피해 together, which no Korean rule holds:
+    the 9 rules of Trample were lost; "不灭伤害" kept one rule of Indestructible (a review of the
+    change). A keyword's rules answer for it."""
+    found = search(snapshot_conn, typed)
+    assert found.groups["rules"][0].title.split()[0] == keyword
+    assert sum(hit.title.split()[0].startswith(keyword) for hit in found.groups["rules"]) >= 5
 
 
 @pytest.mark.parametrize(("typed", "kept"), [("對手有死觸", "死觸"), ("對手的指揮官有死觸", "死觸")])

@@ -191,3 +191,20 @@ def test_no_answer_keeps_a_pending_did_you_mean(snapshot_conn: sqlite3.Connectio
     """Answers are kept in the page cache: none may hold the deferred suggestions (they hold a
     connection)."""
     assert search(snapshot_conn, query).later_suggestions is None
+
+
+@pytest.mark.parametrize(("question", "url"), [
+    ("gesandter der sultai sterben", "/card/0274f286-46a1-4028-878a-88c2146a895c?lang=de"),  # case aside
+    # English, or several languages, print the name typed: the page stays as it is (a review of
+    # the change: "what does Phelddagrif do" was told Spanish, "Constructo de Ugin regras" opened
+    # the Spanish page for a Portuguese question).
+    ("what does Phelddagrif do", "/card/d0e99535-0ea0-4aa5-99f5-6c5255b27c38"),
+    ("Constructo de Ugin regras", "/card/6b87a933-b0d2-4120-b4a0-65ab0f3dbe48"),
+    ("眺巢看守怎么运作", "/card/92cf18ab-dd7b-4bc8-8b85-a81b8cb5192c"),
+])
+def test_a_card_named_in_a_question_opens_its_page_in_the_one_language_that_names_it_so(
+    snapshot_conn: sqlite3.Connection, question: str, url: str
+) -> None:
+    found = search(snapshot_conn, question)
+    assert found.best is not None and found.best.url == url
+    assert found.best.lang == (url.rsplit("=", 1)[1] if "?lang=" in url else "en")

@@ -185,6 +185,10 @@ def test_keywords_named_in_other_languages_are_listed(snapshot_conn: sqlite3.Con
     named = keywords_named_within(snapshot_conn, "Trampelschaden Todesberührung")
     assert [hit.title for hit in named] == ["702.19 Trample", "702.2 Deathtouch"]
     assert keywords_named_within(snapshot_conn, "primero y vuela") == keywords_named_within(snapshot_conn, "y vuela")
+    # Nor the last word of an English keyword, an English word ("attraction" of Open an Attraction,
+    # "sculptor" of Space Sculptor: a review of the change).
+    for english in ("what is an attraction", "Sculptor of Winter", "what counts as evidence"):
+        assert keywords_named_within(snapshot_conn, english) == [], english
 
 
 def test_a_word_common_in_one_index_is_common() -> None:
