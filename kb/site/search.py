@@ -525,15 +525,23 @@ def best_hit(
         number, _, title = first.title.partition(" ")
         if (title and title_key(title) == title_key(query)) or number in by_title:
             return dataclasses.replace(first, detail="title", older=[])
-        # "legend rule", "layers": the rule the glossary's entry for that term points to.
+        # "legend rule", "layers": the rule the glossary's entry for that term points to; a rule
+        # before a whole part ("face down": its entry's "See section 4, “Zones.”" led, before
+        # 110.5 and 708; a review).
         if number in by_glossary:
-            return dataclasses.replace(first, detail="glossary", older=[])
+            pointed = [hit for hit in groups["rules"] if hit.title.partition(" ")[0] in by_glossary]
+            chosen = next((hit for hit in pointed if not _a_whole_part(hit.title.partition(" ")[0])), first)
+            return dataclasses.replace(chosen, detail="glossary", older=[])
     # "bury", "converted mana cost", "mana burn": a glossary term (an obsolete one, or an older
     # name whose page is the term it became), where no rule is named.
     for hit in groups["glossary"][:1]:
         if compact(bare_term(hit.title)).removesuffix("s") == compact(query).removesuffix("s"):
             return dataclasses.replace(hit, detail="glossary term", older=[])
     return None
+
+
+def _a_whole_part(number: str) -> bool:
+    return number.isdigit() and len(number) == 1
 
 
 def another_meaning(keywords: list[Hit], by_title: Collection[str]) -> list[str]:

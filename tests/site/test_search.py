@@ -498,6 +498,9 @@ def test_a_translated_glossary_term_asked_for_comes_first(snapshot_conn: sqlite3
         # A term named by its words, without its comma ("Active Player, Nonactive Player Order":
         # "See rule 101.4. ... see rule 805.6"; 805.6 led), or in the plural ("Chaos Ability").
         ("active player nonactive player order", "101.4", "glossary"),
+        # A rule the entry points to before a whole part: Face Down's "See section 4, “Zones.”"
+        # led, before 110.5 (a review).
+        ("face down", "110.5", "glossary"),
         ("Chaos Abilities", "311.7", "glossary"),
         # A step or phase is named without the word ("510 Combat Damage Step", "503 Upkeep Step").
         ("combat damage", "510 Combat Damage Step", "title"),
