@@ -328,8 +328,25 @@ def _relaxed_as_the_chinese_rules_write_it(
             or (_chinese_rules_missed(relaxed) and _read_of(other) == _read_of(relaxed))
         ):
             other.relaxed_from = typed
+            other.left_out = _as_typed(other.left_out, converted, query)
             return other
     return relaxed
+
+
+def _as_typed(pieces: list[str], converted: str, typed: str) -> list[str]:
+    """The words left out of ``converted`` as ``typed`` wrote them, where the conversion kept each
+    character in its place (it does, character by character): "怎麼運作" left out of "飛行怎麼運作",
+    not "怎么运作" (a review of the change)."""
+    if len(converted) != len(typed):
+        return pieces
+    found, start = [], 0
+    for piece in pieces:
+        at = converted.find(piece, start)
+        if at == -1:
+            return pieces
+        found.append(typed[at:at + len(piece)])
+        start = at + len(piece)
+    return found
 
 
 def _read_of(relaxed: SearchResults) -> tuple[int, int, int]:

@@ -1290,6 +1290,8 @@ def test_a_japanese_term_asked_about_in_chinese_words_finds_the_chinese_rules(sn
     for typed in ("飛行 怎麼運作", "飛行怎麼運作"):
         found = search(snapshot_conn, typed)
         assert any(hit.lang == "zhs" for hit in found.groups["rules"]) and found.groups["glossary"]
+        # The words left out as typed, not as the Simplified reading wrote them (a review).
+        assert found.left_out == ["怎麼運作"]
     for japanese in ("飛行はどうなる", "飛行"):
         assert not any(hit.lang == "zhs" for hit in search(snapshot_conn, japanese).groups["rules"])
 
