@@ -38,9 +38,10 @@ CLAUSE_END = re.compile(r"[,:]\s+")
 SENTENCE_ENDS = {"ja": re.compile(r"(?<=。)"), "ko": re.compile(r"(?<=[.!?])\s*")}
 CLAUSE_ENDS = {"ja": re.compile(r"[、：:]\s*")}
 # The noun a clause ends with before its verb ending: Japanese する / し (予示する, 予示し), in
-# kanji or katakana; Korean 한다 / 하고 (구현화한다, 구현화하고), in one word.
+# kanji or katakana, after its object's を (not "１体生成する", whose counter 体 would be glued on:
+# a review of the change); Korean 한다 / 하고 (구현화한다, 구현화하고), in one word.
 VERB_LAST = {
-    "ja": re.compile(r"([\u4e00-\u9fff\u30a1-\u30fa\u30fc]{2,})(?:する|し)[。.]?$"),
+    "ja": re.compile(r"(?<=を)([\u4e00-\u9fff\u30a1-\u30fa\u30fc]{2,})(?:する|し)[。.]?$"),
     "ko": re.compile(r"(?<![\uac00-\ud7a3])([\uac00-\ud7a3]{2,}?)(?:한다|하고)[.]?$"),
 }
 FIRST_WORD = re.compile(r"[\s\"'“”«»„‚‘’]*([^\W\d_]+(?:['’][^\W\d_]+)*)")

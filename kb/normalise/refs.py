@@ -118,7 +118,9 @@ def extract_refs(text: str, lang: str | None = None) -> list[str]:
     if "See " in text:
         found.extend((match.start("number"), match["number"]) for match in SEE_SECTION.finditer(text))
         if "” and " in text or "” or " in text or '" and ' in text or '" or ' in text:
-            found.extend((match.start("number"), match["number"]) for match in NEXT_SECTION.finditer(text))
+            # After a "See", not anywhere in a text that has one (a review).
+            found.extend((match.start("number"), match["number"])
+                         for match in NEXT_SECTION.finditer(text, text.find("See ")))
     if lang == "en":
         return _in_order(found)
     if any(hint in text for hint in _TRANSLATED_SECTION_HINTS):

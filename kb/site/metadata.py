@@ -160,6 +160,7 @@ where rule_links.status != 'same' order by tr.version_id, tr.position""",
       union select oracle_id from card_names where name = :name)
     or (rulings.oracle_id is null and rulings.rowid in (
       select rowid from rulings_fts where rulings_fts match 'card_name : (' || {FTS_NAME} || ')' limit 500))
+  order by card, rulings.published_at, rulings.position
   limit 500)
 select card, linked, lang, published_at, source, text from (
   select card, linked, 'en' as lang, published_at, source, text, 0 as translated, position from found

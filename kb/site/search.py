@@ -451,7 +451,9 @@ def _search(
         elif typed_today:
             rules, added = with_stemmed_rules(rules, stemmed[0], current)
             results.counts["rules"] += added
-            rules_capped = rules_capped or stemmed[2]
+            # Counted within the page's window of the stems' rules: at least this many (the first
+            # page said 12 where the next said 26; a review of the change).
+            rules_capped = rules_capped or stemmed[2] or added > 0
     if rules_capped:
         results.capped.add("rules")
     groups["rules"] = rules[offset:] if kind == "rules" else rules

@@ -96,6 +96,8 @@ def test_translated_references(text: str, expected: list[str]) -> None:
         "a deck of 100 cards",  # bare section-like number without the word "rule"
         "See 100 cards, “for example”",  # no section is cited by a number and a word
         'see 706, "Rolling a Die."',  # "See" opens the citation in every CR
+        # A number and a title after "and" cite a section only after a "See" (a review).
+        "The card named “Lightning Bolt” and 500, “Foo” See something",
     ],
 )
 def test_not_references(text: str) -> None:
