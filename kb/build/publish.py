@@ -167,15 +167,19 @@ def _build_alone(
             return _build(inputs, db_path, temp_path, base, keep_going, progress, before_swap, report, started,
                           carry_from)
     except (OSError, sqlite3.Error) as error:
+        reason = os_reason(error)
         # The file it builds on, not the new one, may be what failed: a served file cut short,
         # emptied or overwritten was blamed on writing the new database (an operator's review).
+        # Not on a full disk, which the check itself may meet.
         for read in dict.fromkeys(path for path in (base, carry_from, db_path) if path is not None):
-            if (damage := damage_of(read)) is not None:
+            if "disk full" not in reason and (damage := damage_of(read)) is not None:
                 raise BuildError(
                     f"{shown(read)}: the database this builds on is damaged ({damage}); it is left as it is."
-                    " Move it aside and run again: a refresh builds from its raw store alone"
+                    " Restore it from a backup; or move it aside and run again, and the new file holds only"
+                    " what the run reads (a refresh: its raw store, without the history of rulings removed"
+                    " upstream that only the database held)"
                 ) from None
-        raise BuildError(f"{shown(db_path)}: could not write the new database: {os_reason(error)}") from None
+        raise BuildError(f"{shown(db_path)}: could not write the new database: {reason}") from None
     except MemoryError:
         raise BuildError(f"{shown(db_path)}: out of memory while building; the database is unchanged") from None
 

@@ -30,12 +30,30 @@ def lock_path(db_path: Path) -> Path:
     return db_path.with_name(f".{db_path.name}.lock")
 
 
+# What the file says under its holder's line: it looked like a stale pid file, and deleting it
+# while a refresh ran let an import through (an operator's review).
+NOTE = ("The writer lock of the database beside it (flock), held only while a build, import or refresh"
+        " writes it; the line above names the last holder. Leave this file in place.\n")
+
+
+def _opened(path: Path):
+    """The lock file for writing its holder in, or read-only where it cannot be written (another
+    user's file, a read-only folder): an flock needs no write access (every refresh exited 1)."""
+    try:
+        return open(path, "a+", encoding="utf-8")
+    except OSError:
+        if not path.exists():
+            raise
+        return open(path, encoding="utf-8")
+
+
 @contextmanager
 def writer_lock(db_path: Path, what: str) -> Iterator[None]:
     """Hold ``db_path``'s writer lock for ``what`` ("refresh", "build", "import"); raises
     DatabaseLocked at once when another process holds it."""
-    path = lock_path(Path(db_path))
-    key = path.parent.resolve() / path.name
+    # Beside the file a link names: writers given the link or the file take one lock.
+    path = lock_path(Path(os.path.realpath(db_path)))
+    key = path
     if key in _HELD:
         _HELD[key] += 1
         try:
@@ -45,7 +63,7 @@ def writer_lock(db_path: Path, what: str) -> Iterator[None]:
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(path, "a+", encoding="utf-8")
+        handle = _opened(path)
     except OSError as error:
         raise BuildError(f"{db_path}: cannot take its writer lock {path}: {os_reason(error)}") from None
     try:
@@ -53,15 +71,18 @@ def writer_lock(db_path: Path, what: str) -> Iterator[None]:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             handle.seek(0)
-            holder = handle.read().strip() or "another process"
+            holder = handle.readline().strip() or "another process"
             raise DatabaseLocked(
                 f"{db_path}: another writer is at work on it ({holder}); lock {path} is held,"
                 " nothing written (run again when it has finished)"
             ) from None
-        handle.seek(0)
-        handle.truncate()
-        handle.write(f"{what}, pid {os.getpid()} since {datetime.now(UTC).isoformat(timespec='seconds')}\n")
-        handle.flush()
+        try:
+            handle.seek(0)
+            handle.truncate()
+            handle.write(f"{what}, pid {os.getpid()} since {datetime.now(UTC).isoformat(timespec='seconds')}\n{NOTE}")
+            handle.flush()
+        except OSError:
+            pass  # a lock opened read-only, a full disk: held all the same, its holder unsaid
         _HELD[key] = 1
         try:
             yield

@@ -166,11 +166,16 @@ def _refresh_locked(
         # Ctrl-C or SIGTERM (the command raises it where the process is, with the exit code it
         # ends with) after the fetch: recorded as what it was, not as "killed or crashed" with no
         # exit code (an operator's review).
-        if not result.published:
-            result.exit_code = getattr(stop, "exit_code", EXIT_NOTHING_PUBLISHED)
-            result.status = "interrupted"
-            result.message = "refresh interrupted (Ctrl-C or SIGTERM) before it published: the served file is as it was"
-            _finish(store, result, started)
+        # While the new file was checked or renamed in (the run says "published" once its checks
+        # pass), either file is whole: the rename is atomic, and the next run builds again
+        # unless the new one is what it finds (a second review).
+        checked = result.published
+        result.exit_code = getattr(stop, "exit_code", EXIT_NOTHING_PUBLISHED)
+        result.status, result.published = "interrupted", False
+        result.message = ("refresh interrupted (Ctrl-C or SIGTERM) as it published: the served file is the old one"
+                          " or the new one, whole" if checked else
+                          "refresh interrupted (Ctrl-C or SIGTERM) before it published: the served file is as it was")
+        _finish(store, result, started)
         raise
     _finish(store, result, started)
     return result

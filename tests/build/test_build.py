@@ -663,5 +663,5 @@ def test_a_damaged_database_to_build_on_is_named_not_the_new_file(tmp_path: Path
     result = runner.invoke(cli, ["import", "--db", str(db_path), str(CR / "en-raw" / "2006-02-01.txt")])
     assert result.exit_code == 1
     assert result.stderr.startswith(f"Error: {db_path}: the database this builds on is damaged ({said}")
-    assert "Move it aside and run again" in result.stderr
+    assert "Restore it from a backup; or move it aside and run again" in result.stderr
     assert db_path.read_bytes() == before

@@ -694,7 +694,9 @@ def test_a_file_built_from_a_snapshot_is_refused_with_the_way_to_refresh_it(site
     refused = run(site, tmp_path)
     assert refused.exit_code == 1 and sha(tmp_path / "kb.db") == served
     assert "the served file holds 2 documents this build does not (gatherer 2)" in refused.message
-    assert "is refreshed with --snapshot DIR" in refused.message
+    assert "is refreshed with --snapshot DIR (the folder it was built from; data/snapshot by default)" in refused.message
+    # The way to keep them is the last word, not "use --allow-shrink" (a second review).
+    assert refused.message.endswith("--allow-shrink publishes without them, their rulings as removed upstream")
     seeded = run(site, tmp_path, snapshot=snapshot)
     assert seeded.exit_code == 0, seeded.message
     assert sqlite_utils.Database(tmp_path / "kb.db").execute(
@@ -731,3 +733,29 @@ def test_sigterm_during_the_build_is_recorded_as_what_it_was(
     assert (record["status"], refresh_record["exit_code"]) == ("interrupted", EXIT_TERMINATED)
     assert refresh_record["message"].startswith("refresh interrupted (Ctrl-C or SIGTERM) before it published")
     assert not (tmp_path / "kb.db").exists()
+
+
+def test_sigterm_as_the_new_file_is_checked_is_recorded_too(
+    site: TestSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the build, while the new file was checked and renamed in, a SIGTERM was still recorded
+    as "killed or crashed" with no exit code (a second operator's review)."""
+    from kb.cli import EXIT_TERMINATED, Terminated
+    from kb.refresh import before_swap
+
+    assert run(site, tmp_path).exit_code == 0
+    served = sha(tmp_path / "kb.db")
+    serve_rulings(site, changed_rulings())
+
+    def stopped() -> None:
+        raise Terminated
+
+    monkeypatch.setattr(before_swap, "_pause_for_crash_test", stopped)
+    with pytest.raises(Terminated):
+        run(site, tmp_path)
+    with RawStore(tmp_path / "raw") as store:
+        last = store.runs()[-1]
+    refresh_record = last["details"]["refresh"]
+    assert (last["status"], refresh_record["exit_code"], refresh_record["published"]) == ("interrupted", EXIT_TERMINATED, False)
+    assert refresh_record["message"].startswith("refresh interrupted (Ctrl-C or SIGTERM) as it published")
+    assert sha(tmp_path / "kb.db") == served
