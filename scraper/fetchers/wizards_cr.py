@@ -6,6 +6,7 @@ links are chosen by file extension and name, never by class (docs/sources.md §1
 """
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 from urllib.parse import quote, urljoin, urlsplit
@@ -16,6 +17,8 @@ from scraper.fetchers.common import FetchReport, fetch_document, option_list
 from scraper.http import PoliteClient
 from scraper.rawstore import RawStore
 from scraper.verify import decode_text, text_verifier
+
+log = logging.getLogger(__name__)
 
 SOURCE = "wizards-cr"
 EXTENSIONS = ("txt", "pdf", "docx")
@@ -99,12 +102,22 @@ def fetch(client: PoliteClient, store: RawStore, base_url: str, options: dict[st
         for extension in option_list(options, "wizards_formats") or ["txt"]:
             _fetch_linked_file(client, store, report, base_url, links, extension, run_id)
             for url in more_cr_links(html, base_url, extension):
+                # A further file (an earlier release's): its failure is recorded in the store and
+                # logged, but does not fail the source, whose file is the first one: a dead
+                # "Previous" link made every run exit 2 and stopped the raw store's pruning (a
+                # second operator's review).
+                further = FetchReport(SOURCE)
                 fetch_document(
-                    client, store, report, url, source=SOURCE, lang="en",
+                    client, store, further, url, source=SOURCE, lang="en",
                     verify=text_verifier(CR_TEXT_MARKER) if extension == "txt" else None,
                     accept=f"{EXPECTED_TYPES[extension][0]},*/*;q=0.5",
                     expect_types=EXPECTED_TYPES[extension], run_id=run_id,
                 )
+                report.fetched += further.fetched
+                report.not_modified += further.not_modified
+                for failed_url, reason in further.failures:
+                    log.warning("%s: %s (a further CR file %s links; not a failure of the source)",
+                                failed_url, reason, base_url)
     return report.end(client)
 
 

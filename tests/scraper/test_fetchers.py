@@ -141,6 +141,12 @@ def test_every_cr_text_file_a_rules_page_links_is_fetched(site: TestSite, store:
     assert {entry.sha256 for entry in store.latest_documents("wizards-cr")} >= {CR_0218_SHA, CR_0429_SHA}
     # The page's first file stays the one it points at.
     assert store.get_state("wizards-cr:txt")["url"] == site.at(CR_TXT.replace(" ", "%20"))
+    # A further file gone (a dead "Previous" link) is recorded, not a failure of the source: it
+    # made every run exit 2 and stopped the raw store's pruning (a second operator's review).
+    site.fail(previous, "status", times=None, status=404)
+    again = fetch(site, store, fake_clock, ["wizards-cr"])["wizards-cr"]
+    assert (again.failed, again.ok) == (0, True)
+    assert store.history(site.at(previous.replace(" ", "%20")))[-1].status == "failed"
 
 
 def test_truncated_cr_keeps_the_earlier_good_document(site: TestSite, store: RawStore, fake_clock: FakeClock) -> None:
