@@ -57,6 +57,22 @@ def expected_bulk_format(entry: ManifestEntry) -> str | None:
     return "scryfall-bulk-cards" if kind.endswith("cards") else None
 
 
+# Scryfall's bulk types a refresh may fetch (SOURCES.md), each a kind of bulk file.
+SCRYFALL_BULK_TYPES = ("rulings", "oracle_cards", "all_cards", "default_cards", "unique_artwork")
+
+
+def announced_bulk_formats(store: RawStore) -> dict[str, str]:
+    """The format of each bulk file the fetch last took from Scryfall's listing, by its URL (the
+    listing says which kind each is: a mirror's "rulings.json" has no dated name to tell it by:
+    "[]" there was left out as a page, a second operator's review)."""
+    formats = {}
+    for bulk_type in SCRYFALL_BULK_TYPES:
+        seen = store.get_state(f"scryfall:bulk:{bulk_type}") or {}
+        if seen.get("uri"):
+            formats[seen["uri"]] = "scryfall-bulk-rulings" if bulk_type == "rulings" else "scryfall-bulk-cards"
+    return formats
+
+
 # Scraper source names that the knowledge base's ``sources`` table spells differently.
 KB_SOURCE_OF = {"wizards-cr": "wizards"}
 
@@ -159,6 +175,7 @@ def select_inputs(store: RawStore) -> tuple[list[DocumentInput], list[str]]:
     left_out: list[str] = []
     newest_snapshot: dict[tuple[str, str, str], tuple[int, DocumentInput]] = {}
     unreadable = known_unreadable(store)
+    announced = announced_bulk_formats(store)
     for latest in store.latest_documents():
         entry: ManifestEntry | None = latest
         if latest.sha256 in unreadable:
@@ -169,7 +186,7 @@ def select_inputs(store: RawStore) -> tuple[list[DocumentInput], list[str]]:
         if entry.sha256 and store.body_removed(entry.sha256):
             continue  # a superseded bulk snapshot whose body a refresh removed (prune_superseded)
         fmt = format_of(store, entry)
-        fmt = expected_bulk_format(entry) or fmt
+        fmt = (announced.get(entry.url) if entry.source == "scryfall" else None) or expected_bulk_format(entry) or fmt
         if fmt is None:
             left_out.append(entry.url)
             continue

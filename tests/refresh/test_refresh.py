@@ -759,3 +759,17 @@ def test_sigterm_as_the_new_file_is_checked_is_recorded_too(
     assert (last["status"], refresh_record["exit_code"], refresh_record["published"]) == ("interrupted", EXIT_TERMINATED, False)
     assert refresh_record["message"].startswith("refresh interrupted (Ctrl-C or SIGTERM) as it published")
     assert sha(tmp_path / "kb.db") == served
+
+
+def test_a_bulk_file_under_a_name_of_no_date_is_read_as_the_kind_the_listing_says(site: TestSite, tmp_path: Path) -> None:
+    """A mirror's "rulings.json" has no dated name to tell its kind by: "[]" there was left out as a
+    page and the run said "nothing changed" (a second operator's review). The listing says it is
+    the rulings file: read as one, it is unreadable, and the body before it stands in."""
+    announce_rulings(site, "rulings.json", "2023-04-05T21:00:31.996000Z", json.dumps(recorded_rulings()).encode())
+    assert run(site, tmp_path).exit_code == 0
+    announce_rulings(site, "rulings.json", "2023-04-06T21:00:31.996000Z", b"[]")
+    bad = run(site, tmp_path)
+    assert (bad.exit_code, bad.failed_sources) == (2, ["scryfall"])
+    (unreadable,) = bad.changes["unreadable"]
+    assert unreadable["url"].endswith("/rulings.json") and unreadable["replaced_by_earlier"] is True
+    assert sqlite_utils.Database(tmp_path / "kb.db")["rulings"].count == 56
