@@ -91,7 +91,7 @@ class BeforeSwap:
                     listed = problems if len(problems) <= 3 else [*problems[:3], f"{len(problems) - 3} more tables likewise"]
                     raise RefreshError(
                         f"not published: {'; '.join(listed)}{self._dropped_imports()}"
-                        f"{not_rebuilt or ' (use --allow-shrink if this is expected)'}"
+                        f"{not_rebuilt or _new_documents(db) + ' (use --allow-shrink if this is expected)'}"
                     )
                 self._write_runs(db, served)
         finally:
@@ -196,3 +196,14 @@ def _documents_not_rebuilt(db: sqlite_utils.Database) -> str:
             " a file `mtgkb build` made from a snapshot is refreshed with --snapshot DIR (the folder it was"
             " built from; data/snapshot by default), which adds the snapshot's files to the raw store;"
             " --allow-shrink publishes without them, their rulings as removed upstream")
+
+
+def _new_documents(db: sqlite_utils.Database) -> str:
+    """The documents this build reads that the served file did not: where a shrink comes from
+    (the refusal named tables only; a second operator's review)."""
+    found = [row[0] or "(no URL)" for row in db.execute(
+        "select url from main.documents where id not in (select id from old.documents) order by url limit 4")]
+    if not found:
+        return ""
+    more = ", …" if len(found) > 3 else ""
+    return f"; documents new since the served file: {', '.join(found[:3])}{more}"

@@ -508,6 +508,9 @@ def test_a_shrinking_table_is_not_published_unless_allowed(site: TestSite, tmp_p
     assert (refused.exit_code, refused.status, refused.published) == (1, "failed", False)
     assert refused.message.startswith("not published: ruling_records would shrink from 56 to 20 rows (-64%)")
     assert refused.message.endswith(" (use --allow-shrink if this is expected)")
+    # Where it comes from: the new bulk file (the refusal named tables only: a second review).
+    assert f"; documents new since the served file: {site.url('scryfall-data')}" in refused.message
+    assert NEW_RULINGS.rsplit("/", 1)[1] in refused.message
     assert sha(tmp_path / "kb.db") == served_sha
 
     allowed = run(site, tmp_path, allow_shrink=True)
