@@ -144,7 +144,20 @@ def cjk_glossary(conn: sqlite3.Connection, found: list[dict[str, Any]], needle: 
         for entry in rows(conn, "select term, version_id from glossary where id = ?", (row["key"],)):
             hits.append(glossary_hit(entry["term"], row["lang"], highlight(row["text"], needle), entry["version_id"]))
     wanted = title_key(needle)
-    return sorted(hits, key=lambda hit: title_key(hit.title) != wanted)
+    hits = sorted(hits, key=lambda hit: title_key(hit.title) != wanted)
+    words = needle.split()
+    if len(words) < 2 or not hits:
+        return hits
+    # Terms searched together ("触发式异能 堆叠", read from "触发式异能堆叠"), where some entry holds
+    # them all: each one's own entry first, which holds only itself (the triggered ability's entry
+    # was dropped: a review). Not where none does: the words are then read otherwise.
+    named = [glossary_hit(row["term"], row["lang"], highlight(row["text"], word), row["version_id"])
+             for word in words for row in rows(
+                 conn, """select glossary.term, glossary.text, glossary.version_id, cr_versions.lang from glossary
+                 join cr_versions on cr_versions.id = glossary.version_id
+                 where glossary.term = ? and cr_versions.lang != 'en' limit 3""", (word,))]
+    shown = {(hit.title, hit.detail) for hit in named}
+    return named + [hit for hit in hits if (hit.title, hit.detail) not in shown]
 
 
 HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")

@@ -1330,6 +1330,11 @@ def test_two_chinese_terms_typed_without_a_space_are_searched_together(
     found = search(snapshot_conn, typed)
     assert (found.query, found.relaxed_from, found.left_out) == (kept, typed, [])
     assert [hit.title.split()[0] for hit in found.groups["rules"] if hit.lang == "zhs"] == rules
+    # Where glossary entries hold both terms, each term's own entry comes first, though it holds
+    # only itself ("触发式异能堆叠" dropped the triggered ability's entry: a review).
+    stacked = search(snapshot_conn, "触发式异能堆叠")
+    assert stacked.query == "触发式异能 堆叠"
+    assert [hit.title for hit in stacked.groups["glossary"][:2]] == ["触发式异能", "堆叠"]
     both = search(snapshot_conn, "践踏死触")
     assert both.query == "践踏" and [hit.title for hit in both.groups["keywords"]] == ["702.19 Trample", "702.2 Deathtouch"]
 
