@@ -29,7 +29,6 @@ from scraper.sources import ROBOTS_AGENT, USER_AGENT, Source, get_source, host_o
 
 log = logging.getLogger("scraper.http")
 
-CHUNK = 1 << 16
 # A body slower than this is given up as stalled (and tried again, within the request's retries):
 # each read's timeout is met by a server sending one byte a second, and a refresh held its lock
 # for days (an operator's review). 16 KiB a minute is ~270 bytes a second.

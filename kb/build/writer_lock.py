@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import IO
 
 from kb.build.files import os_reason
 from kb.build.inputs import BuildError
@@ -36,7 +37,7 @@ NOTE = ("The writer lock of the database beside it (flock), held only while a bu
         " writes it; the line above names the last holder. Leave this file in place.\n")
 
 
-def _opened(path: Path):
+def _opened(path: Path) -> IO[str]:
     """The lock file for writing its holder in, or read-only where it cannot be written (another
     user's file, a read-only folder): an flock needs no write access (every refresh exited 1)."""
     try:
@@ -47,19 +48,41 @@ def _opened(path: Path):
         return open(path, encoding="utf-8")
 
 
+def holder_if_held(handle: IO[str]) -> str | None:
+    """Take ``handle``'s file's exclusive flock at once: None, or, where another process holds
+    it, the holder the file names on its first line. (The refresh lock takes its lock so too.)"""
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.seek(0)
+        return handle.readline().strip() or "another process"
+    return None
+
+
+def name_holder(handle: IO[str], text: str) -> None:
+    """Write the holder into the lock file, where it can be (opened read-only, a full disk: the
+    lock is held all the same, its holder unsaid)."""
+    try:
+        handle.seek(0)
+        handle.truncate()
+        handle.write(text)
+        handle.flush()
+    except OSError:
+        pass
+
+
 @contextmanager
 def writer_lock(db_path: Path, what: str) -> Iterator[None]:
     """Hold ``db_path``'s writer lock for ``what`` ("refresh", "build", "import"); raises
     DatabaseLocked at once when another process holds it."""
     # Beside the file a link names: writers given the link or the file take one lock.
     path = lock_path(Path(os.path.realpath(db_path)))
-    key = path
-    if key in _HELD:
-        _HELD[key] += 1
+    if path in _HELD:
+        _HELD[path] += 1
         try:
             yield
         finally:
-            _HELD[key] -= 1
+            _HELD[path] -= 1
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -67,26 +90,17 @@ def writer_lock(db_path: Path, what: str) -> Iterator[None]:
     except OSError as error:
         raise BuildError(f"{db_path}: cannot take its writer lock {path}: {os_reason(error)}") from None
     try:
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            handle.seek(0)
-            holder = handle.readline().strip() or "another process"
+        holder = holder_if_held(handle)
+        if holder is not None:
             raise DatabaseLocked(
                 f"{db_path}: another writer is at work on it ({holder}); lock {path} is held,"
                 " nothing written (run again when it has finished)"
-            ) from None
-        try:
-            handle.seek(0)
-            handle.truncate()
-            handle.write(f"{what}, pid {os.getpid()} since {datetime.now(UTC).isoformat(timespec='seconds')}\n{NOTE}")
-            handle.flush()
-        except OSError:
-            pass  # a lock opened read-only, a full disk: held all the same, its holder unsaid
-        _HELD[key] = 1
+            )
+        name_holder(handle, f"{what}, pid {os.getpid()} since {datetime.now(UTC).isoformat(timespec='seconds')}\n{NOTE}")
+        _HELD[path] = 1
         try:
             yield
         finally:
-            del _HELD[key]
+            del _HELD[path]
     finally:
         handle.close()

@@ -51,10 +51,14 @@ def expected_bulk_format(entry: ManifestEntry) -> str | None:
     if entry.source != "scryfall":
         return None
     match = BULK_KIND.search(urlsplit(entry.url or "").path)
-    kind = match.group(1).replace("_", "-") if match else ""
-    if kind == "rulings":
+    return _bulk_format(match.group(1).replace("-", "_")) if match else None
+
+
+def _bulk_format(bulk_type: str) -> str | None:
+    """The format of one of Scryfall's bulk types ("rulings", "oracle_cards", "all_cards", …)."""
+    if bulk_type == "rulings":
         return "scryfall-bulk-rulings"
-    return "scryfall-bulk-cards" if kind.endswith("cards") else None
+    return "scryfall-bulk-cards" if bulk_type in SCRYFALL_BULK_TYPES else None
 
 
 # Scryfall's bulk types a refresh may fetch (SOURCES.md), each a kind of bulk file.
@@ -68,8 +72,8 @@ def announced_bulk_formats(store: RawStore) -> dict[str, str]:
     formats = {}
     for bulk_type in SCRYFALL_BULK_TYPES:
         seen = store.get_state(f"scryfall:bulk:{bulk_type}") or {}
-        if seen.get("uri"):
-            formats[seen["uri"]] = "scryfall-bulk-rulings" if bulk_type == "rulings" else "scryfall-bulk-cards"
+        if seen.get("uri") and (fmt := _bulk_format(bulk_type)):
+            formats[seen["uri"]] = fmt
     return formats
 
 

@@ -1,12 +1,12 @@
 """The refresh lock: one refresh per raw store at a time, released by the kernel even on kill -9."""
 from __future__ import annotations
 
-import fcntl
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from kb.build.writer_lock import holder_if_held, name_holder
 from scraper.rawstore import utc_now
 
 LOCK_NAME = "refresh.lock"
@@ -26,18 +26,10 @@ def refresh_lock(raw_dir: Path) -> Iterator[Path]:
     path = raw_dir / LOCK_NAME
     handle = open(path, "a+", encoding="utf-8")
     try:
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            handle.seek(0)
-            holder = handle.read().strip() or "unknown process"
-            raise RefreshLocked(
-                f"another refresh is running ({holder}); lock {path} is held, exiting"
-            ) from None
-        handle.seek(0)
-        handle.truncate()
-        handle.write(f"pid {os.getpid()} since {utc_now()}\n")
-        handle.flush()
+        holder = holder_if_held(handle)
+        if holder is not None:
+            raise RefreshLocked(f"another refresh is running ({holder}); lock {path} is held, exiting")
+        name_holder(handle, f"pid {os.getpid()} since {utc_now()}\n")
         yield path
     finally:
         handle.close()

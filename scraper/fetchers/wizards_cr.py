@@ -15,7 +15,7 @@ from bs4 import BeautifulSoup
 
 from scraper.fetchers.common import FetchReport, fetch_document, option_list
 from scraper.http import PoliteClient
-from scraper.rawstore import RawStore
+from scraper.rawstore import ManifestEntry, RawStore
 from scraper.verify import decode_text, text_verifier
 
 log = logging.getLogger(__name__)
@@ -107,12 +107,7 @@ def fetch(client: PoliteClient, store: RawStore, base_url: str, options: dict[st
                 # "Previous" link made every run exit 2 and stopped the raw store's pruning (a
                 # second operator's review).
                 further = FetchReport(SOURCE)
-                fetch_document(
-                    client, store, further, url, source=SOURCE, lang="en",
-                    verify=text_verifier(CR_TEXT_MARKER) if extension == "txt" else None,
-                    accept=f"{EXPECTED_TYPES[extension][0]},*/*;q=0.5",
-                    expect_types=EXPECTED_TYPES[extension], run_id=run_id,
-                )
+                _fetch_cr_file(client, store, further, url, extension, run_id)
                 report.fetched += further.fetched
                 report.not_modified += further.not_modified
                 for failed_url, reason in further.failures:
@@ -139,15 +134,21 @@ def _fetch_linked_file(
         report.fail(page_url, reason)
         return
     previous = store.get_state(f"{SOURCE}:{extension}")
-    entry = fetch_document(
-        client, store, report, url, source=SOURCE, lang="en",
-        verify=text_verifier(CR_TEXT_MARKER) if extension == "txt" else None,
-        accept=f"{EXPECTED_TYPES[extension][0]},*/*;q=0.5",
-        expect_types=EXPECTED_TYPES[extension], run_id=run_id,
-    )
+    entry = _fetch_cr_file(client, store, report, url, extension, run_id)
     if entry is not None:
         # Remember which file the page pointed at: a new URL means a new CR release.
         store.set_state(f"{SOURCE}:{extension}", {
             "url": url, "sha256": entry.sha256,
             "previous_url": (previous or {}).get("url"),
         })
+
+
+def _fetch_cr_file(
+    client: PoliteClient, store: RawStore, report: FetchReport, url: str, extension: str, run_id: int | None,
+) -> ManifestEntry | None:
+    return fetch_document(
+        client, store, report, url, source=SOURCE, lang="en",
+        verify=text_verifier(CR_TEXT_MARKER) if extension == "txt" else None,
+        accept=f"{EXPECTED_TYPES[extension][0]},*/*;q=0.5",
+        expect_types=EXPECTED_TYPES[extension], run_id=run_id,
+    )
