@@ -71,7 +71,7 @@ from kb.site.search_names import (
     unlinked_card_hit,
 )
 from kb.site.search_relax import Relaxed, relaxed_words, words_held
-from kb.site.search_rules import named_rules, rules_by_number, rules_by_text
+from kb.site.search_rules import by_stems_where_few, named_rules, rules_by_number, rules_by_text
 from kb.site.search_spelling import vocabulary
 from kb.site.search_text import (
     HIT_END,
@@ -90,7 +90,6 @@ from kb.site.search_text import (
     title_key,
     umlauts_as_vowels,
     with_number_words,
-    word_stems_as_prefixes,
 )
 
 __all__ = [
@@ -379,23 +378,6 @@ def asks_in_chinese(query: str) -> bool:
     return not looks_japanese(query) and any(phrase in query for phrase in CHINESE_QUESTION_PHRASES)
 
 
-# Fewer of today's rules than this found by the words as typed: those found by the words' stems follow.
-FEW_RULES = 3
-# A phrase of a few words is read by its stems ("commander exiled", "who controls a triggered
-# ability"); a sentence's every word is asked for, stems or not, and finds nothing either way
-# (its search was two rules searches more, a third of a long query's time at 1M rulings).
-STEMS_AT_MOST_WORDS = 6
-
-
-def with_stemmed_rules(typed: list[Hit], stemmed: list[Hit], current: str | None) -> tuple[list[Hit], int]:
-    """The rules found by the words as typed, today's first; then today's rules found only by the
-    words' stems; then the typed ones of other versions. Also: how many were added."""
-    seen = {hit.url for hit in typed}
-    added = [hit for hit in stemmed if hit.detail == current and hit.url not in seen]
-    today = [hit for hit in typed if hit.detail == current]
-    return today + added + [hit for hit in typed if hit.detail != current], len(added)
-
-
 def found_nothing(results: SearchResults) -> bool:
     """No hit but the keywords some words of the query name (``keywords_named_within``)."""
     return results.best is None and all(
@@ -441,24 +423,9 @@ def _search(
     rules, results.counts["rules"], rules_capped = rules_by_text(
         conn, query, match, about, cjk_rule_rows(conn, cjk.get("rule", []), query), offset + size, first
     )
-    current = newest_english_version(conn)
-    typed_today = sum(hit.detail == current for hit in rules)
-    if match and typed_today < FEW_RULES and len(WORD.findall(query)) <= STEMS_AT_MOST_WORDS \
-            and (loose := word_stems_as_prefixes(match)):
-        # Today's rules hold none or few of the words as typed, older editions may ("commander
-        # exiled": 2015's 903.8; today's 903.9a says "in exile"; "who controls a triggered
-        # ability": 603.3a says "controlled"): today's rules by the words' stems (an English
-        # judge's review), after those holding the words as typed. The rules only: the million
-        # rulings are searched as typed.
-        stemmed = rules_by_text(conn, query, loose, about, [], offset + size, first)
-        if not typed_today and any(hit.detail == current for hit in stemmed[0]):
-            rules, results.counts["rules"], rules_capped = stemmed
-        elif typed_today:
-            rules, added = with_stemmed_rules(rules, stemmed[0], current)
-            results.counts["rules"] += added
-            # Counted within the page's window of the stems' rules: at least this many (the first
-            # page said 12 where the next said 26; a review of the change).
-            rules_capped = rules_capped or stemmed[2] or added > 0
+    if match:
+        rules, results.counts["rules"], rules_capped = by_stems_where_few(
+            conn, query, match, about, offset + size, first, (rules, results.counts["rules"], rules_capped))
     if rules_capped:
         results.capped.add("rules")
     groups["rules"] = rules[offset:] if kind == "rules" else rules

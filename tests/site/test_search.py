@@ -956,7 +956,7 @@ def test_words_no_rule_of_today_holds_as_typed_are_read_by_their_stems(snapshot_
 def test_a_sentence_is_not_read_by_its_stems(snapshot_conn: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every word of a sentence is asked for, stems or not: reading it by its stems found nothing
     more and was two rules searches more (12 ms of a long query's 13 at 1M rulings)."""
-    import kb.site.search as module
+    import kb.site.search_rules as module
 
     asked: list[str] = []
     real = module.word_stems_as_prefixes
