@@ -76,8 +76,8 @@ def clause_starts(
                 word, action = _last_verb(printed_clause, verb_last), _action_within(oracle_clause, actions)
             else:
                 english = _first_word(oracle_clause)
-                word, action = _first_word(printed_clause), actions.get(english.casefold()) if english else None
-                word = word if english else None
+                word = _first_word(printed_clause) if english else None
+                action = actions.get(english.casefold()) if english else None
             if word:
                 found.append((word, action))
     return found

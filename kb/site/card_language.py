@@ -19,8 +19,7 @@ def read_in(page: dict[str, Any], query: str | None, lang: str | None) -> list[d
     a language the card has no name or printing in."""
     names: list[dict[str, Any]] = page["names"]
     printed: list[dict[str, Any]] = page.get("printed") or []
-    known = {name["lang"] for name in names} | {language["lang"] for language in printed}
-    asked = scryfall_language(lang or "", known)
+    asked = scryfall_language(lang or "", languages_held(page))
     if asked:
         languages = [asked]
     elif query and not any(_names_card(query, name["name"]) for name in names if name["lang"] == "en"):
@@ -43,8 +42,12 @@ def language_not_held(page: dict[str, Any], lang: str | None, languages: set[str
     or printing in it: the page said nothing and looked like the English one (``?lang=ko`` on a
     card printed in six languages; a foreign judges' review)."""
     asked = scryfall_language(lang or "", languages)
-    known = {name["lang"] for name in page["names"]} | {language["lang"] for language in page.get("printed") or []}
-    return asked if asked and asked != "en" and asked not in known else None
+    return asked if asked and asked != "en" and asked not in languages_held(page) else None
+
+
+def languages_held(page: dict[str, Any]) -> set[str]:
+    """The languages a card page holds the card's name or a printing in."""
+    return {name["lang"] for name in page["names"]} | {language["lang"] for language in page.get("printed") or []}
 
 
 def named_in_english(conn: sqlite3.Connection, oracle_id: str, name: str) -> bool:
