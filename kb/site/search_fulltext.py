@@ -229,14 +229,20 @@ def windowed(
     conn: sqlite3.Connection, index: str, sql: str, match: str, query: str, offset: int, limit: int
 ) -> tuple[list[dict[str, Any]], bool]:
     """Rows ``offset``..``offset + limit`` of a bounded window of ``sql`` (which matches
-    ``index``), best first within the window (``relevance``): the full match set is never read,
-    let alone sorted."""
+    ``index``), best first within each ``TEXT_WINDOW`` rows of the index's order (``relevance``):
+    the full match set is never read, let alone sorted.
+
+    A page past the first window reads a longer one, and the rows of the first stay where they
+    were: sorted whole, the longer window ranked them anew, and paging on repeated rulings an
+    earlier page had shown while others were on no page at all (an API user's review)."""
     offset = max(0, min(offset, MAX_OFFSET))
     size = max(TEXT_WINDOW, offset + limit)
     found = words_first(lambda expression: rows(conn, sql, (expression, size)), match, TEXT_WINDOW, conn, index)
     words = [word.casefold() for word in WORD.findall(query)]
-    found.sort(key=lambda row: relevance(row.get("text"), query, words))
-    return found[offset : offset + limit], len(found) >= size
+    ranked: list[dict[str, Any]] = []
+    for start in range(0, len(found), TEXT_WINDOW):
+        ranked += sorted(found[start : start + TEXT_WINDOW], key=lambda row: relevance(row.get("text"), query, words))
+    return ranked[offset : offset + limit], len(found) >= size
 
 
 def relevance(text: str | None, query: str, words: list[str]) -> tuple:

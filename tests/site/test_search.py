@@ -600,6 +600,19 @@ def test_rulings_page_through_a_bounded_window(snapshot_conn: sqlite3.Connection
     assert len(page.groups["rulings"]) == 25 and page.count_text("rulings") == "100+"
 
 
+def test_paging_a_group_shows_each_match_once(snapshot_conn: sqlite3.Connection) -> None:
+    """"card" as the one-box reads it (the last word a prefix) is in 123 of the snapshot's
+    rulings: five pages of 25 showed 106 of them, 17 twice (an API user's review)."""
+    held = {row[0] for row in snapshot_conn.execute(
+        "select rulings.id from rulings_fts join rulings on rulings.rowid = rulings_fts.rowid"
+        " where rulings_fts match 'card*'")}
+    shown = []
+    for offset in range(0, 150, 25):
+        shown += [int(re.split(r"#ruling-|/ruling/", hit.url)[-1]) for hit in search(snapshot_conn, "card", kind="rulings", offset=offset).groups.get("rulings", [])]
+    assert len(held) == 123
+    assert len(shown) == len(set(shown)) == 123 and set(shown) == held
+
+
 def test_rule_heads_follow_the_file_they_were_read_from(tmp_path) -> None:
     """The search sorts matches by version from a map kept per file: a file written again is read again."""
     path = tmp_path / "kb.db"
