@@ -77,9 +77,12 @@ def with_by_number(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def diff_page(
-    conn: sqlite3.Connection, old: str | None, new: str | None, kind: str | None = None, offset: int = 0
+    conn: sqlite3.Connection, old: str | None, new: str | None, kind: str | None = None, offset: int = 0,
+    past_the_end: str = "last page",
 ) -> dict[str, Any]:
-    """The form's choices and, when both versions exist, the counted changes of one page."""
+    """The form's choices and, when both versions exist, the counted changes of one page.
+    ``past_the_end``: what an offset past the last change shows, the "last page" (a person's
+    link) or "nothing" (a script paging until no change comes: the last page again never ended)."""
     known = versions(conn)
     ids = {row["id"]: row for row in known}
     page: dict[str, Any] = {"versions": known, "from": old, "to": new, "kind": kind, "offset": 0, "changes": [],
@@ -117,7 +120,7 @@ def diff_page(
     shown = [change for change in changes if not kind or change["kind"] == kind]
     # Past the end: the last page (its last item alone read "Showing 721–721 of 721").
     last_page = max(0, len(shown) - 1) // PAGE_SIZE * PAGE_SIZE
-    offset = max(0, min(int(offset or 0), last_page))
+    offset = max(0, int(offset or 0) if past_the_end == "nothing" else min(int(offset or 0), last_page))
     page.update(total=len(shown), offset=offset, changes=shown[offset : offset + PAGE_SIZE])
     page["old"], page["new"] = ids[old], ids[new]
     return page

@@ -359,10 +359,15 @@ async def contents(datasette, request):
 async def diff(datasette, request):
     args = request.args
     offset = int(args.get("offset", "0")) if args.get("offset", "0").isdigit() else 0
-    page = await run(datasette, diff_page.diff_page, args.get("from") or None, args.get("to") or None,
-                     args.get("kind") or None, offset)
+    old, new = args.get("from") or None, args.get("to") or None
     if wants_json(request, request.url_vars.get("json")):
+        if not old and not new:
+            # The pair the form offers: answered as an empty form, it read "the newest update
+            # changed nothing" (an API user's review).
+            old, new = await run(datasette, diff_page.default_pair)
+        page = await run(datasette, diff_page.diff_page, old, new, args.get("kind") or None, offset, "nothing")
         return json_response(page, status=page["status"])  # an error said with a 200 was read as an answer
+    page = await run(datasette, diff_page.diff_page, old, new, args.get("kind") or None, offset)
     return await render(datasette, request, "kb_diff.html", {"page": page}, status=page["status"])
 
 

@@ -1278,10 +1278,13 @@ async def test_a_diff_across_versions_follows_each_rule_by_its_lineage(snapshot_
         changes += (await snapshot_ds.client.get(more)).json()["changes"]
         offset += 100
     assert [(c["old_number"], c["new_number"]) for c in changes if c["old_number"] == "505.5"] == [("505.5", "505.6")]
-    # Past the end: the last page, whole.
+    # Past the end, a page offers the last page, whole; the JSON no change, so that a script
+    # paging until none comes ends (the last page again looped: an API user's review).
     past = (await snapshot_ds.client.get("/diff.json?from=en-2022-02-18&to=en-2025-02-07&kind=moved-changed&offset=5000")).json()
+    assert (past["offset"], past["changes"], past["total"]) == (5000, [], page["total"])
     last = (page["total"] - 1) // 100 * 100
-    assert (past["offset"], len(past["changes"])) == (last, page["total"] - last)
+    shown = (await snapshot_ds.client.get("/diff?from=en-2022-02-18&to=en-2025-02-07&kind=moved-changed&offset=5000")).text
+    assert f"Showing {last + 1}–{page['total']} of {page['total']}." in shown
     assert [c["old_number"] for c in changes if c["new_number"] == "509.2"] == ["509.4"]
     # Aspects read as the build stores those of consecutive versions: "text,numbers-only", or null.
     moved = (await snapshot_ds.client.get("/diff.json?from=en-2022-02-18&to=en-2025-02-07&kind=moved")).json()["changes"]
@@ -1830,10 +1833,14 @@ async def test_a_diff_of_two_languages_is_refused_with_400_and_why(snapshot_ds) 
     # The JSON says so too (it answered 200 with the error inside).
     assert (await snapshot_ds.client.get("/diff.json?from=ko-2021-02-15&to=zhs-2025-02-07")).status_code == 400
     assert (await snapshot_ds.client.get("/diff.json?from=en-2026-04-17&to=xx-1")).status_code == 404
-    # One version alone: an error, not 200 with no changes (the SQL user's review); none: the form.
+    # One version alone: an error, not 200 with no changes (the SQL user's review); none: the
+    # form, and as JSON the changes of the pair it offers (they read "nothing changed": another).
     half = await snapshot_ds.client.get("/diff.json?from=en-2025-02-07")
     assert (half.status_code, half.json()["error"]) == (400, "Give both versions to compare: /diff?from=…&to=….")
-    assert (await snapshot_ds.client.get("/diff.json")).status_code == 200
+    newest = (await snapshot_ds.client.get("/diff.json")).json()
+    assert (newest["from"], newest["to"], newest["total"]) == ("en-2026-01-16", "en-2026-04-17", 205)
+    assert newest["changes"] == (await snapshot_ds.client.get("/diff.json?from=en-2026-01-16&to=en-2026-04-17")).json()["changes"]
+    assert (await snapshot_ds.client.get("/diff")).status_code == 200
 
 
 async def test_a_reversible_cards_whole_name_as_scryfall_gives_it_finds_the_card(snapshot_ds) -> None:
