@@ -151,6 +151,15 @@ def similarity(old: Sequence[str], new: Sequence[str]) -> float:
     return SequenceMatcher(None, old, new, autojunk=False).ratio()
 
 
+def containment(old: Sequence[str], new: Sequence[str]) -> float:
+    """The share of the shorter word list found, in order, in the longer (0..1): a rule that grew
+    a clause (or lost one) keeps all of its words, whatever its ``similarity``."""
+    if not old or not new:
+        return 0.0
+    matcher = SequenceMatcher(None, old, new, autojunk=False)
+    return sum(block.size for block in matcher.get_matching_blocks()) / min(len(old), len(new))
+
+
 def similarity_bound(old: Counter[str], new: Counter[str]) -> float:
     """An upper bound of ``similarity`` from word counts alone (difflib's ``quick_ratio``).
 

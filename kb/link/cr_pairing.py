@@ -58,7 +58,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from kb.link.cr_compare import Entry, entries_of, similarity, similarity_bound
+from kb.link.cr_compare import Entry, containment, entries_of, similarity, similarity_bound
 from kb.normalise.refs import english_cr_refs
 from kb.records import CRDocument, Rule
 
@@ -68,6 +68,14 @@ CHANGED_IN_PLACE = 0.5
 # damage assignment, 502.9b, unpaired with 2009's 702.17b (0.497: "If all those blocking creatures
 # are assigned lethal damage" became "Once all …"), and seven more of the 2009 renumbering.
 MOVED_WITH_PARENT = 0.45
+# ... or when it grew: the new text holds this much of the old one's words, in order, and more.
+# 2022's Saga rule 715.3a (14 words) is the first sentence of 2024's 714.3a, which grew read
+# ahead's 48 (0.37 alike, so the Saga's lore counter rule was "removed" and "added"; a judge's
+# review), as 2006's cumulative upkeep 502.13a is the start of 2009's 702.21a (0.35). Not the other
+# way: a rule cut in two keeps its words in both halves, and the short half ("Landwalk is an
+# evasion ability.") held all of the shorter's words but was not the rule's body.
+GREW_WITH_PARENT = 0.85
+GREW_FROM_WORDS = 10
 MOVED_ELSEWHERE = 0.6
 # A rule moved elsewhere found by its words without their marks (step 7): a near-copy only.
 NEAR_COPY = 0.8
@@ -330,9 +338,19 @@ def _pair_children_of_moved_parents(pairing: Pairing) -> None:
             new is not None
             and pairing.is_free(None, target)
             and _kinds_compatible(rule, new.rule)
-            and similarity(old.words, new.words) >= MOVED_WITH_PARENT
+            and (
+                similarity(old.words, new.words) >= MOVED_WITH_PARENT
+                or _grew(old, new)
+            )
         ):
             pairing.pair(old.number, target, alike=True)
+
+
+def _grew(old: Entry, new: Entry) -> bool:
+    return (
+        GREW_FROM_WORDS <= len(old.words) < len(new.words)
+        and containment(old.words, new.words) >= GREW_WITH_PARENT
+    )
 
 
 def _same_number(pairing: Pairing, old: Entry) -> Entry | None:
