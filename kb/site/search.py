@@ -163,6 +163,15 @@ def search(
             results.suggestions = results.later_suggestions()
             results.later_suggestions = None
         if results.suggestions:
+            # A misspelt keyword ("tramle", "deathtuch"): its results at once, read as the
+            # keyword, beside the link to it ("did you mean" alone before, while "comander damage"
+            # was read as "commander damage": a judge's review). A misspelt card name stays a
+            # question: read word by word it finds other things (Jace's rulings of "vryn").
+            if kind is None and all(hit.kind in ("keyword", "glossary") for hit in results.suggestions):
+                relaxed = relaxed_search(conn, results.query, typed, per_kind, kind, offset)
+                if relaxed is not None and not relaxed.left_out and relaxed.read_as:
+                    relaxed.suggestions = results.suggestions
+                    return relaxed
             return results
         if card is not None:
             return about_card(conn, card, present, read_as, None, typed, per_kind)
