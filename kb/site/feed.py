@@ -55,14 +55,43 @@ def recent_changes(conn: sqlite3.Connection, limit: int = 50) -> list[dict[str, 
         where effective_date >= ? order by effective_date desc limit ?""",
         (cutoff, limit),
     ):
+        previous, changed = changes_in(conn, row["id"])
         entries.append({
             "id": f"cr-{row['id']}", "kind": "cr-version", "updated": row["effective_date"],
             "title": f"{version_name(row['id'])} ({row['rule_count']} rules)",
             "link": f"/version/{quote(row['id'])}",
-            "summary": row["title"] or "",
+            "summary": f"{row['title'] or ''}. {changed}" if changed else row["title"] or "",
+            **({"related": f"/diff?from={quote(previous)}&to={quote(row['id'])}"} if previous else {}),
         })
     entries.sort(key=lambda entry: entry["updated"] or "", reverse=True)
     return entries[:limit]
+
+
+RULE_CHANGES = (("added", "added"), ("removed", "removed"), ("changed", "changed"), ("moved", "moved"),
+                ("moved-changed", "moved and changed"))
+
+
+def changes_in(conn: sqlite3.Connection, version_id: str) -> tuple[str | None, str]:
+    """The version a CR version is compared with and what changed since, in words ("Against the
+    Comprehensive Rules of 2026-01-16: 25 rules added, …"): an entry saying only that a version
+    exists told a judge reading the feed nothing of what changed (a judge's review)."""
+    if not rows(conn, "select name from sqlite_master where name = 'cr_changes'"):
+        return None, ""
+    counts = {row["kind"]: row["n"] for row in rows(
+        conn,
+        """select kind, count(*) as n from cr_changes where new_version_id = ? and old_version_id = (
+            select old_version_id from cr_changes where new_version_id = ? limit 1) group by kind""",
+        (version_id, version_id),
+    )}
+    if not counts:
+        return None, ""
+    previous = rows(conn, "select old_version_id from cr_changes where new_version_id = ? limit 1", (version_id,))[0]["old_version_id"]
+    said = [f"{counts[kind]} {label}" for kind, label in RULE_CHANGES if counts.get(kind)]
+    glossary = sum(n for kind, n in counts.items() if kind.startswith("glossary-"))
+    told = f"rules: {', '.join(said)}" if said else "no rule changed"
+    if glossary:
+        told += f"; {glossary} glossary {'entry' if glossary == 1 else 'entries'} added, removed or changed"
+    return previous, f"Against the {version_name(previous)}, {told}."
 
 
 def atom_time(value: str | None) -> str:
@@ -109,6 +138,7 @@ def atom_feed(entries: list[dict[str, Any]], base: str) -> str:
             "<entry>",
             f"<title>{text(entry['title'])}</title>",
             f'<link href="{attr(link)}"/>',
+            *([f'<link rel="related" href="{attr(base + entry["related"])}"/>'] if entry.get("related") else []),
             f"<id>tag:mtg-rules-kb,2026:{text(entry['id'])}</id>",
             f"<updated>{atom_time(entry['updated'])}</updated>",
             f'<category term="{attr(entry["kind"])}"/>',

@@ -749,6 +749,17 @@ async def test_changes_feed_is_atom_of_the_last_weeks(snapshot_ds) -> None:
         "Comprehensive Rules of 2026-04-17 (3138 rules)", "Comprehensive Rules of 2026-01-16 (3114 rules)",
     ]
     assert entries[0].find(f"{atom}link").get("href").endswith("/version/en-2026-04-17")
+    # What changed, counted as the diff page counts it, and the diff (a judge's review: an entry
+    # said only that a version exists).
+    assert entries[0].find(f"{atom}summary").text == (
+        "Magic: The Gathering Comprehensive Rules. Against the Comprehensive Rules of 2026-01-16, rules: 25 added,"
+        " 31 changed, 118 moved, 1 moved and changed; 30 glossary entries added, removed or changed."
+    )
+    diff = (await snapshot_ds.client.get("/diff.json?from=en-2026-01-16&to=en-2026-04-17")).json()
+    assert diff["counts"] == {"added": 25, "changed": 31, "moved": 118, "moved-changed": 1, "glossary-added": 7,
+                              "glossary-changed": 20, "glossary-removed": 2, "glossary-renamed": 1}
+    assert entries[0].find(f"{atom}link[@rel='related']").get("href").endswith(
+        "/diff?from=en-2026-01-16&to=en-2026-04-17")
 
 
 async def test_datasette_table_json_and_canned_query(snapshot_ds, snapshot_db) -> None:
