@@ -149,7 +149,7 @@ where rule_links.status != 'same' order by tr.version_id, tr.position""",
     },
     "rulings_by_any_name": {
         "title": "Rulings of a card by any-language name, including cards not yet linked",
-        "description": "Like 'rulings of a card', but also finds rulings a localized page printed for a card that is not in the card data yet (e.g. Tödliches Komplott), and the card's translated rulings after its English ones (lang; source is the translation's method, published_at its English ruling's date, linked whether it is linked to one), those of cards only a translated page names too (e.g. 고블린 밀수꾼, 灵魂牧者).",
+        "description": "Like 'rulings of a card', but also finds rulings a localized page printed for a card that is not in the card data yet (e.g. Tödliches Komplott), and the card's translated rulings after its English ones (lang; source is the translation's method, published_at its English ruling's date or, where it is linked to none, its own date read, linked whether it is linked to one), those of cards only a translated page names too (e.g. 고블린 밀수꾼, 灵魂牧者).",
         "sql": f"""with found as (
   select rulings.id, {ruling_card_name()} as card, rulings.oracle_id is not null as linked,
     rulings.published_at, rulings.source, rulings.text, rulings.position
@@ -166,7 +166,8 @@ select card, linked, lang, published_at, source, text from (
   select card, linked, 'en' as lang, published_at, source, text, 0 as translated, position from found
   union all
   select coalesce(found.card, ruling_translations.card_name), ruling_translations.ruling_id is not null,
-    ruling_translations.lang, found.published_at, ruling_translations.method, ruling_translations.text, 1, found.position
+    ruling_translations.lang, coalesce(found.published_at, ruling_translations.published_at), ruling_translations.method,
+    ruling_translations.text, 1, found.position
   from ruling_translations left join found on found.id = ruling_translations.ruling_id
   where ruling_translations.ruling_id in (select id from found) or ruling_translations.card_name = :name)
 order by card, translated, lang, published_at, position

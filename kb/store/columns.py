@@ -273,6 +273,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "document_id": "The document",
         "raw_date": "Date as printed",
         "card_name": "Card name as printed",
+        "published_at": "That date read, as YYYY-MM-DD (empty where none was printed or it could not be read)",
     },
     "quality_issues": {
         "kind": "Kind of problem",

@@ -28,6 +28,7 @@ def record_untranslated(db: sqlite_utils.Database, untranslated: list[tuple[dict
                 stable_id("translation", row["document_id"], row["position"]),
                 ruling_id, row["declared_lang"], row["text"], row["method"] or "machine",
                 "untranslated", 1.0, "same-text", row["document_id"], row["raw_date"], row["card_name"],
+                row["published_at"],
             )
         )
         save_quality_issue(
@@ -44,7 +45,7 @@ def record_untranslated(db: sqlite_utils.Database, untranslated: list[tuple[dict
 
 TRANSLATION_COLUMNS = (
     "id", "ruling_id", "lang", "text", "method", "status", "confidence", "match_method", "document_id",
-    "raw_date", "card_name",
+    "raw_date", "card_name", "published_at",
 )
 
 
@@ -64,7 +65,7 @@ def derived_translations(db: sqlite_utils.Database) -> Iterator[None]:
 def _insert_translations(db: sqlite_utils.Database, rows: list[tuple]) -> None:
     db.conn.executemany(
         f"insert or replace into temp.derived_translations ({', '.join(TRANSLATION_COLUMNS)})"
-        " values (?,?,?,?,?,?,?,?,?,?,?)",
+        f" values ({', '.join('?' * len(TRANSLATION_COLUMNS))})",
         rows,
     )
 
@@ -178,6 +179,7 @@ def link_translations(db: sqlite_utils.Database) -> None:
                     ruling_id, record["detected_lang"], record["text"], record["method"] or "official",
                     "linked" if ruling_id else "unlinked", match.confidence if match else 0.0,
                     match.method if match else None, document_id, record["raw_date"], record["card_name"],
+                    record["published_at"],
                 )
             )
         _insert_translations(db, rows)

@@ -229,3 +229,9 @@ def m022_printings_mana_cost(db: sqlite_utils.Database) -> None:
 def m023_printings_note(db: sqlite_utils.Database) -> None:
     """printings.note on older databases: empty until the documents are imported again."""
     add_missing_column(db, "printings", "note", str)
+
+
+@migrations()
+def m024_ruling_translations_published_at(db: sqlite_utils.Database) -> None:
+    """ruling_translations.published_at on older databases: filled when the rulings are derived again."""
+    add_missing_column(db, "ruling_translations", "published_at", str)

@@ -298,6 +298,8 @@ TABLES: dict[str, dict[str, Any]] = {
             "document_id": int,
             "raw_date": str,
             "card_name": str,
+            # The printed date read (an unlinked translation has no English ruling to date it).
+            "published_at": str,
         },
         "pk": "id",
         "foreign_keys": [("ruling_id", "rulings", "id"), ("document_id", "documents", "id")],

@@ -770,6 +770,16 @@ async def test_datasette_table_json_and_canned_query(snapshot_ds, snapshot_db) -
         f"/{name}/rulings_by_any_name.json?_shape=array&name=" + quote("Tödliches Komplott")
     )).json()
     assert len(found) == 11 and {row["card"] for row in found} == {"Tödliches Komplott"}
+    # A translation linked to no English ruling is dated by its own printed date, read: null before,
+    # and "2019년 5월 31일 금요일" only in ruling_translations.raw_date (an API user's review).
+    korean = (await snapshot_ds.client.get(
+        f"/{name}/rulings_by_any_name.json?_shape=array&name=" + quote("고블린 밀수꾼")
+    )).json()
+    assert [(row["lang"], row["linked"], row["published_at"]) for row in korean] == [("ko", 0, "2019-05-31")]
+    undated = (await snapshot_ds.client.get(
+        f"/{name}/ruling_translations.json?_shape=array&published_at__isnull=1&_size=1"
+    )).json()
+    assert undated == []
 
 
 @pytest.mark.parametrize("path", ["/{name}/rules", "/{name}", "/-/versions", "/rule/702.78", "/"])
