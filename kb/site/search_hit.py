@@ -83,7 +83,14 @@ class SearchResults:
         return f"{count:,}+" if kind in self.capped else f"{count:,}"
 
     def has_more(self, kind: str) -> bool:
-        shown = self.offset + len(self.groups.get(kind, []))
+        """Whether a next page of ``kind`` has hits. A page of one group paged on its own that
+        came back short is its last, capped or not: the window read per group ends there, and
+        "more" past it led to a page of nothing (an API user's review: a script paging on
+        looped, and the group vanished from the JSON without a word)."""
+        hits = self.groups.get(kind, [])
+        if self.kind == kind and len(hits) < self.page_size:
+            return False
+        shown = self.offset + len(hits)
         return kind in self.capped or self.counts.get(kind, 0) > shown
 
     def to_dict(self) -> dict[str, Any]:
@@ -98,8 +105,9 @@ class SearchResults:
             "groups": [
                 {"kind": kind, "title": GROUP_TITLES[kind], "count": self.counts.get(kind, len(hits)),
                  "count_is_lower_bound": kind in self.capped, "offset": self.offset,
-                 "hits": [hit.to_dict() for hit in hits]}
+                 "more": self.has_more(kind), "hits": [hit.to_dict() for hit in hits]}
                 for kind, hits in self.groups.items()
-                if hits
+                # The group paged on its own is there past its end too, empty, "more": false.
+                if hits or kind == self.kind
             ],
         }

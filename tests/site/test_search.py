@@ -616,6 +616,21 @@ def test_paging_a_group_shows_each_match_once(snapshot_conn: sqlite3.Connection)
     assert len(shown) == len(set(shown)) == 123 and set(shown) == held
 
 
+def test_a_group_paged_until_more_is_false_ends(snapshot_conn: sqlite3.Connection) -> None:
+    """Past the window read per group the group vanished from the JSON, and the page's "more"
+    (the count being a lower bound) led on to pages of nothing (an API user's review)."""
+    offset, pages = 0, []
+    while True:
+        group = next(g for g in search(snapshot_conn, "the", kind="rules", offset=offset).to_dict()["groups"] if g["kind"] == "rules")
+        pages.append(len(group["hits"]))
+        if not group["more"]:
+            break
+        offset += len(group["hits"])
+    assert pages == [25, 25, 25, 25, 25, 23] and group["count_is_lower_bound"]
+    past = search(snapshot_conn, "the", kind="rules", offset=500).to_dict()["groups"]
+    assert [(g["kind"], g["hits"], g["more"]) for g in past] == [("rules", [], False)]
+
+
 def test_rule_heads_follow_the_file_they_were_read_from(tmp_path) -> None:
     """The search sorts matches by version from a map kept per file: a file written again is read again."""
     path = tmp_path / "kb.db"
