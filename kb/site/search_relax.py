@@ -141,8 +141,15 @@ def _relaxed_words(
     if (len(kept) < len(words) or read_as) and telling(kept) and found(kept):
         return relaxed(kept)
     while len(kept) > 1:
-        # A keyword's or a section's word is left out only once no other word is left.
-        droppable = [word for word in kept if not named[word]] or kept
+        # A keyword's or a section's word is left out only once no other word is left, and a
+        # common one ("creature", in a third of the rules) before a telling one: "can I sacrifice
+        # an indestructible creature" kept "indestructible creature", the 2013 rules holding both,
+        # and left out "sacrifice" (a judge's review).
+        droppable = (
+            [word for word in kept if not named[word]]
+            or [word for word in kept if share(word) > COMMON_SHARE]
+            or kept
+        )
         commonest_first = sorted(droppable, key=lambda word: -share(word))
         for word in commonest_first:
             rest = [other for other in kept if other != word]

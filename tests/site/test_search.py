@@ -1421,3 +1421,12 @@ def test_a_misspelt_card_name_is_still_asked_about(snapshot_conn: sqlite3.Connec
     # Read word by word it finds Jace's rulings of "vryn": the name is offered, nothing else.
     found = search(snapshot_conn, "Jace Vryns Prodgy")
     assert found_nothing(found) and [hit.kind for hit in found.suggestions] == ["card"]
+
+
+def test_a_question_of_two_keywords_keeps_a_keyword_before_a_common_word(snapshot_conn: sqlite3.Connection) -> None:
+    """No text holds "sacrifice", "indestructible" and "creature": "creature" (in a third of the
+    rules) was kept and "sacrifice" left out, and the rules shown were two of 2013 holding
+    "indestructible creature" (a judge's review). The common word goes first."""
+    found = search(snapshot_conn, "can I sacrifice an indestructible creature")
+    assert found.best is not None and found.best.url == "/rule/702.12"
+    assert "creature" in found.left_out and found.groups["rules"][0].url == "/rule/702.12"
