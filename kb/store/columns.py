@@ -183,7 +183,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
     "card_names": {
         "oracle_id": "The card",
         "lang": "Language code",
-        "name": "Name in that language",
+        "name": "Name in that language; a card of two faces or halves has three in each language: its whole name (\"A // B\") and each face's (\"A\", \"B\"), so count cards by oracle_id, not by row",
         "source": "Where the name was seen: oracle (the card data), a source id (a document printed it), or rulings (the name the card's own rulings call it by, for a card whose data is not imported)",
         "name_key": "The name folded for lookup: case, accents and spacing ignored",
     },
