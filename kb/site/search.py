@@ -166,10 +166,15 @@ def search(
             # A misspelt keyword ("tramle", "deathtuch"): its results at once, read as the
             # keyword, beside the link to it ("did you mean" alone before, while "comander damage"
             # was read as "commander damage": a judge's review). A misspelt card name stays a
-            # question: read word by word it finds other things (Jace's rulings of "vryn").
+            # question: read word by word it finds other things (Jace's rulings of "vryn"). Only
+            # read as the keyword suggested: "ramage" (Rampage?) read as "damage" was rule 120.
             if kind is None and all(hit.kind in ("keyword", "glossary") for hit in results.suggestions):
                 relaxed = relaxed_search(conn, results.query, typed, per_kind, kind, offset)
-                if relaxed is not None and not relaxed.left_out and relaxed.read_as:
+                suggested = {fold(hit.title) for hit in results.suggestions}
+                if (
+                    relaxed is not None and not relaxed.left_out and relaxed.read_as
+                    and all(fold(reading) in suggested for reading in relaxed.read_as.values())
+                ):
                     relaxed.suggestions = results.suggestions
                     return relaxed
             return results

@@ -227,22 +227,25 @@ def glossary_url(term: str, lang: str) -> str:
 
 def windowed(
     conn: sqlite3.Connection, index: str, sql: str, match: str, query: str, offset: int, limit: int
-) -> tuple[list[dict[str, Any]], bool]:
+) -> tuple[list[dict[str, Any]], bool, int]:
     """Rows ``offset``..``offset + limit`` of a bounded window of ``sql`` (which matches
     ``index``), best first within each ``TEXT_WINDOW`` rows of the index's order (``relevance``):
-    the full match set is never read, let alone sorted.
+    the full match set is never read, let alone sorted. Returns the page, whether the window was
+    full (more may match), and how many rows it read.
 
-    A page past the first window reads a longer one, and the rows of the first stay where they
-    were: sorted whole, the longer window ranked them anew, and paging on repeated rulings an
-    earlier page had shown while others were on no page at all (an API user's review)."""
+    A page past the first window reads whole windows up to it, each ranked on its own, so a row
+    stays where every page put it: the longer window sorted whole ranked the first rows anew, and
+    paging on repeated rulings an earlier page had shown while others were on no page at all (an
+    API user's review); a window cut at the page's end did so within the second (a review of the
+    change: "the", 246 rulings, 71 on no page)."""
     offset = max(0, min(offset, MAX_OFFSET))
-    size = max(TEXT_WINDOW, offset + limit)
+    size = -(-(offset + limit) // TEXT_WINDOW) * TEXT_WINDOW
     found = words_first(lambda expression: rows(conn, sql, (expression, size)), match, TEXT_WINDOW, conn, index)
     words = [word.casefold() for word in WORD.findall(query)]
     ranked: list[dict[str, Any]] = []
     for start in range(0, len(found), TEXT_WINDOW):
         ranked += sorted(found[start : start + TEXT_WINDOW], key=lambda row: relevance(row.get("text"), query, words))
-    return ranked[offset : offset + limit], len(found) >= size
+    return ranked[offset : offset + limit], len(found) >= size, len(found)
 
 
 def relevance(text: str | None, query: str, words: list[str]) -> tuple:
@@ -255,7 +258,7 @@ def relevance(text: str | None, query: str, words: list[str]) -> tuple:
 def rulings_by_text(
     conn: sqlite3.Connection, query: str, match: str, offset: int, limit: int
 ) -> tuple[list[Hit], int, bool]:
-    found, capped = windowed(
+    found, capped, read = windowed(
         conn,
         "rulings_fts",
         """select rulings.id, rulings.oracle_id, rulings.card_name, rulings.published_at, rulings.text,
@@ -265,7 +268,7 @@ def rulings_by_text(
         left join cards on cards.oracle_id = rulings.oracle_id""",
         match, query, offset, limit,
     )
-    count = len(found) + offset if not capped else TEXT_WINDOW
+    count = read
     lost = symbols_lost(conn, [row["id"] for row in found])
     return [ruling_hit(row, mark_words(row["text"], query), row["id"] in lost) for row in found], count, capped
 
@@ -334,7 +337,7 @@ def translations_by_text(conn: sqlite3.Connection, query: str, match: str, limit
     """Translations whose text matches. Not the English texts that a page announced in another
     language (``untranslated``): listed as translations, they were labelled French, and the
     English ruling they copy is a hit of its own."""
-    found, _ = windowed(
+    found, _capped, _read = windowed(
         conn,
         "ruling_translations_fts",
         """select ruling_translations.id, ruling_translations.lang, ruling_translations.card_name,

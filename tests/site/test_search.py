@@ -603,17 +603,19 @@ def test_rulings_page_through_a_bounded_window(snapshot_conn: sqlite3.Connection
     assert len(page.groups["rulings"]) == 25 and page.count_text("rulings") == "100+"
 
 
-def test_paging_a_group_shows_each_match_once(snapshot_conn: sqlite3.Connection) -> None:
+@pytest.mark.parametrize(("query", "match", "held"), [("card", "text : card*", 123), ("the", "text : the", 243)])
+def test_paging_a_group_shows_each_match_once(snapshot_conn: sqlite3.Connection, query: str, match: str, held: int) -> None:
     """"card" as the one-box reads it (the last word a prefix) is in 123 of the snapshot's
-    rulings: five pages of 25 showed 106 of them, 17 twice (an API user's review)."""
-    held = {row[0] for row in snapshot_conn.execute(
+    rulings: five pages of 25 showed 106 of them, 17 twice (an API user's review); "the", in 243,
+    some on no page (a review of the change, each window then cut at the page's end)."""
+    matching = {row[0] for row in snapshot_conn.execute(
         "select rulings.id from rulings_fts join rulings on rulings.rowid = rulings_fts.rowid"
-        " where rulings_fts match 'card*'")}
+        " where rulings_fts match ?", (match,))}
     shown = []
-    for offset in range(0, 150, 25):
-        shown += [int(re.split(r"#ruling-|/ruling/", hit.url)[-1]) for hit in search(snapshot_conn, "card", kind="rulings", offset=offset).groups.get("rulings", [])]
-    assert len(held) == 123
-    assert len(shown) == len(set(shown)) == 123 and set(shown) == held
+    for offset in range(0, 300, 25):
+        shown += [int(re.split(r"#ruling-|/ruling/", hit.url)[-1]) for hit in search(snapshot_conn, query, kind="rulings", offset=offset).groups.get("rulings", [])]
+    assert len(matching) == held
+    assert len(shown) == len(set(shown)) == held and set(shown) == matching
 
 
 def test_a_group_paged_until_more_is_false_ends(snapshot_conn: sqlite3.Connection) -> None:
@@ -877,8 +879,8 @@ def test_every_page_of_a_group_reads_the_same_kind_of_window() -> None:
     conn.executemany("insert into texts (text) values (?)",
                      [(f"ruling {n} about transform",) for n in range(110)] + [(f"ruling {n} transforms",) for n in range(30)])
     sql = "select rowid, text from texts where texts match ? limit ?"
-    first, _ = windowed(conn, "texts", sql, '"transform"*', "transform", 0, 25)
-    fifth, capped = windowed(conn, "texts", sql, '"transform"*', "transform", 100, 25)
+    first, _, _ = windowed(conn, "texts", sql, '"transform"*', "transform", 0, 25)
+    fifth, capped, read = windowed(conn, "texts", sql, '"transform"*', "transform", 100, 25)
     assert len(first) == 25 and len(fifth) == 10 and not capped
     assert all(row["text"].endswith(" transform") for row in first + fifth)
 
@@ -1415,6 +1417,14 @@ def test_a_misspelt_keyword_is_read_as_the_keyword(snapshot_conn: sqlite3.Connec
     found = search(snapshot_conn, typed)
     assert found.best is not None and found.best.url == f"/rule/{keyword}"
     assert found.read_as == {typed: found.query} and [hit.kind for hit in found.suggestions] == ["keyword"]
+
+
+@pytest.mark.parametrize(("typed", "suggested"), [("ramage", "Rampage"), ("mracle", "Miracle"), ("shdow", "Shadow")])
+def test_a_misspelt_keyword_read_as_another_word_is_asked_about(snapshot_conn: sqlite3.Connection, typed: str, suggested: str) -> None:
+    # The rules word nearest "ramage" is "damage": read so, its best answer was rule 120 Damage
+    # while the page asked "did you mean Rampage?" (a review of the change).
+    found = search(snapshot_conn, typed)
+    assert found_nothing(found) and found.read_as == {} and [hit.title for hit in found.suggestions] == [suggested]
 
 
 def test_a_misspelt_card_name_is_still_asked_about(snapshot_conn: sqlite3.Connection) -> None:
