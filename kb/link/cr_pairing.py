@@ -73,7 +73,9 @@ MOVED_WITH_PARENT = 0.45
 # ahead's 48 (0.37 alike, so the Saga's lore counter rule was "removed" and "added"; a judge's
 # review), as 2006's cumulative upkeep 502.13a is the start of 2009's 702.21a (0.35). Not the other
 # way: a rule cut in two keeps its words in both halves, and the short half ("Landwalk is an
-# evasion ability.") held all of the shorter's words but was not the rule's body.
+# evasion ability.") held all of the shorter's words but was not the rule's body. Nor when another
+# rule is more like the new one: 2009's phasing rule 702.23a holds all of 2006's one-line 502.15a
+# (0.41 alike) and is 502.15b's body (0.63), which it follows (a review of the change).
 GREW_WITH_PARENT = 0.85
 GREW_FROM_WORDS = 10
 MOVED_ELSEWHERE = 0.6
@@ -340,7 +342,7 @@ def _pair_children_of_moved_parents(pairing: Pairing) -> None:
             and _kinds_compatible(rule, new.rule)
             and (
                 similarity(old.words, new.words) >= MOVED_WITH_PARENT
-                or _grew(old, new)
+                or (_grew(old, new) and not _more_like_another_free_rule(pairing, old, new, similarity(old.words, new.words)))
             )
         ):
             pairing.pair(old.number, target, alike=True)

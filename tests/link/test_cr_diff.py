@@ -242,10 +242,12 @@ def test_two_rules_each_paired_with_the_others_successor_are_uncrossed(old: str,
 @pytest.mark.parametrize(("old", "new", "expected"), [
     # A subrule that grew a clause as its rule moved keeps its letter (a judge's review): the
     # Saga's lore counter, 2022's 715.3a, is the first sentence of 2024's 714.3a, which added read
-    # ahead (0.37 alike); cumulative upkeep, 2006's 502.13a, begins 2009's 702.21a (0.35); a
-    # subtype's single word, 205.3b, is 204.3b with the planes' exception.
+    # ahead (0.37 alike); cumulative upkeep, 2006's 502.13a, begins 2009's 702.21a (0.35).
     ("2022-04-29", "2024-02-06", {"715.3a": "714.3a"}),
-    ("2006-02-01", "2009-10-01", {"502.13a": "702.21a", "205.3b": "204.3b"}),
+    ("2006-02-01", "2009-10-01", {"502.13a": "702.21a"}),
+    # Not where another rule is more like the grown one: 2009's phasing rule 702.23a holds all of
+    # 2006's one-line 502.15a and is 502.15b's body (a review of the change).
+    ("2006-02-01", "2009-10-01", {"502.15b": "702.23a", "502.15a": None}),
     # Not a rule cut in two: 2013's 702.13b "Landwalk is an evasion ability." holds every word of
     # itself and is the start of 2009's 702.12b, whose body went on to 702.13c; so with lifelink.
     ("2009-10-01", "2013-04-29", {"702.12b": "702.13c", "702.13a": "702.14b"}),
