@@ -16,7 +16,7 @@ from typing import Any
 import sqlite_utils
 
 from kb.link.cr_diff import Change, diff_versions
-from kb.site.search_db import file_key, newest_english_version, rows
+from kb.site.search_db import file_key, newest_english_version, rows, table_exists
 from kb.store.derive_lineage import by_number_column, diff_by_identity, merges_between
 
 PAGE_SIZE = 100
@@ -59,7 +59,10 @@ def changes_between(conn: sqlite3.Connection, old: str, new: str) -> list[Change
 
 
 def stored_changes(conn: sqlite3.Connection, old: str, new: str) -> list[dict[str, Any]] | None:
-    """Consecutive English versions were compared at build time (``cr_changes``): read, not recomputed."""
+    """Consecutive English versions were compared at build time (``cr_changes``): read, not
+    recomputed (None: not stored, or a file made without the table)."""
+    if not table_exists(conn, "cr_changes"):
+        return None
     found = rows(
         conn,
         f"""select kind, entry_kind, old_number, new_number, aspects, word_diff, similarity{by_number_column(conn)}

@@ -17,6 +17,7 @@ from urllib.parse import quote, unquote
 
 import jinja2.meta
 from datasette import hookimpl
+from datasette.utils import tilde_decode
 from markupsafe import Markup
 
 from kb.normalise.dates import parse_date
@@ -204,11 +205,13 @@ def handle_exception(datasette, request, exception):
     if _no_such_page(exception, request.path):
         # "/history", "/rules/702.19": Datasette read the first segment as a database's name and
         # said "Database not found" (a judge's review); the site's not-found page offers a search.
-        words = " ".join(unquote(request.path).removesuffix(".json").replace("/", " ").replace("-", " ").split())
+        # Datasette sends a path of other characters on to its "~" spelling ("/历史": /~E5~8E~86…).
+        path = "/".join(unquote(tilde_decode(segment)) for segment in request.path.split("/"))
+        words = " ".join(path.removesuffix(".json").replace("/", " ").replace("-", " ").split())
 
         async def site_not_found():
-            return await views.not_found(datasette, request, f"We have no page {request.path}.",
-                                         request.path.endswith(".json"), words or None)
+            return await views.not_found(datasette, request, f"We have no page {path}.",
+                                         path.endswith(".json"), words or None)
 
         return site_not_found
     return None  # Datasette's own handler renders it

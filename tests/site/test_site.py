@@ -1864,6 +1864,24 @@ async def test_a_diff_of_two_languages_is_refused_with_400_and_why(snapshot_ds) 
     assert (await snapshot_ds.client.get("/diff")).status_code == 200
 
 
+async def test_a_diff_asked_of_a_file_of_one_version_is_the_empty_form(hostile_db, tmp_path) -> None:
+    # No pair to offer: 200 and no change, as before the pair was offered (a review of the change:
+    # 400 "Give both versions" for what nobody gave).
+    import shutil
+    import sqlite3
+
+    from datasette.app import Datasette
+
+    one = tmp_path / "one.db"
+    shutil.copy(hostile_db, one)
+    with sqlite3.connect(one) as conn:
+        conn.execute("insert into cr_versions (id, lang, effective_date) values ('en-2026-04-17', 'en', '2026-04-17')")
+    datasette = Datasette([str(one)])
+    await datasette.invoke_startup()
+    page = await datasette.client.get("/diff.json")
+    assert (page.status_code, page.json()["error"], page.json()["changes"]) == (200, None, [])
+
+
 async def test_a_reversible_cards_whole_name_as_scryfall_gives_it_finds_the_card(snapshot_ds) -> None:
     """Scryfall names the reversible Okaun "Okaun, Eye of Chaos // Okaun, Eye of Chaos": pasted into
     the card lookup it was a 404, and the one-box search listed results instead of the card (the
@@ -1966,6 +1984,9 @@ async def test_a_page_the_site_does_not_have_is_its_own_404(snapshot_ds, snapsho
     as_json = await snapshot_ds.client.get("/history.json")
     assert (as_json.status_code, as_json.json()) == (404, {"ok": False, "error": "We have no page /history.json.", "found": []})
     assert (await snapshot_ds.client.get(f"/{snapshot_db.stem}/rules?_size=1")).status_code == 200
+    # Datasette's "~" spelling of other characters, read back (a review of the change).
+    other = await snapshot_ds.client.get("/历史/café", follow_redirects=True)
+    assert other.status_code == 404 and "We have no page /历史/café." in other.text
 
 
 async def test_every_rule_citing_a_rule_is_listed(snapshot_ds) -> None:
