@@ -271,7 +271,39 @@ def serve(db_path: Path, port: int, host: str, workers: int) -> None:
 
     if not db_path.exists():
         _fail(f"{shown(db_path)}: no database; run `mtgkb build` first")
+    older = _migrations_not_applied(db_path)
+    if older:
+        # Served as it is: a page or canned query reading what a later version added fails on it
+        # (rulings_by_any_name on a file made before ruling_translations.published_at).
+        click.echo(
+            f"Warning: {shown(db_path)} was made by an older mtg-rules-kb ({', '.join(older)} not applied):"
+            " some pages and queries may fail on it until `mtgkb build` or `mtgkb refresh` makes it again",
+            err=True,
+        )
     run(db_path, host, port, workers)
+
+
+def _migrations_not_applied(db_path: Path) -> list[str]:
+    """The schema migrations a file made by this project has not had (none for a file it did not
+    make, or one that cannot be read as a database)."""
+    import sqlite3
+
+    import sqlite_utils
+
+    from kb.store.files import read_only_uri
+    from kb.store.migrations import migrations
+
+    try:
+        conn = sqlite3.connect(read_only_uri(db_path), uri=True)
+        try:
+            db = sqlite_utils.Database(conn)
+            if not db["_sqlite_migrations"].exists():
+                return []
+            return [migration.name for migration in migrations.pending(db)]
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return []
 
 
 @cli.command()

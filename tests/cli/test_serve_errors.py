@@ -33,3 +33,28 @@ def test_a_port_out_of_range_is_a_usage_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["serve", "--db", str(_database(tmp_path)), "--port", "99999"])
     assert result.exit_code == 1
     assert "99999 is not in the range 1<=x<=65535" in result.stderr
+
+
+def test_a_file_made_by_an_older_version_is_served_with_a_warning(tmp_path: Path, monkeypatch) -> None:
+    """Served as it is, a file made before ruling_translations.published_at failed the canned
+    query reading it, with no word of why (a review of the change)."""
+    import shutil
+    import sqlite3
+
+    import kb.site.serve
+    from site_databases import built_snapshot_db
+
+    served: list[Path] = []
+    monkeypatch.setattr(kb.site.serve, "serve", lambda path, *args: served.append(path))
+    older = tmp_path / "older.db"
+    shutil.copy(built_snapshot_db(), older)
+    with sqlite3.connect(older) as conn:
+        conn.execute("delete from _sqlite_migrations where name = 'm024_ruling_translations_published_at'")
+    result = CliRunner().invoke(cli, ["serve", "--db", str(older)])
+    assert result.exit_code == 0 and served == [older]
+    assert result.stderr.splitlines() == [
+        f"Warning: {older} was made by an older mtg-rules-kb (m024_ruling_translations_published_at not applied):"
+        " some pages and queries may fail on it until `mtgkb build` or `mtgkb refresh` makes it again"
+    ]
+    current = CliRunner().invoke(cli, ["serve", "--db", str(built_snapshot_db())])
+    assert current.exit_code == 0 and current.stderr == ""
