@@ -96,6 +96,7 @@ def test_other_cr_documents_carry_nothing(served: Path, tmp_path: Path, versions
     assert digest(rebuilt) == digest(whole)
 
 
+@pytest.mark.long_proof
 def test_two_texts_of_one_date_carry_only_when_read_in_the_same_order(tmp_path: Path) -> None:
     """The first of two texts dated alike keeps the date's version id (kb.build.identity): the
     served file's CR documents must have been read in this build's order."""

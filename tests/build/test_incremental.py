@@ -180,6 +180,7 @@ def test_more_new_rulings_than_the_database_held_are_indexed_once_as_a_full_buil
     assert made_again == [] and search_index_problems(imported) == []
 
 
+@pytest.mark.long_proof
 def test_card_data_after_its_rulings_renames_the_card_and_links_again_as_a_full_build_does(
     tmp_path: Path, full_build: tuple[Path, BuildReport]
 ) -> None:
@@ -232,6 +233,7 @@ def test_a_page_without_cards_read_again_without_a_record_loses_its_sighting(tmp
     assert search_index_problems(path) == []
 
 
+@pytest.mark.long_proof
 def test_a_card_file_that_renames_no_card_reads_no_cr_history(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A card bulk file whose cards' rulings stay as they were links no ruling again, so the CR
     history (every English version's rules, the whole archive in a refresh) is not read back;

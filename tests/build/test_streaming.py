@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import sqlite_utils
 
 from bench.bulk_import import run
 
 
+@pytest.mark.long_proof
 def test_json_lines_gzip_and_json_array_give_the_same_rulings(tmp_path: Path) -> None:
     (tmp_path / "array").mkdir()
     (tmp_path / "lines").mkdir()

@@ -74,6 +74,7 @@ async def test_one_query_cannot_return_a_hundred_megabytes(ds) -> None:
     assert "larger than 16 MB" in response.json()["error"]
 
 
+@pytest.mark.long_proof
 async def test_a_runaway_query_is_stopped_by_the_time_limit(ds) -> None:
     response = await sql(ds, "with recursive n(i) as (select 1 union all select i + 1 from n) select count(*) from n")
     assert response.status_code == 400

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import sqlite_utils
 
 from kb.build.inputs import path_inputs
@@ -20,6 +21,7 @@ def test_named_editions_and_unknown_ones() -> None:
     assert edition_set_name(None) is None
 
 
+@pytest.mark.long_proof
 def test_built_versions_carry_their_set_name(tmp_path: Path) -> None:
     files = [CR / "en-raw" / "2014-09-26.txt", CR / "en-raw" / "2026-01-16.txt", CR / "pre-2003" / "cr-2001-09-24-ODY.txt"]
     build_database(path_inputs(files), tmp_path / "kb.db")

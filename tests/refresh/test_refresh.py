@@ -349,6 +349,7 @@ def test_rulings_of_a_card_identified_later_keep_their_earlier_ids_pointing_at_i
     ).fetchone()[0] == 11
 
 
+@pytest.mark.long_proof
 def test_a_refresh_killed_during_the_build_leaves_the_served_database(site: TestSite, tmp_path: Path) -> None:
     db_path = tmp_path / "kb.db"
     run(site, tmp_path)
@@ -564,6 +565,7 @@ def test_an_unreadable_new_bulk_file_keeps_the_rulings_of_the_file_before_it(sit
     assert run(site, tmp_path).exit_code == 0
 
 
+@pytest.mark.long_proof
 @pytest.mark.parametrize("body", [
     b"[]",
     b'{"object": "error", "code": "not_found", "status": 404, "details": "No such file."}',
@@ -598,6 +600,7 @@ def test_with_no_unreadable_body_no_stored_body_is_read_for_it(site: TestSite, t
         assert inputs.still_unreadable(store) == []
 
 
+@pytest.mark.long_proof
 def test_rulings_back_upstream_are_counted_in_the_runs_line(site: TestSite, tmp_path: Path) -> None:
     assert run(site, tmp_path).exit_code == 0
     without = [ruling for ruling in recorded_rulings() if ruling["oracle_id"] != DEATHRITE]
@@ -648,6 +651,7 @@ def test_a_stored_document_that_cannot_be_read_keeps_its_last_good_data(site: Te
     assert (rebuilt.exit_code, rebuilt.status, rebuilt.failed_sources) == (0, "published", [])
 
 
+@pytest.mark.long_proof
 @pytest.mark.usefixtures("cli_on_a_fake_clock")
 def test_replaced_bulk_bodies_are_removed_unless_kept(site: TestSite, tmp_path: Path) -> None:
     run(site, tmp_path)
@@ -706,6 +710,7 @@ def test_a_file_built_from_a_snapshot_is_refused_with_the_way_to_refresh_it(site
         "select count(*) from documents where source_id = 'gatherer'").fetchone()[0] == 2
 
 
+@pytest.mark.long_proof
 def test_an_emptied_served_file_is_named_as_damaged(site: TestSite, tmp_path: Path) -> None:
     """"could not write the new database: no such table: old.rulings" blamed the new file (an
     operator's review): the served file is named, and how to go on."""
@@ -738,6 +743,7 @@ def test_sigterm_during_the_build_is_recorded_as_what_it_was(
     assert not (tmp_path / "kb.db").exists()
 
 
+@pytest.mark.long_proof
 def test_sigterm_as_the_new_file_is_checked_is_recorded_too(
     site: TestSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

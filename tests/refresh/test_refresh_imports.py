@@ -90,6 +90,7 @@ def test_a_file_imported_by_a_relative_path_is_found_from_any_folder(
     assert [removed for _text, removed in deathrite(tmp_path / "kb.db")] == [0, 0]
 
 
+@pytest.mark.long_proof
 def test_a_failed_refresh_says_why_in_one_line_on_stderr(site: TestSite, tmp_path: Path) -> None:
     """CONTRACT.md: "non-zero with a one-line reason on stderr". Each failed source's WARNING lines
     came before the reason (the tests ran the command under pytest's log capture, which hid them:
@@ -214,6 +215,7 @@ def test_an_unchanged_run_the_raw_store_cannot_record_exits_1(
     assert unchanged.message.endswith("; this run could not be recorded in the raw store")
 
 
+@pytest.mark.long_proof
 @pytest.mark.skipif(not private_tmpfs_allowed(), reason="needs root and unshare -m for a private tmpfs")
 @pytest.mark.parametrize(("size", "what_failed"), [
     ("160k", "manifest.db: disk full (database or disk is full)"),  # the run's first record

@@ -114,6 +114,7 @@ def test_the_build_context_holds_what_the_image_copies() -> None:
         assert docker_context_excludes(left_out), left_out
 
 
+@pytest.mark.long_proof
 def test_the_images_entry_command_serves_the_site(snapshot_db: Path, tmp_path: Path) -> None:
     (command,) = dockerfile_instructions("CMD")
     args = json.loads(command)

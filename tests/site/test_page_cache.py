@@ -141,6 +141,7 @@ def _maps_kept_for(path: Path) -> list[str]:
     return found
 
 
+@pytest.mark.long_proof
 async def test_the_search_maps_are_read_at_start_and_before_a_new_file_serves(
     served_copy: Path, snapshot_db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

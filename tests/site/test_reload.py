@@ -46,6 +46,7 @@ def server(site: TestSite, tmp_path: Path):
     server.wait(10)
 
 
+@pytest.mark.long_proof
 def test_serving_follows_the_swap_without_a_failed_request(
     site: TestSite, tmp_path: Path, server: tuple[str, subprocess.Popen]
 ) -> None:

@@ -9,10 +9,12 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from site_databases import ROOT, built_hostile_db, built_snapshot_db, free_port, wait_until_serving
 
 
+@pytest.mark.long_proof
 def test_workers_serve_the_same_site_and_each_follows_a_swap(tmp_path: Path) -> None:
     served = tmp_path / "kb.db"
     shutil.copy(built_snapshot_db(), served)

@@ -16,6 +16,7 @@ from site_databases import built_snapshot_db
 RULING_RULES = "select * from ruling_rules order by ruling_id, version_id, rule_number, method"
 
 
+@pytest.mark.long_proof
 def test_every_ruling_of_the_snapshot_links_as_the_whole_history_links_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

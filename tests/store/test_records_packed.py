@@ -19,6 +19,7 @@ from bench.corpus import ruling_objects
 from kb.cli import cli
 
 
+@pytest.mark.long_proof
 def test_a_bulk_file_into_a_built_database_leaves_its_records_packed(
     snapshot_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from kb.cli import cli
@@ -56,6 +57,7 @@ def test_the_real_translations_are_not_named(snapshot_db: Path) -> None:
     ).fetchall() == []
 
 
+@pytest.mark.long_proof
 def test_a_translation_without_its_examples_is_named(tmp_path: Path) -> None:
     """The Chinese CR prints an example for each of the 211 rules that translate an English rule
     with examples; without its "例" lines it prints none, and every rule is still there."""
@@ -68,6 +70,7 @@ def test_a_translation_without_its_examples_is_named(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.long_proof
 def test_a_last_subrule_cut_is_named(tmp_path: Path) -> None:
     """105.2c, the last subrule of 105.2, cut from the Chinese file: no number is skipped, and it
     passed with exit 0 (a damaged-input review)."""
@@ -80,6 +83,7 @@ def test_a_last_subrule_cut_is_named(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.long_proof
 def test_glossary_entries_cut_are_named(tmp_path: Path) -> None:
     """Three entries cut from the middle of the Chinese glossary: its terms keep their order and
     its blank lines, and the other 700 entries still link to their English twins."""
