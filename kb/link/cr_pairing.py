@@ -78,6 +78,9 @@ MOVED_WITH_PARENT = 0.45
 # (0.41 alike) and is 502.15b's body (0.63), which it follows (a review of the change).
 GREW_WITH_PARENT = 0.85
 GREW_FROM_WORDS = 10
+# A free rule paired with its likest free rule anywhere holds at least this much of its words in
+# it, in order (_pair_mutual_best_anywhere).
+MUTUAL_CONTAINED = 0.6
 MOVED_ELSEWHERE = 0.6
 # A rule moved elsewhere found by its words without their marks (step 7): a near-copy only.
 NEAR_COPY = 0.8
@@ -444,6 +447,89 @@ def _more_like_another_free_rule(pairing: Pairing, old: Entry, new: Entry, score
     return False
 
 
+def _pair_mutual_best_anywhere(pairing: Pairing) -> None:
+    """A rule still free in both versions that is the other's likest free rule anywhere (at least
+    ``MOVED_WITH_PARENT`` alike, clearly ahead of the next, and holding ``MUTUAL_CONTAINED`` of the
+    old words in order), in a section where its heading or a sibling went, and where no other
+    free old rule is found whole in the new one more than it is.
+
+    The 2009 renumbering moved whole sections and reworded them ("play" became "cast", "in play"
+    "the battlefield"): the layers' 418.5b is 613.5 (0.70 alike), instants' 212.5a is 304.1, the
+    activated ability's 403.1 is 602.1, and 30-odd more were "removed" and "added", their rare
+    words changed and their headings gone (an audit of identity across the 31 editions: 28 of the
+    pairs found here are its, 5 more read right, 1 wrong of 34: 217.1c → 400.7d, where 400.7 is)."""
+    free_old = [old for old in pairing.free_old() if old.rule.kind in NUMBERED_KINDS and len(old.words) >= GREW_FROM_WORDS]
+    free_new = [new for new in pairing.free_new() if new.rule.kind in NUMBERED_KINDS and len(new.words) >= GREW_FROM_WORDS]
+    best_of_old: dict[str, tuple[float, str]] = {}
+    best_of_new: dict[str, tuple[float, str]] = {}
+    second_of_old: dict[str, float] = {}
+    second_of_new: dict[str, float] = {}
+    for old in free_old:
+        for new in free_new:
+            shared = len(old.word_set & new.word_set)
+            if shared / (len(old.word_set) + len(new.word_set) - shared) < JACCARD_PREFILTER:
+                continue
+            if similarity_bound(old.word_counts, new.word_counts) < MOVED_WITH_PARENT:
+                continue
+            if not _may_be_one(pairing, old, new):
+                continue
+            score = similarity(old.words, new.words)
+            if score < MOVED_WITH_PARENT:
+                continue
+            _note_score(best_of_old, second_of_old, old.number, new.number, score)
+            _note_score(best_of_new, second_of_new, new.number, old.number, score)
+    for old_number, (score, new_number) in sorted(best_of_old.items(), key=lambda item: -item[1][0]):
+        if best_of_new.get(new_number, (0, None))[1] != old_number:
+            continue
+        if score < max(second_of_old.get(old_number, 0.0), second_of_new.get(new_number, 0.0)) + UNCROSS_GAIN:
+            continue
+        held = containment(pairing.old[old_number].words, pairing.new[new_number].words)
+        if held < MUTUAL_CONTAINED:
+            continue
+        if _another_held_more(pairing, free_old, old_number, new_number, held):
+            continue
+        if not _where_its_family_went(pairing, pairing.old[old_number], new_number):
+            continue
+        if pairing.is_free(old_number, new_number):
+            pairing.pair(old_number, new_number, alike=True)
+
+
+def _note_score(best: dict[str, tuple[float, str]], second: dict[str, float], mine: str, other: str, score: float) -> None:
+    """Keep ``mine``'s best-scored partner and the score of its next best."""
+    if mine not in best or score > best[mine][0]:
+        if mine in best:
+            second[mine] = max(second.get(mine, 0.0), best[mine][0])
+        best[mine] = (score, other)
+    else:
+        second[mine] = max(second.get(mine, 0.0), score)
+
+
+def _another_held_more(pairing: Pairing, free_old: list[Entry], old_number: str, new_number: str, held: float) -> bool:
+    """Whether another free old rule is found in the new one, in order, clearly more than
+    ``old_number`` is (2006's 205.3b is the start of 2009's 204.3b, which 205.3c was likest)."""
+    new = pairing.new[new_number]
+    for other in free_old:
+        if other.number == old_number or len(other.words) < GREW_FROM_WORDS or not (other.word_set & new.word_set):
+            continue
+        if len(other.word_set & new.word_set) / len(other.word_set) <= held:
+            continue
+        if containment(other.words, new.words) > held + UNCROSS_GAIN * 2:
+            return True
+    return False
+
+
+def _where_its_family_went(pairing: Pairing, old: Entry, new_number: str) -> bool:
+    """Whether ``new_number`` lies in a section where ``old``'s heading or a sibling went (or
+    none of them went anywhere: no evidence either way). 2006's 403.2 ("only an object's
+    controller can play its activated ability") is word for word in 2009's keyword action
+    701.2a, but its siblings went to 602 "Activating Activated Abilities"."""
+    parent = old.rule.parent
+    family = [number for number, entry in pairing.old.items()
+              if number != old.number and (number == parent or (parent and entry.rule.parent == parent))]
+    went = {pairing.old_to_new[number].split(".")[0] for number in family if pairing.old_to_new.get(number)}
+    return not went or new_number.split(".")[0] in went
+
+
 def _pair_left_in_place(pairing: Pairing) -> None:
     """What is left under the same number is "changed", however little is left of it, unless
     the number itself says otherwise: a heading none of whose children went under its number's new
@@ -677,6 +763,7 @@ def pairing_of(
     # game" is 704.5a "If a player has 0 or less life, he or she loses the game").
     _pair_children_of_moved_parents(pairing)
     _pair_by_glossary_pointers(pairing, moved_glossary_pointers(old_doc, new_doc))
+    _pair_mutual_best_anywhere(pairing)
     _pair_left_in_place(pairing)
     _uncross_alike_pairs(pairing)
     return pairing

@@ -73,17 +73,18 @@ def test_cr_changes_per_version_pair(db: sqlite_utils.Database) -> None:
         # 310.7 of 2022 (planes' chaos abilities) and of 2025 (a battle's defense) share their number
         # only: not "changed" (kb.link.cr_pairing, _pair_left_in_place); the chaos abilities went
         # to 311.7 with the glossary's "Chaos Ability" (moved-changed).
-        # The Saga's lore counter (715.3a) grew read ahead's clause as 714.3a: moved-changed, not
-        # removed and added (a judge's review).
-        ("en-2022-04-29", "en-2025-02-07", "added", 403),
+        # The Saga's lore counter (715.3a) grew read ahead's clause as 714.3a, and meld's 713.3a is
+        # the double-faced cards' 712.8b: moved-changed, not removed and added (a judge's review, an
+        # audit of identity).
+        ("en-2022-04-29", "en-2025-02-07", "added", 402),
         ("en-2022-04-29", "en-2025-02-07", "changed", 290),
         ("en-2022-04-29", "en-2025-02-07", "glossary-added", 81),
         ("en-2022-04-29", "en-2025-02-07", "glossary-changed", 55),
         # Tribal → Kindred, Totem Armor → Umbra Armor, Damage Assignment Order → its obsolete entry.
         ("en-2022-04-29", "en-2025-02-07", "glossary-renamed-changed", 3),
         ("en-2022-04-29", "en-2025-02-07", "moved", 290),
-        ("en-2022-04-29", "en-2025-02-07", "moved-changed", 61),
-        ("en-2022-04-29", "en-2025-02-07", "removed", 25),
+        ("en-2022-04-29", "en-2025-02-07", "moved-changed", 62),
+        ("en-2022-04-29", "en-2025-02-07", "removed", 24),
         ("en-2025-02-07", "en-2026-01-16", "added", 95),
         ("en-2025-02-07", "en-2026-01-16", "changed", 131),
         ("en-2025-02-07", "en-2026-01-16", "glossary-added", 23),

@@ -240,6 +240,23 @@ def test_two_rules_each_paired_with_the_others_successor_are_uncrossed(old: str,
 
 
 @pytest.mark.parametrize(("old", "new", "expected"), [
+    # The 2009 renumbering moved whole sections and reworded them: an audit of identity across the
+    # editions found these "removed" and "added" (each read against both texts).
+    ("2006-02-01", "2009-10-01", {"418.5b": "613.5", "212.5a": "304.1", "403.1": "602.1", "413.2f": "608.2g",
+                                  "420.5k": "704.5p", "217.1d": "400.6"}),
+    ("2022-04-29", "2024-02-06", {"713.3a": "712.8b"}),
+    # Not a look-alike its siblings did not go to: 403.2 is word for word in the keyword action
+    # 701.2a, its siblings went to 602; the mana symbols' 104.3a is not "five colors of mana".
+    ("2006-02-01", "2009-10-01", {"403.2": None, "104.3a": None, "217.7d": None}),
+])
+def test_a_rule_moved_and_reworded_follows_its_likest_free_rule(old: str, new: str, expected: dict) -> None:
+    from kb.link.cr_pairing import pair_rules
+
+    number_map = pair_rules(*(_snapshot_edition(date) for date in (old, new)))
+    assert {number: number_map[number] for number in expected} == expected
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), [
     # A subrule that grew a clause as its rule moved keeps its letter (a judge's review): the
     # Saga's lore counter, 2022's 715.3a, is the first sentence of 2024's 714.3a, which added read
     # ahead (0.37 alike); cumulative upkeep, 2006's 502.13a, begins 2009's 702.21a (0.35).
