@@ -58,6 +58,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from cydifflib import SequenceMatcher
+
 from kb.link.cr_compare import Entry, containment, entries_of, similarity, similarity_bound
 from kb.normalise.refs import english_cr_refs
 from kb.records import CRDocument, Rule
@@ -449,15 +451,15 @@ def _more_like_another_free_rule(pairing: Pairing, old: Entry, new: Entry, score
 
 def _pair_mutual_best_anywhere(pairing: Pairing) -> None:
     """A rule still free in both versions that is the other's likest free rule anywhere (at least
-    ``MOVED_WITH_PARENT`` alike, clearly ahead of the next, and holding ``MUTUAL_CONTAINED`` of the
-    old words in order), in a section where its heading or a sibling went, and where no other
-    free old rule is found whole in the new one more than it is.
+    ``MOVED_WITH_PARENT`` alike by their statements, clearly ahead of the next, and holding
+    ``MUTUAL_CONTAINED`` of the old words in order), in a section where its heading or a sibling
+    went; or the free old rule the new one begins with, where it holds that one clearly more.
 
     The 2009 renumbering moved whole sections and reworded them ("play" became "cast", "in play"
     "the battlefield"): the layers' 418.5b is 613.5 (0.70 alike), instants' 212.5a is 304.1, the
     activated ability's 403.1 is 602.1, and 30-odd more were "removed" and "added", their rare
-    words changed and their headings gone (an audit of identity across the 31 editions: 28 of the
-    pairs found here are its, 5 more read right, 1 wrong of 34: 217.1c → 400.7d, where 400.7 is)."""
+    words changed and their headings gone (an audit of identity across the 31 editions: 29 of the
+    32 pairs found here are its, 2 more read right, 1 is wrong: 217.1c → 400.7d, where 400.7 is)."""
     free_old = [old for old in pairing.free_old() if old.rule.kind in NUMBERED_KINDS and len(old.words) >= GREW_FROM_WORDS]
     free_new = [new for new in pairing.free_new() if new.rule.kind in NUMBERED_KINDS and len(new.words) >= GREW_FROM_WORDS]
     best_of_old: dict[str, tuple[float, str]] = {}
@@ -469,11 +471,13 @@ def _pair_mutual_best_anywhere(pairing: Pairing) -> None:
             shared = len(old.word_set & new.word_set)
             if shared / (len(old.word_set) + len(new.word_set) - shared) < JACCARD_PREFILTER:
                 continue
-            if similarity_bound(old.word_counts, new.word_counts) < MOVED_WITH_PARENT:
+            if similarity_bound(old.statement_counts, new.statement_counts) < MOVED_WITH_PARENT:
                 continue
             if not _may_be_one(pairing, old, new):
                 continue
-            score = similarity(old.words, new.words)
+            # The rules' statements, not their examples: 2006's 505.6 followed its example to
+            # 2009's 708.6c, while its statement is 708.6a's (a review of the change).
+            score = similarity(old.statement, new.statement)
             if score < MOVED_WITH_PARENT:
                 continue
             _note_score(best_of_old, second_of_old, old.number, new.number, score)
@@ -483,15 +487,17 @@ def _pair_mutual_best_anywhere(pairing: Pairing) -> None:
             continue
         if score < max(second_of_old.get(old_number, 0.0), second_of_new.get(new_number, 0.0)) + UNCROSS_GAIN:
             continue
-        held = containment(pairing.old[old_number].words, pairing.new[new_number].words)
+        held = containment(pairing.old[old_number].statement, pairing.new[new_number].statement)
         if held < MUTUAL_CONTAINED:
             continue
-        if _another_held_more(pairing, free_old, old_number, new_number, held):
+        # The rule the new one begins with, where another is: 2009's 204.3b begins with all of
+        # 2006's 205.3b and took a sentence of 205.3c, which is likelier by its length.
+        head = _head_held_more(free_old, old_number, pairing.new[new_number], held)
+        chosen = head or pairing.old[old_number]
+        if not _where_its_family_went(pairing, chosen, new_number):
             continue
-        if not _where_its_family_went(pairing, pairing.old[old_number], new_number):
-            continue
-        if pairing.is_free(old_number, new_number):
-            pairing.pair(old_number, new_number, alike=True)
+        if pairing.is_free(chosen.number, new_number):
+            pairing.pair(chosen.number, new_number, alike=True)
 
 
 def _note_score(best: dict[str, tuple[float, str]], second: dict[str, float], mine: str, other: str, score: float) -> None:
@@ -504,18 +510,24 @@ def _note_score(best: dict[str, tuple[float, str]], second: dict[str, float], mi
         second[mine] = max(second.get(mine, 0.0), score)
 
 
-def _another_held_more(pairing: Pairing, free_old: list[Entry], old_number: str, new_number: str, held: float) -> bool:
-    """Whether another free old rule is found in the new one, in order, clearly more than
-    ``old_number`` is (2006's 205.3b is the start of 2009's 204.3b, which 205.3c was likest)."""
-    new = pairing.new[new_number]
+def _head_held_more(free_old: list[Entry], old_number: str, new: Entry, held: float) -> Entry | None:
+    """Another free old rule that ``new`` begins with and holds, in order, clearly more than it
+    holds ``old_number``: the rule it continues. (One found whole at its end is a sentence it took
+    in: 2009's banding 702.19c is 2006's 502.10b with 502.10c's sentence after it.)"""
     for other in free_old:
-        if other.number == old_number or len(other.words) < GREW_FROM_WORDS or not (other.word_set & new.word_set):
+        if other.number == old_number or len(other.statement) < GREW_FROM_WORDS or not (other.word_set & new.word_set):
             continue
         if len(other.word_set & new.word_set) / len(other.word_set) <= held:
             continue
-        if containment(other.words, new.words) > held + UNCROSS_GAIN * 2:
-            return True
-    return False
+        if containment(other.statement, new.statement) > held + UNCROSS_GAIN * 2 and _begins_with(new.statement, other.statement):
+            return other
+    return None
+
+
+def _begins_with(text: list[str], start: list[str]) -> bool:
+    """Whether ``text`` begins with the first words of ``start`` (at least three, in order)."""
+    first = SequenceMatcher(None, start, text, autojunk=False).get_matching_blocks()[0]
+    return first.a == 0 and first.b == 0 and first.size >= 3
 
 
 def _where_its_family_went(pairing: Pairing, old: Entry, new_number: str) -> bool:
