@@ -50,7 +50,7 @@ from kb.site.search_fulltext import (
     rulings_citing,
     translations_by_text,
 )
-from kb.site.search_hit import GROUP_TITLES, Hit, SearchResults
+from kb.site.search_hit import GROUP_TITLES, LAST_OFFSET, Hit, SearchResults
 from kb.site.search_keywords import (
     NAMED_IN_QUERY,
     WITHIN_A_KEYWORD,
@@ -170,7 +170,8 @@ def search(
             # read as the keyword suggested: "ramage" (Rampage?) read as "damage" was rule 120.
             if kind is None and all(hit.kind in ("keyword", "glossary") for hit in results.suggestions):
                 relaxed = relaxed_search(conn, results.query, typed, per_kind, kind, offset)
-                suggested = {fold(hit.title) for hit in results.suggestions}
+                # A word of the keyword: "first strke" reads "strike" of First strike.
+                suggested = {word for hit in results.suggestions for word in fold(hit.title).split()}
                 if (
                     relaxed is not None and not relaxed.left_out and relaxed.read_as
                     and all(fold(reading) in suggested for reading in relaxed.read_as.values())
@@ -410,7 +411,7 @@ def _search(
     abbreviation, query = (query, expanded) if (expanded := spelled_out(query)) else (None, query)
     kind = kind if kind in GROUP_TITLES else None
     size = PAGE_SIZE if kind else per_kind
-    offset = max(0, min(int(offset or 0), 1000)) if kind else 0
+    offset = max(0, min(int(offset or 0), LAST_OFFSET)) if kind else 0
     results = SearchResults(query=query, groups={name: [] for name in GROUP_TITLES}, kind=kind, offset=offset,
                             page_size=size, abbreviation=abbreviation)
     if not query:

@@ -40,6 +40,10 @@ class Hit:
                 "detail": self.detail, "title_lang": self.title_lang, "older": [copy.to_dict() for copy in self.older]}
 
 
+# The furthest a group is paged (``kb.site.search._search``): a page asked from further is this one.
+LAST_OFFSET = 1000
+
+
 @dataclass
 class SearchResults:
     query: str
@@ -88,7 +92,8 @@ class SearchResults:
         "more" past it led to a page of nothing (an API user's review: a script paging on
         looped, and the group vanished from the JSON without a word)."""
         hits = self.groups.get(kind, [])
-        if self.kind == kind and len(hits) < self.page_size:
+        if self.kind == kind and (len(hits) < self.page_size or self.offset + len(hits) > LAST_OFFSET):
+            # Past LAST_OFFSET a page is the last one again (a review of the change).
             return False
         shown = self.offset + len(hits)
         return kind in self.capped or self.counts.get(kind, 0) > shown

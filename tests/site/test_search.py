@@ -633,6 +633,18 @@ def test_a_group_paged_until_more_is_false_ends(snapshot_conn: sqlite3.Connectio
     assert [(g["kind"], g["hits"], g["more"]) for g in past] == [("rules", [], False)]
 
 
+def test_a_group_paged_to_the_last_offset_has_no_more() -> None:
+    # Offsets past LAST_OFFSET are read as it: "more" there looped a pager on one page for ever
+    # (a review of the change: 1,300 rulings of one word).
+    from kb.site.search_hit import LAST_OFFSET, Hit, SearchResults
+
+    def page(offset: int) -> SearchResults:
+        return SearchResults(query="x", groups={"rulings": [Hit("ruling", "t", "/u", "s", "en")] * 25}, kind="rulings",
+                             offset=offset, page_size=25, capped={"rulings"})
+
+    assert page(LAST_OFFSET - 25).has_more("rulings") and not page(LAST_OFFSET).has_more("rulings")
+
+
 def test_rule_heads_follow_the_file_they_were_read_from(tmp_path) -> None:
     """The search sorts matches by version from a map kept per file: a file written again is read again."""
     path = tmp_path / "kb.db"
@@ -1410,13 +1422,15 @@ def test_a_list_of_rules_with_a_comma_is_not_one_rule_number(snapshot_conn: sqli
     assert RULE_NUMBER_QUERY.match("702,9b")["number"] == "702,9b"
 
 
-@pytest.mark.parametrize(("typed", "keyword"), [("tramle", "702.19"), ("deathtuch", "702.2"), ("indestructable", "702.12")])
+@pytest.mark.parametrize(("typed", "keyword"), [("tramle", "702.19"), ("deathtuch", "702.2"), ("indestructable", "702.12"),
+                                              # a word of a keyword of two ("strike" of First strike: a review of the change)
+                                              ("first strke", "702.7"), ("split secnd", "702.61")])
 def test_a_misspelt_keyword_is_read_as_the_keyword(snapshot_conn: sqlite3.Connection, typed: str, keyword: str) -> None:
     """A judge's review: "tramle" offered "did you mean Trample?" and found nothing, while
     "comander damage" was read as "commander damage". The keyword's rules at once, the link kept."""
     found = search(snapshot_conn, typed)
     assert found.best is not None and found.best.url == f"/rule/{keyword}"
-    assert found.read_as == {typed: found.query} and [hit.kind for hit in found.suggestions] == ["keyword"]
+    assert found.read_as == {typed.split()[-1]: found.query.split()[-1]} and [hit.kind for hit in found.suggestions] == ["keyword"]
 
 
 @pytest.mark.parametrize(("typed", "suggested"), [("ramage", "Rampage"), ("mracle", "Miracle"), ("shdow", "Shadow")])
