@@ -10,11 +10,12 @@ PYTEST_WORKERS ?= 2
 # of the snapshot's words searched, tens of thousands of generated texts) run in `make proofs`,
 # which CI runs after it and `make bench` runs first.
 PYTEST_MARKS ?= not long_proof
-# The tests' databases and raw stores go to a RAM disk where one has room for them (~3.5 GB at
-# once): on this machine's disk the suite spent a third of its time in the kernel, writing and
+# The tests' databases and raw stores go to a RAM disk where it and the memory free have room
+# for them (~3.5 GB at once): on this machine's disk the suite spent a third of its time in the kernel, writing and
 # syncing files no test keeps (124–132 s against 111 s). Elsewhere (a container's 64 MB
 # /dev/shm), the system's temporary folder as before. `make test TEST_TMPDIR=` turns it off.
-TEST_TMPDIR ?= $(shell [ -d /dev/shm ] && [ "$$(df -Pk /dev/shm 2>/dev/null | awk 'NR==2 {print $$4}')" -gt 8000000 ] 2>/dev/null && echo /dev/shm)
+TEST_TMPDIR ?= $(shell [ -d /dev/shm ] && [ "$$(df -Pk /dev/shm 2>/dev/null | awk 'NR==2 {print $$4}')" -gt 8000000 ] 2>/dev/null \
+  && [ "$$(awk '/^MemAvailable:/ {print $$2}' /proc/meminfo 2>/dev/null)" -gt 12000000 ] 2>/dev/null && echo /dev/shm)
 
 .PHONY: run test proofs lint build serve bench clean
 
