@@ -98,6 +98,7 @@ def full_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, BuildRep
     return full, build_database(inputs, full, carry_from=built_snapshot_db())
 
 
+@pytest.mark.long_proof
 def test_importing_a_small_rulings_file_keeps_cr_history_and_derives_what_a_full_build_does(
     tmp_path: Path, full_build: tuple[Path, BuildReport]
 ) -> None:
@@ -129,6 +130,7 @@ def test_an_import_that_adds_a_cr_version_recomputes_the_history(tmp_path: Path)
     assert rows(base, "cr_changes", "count(distinct new_version_id)") == [(1,)]
 
 
+@pytest.mark.long_proof
 def test_a_rulings_file_rewrites_only_its_cards_rulings_and_keeps_the_search_indexes(tmp_path: Path) -> None:
     imported = tmp_path / "imported.db"
     shutil.copy(built_snapshot_db(), imported)

@@ -146,6 +146,7 @@ def test_publish_command_installs_this_package(target: str, tmp_path: Path) -> N
     assert str(tmp_path / "kb.db") in args
 
 
+@pytest.mark.long_proof
 def test_publish_extra_options_are_accepted_by_datasette_serve(snapshot_db: Path, tmp_path: Path) -> None:
     args = publish_args("cloudrun", snapshot_db)
     extra = shlex.split(args[args.index("--extra-options") + 1])
