@@ -11,6 +11,7 @@ from xml.sax.saxutils import escape as xml_escape
 from kb.site.labels import version_name
 from kb.site.search import (
     rows,
+    table_exists,
 )
 from kb.site.search_names import display_name
 from kb.store.schema import ruling_card_name
@@ -75,17 +76,17 @@ def changes_in(conn: sqlite3.Connection, version_id: str) -> tuple[str | None, s
     """The version a CR version is compared with and what changed since, in words ("Against the
     Comprehensive Rules of 2026-01-16: 25 rules added, …"): an entry saying only that a version
     exists told a judge reading the feed nothing of what changed (a judge's review)."""
-    if not rows(conn, "select name from sqlite_master where name = 'cr_changes'"):
+    if not table_exists(conn, "cr_changes"):
         return None, ""
+    found = rows(conn, "select old_version_id from cr_changes where new_version_id = ? limit 1", (version_id,))
+    if not found:
+        return None, ""
+    previous = found[0]["old_version_id"]
     counts = {row["kind"]: row["n"] for row in rows(
         conn,
-        """select kind, count(*) as n from cr_changes where new_version_id = ? and old_version_id = (
-            select old_version_id from cr_changes where new_version_id = ? limit 1) group by kind""",
-        (version_id, version_id),
+        "select kind, count(*) as n from cr_changes where new_version_id = ? and old_version_id = ? group by kind",
+        (version_id, previous),
     )}
-    if not counts:
-        return None, ""
-    previous = rows(conn, "select old_version_id from cr_changes where new_version_id = ? limit 1", (version_id,))[0]["old_version_id"]
     said = [f"{counts[kind]} {label}" for kind, label in RULE_CHANGES if counts.get(kind)]
     glossary = sum(n for kind, n in counts.items() if kind.startswith("glossary-"))
     told = f"rules: {', '.join(said)}" if said else "no rule changed"

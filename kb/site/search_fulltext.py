@@ -27,7 +27,7 @@ from kb.site.search_db import (
     rows,
     table_exists,
 )
-from kb.site.search_hit import Hit
+from kb.site.search_hit import LAST_OFFSET, Hit
 from kb.site.search_prefix import prefix_as_words
 from kb.site.search_text import (
     WORD,
@@ -39,7 +39,6 @@ from kb.site.search_text import (
 )
 
 TEXT_WINDOW = 100  # rulings, translations, glossary entries
-MAX_OFFSET = 1000
 
 
 Found = TypeVar("Found")
@@ -238,7 +237,7 @@ def windowed(
     paging on repeated rulings an earlier page had shown while others were on no page at all (an
     API user's review); a window cut at the page's end did so within the second (a review of the
     change: "the", 246 rulings, 71 on no page)."""
-    offset = max(0, min(offset, MAX_OFFSET))
+    offset = max(0, min(offset, LAST_OFFSET))
     size = -(-(offset + limit) // TEXT_WINDOW) * TEXT_WINDOW
     found = words_first(lambda expression: rows(conn, sql, (expression, size)), match, TEXT_WINDOW, conn, index)
     words = [word.casefold() for word in WORD.findall(query)]
