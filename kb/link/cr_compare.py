@@ -151,13 +151,22 @@ def similarity(old: Sequence[str], new: Sequence[str]) -> float:
     return SequenceMatcher(None, old, new, autojunk=False).ratio()
 
 
-def containment(old: Sequence[str], new: Sequence[str]) -> float:
+def matched_words(old: Sequence[str], new: Sequence[str]) -> int:
+    """How many words of the two lists ``difflib`` matches, in order."""
+    return sum(block.size for block in SequenceMatcher(None, old, new, autojunk=False).get_matching_blocks())
+
+
+def containment(part: Sequence[str], whole: Sequence[str]) -> float:
+    """Share of ``part``'s words that appear, in order, in ``whole`` (0..1)."""
+    return matched_words(part, whole) / len(part) if part else 0.0
+
+
+def shorter_held(old: Sequence[str], new: Sequence[str]) -> float:
     """The share of the shorter word list found, in order, in the longer (0..1): a rule that grew
     a clause (or lost one) keeps all of its words, whatever its ``similarity``."""
     if not old or not new:
         return 0.0
-    matcher = SequenceMatcher(None, old, new, autojunk=False)
-    return sum(block.size for block in matcher.get_matching_blocks()) / min(len(old), len(new))
+    return matched_words(old, new) / min(len(old), len(new))
 
 
 def similarity_bound(old: Counter[str], new: Counter[str]) -> float:

@@ -39,9 +39,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import chain
 
-from cydifflib import SequenceMatcher
-
-from kb.link.cr_compare import Entry
+from kb.link.cr_compare import Entry, containment
 from kb.link.cr_pairing import NUMBERED_KINDS, Pairing
 
 # Share of the removed (or added) rule's words found, in order, in its partner.
@@ -52,14 +50,6 @@ STILL_IN_SUCCESSOR = 0.5
 # Cheap bag-of-words share checked before the ordered comparison.
 BAG_PREFILTER = 0.6
 RARE_WORDS = 4
-
-
-def containment(part: list[str], whole: list[str]) -> float:
-    """Share of ``part``'s words that appear, in order, in ``whole`` (0..1)."""
-    if not part:
-        return 0.0
-    matcher = SequenceMatcher(None, part, whole, autojunk=False)
-    return sum(block.size for block in matcher.get_matching_blocks()) / len(part)
 
 
 def _bag_share(part: Entry, whole: Entry) -> float:

@@ -60,7 +60,7 @@ from itertools import combinations
 
 from cydifflib import SequenceMatcher
 
-from kb.link.cr_compare import Entry, containment, entries_of, similarity, similarity_bound
+from kb.link.cr_compare import Entry, entries_of, shorter_held, similarity, similarity_bound
 from kb.normalise.refs import english_cr_refs
 from kb.records import CRDocument, Rule
 
@@ -356,7 +356,7 @@ def _pair_children_of_moved_parents(pairing: Pairing) -> None:
 def _grew(old: Entry, new: Entry) -> bool:
     return (
         GREW_FROM_WORDS <= len(old.words) < len(new.words)
-        and containment(old.words, new.words) >= GREW_WITH_PARENT
+        and shorter_held(old.words, new.words) >= GREW_WITH_PARENT
     )
 
 
@@ -487,7 +487,7 @@ def _pair_mutual_best_anywhere(pairing: Pairing) -> None:
             continue
         if score < max(second_of_old.get(old_number, 0.0), second_of_new.get(new_number, 0.0)) + UNCROSS_GAIN:
             continue
-        held = containment(pairing.old[old_number].statement, pairing.new[new_number].statement)
+        held = shorter_held(pairing.old[old_number].statement, pairing.new[new_number].statement)
         if held < MUTUAL_CONTAINED:
             continue
         # The rule the new one begins with, where another is: 2009's 204.3b begins with all of
@@ -519,7 +519,7 @@ def _head_held_more(free_old: list[Entry], old_number: str, new: Entry, held: fl
             continue
         if len(other.word_set & new.word_set) / len(other.word_set) <= held:
             continue
-        if containment(other.statement, new.statement) > held + UNCROSS_GAIN * 2 and _begins_with(new.statement, other.statement):
+        if shorter_held(other.statement, new.statement) > held + UNCROSS_GAIN * 2 and _begins_with(new.statement, other.statement):
             return other
     return None
 
