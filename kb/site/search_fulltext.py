@@ -229,22 +229,26 @@ def windowed(
 ) -> tuple[list[dict[str, Any]], bool, int]:
     """Rows ``offset``..``offset + limit`` of a bounded window of ``sql`` (which matches
     ``index``), best first within each ``TEXT_WINDOW`` rows of the index's order (``relevance``):
-    the full match set is never read, let alone sorted. Returns the page, whether the window was
-    full (more may match), and how many rows it read.
+    the full match set is never read, let alone sorted. Returns the page, whether more rows match
+    past the windows read, and how many rows the windows hold.
 
     A page past the first window reads whole windows up to it, each ranked on its own, so a row
     stays where every page put it: the longer window sorted whole ranked the first rows anew, and
     paging on repeated rulings an earlier page had shown while others were on no page at all (an
     API user's review); a window cut at the page's end did so within the second (a review of the
-    change: "the", 246 rulings, 71 on no page)."""
+    change: "the", 246 rulings, 71 on no page).
+
+    One row past the windows is asked for, so "full" means a row follows: a group of exactly 100
+    matches said "100+", and "more" on its last page led to a page of nothing."""
     offset = max(0, min(offset, LAST_OFFSET))
     size = -(-(offset + limit) // TEXT_WINDOW) * TEXT_WINDOW
-    found = words_first(lambda expression: rows(conn, sql, (expression, size)), match, TEXT_WINDOW, conn, index)
+    found = words_first(lambda expression: rows(conn, sql, (expression, size + 1)), match, TEXT_WINDOW, conn, index)
+    following, found = len(found) > size, found[:size]
     words = [word.casefold() for word in WORD.findall(query)]
     ranked: list[dict[str, Any]] = []
     for start in range(0, len(found), TEXT_WINDOW):
         ranked += sorted(found[start : start + TEXT_WINDOW], key=lambda row: relevance(row.get("text"), query, words))
-    return ranked[offset : offset + limit], len(found) >= size, len(found)
+    return ranked[offset : offset + limit], following, len(found)
 
 
 def relevance(text: str | None, query: str, words: list[str]) -> tuple:

@@ -645,6 +645,28 @@ def test_a_group_paged_to_the_last_offset_has_no_more() -> None:
     assert page(LAST_OFFSET - 25).has_more("rulings") and not page(LAST_OFFSET).has_more("rulings")
 
 
+@pytest.mark.parametrize(("matching", "more"), [(100, False), (101, True), (200, False)])
+def test_a_group_of_whole_windows_of_matches_has_no_more_past_them(matching: int, more: bool) -> None:
+    """A group whose matches filled its windows exactly said "100+" and "more" on its last page,
+    which led to a page of nothing."""
+    from kb.site.search_fulltext import rulings_by_text
+    from kb.site.search_hit import SearchResults
+
+    conn = sqlite3.connect(":memory:")
+    conn.execute("create table rulings (id integer primary key, oracle_id text, card_name text, published_at text, text text)")
+    conn.execute("create table cards (oracle_id text, name text)")
+    conn.execute("create virtual table rulings_fts using fts5(text)")
+    for number in range(1, 251):
+        text = f"Ruling {number} about {'blue' if number <= matching else 'red'} spells."
+        conn.execute("insert into rulings values (?, 'o', 'Card', '2024-01-01', ?)", (number, text))
+        conn.execute("insert into rulings_fts (rowid, text) values (?, ?)", (number, text))
+    windows = matching // 100 * 100
+    hits, count, capped = rulings_by_text(conn, "blue", '"blue"', windows - 25, 25)  # the windows' last page
+    page = SearchResults(query="blue", groups={"rulings": hits}, counts={"rulings": count}, kind="rulings",
+                         offset=windows - 25, page_size=25, capped={"rulings"} if capped else set())
+    assert (len(hits), count, capped, page.has_more("rulings")) == (25, windows, more, more)
+
+
 def test_rule_heads_follow_the_file_they_were_read_from(tmp_path) -> None:
     """The search sorts matches by version from a map kept per file: a file written again is read again."""
     path = tmp_path / "kb.db"
