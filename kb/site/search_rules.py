@@ -25,7 +25,8 @@ from kb.site.search_db import (
 )
 from kb.site.search_fulltext import terms_named, words_first
 from kb.site.search_hit import Hit
-from kb.site.search_text import WORD, fold, rule_number_key, singular, title_key, word_stems_as_prefixes
+from kb.site.search_question_words import question_words
+from kb.site.search_text import INFLECTION, WORD, fold, rule_number_key, singular, title_key, word_stems_as_prefixes
 
 RULES_WINDOW = 200  # rules of the current version read per query
 OTHER_RULES_WINDOW = 100  # of translated versions, and of older English versions
@@ -297,6 +298,14 @@ def rules_by_text(
             said[row["rowid"]] if row.get("rowid") in said
             else as_words(f"{row.get('title') or ''} {row.get('text') or ''}"))}
 
+    # A rule under a title that says every telling word of the query ("copy of a copy": 707
+    # Copying Objects) before those that only mention them (107.3j, 109.1, 111.13 … came first,
+    # in number order: an English judge's review).
+    # By number: a rule and its translations stay side by side, whichever language's title says it.
+    telling = telling_stems(query)
+    titles = section_titles(conn) if telling else {}
+    titled = {row["number"] for row, _ in found.values() if telling and telling <= titled_stems(titles, row["version_id"], row["number"])}
+
     def order(entry: tuple[dict[str, Any], list[dict[str, Any]]]) -> tuple:
         row = entry[0]
         number = row["number"]
@@ -307,7 +316,10 @@ def rules_by_text(
         in_named = is_named or any(number.startswith(n + ".") for n in named)
         apart = bool(phrase) and not leads and not in_named and number not in together
         # (Leading first: 726's own rules 726.1–726.5 before the other meaning's 702.7.)
-        return (not leads, not is_named, apart, rule_number_key(number), row["lang"] != "en", row["lang"] or "")
+        # (The rules the query names keep their reading order: "face down" is 110.5 first, its
+        # glossary entry's rule, then 708.)
+        return (not leads, not is_named, apart, not is_named and number not in titled, rule_number_key(number),
+                row["lang"] != "en", row["lang"] or "")
 
     ordered = sorted(found.values(), key=order)
     ordered += sorted(only_older.values(), key=lambda entry: rule_number_key(entry[0]["number"]))
@@ -319,6 +331,42 @@ def rules_by_text(
         hit.older = [rule_hit({**copy, "text": ""}, current, query) for copy in copies]
         hits.append(hit)
     return hits, len(ordered), capped
+
+
+def stem(word: str) -> str:
+    """An English word without its inflection, roughly: "copying" and "copies" are "copy"."""
+    word = singular(word)
+    found = INFLECTION.match(word)
+    return found.group(1) if found else word
+
+
+def telling_stems(query: str) -> frozenset[str]:
+    """The stems of a query's words that say what it is about: not "of", "the", "when"; a number
+    says something no title does ("hand of 7" is 103.5, the starting hand, before 402 Hand)."""
+    words = WORD.findall(query.casefold())
+    asked = question_words(words)
+    return frozenset(stem(word) for word in words if word not in asked)
+
+
+def titled_stems(titles: dict[tuple[str, str], frozenset[str]], version: str, number: str) -> frozenset[str]:
+    """The stems of the titles over ``number`` in ``version``: its section's ("707"), its rule's
+    ("702.19") and its own."""
+    section, _, rest = number.partition(".")
+    heads = [section]
+    if rest:
+        heads.append(f"{section}.{rest.rstrip('abcdefghijklmnopqrstuvwxyz')}")
+    return frozenset().union(*(titles.get((version, head), frozenset()) for head in heads))
+
+
+_SECTION_TITLES: OrderedDict[tuple, dict[tuple[str, str], frozenset[str]]] = OrderedDict()
+
+
+def section_titles(conn: sqlite3.Connection) -> dict[tuple[str, str], frozenset[str]]:
+    """(version, number) -> the stems of the rule's title, for every titled rule (kept per served file)."""
+    return per_file(conn, _SECTION_TITLES, lambda conn: {
+        (head.version_id, head.number): frozenset(stem(word) for word in WORD.findall(head.title.casefold()))
+        for head in rule_heads(conn).values() if head.title
+    })
 
 
 def as_words(text: str) -> str:
