@@ -459,7 +459,8 @@ def _pair_mutual_best_anywhere(pairing: Pairing) -> None:
     "the battlefield"): the layers' 418.5b is 613.5 (0.70 alike), instants' 212.5a is 304.1, the
     activated ability's 403.1 is 602.1, and 30-odd more were "removed" and "added", their rare
     words changed and their headings gone (an audit of identity across the 31 editions: 29 of the
-    32 pairs found here are its, 2 more read right, 1 is wrong: 217.1c → 400.7d, where 400.7 is)."""
+    32 pairs found here are its, 2 more read right; 217.1c → 400.7d was wrong, 400.7 is it: a rule
+    split into a rule and its subrules follows the one it begins with)."""
     free_old = [old for old in pairing.free_old() if old.rule.kind in NUMBERED_KINDS and len(old.words) >= GREW_FROM_WORDS]
     free_new = [new for new in pairing.free_new() if new.rule.kind in NUMBERED_KINDS and len(new.words) >= GREW_FROM_WORDS]
     best_of_old: dict[str, tuple[float, str]] = {}
@@ -494,10 +495,12 @@ def _pair_mutual_best_anywhere(pairing: Pairing) -> None:
         # 2006's 205.3b and took a sentence of 205.3c, which is likelier by its length.
         head = _head_held_more(free_old, old_number, pairing.new[new_number], held)
         chosen = head or pairing.old[old_number]
-        if not _where_its_family_went(pairing, chosen, new_number):
+        split = None if head else _parent_it_begins_with(pairing, chosen, pairing.new[new_number])
+        target = split.number if split else new_number
+        if not _where_its_family_went(pairing, chosen, target):
             continue
-        if pairing.is_free(chosen.number, new_number):
-            pairing.pair(chosen.number, new_number, alike=True)
+        if pairing.is_free(chosen.number, target):
+            pairing.pair(chosen.number, target, alike=True)
 
 
 def _note_score(best: dict[str, tuple[float, str]], second: dict[str, float], mine: str, other: str, score: float) -> None:
@@ -521,6 +524,21 @@ def _head_held_more(free_old: list[Entry], old_number: str, new: Entry, held: fl
             continue
         if shorter_held(other.statement, new.statement) > held + UNCROSS_GAIN * 2 and _begins_with(new.statement, other.statement):
             return other
+    return None
+
+
+def _parent_it_begins_with(pairing: Pairing, old: Entry, new: Entry) -> Entry | None:
+    """``new``'s free parent rule, where ``old`` begins with it and holds most of it: a rule split
+    into a rule and its subrules is the rule it begins with. 2006's 217.1c ("An object that moves
+    from one zone to another is treated as a new object … There are two exceptions") is 2009's
+    400.7, its exceptions 400.7a and 400.7d; it went to 400.7d, the likest by length."""
+    parent = pairing.new.get(new.rule.parent) if new.rule.parent else None
+    if parent is None or not pairing.is_free(None, parent.number) or len(parent.statement) < GREW_FROM_WORDS:
+        return None
+    if not _may_be_one(pairing, old, parent):
+        return None
+    if _begins_with(old.statement, parent.statement) and shorter_held(parent.statement, old.statement) >= MUTUAL_CONTAINED:
+        return parent
     return None
 
 

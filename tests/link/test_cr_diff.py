@@ -252,7 +252,10 @@ def test_two_rules_each_paired_with_the_others_successor_are_uncrossed(old: str,
     ("2006-02-01", "2009-10-01", {"418.5b": "613.5", "212.5a": "304.1", "403.1": "602.1", "413.2f": "608.2g",
                                   "420.5k": "704.5p", "217.1d": "400.6", "419.9a": "616.1",
                                   "403.2": None, "104.3a": None, "217.7d": None,
-                                  "505.6": None, "502.10b": "702.19c", "502.10c": None}),
+                                  "505.6": None, "502.10b": "702.19c", "502.10c": None,
+                                  # A rule split into a rule and its subrules is the rule it begins
+                                  # with: 217.1c went to 400.7d, one of its two exceptions.
+                                  "217.1c": "400.7"}),
     ("2022-04-29", "2024-02-06", {"713.3a": "712.8b"}),
 ])
 def test_a_rule_moved_and_reworded_follows_its_likest_free_rule(old: str, new: str, expected: dict) -> None:
