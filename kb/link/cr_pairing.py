@@ -481,6 +481,11 @@ def _pair_mutual_best_anywhere(pairing: Pairing) -> None:
             score = similarity(old.statement, new.statement)
             if score < MOVED_WITH_PARENT:
                 continue
+            # A rule where its family did not go is no rival: 2006's 205.3b ("Subtypes are always
+            # single words …") is 2009's 204.3b, where 205.3 went, and was refused for 306.3, the
+            # planeswalker's subtypes, 0.01 less alike.
+            if not _where_its_family_went(pairing, old, new.number):
+                continue
             _note_score(best_of_old, second_of_old, old.number, new.number, score)
             _note_score(best_of_new, second_of_new, new.number, old.number, score)
     for old_number, (score, new_number) in sorted(best_of_old.items(), key=lambda item: -item[1][0]):

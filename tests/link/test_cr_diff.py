@@ -255,7 +255,11 @@ def test_two_rules_each_paired_with_the_others_successor_are_uncrossed(old: str,
                                   "505.6": None, "502.10b": "702.19c", "502.10c": None,
                                   # A rule split into a rule and its subrules is the rule it begins
                                   # with: 217.1c went to 400.7d, one of its two exceptions.
-                                  "217.1c": "400.7"}),
+                                  "217.1c": "400.7",
+                                  # Where the rule's family went, not the planeswalker's subtypes
+                                  # (306.3, 0.01 less alike): the subtypes' single words, and the
+                                  # instants' and sorceries' subtypes.
+                                  "205.3b": "204.3b", "212.5c": "304.3", "212.7c": "307.3"}),
     ("2022-04-29", "2024-02-06", {"713.3a": "712.8b"}),
 ])
 def test_a_rule_moved_and_reworded_follows_its_likest_free_rule(old: str, new: str, expected: dict) -> None:
