@@ -300,11 +300,13 @@ def rules_by_text(
 
     # A rule under a title that says every telling word of the query ("copy of a copy": 707
     # Copying Objects) before those that only mention them (107.3j, 109.1, 111.13 … came first,
-    # in number order: an English judge's review).
+    # in number order: an English judge's review), where the title says at most one word more:
+    # "attack a player" is not 802 Attack Multiple Players Option, "turn" not 805 Shared Team
+    # Turns Option (a review of the change).
     # By number: a rule and its translations stay side by side, whichever language's title says it.
     telling = telling_stems(query)
     titles = section_titles(conn) if telling else {}
-    titled = {row["number"] for row, _ in found.values() if telling and telling <= titled_stems(titles, row["version_id"], row["number"])}
+    titled = {row["number"] for row, _ in found.values() if telling and titled_by(titles, row["version_id"], row["number"], telling)}
 
     def order(entry: tuple[dict[str, Any], list[dict[str, Any]]]) -> tuple:
         row = entry[0]
@@ -340,6 +342,11 @@ def stem(word: str) -> str:
     return found.group(1) if found else word
 
 
+# Words of a title the query need not say for its rules to lead: "Copying Objects" answers
+# "copy", "Timing and Priority" "priority".
+TITLE_WORDS_UNSAID = 1
+
+
 def telling_stems(query: str) -> frozenset[str]:
     """The stems of a query's words that say what it is about: not "of", "the", "when"; a number
     says something no title does ("hand of 7" is 103.5, the starting hand, before 402 Hand)."""
@@ -348,23 +355,28 @@ def telling_stems(query: str) -> frozenset[str]:
     return frozenset(stem(word) for word in words if word not in asked)
 
 
-def titled_stems(titles: dict[tuple[str, str], frozenset[str]], version: str, number: str) -> frozenset[str]:
-    """The stems of the titles over ``number`` in ``version``: its section's ("707"), its rule's
-    ("702.19") and its own."""
+def titled_by(titles: dict[tuple[str, str], frozenset[str]], version: str, number: str, telling: frozenset[str]) -> bool:
+    """Whether a title over ``number`` in ``version`` (its section's, "707"; its rule's, "702.19";
+    or its own) says every one of ``telling`` and at most one word more."""
     section, _, rest = number.partition(".")
     heads = [section]
     if rest:
         heads.append(f"{section}.{rest.rstrip('abcdefghijklmnopqrstuvwxyz')}")
-    return frozenset().union(*(titles.get((version, head), frozenset()) for head in heads))
+    for head in heads:
+        title = titles.get((version, head))
+        if title and telling <= title and len(title - telling) <= TITLE_WORDS_UNSAID:
+            return True
+    return False
 
 
 _SECTION_TITLES: OrderedDict[tuple, dict[tuple[str, str], frozenset[str]]] = OrderedDict()
 
 
 def section_titles(conn: sqlite3.Connection) -> dict[tuple[str, str], frozenset[str]]:
-    """(version, number) -> the stems of the rule's title, for every titled rule (kept per served file)."""
+    """(version, number) -> the stems of the telling words of the rule's title ("Timing and
+    Priority": timing, priority), for every titled rule (kept per served file)."""
     return per_file(conn, _SECTION_TITLES, lambda conn: {
-        (head.version_id, head.number): frozenset(stem(word) for word in WORD.findall(head.title.casefold()))
+        (head.version_id, head.number): telling_stems(head.title)
         for head in rule_heads(conn).values() if head.title
     })
 

@@ -1490,6 +1490,9 @@ def test_a_question_of_two_keywords_keeps_a_keyword_before_a_common_word(snapsho
         ("face down", ["4", "110.5", "110.5a"]),
         # A number no title says: the starting hand (103.5) before 402 Hand.
         ("hand of 7", ["103.5", "103.5a"]),
+        # A title saying more than one word besides the query's does not lead: 802 Attack Multiple
+        # Players Option came before 506.2, which says who the attacking player is (a review).
+        ("attacking player", ["506.2"]),
     ],
 )
 def test_rules_under_a_title_saying_the_query_come_before_rules_that_only_mention_it(
