@@ -71,7 +71,7 @@ from kb.site.search_names import (
     unlinked_card_hit,
 )
 from kb.site.search_relax import Relaxed, relaxed_words, words_held
-from kb.site.search_rules import by_stems_where_few, named_rules, rules_by_number, rules_by_text
+from kb.site.search_rules import by_stems_where_few, named_rules, rules_by_number, rules_by_text, rules_said_under_titles
 from kb.site.search_spelling import vocabulary
 from kb.site.search_text import (
     HIT_END,
@@ -430,6 +430,8 @@ def _search(
     about += [hit.title.split(" ")[0] for hit in numbered]
     by_glossary, by_title = named_rules(conn, query)
     about += by_glossary + by_title
+    # Where nothing names a rule: "mana abilities" is 605, not 106 Mana's rules saying "ability".
+    about = about or rules_said_under_titles(conn, query)
     # "Initiative" titles 726 The Initiative and is French for First Strike: the rule the English
     # title names leads, the French meaning's follows.
     # Likewise a rule titled as asked before the others its glossary entry cites: "infinity" is

@@ -29,7 +29,7 @@ from kb.site.search_db import (
 from kb.site.search_fulltext import current_terms, terms_named
 from kb.site.search_keywords import suggestion_candidates
 from kb.site.search_relax import index_spans
-from kb.site.search_rules import rules_as_words
+from kb.site.search_rules import rules_as_words, section_titles, titles_and_rules
 from kb.site.search_spelling import vocabulary
 from kb.site.symbol_readings import symbol_readings
 
@@ -56,6 +56,9 @@ def read_file_maps(conn: sqlite3.Connection) -> None:
         translated_glossary_terms(conn)
         # The rules' words (the words-together order) and the glossary's terms by what names them.
         rules_as_words(conn)
+        # The rules' titles, as the rules' order and the rules under a title read them.
+        section_titles(conn)
+        titles_and_rules(conn)
         if table_exists(conn, "glossary"):
             terms_named(conn)
             current_terms(conn)

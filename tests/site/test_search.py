@@ -1510,3 +1510,23 @@ def test_a_rule_and_its_translation_stay_side_by_side_whichever_title_says_the_q
     # Only the Chinese 702.163's title says "秘罗万岁": the English rule still leads it.
     rules = [(hit.title.split()[0], hit.lang) for hit in search(snapshot_conn, "秘罗万岁").groups["rules"]]
     assert rules[:3] == [("702.163", "en"), ("702.163", "zhs"), ("702.163a", "en")]
+
+
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [
+        # 514.1 never says "cleanup": the rules holding every word were 402.2, 703.4n and 703.4p.
+        ("cleanup step discard", ["514.1"]),
+        ("first strike damage step", ["702.7a", "702.7b"]),
+        # 704.5j says "legend rule", its section's title "state-based actions" (205.4d alone).
+        ("state-based actions legend rule", ["704.5j"]),
+        # Not a title of one word: "counter a spell" is not 112 Spells' rules saying "countered".
+        ("counter a spell", ["701.6a"]),
+    ],
+)
+def test_rules_under_a_title_the_query_says_that_say_its_other_words_lead(
+    snapshot_conn: sqlite3.Connection, query: str, first: list[str]
+) -> None:
+    """An English judge's review: the words of a section's title are not in its rules' texts."""
+    rules = [hit.title.split()[0] for hit in search(snapshot_conn, query).groups["rules"] if hit.lang == "en"]
+    assert rules[: len(first)] == first
