@@ -11,6 +11,7 @@ is the ``kb.site`` package), the metadata through ``get_metadata``.
 from __future__ import annotations
 
 import html
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
@@ -206,7 +207,7 @@ def handle_exception(datasette, request, exception):
         # "/history", "/rules/702.19": Datasette read the first segment as a database's name and
         # said "Database not found" (a judge's review); the site's not-found page offers a search.
         # Datasette sends a path of other characters on to its "~" spelling ("/历史": /~E5~8E~86…).
-        path = "/".join(unquote(tilde_decode(segment)) for segment in request.path.split("/"))
+        path = "/".join(_as_typed(segment) for segment in request.path.split("/"))
         words = " ".join(path.removesuffix(".json").replace("/", " ").replace("-", " ").split())
 
         async def site_not_found():
@@ -215,6 +216,16 @@ def handle_exception(datasette, request, exception):
 
         return site_not_found
     return None  # Datasette's own handler renders it
+
+
+# Datasette's "~" spelling of a character: "~" and two hex digits (``tilde_decode`` read any "~"
+# so: "/a~zz" was "We have no page /a%zz").
+TILDE_ESCAPES = re.compile(r"(?:~[0-9A-Fa-f]{2})+")
+
+
+def _as_typed(segment: str) -> str:
+    """A path segment as its reader typed it: Datasette's "~" escapes and percent escapes read."""
+    return TILDE_ESCAPES.sub(lambda found: tilde_decode(found.group(0)), unquote(segment))
 
 
 def _no_such_page(exception: Exception, path: str) -> bool:

@@ -1987,6 +1987,9 @@ async def test_a_page_the_site_does_not_have_is_its_own_404(snapshot_ds, snapsho
     # Datasette's "~" spelling of other characters, read back (a review of the change).
     other = await snapshot_ds.client.get("/历史/café", follow_redirects=True)
     assert other.status_code == 404 and "We have no page /历史/café." in other.text
+    # A "~" that is none of Datasette's escapes is as typed (it read "/a%zz").
+    typed = await snapshot_ds.client.get("/a~zz/50~25")
+    assert typed.status_code == 404 and "We have no page /a~zz/50%." in typed.text
 
 
 async def test_every_rule_citing_a_rule_is_listed(snapshot_ds) -> None:
