@@ -60,7 +60,7 @@ from itertools import combinations
 
 from cydifflib import SequenceMatcher
 
-from kb.link.cr_compare import Entry, entries_of, shorter_held, similarity, similarity_bound
+from kb.link.cr_compare import Entry, containment, entries_of, shorter_held, similarity, similarity_bound
 from kb.normalise.refs import english_cr_refs
 from kb.records import CRDocument, Rule
 
@@ -467,6 +467,11 @@ def _pair_mutual_best_anywhere(pairing: Pairing) -> None:
     best_of_new: dict[str, tuple[float, str]] = {}
     second_of_old: dict[str, float] = {}
     second_of_new: dict[str, float] = {}
+    # The same among the rules where each old rule's family went.
+    family_best_of_old: dict[str, tuple[float, str]] = {}
+    family_best_of_new: dict[str, tuple[float, str]] = {}
+    family_second_of_old: dict[str, float] = {}
+    family_second_of_new: dict[str, float] = {}
     for old in free_old:
         for new in free_new:
             shared = len(old.word_set & new.word_set)
@@ -481,20 +486,27 @@ def _pair_mutual_best_anywhere(pairing: Pairing) -> None:
             score = similarity(old.statement, new.statement)
             if score < MOVED_WITH_PARENT:
                 continue
-            # A rule where its family did not go is no rival: 2006's 205.3b ("Subtypes are always
-            # single words …") is 2009's 204.3b, where 205.3 went, and was refused for 306.3, the
-            # planeswalker's subtypes, 0.01 less alike.
-            if not _where_its_family_went(pairing, old, new.number):
-                continue
             _note_score(best_of_old, second_of_old, old.number, new.number, score)
             _note_score(best_of_new, second_of_new, new.number, old.number, score)
-    for old_number, (score, new_number) in sorted(best_of_old.items(), key=lambda item: -item[1][0]):
-        if best_of_new.get(new_number, (0, None))[1] != old_number:
-            continue
-        if score < max(second_of_old.get(old_number, 0.0), second_of_new.get(new_number, 0.0)) + UNCROSS_GAIN:
+            if _where_its_family_went(pairing, old, new.number):
+                _note_score(family_best_of_old, family_second_of_old, old.number, new.number, score)
+                _note_score(family_best_of_new, family_second_of_new, new.number, old.number, score)
+    for old_number, (score, new_number) in sorted(family_best_of_old.items(), key=lambda item: -item[1][0]):
+        if family_best_of_new.get(new_number, (0, None))[1] != old_number:
             continue
         held = shorter_held(pairing.old[old_number].statement, pairing.new[new_number].statement)
         if held < MUTUAL_CONTAINED:
+            continue
+        if score < max(second_of_old.get(old_number, 0.0), second_of_new.get(new_number, 0.0)) + UNCROSS_GAIN and not (
+            # A look-alike where the rule's family did not go is no rival of a rule that holds all
+            # of it: 2006's 205.3b ("Subtypes are always single words …") is the start of 2009's
+            # 204.3b, where 205.3 went, and was refused for 306.3, the planeswalker's subtypes,
+            # 0.01 less alike. Not a part of it (2006's 309.1, declaring blockers, then the
+            # triggers, then priority, is not 2009's 509.4, the triggers alone), nor a sibling in
+            # the section (2009's 117.1c, EDH's life total, is not 2026's Archenemy 119.1e).
+            score >= max(family_second_of_old.get(old_number, 0.0), family_second_of_new.get(new_number, 0.0)) + UNCROSS_GAIN
+            and containment(pairing.old[old_number].statement, pairing.new[new_number].statement) >= GREW_WITH_PARENT
+        ):
             continue
         # The rule the new one begins with, where another is: 2009's 204.3b begins with all of
         # 2006's 205.3b and took a sentence of 205.3c, which is likelier by its length.
