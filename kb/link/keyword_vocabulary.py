@@ -131,6 +131,9 @@ class VersionKeywords:
     # Terms this version defines in another rule before they were made keywords: the glossary's
     # "Indestructible … See rule 700.4." of 2009 (keyword 702.12 since 2014), by ``base_form``.
     defined_elsewhere: dict[str, str] = field(default_factory=dict)
+    # Rules the glossary names ("Legend Rule … See rule 704.5j.", "State-Based Actions … See rule
+    # 704"): each of its surfaces, lowered, with the rule.
+    named_rules: dict[str, str] = field(default_factory=dict)
     # What a text must hold for ``pattern`` to match in it.
     word_filter: WordFilter = field(init=False, repr=False)
 
@@ -266,6 +269,7 @@ def _version_keywords(doc: CRDocument) -> VersionKeywords:
         effective_date=doc.effective_date or "",
         by_surface=by_surface,
         defined_elsewhere=_defined_elsewhere(doc, by_surface),
+        named_rules=_named_rules(doc),
     )
 
 
@@ -285,6 +289,34 @@ def _defined_elsewhere(doc: CRDocument, by_surface: dict[str, CRKeyword]) -> dic
         if len(pointers) == 1:
             defined[base] = pointers.pop()
     return defined
+
+
+# A glossary term that names a rule, or actions a rule defines: "Legend Rule", "World Rule",
+# "State-Based Actions", "Special Action". Not "Tournament Rules" (documents of their own), nor
+# "Keyword Action" (what a ruling says of a keyword it names: "“vote” is a keyword action").
+NAMED_RULE_TERM = re.compile(r"^(?!keyword )[a-z][\w -]* (?:rule|actions?)$")
+
+
+def _named_rules(doc: CRDocument) -> dict[str, str]:
+    """The glossary's terms that name a rule, each pointing to one rule: their surfaces (singular
+    and plural: "a state-based action"), lowered, with the rule. Not a term whose
+    entry names none or several ("Planeswalker Uniqueness Rule (Obsolete)" tells the old rule)."""
+    named: dict[str, str] = {}
+    for entry in doc.glossary:
+        if "(" in entry.term:
+            continue
+        base = base_form(entry.term)
+        if not NAMED_RULE_TERM.match(base):
+            continue
+        pointers = {number for pointer in GLOSSARY_POINTER.findall(entry.text)
+                    for number in extract_refs(pointer, lang="en")}
+        if len(pointers) != 1:
+            continue
+        number = pointers.pop()
+        other = base[:-1] if base.endswith("s") else base + "s"
+        for surface in (base, other):
+            named.setdefault(surface, number)
+    return named
 
 
 # A glossary entry's pointer to the rule that defines its term: a sentence of its own.

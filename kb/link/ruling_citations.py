@@ -1,4 +1,4 @@
-"""Which Comprehensive Rules a ruling relies on: rule numbers it cites and keywords it names.
+"""Which Comprehensive Rules a ruling relies on: rule numbers it cites, keywords and rules it names.
 
 Pure: texts and a ``KeywordIndex`` (``kb.link.keyword_vocabulary``: the keywords of every English
 version, with ``STOP_WORDS``, ``AMBIGUOUS`` and ``VERB_ABILITIES``) in, ``RuleCitation``s out.
@@ -9,6 +9,8 @@ Two methods:
 - ``keyword``: keyword abilities (702.x) and keyword actions (701.x) named in the ruling, looked
   up in the English version in force on the ruling's date, because the numbers move: "connive"
   is 701.47 in a ruling of 2025 and 701.50 in one of 2026-01-16 or later.
+- ``term``: rules the glossary of that version names ("Legend Rule … See rule 704.5j",
+  "State-Based Actions … See rule 704"), named in the ruling: ``keyword_vocabulary.NAMED_RULE_TERM``.
 
 Keyword matching is deliberately conservative, because rulings are ordinary English:
 
@@ -60,6 +62,7 @@ CONTEXT_WORDS_BEFORE = 3
 CITED_CONFIDENCE = 1.0
 KEYWORD_CONFIDENCE = 0.9
 KEYWORD_IN_CONTEXT_CONFIDENCE = 0.7
+NAMED_RULE_CONFIDENCE = 0.9
 # The version in force has no such keyword yet (a ruling's text was updated later).
 LATER_VERSION_FACTOR = 0.8
 
@@ -69,7 +72,7 @@ class RuleCitation:
     """One rule a ruling relies on. ``version_id`` is the CR version whose numbering is meant."""
 
     number: str
-    method: str  # "cited" or "keyword"
+    method: str  # "cited", "keyword" or "term" (a rule the glossary names: "the legend rule")
     confidence: float
     matched_text: str
     version_id: str | None = None
@@ -95,11 +98,30 @@ def link_ruling(
         for number in extract_refs(text, lang="en")
     ]
     seen = {(c.number, c.method) for c in citations}
-    for citation in _keyword_citations(_mask_names(text, card_names), keyword_index, version):
+    masked = _mask_names(text, card_names)
+    for citation in [*_keyword_citations(masked, keyword_index, version), *_named_rule_citations(masked, version)]:
         if (citation.number, citation.method) not in seen:
             seen.add((citation.number, citation.method))
             citations.append(citation)
     return citations
+
+
+def _named_rule_citations(text: str, version: VersionKeywords | None) -> Iterable[RuleCitation]:
+    """Rules the ruling names as the glossary of the version in force names them: "the legend
+    rule" is 704.5j, "a state-based action" 704 (a judge asking which rulings rely on 704.5j found
+    none: rulings cite no numbers, and these are no keywords)."""
+    if version is None or not version.named_rules:
+        return
+    lowered = text.lower()
+    for surface, number in version.named_rules.items():
+        at = lowered.find(surface)
+        while at != -1:
+            end = at + len(surface)
+            if (at == 0 or not _is_word_char(lowered[at - 1])) and (end == len(lowered) or not _is_word_char(lowered[end])):
+                yield RuleCitation(number=number, method="term", confidence=NAMED_RULE_CONFIDENCE, matched_text=text[at:end],
+                                   version_id=version.version_id, in_force_version_id=version.version_id)
+                break
+            at = lowered.find(surface, end)
 
 
 def _mask_names(text: str, card_names: Sequence[str]) -> str:

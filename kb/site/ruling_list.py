@@ -17,7 +17,7 @@ from kb.site.card_page import version_date
 from kb.site.labels import version_name
 from kb.site.markup import render_text
 
-METHOD_LABELS = {"cited": "cites this rule", "keyword": "names this keyword"}
+METHOD_LABELS = {"cited": "cites this rule", "keyword": "names this keyword", "term": "names this rule"}
 
 
 def _link_notes(ruling: dict[str, Any]) -> str:

@@ -109,6 +109,8 @@ def test_ruling_rules_rows(db: sqlite_utils.Database) -> None:
         ("cited", "changed", 1),
         ("keyword", "changed", 121),
         ("keyword", "same", 2),
+        # Morph's and manifest's rulings: "This is a special action." (116 in 2022, the same today.)
+        ("term", "same", 16),
     ]
     # 261 rulings (260 real, one constructed). This database starts at CR 2022-02-18, so older
     # rulings take their keyword numbers from it. Compared with their subrules (a keyword rule is

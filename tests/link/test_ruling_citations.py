@@ -64,6 +64,7 @@ EXPECTED_LINKS = [
     ('The triggered ability of the "partner with" keyw', '2018-06-08', 'partner', '702.123', 'keyword', 'en-2019-01-25', 0.56),
     ('If you choose to put permanent cards with morph ', '2014-11-24', 'morph', '702.36', 'keyword', 'en-2014-09-25', 0.9),
     ('Any time you have priority, you may turn a manif', '2014-11-24', 'manifested', '701.33', 'keyword', 'en-2019-01-25', 0.72),
+    ('Any time you have priority, you may turn a manif', '2014-11-24', 'special action', '115', 'term', 'en-2014-09-25', 0.9),
     ('If a manifested creature would have morph if it ', '2014-11-24', 'manifested', '701.33', 'keyword', 'en-2019-01-25', 0.72),
     ('If a manifested creature would have morph if it ', '2014-11-24', 'morph', '702.36', 'keyword', 'en-2014-09-25', 0.9),
     ('Unlike a face-down creature that was cast using ', '2014-11-24', 'morph', '702.36', 'keyword', 'en-2014-09-25', 0.9),
@@ -74,15 +75,18 @@ EXPECTED_LINKS = [
     ('Some older Magic sets feature double-faced cards', '2014-11-24', 'transform', '701.25', 'keyword', 'en-2014-09-25', 0.9),
     ('Morph lets you cast a card face down by paying {', '2014-09-20', 'Morph', '702.35', 'keyword', 'en-2013-05-01', 0.9),
     ('Any time you have priority, you may turn the fac', '2014-09-20', 'morph', '702.35', 'keyword', 'en-2013-05-01', 0.9),
+    ('Any time you have priority, you may turn the fac', '2014-09-20', 'special action', '115', 'term', 'en-2013-05-01', 0.9),
     ('The pile is shuffled to disguise from your oppon', '2014-11-24', 'manifested', '701.33', 'keyword', 'en-2019-01-25', 0.72),
     ('If Jeskai Infiltrator isn’t on the battlefield a', '2014-11-24', 'manifest', '701.33', 'keyword', 'en-2019-01-25', 0.72),
     ('If you manifest a card owned by an opponent and ', '2014-11-24', 'manifest', '701.33', 'keyword', 'en-2019-01-25', 0.72),
     ('Any time you have priority, you may turn a manif', '2018-07-13', 'manifested', '701.33', 'keyword', 'en-2019-01-25', 0.72),
+    ('Any time you have priority, you may turn a manif', '2018-07-13', 'special action', '115', 'term', 'en-2014-09-25', 0.9),
     ('You must ensure that your face-down spells and p', '2018-07-13', 'manifested', '701.33', 'keyword', 'en-2019-01-25', 0.72),
     ('You must ensure that your face-down spells and p', '2018-07-13', 'morph', '702.36', 'keyword', 'en-2014-09-25', 0.9),
     ('Some previous Magic sets feature double-faced ca', '2018-07-13', 'manifested', '701.33', 'keyword', 'en-2019-01-25', 0.72),
     ('Some previous Magic sets feature double-faced ca', '2018-07-13', 'transform', '701.25', 'keyword', 'en-2014-09-25', 0.9),
     ('Any time you have priority, you may turn a manif', '2014-11-24', 'manifested', '701.33', 'keyword', 'en-2019-01-25', 0.72),
+    ('Any time you have priority, you may turn a manif', '2014-11-24', 'special action', '115', 'term', 'en-2014-09-25', 0.9),
     ('Unlike a face-down creature that was cast using ', '2014-11-24', 'morph', '702.36', 'keyword', 'en-2014-09-25', 0.9),
     ('Unlike a face-down creature that was cast using ', '2014-11-24', 'manifested', '701.33', 'keyword', 'en-2019-01-25', 0.72),
     ('You must ensure that your face-down spells and p', '2014-11-24', 'manifested', '701.33', 'keyword', 'en-2019-01-25', 0.72),
@@ -288,3 +292,19 @@ def test_a_term_its_version_defined_before_it_was_a_keyword_links_that_rule() ->
     assert ("702.12", "en-2014-09-25", "en-2006-02-01", 0.72) in links(text, "2008-01-01")
     manifest = "If you choose 0 for X, you'll just manifest the top card."
     assert links(manifest, "2014-11-24") == [("701.33", "en-2019-01-25", "en-2014-09-25", 0.72)]
+
+
+def test_a_rule_its_glossary_names_is_linked_as_numbered_on_the_rulings_date(index: KeywordIndex) -> None:
+    """A judge asking which rulings rely on 704.5j found none: rulings cite no numbers, and "the
+    legend rule" is no keyword. The glossary of the version in force names it (704.5k in 2013,
+    704.5j since 2017), and "state-based actions" 704. (Sentences written for this test.)"""
+    def linked(text: str, date: str) -> list[tuple[str, str, str, str | None]]:
+        return [(c.number, c.method, c.matched_text, c.version_id) for c in link_ruling(text, date, index)]
+
+    legendary = "If you control two of them, choose one; the Legend Rule puts the other into your graveyard."
+    assert linked(legendary, "2013-06-01") == [("704.5k", "term", "Legend Rule", "en-2013-05-01")]
+    assert linked(legendary, "2025-03-01") == [("704.5j", "term", "Legend Rule", "en-2025-02-07")]
+    assert linked("It dies as a state-based action.", "2025-03-01") == [("704", "term", "state-based action", "en-2025-02-07")]
+    # Before 2009 the glossary named no such rule; inside a longer word it is no name.
+    assert linked("The legend rule applies.", "2005-01-01") == []
+    assert linked("Its prelegend rules text is odd.", "2025-03-01") == []
