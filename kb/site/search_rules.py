@@ -122,10 +122,14 @@ def with_texts(conn: sqlite3.Connection, found: list[dict[str, Any]]) -> list[di
     return found
 
 
+# The rules a query names that are read, each with its subrules.
+NAMED_AT_MOST = 5
+
+
 def about_rules(conn: sqlite3.Connection, numbers: list[str], version: str | None) -> list[dict[str, Any]]:
     """The rules a query names (a keyword's rule, the rule a glossary term points to) with their subrules."""
     found: list[dict[str, Any]] = []
-    for number in numbers[:5]:
+    for number in numbers[:NAMED_AT_MOST]:
         found += rows(
             conn,
             """select rules.number, rules.title, rules.text, rules.version_id, cr_versions.lang,
@@ -406,8 +410,9 @@ def titles_and_rules(conn: sqlite3.Connection) -> tuple[list[tuple[str, frozense
     return per_file(conn, _TITLES_AND_RULES, read)
 
 
-# Rules found under titles at most: a query says few titles whole.
-SAID_UNDER_TITLES_AT_MOST = 10
+# Rules found under titles at most: as many as the rules a query names that ``about_rules`` reads
+# (ten were found and five shown, the rest neither shown nor counted: a review of the change).
+SAID_UNDER_TITLES_AT_MOST = NAMED_AT_MOST
 
 
 def rules_said_under_titles(conn: sqlite3.Connection, query: str) -> list[str]:
