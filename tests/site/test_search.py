@@ -1540,3 +1540,10 @@ def test_every_rule_found_under_a_title_is_listed(snapshot_conn: sqlite3.Connect
     found = rules_said_under_titles(snapshot_conn, query)
     listed = [hit.title.split()[0] for hit in search(snapshot_conn, query, kind="rules").groups["rules"] if hit.lang == "en"]
     assert found and set(found) <= set(listed)
+
+
+def test_a_page_past_a_groups_last_hit_is_empty_not_a_search_of_fewer_words(snapshot_conn: sqlite3.Connection) -> None:
+    # "copy of a copy" holds 73 rules: a page from 75 relaxed the words and listed 86 others, four
+    # of them shown on earlier pages (a review).
+    past = search(snapshot_conn, "copy of a copy", kind="rules", offset=75)
+    assert (past.relaxed_from, past.counts["rules"], past.groups["rules"]) == (None, 73, [])
