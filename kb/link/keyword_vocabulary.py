@@ -136,9 +136,16 @@ class VersionKeywords:
     named_rules: dict[str, str] = field(default_factory=dict)
     # What a text must hold for ``pattern`` to match in it.
     word_filter: WordFilter = field(init=False, repr=False)
+    # ``named_rules`` by the first word of each surface ("legend", "state"): (surface, rule).
+    named_rules_by_first: dict[str, list[tuple[str, str]]] = field(init=False, repr=False)
+    named_rules_first_words: frozenset[str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.word_filter = WordFilter.of(self.by_surface)
+        self.named_rules_by_first = {}
+        for surface, number in self.named_rules.items():
+            self.named_rules_by_first.setdefault(WORD_RUN.findall(surface)[0], []).append((surface, number))
+        self.named_rules_first_words = frozenset(self.named_rules_by_first)
 
     @cached_property
     def pattern(self) -> re.Pattern[str]:

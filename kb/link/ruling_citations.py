@@ -99,29 +99,30 @@ def link_ruling(
     ]
     seen = {(c.number, c.method) for c in citations}
     masked = _mask_names(text, card_names)
-    for citation in [*_keyword_citations(masked, keyword_index, version), *_named_rule_citations(masked, version)]:
+    words = WordRuns(masked)
+    for citation in [*_keyword_citations(masked, keyword_index, version, words), *_named_rule_citations(words, version)]:
         if (citation.number, citation.method) not in seen:
             seen.add((citation.number, citation.method))
             citations.append(citation)
     return citations
 
 
-def _named_rule_citations(text: str, version: VersionKeywords | None) -> Iterable[RuleCitation]:
+def _named_rule_citations(words: WordRuns, version: VersionKeywords | None) -> Iterable[RuleCitation]:
     """Rules the ruling names as the glossary of the version in force names them: "the legend
     rule" is 704.5j, "a state-based action" 704 (a judge asking which rulings rely on 704.5j found
     none: rulings cite no numbers, and these are no keywords)."""
-    if version is None or not version.named_rules:
+    if version is None or version.named_rules_first_words.isdisjoint(words.words):
         return
-    lowered = text.lower()
-    for surface, number in version.named_rules.items():
-        at = lowered.find(surface)
-        while at != -1:
-            end = at + len(surface)
-            if (at == 0 or not _is_word_char(lowered[at - 1])) and (end == len(lowered) or not _is_word_char(lowered[end])):
-                yield RuleCitation(number=number, method="term", confidence=NAMED_RULE_CONFIDENCE, matched_text=text[at:end],
-                                   version_id=version.version_id, in_force_version_id=version.version_id)
-                break
-            at = lowered.find(surface, end)
+    # Only surfaces whose first word the text has (a sixth of linking a ruling, each searched).
+    for first in version.named_rules_first_words & words.words:
+        for surface, number in version.named_rules_by_first[first]:
+            for at in words.starts(first):
+                if words.lowered.startswith(surface, at) and (
+                        at + len(surface) == len(words.lowered) or not _is_word_char(words.lowered[at + len(surface)])):
+                    matched = words.text[at : at + len(surface)] if words.aligned else surface
+                    yield RuleCitation(number=number, method="term", confidence=NAMED_RULE_CONFIDENCE, matched_text=matched,
+                                       version_id=version.version_id, in_force_version_id=version.version_id)
+                    break
 
 
 def _mask_names(text: str, card_names: Sequence[str]) -> str:
@@ -133,11 +134,10 @@ def _mask_names(text: str, card_names: Sequence[str]) -> str:
 
 
 def _keyword_citations(
-    text: str, index: KeywordIndex, version: VersionKeywords | None
+    text: str, index: KeywordIndex, version: VersionKeywords | None, words: WordRuns
 ) -> Iterable[RuleCitation]:
     if version is None:
         return
-    words = WordRuns(text)
     matches = _matches(text, version, words)
     # Keywords the version in force lacks (the ruling's wording was updated later) are looked
     # up in the later versions, with lower confidence: only the surfaces each later version
@@ -177,6 +177,7 @@ class WordRuns:
     starts where its surface's first run does."""
 
     def __init__(self, text: str) -> None:
+        self.text = text
         self.lowered = text.lower()
         self.words = words_of(self.lowered)
         # "İ" lowers to two characters: offsets in the lowered text would drift from the text's.
