@@ -202,10 +202,16 @@ def relaxed_search(
     if has_cjk(query):  # "飞行怎么运作": a run of characters, not words
         relaxed = relaxed_cjk(conn, query, names_a_cjk_term(conn))
     else:
-        relaxed = joined_term(query, names_exactly(conn)) or relaxed_words(conn, query, names_a_term(conn))
+        # Two words read as one keyword, else the words something holds, if the first finds
+        # nothing: "a spell's target" read "spell s" as "spells" and kept every other word.
+        relaxed = joined_term(query, names_exactly(conn))
+        again = _search(conn, " ".join(relaxed.kept), per_kind, kind, offset, asked=typed) if relaxed else None
+        if again is None or found_nothing(again):
+            relaxed = relaxed_words(conn, query, names_a_term(conn))
+            again = None
     if relaxed is None:
         return None
-    again = _search(conn, " ".join(relaxed.kept), per_kind, kind, offset, asked=typed)
+    again = again or _search(conn, " ".join(relaxed.kept), per_kind, kind, offset, asked=typed)
     if found_nothing(again):
         return None
     again.relaxed_from, again.left_out, again.read_as = typed, relaxed.left_out, relaxed.read_as

@@ -319,3 +319,11 @@ def test_a_translated_title_is_the_best_match_before_a_keyword_holding_it(
 ) -> None:
     found = search(snapshot_conn, query)
     assert (found.best.title, found.best.detail) == (best, "title")
+
+
+def test_a_possessive_is_not_read_as_a_keyword_written_apart(snapshot_conn: sqlite3.Connection) -> None:
+    # "spell's" is "spell" and "s": read as "spells" (joined as "flash back" is Flashback), every
+    # other word was kept, nothing held them all, and nothing was found (a judge's answer key).
+    found = search(snapshot_conn, "what happens when a spell's target becomes illegal")
+    assert found.query == "spell target becomes illegal"
+    assert [hit.title.split()[0] for hit in found.groups["rules"]] == ["608.3b", "702.102a"]
