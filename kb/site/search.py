@@ -202,16 +202,10 @@ def relaxed_search(
     if has_cjk(query):  # "飞行怎么运作": a run of characters, not words
         relaxed = relaxed_cjk(conn, query, names_a_cjk_term(conn))
     else:
-        # Two words read as one keyword, else the words something holds, if the first finds
-        # nothing: "a spell's target" read "spell s" as "spells" and kept every other word.
-        relaxed = joined_term(query, names_exactly(conn))
-        again = _search(conn, " ".join(relaxed.kept), per_kind, kind, offset, asked=typed) if relaxed else None
-        if again is None or found_nothing(again):
-            relaxed = relaxed_words(conn, query, names_a_term(conn))
-            again = None
+        relaxed = joined_term(query, names_exactly(conn)) or relaxed_words(conn, query, names_a_term(conn))
     if relaxed is None:
         return None
-    again = again or _search(conn, " ".join(relaxed.kept), per_kind, kind, offset, asked=typed)
+    again = _search(conn, " ".join(relaxed.kept), per_kind, kind, offset, asked=typed)
     if found_nothing(again):
         return None
     again.relaxed_from, again.left_out, again.read_as = typed, relaxed.left_out, relaxed.read_as
@@ -230,7 +224,9 @@ def joined_term(query: str, names_a_term: Callable[[str], bool]) -> Relaxed | No
     words = WORD.findall(query)
     for first, second in zip(words, words[1:], strict=False):
         joined = first + second.lower()
-        if names_a_term(joined):
+        # Not a possessive's or a contraction's letter: "a spell's target" is no "spells" (every
+        # other word was kept with it, and nothing found: a judge's answer key).
+        if len(second) > 1 and names_a_term(joined):
             kept = [word for word in words if word not in (first, second)]
             return Relaxed(kept=[joined, *kept], left_out=[], read_as={f"{first} {second}": joined})
     return None
