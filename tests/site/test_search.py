@@ -1495,6 +1495,8 @@ def test_a_question_of_two_keywords_keeps_a_keyword_before_a_common_word(snapsho
         # A title saying more than one word besides the query's does not lead: 802 Attack Multiple
         # Players Option came before 506.2, which says who the attacking player is (a review).
         ("attacking player", ["506.2"]),
+        # A section's title with its chapter's: 408 Command of 4 Zones (past the tenth before).
+        ("exile zone", ["406.1", "406.2"]),
     ],
 )
 def test_rules_under_a_title_saying_the_query_come_before_rules_that_only_mention_it(
