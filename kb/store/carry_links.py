@@ -118,9 +118,12 @@ def carry_ruling_links(db: sqlite_utils.Database, history: History | None, serve
             " on was.id = now.id"
             " where was.text is now.text and was.published_at is now.published_at and was.card is now.card"
         )
+        # In the served file's order: read through its key, a ruling's rows came in another
+        # order than a build writes them (a ruling naming a keyword of 2015 and a rule of 2014),
+        # and the rebuilt file was not the file it replaced.
         db.execute(
             f"insert into main.ruling_rules ({listed}) select {listed} from {SERVED}.ruling_rules"
-            f" where ruling_id in (select id from {CARRIED})"
+            f" where ruling_id in (select id from {CARRIED}) order by rowid"
         )
     except sqlite3.DatabaseError:
         # A served file damaged where it was not read before (its citations): what it would give
