@@ -20,6 +20,7 @@ from kb.site.search_db import (
     rule_heads,
     rule_url,
     rules_titled,
+    table_exists,
     translated_versions,
     version_languages_and_dates,
 )
@@ -27,6 +28,7 @@ from kb.site.search_fulltext import terms_named, words_first
 from kb.site.search_hit import Hit
 from kb.site.search_question_words import question_words
 from kb.site.search_text import INFLECTION, WORD, fold, rule_number_key, singular, title_key, word_stems_as_prefixes
+from kb.store.schema import CURRENT_RULES_INDEX
 
 RULES_WINDOW = 200  # rules of the current version read per query
 OTHER_RULES_WINDOW = 100  # of translated versions, and of older English versions
@@ -82,6 +84,13 @@ def rule_windows(
     found = words_first(lambda expression: conn.execute(
         "select rowid from rules_fts where rules_fts match ? limit ?", (expression, RULES_SCAN + 1)).fetchall(),
         match, RULES_SCAN + 1, conn, "rules_fts")
+    now: list[tuple[int]] = []
+    if table_exists(conn, CURRENT_RULES_INDEX):
+        # Today's and the translated rules from their own index, whole windows of them: read among
+        # every edition's, those past its first thousand matches were never listed.
+        now = words_first(lambda expression: conn.execute(
+            f"select rowid from {CURRENT_RULES_INDEX} where {CURRENT_RULES_INDEX} match ? limit ?",
+            (expression, RULES_SCAN + 1)).fetchall(), match, RULES_SCAN + 1, conn, "rules_fts")
     heads = rule_heads(conn)
     other = set(translated)
     version_rows = version_languages_and_dates(conn)
@@ -90,13 +99,13 @@ def rule_windows(
                 for version in version_rows}
     chosen: dict[str, list[int]] = {"current": [], "translated": [], "older": []}
     sizes = {"current": RULES_WINDOW, "translated": OTHER_RULES_WINDOW, "older": OTHER_RULES_WINDOW}
-    for (rowid,) in found[:RULES_SCAN]:
-        head = heads.get(rowid)
-        group = group_of.get(head.version_id) if head else None
-        if group is None:
-            continue
-        if len(chosen[group]) < sizes[group]:
-            chosen[group].append(rowid)
+    from_now = {"current", "translated"} if table_exists(conn, CURRENT_RULES_INDEX) else set()
+    for rowids, groups in ((now[:RULES_SCAN], from_now), (found[:RULES_SCAN], set(sizes) - from_now)):
+        for (rowid,) in rowids:
+            head = heads.get(rowid)
+            group = group_of.get(head.version_id) if head else None
+            if group in groups and len(chosen[group]) < sizes[group]:
+                chosen[group].append(rowid)
 
     def window_row(rowid: int) -> dict[str, Any]:
         # Without its text: a page shows ten of these hundreds (``with_texts`` reads those).
@@ -106,7 +115,7 @@ def rule_windows(
                 "lang": lang, "effective_date": effective_date, "lineage_id": head.lineage_id}
 
     windows = [[window_row(rowid) for rowid in chosen[group]] for group in sizes]
-    capped = (len(found) > RULES_SCAN or len(chosen["current"]) >= RULES_WINDOW
+    capped = (len(found) > RULES_SCAN or len(now) > RULES_SCAN or len(chosen["current"]) >= RULES_WINDOW
               or len(chosen["translated"]) >= OTHER_RULES_WINDOW)
     return windows[0], windows[1], windows[2], capped
 
