@@ -308,6 +308,10 @@ def build_metadata(database: str = "kb") -> dict[str, Any]:
         }
         for name, spec in TABLES.items()
     }
+    # The rules' table search reads every edition's index, not the one of today's editions alone
+    # (``kb.store.schema.CURRENT_RULES_INDEX``, also made on ``rules``): Datasette takes the first
+    # it finds.
+    tables["rules"]["fts_table"] = "rules_fts"
     for view, description in VIEW_DESCRIPTIONS.items():
         tables[view] = {
             "description": description,
