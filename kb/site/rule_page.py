@@ -21,7 +21,7 @@ from kb.site.search import (
 )
 from kb.site.search_db import per_file, rule_examples
 from kb.site.search_hit import Hit
-from kb.site.search_text import bare_term, linked_as_written, links_in_text
+from kb.site.search_text import bare_term, linked_as_written, links_in_text, rules_over
 from kb.site.symbol_readings import symbol_readings
 from kb.store import derive_lineage
 
@@ -162,8 +162,7 @@ def nearest_heading(conn: sqlite3.Connection, number: str, version: str | None =
         return [Hit(kind="rule", title=f"{title}, in the English rules of {english['version_id']} ({edition})",
                     url=f"/rule/{quote(english['number'])}{suffix}", lang="en",
                     snippet=html.escape(shorten(english["text"] or "", 160, placeholder=" …")))]
-    candidates = [number.rstrip("abcdefghijklmnopqrstuvwxyz"), number.split(".")[0]]
-    for candidate in dict.fromkeys(c for c in candidates if c and c != number):
+    for candidate in reversed([over for over in rules_over(number) if over != number]):
         found = rows(conn, "select number, title from rules where version_id = ? and number = ?", (version, candidate))
         if found:
             title = " ".join(part for part in (found[0]["number"], found[0]["title"]) if part)

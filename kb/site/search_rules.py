@@ -27,7 +27,16 @@ from kb.site.search_db import (
 from kb.site.search_fulltext import terms_named, words_first
 from kb.site.search_hit import Hit
 from kb.site.search_question_words import question_words
-from kb.site.search_text import INFLECTION, WORD, fold, rule_number_key, singular, title_key, word_stems_as_prefixes
+from kb.site.search_text import (
+    WORD,
+    fold,
+    rule_number_key,
+    rules_over,
+    singular,
+    stem,
+    title_key,
+    word_stems_as_prefixes,
+)
 from kb.store.schema import CURRENT_RULES_INDEX
 
 RULES_WINDOW = 200  # rules of the current version read per query
@@ -85,7 +94,8 @@ def rule_windows(
         "select rowid from rules_fts where rules_fts match ? limit ?", (expression, RULES_SCAN + 1)).fetchall(),
         match, RULES_SCAN + 1, conn, "rules_fts")
     now: list[tuple[int]] = []
-    if table_exists(conn, CURRENT_RULES_INDEX):
+    own_index = table_exists(conn, CURRENT_RULES_INDEX)
+    if own_index:
         # Today's and the translated rules from their own index, whole windows of them: read among
         # every edition's, those past its first thousand matches were never listed.
         now = words_first(lambda expression: conn.execute(
@@ -99,7 +109,7 @@ def rule_windows(
                 for version in version_rows}
     chosen: dict[str, list[int]] = {"current": [], "translated": [], "older": []}
     sizes = {"current": RULES_WINDOW, "translated": OTHER_RULES_WINDOW, "older": OTHER_RULES_WINDOW}
-    from_now = {"current", "translated"} if table_exists(conn, CURRENT_RULES_INDEX) else set()
+    from_now = {"current", "translated"} if own_index else set()
     for rowids, groups in ((now[:RULES_SCAN], from_now), (found[:RULES_SCAN], set(sizes) - from_now)):
         for (rowid,) in rowids:
             head = heads.get(rowid)
@@ -348,13 +358,6 @@ def rules_by_text(
     return hits, len(ordered), capped
 
 
-def stem(word: str) -> str:
-    """An English word without its inflection, roughly: "copying" and "copies" are "copy"."""
-    word = singular(word)
-    found = INFLECTION.match(word)
-    return found.group(1) if found else word
-
-
 # Words of a title the query need not say for its rules to lead: "Copying Objects" answers
 # "copy", "Timing and Priority" "priority".
 TITLE_WORDS_UNSAID = 1
@@ -372,16 +375,14 @@ def titled_by(titles: dict[tuple[str, str], frozenset[str]], version: str, numbe
     """Whether a title over ``number`` in ``version`` (its section's, "707"; its rule's, "702.19";
     its own; or its section's with its chapter's, "408" with "4") says every one of ``telling``
     and at most one word more."""
-    section, _, rest = number.partition(".")
-    heads = [section]
-    if rest:
-        heads.append(f"{section}.{rest.rstrip('abcdefghijklmnopqrstuvwxyz')}")
+    heads = rules_over(number)
     for head in heads:
         title = titles.get((version, head))
         if title and telling <= title and len(title - telling) <= TITLE_WORDS_UNSAID:
             return True
     # A section's title with its chapter's: "command zone" is 408 Command of 4 Zones (79 rules
     # say both words, and 408.1 came past the tenth: a judge's answer key).
+    section = heads[0]
     section_title, chapter_title = titles.get((version, section)), titles.get((version, section[:1]))
     if section_title and chapter_title and telling & section_title and telling & chapter_title:
         both = section_title | chapter_title
@@ -409,17 +410,17 @@ def titles_and_rules(conn: sqlite3.Connection) -> tuple[list[tuple[str, frozense
     Step"), as (number, stems), and the rules under each (number, rowid), kept per served file."""
     def read(of: sqlite3.Connection) -> tuple[list[tuple[str, frozenset[str]]], dict[str, list[tuple[str, int]]]]:
         current = newest_english_version(of)
+        stems = section_titles(of)
         heads = sorted(((rowid, head) for rowid, head in rule_heads(of).items() if head.version_id == current),
                        key=lambda item: rule_number_key(item[1].number))
         said = Counter(title_key(head.title) for _rowid, head in heads if head.title)
         # Titles of two words or more: one word ("Spells", "Creatures") is as often a word of
         # the question ("counter a spell", "who can a creature attack") as a title said whole.
-        titles = [(head.number, telling_stems(head.title)) for _rowid, head in heads
-                  if head.title and said[title_key(head.title)] == 1 and len(telling_stems(head.title)) >= 2]
+        titles = [(head.number, stems[(head.version_id, head.number)]) for _rowid, head in heads
+                  if head.title and said[title_key(head.title)] == 1 and len(stems[(head.version_id, head.number)]) >= 2]
         under: dict[str, list[tuple[str, int]]] = {number: [] for number, _stems in titles}
         for rowid, head in heads:
-            section, _, rest = head.number.partition(".")
-            for over in {section, f"{section}.{rest.rstrip('abcdefghijklmnopqrstuvwxyz')}" if rest else section}:
+            for over in rules_over(head.number):
                 if over in under and over != head.number:
                     under[over].append((head.number, rowid))
         return titles, under

@@ -219,6 +219,20 @@ def singular(word: str) -> str:
     return word
 
 
+def stem(word: str) -> str:
+    """An English word without its inflection, roughly: "copying" and "copies" are "copy"."""
+    word = singular(word)
+    found = INFLECTION.match(word)
+    return found.group(1) if found else word
+
+
+def rules_over(number: str) -> list[str]:
+    """The section and the rule a rule number is under, itself among them: "702.19c" is under
+    702 and 702.19; "702.19" under 702 and itself; "707" is its own section."""
+    section, _, rest = number.partition(".")
+    return [section, f"{section}.{rest.rstrip('abcdefghijklmnopqrstuvwxyz')}"] if rest else [section]
+
+
 @lru_cache(maxsize=1 << 16)
 def rule_number_key(number: str) -> tuple:
     """Sort key in reading order: 702.9 < 702.11 < 702.11a < 702.11b < 702.100."""
