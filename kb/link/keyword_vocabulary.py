@@ -291,8 +291,7 @@ def _defined_elsewhere(doc: CRDocument, by_surface: dict[str, CRKeyword]) -> dic
         base = base_form(entry.term)
         if base in by_surface or base in STOP_WORDS:
             continue
-        pointers = {number for pointer in GLOSSARY_POINTER.findall(entry.text)
-                    for number in extract_refs(pointer, lang="en")}
+        pointers = _pointed_to(entry.text)
         if len(pointers) == 1:
             defined[base] = pointers.pop()
     return defined
@@ -315,8 +314,7 @@ def _named_rules(doc: CRDocument) -> dict[str, str]:
         base = base_form(entry.term)
         if not NAMED_RULE_TERM.match(base):
             continue
-        pointers = {number for pointer in GLOSSARY_POINTER.findall(entry.text)
-                    for number in extract_refs(pointer, lang="en")}
+        pointers = _pointed_to(entry.text)
         if len(pointers) != 1:
             continue
         number = pointers.pop()
@@ -324,6 +322,11 @@ def _named_rules(doc: CRDocument) -> dict[str, str]:
         for surface in (base, other):
             named.setdefault(surface, number)
     return named
+
+
+def _pointed_to(definition: str) -> set[str]:
+    """The rules a glossary entry's "See rule …" sentences point to."""
+    return {number for pointer in GLOSSARY_POINTER.findall(definition) for number in extract_refs(pointer, lang="en")}
 
 
 # A glossary entry's pointer to the rule that defines its term: a sentence of its own.

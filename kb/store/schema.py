@@ -290,12 +290,11 @@ def make_current_rules_index(db: sqlite_utils.Database) -> None:
     db.table(CURRENT_RULES_INDEX).drop(ignore=True)
     if "rules" not in db.table_names() or "cr_versions" not in db.table_names():
         return
+    columns = FTS_CONFIG["rules"]
+    create_search_index(db, CURRENT_RULES_INDEX, "rules", columns)
+    listed = ", ".join(f'"{column}"' for column in columns)
     db.execute(
-        f'CREATE VIRTUAL TABLE "{CURRENT_RULES_INDEX}" USING FTS5 (\n    "number", "title", "text",\n'
-        f'    tokenize={db.quote(FTS_TOKENIZE)},\n    content="rules"\n)'
-    )
-    db.execute(
-        f'insert into "{CURRENT_RULES_INDEX}" (rowid, "number", "title", "text") select rowid, "number", "title", "text"'
+        f'insert into "{CURRENT_RULES_INDEX}" (rowid, {listed}) select rowid, {listed}'
         f" from rules where version_id in ({CURRENT_RULES_VERSIONS})"
     )
     merge_segments(db, CURRENT_RULES_INDEX)
@@ -328,17 +327,22 @@ def merge_segments(db: sqlite_utils.Database, fts: str, at_most: int = 1) -> Non
         db.execute(f'insert into "{fts}" ("{fts}") values (\'optimize\')')
 
 
-def make_search_index(db: sqlite_utils.Database, table: str, columns: list[str]) -> None:
-    """``table``'s full-text index (an external-content FTS5 table) made afresh from every row:
-    what ``enable_fts`` makes, written in fewer, larger segments. Dropped first: ``enable_fts``
-    leaves an existing index of the same configuration as it was."""
-    fts = f"{table}_fts"
+def create_search_index(db: sqlite_utils.Database, fts: str, table: str, columns: list[str]) -> None:
+    """An empty external-content FTS5 index ``fts`` of ``table``'s ``columns``, any older one dropped."""
     db.table(fts).drop(ignore=True)
     listed = ", ".join(f'"{column}"' for column in columns)
     db.execute(
         f'CREATE VIRTUAL TABLE "{fts}" USING FTS5 (\n    {listed},\n    tokenize={db.quote(FTS_TOKENIZE)},\n'
         f'    content="{table}"\n)'
     )
+
+
+def make_search_index(db: sqlite_utils.Database, table: str, columns: list[str]) -> None:
+    """``table``'s full-text index (an external-content FTS5 table) made afresh from every row:
+    what ``enable_fts`` makes, written in fewer, larger segments. Dropped first: ``enable_fts``
+    leaves an existing index of the same configuration as it was."""
+    fts = f"{table}_fts"
+    create_search_index(db, fts, table, columns)
     configure = f'insert into "{fts}" ("{fts}", rank) values (?, ?)'
     db.conn.executemany(configure, list(FTS_BUILD_CONFIG.items()))
     db.table(table).populate_fts(columns)
