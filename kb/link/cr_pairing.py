@@ -463,15 +463,8 @@ def _pair_mutual_best_anywhere(pairing: Pairing) -> None:
     split into a rule and its subrules follows the one it begins with)."""
     free_old = [old for old in pairing.free_old() if old.rule.kind in NUMBERED_KINDS and len(old.words) >= GREW_FROM_WORDS]
     free_new = [new for new in pairing.free_new() if new.rule.kind in NUMBERED_KINDS and len(new.words) >= GREW_FROM_WORDS]
-    best_of_old: dict[str, tuple[float, str]] = {}
-    best_of_new: dict[str, tuple[float, str]] = {}
-    second_of_old: dict[str, float] = {}
-    second_of_new: dict[str, float] = {}
-    # The same among the rules where each old rule's family went.
-    family_best_of_old: dict[str, tuple[float, str]] = {}
-    family_best_of_new: dict[str, tuple[float, str]] = {}
-    family_second_of_old: dict[str, float] = {}
-    family_second_of_new: dict[str, float] = {}
+    # Among every free rule, and among those where each old rule's family went.
+    anywhere, in_family = _Likest(), _Likest()
     for old in free_old:
         for new in free_new:
             shared = len(old.word_set & new.word_set)
@@ -486,25 +479,21 @@ def _pair_mutual_best_anywhere(pairing: Pairing) -> None:
             score = similarity(old.statement, new.statement)
             if score < MOVED_WITH_PARENT:
                 continue
-            _note_score(best_of_old, second_of_old, old.number, new.number, score)
-            _note_score(best_of_new, second_of_new, new.number, old.number, score)
+            anywhere.note(old.number, new.number, score)
             if _where_its_family_went(pairing, old, new.number):
-                _note_score(family_best_of_old, family_second_of_old, old.number, new.number, score)
-                _note_score(family_best_of_new, family_second_of_new, new.number, old.number, score)
-    for old_number, (score, new_number) in sorted(family_best_of_old.items(), key=lambda item: -item[1][0]):
-        if family_best_of_new.get(new_number, (0, None))[1] != old_number:
-            continue
+                in_family.note(old.number, new.number, score)
+    for old_number, score, new_number in in_family.mutual():
         held = shorter_held(pairing.old[old_number].statement, pairing.new[new_number].statement)
         if held < MUTUAL_CONTAINED:
             continue
-        if score < max(second_of_old.get(old_number, 0.0), second_of_new.get(new_number, 0.0)) + UNCROSS_GAIN and not (
+        if score < anywhere.next_best(old_number, new_number) + UNCROSS_GAIN and not (
             # A look-alike where the rule's family did not go is no rival of a rule that holds all
             # of it: 2006's 205.3b ("Subtypes are always single words …") is the start of 2009's
             # 204.3b, where 205.3 went, and was refused for 306.3, the planeswalker's subtypes,
             # 0.01 less alike. Not a part of it (2006's 309.1, declaring blockers, then the
             # triggers, then priority, is not 2009's 509.4, the triggers alone), nor a sibling in
             # the section (2009's 117.1c, EDH's life total, is not 2026's Archenemy 119.1e).
-            score >= max(family_second_of_old.get(old_number, 0.0), family_second_of_new.get(new_number, 0.0)) + UNCROSS_GAIN
+            score >= in_family.next_best(old_number, new_number) + UNCROSS_GAIN
             and containment(pairing.old[old_number].statement, pairing.new[new_number].statement) >= GREW_WITH_PARENT
         ):
             continue
@@ -518,6 +507,30 @@ def _pair_mutual_best_anywhere(pairing: Pairing) -> None:
             continue
         if pairing.is_free(chosen.number, target):
             pairing.pair(chosen.number, target, alike=True)
+
+
+@dataclass
+class _Likest:
+    """Each old and new rule's likest partner, and the score of its next best."""
+
+    best_of_old: dict[str, tuple[float, str]] = field(default_factory=dict)
+    best_of_new: dict[str, tuple[float, str]] = field(default_factory=dict)
+    second_of_old: dict[str, float] = field(default_factory=dict)
+    second_of_new: dict[str, float] = field(default_factory=dict)
+
+    def note(self, old_number: str, new_number: str, score: float) -> None:
+        _note_score(self.best_of_old, self.second_of_old, old_number, new_number, score)
+        _note_score(self.best_of_new, self.second_of_new, new_number, old_number, score)
+
+    def mutual(self) -> list[tuple[str, float, str]]:
+        """(old, score, new) where each is the other's likest, the likest pairs first."""
+        return [(old_number, score, new_number)
+                for old_number, (score, new_number) in sorted(self.best_of_old.items(), key=lambda item: -item[1][0])
+                if self.best_of_new.get(new_number, (0, None))[1] == old_number]
+
+    def next_best(self, old_number: str, new_number: str) -> float:
+        """The likeness of either rule's next likest partner."""
+        return max(self.second_of_old.get(old_number, 0.0), self.second_of_new.get(new_number, 0.0))
 
 
 def _note_score(best: dict[str, tuple[float, str]], second: dict[str, float], mine: str, other: str, score: float) -> None:
