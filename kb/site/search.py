@@ -71,7 +71,7 @@ from kb.site.search_names import (
     unlinked_card_hit,
 )
 from kb.site.search_relax import Relaxed, relaxed_words, words_held
-from kb.site.search_rules import by_stems_where_few, named_rules, rules_by_number, rules_by_text, rules_said_under_titles
+from kb.site.search_rules import by_stems_where_few, named_rules, rules_by_number, rules_by_text
 from kb.site.search_spelling import vocabulary
 from kb.site.search_text import (
     HIT_END,
@@ -91,6 +91,7 @@ from kb.site.search_text import (
     umlauts_as_vowels,
     with_number_words,
 )
+from kb.site.search_titles import rules_said_under_titles
 
 __all__ = [
     "GROUP_TITLES", "HIT_END", "HIT_START", "Hit", "SearchResults", "bounded_count", "card_url", "clean_query", "escape_like",

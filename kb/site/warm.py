@@ -29,8 +29,9 @@ from kb.site.search_db import (
 from kb.site.search_fulltext import current_terms, terms_named
 from kb.site.search_keywords import suggestion_candidates
 from kb.site.search_relax import index_spans
-from kb.site.search_rules import rules_as_words, section_titles, titles_and_rules
+from kb.site.search_rules import rules_as_words, section_titles
 from kb.site.search_spelling import vocabulary
+from kb.site.search_titles import titles_and_rules
 from kb.site.symbol_readings import symbol_readings
 
 log = logging.getLogger("kb.site.warm")

@@ -1541,7 +1541,7 @@ def test_rules_under_a_title_the_query_says_that_say_its_other_words_lead(
 @pytest.mark.parametrize("query", ["declare blockers step creature", "double-faced cards transform", "cleanup step discard"])
 def test_every_rule_found_under_a_title_is_listed(snapshot_conn: sqlite3.Connection, query: str) -> None:
     # Ten were found and five read: the rest were neither listed nor counted (a review of the change).
-    from kb.site.search_rules import rules_said_under_titles
+    from kb.site.search_titles import rules_said_under_titles
 
     found = rules_said_under_titles(snapshot_conn, query)
     listed = [hit.title.split()[0] for hit in search(snapshot_conn, query, kind="rules").groups["rules"] if hit.lang == "en"]
