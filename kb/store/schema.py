@@ -293,9 +293,13 @@ def make_current_rules_index(db: sqlite_utils.Database) -> None:
     columns = FTS_CONFIG["rules"]
     create_search_index(db, CURRENT_RULES_INDEX, "rules", columns)
     listed = ", ".join(f'"{column}"' for column in columns)
+    # In rowid order: FTS5 writes what it has gathered as a segment of its own whenever a row's
+    # rowid is lower than the last one's. Read through the version index, the rows came in no
+    # rowid order (stable hash ids), and an edition of 2,772 rules was written as 20 segments,
+    # 80 ms where 18 ms does (a sixth of a one-edition build's time).
     db.execute(
         f'insert into "{CURRENT_RULES_INDEX}" (rowid, {listed}) select rowid, {listed}'
-        f" from rules where version_id in ({CURRENT_RULES_VERSIONS})"
+        f" from rules where version_id in ({CURRENT_RULES_VERSIONS}) order by rowid"
     )
     merge_segments(db, CURRENT_RULES_INDEX)
 
