@@ -192,6 +192,8 @@ def search(
         return results
 
 
+# Relaxations of a question tried in turn, each the words the one before kept (each is one search).
+RELAXED_ROUNDS = 3
 DOTTED_NUMBER = re.compile(r"\d[.,]\d")
 ELIDED = re.compile(r"\b(?:l|d|j|qu|s|n|c|m|t|un|dell|all|nell|dall|sull)['’](?=\w)", re.IGNORECASE)
 
@@ -199,17 +201,35 @@ ELIDED = re.compile(r"\b(?:l|d|j|qu|s|n|c|m|t|un|dell|all|nell|dall|sull)['’](
 def relaxed_search(
     conn: sqlite3.Connection, query: str, typed: str, per_kind: int, kind: str | None, offset: int
 ) -> SearchResults | None:
-    """The results for the words of ``query`` something holds (``search_relax``), or None."""
-    if has_cjk(query):  # "飞行怎么运作": a run of characters, not words
-        relaxed = relaxed_cjk(conn, query, names_a_cjk_term(conn))
+    """The results for the words of ``query`` something holds (``search_relax``), or None.
+
+    The words kept are found together somewhere the search may not list (an older edition's
+    glossary entry: "what happens if both players lose at the same time" kept "both players lose
+    time" and listed nothing at all). Those words are then relaxed in turn, ``RELAXED_ROUNDS``
+    times at most."""
+    words = query
+    left_out: list[str] = []
+    read_as: dict[str, str] = {}
+    for _ in range(RELAXED_ROUNDS):
+        if has_cjk(words):  # "飞行怎么运作": a run of characters, not words
+            relaxed = relaxed_cjk(conn, words, names_a_cjk_term(conn))
+        else:
+            relaxed = joined_term(words, names_exactly(conn)) or relaxed_words(conn, words, names_a_term(conn))
+        if relaxed is None:
+            return None
+        left_out += [word for word in relaxed.left_out if word not in left_out]
+        read_as.update(relaxed.read_as)
+        again = _search(conn, " ".join(relaxed.kept), per_kind, kind, offset, asked=typed)
+        if not found_nothing(again):
+            break
+        if len(relaxed.kept) < 2:
+            return None
+        words = " ".join(relaxed.kept)
     else:
-        relaxed = joined_term(query, names_exactly(conn)) or relaxed_words(conn, query, names_a_term(conn))
-    if relaxed is None:
         return None
-    again = _search(conn, " ".join(relaxed.kept), per_kind, kind, offset, asked=typed)
-    if found_nothing(again):
-        return None
-    again.relaxed_from, again.left_out, again.read_as = typed, relaxed.left_out, relaxed.read_as
+    typed_words = [word.casefold() for word in WORD.findall(query)]
+    left_out.sort(key=lambda word: typed_words.index(word.casefold()) if word.casefold() in typed_words else len(typed_words))
+    again.relaxed_from, again.left_out, again.read_as = typed, left_out, read_as
     if relaxed.cut_word:
         if looks_japanese(query):
             # A Chinese term cut out of a Japanese word is a false friend, not a part of what was
