@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from kb.build import publish
 from kb.build.collector import FEWER_COLLECTIONS
 from kb.link import cr_diff
 from sitekit import FakeClock, TestSite
@@ -15,6 +16,8 @@ pytest_plugins = ("site_databases", "collected_files")
 # Tests compare the same pairs of CR versions many times in one process: keep them (a build
 # keeps none, for its memory).
 cr_diff.RECENT_DIFFS_KEPT = 16
+# And language detection's model between builds (a build lets it go, for its memory).
+publish.RELEASE_LANGUAGE_MODEL = False
 
 # The suite holds parsed CR archives, built databases' maps and servers' state for the whole run,
 # and each default collection of the old generation walked all of it: the collector as a build

@@ -76,6 +76,11 @@ class BuildReport:
 # SQLite's sorter helper threads for builds: one where there is a second core (see open_for_build).
 SORT_THREADS = 1 if (os.cpu_count() or 1) > 1 else 0
 
+# A build lets py3langid's model go once every document is read: the derive after it is where
+# the build's memory peaks. A process that builds again and again may keep it (the test suite,
+# tests/conftest.py: loading it takes 0.6 s, and it was loaded again for most of ~200 builds).
+RELEASE_LANGUAGE_MODEL = True
+
 
 def open_for_build(path: Path) -> sqlite_utils.Database:
     conn = sqlite3.connect(str(path), isolation_level=None)
@@ -291,7 +296,8 @@ def _build(
                     save_cr(db, parsed, document_id, source_id)
             if whole:
                 save_cr_read_order(db, read_order)
-            release_language_model()  # every document is read: nothing below detects a language
+            if RELEASE_LANGUAGE_MODEL:
+                release_language_model()  # every document is read: nothing below detects a language
             if changes is not None and changes.changed("cr"):
                 # A CR version added or changed: every derived table is made again.
                 changes.stop()

@@ -31,6 +31,7 @@ def test_the_model_is_let_go_before_the_derive(tmp_path: Path, monkeypatch: pyte
 
     monkeypatch.setattr(publish, "load_document", reading)
     monkeypatch.setattr(publish, "link_all", deriving)
+    monkeypatch.setattr(publish, "RELEASE_LANGUAGE_MODEL", True)  # the suite keeps it (conftest.py)
     lang.release_language_model()
     publish.build_database(path_inputs([FRENCH_PAGE], source_id="page-capture"), tmp_path / "kb.db")
     assert (held_after_reading, held_when_deriving) == ([1], [0])
