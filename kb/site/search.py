@@ -70,6 +70,7 @@ from kb.site.search_names import (
     unique,
     unlinked_card_hit,
 )
+from kb.site.search_question_words import opens_a_question
 from kb.site.search_relax import Relaxed, relaxed_words, words_held
 from kb.site.search_rules import by_stems_where_few, named_rules, rules_by_number, rules_by_text
 from kb.site.search_spelling import vocabulary
@@ -120,6 +121,17 @@ def search(
                 # but none of the Chinese rules, which are Simplified: the same words in the other
                 # script, where they find the rules (a Chinese judge's review).
                 return _in_other_script(conn, results, per_kind, kind, offset, _holds_chinese_rules) or results
+            if results.best is None and _a_question_about_no_card(results, raw_query):
+                # A question whose words, its question words aside, name a section or a keyword
+                # is answered by it, even where some row holds the question words too: "what is
+                # the stack" found 400.5 (the library's order), which holds "what", "is" and
+                # "the", and not 405 Stack (a judge's answer key). Other questions keep the rows
+                # that hold every word as typed ("who controls a triggered ability": 702.75a,
+                # then 603.3a by the words' stems).
+                typed = results.abbreviation or results.query
+                relaxed = relaxed_search(conn, results.query, typed, per_kind, kind, offset)
+                if relaxed is not None and relaxed.best is not None:
+                    return relaxed
             return results
         # German umlauts typed as two letters ("Waechter des Spaehnests"): names are folded to
         # their letters without marks ("Wachter"), so the pair is read as its vowel, once.
@@ -196,6 +208,16 @@ def search(
 RELAXED_ROUNDS = 3
 DOTTED_NUMBER = re.compile(r"\d[.,]\d")
 ELIDED = re.compile(r"\b(?:l|d|j|qu|s|n|c|m|t|un|dell|all|nell|dall|sull)['’](?=\w)", re.IGNORECASE)
+
+
+def _a_question_about_no_card(results: SearchResults, raw_query: str) -> bool:
+    """A question (``opens_a_question``) in words, whose words as typed name no card ("Who //
+    What // When // Where // Why" is a card: its name as typed is the answer)."""
+    if has_cjk(results.query) or not opens_a_question(results.query.split(), raw_query):
+        return False
+    return not results.groups.get("cards") and not results.groups.get("card_rulings") and (
+        results.best is None or results.best.kind != "card"
+    )
 
 
 def relaxed_search(

@@ -72,6 +72,33 @@ QUESTION_WORDS_BY_LANGUAGE: dict[str, str] = {
 }
 
 
+# The words a question opens with, in the languages of the site: a query that opens with one (or
+# ends with "?") asks something, and its question words are left out before it is searched
+# (``kb.site.search``), not only when nothing holds them all.
+OPENING_WORDS_BY_LANGUAGE: dict[str, str] = {
+    "en": "what whats which who whom whose when where why how is are was were do does did can could may might must"
+          " should will would",
+    "de": "was wie wer wen wem wo wann warum wieso weshalb welche welcher welches ob kann können darf muss",
+    "fr": "que qu quoi qui quel quelle quels quelles comment pourquoi quand où peut peux est",
+    "es": "qué quién quiénes cuál cuáles cómo cuándo dónde puedo puede",
+    "it": "che cosa chi quale quali come quando dove perché posso può",
+    "pt": "quem qual quais como quando onde porque posso pode",
+    "ru": "что как кто какой какая какие когда где почему зачем можно может",
+}
+
+
+@cache
+def _opening_words() -> frozenset[str]:
+    return frozenset(fold(word) for words in OPENING_WORDS_BY_LANGUAGE.values() for word in words.split())
+
+
+def opens_a_question(words: list[str], typed: str) -> bool:
+    """Whether a query of ``words`` (split at spaces; typed as ``typed``) is a question: it opens
+    with a question word of a language of the site ("can", never "can't"), or ends with "?", and
+    holds some other word."""
+    return len(words) > 1 and (fold(words[0]) in _opening_words() or typed.rstrip().endswith(("?", "？")))
+
+
 @cache
 def _folded_lists() -> dict[str, frozenset[str]]:
     return {lang: frozenset(fold(word) for word in words.split()) for lang, words in QUESTION_WORDS_BY_LANGUAGE.items()}

@@ -54,6 +54,31 @@ def test_words_found_together_only_where_the_search_lists_nothing_are_relaxed_ag
     assert [hit.title for hit in found.groups["rules"]] == ["104.3f", "102.4"]
 
 
+@pytest.mark.parametrize(
+    ("typed", "searched", "left_out", "best"),
+    [
+        ("what is the stack", "stack", ["what", "is", "the"], "405 Stack"),
+        ("What is a replacement effect?", "replacement effect", ["What", "is", "a"], "614 Replacement Effects"),
+    ],
+)
+def test_a_question_naming_a_section_is_answered_by_it_though_some_rule_holds_every_word(
+    snapshot_conn: sqlite3.Connection, typed: str, searched: str, left_out: list[str], best: str
+) -> None:
+    """Some rules hold "what", "is" and "the" beside "stack" (400.5, the library's order), so the
+    question was searched as typed and 405 was not listed (a judge's answer key)."""
+    indexes = ["rules_fts", "glossary_fts", "rulings_fts", "ruling_translations_fts", "card_names_fts"]
+    assert found_together(snapshot_conn, typed.rstrip("?").split(), indexes)
+    found = search(snapshot_conn, typed)
+    assert (found.query, found.relaxed_from, found.left_out) == (searched, typed, left_out)
+    assert found.best is not None and found.best.title == best
+
+
+def test_a_question_naming_no_section_keeps_the_rules_holding_every_word(snapshot_conn: sqlite3.Connection) -> None:
+    """"can't" opens no question; a question whose other words name no section is searched as typed."""
+    for query in ("can't be blocked", "who controls a triggered ability", "does the first player draw a card"):
+        assert search(snapshot_conn, query).relaxed_from is None, query
+
+
 def test_a_die_that_is_rolled_is_not_read_as_a_graveyard(snapshot_conn: sqlite3.Connection) -> None:
     """Only "dies", "died" and "dying" are the rules' "put into a graveyard" (700.4): "die" is also
     the one a player rolls (a review of the change)."""
