@@ -101,6 +101,12 @@ def _relaxed_words(
     candidates = _distinct([word for word in words if fold(word) not in asking])[:MAX_CANDIDATES]
     indexes = probed_indexes(conn)
     named = {word: names_a_term(word) for word in candidates}
+    # The words of a keyword or title of two words ("split second", "end step") are kept
+    # together, as a keyword's word is: "can I counter a spell with split second" kept "counter
+    # spell second", left out "split", and found Suspend (a judge's answer key).
+    for word in _words_of_named_runs(words, asking, names_a_term):
+        if word in named:
+            named[word] = True
     shares: dict[str, float] = {}
 
     def share(word: str) -> float:
@@ -157,6 +163,17 @@ def _relaxed_words(
                 return relaxed(rest)
         kept.remove(commonest_first[0])
     return None
+
+
+def _words_of_named_runs(
+    words: list[str], asking: frozenset[str], names_a_term: Callable[[str], bool]
+) -> set[str]:
+    """The words of each pair of typed words, neither a question word, that names a term."""
+    return {
+        word for first, second in zip(words, words[1:], strict=False)
+        if fold(first) not in asking and fold(second) not in asking and names_a_term(f"{first} {second}")
+        for word in (first, second)
+    }
 
 
 def probed_indexes(conn: sqlite3.Connection) -> list[str]:

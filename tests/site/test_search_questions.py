@@ -79,6 +79,13 @@ def test_a_question_naming_no_section_keeps_the_rules_holding_every_word(snapsho
         assert search(snapshot_conn, query).relaxed_from is None, query
 
 
+def test_the_words_of_a_keyword_of_two_words_are_kept_together(snapshot_conn: sqlite3.Connection) -> None:
+    """"split" was left out and "second" kept: Suspend's 702.62a came first (a judge's answer key)."""
+    found = search(snapshot_conn, "can I counter a spell with split second")
+    assert (found.query, found.left_out) == ("split second", ["can", "I", "counter", "a", "spell", "with"])
+    assert [hit.title for hit in found.groups["rules"]][:2] == ["702.61 Split Second", "702.61a"]
+
+
 def test_a_die_that_is_rolled_is_not_read_as_a_graveyard(snapshot_conn: sqlite3.Connection) -> None:
     """Only "dies", "died" and "dying" are the rules' "put into a graveyard" (700.4): "die" is also
     the one a player rolls (a review of the change)."""
