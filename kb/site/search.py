@@ -44,6 +44,7 @@ from kb.site.search_db import (
     table_has_rows,
 )
 from kb.site.search_fulltext import (
+    current_english_term_keys,
     glossary_by_text,
     mark_words,
     rulings_by_text,
@@ -70,7 +71,7 @@ from kb.site.search_names import (
     unique,
     unlinked_card_hit,
 )
-from kb.site.search_question_words import opens_a_question
+from kb.site.search_question_words import opens_a_question, question_words
 from kb.site.search_relax import Relaxed, relaxed_words, words_held
 from kb.site.search_rules import by_stems_where_few, named_rules, rules_by_number, rules_by_text
 from kb.site.search_spelling import vocabulary
@@ -121,17 +122,16 @@ def search(
                 # but none of the Chinese rules, which are Simplified: the same words in the other
                 # script, where they find the rules (a Chinese judge's review).
                 return _in_other_script(conn, results, per_kind, kind, offset, _holds_chinese_rules) or results
-            if results.best is None and _a_question_about_no_card(results, raw_query):
-                # A question whose words, its question words aside, name a section or a keyword
-                # is answered by it, even where some row holds the question words too: "what is
-                # the stack" found 400.5 (the library's order), which holds "what", "is" and
-                # "the", and not 405 Stack (a judge's answer key). Other questions keep the rows
-                # that hold every word as typed ("who controls a triggered ability": 702.75a,
-                # then 603.3a by the words' stems).
+            if (topic := _the_term_a_question_asks_about(conn, results, raw_query)) is not None:
+                # A question whose words, its question words aside, name a section, a keyword or
+                # a glossary entry is answered by it, even where some row holds the question
+                # words too: "what is the stack" found 400.5 (the library's order), which holds
+                # "what", "is" and "the", and not 405 Stack (a judge's answer key). Other
+                # questions keep the rows that hold every word as typed ("who controls a
+                # triggered ability": 702.75a first, 603.3a among today's rules by the words'
+                # stems). Decided by the words alone, so that every page of a group agrees.
                 typed = results.abbreviation or results.query
-                relaxed = relaxed_search(conn, results.query, typed, per_kind, kind, offset)
-                if relaxed is not None and relaxed.best is not None:
-                    return relaxed
+                return relaxed_search(conn, results.query, typed, per_kind, kind, offset, first=topic) or results
             return results
         # German umlauts typed as two letters ("Waechter des Spaehnests"): names are folded to
         # their letters without marks ("Wachter"), so the pair is read as its vowel, once.
@@ -210,20 +210,31 @@ DOTTED_NUMBER = re.compile(r"\d[.,]\d")
 ELIDED = re.compile(r"\b(?:l|d|j|qu|s|n|c|m|t|un|dell|all|nell|dall|sull)['’](?=\w)", re.IGNORECASE)
 
 
-def _a_question_about_no_card(results: SearchResults, raw_query: str) -> bool:
-    """A question (``opens_a_question``) in words, whose words as typed name no card ("Who //
-    What // When // Where // Why" is a card: its name as typed is the answer)."""
+def _the_term_a_question_asks_about(conn: sqlite3.Connection, results: SearchResults, raw_query: str) -> Relaxed | None:
+    """A question's words without its question words (``opens_a_question``; nothing else left
+    out), where they name a term as a whole ("stack", "replacement effect") and the words as
+    typed name no card ("Who // What // When // Where // Why" is a card: its name is the answer)."""
+    words = WORD.findall(results.query)
     if has_cjk(results.query) or not opens_a_question(results.query.split(), raw_query):
-        return False
-    return not results.groups.get("cards") and not results.groups.get("card_rulings") and (
-        results.best is None or results.best.kind != "card"
-    )
+        return None
+    if cards_by_name(conn, results.query, 1, False, functools.cache(partial(name_candidates, conn, results.query))):
+        return None
+    relaxed = relaxed_words(conn, results.query, names_a_term(conn), a_glossary_term(conn))
+    if relaxed is None or relaxed.read_as or not relaxed.left_out:
+        return None
+    asking = question_words(words)
+    if any(fold(word) not in asking for word in relaxed.left_out):
+        return None
+    topic = " ".join(relaxed.kept)
+    return relaxed if names_a_term(conn)(topic) or a_glossary_term(conn)(topic) else None
 
 
 def relaxed_search(
-    conn: sqlite3.Connection, query: str, typed: str, per_kind: int, kind: str | None, offset: int
+    conn: sqlite3.Connection, query: str, typed: str, per_kind: int, kind: str | None, offset: int,
+    first: Relaxed | None = None,
 ) -> SearchResults | None:
-    """The results for the words of ``query`` something holds (``search_relax``), or None.
+    """The results for the words of ``query`` something holds (``search_relax``; ``first``: those
+    words, where the caller read them), or None.
 
     The words kept are found together somewhere the search may not list (an older edition's
     glossary entry: "what happens if both players lose at the same time" kept "both players lose
@@ -233,13 +244,24 @@ def relaxed_search(
     left_out: list[str] = []
     read_as: dict[str, str] = {}
     for _ in range(RELAXED_ROUNDS):
-        if has_cjk(words):  # "飞行怎么运作": a run of characters, not words
+        relaxed: Relaxed | None
+        if first is not None:
+            relaxed, first = first, None
+        elif has_cjk(words):  # "飞行怎么运作": a run of characters, not words
             relaxed = relaxed_cjk(conn, words, names_a_cjk_term(conn))
         else:
-            relaxed = joined_term(words, names_exactly(conn)) or relaxed_words(conn, words, names_a_term(conn))
+            relaxed = joined_term(words, names_exactly(conn)) or relaxed_words(
+                conn, words, names_a_term(conn), a_glossary_term(conn)
+            )
         if relaxed is None:
             return None
-        left_out += [word for word in relaxed.left_out if word not in left_out]
+        for word in relaxed.left_out:
+            # A word an earlier round read otherwise ("flash back" as "flashback"), left out
+            # now: the words typed for it are what was left out.
+            typed_for = [typed_word for typed_word, reading in read_as.items() if reading == word]
+            for typed_word in typed_for:
+                del read_as[typed_word]
+            left_out += [each for typed_word in typed_for or [word] for each in typed_word.split() if each not in left_out]
         read_as.update(relaxed.read_as)
         again = _search(conn, " ".join(relaxed.kept), per_kind, kind, offset, asked=typed)
         if not found_nothing(again):
@@ -344,6 +366,12 @@ def names_a_term(conn: sqlite3.Connection) -> Callable[[str], bool]:
     exactly = names_exactly(conn)
     english = vocabulary(conn)
     return lambda word: exactly(word) or (word.lower() not in english and bool(keywords_by_term(conn, word, 1)))
+
+
+def a_glossary_term(conn: sqlite3.Connection) -> Callable[[str], bool]:
+    """Whether a word is a term of the current English glossary, as a query names it ("aura")."""
+    terms = current_english_term_keys(conn)
+    return lambda word: title_key(word) in terms
 
 
 def names_exactly(conn: sqlite3.Connection) -> Callable[[str], bool]:

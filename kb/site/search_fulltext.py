@@ -181,6 +181,7 @@ def glossary_entries(conn: sqlite3.Connection, ids: list[int]) -> list[dict[str,
 
 _CURRENT_TERMS: OrderedDict[tuple, dict[str, dict[str, int]]] = OrderedDict()
 _TERMS_NAMED: OrderedDict[tuple, dict[str, list[int]]] = OrderedDict()
+_CURRENT_ENGLISH_TERM_KEYS: OrderedDict[tuple, frozenset[str]] = OrderedDict()
 
 
 def terms_named(conn: sqlite3.Connection) -> dict[str, list[int]]:
@@ -194,6 +195,18 @@ def terms_named(conn: sqlite3.Connection) -> dict[str, list[int]]:
         return named
 
     return per_file(conn, _TERMS_NAMED, read)
+
+
+def current_english_term_keys(conn: sqlite3.Connection) -> frozenset[str]:
+    """The terms of the newest English glossary as a query names them (``title_key`` of the bare
+    term: "aura" for "Aura", "triggered ability" for "Triggered Ability"), kept per served file."""
+    def read(of: sqlite3.Connection) -> frozenset[str]:
+        version = newest_versions(of).get("en")
+        return frozenset(
+            title_key(bare_term(term)) for (term,) in of.execute("select term from glossary where version_id = ?", (version,))
+        )
+
+    return per_file(conn, _CURRENT_ENGLISH_TERM_KEYS, read)
 
 
 def current_terms(conn: sqlite3.Connection) -> dict[str, dict[str, int]]:

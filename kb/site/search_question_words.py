@@ -72,18 +72,19 @@ QUESTION_WORDS_BY_LANGUAGE: dict[str, str] = {
 }
 
 
-# The words a question opens with, in the languages of the site: a query that opens with one (or
-# ends with "?") asks something, and its question words are left out before it is searched
-# (``kb.site.search``), not only when nothing holds them all.
+# The question words a question opens with, in the languages of the site: where a query opens
+# with one (or ends with "?") and its other words name a term, that term is searched for
+# (``kb.site.search``), not only when nothing holds every word. Not "can", "must", "is" or "do":
+# rules say "must block", "can attack", "is a creature" ("Do or Die" is a card). Not German "was"
+# nor Italian "come", English words too ("was cast", "come into play").
 OPENING_WORDS_BY_LANGUAGE: dict[str, str] = {
-    "en": "what whats which who whom whose when where why how is are was were do does did can could may might must"
-          " should will would",
-    "de": "was wie wer wen wem wo wann warum wieso weshalb welche welcher welches ob kann können darf muss",
-    "fr": "que qu quoi qui quel quelle quels quelles comment pourquoi quand où peut peux est",
-    "es": "qué quién quiénes cuál cuáles cómo cuándo dónde puedo puede",
-    "it": "che cosa chi quale quali come quando dove perché posso può",
-    "pt": "quem qual quais como quando onde porque posso pode",
-    "ru": "что как кто какой какая какие когда где почему зачем можно может",
+    "en": "what whats which who whom whose when where why how",
+    "de": "wie wer wen wem wo wann warum wieso weshalb welche welcher welches",
+    "fr": "que qu quoi qui quel quelle quels quelles comment pourquoi quand où",
+    "es": "qué quién quiénes cuál cuáles cómo cuándo dónde",
+    "it": "che cosa chi quale quali quando dove perché",
+    "pt": "quem qual quais como quando onde porque",
+    "ru": "что как кто какой какая какие когда где почему зачем",
 }
 
 

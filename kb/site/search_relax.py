@@ -7,14 +7,16 @@ words ("what", "if", "my", …; German, French, Spanish, Italian, Portuguese or 
 ``search_question_words``) and the words nothing holds are left out first, unless such a word
 misspells a word of the rules ("comander": read as "commander"). Of the rest, the five rarest
 are kept; if they are not found together, the commonest is left out, one at a time, until the
-remaining words are: the rarest words say most about what was asked, and a word that names a
-keyword or a section of the rules ("cascade", "commander") is left out last. Common words ("no
-such" of "no such wordxyz") are never offered alone: their results would be noise. The search
-page shows the results for the words kept and names the words it left out.
+remaining words are: the rarest words say most about what was asked, a term of the glossary
+("aura") is left out after a player's own words, and a word that names a keyword or a section of
+the rules ("cascade", "commander") last. Common words ("no such" of "no such wordxyz") are never
+offered alone: their results would be noise. The search page shows the results for the words
+kept and names the words it left out.
 
-Bounded, and only when the query as typed found nothing: for each word a one-row probe
-(``limit 1``) and a window of at most a thousand index matches; of the five rarest words, at most
-eight probes of several words together.
+Used where the query as typed found nothing, and for a question opening with a question word
+whose other words name a term ("what is the stack": ``kb.site.search``). Bounded: for each word
+a one-row probe (``limit 1``) and a window of at most a thousand index matches; of the five
+rarest words, at most eight probes of several words together.
 """
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ from kb.site.search_db import per_file, table_exists
 from kb.site.search_prefix import prefix_as_words
 from kb.site.search_question_words import question_words
 from kb.site.search_spelling import rules_word_for
-from kb.site.search_text import WORD, fold, fts_query, has_cjk
+from kb.site.search_text import TITLE_FILLER, WORD, fold, fts_query, has_cjk
 
 # The full-text indexes whose rows a search shows, in the order they are probed.
 PROBED_INDEXES = ("rules_fts", "glossary_fts", "rulings_fts", "ruling_translations_fts", "card_names_fts")
@@ -69,41 +71,47 @@ RULES_WORDING = {"dies": "graveyard", "died": "graveyard", "dying": "graveyard"}
 
 
 def relaxed_words(
-    conn: sqlite3.Connection, query: str, names_a_term: Callable[[str], bool] = lambda word: False
+    conn: sqlite3.Connection, query: str, names_a_term: Callable[[str], bool] = lambda word: False,
+    a_glossary_term: Callable[[str], bool] = lambda word: False,
 ) -> Relaxed | None:
     """``_relaxed_words``; a word it left out that the rules word otherwise (``RULES_WORDING``)
     read as the rules' word, when that is found with the words kept."""
-    relaxed = _relaxed_words(conn, query, names_a_term)
+    relaxed = _relaxed_words(conn, query, names_a_term, a_glossary_term)
     if relaxed is None:
         return None
     reworded = {word: RULES_WORDING[fold(word)] for word in relaxed.left_out if fold(word) in RULES_WORDING}
     if not reworded:
         return relaxed
-    again = _relaxed_words(conn, " ".join(reworded.get(word, word) for word in WORD.findall(query)), names_a_term)
+    again = _relaxed_words(
+        conn, " ".join(reworded.get(word, word) for word in WORD.findall(query)), names_a_term, a_glossary_term
+    )
     if again is None or any(reading not in again.kept for reading in reworded.values()):
         return relaxed
     return Relaxed(again.kept, again.left_out, {**again.read_as, **reworded}, again.cut_word)
 
 
 def _relaxed_words(
-    conn: sqlite3.Connection, query: str, names_a_term: Callable[[str], bool] = lambda word: False
+    conn: sqlite3.Connection, query: str, names_a_term: Callable[[str], bool] = lambda word: False,
+    a_glossary_term: Callable[[str], bool] = lambda word: False,
 ) -> Relaxed | None:
     """The words of ``query`` to search for instead, or None when it is CJK (its words are not
     spaced), or no word of it is found at all, or it is one word that is not a misspelt word of
     the rules ("comander"). ``names_a_term``: whether a word names a keyword (in any language) or
-    a section ("cascade", "Trampelschaden", "commander"): such words are kept before any other."""
+    a section ("cascade", "Trampelschaden", "commander"): such words are kept before any other.
+    ``a_glossary_term``: whether it is a term of the rules' glossary ("aura"): such words are
+    left out after a player's own ("go")."""
     words = WORD.findall(query)
     if not words or has_cjk(query):
         return None
-    # Only when the query as typed found nothing, so a CR phrase that holds such words ("until end
-    # of turn", "if a creature would die") is always searched as typed first.
+    # A CR phrase that holds such words ("until end of turn", "if a creature would die") is
+    # searched as typed first: the search relaxes where that found nothing.
     asking = question_words(words)
     candidates = _distinct([word for word in words if fold(word) not in asking])[:MAX_CANDIDATES]
     indexes = probed_indexes(conn)
     named = {word: names_a_term(word) for word in candidates}
-    # The words of a keyword or title of two words ("split second", "end step") are kept
-    # together, as a keyword's word is: "can I counter a spell with split second" kept "counter
-    # spell second", left out "split", and found Suspend (a judge's answer key).
+    # The two words of a keyword or a title ("split second", "combat damage") are each kept as a
+    # keyword's word is, before other words: "can I counter a spell with split second" kept
+    # "counter spell second", left out "split", and found Suspend (a judge's answer key).
     for word in _words_of_named_runs(words, asking, names_a_term):
         if word in named:
             named[word] = True
@@ -126,8 +134,9 @@ def _relaxed_words(
 
     def telling(words_kept: list[str]) -> bool:
         # Common words only ("no such" of "no such wordxyz": each in more than one row in twenty
-        # of an index) tell nothing of what was asked: their results would be noise.
-        return any(named[word] or share(word) <= COMMON_SHARE for word in words_kept)
+        # of an index) tell nothing of what was asked: their results would be noise. A term of
+        # the glossary does ("priority" of "holding priority").
+        return any(named[word] or a_glossary_term(word) or share(word) <= COMMON_SHARE for word in words_kept)
 
     probes = MULTI_WORD_PROBES
 
@@ -151,8 +160,11 @@ def _relaxed_words(
         # common one ("creature", in a third of the rules) before a telling one: "can I sacrifice
         # an indestructible creature" kept "indestructible creature", the 2013 rules holding both,
         # and left out "sacrifice" (a judge's review).
+        # A term of the glossary after a player's word, whichever is rarer: "why did my aura go
+        # to the graveyard" kept "go graveyard" and left out "aura" (a judge's answer key).
         droppable = (
-            [word for word in kept if not named[word]]
+            [word for word in kept if not named[word] and not a_glossary_term(word)]
+            or [word for word in kept if not named[word]]
             or [word for word in kept if share(word) > COMMON_SHARE]
             or kept
         )
@@ -168,10 +180,12 @@ def _relaxed_words(
 def _words_of_named_runs(
     words: list[str], asking: frozenset[str], names_a_term: Callable[[str], bool]
 ) -> set[str]:
-    """The words of each pair of typed words, neither a question word, that names a term."""
+    """The words of each pair of typed words, neither a question word nor a title's filler, that
+    names a term: a title is named without its "step" or "phase", so "damage step" would be 120
+    Damage (a review of the change)."""
     return {
         word for first, second in zip(words, words[1:], strict=False)
-        if fold(first) not in asking and fold(second) not in asking and names_a_term(f"{first} {second}")
+        if not {fold(first), fold(second)} & (asking | TITLE_FILLER) and names_a_term(f"{first} {second}")
         for word in (first, second)
     }
 

@@ -74,9 +74,38 @@ def test_a_question_naming_a_section_is_answered_by_it_though_some_rule_holds_ev
 
 
 def test_a_question_naming_no_section_keeps_the_rules_holding_every_word(snapshot_conn: sqlite3.Connection) -> None:
-    """"can't" opens no question; a question whose other words name no section is searched as typed."""
-    for query in ("can't be blocked", "who controls a triggered ability", "does the first player draw a card"):
+    """A question whose other words name no term is searched as typed; "can", "must" and "is" open
+    rules' phrases as often as questions; a query ending with "?" whose words are all telling
+    keeps them all (a review of the change: "commander damage?" lost 104.3j)."""
+    for query in ("who controls a triggered ability", "can't be blocked", "must block", "is a creature",
+                  "commander damage?", "deathtouch lifelink?"):
         assert search(snapshot_conn, query).relaxed_from is None, query
+
+
+def test_every_page_of_a_question_searches_the_term_it_names(snapshot_conn: sqlite3.Connection) -> None:
+    """Decided by the question's words, not by what one page found: the "more rules" page of "what
+    is the stack" searched the question as typed, and was empty (a review of the change)."""
+    first = search(snapshot_conn, "what is the stack")
+    for kind, offset in (("rules", 10), ("rulings", 0), ("glossary", 0)):
+        page = search(snapshot_conn, "what is the stack", kind=kind, offset=offset)
+        assert (page.query, page.left_out, page.counts[kind]) == ("stack", ["what", "is", "the"], first.counts[kind])
+    assert search(snapshot_conn, "what is the stack", kind="rules", offset=10).groups["rules"]
+
+
+def test_a_word_read_otherwise_and_left_out_later_is_named_as_typed(snapshot_conn: sqlite3.Connection) -> None:
+    """"flash back" read as "flashback", then left out: the words typed are what was left out."""
+    found = search(snapshot_conn, "how does flash back work with split second")
+    assert found.query == "split second" and found.read_as == {}
+    assert found.left_out == ["how", "does", "flash", "back", "work", "with"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "searched"),
+    [("why did my aura go to the graveyard", "aura graveyard"), ("holding priority", "priority")],
+)
+def test_a_glossary_term_is_left_out_after_a_players_word(snapshot_conn: sqlite3.Connection, typed: str, searched: str) -> None:
+    """The rarest words were kept: "go" over "aura", "holding" over "priority" (judges' answer keys)."""
+    assert search(snapshot_conn, typed).query == searched
 
 
 def test_the_words_of_a_keyword_of_two_words_are_kept_together(snapshot_conn: sqlite3.Connection) -> None:
