@@ -106,15 +106,9 @@ def with_number_words(match: str) -> str:
 INFLECTION = re.compile(r"^([a-z]{4,}?)(?:ed|es|s|ing)$")
 
 
-# A word read as the start of its inflected forms ("cease" of "ceases"): this long at least.
-UNINFLECTED_AT_LEAST = 4
-
-
 def word_stems_as_prefixes(match: str) -> str | None:
     """``fts_query``'s plain words with each inflected English word as its stem's prefix
-    (``"commander" "exiled"*`` is ``"commander" "exil"*``), and each other word of four letters
-    or more as the start of its forms ("token cease to exist": 111.7 says "ceases"); None when no
-    word changes."""
+    (``"commander" "exiled"*`` is ``"commander" "exil"*``); None when no word changes."""
     tokens = QUOTED_TOKEN.findall(match)
     if not tokens or " ".join(tokens) != match:
         return None
@@ -122,12 +116,7 @@ def word_stems_as_prefixes(match: str) -> str | None:
     for token in tokens:
         word = token.strip('"*')
         found = INFLECTION.match(word)
-        if found:
-            stems.append(f'"{found.group(1)}"*')
-        elif len(word) >= UNINFLECTED_AT_LEAST and word.isalpha() and word.isascii():
-            stems.append(f'"{word}"*')
-        else:
-            stems.append(token)
+        stems.append(f'"{found.group(1)}"*' if found else token)
     return " ".join(stems) if stems != tokens else None
 
 
