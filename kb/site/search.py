@@ -89,6 +89,7 @@ from kb.site.search_text import (
     highlight,
     marked_to_html,
     one_face_when_alike,
+    stem,
     title_key,
     umlauts_as_vowels,
     with_number_words,
@@ -369,9 +370,10 @@ def names_a_term(conn: sqlite3.Connection) -> Callable[[str], bool]:
 
 
 def a_glossary_term(conn: sqlite3.Connection) -> Callable[[str], bool]:
-    """Whether a word is a term of the current English glossary, as a query names it ("aura")."""
+    """Whether a word is a term of the current English glossary, as a query names it ("aura"), or
+    a form of a term of one word ("attached" of Attach)."""
     terms = current_english_term_keys(conn)
-    return lambda word: title_key(word) in terms
+    return lambda word: title_key(word) in terms or (" " not in word and stem(word) in terms)
 
 
 def names_exactly(conn: sqlite3.Connection) -> Callable[[str], bool]:

@@ -35,6 +35,7 @@ from kb.site.search_text import (
     fold,
     has_cjk,
     highlight,
+    stem,
     title_key,
 )
 
@@ -199,12 +200,12 @@ def terms_named(conn: sqlite3.Connection) -> dict[str, list[int]]:
 
 def current_english_term_keys(conn: sqlite3.Connection) -> frozenset[str]:
     """The terms of the newest English glossary as a query names them (``title_key`` of the bare
-    term: "aura" for "Aura", "triggered ability" for "Triggered Ability"), kept per served file."""
+    term: "aura" for "Aura", "triggered ability" for "Triggered Ability"), and the stems of its
+    terms of one word ("attach" for "Attach", which "attached" has), kept per served file."""
     def read(of: sqlite3.Connection) -> frozenset[str]:
         version = newest_versions(of).get("en")
-        return frozenset(
-            title_key(bare_term(term)) for (term,) in of.execute("select term from glossary where version_id = ?", (version,))
-        )
+        keys = {title_key(bare_term(term)) for (term,) in of.execute("select term from glossary where version_id = ?", (version,))}
+        return frozenset(keys | {stem(key) for key in keys if " " not in key})
 
     return per_file(conn, _CURRENT_ENGLISH_TERM_KEYS, read)
 

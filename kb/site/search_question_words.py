@@ -75,16 +75,17 @@ QUESTION_WORDS_BY_LANGUAGE: dict[str, str] = {
 # The question words a question opens with, in the languages of the site: where a query opens
 # with one (or ends with "?") and its other words name a term, that term is searched for
 # (``kb.site.search``), not only when nothing holds every word. Not "can", "must", "is" or "do":
-# rules say "must block", "can attack", "is a creature" ("Do or Die" is a card). Not German "was"
-# nor Italian "come", English words too ("was cast", "come into play").
+# rules say "must block", "can attack", "is a creature" ("Do or Die" is a card); nor "when",
+# "where", "which", "whose", which open card text ("when you cast", "where X is", "whose power");
+# nor German "was" and Italian "come", English words too ("was cast", "come into play").
 OPENING_WORDS_BY_LANGUAGE: dict[str, str] = {
-    "en": "what whats which who whom whose when where why how",
-    "de": "wie wer wen wem wo wann warum wieso weshalb welche welcher welches",
-    "fr": "que qu quoi qui quel quelle quels quelles comment pourquoi quand où",
-    "es": "qué quién quiénes cuál cuáles cómo cuándo dónde",
-    "it": "che cosa chi quale quali quando dove perché",
-    "pt": "quem qual quais como quando onde porque",
-    "ru": "что как кто какой какая какие когда где почему зачем",
+    "en": "what whats who whom why how",
+    "de": "wie wer wen wem warum wieso weshalb",
+    "fr": "que qu quoi qui comment pourquoi",
+    "es": "qué quién quiénes cómo",
+    "it": "che cosa chi perché",
+    "pt": "quem como porque",
+    "ru": "что как кто почему зачем",
 }
 
 
