@@ -218,16 +218,22 @@ def _the_term_a_question_asks_about(conn: sqlite3.Connection, results: SearchRes
     words = WORD.findall(results.query)
     if has_cjk(results.query) or not opens_a_question(results.query.split(), raw_query):
         return None
+    # First the words' own check, cheap: a pasted sentence opening with "What" names no term,
+    # and its card lookup and relaxing took as long again as its search (a review of the change).
+    asking = question_words(words)
+    names, glossary_term = names_a_term(conn), a_glossary_term(conn)
+    topic = " ".join(word for word in words if fold(word) not in asking)
+    if not topic or not (names(topic) or glossary_term(topic)):
+        return None
     if cards_by_name(conn, results.query, 1, False, functools.cache(partial(name_candidates, conn, results.query))):
         return None
-    relaxed = relaxed_words(conn, results.query, names_a_term(conn), a_glossary_term(conn))
+    relaxed = relaxed_words(conn, results.query, names, glossary_term)
     if relaxed is None or relaxed.read_as or not relaxed.left_out:
         return None
-    asking = question_words(words)
     if any(fold(word) not in asking for word in relaxed.left_out):
         return None
-    topic = " ".join(relaxed.kept)
-    return relaxed if names_a_term(conn)(topic) or a_glossary_term(conn)(topic) else None
+    kept = " ".join(relaxed.kept)
+    return relaxed if names(kept) or glossary_term(kept) else None
 
 
 def relaxed_search(
