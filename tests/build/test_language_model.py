@@ -37,6 +37,15 @@ def test_the_model_is_let_go_before_the_derive(tmp_path: Path, monkeypatch: pyte
     assert (held_after_reading, held_when_deriving) == ([1], [0])
 
 
+def test_a_build_outside_the_suite_lets_the_model_go() -> None:
+    """The suite keeps the model between builds (tests/conftest.py); a build anywhere else does not."""
+    import subprocess
+    import sys
+
+    code = "from kb.build import publish; print(publish.RELEASE_LANGUAGE_MODEL)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "True"
+
+
 def test_a_text_after_the_release_loads_the_model_again() -> None:
     assert lang.detect_lang("Si une créature avec le conspirer est copiée, la copie a aussi le conspirer.")[0] == "fr"
     lang.release_language_model()
