@@ -8,7 +8,8 @@ lands on when it names it exactly (a rule number, a card name in any language, a
 
 The jobs live in their own modules: query text (``search_text``), card names
 (``search_names``), keywords (``search_keywords``), rules (``search_rules``), the other full
-text and CJK (``search_fulltext``, ``search_cjk``).
+text and CJK (``search_fulltext``, ``search_cjk``), whether words name a term and the term a
+question asks about (``search_terms_named``), a question's relaxing (``search_relax``).
 Every query is bounded; user input never reaches FTS5 syntax.
 """
 from __future__ import annotations
@@ -39,12 +40,10 @@ from kb.site.search_db import (
     register_functions,
     rows,
     rule_url,
-    rules_titled,
     table_exists,
     table_has_rows,
 )
 from kb.site.search_fulltext import (
-    current_english_term_keys,
     glossary_by_text,
     mark_words,
     rulings_by_text,
@@ -56,7 +55,6 @@ from kb.site.search_keywords import (
     NAMED_IN_QUERY,
     WITHIN_A_KEYWORD,
     keyword_suggestions,
-    keyword_words,
     keywords_by_term,
     keywords_named_within,
 )
@@ -71,10 +69,15 @@ from kb.site.search_names import (
     unique,
     unlinked_card_hit,
 )
-from kb.site.search_question_words import opens_a_question, question_words
 from kb.site.search_relax import Relaxed, relaxed_words, words_held
 from kb.site.search_rules import by_stems_where_few, named_rules, rules_by_number, rules_by_text
-from kb.site.search_spelling import vocabulary
+from kb.site.search_terms_named import (
+    a_glossary_term,
+    joined_term,
+    names_a_term,
+    names_exactly,
+    term_a_question_asks_about,
+)
 from kb.site.search_text import (
     HIT_END,
     HIT_START,
@@ -89,7 +92,6 @@ from kb.site.search_text import (
     highlight,
     marked_to_html,
     one_face_when_alike,
-    stem,
     title_key,
     umlauts_as_vowels,
     with_number_words,
@@ -123,7 +125,7 @@ def search(
                 # but none of the Chinese rules, which are Simplified: the same words in the other
                 # script, where they find the rules (a Chinese judge's review).
                 return _in_other_script(conn, results, per_kind, kind, offset, _holds_chinese_rules) or results
-            if (topic := _the_term_a_question_asks_about(conn, results, raw_query)) is not None:
+            if (topic := term_a_question_asks_about(conn, results, raw_query)) is not None:
                 # A question whose words, its question words aside, name a section, a keyword or
                 # a glossary entry is answered by it, even where some row holds the question
                 # words too: "what is the stack" found 400.5 (the library's order), which holds
@@ -211,31 +213,6 @@ DOTTED_NUMBER = re.compile(r"\d[.,]\d")
 ELIDED = re.compile(r"\b(?:l|d|j|qu|s|n|c|m|t|un|dell|all|nell|dall|sull)['’](?=\w)", re.IGNORECASE)
 
 
-def _the_term_a_question_asks_about(conn: sqlite3.Connection, results: SearchResults, raw_query: str) -> Relaxed | None:
-    """A question's words without its question words (``opens_a_question``; nothing else left
-    out), where they name a term as a whole ("stack", "replacement effect") and the words as
-    typed name no card ("Who // What // When // Where // Why" is a card: its name is the answer)."""
-    words = WORD.findall(results.query)
-    if has_cjk(results.query) or not opens_a_question(results.query.split(), raw_query):
-        return None
-    # First the words' own check, cheap: a pasted sentence opening with "What" names no term,
-    # and its card lookup and relaxing took as long again as its search (a review of the change).
-    asking = question_words(words)
-    names, glossary_term = names_a_term(conn), a_glossary_term(conn)
-    topic = " ".join(word for word in words if fold(word) not in asking)
-    if not topic or not (names(topic) or glossary_term(topic)):
-        return None
-    if cards_by_name(conn, results.query, 1, False, functools.cache(partial(name_candidates, conn, results.query))):
-        return None
-    relaxed = relaxed_words(conn, results.query, names, glossary_term)
-    if relaxed is None or relaxed.read_as or not relaxed.left_out:
-        return None
-    if any(fold(word) not in asking for word in relaxed.left_out):
-        return None
-    kept = " ".join(relaxed.kept)
-    return relaxed if names(kept) or glossary_term(kept) else None
-
-
 def relaxed_search(
     conn: sqlite3.Connection, query: str, typed: str, per_kind: int, kind: str | None, offset: int,
     first: Relaxed | None = None,
@@ -288,20 +265,6 @@ def relaxed_search(
             return None
         again.best = None
     return again
-
-
-def joined_term(query: str, names_a_term: Callable[[str], bool]) -> Relaxed | None:
-    """Two words of ``query`` that are one keyword written apart ("flash back": Flashback, not
-    Flash with "back" left out), read as that keyword; None when no two neighbours are one."""
-    words = WORD.findall(query)
-    for first, second in zip(words, words[1:], strict=False):
-        joined = first + second.lower()
-        # Not a possessive's or a contraction's letter: "a spell's target" is no "spells" (every
-        # other word was kept with it, and nothing found: a judge's answer key).
-        if len(second) > 1 and names_a_term(joined):
-            kept = [word for word in words if word not in (first, second)]
-            return Relaxed(kept=[joined, *kept], left_out=[], read_as={f"{first} {second}": joined})
-    return None
 
 
 def cjk_topic(conn: sqlite3.Connection, topic: str) -> tuple[list[str], dict[str, str], list[str]]:
@@ -364,30 +327,6 @@ def about_card(
     results.best = named
     results.suggestions = []
     return results
-
-
-def names_a_term(conn: sqlite3.Connection) -> Callable[[str], bool]:
-    """Whether a word names a keyword in any language ("cascade", "Trampelschaden") or a section
-    of the current rules ("commander"). A word of the English rules is looked for among the
-    other languages' keywords only if it is not one of the English ones."""
-    exactly = names_exactly(conn)
-    english = vocabulary(conn)
-    return lambda word: exactly(word) or (word.lower() not in english and bool(keywords_by_term(conn, word, 1)))
-
-
-def a_glossary_term(conn: sqlite3.Connection) -> Callable[[str], bool]:
-    """Whether a word is a term of the current English glossary, as a query names it ("aura"), or
-    a form of a term of one word ("attached" of Attach)."""
-    terms = current_english_term_keys(conn)
-    return lambda word: title_key(word) in terms or (" " not in word and stem(word) in terms)
-
-
-def names_exactly(conn: sqlite3.Connection) -> Callable[[str], bool]:
-    """Whether a word is, as it is, a keyword in some language or the title of a current rule
-    (``names_a_term`` also takes a word a keyword's term begins with or is a slip from)."""
-    keywords = keyword_words(conn)
-    current = newest_english_version(conn)
-    return lambda word: fold(word) in keywords or bool(rules_titled(conn, current, title_key(word)))
 
 
 def _in_other_script(
