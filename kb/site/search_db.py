@@ -1,6 +1,7 @@
 """Small SQL helpers the search and the pages share: rows as dicts, table checks, URLs, the current CR."""
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 from collections import OrderedDict
@@ -14,9 +15,73 @@ from kb.site.search_text import fold, rule_number_key, title_key
 
 
 def rows(conn: sqlite3.Connection, sql: str, params: Any = ()) -> list[dict[str, Any]]:
+    """The rows of ``sql`` as dicts, in its order.
+
+    Read as one value where that is known to give the same rows (``_AT_ONCE``): Python's sqlite3
+    gives the GIL up and takes it back at every row, and with another request's thread running,
+    each row of a thousand waited its turn (two threads fetching 1,001 rowids each did half the
+    work of one; one step per statement, 1.6 times as much)."""
+    at_once = _AT_ONCE.get(sql)
+    if at_once is not None:
+        names, packed_sql = at_once
+        try:
+            packed, exact = conn.execute(packed_sql, params).fetchone()
+        except sqlite3.OperationalError as error:
+            if "BLOB" not in str(error):
+                raise
+            exact = False
+        if exact:
+            return [dict(zip(names, row, strict=True)) for row in json.loads(packed)]
+        _read_plain(sql)
     cursor = conn.execute(sql, params)
-    names = [column[0] for column in cursor.description]
-    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+    found = cursor.fetchall()
+    names = tuple(column[0] for column in cursor.description)
+    if sql not in _READ_PLAIN and len(_AT_ONCE) < KNOWN_STATEMENTS and _packs_whole(sql, names, found):
+        _AT_ONCE[sql] = (names, _packed_sql(sql, names))
+    return [dict(zip(names, row, strict=True)) for row in found]
+
+
+def rowids(conn: sqlite3.Connection, sql: str, params: Any = ()) -> list[int]:
+    """The integers of ``sql``'s one column, read as one value (see ``rows``)."""
+    (packed,) = conn.execute(f"select group_concat(rowid) from ({sql}\n)", params).fetchone()
+    return list(map(int, packed.split(","))) if packed else []
+
+
+# Statements read as one JSON array (their column names), and those that must not be: SQLite
+# writes a REAL in JSON with 15 digits and cannot write a BLOB. A statement is read so once a
+# plain read showed every column holding integers or texts only. The site's statements are a few
+# hundred; one built with its values in it would be read plain past the bound.
+KNOWN_STATEMENTS = 2000
+REAL = "real"
+_AT_ONCE: dict[str, tuple[tuple[str, ...], str]] = {}
+_READ_PLAIN: set[str] = set()
+
+
+def _packs_whole(sql: str, names: tuple[str, ...], found: list[Any]) -> bool:
+    if not sql.lstrip().lower().startswith(("select", "with")) or len(set(names)) != len(names) or not found:
+        return False
+    for row in found:
+        for value in row:
+            if isinstance(value, (float, bytes)):
+                _read_plain(sql)
+                return False
+    return True
+
+
+def _read_plain(sql: str) -> None:
+    _AT_ONCE.pop(sql, None)
+    if len(_READ_PLAIN) < KNOWN_STATEMENTS:
+        _READ_PLAIN.add(sql)
+
+
+def _packed_sql(sql: str, names: tuple[str, ...]) -> str:
+    quoted = ['"' + name.replace('"', '""') + '"' for name in names]
+    # An ORDER BY within stays in force: SQLite keeps a subquery's order for any aggregate other
+    # than count(), min() and max(). The second value says no REAL came (a column empty in the
+    # plain read): those are read plain again, as a BLOB is (JSON holds neither exactly).
+    return (f"select json_group_array(json_array({', '.join(quoted)})), "
+            f"coalesce(max({' or '.join(f'typeof({name}) = {REAL!r}' for name in quoted)}), 0) = 0 "
+            f"from ({sql.strip().rstrip(';')}\n)")
 
 
 # What requests ask of their file again and again: which tables exist, the newest English CR

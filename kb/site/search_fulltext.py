@@ -150,11 +150,11 @@ def glossary_by_text(conn: sqlite3.Connection, query: str, match: str, limit: in
     older = {key: defined[key[0]][key[1]] for key, row in newest.items()
              if row["version_id"] != current.get(row["lang"]) and key[1] in defined.get(row["lang"], {})}
     if older:
-        today = {row["id"]: row for row in glossary_entries(conn, list(older.values()))}
+        today = current_entries(conn)
         words = WORD.findall(query.casefold())
         for key, entry_id in older.items():
-            entry = today.get(entry_id)
-            if entry is not None and holds_words(entry["term"] + " " + (entry["text"] or ""), words):
+            entry, held = today.get(entry_id, (None, frozenset()))
+            if entry is not None and holds_all(held, words):
                 newest[key] = entry
             else:
                 del newest[key]
@@ -181,6 +181,7 @@ def glossary_entries(conn: sqlite3.Connection, ids: list[int]) -> list[dict[str,
 
 
 _CURRENT_TERMS: OrderedDict[tuple, dict[str, dict[str, int]]] = OrderedDict()
+_CURRENT_ENTRIES: OrderedDict[tuple, dict[int, tuple[dict[str, Any], frozenset[str]]]] = OrderedDict()
 _TERMS_NAMED: OrderedDict[tuple, dict[str, list[int]]] = OrderedDict()
 _CURRENT_ENGLISH_TERM_KEYS: OrderedDict[tuple, frozenset[str]] = OrderedDict()
 
@@ -220,12 +221,32 @@ def current_terms(conn: sqlite3.Connection) -> dict[str, dict[str, int]]:
     return per_file(conn, _CURRENT_TERMS, read)
 
 
-def holds_words(text: str, words: list[str]) -> bool:
-    """Whether ``text`` holds every one of ``words`` (folded), the last perhaps as the start of a
-    longer word, as the full-text search asks for them."""
-    held = set(WORD.findall(text.casefold()))
+def current_entries(conn: sqlite3.Connection) -> dict[int, tuple[dict[str, Any], frozenset[str]]]:
+    """Each language's newest glossary entries (``glossary_entries``' rows) by id, with the words
+    of their term and text, kept per served file: a common word's window of entries of every
+    edition is told today's entry of each term, eighty of them for "the" (a statement of 0.7 ms
+    and eighty texts split into words, a search)."""
+    def read(of: sqlite3.Connection) -> dict[int, tuple[dict[str, Any], frozenset[str]]]:
+        versions = sorted(set(newest_versions(of).values()))
+        if not versions:
+            return {}
+        return {row["id"]: (row, words_in(row["term"] + " " + (row["text"] or ""))) for row in rows(
+            of, f"""select {GLOSSARY_COLUMNS} from glossary join cr_versions on cr_versions.id = glossary.version_id
+            where glossary.version_id in ({", ".join("?" * len(versions))})""", versions)}
+
+    return per_file(conn, _CURRENT_ENTRIES, read)
+
+
+def holds_all(held: frozenset[str], words: list[str]) -> bool:
+    """Whether a text whose words are ``held`` (``words_in``) holds every one of ``words``
+    (folded), the last perhaps as the start of a longer word, as the full-text search asks for
+    them."""
     *whole, last = words or [""]
     return all(word in held for word in whole) and (not last or last in held or any(word.startswith(last) for word in held))
+
+
+def words_in(text: str) -> frozenset[str]:
+    return frozenset(WORD.findall(text.casefold()))
 
 
 def glossary_hit(term: str, lang: str, snippet: str, version_id: str) -> Hit:

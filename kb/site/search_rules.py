@@ -16,6 +16,7 @@ from typing import Any
 from kb.site.search_db import (
     newest_english_version,
     per_file,
+    rowids,
     rows,
     rule_heads,
     rule_url,
@@ -83,39 +84,42 @@ def rules_by_number(conn: sqlite3.Connection, query: str) -> list[Hit]:
 
 
 def rule_windows(
-    conn: sqlite3.Connection, match: str, current: str | None, translated: list[str]
+    conn: sqlite3.Connection, match: str
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]], bool]:
-    """Rules matching ``match``: up to RULES_WINDOW of the current version, OTHER_RULES_WINDOW
-    of translated and of older English versions, all from the first RULES_SCAN index matches
-    (one pass over the index; only the chosen rules' texts are read). The flag: a window filled
-    up or the scan stopped short of every match (counts are then lower bounds). The rules' heads
-    come from a map kept per served file (``rule_heads``), not from the rules table."""
-    found = words_first(lambda expression: conn.execute(
-        "select rowid from rules_fts where rules_fts match ? limit ?", (expression, RULES_SCAN + 1)).fetchall(),
+    """Rules matching ``match``: up to RULES_WINDOW of the current English version,
+    OTHER_RULES_WINDOW of translated and of older English versions, all from the first RULES_SCAN
+    index matches (one pass over the index; only the chosen rules' texts are read). The flag: a
+    window filled up or the scan stopped short of every match (counts are then lower bounds). The
+    rules' heads and groups come from maps kept per served file (``rule_heads``,
+    ``rule_groups``), not from the rules table."""
+    found = words_first(lambda expression: rowids(
+        conn, "select rowid from rules_fts where rules_fts match ? limit ?", (expression, RULES_SCAN + 1)),
         match, RULES_SCAN + 1, conn, "rules_fts")
-    now: list[tuple[int]] = []
+    now: list[int] = []
     own_index = table_exists(conn, CURRENT_RULES_INDEX)
     if own_index:
         # Today's and the translated rules from their own index, whole windows of them: read among
         # every edition's, those past its first thousand matches were never listed.
-        now = words_first(lambda expression: conn.execute(
-            f"select rowid from {CURRENT_RULES_INDEX} where {CURRENT_RULES_INDEX} match ? limit ?",
-            (expression, RULES_SCAN + 1)).fetchall(), match, RULES_SCAN + 1, conn, "rules_fts")
+        now = words_first(lambda expression: rowids(
+            conn, f"select rowid from {CURRENT_RULES_INDEX} where {CURRENT_RULES_INDEX} match ? limit ?",
+            (expression, RULES_SCAN + 1)), match, RULES_SCAN + 1, conn, "rules_fts")
     heads = rule_heads(conn)
-    other = set(translated)
     version_rows = version_languages_and_dates(conn)
-    # Each version's group once (a few dozen versions), not per match (a thousand).
-    group_of = {version: "current" if version == current else "translated" if version in other else "older"
-                for version in version_rows}
+    group_of = rule_groups(conn)
     chosen: dict[str, list[int]] = {"current": [], "translated": [], "older": []}
     sizes = {"current": RULES_WINDOW, "translated": OTHER_RULES_WINDOW, "older": OTHER_RULES_WINDOW}
     from_now = {"current", "translated"} if own_index else set()
-    for rowids, groups in ((now[:RULES_SCAN], from_now), (found[:RULES_SCAN], set(sizes) - from_now)):
-        for (rowid,) in rowids:
-            head = heads.get(rowid)
-            group = group_of.get(head.version_id) if head else None
-            if group in groups and len(chosen[group]) < sizes[group]:
+    for scanned, groups in ((now[:RULES_SCAN], from_now), (found[:RULES_SCAN], set(sizes) - from_now)):
+        room = {group: sizes[group] for group in groups}
+        for rowid in scanned:
+            group = group_of.get(rowid)
+            if group in room:
                 chosen[group].append(rowid)
+                room[group] -= 1
+                if not room[group]:
+                    del room[group]
+                    if not room:  # every window full: the rest would be passed over
+                        break
 
     def window_row(rowid: int) -> dict[str, Any]:
         # Without its text: a page shows ten of these hundreds (``with_texts`` reads those).
@@ -128,6 +132,22 @@ def rule_windows(
     capped = (len(found) > RULES_SCAN or len(now) > RULES_SCAN or len(chosen["current"]) >= RULES_WINDOW
               or len(chosen["translated"]) >= OTHER_RULES_WINDOW)
     return windows[0], windows[1], windows[2], capped
+
+
+_RULE_GROUPS: OrderedDict[tuple, dict[int, str]] = OrderedDict()
+
+
+def rule_groups(conn: sqlite3.Connection) -> dict[int, str]:
+    """``rules.rowid`` → "current" (the newest English version's rules), "translated" or "older",
+    kept per served file: a common word's search asked three maps of each of its two thousand
+    matches."""
+    def read(of: sqlite3.Connection) -> dict[int, str]:
+        current, translated = newest_english_version(of), set(translated_versions(of))
+        group_of = {version: "current" if version == current else "translated" if version in translated else "older"
+                    for version in version_languages_and_dates(of)}
+        return {rowid: group_of[head.version_id] for rowid, head in rule_heads(of).items() if head.version_id in group_of}
+
+    return per_file(conn, _RULE_GROUPS, read)
 
 
 def with_texts(conn: sqlite3.Connection, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -267,12 +287,11 @@ def rules_by_text(
     a lower bound).
     """
     current = newest_english_version(conn)
-    translated = translated_versions(conn)
     in_force = about_rules(conn, about, current) + list(cjk_rows)
     capped = False
     older: list[dict[str, Any]] = []
     if match:
-        window, translations, older, capped = rule_windows(conn, match, current, translated)
+        window, translations, older, capped = rule_windows(conn, match)
         in_force += window + translations
     # Rows, not hits, until the page's share is known: (row, its older copies).
     found: dict[tuple[str, str], tuple[dict[str, Any], list[dict[str, Any]]]] = {}
