@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import json
 import sqlite3
 from collections import Counter
 from collections.abc import Callable
@@ -219,20 +220,27 @@ def slipped_prefixes(word: str) -> set[str]:
 def slipped_prefix_candidates(conn: sqlite3.Connection, query: str) -> list[dict[str, Any]]:
     """Names beginning as the one-word ``query`` would with a slip in its first letters
     (``slipped_prefixes``), at most ``PER_SLIPPED_PREFIX`` a beginning: what ``name_candidates``
-    cannot find by the query's own first letters: one bounded index probe a beginning."""
-    found: list[dict[str, Any]] = []
+    cannot find by the query's own first letters: one bounded index probe a beginning, all of
+    them in one statement (a statement each was 230 of them, 2.8 ms)."""
+    prefixes = sorted(slipped_prefixes(compact(query)))
+    if not prefixes:
+        return []
     tables = ["card_names", *(["card_name_records"] if table_exists(conn, "card_name_records") else [])]
-    for prefix in sorted(slipped_prefixes(compact(query))):
-        for table in tables:
-            # The records' names not linked to a card are kept after the limit, not asked for in
-            # it: a beginning most of whose records are linked was read whole (24 ms for "zanr").
-            found += [row for row in rows(
-                conn,
-                f"""select oracle_id, lang, name, null as english from {table}
-                where name_key >= ? and name_key < ? limit {PER_SLIPPED_PREFIX}""",
-                (prefix, prefix + "\U0010ffff"),
-            ) if table == "card_names" or row["oracle_id"] is None]
-    return found
+    # Each beginning's names in the index's order, the cards' before the records'.
+    probes = " union all ".join(
+        f"""select prefix.key as prefix_order, {order} as table_order, named.name_key, named.rowid as row_order,
+            named.oracle_id, named.lang, named.name
+        from json_each(:prefixes) as prefix join {table} as named on named.rowid in (
+            select rowid from {table} where name_key >= prefix.value and name_key < prefix.value || char(1114111)
+            limit {PER_SLIPPED_PREFIX})"""
+        for order, table in enumerate(tables)
+    )
+    found = rows(conn, f"""select oracle_id, lang, name, null as english, table_order from ({probes})
+        order by prefix_order, table_order, name_key, row_order""", {"prefixes": json.dumps(prefixes)})
+    # The records' names not linked to a card are kept after the limit, not asked for in it: a
+    # beginning most of whose records are linked was read whole (24 ms for "zanr").
+    return [{key: row[key] for key in ("oracle_id", "lang", "name", "english")}
+            for row in found if row["table_order"] == 0 or row["oracle_id"] is None]
 
 
 def with_english(conn: sqlite3.Connection, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
