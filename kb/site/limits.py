@@ -141,8 +141,12 @@ class PagePool:
                 datasette._prepare_connection(conn, database.name)
                 # Rows built in C: the result budget (``budgeted_row``) is for visitors' SQL, and
                 # our pages' queries are bounded by their own LIMITs. A Python call per row cost
-                # ~1.8 µs; a common word's search reads ~1,500 rows (~2.7 ms of ~13).
+                # ~1.8 µs; a common word's search reads ~1,500 rows (~2.7 ms of ~13). Texts
+                # decoded in C too: Datasette's decoder (a Python call per text, replacing what
+                # is not UTF-8) is for files of any origin, and the builds write what Python
+                # encoded.
                 conn.row_factory = sqlite3.Row
+                conn.text_factory = str
                 held[database.name] = current = (key, conn)
             return fn(current[1])
 
