@@ -130,11 +130,14 @@ def glossary_by_text(conn: sqlite3.Connection, query: str, match: str, limit: in
     Strike mentions double strike; today's does not). Entries of each language's newest version
     come before older terms the query names as well ("mana burn": today's "Mana Burn
     (Obsolete)", not 2006's "Mana Burn", whose player loses 1 life). The terms the query names
-    are read whatever the window holds ("damage": Damage)."""
-    found = glossary_entries(conn, terms_named(conn).get(title_key(query), []))
+    are read whatever the window holds ("damage": Damage).
+
+    The entries are read without their texts, and the shown ones' texts after: the window's
+    hundred texts were a third of a common word's glossary time."""
+    found = glossary_entries(conn, terms_named(conn).get(title_key(query), []), GLOSSARY_HEADS)
     found += words_first(lambda expression: rows(
         conn,
-        f"""select {GLOSSARY_COLUMNS}
+        f"""select {GLOSSARY_HEADS}
         from glossary_fts cross join glossary on glossary.rowid = glossary_fts.rowid
         join cr_versions on cr_versions.id = glossary.version_id
         where glossary_fts match ? limit ?""",
@@ -164,20 +167,31 @@ def glossary_by_text(conn: sqlite3.Connection, query: str, match: str, limit: in
     ordered = sorted(newest.values(), key=lambda row: (
         title_key(bare_term(row["term"])) != wanted_title, row["version_id"] != current.get(row["lang"]),
         fold(row["term"]) != wanted, row["lang"] != "en", fold(row["term"])))
-    return [glossary_hit(row["term"], row["lang"], mark_words(row["text"], query) if index < shown else "", row["version_id"])
-            for index, row in enumerate(ordered[:limit])]
+    texts = glossary_texts(conn, [row["id"] for row in ordered[:min(shown, limit)] if "text" not in row])
+    return [glossary_hit(
+        row["term"], row["lang"],
+        mark_words(row["text"] if "text" in row else texts.get(row["id"]), query) if index < shown else "", row["version_id"],
+    ) for index, row in enumerate(ordered[:limit])]
 
 
-GLOSSARY_COLUMNS = """glossary.id, glossary.term, glossary.text, glossary.version_id, cr_versions.lang,
-    cr_versions.effective_date"""
+GLOSSARY_HEADS = "glossary.id, glossary.term, glossary.version_id, cr_versions.lang, cr_versions.effective_date"
+GLOSSARY_COLUMNS = GLOSSARY_HEADS + ", glossary.text"
 
 
-def glossary_entries(conn: sqlite3.Connection, ids: list[int]) -> list[dict[str, Any]]:
-    """The glossary entries of ``ids`` with their version's language and date."""
+def glossary_entries(conn: sqlite3.Connection, ids: list[int], columns: str = GLOSSARY_COLUMNS) -> list[dict[str, Any]]:
+    """The glossary entries of ``ids`` with their version's language and date (``columns``: the
+    entries' text too, or ``GLOSSARY_HEADS``)."""
     if not ids:
         return []
-    return rows(conn, f"""select {GLOSSARY_COLUMNS} from glossary join cr_versions on cr_versions.id = glossary.version_id
+    return rows(conn, f"""select {columns} from glossary join cr_versions on cr_versions.id = glossary.version_id
         where glossary.id in ({", ".join("?" * len(ids))})""", ids)
+
+
+def glossary_texts(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str | None]:
+    if not ids:
+        return {}
+    return {row["id"]: row["text"] for row in rows(
+        conn, f"select id, text from glossary where id in ({', '.join('?' * len(ids))})", ids)}
 
 
 _CURRENT_TERMS: OrderedDict[tuple, dict[str, dict[str, int]]] = OrderedDict()
