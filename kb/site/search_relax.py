@@ -231,11 +231,28 @@ def found_together(conn: sqlite3.Connection, words: list[str], indexes: list[str
     )
 
 
+_SHARES: OrderedDict[tuple, dict[str, float]] = OrderedDict()
+# Words whose share is kept per served file: a question's common words ("the", "creature", "at")
+# recur from query to query, each three index probes (a long question's ~1.5 ms).
+SHARES_KEPT = 20_000
+
+
 def _share(conn: sqlite3.Connection, word: str) -> float:
     """The largest share of a counted index's rows that hold ``word`` (a word common in the
     translations' language is common, however rare in English): counted exactly up to
     ``SHARE_WINDOW`` matches of an index, else estimated from how far into its rowids that many
-    matches reach (rowids are dense, or hashes spread evenly over their range)."""
+    matches reach (rowids are dense, or hashes spread evenly over their range). Kept per served
+    file, ``SHARES_KEPT`` words at most."""
+    kept = per_file(conn, _SHARES, lambda _: {})
+    share = kept.get(word)
+    if share is None:
+        share = _counted_share(conn, word)
+        if len(kept) < SHARES_KEPT:
+            kept[word] = share
+    return share
+
+
+def _counted_share(conn: sqlite3.Connection, word: str) -> float:
     largest = 0.0
     for index, (rows_held, low, high) in index_spans(conn).items():
         found, last = conn.execute(
