@@ -297,13 +297,13 @@ def keyword_hit(row: dict[str, Any], how: str) -> Hit:
 
 
 # (position, compact key, row) of each term, by the key's length.
-Candidates = dict[int, list[tuple[int, str, dict[str, Any]]]]
+Candidates = dict[int, list[tuple[int, str, frozenset[str], dict[str, Any]]]]
 _SUGGESTION_CANDIDATES: OrderedDict[tuple, Candidates] = OrderedDict()
 
 
 def suggestion_candidates(conn: sqlite3.Connection) -> Candidates:
-    """Every keyword term we hold (position, compact key, row), by the key's length (a slip or
-    two changes it by at most ``allowed_slips``); kept per served file while it is unchanged (a
+    """Every keyword term we hold (position, compact key, the key's letters, row), by the key's
+    length (a slip or two changes it by at most ``allowed_slips``); kept per served file while it is unchanged (a
     refresh that mines new printed keywords replaces the file, and its terms are read again)."""
     return per_file(conn, _SUGGESTION_CANDIDATES, _read_suggestion_candidates)
 
@@ -318,7 +318,7 @@ def _read_suggestion_candidates(conn: sqlite3.Connection) -> Candidates:
     by_length: Candidates = defaultdict(list)
     for position, row in enumerate(candidates):
         term_key = compact(row["term"])
-        by_length[len(term_key)].append((position, term_key, row))
+        by_length[len(term_key)].append((position, term_key, frozenset(term_key), row))
     return dict(by_length)
 
 
@@ -330,9 +330,14 @@ def keyword_suggestions(conn: sqlite3.Connection, query: str) -> list[tuple[int,
     allowed = allowed_slips(key)
     by_length = suggestion_candidates(conn)
     close = []
-    # Only the terms of a length a slip can reach (of 20k terms, a few thousand).
+    letters = frozenset(key)
+    # Only the terms of a length a slip can reach (of 20k terms, a few thousand), and of those
+    # only the terms that lack, or add, at most as many letters as slips are allowed (each needs
+    # a slip: ``letters_apart``, with the terms' letters kept).
     for length in range(len(key) - allowed, len(key) + allowed + 1):
-        for position, term_key, row in by_length.get(length, ()):
+        for position, term_key, term_letters, row in by_length.get(length, ()):
+            if len(letters - term_letters) > allowed or len(term_letters - letters) > allowed:
+                continue
             distance = close_enough(key, term_key, allowed)
             if distance is not None:
                 close.append((position, distance, row))
