@@ -43,6 +43,21 @@ def english_keywords_by_key(conn: sqlite3.Connection) -> dict[str, dict[str, Any
     return per_file(conn, _ENGLISH_KEYWORDS_BY_KEY, lambda of: {fold(row["term"]): row for row in english_keywords(of)})
 
 
+_ENGLISH_KEYWORDS_TERMED: OrderedDict[tuple, dict[str, list[dict[str, Any]]]] = OrderedDict()
+
+
+def english_keywords_termed(conn: sqlite3.Connection) -> dict[str, list[dict[str, Any]]]:
+    """Every one of ``english_keywords`` by its folded term, in their order, kept per served file
+    (a search folded each of them: 260 calls a query)."""
+    def read(of: sqlite3.Connection) -> dict[str, list[dict[str, Any]]]:
+        termed: dict[str, list[dict[str, Any]]] = {}
+        for row in english_keywords(of):
+            termed.setdefault(fold(row["term"]), []).append(row)
+        return termed
+
+    return per_file(conn, _ENGLISH_KEYWORDS_TERMED, read)
+
+
 def _english_keywords(conn: sqlite3.Connection, current: str | None) -> list[dict[str, Any]]:
     return rows(
         conn,
@@ -97,11 +112,8 @@ def keywords_by_term(conn: sqlite3.Connection, query: str, limit: int) -> list[H
     wanted = fold(query)
     if not wanted:
         return []
-    hits = []
-    for row in english_keywords(conn):
-        if fold(row["term"]) == wanted:
-            hits.append(Hit("keyword", f"{row['rule_number']} {row['en_term']}", rule_url(row["rule_number"]),
-                            html.escape(row["en_term"]), "en", "exact keyword"))
+    hits = [Hit("keyword", f"{row['rule_number']} {row['en_term']}", rule_url(row["rule_number"]),
+                html.escape(row["en_term"]), "en", "exact keyword") for row in english_keywords_termed(conn).get(wanted, [])]
     for row in _shared_terms(dictionary_rows(conn, wanted)):
         how = how_it_matches(wanted, row["term"])
         if how is None:

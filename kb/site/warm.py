@@ -26,10 +26,10 @@ from kb.site.search_db import (
     rules_titled,
     table_exists,
 )
-from kb.site.search_fulltext import current_terms, terms_named
-from kb.site.search_keywords import suggestion_candidates
+from kb.site.search_fulltext import current_entries, current_terms, terms_named
+from kb.site.search_keywords import english_keywords_termed, suggestion_candidates
 from kb.site.search_relax import index_spans
-from kb.site.search_rules import rules_as_words, section_titles
+from kb.site.search_rules import rule_groups, rules_as_words, section_titles
 from kb.site.search_spelling import vocabulary
 from kb.site.search_titles import titles_and_rules
 from kb.site.symbol_readings import symbol_readings
@@ -44,8 +44,10 @@ def read_file_maps(conn: sqlite3.Connection) -> None:
             return
         current = newest_english_version(conn)
         rule_heads(conn)
+        rule_groups(conn)
         rules_titled(conn, current, "")
         suggestion_candidates(conn)
+        english_keywords_termed(conn)
         if current is not None and table_exists(conn, "glossary"):
             glossary_patterns(conn, current)
         symbol_readings(conn)
@@ -63,6 +65,7 @@ def read_file_maps(conn: sqlite3.Connection) -> None:
         if table_exists(conn, "glossary"):
             terms_named(conn)
             current_terms(conn)
+            current_entries(conn)
 
 
 async def warm_file_maps(database: Any) -> None:

@@ -9,7 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from kb.site import card_page, page_cache, rule_page, search_cjk_relax, search_db, search_keywords, search_relax, search_spelling
+from kb.site import (
+    card_page,
+    page_cache,
+    rule_page,
+    search_cjk_relax,
+    search_db,
+    search_fulltext,
+    search_keywords,
+    search_relax,
+    search_rules,
+    search_spelling,
+)
 from kb.site.limits import PAGE_THREAD_PREFIX
 from kb.site.page_cache import PageCache, file_signature
 from kb.site.reload import reloader_for
@@ -126,6 +137,10 @@ async def test_a_swapped_file_is_never_answered_from_the_old_files_cache(
     assert (await ds.client.get("/")).text != home_before
 
 
+MAPS_KEPT = ["rule heads", "rule titles", "file facts", "keyword suggestions", "rules vocabulary", "index spans", "cjk rows",
+             "translated glossary terms", "rule groups", "keywords by term", "today's glossary entries", "glossary patterns"]
+
+
 def _maps_kept_for(path: Path) -> list[str]:
     """Which of the per-file maps hold ``path``'s current file (the glossary patterns: of its
     current English version)."""
@@ -133,7 +148,9 @@ def _maps_kept_for(path: Path) -> list[str]:
     kept = {"rule heads": search_db._RULE_HEADS, "rule titles": search_db._RULE_TITLES,
             "file facts": search_db._FILE_FACTS, "keyword suggestions": search_keywords._SUGGESTION_CANDIDATES,
             "rules vocabulary": search_spelling._VOCABULARY, "index spans": search_relax._INDEX_SPANS,
-            "cjk rows": search_cjk_relax._CJK_ROWS, "translated glossary terms": search_cjk_relax._GLOSSARY_TERMS}
+            "cjk rows": search_cjk_relax._CJK_ROWS, "translated glossary terms": search_cjk_relax._GLOSSARY_TERMS,
+            "rule groups": search_rules._RULE_GROUPS, "keywords by term": search_keywords._ENGLISH_KEYWORDS_TERMED,
+            "today's glossary entries": search_fulltext._CURRENT_ENTRIES}
     found = [name for name, maps in kept.items() if key in maps]
     facts = search_db._FILE_FACTS.get(key)
     if facts and facts.newest_english in rule_page._GLOSSARY_PATTERNS.get(key, {}):
@@ -150,8 +167,7 @@ async def test_the_search_maps_are_read_at_start_and_before_a_new_file_serves(
     monkeypatch.setenv("MTGKB_RELOAD_INTERVAL_MS", "0")
     ds = make_datasette(served_copy)
     await ds.invoke_startup()
-    assert _maps_kept_for(served_copy) == ["rule heads", "rule titles", "file facts", "keyword suggestions", "rules vocabulary",
-                                         "index spans", "cjk rows", "translated glossary terms", "glossary patterns"]
+    assert _maps_kept_for(served_copy) == MAPS_KEPT
     replacement = served_copy.with_name("next.db")
     shutil.copy(snapshot_db, replacement)
     os.replace(replacement, served_copy)  # another file: another signature
@@ -161,8 +177,7 @@ async def test_the_search_maps_are_read_at_start_and_before_a_new_file_serves(
     assert reloader.task is not None
     await reloader.task
     assert reloader.reloads == 1
-    assert _maps_kept_for(served_copy) == ["rule heads", "rule titles", "file facts", "keyword suggestions", "rules vocabulary",
-                                         "index spans", "cjk rows", "translated glossary terms", "glossary patterns"]
+    assert _maps_kept_for(served_copy) == MAPS_KEPT
 
 
 async def test_a_failing_head_start_holds_up_neither_a_start_nor_a_swap(
