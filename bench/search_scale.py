@@ -25,6 +25,11 @@ would) and measures, loopback only:
 ``--workers N`` serves with ``mtgkb serve --workers N`` (N server processes; results named
 ``search_scale-<scale>-workersN.json``).
 
+``--against REV`` also serves the same file with the code of git revision REV (a worktree of
+it) and runs the search at 4 clients on each in turn, ``--ab-rounds`` times (this tree first):
+on a shared machine whose speed moves by a third from minute to minute, the two codes'
+figures are only comparable measured side by side, and the ratio is what is reported.
+
 Each group sequentially (p50/p95/p99, at least 40 requests a group), then the floor, the
 direct FTS query and the search at 4 and 16 concurrent clients (p50/p95, 5xx count), and the
 search's ratios to the floor and to the direct query at each level. Figures go to
@@ -37,8 +42,10 @@ import asyncio
 import json
 import os
 import sqlite3
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -230,15 +237,48 @@ async def concurrent(base: str, urls: dict[str, str], clients: int, seconds: flo
     return {"clients": clients, **summary(latencies, statuses, failures)}
 
 
-def measure(db: Path, seconds: float, rounds: int, workers: int = 1) -> dict[str, Any]:
+def serve(db: Path, workers: int, tree: Path = ROOT) -> tuple[str, subprocess.Popen]:
+    """``mtgkb serve`` of ``db`` with the code of ``tree``, page cache off: its base URL and process."""
     port = free_port()
-    base = f"http://{HOST}:{port}"
-    env = {**os.environ, "MTGKB_PAGE_CACHE": "0"}
+    env = {**os.environ, "MTGKB_PAGE_CACHE": "0", "PYTHONPATH": str(tree)}
     server = subprocess.Popen(
         [sys.executable, "-c", "from kb.cli import cli; cli()", "serve", "--db", str(db), "--port", str(port), "--host", HOST,
          "--workers", str(workers)],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
+    return f"http://{HOST}:{port}", server
+
+
+def against(db: Path, revision: str, seconds: float, rounds: int, workers: int = 1) -> dict[str, Any]:
+    """The search at 4 clients served by this tree and by ``revision``'s code, in turn."""
+    tree = Path(tempfile.mkdtemp(prefix="search-scale-against-"))
+    subprocess.run(["git", "worktree", "add", "--detach", str(tree), revision], cwd=ROOT, check=True, capture_output=True)
+    searches = searches_of(db)
+    figures: dict[str, list[dict[str, Any]]] = {"this tree": [], revision: []}
+    servers = {name: serve(db, workers, path) for name, path in (("this tree", ROOT), (revision, tree))}
+    try:
+        for base, server in servers.values():
+            wait_ready(base, server)
+            asyncio.run(sequential(base, searches, 1))  # each file's pages and maps read once
+        for _ in range(rounds):
+            for name, (base, _server) in servers.items():
+                found = asyncio.run(concurrent(base, searches, 4, seconds))
+                figures[name].append(found)
+                print(f"search at 4 clients, {name:10}: {found}", flush=True)
+    finally:
+        for _base, server in servers.values():
+            server.terminate()
+            server.wait(timeout=20)
+        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, capture_output=True)
+    medians = {name: statistics.median(found["p95_ms"] for found in runs) for name, runs in figures.items()}
+    summary = {"revision": revision, "rounds": figures, "median p95 ms": medians,
+               "p95 this tree / revision": round(medians["this tree"] / medians[revision], 2)}
+    print(json.dumps({key: summary[key] for key in ("median p95 ms", "p95 this tree / revision")}), flush=True)
+    return summary
+
+
+def measure(db: Path, seconds: float, rounds: int, workers: int = 1) -> dict[str, Any]:
+    base, server = serve(db, workers)
     searches = searches_of(db)
     fts = ("/" + db.stem + ".json?_shape=array&sql="
            + quote("select rowid from rulings_fts where rulings_fts match :q limit 20") + "&q=")
@@ -294,6 +334,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=8.0, help="per concurrent level")
     parser.add_argument("--rounds", type=int, default=5, help="sequential passes over each group's URLs")
     parser.add_argument("--workers", type=int, default=1, help="mtgkb serve --workers (server processes)")
+    parser.add_argument("--against", metavar="REV", help="also the search at 4 clients with REV's code, in turn")
+    parser.add_argument("--ab-rounds", type=int, default=3, help="rounds of each code with --against")
     args = parser.parse_args()
     if args.db is None:
         args.workdir.mkdir(parents=True, exist_ok=True)
@@ -308,6 +350,8 @@ def main() -> None:
     conn.close()
     figures = {"db": str(db), "counts": counts, "targets": TARGETS, "workers": args.workers,
                **measure(db, args.seconds, args.rounds, args.workers)}
+    if args.against:
+        figures["against"] = against(db, args.against, args.seconds, args.ab_rounds, args.workers)
     # Named by scale: the share of a million rulings the database holds.
     label = f"{args.scale:g}" if args.db is None else f"{round(counts['rulings'] / FULL['rulings'], 2):g}"
     RESULTS.mkdir(exist_ok=True)
