@@ -353,11 +353,12 @@ def rules_by_text(
     def order(entry: tuple[dict[str, Any], list[dict[str, Any]]]) -> tuple:
         row = entry[0]
         number = row["number"]
-        is_named = any(_is_or_under(number, n) for n in named)
+        # (Most queries name no rule: then nothing is named or leads.)
+        is_named = bool(named) and any(_is_or_under(number, n) for n in named)
         # A section's rules ("726.1") and a rule's subrules ("702.37a") with it.
-        leads = any(_is_or_under(number, n) or number.startswith(n + ".") for n in leading)
+        leads = bool(leading) and any(_is_or_under(number, n) or number.startswith(n + ".") for n in leading)
         # A section's rules are its own: "untap step" is 502, then 502.1–502.3 (a review).
-        in_named = is_named or any(number.startswith(n + ".") for n in named)
+        in_named = is_named or (bool(named) and any(number.startswith(n + ".") for n in named))
         apart = bool(phrase) and not leads and not in_named and number not in together
         # A rule of a section the query names that says the query's words together, where no
         # title says them: the glossary's "Alternative Cost" names 118 Costs and 601 Casting

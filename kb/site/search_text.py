@@ -226,11 +226,13 @@ def stem(word: str) -> str:
     return found.group(1) if found else word
 
 
-def rules_over(number: str) -> list[str]:
+@lru_cache(maxsize=1 << 16)
+def rules_over(number: str) -> tuple[str, ...]:
     """The section and the rule a rule number is under, itself among them: "702.19c" is under
     702 and 702.19; "702.19" under 702 and itself; "707" is its own section."""
+    # Kept: a common word's search asks it of a few hundred rule numbers, the same every time.
     section, _, rest = number.partition(".")
-    return [section, f"{section}.{rest.rstrip('abcdefghijklmnopqrstuvwxyz')}"] if rest else [section]
+    return (section, f"{section}.{rest.rstrip('abcdefghijklmnopqrstuvwxyz')}") if rest else (section,)
 
 
 @lru_cache(maxsize=1 << 16)
