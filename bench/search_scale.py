@@ -26,7 +26,8 @@ would) and measures, loopback only:
 ``search_scale-<scale>-workersN.json``).
 
 ``--against REV`` also serves the same file with the code of git revision REV (a worktree of
-it) and runs the search at 4 clients on each in turn, ``--ab-rounds`` times (this tree first):
+it) and runs the search at 4 clients on each in turn, ``--ab-rounds`` times (each code first in
+every other round):
 on a shared machine whose speed moves by a third from minute to minute, the two codes'
 figures are only comparable measured side by side, and the ratio is what is reported.
 
@@ -255,14 +256,16 @@ def against(db: Path, revision: str, seconds: float, rounds: int, workers: int =
     subprocess.run(["git", "worktree", "add", "--detach", str(tree), revision], cwd=ROOT, check=True, capture_output=True)
     searches = searches_of(db)
     figures: dict[str, list[dict[str, Any]]] = {"this tree": [], revision: []}
-    servers = {name: serve(db, workers, path) for name, path in (("this tree", ROOT), (revision, tree))}
+    servers: dict[str, tuple[str, subprocess.Popen]] = {}
     try:
-        for base, server in servers.values():
-            wait_ready(base, server)
-            asyncio.run(sequential(base, searches, 1))  # each file's pages and maps read once
-        for _ in range(rounds):
-            for name, (base, _server) in servers.items():
-                found = asyncio.run(concurrent(base, searches, 4, seconds))
+        for name, path in (("this tree", ROOT), (revision, tree)):
+            servers[name] = serve(db, workers, path)
+            wait_ready(*servers[name])
+            asyncio.run(sequential(servers[name][0], searches, 1))  # each file's pages and maps read once
+        for turn in range(rounds):
+            # Each code first in every other round: neither always runs on a machine the other warmed.
+            for name in list(servers)[:: 1 if turn % 2 == 0 else -1]:
+                found = asyncio.run(concurrent(servers[name][0], searches, 4, seconds))
                 figures[name].append(found)
                 print(f"search at 4 clients, {name:10}: {found}", flush=True)
     finally:

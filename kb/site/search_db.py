@@ -17,71 +17,69 @@ from kb.site.search_text import fold, rule_number_key, title_key
 def rows(conn: sqlite3.Connection, sql: str, params: Any = ()) -> list[dict[str, Any]]:
     """The rows of ``sql`` as dicts, in its order.
 
-    Read as one value where that is known to give the same rows (``_AT_ONCE``): Python's sqlite3
-    gives the GIL up and takes it back at every row, and with another request's thread running,
-    each row of a thousand waited its turn (two threads fetching 1,001 rowids each did half the
-    work of one; one step per statement, 1.6 times as much)."""
-    at_once = _AT_ONCE.get(sql)
-    if at_once is not None:
-        names, packed_sql = at_once
+    Read as one value where that is known to give the same rows (``_packed_statements``): Python's
+    sqlite3 gives the GIL up and takes it back at every row, and with another request's thread
+    running, each row of a thousand waited its turn (two threads fetching 1,001 rowids each did
+    half the work of one; one step per statement, 1.6 times as much)."""
+    known = _packed_statements(conn)
+    packing = known.get(sql)
+    if packing:
+        names, packed_sql = packing
         try:
             packed, exact = conn.execute(packed_sql, params).fetchone()
         except sqlite3.OperationalError as error:
-            if "BLOB" not in str(error):
+            if str(error) == "interrupted":  # the time limit ended the query, not its form
                 raise
-            exact = False
+            exact = False  # a BLOB, or a form SQLite will not take: read as written from now on
         if exact:
             return [dict(zip(names, row, strict=True)) for row in json.loads(packed)]
-        _read_plain(sql)
+        known[sql] = None
     cursor = conn.execute(sql, params)
     found = cursor.fetchall()
     names = tuple(column[0] for column in cursor.description)
-    if sql not in _READ_PLAIN and len(_AT_ONCE) < KNOWN_STATEMENTS and _packs_whole(sql, names, found):
-        _AT_ONCE[sql] = (names, _packed_sql(sql, names))
+    if packing is None and sql not in known and len(known) < KNOWN_STATEMENTS:
+        known[sql] = (names, _packed_sql(sql, names)) if _packs_whole(sql, names, found) else None
     return [dict(zip(names, row, strict=True)) for row in found]
 
 
 def rowids(conn: sqlite3.Connection, sql: str, params: Any = ()) -> list[int]:
-    """The integers of ``sql``'s one column, read as one value (see ``rows``)."""
+    """The integers of ``sql``'s one column, named ``rowid``, read as one value (see ``rows``)."""
     (packed,) = conn.execute(f"select group_concat(rowid) from ({sql}\n)", params).fetchone()
     return list(map(int, packed.split(","))) if packed else []
 
 
-# Statements read as one JSON array (their column names), and those that must not be: SQLite
-# writes a REAL in JSON with 15 digits and cannot write a BLOB. A statement is read so once a
-# plain read showed every column holding integers or texts only. The site's statements are a few
-# hundred; one built with its values in it would be read plain past the bound.
+# Per served file (its columns are its own: a statement of ``*`` names another file's columns
+# otherwise), each statement read as one JSON array (its column names and that form), or None:
+# read as written. A statement is read so once a plain read showed integers and texts only;
+# SQLite writes a REAL in JSON with 15 digits (a column empty in that read is checked at every
+# read) and cannot write a BLOB. The site's statements are a few hundred; one built with its
+# values in it is read as written past the bound.
 KNOWN_STATEMENTS = 2000
 REAL = "real"
-_AT_ONCE: dict[str, tuple[tuple[str, ...], str]] = {}
-_READ_PLAIN: set[str] = set()
+_PACKED: OrderedDict[tuple, dict[str, tuple[tuple[str, ...], str] | None]] = OrderedDict()
+
+
+def _packed_statements(conn: sqlite3.Connection) -> dict[str, tuple[tuple[str, ...], str] | None]:
+    # An in-memory database has no key: a new, empty map each time, and nothing read as one value.
+    return per_file(conn, _PACKED, lambda _: {})
 
 
 def _packs_whole(sql: str, names: tuple[str, ...], found: list[Any]) -> bool:
-    if not sql.lstrip().lower().startswith(("select", "with")) or len(set(names)) != len(names) or not found:
+    # Names told apart by case only are one column to SQLite's outer query.
+    if not sql.lstrip().lower().startswith(("select", "with")) or len({name.casefold() for name in names}) != len(names):
         return False
-    for row in found:
-        for value in row:
-            if isinstance(value, (float, bytes)):
-                _read_plain(sql)
-                return False
-    return True
-
-
-def _read_plain(sql: str) -> None:
-    _AT_ONCE.pop(sql, None)
-    if len(_READ_PLAIN) < KNOWN_STATEMENTS:
-        _READ_PLAIN.add(sql)
+    return bool(found) and not any(isinstance(value, (float, bytes)) for row in found for value in row)
 
 
 def _packed_sql(sql: str, names: tuple[str, ...]) -> str:
-    quoted = ['"' + name.replace('"', '""') + '"' for name in names]
-    # An ORDER BY within stays in force: SQLite keeps a subquery's order for any aggregate other
-    # than count(), min() and max(). The second value says no REAL came (a column empty in the
-    # plain read): those are read plain again, as a BLOB is (JSON holds neither exactly).
+    # Each column through the subquery's name: a name it lacks is an error, never a string (SQLite
+    # reads an unknown double-quoted name as one). An ORDER BY within stays in force: SQLite keeps
+    # a subquery's order for any aggregate other than count(), min() and max(). The second value
+    # says no REAL came (a column empty in the plain read): those are read as written again.
+    quoted = ["packed_rows.\"" + name.replace('"', '""') + '"' for name in names]
     return (f"select json_group_array(json_array({', '.join(quoted)})), "
             f"coalesce(max({' or '.join(f'typeof({name}) = {REAL!r}' for name in quoted)}), 0) = 0 "
-            f"from ({sql.strip().rstrip(';')}\n)")
+            f"from ({sql.strip().rstrip(';')}\n) as packed_rows")
 
 
 # What requests ask of their file again and again: which tables exist, the newest English CR
