@@ -235,6 +235,7 @@ _SHARES: OrderedDict[tuple, dict[str, float]] = OrderedDict()
 # Words whose share is kept per served file: a question's common words ("the", "creature", "at")
 # recur from query to query, each three index probes (a long question's ~1.5 ms).
 SHARES_KEPT = 20_000
+KEPT_WORD_LENGTH = 40  # no word of the rules is longer; a pasted run of letters is not kept
 
 
 def _share(conn: sqlite3.Connection, word: str) -> float:
@@ -247,7 +248,7 @@ def _share(conn: sqlite3.Connection, word: str) -> float:
     share = kept.get(word)
     if share is None:
         share = _counted_share(conn, word)
-        if len(kept) < SHARES_KEPT:
+        if len(kept) < SHARES_KEPT and len(word) <= KEPT_WORD_LENGTH:
             kept[word] = share
     return share
 
