@@ -167,7 +167,8 @@ def glossary_by_text(conn: sqlite3.Connection, query: str, match: str, limit: in
     ordered = sorted(newest.values(), key=lambda row: (
         title_key(bare_term(row["term"])) != wanted_title, row["version_id"] != current.get(row["lang"]),
         fold(row["term"]) != wanted, row["lang"] != "en", fold(row["term"])))
-    texts = glossary_texts(conn, [row["id"] for row in ordered[:min(shown, limit)] if "text" not in row])
+    texts = {entry["id"]: entry["text"] for entry in glossary_entries(
+        conn, [row["id"] for row in ordered[:min(shown, limit)] if "text" not in row])}
     return [glossary_hit(
         row["term"], row["lang"],
         mark_words(row["text"] if "text" in row else texts.get(row["id"]), query) if index < shown else "", row["version_id"],
@@ -185,13 +186,6 @@ def glossary_entries(conn: sqlite3.Connection, ids: list[int], columns: str = GL
         return []
     return rows(conn, f"""select {columns} from glossary join cr_versions on cr_versions.id = glossary.version_id
         where glossary.id in ({", ".join("?" * len(ids))})""", ids)
-
-
-def glossary_texts(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str | None]:
-    if not ids:
-        return {}
-    return {row["id"]: row["text"] for row in rows(
-        conn, f"select id, text from glossary where id in ({', '.join('?' * len(ids))})", ids)}
 
 
 _CURRENT_TERMS: OrderedDict[tuple, dict[str, dict[str, int]]] = OrderedDict()

@@ -39,8 +39,10 @@ _ENGLISH_KEYWORDS_BY_KEY: OrderedDict[tuple, dict[str, dict[str, Any]]] = Ordere
 
 
 def english_keywords_by_key(conn: sqlite3.Connection) -> dict[str, dict[str, Any]]:
-    """``english_keywords`` by their folded term ("double strike"), kept per served file."""
-    return per_file(conn, _ENGLISH_KEYWORDS_BY_KEY, lambda of: {fold(row["term"]): row for row in english_keywords(of)})
+    """``english_keywords`` by their folded term ("double strike"), the last of a term, kept per
+    served file."""
+    return per_file(conn, _ENGLISH_KEYWORDS_BY_KEY, lambda of: {
+        key: found[-1] for key, found in english_keywords_termed(of).items()})
 
 
 _ENGLISH_KEYWORDS_TERMED: OrderedDict[tuple, dict[str, list[dict[str, Any]]]] = OrderedDict()
@@ -308,15 +310,15 @@ def keyword_hit(row: dict[str, Any], how: str) -> Hit:
                snippet, row["lang"], detail)
 
 
-# (position, compact key, row) of each term, by the key's length.
+# (position, compact key, the key's letters, row) of each term, by the key's length.
 Candidates = dict[int, list[tuple[int, str, frozenset[str], dict[str, Any]]]]
 _SUGGESTION_CANDIDATES: OrderedDict[tuple, Candidates] = OrderedDict()
 
 
 def suggestion_candidates(conn: sqlite3.Connection) -> Candidates:
-    """Every keyword term we hold (position, compact key, the key's letters, row), by the key's
-    length (a slip or two changes it by at most ``allowed_slips``); kept per served file while it is unchanged (a
-    refresh that mines new printed keywords replaces the file, and its terms are read again)."""
+    """Every keyword term we hold (``Candidates``), by the key's length (a slip or two changes it
+    by at most ``allowed_slips``); kept per served file while it is unchanged (a refresh that
+    mines new printed keywords replaces the file, and its terms are read again)."""
     return per_file(conn, _SUGGESTION_CANDIDATES, _read_suggestion_candidates)
 
 
