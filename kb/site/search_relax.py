@@ -68,6 +68,12 @@ class Relaxed:
 # dies" found 903 alone, never 903.9): then it is read as the rules' word.
 # Not "die": a die is rolled ("commander die roll", the planar die).
 RULES_WORDING = {"dies": "graveyard", "died": "graveyard", "dying": "graveyard"}
+# A player's noun for a creature the rules name by what it is doing: "can a creature block more
+# than one attacker" kept "creature block one attacker", which no rule holds together (509.1a
+# says "one creature for it to block that's attacking"), and listed only the glossary's "As
+# though". The rules say "attacker" too (228 rules), so it is read so only where the words kept
+# are held together by no rule, and by some rule when read so.
+PLAYERS_NOUNS = {"attacker": "attacking", "attackers": "attacking", "blocker": "blocking", "blockers": "blocking"}
 
 
 def relaxed_words(
@@ -79,6 +85,7 @@ def relaxed_words(
     relaxed = _relaxed_words(conn, query, names_a_term, a_glossary_term)
     if relaxed is None:
         return None
+    relaxed = _players_nouns_read(conn, relaxed)
     reworded = {word: RULES_WORDING[fold(word)] for word in relaxed.left_out if fold(word) in RULES_WORDING}
     if not reworded:
         return relaxed
@@ -88,6 +95,18 @@ def relaxed_words(
     if again is None or any(reading not in again.kept for reading in reworded.values()):
         return relaxed
     return Relaxed(again.kept, again.left_out, {**again.read_as, **reworded}, again.cut_word)
+
+
+def _players_nouns_read(conn: sqlite3.Connection, relaxed: Relaxed) -> Relaxed:
+    """``relaxed`` with a player's noun among the words kept read as the rules word it
+    (``PLAYERS_NOUNS``), where no rule holds the words kept as typed and some rule holds them so."""
+    nouns = {word: PLAYERS_NOUNS[fold(word)] for word in relaxed.kept if fold(word) in PLAYERS_NOUNS}
+    if not nouns or not table_exists(conn, "rules_fts") or found_together(conn, relaxed.kept, ["rules_fts"]):
+        return relaxed
+    reading = _distinct([nouns.get(word, word) for word in relaxed.kept])
+    if not found_together(conn, reading, ["rules_fts"]):
+        return relaxed
+    return Relaxed(reading, relaxed.left_out, {**relaxed.read_as, **nouns}, relaxed.cut_word)
 
 
 def _relaxed_words(
@@ -109,10 +128,12 @@ def _relaxed_words(
     candidates = _distinct([word for word in words if fold(word) not in asking])[:MAX_CANDIDATES]
     indexes = probed_indexes(conn)
     named = {word: names_a_term(word) for word in candidates}
-    # The two words of a keyword or a title ("split second", "combat damage") are each kept as a
-    # keyword's word is, before other words: "can I counter a spell with split second" kept
-    # "counter spell second", left out "split", and found Suspend (a judge's answer key).
-    for word in _words_of_named_runs(words, asking, names_a_term):
+    # The two words of a keyword, a title or a glossary term ("split second", "combat damage",
+    # "face down") are each kept as a keyword's word is, before other words: "can I counter a
+    # spell with split second" kept "counter spell second", left out "split", and found Suspend
+    # (a judge's answer key); "what does face down mean", whose two words are each common, found
+    # nothing at all.
+    for word in _words_of_named_runs(words, asking, lambda pair: names_a_term(pair) or a_glossary_term(pair)):
         if word in named:
             named[word] = True
     shares: dict[str, float] = {}

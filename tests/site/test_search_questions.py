@@ -59,6 +59,9 @@ def test_words_found_together_only_where_the_search_lists_nothing_are_relaxed_ag
     [
         ("what is the stack", "stack", ["what", "is", "the"], "405 Stack"),
         ("What is a replacement effect?", "replacement effect", ["What", "is", "a"], "614 Replacement Effects"),
+        # A glossary term of two words, each common in some index: the rules holding "what" and
+        # "is" beside them, and not the term's own.
+        ("what is face down", "face down", ["what", "is"], "110.5"),
     ],
 )
 def test_a_question_naming_a_section_is_answered_by_it_though_some_rule_holds_every_word(
@@ -71,6 +74,15 @@ def test_a_question_naming_a_section_is_answered_by_it_though_some_rule_holds_ev
     found = search(snapshot_conn, typed)
     assert (found.query, found.relaxed_from, found.left_out) == (searched, typed, left_out)
     assert found.best is not None and found.best.title == best
+
+
+def test_a_question_about_a_glossary_term_of_common_words_is_answered_by_it(snapshot_conn: sqlite3.Connection) -> None:
+    """"face" and "down" are each in more than one row in twenty of an index, so neither alone
+    told what was asked, and the question found nothing at all; together they are a term."""
+    found = search(snapshot_conn, "what does face down mean")
+    assert (found.query, found.left_out) == ("face down", ["what", "does", "mean"])
+    assert found.best is not None and found.best.title == "110.5"
+    assert [hit.title for hit in found.groups["glossary"][:2]] == ["Face Down", "Face-Down"]
 
 
 def test_a_question_naming_no_section_keeps_the_rules_holding_every_word(snapshot_conn: sqlite3.Connection) -> None:
@@ -119,6 +131,19 @@ def test_the_words_of_a_keyword_of_two_words_are_kept_together(snapshot_conn: sq
     found = search(snapshot_conn, "can I counter a spell with split second")
     assert (found.query, found.left_out) == ("split second", ["can", "I", "counter", "a", "spell", "with"])
     assert [hit.title for hit in found.groups["rules"]][:2] == ["702.61 Split Second", "702.61a"]
+
+
+def test_a_players_attacker_is_read_as_the_rules_attacking_creature_where_no_rule_holds_it(
+    snapshot_conn: sqlite3.Connection,
+) -> None:
+    """No rule holds "creature", "block", "one" and "attacker" together; 509.1a holds "one creature
+    for it to block that's attacking": the question listed only the glossary's "As though"."""
+    found = search(snapshot_conn, "can a creature block more than one attacker")
+    assert (found.query, found.read_as) == ("creature block one attacking", {"attacker": "attacking"})
+    assert found.left_out == ["can", "a", "more", "than"]
+    assert found.groups["rules"][0].title == "509.1a"
+    # Where the rules hold the words as typed, they are searched so: the rules say "attacker" too.
+    assert search(snapshot_conn, "declared as an attacker").read_as == {}
 
 
 def test_a_die_that_is_rolled_is_not_read_as_a_graveyard(snapshot_conn: sqlite3.Connection) -> None:
