@@ -23,6 +23,7 @@ QUESTION_WORDS_BY_LANGUAGE: dict[str, str] = {
         this that these those there here if then so than also just
         happen happens happened happening work works worked working
         same different difference between vs versus mean means meaning
+        thing things something anything
         s t d ll re ve m
     """,
     "de": """
