@@ -85,16 +85,15 @@ def relaxed_words(
     relaxed = _relaxed_words(conn, query, names_a_term, a_glossary_term)
     if relaxed is None:
         return None
-    relaxed = _players_nouns_read(conn, relaxed)
     reworded = {word: RULES_WORDING[fold(word)] for word in relaxed.left_out if fold(word) in RULES_WORDING}
     if not reworded:
-        return relaxed
+        return _players_nouns_read(conn, relaxed)
     again = _relaxed_words(
         conn, " ".join(reworded.get(word, word) for word in WORD.findall(query)), names_a_term, a_glossary_term
     )
     if again is None or any(reading not in again.kept for reading in reworded.values()):
-        return relaxed
-    return Relaxed(again.kept, again.left_out, {**again.read_as, **reworded}, again.cut_word)
+        return _players_nouns_read(conn, relaxed)
+    return _players_nouns_read(conn, Relaxed(again.kept, again.left_out, {**again.read_as, **reworded}, again.cut_word))
 
 
 def _players_nouns_read(conn: sqlite3.Connection, relaxed: Relaxed) -> Relaxed:
@@ -128,14 +127,17 @@ def _relaxed_words(
     candidates = _distinct([word for word in words if fold(word) not in asking])[:MAX_CANDIDATES]
     indexes = probed_indexes(conn)
     named = {word: names_a_term(word) for word in candidates}
-    # The two words of a keyword, a title or a glossary term ("split second", "combat damage",
-    # "face down") are each kept as a keyword's word is, before other words: "can I counter a
-    # spell with split second" kept "counter spell second", left out "split", and found Suspend
-    # (a judge's answer key); "what does face down mean", whose two words are each common, found
-    # nothing at all.
-    for word in _words_of_named_runs(words, asking, lambda pair: names_a_term(pair) or a_glossary_term(pair)):
+    # The two words of a keyword or a title ("split second", "combat damage") are each kept as a
+    # keyword's word is, before other words: "can I counter a spell with split second" kept
+    # "counter spell second", left out "split", and found Suspend (a judge's answer key).
+    for word in _words_of_named_runs(words, asking, names_a_term):
         if word in named:
             named[word] = True
+    # Two words that name a glossary term together tell what was asked, each common or not:
+    # "what does face down mean" found nothing at all. Only that: kept as a keyword's words are,
+    # "legend rule" lost its "rule" first, and "does the legend rule apply to tokens" was read
+    # as "legend", the obsolete Legend (a review of the change).
+    terms = _words_of_named_runs(words, asking, a_glossary_term, pairs=True)
     shares: dict[str, float] = {}
 
     def share(word: str) -> float:
@@ -157,7 +159,9 @@ def _relaxed_words(
         # Common words only ("no such" of "no such wordxyz": each in more than one row in twenty
         # of an index) tell nothing of what was asked: their results would be noise. A term of
         # the glossary does ("priority" of "holding priority").
-        return any(named[word] or a_glossary_term(word) or share(word) <= COMMON_SHARE for word in words_kept)
+        return any(named[word] or a_glossary_term(word) or share(word) <= COMMON_SHARE for word in words_kept) or any(
+            pair <= set(words_kept) for pair in terms
+        )
 
     probes = MULTI_WORD_PROBES
 
@@ -199,16 +203,16 @@ def _relaxed_words(
 
 
 def _words_of_named_runs(
-    words: list[str], asking: frozenset[str], names_a_term: Callable[[str], bool]
-) -> set[str]:
+    words: list[str], asking: frozenset[str], names_a_term: Callable[[str], bool], pairs: bool = False
+) -> set:
     """The words of each pair of typed words, neither a question word nor a title's filler, that
     names a term: a title is named without its "step" or "phase", so "damage step" would be 120
-    Damage (a review of the change)."""
-    return {
-        word for first, second in zip(words, words[1:], strict=False)
+    Damage (a review of the change). With ``pairs``, each such pair (a frozenset of its words)."""
+    named = [
+        (first, second) for first, second in zip(words, words[1:], strict=False)
         if not {fold(first), fold(second)} & (asking | TITLE_FILLER) and names_a_term(f"{first} {second}")
-        for word in (first, second)
-    }
+    ]
+    return {frozenset(pair) for pair in named} if pairs else {word for pair in named for word in pair}
 
 
 def probed_indexes(conn: sqlite3.Connection) -> list[str]:

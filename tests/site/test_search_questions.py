@@ -90,6 +90,25 @@ def test_a_question_about_a_glossary_term_of_common_words_is_answered_by_it(snap
     assert [hit.title for hit in found.groups["glossary"][:2]] == ["Face Down", "Face-Down"]
 
 
+@pytest.mark.parametrize(
+    ("typed", "searched", "best"),
+    [
+        ("does the legend rule apply to tokens", "tokens", "111 Tokens"),
+        ("does the legend rule kill my commander", "commander", "903 Commander"),
+        ("does double strike affect state trigger", "double strike", "702.4 Double Strike"),
+    ],
+)
+def test_a_glossary_terms_words_are_not_kept_before_the_others(
+    snapshot_conn: sqlite3.Connection, typed: str, searched: str, best: str
+) -> None:
+    """Only as a pair do a glossary term's words tell what was asked: kept first each on its own,
+    "legend rule" lost "rule" and the question was read as "legend", the obsolete Legend, and
+    "state trigger" kept "strike" alone (a review of the change)."""
+    found = search(snapshot_conn, typed)
+    assert found.query == searched
+    assert found.best is not None and found.best.title == best
+
+
 def test_a_question_naming_no_section_keeps_the_rules_holding_every_word(snapshot_conn: sqlite3.Connection) -> None:
     """A question whose other words name no term is searched as typed; "can", "must" and "is" open
     rules' phrases as often as questions; a query ending with "?" whose words are all telling
