@@ -76,6 +76,31 @@ def test_words_are_marked_where_a_word_starts() -> None:
         "Put it on another object; <mark>other</mark> objects <mark>transform</mark>."
     )
     assert mark_words("飞行是异能", "飞行") == "<mark>飞行</mark>是异能"
+    # Words of two scripts, in the order typed: the first that matches at a place is marked.
+    assert mark_words("飞行 flying 飞行器 fly", "fly 飞行 flyi 飞行器") == (
+        "<mark>飞行</mark> <mark>flying</mark> <mark>飞行</mark>器 <mark>fly</mark>"
+    )
+    assert mark_words("xy飞行", "xy飞 xy") == "<mark>xy飞</mark>行"
+    assert mark_words("xy飞行", "xy xy飞") == "<mark>xy飞行</mark>"
+
+
+def test_a_query_marks_what_each_word_on_its_own_would_mark(snapshot_conn: sqlite3.Connection) -> None:
+    """The words under one look-behind mark exactly what one pattern per word did, in real rules."""
+    import re
+
+    from kb.site.search_fulltext import words_pattern
+
+    query = "the 飞行 creature's controller may sacrifice it at the beginning of next end step"
+    words = ["the", "飞行", "creature", "controller", "may", "sacrifice", "it", "at", "the", "beginning", "of", "next"]
+    one_by_one = re.compile("|".join(
+        re.escape(word) if word == "飞行" else r"(?<!\w)" + re.escape(word) + r"\w*" for word in words
+    ), re.IGNORECASE)
+    pattern = words_pattern(query)
+    assert pattern is not None
+    texts = [row[0] for row in snapshot_conn.execute("select text from rules where text is not null limit 3000")]
+    assert sum(len(pattern.findall(text)) for text in texts) > 3000
+    for text in texts:
+        assert [found.span() for found in pattern.finditer(text)] == [found.span() for found in one_by_one.finditer(text)]
 
 
 # -- on the snapshot ----------------------------------------------------------------------------
