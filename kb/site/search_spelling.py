@@ -55,9 +55,7 @@ def swapped_letters(word: str) -> set[str]:
 def rules_word_for(conn: sqlite3.Connection, word: str, commonness: Callable[[str], float]) -> str | None:
     """The word of the rules ``word`` misspells, or None (a word too short, not plain a–z, or
     with no rules word one edit away). Of several, the commonest (``commonness``), then the first
-    alphabetically; a word beginning as typed before any other: a slip seldom falls on a word's
-    first letter, and "montain" was read as the commoner "contain", not "mountain". A four-letter
-    word: only a single rules word with two of its letters swapped."""
+    alphabetically. A four-letter word: only a single rules word with two of its letters swapped."""
     folded = word.lower()
     if len(folded) < SHORTEST_SWAPPED or not (folded.isascii() and folded.isalpha()):
         return None
@@ -69,4 +67,4 @@ def rules_word_for(conn: sqlite3.Connection, word: str, commonness: Callable[[st
         return swapped.pop() if len(swapped) == 1 else None
     candidates = sorted(one_edit_away(folded) & known)
     # ``max`` keeps the first of equals: the alphabetically first.
-    return max(candidates, key=lambda candidate: (candidate[0] == folded[0], commonness(candidate))) if candidates else None
+    return max(candidates, key=commonness) if candidates else None
