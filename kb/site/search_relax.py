@@ -29,7 +29,7 @@ from kb.site.search_db import per_file, table_exists
 from kb.site.search_prefix import prefix_as_words
 from kb.site.search_question_words import question_words
 from kb.site.search_spelling import rules_word_for
-from kb.site.search_text import TITLE_FILLER, WORD, fold, fts_query, has_cjk, word_stems_as_prefixes
+from kb.site.search_text import TITLE_FILLER, WORD, fold, fts_query, has_cjk
 
 # The full-text indexes whose rows a search shows, in the order they are probed.
 PROBED_INDEXES = ("rules_fts", "glossary_fts", "rulings_fts", "ruling_translations_fts", "card_names_fts")
@@ -100,22 +100,12 @@ def _players_nouns_read(conn: sqlite3.Connection, relaxed: Relaxed) -> Relaxed:
     """``relaxed`` with a player's noun among the words kept read as the rules word it
     (``PLAYERS_NOUNS``), where no rule holds the words kept as typed and some rule holds them so."""
     nouns = {word: PLAYERS_NOUNS[fold(word)] for word in relaxed.kept if fold(word) in PLAYERS_NOUNS}
-    if not nouns or not table_exists(conn, "rules_fts") or _rules_hold(conn, relaxed.kept):
+    if not nouns or not table_exists(conn, "rules_fts") or found_together(conn, relaxed.kept, ["rules_fts"]):
         return relaxed
     reading = _distinct([nouns.get(word, word) for word in relaxed.kept])
-    if not _rules_hold(conn, reading):
+    if not found_together(conn, reading, ["rules_fts"]):
         return relaxed
     return Relaxed(reading, relaxed.left_out, {**relaxed.read_as, **nouns}, relaxed.cut_word)
-
-
-def _rules_hold(conn: sqlite3.Connection, words: list[str]) -> bool:
-    """Whether some rule holds ``words``, as typed or, as the rules search also reads them, by
-    their stems ("blocker block creatures": 509.3b's "blocks a creature", "a blocker")."""
-    if found_together(conn, words, ["rules_fts"]):
-        return True
-    expression = fts_query(" ".join(words))
-    loose = word_stems_as_prefixes(expression) if expression else None
-    return bool(loose) and conn.execute("select 1 from rules_fts where rules_fts match ? limit 1", (loose,)).fetchone() is not None
 
 
 def _relaxed_words(

@@ -168,11 +168,6 @@ def test_a_players_attacker_is_read_as_the_rules_attacking_creature_where_no_rul
     assert found.groups["rules"][0].title == "509.1a"
     # Where the rules hold the words as typed, they are searched so: the rules say "attacker" too.
     assert search(snapshot_conn, "declared as an attacker").read_as == {}
-    # And where they hold them by their stems, as the rules search reads them: "blocker block
-    # creatures" finds 509.3b ("blocks a creature", "declared as a blocker"), read as typed.
-    blocker = search(snapshot_conn, "can my blocker block two creatures")
-    assert (blocker.query, blocker.read_as) == ("blocker block creatures", {})
-    assert [hit.title for hit in blocker.groups["rules"][:2]] == ["509.3b", "509.3d"]
 
 
 def test_a_die_that_is_rolled_is_not_read_as_a_graveyard(snapshot_conn: sqlite3.Connection) -> None:
