@@ -168,6 +168,11 @@ def test_a_players_attacker_is_read_as_the_rules_attacking_creature_where_no_rul
     assert found.groups["rules"][0].title == "509.1a"
     # Where the rules hold the words as typed, they are searched so: the rules say "attacker" too.
     assert search(snapshot_conn, "declared as an attacker").read_as == {}
+    # Held by their stems only is not held: read by those, this question found first strike and
+    # double strike (a review of a change that tried it); read so, 509.1h.
+    both = search(snapshot_conn, "can attackers be blocked by more than one blocker")
+    assert both.read_as == {"attackers": "attacking", "blocker": "blocking"}
+    assert both.groups["rules"][0].title == "509.1h"
 
 
 def test_a_die_that_is_rolled_is_not_read_as_a_graveyard(snapshot_conn: sqlite3.Connection) -> None:
