@@ -15,6 +15,7 @@ import sqlite3
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
+from itertools import groupby
 from typing import Any, TypeVar
 from urllib.parse import quote
 
@@ -119,15 +120,9 @@ def words_pattern(query: str) -> re.Pattern[str] | None:
     # same matches, and a place inside a word is passed over once, not once per word (a
     # twelve-word query's snippets five times as fast).
     branches: list[str] = []
-    spaced: list[str] = []
-    for word in words:
-        if has_cjk(word):
-            branches += [r"(?<!\w)(?:" + "|".join(spaced) + r")\w*"] if spaced else []
-            branches.append(re.escape(word))
-            spaced = []
-        else:
-            spaced.append(re.escape(word))
-    branches += [r"(?<!\w)(?:" + "|".join(spaced) + r")\w*"] if spaced else []
+    for cjk, run in groupby(words, key=has_cjk):
+        escaped = [re.escape(word) for word in run]
+        branches += escaped if cjk else [r"(?<!\w)(?:" + "|".join(escaped) + r")\w*"]
     return re.compile("|".join(branches), re.IGNORECASE)
 
 

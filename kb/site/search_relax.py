@@ -86,14 +86,13 @@ def relaxed_words(
     if relaxed is None:
         return None
     reworded = {word: RULES_WORDING[fold(word)] for word in relaxed.left_out if fold(word) in RULES_WORDING}
-    if not reworded:
-        return _players_nouns_read(conn, relaxed)
-    again = _relaxed_words(
-        conn, " ".join(reworded.get(word, word) for word in WORD.findall(query)), names_a_term, a_glossary_term
-    )
-    if again is None or any(reading not in again.kept for reading in reworded.values()):
-        return _players_nouns_read(conn, relaxed)
-    return _players_nouns_read(conn, Relaxed(again.kept, again.left_out, {**again.read_as, **reworded}, again.cut_word))
+    if reworded:
+        again = _relaxed_words(
+            conn, " ".join(reworded.get(word, word) for word in WORD.findall(query)), names_a_term, a_glossary_term
+        )
+        if again is not None and all(reading in again.kept for reading in reworded.values()):
+            relaxed = Relaxed(again.kept, again.left_out, {**again.read_as, **reworded}, again.cut_word)
+    return _players_nouns_read(conn, relaxed)
 
 
 def _players_nouns_read(conn: sqlite3.Connection, relaxed: Relaxed) -> Relaxed:
@@ -130,14 +129,14 @@ def _relaxed_words(
     # The two words of a keyword or a title ("split second", "combat damage") are each kept as a
     # keyword's word is, before other words: "can I counter a spell with split second" kept
     # "counter spell second", left out "split", and found Suspend (a judge's answer key).
-    for word in _words_of_named_runs(words, asking, names_a_term):
+    for word in (word for pair in _named_pairs(words, asking, names_a_term) for word in pair):
         if word in named:
             named[word] = True
     # Two words that name a glossary term together tell what was asked, each common or not:
     # "what does face down mean" found nothing at all. Only that: kept as a keyword's words are,
     # "legend rule" lost its "rule" first, and "does the legend rule apply to tokens" was read
     # as "legend", the obsolete Legend (a review of the change).
-    terms = _words_of_named_runs(words, asking, a_glossary_term, pairs=True)
+    terms = [set(pair) for pair in _named_pairs(words, asking, a_glossary_term)]
     shares: dict[str, float] = {}
 
     def share(word: str) -> float:
@@ -202,17 +201,16 @@ def _relaxed_words(
     return None
 
 
-def _words_of_named_runs(
-    words: list[str], asking: frozenset[str], names_a_term: Callable[[str], bool], pairs: bool = False
-) -> set:
-    """The words of each pair of typed words, neither a question word nor a title's filler, that
-    names a term: a title is named without its "step" or "phase", so "damage step" would be 120
-    Damage (a review of the change). With ``pairs``, each such pair (a frozenset of its words)."""
-    named = [
+def _named_pairs(
+    words: list[str], asking: frozenset[str], names_a_term: Callable[[str], bool]
+) -> list[tuple[str, str]]:
+    """Each pair of typed words, neither a question word nor a title's filler, that names a term:
+    a title is named without its "step" or "phase", so "damage step" would be 120 Damage (a
+    review of the change)."""
+    return [
         (first, second) for first, second in zip(words, words[1:], strict=False)
         if not {fold(first), fold(second)} & (asking | TITLE_FILLER) and names_a_term(f"{first} {second}")
     ]
-    return {frozenset(pair) for pair in named} if pairs else {word for pair in named for word in pair}
 
 
 def probed_indexes(conn: sqlite3.Connection) -> list[str]:
