@@ -114,7 +114,7 @@ def _another_term_held_with(conn: sqlite3.Connection, term: str, rest: list[str]
         for piece in _pieces_longest_first(part):
             if piece == term or not has_cjk(piece) or not names(piece) or fold(piece) in keywords:
                 continue
-            if cjk_rows(conn, f"{term} {piece}", 1).get("rule"):
+            if cjk_rows(conn, f"{term} {piece}", 1, ("rule",)).get("rule"):
                 return piece
             probed += 1
             if probed == OTHER_TERMS_PROBED:

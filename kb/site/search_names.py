@@ -230,7 +230,7 @@ def slipped_prefix_candidates(conn: sqlite3.Connection, query: str) -> list[dict
     probes = " union all ".join(
         f"""select prefix.key as prefix_order, {order} as table_order, named.name_key, named.rowid as row_order,
             named.oracle_id, named.lang, named.name
-        from json_each(:prefixes) as prefix join {table} as named on named.rowid in (
+        from json_each(:prefixes) as prefix cross join {table} as named on named.rowid in (
             select rowid from {table} where name_key >= prefix.value and name_key < prefix.value || char(1114111)
             limit {PER_SLIPPED_PREFIX})"""
         for order, table in enumerate(tables)
