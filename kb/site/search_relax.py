@@ -8,8 +8,9 @@ words ("what", "if", "my", …; German, French, Spanish, Italian, Portuguese or 
 misspells a word of the rules ("comander": read as "commander"). Of the rest, the five rarest
 are kept; if they are not found together, the commonest is left out, one at a time, until the
 remaining words are: the rarest words say most about what was asked, a term of the glossary
-("aura") is left out after a player's own words, and a word that names a keyword or a section of
-the rules ("cascade", "commander") last. Common words ("no such" of "no such wordxyz") are never
+("aura") is left out after a player's own words, a word that names a keyword or a section of
+the rules ("cascade", "commander") after those, and the two words of a glossary term typed
+together ("legend rule") last. Common words ("no such" of "no such wordxyz") are never
 offered alone: their results would be noise. The search page shows the results for the words
 kept and names the words it left out.
 
@@ -186,11 +187,15 @@ def _relaxed_words(
         # and left out "sacrifice" (a judge's review).
         # A term of the glossary after a player's word, whichever is rarer: "why did my aura go
         # to the graveyard" kept "go graveyard" and left out "aura" (a judge's answer key).
+        # The two words of a glossary term kept together are left out last: "does the legend
+        # rule apply to tokens" lost "rule" first, then "legend", and was read as "tokens".
+        paired = {word for pair in terms if pair <= set(kept) for word in pair}
+        pool = [word for word in kept if word not in paired] or kept
         droppable = (
-            [word for word in kept if not named[word] and not a_glossary_term(word)]
-            or [word for word in kept if not named[word]]
-            or [word for word in kept if share(word) > COMMON_SHARE]
-            or kept
+            [word for word in pool if not named[word] and not a_glossary_term(word)]
+            or [word for word in pool if not named[word]]
+            or [word for word in pool if share(word) > COMMON_SHARE]
+            or pool
         )
         commonest_first = sorted(droppable, key=lambda word: -share(word))
         for word in commonest_first:
