@@ -175,12 +175,15 @@ def siblings(conn: sqlite3.Connection, rule: dict[str, Any]) -> dict[str, Any]:
     """Previous and next rule at the same level, for page-to-page navigation."""
     found = {}
     for name, comparison, order in (("previous", "<", "desc"), ("next", ">", "asc")):
+        # No parent and an empty one alike, each through the parent index: compared through
+        # coalesce() the index was not used, and a section's next walked its version's rules in
+        # order from it (702's next: 2.1 ms; 0.06 so).
         row = rows(
             conn,
             f"""select number, title from rules where version_id = ? and kind = ?
-            and coalesce(parent_number, '') = coalesce(?, '') and position {comparison} ?
+            and (parent_number is ? or parent_number = ?) and position {comparison} ?
             order by position {order} limit 1""",
-            (rule["version_id"], rule["kind"], rule["parent_number"], rule["position"]),
+            (rule["version_id"], rule["kind"], rule["parent_number"], rule["parent_number"] or "", rule["position"]),
         )
         found[name] = row[0] if row else None
     return found

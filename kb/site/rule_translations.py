@@ -37,6 +37,15 @@ def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], versio
     by_lineage = all(entry.get("lineage_id") for entry in entries)
     keys = [entry["lineage_id"] for entry in entries] if by_lineage else numbers
     marks = ",".join("?" * len(keys))
+    # By lineage: the links of the lineages' rules, found through the lineage index, each English
+    # rule then read by its key. Read from the rules' side, every English member of the lineages
+    # was read whole to reach its links (a section page's 193 lineages: 3,800 rules, 10 ms; 5 so).
+    english, held_by_keys = (
+        ("rule_links cross join rules as en on en.id = rule_links.en_rule_id",
+         f"rule_links.en_rule_id in (select id from rules where lineage_id in ({marks}))")
+        if by_lineage else
+        ("rules as en join rule_links on rule_links.en_rule_id = en.id", f"en.number in ({marks})")
+    )
     linked = rows(
         conn,
         f"""select tr.id, tr.version_id, tr.number, tr.title, tr.text, tr.english_title,
@@ -47,11 +56,10 @@ def translations(conn: sqlite3.Connection, entries: list[dict[str, Any]], versio
             cr_versions.lang, cr_versions.method, cr_versions.effective_date,
             cr_versions.translation_match, cr_versions.translation_note,
             cr_versions.translates_version_id
-        from rules as en
-        join rule_links on rule_links.en_rule_id = en.id
+        from {english}
         join rules as tr on tr.id = rule_links.rule_id
         join cr_versions on cr_versions.id = tr.version_id
-        where en.{"lineage_id" if by_lineage else "number"} in ({marks})
+        where {held_by_keys}
           and en.version_id in (select id from cr_versions where lang = 'en')
         order by cr_versions.lang, cr_versions.effective_date desc, tr.position
         limit 2000""",
