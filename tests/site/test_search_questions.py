@@ -113,6 +113,30 @@ def test_a_glossary_terms_words_are_left_out_together_and_last(
     assert found.best is not None and found.best.title == best
 
 
+@pytest.mark.parametrize(
+    ("typed", "searched", "first_rule"),
+    [
+        # A keyword's word is left out after a glossary term's: kept before it, "combat damage"
+        # was searched and 510 Combat Damage Step came first (a judge's review of the change).
+        ("combat damage from a creature with wither", "wither", "702.80 Wither"),
+        ("defending player with goad", "goad", "701.15 Goad"),
+        # Only the term's words and a keyword left: the term goes whole, never one of its words
+        # ("face flying" on the full-size database, which lists no rule).
+        ("can I block a face down creature with a flying creature", "flying", "702.9 Flying"),
+        # Terms that share a word (Mana Symbol, Converted Mana Cost, Mana Cost) keep nothing
+        # before the others: every word of them was kept, and "hybrid", the word that asked, left
+        # out (708.4b, not 202.3f).
+        ("hybrid mana symbols converted mana cost", "hybrid mana converted cost", "202.3f"),
+    ],
+)
+def test_a_keyword_outlasts_a_glossary_term_and_a_term_goes_whole(
+    snapshot_conn: sqlite3.Connection, typed: str, searched: str, first_rule: str
+) -> None:
+    found = search(snapshot_conn, typed)
+    assert found.query == searched
+    assert found.groups["rules"][0].title == first_rule
+
+
 def test_a_question_naming_no_section_keeps_the_rules_holding_every_word(snapshot_conn: sqlite3.Connection) -> None:
     """A question whose other words name no term is searched as typed; "can", "must" and "is" open
     rules' phrases as often as questions; a query ending with "?" whose words are all telling
