@@ -19,9 +19,18 @@ CHANGE_KINDS = ("added", "removed", "changed", "moved", "moved-changed",
                 "glossary-added", "glossary-removed", "glossary-changed", "glossary-renamed", "glossary-renamed-changed")
 
 
-def version_page(conn: sqlite3.Connection, version_id: str, kind: str | None = None) -> dict[str, Any] | None:
+# Changes a page of the version's HTML shows.
+PAGE_SIZE = 100
+
+
+def version_page(
+    conn: sqlite3.Connection, version_id: str, kind: str | None = None, offset: int | None = None
+) -> dict[str, Any] | None:
     """One CR version: what it is, and what changed in it (an English version, against the one
-    before it) or how its rules link to English (a translation)."""
+    before it) or how its rules link to English (a translation).
+
+    ``offset``: only the ``PAGE_SIZE`` changes from there, and how many there are (``total``), as
+    its HTML shows them; else every change (its JSON)."""
     found = rows(conn, "select * from cr_versions where id = ?", (version_id,))
     if not found:
         return None
@@ -40,12 +49,25 @@ def version_page(conn: sqlite3.Connection, version_id: str, kind: str | None = N
             for row in rows(conn, "select kind, count(*) as n from cr_changes where new_version_id = ? group by kind", (version_id,))
         }
         page["counts"] = {k: counts[k] for k in CHANGE_KINDS if k in counts}
-        page["changes"] = with_by_number(rows(
-            conn,
-            f"""select kind, entry_kind, old_number, new_number, aspects, word_diff, similarity{by_number_column(conn)}
-            from cr_changes where new_version_id = ? and (? is null or kind = ?) order by position""",
-            (version_id, kind, kind),
-        ))
+        columns = f"kind, entry_kind, old_number, new_number, aspects, word_diff, similarity{by_number_column(conn)}"
+        if offset is None:
+            page["changes"] = with_by_number(rows(
+                conn,
+                f"""select {columns}
+                from cr_changes where new_version_id = ? and (? is null or kind = ?) order by position""",
+                (version_id, kind, kind),
+            ))
+        else:
+            # One page read in the order of the versions' index: read whole, a new edition's
+            # 2,398 changes (709 KB of word diffs) were sorted to show 100 (10-17 ms).
+            page["total"] = counts.get(kind, 0) if kind else sum(counts.values())
+            page["offset"] = offset
+            page["changes"] = with_by_number(rows(
+                conn,
+                f"""select {columns} from cr_changes where old_version_id = ? and new_version_id = ?
+                {"and kind = ?" if kind else ""} order by position limit ? offset ?""",
+                (page["previous"], version_id, *([kind] if kind else []), PAGE_SIZE, offset),
+            ))
     elif version["lang"] != "en":
         page["links"] = {
             row["status"]: row["n"]

@@ -288,7 +288,10 @@ async def rule_as_typed(datasette, request):
 async def version(datasette, request):
     version_id, json = request.url_vars["version_id"], request.url_vars.get("json")
     kind = request.args.get("kind") or None
-    page = await run(datasette, version_page.version_page, version_id, kind)
+    # The HTML shows one page of the changes; the JSON all of them.
+    offset = None if wants_json(request, json) else int(request.args.get("offset", "0")) if request.args.get(
+        "offset", "0").isdigit() else 0
+    page = await run(datasette, version_page.version_page, version_id, kind, offset)
     return await page_response(datasette, request, page, json, f"No CR version {version_id}", "kb_version.html",
                                {"kind": kind})
 

@@ -64,3 +64,24 @@ def test_the_previous_and_next_rules_are_found_through_the_parent_index(
         assert not any("idx_rules_version_id_position" in step for step in steps), steps
     expected = {"702": ("701", "703"), "7": ("6", "8"), "702.19b": ("702.19a", "702.19c")}[number]
     assert (page["siblings"]["previous"]["number"], page["siblings"]["next"]["number"]) == expected
+
+
+@pytest.mark.parametrize(("kind", "offset"), [(None, 0), (None, 100), ("added", 0), ("moved", 100), (None, 99999)])
+def test_a_version_pages_html_reads_its_page_of_changes_alone(
+    snapshot_conn: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch, kind: str | None, offset: int
+) -> None:
+    """The 2009 edition renumbered the rules: 2,398 changes, read and sorted whole (709 KB of word
+    diffs) to show 100. Its JSON still holds every change."""
+    from kb.site import version_page
+
+    every = version_page.version_page(snapshot_conn, "en-2009-10-01", kind)
+    assert every is not None and len(every["changes"]) > 300 and "total" not in every
+    seen = statements_of(monkeypatch, version_page)
+    page = version_page.version_page(snapshot_conn, "en-2009-10-01", kind, offset)
+    assert page is not None
+    assert page["changes"] == every["changes"][offset:offset + version_page.PAGE_SIZE]
+    assert (page["total"], page["offset"]) == (len(every["changes"]), offset)
+    [(sql, params)] = [(sql, params) for sql, params in seen if "limit ? offset ?" in sql]
+    steps = plan(snapshot_conn, sql, params)
+    assert steps == ["SEARCH cr_changes USING INDEX idx_cr_changes_old_version_id_new_version_id_position "
+                     "(old_version_id=? AND new_version_id=?)"], steps
