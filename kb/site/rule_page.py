@@ -257,8 +257,13 @@ def glossary_terms_used(conn: sqlite3.Connection, version: str, entries: list[di
     # substring test and the regex (a busy keyword's rule and subrules are pages of text).
     words = set(WORD_RUN.findall(lowered))
     words |= {word[: -len(ending)] for word in words for ending in ("s", "es", "ed", "ing") if word.endswith(ending)}
+    # A match begins where the term does, so the regex starts at its first occurrence (where
+    # lower-casing kept every character's place): from the text's start, the section 702's 70 KB
+    # were read up to each of ~100 terms' first use (5 ms).
+    aligned = len(lowered) == len(text)
     used = [entry for first, needle, pattern, entry in patterns
-            if (not first or first in words) and needle in lowered and term_pattern(pattern).search(text)]
+            if (not first or first in words) and (at := lowered.find(needle)) >= 0
+            and term_pattern(pattern).search(text, at if aligned else 0)]
     return sorted(used, key=lambda entry: entry["term"].casefold())[:40]
 
 

@@ -85,3 +85,36 @@ def test_a_version_pages_html_reads_its_page_of_changes_alone(
     steps = plan(snapshot_conn, sql, params)
     assert steps == ["SEARCH cr_changes USING INDEX idx_cr_changes_old_version_id_new_version_id_position "
                      "(old_version_id=? AND new_version_id=?)"], steps
+
+
+def test_the_steps_paired_by_number_alone_are_read_through_their_own_index(snapshot_conn: sqlite3.Connection) -> None:
+    """A section page asks for its 193 lineages' steps paired by a number alone: read by lineage,
+    3,800 rules were each looked up among the changes, for the few dozen such steps there are."""
+    from kb.store.derive_lineage import by_number_steps
+
+    every = by_number_steps(snapshot_conn)
+    assert every
+    section = [row[0] for row in snapshot_conn.execute(
+        "select lineage_id from rules where version_id = 'en-2026-04-17' and (number = '702' or parent_number = '702')")]
+    asked = [*section, *list(every)[:5]]
+    seen: list[str] = []
+    snapshot_conn.set_trace_callback(seen.append)
+    try:
+        steps = by_number_steps(snapshot_conn, asked)
+    finally:
+        snapshot_conn.set_trace_callback(None)
+    assert {lineage: sorted(versions) for lineage, versions in steps.items()} == {
+        lineage: sorted(versions) for lineage, versions in every.items() if lineage in set(asked)}
+    [sql] = [sql for sql in seen if "paired_by_number = 1" in sql]
+    steps_of_plan = plan(snapshot_conn, sql, ())
+    assert steps_of_plan[0] == "SCAN cr_changes USING INDEX idx_cr_changes_paired_by_number", steps_of_plan
+
+
+@pytest.mark.parametrize(("text", "used"), [
+    ("It deals damage in a counterattack, then attacks.", True),  # first met inside a longer word
+    ("It deals damage in a counterattack.", False),
+    ("İİİİ: it attacks.", True),  # lower-casing "İ" makes two characters: every place after it moves
+])
+def test_a_glossary_term_is_found_from_its_first_occurrence(snapshot_conn: sqlite3.Connection, text: str, used: bool) -> None:
+    terms = rule_page.glossary_terms_used(snapshot_conn, "en-2026-04-17", [{"title": None, "text": text}])
+    assert ("Attack" in [entry["term"] for entry in terms]) is used
