@@ -26,12 +26,12 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from kb.site.search_db import newest_english_version, per_file, rules_titled, table_exists
+from kb.site.search_db import per_file, table_exists
 from kb.site.search_keywords import english_keywords_by_key
 from kb.site.search_prefix import prefix_as_words
 from kb.site.search_question_words import question_words
-from kb.site.search_spelling import rules_word_for
-from kb.site.search_text import TITLE_FILLER, WORD, fold, fts_query, has_cjk, title_key
+from kb.site.search_spelling import rules_word_for, vocabulary
+from kb.site.search_text import TITLE_FILLER, WORD, fold, fts_query, has_cjk
 
 # The full-text indexes whose rows a search shows, in the order they are probed.
 PROBED_INDEXES = ("rules_fts", "glossary_fts", "rulings_fts", "ruling_translations_fts", "card_names_fts")
@@ -165,7 +165,7 @@ def _relaxed_words(
         )
 
     probes = MULTI_WORD_PROBES
-    a_keyword = _names_a_keyword(conn, words, lambda word: named.get(word, False))
+    a_keyword = _names_a_keyword(conn, words, lambda word: named.get(word, False), share)
 
     def found(words_kept: list[str]) -> bool:
         nonlocal probes
@@ -222,17 +222,18 @@ def _relaxed_words(
 
 
 def _names_a_keyword(
-    conn: sqlite3.Connection, words: list[str], names_a_term: Callable[[str], bool]
+    conn: sqlite3.Connection, words: list[str], names_a_term: Callable[[str], bool], share: Callable[[str], float]
 ) -> Callable[[str], bool]:
-    """Whether a word names a keyword: an English one, alone ("wither", or a misspelt word read
-    so) or with the word typed beside it ("split second"), or one of another language
-    ("Trampelschaden"); not a section's title alone ("tokens": 111 Tokens)."""
+    """Whether a word names a keyword: an English one of two words typed together ("split
+    second"), or of one that few rows hold ("wither", "goad", or a misspelt word read so: not
+    "cast", "counter" or "sacrifice", verbs of every other rule), or a word of another language
+    that names one ("Trampelschaden"). Not a section's title ("tokens", "declare attackers")."""
     keys = english_keywords_by_key(conn)
+    english = vocabulary(conn)
     beside = {word for first, second in zip(words, words[1:], strict=False) if fold(f"{first} {second}") in keys
               for word in (first, second)}
-    current = newest_english_version(conn)
-    return lambda word: word in beside or fold(word) in keys or (
-        names_a_term(word) and not rules_titled(conn, current, title_key(word)))
+    return lambda word: word in beside or (fold(word) in keys and share(word) <= COMMON_SHARE) or (
+        word.lower() not in english and fold(word) not in keys and names_a_term(word))
 
 
 def _apart(pairs: list[set[str]]) -> list[set[str]]:

@@ -127,6 +127,12 @@ def test_a_glossary_terms_words_are_left_out_together_and_last(
         # before the others: every word of them was kept, and "hybrid", the word that asked, left
         # out (708.4b, not 202.3f).
         ("hybrid mana symbols converted mana cost", "hybrid mana converted cost", "202.3f"),
+        # Only a keyword few rows hold outlasts the others: "cast", a verb of every other rule,
+        # was kept to the end, and "cast instants" found 605.5b (a judge's review of the change).
+        ("can I cast instants during the cleanup step", "instants", "304 Instants"),
+        # A section's title is no keyword: "declare" and "attackers" were each taken for one.
+        ("can I cast instants in the declare attackers step", "declare attackers", "508 Declare Attackers Step"),
+        ("can a creature with flash be cast in the declare blockers step", "flash", "702.8 Flash"),
     ],
 )
 def test_a_keyword_outlasts_a_glossary_term_and_a_term_goes_whole(
