@@ -101,10 +101,23 @@ def pages_of(db: Path) -> dict[str, str]:
         # A card no card data identifies, known by the name a page printed (its page shows that
         # page's printings and the names its documents printed).
         printed_only = conn.execute("select name from unresolved_card_names order by lang, name limit 1").fetchone()
+        # The largest pages the site draws: the section of the current rules with the most
+        # subrules (702 Keyword Abilities, each beside its translations), and the edition with the
+        # most changes since the one before it.
+        section = conn.execute(
+            """select parent_number from rules where version_id = (select id from cr_versions where lang = 'en'
+            order by effective_date desc limit 1) and parent_number not like '%.%'
+            group by parent_number order by count(*) desc limit 1""").fetchone()
+        edition = conn.execute(
+            "select new_version_id from cr_changes group by new_version_id order by count(*) desc limit 1").fetchone()
     finally:
         conn.close()
     oracle = a_card_with_rulings(db)
     pages = {f"rule {number}": f"/rule/{number}" for number in ["701.40", *busy]}
+    if section:
+        pages[f"section with the most subrules ({section[0]})"] = f"/rule/{section[0]}"
+    if edition:
+        pages[f"edition with the most changes ({edition[0]})"] = f"/version/{edition[0]}"
     pages.update({f"card name {lang}": "/card?name=" + quote(row[0]) for lang, row in names.items() if row})
     pages["feed"] = "/changes.atom"
     pages["card name no card has"] = "/card?name=" + quote("Jace, the Mind Sculptr")  # a typo: 404
