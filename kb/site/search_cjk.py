@@ -26,6 +26,7 @@ from kb.site.search_text import escape_like, highlight, title_key
 
 CJK_KINDS = ("rule", "glossary", "card_name", "ruling_translation", "keyword")
 CJK_SCAN = 5000  # matching rows read at most per CJK query
+FIRST_PASS = 200  # matching rows read in one pass before each kind is read alone
 
 
 def cjk_rows(
@@ -90,14 +91,16 @@ def _cjk_rows_where(
 ) -> dict[str, list[dict[str, Any]]]:
     found: dict[str, list[dict[str, Any]]] = {kind: [] for kind in CJK_KINDS}
     ranges = kind_rowids(conn)
-    if not ranges:
-        return _cjk_rows_in_one_pass(conn, sql, params, limit, kinds, found)
-    # Each kind's first matches alone, from its own rowids: read in one pass, a common word's
+    # A rare word's matches are all read in one short pass (a statement for each kind cost a
+    # card name's search a third more).
+    if _cjk_rows_in_one_pass(conn, sql, params, limit, kinds, found, FIRST_PASS if ranges else CJK_SCAN) or not ranges:
+        return found
+    # Then each kind not yet full, alone, from its own rowids: read in one pass, a common word's
     # thousands of rules came before any name or translation (异能, ability: 5,000 rows read, 5
     # ms, for each of a question's ~30 pieces; and a translation after the first 5,000 was never
     # found).
     for kind in kinds:
-        if kind in ranges:
+        if kind in ranges and len(found[kind]) < limit:
             within = "and rowid between {} and {}".format(*ranges[kind])
             found[kind] = rows(conn, f"""select kind, key, lang, text from cjk_search
                 where {sql.format(within=within)} {within} limit ?""", (*params, limit))
@@ -106,19 +109,22 @@ def _cjk_rows_where(
 
 def _cjk_rows_in_one_pass(
     conn: sqlite3.Connection, sql: str, params: list[str], limit: int, kinds: tuple[str, ...],
-    found: dict[str, list[dict[str, Any]]],
-) -> dict[str, list[dict[str, Any]]]:
-    """Each kind capped on its own in one pass that stops once every kind is full or after a
-    bounded number of matching rows: for an index whose kinds' rows are interleaved."""
+    found: dict[str, list[dict[str, Any]]], cap: int,
+) -> bool:
+    """Into ``found``, each kind capped on its own, in one pass that stops once every kind is
+    full or after ``cap`` matching rows; whether it read all it was asked for (every kind full,
+    or every match read)."""
     cursor = conn.execute(f"select kind, key, lang, text from cjk_search where {sql.format(within='')} limit ?",
-                          (*params, CJK_SCAN))
+                          (*params, cap))
+    read = 0
     for kind, key, lang, text in cursor:
+        read += 1
         bucket = found.setdefault(kind, [])
         if kind in kinds and len(bucket) < limit:
             bucket.append({"kind": kind, "key": key, "lang": lang, "text": text})
             if all(len(found[name]) >= limit for name in kinds):
-                break
-    return found
+                return True
+    return read < cap
 
 
 _KIND_ROWIDS: OrderedDict[tuple, dict[str, tuple[int, int]]] = OrderedDict()

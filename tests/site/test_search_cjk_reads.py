@@ -94,3 +94,19 @@ def test_every_slipped_beginning_is_read_from_the_index(snapshot_conn: sqlite3.C
     [(sql, params)] = statements
     steps = plan(snapshot_conn, sql, params)
     assert "SCAN named" not in steps and "SCAN prefix VIRTUAL TABLE" in steps, steps
+
+
+def test_a_rare_words_matches_are_read_in_one_statement_and_a_common_words_kind_by_kind() -> None:
+    rules = [("rule", number, "zhs", f"{number}. 此异能标记的规则") for number in range(search_cjk.FIRST_PASS + 50)]
+    conn = cjk_index([*rules, ("ruling_translation", 7, "zhs", "虚弱创伤的裁定"), ("keyword", 8, "zhs", "异能标记")])
+    seen: list[str] = []
+    conn.set_trace_callback(seen.append)
+    rare = cjk_rows(conn, "虚弱创伤", 3)
+    assert [row["key"] for row in rare["ruling_translation"]] == [7]
+    assert len([sql for sql in seen if "cjk_search match" in sql]) == 1
+    seen.clear()
+    common = cjk_rows(conn, "异能标记", 3)
+    assert ([row["key"] for row in common["rule"]], [row["key"] for row in common["keyword"]]) == ([0, 1, 2], [8])
+    # The first pass filled the rules; each other kind the index holds (a translation, a
+    # keyword) was then read alone.
+    assert len([sql for sql in seen if "cjk_search match" in sql]) == 1 + 2
