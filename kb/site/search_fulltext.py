@@ -29,6 +29,7 @@ from kb.site.search_db import (
     table_exists,
 )
 from kb.site.search_hit import LAST_OFFSET, Hit
+from kb.site.search_names import with_english
 from kb.site.search_prefix import prefix_as_words
 from kb.site.search_text import (
     WORD,
@@ -311,16 +312,17 @@ def relevance(text: str | None, query: str, words: list[str]) -> tuple:
 def rulings_by_text(
     conn: sqlite3.Connection, query: str, match: str, offset: int, limit: int
 ) -> tuple[list[Hit], int, bool]:
+    # The cards' English names of the page's rows only: joined in the window, each of a deep
+    # page's 1,051 rulings looked its card up to show 25 (6.5 ms of the statement's; 3.0 so).
     found, capped, read = windowed(
         conn,
         "rulings_fts",
-        """select rulings.id, rulings.oracle_id, rulings.card_name, rulings.published_at, rulings.text,
-            cards.name as english
+        """select rulings.id, rulings.oracle_id, rulings.card_name, rulings.published_at, rulings.text
         from (select rowid from rulings_fts where rulings_fts match ? limit ?) as hits
-        join rulings on rulings.rowid = hits.rowid
-        left join cards on cards.oracle_id = rulings.oracle_id""",
+        join rulings on rulings.rowid = hits.rowid""",
         match, query, offset, limit,
     )
+    with_english(conn, found)
     count = read
     lost = symbols_lost(conn, [row["id"] for row in found])
     return [ruling_hit(row, mark_words(row["text"], query), row["id"] in lost) for row in found], count, capped

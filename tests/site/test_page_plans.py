@@ -118,3 +118,20 @@ def test_the_steps_paired_by_number_alone_are_read_through_their_own_index(snaps
 def test_a_glossary_term_is_found_from_its_first_occurrence(snapshot_conn: sqlite3.Connection, text: str, used: bool) -> None:
     terms = rule_page.glossary_terms_used(snapshot_conn, "en-2026-04-17", [{"title": None, "text": text}])
     assert ("Attack" in [entry["term"] for entry in terms]) is used
+
+
+def test_a_rulings_search_looks_up_the_cards_of_its_page_alone(snapshot_conn: sqlite3.Connection) -> None:
+    """Joined in the window, each of a deep page's 1,051 rulings looked its card up to show 25."""
+    from kb.site.search_fulltext import rulings_by_text
+
+    seen: list[str] = []
+    snapshot_conn.set_trace_callback(seen.append)
+    try:
+        hits, _count, _capped = rulings_by_text(snapshot_conn, "creature", '"creature"', 0, 3)
+    finally:
+        snapshot_conn.set_trace_callback(None)
+    assert len(hits) == 3 and all(hit.title for hit in hits)
+    window = [sql for sql in seen if "rulings_fts match" in sql]
+    assert window and not any("cards" in sql for sql in window), window
+    [names] = [sql for sql in seen if "from cards where oracle_id in" in sql]
+    assert names.split(" in (")[1].count(",") <= 2  # the page's three rulings' cards at most
