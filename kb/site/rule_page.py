@@ -183,7 +183,7 @@ def siblings(conn: sqlite3.Connection, rule: dict[str, Any]) -> dict[str, Any]:
             f"""select number, title from rules where version_id = ? and kind = ?
             and (parent_number is ? or parent_number = ?) and position {comparison} ?
             order by position {order} limit 1""",
-            (rule["version_id"], rule["kind"], rule["parent_number"], rule["parent_number"] or "", rule["position"]),
+            (rule["version_id"], rule["kind"], rule["parent_number"] or None, rule["parent_number"] or "", rule["position"]),
         )
         found[name] = row[0] if row else None
     return found

@@ -72,6 +72,17 @@ async def run(datasette, fn: Callable[..., Any], *args: Any) -> Any:
     return value
 
 
+# Past any list a page shows; SQLite's integers end at 2**63 - 1 (a larger offset answered 500).
+MAX_OFFSET = 10**9
+
+
+def page_offset(raw: str | None) -> int:
+    """``?offset=`` as a whole number of rows; 0 for anything else ("²" is a digit that int() does
+    not read: it answered 500)."""
+    raw = raw or "0"
+    return min(int(raw), MAX_OFFSET) if raw.isdecimal() else 0
+
+
 def wants_json(request, json_suffix: str | None) -> bool:
     return bool(json_suffix) or request.args.get("_format") == "json"
 
@@ -141,7 +152,7 @@ async def search_page(datasette, request):
     json = request.url_vars.get("json")
     query = request.args.get("q", "")
     kind = request.args.get("kind") or None
-    offset = int(request.args.get("offset", "0")) if request.args.get("offset", "0").isdigit() else 0
+    offset = page_offset(request.args.get("offset"))
     results = await run(datasette, search, query, PER_KIND, kind, offset)
     if wants_json(request, json):
         return json_response(results.to_dict())
@@ -289,8 +300,7 @@ async def version(datasette, request):
     version_id, json = request.url_vars["version_id"], request.url_vars.get("json")
     kind = request.args.get("kind") or None
     # The HTML shows one page of the changes; the JSON all of them.
-    offset = None if wants_json(request, json) else int(request.args.get("offset", "0")) if request.args.get(
-        "offset", "0").isdigit() else 0
+    offset = None if wants_json(request, json) else page_offset(request.args.get("offset"))
     page = await run(datasette, version_page.version_page, version_id, kind, offset)
     return await page_response(datasette, request, page, json, f"No CR version {version_id}", "kb_version.html",
                                {"kind": kind})
@@ -361,7 +371,7 @@ async def contents(datasette, request):
 
 async def diff(datasette, request):
     args = request.args
-    offset = int(args.get("offset", "0")) if args.get("offset", "0").isdigit() else 0
+    offset = page_offset(args.get("offset"))
     old, new = args.get("from") or None, args.get("to") or None
     if wants_json(request, request.url_vars.get("json")):
         if not old and not new:

@@ -1,4 +1,5 @@
-"""What the rule pages' statements read, on the bundled snapshot: their plans, never timings.
+"""What the pages' statements read, on the bundled snapshot: their plans, never timings; and the
+page parameters those statements are given.
 
 A section page (702 Keyword Abilities: 190 subrules, each with its translations) is the largest
 page the site draws; a whole-table scan or a walk of a version's rules there costs milliseconds
@@ -135,3 +136,25 @@ def test_a_rulings_search_looks_up_the_cards_of_its_page_alone(snapshot_conn: sq
     assert window and not any("cards" in sql for sql in window), window
     [names] = [sql for sql in seen if "from cards where oracle_id in" in sql]
     assert names.split(" in (")[1].count(",") <= 2  # the page's three rulings' cards at most
+
+
+def test_a_rule_without_a_parent_finds_its_neighbours_whether_its_parent_is_null_or_empty() -> None:
+    conn = sqlite3.connect(":memory:")
+    conn.execute("create table rules (version_id, number, title, kind, parent_number, position)")
+    conn.executemany("insert into rules values ('v', ?, ?, 'part', ?, ?)",
+                     [("4", "Four", None, 4), ("5", "Five", "", 5), ("6", "Six", None, 6)])
+    for number, parent in (("5", ""), ("5", None)):
+        found = rule_page.siblings(conn, {"version_id": "v", "kind": "part", "parent_number": parent,
+                                          "position": int(number), "number": number})
+        assert (found["previous"]["number"], found["next"]["number"]) == ("4", "6"), parent
+
+
+@pytest.mark.parametrize("path", [
+    "/version/en-2009-10-01?offset=%C2%B2", "/version/en-2009-10-01?offset=99999999999999999999999",
+    "/search?q=flying&kind=rules&offset=%C2%B2", "/diff?from=en-2026-01-16&to=en-2026-04-17&offset=%C2%B2",
+])
+def test_an_offset_no_page_can_read_is_the_first_page_or_past_the_end(snapshot_ds, path: str) -> None:
+    """"²" is a digit that int() does not read, and SQLite's integers end at 2**63 - 1: both answered 500."""
+    import asyncio
+
+    assert asyncio.run(snapshot_ds.client.get(path)).status_code == 200
