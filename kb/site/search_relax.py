@@ -10,8 +10,8 @@ are kept; if they are not found together, the commonest is left out, one at a ti
 remaining words are: the rarest words say most about what was asked, a term of the glossary
 ("aura") is left out after a player's own words, a word that names a section of the rules
 ("commander") after those, then the two words of a glossary term typed together ("legend rule"),
-both at once, and a word that names a keyword ("cascade") last. Common words ("no such" of "no such wordxyz") are never
-offered alone: their results would be noise. The search page shows the results for the words
+both at once, and a word that names a keyword ("cascade") last. Common words ("no such" of "no
+such wordxyz") are never offered alone: their results would be noise. The search page shows the results for the words
 kept and names the words it left out.
 
 Used where the query as typed found nothing, and for a question opening with a question word

@@ -61,7 +61,7 @@ def version_page(
             # One page read in the order of the versions' index: read whole, a new edition's
             # 2,398 changes (709 KB of word diffs) were sorted to show 100 (10-17 ms).
             page["total"] = counts.get(kind, 0) if kind else sum(counts.values())
-            page["offset"] = offset
+            page["offset"], page["page_size"] = offset, PAGE_SIZE
             page["changes"] = with_by_number(rows(
                 conn,
                 f"""select {columns} from cr_changes where old_version_id = ? and new_version_id = ?
