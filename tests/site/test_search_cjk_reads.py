@@ -1,6 +1,5 @@
-"""What the CJK search and the first-letter name suggestions read: each kind's own first matches,
-the short words of a query as a filter of a long word's matches, one statement for the rows found,
-and every slipped beginning through the names' index. Plans and counts, never timings."""
+"""What the CJK search reads: each kind's own first matches, the short words of a query as a filter
+of a long word's matches, one statement for the rows found. Plans and counts, never timings."""
 from __future__ import annotations
 
 import sqlite3
@@ -9,7 +8,7 @@ from typing import Any
 import pytest
 import sqlite_utils
 
-from kb.site import search_cjk, search_names
+from kb.site import search_cjk
 from kb.site.search_cjk import CJK_SCAN, cjk_rows, cjk_translations
 from kb.store.cjk_search import ensure_cjk_bigrams
 
@@ -77,23 +76,6 @@ def test_the_translations_found_are_read_in_one_statement(snapshot_conn: sqlite3
 
 def _untranslated(conn: sqlite3.Connection, key: int) -> bool:
     return conn.execute("select status is 'untranslated' from ruling_translations where id = ?", (key,)).fetchone()[0]
-
-
-def test_every_slipped_beginning_is_read_from_the_index(snapshot_conn: sqlite3.Connection, monkeypatch) -> None:
-    """The planner joined the snapshot's 541 names to the ~800 beginnings of "zerstören" the other
-    way round: every name, then every beginning, a lookup of the index for each pair (228 ms)."""
-    statements: list[tuple[str, Any]] = []
-    read = search_names.rows
-
-    def noting(conn: sqlite3.Connection, sql: str, params: Any = ()) -> list[dict[str, Any]]:
-        statements.append((sql, params))
-        return read(conn, sql, params)
-
-    monkeypatch.setattr(search_names, "rows", noting)
-    search_names.slipped_prefix_candidates(snapshot_conn, "zerstören")
-    [(sql, params)] = statements
-    steps = plan(snapshot_conn, sql, params)
-    assert "SCAN named" not in steps and "SCAN prefix VIRTUAL TABLE" in steps, steps
 
 
 def test_a_rare_words_matches_are_read_in_one_statement_and_a_common_words_kind_by_kind() -> None:
