@@ -83,7 +83,10 @@ def relaxed_words(
     a_glossary_term: Callable[[str], bool] = lambda word: False,
 ) -> Relaxed | None:
     """``_relaxed_words``; a word it left out that the rules word otherwise (``RULES_WORDING``)
-    read as the rules' word, when that is found with the words kept."""
+    read as the rules' word, when a rule holds it with the words kept: it is the rules' wording
+    ("what happens to the attacking creature if the blocking creature dies" read so kept
+    "creature blocking graveyard", which only the glossary's "As though" holds, and lost
+    "attacking", which found 506's rules)."""
     relaxed = _relaxed_words(conn, query, names_a_term, a_glossary_term)
     if relaxed is None:
         return None
@@ -92,7 +95,10 @@ def relaxed_words(
         again = _relaxed_words(
             conn, " ".join(reworded.get(word, word) for word in WORD.findall(query)), names_a_term, a_glossary_term
         )
-        if again is not None and all(reading in again.kept for reading in reworded.values()):
+        if (
+            again is not None and all(reading in again.kept for reading in reworded.values())
+            and table_exists(conn, "rules_fts") and found_together(conn, again.kept, ["rules_fts"])
+        ):
             relaxed = Relaxed(again.kept, again.left_out, {**again.read_as, **reworded}, again.cut_word)
     return _players_nouns_read(conn, relaxed)
 

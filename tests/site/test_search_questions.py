@@ -216,6 +216,28 @@ def test_a_die_that_is_rolled_is_not_read_as_a_graveyard(snapshot_conn: sqlite3.
         assert "graveyard" not in search(snapshot_conn, question).query, question
 
 
+@pytest.mark.parametrize(
+    ("question", "searched", "rule"),
+    [
+        # Read as "blocking creature graveyard", held by the glossary's "As though" alone.
+        ("what happens if a blocking creature dies before damage", "blocking creature damage", "510.1c"),
+        # Read as "creature blocking graveyard", it had lost "attacking" for the same entry.
+        ("what happens to the attacking creature if the blocking creature dies", "attacking creature blocking", "506.1"),
+    ],
+)
+def test_dies_is_read_as_the_rules_graveyard_only_where_a_rule_holds_it_with_the_words_kept(
+    snapshot_conn: sqlite3.Connection, question: str, searched: str, rule: str
+) -> None:
+    """510.1c: a blocked creature whose blockers are gone (destroyed) assigns no combat damage."""
+    found = search(snapshot_conn, question)
+    assert (found.query, found.read_as) == (searched, {})
+    assert "dies" in found.left_out
+    assert rule in [hit.title for hit in found.groups["rules"]]
+    # Where a rule does hold it, as before.
+    sacrifice = search(snapshot_conn, "when my creature dies can I sacrifice it")
+    assert (sacrifice.query, sacrifice.read_as) == ("graveyard sacrifice", {"dies": "graveyard"})
+
+
 def test_the_rules_found_hold_every_word_searched(snapshot_conn: sqlite3.Connection) -> None:
     found = search(snapshot_conn, "can I respond to a cascade trigger")
     assert [hit.title for hit in found.groups["rules"]] == ["702.85a", "702.85c"]
