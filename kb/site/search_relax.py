@@ -152,7 +152,11 @@ def _relaxed_words(
             shares[word] = _share(conn, word)
         return shares[word]
 
-    candidates, read_as = words_held(conn, candidates, share, held_anyway=named.__getitem__)
+    # A word the rules word otherwise is a player's word, not a slip: "does sacrificing a creature
+    # count as dying" was read as "doing" (a review), and so never as "graveyard" (``relaxed_words``).
+    candidates, read_as = words_held(
+        conn, candidates, share, held_anyway=named.__getitem__, not_a_slip=lambda word: fold(word) in RULES_WORDING
+    )
     named.update({reading: names_a_term(reading) for reading in read_as.values()})
     if len(words) < 2 and not read_as:
         return None
@@ -269,19 +273,19 @@ def probed_indexes(conn: sqlite3.Connection) -> list[str]:
 
 def words_held(
     conn: sqlite3.Connection, words: list[str], commonness: Callable[[str], float] | None = None,
-    held_anyway: Callable[[str], bool] = lambda word: False,
+    held_anyway: Callable[[str], bool] = lambda word: False, not_a_slip: Callable[[str], bool] = lambda word: False,
 ) -> tuple[list[str], dict[str, str]]:
     """The words some full-text index holds (or ``held_anyway``: a keyword a dictionary names),
     a word nothing holds read as the rules word it misspells ("comander" → commander: the
-    commonest candidate by ``commonness``), the others left out ("rulings" and "2015" of "Jace
-    rulings 2015"); and those readings, typed → read."""
+    commonest candidate by ``commonness``), the others (and a word ``not_a_slip``) left out
+    ("rulings" and "2015" of "Jace rulings 2015"); and those readings, typed → read."""
     indexes = probed_indexes(conn)
     held: list[str] = []
     read_as: dict[str, str] = {}
     for word in words:
         if held_anyway(word) or found_together(conn, [word], indexes):
             held.append(word)
-        elif (reading := rules_word_for(conn, word, commonness or (lambda candidate: _share(conn, candidate)))) and (
+        elif not not_a_slip(word) and (reading := rules_word_for(conn, word, commonness or (lambda candidate: _share(conn, candidate)))) and (
             reading not in held
         ):
             read_as[word] = reading

@@ -238,6 +238,17 @@ def test_dies_is_read_as_the_rules_graveyard_only_where_a_rule_holds_it_with_the
     assert (sacrifice.query, sacrifice.read_as) == ("graveyard sacrifice", {"dies": "graveyard"})
 
 
+def test_dying_is_a_players_word_not_a_slip_for_doing(snapshot_conn: sqlite3.Connection) -> None:
+    """Nothing holds "dying": it was read as the rules word it looked misspelt from ("doing"), and
+    "does sacrificing a creature count as dying" found 118.10 (a review)."""
+    found = search(snapshot_conn, "can I sacrifice a creature in response to it dying")
+    assert (found.query, found.read_as) == ("sacrifice graveyard", {"dying": "graveyard"})
+    assert found.groups["rules"][0].title == "701.21a"  # to sacrifice: to the graveyard
+    counted = search(snapshot_conn, "does sacrificing a creature count as dying")
+    assert counted.read_as == {"dying": "graveyard"}
+    assert "Dies" in [hit.title for hit in counted.groups["glossary"]]
+
+
 def test_the_rules_found_hold_every_word_searched(snapshot_conn: sqlite3.Connection) -> None:
     found = search(snapshot_conn, "can I respond to a cascade trigger")
     assert [hit.title for hit in found.groups["rules"]] == ["702.85a", "702.85c"]
