@@ -86,7 +86,8 @@ def relaxed_words(
     read as the rules' word, when a rule holds it with the words kept: it is the rules' wording
     ("what happens to the attacking creature if the blocking creature dies" read so kept
     "creature blocking graveyard", which only the glossary's "As though" holds, and lost
-    "attacking", which found 506's rules)."""
+    "attacking", which found 506's rules), and not that word alone: "does a creature that died stay
+    in combat" found 404 Graveyard."""
     relaxed = _relaxed_words(conn, query, names_a_term, a_glossary_term)
     if relaxed is None:
         return None
@@ -98,6 +99,7 @@ def relaxed_words(
         if (
             again is not None and all(reading in again.kept for reading in reworded.values())
             and table_exists(conn, "rules_fts") and found_together(conn, again.kept, ["rules_fts"])
+            and set(again.kept) - set(reworded.values())
         ):
             relaxed = Relaxed(again.kept, again.left_out, {**again.read_as, **reworded}, again.cut_word)
     return _players_nouns_read(conn, relaxed)

@@ -223,15 +223,18 @@ def test_a_die_that_is_rolled_is_not_read_as_a_graveyard(snapshot_conn: sqlite3.
         ("what happens if a blocking creature dies before damage", "blocking creature damage", "510.1c"),
         # Read as "creature blocking graveyard", it had lost "attacking" for the same entry.
         ("what happens to the attacking creature if the blocking creature dies", "attacking creature blocking", "506.1"),
+        # Read as "graveyard" alone, it found 404 Graveyard: never a question's topic by itself.
+        ("dying creature in the middle of combat removed from combat", "creature combat removed", "506.4"),
     ],
 )
 def test_dies_is_read_as_the_rules_graveyard_only_where_a_rule_holds_it_with_the_words_kept(
     snapshot_conn: sqlite3.Connection, question: str, searched: str, rule: str
 ) -> None:
-    """510.1c: a blocked creature whose blockers are gone (destroyed) assigns no combat damage."""
+    """510.1c: a blocked creature whose blockers are gone (destroyed) assigns no combat damage;
+    506.4: a permanent removed from combat stops being an attacking or blocking creature."""
     found = search(snapshot_conn, question)
     assert (found.query, found.read_as) == (searched, {})
-    assert "dies" in found.left_out
+    assert {"dies", "dying"} & set(found.left_out)
     assert rule in [hit.title for hit in found.groups["rules"]]
     # Where a rule does hold it, as before.
     sacrifice = search(snapshot_conn, "when my creature dies can I sacrifice it")
