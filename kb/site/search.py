@@ -69,7 +69,7 @@ from kb.site.search_names import (
     unique,
     unlinked_card_hit,
 )
-from kb.site.search_relax import Relaxed, relaxed_words, words_held
+from kb.site.search_relax import RULES_WORDING, Relaxed, relaxed_words, words_held
 from kb.site.search_rules import by_stems_where_few, named_rules, rules_by_number, rules_by_text
 from kb.site.search_terms_named import (
     a_glossary_term,
@@ -258,6 +258,8 @@ def relaxed_search(
     typed_words = [word.casefold() for word in WORD.findall(query)]
     left_out.sort(key=lambda word: typed_words.index(word.casefold()) if word.casefold() in typed_words else len(typed_words))
     again.relaxed_from, again.left_out, again.read_as = typed, left_out, read_as
+    if kind in (None, "glossary") and offset == 0:
+        _defined_beside_reading(conn, again)
     if relaxed.cut_word:
         if looks_japanese(query):
             # A Chinese term cut out of a Japanese word is a false friend, not a part of what was
@@ -265,6 +267,29 @@ def relaxed_search(
             return None
         again.best = None
     return again
+
+
+def _defined_beside_reading(conn: sqlite3.Connection, results: SearchResults) -> None:
+    """A player's word read as the rules' wording ("dies" as "graveyard") keeps its own glossary
+    entry first among the glossary's hits: the definition the reading rests on (Dies, 700.4),
+    which the words searched no longer name ("dies trigger on a creature that phases out" listed
+    only the rules holding "graveyard": a judge's review)."""
+    for typed_word, reading in results.read_as.items():
+        if RULES_WORDING.get(fold(typed_word)) != reading:
+            continue
+        # "died" and "dying" are read as their term's: the glossary defines Dies.
+        forms = [fold(typed_word)] + [form for form, wording in RULES_WORDING.items() if wording == reading]
+        defined = next((hits for form in forms if (hits := [
+            hit for hit in glossary_by_text(conn, form, fts_query(form) or form, 1) if fold(hit.title) == form])), [])
+        if not defined:
+            continue
+        shown = results.groups.get("glossary", [])
+        others = [hit for hit in shown if hit.url != defined[0].url]
+        # The glossary's own first page shows it beside its 25 (none of them left for no page).
+        kept = len(others) if results.kind == "glossary" else max(results.page_size, len(shown)) - 1
+        results.groups["glossary"] = defined + others[:kept]
+        if len(others) == len(shown):
+            results.counts["glossary"] = results.counts.get("glossary", 0) + 1
 
 
 def cjk_topic(conn: sqlite3.Connection, topic: str) -> tuple[list[str], dict[str, str], list[str]]:

@@ -87,11 +87,16 @@ def relaxed_words(
     ("what happens to the attacking creature if the blocking creature dies" read so kept
     "creature blocking graveyard", which only the glossary's "As though" holds, and lost
     "attacking", which found 506's rules), and not that word alone: "does a creature that died stay
-    in combat" found 404 Graveyard."""
+    in combat" found 404 Graveyard. Such a word kept as typed is read so where that keeps more of
+    the question: "how do dies triggers look back in time" kept "dies" alone (700.4, and 701.66a
+    Earthbend), and read so finds 603.10a; two rules say "dies", hundreds "put into a graveyard"
+    (the search keeps the word's own glossary entry beside the reading: ``kb.site.search``)."""
     relaxed = _relaxed_words(conn, query, names_a_term, a_glossary_term)
     if relaxed is None:
         return None
     reworded = {word: RULES_WORDING[fold(word)] for word in relaxed.left_out if fold(word) in RULES_WORDING}
+    kept_as_typed = {word: RULES_WORDING[fold(word)] for word in relaxed.kept if fold(word) in RULES_WORDING}
+    reworded.update(kept_as_typed)
     if reworded:
         again = _relaxed_words(
             conn, " ".join(reworded.get(word, word) for word in WORD.findall(query)), names_a_term, a_glossary_term
@@ -100,6 +105,7 @@ def relaxed_words(
             again is not None and all(reading in again.kept for reading in reworded.values())
             and table_exists(conn, "rules_fts") and found_together(conn, again.kept, ["rules_fts"])
             and set(again.kept) - set(reworded.values())
+            and (not kept_as_typed or len(again.kept) > len(relaxed.kept))
         ):
             relaxed = Relaxed(again.kept, again.left_out, {**again.read_as, **reworded}, again.cut_word)
     return _players_nouns_read(conn, relaxed)

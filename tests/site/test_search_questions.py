@@ -241,6 +241,39 @@ def test_dies_is_read_as_the_rules_graveyard_only_where_a_rule_holds_it_with_the
     assert (sacrifice.query, sacrifice.read_as) == ("graveyard sacrifice", {"dies": "graveyard"})
 
 
+@pytest.mark.parametrize(
+    ("question", "searched", "rule"),
+    [
+        # Each found "creature dies" or "dies" alone before: 701.66a (Earthbend) and the glossary.
+        ("how do dies triggers look back in time", "graveyard triggers look back time", "603.10a"),
+        ("leaves the battlefield trigger vs dies trigger", "leaves battlefield trigger graveyard", "603.10a"),
+        ("creature dies with zero toughness state based actions", "creature graveyard toughness", "704.5f"),
+    ],
+)
+def test_dies_kept_is_read_as_graveyard_where_more_of_the_question_is_kept_so(
+    snapshot_conn: sqlite3.Connection, question: str, searched: str, rule: str
+) -> None:
+    """The rules say "dies" in two rules and "put into a graveyard" in hundreds."""
+    found = search(snapshot_conn, question)
+    assert (found.query, found.read_as) == (searched, {"dies": "graveyard"})
+    assert rule in [hit.title for hit in found.groups["rules"]]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["dies trigger on a creature that phases out", "what happens if my commander dies",
+     "can I sacrifice a creature in response to it dying"],
+)
+def test_a_word_read_as_the_rules_wording_keeps_its_definition_first(snapshot_conn: sqlite3.Connection, question: str) -> None:
+    """The glossary's Dies (700.4) is what reading "dies" as "graveyard" rests on; the words
+    searched no longer name it (a judge's review: the definition answered the first question)."""
+    found = search(snapshot_conn, question)
+    assert set(found.read_as.values()) == {"graveyard"}
+    assert found.groups["glossary"][0].title == "Dies"
+    assert [hit.title for hit in search(snapshot_conn, question, kind="glossary").groups["glossary"]][0] == "Dies"
+    assert [hit.title for hit in found.groups["glossary"]].count("Dies") == 1
+
+
 def test_dying_is_a_players_word_not_a_slip_for_doing(snapshot_conn: sqlite3.Connection) -> None:
     """Nothing holds "dying": it was read as the rules word it looked misspelt from ("doing"), and
     "does sacrificing a creature count as dying" found 118.10 (a review)."""
