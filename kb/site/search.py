@@ -69,7 +69,7 @@ from kb.site.search_names import (
     unique,
     unlinked_card_hit,
 )
-from kb.site.search_relax import RULES_WORDING, Relaxed, relaxed_words, words_held
+from kb.site.search_relax import DIE_WORDING, RULES_WORDING, Relaxed, relaxed_words, words_held
 from kb.site.search_rules import by_stems_where_few, named_rules, rules_by_number, rules_by_text
 from kb.site.search_terms_named import (
     a_glossary_term,
@@ -275,10 +275,11 @@ def _defined_beside_reading(conn: sqlite3.Connection, results: SearchResults) ->
     which the words searched no longer name ("dies trigger on a creature that phases out" listed
     only the rules holding "graveyard": a judge's review)."""
     for typed_word, reading in results.read_as.items():
-        if RULES_WORDING.get(fold(typed_word)) != reading:
+        wordings = {**RULES_WORDING, **DIE_WORDING}
+        if wordings.get(fold(typed_word)) != reading:
             continue
-        # "died" and "dying" are read as their term's: the glossary defines Dies.
-        forms = [fold(typed_word)] + [form for form, wording in RULES_WORDING.items() if wording == reading]
+        # "die", "died" and "dying" are read as their term's: the glossary defines Dies.
+        forms = [fold(typed_word)] + [form for form, wording in wordings.items() if wording == reading]
         defined = next((hits for form in forms if (hits := [
             hit for hit in glossary_by_text(conn, form, fts_query(form) or form, 1) if fold(hit.title) == form])), [])
         if not defined:

@@ -68,8 +68,15 @@ class Relaxed:
 # planeswalker "dies" if it is put into a graveyard from the battlefield (700.4). A question's
 # "dies" is left out when nothing holds it with its other words ("what happens if my commander
 # dies" found 903 alone, never 903.9): then it is read as the rules' word.
-# Not "die": a die is rolled ("commander die roll", the planar die).
 RULES_WORDING = {"dies": "graveyard", "died": "graveyard", "dying": "graveyard"}
+# "die" too, but only in an English question that rolls nothing and names what dies: a die is
+# rolled ("commander die roll", the planar die) or kept on the table ("can a die be used as a
+# counter": a review), and German's "die" is an article.
+DIE_WORDING = {"die": "graveyard"}
+DYING = frozenset({"creature", "creatures", "planeswalker", "planeswalkers", "token", "tokens", "commander",
+                   "commanders", "permanent", "permanents", "it", "they", "blocker", "blockers", "attacker", "attackers"})
+ROLLING = frozenset({"roll", "rolls", "rolled", "rolling", "planar", "dice", "sided", "result", "results",
+                     "d4", "d6", "d8", "d10", "d12", "d20", "chaos"})
 # A player's noun for a creature the rules name by what it is doing: "can a creature block more
 # than one attacker" kept "creature block one attacker", which no rule holds together (509.1a
 # says "one creature for it to block that's attacking"), and listed only the glossary's "As
@@ -94,8 +101,9 @@ def relaxed_words(
     relaxed = _relaxed_words(conn, query, names_a_term, a_glossary_term)
     if relaxed is None:
         return None
-    reworded = {word: RULES_WORDING[fold(word)] for word in relaxed.left_out if fold(word) in RULES_WORDING}
-    kept_as_typed = {word: RULES_WORDING[fold(word)] for word in relaxed.kept if fold(word) in RULES_WORDING}
+    wording = rules_wording(WORD.findall(query))
+    reworded = {word: wording[fold(word)] for word in relaxed.left_out if fold(word) in wording}
+    kept_as_typed = {word: wording[fold(word)] for word in relaxed.kept if fold(word) in wording}
     reworded.update(kept_as_typed)
     if reworded:
         again = _relaxed_words(
@@ -105,10 +113,20 @@ def relaxed_words(
             again is not None and all(reading in again.kept for reading in reworded.values())
             and table_exists(conn, "rules_fts") and found_together(conn, again.kept, ["rules_fts"])
             and set(again.kept) - set(reworded.values())
-            and (not kept_as_typed or len(again.kept) > len(relaxed.kept))
+            # A kept word, or a "die" (which may be a die after all), only where more is kept so.
+            and (not (kept_as_typed or DIE_WORDING.keys() & set(map(fold, reworded))) or len(again.kept) > len(relaxed.kept))
         ):
             relaxed = Relaxed(again.kept, again.left_out, {**again.read_as, **reworded}, again.cut_word)
     return _players_nouns_read(conn, relaxed)
+
+
+def rules_wording(words: list[str]) -> dict[str, str]:
+    """``RULES_WORDING`` for a question of ``words``, with ``DIE_WORDING`` where its "die" is not
+    a question word of its language, nothing in it is rolled and something in it may die."""
+    folded = set(map(fold, words))
+    if "die" not in folded or "die" in question_words(words) or ROLLING & folded or not DYING & folded:
+        return RULES_WORDING
+    return {**RULES_WORDING, **DIE_WORDING}
 
 
 def _players_nouns_read(conn: sqlite3.Connection, relaxed: Relaxed) -> Relaxed:

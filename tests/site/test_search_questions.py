@@ -212,7 +212,7 @@ def test_a_players_attacker_is_read_as_the_rules_attacking_creature_where_no_rul
 def test_a_die_that_is_rolled_is_not_read_as_a_graveyard(snapshot_conn: sqlite3.Connection) -> None:
     """Only "dies", "died" and "dying" are the rules' "put into a graveyard" (700.4): "die" is also
     the one a player rolls (a review of the change)."""
-    for question in ("commander die roll", "what if the planar die is rolled"):
+    for question in ("commander die roll", "what if the planar die is rolled", "was passiert wenn die Kreatur stirbt"):
         assert "graveyard" not in search(snapshot_conn, question).query, question
 
 
@@ -272,6 +272,25 @@ def test_a_word_read_as_the_rules_wording_keeps_its_definition_first(snapshot_co
     assert found.groups["glossary"][0].title == "Dies"
     assert [hit.title for hit in search(snapshot_conn, question, kind="glossary").groups["glossary"]][0] == "Dies"
     assert [hit.title for hit in found.groups["glossary"]].count("Dies") == 1
+
+
+def test_a_die_that_is_not_rolled_is_read_as_a_graveyard_where_more_of_the_question_is_kept_so(
+    snapshot_conn: sqlite3.Connection,
+) -> None:
+    """"when does a creature with 0 toughness die" found only the glossary's Afterlife ("creature
+    die"); a die rolled or a German article never is (``test_a_die_that_is_rolled_...``), nor one
+    where nothing may die."""
+    found = search(snapshot_conn, "when does a creature with 0 toughness die")
+    assert (found.query, found.read_as) == ("creature 0 toughness graveyard", {"die": "graveyard"})
+    assert found.groups["rules"][0].title == "704.5f"
+    assert found.groups["glossary"][0].title == "Dies"
+    assert search(snapshot_conn, "does a planeswalker die when it loses all loyalty").groups["rules"][-1].title == "704.5i"
+    # Nothing in it may die: a die kept on the table (a review).
+    assert search(snapshot_conn, "can a die be used as a counter").read_as == {}
+    # Read so it keeps no more words, and lost 704.5h (deathtouch's state-based action): as typed.
+    deathtouch = search(snapshot_conn, "if a creature is dealt deathtouch damage does it die")
+    assert deathtouch.read_as == {}
+    assert "704.5h" in [hit.title for hit in deathtouch.groups["rules"]]
 
 
 def test_dying_is_a_players_word_not_a_slip_for_doing(snapshot_conn: sqlite3.Connection) -> None:
