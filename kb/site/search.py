@@ -274,8 +274,8 @@ def _defined_beside_reading(conn: sqlite3.Connection, results: SearchResults) ->
     entry first among the glossary's hits: the definition the reading rests on (Dies, 700.4),
     which the words searched no longer name ("dies trigger on a creature that phases out" listed
     only the rules holding "graveyard": a judge's review)."""
+    wordings = {**RULES_WORDING, **DIE_WORDING}
     for typed_word, reading in results.read_as.items():
-        wordings = {**RULES_WORDING, **DIE_WORDING}
         if wordings.get(fold(typed_word)) != reading:
             continue
         # "die", "died" and "dying" are read as their term's: the glossary defines Dies.

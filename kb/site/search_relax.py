@@ -75,8 +75,8 @@ RULES_WORDING = {"dies": "graveyard", "died": "graveyard", "dying": "graveyard"}
 DIE_WORDING = {"die": "graveyard"}
 DYING = frozenset({"creature", "creatures", "planeswalker", "planeswalkers", "token", "tokens", "commander",
                    "commanders", "permanent", "permanents", "it", "they", "blocker", "blockers", "attacker", "attackers"})
-ROLLING = frozenset({"roll", "rolls", "rolled", "rolling", "planar", "dice", "sided", "result", "results",
-                     "d4", "d6", "d8", "d10", "d12", "d20", "chaos"})
+ROLLING = frozenset({"roll", "rolls", "rolled", "rolling", "reroll", "rerolls", "rerolled", "planar", "dice", "sided",
+                     "result", "results", "d4", "d6", "d8", "d10", "d12", "d20", "chaos"})
 # A player's noun for a creature the rules name by what it is doing: "can a creature block more
 # than one attacker" kept "creature block one attacker", which no rule holds together (509.1a
 # says "one creature for it to block that's attacking"), and listed only the glossary's "As
