@@ -247,7 +247,8 @@ def relaxed_search(
                 del read_as[typed_word]
             left_out += [each for typed_word in typed_for or [word] for each in typed_word.split() if each not in left_out]
         read_as.update(relaxed.read_as)
-        again = _search(conn, " ".join(relaxed.kept), per_kind, kind, offset, asked=typed)
+        again = _search(conn, " ".join(relaxed.kept), per_kind, kind, offset, asked=typed,
+                        defined=definitions_of_readings(conn, read_as))
         if not found_nothing(again):
             break
         if len(relaxed.kept) < 2:
@@ -258,8 +259,6 @@ def relaxed_search(
     typed_words = [word.casefold() for word in WORD.findall(query)]
     left_out.sort(key=lambda word: typed_words.index(word.casefold()) if word.casefold() in typed_words else len(typed_words))
     again.relaxed_from, again.left_out, again.read_as = typed, left_out, read_as
-    if kind in (None, "glossary") and offset == 0:
-        _defined_beside_reading(conn, again)
     if relaxed.cut_word:
         if looks_japanese(query):
             # A Chinese term cut out of a Japanese word is a false friend, not a part of what was
@@ -269,28 +268,21 @@ def relaxed_search(
     return again
 
 
-def _defined_beside_reading(conn: sqlite3.Connection, results: SearchResults) -> None:
-    """A player's word read as the rules' wording ("dies" as "graveyard") keeps its own glossary
-    entry first among the glossary's hits: the definition the reading rests on (Dies, 700.4),
-    which the words searched no longer name ("dies trigger on a creature that phases out" listed
-    only the rules holding "graveyard": a judge's review)."""
+def definitions_of_readings(conn: sqlite3.Connection, read_as: dict[str, str]) -> list[Hit]:
+    """The glossary entries of a player's words read as the rules' wording ("dies" as
+    "graveyard"): the definition each reading rests on (Dies, 700.4), which the words searched no
+    longer name ("dies trigger on a creature that phases out" listed only the rules holding
+    "graveyard": a judge's review). Listed first among the glossary's hits (``_search``)."""
     wordings = {**RULES_WORDING, **DIE_WORDING}
-    for typed_word, reading in results.read_as.items():
+    defined: list[Hit] = []
+    for typed_word, reading in read_as.items():
         if wordings.get(fold(typed_word)) != reading:
             continue
         # "die", "died" and "dying" are read as their term's: the glossary defines Dies.
         forms = [fold(typed_word)] + [form for form, wording in wordings.items() if wording == reading]
-        defined = next((hits for form in forms if (hits := [
+        defined += next((hits for form in forms if (hits := [
             hit for hit in glossary_by_text(conn, form, fts_query(form) or form, 1) if fold(hit.title) == form])), [])
-        if not defined:
-            continue
-        shown = results.groups.get("glossary", [])
-        others = [hit for hit in shown if hit.url != defined[0].url]
-        # The glossary's own first page shows it beside its 25 (none of them left for no page).
-        kept = len(others) if results.kind == "glossary" else max(results.page_size, len(shown)) - 1
-        results.groups["glossary"] = defined + others[:kept]
-        if len(others) == len(shown):
-            results.counts["glossary"] = results.counts.get("glossary", 0) + 1
+    return defined
 
 
 def cjk_topic(conn: sqlite3.Connection, topic: str) -> tuple[list[str], dict[str, str], list[str]]:
@@ -452,11 +444,13 @@ def found_nothing(results: SearchResults) -> bool:
 
 def _search(
     conn: sqlite3.Connection, raw_query: str, per_kind: int, kind: str | None, offset: int, asked: str | None = None,
-    later_suggestions: bool = False,
+    later_suggestions: bool = False, defined: list[Hit] | None = None,
 ) -> SearchResults:
     """``search`` of ``raw_query`` as typed; ``asked``: the whole query when this is some of its
     words (the keywords its other words name are listed too); ``later_suggestions``: when nothing
-    is found, "did you mean" is left to be asked for (``SearchResults.later_suggestions``)."""
+    is found, "did you mean" is left to be asked for (``SearchResults.later_suggestions``);
+    ``defined``: glossary entries listed first where anything else is found (paged and counted
+    with the rest)."""
     query = clean_query(raw_query)
     abbreviation, query = (query, expanded) if (expanded := spelled_out(query)) else (None, query)
     kind = kind if kind in GROUP_TITLES else None
@@ -506,6 +500,8 @@ def _search(
         groups["translations"] = translations_by_text(conn, query, match, 100)
     groups["glossary"] = cjk_glossary(conn, cjk.get("glossary", []), query) + groups["glossary"]
     groups["translations"] += cjk_translations(conn, cjk.get("ruling_translation", []), query)
+    if defined and not all(hit.detail == NAMED_IN_QUERY for hits in groups.values() for hit in hits):
+        groups["glossary"] = defined + groups["glossary"]
     for keyword in groups["keywords"][:2]:
         number, _, english = keyword.title.partition(" ")
         groups["rulings"] += rulings_citing(conn, number, english, size)

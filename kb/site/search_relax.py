@@ -75,8 +75,11 @@ RULES_WORDING = {"dies": "graveyard", "died": "graveyard", "dying": "graveyard"}
 DIE_WORDING = {"die": "graveyard"}
 DYING = frozenset({"creature", "creatures", "planeswalker", "planeswalkers", "token", "tokens", "commander",
                    "commanders", "permanent", "permanents", "it", "they", "blocker", "blockers", "attacker", "attackers"})
-ROLLING = frozenset({"roll", "rolls", "rolled", "rolling", "reroll", "rerolls", "rerolled", "planar", "dice", "sided",
-                     "result", "results", "d4", "d6", "d8", "d10", "d12", "d20", "chaos"})
+# Words of a die a player holds: rolled, or kept as a marker ("can I use a die to track loyalty
+# counters on a planeswalker", "can a token be represented by a die": a review).
+DICE = frozenset({"roll", "rolls", "rolled", "rolling", "reroll", "rerolls", "rerolled", "planar", "dice", "sided",
+                  "result", "results", "d4", "d6", "d8", "d10", "d12", "d20", "chaos", "spindown", "track",
+                  "tracking", "marker", "markers", "represent", "represents", "represented", "use", "used", "using", "app"})
 # A player's noun for a creature the rules name by what it is doing: "can a creature block more
 # than one attacker" kept "creature block one attacker", which no rule holds together (509.1a
 # says "one creature for it to block that's attacking"), and listed only the glossary's "As
@@ -122,9 +125,10 @@ def relaxed_words(
 
 def rules_wording(words: list[str]) -> dict[str, str]:
     """``RULES_WORDING`` for a question of ``words``, with ``DIE_WORDING`` where its "die" is not
-    a question word of its language, nothing in it is rolled and something in it may die."""
+    a question word of its language, nothing in it is a die a player holds (``DICE``) and something
+    in it may die."""
     folded = set(map(fold, words))
-    if "die" not in folded or "die" in question_words(words) or ROLLING & folded or not DYING & folded:
+    if "die" not in folded or "die" in question_words(words) or DICE & folded or not DYING & folded:
         return RULES_WORDING
     return {**RULES_WORDING, **DIE_WORDING}
 

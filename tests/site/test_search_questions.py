@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from kb.site.search import search
+from kb.site.search import _search, definitions_of_readings, search
 from kb.site.search_keywords import keywords_named_within
 from kb.site.search_relax import found_together
 
@@ -291,6 +291,33 @@ def test_a_die_that_is_not_rolled_is_read_as_a_graveyard_where_more_of_the_quest
     deathtouch = search(snapshot_conn, "if a creature is dealt deathtouch damage does it die")
     assert deathtouch.read_as == {}
     assert "704.5h" in [hit.title for hit in deathtouch.groups["rules"]]
+
+
+def test_a_definition_listed_first_is_paged_and_counted_with_the_glossarys_other_hits(
+    snapshot_conn: sqlite3.Connection,
+) -> None:
+    """Listed after the page was cut, it pushed the page's last entry to no page and was counted
+    again where a later page listed it too (a review)."""
+    defined = definitions_of_readings(snapshot_conn, {"dies": "graveyard"})
+    assert [hit.title for hit in defined] == ["Dies"]
+    # Dies among the first's 25 entries; not among the second's 28, past the glossary's first page.
+    for query, count in (("graveyard", 25), ("token", 29)):
+        plain = [hit.url for offset in range(0, 125, 25)
+                 for hit in _search(snapshot_conn, query, 10, "glossary", offset).groups["glossary"]]
+        pages = [_search(snapshot_conn, query, 10, "glossary", offset, defined=defined) for offset in range(0, 125, 25)]
+        listed = [hit.url for page in pages for hit in page.groups["glossary"]]
+        assert listed[0] == defined[0].url
+        assert len(listed) == len(set(listed)) == pages[0].counts["glossary"]
+        assert set(listed) == set(plain) | {defined[0].url}
+        assert len(listed) == count
+    # Nothing else found: nothing to define.
+    assert _search(snapshot_conn, "wordxyz", 10, None, 0, defined=defined).groups["glossary"] == []
+
+
+@pytest.mark.parametrize("question", ["can I use a die to track loyalty counters on a planeswalker",
+                                      "can a token be represented by a die", "spindown die as a counter on a creature"])
+def test_a_die_a_player_keeps_as_a_marker_is_not_read_as_a_graveyard(snapshot_conn: sqlite3.Connection, question: str) -> None:
+    assert search(snapshot_conn, question).read_as == {}
 
 
 def test_dying_is_a_players_word_not_a_slip_for_doing(snapshot_conn: sqlite3.Connection) -> None:
