@@ -247,8 +247,9 @@ def relaxed_search(
                 del read_as[typed_word]
             left_out += [each for typed_word in typed_for or [word] for each in typed_word.split() if each not in left_out]
         read_as.update(relaxed.read_as)
-        again = _search(conn, " ".join(relaxed.kept), per_kind, kind, offset, asked=typed,
-                        defined=definitions_of_readings(conn, read_as))
+        # A page of another group shows no glossary: its definitions are not looked up.
+        defined = definitions_of_readings(conn, read_as) if kind in (None, "glossary") else None
+        again = _search(conn, " ".join(relaxed.kept), per_kind, kind, offset, asked=typed, defined=defined)
         if not found_nothing(again):
             break
         if len(relaxed.kept) < 2:
