@@ -210,8 +210,9 @@ def test_a_players_attacker_is_read_as_the_rules_attacking_creature_where_no_rul
 
 
 def test_a_die_that_is_rolled_is_not_read_as_a_graveyard(snapshot_conn: sqlite3.Connection) -> None:
-    """Only "dies", "died" and "dying" are the rules' "put into a graveyard" (700.4): "die" is also
-    the one a player rolls (a review of the change)."""
+    """"die" is also the one a player rolls (a review of the change), and German's article: neither
+    is the rules' "put into a graveyard" (700.4), as "dies", "died" and "dying" are and a "die"
+    that something may do is (``rules_wording``)."""
     for question in ("commander die roll", "what if the planar die is rolled", "was passiert wenn die Kreatur stirbt"):
         assert "graveyard" not in search(snapshot_conn, question).query, question
 
