@@ -69,7 +69,8 @@ from kb.site.search_names import (
     unique,
     unlinked_card_hit,
 )
-from kb.site.search_relax import DIE_WORDING, RULES_WORDING, Relaxed, relaxed_words, words_held
+from kb.site.search_readings import definitions_of_readings
+from kb.site.search_relax import Relaxed, relaxed_words, words_held
 from kb.site.search_rules import by_stems_where_few, named_rules, rules_by_number, rules_by_text
 from kb.site.search_terms_named import (
     a_glossary_term,
@@ -267,23 +268,6 @@ def relaxed_search(
             return None
         again.best = None
     return again
-
-
-def definitions_of_readings(conn: sqlite3.Connection, read_as: dict[str, str]) -> list[Hit]:
-    """The glossary entries of a player's words read as the rules' wording ("dies" as
-    "graveyard"): the definition each reading rests on (Dies, 700.4), which the words searched no
-    longer name ("dies trigger on a creature that phases out" listed only the rules holding
-    "graveyard": a judge's review). Listed first among the glossary's hits (``_search``)."""
-    wordings = {**RULES_WORDING, **DIE_WORDING}
-    defined: list[Hit] = []
-    for typed_word, reading in read_as.items():
-        if wordings.get(fold(typed_word)) != reading:
-            continue
-        # "die", "died" and "dying" are read as their term's: the glossary defines Dies.
-        forms = [fold(typed_word)] + [form for form, wording in wordings.items() if wording == reading]
-        defined += next((hits for form in forms if (hits := [
-            hit for hit in glossary_by_text(conn, form, fts_query(form) or form, 1) if fold(hit.title) == form])), [])
-    return defined
 
 
 def cjk_topic(conn: sqlite3.Connection, topic: str) -> tuple[list[str], dict[str, str], list[str]]:

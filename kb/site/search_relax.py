@@ -30,6 +30,7 @@ from kb.site.search_db import per_file, table_exists
 from kb.site.search_keywords import english_keywords_by_key
 from kb.site.search_prefix import prefix_as_words
 from kb.site.search_question_words import question_words
+from kb.site.search_readings import DIE_WORDING, RULES_WORDING, rules_wording
 from kb.site.search_spelling import rules_word_for, vocabulary
 from kb.site.search_text import TITLE_FILLER, WORD, fold, fts_query, has_cjk
 
@@ -64,22 +65,6 @@ class Relaxed:
     cut_word: bool = False
 
 
-# Words players say for what the rules word otherwise, as the rules define them: a creature or
-# planeswalker "dies" if it is put into a graveyard from the battlefield (700.4). A question's
-# "dies" is left out when nothing holds it with its other words ("what happens if my commander
-# dies" found 903 alone, never 903.9): then it is read as the rules' word.
-RULES_WORDING = {"dies": "graveyard", "died": "graveyard", "dying": "graveyard"}
-# "die" too, but only in an English question that rolls nothing and names what dies: a die is
-# rolled ("commander die roll", the planar die) or kept on the table ("can a die be used as a
-# counter": a review), and German's "die" is an article.
-DIE_WORDING = {"die": "graveyard"}
-DYING = frozenset({"creature", "creatures", "planeswalker", "planeswalkers", "token", "tokens", "commander",
-                   "commanders", "permanent", "permanents", "it", "they", "blocker", "blockers", "attacker", "attackers"})
-# Words of a die a player holds: rolled, or kept as a marker ("can I use a die to track loyalty
-# counters on a planeswalker", "can a token be represented by a die": a review).
-DICE = frozenset({"roll", "rolls", "rolled", "rolling", "reroll", "rerolls", "rerolled", "planar", "dice", "sided",
-                  "result", "results", "d4", "d6", "d8", "d10", "d12", "d20", "chaos", "spindown", "track",
-                  "tracking", "marker", "markers", "represent", "represents", "represented", "use", "used", "using", "app"})
 # A player's noun for a creature the rules name by what it is doing: "can a creature block more
 # than one attacker" kept "creature block one attacker", which no rule holds together (509.1a
 # says "one creature for it to block that's attacking"), and listed only the glossary's "As
@@ -121,16 +106,6 @@ def relaxed_words(
         ):
             relaxed = Relaxed(again.kept, again.left_out, {**again.read_as, **reworded}, again.cut_word)
     return _players_nouns_read(conn, relaxed)
-
-
-def rules_wording(words: list[str]) -> dict[str, str]:
-    """``RULES_WORDING`` for a question of ``words``, with ``DIE_WORDING`` where its "die" is not
-    a question word of its language, nothing in it is a die a player holds (``DICE``) and something
-    in it may die."""
-    folded = set(map(fold, words))
-    if "die" not in folded or "die" in question_words(words) or DICE & folded or not DYING & folded:
-        return RULES_WORDING
-    return {**RULES_WORDING, **DIE_WORDING}
 
 
 def _players_nouns_read(conn: sqlite3.Connection, relaxed: Relaxed) -> Relaxed:

@@ -7,8 +7,9 @@ import sqlite3
 
 import pytest
 
-from kb.site.search import _search, definitions_of_readings, search
+from kb.site.search import _search, search
 from kb.site.search_keywords import keywords_named_within
+from kb.site.search_readings import definitions_of_readings
 from kb.site.search_relax import found_together
 
 
