@@ -14,7 +14,7 @@ import sqlite_utils
 from kb.cli.paths import DEFAULT_DB
 from kb.link.cr_diff import CHANGE_KINDS, Change, count_changes, diff_versions, version_in_force
 from kb.records import CRDocument, ParseError
-from kb.store import derive_lineage
+from kb.store import derive_lineage, identity_diff
 
 DB_OPTION = click.option(
     "--db", "db_path", type=click.Path(path_type=Path), default=DEFAULT_DB, show_default=True,
@@ -70,7 +70,7 @@ def _diff_by_identity(old: str, new: str, db_path: Path) -> list[Change] | None:
     if Path(old).is_file() or Path(new).is_file() or not db_path.exists():
         return None
     db = _open_db(db_path)
-    return derive_lineage.diff_by_identity(db, _known_version(db, old), _known_version(db, new))
+    return identity_diff.diff_by_identity(db, _known_version(db, old), _known_version(db, new))
 
 
 @click.command(name="cr-diff")

@@ -6,6 +6,7 @@ Pure functions; a text is folded once however many comparisons read it.
 """
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from collections import Counter
@@ -184,6 +185,34 @@ def aspects(old: Entry, new: Entry) -> list[str]:
     """What differs between two entries once whitespace and typography are folded."""
     found = [name for name, a, b in zip(ASPECT_NAMES, old.parts, new.parts, strict=True) if a != b]
     if found and old.masked == new.masked:
+        found.append("numbers-only")
+    return found
+
+
+# A comparison digest: 8 bytes of each aspect's comparison form and 8 of the masked whole.
+DIGEST_PART = 8
+
+
+def comparison_digest(entry: Entry) -> bytes:
+    """What ``aspects`` compares of an entry, as 32 bytes: its title, text and examples in
+    comparison form and the masked whole, each hashed. Stored with a rule
+    (``rules.comparison_digest``), it lets two versions years apart be compared without folding
+    every text of both again (``digest_aspects``)."""
+    title, text, examples = entry.parts
+    # Folded text holds no "\x1e" (whitespace to str.split), so joined examples cannot collide.
+    return b"".join(
+        hashlib.blake2b(part.encode(), digest_size=DIGEST_PART).digest()
+        for part in (title, text, "\x1e".join(examples), entry.masked)
+    )
+
+
+def digest_aspects(old: bytes, new: bytes) -> list[str]:
+    """``aspects`` of two entries from their ``comparison_digest``s."""
+    found = [
+        name for i, name in enumerate(ASPECT_NAMES)
+        if old[i * DIGEST_PART : (i + 1) * DIGEST_PART] != new[i * DIGEST_PART : (i + 1) * DIGEST_PART]
+    ]
+    if found and old[3 * DIGEST_PART :] == new[3 * DIGEST_PART :]:
         found.append("numbers-only")
     return found
 

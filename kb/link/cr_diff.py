@@ -15,19 +15,33 @@ from __future__ import annotations
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from cydifflib import SequenceMatcher
 
-from kb.link.cr_compare import WORD, Entry, aspects, collapse, entries_of, masked, rule_display_text, same_content, similarity
+from kb.link.cr_compare import (
+    WORD,
+    Entry,
+    aspects,
+    collapse,
+    comparison_digest,
+    digest_aspects,
+    entries_of,
+    masked,
+    rule_display_text,
+    same_content,
+    similarity,
+)
 from kb.link.cr_pairing import Pairing, pair_rules, pairing_of
 from kb.link.cr_trace import TraceEntry, number_maps, trace_rule, version_id_of, version_in_force
 from kb.link.glossary_lineage import pair_glossary
 from kb.records import CRDocument, GlossaryEntry, Rule
 
 __all__ = [
-    "CHANGE_KINDS", "Change", "TraceEntry", "WordOp", "count_changes", "diff_and_map", "diff_and_pairing", "diff_by_lineage",
-    "diff_glossary", "diff_versions", "number_maps", "pair_rules", "render_word_diff", "rule_display_text", "same_content",
-    "similarity", "trace_rule", "version_id_of", "version_in_force", "word_ops",
+    "CHANGE_KINDS", "Change", "Compared", "TraceEntry", "WordOp", "changes_by_lineage", "compared_rules", "count_changes",
+    "diff_and_map", "diff_and_pairing", "diff_by_lineage", "diff_glossary", "diff_versions", "number_maps", "pair_rules",
+    "render_word_diff", "rule_display_text", "same_content", "similarity", "trace_rule", "version_id_of", "version_in_force",
+    "with_texts", "word_ops",
 ]
 
 RULE_KINDS = ("added", "removed", "changed", "moved", "moved-changed")
@@ -166,12 +180,31 @@ RECENT_DIFFS_KEPT = 0
 _RECENT_DIFFS: OrderedDict[tuple[tuple, tuple], tuple[list[Change], Pairing]] = OrderedDict()
 
 
+class Compared(NamedTuple):
+    """A rule as a diff along lineages compares it: its number, kind, lineage and comparison
+    digest (``kb.link.cr_compare.comparison_digest``), not its text (stored with each rule:
+    ``rules.comparison_digest``)."""
+
+    number: str
+    kind: str
+    lineage: str | None
+    digest: bytes
+
+
+def compared_rules(document: CRDocument, lineages: Mapping[str, str]) -> dict[str, Compared]:
+    """Each rule of ``document`` by number (a number printed twice: the last), as compared along
+    ``lineages`` (rule number → lineage id)."""
+    return {
+        number: Compared(number, entry.rule.kind, lineages.get(number), comparison_digest(entry))
+        for number, entry in entries_of(document).items()
+    }
+
+
 def diff_by_lineage(
     old: CRDocument,
     new: CRDocument,
     old_lineages: Mapping[str, str],
     new_lineages: Mapping[str, str],
-    folded: Collection[str] = (),
     by_number: Collection[str] = (),
     glossary_pairs: Mapping[str, str] | None = None,
 ) -> list[Change]:
@@ -182,23 +215,63 @@ def diff_by_lineage(
     2013 ("Multiple instances of trample … are redundant") paired with menace's 702.111c of 2026, and
     the main phase's "Third, the active player gets priority" of 2022 with the beginning phase's
     "Second, …" of 2025, while their lineages lead to 702.19g and 505.6. ``old_lineages`` and
-    ``new_lineages``: rule number → lineage id in each version; ``folded``: old numbers whose lineage
-    ended folded into another rule (removed, as a diff between consecutive versions lists them,
-    where the merge's link names the rule that took them in); ``by_number``: old numbers whose lineage was paired by a number alone on the way
-    (``Pairing.by_number``), marked so in the diff; ``glossary_pairs``: old term → new term of the
-    glossary entries of one lineage (None: paired afresh). For consecutive versions this gives what
-    ``diff_versions`` does."""
-    pairing = Pairing(old=entries_of(old), new=entries_of(new))
-    by_lineage = {new_lineages[number]: number for number in pairing.new if number in new_lineages}
-    for number in pairing.old:
-        lineage = old_lineages.get(number)
-        partner = by_lineage.get(lineage) if lineage is not None else None
+    ``new_lineages``: rule number → lineage id in each version; ``by_number``: old numbers whose
+    lineage was paired by a number alone on the way (``Pairing.by_number``), marked so in the diff;
+    ``glossary_pairs``: old term → new term of the glossary entries of one lineage (None: paired
+    afresh). For consecutive versions this gives what ``diff_versions`` does."""
+    changes = changes_by_lineage(compared_rules(old, old_lineages), compared_rules(new, new_lineages), by_number)
+    old_rules, new_rules = ({rule.number: rule for rule in document.rules} for document in (old, new))
+    for change in changes:
+        before, after = old_rules.get(change.old_number or ""), new_rules.get(change.new_number or "")
+        with_texts(change, rule_display_text(before) if before else None, rule_display_text(after) if after else None)
+    return changes + diff_glossary(old.glossary, new.glossary, glossary_pairs)
+
+
+def changes_by_lineage(
+    old: Mapping[str, Compared], new: Mapping[str, Compared], by_number: Collection[str] = ()
+) -> list[Change]:
+    """The rule changes of ``diff_by_lineage``, in its order, from the rules' digests alone: their
+    texts and word diffs are left to ``with_texts`` (a page shows a hundred of thousands).
+
+    A rule of a lineage both versions hold is paired with its partner (added: a new rule whose
+    lineage the old version lacks; removed: an old rule whose lineage the new one lacks, or one
+    folded into another rule, where the merge's link names the rule that took it in)."""
+    partner_of = {rule.lineage: number for number, rule in new.items() if rule.lineage is not None}
+    old_to_new: dict[str, str] = {}
+    new_to_old: dict[str, str] = {}
+    for number, rule in old.items():
+        partner = partner_of.get(rule.lineage) if rule.lineage is not None else None
         if partner is not None:
-            pairing.pair(number, partner)
-        elif number in folded:
-            pairing.folded[number] = ""  # where it went is the merge's (rule_lineage_links), not the diff's
-    pairing.by_number.update(number for number in by_number if number in pairing.old_to_new)
-    return _changes(old, new, pairing, glossary_pairs)
+            old_to_new[number] = partner
+            new_to_old[partner] = number
+    changes: list[Change] = []
+    for number, rule in new.items():
+        old_number = new_to_old.get(number)
+        if old_number is None:
+            changes.append(Change("added", None, number, None, None, 0.0, "", entry_kind=rule.kind))
+            continue
+        before = old[old_number]
+        found = digest_aspects(before.digest, rule.digest) if before.digest != rule.digest else []
+        kind = _paired_kind(old_number != number, found)
+        if kind is not None:
+            changes.append(Change(
+                kind, old_number, number, None, None, 0.0, "", aspects=found,
+                entry_kind=before.kind if before.kind == rule.kind else f"{before.kind}->{rule.kind}",
+                paired_by_number=old_number in by_number,
+            ))
+    changes.extend(
+        Change("removed", number, None, None, None, 0.0, "", entry_kind=rule.kind)
+        for number, rule in old.items() if number not in old_to_new
+    )
+    return changes
+
+
+def with_texts(change: Change, old_text: str | None, new_text: str | None) -> Change:
+    """``change`` with the texts it compares (None: the side it lacks) and their word diff."""
+    ops = word_ops(old_text or "", new_text or "")
+    change.old_text, change.new_text, change.ops, change.word_diff = old_text, new_text, ops, render_word_diff(ops)
+    change.similarity = _ratio_of(ops) if old_text is not None and new_text is not None else 0.0
+    return change
 
 
 def content_key(document: CRDocument) -> tuple:
@@ -235,48 +308,30 @@ def _changes(
 
 
 def _one_sided(kind: str, old: Rule | None, new: Rule | None) -> Change:
-    old_text = rule_display_text(old) if old else None
-    new_text = rule_display_text(new) if new else None
-    ops = word_ops(old_text or "", new_text or "")
     rule = old or new
     assert rule is not None
-    return Change(
-        kind=kind,
-        old_number=old.number if old else None,
-        new_number=new.number if new else None,
-        old_text=old_text,
-        new_text=new_text,
-        similarity=0.0,
-        word_diff=render_word_diff(ops),
-        ops=ops,
-        entry_kind=rule.kind,
-    )
+    change = Change(kind, old.number if old else None, new.number if new else None, None, None, 0.0, "", entry_kind=rule.kind)
+    return with_texts(change, rule_display_text(old) if old else None, rule_display_text(new) if new else None)
 
 
 def _paired_change(old_entry: Entry, new_entry: Entry) -> Change | None:
     old, new = old_entry.rule, new_entry.rule
     found = aspects(old_entry, new_entry)
-    moved = old.number != new.number
-    if not moved and not found:
+    kind = _paired_kind(old.number != new.number, found)
+    if kind is None:
         return None
-    if moved:
-        kind = "moved" if not found or "numbers-only" in found else "moved-changed"
-    else:
-        kind = "changed"
-    old_text, new_text = rule_display_text(old), rule_display_text(new)
-    ops = word_ops(old_text, new_text)
-    return Change(
-        kind=kind,
-        old_number=old.number,
-        new_number=new.number,
-        old_text=old_text,
-        new_text=new_text,
-        similarity=_ratio_of(ops),
-        word_diff=render_word_diff(ops),
-        aspects=found,
-        ops=ops,
+    change = Change(
+        kind, old.number, new.number, None, None, 0.0, "", aspects=found,
         entry_kind=old.kind if old.kind == new.kind else f"{old.kind}->{new.kind}",
     )
+    return with_texts(change, rule_display_text(old), rule_display_text(new))
+
+
+def _paired_kind(moved: bool, found: list[str]) -> str | None:
+    """A paired rule's change from whether it moved and what differs (None: no change)."""
+    if not moved:
+        return "changed" if found else None
+    return "moved" if not found or "numbers-only" in found else "moved-changed"
 
 
 def _ratio_of(ops: Sequence[WordOp]) -> float:
@@ -287,11 +342,13 @@ def _ratio_of(ops: Sequence[WordOp]) -> float:
 
 
 def diff_glossary(
-    old: Sequence[GlossaryEntry], new: Sequence[GlossaryEntry], paired: Mapping[str, str] | None = None
+    old: Sequence[GlossaryEntry], new: Sequence[GlossaryEntry], paired: Mapping[str, str] | None = None,
+    texts: bool = True,
 ) -> list[Change]:
     """Glossary entries added, removed, redefined or renamed, paired as their lineages pair them
     (``kb.link.glossary_lineage.pair_glossary``): "Converted Mana Cost" → "Mana Value" is one
-    entry renamed, not one removed and one added."""
+    entry renamed, not one removed and one added. ``texts`` False: the word diffs are left to
+    ``with_texts``."""
     old_by_term = {entry.term: entry for entry in old}
     new_by_term = {entry.term: entry for entry in new}
     pairs = pair_glossary(old, new) if paired is None else paired  # given: the stored lineages'
@@ -300,39 +357,37 @@ def diff_glossary(
     for term, entry in new_by_term.items():
         before = old_by_term.get(old_of.get(term, ""))
         if before is None:
-            changes.append(_glossary_change("glossary-added", None, entry))
+            changes.append(_glossary_change("glossary-added", None, entry, texts))
             continue
-        redefined = collapse(before.text) != collapse(entry.text)
-        if collapse(before.term).casefold() != collapse(term).casefold():  # not "Player’s" for "Player's", "(obsolete)" for "(Obsolete)"
-            changes.append(_glossary_change("glossary-renamed-changed" if redefined else "glossary-renamed", before, entry))
+        # The same printed text is the same folded one (most entries of two versions: not folded).
+        folded = (collapse(before.text), collapse(entry.text)) if before.text != entry.text else None
+        redefined = folded is not None and folded[0] != folded[1]
+        # Not "Player’s" for "Player's", "(obsolete)" for "(Obsolete)".
+        if before.term != term and collapse(before.term).casefold() != collapse(term).casefold():
+            kind = "glossary-renamed-changed" if redefined else "glossary-renamed"
+            changes.append(_glossary_change(kind, before, entry, texts, folded))
         elif redefined:
-            changes.append(_glossary_change("glossary-changed", before, entry))
+            changes.append(_glossary_change("glossary-changed", before, entry, texts, folded))
+    paired_old = set(old_of.values())
     for term, entry in old_by_term.items():
-        if term not in old_of.values():
-            changes.append(_glossary_change("glossary-removed", entry, None))
+        if term not in paired_old:
+            changes.append(_glossary_change("glossary-removed", entry, None, texts))
     return changes
 
 
-def _glossary_change(kind: str, old: GlossaryEntry | None, new: GlossaryEntry | None) -> Change:
-    old_text, new_text = (old.text if old else None), (new.text if new else None)
-    ops = word_ops(old_text or "", new_text or "")
+def _glossary_change(
+    kind: str, old: GlossaryEntry | None, new: GlossaryEntry | None, texts: bool = True,
+    folded: tuple[str, str] | None = None,
+) -> Change:
+    """``folded``: the two texts in comparison form (None: printed the same)."""
     found: list[str] = []
     if old and new:
         found = ["text"]
-        if masked(collapse(old.text)) == masked(collapse(new.text)):
+        if folded is None or folded[0] == folded[1] or masked(folded[0]) == masked(folded[1]):
             found.append("numbers-only")
-    return Change(
-        kind=kind,
-        old_number=old.term if old else None,
-        new_number=new.term if new else None,
-        old_text=old_text,
-        new_text=new_text,
-        similarity=_ratio_of(ops) if old and new else 0.0,
-        word_diff=render_word_diff(ops),
-        aspects=found,
-        ops=ops,
-        entry_kind="glossary",
-    )
+    change = Change(kind, old.term if old else None, new.term if new else None, None, None, 0.0, "", aspects=found,
+                    entry_kind="glossary")
+    return with_texts(change, old.text if old else None, new.text if new else None) if texts else change
 
 
 def count_changes(changes: Iterable[Change]) -> dict[str, int]:

@@ -2,9 +2,9 @@
 
 The comparison itself is ``kb.link.cr_diff`` (the same one ``mtgkb cr-diff`` prints): consecutive
 English versions compared at build time are read back, any other two English versions are compared
-rule by rule along their lineages (``kb.store.derive_lineage.diff_by_identity``), and versions
-without lineages (translations) are paired afresh. Results are kept for a few recent pairs of the
-served file.
+rule by rule along their lineages (``kb.store.identity_diff.diff_by_identity``: by the rules' stored
+digests, the texts and word diffs read for the page shown only), and versions without lineages
+(translations) are paired afresh. Results are kept for a few recent pairs of the served file.
 """
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ import sqlite_utils
 
 from kb.link.cr_diff import Change, diff_versions
 from kb.site.search_db import file_key, newest_english_version, rows, table_exists
-from kb.store.derive_lineage import by_number_column, diff_by_identity, merges_between
+from kb.store.derive_lineage import by_number_column, merges_between
+from kb.store.identity_diff import diff_by_identity, read_texts
 
 PAGE_SIZE = 100
 # The comparisons of two versions not compared at build time, by served file (its path and
@@ -48,7 +49,7 @@ def changes_between(conn: sqlite3.Connection, old: str, new: str) -> list[Change
             _CACHE.move_to_end(key)
             return found
     db = sqlite_utils.Database(conn)
-    by_identity = diff_by_identity(db, old, new)
+    by_identity = diff_by_identity(db, old, new, texts=False)
     found = by_identity if by_identity is not None else diff_versions(load_cr_document(db, old), load_cr_document(db, new))
     if served is not None:
         with _CACHE_LOCK:
@@ -107,11 +108,12 @@ def diff_page(
         page["status"] = 400  # both versions exist: the pair is refused
         return page
     stored = stored_changes(conn, old, new)
+    compared = changes_between(conn, old, new) if stored is None else []
     changes: list[dict[str, Any]] = stored if stored is not None else [
         {"kind": change.kind, "entry_kind": change.entry_kind, "old_number": change.old_number,
-         "new_number": change.new_number, "aspects": change.aspects_text, "word_diff": change.word_diff,
-         "similarity": change.similarity, "paired_by_number": change.paired_by_number}
-        for change in changes_between(conn, old, new)
+         "new_number": change.new_number, "aspects": change.aspects_text, "word_diff": None, "similarity": None,
+         "paired_by_number": change.paired_by_number, "change": change}
+        for change in compared
     ]
     merged_into = merges_between(conn, old, new)
     counts: dict[str, int] = {}
@@ -125,5 +127,11 @@ def diff_page(
     last_page = max(0, len(shown) - 1) // PAGE_SIZE * PAGE_SIZE
     offset = max(0, int(offset or 0) if past_the_end == "nothing" else min(int(offset or 0), last_page))
     page.update(total=len(shown), offset=offset, changes=shown[offset : offset + PAGE_SIZE])
+    if stored is None:
+        # Only the page's changes are given their texts and word diffs (kept for the next visit).
+        on_page = [change.pop("change") for change in page["changes"]]
+        read_texts(conn, old, new, on_page)
+        for shown_change, change in zip(page["changes"], on_page, strict=True):
+            shown_change.update(word_diff=change.word_diff, similarity=change.similarity)
     page["old"], page["new"] = ids[old], ids[new]
     return page

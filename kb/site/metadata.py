@@ -29,6 +29,8 @@ TABLE_PRESENTATION: dict[str, dict[str, Any]] = {
     "rules": {"label_column": "number", "sort": "position", "facets": ["version_id", "kind"]},
     "rule_lineages": {"label_column": "id", "facets": ["kind", "first_version_id"]},
     "rule_lineage_links": {"facets": ["kind", "new_version_id"], "sort": "new_version_id"},
+    # Read by the diff page (kb.store.identity_diff), digests no one reads: not browsed.
+    "rule_comparisons": {"hidden": True},
     "rule_examples": {},
     "glossary": {"label_column": "term", "sort": "position", "facets": ["version_id"]},
     "rule_refs": {},

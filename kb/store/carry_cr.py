@@ -27,13 +27,14 @@ import sqlite_utils
 
 from kb.store.derive_rulings import DERIVED_ISSUES
 from kb.store.files import read_only_uri
+from kb.store.migrations import is_without_rowid
 from kb.store.save_cr import cr_indexes_made_after
 
 # Written from the CR documents and derived from them alone (kb.store.save_cr,
 # kb.store.derive_history, kb.store.derive_lineage, kb.store.derive_cr_links).
 CR_TABLES = (
     "cr_versions", "rules", "rule_examples", "rule_refs", "glossary", "glossary_refs", "cr_changes",
-    "rule_lineages", "rule_lineage_links", "rule_links", "glossary_links", "keywords",
+    "rule_lineages", "rule_lineage_links", "rule_comparisons", "rule_links", "glossary_links", "keywords",
 )
 SERVED_CR = "served_cr"
 # The CR documents of the last whole build, in the order it read them.
@@ -122,7 +123,7 @@ def _copy(db: sqlite_utils.Database, document_ids: list[int]) -> bool:
             f"select count(*) = 1 and max(type = 'INTEGER') from pragma_table_info('{table}', 'main') where pk > 0"
         ).fetchone()[0]
         listed = ", ".join(f"[{column}]" for column in columns)
-        if keyed:
+        if keyed or is_without_rowid(db, table):  # ordered by its key; a table without rowids has nothing else
             copies.append(f"insert into main.[{table}] ({listed}) select {listed} from {SERVED_CR}.[{table}]")
         else:
             copies.append(

@@ -23,6 +23,7 @@ TABLE_DESCRIPTIONS: dict[str, str] = {
     "cr_versions": "One Comprehensive Rules document in one language. A translation points at the English version it translates.",
     "rules": "Every numbered part, section, rule and subrule of every version. Count rules with kind in ('rule', 'subrule').",
     "rule_examples": "The 'Example:' paragraphs of rules.",
+    "rule_comparisons": "Each English rule as a diff of two versions compares it: its lineage and a digest of its words, so that versions years apart are compared (/diff) without reading and folding every text of both again.",
     "glossary": "Glossary entries of every version.",
     "rule_refs": "Cross-references in rule text ('See rule 601.2b'; ranges like 601.2f–h expanded).",
     "glossary_refs": "Rule numbers cited by glossary entries.",
@@ -135,6 +136,15 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "number_confidence": "1 when the number was printed; lower when recovered from position",
         "english_title": "For bilingual translations, the English keyword the translator printed",
         "lineage_id": "English rules: the rule's identity across versions (rule_lineages), kept through renumbering",
+    },
+    "rule_comparisons": {
+        "version_id": "The English CR version",
+        "position": "Order in the version (of its first rule of this number)",
+        "number": "Rule number (a number printed twice: the last rule printed under it, as a diff reads it)",
+        "kind": "part, section, rule or subrule",
+        "lineage_id": "The rule's lineage (rule_lineages)",
+        "digest": "32 bytes: hashes of the rule's title, text and examples as versions are compared (whitespace and"
+        " typography folded) and of all three with cited rule numbers masked",
     },
     "rule_examples": {"rule_id": "The rule", "position": "Order under the rule", "text": "Example text"},
     "glossary": {

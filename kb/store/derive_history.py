@@ -25,6 +25,7 @@ from kb.records import CRDocument, Rule
 from kb.store.bulk_indexes import indexes_made_after
 from kb.store.derive_cr_links import load_cr_document
 from kb.store.derive_lineage import by_number_steps, save_glossary_lineages, save_lineage_links, save_lineages
+from kb.store.identity_diff import save_comparison_digests
 from kb.store.schema import ruling_card_name, stable_id
 from kb.store.version_losses import report_version_losses
 
@@ -202,12 +203,16 @@ def save_ruling_links(db: sqlite_utils.Database, history: History | None, carry_
 def save_changes(
     db: sqlite_utils.Database, versions: list[tuple[str, str]], documents: list[CRDocument]
 ) -> tuple[list[dict[str, str | None]], list[list[LineageLink]]]:
-    """Diffs of consecutive versions into ``cr_changes``; returns their old → new number maps and
-    their confirmed merges and splits."""
+    """Diffs of consecutive versions into ``cr_changes``, and each version's rules' comparison
+    digests (``rule_comparisons``, what a diff of any two versions reads: ``kb.store.identity_diff``;
+    their lineages are written with the rules'); returns their old → new number maps and their
+    confirmed merges and splits."""
+    db.execute("delete from rule_comparisons")
     maps, links = [], []
     entries = HeldEntries()
     for ((old_id, _), (new_id, _)), (old, new) in zip(pairwise(versions), pairwise(documents), strict=True):
         changes, pairing = diff_and_pairing(old, new, entries)
+        save_comparison_digests(db, old_id, entries(old))
         entries.release(old)  # paired with both its neighbours
         maps.append(pairing.mapping())
         links.append(confirmed_links(pairing))
@@ -217,6 +222,8 @@ def save_changes(
             " old_text, new_text, position, paired_by_number) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             [_change_row(old_id, new_id, position, change) for position, change in enumerate(changes)],
         )
+    if len(versions) > 1:
+        save_comparison_digests(db, versions[-1][0], entries(documents[-1]))
     return maps, links
 
 

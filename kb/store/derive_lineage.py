@@ -15,13 +15,11 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
-from kb.link.cr_diff import Change, diff_by_lineage
 from kb.link.cr_lineage import Lineage, build_lineages
 from kb.link.cr_merges import LineageLink
 from kb.link.glossary_lineage import glossary_lineages
 from kb.records import CRDocument
 from kb.store.bulk_indexes import indexes_made_after
-from kb.store.derive_cr_links import load_cr_document
 from kb.store.schema import stable_id
 
 Connection = sqlite3.Connection | sqlite_utils.Database
@@ -33,11 +31,13 @@ def save_lineages(
     documents: Sequence[CRDocument],
     maps: Sequence[dict[str, str | None]],
 ) -> list[dict[str, str]]:
-    """Recompute ``rule_lineages`` and ``rules.lineage_id``; returns number → lineage per version."""
+    """Recompute ``rule_lineages`` and ``rules.lineage_id`` (and ``rule_comparisons.lineage_id``);
+    returns number → lineage per version."""
     db.execute("delete from rule_lineages")
     version_ids = [version_id for version_id, _date in versions]
     by_version, lineages = build_lineages(version_ids, documents, maps)
     _write_lineage_ids(db, "rules", "number", version_ids, by_version)
+    save_comparison_lineages(db, version_ids, by_version)
     titles = [{rule.number: rule.title for rule in doc.rules} for doc in documents]
     newest = len(documents) - 1
     db.conn.executemany(
@@ -89,6 +89,19 @@ def save_glossary_lineages(
         " last_number, current_number, title, numbers, versions) values (?,?,?,?,?,?,?,?,?,?)",
         [_lineage_row(lineage, version_ids, titles, newest) for lineage in lineages.values()],
     )
+
+
+def save_comparison_lineages(
+    db: sqlite_utils.Database, version_ids: list[str], by_version: Sequence[dict[str, str]]
+) -> None:
+    """``rule_comparisons.lineage_id`` of each version's rules (``kb.store.identity_diff``), row by
+    row through its key: the table has no index by number to join on."""
+    for version_id, lineage_of in zip(version_ids, by_version, strict=True):
+        rows = db.execute("select position, number from rule_comparisons where version_id = ?", [version_id]).fetchall()
+        db.conn.executemany(
+            "update rule_comparisons set lineage_id = ? where version_id = ? and position = ?",
+            [(lineage_of.get(number), version_id, position) for position, number in rows],
+        )
 
 
 def _write_lineage_ids(
@@ -346,41 +359,6 @@ def _reworded_since(conn: Connection, lineage: str | None, version_id: str | Non
     return len(texts) == 2 and " ".join(texts[0].split()) != " ".join(texts[1].split())
 
 
-def lineage_numbers(conn: Connection, version_id: str) -> dict[str, str]:
-    """Each rule number of ``version_id`` → its lineage (empty: a version without lineages, such as
-    a translation)."""
-    return dict(
-        conn.execute(
-            "select number, lineage_id from rules where version_id = ? and lineage_id is not null order by position",
-            [version_id],
-        ).fetchall()
-    )
-
-
-def folded_lineages(conn: Connection, lineages: Collection[str]) -> set[str]:
-    """Of these ended lineages, those that ended folded into another rule: the diff of the versions
-    where each ended listed no removal (``kb.link.cr_pairing``: ``Pairing.folded``)."""
-    folded: set[str] = set()
-    ordered = sorted(lineages)
-    for start in range(0, len(ordered), 500):
-        part = ordered[start : start + 500]
-        folded.update(
-            lineage
-            for (lineage,) in conn.execute(
-                f"""select id from rule_lineages where id in ({", ".join("?" * len(part))})
-                and not exists (select 1 from cr_changes where cr_changes.old_number = rule_lineages.last_number
-                    and cr_changes.old_version_id = rule_lineages.last_version_id and cr_changes.kind = 'removed')""",
-                part,
-            )
-        )
-    return folded
-
-
-def _older(conn: Connection, old_id: str, new_id: str) -> bool:
-    dates = dict(conn.execute("select id, effective_date from cr_versions where id in (?, ?)", [old_id, new_id]).fetchall())
-    return bool(dates.get(old_id) and dates.get(new_id) and dates[old_id] < dates[new_id])
-
-
 def merges_between(conn: sqlite3.Connection, old_id: str, new_id: str) -> dict[str, str]:
     """Rules of ``old_id`` merged, by ``new_id``, into another rule (``rule_lineage_links``,
     followed by lineage through the versions between): old number → the number in ``new_id`` of
@@ -400,42 +378,6 @@ def merges_between(conn: sqlite3.Connection, old_id: str, new_id: str) -> dict[s
     except sqlite3.OperationalError:  # a database built before the links
         return {}
     return {old_number: new_number for old_number, new_number in reversed(rows)}
-
-
-def diff_by_identity(conn: sqlite_utils.Database, old_id: str, new_id: str) -> list[Change] | None:
-    """The differences between two stored English versions, each rule followed by its lineage
-    through the versions between (``kb.link.cr_diff.diff_by_lineage``); None when either version has
-    no lineages (another language, or a database built before them)."""
-    if not has_lineages(conn):
-        return None
-    old_lineages, new_lineages = lineage_numbers(conn, old_id), lineage_numbers(conn, new_id)
-    if not old_lineages or not new_lineages:
-        return None
-    # Rules of the older version whose lineage ends before the newer one: removed, or folded.
-    ended = set(old_lineages.values()) - set(new_lineages.values()) if _older(conn, old_id, new_id) else set()
-    folded = folded_lineages(conn, ended)
-    # A lineage paired by a number alone on the way: the weak link is the diff's too.
-    crossed = crossed_by_number(conn)
-    return diff_by_lineage(
-        load_cr_document(conn, old_id), load_cr_document(conn, new_id), old_lineages, new_lineages,
-        {number for number, lineage in old_lineages.items() if lineage in folded},
-        {number for number, lineage in old_lineages.items() if crossed(lineage, old_id, new_id)},
-        glossary_lineage_pairs(conn, old_id, new_id),
-    )
-
-
-def glossary_lineage_pairs(conn: Connection, old_id: str, new_id: str) -> dict[str, str] | None:
-    """Old term → new term of the two versions' glossary entries of one lineage: versions years
-    apart are compared as the history pairs them (and without pairing the glossaries afresh, a
-    third of a distant diff's time); None where glossary lineages are not stored."""
-    if "lineage_id" not in {column[1] for column in conn.execute("pragma table_info(glossary)")}:
-        return None
-    found = dict(conn.execute(
-        "select older.term, newer.term from glossary as older join glossary as newer on newer.lineage_id = older.lineage_id"
-        " where older.version_id = ? and newer.version_id = ? and older.lineage_id is not null",
-        [old_id, new_id],
-    ).fetchall())
-    return found or None  # none stored for these versions: paired afresh
 
 
 def number_in(conn: Connection, lineage: str, version_id: str) -> str | None:

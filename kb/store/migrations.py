@@ -235,3 +235,10 @@ def m023_printings_note(db: sqlite_utils.Database) -> None:
 def m024_ruling_translations_published_at(db: sqlite_utils.Database) -> None:
     """ruling_translations.published_at on older databases: filled when the rulings are derived again."""
     add_missing_column(db, "ruling_translations", "published_at", str)
+
+
+@migrations()
+def m025_rule_comparisons(db: sqlite_utils.Database) -> None:
+    """rule_comparisons on older databases: empty until the CR history is derived again (their
+    versions are compared from their texts meanwhile)."""
+    create_declared_table(db, "rule_comparisons")

@@ -409,6 +409,15 @@ TABLES["rule_lineage_links"] = {
         ("new_lineage_id", "rule_lineages", "id"),
     ],
 }
+# Each English rule as two versions are compared (kb.store.identity_diff; m025 on older databases):
+# stored by version and position, a version's rows are read together, without the texts the
+# rules table holds (whose rows, keyed by hash ids, lie anywhere in it).
+TABLES["rule_comparisons"] = {
+    "columns": {"version_id": str, "position": int, "number": str, "kind": str, "lineage_id": str, "digest": bytes},
+    "pk": ("version_id", "position"),
+    "without_rowid": True,
+    "foreign_keys": [("version_id", "cr_versions", "id"), ("lineage_id", "rule_lineages", "id")],
+}
 LINEAGE_COLUMNS = {
     "rules": ["lineage_id"], "ruling_rules": ["lineage_id", "in_force_version_id"], "glossary": ["lineage_id"],
 }

@@ -1312,6 +1312,24 @@ async def test_a_diff_across_versions_follows_each_rule_by_its_lineage(snapshot_
     assert {c["aspects"] for c in moved} == {None, "text,numbers-only"}
 
 
+async def test_each_page_of_a_diff_years_apart_shows_its_own_word_diffs(snapshot_ds, snapshot_conn) -> None:
+    """A diff of versions years apart is counted from the rules' stored digests and only the page
+    shown reads its texts: every page, the first, a later one and the last of one kind, shows the
+    word diffs and similarities of the whole comparison (what `mtgkb cr-diff` prints)."""
+    from kb.store.identity_diff import diff_by_identity
+
+    whole = diff_by_identity(snapshot_conn, "en-2009-10-01", "en-2026-04-17") or []
+    fields = ("kind", "old_number", "new_number", "word_diff", "similarity", "aspects", "paired_by_number")
+    expected = [dict(zip(fields, (c.kind, c.old_number, c.new_number, c.word_diff, c.similarity, c.aspects_text,
+                                  c.paired_by_number), strict=True)) for c in whole]
+    for query, offset, listed in (("", 0, expected), ("", 2300, expected),
+                                  ("&kind=moved-changed", 500, [c for c in expected if c["kind"] == "moved-changed"])):
+        page = (await snapshot_ds.client.get(f"/diff.json?from=en-2009-10-01&to=en-2026-04-17{query}&offset={offset}")).json()
+        assert page["total"] == len(listed) and page["changes"], (query, offset)
+        assert [{field: change[field] for field in fields} for change in page["changes"]] == listed[offset : offset + 100]
+    assert any(change["word_diff"].startswith("{+") for change in expected[2300:2400])  # added rules' texts too
+
+
 async def test_canned_queries_open_before_their_parameters_are_filled(snapshot_ds, snapshot_db) -> None:
     for name in ("search_rules", "rulings_of_card", "search_rulings", "rulings_by_any_name"):
         assert (await snapshot_ds.client.get(f"/{snapshot_db.stem}/{name}")).status_code == 200, name

@@ -1,5 +1,5 @@
-"""The diff of two English CR versions along rule lineages (kb.store.derive_lineage.diff_by_identity),
-on the bundled snapshot's eleven real English editions."""
+"""The diff of two English CR versions along rule lineages (kb.store.identity_diff.diff_by_identity),
+on the bundled snapshot's real English editions."""
 from __future__ import annotations
 
 import itertools
@@ -10,7 +10,8 @@ import sqlite_utils
 
 from kb.link.cr_diff import diff_versions
 from kb.store.derive_cr_links import load_cr_document
-from kb.store.derive_lineage import diff_by_identity, english_versions, merges_between
+from kb.store.derive_lineage import english_versions, merges_between
+from kb.store.identity_diff import diff_by_identity
 
 
 def _rows(changes) -> list[tuple]:
@@ -74,3 +75,58 @@ def test_versions_without_lineages_are_not_compared_by_them(snapshot_conn: sqlit
     translated = snapshot_conn.execute("select id from cr_versions where lang != 'en' order by id limit 2").fetchall()
     assert len(translated) == 2
     assert diff_by_identity(db, translated[0][0], translated[1][0]) is None
+
+
+def _full_rows(changes) -> list[tuple]:
+    return [(c.kind, c.entry_kind, c.old_number, c.new_number, c.aspects_text, c.word_diff, c.similarity,
+             c.paired_by_number, c.old_text, c.new_text) for c in changes]
+
+
+# Years apart either way round, across the 2006 → 2009 renumbering and the 2014 typography, a
+# pair with a rule paired by its number alone on the way, and the newest two not stored as one step.
+COMPARED_PAIRS = [
+    ("en-2003-03-15", "en-2026-04-17"), ("en-2026-04-17", "en-2009-10-01"), ("en-2006-02-01", "en-2013-05-01"),
+    ("en-2013-05-01", "en-2019-01-25"), ("en-2014-09-25", "en-2022-02-18"), ("en-2025-02-07", "en-2026-04-17"),
+]
+
+
+def test_stored_comparisons_give_what_comparing_the_texts_gives(snapshot_db, tmp_path) -> None:
+    """Two versions are compared by their rules' stored digests (rule_comparisons), not by folding
+    every text of both again; a file built before them is compared from its texts: the same
+    changes, texts, word diffs and similarities, in the same order."""
+    import shutil
+
+    older = tmp_path / "older.db"
+    shutil.copy(snapshot_db, older)
+    with sqlite3.connect(older) as writing:
+        writing.execute("drop table rule_comparisons")
+    writing.close()
+    stored = sqlite3.connect(f"file:{snapshot_db}?immutable=1", uri=True)
+    from_texts = sqlite3.connect(f"file:{older}?immutable=1", uri=True)
+    assert stored.execute("select count(*) from rule_comparisons where version_id = 'en-2026-04-17'").fetchone() == (3294,)
+    for old, new in COMPARED_PAIRS:
+        by_digest = diff_by_identity(stored, old, new)
+        assert by_digest, (old, new)
+        assert _full_rows(by_digest) == _full_rows(diff_by_identity(from_texts, old, new) or []), (old, new)
+    # Not only the same as each other: what the build's own comparison of consecutive versions
+    # stored (by folding both texts), across the 2014 typography and the newest steps…
+    for old, new in [("en-2013-05-01", "en-2014-09-25"), ("en-2025-02-07", "en-2026-01-16"),
+                     ("en-2026-01-16", "en-2026-04-17")]:
+        assert _rows(diff_by_identity(stored, old, new) or []) == _stored(stored, old, new), (old, new)
+    # … and what the texts say (renumbered, its words the same).
+    far = {c.old_number: c for c in diff_by_identity(stored, "en-2013-05-01", "en-2019-01-25") or []}
+    assert (far["702.18e"].kind, far["702.18e"].new_number, far["702.18e"].aspects) == ("moved", "702.19e", [])
+    stored.close()
+    from_texts.close()
+
+
+def test_a_diff_counted_without_its_texts_reads_them_for_the_changes_asked(snapshot_conn: sqlite3.Connection) -> None:
+    from kb.store.identity_diff import read_texts
+
+    changes = diff_by_identity(snapshot_conn, "en-2009-10-01", "en-2026-04-17", texts=False) or []
+    assert len(changes) > 3000 and all(c.old_text is None and c.new_text is None and not c.word_diff for c in changes)
+    page = changes[:100]
+    read_texts(snapshot_conn, "en-2009-10-01", "en-2026-04-17", page)
+    whole = diff_by_identity(snapshot_conn, "en-2009-10-01", "en-2026-04-17") or []
+    assert _full_rows(page) == _full_rows(whole[:100])
+    assert all(c.old_text is None and c.new_text is None for c in changes[100:])

@@ -1,0 +1,172 @@
+"""The diff of two stored English CR versions along rule lineages, read from the database.
+
+Each English rule is stored as a diff compares it (``rule_comparisons``: its number, kind, lineage
+and a digest of its words, written by ``save_comparison_digests`` while the build compares
+consecutive versions, a version's rows together): two versions years apart are compared by these
+(``kb.link.cr_diff.changes_by_lineage``), without reading or folding their texts again, and only
+the changes a page shows read their texts (``read_texts``). A file without them (built before
+them) is compared from its documents (``kb.link.cr_diff.diff_by_lineage``): the same changes.
+"""
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Mapping
+
+import sqlite_utils
+
+from kb.link.cr_compare import Entry, comparison_digest
+from kb.link.cr_diff import Change, Compared, changes_by_lineage, diff_by_lineage, diff_glossary, with_texts
+from kb.records import GlossaryEntry
+from kb.store.derive_cr_links import load_cr_document
+from kb.store.derive_lineage import crossed_by_number, has_lineages
+
+Connection = sqlite3.Connection | sqlite_utils.Database
+# Numbers or terms a query names at once (SQLite's variables).
+CHUNK = 500
+
+
+def save_comparison_digests(db: sqlite_utils.Database, version_id: str, entries: Mapping[str, Entry]) -> None:
+    """``rule_comparisons`` of one version's rules (``entries``: by number, as compared), in the
+    order a diff reads them; their lineages are written with the rules'
+    (``kb.store.derive_lineage.save_lineages``)."""
+    db.conn.executemany(
+        "insert into rule_comparisons (version_id, position, number, kind, digest) values (?, ?, ?, ?, ?)",
+        [
+            (version_id, position, number, entry.rule.kind, comparison_digest(entry))
+            for position, (number, entry) in enumerate(entries.items())
+        ],
+    )
+
+
+def diff_by_identity(conn: Connection, old_id: str, new_id: str, texts: bool = True) -> list[Change] | None:
+    """The differences between two stored English versions, each rule followed by its lineage
+    through the versions between (``kb.link.cr_diff.diff_by_lineage``); None when either version has
+    no lineages (another language, or a database built before them). ``texts`` False: the changes
+    are counted and paired but their texts and word diffs are left to ``read_texts``."""
+    if not has_lineages(conn):
+        return None
+    old_rules, new_rules = stored_compared(conn, old_id), stored_compared(conn, new_id)
+    if old_rules is None or new_rules is None:  # not stored: compared from the documents
+        old_lineages, new_lineages = lineage_numbers(conn, old_id), lineage_numbers(conn, new_id)
+        if not old_lineages or not new_lineages:
+            return None
+        db = sqlite_utils.Database(conn) if isinstance(conn, sqlite3.Connection) else conn
+        return diff_by_lineage(
+            load_cr_document(db, old_id), load_cr_document(db, new_id), old_lineages, new_lineages,
+            _crossed(conn, old_lineages, old_id, new_id), glossary_lineage_pairs(conn, old_id, new_id),
+        )
+    lineages = {number: rule.lineage for number, rule in old_rules.items() if rule.lineage}
+    glossary_pairs = glossary_lineage_pairs(conn, old_id, new_id)
+    changes = changes_by_lineage(old_rules, new_rules, _crossed(conn, lineages, old_id, new_id))
+    changes += diff_glossary(stored_glossary(conn, old_id), stored_glossary(conn, new_id), glossary_pairs, texts=False)
+    if texts:
+        read_texts(conn, old_id, new_id, changes)
+    return changes
+
+
+def _crossed(conn: Connection, lineages: Mapping[str, str], old_id: str, new_id: str) -> set[str]:
+    """Old numbers whose lineage was paired by a number alone between the two versions."""
+    crossed = crossed_by_number(conn)
+    return {number for number, lineage in lineages.items() if crossed(lineage, old_id, new_id)}
+
+
+def stored_compared(conn: Connection, version_id: str) -> dict[str, Compared] | None:
+    """Each rule of ``version_id`` by number, as a diff along lineages compares it; None when
+    none is stored (a file built before ``rule_comparisons``, or not an English version)."""
+    try:
+        found = {
+            row[0]: Compared(*row)
+            for row in conn.execute(
+                "select number, kind, lineage_id, digest from rule_comparisons where version_id = ? order by position",
+                [version_id],
+            )
+        }
+    except sqlite3.OperationalError:  # a file made before the table, served as it is
+        return None
+    return found or None
+
+
+def lineage_numbers(conn: Connection, version_id: str) -> dict[str, str]:
+    """Each rule number of ``version_id`` → its lineage (empty: a version without lineages, such as
+    a translation)."""
+    return dict(
+        conn.execute(
+            "select number, lineage_id from rules where version_id = ? and lineage_id is not null order by position",
+            [version_id],
+        ).fetchall()
+    )
+
+
+def stored_glossary(conn: Connection, version_id: str) -> list[GlossaryEntry]:
+    return [
+        GlossaryEntry(term=term, text=text or "")
+        for term, text in conn.execute("select term, text from glossary where version_id = ? order by position", [version_id])
+    ]
+
+
+def glossary_lineage_pairs(conn: Connection, old_id: str, new_id: str) -> dict[str, str] | None:
+    """Old term → new term of the two versions' glossary entries of one lineage: versions years
+    apart are compared as the history pairs them (and without pairing the glossaries afresh, a
+    third of a distant diff's time); None where glossary lineages are not stored."""
+    if "lineage_id" not in {column[1] for column in conn.execute("pragma table_info(glossary)")}:
+        return None
+    # Each version's entries read by its own index and joined here: joined in SQL, each entry
+    # of one version looked through every version's entries of its lineage (25 ms a distant diff).
+    lineage_terms = "select lineage_id, term from glossary where version_id = ? and lineage_id is not null order by position"
+    new_terms = dict(conn.execute(lineage_terms, [new_id]).fetchall())
+    found = {
+        old_term: new_terms[lineage]
+        for lineage, old_term in conn.execute(lineage_terms, [old_id]).fetchall()
+        if lineage in new_terms
+    }
+    return found or None  # none stored for these versions: paired afresh
+
+
+def read_texts(conn: Connection, old_id: str, new_id: str, changes: Iterable[Change]) -> None:
+    """Give each of ``changes`` between the two versions its texts and word diff (those that
+    have them already are left as they are)."""
+    unread = [change for change in changes if change.old_text is None and change.new_text is None]
+    rules = [change for change in unread if change.entry_kind != "glossary"]
+    terms = [change for change in unread if change.entry_kind == "glossary"]
+    old_rules = _rule_texts(conn, old_id, {change.old_number for change in rules if change.old_number})
+    new_rules = _rule_texts(conn, new_id, {change.new_number for change in rules if change.new_number})
+    for change in rules:
+        with_texts(change, old_rules.get(change.old_number or ""), new_rules.get(change.new_number or ""))
+    old_terms = _glossary_texts(conn, old_id, {change.old_number for change in terms if change.old_number})
+    new_terms = _glossary_texts(conn, new_id, {change.new_number for change in terms if change.new_number})
+    for change in terms:
+        with_texts(change, old_terms.get(change.old_number or ""), new_terms.get(change.new_number or ""))
+
+
+def _rule_texts(conn: Connection, version_id: str, numbers: set[str]) -> dict[str, str]:
+    """Title, text and examples of the rules ``numbers`` of ``version_id`` as one text each
+    (``kb.link.cr_compare.rule_display_text``; a number printed twice: the last)."""
+    found: dict[str, str] = {}
+    ordered = sorted(numbers)
+    for start in range(0, len(ordered), CHUNK):
+        part = ordered[start : start + CHUNK]
+        # Sorted here: "order by position" read the version's every rule through that index.
+        rows = sorted(conn.execute(
+            f"""select position, number, title, text,
+                (select group_concat(text, char(10)) from
+                    (select text from rule_examples where rule_id = rules.id and text != '' order by position))
+            from rules where version_id = ? and number in ({", ".join("?" * len(part))})""",
+            [version_id, *part],
+        ).fetchall(), key=lambda row: row[0])
+        for _position, number, title, text, examples in rows:
+            found[number] = "\n".join(piece for piece in (title or "", text or "", examples or "") if piece)
+    return found
+
+
+def _glossary_texts(conn: Connection, version_id: str, terms: set[str]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    ordered = sorted(terms)
+    for start in range(0, len(ordered), CHUNK):
+        part = ordered[start : start + CHUNK]
+        rows = sorted(conn.execute(
+            f"select position, term, coalesce(text, '') from glossary where version_id = ?"
+            f" and term in ({', '.join('?' * len(part))})",
+            [version_id, *part],
+        ).fetchall(), key=lambda row: row[0])
+        found.update((term, text) for _position, term, text in rows)
+    return found
