@@ -196,13 +196,14 @@ DIGEST_PART = 8
 def comparison_digest(entry: Entry) -> bytes:
     """What ``aspects`` compares of an entry, as 32 bytes: its title, text and examples in
     comparison form and the masked whole, each hashed. Stored with a rule
-    (``rules.comparison_digest``), it lets two versions years apart be compared without folding
+    (``rule_comparisons.digest``), it lets two versions years apart be compared without folding
     every text of both again (``digest_aspects``)."""
     title, text, examples = entry.parts
-    # Folded text holds no "\x1e" (whitespace to str.split), so joined examples cannot collide.
+    # Folded text holds no "\x1d" or "\x1e" (whitespace to str.split): joined and counted, two
+    # lists of examples are one text only if they are the same ("" alone is not none: a review).
+    listed = f"{len(examples)}\x1d" + "\x1e".join(examples)
     return b"".join(
-        hashlib.blake2b(part.encode(), digest_size=DIGEST_PART).digest()
-        for part in (title, text, "\x1e".join(examples), entry.masked)
+        hashlib.blake2b(part.encode(), digest_size=DIGEST_PART).digest() for part in (title, text, listed, entry.masked)
     )
 
 

@@ -182,8 +182,8 @@ _RECENT_DIFFS: OrderedDict[tuple[tuple, tuple], tuple[list[Change], Pairing]] = 
 
 class Compared(NamedTuple):
     """A rule as a diff along lineages compares it: its number, kind, lineage and comparison
-    digest (``kb.link.cr_compare.comparison_digest``), not its text (stored with each rule:
-    ``rules.comparison_digest``)."""
+    digest (``kb.link.cr_compare.comparison_digest``), not its text (stored with each English
+    rule: ``rule_comparisons``)."""
 
     number: str
     kind: str
@@ -267,10 +267,15 @@ def changes_by_lineage(
 
 
 def with_texts(change: Change, old_text: str | None, new_text: str | None) -> Change:
-    """``change`` with the texts it compares (None: the side it lacks) and their word diff."""
+    """``change`` with the texts it compares (None: the side it lacks) and their word diff.
+
+    The texts are set last: a change the diff page keeps is given them by whichever request
+    shows it first, and another request reads a change whose texts are set as done (one that
+    read it half done showed an empty word diff and a similarity of 0: a review)."""
     ops = word_ops(old_text or "", new_text or "")
-    change.old_text, change.new_text, change.ops, change.word_diff = old_text, new_text, ops, render_word_diff(ops)
+    change.ops, change.word_diff = ops, render_word_diff(ops)
     change.similarity = _ratio_of(ops) if old_text is not None and new_text is not None else 0.0
+    change.old_text, change.new_text = old_text, new_text
     return change
 
 

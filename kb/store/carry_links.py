@@ -33,7 +33,7 @@ from kb.store.files import read_only_uri
 # change to any of these files links every ruling again and reads every CR document again.
 LINKING_CODE = (
     "kb.link", "kb.normalise", "kb.records", "kb.store.schema", "kb.store.derive_cr_links",
-    "kb.store.derive_lineage", "kb.store.derive_history", "kb.store.carry_links",
+    "kb.store.derive_lineage", "kb.store.derive_history", "kb.store.carry_links", "kb.store.identity_diff",
     # What reads and stores the CR documents whose tables a build may carry (kb.store.carry_cr),
     # and the build that runs it all in its order.
     "kb.parse", "kb.build.load", "kb.build.identity", "kb.store.save", "kb.store.save_cr", "kb.store.tables",
