@@ -198,12 +198,18 @@ def comparison_digest(entry: Entry) -> bytes:
     comparison form and the masked whole, each hashed. Stored with a rule
     (``rule_comparisons.digest``), it lets two versions years apart be compared without folding
     every text of both again (``digest_aspects``)."""
-    title, text, examples = entry.parts
+    return _digest(entry.parts, entry.masked)
+
+
+# Most rules read the same in consecutive versions: a build digests each of their texts once.
+@lru_cache(maxsize=4096)
+def _digest(parts: tuple[str, str, tuple[str, ...]], masked_text: str) -> bytes:
+    title, text, examples = parts
     # Folded text holds no "\x1d" or "\x1e" (whitespace to str.split): joined and counted, two
     # lists of examples are one text only if they are the same ("" alone is not none: a review).
     listed = f"{len(examples)}\x1d" + "\x1e".join(examples)
     return b"".join(
-        hashlib.blake2b(part.encode(), digest_size=DIGEST_PART).digest() for part in (title, text, listed, entry.masked)
+        hashlib.blake2b(part.encode(), digest_size=DIGEST_PART).digest() for part in (title, text, listed, masked_text)
     )
 
 
