@@ -25,6 +25,7 @@ them to bench/results/cr_diff_pairs.json.
 from __future__ import annotations
 
 import argparse
+import gc
 import itertools
 import json
 import shutil
@@ -67,6 +68,9 @@ def first_visit(conn: sqlite3.Connection, old: str, new: str) -> float:
     """Seconds of the diff page of ``old`` → ``new`` when no comparison of theirs is kept."""
     with diff_page._CACHE_LOCK:
         diff_page._CACHE.clear()
+    # The fresh pairings timed beside it leave hundreds of MB of objects: collected here, not in
+    # the page's time (a served site collects what its warm-up made once and freezes it).
+    gc.collect()
     started = time.perf_counter()
     page = diff_page.diff_page(conn, old, new)
     elapsed = time.perf_counter() - started
