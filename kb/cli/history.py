@@ -6,6 +6,7 @@ Each is a ``click.Command`` the ``mtgkb`` group attaches. Versions come from the
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -66,11 +67,16 @@ def _document(spec: str, db_path: Path) -> CRDocument:
     return _load_version(_open_db(db_path), spec)
 
 
-def _diff_by_identity(old: str, new: str, db_path: Path) -> list[Change] | None:
+def _diff_by_identity(old: str, new: str, db_path: Path) -> tuple[list[Change], Callable[[list[Change]], None]] | None:
+    """The changes along lineages, their texts not read yet, and what reads them for those listed."""
     if Path(old).is_file() or Path(new).is_file() or not db_path.exists():
         return None
     db = _open_db(db_path)
-    return identity_diff.diff_by_identity(db, _known_version(db, old), _known_version(db, new))
+    old_id, new_id = _known_version(db, old), _known_version(db, new)
+    changes = identity_diff.diff_by_identity(db, old_id, new_id, texts=False)
+    if changes is None:
+        return None
+    return changes, lambda listed: identity_diff.read_texts(db, old_id, new_id, listed)
 
 
 @click.command(name="cr-diff")
@@ -84,14 +90,16 @@ def cr_diff(old: str, new: str, db_path: Path, kinds: tuple[str, ...], limit: in
 
     Two English versions of the database are compared rule by rule along their lineages, as the
     site's diff page does; CR files, and translations, are paired afresh."""
-    changes = _diff_by_identity(old, new, db_path)
-    if changes is None:
-        changes = diff_versions(_document(old, db_path), _document(new, db_path))
+    by_identity = _diff_by_identity(old, new, db_path)
+    changes = by_identity[0] if by_identity else diff_versions(_document(old, db_path), _document(new, db_path))
     counts = count_changes(changes)
     click.echo(f"{old} -> {new}: " + ", ".join(f"{kind} {count}" for kind, count in counts.items()))
     shown = [change for change in changes if not kinds or change.kind in kinds]
+    listed = shown[:limit] if limit is not None else shown
+    if by_identity:
+        by_identity[1](listed)  # only what is listed reads its texts
     merged_into = _merges(old, new, db_path)
-    for change in shown[:limit] if limit is not None else shown:
+    for change in listed:
         click.echo(_change_line(change, merged_into))
 
 
