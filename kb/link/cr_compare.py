@@ -202,7 +202,9 @@ def comparison_digest(entry: Entry) -> bytes:
 
 
 # Most rules read the same in consecutive versions: a build digests each of their texts once.
-@lru_cache(maxsize=4096)
+# Room for two versions (3,294 rules at most): at one version's size a repeat is found only while
+# the newest fits (a review: 3,200 kept, 10,966 digests instead of 7,130 for the snapshot).
+@lru_cache(maxsize=8192)
 def _digest(parts: tuple[str, str, tuple[str, ...]], masked_text: str) -> bytes:
     title, text, examples = parts
     # Folded text holds no "\x1d" or "\x1e" (whitespace to str.split): joined and counted, two
