@@ -10,7 +10,8 @@ them) is compared from its documents (``kb.link.cr_diff.diff_by_lineage``): the 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 
 import sqlite_utils
 
@@ -38,15 +39,46 @@ def save_comparison_digests(db: sqlite_utils.Database, version_id: str, entries:
     )
 
 
-def diff_by_identity(conn: Connection, old_id: str, new_id: str, texts: bool = True) -> list[Change] | None:
+@dataclass(frozen=True)
+class StoredVersion:
+    """What a diff along lineages reads of one English version: its rules as compared
+    (``stored_compared``), its glossary, and its glossary entries' lineages (lineage, term; None
+    in a file made before them). Read only: a site keeps it for the next diff."""
+
+    rules: dict[str, Compared]
+    glossary: list[GlossaryEntry]
+    glossary_lineages: list[tuple[str, str]] | None
+
+
+def stored_version(conn: Connection, version_id: str) -> StoredVersion | None:
+    """``StoredVersion`` of ``version_id``; None when its rules' comparisons are not stored."""
+    rules = stored_compared(conn, version_id)
+    if rules is None:
+        return None
+    lineaged = _has_glossary_lineages(conn)
+    rows = conn.execute(
+        f"select term, text, {'lineage_id' if lineaged else 'null'} from glossary where version_id = ? order by position",
+        [version_id],
+    ).fetchall()
+    return StoredVersion(
+        rules, [GlossaryEntry(term=term, text=text or "") for term, text, _lineage in rows],
+        [(lineage, term) for term, _text, lineage in rows if lineage is not None] if lineaged else None,
+    )
+
+
+def diff_by_identity(
+    conn: Connection, old_id: str, new_id: str, texts: bool = True,
+    read: Callable[[Connection, str], StoredVersion | None] = stored_version,
+) -> list[Change] | None:
     """The differences between two stored English versions, each rule followed by its lineage
     through the versions between (``kb.link.cr_diff.diff_by_lineage``); None when either version has
     no lineages (another language, or a database built before them). ``texts`` False: the changes
-    are counted and paired but their texts and word diffs are left to ``read_texts``."""
+    are counted and paired but their texts and word diffs are left to ``read_texts``. ``read``:
+    how a version is read (``stored_version``; the site keeps what it read)."""
     if not has_lineages(conn):
         return None
-    old_rules, new_rules = stored_compared(conn, old_id), stored_compared(conn, new_id)
-    if old_rules is None or new_rules is None:  # not stored: compared from the documents
+    old_version, new_version = read(conn, old_id), read(conn, new_id)
+    if old_version is None or new_version is None:  # not stored: compared from the documents
         old_lineages, new_lineages = lineage_numbers(conn, old_id), lineage_numbers(conn, new_id)
         if not old_lineages or not new_lineages:
             return None
@@ -55,10 +87,13 @@ def diff_by_identity(conn: Connection, old_id: str, new_id: str, texts: bool = T
             load_cr_document(db, old_id), load_cr_document(db, new_id), old_lineages, new_lineages,
             _crossed(conn, old_lineages, old_id, new_id), glossary_lineage_pairs(conn, old_id, new_id),
         )
-    lineages = {number: rule.lineage for number, rule in old_rules.items() if rule.lineage}
-    glossary_pairs = glossary_lineage_pairs(conn, old_id, new_id)
-    changes = changes_by_lineage(old_rules, new_rules, _crossed(conn, lineages, old_id, new_id))
-    changes += diff_glossary(stored_glossary(conn, old_id), stored_glossary(conn, new_id), glossary_pairs, texts=False)
+    lineages = {number: rule.lineage for number, rule in old_version.rules.items() if rule.lineage}
+    changes = changes_by_lineage(old_version.rules, new_version.rules, _crossed(conn, lineages, old_id, new_id))
+    glossary_pairs = (
+        _lineage_pairs(old_version.glossary_lineages, new_version.glossary_lineages)
+        if old_version.glossary_lineages is not None and new_version.glossary_lineages is not None else None
+    )
+    changes += diff_glossary(old_version.glossary, new_version.glossary, glossary_pairs, texts=False)
     if texts:
         read_texts(conn, old_id, new_id, changes)
     return changes
@@ -97,29 +132,28 @@ def lineage_numbers(conn: Connection, version_id: str) -> dict[str, str]:
     )
 
 
-def stored_glossary(conn: Connection, version_id: str) -> list[GlossaryEntry]:
-    return [
-        GlossaryEntry(term=term, text=text or "")
-        for term, text in conn.execute("select term, text from glossary where version_id = ? order by position", [version_id])
-    ]
+def _has_glossary_lineages(conn: Connection) -> bool:
+    return "lineage_id" in {column[1] for column in conn.execute("pragma table_info(glossary)")}
 
 
 def glossary_lineage_pairs(conn: Connection, old_id: str, new_id: str) -> dict[str, str] | None:
     """Old term → new term of the two versions' glossary entries of one lineage: versions years
     apart are compared as the history pairs them (and without pairing the glossaries afresh, a
     third of a distant diff's time); None where glossary lineages are not stored."""
-    if "lineage_id" not in {column[1] for column in conn.execute("pragma table_info(glossary)")}:
+    if not _has_glossary_lineages(conn):
         return None
     # Each version's entries read by its own index and joined here: joined in SQL, each entry
     # of one version looked through every version's entries of its lineage (25 ms a distant diff).
     lineage_terms = "select lineage_id, term from glossary where version_id = ? and lineage_id is not null order by position"
-    new_terms = dict(conn.execute(lineage_terms, [new_id]).fetchall())
-    found = {
-        old_term: new_terms[lineage]
-        for lineage, old_term in conn.execute(lineage_terms, [old_id]).fetchall()
-        if lineage in new_terms
-    }
-    return found or None  # none stored for these versions: paired afresh
+    return _lineage_pairs(conn.execute(lineage_terms, [old_id]).fetchall(), conn.execute(lineage_terms, [new_id]).fetchall())
+
+
+def _lineage_pairs(old: list[tuple[str, str]], new: list[tuple[str, str]]) -> dict[str, str] | None:
+    """Old term → new term of entries of one lineage (each side: (lineage, term) in order; a
+    lineage listed twice: its last term); None when none is paired so (paired afresh)."""
+    new_terms = dict(new)
+    found = {old_term: new_terms[lineage] for lineage, old_term in old if lineage in new_terms}
+    return found or None
 
 
 def read_texts(conn: Connection, old_id: str, new_id: str, changes: Iterable[Change]) -> None:

@@ -883,6 +883,32 @@ def test_a_comparison_of_two_versions_follows_the_file(snapshot_db, tmp_path) ->
     assert [change.new_number for change in after if change.new_number == "702.19b"] == ["702.19b"]
 
 
+def test_a_version_read_for_one_comparison_serves_the_next(snapshot_db, tmp_path, monkeypatch) -> None:
+    """Most diffs asked for share a version (the newest): what a comparison read of it is kept
+    per served file, and the next comparison reads only the version it has not read."""
+    import shutil
+
+    from kb.site import diff_page
+
+    path = tmp_path / "kb.db"
+    shutil.copy(snapshot_db, path)
+    read: list[str] = []
+
+    def counted(conn, version_id):  # type: ignore[no-untyped-def]
+        read.append(version_id)
+        return stored_version(conn, version_id)
+
+    from kb.store.identity_diff import stored_version
+
+    monkeypatch.setattr(diff_page, "stored_version", counted)
+    conn = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+    first = diff_page.changes_between(conn, "en-2009-10-01", "en-2026-04-17")
+    second = diff_page.changes_between(conn, "en-2025-02-07", "en-2026-04-17")
+    conn.close()
+    assert read == ["en-2009-10-01", "en-2026-04-17", "en-2025-02-07"]
+    assert len(first) > len(second) > 500
+
+
 def test_a_search_registers_no_function_on_its_connection(snapshot_db) -> None:
     """Registering a function expires every statement the connection has prepared: a search that
     did so prepared all its statements again each time (~9 % of its CPU)."""
