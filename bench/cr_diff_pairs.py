@@ -13,9 +13,10 @@ rule the other pairs elsewhere, or calls removed).
 
 And the diff page's first visit of each pair (``kb.site.diff_page.diff_page``, its kept
 comparisons emptied before each): on the database as built, where versions are compared by their
-rules' stored digests (``rule_comparisons``) and only the page's hundred changes read their texts,
-beside a copy without that table (a file built before it: both documents read and compared whole,
-every word diff made, as the page did before).
+rules' stored digests (``rule_comparisons``) and only the page's hundred changes read their texts
+(with nothing read of either version, and again with both versions read by an earlier diff, as a
+served site keeps them), beside a copy without that table (a file built before it: both
+documents read and compared whole, every word diff made, as the page did before).
 
 Without ``--db``, the bundled snapshot is built first. The pairs are those of ``--versions``
 English versions spread evenly from the first to the newest (default 11: 55 pairs of the
@@ -65,10 +66,13 @@ def spread(count: int, wanted: int) -> list[int]:
     return sorted({round(i * (count - 1) / (wanted - 1)) for i in range(wanted)})
 
 
-def first_visit(conn: sqlite3.Connection, old: str, new: str) -> float:
-    """Seconds of the diff page of ``old`` → ``new`` when no comparison of theirs is kept."""
+def first_visit(conn: sqlite3.Connection, old: str, new: str, versions_kept: bool = False) -> float:
+    """Seconds of the diff page of ``old`` → ``new`` when no comparison of theirs is kept (and,
+    unless ``versions_kept``, nothing read of either version)."""
     with diff_page._CACHE_LOCK:
         diff_page._CACHE.clear()
+        if not versions_kept:
+            diff_page._VERSIONS.clear()
     # The fresh pairings timed beside it leave hundreds of MB of objects: collected here, not in
     # the page's time (a served site collects what its warm-up made once and freezes it). And
     # they fold both versions' texts: forgotten, or the page from the texts finds them folded
@@ -108,7 +112,9 @@ def run(db_path: Path, rounds: int, wanted_versions: int = 11, workdir: Path | N
     pairs = [(versions[i], versions[j]) for i, j in itertools.combinations(chosen, 2) if j > i + 1]
     rows = []
     for old, new in pairs:
-        timings: dict[str, list[float]] = {"lineage": [], "fresh": [], "page": [], "page_from_texts": []}
+        timings: dict[str, list[float]] = {
+            "lineage": [], "fresh": [], "page": [], "page_versions_kept": [], "page_from_texts": [],
+        }
         results: dict[str, list[Change]] = {}
         for _round in range(rounds):
             for name, compare in (("lineage", diff_by_identity), ("fresh", _fresh)):
@@ -118,6 +124,7 @@ def run(db_path: Path, rounds: int, wanted_versions: int = 11, workdir: Path | N
                 assert found is not None, (old, new)
                 results[name] = found
             timings["page"].append(first_visit(served, old, new))
+            timings["page_versions_kept"].append(first_visit(served, old, new, versions_kept=True))
             timings["page_from_texts"].append(first_visit(from_texts, old, new))
         lineage, fresh = _pairs(results["lineage"]), _pairs(results["fresh"])
         differ = sum(1 for number in set(lineage) | set(fresh) if lineage.get(number) != fresh.get(number))
@@ -126,12 +133,14 @@ def run(db_path: Path, rounds: int, wanted_versions: int = 11, workdir: Path | N
             "lineage_seconds": round(statistics.median(timings["lineage"]), 3),
             "fresh_seconds": round(statistics.median(timings["fresh"]), 3),
             "page_first_visit_seconds": round(statistics.median(timings["page"]), 4),
+            "page_first_visit_versions_kept_seconds": round(statistics.median(timings["page_versions_kept"]), 4),
             "page_first_visit_from_texts_seconds": round(statistics.median(timings["page_from_texts"]), 4),
             "changes": len(results["lineage"]), "rules_paired_differently": differ,
         })
     lineage_total = sum(row["lineage_seconds"] for row in rows)
     fresh_total = sum(row["fresh_seconds"] for row in rows)
     pages = sorted(row["page_first_visit_seconds"] for row in rows)
+    pages_versions_kept = sorted(row["page_first_visit_versions_kept_seconds"] for row in rows)
     pages_from_texts = sorted(row["page_first_visit_from_texts_seconds"] for row in rows)
     return {
         "db": str(db_path), "english_versions": len(versions), "versions_compared": [versions[i] for i in chosen],
@@ -142,6 +151,7 @@ def run(db_path: Path, rounds: int, wanted_versions: int = 11, workdir: Path | N
         "slowest_fresh_seconds": max((row["fresh_seconds"] for row in rows), default=None),
         "rules_paired_differently": sum(row["rules_paired_differently"] for row in rows),
         "page_first_visit_ms": _spread_ms(pages),
+        "page_first_visit_versions_kept_ms": _spread_ms(pages_versions_kept),
         "page_first_visit_from_texts_ms": _spread_ms(pages_from_texts),
         "page first visit / from texts (median)": round(statistics.median(pages) / statistics.median(pages_from_texts), 3),
         "rows": rows,
@@ -183,7 +193,8 @@ def main() -> None:
           f" {figures['lineage_seconds_total']} s, fresh pairing {figures['fresh_seconds_total']} s"
           f" ({figures['lineage / fresh']}); slowest {figures['slowest_lineage_seconds']} s against"
           f" {figures['slowest_fresh_seconds']} s; {figures['rules_paired_differently']} rules paired differently")
-    print(f"diff page, first visit of a pair: {figures['page_first_visit_ms']} ms by the stored comparisons,"
+    print(f"diff page, first visit of a pair: {figures['page_first_visit_ms']} ms by the stored comparisons"
+          f" ({figures['page_first_visit_versions_kept_ms']} ms with both versions read before),"
           f" {figures['page_first_visit_from_texts_ms']} ms from the texts"
           f" ({figures['page first visit / from texts (median)']} at the median)")
     RESULTS.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
