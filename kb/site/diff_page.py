@@ -53,28 +53,32 @@ def changes_between(conn: sqlite3.Connection, old: str, new: str) -> list[Change
             _CACHE.move_to_end(key)
             return found
     db = sqlite_utils.Database(conn)
-
-    def read(reading: Connection, version_id: str) -> StoredVersion | None:
-        if served is None:
-            return stored_version(reading, version_id)
-        with _CACHE_LOCK:
-            if (served, version_id) in _VERSIONS:
-                _VERSIONS.move_to_end((served, version_id))
-                return _VERSIONS[(served, version_id)]
-        found = stored_version(reading, version_id)
-        with _CACHE_LOCK:
-            _VERSIONS[(served, version_id)] = found
-            while len(_VERSIONS) > _VERSIONS_SIZE:
-                _VERSIONS.popitem(last=False)
-        return found
-
-    by_identity = diff_by_identity(db, old, new, texts=False, read=read)
+    by_identity = diff_by_identity(
+        db, old, new, texts=False, read=lambda reading, version_id: kept_version(served, reading, version_id)
+    )
     found = by_identity if by_identity is not None else diff_versions(load_cr_document(db, old), load_cr_document(db, new))
     if served is not None:
         with _CACHE_LOCK:
             _CACHE[key] = found
             while len(_CACHE) > _CACHE_SIZE:
                 _CACHE.popitem(last=False)
+    return found
+
+
+def kept_version(served: Any, conn: Connection, version_id: str) -> StoredVersion | None:
+    """What a comparison reads of ``version_id`` in the served file ``served`` (``file_key``),
+    read once and kept (None: a file not known by its key, read each time)."""
+    if served is None:
+        return stored_version(conn, version_id)
+    with _CACHE_LOCK:
+        if (served, version_id) in _VERSIONS:
+            _VERSIONS.move_to_end((served, version_id))
+            return _VERSIONS[(served, version_id)]
+    found = stored_version(conn, version_id)
+    with _CACHE_LOCK:
+        _VERSIONS[(served, version_id)] = found
+        while len(_VERSIONS) > _VERSIONS_SIZE:
+            _VERSIONS.popitem(last=False)
     return found
 
 

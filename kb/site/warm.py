@@ -15,11 +15,13 @@ import logging
 import sqlite3
 from typing import Any
 
+from kb.site.diff_page import kept_version
 from kb.site.rule_page import glossary_patterns
 from kb.site.search_cjk_relax import cjk_rows_by_lang, translated_glossary_terms
 from kb.site.search_db import (
     close_noted,
     connect_noting_file,
+    file_key,
     newest_english_version,
     one_request,
     rule_heads,
@@ -66,6 +68,9 @@ def read_file_maps(conn: sqlite3.Connection) -> None:
             terms_named(conn)
             current_terms(conn)
             current_entries(conn)
+        # What a diff of any version with the newest reads of the newest (kb.site.diff_page).
+        if current is not None and table_exists(conn, "rule_comparisons"):
+            kept_version(file_key(conn), conn, current)
 
 
 async def warm_file_maps(database: Any) -> None:

@@ -907,6 +907,18 @@ def test_a_version_read_for_one_comparison_serves_the_next(snapshot_db, tmp_path
     conn.close()
     assert read == ["en-2009-10-01", "en-2026-04-17", "en-2025-02-07"]
     assert len(first) > len(second) > 500
+    # The site's warm-up reads the newest version of a file before the first visitor asks.
+    read.clear()
+    fresh = tmp_path / "fresh.db"
+    shutil.copy(snapshot_db, fresh)
+    conn = sqlite3.connect(f"file:{fresh}?immutable=1", uri=True)
+    from kb.site.warm import read_file_maps
+
+    read_file_maps(conn)
+    assert read == ["en-2026-04-17"]
+    diff_page.changes_between(conn, "en-2024-02-02", "en-2026-04-17")
+    conn.close()
+    assert read == ["en-2026-04-17", "en-2024-02-02"]
 
 
 def test_a_search_registers_no_function_on_its_connection(snapshot_db) -> None:
