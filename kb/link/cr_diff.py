@@ -5,7 +5,8 @@ is which new rule is decided in ``kb.link.cr_pairing`` (the identity every other
 this module turns a pairing into changes: ``changed`` (same number), ``moved`` (renumbered,
 same content once cited numbers are masked), ``moved-changed``, ``added``, ``removed``, and the
 glossary's ``glossary-*`` kinds (entries paired as their lineages pair them: a renamed term is
-``glossary-renamed`` or ``glossary-renamed-changed``, as a renumbered rule is moved). Traces through many versions are in ``kb.link.cr_trace``.
+``glossary-renamed`` or ``glossary-renamed-changed``, as a renumbered rule is moved), each shown
+word by word (``kb.link.word_diff``). Traces through many versions are in ``kb.link.cr_trace``.
 
 Pure normalisation (line endings, BOM, "119.1d." printed for "119.1d", runs of spaces) is not a
 change: the parser removes the first three and comparison collapses whitespace.
@@ -17,10 +18,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from cydifflib import SequenceMatcher
-
 from kb.link.cr_compare import (
-    WORD,
     Entry,
     aspects,
     collapse,
@@ -35,6 +33,7 @@ from kb.link.cr_compare import (
 from kb.link.cr_pairing import Pairing, pair_rules, pairing_of
 from kb.link.cr_trace import TraceEntry, number_maps, trace_rule, version_id_of, version_in_force
 from kb.link.glossary_lineage import pair_glossary
+from kb.link.word_diff import ELIDE_EQUAL_WORDS, WordOp, ratio_of, render_word_diff, word_ops
 from kb.records import CRDocument, GlossaryEntry, Rule
 
 __all__ = [
@@ -47,17 +46,6 @@ __all__ = [
 RULE_KINDS = ("added", "removed", "changed", "moved", "moved-changed")
 GLOSSARY_KINDS = ("glossary-added", "glossary-removed", "glossary-changed", "glossary-renamed", "glossary-renamed-changed")
 CHANGE_KINDS = RULE_KINDS + GLOSSARY_KINDS
-# Markup of the one-line word diff: equal runs longer than this are elided in ``compact``.
-ELIDE_EQUAL_WORDS = 6
-
-
-@dataclass
-class WordOp:
-    """One step of a word-level diff: ``equal``, ``delete``, ``insert`` or ``replace``."""
-
-    op: str
-    old_words: list[str]
-    new_words: list[str]
 
 
 @dataclass
@@ -92,43 +80,6 @@ class Change:
     def compact_diff(self, elide: int = ELIDE_EQUAL_WORDS) -> str:
         """The word diff on one line, long unchanged runs shortened to "…"."""
         return render_word_diff(self.ops, elide=elide).replace("\n", " ⏎ ")
-
-
-# --------------------------------------------------------------------------------------------
-# Word diffs
-
-
-def word_ops(old_text: str, new_text: str) -> list[WordOp]:
-    """The word-level diff of two texts as a structured list."""
-    old_words, new_words = WORD.findall(old_text or ""), WORD.findall(new_text or "")
-    if old_words == new_words:  # most paired rules: what difflib would answer, without its work
-        return [WordOp(op="equal", old_words=old_words, new_words=new_words)] if old_words else []
-    if not old_words or not new_words:  # an added or removed rule: difflib's one opcode, without its index
-        return [WordOp(op="insert" if new_words else "delete", old_words=old_words, new_words=new_words)]
-    matcher = SequenceMatcher(None, old_words, new_words, autojunk=False)
-    return [
-        WordOp(op=tag, old_words=old_words[i1:i2], new_words=new_words[j1:j2])
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
-    ]
-
-
-def render_word_diff(ops: Iterable[WordOp], elide: int | None = None) -> str:
-    """``[-old-]{+new+}`` markup; with ``elide``, equal runs longer than that become "… "."""
-    pieces: list[str] = []
-    for op in ops:
-        if op.op == "equal":
-            words = op.old_words
-            if elide is not None and len(words) > elide:
-                half = max(1, elide // 2)
-                words = [*words[:half], "…", *words[-half:]]
-            pieces.append(" ".join(words))
-            continue
-        if op.old_words:
-            pieces.append(f"[-{' '.join(op.old_words)}-]")
-        if op.new_words:
-            pieces.append(f"{{+{' '.join(op.new_words)}+}}")
-    return " ".join(piece for piece in pieces if piece)
-
 
 
 # --------------------------------------------------------------------------------------------
@@ -274,7 +225,7 @@ def with_texts(change: Change, old_text: str | None, new_text: str | None) -> Ch
     read it half done showed an empty word diff and a similarity of 0: a review)."""
     ops = word_ops(old_text or "", new_text or "")
     change.ops, change.word_diff = ops, render_word_diff(ops)
-    change.similarity = _ratio_of(ops) if old_text is not None and new_text is not None else 0.0
+    change.similarity = ratio_of(ops) if old_text is not None and new_text is not None else 0.0
     change.old_text, change.new_text = old_text, new_text
     return change
 
@@ -337,13 +288,6 @@ def _paired_kind(moved: bool, found: list[str]) -> str | None:
     if not moved:
         return "changed" if found else None
     return "moved" if not found or "numbers-only" in found else "moved-changed"
-
-
-def _ratio_of(ops: Sequence[WordOp]) -> float:
-    """SequenceMatcher's ratio, from the diff already computed: 2 × equal words / all words."""
-    equal = sum(len(op.old_words) for op in ops if op.op == "equal")
-    total = sum(len(op.old_words) + len(op.new_words) for op in ops)
-    return round(2 * equal / total, 4) if total else 1.0
 
 
 def diff_glossary(

@@ -1,0 +1,63 @@
+"""The word-level diff of two texts: what changed, word by word, as steps and as one-line markup.
+
+Pure functions over text; the diffs of CR versions (``kb.link.cr_diff``) show each change so.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from cydifflib import SequenceMatcher
+
+from kb.link.cr_compare import WORD
+
+# Markup of the one-line word diff: equal runs longer than this are elided in ``compact``.
+ELIDE_EQUAL_WORDS = 6
+
+
+@dataclass
+class WordOp:
+    """One step of a word-level diff: ``equal``, ``delete``, ``insert`` or ``replace``."""
+
+    op: str
+    old_words: list[str]
+    new_words: list[str]
+
+
+def word_ops(old_text: str, new_text: str) -> list[WordOp]:
+    """The word-level diff of two texts as a structured list."""
+    old_words, new_words = WORD.findall(old_text or ""), WORD.findall(new_text or "")
+    if old_words == new_words:  # most paired rules: what difflib would answer, without its work
+        return [WordOp(op="equal", old_words=old_words, new_words=new_words)] if old_words else []
+    if not old_words or not new_words:  # an added or removed rule: difflib's one opcode, without its index
+        return [WordOp(op="insert" if new_words else "delete", old_words=old_words, new_words=new_words)]
+    matcher = SequenceMatcher(None, old_words, new_words, autojunk=False)
+    return [
+        WordOp(op=tag, old_words=old_words[i1:i2], new_words=new_words[j1:j2])
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+    ]
+
+
+def render_word_diff(ops: Iterable[WordOp], elide: int | None = None) -> str:
+    """``[-old-]{+new+}`` markup; with ``elide``, equal runs longer than that become "… "."""
+    pieces: list[str] = []
+    for op in ops:
+        if op.op == "equal":
+            words = op.old_words
+            if elide is not None and len(words) > elide:
+                half = max(1, elide // 2)
+                words = [*words[:half], "…", *words[-half:]]
+            pieces.append(" ".join(words))
+            continue
+        if op.old_words:
+            pieces.append(f"[-{' '.join(op.old_words)}-]")
+        if op.new_words:
+            pieces.append(f"{{+{' '.join(op.new_words)}+}}")
+    return " ".join(piece for piece in pieces if piece)
+
+
+def ratio_of(ops: Sequence[WordOp]) -> float:
+    """SequenceMatcher's ratio, from the diff already computed: 2 × equal words / all words."""
+    equal = sum(len(op.old_words) for op in ops if op.op == "equal")
+    total = sum(len(op.old_words) + len(op.new_words) for op in ops)
+    return round(2 * equal / total, 4) if total else 1.0
