@@ -11,7 +11,8 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import sqlite_utils
 
@@ -21,9 +22,10 @@ from kb.store.derive_lineage import by_number_column, merges_between
 from kb.store.identity_diff import Connection, StoredVersion, diff_by_identity, read_texts, stored_version
 
 PAGE_SIZE = 100
+T = TypeVar("T")
 # The comparisons of two versions not compared at build time, by served file (its path and
 # signature: a file renamed over the served one may hold other rules under the same version ids).
-_CACHE: OrderedDict[tuple[Any, str, str], list[Change]] = OrderedDict()
+_CACHE: OrderedDict[tuple[Any, Any], list[Change]] = OrderedDict()
 _CACHE_SIZE = 6
 _CACHE_LOCK = threading.Lock()
 # What a comparison read of each version (~1 MB each), by served file: most diffs asked for share
@@ -46,39 +48,37 @@ def changes_between(conn: sqlite3.Connection, old: str, new: str) -> list[Change
     from kb.store.derive_cr_links import load_cr_document
 
     served = file_key(conn)
-    key = (served, old, new)
-    with _CACHE_LOCK:
-        found = _CACHE.get(key) if served is not None else None
-        if found is not None:
-            _CACHE.move_to_end(key)
-            return found
-    db = sqlite_utils.Database(conn)
-    by_identity = diff_by_identity(
-        db, old, new, texts=False, read=lambda reading, version_id: kept_version(served, reading, version_id)
-    )
-    found = by_identity if by_identity is not None else diff_versions(load_cr_document(db, old), load_cr_document(db, new))
-    if served is not None:
-        with _CACHE_LOCK:
-            _CACHE[key] = found
-            while len(_CACHE) > _CACHE_SIZE:
-                _CACHE.popitem(last=False)
-    return found
+
+    def compare() -> list[Change]:
+        db = sqlite_utils.Database(conn)
+        by_identity = diff_by_identity(
+            db, old, new, texts=False, read=lambda reading, version_id: kept_version(served, reading, version_id)
+        )
+        return by_identity if by_identity is not None else diff_versions(load_cr_document(db, old), load_cr_document(db, new))
+
+    return _kept(_CACHE, _CACHE_SIZE, served, (old, new), compare)
 
 
 def kept_version(served: Any, conn: Connection, version_id: str) -> StoredVersion | None:
     """What a comparison reads of ``version_id`` in the served file ``served`` (``file_key``),
     read once and kept (None: a file not known by its key, read each time)."""
+    return _kept(_VERSIONS, _VERSIONS_SIZE, served, version_id, lambda: stored_version(conn, version_id))
+
+
+def _kept(cache: OrderedDict[tuple[Any, Any], Any], size: int, served: Any, key: Any, read: Callable[[], T]) -> T:
+    """``read()``, kept in ``cache`` under (``served``, ``key``), the ``size`` last used; read each
+    time for a file not known by its key (``served`` None)."""
     if served is None:
-        return stored_version(conn, version_id)
+        return read()
     with _CACHE_LOCK:
-        if (served, version_id) in _VERSIONS:
-            _VERSIONS.move_to_end((served, version_id))
-            return _VERSIONS[(served, version_id)]
-    found = stored_version(conn, version_id)
+        if (served, key) in cache:
+            cache.move_to_end((served, key))
+            return cast(T, cache[(served, key)])
+    found = read()
     with _CACHE_LOCK:
-        _VERSIONS[(served, version_id)] = found
-        while len(_VERSIONS) > _VERSIONS_SIZE:
-            _VERSIONS.popitem(last=False)
+        cache[(served, key)] = found
+        while len(cache) > size:
+            cache.popitem(last=False)
     return found
 
 
