@@ -215,6 +215,18 @@ def _digest(parts: tuple[str, str, tuple[str, ...]], masked_text: str) -> bytes:
     )
 
 
+# Most entries read the same in consecutive versions: a build digests each text once.
+@lru_cache(maxsize=4096)
+def glossary_digest(text: str) -> bytes:
+    """A glossary entry's text as a diff compares it, as 16 bytes: its comparison form and that
+    form with cited rule numbers masked, each hashed (``glossary_comparisons.digest``: two
+    versions' glossaries are compared without reading or folding their texts again)."""
+    folded = collapse(text)
+    return b"".join(
+        hashlib.blake2b(part.encode(), digest_size=DIGEST_PART).digest() for part in (folded, masked(folded))
+    )
+
+
 def digest_aspects(old: bytes, new: bytes) -> list[str]:
     """``aspects`` of two entries from their ``comparison_digest``s."""
     found = [

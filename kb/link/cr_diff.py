@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from kb.link.cr_compare import (
+    DIGEST_PART,
     Entry,
     aspects,
     collapse,
@@ -37,8 +38,9 @@ from kb.link.word_diff import ELIDE_EQUAL_WORDS, WordOp, ratio_of, render_word_d
 from kb.records import CRDocument, GlossaryEntry, Rule
 
 __all__ = [
-    "CHANGE_KINDS", "Change", "Compared", "TraceEntry", "WordOp", "changes_by_lineage", "compared_rules", "count_changes",
-    "diff_and_map", "diff_and_pairing", "diff_by_lineage", "diff_glossary", "diff_versions", "number_maps", "pair_rules",
+    "CHANGE_KINDS", "Change", "Compared", "ComparedTerm", "TraceEntry", "WordOp", "changes_by_lineage", "compared_rules", "count_changes",
+    "diff_and_map", "diff_and_pairing", "diff_by_lineage", "diff_glossary", "diff_versions", "glossary_changes_by_digest",
+    "number_maps", "pair_rules",
     "render_word_diff", "rule_display_text", "same_content", "similarity", "trace_rule", "version_id_of", "version_in_force",
     "with_texts", "word_ops",
 ]
@@ -290,6 +292,16 @@ def _paired_kind(moved: bool, found: list[str]) -> str | None:
     return "moved" if not found or "numbers-only" in found else "moved-changed"
 
 
+class ComparedTerm(NamedTuple):
+    """A glossary entry as a diff along lineages compares it: its term, lineage and
+    ``kb.link.cr_compare.glossary_digest``, not its text (stored with each English entry:
+    ``glossary_comparisons``)."""
+
+    term: str
+    lineage: str | None
+    digest: bytes
+
+
 def diff_glossary(
     old: Sequence[GlossaryEntry], new: Sequence[GlossaryEntry], paired: Mapping[str, str] | None = None,
     texts: bool = True,
@@ -298,45 +310,73 @@ def diff_glossary(
     (``kb.link.glossary_lineage.pair_glossary``): "Converted Mana Cost" → "Mana Value" is one
     entry renamed, not one removed and one added. ``texts`` False: the word diffs are left to
     ``with_texts``."""
+    pairs = pair_glossary(old, new) if paired is None else paired  # given: the stored lineages'
+    changes = _glossary_changes(old, new, pairs, _texts_differ)
+    if texts:
+        old_texts = {entry.term: entry.text for entry in old}
+        new_texts = {entry.term: entry.text for entry in new}
+        for change in changes:
+            with_texts(change, old_texts.get(change.old_number or ""), new_texts.get(change.new_number or ""))
+    return changes
+
+
+def glossary_changes_by_digest(
+    old: Sequence[ComparedTerm], new: Sequence[ComparedTerm], paired: Mapping[str, str]
+) -> list[Change]:
+    """The changes of ``diff_glossary`` (``texts`` False) from the entries' digests alone, paired
+    as ``paired`` (old term → new term: the stored lineages')."""
+    return _glossary_changes(old, new, paired, _digests_differ)
+
+
+def _texts_differ(old: GlossaryEntry, new: GlossaryEntry) -> tuple[bool, bool]:
+    """Whether two entries' texts differ once folded, and whether they say the same but for the
+    rule numbers they cite (two texts printed alike: not folded, as most of two versions')."""
+    if old.text == new.text:
+        return False, True
+    folded = collapse(old.text), collapse(new.text)
+    if folded[0] == folded[1]:
+        return False, True
+    return True, masked(folded[0]) == masked(folded[1])
+
+
+def _digests_differ(old: ComparedTerm, new: ComparedTerm) -> tuple[bool, bool]:
+    """``_texts_differ`` from two ``glossary_digest``s."""
+    if old.digest[:DIGEST_PART] == new.digest[:DIGEST_PART]:
+        return False, True
+    return True, old.digest[DIGEST_PART:] == new.digest[DIGEST_PART:]
+
+
+GlossaryItem = TypeVar("GlossaryItem", GlossaryEntry, ComparedTerm)
+
+
+def _glossary_changes(
+    old: Sequence[GlossaryItem], new: Sequence[GlossaryItem], pairs: Mapping[str, str],
+    differ: Callable[[GlossaryItem, GlossaryItem], tuple[bool, bool]],
+) -> list[Change]:
     old_by_term = {entry.term: entry for entry in old}
     new_by_term = {entry.term: entry for entry in new}
-    pairs = pair_glossary(old, new) if paired is None else paired  # given: the stored lineages'
     old_of = {new_term: old_term for old_term, new_term in pairs.items()}
     changes = []
     for term, entry in new_by_term.items():
         before = old_by_term.get(old_of.get(term, ""))
         if before is None:
-            changes.append(_glossary_change("glossary-added", None, entry, texts))
+            changes.append(_glossary_change("glossary-added", None, term))
             continue
-        # The same printed text is the same folded one (most entries of two versions: not folded).
-        folded = (collapse(before.text), collapse(entry.text)) if before.text != entry.text else None
-        redefined = folded is not None and folded[0] != folded[1]
+        redefined, numbers_only = differ(before, entry)
         # Not "Player’s" for "Player's", "(obsolete)" for "(Obsolete)".
         if before.term != term and collapse(before.term).casefold() != collapse(term).casefold():
             kind = "glossary-renamed-changed" if redefined else "glossary-renamed"
-            changes.append(_glossary_change(kind, before, entry, texts, folded))
+            changes.append(_glossary_change(kind, before.term, term, numbers_only))
         elif redefined:
-            changes.append(_glossary_change("glossary-changed", before, entry, texts, folded))
+            changes.append(_glossary_change("glossary-changed", before.term, term, numbers_only))
     paired_old = set(old_of.values())
-    for term, entry in old_by_term.items():
-        if term not in paired_old:
-            changes.append(_glossary_change("glossary-removed", entry, None, texts))
+    changes.extend(_glossary_change("glossary-removed", term, None) for term in old_by_term if term not in paired_old)
     return changes
 
 
-def _glossary_change(
-    kind: str, old: GlossaryEntry | None, new: GlossaryEntry | None, texts: bool = True,
-    folded: tuple[str, str] | None = None,
-) -> Change:
-    """``folded``: the two texts in comparison form (None: printed the same)."""
-    found: list[str] = []
-    if old and new:
-        found = ["text"]
-        if folded is None or folded[0] == folded[1] or masked(folded[0]) == masked(folded[1]):
-            found.append("numbers-only")
-    change = Change(kind, old.term if old else None, new.term if new else None, None, None, 0.0, "", aspects=found,
-                    entry_kind="glossary")
-    return with_texts(change, old.text if old else None, new.text if new else None) if texts else change
+def _glossary_change(kind: str, old_term: str | None, new_term: str | None, numbers_only: bool = False) -> Change:
+    found = ["text", *(["numbers-only"] if numbers_only else [])] if old_term is not None and new_term is not None else []
+    return Change(kind, old_term, new_term, None, None, 0.0, "", aspects=found, entry_kind="glossary")
 
 
 def count_changes(changes: Iterable[Change]) -> dict[str, int]:

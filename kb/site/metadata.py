@@ -31,6 +31,7 @@ TABLE_PRESENTATION: dict[str, dict[str, Any]] = {
     "rule_lineage_links": {"facets": ["kind", "new_version_id"], "sort": "new_version_id"},
     # Read by the diff page (kb.store.identity_diff), digests no one reads: not browsed.
     "rule_comparisons": {"hidden": True},
+    "glossary_comparisons": {"hidden": True},
     "rule_examples": {},
     "glossary": {"label_column": "term", "sort": "position", "facets": ["version_id"]},
     "rule_refs": {},

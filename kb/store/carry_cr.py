@@ -34,7 +34,7 @@ from kb.store.save_cr import cr_indexes_made_after
 # kb.store.derive_history, kb.store.derive_lineage, kb.store.derive_cr_links).
 CR_TABLES = (
     "cr_versions", "rules", "rule_examples", "rule_refs", "glossary", "glossary_refs", "cr_changes",
-    "rule_lineages", "rule_lineage_links", "rule_comparisons", "rule_links", "glossary_links", "keywords",
+    "rule_lineages", "rule_lineage_links", "rule_comparisons", "glossary_comparisons", "rule_links", "glossary_links", "keywords",
 )
 SERVED_CR = "served_cr"
 # The CR documents of the last whole build, in the order it read them.

@@ -25,6 +25,7 @@ TABLE_DESCRIPTIONS: dict[str, str] = {
     "rule_examples": "The 'Example:' paragraphs of rules.",
     "rule_comparisons": "Each English rule as a diff of two versions compares it: its lineage and a digest of its words, so that versions years apart are compared (/diff) without reading and folding every text of both again.",
     "glossary": "Glossary entries of every version.",
+    "glossary_comparisons": "Each English glossary entry as a diff of two versions compares it: its lineage and a digest of its text (as rule_comparisons holds the rules).",
     "rule_refs": "Cross-references in rule text ('See rule 601.2b'; ranges like 601.2f–h expanded).",
     "glossary_refs": "Rule numbers cited by glossary entries.",
     "rule_links": "Each translated rule linked to the English rule of the same identity (lineage) it translates, checked by structure and the titles the translation prints.",
@@ -153,6 +154,14 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "text": "Definition",
         "position": "Order in the glossary",
         "lineage_id": "English entries: the entry's identity across versions (rule_lineages), kept when its term is renamed",
+    },
+    "glossary_comparisons": {
+        "version_id": "The English CR version",
+        "position": "Order in the glossary",
+        "term": "Glossary term",
+        "lineage_id": "The entry's lineage (rule_lineages)",
+        "digest": "16 bytes: hashes of the entry's text as versions are compared (whitespace and typography folded)"
+        " and of that text with cited rule numbers masked",
     },
     "rule_refs": {
         "rule_id": "The citing rule",

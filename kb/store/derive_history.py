@@ -25,7 +25,7 @@ from kb.records import CRDocument, Rule
 from kb.store.bulk_indexes import indexes_made_after
 from kb.store.derive_cr_links import load_cr_document
 from kb.store.derive_lineage import by_number_steps, save_glossary_lineages, save_lineage_links, save_lineages
-from kb.store.identity_diff import save_comparison_digests
+from kb.store.identity_diff import save_comparison_digests, save_glossary_comparisons
 from kb.store.schema import ruling_card_name, stable_id
 from kb.store.version_losses import report_version_losses
 
@@ -171,7 +171,10 @@ def save_cr_history(db: sqlite_utils.Database) -> History:
     report_version_losses(db)
     by_version = save_lineages(db, versions, documents, maps)
     save_lineage_links(db, versions, by_version, links)
-    save_glossary_lineages(db, versions, documents)
+    glossary_lineages = save_glossary_lineages(db, versions, documents)
+    save_glossary_comparisons(
+        db, [version_id for version_id, _date in versions], [document.glossary for document in documents], glossary_lineages
+    )
     return versions, documents, by_version
 
 

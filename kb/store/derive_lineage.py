@@ -75,9 +75,10 @@ def save_lineage_links(
 
 def save_glossary_lineages(
     db: sqlite_utils.Database, versions: Sequence[tuple[str, str]], documents: Sequence[CRDocument],
-) -> None:
+) -> list[dict[str, str]]:
     """``glossary.lineage_id`` of every English entry, and the glossary lineages in
-    ``rule_lineages`` (kind ``glossary``, terms where rules have numbers)."""
+    ``rule_lineages`` (kind ``glossary``, terms where rules have numbers); each version's term →
+    lineage."""
     db.execute("delete from rule_lineages where kind = 'glossary'")
     version_ids = [version_id for version_id, _date in versions]
     by_version, lineages = glossary_lineages(version_ids, [document.glossary for document in documents])
@@ -89,6 +90,7 @@ def save_glossary_lineages(
         " last_number, current_number, title, numbers, versions) values (?,?,?,?,?,?,?,?,?,?)",
         [_lineage_row(lineage, version_ids, titles, newest) for lineage in lineages.values()],
     )
+    return by_version
 
 
 def save_comparison_lineages(

@@ -10,13 +10,22 @@ them) is compared from its documents (``kb.link.cr_diff.diff_by_lineage``): the 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import sqlite_utils
 
-from kb.link.cr_compare import Entry, comparison_digest
-from kb.link.cr_diff import Change, Compared, changes_by_lineage, diff_by_lineage, diff_glossary, with_texts
+from kb.link.cr_compare import Entry, comparison_digest, glossary_digest
+from kb.link.cr_diff import (
+    Change,
+    Compared,
+    ComparedTerm,
+    changes_by_lineage,
+    diff_by_lineage,
+    diff_glossary,
+    glossary_changes_by_digest,
+    with_texts,
+)
 from kb.records import GlossaryEntry
 from kb.store.derive_cr_links import load_cr_document
 from kb.store.derive_lineage import crossed_by_number, has_lineages
@@ -39,15 +48,34 @@ def save_comparison_digests(db: sqlite_utils.Database, version_id: str, entries:
     )
 
 
+def save_glossary_comparisons(
+    db: sqlite_utils.Database, version_ids: Sequence[str], glossaries: Sequence[Sequence[GlossaryEntry]],
+    lineages: Sequence[Mapping[str, str]],
+) -> None:
+    """``glossary_comparisons`` of every English version (``lineages``: each version's term →
+    lineage), written again whole as the glossary lineages are."""
+    db.execute("delete from glossary_comparisons")
+    db.conn.executemany(
+        "insert into glossary_comparisons (version_id, position, term, lineage_id, digest) values (?, ?, ?, ?, ?)",
+        [
+            (version_id, position, entry.term, lineage_of.get(entry.term), glossary_digest(entry.text or ""))
+            for version_id, glossary, lineage_of in zip(version_ids, glossaries, lineages, strict=True)
+            for position, entry in enumerate(glossary)
+        ],
+    )
+
+
 @dataclass(frozen=True)
 class StoredVersion:
     """What a diff along lineages reads of one English version: its rules as compared
-    (``stored_compared``), its glossary, and its glossary entries' lineages (lineage, term; None
-    in a file made before them). Read only: a site keeps it for the next diff."""
+    (``stored_compared``), its glossary entries as compared (``glossary_comparisons``; None in a
+    file made before them), else its glossary's texts, and its glossary entries' lineages
+    (lineage, term; None in a file made before them). Read only: a site keeps it for the next diff."""
 
     rules: dict[str, Compared]
-    glossary: list[GlossaryEntry]
+    glossary: list[GlossaryEntry] | None
     glossary_lineages: list[tuple[str, str]] | None
+    compared_glossary: list[ComparedTerm] | None = None
 
 
 def stored_version(conn: Connection, version_id: str) -> StoredVersion | None:
@@ -55,6 +83,11 @@ def stored_version(conn: Connection, version_id: str) -> StoredVersion | None:
     rules = stored_compared(conn, version_id)
     if rules is None:
         return None
+    compared = stored_glossary(conn, version_id)
+    if compared is not None:
+        return StoredVersion(
+            rules, None, [(entry.lineage, entry.term) for entry in compared if entry.lineage is not None], compared
+        )
     lineaged = _has_glossary_lineages(conn)
     rows = conn.execute(
         f"select term, text, {'lineage_id' if lineaged else 'null'} from glossary where version_id = ? order by position",
@@ -93,7 +126,12 @@ def diff_by_identity(
         _lineage_pairs(old_version.glossary_lineages, new_version.glossary_lineages)
         if old_version.glossary_lineages is not None and new_version.glossary_lineages is not None else None
     )
-    changes += diff_glossary(old_version.glossary, new_version.glossary, glossary_pairs, texts=False)
+    if glossary_pairs is not None and old_version.compared_glossary and new_version.compared_glossary:
+        changes += glossary_changes_by_digest(old_version.compared_glossary, new_version.compared_glossary, glossary_pairs)
+    else:  # paired afresh, by their texts
+        changes += diff_glossary(
+            _glossary_of(conn, old_id, old_version), _glossary_of(conn, new_id, new_version), glossary_pairs, texts=False
+        )
     if texts:
         read_texts(conn, old_id, new_id, changes)
     return changes
@@ -119,6 +157,29 @@ def stored_compared(conn: Connection, version_id: str) -> dict[str, Compared] | 
     except sqlite3.OperationalError:  # a file made before the table, served as it is
         return None
     return found or None
+
+
+def stored_glossary(conn: Connection, version_id: str) -> list[ComparedTerm] | None:
+    """Each glossary entry of ``version_id`` in order, as a diff along lineages compares it; None
+    when none is stored (a file built before ``glossary_comparisons``)."""
+    try:
+        found = [
+            ComparedTerm(*row) for row in conn.execute(
+                "select term, lineage_id, digest from glossary_comparisons where version_id = ? order by position",
+                [version_id],
+            )
+        ]
+    except sqlite3.OperationalError:  # a file made before the table, served as it is
+        return None
+    return found or None
+
+
+def _glossary_of(conn: Connection, version_id: str, version: StoredVersion) -> list[GlossaryEntry]:
+    """The glossary entries of ``version`` with their texts (read now where only its comparisons were)."""
+    if version.glossary is not None:
+        return version.glossary
+    rows = conn.execute("select term, text from glossary where version_id = ? order by position", [version_id]).fetchall()
+    return [GlossaryEntry(term=term, text=text or "") for term, text in rows]
 
 
 def lineage_numbers(conn: Connection, version_id: str) -> dict[str, str]:

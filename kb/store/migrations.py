@@ -242,3 +242,10 @@ def m025_rule_comparisons(db: sqlite_utils.Database) -> None:
     """rule_comparisons on older databases: empty until the CR history is derived again (their
     versions are compared from their texts meanwhile)."""
     create_declared_table(db, "rule_comparisons")
+
+
+@migrations()
+def m026_glossary_comparisons(db: sqlite_utils.Database) -> None:
+    """glossary_comparisons on older databases: empty until the CR history is derived again (their
+    glossaries are compared from their texts meanwhile)."""
+    create_declared_table(db, "glossary_comparisons")

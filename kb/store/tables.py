@@ -418,6 +418,14 @@ TABLES["rule_comparisons"] = {
     "without_rowid": True,
     "foreign_keys": [("version_id", "cr_versions", "id"), ("lineage_id", "rule_lineages", "id")],
 }
+# Each English glossary entry as two versions are compared, as rule_comparisons holds the rules
+# (m026 on older databases): a version's entries read together, without their texts.
+TABLES["glossary_comparisons"] = {
+    "columns": {"version_id": str, "position": int, "term": str, "lineage_id": str, "digest": bytes},
+    "pk": ("version_id", "position"),
+    "without_rowid": True,
+    "foreign_keys": [("version_id", "cr_versions", "id"), ("lineage_id", "rule_lineages", "id")],
+}
 LINEAGE_COLUMNS = {
     "rules": ["lineage_id"], "ruling_rules": ["lineage_id", "in_force_version_id"], "glossary": ["lineage_id"],
 }

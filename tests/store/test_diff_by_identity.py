@@ -91,23 +91,41 @@ COMPARED_PAIRS = [
 
 
 def test_stored_comparisons_give_what_comparing_the_texts_gives(snapshot_db, tmp_path) -> None:
-    """Two versions are compared by their rules' stored digests (rule_comparisons), not by folding
-    every text of both again; a file built before them is compared from its texts: the same
-    changes, texts, word diffs and similarities, in the same order."""
+    """Two versions are compared by their rules' and glossary entries' stored digests
+    (rule_comparisons, glossary_comparisons), not by folding every text of both again; a file
+    built before them is compared from its texts: the same changes, texts, word diffs and
+    similarities, in the same order."""
     import shutil
+
+    from kb.store.identity_diff import stored_version
 
     older = tmp_path / "older.db"
     shutil.copy(snapshot_db, older)
     with sqlite3.connect(older) as writing:
         writing.execute("drop table rule_comparisons")
+        writing.execute("drop table glossary_comparisons")
+    writing.close()
+    # A file built when only the rules' digests were stored (m026 leaves the new table empty).
+    rules_only = tmp_path / "rules-only.db"
+    shutil.copy(snapshot_db, rules_only)
+    with sqlite3.connect(rules_only) as writing:
+        writing.execute("delete from glossary_comparisons")
     writing.close()
     stored = sqlite3.connect(f"file:{snapshot_db}?immutable=1", uri=True)
     from_texts = sqlite3.connect(f"file:{older}?immutable=1", uri=True)
+    glossary_from_texts = sqlite3.connect(f"file:{rules_only}?immutable=1", uri=True)
     assert stored.execute("select count(*) from rule_comparisons where version_id = 'en-2026-04-17'").fetchone() == (3294,)
+    newest = stored_version(stored, "en-2026-04-17")
+    assert newest is not None and newest.glossary is None  # no glossary text read
+    assert len(newest.compared_glossary or []) == stored.execute(
+        "select count(*) from glossary where version_id = 'en-2026-04-17'"
+    ).fetchone()[0] > 700
     for old, new in COMPARED_PAIRS:
         by_digest = diff_by_identity(stored, old, new)
         assert by_digest, (old, new)
+        assert any(c.entry_kind == "glossary" for c in by_digest), (old, new)
         assert _full_rows(by_digest) == _full_rows(diff_by_identity(from_texts, old, new) or []), (old, new)
+        assert _full_rows(by_digest) == _full_rows(diff_by_identity(glossary_from_texts, old, new) or []), (old, new)
     # Not only the same as each other: what the build's own comparison of consecutive versions
     # stored (by folding both texts), across the 2014 typography and the newest steps…
     for old, new in [("en-2013-05-01", "en-2014-09-25"), ("en-2025-02-07", "en-2026-01-16"),
@@ -118,6 +136,26 @@ def test_stored_comparisons_give_what_comparing_the_texts_gives(snapshot_db, tmp
     assert (far["702.18e"].kind, far["702.18e"].new_number, far["702.18e"].aspects) == ("moved", "702.19e", [])
     stored.close()
     from_texts.close()
+    glossary_from_texts.close()
+
+
+def test_a_glossary_entry_is_compared_by_its_stored_digest(snapshot_db, tmp_path) -> None:
+    """The glossaries of two versions are compared by their entries' digests: an entry whose
+    stored digest differs is redefined, its texts read for it alone."""
+    import shutil
+
+    path = tmp_path / "kb.db"
+    shutil.copy(snapshot_db, path)
+    with sqlite3.connect(path) as writing:
+        assert writing.execute(
+            "update glossary_comparisons set digest = zeroblob(16) where version_id = 'en-2026-04-17' and term = 'Trample'"
+        ).rowcount == 1
+    writing.close()
+    conn = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+    changes = {c.new_number: c for c in diff_by_identity(conn, "en-2026-01-16", "en-2026-04-17") or [] if c.entry_kind == "glossary"}
+    conn.close()
+    assert (changes["Trample"].kind, changes["Trample"].aspects) == ("glossary-changed", ["text"])
+    assert changes["Trample"].old_text == changes["Trample"].new_text  # the texts say the same: only the digest was changed
 
 
 def test_a_diff_counted_without_its_texts_reads_them_for_the_changes_asked(snapshot_conn: sqlite3.Connection) -> None:
