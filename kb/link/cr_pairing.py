@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -258,13 +258,13 @@ def _children(entries: dict[str, Entry]) -> dict[str, list[Entry]]:
     return children
 
 
-def _pair_headings_by_children(pairing: Pairing) -> None:
+def _pair_headings_by_children(pairing: Pairing, kinds: Collection[str] = tuple(CHILD_KIND)) -> None:
     """A rule whose subrules went (mostly) under one new rule went there itself; so did a section
     whose rules went under one new section (716 "Ending the Turn" of 2019 is 719 "Ending Turns and
-    Phases" of 2022: 716 then held Adventurer Cards)."""
+    Phases" of 2022: 716 then held Adventurer Cards). ``kinds``: the headings so paired."""
     old_children = _children(pairing.old)
     for old in pairing.free_old():
-        if old.rule.kind not in CHILD_KIND or not old_children.get(old.number):
+        if old.rule.kind not in kinds or not old_children.get(old.number):
             continue
         votes = _where_children_went(pairing, old, old_children[old.number])
         if not votes:
@@ -812,6 +812,13 @@ def pairing_of(
     _pair_headings_by_children(pairing)
     _pair_children_of_moved_parents(pairing)
     _pair_in_place(pairing, CHANGED_IN_PLACE)
+    # A section whose rules were only now paired, in place, follows them before likeness anywhere
+    # pairs it by its few words of title: 2003-03's 503 "Copying Spells and Abilities" is 2003-10's
+    # 503 "Copying Objects", where its eleven rules went, not 415 "Targeted Spells and Abilities" (a
+    # review: Targets' history began with it). Not yet a rule: its statement says more than its
+    # subrules do (2022's 103.2, "each player shuffles", is 2024's 103.3 though its subrules
+    # went under the new 103.2).
+    _pair_headings_by_children(pairing, kinds=("section",))
     _pair_similar_in_section(pairing)
     _pair_similar_anywhere(pairing)
     _pair_similar_anywhere(pairing, bare_words=True, at_least=NEAR_COPY)

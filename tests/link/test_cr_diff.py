@@ -570,3 +570,19 @@ def test_a_glossary_term_printed_in_another_case_is_not_renamed() -> None:
     new = [GlossaryEntry("Global Enchantment (Obsolete)", "Some older cards used the term “global enchantment”; they now say “non-Aura enchantment.”")]
     assert [(c.kind, c.old_number, c.new_number) for c in diff_glossary(old, new)] == [
         ("glossary-changed", "Global Enchantment (obsolete)", "Global Enchantment (Obsolete)")]
+
+
+def test_a_section_follows_its_rules_before_a_section_titled_alike() -> None:
+    """2003-03's 503 "Copying Spells and Abilities" is 2003-10's 503 "Copying Objects", where its
+    eleven rules went (707 today), not 415 "Targeted Spells and Abilities", three of whose four
+    title words it shares (a review: the history of Targets, 115 today, began with it)."""
+    from kb.link.cr_pairing import pair_rules
+
+    number_map = pair_rules(_snapshot_edition("2003-03-15"), _snapshot_edition("2003-10-01"))
+    assert number_map["503"] == "503"
+    assert [number_map[f"503.{n}"] for n in range(1, 12)] == [f"503.{n}" for n in range(1, 12)]
+    # A rule is not a section: its statement says more than where its subrules went. 2022's 103.2
+    # ("each player shuffles their deck") is 2024's 103.3, though its subrules went under the new
+    # 103.2 ("Some games require additional steps").
+    shuffles = pair_rules(_snapshot_edition("2022-04-29"), _snapshot_edition("2024-02-06"))
+    assert (shuffles["103.2"], shuffles["103.2a"], shuffles["103.2c"]) == ("103.3", "103.2a", "103.2c")
