@@ -590,6 +590,30 @@ def _where_its_family_went(pairing: Pairing, old: Entry, new_number: str) -> boo
     return not went or new_number.split(".")[0] in went
 
 
+def _move_alike_sections_after_their_rules(pairing: Pairing) -> None:
+    """A section paired with another that reads the same, none of its rules with it, is the one
+    that reads the same where most of its rules went: 2009 gave a "General" section to every
+    chapter, and 2006's 300 "General" of Turn Structure is 2009's 500 "General" of Turn Structure,
+    where eight of its nine rules went, not 300 "General" of Card Types (a review)."""
+    old_children = _children(pairing.old)
+    for number, paired in list(pairing.old_to_new.items()):
+        old = pairing.old[number]
+        children = old_children.get(number)
+        if old.rule.kind != "section" or not children:
+            continue
+        votes = _where_children_went(pairing, old, children)
+        if votes[paired] or not votes:
+            continue
+        target, count = votes.most_common(1)[0]
+        moved_to = pairing.new.get(target) if target is not None else None
+        if (
+            target is not None and moved_to is not None and count * 2 > len(children) and pairing.is_free(None, target)
+            and moved_to.rule.kind == "section" and moved_to.masked == pairing.new[paired].masked
+        ):
+            del pairing.new_to_old[paired]
+            pairing.pair(number, target)
+
+
 def _pair_left_in_place(pairing: Pairing) -> None:
     """What is left under the same number is "changed", however little is left of it, unless
     the number itself says otherwise: a heading none of whose children went under its number's new
@@ -831,6 +855,7 @@ def pairing_of(
     _pair_children_of_moved_parents(pairing)
     _pair_by_glossary_pointers(pairing, moved_glossary_pointers(old_doc, new_doc))
     _pair_mutual_best_anywhere(pairing)
+    _move_alike_sections_after_their_rules(pairing)
     _pair_left_in_place(pairing)
     _uncross_alike_pairs(pairing)
     return pairing

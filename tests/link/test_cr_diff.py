@@ -586,3 +586,15 @@ def test_a_section_follows_its_rules_before_a_section_titled_alike() -> None:
     # 103.2 ("Some games require additional steps").
     shuffles = pair_rules(_snapshot_edition("2022-04-29"), _snapshot_edition("2024-02-06"))
     assert (shuffles["103.2"], shuffles["103.2a"], shuffles["103.2c"]) == ("103.3", "103.2a", "103.2c")
+
+
+def test_a_general_section_is_the_general_section_its_rules_went_under() -> None:
+    """2009 gave every chapter a section "General": 2006's 300 "General" of Turn Structure is
+    2009's 500 "General" of Turn Structure, where eight of its nine rules went, not 300 "General"
+    of Card Types; 2006's 600 "General" of Multiplayer is 2009's 800 (a review)."""
+    from kb.link.cr_pairing import pair_rules
+
+    number_map = pair_rules(_snapshot_edition("2006-02-01"), _snapshot_edition("2009-10-01"))
+    assert (number_map["300"], number_map["600"]) == ("500", "800")
+    assert [number_map[f"300.{n}"] for n in (1, 2)] == ["500.1", "500.2"]
+    assert (number_map["100"], number_map["400"]) == ("100", "400")  # their rules stayed
