@@ -49,6 +49,9 @@ MAX_CANDIDATES = 12
 MAX_WORDS = 5
 # Probes of two words or more, at most: past them, the rarest telling word alone is searched for.
 MULTI_WORD_PROBES = 8
+# The most words of a glossary term typed together that are kept together ("Maximum Hand Size",
+# "First-Turn Drawing Exception"...).
+GLOSSARY_TERM_WORDS = 4
 
 
 @dataclass
@@ -149,7 +152,9 @@ def _relaxed_words(
     # "what does face down mean" found nothing at all. Only that: kept as a keyword's words are,
     # "legend rule" lost its "rule" first, and "does the legend rule apply to tokens" was read
     # as "legend", the obsolete Legend (a review of the change).
-    terms = [set(pair) for pair in _named_pairs(words, asking, a_glossary_term)]
+    # So do three or four ("maximum hand size discard at end of turn" kept "discard end", and
+    # found The Ring tempts you: a judge's review), the longest where they overlap.
+    terms = _longest([set(run) for run in _named_pairs(words, asking, a_glossary_term, longest=GLOSSARY_TERM_WORDS)])
     shares: dict[str, float] = {}
 
     def share(word: str) -> float:
@@ -260,15 +265,20 @@ def _apart(pairs: list[set[str]]) -> list[set[str]]:
 
 
 def _named_pairs(
-    words: list[str], asking: frozenset[str], names_a_term: Callable[[str], bool]
-) -> list[tuple[str, str]]:
-    """Each pair of typed words, neither a question word nor a title's filler, that names a term:
-    a title is named without its "step" or "phase", so "damage step" would be 120 Damage (a
-    review of the change)."""
+    words: list[str], asking: frozenset[str], names_a_term: Callable[[str], bool], longest: int = 2
+) -> list[tuple[str, ...]]:
+    """Each pair (or run of up to ``longest``) of typed words, none a question word nor a title's
+    filler, that names a term: a title is named without its "step" or "phase", so "damage step"
+    would be 120 Damage (a review of the change)."""
+    runs = (tuple(words[start : start + size]) for size in range(2, longest + 1) for start in range(len(words) - size + 1))
     return [
-        (first, second) for first, second in zip(words, words[1:], strict=False)
-        if not {fold(first), fold(second)} & (asking | TITLE_FILLER) and names_a_term(f"{first} {second}")
+        run for run in runs if not {fold(word) for word in run} & (asking | TITLE_FILLER) and names_a_term(" ".join(run))
     ]
+
+
+def _longest(runs: list[set[str]]) -> list[set[str]]:
+    """``runs`` but those within a longer one ("hand size" of "maximum hand size")."""
+    return [run for run in runs if not any(run < other for other in runs)]
 
 
 def probed_indexes(conn: sqlite3.Connection) -> list[str]:

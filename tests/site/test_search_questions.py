@@ -114,6 +114,15 @@ def test_a_glossary_terms_words_are_left_out_together_and_last(
     assert found.best is not None and found.best.title == best
 
 
+def test_the_words_of_a_glossary_term_of_three_are_kept_together(snapshot_conn: sqlite3.Connection) -> None:
+    """"Maximum Hand Size" is a glossary term of three words: only pairs were kept together, so
+    "maximum" and "size" went first as a player's own words, "discard end" was kept, and the
+    question found 701.54c, The Ring tempts you (a judge's review). 402.2 and 514.1 answer it."""
+    found = search(snapshot_conn, "maximum hand size discard at end of turn")
+    assert found.query == "maximum hand size discard"
+    assert [hit.title for hit in found.groups["rules"]][:2] == ["402.2", "514.1"]
+
+
 @pytest.mark.parametrize(
     ("typed", "searched", "first_rule"),
     [
