@@ -37,7 +37,7 @@ QUESTION_WORDS_BY_LANGUAGE: dict[str, str] = {
         funktionieren bedeutet bedeuten unterschied zwischen also denn genau
     """,
     "fr": """
-        que qu quoi qui quel quelle quels quelles comment pourquoi quand où ou si alors et mais avec
+        que qu quoi qui quel quelle quels quelles comment pourquoi quand où ou si alors et mais avec puis
         sans de du des d la le les l un une à au aux en dans sur par pour ce c ça cela ceci se s
         je j me m moi mon ma mes tu te ton ta tes il elle ils elles lui leur leurs son sa ses on nous
         notre nos vous votre vos y est sont était être a ont avoir peut peux pouvons peuvent dois doit
@@ -109,8 +109,16 @@ def _folded_lists() -> dict[str, frozenset[str]]:
 
 def question_words(words: list[str]) -> frozenset[str]:
     """The folded words to leave out of a query of ``words``: English's question words, and those
-    of the other language whose list holds most of the query's words (more than English's does;
-    on a tie, the first in ``QUESTION_WORDS_BY_LANGUAGE``'s order)."""
+    of the language it is asked in (``asked_in``)."""
+    lists = _folded_lists()
+    language = asked_in(words)
+    return lists["en"] if language == "en" else lists["en"] | lists[language]
+
+
+def asked_in(words: list[str]) -> str:
+    """The language a query of ``words`` is asked in, by its question words: the other language
+    whose list holds most of them, where it holds more than English's does (on a tie, the first
+    in ``QUESTION_WORDS_BY_LANGUAGE``'s order); else English."""
     lists = _folded_lists()
     folded = [fold(word) for word in words]
     english = sum(word in lists["en"] for word in folded)
@@ -119,6 +127,4 @@ def question_words(words: list[str]) -> frozenset[str]:
         for order, (lang, listed) in enumerate(lists.items())
         if lang != "en"
     )
-    if held[0] > english:
-        return lists["en"] | lists[language]
-    return lists["en"]
+    return language if held[0] > english else "en"

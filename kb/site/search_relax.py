@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from kb.site.search_db import per_file, table_exists
 from kb.site.search_keywords import english_keywords_by_key
 from kb.site.search_prefix import prefix_as_words
-from kb.site.search_question_words import question_words
+from kb.site.search_question_words import asked_in, question_words
 from kb.site.search_readings import DIE_WORDING, RULES_WORDING, rules_wording
 from kb.site.search_spelling import rules_word_for, vocabulary
 from kb.site.search_text import TITLE_FILLER, WORD, fold, fts_query, has_cjk
@@ -164,8 +164,12 @@ def _relaxed_words(
 
     # A word the rules word otherwise is a player's word, not a slip: "does sacrificing a creature
     # count as dying" was read as "doing" (a review), and so never as "graveyard" (``relaxed_words``).
+    # Nor is a word of a question asked in another language a slip of an English one: the French
+    # "quand puis-je lancer un éphémère" read "lancer" (cast) as "lander", and found Lander tokens.
+    foreign = asked_in(words) != "en"
     candidates, read_as = words_held(
-        conn, candidates, share, held_anyway=named.__getitem__, not_a_slip=lambda word: fold(word) in RULES_WORDING
+        conn, candidates, share, held_anyway=named.__getitem__,
+        not_a_slip=lambda word: foreign or fold(word) in RULES_WORDING,
     )
     named.update({reading: names_a_term(reading) for reading in read_as.values()})
     if len(words) < 2 and not read_as:

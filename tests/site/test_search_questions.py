@@ -623,3 +623,15 @@ def test_a_possessive_is_not_read_as_a_keyword_written_apart(snapshot_conn: sqli
     found = search(snapshot_conn, "what happens when a spell's target becomes illegal")
     assert found.query == "spell target becomes illegal"
     assert [hit.title.split()[0] for hit in found.groups["rules"]] == ["608.3b", "702.102a"]
+
+
+def test_a_word_of_a_question_in_another_language_is_no_slip_of_an_english_one(snapshot_conn: sqlite3.Connection) -> None:
+    """"quand puis-je lancer un éphémère" (when can I cast an instant) read "lancer" as a slip of
+    "lander" and listed Lander tokens (111.10u) as the answer (a judge's review). The snapshot holds
+    no French rules: nothing is the truthful answer, not another rule. An English slip is still read."""
+    from kb.site.search_question_words import asked_in
+
+    assert asked_in("quand puis je lancer un éphémère".split()) == "fr"
+    found = search(snapshot_conn, "quand puis-je lancer un éphémère")
+    assert not found.read_as and not found.groups["rules"] and not found.groups["glossary"]
+    assert search(snapshot_conn, "what happens if my comander dies").read_as["comander"] == "commander"
