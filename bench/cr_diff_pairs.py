@@ -13,10 +13,12 @@ rule the other pairs elsewhere, or calls removed).
 
 And the diff page's first visit of each pair (``kb.site.diff_page.diff_page``, its kept
 comparisons emptied before each): on the database as built, where versions are compared by their
-rules' stored digests (``rule_comparisons``) and only the page's hundred changes read their texts
-(with nothing read of either version, and again with both versions read by an earlier diff, as a
-served site keeps them), beside a copy without that table (a file built before it: both
-documents read and compared whole, every word diff made, as the page did before).
+rules' and glossary entries' stored digests (``rule_comparisons``, ``glossary_comparisons``) and
+only the page's hundred changes read their texts (with nothing read of either version, and again
+with both versions read by an earlier diff, as a served site keeps them), beside a copy without
+those tables (a file built before them: both documents read and compared whole, every word diff
+made, as the page did before) and a copy without the glossary's (its glossaries read and folded,
+as the page did before them).
 
 Without ``--db``, the bundled snapshot is built first. The pairs are those of ``--versions``
 English versions spread evenly from the first to the newest (default 11: 55 pairs of the
@@ -39,7 +41,7 @@ import sqlite_utils
 
 from kb.build.inputs import snapshot_inputs
 from kb.build.publish import build_database
-from kb.link.cr_compare import _comparison_form, _digest
+from kb.link.cr_compare import _comparison_form, _digest, glossary_digest
 from kb.link.cr_diff import Change, diff_versions
 from kb.site import diff_page
 from kb.store.derive_cr_links import load_cr_document
@@ -79,6 +81,7 @@ def first_visit(conn: sqlite3.Connection, old: str, new: str, versions_kept: boo
     # (a review: 222–276 ms so, 350–427 ms a true first visit).
     _comparison_form.cache_clear()
     _digest.cache_clear()
+    glossary_digest.cache_clear()
     gc.collect()
     started = time.perf_counter()
     page = diff_page.diff_page(conn, old, new)
@@ -87,12 +90,16 @@ def first_visit(conn: sqlite3.Connection, old: str, new: str, versions_kept: boo
     return elapsed
 
 
-def without_comparisons(db_path: Path, workdir: Path) -> Path:
-    """A copy of ``db_path`` as a file built before ``rule_comparisons``."""
-    copy = workdir / "without-rule-comparisons.db"
+def without_comparisons(db_path: Path, workdir: Path, glossary_only: bool = False) -> Path:
+    """A copy of ``db_path`` as a file built before ``rule_comparisons`` and
+    ``glossary_comparisons`` (``glossary_only``: before the latter alone, whose glossaries are
+    compared from their texts, m026 leaving the table empty)."""
+    copy = workdir / ("without-glossary-comparisons.db" if glossary_only else "without-rule-comparisons.db")
     shutil.copy(db_path, copy)
     with sqlite3.connect(copy) as conn:
-        conn.execute("drop table if exists rule_comparisons")
+        if not glossary_only:
+            conn.execute("drop table if exists rule_comparisons")
+        conn.execute("delete from glossary_comparisons")
     conn.close()
     return copy
 
@@ -107,6 +114,7 @@ def run(db_path: Path, rounds: int, wanted_versions: int = 11, workdir: Path | N
     db = sqlite_utils.Database(db_path)
     served = connect(db_path)
     from_texts = connect(without_comparisons(db_path, workdir or db_path.parent))
+    glossary_from_texts = connect(without_comparisons(db_path, workdir or db_path.parent, glossary_only=True))
     versions = [version for version, _date in english_versions(db)]
     chosen = spread(len(versions), wanted_versions)
     pairs = [(versions[i], versions[j]) for i, j in itertools.combinations(chosen, 2) if j > i + 1]
@@ -114,6 +122,7 @@ def run(db_path: Path, rounds: int, wanted_versions: int = 11, workdir: Path | N
     for old, new in pairs:
         timings: dict[str, list[float]] = {
             "lineage": [], "fresh": [], "page": [], "page_versions_kept": [], "page_from_texts": [],
+            "page_glossary_from_texts": [],
         }
         results: dict[str, list[Change]] = {}
         for _round in range(rounds):
@@ -126,6 +135,7 @@ def run(db_path: Path, rounds: int, wanted_versions: int = 11, workdir: Path | N
             timings["page"].append(first_visit(served, old, new))
             timings["page_versions_kept"].append(first_visit(served, old, new, versions_kept=True))
             timings["page_from_texts"].append(first_visit(from_texts, old, new))
+            timings["page_glossary_from_texts"].append(first_visit(glossary_from_texts, old, new))
         lineage, fresh = _pairs(results["lineage"]), _pairs(results["fresh"])
         differ = sum(1 for number in set(lineage) | set(fresh) if lineage.get(number) != fresh.get(number))
         rows.append({
@@ -135,6 +145,7 @@ def run(db_path: Path, rounds: int, wanted_versions: int = 11, workdir: Path | N
             "page_first_visit_seconds": round(statistics.median(timings["page"]), 4),
             "page_first_visit_versions_kept_seconds": round(statistics.median(timings["page_versions_kept"]), 4),
             "page_first_visit_from_texts_seconds": round(statistics.median(timings["page_from_texts"]), 4),
+            "page_first_visit_glossary_from_texts_seconds": round(statistics.median(timings["page_glossary_from_texts"]), 4),
             "changes": len(results["lineage"]), "rules_paired_differently": differ,
         })
     lineage_total = sum(row["lineage_seconds"] for row in rows)
@@ -142,6 +153,7 @@ def run(db_path: Path, rounds: int, wanted_versions: int = 11, workdir: Path | N
     pages = sorted(row["page_first_visit_seconds"] for row in rows)
     pages_versions_kept = sorted(row["page_first_visit_versions_kept_seconds"] for row in rows)
     pages_from_texts = sorted(row["page_first_visit_from_texts_seconds"] for row in rows)
+    pages_glossary_from_texts = sorted(row["page_first_visit_glossary_from_texts_seconds"] for row in rows)
     return {
         "db": str(db_path), "english_versions": len(versions), "versions_compared": [versions[i] for i in chosen],
         "pairs": len(rows), "rounds": rounds,
@@ -153,6 +165,10 @@ def run(db_path: Path, rounds: int, wanted_versions: int = 11, workdir: Path | N
         "page_first_visit_ms": _spread_ms(pages),
         "page_first_visit_versions_kept_ms": _spread_ms(pages_versions_kept),
         "page_first_visit_from_texts_ms": _spread_ms(pages_from_texts),
+        "page_first_visit_glossary_from_texts_ms": _spread_ms(pages_glossary_from_texts),
+        "page first visit / glossary from texts (median)": round(
+            statistics.median(pages) / statistics.median(pages_glossary_from_texts), 3
+        ),
         "page first visit / from texts (median)": round(statistics.median(pages) / statistics.median(pages_from_texts), 3),
         "rows": rows,
     }
@@ -196,7 +212,9 @@ def main() -> None:
     print(f"diff page, first visit of a pair: {figures['page_first_visit_ms']} ms by the stored comparisons"
           f" ({figures['page_first_visit_versions_kept_ms']} ms with both versions read before),"
           f" {figures['page_first_visit_from_texts_ms']} ms from the texts"
-          f" ({figures['page first visit / from texts (median)']} at the median)")
+          f" ({figures['page first visit / from texts (median)']} at the median),"
+          f" {figures['page_first_visit_glossary_from_texts_ms']} ms with the glossaries from their texts"
+          f" ({figures['page first visit / glossary from texts (median)']} at the median)")
     RESULTS.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
 
 
