@@ -316,7 +316,10 @@ def diff_glossary(
         old_texts = {entry.term: entry.text for entry in old}
         new_texts = {entry.term: entry.text for entry in new}
         for change in changes:
-            with_texts(change, old_texts.get(change.old_number or ""), new_texts.get(change.new_number or ""))
+            with_texts(
+                change, None if change.old_number is None else old_texts[change.old_number],
+                None if change.new_number is None else new_texts[change.new_number],
+            )
     return changes
 
 

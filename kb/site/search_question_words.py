@@ -115,6 +115,11 @@ def question_words(words: list[str]) -> frozenset[str]:
     return lists["en"] if language == "en" else lists["en"] | lists[language]
 
 
+def question_words_of(language: str) -> frozenset[str]:
+    """The folded question words of one language of ``QUESTION_WORDS_BY_LANGUAGE``."""
+    return _folded_lists()[language]
+
+
 def asked_in(words: list[str]) -> str:
     """The language a query of ``words`` is asked in, by its question words: the other language
     whose list holds most of them, where it holds more than English's does (on a tie, the first

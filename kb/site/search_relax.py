@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from kb.site.search_db import per_file, table_exists
 from kb.site.search_keywords import english_keywords_by_key
 from kb.site.search_prefix import prefix_as_words
-from kb.site.search_question_words import asked_in, question_words
+from kb.site.search_question_words import asked_in, question_words, question_words_of
 from kb.site.search_readings import DIE_WORDING, RULES_WORDING, rules_wording
 from kb.site.search_spelling import rules_word_for, vocabulary
 from kb.site.search_text import TITLE_FILLER, WORD, fold, fts_query, has_cjk
@@ -166,7 +166,7 @@ def _relaxed_words(
     # count as dying" was read as "doing" (a review), and so never as "graveyard" (``relaxed_words``).
     # Nor is a word of a question asked in another language a slip of an English one: the French
     # "quand puis-je lancer un éphémère" read "lancer" (cast) as "lander", and found Lander tokens.
-    foreign = asked_in(words) != "en"
+    foreign = _asked_in_another_language(conn, words)
     candidates, read_as = words_held(
         conn, candidates, share, held_anyway=named.__getitem__,
         not_a_slip=lambda word: foreign or fold(word) in RULES_WORDING,
@@ -218,7 +218,13 @@ def _relaxed_words(
         # "rule" first, then "legend", and was read as "tokens"; "combat damage from a creature
         # with wither" kept "combat damage" and lost Wither; "can I block a face down creature
         # with a flying creature" kept "face flying" (a judge's review of the change).
-        pairs = _apart([pair for pair in terms if pair <= set(kept) and not all(map(a_keyword, pair))])
+        # A term of three or four words holding a keyword's word is not kept whole: the keyword
+        # outlasts it ("does trample over planeswalkers work with deathtouch" kept "deathtouch"
+        # alone, where it was "trample deathtouch": a review of the change).
+        pairs = _apart([
+            pair for pair in terms if pair <= set(kept) and not all(map(a_keyword, pair))
+            and (len(pair) == 2 or not any(map(a_keyword, pair)))
+        ])
         paired = {word for pair in pairs for word in pair}
         others = [word for word in kept if word not in paired and not a_keyword(word)]
         if not others and pairs and (len(paired) < len(kept) or len(pairs) > 1):
@@ -243,6 +249,21 @@ def _relaxed_words(
                 return relaxed(rest)
         kept.remove(commonest_first[0])
     return None
+
+
+# A query is asked in another language when it holds this many of that language's question words
+# that are no words of the English rules: "deathtuch per turn" (Italian "per") and "die roll
+# comander" (German "die") are English, and their slips are read (a review of the change).
+FOREIGN_QUESTION_WORDS = 2
+
+
+def _asked_in_another_language(conn: sqlite3.Connection, words: list[str]) -> bool:
+    language = asked_in(words)
+    if language == "en":
+        return False
+    english = vocabulary(conn)
+    listed = question_words_of(language)
+    return sum(fold(word) in listed and word.lower() not in english for word in words) >= FOREIGN_QUESTION_WORDS
 
 
 def _names_a_keyword(

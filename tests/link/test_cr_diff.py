@@ -598,3 +598,14 @@ def test_a_general_section_is_the_general_section_its_rules_went_under() -> None
     assert (number_map["300"], number_map["600"]) == ("500", "800")
     assert [number_map[f"300.{n}"] for n in (1, 2)] == ["500.1", "500.2"]
     assert (number_map["100"], number_map["400"]) == ("100", "400")  # their rules stayed
+
+
+def test_a_glossary_entry_of_an_empty_term_keeps_its_own_text() -> None:
+    """An entry's texts are looked up by its term: an empty term is a term, not a missing side."""
+    from kb.link.cr_diff import diff_glossary
+    from kb.records import GlossaryEntry
+
+    changes = diff_glossary([GlossaryEntry("Attack", "a")], [GlossaryEntry("", "b")], {})
+    assert [(c.kind, c.old_number, c.new_number, c.old_text, c.new_text) for c in changes] == [
+        ("glossary-added", None, "", None, "b"), ("glossary-removed", "Attack", None, "a", None),
+    ]

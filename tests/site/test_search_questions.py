@@ -121,6 +121,9 @@ def test_the_words_of_a_glossary_term_of_three_are_kept_together(snapshot_conn: 
     found = search(snapshot_conn, "maximum hand size discard at end of turn")
     assert found.query == "maximum hand size discard"
     assert [hit.title for hit in found.groups["rules"]][:2] == ["402.2", "514.1"]
+    # A keyword's word outlasts a term of three words holding it ("Trample Over Planeswalkers"),
+    # as it does a pair's: kept whole and left out whole, it took Trample with it.
+    assert search(snapshot_conn, "does trample over planeswalkers work with deathtouch").query == "trample deathtouch"
 
 
 @pytest.mark.parametrize(
@@ -635,3 +638,8 @@ def test_a_word_of_a_question_in_another_language_is_no_slip_of_an_english_one(s
     found = search(snapshot_conn, "quand puis-je lancer un éphémère")
     assert not found.read_as and not found.groups["rules"] and not found.groups["glossary"]
     assert search(snapshot_conn, "what happens if my comander dies").read_as["comander"] == "commander"
+    # One word of another language's list is no question asked in it: "per" is Italian, "die"
+    # German, "no" Portuguese, and each an English word too (a review of the change).
+    for typed, slip, reading in [("deathtuch per turn", "deathtuch", "deathtouch"), ("die roll comander", "comander", "commander"),
+                                 ("no maxmum hand size", "maxmum", "maximum")]:
+        assert search(snapshot_conn, typed).read_as.get(slip) == reading, typed
