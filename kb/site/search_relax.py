@@ -5,12 +5,13 @@ happens if my commander dies", "can I respond to a cascade trigger"), and no rul
 glossary entry holds all of those words, so such a query found nothing. Here the question's
 words ("what", "if", "my", …; German, French, Spanish, Italian, Portuguese or Russian ones too:
 ``search_question_words``) and the words nothing holds are left out first, unless such a word
-misspells a word of the rules ("comander": read as "commander"). Of the rest, the five rarest
+misspells a word of the rules ("comander": read as "commander"; not in a question asked in
+another language: French "lancer" is no "lander"). Of the rest, the five rarest
 are kept; if they are not found together, the commonest is left out, one at a time, until the
 remaining words are: the rarest words say most about what was asked, a term of the glossary
 ("aura") is left out after a player's own words, a word that names a section of the rules
-("commander") after those, then the two words of a glossary term typed together ("legend rule"),
-both at once, and a word that names a keyword ("cascade") last. Common words ("no such" of "no
+("commander") after those, then the two to four words of a glossary term typed together
+("legend rule", "maximum hand size"), all at once, and a word that names a keyword ("cascade") last. Common words ("no such" of "no
 such wordxyz") are never offered alone: their results would be noise. The search page shows the results for the words
 kept and names the words it left out.
 
