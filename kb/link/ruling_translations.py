@@ -8,7 +8,8 @@ Three ways, tried in this order for each candidate:
   symbols are then restored from the English text by ``kb.normalise.losses``.
 - ``card-date-order``: a translated candidate whose card (oracle_id) and date are known is
   paired with the English ruling of the same card and date at the same rank, when both sides
-  have the same number of rulings for that card and date (release notes keep the order).
+  have the same number of rulings for that card and date (release notes keep the order), and no
+  candidate's content names another of them than the one at its rank (listed in another order).
 - ``content``: otherwise, scored on what survives translation: rule numbers, braced symbols,
   numbers, the length ratio expected for the language, and, when the caller passes a bilingual
   term list (e.g. the CR glossary), the game terms both texts use. Each English ruling is
@@ -238,12 +239,30 @@ def _order_matches(candidates: list[RulingRecord], english: list[EnglishRuling],
         rulings = sorted(english_groups.get(key, []), key=lambda r: r.position)
         if len(rulings) != len(indexes):
             continue  # a ruling was added or dropped: rank says nothing, content decides
-        for index, ruling in zip(sorted(indexes, key=lambda i: candidates[i].position), rulings, strict=True):
-            score, evidence = content_score(candidates[index], ruling, lexicon)
+        ranked = sorted(indexes, key=lambda i: candidates[i].position)
+        scores = [[content_score(candidates[index], ruling, lexicon) for ruling in rulings] for index in ranked]
+        if any(_content_contradicts_rank(row, rank) for rank, row in enumerate(scores)):
+            continue  # listed in another order: content decides
+        for rank, (index, ruling) in enumerate(zip(ranked, rulings, strict=True)):
+            score, evidence = scores[rank][rank]
             # Rank is strong evidence; content can only raise or lower it a little.
             confidence = 0.75 + 0.2 * score if evidence else 0.75
             matches[index] = Match(index, ruling.ruling_id, CARD_DATE_ORDER, round(confidence, 3), "translation")
     return matches
+
+
+def _content_contradicts_rank(scores: list[tuple[float, bool]], rank: int) -> bool:
+    """Whether a candidate's content names another English ruling of its card and date than the
+    one at its rank: that one scores as a content match would (``CONTENT_THRESHOLD``, ahead by
+    ``CONTENT_MARGIN``), the one at its rank does not. Two rulings listed in another order were
+    paired crosswise by rank, each a translation at confidence ~0.77 (a review: real Chinese
+    convoke rulings against their English ones, two swapped)."""
+    own, own_evidence = scores[rank]
+    own = own if own_evidence else 0.0
+    return own < CONTENT_THRESHOLD and any(
+        evidence and score >= CONTENT_THRESHOLD and score - own >= CONTENT_MARGIN
+        for other, (score, evidence) in enumerate(scores) if other != rank
+    )
 
 
 def _content_matches(candidates: list[RulingRecord], english: list[EnglishRuling], pending: list[int],

@@ -106,6 +106,22 @@ def test_card_date_order(chinese, lethal_english, lexicon) -> None:
     assert [m.confidence for m in matches] == [0.905, 0.857, 0.902]
 
 
+def test_card_date_order_gives_way_where_content_names_another_ruling(chinese, lethal_english, lexicon) -> None:
+    """The same three rulings listed in another order on the English side (the order is
+    constructed; the texts are real): by rank, the first two were paired crosswise, each a
+    "translation" at ~0.77 (a review). Content names the other ruling for each: content decides."""
+    candidates = _translated(chinese, "集群殴斗", "oracle-mob")
+    english = [
+        replace(lethal_english[i - 1], ruling_id=f"mob-{rank}", oracle_id="oracle-mob",
+                published_at="2019-04-29", position=rank)
+        for rank, i in enumerate((6, 10, 8), start=1)
+    ]
+    matches = match_translations(candidates, english, lexicon)
+    assert [(m.ruling_id, m.method, m.status) for m in matches] == [
+        ("mob-2", "content", "translation"), ("mob-1", "content", "translation"), ("mob-3", "content", "translation"),
+    ]
+
+
 def test_card_date_order_needs_equal_counts_else_content_decides(chinese, lethal_english, lexicon) -> None:
     candidates = _translated(chinese, "集群殴斗", "oracle-mob")
     english = [
