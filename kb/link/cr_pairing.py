@@ -79,6 +79,9 @@ MOVED_WITH_PARENT = 0.45
 # rule is more like the new one: 2009's phasing rule 702.23a holds all of 2006's one-line 502.15a
 # (0.41 alike) and is 502.15b's body (0.63), which it follows (a review of the change).
 GREW_WITH_PARENT = 0.85
+# A subrule left free under a moved rule keeps its letter when this alike and each is the other's
+# likest free rule (``_pair_left_by_letter_under_moved_rules``).
+LEFT_BY_LETTER = 0.3
 GREW_FROM_WORDS = 10
 # A free rule paired with its likest free rule anywhere holds at least this much of its words in
 # it, in order (_pair_mutual_best_anywhere).
@@ -614,6 +617,32 @@ def _move_alike_sections_after_their_rules(pairing: Pairing) -> None:
             pairing.pair(number, target)
 
 
+def _pair_left_by_letter_under_moved_rules(pairing: Pairing) -> None:
+    """A subrule still free under a rule that moved, and the new subrule of its letter under the
+    rule it went to, still free too, are one rule reworded where each is the other's likest free
+    rule and ``LEFT_BY_LETTER`` alike: 2006's first strike 502.2b and 502.2c are 2009's 702.7b and
+    702.7c (0.44 and 0.38 alike), each "removed" and "added" before."""
+    for old in pairing.free_old():
+        rule = old.rule
+        if rule.kind != "subrule" or not rule.parent or rule.parent not in pairing.old_to_new:
+            continue
+        new_parent = pairing.old_to_new[rule.parent]
+        if new_parent == rule.parent:
+            continue
+        target = new_parent + rule.number[len(rule.parent):]
+        new = pairing.new.get(target)
+        if new is None or not pairing.is_free(None, target) or not _may_be_one(pairing, old, new):
+            continue
+        score = similarity(old.words, new.words)
+        siblings = [other for other in pairing.free_new() if other.rule.parent == new_parent and other is not new]
+        if (
+            score >= LEFT_BY_LETTER
+            and not _more_like_another_free_rule(pairing, old, new, score)
+            and not any(similarity(old.words, other.words) > score for other in siblings)
+        ):
+            pairing.pair(old.number, target, alike=True)
+
+
 def _pair_left_in_place(pairing: Pairing) -> None:
     """What is left under the same number is "changed", however little is left of it, unless
     the number itself says otherwise: a heading none of whose children went under its number's new
@@ -856,6 +885,7 @@ def pairing_of(
     _pair_by_glossary_pointers(pairing, moved_glossary_pointers(old_doc, new_doc))
     _pair_mutual_best_anywhere(pairing)
     _move_alike_sections_after_their_rules(pairing)
+    _pair_left_by_letter_under_moved_rules(pairing)
     _pair_left_in_place(pairing)
     _uncross_alike_pairs(pairing)
     return pairing

@@ -244,14 +244,16 @@ def test_two_rules_each_paired_with_the_others_successor_are_uncrossed(old: str,
     # editions found these "removed" and "added" (each read against both texts).
     #
     # Not a look-alike its siblings did not go to: 403.2 is word for word in the keyword action
-    # 701.2a, its siblings went to 602; the mana symbols' 104.3a is not "five colors of mana". By
+    # 701.2a, its siblings went to 602; the mana symbols' 104.3a is not "five colors of mana" (it
+    # keeps its letter under the rule its rule went to, 107.4a "five primary colored mana
+    # symbols": ``_pair_left_by_letter_under_moved_rules``). By
     # statements, not examples (505.6 followed its example to 708.6c); the rule the new one begins
     # with, not a sentence it took in at its end: banding's 702.19c is 502.10b with 502.10c's
     # sentence after it (a review of the change: the two guards refused both). One pairing of the
     # largest pair of editions for all (half a second each).
     ("2006-02-01", "2009-10-01", {"418.5b": "613.5", "212.5a": "304.1", "403.1": "602.1", "413.2f": "608.2g",
                                   "420.5k": "704.5p", "217.1d": "400.6", "419.9a": "616.1",
-                                  "403.2": None, "104.3a": None, "217.7d": None,
+                                  "403.2": None, "104.3a": "107.4a", "217.7d": None,
                                   "505.6": None, "502.10b": "702.19c", "502.10c": None,
                                   # A rule split into a rule and its subrules is the rule it begins
                                   # with: 217.1c went to 400.7d, one of its two exceptions.
@@ -609,3 +611,17 @@ def test_a_glossary_entry_of_an_empty_term_keeps_its_own_text() -> None:
     assert [(c.kind, c.old_number, c.new_number, c.old_text, c.new_text) for c in changes] == [
         ("glossary-added", None, "", None, "b"), ("glossary-removed", "Attack", None, "a", None),
     ]
+
+
+def test_a_subrule_left_under_a_moved_rule_keeps_its_letter_where_each_is_the_others_likest() -> None:
+    """2009 reworded what it moved: 2006's first strike 502.2b and 502.2c ("Adding or removing
+    first strike after the first combat damage step…") are 2009's 702.7b and 702.7c ("Giving
+    first strike to a creature without it after combat damage…"), 0.44 and 0.38 alike, each the
+    other's likest free rule; they were "removed" and "added". So are double strike's 502.28b,
+    kicker's 502.21d and the look-back-in-time 410.10d (each read against both texts)."""
+    from kb.link.cr_pairing import pair_rules
+
+    number_map = pair_rules(_snapshot_edition("2006-02-01"), _snapshot_edition("2009-10-01"))
+    assert {number: number_map[number] for number in ("502.2b", "502.2c", "502.28b", "502.21d", "410.10d")} == {
+        "502.2b": "702.7b", "502.2c": "702.7c", "502.28b": "702.4b", "502.21d": "702.30d", "410.10d": "603.6d",
+    }
