@@ -30,6 +30,9 @@ class Hit:
     title_lang: str | None = None
     # Older CR versions' copies of the same rule, folded under it on the page.
     older: list[Hit] = field(default_factory=list)
+    # A rule found only in older versions whose identity goes on: its number in the newest
+    # version, whose words the query did not match ("" where it was removed, or not a rule).
+    now: str = ""
 
     def title_language(self) -> str | None:
         return self.lang if self.kind in ("rule", "glossary") else self.title_lang
@@ -37,7 +40,8 @@ class Hit:
     def to_dict(self) -> dict[str, Any]:
         """``dataclasses.asdict`` without its deep copies (a page of hits with their older copies)."""
         return {"kind": self.kind, "title": self.title, "url": self.url, "snippet": self.snippet, "lang": self.lang,
-                "detail": self.detail, "title_lang": self.title_lang, "older": [copy.to_dict() for copy in self.older]}
+                "detail": self.detail, "title_lang": self.title_lang, "older": [copy.to_dict() for copy in self.older],
+                "now": self.now}
 
 
 # The furthest a group is paged (``kb.site.search._search``): a page asked from further is this one.

@@ -380,12 +380,30 @@ def rules_by_text(
     ordered += sorted(only_older.values(), key=lambda entry: rule_number_key(entry[0]["number"]))
     hits = []
     with_texts(conn, [row for row, _ in ordered[:shown]])
+    now = numbers_now(conn, [row.get("lineage_id") for row, _ in ordered[:shown] if row["version_id"] != current], current)
     for row, copies in ordered[:shown]:
         hit = rule_hit(row, current, query)
         # An older copy shows its version only (the page folds it under the rule).
         hit.older = [rule_hit({**copy, "text": ""}, current, query) for copy in copies]
+        hit.now = now.get(row.get("lineage_id") or "", "") if row["version_id"] != current else ""
         hits.append(hit)
     return hits, len(ordered), capped
+
+
+def numbers_now(conn: sqlite3.Connection, lineages: list[str | None], current: str | None) -> dict[str, str]:
+    """Each English lineage of ``lineages`` that reaches the newest version ``current`` → its
+    number there: a rule found by the words of an older version only is the same rule, reworded,
+    under that number ("does first strike deal damage twice": 2006's 502.2c, 702.7c today)."""
+    wanted = sorted({lineage for lineage in lineages if lineage})
+    if not wanted or current is None or not table_exists(conn, "rule_lineages"):
+        return {}
+    return {
+        lineage: number for lineage, number in conn.execute(
+            f"select id, current_number from rule_lineages where id in ({', '.join('?' * len(wanted))})"
+            " and last_version_id = ? and current_number is not null",
+            [*wanted, current],
+        )
+    }
 
 
 # Words of a title the query need not say for its rules to lead: "Copying Objects" answers

@@ -1655,3 +1655,19 @@ def test_every_rule_of_today_holding_the_words_is_listed(snapshot_conn: sqlite3.
             break
         offset += len(hits)
     assert len(holding) > 70 and holding <= listed
+
+
+async def test_a_rule_found_only_in_an_older_version_names_its_number_today(snapshot_ds) -> None:
+    """"does first strike deal damage twice" is held by 2006's 502.2c alone; 2009 reworded it as
+    702.7c ("Giving first strike to a creature without it…"). Listed as "only in the rules of
+    February 2006", its number was copied as if current (a judge's review): the hit names the
+    rule it is today, by its identity, and links there. A rule removed since names none."""
+    data = (await snapshot_ds.client.get("/search.json?q=does+first+strike+deal+damage+twice")).json()
+    rules = next(group["hits"] for group in data["groups"] if group["kind"] == "rules")
+    assert [(hit["title"], hit["detail"], hit["now"]) for hit in rules] == [("502.2c", "en-2006-02-01", "702.7c")]
+    page = (await snapshot_ds.client.get("/search?q=does+first+strike+deal+damage+twice")).text
+    assert '<a href="/rule/702.7c">702.7c today</a>' in page
+    lands = (await snapshot_ds.client.get("/search.json?q=lands+play+per+turn")).json()["groups"]
+    assert [(hit["title"], hit["now"]) for group in lands if group["kind"] == "rules" for hit in group["hits"]] == [
+        ("212.6b", ""),
+    ]
