@@ -618,16 +618,21 @@ def _move_alike_sections_after_their_rules(pairing: Pairing) -> None:
 
 
 def _pair_left_by_letter_under_moved_rules(pairing: Pairing) -> None:
-    """A subrule still free under a rule that moved, and the new subrule of its letter under the
-    rule it went to, still free too, are one rule reworded where each is the other's likest free
-    rule and ``LEFT_BY_LETTER`` alike: 2006's first strike 502.2b and 502.2c are 2009's 702.7b and
-    702.7c (0.44 and 0.38 alike), each "removed" and "added" before."""
+    """A subrule still free under a rule that moved with most of its paired subrules, and the new
+    subrule of its letter under the rule it went to, still free too, are one rule reworded where
+    they are ``LEFT_BY_LETTER`` alike, no free old rule is more like the new one, and no free
+    subrule of the rule it went to is more like the old one: 2006's first strike 502.2b and 502.2c
+    are 2009's 702.7b and 702.7c (0.44 and 0.38 alike), each "removed" and "added" before. Not
+    where the rule went without its subrules: compared straight with 2026, 2006's 409.1 paired
+    with 602.2 while its subrules went to 601.2, and 409.1a is 601.2a, not 602.2a (a review)."""
+    old_children = _children(pairing.old)
     for old in pairing.free_old():
         rule = old.rule
         if rule.kind != "subrule" or not rule.parent or rule.parent not in pairing.old_to_new:
             continue
         new_parent = pairing.old_to_new[rule.parent]
-        if new_parent == rule.parent:
+        went = _where_children_went(pairing, pairing.old[rule.parent], old_children.get(rule.parent, []))
+        if new_parent == rule.parent or went[new_parent] * 2 <= sum(went.values()):
             continue
         target = new_parent + rule.number[len(rule.parent):]
         new = pairing.new.get(target)

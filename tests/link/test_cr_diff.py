@@ -625,3 +625,7 @@ def test_a_subrule_left_under_a_moved_rule_keeps_its_letter_where_each_is_the_ot
     assert {number: number_map[number] for number in ("502.2b", "502.2c", "502.28b", "502.21d", "410.10d")} == {
         "502.2b": "702.7b", "502.2c": "702.7c", "502.28b": "702.4b", "502.21d": "702.30d", "410.10d": "603.6d",
     }
+    # Not under a rule that went without its subrules: compared straight with 2026, 2006's 409.1
+    # paired with 602.2 while its subrules went to 601.2; 409.1a (casting a spell) is no 602.2a
+    # (activating an ability: a review of the change).
+    assert pair_rules(_snapshot_edition("2006-02-01"), _snapshot_edition("2026-04-17"))["409.1a"] != "602.2a"
