@@ -1667,6 +1667,9 @@ async def test_a_rule_found_only_in_an_older_version_names_its_number_today(snap
     assert [(hit["title"], hit["detail"], hit["now"]) for hit in rules] == [("502.2c", "en-2006-02-01", "702.7c")]
     page = (await snapshot_ds.client.get("/search?q=does+first+strike+deal+damage+twice")).text
     assert '<a href="/rule/702.7c">702.7c today</a>' in page
+    # Asked by its number, the best match says so too (the page jumps to the rule's, which does).
+    by_number = (await snapshot_ds.client.get("/search.json?q=502.2c")).json()["best"]
+    assert (by_number["title"], by_number["now"]) == ("502.2c", "702.7c")
     lands = (await snapshot_ds.client.get("/search.json?q=lands+play+per+turn")).json()["groups"]
     assert [(hit["title"], hit["now"]) for group in lands if group["kind"] == "rules" for hit in group["hits"]] == [
         ("212.6b", ""),
