@@ -79,8 +79,8 @@ MOVED_WITH_PARENT = 0.45
 # rule is more like the new one: 2009's phasing rule 702.23a holds all of 2006's one-line 502.15a
 # (0.41 alike) and is 502.15b's body (0.63), which it follows (a review of the change).
 GREW_WITH_PARENT = 0.85
-# A subrule left free under a moved rule keeps its letter when this alike and each is the other's
-# likest free rule (``_pair_left_by_letter_under_moved_rules``).
+# A subrule left free under a moved rule keeps its letter when this alike and no free rule is
+# likelier on either side (``_pair_left_by_letter_under_moved_rules``).
 LEFT_BY_LETTER = 0.3
 GREW_FROM_WORDS = 10
 # A free rule paired with its likest free rule anywhere holds at least this much of its words in
@@ -631,8 +631,10 @@ def _pair_left_by_letter_under_moved_rules(pairing: Pairing) -> None:
         if rule.kind != "subrule" or not rule.parent or rule.parent not in pairing.old_to_new:
             continue
         new_parent = pairing.old_to_new[rule.parent]
+        if new_parent == rule.parent:
+            continue
         went = _where_children_went(pairing, pairing.old[rule.parent], old_children.get(rule.parent, []))
-        if new_parent == rule.parent or went[new_parent] * 2 <= sum(went.values()):
+        if went[new_parent] * 2 <= sum(went.values()):
             continue
         target = new_parent + rule.number[len(rule.parent):]
         new = pairing.new.get(target)

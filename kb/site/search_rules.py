@@ -70,7 +70,7 @@ def rules_by_number(conn: sqlite3.Connection, query: str) -> list[Hit]:
     for number in numbers[:5]:
         for row in rows(
             conn,
-            f"""select rules.number, rules.title, rules.text, rules.version_id, {lineage_column(conn)} as lineage_id
+            """select rules.number, rules.title, rules.text, rules.version_id, rules.lineage_id
             from rules join cr_versions on cr_versions.id = rules.version_id
             where rules.number = ? and cr_versions.lang = 'en'
             order by cr_versions.effective_date desc limit 1""",
@@ -84,11 +84,6 @@ def rules_by_number(conn: sqlite3.Connection, query: str) -> list[Hit]:
                 hit.now = numbers_now(conn, [row["lineage_id"]], newest).get(row["lineage_id"] or "", "")
             hits.append(hit)
     return hits
-
-
-def lineage_column(conn: sqlite3.Connection) -> str:
-    """``rules.lineage_id``, or null in a file made before lineages."""
-    return "rules.lineage_id" if "lineage_id" in {column[1] for column in conn.execute("pragma table_info(rules)")} else "null"
 
 
 def rule_windows(

@@ -128,7 +128,7 @@ def diff_by_identity(
     )
     if glossary_pairs is not None and old_version.compared_glossary and new_version.compared_glossary:
         changes += glossary_changes_by_digest(old_version.compared_glossary, new_version.compared_glossary, glossary_pairs)
-    else:  # paired afresh, by their texts
+    else:  # compared by their texts (paired afresh where no lineage pairs them)
         changes += diff_glossary(
             _glossary_of(conn, old_id, old_version), _glossary_of(conn, new_id, new_version), glossary_pairs, texts=False
         )
