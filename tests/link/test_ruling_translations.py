@@ -88,15 +88,21 @@ def _translated(chinese, card_name: str, oracle_id: str | None) -> list:
     return [replace(r, oracle_id=oracle_id) for r in chinese.rulings if r.card_name == card_name]
 
 
+def _mob_rulings(lethal_english: list[EnglishRuling], order: tuple[int, ...]) -> list[EnglishRuling]:
+    """Lethal Scheme's English rulings ``order`` (1-based), given the card and date of 集群殴斗's
+    Chinese ones, ranked in that order."""
+    return [
+        replace(lethal_english[i - 1], ruling_id=f"mob-{rank}", oracle_id="oracle-mob",
+                published_at="2019-04-29", position=rank)
+        for rank, i in enumerate(order, start=1)
+    ]
+
+
 def test_card_date_order(chinese, lethal_english, lexicon) -> None:
     # 集群殴斗 has exactly the three convoke rulings; give the English side the same card and date.
     candidates = _translated(chinese, "集群殴斗", "oracle-mob")
     assert [c.position for c in candidates] == [182, 183, 184]
-    english = [
-        replace(lethal_english[i - 1], ruling_id=f"mob-{rank}", oracle_id="oracle-mob",
-                published_at="2019-04-29", position=rank)
-        for rank, i in enumerate((10, 6, 8), start=1)
-    ]
+    english = _mob_rulings(lethal_english, (10, 6, 8))
     matches = match_translations(candidates, english, lexicon)
     assert [(m.ruling_id, m.method, m.status) for m in matches] == [
         ("mob-1", "card-date-order", "translation"),
@@ -111,11 +117,7 @@ def test_card_date_order_gives_way_where_content_names_another_ruling(chinese, l
     constructed; the texts are real): by rank, the first two were paired crosswise, each a
     "translation" at ~0.77 (a review). Content names the other ruling for each: content decides."""
     candidates = _translated(chinese, "集群殴斗", "oracle-mob")
-    english = [
-        replace(lethal_english[i - 1], ruling_id=f"mob-{rank}", oracle_id="oracle-mob",
-                published_at="2019-04-29", position=rank)
-        for rank, i in enumerate((6, 10, 8), start=1)
-    ]
+    english = _mob_rulings(lethal_english, (6, 10, 8))
     matches = match_translations(candidates, english, lexicon)
     assert [(m.ruling_id, m.method, m.status) for m in matches] == [
         ("mob-2", "content", "translation"), ("mob-1", "content", "translation"), ("mob-3", "content", "translation"),
@@ -124,11 +126,7 @@ def test_card_date_order_gives_way_where_content_names_another_ruling(chinese, l
 
 def test_card_date_order_needs_equal_counts_else_content_decides(chinese, lethal_english, lexicon) -> None:
     candidates = _translated(chinese, "集群殴斗", "oracle-mob")
-    english = [
-        replace(lethal_english[i - 1], ruling_id=f"mob-{rank}", oracle_id="oracle-mob",
-                published_at="2019-04-29", position=rank)
-        for rank, i in enumerate((6, 8, 10, 9), start=1)  # one more, and in another order
-    ]
+    english = _mob_rulings(lethal_english, (6, 8, 10, 9))  # one more, and in another order
     matches = match_translations(candidates, english, lexicon)
     assert [(m.ruling_id, m.method) for m in matches] == [("mob-3", "content"), ("mob-1", "content"), ("mob-2", "content")]
 

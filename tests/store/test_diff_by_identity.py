@@ -90,27 +90,28 @@ COMPARED_PAIRS = [
 ]
 
 
+def _altered_copy(snapshot_db, path, *statements: str):
+    """A copy of the snapshot at ``path`` with ``statements`` run on it, each changing something."""
+    import shutil
+
+    shutil.copy(snapshot_db, path)
+    with sqlite3.connect(path) as writing:
+        for statement in statements:
+            assert writing.execute(statement).rowcount != 0, statement
+    writing.close()
+    return path
+
+
 def test_stored_comparisons_give_what_comparing_the_texts_gives(snapshot_db, tmp_path) -> None:
     """Two versions are compared by their rules' and glossary entries' stored digests
     (rule_comparisons, glossary_comparisons), not by folding every text of both again; a file
     built before them is compared from its texts: the same changes, texts, word diffs and
     similarities, in the same order."""
-    import shutil
-
     from kb.store.identity_diff import stored_version
 
-    older = tmp_path / "older.db"
-    shutil.copy(snapshot_db, older)
-    with sqlite3.connect(older) as writing:
-        writing.execute("drop table rule_comparisons")
-        writing.execute("drop table glossary_comparisons")
-    writing.close()
+    older = _altered_copy(snapshot_db, tmp_path / "older.db", "drop table rule_comparisons", "drop table glossary_comparisons")
     # A file built when only the rules' digests were stored (m026 leaves the new table empty).
-    rules_only = tmp_path / "rules-only.db"
-    shutil.copy(snapshot_db, rules_only)
-    with sqlite3.connect(rules_only) as writing:
-        writing.execute("delete from glossary_comparisons")
-    writing.close()
+    rules_only = _altered_copy(snapshot_db, tmp_path / "rules-only.db", "delete from glossary_comparisons")
     stored = sqlite3.connect(f"file:{snapshot_db}?immutable=1", uri=True)
     from_texts = sqlite3.connect(f"file:{older}?immutable=1", uri=True)
     glossary_from_texts = sqlite3.connect(f"file:{rules_only}?immutable=1", uri=True)
@@ -142,16 +143,13 @@ def test_stored_comparisons_give_what_comparing_the_texts_gives(snapshot_db, tmp
 def test_a_glossary_entry_is_compared_by_its_stored_digest(snapshot_db, tmp_path) -> None:
     """The glossaries of two versions are compared by their entries' digests: an entry whose
     stored digest differs is redefined, its texts read for it alone."""
-    import shutil
 
-    path = tmp_path / "kb.db"
-    shutil.copy(snapshot_db, path)
-    with sqlite3.connect(path) as writing:
-        assert writing.execute(
-            "update glossary_comparisons set digest = zeroblob(16) where version_id = 'en-2026-04-17' and term = 'Trample'"
-        ).rowcount == 1
-    writing.close()
+    path = _altered_copy(
+        snapshot_db, tmp_path / "kb.db",
+        "update glossary_comparisons set digest = zeroblob(16) where version_id = 'en-2026-04-17' and term = 'Trample'",
+    )
     conn = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+    assert conn.execute("select count(*) from glossary_comparisons where digest = zeroblob(16)").fetchone() == (1,)
     changes = {c.new_number: c for c in diff_by_identity(conn, "en-2026-01-16", "en-2026-04-17") or [] if c.entry_kind == "glossary"}
     conn.close()
     assert (changes["Trample"].kind, changes["Trample"].aspects) == ("glossary-changed", ["text"])
