@@ -51,9 +51,12 @@ test: $(VENV)/.dev-installed
 	@# CLI), and where PYTHONDONTWRITEBYTECODE is set (this machine, CI) each compiled every
 	@# module of the package again (a clean clone's run, two pairs: 4 s of CPU, 2.4–3.7 s of its wall time).
 	@$(BIN)/python -m compileall -q -j 0 kb scraper tests bench > /dev/null
+	@# pytest keeps each test module with its asserts rewritten beside it (__pycache__, a name of
+	@# its own) only where writing bytecode is allowed; unset here, so only a run's first workers
+	@# rewrite the 170-odd modules (2.5 s of each worker's start on this machine, every run).
 	@# pytest exits 5 when it collected no tests: that is a failure, never a pass.
 	@# On the RAM disk only a failed test's folder is kept (pytest keeps three runs' otherwise).
-	$(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR) )$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder \
+	$(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR) )env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder \
 	  $(if $(TEST_TMPDIR),-o tmp_path_retention_policy=failed )-m "$(PYTEST_MARKS)" $(PYTEST_ARGS); status=$$?; \
 	  if [ $$status = 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; exit $$status
 
