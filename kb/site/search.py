@@ -71,7 +71,7 @@ from kb.site.search_names import (
 )
 from kb.site.search_readings import definitions_of_readings
 from kb.site.search_relax import Relaxed, relaxed_words, words_held
-from kb.site.search_rules import by_stems_where_few, named_rules, rules_by_number, rules_by_text
+from kb.site.search_rules import RULE_NUMBER_QUERY, by_stems_where_few, named_rules, rules_by_number, rules_by_text
 from kb.site.search_terms_named import (
     a_glossary_term,
     joined_term,
@@ -445,6 +445,11 @@ def _search(
                             page_size=size, abbreviation=abbreviation)
     if not query:
         return results
+    # A rule number named with the word "rule" of some language, "§" or "第…条" is searched as
+    # the number alone: "规则 702.19" and "rule 702.19" listed the English rules only, for no
+    # translated rule holds that word (a Chinese judge types the number as the Chinese rules cite it).
+    if named_number := RULE_NUMBER_QUERY.match(query):
+        query = named_number.group("number").replace(",", ".")
     groups = results.groups
     match = fts_query(query)
     # Not the numbers of a rule number ("702.19": its 19 is no "nineteen").

@@ -1327,10 +1327,16 @@ def test_a_korean_question_is_never_cut_inside_a_word(snapshot_conn: sqlite3.Con
     "702.19項", "第702.19項", "ルール702.19", "総合ルール702.19",
     # With the decimal comma of a German or French keypad (a European judges' review).
     "702,19", "Regel 702,19",
+    # With the word "rule" of the Chinese and Korean rules: "规则 702.19" listed the English rules
+    # alone, the Chinese 702.19 践踏 held no "规则" (a Chinese and Korean judge's review).
+    "规则 702.19", "规则702.19", "규칙 702.19", "rule 702.19", "§702.19",
 ])
 def test_a_rule_number_as_chinese_korean_and_full_width_texts_write_it(snapshot_conn: sqlite3.Connection, query: str) -> None:
     found = search(snapshot_conn, query)
     assert found.best is not None and found.best.title == "702.19 Trample"
+    # The translated rules of that number beside the English ones, as for the number typed alone.
+    assert [hit.url for hit in found.groups["rules"]] == [hit.url for hit in search(snapshot_conn, "702.19").groups["rules"]]
+    assert "/rule/702.19?version=zhs-2025-02-07" in [hit.url for hit in found.groups["rules"]]
 
 
 def test_half_width_katakana_is_read_as_katakana(snapshot_conn: sqlite3.Connection) -> None:
