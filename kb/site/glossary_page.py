@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Collection
 from typing import Any
 
 from kb.site.absent_citations import absent_citations
@@ -81,6 +82,7 @@ def glossary_term(conn: sqlite3.Connection, term: str, lang: str = "en", transla
         "used_in": rules_using(conn, english_term) if english_term else [],
         "translations": translations_of(conn, english) if english else [],
         "printed": printed_keywords(conn, english_term) if english_term else [],
+        "in_translated_rules": [],
         "history": history_of(conn, english) if english else [],
         "same_term": same_term_entries(conn, entry),
     }
@@ -88,6 +90,9 @@ def glossary_term(conn: sqlite3.Connection, term: str, lang: str = "en", transla
     # 解锁, unlock, cites 709.5g, lock, where English cites 709.5f): as on rule pages
     # (``kb.site.rule_translations``), followed where an English wording cites what it does, else
     # led to the English text's, and said.
+    if english_term:
+        shown = {row["lang"] for row in page["translations"] + page["printed"]}
+        page["in_translated_rules"] = keywords_in_translated_rules(conn, english_term, shown)
     page.update({"citations": None, "english_cites": {}})
     if english and lang != "en":
         translates = rows(conn, "select translates_version_id from cr_versions where id = ?", (entry["version_id"],))
@@ -231,6 +236,37 @@ def printed_keywords(conn: sqlite3.Connection, english_term: str) -> list[dict[s
         where en_term = ? collate nocase and printings > 0 order by lang, printings desc limit 60""",
         (bare_term(english_term),),
     )
+
+
+def keywords_in_translated_rules(
+    conn: sqlite3.Connection, english_term: str, shown_langs: Collection[str] = ()
+) -> list[dict[str, Any]]:
+    """The keyword as a translated CR names it where no card we hold prints it, in the languages
+    not in ``shown_langs``, each with the translated rule that says it: the Korean 122.1b lists 돌진
+    (Trample), which the search names "in the translated rules" and Trample's pages showed nowhere
+    (a Korean judge's review). That rule is one whose English rule says the keyword, so a word
+    the term only begins ("신속하게", quickly, for 신속, haste) is not taken for it."""
+    if not table_has_rows(conn, "keyword_dictionary"):
+        return []
+    english = bare_term(english_term)
+    named: list[dict[str, Any]] = []
+    for row in rows(conn, """select lang, term from keyword_dictionary
+            where en_term = ? collate nocase and printings = 0 order by lang limit 20""", (english,)):
+        if row["lang"] in shown_langs:
+            continue
+        said = rows(conn, """select translated.number, translated.version_id, cr_versions.effective_date
+            from rules as translated
+            join cr_versions on cr_versions.id = translated.version_id
+            join rule_links on rule_links.rule_id = translated.id and rule_links.status != 'mismatch'
+            join rules as english on english.id = rule_links.en_rule_id
+            where cr_versions.lang = :lang
+                and instr(coalesce(translated.title, '') || ' ' || coalesce(translated.text, ''), :term) > 0
+                and (english.title = :english collate nocase or instr(lower(english.text), lower(:english)) > 0)
+            order by cr_versions.effective_date desc, translated.position limit 1""",
+            {"lang": row["lang"], "term": row["term"], "english": english})
+        if said:
+            named.append({**row, **said[0]})
+    return named
 
 
 def history_of(conn: sqlite3.Connection, english: dict[str, Any]) -> list[dict[str, Any]]:

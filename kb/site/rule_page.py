@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import quote
 
 from kb.site.absent_citations import absent_citations
-from kb.site.glossary_page import printed_keywords
+from kb.site.glossary_page import keywords_in_translated_rules, printed_keywords
 from kb.site.rule_rulings import marked_by_number, rulings_relying_on
 from kb.site.rule_translations import normalise_space, translations
 from kb.site.search import (
@@ -87,7 +87,7 @@ def rule_page(
         *((text, version) for entry in entries for text in (entry["text"], *entry["examples"])),
         *((entry["text"], entry["versions"][0]) for entry in history_entries),
     ])
-    return {
+    page: dict[str, Any] = {
         "number": number,
         "version": version_row,
         "is_current": version == current,
@@ -111,7 +111,14 @@ def rule_page(
         # "Piétinement" sees it on Trample's page.
         "printed_names": printed_keywords(conn, title_today) if (title_today := _title_today(conn, rule, current)) else [],
         "versions": versions_of(conn, rule),
+        "in_translated_rules": [],
     }
+    if title_today:
+        # The keyword as a translated CR names it, in the languages neither cards nor the page's
+        # own translation columns show (the Korean 돌진 on Trample's page).
+        shown = {row["lang"] for row in page["printed_names"]} | {column["lang"] for column in translated.get("columns", [])}
+        page["in_translated_rules"] = keywords_in_translated_rules(conn, title_today, shown)
+    return page
 
 
 def version_exists(conn: sqlite3.Connection, version: str) -> bool:

@@ -598,6 +598,26 @@ async def test_rule_page_shows_translations_side_by_side(snapshot_ds) -> None:
     assert '<a class="rule-ref" href="/rule/601.2b">601.2b</a>' in html
 
 
+async def test_a_keyword_the_translated_rules_name_is_on_its_rule_and_glossary_pages(snapshot_ds) -> None:
+    """The Korean 122.1b lists the keywords a keyword counter can be: 돌진 is Trample, which no
+    Korean card we hold prints, and the search names it "in the translated rules". Trample's pages
+    showed it nowhere (a Korean judge's review): each names it now, with the rule that says it.
+    Lifelink's is 120.3f, the first Korean rule beside an English one that says "lifelink"."""
+    said = {"lang": "ko", "term": "돌진", "number": "122.1b", "version_id": "ko-2021-02-15", "effective_date": "2021-02-15"}
+    rule = (await snapshot_ds.client.get("/rule/702.19.json")).json()
+    assert rule["in_translated_rules"] == [said]
+    for path in ("/rule/702.19", "/glossary/Trample"):
+        html = (await snapshot_ds.client.get(path)).text
+        assert ('<span lang="ko">돌진</span> <span class="kb-muted">in <a class="rule-ref" '
+                'href="/rule/122.1b?version=ko-2021-02-15">122.1b</a> of the Korean rules of 2021-02-15</span>') in html, path
+    lifelink = (await snapshot_ds.client.get("/glossary/Lifelink")).text
+    assert '<span lang="ko">생명연결</span> <span class="kb-muted">in <a class="rule-ref" href="/rule/120.3f?version=ko-2021-02-15">' in lifelink
+    # Not where the page shows the language already: Flying is printed on Korean cards, and
+    # Conspire's rule page has the Spanish rules beside the English.
+    assert (await snapshot_ds.client.get("/rule/702.9.json")).json()["in_translated_rules"] == []
+    assert (await snapshot_ds.client.get("/rule/702.78.json")).json()["in_translated_rules"] == []
+
+
 async def test_rule_json(snapshot_ds) -> None:
     page = (await snapshot_ds.client.get("/rule/702.78.json")).json()
     assert page["version"]["id"] == "en-2026-04-17"
