@@ -618,6 +618,16 @@ async def test_a_keyword_the_translated_rules_name_is_on_its_rule_and_glossary_p
     assert (await snapshot_ds.client.get("/rule/702.78.json")).json()["in_translated_rules"] == []
 
 
+async def test_a_translation_column_says_which_english_edition_it_translates_only_where_known(snapshot_ds) -> None:
+    """The Korean CR is effective 2021-02-15 and its 116.2h is foretell, which 2020-11-20 lacks:
+    it sits beside 2020-11-20 as the nearest edition held, and the header said it translated that
+    one (a Korean judge's review). The Chinese CR of 2025-02-07 translates the English one of that date."""
+    korean = (await snapshot_ds.client.get("/rule/100.2a?version=en-2020-11-20")).text
+    assert "Korean translation of 2021-02-15, beside the Comprehensive Rules of 2020-11-20, the nearest English edition held" in korean
+    assert "translating the Comprehensive Rules of 2020-11-20" not in korean
+    assert "Simplified Chinese translation of 2025-02-07, translating the Comprehensive Rules of 2025-02-07" in korean
+
+
 async def test_rule_json(snapshot_ds) -> None:
     page = (await snapshot_ds.client.get("/rule/702.78.json")).json()
     assert page["version"]["id"] == "en-2026-04-17"
