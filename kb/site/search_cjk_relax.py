@@ -44,7 +44,10 @@ _SPLIT = re.compile("|".join(re.escape(phrase) for phrase in CJK_QUESTION_PHRASE
 # A piece that starts or ends with one of these is a word with its grammar: "死了", "统率者が".
 CHINESE_PARTICLES = frozenset("了的吗嗎呢吧么麼和与與跟及在是会會")
 # Particles that may stand alone once a piece is taken out of a word: Korean, Chinese, Japanese.
-PARTICLES_ALONE = frozenset("은 는 이 가 을 를 의 에 에서 로 으로 와 과 도 만 的 了 吗 呢 吧 和 の は が を に で と も へ".split())
+# Korean's "(이)란" asks what a thing is ("비행이란", what is flying: a Korean judge's review).
+PARTICLES_ALONE = frozenset("은 는 이 가 을 를 의 에 에서 로 으로 와 과 도 만 이란 란 的 了 吗 呢 吧 和 の は が を に で と も へ".split())
+# What ends a question after its last word ("비행은?").
+QUESTION_MARKS = "?？!！.。"
 KANA = re.compile(r"[\u3040-\u309f]")  # hiragana: Japanese particles and endings
 HANGUL_WORD = re.compile(r"[\uac00-\ud7af]+")
 PIECE_AT_MOST = 12  # characters: longer runs are not looked for (card names are shorter)
@@ -86,7 +89,7 @@ def relaxed_cjk(conn: sqlite3.Connection, query: str, names: Callable[[str], boo
         kept = sorted([piece, other], key=query.index)
         rest = _without(" ".join(rest), other)
     # The piece's own particle ("가" of "커맨더가", "的" of "乌金的") is its grammar, not a word left out.
-    left_out = [part for part in rest if part not in PARTICLES_ALONE]
+    left_out = [part for part in (part.rstrip(QUESTION_MARKS) for part in rest) if part and part not in PARTICLES_ALONE]
     return Relaxed(kept, left_out, cut_word=len(kept) == 1 and _cut_from_one_word(query, piece, left_out))
 
 
