@@ -299,9 +299,16 @@ def test_glossary_terms_linked_at_first_use(page, site: str) -> None:
 
 def test_glossary_page_lists_translations_with_their_evidence(page, site: str) -> None:
     page.goto(site + "/glossary/Trample")
-    text = page.locator(".kb-term-translations").last.inner_text()
+    text = page.locator('section[aria-labelledby="translations-title"]').inner_text()
     assert "verursacht Trampelschaden as printed on 2 cards" in text
     assert "piétinement as printed on 1 card (one printing only: unconfirmed)" in text
+    # The Korean term only the translated rules name, with the rule that names it.
+    assert "돌진 in 122.1b of the Korean rules of 2021-02-15" in text
+    with page.expect_navigation():
+        page.locator('section[aria-labelledby="translations-title"] a[href="/rule/122.1b?version=ko-2021-02-15"]').click()
+    # The Korean rule, beside the English edition it is shown with.
+    assert page.url == f"{site}/rule/122.1b?version=en-2020-11-20"
+    assert "돌진" in page.locator('tr[id="r-122.1b"] td[lang="ko"]').inner_text()
 
 
 def test_diff_form_compares_two_versions(page, site: str) -> None:
