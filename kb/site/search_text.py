@@ -107,8 +107,10 @@ INFLECTION = re.compile(r"^([a-z]{4,}?)(?:ed|es|s|ing)$")
 
 
 def word_stems_as_prefixes(match: str) -> str | None:
-    """``fts_query``'s plain words with each inflected English word as its stem's prefix
-    (``"commander" "exiled"*`` is ``"commander" "exil"*``); None when no word changes."""
+    """``fts_query``'s plain words with each inflected English word as its stem's prefix, and
+    every other word of ``STEM_LENGTH`` letters or more as a prefix of itself (``"commander"
+    "exiled"*`` is ``"commander"* "exil"*``: "redirect" finds today's 306.7, which says
+    "redirection", "lose" finds "loses"); None when no word changes."""
     tokens = QUOTED_TOKEN.findall(match)
     if not tokens or " ".join(tokens) != match:
         return None
@@ -116,8 +118,13 @@ def word_stems_as_prefixes(match: str) -> str | None:
     for token in tokens:
         word = token.strip('"*')
         found = INFLECTION.match(word)
-        stems.append(f'"{found.group(1)}"*' if found else token)
+        stem = found.group(1) if found else word
+        stems.append(f'"{stem}"*' if len(stem) >= STEM_LENGTH and stem.isascii() and stem.isalpha() else token)
     return " ".join(stems) if stems != tokens else None
+
+
+# The shortest word read as a prefix of longer ones ("lose": "loses"; not "die": "diet").
+STEM_LENGTH = 4
 
 
 def has_cjk(text: str) -> bool:

@@ -1090,7 +1090,7 @@ def test_words_no_rule_of_today_holds_as_typed_are_read_by_their_stems(snapshot_
     from kb.site.search_prefix import prefix_as_words
     from kb.site.search_text import fts_query, word_stems_as_prefixes
 
-    assert word_stems_as_prefixes(fts_query("commander exiled")) == '"commander" "exil"*'
+    assert word_stems_as_prefixes(fts_query("commander exiled")) == '"commander"* "exil"*'
     assert word_stems_as_prefixes(fts_query("trample")) is None
     # A stem's prefix before the last word's is kept when the last is expanded.
     assert prefix_as_words(snapshot_conn, "rules_fts", '"exil"* "command"*').startswith('"exil"* AND (')
@@ -1136,6 +1136,18 @@ def test_few_rules_of_today_holding_the_words_as_typed_are_followed_by_those_hol
     # "attacks alone" (Exalted) for "attacking alone", after 506.5, which says "attacking alone".
     alone = [hit.title.split()[0] for hit in search(snapshot_conn, "attacking alone").groups["rules"]]
     assert alone[:3] == ["506.5", "702.83a", "702.83b"]
+
+
+def test_a_word_today_s_rules_hold_only_inside_a_longer_one_finds_today_s_rule_before_an_old_one(
+    snapshot_conn: sqlite3.Connection,
+) -> None:
+    """"planeswalker redirect damage" listed only 2018's 306.7, the redirection rule since removed:
+    today's 306.7, which says it was, holds "redirection", not "redirect" (an English judge's
+    review). A word read as the start of longer ones, where today's rules hold few as typed."""
+    current = newest_english_version(snapshot_conn)
+    rules = [(hit.title.split()[0], hit.detail) for hit in search(snapshot_conn, "planeswalker redirect damage").groups["rules"]]
+    assert rules[0] == ("306.7", current)
+    assert rules[-1] == ("306.7", "en-2018-01-19")
 
 
 def test_the_words_together_order_leaves_named_rules_and_their_translations_in_place(snapshot_conn: sqlite3.Connection) -> None:
