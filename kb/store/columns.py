@@ -402,9 +402,9 @@ VALUES: dict[tuple[str, str], dict[str, str]] = {
         "term": "the ruling names the rule as the glossary of its date names it (“the legend rule”: 704.5j; “a state-based action”: 704)",
     },
     ("ruling_rules", "status"): {
-        "same": "the rule has the same number and text today, its subrules too",
-        "changed": "the same rule today with other text, in it or its subrules (current_number says whether its number changed too)",
-        "renumbered": "the same rule today under another number, with the same text (its subrules too)",
+        "same": "the rule has the same number and text today, its subrules too (a section: every rule under it)",
+        "changed": "the same rule today with other text, in it or its subrules, or a section with a rule under it changed, added or removed (current_number says whether its number changed too)",
+        "renumbered": "the same rule today under another number, with the same text (its subrules too; a section: every rule under it)",
         "removed": "the rule is no longer in the Comprehensive Rules",
         "unknown": "the number did not exist on the ruling's date",
     },

@@ -264,8 +264,8 @@ def save_ruling_rules(
     """Every English ruling's cited rules and named keywords into ``ruling_rules``, each with
     its lineage and that lineage's member in the newest version (``where``: only the rulings
     that SQL condition selects). ``rule_at(position, number)`` and ``subrules_at(position,
-    number)``: a version's rule whole and its subrules, where ``documents`` are outlines
-    (``kb.store.linking_history``)."""
+    number)``: a version's rule whole and its subrules (a section's: every rule and subrule
+    under it), where ``documents`` are outlines (``kb.store.linking_history``)."""
     if not versions:
         return
     index = KeywordIndex.from_versions(documents)
@@ -283,6 +283,9 @@ def save_ruling_rules(
                 for rule in documents[at].rules:
                     if rule.kind == "subrule" and rule.parent:
                         children.setdefault(rule.parent, []).append(rule)
+                    # A section's: every rule under it (``_status``).
+                    if rule.kind in ("rule", "subrule") and rule.section:
+                        children.setdefault(rule.section, []).append(rule)
                 children_of[at] = children
             return children_of[at].get(number, [])
     current_of = {lineage: number for number, lineage in lineages[-1].items()}
@@ -388,7 +391,9 @@ def _status(
     relied on, the rule numbers they cite aside (those follow the rules cited). (A keyword rule is
     its title: compared alone, "Transform" was the same in 2018 and 2026, though every subrule but
     one was reworded and one added; and a renumbered rule was never said to be reworded: 2020's
-    Transform, which only transforming double-faced cards could do.)"""
+    Transform, which only transforming double-faced cards could do. A section is compared with
+    every rule under it: 2018's 115 Special Actions, "There are eight special actions", was said
+    renumbered as 2026's 116, which lists twelve: an SQL user's review.)"""
     if lineage is None:
         return "unknown"
     if current is None:

@@ -101,14 +101,15 @@ class StoredRules:
 
 
     def subrules(self, at: int, number: str) -> list[Rule]:
-        """The version's subrules of rule ``number``, in their order (read once: every citation of
-        a rule asks, a million rulings' for a few hundred rules)."""
+        """The version's subrules of rule ``number`` (of a section: every rule and subrule under
+        it), in their order (read once: every citation of a rule asks, a million rulings' for a few
+        hundred rules)."""
         at = range(len(self._version_ids))[at]
         found = self._subrules.get((at, number))
         if found is None:
+            under = "section = ? and kind in ('rule', 'subrule')" if "." not in number else "parent_number = ? and kind = 'subrule'"
             numbers = [row[0] for row in self._db.execute(
-                "select number from rules where version_id = ? and parent_number = ? and kind = 'subrule' order by position",
-                [self._version_ids[at], number],
+                f"select number from rules where version_id = ? and {under} order by position", [self._version_ids[at], number],
             )]
             found = self._subrules[(at, number)] = [self(at, subrule) for subrule in numbers]
         return found
