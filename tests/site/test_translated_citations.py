@@ -159,6 +159,13 @@ async def test_the_canned_rule_with_translations_follows_one_rule(snapshot_ds, s
     old = (await snapshot_ds.client.get(f"/{snapshot_db.stem}/rule_with_translations.json?_shape=array&number=502.46")).json()
     assert {row["title"] for row in old} == {"Convoke"}
     assert [row["english_version"] for row in old if row["number"] == "502.46"] == ["en-2006-02-01"]
+    # A version without the number has no such rule: 2009's 701 ends before 701.50. Every
+    # English rule numbered so was listed, Connive and Convert (an SQL user's review).
+    assert (await snapshot_ds.client.get(f"/{snapshot_db.stem}/rule_with_translations.json?_shape=array"
+                                         "&number=701.50&version=en-2009-10-01")).json() == []
+    # A translation's version is the English one it translates: 702.78 of 2025, Conspire.
+    chinese = (await snapshot_ds.client.get(url + "&version=zhs-2025-02-07")).json()
+    assert {row["title"] for row in chinese} == {"Conspire"}
 
 
 async def test_a_chinese_glossary_term_with_a_slash_is_linked_whole(snapshot_ds) -> None:
