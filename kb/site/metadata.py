@@ -86,7 +86,9 @@ order by rules.position""",
     },
     "search_rules": {
         "title": "Search the rules",
-        "description": "Full-text search over rules of every version (accents ignored).",
+        "description": f"Full-text search over rules of every version (accents ignored): the best 50 by rank"
+                       f" of the first {CANNED_SEARCH_WINDOW} matches the index gives, not of every match (for a"
+                       " common word, add words or use the site's search).",
         "sql": f"""select rules.version_id, rules.number, rules.title, hits.snippet
 from (select rowid, rank, coalesce(nullif(snippet(rules_fts, 2, '[', ']', '…', 20), ''),
     snippet(rules_fts, 1, '[', ']', '…', 20)) as snippet from rules_fts
@@ -109,6 +111,8 @@ order by card, rulings.position""",
     },
     "search_rulings": {
         "title": "Search ruling text",
+        "description": f"The best 50 by rank of the first {CANNED_SEARCH_WINDOW} matches the index gives, not of"
+                       " every match (a common word matches a million rulings: add words, or use the site's search).",
         "sql": f"""select rulings.published_at, {ruling_card_name()} as card,
   hits.snippet, rulings.id
 from (select rowid, rank, snippet(rulings_fts, 0, '[', ']', '…', 24) as snippet from rulings_fts

@@ -175,7 +175,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
     },
     "rule_links": {
         "rule_id": "The translated rule",
-        "en_rule_id": "The English rule it translates: in the English version it translates, or when that is not held, in the version before or after it",
+        "en_rule_id": "The English rule it translates: in the English version the translation is read beside (cr_versions.translates_version_id), or, for a rule that version lacks or whose wording the translation follows from another held version around its date, in that version",
         "status": "How the translation stands against today's English rule",
         "confidence": "0–1",
         "reasons": "Why the link is less than certain",
@@ -411,6 +411,11 @@ VALUES: dict[tuple[str, str], dict[str, str]] = {
     ("rule_lineage_links", "kind"): {
         "merge": "the old rule was removed and its text went into the new rule (which has a predecessor of its own)",
         "split": "the new rule was added with text taken from the old rule (which lives on under its own lineage)",
+    },
+    ("ruling_translations", "match_method"): {
+        "same-text": "the text is the English ruling's own (typography and lost symbols aside): a sighting, not a translation",
+        "card-date-order": "the English ruling of the same card and date at the same rank",
+        "content": "scored on what survives translation: rule numbers, symbols, numbers, length, game terms",
     },
     ("ruling_translations", "status"): {
         "linked": "ruling_id is the English ruling it translates",
