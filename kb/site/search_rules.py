@@ -210,20 +210,28 @@ def glossary_rule_numbers(conn: sqlite3.Connection, query: str, version: str | N
 TITLED_AT_MOST = 2
 
 
-# "layer 7b": a layer is named where its rule begins ("613.4b Layer 7b: Effects that set power…").
-LAYER = re.compile(r"layer\s*([1-9][a-d]?)", re.IGNORECASE)
+# "layer 7b": a layer is named where its rule begins ("613.4b Layer 7b: Effects that set power…");
+# "layers 7b and 7c", "layer 7b vs 7c which applies first": each of them.
+LAYERS = re.compile(
+    r"\blayers?\s*(?P<labels>[1-9][a-d]?(?:\s*(?:,|&|/|\band\b|\bor\b|\bvs\b\.?|\bversus\b)\s*(?:layer\s*)?[1-9][a-d]?)*)(?!\w)",
+    re.IGNORECASE,
+)
+LAYER_LABEL = re.compile(r"[1-9][a-d]?", re.IGNORECASE)
+LAYERS_AT_MOST = 4
 
 
 def layer_rule_numbers(conn: sqlite3.Connection, query: str, version: str | None) -> list[str]:
-    """The rule of the version that names the layer the query asks for ("layer 7b" -> 613.4b)."""
-    asked = LAYER.fullmatch(query.strip())
+    """The rules of the version that name the layers the query asks for ("layer 7b" -> 613.4b;
+    "layer 7b vs 7c which applies first" -> 613.4b, 613.4c: the question found 613 and its first
+    rules, 613.4b seventeenth, a judge's review)."""
+    asked = LAYERS.search(query)
     if asked is None or version is None:
         return []
-    found = conn.execute(
-        "select number from rules where version_id = ? and text like ? limit 2",
-        (version, f"Layer {asked.group(1)}:%"),
-    ).fetchall()
-    return [row[0] for row in found]
+    numbers: list[str] = []
+    for label in list(dict.fromkeys(label.lower() for label in LAYER_LABEL.findall(asked.group("labels"))))[:LAYERS_AT_MOST]:
+        numbers += [row[0] for row in conn.execute(
+            "select number from rules where version_id = ? and text like ? limit 2", (version, f"Layer {label}:%"))]
+    return numbers
 
 
 def titled_rule_numbers(conn: sqlite3.Connection, query: str, version: str | None, translated: list[str]) -> list[str]:

@@ -539,6 +539,9 @@ def test_a_translated_glossary_term_asked_for_comes_first(snapshot_conn: sqlite3
         # A layer, named where its rule begins ("613.4b Layer 7b: Effects that set power…").
         ("layer 7b", "613.4b", "title"),
         ("Layer 1", "613.1a", "title"),
+        # Layers named in a question, each: the rules of 7b and 7c, not 613 and its first rules
+        # (613.4b was seventeenth: a judge's review).
+        ("layer 7b vs 7c which applies first", "613.4b", "title"),
         # The multiplayer sections are "… Variant": a judge names the game.
         ("two-headed giant", "810 Two-Headed Giant Variant", "title"),
         ("emperor", "809 Emperor Variant", "title"),
@@ -549,6 +552,12 @@ def test_the_rule_a_glossary_term_points_to_is_the_best_match(
 ) -> None:
     found = search(snapshot_conn, query).best
     assert found is not None and (found.title, found.detail) == (best, detail)
+
+
+def test_every_layer_a_question_names_leads_its_rules(snapshot_conn: sqlite3.Connection) -> None:
+    for query in ("layer 7b vs 7c which applies first", "layers 7b and 7c"):
+        assert [hit.title for hit in search(snapshot_conn, query).groups["rules"][:2]] == ["613.4b", "613.4c"], query
+    assert [hit.title for hit in search(snapshot_conn, "layer 4 and layer 6").groups["rules"][:2]] == ["613.1d", "613.1f"]
 
 
 @pytest.mark.parametrize(
