@@ -136,7 +136,7 @@ def search(
                 # stems). Decided by the words alone, so that every page of a group agrees.
                 typed = results.abbreviation or results.query
                 return relaxed_search(conn, results.query, typed, per_kind, kind, offset, first=topic) or results
-            return results
+            return with_rules_of_fewer_words(conn, results, per_kind)
         # German umlauts typed as two letters ("Waechter des Spaehnests"): names are folded to
         # their letters without marks ("Wachter"), so the pair is read as its vowel, once.
         if (vowels := umlauts_as_vowels(results.query)) is not None:
@@ -200,12 +200,34 @@ def search(
             return about_card(conn, card, present, read_as, None, typed, per_kind)
         relaxed = relaxed_search(conn, results.query, typed, per_kind, kind, offset)
         if relaxed is not None:
-            return relaxed
+            return with_rules_of_fewer_words(conn, relaxed, per_kind)
         # Nothing read the query: a one-word name misspelt in its first letters ("wldruf"), last,
         # for "muntain" is the rules' "mountain" and its card (a review of the change).
         if kind is None:
             results.suggestions = unique([hit for _, hit in slipped_name_suggestions(conn, results.query)])[:SUGGESTIONS]
         return results
+
+
+def with_rules_of_fewer_words(conn: sqlite3.Connection, results: SearchResults, per_kind: int) -> SearchResults:
+    """``results`` (every group's page) where no rule holds every word though something else does:
+    the rules of the words some rule holds, as the rules' own page lists them, and which words
+    those are (``rules_for``, ``rules_left_out``). "mulligan rules london" listed the glossary's
+    London Mulligan alone, "what happens when a face down creature leaves the battlefield" one
+    ruling, where the rules' page has 103.5 and 708.9 first (a judge's review)."""
+    asked = results.relaxed_from or results.query
+    if (results.kind is not None or results.groups.get("rules") or results.card
+            or has_cjk(asked) or len(WORD.findall(asked)) < 2):
+        return results
+    typed = results.relaxed_from or results.abbreviation or results.query
+    rules = relaxed_search(conn, asked, typed, per_kind, "rules", 0)
+    if rules is None or not rules.groups.get("rules"):
+        return results
+    results.groups["rules"] = rules.groups["rules"][:per_kind]
+    results.counts["rules"] = rules.counts.get("rules", len(rules.groups["rules"]))
+    if "rules" in rules.capped:
+        results.capped.add("rules")
+    results.rules_for, results.rules_left_out = rules.query, rules.left_out
+    return results
 
 
 # Relaxations of a question tried in turn, each the words the one before kept (each is one search).

@@ -66,6 +66,10 @@ class SearchResults:
     relaxed_from: str | None = None
     left_out: list[str] = field(default_factory=list)
     read_as: dict[str, str] = field(default_factory=dict)  # a misspelt word → the rules word searched
+    # Where no rule held every word and something else did: the words the rules group holds, and
+    # those it was not asked to hold (``kb.site.search.with_rules_of_fewer_words``).
+    rules_for: str | None = None
+    rules_left_out: list[str] = field(default_factory=list)
     # The card some of the query's words named ("Okaun" of "Okaun coin flip"): oracle_id, name,
     # typed (those words); its rulings holding the other words are the group "card_rulings".
     card: dict[str, str | None] | None = None
@@ -109,6 +113,7 @@ class SearchResults:
             **({"relaxed_from": self.relaxed_from, "left_out": self.left_out, "read_as": self.read_as}
                if self.relaxed_from else {}),
             **({"card": self.card} if self.card else {}),
+            **({"rules_for": self.rules_for, "rules_left_out": self.rules_left_out} if self.rules_for else {}),
             "best": self.best.to_dict() if self.best else None,
             "suggestions": [hit.to_dict() for hit in self.suggestions],
             "groups": [

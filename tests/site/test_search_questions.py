@@ -652,3 +652,26 @@ def test_a_word_of_a_question_in_another_language_is_no_slip_of_an_english_one(s
     for typed, slip, reading in [("deathtuch per turn", "deathtuch", "deathtouch"), ("die roll comander", "comander", "commander"),
                                  ("no maxmum hand size", "maxmum", "maximum")]:
         assert search(snapshot_conn, typed).read_as.get(slip) == reading, typed
+
+
+async def test_where_no_rule_holds_every_word_the_rules_of_some_are_listed_beside_what_does(snapshot_ds) -> None:
+    """"mulligan rules london" listed the glossary's London Mulligan alone, and "what happens when a
+    face down creature leaves the battlefield" one ruling: no rule holds every word, and the rules'
+    own page (``kind=rules``) has 103.5 and 708.9 first (a judge's review). The main page lists
+    them too, and says which words they hold."""
+    data = (await snapshot_ds.client.get("/search.json?q=mulligan+rules+london")).json()
+    groups = {group["kind"]: group for group in data["groups"]}
+    assert [hit["title"] for hit in groups["glossary"]["hits"]] == ["London Mulligan"]
+    assert [hit["title"] for hit in groups["rules"]["hits"][:2]] == ["103.5", "103.5a"]
+    assert (data["rules_for"], data["rules_left_out"]) == ("mulligan", ["rules", "london"])
+    assert "relaxed_from" not in data  # the words as typed are what the other groups hold
+    page = (await snapshot_ds.client.get("/search?q=mulligan+rules+london")).text
+    assert ('No rule holds every word: these hold “mulligan”. Left out: <span class="kb-left-out">rules</span>, '
+            '<span class="kb-left-out">london</span>.') in page
+    face_down = (await snapshot_ds.client.get(
+        "/search.json?q=what+happens+when+a+face+down+creature+leaves+the+battlefield")).json()
+    groups = {group["kind"]: group for group in face_down["groups"]}
+    assert [hit["title"] for hit in groups["rules"]["hits"]] == ["708.9"]
+    assert [hit["title"] for hit in groups["rulings"]["hits"]] == ["Jeskai Infiltrator"]
+    # Where a rule holds every word, nothing more is asked.
+    assert "rules_for" not in (await snapshot_ds.client.get("/search.json?q=london+mulligan")).json()
