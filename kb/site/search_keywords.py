@@ -171,6 +171,15 @@ def keywords_named_within(conn: sqlite3.Connection, query: str) -> list[Hit]:
     whole = fold(query)
     named: list[tuple[int, dict[str, Any]]] = []
     taken: set[int] = set()  # "double strike" is Double Strike, not also Double
+    if not cjk:
+        # Nor is "double-faced" (with its hyphen or without) Double, doubling (701.10): listed for
+        # every question about double-faced cards (a judge's review).
+        compounds = hyphenated_compounds(conn)
+        for start in range(len(words) - 1):
+            pair = (fold(words[start]), fold(words[start + 1]))
+            # A compound that is a keyword itself ("jump-start", "web-slinging") is named below.
+            if pair in compounds and not {" ".join(pair), "-".join(pair)} & by_key.keys():
+                taken |= {start, start + 1}
     longest = CJK_KEYWORD_CHARACTERS_AT_MOST if cjk else KEYWORD_WORDS_AT_MOST
     for size in range(min(longest, len(words)), 1 if cjk else 0, -1):
         for start in range(len(words) - size + 1):
@@ -189,6 +198,22 @@ def keywords_named_within(conn: sqlite3.Connection, query: str) -> list[Hit]:
     named.sort(key=lambda pair: pair[0])
     return [Hit("keyword", f"{row['rule_number']} {row['en_term']}", rule_url(row["rule_number"]),
                 html.escape(row["en_term"]), "en", NAMED_IN_QUERY) for _, row in named]
+
+
+_HYPHENATED_COMPOUNDS: OrderedDict[tuple, frozenset[tuple[str, str]]] = OrderedDict()
+HYPHENATED = re.compile(r"\b([^\W\d_]+)-([^\W\d_]+)\b")
+
+
+def hyphenated_compounds(conn: sqlite3.Connection) -> frozenset[tuple[str, str]]:
+    """The two words of each hyphenated compound the newest English glossary's terms print
+    ("Double-Faced Card": double, faced), folded, kept per served file."""
+    def read(of: sqlite3.Connection) -> frozenset[tuple[str, str]]:
+        version = newest_english_version(of)
+        return frozenset((fold(first), fold(second)) for (term,) in of.execute(
+            "select term from glossary where version_id = ? and term like '%-%'", (version,))
+            for first, second in HYPHENATED.findall(term))
+
+    return per_file(conn, _HYPHENATED_COMPOUNDS, read)
 
 
 HANGUL_SYLLABLE = re.compile(r"[\uac00-\ud7a3]")

@@ -384,6 +384,11 @@ def test_the_keywords_a_question_names_are_listed(snapshot_conn: sqlite3.Connect
     assert [(hit.title, hit.url) for hit in named] == [
         ("702.4 Double Strike", "/rule/702.4"), ("702.2 Deathtouch", "/rule/702.2")]
     assert keywords_named_within(snapshot_conn, "trample") == []  # the whole query is keywords_by_term's
+    # Nor is "double-faced" (as the glossary's Double-Faced Card prints it, or typed without its
+    # hyphen) Double, listed for every question about double-faced cards (a judge's review).
+    for query in ("transforming double faced card", "modal double-faced card mana value"):
+        assert not [hit for hit in search(snapshot_conn, query).groups["keywords"] if hit.title == "701.10 Double"], query
+    assert [hit.title for hit in keywords_named_within(snapshot_conn, "double the counters")] == ["701.10 Double"]
     # A keyword only named inside a longer query is listed, never the best match by itself.
     found = search(snapshot_conn, "double strike damage")
     assert [hit.title for hit in found.groups["keywords"]] == ["702.4 Double Strike"]
