@@ -136,7 +136,7 @@ def search(
                 # stems). Decided by the words alone, so that every page of a group agrees.
                 typed = results.abbreviation or results.query
                 return relaxed_search(conn, results.query, typed, per_kind, kind, offset, first=topic) or results
-            return with_rules_of_fewer_words(conn, results, per_kind)
+            return with_rules_of_fewer_words(conn, results, per_kind, results.query, results.abbreviation or results.query)
         # German umlauts typed as two letters ("Waechter des Spaehnests"): names are folded to
         # their letters without marks ("Wachter"), so the pair is read as its vowel, once.
         if (vowels := umlauts_as_vowels(results.query)) is not None:
@@ -200,7 +200,7 @@ def search(
             return about_card(conn, card, present, read_as, None, typed, per_kind)
         relaxed = relaxed_search(conn, results.query, typed, per_kind, kind, offset)
         if relaxed is not None:
-            return with_rules_of_fewer_words(conn, relaxed, per_kind)
+            return with_rules_of_fewer_words(conn, relaxed, per_kind, results.query, typed)
         # Nothing read the query: a one-word name misspelt in its first letters ("wldruf"), last,
         # for "muntain" is the rules' "mountain" and its card (a review of the change).
         if kind is None:
@@ -208,17 +208,20 @@ def search(
         return results
 
 
-def with_rules_of_fewer_words(conn: sqlite3.Connection, results: SearchResults, per_kind: int) -> SearchResults:
-    """``results`` (every group's page) where no rule holds every word though something else does:
-    the rules of the words some rule holds, as the rules' own page lists them, and which words
-    those are (``rules_for``, ``rules_left_out``). "mulligan rules london" listed the glossary's
-    London Mulligan alone, "what happens when a face down creature leaves the battlefield" one
-    ruling, where the rules' page has 103.5 and 708.9 first (a judge's review)."""
-    asked = results.relaxed_from or results.query
-    if (results.kind is not None or results.groups.get("rules") or results.card
-            or has_cjk(asked) or len(WORD.findall(asked)) < 2):
+def with_rules_of_fewer_words(
+    conn: sqlite3.Connection, results: SearchResults, per_kind: int, asked: str, typed: str
+) -> SearchResults:
+    """``results`` (every group's page of ``asked``, typed as ``typed``: an abbreviation spelt
+    out) where no rule holds every word though something else does, and nothing is the answer
+    (no best match, no card named): the rules of the words some rule holds, as the rules' own page
+    lists them, and which words those are (``rules_for``, ``rules_left_out``). "mulligan rules
+    london" listed the glossary's London Mulligan alone, "what happens when a face down creature
+    leaves the battlefield" one ruling, where the rules' page has 103.5 and 708.9 first (a judge's
+    review). A card's name is no question: "Okaun, Eye of Chaos" listed 205.3m for "eye" (a review
+    of the change)."""
+    if (results.kind is not None or results.groups.get("rules") or results.card or results.best is not None
+            or results.groups.get("cards") or has_cjk(asked) or len(WORD.findall(asked)) < 2):
         return results
-    typed = results.relaxed_from or results.abbreviation or results.query
     rules = relaxed_search(conn, asked, typed, per_kind, "rules", 0)
     if rules is None or not rules.groups.get("rules"):
         return results
@@ -502,19 +505,22 @@ def _search(
     if rules_capped:
         results.capped.add("rules")
     groups["rules"] = rules[offset:] if kind == "rules" else rules
-    if match:
+    # A page of one group reads no other group's matches (the million rulings for a page of rules).
+    if match and kind in (None, "glossary"):
         groups["glossary"] = glossary_by_text(conn, query, match, 100, offset + size)
+    if match and kind in (None, "rulings"):
         rulings, count, capped = rulings_by_text(conn, query, match, offset if kind == "rulings" else 0, size)
         groups["rulings"] = rulings
         results.counts["rulings"] = count
         if capped:
             results.capped.add("rulings")
+    if match and kind in (None, "translations"):
         groups["translations"] = translations_by_text(conn, query, match, 100)
     groups["glossary"] = cjk_glossary(conn, cjk.get("glossary", []), query) + groups["glossary"]
     groups["translations"] += cjk_translations(conn, cjk.get("ruling_translation", []), query)
     if defined and not all(hit.detail == NAMED_IN_QUERY for hits in groups.values() for hit in hits):
         groups["glossary"] = defined + groups["glossary"]
-    for keyword in groups["keywords"][:2]:
+    for keyword in groups["keywords"][:2] if kind in (None, "rulings") else []:
         number, _, english = keyword.title.partition(" ")
         groups["rulings"] += rulings_citing(conn, number, english, size)
     # Listed, not searched: the rules and rulings are those of the query's words.

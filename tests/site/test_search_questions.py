@@ -678,5 +678,10 @@ async def test_where_no_rule_holds_every_word_the_rules_of_some_are_listed_besid
     groups = {group["kind"]: group for group in face_down["groups"]}
     assert [hit["title"] for hit in groups["rules"]["hits"]] == ["708.9"]
     assert [hit["title"] for hit in groups["rulings"]["hits"]] == ["Jeskai Infiltrator"]
-    # Where a rule holds every word, nothing more is asked.
+    # Where a rule holds every word, nothing more is asked; nor where a card is named ("Okaun,
+    # Eye of Chaos" listed 205.3m for "eye": a review of the change).
     assert "rules_for" not in (await snapshot_ds.client.get("/search.json?q=london+mulligan")).json()
+    assert "rules_for" not in (await snapshot_ds.client.get("/search.json?q=Okaun%2C+Eye+of+Chaos")).json()
+    # An abbreviation is read as what it abbreviates there too, as on the rules' own page.
+    ltb = (await snapshot_ds.client.get("/search.json?q=what+happens+when+a+face+down+creature+ltb")).json()
+    assert [hit["title"] for group in ltb["groups"] if group["kind"] == "rules" for hit in group["hits"]] == ["708.9"]
