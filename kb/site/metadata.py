@@ -124,19 +124,28 @@ order by hits.rank limit 50""",
     "rule_with_translations": {
         "title": "A rule with all its translations",
         "description": "The rule numbered so in the newest English version that has the number (or in the"
-                       " version given: an English one, or a translation's, read as the English version it"
-                       " translates; none if that version has no rule of the number), in every English"
-                       " version under whatever number it had there, with the translations of each.",
+                       " version given: an English one, or a translation's, where it is the English rule its"
+                       " rule of that number is linked to; none if that version has no rule of the number),"
+                       " in every English version under whatever number it had there, with the translations"
+                       " of each.",
         # By identity: 702.78 is Conspire today, Persist in 2019 and Wither in 2013, three rules.
         # A version without the number is no rule: every English rule ever numbered so was listed,
-        # Connive and Convert for 701.50 of 2009 (an SQL user's review). Only a database built
-        # before lineages (a rule found, none) falls back to the number.
-        "sql": """with asked as (select coalesce(
-    (select translates_version_id from cr_versions where id = :version and lang != 'en'), nullif(:version, '')) as version_id),
-wanted as (select rules.lineage_id from rules join cr_versions on cr_versions.id = rules.version_id
-  where rules.number = :number and cr_versions.lang = 'en'
-    and ((select version_id from asked) is null or rules.version_id = (select version_id from asked))
-  order by cr_versions.effective_date desc limit 1)
+        # Connive and Convert for 701.50 of 2009 (an SQL user's review). A translation's rule is
+        # the English rule it is linked to: read by its number in the edition it is shown beside,
+        # the Korean 116.2h (foretell) was 2020-11-20's planar die rule (a review of the change).
+        # Only a database built before lineages (a rule found, none) falls back to the number.
+        "sql": """with wanted as (
+  select english.lineage_id from rules as translated
+    join rule_links on rule_links.rule_id = translated.id and rule_links.status != 'mismatch'
+    join rules as english on english.id = rule_links.en_rule_id
+  where translated.version_id = :version and translated.number = :number
+    and (select lang from cr_versions where id = :version) != 'en'
+  union all
+  select * from (select rules.lineage_id from rules join cr_versions on cr_versions.id = rules.version_id
+    where rules.number = :number and cr_versions.lang = 'en'
+      and (nullif(:version, '') is null or rules.version_id = :version)
+    order by cr_versions.effective_date desc limit 1)
+  limit 1)
 select en.version_id as english_version, en.number, en.title, en.text as english,
   tr.version_id as translation_version, tr.number as translated_number, tr.title as translated_title,
   tr.text as translation, rule_links.status, rule_links.confidence

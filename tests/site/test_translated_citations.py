@@ -163,9 +163,15 @@ async def test_the_canned_rule_with_translations_follows_one_rule(snapshot_ds, s
     # English rule numbered so was listed, Connive and Convert (an SQL user's review).
     assert (await snapshot_ds.client.get(f"/{snapshot_db.stem}/rule_with_translations.json?_shape=array"
                                          "&number=701.50&version=en-2009-10-01")).json() == []
-    # A translation's version is the English one it translates: 702.78 of 2025, Conspire.
+    # A translation's rule of the number is the English rule it is linked to: the Chinese 702.78
+    # is Conspire; the Korean 116.2h is foretell (2021-06-18's), not 2020-11-20's 116.2h, the
+    # planar die, though the Korean CR is shown beside 2020-11-20 (a review of the change).
     chinese = (await snapshot_ds.client.get(url + "&version=zhs-2025-02-07")).json()
     assert {row["title"] for row in chinese} == {"Conspire"}
+    foretell = (await snapshot_ds.client.get(f"/{snapshot_db.stem}/rule_with_translations.json?_shape=array"
+                                             "&number=116.2h&version=ko-2021-02-15")).json()
+    assert foretell and all("oretell" in row["english"] for row in foretell)
+    assert ("ko-2021-02-15", "116.2h") in {(row["translation_version"], row["translated_number"]) for row in foretell}
 
 
 async def test_a_chinese_glossary_term_with_a_slash_is_linked_whole(snapshot_ds) -> None:
