@@ -1,6 +1,7 @@
 """What the glossary pages show: the index of terms, and one term with its rules, translations and history."""
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Collection
 from typing import Any
@@ -245,16 +246,19 @@ def keywords_in_translated_rules(
     not in ``shown_langs``, each with the translated rule that says it: the Korean 122.1b lists 돌진
     (Trample), which the search names "in the translated rules" and Trample's pages showed nowhere
     (a Korean judge's review). That rule is one whose English rule says the keyword, so a word
-    the term only begins ("신속하게", quickly, for 신속, haste) is not taken for it."""
+    the term only begins ("신속하게", quickly, for 신속, haste) is not taken for it; and the rule
+    titled with the term first, where one is (a passing mention came first: a review of the change)."""
     if not table_has_rows(conn, "keyword_dictionary"):
         return []
     english = bare_term(english_term)
+    says_english = re.compile(rf"(?<!\w){re.escape(english)}(?!\w)", re.IGNORECASE)
     named: list[dict[str, Any]] = []
     for row in rows(conn, """select lang, term from keyword_dictionary
             where en_term = ? collate nocase and printings = 0 order by lang limit 20""", (english,)):
         if row["lang"] in shown_langs:
             continue
-        said = rows(conn, """select translated.number, translated.version_id, cr_versions.effective_date
+        candidates = rows(conn, """select translated.number, translated.version_id, cr_versions.effective_date,
+                english.title as english_title, english.text as english_text
             from rules as translated
             join cr_versions on cr_versions.id = translated.version_id
             join rule_links on rule_links.rule_id = translated.id and rule_links.status != 'mismatch'
@@ -262,10 +266,14 @@ def keywords_in_translated_rules(
             where cr_versions.lang = :lang
                 and instr(coalesce(translated.title, '') || ' ' || coalesce(translated.text, ''), :term) > 0
                 and (english.title = :english collate nocase or instr(lower(english.text), lower(:english)) > 0)
-            order by cr_versions.effective_date desc, translated.position limit 1""",
+            order by coalesce(translated.title, '') != :term, cr_versions.effective_date desc, translated.position
+            limit 50""",
             {"lang": row["lang"], "term": row["term"], "english": english})
+        said = next((candidate for candidate in candidates if (candidate["english_title"] or "").casefold() == english.casefold()
+                     or says_english.search(candidate["english_text"] or "")), None)
         if said:
-            named.append({**row, **said[0]})
+            named.append({**row, "number": said["number"], "version_id": said["version_id"],
+                          "effective_date": said["effective_date"]})
     return named
 
 

@@ -44,8 +44,10 @@ def _link_notes(ruling: dict[str, Any]) -> str:
                 " date is not known"
             )
     if ruling.get("status") == "changed":
+        # A section changed where a rule under it did, or one was added or removed (kb.store.derive_history._status).
+        since = "the rule has been reworded since" if "." in number else "the section has changed since"
         notes.append(
-            f'the rule has been reworded since: <a href="/rule/{escape(quote(number))}?version={escape(quote(version))}">'
+            f'{since}: <a href="/rule/{escape(quote(number))}?version={escape(quote(version))}">'
             f"{escape(number)} as the ruling read it</a>"
         )
     return "".join(f' <span class="kb-note">{note}</span>' for note in notes)

@@ -22,7 +22,7 @@ TEMPLATE_LOOP = """{% for r in rulings %}
 {%- if r.version_id and r.rule_number %}
 {%- if r.in_force_version_id and r.in_force_version_id != r.version_id %} <span class="kb-note">not in the {{ r.in_force_version_id|versionname }}, the newest held before the ruling's date: found in the {{ r.version_id|versionname }}, later than the ruling</span>{% endif %}
 {%- if r.number_uncertain %} <span class="kb-note">{% if (r.published_at or "9999") < r.version_id[3:13] %}the ruling is older than every version held: whether this rule was {{ r.rule_number }} on its date is not known{% else %}the next version held numbers this rule otherwise: whether it was {{ r.rule_number }} on the ruling's date is not known{% endif %}</span>{% endif %}
-{%- if r.status == "changed" %} <span class="kb-note">the rule has been reworded since: <a href="/rule/{{ r.rule_number|quote }}?version={{ r.version_id|quote }}">{{ r.rule_number }} as the ruling read it</a></span>{% endif %}
+{%- if r.status == "changed" %} <span class="kb-note">{{ "the rule has been reworded since" if "." in r.rule_number else "the section has changed since" }}: <a href="/rule/{{ r.rule_number|quote }}?version={{ r.version_id|quote }}">{{ r.rule_number }} as the ruling read it</a></span>{% endif %}
 {%- endif %}
       <div>{{ r.text|kbtext(r.version_id if r.method == "cited" else none) }}</div></li>
   {% endfor %}"""

@@ -618,6 +618,26 @@ async def test_a_keyword_the_translated_rules_name_is_on_its_rule_and_glossary_p
     assert (await snapshot_ds.client.get("/rule/702.78.json")).json()["in_translated_rules"] == []
 
 
+async def test_a_section_a_ruling_names_says_it_changed_not_that_it_was_reworded(snapshot_ds) -> None:
+    """Rulings saying "This is a special action" name 2014's 115, 116 today, which lists twelve
+    special actions where 115 listed eight: the section changed (a rule under it reworded, added
+    or removed), which "reworded since" did not say (a review of the change)."""
+    html = (await snapshot_ds.client.get("/rule/116")).text
+    assert 'the section has changed since: <a href="/rule/115?version=en-2014-09-25">115 as the ruling read it</a>' in html
+    assert "the rule has been reworded since" not in html
+    card = (await snapshot_ds.client.get("/card/ae0701c1-7a99-46fe-bcb1-ea33ad2a0fc9")).text  # Mastery of the Unseen
+    assert 'changed since (a rule under it reworded, added or removed): <a href="/rule/115?version=en-2014-09-25">' in card
+
+
+def test_the_translated_rule_naming_a_keyword_is_the_one_titled_with_it_first(snapshot_conn: sqlite3.Connection) -> None:
+    """Asked with no language shown yet: the Chinese 践踏 is 702.19, the rule it titles, not 111.10k,
+    the first rule to mention it (a review of the change)."""
+    from kb.site.glossary_page import keywords_in_translated_rules
+
+    named = {row["lang"]: row["number"] for row in keywords_in_translated_rules(snapshot_conn, "Trample")}
+    assert named == {"ko": "122.1b", "zhs": "702.19"}
+
+
 async def test_a_translation_column_says_which_english_edition_it_translates_only_where_known(snapshot_ds) -> None:
     """The Korean CR is effective 2021-02-15 and its 116.2h is foretell, which 2020-11-20 lacks:
     it sits beside 2020-11-20 as the nearest edition held, and the header said it translated that
