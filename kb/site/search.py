@@ -499,7 +499,8 @@ def _search(
     rules, results.counts["rules"], rules_capped = rules_by_text(
         conn, query, match, about, cjk_rule_rows(conn, cjk.get("rule", []), query), offset + size, first
     )
-    if match:
+    # A card's name ("Ugin, the Spirit Dragon") asks for no rules by its words' stems.
+    if match and not any(hit.detail.startswith("exact") for hit in groups["cards"]):
         rules, results.counts["rules"], rules_capped = by_stems_where_few(
             conn, query, match, about, offset + size, first, (rules, results.counts["rules"], rules_capped))
     if rules_capped:

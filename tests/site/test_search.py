@@ -1125,6 +1125,11 @@ def test_a_sentence_is_not_read_by_its_stems(snapshot_conn: sqlite3.Connection, 
     assert asked == ['"creature" "sacrifice" "beginning" "next" "end"']
     search(snapshot_conn, "commander exiled")
     assert asked
+    # Nor is a card's name: every word of four letters is a stem's prefix now, and "Okaun, Eye of
+    # Chaos" asked the rules for "okaun"* "chaos"* (22 statements more a card name at 1M rulings).
+    asked.clear()
+    assert search(snapshot_conn, "Okaun, Eye of Chaos").best.kind == "card"
+    assert asked == []
 
 
 def test_few_rules_of_today_holding_the_words_as_typed_are_followed_by_those_holding_their_stems(
