@@ -910,6 +910,27 @@ async def test_a_link_the_matcher_doubts_is_marked(snapshot_db: Path, tmp_path: 
     assert '<td class="kb-tr status-mismatch"' in html and "may not match the English rule" in html
 
 
+async def test_a_linked_translation_shows_its_own_date_and_document(snapshot_db: Path, tmp_path: Path) -> None:
+    """The snapshot links no foreign ruling to an English one (its release notes are of sets whose
+    English rulings it does not hold): a Korean ruling is linked to one of Jace's by hand on a copy
+    (constructed, not data) to see what the card page says of it: its own date and document,
+    which it did not show."""
+    import shutil
+
+    from site_databases import make_datasette
+
+    linked = tmp_path / "linked.db"
+    shutil.copy(snapshot_db, linked)
+    with sqlite3.connect(linked) as conn:
+        conn.execute(
+            """update ruling_translations set status = 'linked', match_method = 'content', confidence = 0.9,
+                ruling_id = (select id from rulings where oracle_id = ? order by position limit 1)
+            where id = 224406909824672""", (JACE,))
+    html = (await make_datasette(linked).client.get(f"/card/{JACE}")).text
+    assert ('<span class="kb-muted kb-translation-source" lang="en">dated <time datetime="2019-05-31">2019-05-31</time>, '
+            'from <a href="https://github.com/youbeebee/dbyll" rel="nofollow noopener">https://github.com/youbeebee/dbyll</a></span>') in html
+
+
 async def test_translations_beside_an_older_version_are_judged_against_it(snapshot_ds) -> None:
     # The Chinese CR translates 2025-02-07. Beside the rules of 2022-04-29, its 701.47 (Connive,
     # 701.50 since 2026) is that very rule under that very number, and 701.47a, b and d are word
