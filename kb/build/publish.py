@@ -182,8 +182,8 @@ def _build_alone(
                 raise BuildError(
                     f"{shown(read)}: the database this builds on is damaged ({damage}); it is left as it is."
                     " Restore it from a backup; or move it aside and run again, and the new file holds only"
-                    " what the run reads (a refresh: its raw store, without the history of rulings removed"
-                    " upstream that only the database held)"
+                    " what the run reads (a refresh, with --allow-shrink: its raw store, without the history of"
+                    " rulings removed upstream that only the database held)"
                 ) from None
         raise BuildError(f"{shown(db_path)}: could not write the new database: {reason}") from None
     except MemoryError:

@@ -31,7 +31,8 @@ from scraper.sources import SOURCES
 @click.option("--snapshot", type=click.Path(file_okay=False, exists=True, path_type=Path),
               help="Seed the raw store with an offline snapshot folder first.")
 @click.option("--allow-shrink", is_flag=True,
-              help="Publish even when a table loses more than 10% of its rows.")
+              help="Publish even when a table loses more than 10% of its rows, or the served file a refresh"
+                   " published is missing (a new one from the raw store alone).")
 @click.option("--bulk-type", "bulk_types", multiple=True, metavar="TYPE",
               help="Scryfall bulk files to fetch (default rulings, oracle_cards, all_cards; repeat for several).")
 @click.option("--timeout", type=float, default=30.0, show_default=True, help="Seconds to wait to connect and for each read of a body; a body slower than 16 KiB a minute is given up as stalled.")

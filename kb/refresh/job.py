@@ -188,6 +188,15 @@ def _build_or_skip(
     could not publish)."""
     inputs, left_out = select_inputs(store)
     published = store.get_state(PUBLISHED_STATE) or {}
+    if published.get("file") and not db_path.exists() and not allow_shrink:
+        # Built again from the raw store alone, it held only today's rulings: the rulings removed
+        # upstream and when each was first seen, which only the file held, were gone, exit 0 (an
+        # operator's review).
+        raise RefreshError(
+            f"not published: {db_path}, which a refresh published, is missing. Restore it from a backup: it alone holds"
+            " the rulings removed upstream and when each ruling was first seen. Or run with --allow-shrink to build a"
+            " new file from the raw store alone, without that history"
+        )
     # What the operator imported into the served file by hand, read again from its files.
     imported, dropped = carried_imports(db_path, store, published, drop_imported)
     inputs += imported

@@ -711,6 +711,21 @@ def test_a_file_built_from_a_snapshot_is_refused_with_the_way_to_refresh_it(site
 
 
 @pytest.mark.long_proof
+def test_a_missing_served_file_is_not_built_again_without_its_history_unasked(site: TestSite, tmp_path: Path) -> None:
+    """The served file is the only copy of the rulings removed upstream and of when each ruling
+    was first seen. Deleted, it was built again from the raw store alone, exit 0, that history
+    gone without a word (an operator's review). Now refused until --allow-shrink."""
+    assert run(site, tmp_path).exit_code == 0
+    db_path = tmp_path / "kb.db"
+    db_path.unlink()
+    refused = run(site, tmp_path)
+    assert (refused.exit_code, refused.status, refused.published) == (1, "failed", False)
+    assert refused.message.startswith(f"not published: {db_path}, which a refresh published, is missing. Restore it")
+    assert "--allow-shrink" in refused.message and not db_path.exists()
+    rebuilt = run(site, tmp_path, allow_shrink=True)
+    assert (rebuilt.exit_code, rebuilt.published) == (0, True) and db_path.exists()
+
+
 def test_an_emptied_served_file_is_named_as_damaged(site: TestSite, tmp_path: Path) -> None:
     """"could not write the new database: no such table: old.rulings" blamed the new file (an
     operator's review): the served file is named, and how to go on."""
