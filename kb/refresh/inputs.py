@@ -165,6 +165,17 @@ def _previous_readable(store: RawStore, latest: ManifestEntry, unreadable: dict)
     return earlier[-1] if earlier else None
 
 
+# The time a bulk file was made, as Scryfall names it: rulings-20230404210031.json.
+BULK_FILE_STAMP = re.compile(r"-(\d{14})\.[a-z.]+$")
+
+
+def _dated_before(url: str, other: str | None) -> bool:
+    """Whether the bulk file at ``url`` is named as made before the one at ``other`` (both dated
+    in their names; otherwise the one fetched later is taken as the newer)."""
+    stamp, other_stamp = BULK_FILE_STAMP.search(url), BULK_FILE_STAMP.search(other or "")
+    return bool(stamp and other_stamp and stamp[1] < other_stamp[1])
+
+
 def select_inputs(store: RawStore) -> tuple[list[DocumentInput], list[str]]:
     """The build's inputs from the raw store, and the URLs of stored bodies left out.
 
@@ -195,10 +206,13 @@ def select_inputs(store: RawStore) -> tuple[list[DocumentInput], list[str]]:
             left_out.append(entry.url)
             continue
         if fmt in SNAPSHOT_FORMATS:
-            # latest_documents is in fetch order, so a later file replaces an earlier one.
-            newest_snapshot[(entry.source, fmt, snapshot_kind(entry.url, fmt))] = (
-                entry.id, document_input(store, entry, fmt),
-            )
+            # latest_documents is in fetch order, so a later file replaces an earlier one; but not
+            # a file dated earlier than it: a stale listing that names an older file had it
+            # fetched again, and the rulings rolled back to it (an operator's review).
+            kind = (entry.source, fmt, snapshot_kind(entry.url, fmt))
+            held = newest_snapshot.get(kind)
+            if held is None or not _dated_before(entry.url, held[1].url):
+                newest_snapshot[kind] = (entry.id, document_input(store, entry, fmt))
             continue
         chosen.append((entry.id, document_input(store, entry, fmt)))
         if fmt in HISTORY_FORMATS:

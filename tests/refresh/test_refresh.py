@@ -711,6 +711,22 @@ def test_a_file_built_from_a_snapshot_is_refused_with_the_way_to_refresh_it(site
 
 
 @pytest.mark.long_proof
+def test_a_stale_listing_naming_an_older_bulk_file_rolls_nothing_back(site: TestSite, tmp_path: Path) -> None:
+    """A listing served from a stale cache names the rulings file before the one published. Its
+    body, removed as superseded, was fetched again, and taken as the newest, being the last
+    fetched: the rulings rolled back to it, "back upstream: 1" (an operator's review). The file
+    named as made later stays."""
+    run(site, tmp_path)
+    serve_rulings(site, changed_rulings())
+    assert run(site, tmp_path).status == "published"
+    site.reset()  # the listing names rulings-20230404… again
+    stale = run(site, tmp_path, allow_shrink=True)
+    assert (stale.exit_code, stale.status) == (0, "unchanged"), stale.message
+    texts = [row[0] for row in sqlite_utils.Database(tmp_path / "kb.db").execute(
+        "select text from rulings where removed_upstream = 0")]
+    assert ADDED in texts and REWORDED in texts
+
+
 def test_a_missing_served_file_is_not_built_again_without_its_history_unasked(site: TestSite, tmp_path: Path) -> None:
     """The served file is the only copy of the rulings removed upstream and of when each ruling
     was first seen. Deleted, it was built again from the raw store alone, exit 0, that history
