@@ -16,6 +16,7 @@ from kb.parse.formats import detect_format
 from kb.records import ParseError
 from kb.store.save import SOURCES as KB_SOURCES
 from kb.store.save import DocumentInput
+from scraper.fetchers.scryfall import LISTING_PATH as SCRYFALL_LISTING_PATH
 from scraper.rawstore import ManifestEntry, RawStore
 
 SNIFF_BYTES = 1 << 20
@@ -200,6 +201,11 @@ def select_inputs(store: RawStore) -> tuple[list[DocumentInput], list[str]]:
         assert entry is not None
         if entry.sha256 and store.body_removed(entry.sha256):
             continue  # a superseded bulk snapshot whose body a refresh removed (prune_superseded)
+        if entry.source == "scryfall" and urlsplit(entry.url or "").path.rstrip("/").endswith(SCRYFALL_LISTING_PATH):
+            # The listing, whatever it holds: an empty one ("data": []) was read as a rulings file
+            # and published as a document (an operator's review).
+            left_out.append(entry.url)
+            continue
         fmt = format_of(store, entry)
         fmt = (announced.get(entry.url) if entry.source == "scryfall" else None) or expected_bulk_format(entry) or fmt
         if fmt is None:

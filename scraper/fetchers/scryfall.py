@@ -17,6 +17,8 @@ from scraper.rawstore import RawStore
 from scraper.verify import verify_json, verify_json_or_jsonl_gz
 
 SOURCE = "scryfall"
+# The list of bulk files, fetched to find them: never a document of its own.
+LISTING_PATH = "/bulk-data"
 # all_cards: every printing in every language (printed names, type lines and texts), ~2.4 GB
 # uncompressed, streamed to disk and never held in memory.
 DEFAULT_BULK_TYPES = ("rulings", "oracle_cards", "all_cards")
@@ -72,7 +74,7 @@ def fetch_bulk(
     types: list[str],
     run_id: int | None,
 ) -> None:
-    listing_url = join_url(base_url, "/bulk-data")
+    listing_url = join_url(base_url, LISTING_PATH)
     listing_entry = fetch_document(
         client, store, report, listing_url, source=SOURCE, verify=verify_json,
         expect_types=JSON_TYPES, run_id=run_id,

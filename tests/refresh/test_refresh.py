@@ -727,6 +727,19 @@ def test_a_stale_listing_naming_an_older_bulk_file_rolls_nothing_back(site: Test
     assert ADDED in texts and REWORDED in texts
 
 
+def test_an_empty_bulk_listing_is_no_document(site: TestSite, tmp_path: Path) -> None:
+    """Scryfall's listing with no bulk file in it ("data": []) reads like an empty rulings file: it
+    was published as a document, and the next normal run was refused for shrinking (an operator's
+    review). The listing is what a refresh reads to find the files, never one of them."""
+    site.replace(LISTING, b'{"object": "list", "has_more": false, "data": []}', "application/json")
+    result = run(site, tmp_path)
+    assert result.exit_code == 2 and "scryfall" in result.failed_sources
+    urls = [row[0] for row in sqlite_utils.Database(tmp_path / "kb.db").execute("select url from documents")]
+    assert not [url for url in urls if url and url.endswith(LISTING)]
+    site.reset()
+    assert run(site, tmp_path).exit_code == 0
+
+
 def test_a_missing_served_file_is_not_built_again_without_its_history_unasked(site: TestSite, tmp_path: Path) -> None:
     """The served file is the only copy of the rulings removed upstream and of when each ruling
     was first seen. Deleted, it was built again from the raw store alone, exit 0, that history
