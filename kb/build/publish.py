@@ -8,6 +8,7 @@ moment leaves the old file as it was.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import hashlib
 import json
@@ -242,6 +243,7 @@ def _build(
     carry_from: Path | None = None,
 ) -> BuildReport:
     temp_path.unlink(missing_ok=True)
+    db: sqlite_utils.Database | None = None
     try:
         # A whole build: into an empty file (``mtgkb import`` into a file not there yet included).
         whole = base is None or not base.exists()
@@ -344,6 +346,11 @@ def _build(
         os.replace(temp_path, db_path)
         fsync_dir(db_path.parent)
     finally:
+        # Closed on a failure too: an unlinked file held open keeps its blocks, and a disk the build
+        # filled stayed full while the run was recorded ("killed or crashed": an operator's review).
+        if db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                db.close()
         temp_path.unlink(missing_ok=True)
         # A journal SQLite left beside the temporary file (rollback after a failure).
         temp_path.with_name(temp_path.name + "-journal").unlink(missing_ok=True)

@@ -665,3 +665,21 @@ def test_a_damaged_database_to_build_on_is_named_not_the_new_file(tmp_path: Path
     assert result.stderr.startswith(f"Error: {db_path}: the database this builds on is damaged ({said}")
     assert "Restore it from a backup; or move it aside and run again" in result.stderr
     assert db_path.read_bytes() == before
+
+
+def test_a_build_that_fails_lets_go_of_its_unfinished_file(tmp_path: Path) -> None:
+    """The new file is unlinked when a build fails; held open, its blocks stayed taken, and a disk
+    the build had filled stayed full while the refresh recorded the run, which was then read as
+    "killed or crashed" (an operator's review)."""
+    import os
+
+    def fail(db: sqlite_utils.Database) -> None:
+        raise BuildError("constructed failure after the build")
+
+    rulings = SCRYFALL / "rulings-d9631cb2-phelddagrif.json"
+    with pytest.raises(BuildError, match="constructed failure"):
+        build_database(path_inputs([rulings], source_id="scryfall"), tmp_path / "kb.db", before_swap=fail)
+    held = [os.readlink(f"/proc/self/fd/{fd}") for fd in os.listdir("/proc/self/fd")
+            if os.path.exists(f"/proc/self/fd/{fd}")]
+    assert not [path for path in held if ".kb.db.building-" in path]
+    assert not [path for path in tmp_path.iterdir() if path.name != ".kb.db.lock"]  # the writer lock's file stays
