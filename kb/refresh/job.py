@@ -289,6 +289,13 @@ def _build_or_skip(
             code = EXIT_SOME_SOURCES_FAILED
             failed_note = _failed_note(store, result)
             fell_back = True
+            if served and same_code and inputs_fingerprint(inputs) == published.get("inputs"):
+                # What it falls back on is what is published: the file is left as it is, as the
+                # docs say of such a run (it was built and published again: an operator's review).
+                result.exit_code, result.published, result.status = code, False, "partial"
+                result.changes.update({"inputs": len(inputs), "rebuilt": False})
+                result.message = f"nothing changed: {len(inputs)} documents as published{failed_note}"
+                return inputs
     else:
         raise RefreshError(f"more than {MAX_UNREADABLE_BODIES} stored documents could not be read")
     if fell_back:
