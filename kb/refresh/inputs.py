@@ -34,7 +34,7 @@ SNAPSHOT_FORMATS = frozenset({"scryfall-bulk-rulings", "scryfall-bulk-cards"})
 
 # Scryfall publishes each kind of bulk file under its own dated name ("…/all-cards/all-cards-
 # 20260908….jsonl.gz"); oracle_cards and all_cards share a format but neither replaces the other.
-BULK_KIND = re.compile(r"/([a-z]+(?:[-_][a-z]+)*)[-_]\d{8,14}\.json(?:l)?(?:\.gz)?$")
+BULK_KIND = re.compile(r"/([a-z]+(?:[-_][a-z]+)*)[-_](\d{8,14})\.json(?:l)?(?:\.gz)?$")
 
 
 def snapshot_kind(url: str | None, fmt: str) -> str:
@@ -166,15 +166,12 @@ def _previous_readable(store: RawStore, latest: ManifestEntry, unreadable: dict)
     return earlier[-1] if earlier else None
 
 
-# The time a bulk file was made, as Scryfall names it: rulings-20230404210031.json.
-BULK_FILE_STAMP = re.compile(r"-(\d{14})\.[a-z.]+$")
-
-
-def _dated_before(url: str, other: str | None) -> bool:
-    """Whether the bulk file at ``url`` is named as made before the one at ``other`` (both dated
-    in their names; otherwise the one fetched later is taken as the newer)."""
-    stamp, other_stamp = BULK_FILE_STAMP.search(url), BULK_FILE_STAMP.search(other or "")
-    return bool(stamp and other_stamp and stamp[1] < other_stamp[1])
+def _dated_before(url: str | None, other: str | None) -> bool:
+    """Whether the bulk file at ``url`` is named as made before the one at ``other``, by the time
+    in their names (``BULK_KIND``: rulings-20230404210031.json); where either name has none, the
+    one fetched later is taken as the newer."""
+    stamp, other_stamp = (BULK_KIND.search(urlsplit(each or "").path) for each in (url, other))
+    return bool(stamp and other_stamp and stamp[2] < other_stamp[2])
 
 
 def select_inputs(store: RawStore) -> tuple[list[DocumentInput], list[str]]:
