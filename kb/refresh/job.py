@@ -231,17 +231,14 @@ def _build_or_skip(
     selected = list(inputs)  # the build's fall-back may replace some; the fingerprints are of this choice
     kept = kept_fingerprint(store, selected) if may_skip else None
     if same_bytes or (may_skip and published.get("kept") == kept):
-        result.exit_code, result.published = code, False
-        result.status = "partial" if result.failed_sources else "unchanged"
         refetched = 0 if same_bytes else _bodies_changed(published.get("inputs"), fingerprint)
-        result.changes.update({"inputs": len(inputs), "rebuilt": False})
         if refetched:
             result.changes["changed_bodies_same_content"] = refetched
         kept_note = (
             "; fetched again with no change to what the knowledge base keeps (prices, ranks, build dates):"
             f" {refetched} document{'' if refetched == 1 else 's'}" if refetched else ""
         )
-        result.message = f"nothing changed: {len(inputs)} documents as published{kept_note}{failed_note}"
+        _left_as_published(result, code, inputs, kept_note + failed_note)
         if not same_bytes:
             store.set_state(PUBLISHED_STATE, {**published, "inputs": fingerprint})
         return inputs
@@ -292,9 +289,7 @@ def _build_or_skip(
             if served and same_code and inputs_fingerprint(inputs) == published.get("inputs"):
                 # What it falls back on is what is published: the file is left as it is, as the
                 # docs say of such a run (it was built and published again: an operator's review).
-                result.exit_code, result.published, result.status = code, False, "partial"
-                result.changes.update({"inputs": len(inputs), "rebuilt": False})
-                result.message = f"nothing changed: {len(inputs)} documents as published{failed_note}"
+                _left_as_published(result, code, inputs, failed_note)
                 return inputs
     else:
         raise RefreshError(f"more than {MAX_UNREADABLE_BODIES} stored documents could not be read")
@@ -310,6 +305,14 @@ def _build_or_skip(
                                       "sha256": file_sha256(db_path), "linking_code": linking_code,
                                       "build_code": build_code, "imported": kept_imports(imported)})
     return inputs
+
+
+def _left_as_published(result: RefreshResult, code: int, inputs: list[DocumentInput], note: str) -> None:
+    """``result`` as a run that leaves the served file as it is ("nothing changed")."""
+    result.exit_code, result.published = code, False
+    result.status = "partial" if result.failed_sources else "unchanged"
+    result.changes.update({"inputs": len(inputs), "rebuilt": False})
+    result.message = f"nothing changed: {len(inputs)} documents as published{note}"
 
 
 def _other_documents(fingerprint: list[list[str]] | None) -> list[list[str]]:
