@@ -71,7 +71,15 @@ from kb.site.search_names import (
 )
 from kb.site.search_readings import definitions_of_readings
 from kb.site.search_relax import Relaxed, relaxed_words, words_held
-from kb.site.search_rules import RULE_NUMBER_QUERY, by_stems_where_few, named_rules, rules_by_number, rules_by_text
+from kb.site.search_rules import (
+    RULE_NUMBER_QUERY,
+    by_stems_where_few,
+    named_rules,
+    players_words_within,
+    rules_an_older_term_points_to,
+    rules_by_number,
+    rules_by_text,
+)
 from kb.site.search_terms_named import (
     a_glossary_term,
     joined_term,
@@ -489,23 +497,30 @@ def _search(
     about += [hit.title.split(" ")[0] for hit in numbered]
     by_glossary, by_title = named_rules(conn, query)
     about += by_glossary + by_title
+    current = newest_english_version(conn)
+    # An informal or obsolete term, or one today's glossary no longer defines ("fizzle"): today's
+    # rules its newest entry points to, where nothing else names a rule ("kicker" is 702.33
+    # first, not 2006's entry's 409.1b, today's 601.2b).
+    about = about or rules_an_older_term_points_to(conn, query, current)
     # Where nothing names a rule: "mana abilities" is 605, not 106 Mana's rules saying "ability".
     about = about or rules_said_under_titles(conn, query)
+    # A player's word inside the question ("does my spell fizzle if …"): the rules its informal
+    # or obsolete glossary entry points to, today's, listed where the question finds anything else.
+    spoken = [] if about else players_words_within(conn, asked or query, current)
     # "Initiative" titles 726 The Initiative and is French for First Strike: the rule the English
     # title names leads, the French meaning's follows.
     # Likewise a rule titled as asked before the others its glossary entry cites: "infinity" is
     # 702.186 "∞ (Infinity)", then 701.64 Harness (the entry Infinity cites both).
     first = another_meaning(groups["keywords"], by_title) or (by_title if set(by_glossary) - set(by_title) else [])
-    rules, results.counts["rules"], rules_capped = rules_by_text(
-        conn, query, match, about, cjk_rule_rows(conn, cjk.get("rule", []), query), offset + size, first
-    )
-    # A card's name ("Ugin, the Spirit Dragon") asks for no rules by its words' stems.
-    if match and not any(hit.detail.startswith("exact") for hit in groups["cards"]):
-        rules, results.counts["rules"], rules_capped = by_stems_where_few(
-            conn, query, match, about, offset + size, first, (rules, results.counts["rules"], rules_capped))
-    if rules_capped:
-        results.capped.add("rules")
-    groups["rules"] = rules[offset:] if kind == "rules" else rules
+
+    def rules_about(numbers: list[str]) -> tuple[list[Hit], int, bool]:
+        found = rules_by_text(conn, query, match, numbers, cjk_rule_rows(conn, cjk.get("rule", []), query), offset + size, first)
+        # A card's name ("Ugin, the Spirit Dragon") asks for no rules by its words' stems.
+        if match and not any(hit.detail.startswith("exact") for hit in groups["cards"]):
+            found = by_stems_where_few(conn, query, match, numbers, offset + size, first, found)
+        return found
+
+    rules, results.counts["rules"], rules_capped = rules_about(about)
     # A page of one group reads no other group's matches (the million rulings for a page of rules).
     if match and kind in (None, "glossary"):
         groups["glossary"] = glossary_by_text(conn, query, match, 100, offset + size)
@@ -519,6 +534,13 @@ def _search(
         groups["translations"] = translations_by_text(conn, query, match, 100)
     groups["glossary"] = cjk_glossary(conn, cjk.get("glossary", []), query) + groups["glossary"]
     groups["translations"] += cjk_translations(conn, cjk.get("ruling_translation", []), query)
+    if spoken and (rules or any(hit.detail != NAMED_IN_QUERY for hits in groups.values() for hit in hits)):
+        # Only where the question's words found something: those rules alone answer none of
+        # its other words, and a question that finds nothing is read again by fewer (``search``).
+        rules, results.counts["rules"], rules_capped = rules_about(about + spoken)
+    if rules_capped:
+        results.capped.add("rules")
+    groups["rules"] = rules[offset:] if kind == "rules" else rules
     if defined and not all(hit.detail == NAMED_IN_QUERY for hits in groups.values() for hit in hits):
         groups["glossary"] = defined + groups["glossary"]
     for keyword in groups["keywords"][:2] if kind in (None, "rulings") else []:

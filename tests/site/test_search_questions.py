@@ -685,3 +685,49 @@ async def test_where_no_rule_holds_every_word_the_rules_of_some_are_listed_besid
     # An abbreviation is read as what it abbreviates there too, as on the rules' own page.
     ltb = (await snapshot_ds.client.get("/search.json?q=what+happens+when+a+face+down+creature+ltb")).json()
     assert [hit["title"] for group in ltb["groups"] if group["kind"] == "rules" for hit in group["hits"]] == ["708.9"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "first_rules", "best"),
+    [
+        # 2006's Fizzle (Informal) says "See rule 413.2a": today that rule is 608.2b. Neither the
+        # word nor an entry of it is in today's rules or glossary (the rules group was empty).
+        ("fizzle", ["608.2b"], "Fizzle (Informal)"),
+        ("does my spell fizzle if the target is gone", ["608.2b"], None),
+        ("if the target creature dies does the spell fizzle", ["608.2b", "608.2c"], None),
+        # Today's Damage Assignment Order (Obsolete) points to 510.1c–d; the question found
+        # 703.4k of 2024 first (a judge's answer key).
+        ("damage assignment order", ["510.1c", "510.1d"], "Damage Assignment Order (Obsolete)"),
+        ("damage assignment order multiple blockers", ["510.1c", "510.1d"], None),
+        # (Not "summoning sickness" inside a question: today's 302.6 says it, and is found by it.)
+        ("paris mulligan", ["103.5", "103.5a"], "Paris Mulligan"),
+        # An obsolete keyword's rule under today's name.
+        ("totem armor creature would die", ["702.89 Umbra Armor"], "Totem Armor (Obsolete)"),
+    ],
+)
+def test_an_informal_or_obsolete_term_lists_the_rules_its_entry_points_to_today(
+    snapshot_conn: sqlite3.Connection, typed: str, first_rules: list[str], best: str | None
+) -> None:
+    found = search(snapshot_conn, typed)
+    rules = found.groups["rules"]
+    assert [hit.title for hit in rules[:len(first_rules)]] == first_rules
+    assert all("?version=" not in hit.url for hit in rules[:len(first_rules)])  # today's
+    assert (found.best.title if found.best else None) == best
+
+
+@pytest.mark.parametrize(
+    ("typed", "first_rule"),
+    [
+        # 2006's Kicker entry points to 409.1b (today's 601.2b): the keyword's own rule leads.
+        ("kicker", "702.33 Kicker"),
+        ("converted mana cost of a spell with kicker", "702.33 Kicker"),
+        # "cast" is Cast (Obsolete), which points to 601, but today's rules say it: no player's word.
+        ("can I cast an instant during combat", "304 Instants"),
+        # "legend rule" is today's Legend Rule, not a piece "legend" of Legend (Obsolete).
+        ("how does the legend rule work with copys", "704.5j"),
+    ],
+)
+def test_a_term_the_query_names_otherwise_is_not_read_for_an_older_entry(
+    snapshot_conn: sqlite3.Connection, typed: str, first_rule: str
+) -> None:
+    assert search(snapshot_conn, typed).groups["rules"][0].title == first_rule
