@@ -306,13 +306,17 @@ NAMED_RULE_TERM = re.compile(r"^(?!keyword )[a-z][\w -]* (?:rule|actions?)$")
 def _named_rules(doc: CRDocument) -> dict[str, str]:
     """The glossary's terms that name a rule, each pointing to one rule: their surfaces (singular
     and plural: "a state-based action"), lowered, with the rule. Not a term whose
-    entry names none or several ("Planeswalker Uniqueness Rule (Obsolete)" tells the old rule)."""
+    entry names none or several ("Planeswalker Uniqueness Rule (Obsolete)" tells the old rule).
+    An informal term names the rule it points to whatever its words: 2006's "Summoning Sickness
+    (Informal)" is 212.3d, which a ruling of 2008 relies on as "the “summoning sickness” rule"
+    (a review of the rulings' citations: it was linked to Haste alone)."""
     named: dict[str, str] = {}
     for entry in doc.glossary:
-        if "(" in entry.term:
+        informal = _is_informal(entry.term, entry.text)
+        if "(" in entry.term and not informal:
             continue
         base = base_form(entry.term)
-        if not NAMED_RULE_TERM.match(base):
+        if not (NAMED_RULE_TERM.match(base) or (informal and WORD_RUN.search(base))):
             continue
         pointers = _pointed_to(entry.text)
         if len(pointers) != 1:
@@ -322,6 +326,15 @@ def _named_rules(doc: CRDocument) -> dict[str, str]:
         for surface in (base, other):
             named.setdefault(surface, number)
     return named
+
+
+# An informal term's entry: "Fizzle (Informal)", or "Commander Tax: Informal term for …".
+INFORMAL_TERM = re.compile(r"\(informal\)\s*$", re.IGNORECASE)
+INFORMAL_DEFINITION = re.compile(r"^(?:informal term\b|the term \S+(?: \S+)? is an informal term\b)", re.IGNORECASE)
+
+
+def _is_informal(term: str, definition: str) -> bool:
+    return bool(INFORMAL_TERM.search(term) or INFORMAL_DEFINITION.match(definition.strip()))
 
 
 def _pointed_to(definition: str) -> set[str]:

@@ -117,12 +117,32 @@ def _named_rule_citations(words: WordRuns, version: VersionKeywords | None) -> I
     for first in version.named_rules_first_words & words.words:
         for surface, number in version.named_rules_by_first[first]:
             for at in words.starts(first):
-                if words.lowered.startswith(surface, at) and (
-                        at + len(surface) == len(words.lowered) or not _is_word_char(words.lowered[at + len(surface)])):
-                    matched = words.text[at : at + len(surface)] if words.aligned else surface
+                end = _said_at(words.lowered, at, surface)
+                if end is not None and (end == len(words.lowered) or not _is_word_char(words.lowered[end])):
+                    matched = words.text[at:end] if words.aligned else surface
                     yield RuleCitation(number=number, method="term", confidence=NAMED_RULE_CONFIDENCE, matched_text=matched,
                                        version_id=version.version_id, in_force_version_id=version.version_id)
                     break
+
+
+# Quotation marks a ruling puts around a term's words: 'The "summoning sickness" rule'.
+QUOTE_MARKS = frozenset('"“”\'‘’')
+
+
+def _said_at(lowered: str, at: int, surface: str) -> int | None:
+    """Where ``surface`` ends if ``lowered`` says it from ``at``, quotation marks around its words
+    aside (the "summoning sickness" rule is the summoning sickness rule), else None."""
+    if lowered.startswith(surface, at):
+        return at + len(surface)
+    position, size = at, len(lowered)
+    for char in surface:
+        while position < size and lowered[position] != char and lowered[position] in QUOTE_MARKS and (
+                lowered[position - 1].isspace() or position + 1 == size or lowered[position + 1].isspace()):
+            position += 1  # a mark before or after a word, not within it ("player's")
+        if position == size or lowered[position] != char:
+            return None
+        position += 1
+    return position
 
 
 def _mask_names(text: str, card_names: Sequence[str]) -> str:

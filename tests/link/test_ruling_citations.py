@@ -308,3 +308,23 @@ def test_a_rule_its_glossary_names_is_linked_as_numbered_on_the_rulings_date(ind
     # Before 2009 the glossary named no such rule; inside a longer word it is no name.
     assert linked("The legend rule applies.", "2005-01-01") == []
     assert linked("Its prelegend rules text is odd.", "2025-03-01") == []
+
+
+def test_an_informal_term_names_the_rule_its_entry_points_to(index: KeywordIndex) -> None:
+    """The real Scryfall ruling of Crackleburr (2008-08-01) relies on the rule 2006's glossary calls
+    "Summoning Sickness (Informal)" ("See rule 212.3d"), 302.6 today: it was linked to Haste
+    alone, for every term with "(" was dropped (a review of the rulings' citations). And quotation
+    marks around a term's words ("the “summoning sickness” rule") do not hide it: today's glossary
+    names "Summoning Sickness Rule" (302.6)."""
+    def linked(text: str, date: str) -> list[tuple[str, str, str, str | None]]:
+        return [(c.number, c.method, c.matched_text, c.version_id) for c in link_ruling(text, date, index)]
+
+    crackleburr = ('The "summoning sickness" rule applies to {Q}. If a creature with an {Q} ability hasn\'t been under'
+                   " your control since your most recent turn began, you can't activate that ability. Ignore this rule"
+                   " if the creature also has haste.")
+    assert ("212.3d", "term", "summoning sickness", "en-2006-02-01") in linked(crackleburr, "2008-08-01")
+    assert ("302.6", "term", 'summoning sickness" rule', "en-2026-01-16") in linked(crackleburr, "2026-03-01")
+    assert ("302.6", "term", "summoning sickness” rule", "en-2026-01-16") in linked(
+        "The “summoning sickness” rule applies.", "2026-03-01")
+    # A mark within a word is no quotation mark: "player's rule" is no "players rule".
+    assert linked("Each player's rule applies.", "2026-03-01") == []

@@ -458,11 +458,13 @@ async def test_a_number_between_two_held_versions_that_number_the_rule_otherwise
     html = (await snapshot_ds.client.get("/card/bf84a598-12d3-406d-8eeb-40592e782b87")).text
     assert ("en-2013-05-01 is the newest version held before the ruling's date, and the next held, en-2014-09-25,"
             " numbers this rule 702.36: whether it was 702.35 on the ruling's date is not known") in html
-    # Every link of the snapshot in doubt (the reviewer's bracket check found the same 15).
+    # Every link of the snapshot in doubt (the reviewer's bracket check found the same 15, before
+    # Crackleburr's "summoning sickness" rule was linked: 212.3d of 2006, 302.6 since 2009).
     assert snapshot_conn.execute(
         "select rule_number, version_id, published_at, count(*) from ruling_rules where number_uncertain = 1"
         " group by 1, 2, 3 order by 1"
-    ).fetchall() == [("502.5", "en-2006-02-01", "2008-08-01", 2), ("701.11", "en-2009-10-01", "2011-01-22", 1),
+    ).fetchall() == [("212.3d", "en-2006-02-01", "2008-08-01", 1), ("502.5", "en-2006-02-01", "2008-08-01", 2),
+                     ("701.11", "en-2009-10-01", "2011-01-22", 1),
                      ("702.35", "en-2013-05-01", "2014-09-20", 12)]
     # Where the next version held agrees, nothing is in doubt (Jace's 2015 rulings, 2015-03-27).
     assert snapshot_conn.execute(
