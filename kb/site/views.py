@@ -32,9 +32,9 @@ from kb.site import (
     version_page,
 )
 from kb.site.labels import LANGUAGE_NAMES, language_name, version_name
-from kb.site.search import GROUP_TITLES, PER_KIND, search
+from kb.site.search import GROUP_TITLES, PER_KIND, SearchResults, search
 from kb.site.search_cjk import in_other_chinese_script
-from kb.site.search_db import one_request, rules_text_languages
+from kb.site.search_db import newest_versions, one_request, rules_text_languages
 from kb.site.search_names import page_of
 from kb.site.search_rules import RULE_NUMBER_QUERY
 from kb.site.search_text import clean_query, umlauts_as_vowels
@@ -175,7 +175,19 @@ async def search_page(datasette, request):
     rules_languages, captured_languages = await run(datasette, rules_text_languages) if not results.total else ([], [])
     return await render(datasette, request, "kb_search.html", {
         "results": results, "q": typed, "more_q": results.query if results.card else typed, "titles": GROUP_TITLES,
-        "rules_languages": rules_languages, "captured_languages": captured_languages})
+        "rules_languages": rules_languages, "captured_languages": captured_languages,
+        "older_glossary": await older_glossary_entries(datasette, results)})
+
+
+async def older_glossary_entries(datasette, results: SearchResults) -> dict[str, str]:
+    """The glossary hits (by URL) whose entry is of an older version than its language's newest:
+    a term today's glossary no longer defines, whose definition is its last one. "fizzle" showed
+    2006's "See rule 413.2a" as if today's glossary said it (608.2b today)."""
+    hits = results.groups.get("glossary") or []
+    if not hits:
+        return {}
+    newest = await run(datasette, newest_versions)
+    return {hit.url: hit.detail for hit in hits if hit.detail and hit.lang and hit.detail != newest.get(hit.lang)}
 
 
 async def card_by_id(datasette, request):

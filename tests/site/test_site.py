@@ -214,6 +214,19 @@ async def test_search_shows_the_section_a_title_names_without_landing_on_it(snap
     assert '<span class="kb-best-title">704 State-Based Actions</span>' in response.text
 
 
+async def test_a_glossary_entry_no_longer_defined_says_which_edition_defined_it_last(snapshot_ds) -> None:
+    """"fizzle" showed 2006's entry, "See rule 413.2a", as the best match with nothing to say it was
+    not today's glossary: 413.2a is 608.2b today, which the rules group lists."""
+    page = (await snapshot_ds.client.get("/search?q=fizzle")).text
+    said = "not in today's glossary; last defined in the Comprehensive Rules of 2006-02-01"
+    best, _, groups = page.partition('<section class="kb-group')
+    assert said in best and 'href="/rule/608.2b"' in groups
+    assert groups.count(said) == 1  # Fizzle (Informal); Fizzle (Obsolete) is 2003's
+    assert "last defined in the Comprehensive Rules of 2003-03-15" in groups
+    # Today's entries say nothing of the kind.
+    assert "not in today's glossary" not in (await snapshot_ds.client.get("/search?q=trample")).text
+
+
 @pytest.mark.parametrize("query", ['"', "(a", "-x", "*", "a:b", "NEAR(", '<script>alert(1)</script>'])
 async def test_search_never_errors_and_escapes_the_query(snapshot_ds, query: str) -> None:
     response = await snapshot_ds.client.get("/search?q=" + quote(query))
