@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 from kb.site.absent_citations import absent_citations
 from kb.site.glossary_page import keywords_in_translated_rules, printed_keywords
-from kb.site.rule_rulings import marked_by_number, rulings_relying_on
+from kb.site.rule_rulings import marked_by_number, rulings_on_subrules, rulings_relying_on
 from kb.site.rule_translations import normalise_space, translations
 from kb.site.search import (
     newest_english_version,
@@ -107,6 +107,7 @@ def rule_page(
         "same_number": same_number_other_rules(conn, rule),
         "trace": rule_trace(conn, rule),
         "rulings": marked_by_number(conn, rule, rulings_relying_on(conn, rule)),
+        "subrule_rulings": rulings_on_subrules(conn, rule, children),
         # A keyword as cards print it in other languages: a French judge who searched
         # "Piétinement" sees it on Trample's page.
         "printed_names": printed_keywords(conn, title_today) if (title_today := _title_today(conn, rule, current)) else [],

@@ -2,6 +2,7 @@
 each marked where the rule it cited was joined to this one by a number alone."""
 from __future__ import annotations
 
+import json
 import sqlite3
 from typing import Any
 
@@ -21,6 +22,41 @@ def marked_by_number(conn: sqlite3.Connection, rule: dict[str, Any], rulings: li
     for ruling in rulings:
         ruling["paired_by_number"] = crossed(rule.get("lineage_id"), ruling.get("version_id"), rule.get("version_id"))
     return rulings
+
+
+# A subrule's rulings are listed on its rule's page, up to this many in all.
+SUBRULE_RULINGS = 100
+
+
+def rulings_on_subrules(conn: sqlite3.Connection, rule: dict[str, Any], children: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rulings relying on each subrule the page of ``rule`` shows (702.12b of 702.12: not a
+    section's rules, each a page of its own), by subrule: ``number``, ``title``, ``rulings``. A
+    ruling of 2011 relies on 2009's 700.4, which is 702.12b today: Indestructible's page did not
+    list it (a review of the rulings' citations)."""
+    subrules = [child for child in children if child.get("lineage_id") and _is_subrule_of(child["number"], rule["number"])]
+    if not subrules or not table_exists(conn, "ruling_rules"):
+        return []
+    # One statement finds the few subrules any ruling relies on: the first row of each in the
+    # index by lineage (a subrule a thousand rulings name is not read through).
+    cited = {row[0] for row in conn.execute(
+        """select value from json_each(?)
+        where exists (select 1 from ruling_rules where ruling_rules.lineage_id = json_each.value)""",
+        (json.dumps([child["lineage_id"] for child in subrules]),),
+    )}
+    found: list[dict[str, Any]] = []
+    left = SUBRULE_RULINGS
+    for child in subrules:
+        if child["lineage_id"] not in cited or left <= 0:
+            continue
+        rulings = marked_by_number(conn, child, rulings_relying_on(conn, child))[:left]
+        left -= len(rulings)
+        found.append({"number": child["number"], "title": child.get("title"), "rulings": rulings})
+    return found
+
+
+def _is_subrule_of(number: str, head: str) -> bool:
+    """"702.12b" of "702.12"; not "702.12" of the section "702", whose rules are pages of their own."""
+    return "." in head and number.startswith(head) and number[len(head):].isalpha()
 
 
 def rulings_relying_on(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[dict[str, Any]]:

@@ -32,3 +32,17 @@ def test_the_newest_few_stop_early_and_skip_a_rulings_second_link(snapshot_conn:
     assert len(distinct) == 55
     assert newest_ruling_ids(snapshot_conn, lineage, 5) == distinct[:5]
     assert newest_ruling_ids(snapshot_conn, lineage, 1000) == distinct
+
+
+async def test_a_rules_page_lists_the_rulings_of_its_subrules(snapshot_ds) -> None:
+    """Werewolf Ransacker's ruling of 2011 relies on 2009's 700.4, Indestructible's 702.12b today:
+    Indestructible's page listed only its own ruling (a review of the rulings' citations). Its
+    subrule's rulings are listed under the subrule; a section's rules are pages of their own."""
+    page = (await snapshot_ds.client.get("/rule/702.12.json")).json()
+    assert [(sub["number"], [(r["card"], r["rule_number"], r["version_id"]) for r in sub["rulings"]])
+            for sub in page["subrule_rulings"]] == [
+        ("702.12b", [("Afflicted Deserter // Werewolf Ransacker", "700.4", "en-2009-10-01")])]
+    assert [r["rule_number"] for r in page["rulings"]] == ["702.12"]
+    html = (await snapshot_ds.client.get("/rule/702.12")).text
+    assert '<h3><a href="#r-702.12b">702.12b</a> <span class="count">1</span></h3>' in html
+    assert (await snapshot_ds.client.get("/rule/702.json")).json()["subrule_rulings"] == []
