@@ -168,10 +168,9 @@ def _relaxed_words(
     # Nor is a word of a question asked in another language a slip of an English one: the French
     # "quand puis-je lancer un éphémère" read "lancer" (cast) as "lander", and found Lander tokens.
     foreign = _asked_in_another_language(conn, words)
-    among_foreign = _among_another_languages_words(conn, words)
     candidates, read_as = words_held(
         conn, candidates, share, held_anyway=named.__getitem__,
-        not_a_slip=lambda word: foreign or fold(word) in RULES_WORDING or among_foreign(word),
+        not_a_slip=lambda word: foreign or fold(word) in RULES_WORDING,
     )
     named.update({reading: names_a_term(reading) for reading in read_as.values()})
     if len(words) < 2 and not read_as:
@@ -266,26 +265,6 @@ def _asked_in_another_language(conn: sqlite3.Connection, words: list[str]) -> bo
     english = vocabulary(conn)
     listed = question_words_of(language)
     return sum(fold(word) in listed and word.lower() not in english for word in words) >= FOREIGN_QUESTION_WORDS
-
-
-def _among_another_languages_words(conn: sqlite3.Connection, words: list[str]) -> Callable[[str], bool]:
-    """Whether a word stands among words of another language, and so is no slip of an English
-    one: "Lien de vie" (French lifelink, which the keyword dictionary lacks) read "Lien" as "line"
-    and listed 205 Type Line (a review in the judges' languages). One of its other words is a
-    question word of the language the query is asked in ("de"), and another no word of the
-    English rules ("vie"). "deathtuch per turn" is English: "turn" is a word of the rules."""
-    language = asked_in(words)
-    if language == "en":
-        return lambda word: False
-    english = vocabulary(conn)
-    listed = question_words_of(language)
-
-    def among(word: str) -> bool:
-        others = [other for other in words if other != word]
-        return any(fold(other) in listed for other in others) and any(
-            fold(other) not in listed and other.lower() not in english for other in others)
-
-    return among
 
 
 def _names_a_keyword(
