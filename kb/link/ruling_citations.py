@@ -119,7 +119,10 @@ def _named_rule_citations(words: WordRuns, version: VersionKeywords | None) -> I
             for at in words.starts(first):
                 end = _said_at(words.lowered, at, surface)
                 if end is not None and (end == len(words.lowered) or not _is_word_char(words.lowered[end])):
-                    matched = words.text[at:end] if words.aligned else surface
+                    # The opening mark of one the match closes: '"summoning sickness" rule'.
+                    opened = at > 0 and words.lowered[at - 1] in QUOTE_MARKS and any(
+                        char in QUOTE_MARKS for char in words.lowered[at:end])
+                    matched = words.text[at - opened:end] if words.aligned else surface
                     yield RuleCitation(number=number, method="term", confidence=NAMED_RULE_CONFIDENCE, matched_text=matched,
                                        version_id=version.version_id, in_force_version_id=version.version_id)
                     break

@@ -323,8 +323,9 @@ def test_an_informal_term_names_the_rule_its_entry_points_to(index: KeywordIndex
                    " your control since your most recent turn began, you can't activate that ability. Ignore this rule"
                    " if the creature also has haste.")
     assert ("212.3d", "term", "summoning sickness", "en-2006-02-01") in linked(crackleburr, "2008-08-01")
-    assert ("302.6", "term", 'summoning sickness" rule', "en-2026-01-16") in linked(crackleburr, "2026-03-01")
-    assert ("302.6", "term", "summoning sickness” rule", "en-2026-01-16") in linked(
+    assert ("302.6", "term", '"summoning sickness" rule', "en-2026-01-16") in linked(crackleburr, "2026-03-01")
+    assert ("302.6", "term", "“summoning sickness” rule", "en-2026-01-16") in linked(
         "The “summoning sickness” rule applies.", "2026-03-01")
-    # A mark within a word is no quotation mark: "player's rule" is no "players rule".
-    assert linked("Each player's rule applies.", "2026-03-01") == []
+    # A mark within a word is no quotation mark: "legend's rule" is no "legend rule".
+    assert linked("The legend rule applies.", "2026-03-01") == [("704.5j", "term", "legend rule", "en-2026-01-16")]
+    assert linked("Each legend's rule applies.", "2026-03-01") == []
