@@ -227,9 +227,13 @@ def with_rules_of_fewer_words(
     leaves the battlefield" one ruling, where the rules' page has 103.5 and 708.9 first (a judge's
     review). A card's name is no question: "Okaun, Eye of Chaos" listed 205.3m for "eye" (a review
     of the change)."""
-    if (results.kind is not None or results.groups.get("rules") or results.card or results.best is not None
+    if results.kind is None and results.best is None and _only_older_rules(results.groups.get("rules", [])):
+        return _todays_rules_first(conn, results, per_kind, asked, typed)
+    found_rules = [hit for hit in results.groups.get("rules", []) if not _a_players_words_rule(results, hit)]
+    if (results.kind is not None or found_rules or results.card or results.best is not None
             or results.groups.get("cards") or has_cjk(asked) or len(WORD.findall(asked)) < 2):
         return results
+    # (The rules a player's word within it points to lead these too: ``_search``.)
     rules = relaxed_search(conn, asked, typed, per_kind, "rules", 0)
     if rules is None or not rules.groups.get("rules"):
         return results
@@ -238,6 +242,40 @@ def with_rules_of_fewer_words(
     if "rules" in rules.capped:
         results.capped.add("rules")
     results.rules_for, results.rules_left_out = rules.query, rules.left_out
+    return results
+
+
+def _only_older_rules(hits: list[Hit]) -> bool:
+    """Every rule listed is an older English edition's only (its page by that version), and none
+    of them goes on today: a rule reworded since ("converted mana cost" is "mana value" today) is
+    listed with its number today (``Hit.now``), which is the rule asked for."""
+    return bool(hits) and all(hit.lang == "en" and "?version=" in hit.url and not hit.now for hit in hits)
+
+
+def _todays_rules_first(
+    conn: sqlite3.Connection, results: SearchResults, per_kind: int, asked: str, typed: str
+) -> SearchResults:
+    """``results`` whose rules hold every word only in older editions, in rules removed since:
+    today's rules of the most of its words today's rules hold together first, then those. "who
+    gets priority after combat damage" listed 2006's 310.4 alone ("Combat damage resolves as an
+    object on the stack", gone in 2009; 310.4 is about battles today: a judge's answer key; the
+    older editions kept every word from being left out). ``rules_for`` and ``rules_left_out`` say
+    which words today's rules hold."""
+    if results.card or results.groups.get("cards") or has_cjk(asked) or not table_exists(conn, "rules_now_fts"):
+        return results
+    relaxed = relaxed_words(conn, asked, names_a_term(conn), a_glossary_term(conn), indexes=["rules_now_fts"])
+    if relaxed is None or not relaxed.left_out:
+        return results
+    today = _search(conn, " ".join(relaxed.kept), per_kind, "rules", 0, asked=typed)
+    current = [hit for hit in today.groups["rules"] if "?version=" not in hit.url]
+    if not current:
+        return results
+    # One page, no more: the group's own pages (``kind=rules``) list the older editions' rules
+    # that hold every word, and a "more" link from here would page another list (a code review).
+    results.groups["rules"] = (current + results.groups["rules"])[:per_kind]
+    results.counts["rules"] = len(results.groups["rules"])
+    results.capped.discard("rules")
+    results.rules_for, results.rules_left_out, results.rules_older_hold_all = " ".join(relaxed.kept), relaxed.left_out, True
     return results
 
 
@@ -456,8 +494,14 @@ def found_nothing(results: SearchResults) -> bool:
     if results.kind is not None and results.offset > 0 and results.counts.get(results.kind, 0) > 0:
         return False
     return results.best is None and all(
-        hit.detail == NAMED_IN_QUERY for hits in results.groups.values() for hit in hits
+        hit.detail == NAMED_IN_QUERY or (kind == "rules" and _a_players_words_rule(results, hit))
+        for kind, hits in results.groups.items() for hit in hits
     )
+
+
+def _a_players_words_rule(results: SearchResults, hit: Hit) -> bool:
+    """A rule listed for a player's word within the question (``players_words_within``)."""
+    return hit.title.partition(" ")[0] in results.players_words_rules
 
 
 def _search(
@@ -498,15 +542,18 @@ def _search(
     by_glossary, by_title = named_rules(conn, query)
     about += by_glossary + by_title
     current = newest_english_version(conn)
+    # Where nothing names a rule: "mana abilities" is 605, not 106 Mana's rules saying "ability".
+    about = about or rules_said_under_titles(conn, query)
     # An informal or obsolete term, or one today's glossary no longer defines ("fizzle"): today's
     # rules its newest entry points to, where nothing else names a rule ("kicker" is 702.33
     # first, not 2006's entry's 409.1b, today's 601.2b).
     about = about or rules_an_older_term_points_to(conn, query, current)
-    # Where nothing names a rule: "mana abilities" is 605, not 106 Mana's rules saying "ability".
-    about = about or rules_said_under_titles(conn, query)
     # A player's word inside the question ("does my spell fizzle if …"): the rules its informal
-    # or obsolete glossary entry points to, today's, listed where the question finds anything else.
+    # or obsolete glossary entry points to, today's, first. They are no match of the question's
+    # words: a question that finds nothing else is read by fewer words as before (``found_nothing``),
+    # and they lead that reading's rules too, on every page of the group alike.
     spoken = [] if about else players_words_within(conn, asked or query, current)
+    results.players_words_rules = spoken
     # "Initiative" titles 726 The Initiative and is French for First Strike: the rule the English
     # title names leads, the French meaning's follows.
     # Likewise a rule titled as asked before the others its glossary entry cites: "infinity" is
@@ -520,7 +567,7 @@ def _search(
             found = by_stems_where_few(conn, query, match, numbers, offset + size, first, found)
         return found
 
-    rules, results.counts["rules"], rules_capped = rules_about(about)
+    rules, results.counts["rules"], rules_capped = rules_about(about + spoken)
     # A page of one group reads no other group's matches (the million rulings for a page of rules).
     if match and kind in (None, "glossary"):
         groups["glossary"] = glossary_by_text(conn, query, match, 100, offset + size)
@@ -534,10 +581,6 @@ def _search(
         groups["translations"] = translations_by_text(conn, query, match, 100)
     groups["glossary"] = cjk_glossary(conn, cjk.get("glossary", []), query) + groups["glossary"]
     groups["translations"] += cjk_translations(conn, cjk.get("ruling_translation", []), query)
-    if spoken and (rules or any(hit.detail != NAMED_IN_QUERY for hits in groups.values() for hit in hits)):
-        # Only where the question's words found something: those rules alone answer none of
-        # its other words, and a question that finds nothing is read again by fewer (``search``).
-        rules, results.counts["rules"], rules_capped = rules_about(about + spoken)
     if rules_capped:
         results.capped.add("rules")
     groups["rules"] = rules[offset:] if kind == "rules" else rules

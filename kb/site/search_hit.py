@@ -70,6 +70,10 @@ class SearchResults:
     # those it was not asked to hold (``kb.site.search.with_rules_of_fewer_words``).
     rules_for: str | None = None
     rules_left_out: list[str] = field(default_factory=list)
+    # Where only older editions' rules held every word: today's rules of fewer words lead them.
+    rules_older_hold_all: bool = False
+    # The rules a player's word within the question points to (listed first; no match of its words).
+    players_words_rules: list[str] = field(default_factory=list)
     # The card some of the query's words named ("Okaun" of "Okaun coin flip"): oracle_id, name,
     # typed (those words); its rulings holding the other words are the group "card_rulings".
     card: dict[str, str | None] | None = None
@@ -114,6 +118,7 @@ class SearchResults:
                if self.relaxed_from else {}),
             **({"card": self.card} if self.card else {}),
             **({"rules_for": self.rules_for, "rules_left_out": self.rules_left_out} if self.rules_for else {}),
+            **({"rules_older_hold_all": True} if self.rules_older_hold_all else {}),
             "best": self.best.to_dict() if self.best else None,
             "suggestions": [hit.to_dict() for hit in self.suggestions],
             "groups": [

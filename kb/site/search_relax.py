@@ -79,7 +79,7 @@ PLAYERS_NOUNS = {"attacker": "attacking", "attackers": "attacking", "blocker": "
 
 def relaxed_words(
     conn: sqlite3.Connection, query: str, names_a_term: Callable[[str], bool] = lambda word: False,
-    a_glossary_term: Callable[[str], bool] = lambda word: False,
+    a_glossary_term: Callable[[str], bool] = lambda word: False, indexes: list[str] | None = None,
 ) -> Relaxed | None:
     """``_relaxed_words``; a word it left out that the rules word otherwise (``RULES_WORDING``)
     read as the rules' word, when a rule holds it with the words kept: it is the rules' wording
@@ -89,8 +89,10 @@ def relaxed_words(
     in combat" found 404 Graveyard. Such a word kept as typed is read so where that keeps more of
     the question: "how do dies triggers look back in time" kept "dies" alone (700.4, and 701.66a
     Earthbend), and read so finds 603.10a; two rules say "dies", hundreds "put into a graveyard"
-    (the search keeps the word's own glossary entry beside the reading: ``kb.site.search``)."""
-    relaxed = _relaxed_words(conn, query, names_a_term, a_glossary_term)
+    (the search keeps the word's own glossary entry beside the reading: ``kb.site.search``).
+    ``indexes``: the full-text indexes that must hold the words kept together (every one probed
+    where none is given)."""
+    relaxed = _relaxed_words(conn, query, names_a_term, a_glossary_term, indexes)
     if relaxed is None:
         return None
     wording = rules_wording(WORD.findall(query))
@@ -99,7 +101,7 @@ def relaxed_words(
     reworded.update(kept_as_typed)
     if reworded:
         again = _relaxed_words(
-            conn, " ".join(reworded.get(word, word) for word in WORD.findall(query)), names_a_term, a_glossary_term
+            conn, " ".join(reworded.get(word, word) for word in WORD.findall(query)), names_a_term, a_glossary_term, indexes
         )
         if (
             again is not None and all(reading in again.kept for reading in reworded.values())
@@ -126,7 +128,7 @@ def _players_nouns_read(conn: sqlite3.Connection, relaxed: Relaxed) -> Relaxed:
 
 def _relaxed_words(
     conn: sqlite3.Connection, query: str, names_a_term: Callable[[str], bool] = lambda word: False,
-    a_glossary_term: Callable[[str], bool] = lambda word: False,
+    a_glossary_term: Callable[[str], bool] = lambda word: False, together_in: list[str] | None = None,
 ) -> Relaxed | None:
     """The words of ``query`` to search for instead, or None when it is CJK (its words are not
     spaced), or no word of it is found at all, or it is one word that is not a misspelt word of
@@ -199,7 +201,7 @@ def _relaxed_words(
         if probes == 0:
             return False
         probes -= 1
-        return found_together(conn, words_kept, indexes)
+        return found_together(conn, words_kept, together_in or indexes)
 
     def relaxed(words_kept: list[str]) -> Relaxed:
         read = {typed: reading for typed, reading in read_as.items() if reading in words_kept}

@@ -39,6 +39,7 @@ from kb.site.search_text import (
     title_key,
     word_stems_as_prefixes,
 )
+from kb.store import derive_lineage
 from kb.store.schema import CURRENT_RULES_INDEX
 
 RULES_WINDOW = 200  # rules of the current version read per query
@@ -233,15 +234,24 @@ def rules_an_older_term_points_to(conn: sqlite3.Connection, query: str, current:
     if not entries or any(entry["version_id"] == current and title_key(entry["term"]) == wanted for entry in entries):
         return []  # today's entry of that name: ``glossary_rule_numbers``
     newest = max(entry["effective_date"] or "" for entry in entries)
-    chosen = [entry["id"] for entry in entries if (entry["effective_date"] or "") == newest]
-    found = conn.execute(
-        f"""select distinct now.number from glossary_refs
+    return _pointed_to_today(conn, [entry["id"] for entry in entries if (entry["effective_date"] or "") == newest], current)
+
+
+def _pointed_to_today(conn: sqlite3.Connection, entry_ids: list[int], current: str | None) -> list[str]:
+    """Today's numbers of the rules glossary entries point to, followed by identity; not a rule
+    whose identity took a step paired by its number alone: 2006's 100.3 (sealed deck) is not
+    today's 100.3 (coins and dice; a code review)."""
+    found = rows(
+        conn,
+        f"""select distinct now.number, pointed.lineage_id, pointed.version_id from glossary_refs
         join rules as pointed on pointed.id = glossary_refs.target_rule_id
         join rules as now on now.lineage_id = pointed.lineage_id and now.version_id = ?
-        where glossary_refs.glossary_id in ({', '.join('?' * len(chosen))})""",
-        (current, *chosen),
-    ).fetchall()
-    return sorted((row[0] for row in found), key=rule_number_key)[:OLDER_TERM_RULES]
+        where glossary_refs.glossary_id in ({', '.join('?' * len(entry_ids))})""",
+        (current, *entry_ids),
+    )
+    crossed = derive_lineage.crossed_by_number(conn, [row["lineage_id"] for row in found]) if found else None
+    numbers = {row["number"] for row in found if crossed is None or not crossed(row["lineage_id"], row["version_id"], current)}
+    return sorted(numbers, key=rule_number_key)[:OLDER_TERM_RULES]
 
 
 # The longest glossary term a question is read for, in words.
@@ -279,8 +289,13 @@ def players_words_within(conn: sqlite3.Connection, query: str, current: str | No
                 _said_by_todays_rules(conn, term) for term in (key, players[key])
             ):
                 continue
-            found += 1
-            numbers += glossary_rule_numbers(conn, key, current) or rules_an_older_term_points_to(conn, key, current)
+            pointed = glossary_rule_numbers(conn, key, current) or rules_an_older_term_points_to(conn, key, current)
+            # Rules, not a whole section or part: "edh commander damage" listed all of 903 before
+            # 903.10a, and a section an old entry names may be another today ("See rule 419",
+            # Prevention: 616, not 615; a code review).
+            pointed = [number for number in pointed if "." in number]
+            found += bool(pointed)
+            numbers += pointed
     return list(dict.fromkeys(numbers))
 
 
