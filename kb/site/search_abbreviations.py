@@ -16,6 +16,7 @@ ABBREVIATIONS: dict[str, str] = {
     "cda": "characteristic-defining ability",
     "cmc": "converted mana cost",
     "dfc": "double-faced card",
+    "dmg": "damage",
     "eot": "end of turn",
     "etb": "enters the battlefield",
     "gy": "graveyard",

@@ -1226,6 +1226,10 @@ async def test_the_search_page_says_what_an_abbreviation_was_read_as(snapshot_ds
     data = (await snapshot_ds.client.get("/search.json?q=SBA")).json()
     assert (data["query"], data["abbreviation"], data["best"]["title"]) == ("state-based actions", "SBA", "704 State-Based Actions")
     assert "abbreviation" not in (await snapshot_ds.client.get("/search.json?q=flying")).json()
+    # "dmg" (a code review: "comander dmg per turn" found nothing once "dmg" counted as a word of
+    # another language).
+    dmg = (await snapshot_ds.client.get("/search.json?q=trample+dmg")).json()
+    assert (dmg["query"], dmg["abbreviation"]) == ("trample damage", "trample dmg")
 
 
 def test_a_long_query_nothing_holds_is_answered_by_its_longer_words(snapshot_conn: sqlite3.Connection) -> None:
