@@ -69,6 +69,7 @@ from kb.site.search_names import (
     unique,
     unlinked_card_hit,
 )
+from kb.site.search_question_words import question_words
 from kb.site.search_readings import definitions_of_readings
 from kb.site.search_relax import Relaxed, relaxed_words, words_held
 from kb.site.search_rules import (
@@ -252,6 +253,10 @@ def _only_older_rules(hits: list[Hit]) -> bool:
     return bool(hits) and all(hit.lang == "en" and "?version=" in hit.url and not hit.now for hit in hits)
 
 
+# The places of the first page kept for older editions' rules that hold every word.
+OLDER_KEPT = 3
+
+
 def _todays_rules_first(
     conn: sqlite3.Connection, results: SearchResults, per_kind: int, asked: str, typed: str
 ) -> SearchResults:
@@ -266,13 +271,22 @@ def _todays_rules_first(
     relaxed = relaxed_words(conn, asked, names_a_term(conn), a_glossary_term(conn), indexes=["rules_now_fts"])
     if relaxed is None or not relaxed.left_out:
         return results
+    # More words kept than left out, besides the question's own ("who", "which"): today's rules of
+    # "mana" are no answer to "mana burn damage", which 2006's 300.3 was, nor those of "creature
+    # type" to "creature type changing layer" (a code review).
+    asking = question_words(WORD.findall(asked))
+    if len(relaxed.kept) < 2 or len(relaxed.kept) <= len([word for word in relaxed.left_out if fold(word) not in asking]):
+        return results
     today = _search(conn, " ".join(relaxed.kept), per_kind, "rules", 0, asked=typed)
     current = [hit for hit in today.groups["rules"] if "?version=" not in hit.url]
     if not current:
         return results
     # One page, no more: the group's own pages (``kind=rules``) list the older editions' rules
     # that hold every word, and a "more" link from here would page another list (a code review).
-    results.groups["rules"] = (current + results.groups["rules"])[:per_kind]
+    # The older rules keep a few places of it, as the page says they follow.
+    older = results.groups["rules"]
+    results.groups["rules"] = current[:per_kind - min(len(older), OLDER_KEPT)] + older
+    results.groups["rules"] = results.groups["rules"][:per_kind]
     results.counts["rules"] = len(results.groups["rules"])
     results.capped.discard("rules")
     results.rules_for, results.rules_left_out, results.rules_older_hold_all = " ".join(relaxed.kept), relaxed.left_out, True
@@ -500,8 +514,11 @@ def found_nothing(results: SearchResults) -> bool:
 
 
 def _a_players_words_rule(results: SearchResults, hit: Hit) -> bool:
-    """A rule listed for a player's word within the question (``players_words_within``)."""
-    return hit.title.partition(" ")[0] in results.players_words_rules
+    """A rule listed for a player's word within the question (``players_words_within``), or one
+    of its subrules listed with it (103.5a of 103.5, Paris Mulligan's)."""
+    number = hit.title.partition(" ")[0]
+    return any(number == rule or number.startswith(rule + ".") or (number.startswith(rule) and number[len(rule):].isalpha())
+               for rule in results.players_words_rules)
 
 
 def _search(
@@ -552,13 +569,15 @@ def _search(
     # or obsolete glossary entry points to, today's, first. They are no match of the question's
     # words: a question that finds nothing else is read by fewer words as before (``found_nothing``),
     # and they lead that reading's rules too, on every page of the group alike.
-    spoken = [] if about else players_words_within(conn, asked or query, current)
+    # Whatever else names rules: "does a spell fizzle" is read as "spell", 112 Spells, and 608.2b
+    # leads it (a code review: it was lost there).
+    spoken = [number for number in players_words_within(conn, asked or query, current) if number not in about]
     results.players_words_rules = spoken
     # "Initiative" titles 726 The Initiative and is French for First Strike: the rule the English
     # title names leads, the French meaning's follows.
     # Likewise a rule titled as asked before the others its glossary entry cites: "infinity" is
     # 702.186 "∞ (Infinity)", then 701.64 Harness (the entry Infinity cites both).
-    first = another_meaning(groups["keywords"], by_title) or (by_title if set(by_glossary) - set(by_title) else [])
+    first = spoken + (another_meaning(groups["keywords"], by_title) or (by_title if set(by_glossary) - set(by_title) else []))
 
     def rules_about(numbers: list[str]) -> tuple[list[Hit], int, bool]:
         found = rules_by_text(conn, query, match, numbers, cjk_rule_rows(conn, cjk.get("rule", []), query), offset + size, first)

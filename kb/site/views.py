@@ -187,7 +187,18 @@ async def older_glossary_entries(datasette, results: SearchResults) -> dict[str,
     if not hits:
         return {}
     newest = await run(datasette, newest_versions)
-    return {hit.url: hit.detail for hit in hits if hit.detail and hit.lang and hit.detail != newest.get(hit.lang)}
+    older = [hit for hit in hits if hit.detail and hit.lang and hit.detail != newest.get(hit.lang)]
+    # An older spelling of a term today's glossary has ('Banding, "Bands with Other"', today with
+    # curly quotes: a code review) is defined today.
+    today = {(hit.lang, _straight_quotes(hit.title)) for hit in hits if hit not in older}
+    return {hit.url: hit.detail for hit in older if (hit.lang, _straight_quotes(hit.title)) not in today}
+
+
+def _straight_quotes(text: str) -> str:
+    return text.translate(CURLY_QUOTES)
+
+
+CURLY_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'"})
 
 
 async def card_by_id(datasette, request):

@@ -223,8 +223,10 @@ async def test_a_glossary_entry_no_longer_defined_says_which_edition_defined_it_
     assert said in best and 'href="/rule/608.2b"' in groups
     assert groups.count(said) == 1  # Fizzle (Informal); Fizzle (Obsolete) is 2003's
     assert "last defined in the Comprehensive Rules of 2003-03-15" in groups
-    # Today's entries say nothing of the kind.
+    # Today's entries say nothing of the kind, nor an older spelling of one (straight quotes).
     assert "not in today's glossary" not in (await snapshot_ds.client.get("/search?q=trample")).text
+    banding = (await snapshot_ds.client.get("/search?q=banding")).text
+    assert 'href="/glossary/Banding%2C%20%22Bands%20with%20Other%22"' in banding and "not in today's glossary" not in banding
 
 
 @pytest.mark.parametrize("query", ['"', "(a", "-x", "*", "a:b", "NEAR(", '<script>alert(1)</script>'])
