@@ -33,6 +33,8 @@ class Hit:
     # A rule found only in older versions whose identity goes on: its number in the newest
     # version, whose words the query did not match ("" where it was removed, or not a rule).
     now: str = ""
+    # ``now`` was reached through a step paired by a number alone: it may be another rule.
+    now_by_number: bool = False
 
     def title_language(self) -> str | None:
         return self.lang if self.kind in ("rule", "glossary") else self.title_lang
@@ -41,7 +43,7 @@ class Hit:
         """``dataclasses.asdict`` without its deep copies (a page of hits with their older copies)."""
         return {"kind": self.kind, "title": self.title, "url": self.url, "snippet": self.snippet, "lang": self.lang,
                 "detail": self.detail, "title_lang": self.title_lang, "older": [copy.to_dict() for copy in self.older],
-                "now": self.now}
+                "now": self.now, "now_by_number": self.now_by_number}
 
 
 # The furthest a group is paged (``kb.site.search._search``): a page asked from further is this one.

@@ -83,8 +83,9 @@ def rules_by_number(conn: sqlite3.Connection, query: str) -> list[Hit]:
             hit = Hit("rule", title, rule_url(row["number"], version), html.escape((row["text"] or "")[:240]),
                       "en", "number" + (f" (only in {row['version_id']})" if version else ""))
             if version:  # an older version's rule: the rule it is today, where its identity goes on
-                hit.now = numbers_now(conn, [row["lineage_id"]], newest, {row["lineage_id"]: row["version_id"]}).get(
-                    row["lineage_id"] or "", "")
+                hit.now = numbers_now(conn, [row["lineage_id"]], newest).get(row["lineage_id"] or "", "")
+                hit.now_by_number = bool(hit.now) and bool(
+                    now_by_number_alone(conn, {row["lineage_id"]: row["version_id"]}, newest))
             hits.append(hit)
     return hits
 
@@ -511,40 +512,44 @@ def rules_by_text(
     hits = []
     with_texts(conn, [row for row, _ in ordered[:shown]])
     older_shown = [row for row, _ in ordered[:shown] if row["version_id"] != current and row.get("lineage_id")]
-    now = numbers_now(conn, [row["lineage_id"] for row in older_shown], current,
-                      {row["lineage_id"]: row["version_id"] for row in older_shown})
+    now = numbers_now(conn, [row["lineage_id"] for row in older_shown], current)
+    by_number = now_by_number_alone(
+        conn, {row["lineage_id"]: row["version_id"] for row in older_shown if row["lineage_id"] in now}, current)
     for row, copies in ordered[:shown]:
         hit = rule_hit(row, current, query)
         # An older copy shows its version only (the page folds it under the rule).
         hit.older = [rule_hit({**copy, "text": ""}, current, query) for copy in copies]
         hit.now = now.get(row.get("lineage_id") or "", "") if row["version_id"] != current else ""
+        hit.now_by_number = bool(hit.now) and row.get("lineage_id") in by_number
         hits.append(hit)
     return hits, len(ordered), capped
 
 
-def numbers_now(
-    conn: sqlite3.Connection, lineages: list[str | None], current: str | None, found_in: dict[str, str] | None = None
-) -> dict[str, str]:
+def numbers_now(conn: sqlite3.Connection, lineages: list[str | None], current: str | None) -> dict[str, str]:
     """Each English lineage of ``lineages`` that reaches the newest version ``current`` → its
     number there: a rule found by the words of an older version only is the same rule, reworded,
-    under that number ("does first strike deal damage twice": 2006's 502.2c, 702.7c today). Not
-    where the lineage took a step paired by a number alone since the version it was found in
-    (``found_in``: lineage → version): 2006's 100.3 (sealed deck) was "100.3 today", the rule of
-    coins and dice (a code review)."""
+    under that number ("does first strike deal damage twice": 2006's 502.2c, 702.7c today)."""
     wanted = sorted({lineage for lineage in lineages if lineage})
     if not wanted or current is None or not table_exists(conn, "rule_lineages"):
         return {}
-    now = {
+    return {
         lineage: number for lineage, number in conn.execute(
             f"select id, current_number from rule_lineages where id in ({', '.join('?' * len(wanted))})"
             " and last_version_id = ? and current_number is not null",
             [*wanted, current],
         )
     }
-    if now and found_in:
-        crossed = derive_lineage.crossed_by_number(conn, list(now))
-        now = {lineage: number for lineage, number in now.items() if not crossed(lineage, found_in.get(lineage), current)}
-    return now
+
+
+def now_by_number_alone(conn: sqlite3.Connection, found_in: dict[str, str], current: str | None) -> set[str]:
+    """The lineages of ``found_in`` (lineage → the version a rule was found in) that took a step
+    paired by a number alone since: its number today may be another rule's. 2006's 100.3 (sealed
+    deck) was "100.3 today", the rule of coins and dice; most such steps are the same rule
+    reworded (418.5f, 613.7a), so the number is shown, and said to be paired so (code reviews)."""
+    if not found_in or current is None:
+        return set()
+    crossed = derive_lineage.crossed_by_number(conn, list(found_in))
+    return {lineage for lineage, version in found_in.items() if crossed(lineage, version, current)}
 
 
 # Words of a title the query need not say for its rules to lead: "Copying Objects" answers

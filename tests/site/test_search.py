@@ -1703,11 +1703,13 @@ async def test_a_rule_found_only_in_an_older_version_names_its_number_today(snap
     assert [(hit["title"], hit["detail"], hit["now"]) for hit in rules] == [("502.2c", "en-2006-02-01", "702.7c")]
     page = (await snapshot_ds.client.get("/search?q=does+first+strike+deal+damage+twice")).text
     assert '<a href="/rule/702.7c">702.7c today</a>' in page
-    # An identity paired by its number alone names no rule today: 2006's 100.3 (sealed deck) is
-    # not today's 100.3 (coins and dice; a code review).
+    # An identity paired by its number alone says so: 2006's 100.3 (sealed deck) is not today's
+    # 100.3 (coins and dice), though most such steps are the same rule reworded (code reviews).
     sealed = (await snapshot_ds.client.get("/search.json?q=what+is+a+sealed+deck")).json()
-    assert [(hit["title"], hit["now"]) for group in sealed["groups"] if group["kind"] == "rules" for hit in group["hits"]
-            if "?version=" in hit["url"]] == [("100.3", "")]
+    assert [(hit["title"], hit["now"], hit.get("now_by_number")) for group in sealed["groups"] if group["kind"] == "rules"
+            for hit in group["hits"] if "?version=" in hit["url"]] == [("100.3", "100.3", True)]
+    assert "100.3 today</a> (paired by its number alone: it may be another rule)" in (
+        await snapshot_ds.client.get("/search?q=what+is+a+sealed+deck")).text
     # Asked by its number, the best match says so too (the page jumps to the rule's, which does).
     by_number = (await snapshot_ds.client.get("/search.json?q=502.2c")).json()["best"]
     assert (by_number["title"], by_number["now"]) == ("502.2c", "702.7c")
