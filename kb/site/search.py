@@ -228,8 +228,10 @@ def with_rules_of_fewer_words(
     leaves the battlefield" one ruling, where the rules' page has 103.5 and 708.9 first (a judge's
     review). A card's name is no question: "Okaun, Eye of Chaos" listed 205.3m for "eye" (a review
     of the change)."""
-    if results.kind is None and results.best is None and _only_older_rules(results.groups.get("rules", [])):
-        return _todays_rules_first(conn, results, per_kind, asked, typed)
+    # The rules' own first page likewise (a code review: it listed the older rules alone).
+    first_page = results.kind is None or (results.kind == "rules" and results.offset == 0)
+    if first_page and results.best is None and _only_older_rules(results.groups.get("rules", [])):
+        return _todays_rules_first(conn, results, results.page_size if results.kind else per_kind, asked, typed)
     found_rules = [hit for hit in results.groups.get("rules", []) if not _a_players_words_rule(results, hit)]
     if (results.kind is not None or found_rules or results.card or results.best is not None
             or results.groups.get("cards") or has_cjk(asked) or len(WORD.findall(asked)) < 2):

@@ -784,9 +784,11 @@ def test_where_only_removed_rules_hold_every_word_todays_rules_of_fewer_lead(
         assert not found.rules_older_hold_all and rules[0].now
     else:
         assert found.rules_older_hold_all and found.rules_for and "?version=" not in rules[0].url
-        # After today's rules, on one page (the group's own pages list another list), as it says.
+        # After today's rules, on one page, as it says; the group's own first page begins alike.
         assert not found.has_more("rules") and found.counts["rules"] == len(rules)
         assert older in [hit.title for hit in rules if "?version=en-2006-02-01" in hit.url]
+        paged = search(snapshot_conn, typed, kind="rules").groups["rules"]
+        assert [hit.title for hit in paged[:len(rules)]] == [hit.title for hit in rules]
 
 
 @pytest.mark.parametrize(
