@@ -227,6 +227,32 @@ def current_english_term_keys(conn: sqlite3.Connection) -> frozenset[str]:
     return per_file(conn, _CURRENT_ENGLISH_TERM_KEYS, read)
 
 
+def todays_term_keys(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:
+    """Each language's newest glossary's terms as ``spelling_blind_key`` reads them, kept per
+    served file."""
+    def read(of: sqlite3.Connection) -> dict[str, frozenset[str]]:
+        return {lang: frozenset(spelling_blind_key(term) for term in terms) for lang, terms in current_terms(of).items()}
+
+    return per_file(conn, _TODAYS_TERM_KEYS, read)
+
+
+def spelling_blind_key(term: str) -> str:
+    """A glossary term without its qualifier, quotes, case, filler words and the endings of its
+    words: 2006's '"As though"', "Removed from Combat" and "Ending the Turn" are today's As Though,
+    Remove from Combat and End the Turn."""
+    words = []
+    for word in title_key(bare_term(term)).split():
+        for ending in ("ing", "ed", "es", "s", "e"):
+            if word.endswith(ending) and len(word) - len(ending) >= 3:
+                word = word[: -len(ending)]
+                break
+        words.append(word)
+    return " ".join(words)
+
+
+_TODAYS_TERM_KEYS: OrderedDict[tuple, dict[str, frozenset[str]]] = OrderedDict()
+
+
 def current_terms(conn: sqlite3.Connection) -> dict[str, dict[str, int]]:
     """Each language's newest glossary: its entries' ids by folded term, kept per served file."""
     def read(of: sqlite3.Connection) -> dict[str, dict[str, int]]:

@@ -121,6 +121,7 @@ class SearchResults:
             **({"card": self.card} if self.card else {}),
             **({"rules_for": self.rules_for, "rules_left_out": self.rules_left_out} if self.rules_for else {}),
             **({"rules_older_hold_all": True} if self.rules_older_hold_all else {}),
+            **({"players_words_rules": self.players_words_rules} if self.players_words_rules else {}),
             "best": self.best.to_dict() if self.best else None,
             "suggestions": [hit.to_dict() for hit in self.suggestions],
             "groups": [

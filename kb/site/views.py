@@ -35,6 +35,7 @@ from kb.site.labels import LANGUAGE_NAMES, language_name, version_name
 from kb.site.search import GROUP_TITLES, PER_KIND, SearchResults, search
 from kb.site.search_cjk import in_other_chinese_script
 from kb.site.search_db import newest_versions, one_request, rules_text_languages
+from kb.site.search_fulltext import spelling_blind_key, todays_term_keys
 from kb.site.search_names import page_of
 from kb.site.search_rules import RULE_NUMBER_QUERY
 from kb.site.search_text import clean_query, umlauts_as_vowels
@@ -187,11 +188,12 @@ async def older_glossary_entries(datasette, results: SearchResults) -> dict[str,
     if not hits:
         return {}
     newest = await run(datasette, newest_versions)
-    older = [hit for hit in hits if hit.detail and hit.lang and hit.detail != newest.get(hit.lang)]
-    # An older spelling of a term today's glossary has ('Banding, "Bands with Other"', today with
-    # curly quotes: a code review) is defined today.
-    today = {(hit.lang, _straight_quotes(hit.title)) for hit in hits if hit not in older}
-    return {hit.url: hit.detail for hit in older if (hit.lang, _straight_quotes(hit.title)) not in today}
+    # An older spelling of a term today's glossary defines is defined today: 'Banding, "Bands with
+    # Other"' (curly quotes today), '"As though"', "Removed from Combat" (Remove from Combat), and
+    # Damage Assignment Order (today's, "(Obsolete)"): code and docs reviews.
+    today = await run(datasette, todays_term_keys)
+    return {hit.url: hit.detail for hit in hits if hit.detail and hit.lang and hit.detail != newest.get(hit.lang)
+            and spelling_blind_key(_straight_quotes(hit.title)) not in today.get(hit.lang, frozenset())}
 
 
 def _straight_quotes(text: str) -> str:

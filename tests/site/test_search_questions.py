@@ -724,6 +724,17 @@ def test_an_informal_or_obsolete_term_lists_the_rules_its_entry_points_to_today(
     assert paged.counts["rules"] == found.counts["rules"]
 
 
+async def test_the_rules_of_a_players_word_in_a_question_are_named_as_such(snapshot_ds) -> None:
+    """"does a spell fizzle" listed 608.2b first and said "Left out: does, a, fizzle" with nothing
+    saying why 608.2b came (a docs review)."""
+    data = (await snapshot_ds.client.get("/search.json?q=does+a+spell+fizzle")).json()
+    assert data["players_words_rules"] == ["608.2b"]
+    assert "players_words_rules" not in (await snapshot_ds.client.get("/search.json?q=fizzle")).json()
+    page = (await snapshot_ds.client.get("/search?q=does+a+spell+fizzle")).text
+    assert ('First: <a href="/rule/608.2b">608.2b</a>, which the glossary points to for a player’s word of the'
+            " question.") in page
+
+
 @pytest.mark.parametrize(
     ("typed", "wanted", "within"),
     [

@@ -227,6 +227,10 @@ async def test_a_glossary_entry_no_longer_defined_says_which_edition_defined_it_
     assert "not in today's glossary" not in (await snapshot_ds.client.get("/search?q=trample")).text
     banding = (await snapshot_ds.client.get("/search?q=banding")).text
     assert 'href="/glossary/Banding%2C%20%22Bands%20with%20Other%22"' in banding and "not in today's glossary" not in banding
+    # Nor another spelling of it: 2006's '"As though"' is today's As Though, 2024's Damage
+    # Assignment Order today's "(Obsolete)" one (a docs review).
+    for query in ["as though", "damage assignment order", "remove from combat"]:
+        assert "not in today's glossary" not in (await snapshot_ds.client.get("/search?q=" + quote(query))).text, query
 
 
 @pytest.mark.parametrize("query", ['"', "(a", "-x", "*", "a:b", "NEAR(", '<script>alert(1)</script>'])
