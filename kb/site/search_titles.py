@@ -12,7 +12,7 @@ from collections import Counter, OrderedDict
 
 from kb.site.search_db import newest_english_version, per_file, rule_heads
 from kb.site.search_rules import NAMED_AT_MOST, TITLE_WORDS_UNSAID, rules_as_words, section_titles, telling_stems
-from kb.site.search_text import rule_number_key, rules_over, title_key
+from kb.site.search_text import TITLE_FILLER, rule_number_key, rules_over, stem, title_key
 
 _TITLES_AND_RULES: OrderedDict[tuple, tuple[list[tuple[str, frozenset[str]]], dict[str, list[tuple[str, int]]]]] = OrderedDict()
 
@@ -39,6 +39,8 @@ def titles_and_rules(conn: sqlite3.Connection) -> tuple[list[tuple[str, frozense
     return per_file(conn, _TITLES_AND_RULES, read)
 
 
+# A title's words that say which kind of section it is, not what it is about.
+FILLER_STEMS = frozenset(stem(word) for word in TITLE_FILLER)
 # Rules found under titles at most: as many as the rules a query names that ``about_rules`` reads
 # (ten were found and five shown, the rest neither shown nor counted: a review of the change).
 SAID_UNDER_TITLES_AT_MOST = NAMED_AT_MOST
@@ -61,7 +63,12 @@ def rules_said_under_titles(conn: sqlite3.Connection, query: str) -> list[str]:
     said = rules_as_words(conn)
     found: list[str] = []
     for number, title in titles:
-        if not title < stems:
+        # A title's "Variant", "Step" or "Phase" need not be said where two words more are: "two
+        # headed giant shared life total" is 810.4 ("Each team has a shared life total"), under
+        # 810 Two-Headed Giant Variant (a judge's answer key).
+        core = title - FILLER_STEMS
+        said_whole = title < stems or (len(core) >= 2 and core < stems)
+        if not said_whole:
             continue
         rest = [re.compile(rf"(?<!\w){re.escape(word)}") for word in stems - title]
         # Rules without subrules: a rule named leads with its subrules, and 709.5, saying "mana

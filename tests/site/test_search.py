@@ -1645,6 +1645,10 @@ def test_a_rule_and_its_translation_stay_side_by_side_whichever_title_says_the_q
         ("state-based actions legend rule", ["704.5j"]),
         # Not a title of one word: "counter a spell" is not 112 Spells' rules saying "countered".
         ("counter a spell", ["701.6a"]),
+        # A title's "Variant" or "Step" need not be said where two words more are (a judge's
+        # answer key): 810 Two-Headed Giant Variant, 510 Combat Damage Step.
+        ("two headed giant shared life total", ["810.4"]),
+        ("who gets priority after combat damage", ["510.3a"]),
     ],
 )
 def test_rules_under_a_title_the_query_says_that_say_its_other_words_lead(
