@@ -582,10 +582,11 @@ def _search(
     first = spoken + (another_meaning(groups["keywords"], by_title) or (by_title if set(by_glossary) - set(by_title) else []))
 
     def rules_about(numbers: list[str]) -> tuple[list[Hit], int, bool]:
-        found = rules_by_text(conn, query, match, numbers, cjk_rule_rows(conn, cjk.get("rule", []), query), offset + size, first)
+        found = rules_by_text(
+            conn, query, match, numbers, cjk_rule_rows(conn, cjk.get("rule", []), query), offset + size, first, spoken)
         # A card's name ("Ugin, the Spirit Dragon") asks for no rules by its words' stems.
         if match and not any(hit.detail.startswith("exact") for hit in groups["cards"]):
-            found = by_stems_where_few(conn, query, match, numbers, offset + size, first, found)
+            found = by_stems_where_few(conn, query, match, numbers, offset + size, first, found, spoken)
         return found
 
     rules, results.counts["rules"], rules_capped = rules_about(about + spoken)

@@ -405,7 +405,7 @@ def _is_or_under(number: str, head: str) -> bool:
 
 def rules_by_text(
     conn: sqlite3.Connection, query: str, match: str | None, about: list[str], cjk_rows: list[dict[str, Any]],
-    shown: int = RULES_WINDOW, first: Collection[str] = (),
+    shown: int = RULES_WINDOW, first: Collection[str] = (), foremost: Collection[str] = (),
 ) -> tuple[list[Hit], int, bool]:
     """Rule hits in reading order: the rules the query names first (``about``: by number, keyword,
     glossary term or title, ``named_rules``; those of ``first`` and their subrules before the
@@ -454,6 +454,9 @@ def rules_by_text(
             target[1].append(row)
     named = {number.lower() for number in about}
     leading = {number.lower() for number in first}
+    # Of the leading rules, these and their subrules first (a player's word's: "will my ability
+    # fizzle" is 608.2b, then 113 Abilities, which "ability" titles; a code review).
+    before_all = {number.lower() for number in foremost}
     # The words together, singular or plural: among the rules found by their words, one that says
     # "toughness 0" answers "toughness 0" before rules that hold the two words apart (704.5f came
     # ninth, after every 1xx–7xx rule holding them: an English judge's review). The rules the query
@@ -504,7 +507,8 @@ def rules_by_text(
         # After the titled rules: "triggered abilities" is 603 Handling Triggered Abilities's
         # rules, then 113 Abilities's that say it (a review of the change).
         titled_here = not is_named and number in titled
-        return (not leads, not is_named, apart, not (titled_here or says_it_in_named), not titled_here,
+        foremost_here = bool(before_all) and any(_is_or_under(number, n) or number.startswith(n + ".") for n in before_all)
+        return (not leads, not foremost_here, not is_named, apart, not (titled_here or says_it_in_named), not titled_here,
                 rule_number_key(number), row["lang"] != "en", row["lang"] or "")
 
     ordered = sorted(found.values(), key=order)
@@ -654,7 +658,7 @@ STEMS_AT_MOST_WORDS = 6
 
 def by_stems_where_few(
     conn: sqlite3.Connection, query: str, match: str, about: list[str], shown: int, first: Collection[str],
-    typed: tuple[list[Hit], int, bool],
+    typed: tuple[list[Hit], int, bool], foremost: Collection[str] = (),
 ) -> tuple[list[Hit], int, bool]:
     """``rules_by_text``'s answer (``typed``) where today's rules hold the words as typed; where
     they hold none or few of them, and older editions may ("commander exiled": 2015's 903.8;
@@ -669,7 +673,7 @@ def by_stems_where_few(
     loose = word_stems_as_prefixes(match)
     if not loose:
         return typed
-    stemmed = rules_by_text(conn, query, loose, about, [], shown, first)
+    stemmed = rules_by_text(conn, query, loose, about, [], shown, first, foremost)
     if not typed_today:
         return stemmed if any(hit.detail == current for hit in stemmed[0]) else typed
     rules, added = with_stemmed_rules(rules, stemmed[0], current)

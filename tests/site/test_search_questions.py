@@ -706,6 +706,8 @@ async def test_where_no_rule_holds_every_word_the_rules_of_some_are_listed_besid
         ("what is the paris mulligan", ["103.5", "103.5a"], "Paris Mulligan"),
         # Read as "spell" (112 Spells, a title), 608.2b still leads (a code review: it was lost).
         ("does a spell fizzle", ["608.2b", "112 Spells"], None),
+        # And before the rule a title names: "ability" is 113 Abilities.
+        ("will my ability fizzle", ["608.2b", "113 Abilities"], None),
         # An obsolete keyword's rule under today's name.
         ("totem armor creature would die", ["702.89 Umbra Armor"], "Totem Armor (Obsolete)"),
     ],
