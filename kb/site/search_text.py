@@ -110,8 +110,7 @@ def word_stems_as_prefixes(match: str) -> str | None:
     """``fts_query``'s plain words with each inflected English word as its stem's prefix, and
     every other word of ``STEM_LENGTH`` letters or more as a prefix of itself (``"commander"
     "exiled"*`` is ``"commander"* "exil"*``: "redirect" finds today's 306.7, which says
-    "redirection", "lose" finds "loses"), one ending in a consonant and "y" without its "y"
-    ("empty" finds "empties": 106.4, a judge's answer key); None when no word changes."""
+    "redirection", "lose" finds "loses"); None when no word changes."""
     tokens = QUOTED_TOKEN.findall(match)
     if not tokens or " ".join(tokens) != match:
         return None
@@ -120,8 +119,6 @@ def word_stems_as_prefixes(match: str) -> str | None:
         word = token.strip('"*')
         found = INFLECTION.match(word)
         stem = found.group(1) if found else word
-        if stem.endswith("y") and len(stem) > STEM_LENGTH and stem[-2] not in "aeiou":
-            stem = stem[:-1]
         stems.append(f'"{stem}"*' if len(stem) >= STEM_LENGTH and stem.isascii() and stem.isalpha() else token)
     return " ".join(stems) if stems != tokens else None
 
