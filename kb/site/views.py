@@ -193,14 +193,7 @@ async def older_glossary_entries(datasette, results: SearchResults) -> dict[str,
     # Damage Assignment Order (today's, "(Obsolete)"): code and docs reviews.
     today = await run(datasette, todays_term_keys)
     return {hit.url: hit.detail for hit in hits if hit.detail and hit.lang and hit.detail != newest.get(hit.lang)
-            and spelling_blind_key(_straight_quotes(hit.title)) not in today.get(hit.lang, frozenset())}
-
-
-def _straight_quotes(text: str) -> str:
-    return text.translate(CURLY_QUOTES)
-
-
-CURLY_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'"})
+            and spelling_blind_key(hit.title) not in today.get(hit.lang, frozenset())}
 
 
 async def card_by_id(datasette, request):
