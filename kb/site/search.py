@@ -75,6 +75,7 @@ from kb.site.search_relax import Relaxed, relaxed_words, words_held
 from kb.site.search_rules import (
     RULE_NUMBER_QUERY,
     by_stems_where_few,
+    is_or_within,
     named_rules,
     players_words_within,
     rules_an_older_term_points_to,
@@ -519,8 +520,7 @@ def _a_players_words_rule(results: SearchResults, hit: Hit) -> bool:
     """A rule listed for a player's word within the question (``players_words_within``), or one
     of its subrules listed with it (103.5a of 103.5, Paris Mulligan's)."""
     number = hit.title.partition(" ")[0]
-    return any(number == rule or number.startswith(rule + ".") or (number.startswith(rule) and number[len(rule):].isalpha())
-               for rule in results.players_words_rules)
+    return any(is_or_within(number, rule) for rule in results.players_words_rules)
 
 
 def _search(
@@ -579,7 +579,7 @@ def _search(
     # title names leads, the French meaning's follows.
     # Likewise a rule titled as asked before the others its glossary entry cites: "infinity" is
     # 702.186 "∞ (Infinity)", then 701.64 Harness (the entry Infinity cites both).
-    first = spoken + (another_meaning(groups["keywords"], by_title) or (by_title if set(by_glossary) - set(by_title) else []))
+    first = another_meaning(groups["keywords"], by_title) or (by_title if set(by_glossary) - set(by_title) else [])
 
     def rules_about(numbers: list[str]) -> tuple[list[Hit], int, bool]:
         found = rules_by_text(

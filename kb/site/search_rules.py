@@ -403,13 +403,19 @@ def _is_or_under(number: str, head: str) -> bool:
     return number == head or (number.startswith(head) and number[len(head):].isalpha())
 
 
+def is_or_within(number: str, head: str) -> bool:
+    """Whether ``number`` is ``head``, one of its subrules, or a rule of the section ``head``
+    ("513.1" of "513"): the rules ``about_rules`` lists for it."""
+    return _is_or_under(number, head) or number.startswith(head + ".")
+
+
 def rules_by_text(
     conn: sqlite3.Connection, query: str, match: str | None, about: list[str], cjk_rows: list[dict[str, Any]],
     shown: int = RULES_WINDOW, first: Collection[str] = (), foremost: Collection[str] = (),
 ) -> tuple[list[Hit], int, bool]:
     """Rule hits in reading order: the rules the query names first (``about``: by number, keyword,
     glossary term or title, ``named_rules``; those of ``first`` and their subrules before the
-    others), then the rules mentioning it.
+    others, and of those, ``foremost``'s first), then the rules mentioning it.
 
     Current English rules and translated rules lead; copies of a rule in older English versions
     fold under it (``Hit.older``); rules found only in older versions come last.
@@ -452,11 +458,11 @@ def rules_by_text(
             only_older[key] = (row, [])
         elif len(target[1]) < 20:
             target[1].append(row)
-    named = {number.lower() for number in about}
-    leading = {number.lower() for number in first}
-    # Of the leading rules, these and their subrules first (a player's word's: "will my ability
-    # fizzle" is 608.2b, then 113 Abilities, which "ability" titles; a code review).
+    # Of the leading rules, those of ``foremost`` and their subrules first (a player's word's:
+    # "will my ability fizzle" is 608.2b, then 113 Abilities, which "ability" titles; a code review).
     before_all = {number.lower() for number in foremost}
+    named = {number.lower() for number in about}
+    leading = {number.lower() for number in first} | before_all
     # The words together, singular or plural: among the rules found by their words, one that says
     # "toughness 0" answers "toughness 0" before rules that hold the two words apart (704.5f came
     # ninth, after every 1xx–7xx rule holding them: an English judge's review). The rules the query
@@ -490,7 +496,7 @@ def rules_by_text(
         # (Most queries name no rule: then nothing is named or leads.)
         is_named = bool(named) and any(_is_or_under(number, n) for n in named)
         # A section's rules ("726.1") and a rule's subrules ("702.37a") with it.
-        leads = bool(leading) and any(_is_or_under(number, n) or number.startswith(n + ".") for n in leading)
+        leads = bool(leading) and any(is_or_within(number, n) for n in leading)
         # A section's rules are its own: "untap step" is 502, then 502.1–502.3 (a review).
         in_named = is_named or (bool(named) and any(number.startswith(n + ".") for n in named))
         apart = bool(phrase) and not leads and not in_named and number not in together
@@ -507,7 +513,7 @@ def rules_by_text(
         # After the titled rules: "triggered abilities" is 603 Handling Triggered Abilities's
         # rules, then 113 Abilities's that say it (a review of the change).
         titled_here = not is_named and number in titled
-        foremost_here = bool(before_all) and any(_is_or_under(number, n) or number.startswith(n + ".") for n in before_all)
+        foremost_here = bool(before_all) and any(is_or_within(number, n) for n in before_all)
         return (not leads, not foremost_here, not is_named, apart, not (titled_here or says_it_in_named), not titled_here,
                 rule_number_key(number), row["lang"] != "en", row["lang"] or "")
 
