@@ -69,6 +69,7 @@ from kb.site.search_names import (
     unique,
     unlinked_card_hit,
 )
+from kb.site.search_players_words import players_words_within, rules_an_older_term_points_to
 from kb.site.search_question_words import question_words
 from kb.site.search_readings import definitions_of_readings
 from kb.site.search_relax import Relaxed, relaxed_words, words_held
@@ -77,8 +78,6 @@ from kb.site.search_rules import (
     by_stems_where_few,
     is_or_within,
     named_rules,
-    players_words_within,
-    rules_an_older_term_points_to,
     rules_by_number,
     rules_by_text,
 )
