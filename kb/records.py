@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 
 @dataclass(slots=True)
@@ -146,6 +146,19 @@ class CardFace:
     mana_cost: str | None = None
     type_line: str | None = None
     oracle_text: str | None = None
+    power: str | None = None
+    toughness: str | None = None
+    loyalty: str | None = None
+    defense: str | None = None
+
+
+class CardStats(TypedDict, total=False):
+    """A card's or face's numbers as its source prints them (see ``CardRecord.power``)."""
+
+    power: str | None
+    toughness: str | None
+    loyalty: str | None
+    defense: str | None
 
 
 @dataclass
@@ -179,6 +192,12 @@ class CardRecord:
     # What the source prints beside the card's name (release notes: "플레인즈워커 덱 전용",
     # Planeswalker Deck only; a promotional card).
     note: str | None = None
+    # As the source gives them, strings: "*", "1+*", "X" and "−1" are all printed. A multi-faced
+    # card's are its faces' (``card_faces``); a printing's, faces joined like its cost.
+    power: str | None = None
+    toughness: str | None = None
+    loyalty: str | None = None
+    defense: str | None = None
 
 
 @dataclass

@@ -67,21 +67,26 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
             {"lang": row["lang"], "name": row["name"], "source": row["source_id"]}
             for row in {(r["lang"], r["name"]): r for r in recorded}.values()
         ]
+        # This card's printings of those documents: a release-notes document prints a set's every
+        # card (the first Korean card's page listed all 170). A page in Gatherer's Oracle view
+        # prints no name of its own: its printing is the card's.
+        printings = rows(
+            conn,
+            f"""select lang, coalesce(printed_name, name) as printed_name, mana_cost, printed_type_line, printed_text,
+            set_code, collector_number, multiverse_id, note, type_line, oracle_text, power, toughness, loyalty, defense,
+            document_id from printings
+            where ({" or ".join("(document_id = ? and coalesce(printed_name, name) = ?)" for _ in recorded)})
+            order by lang, multiverse_id""",
+            [value for row in recorded for value in (row["document_id"], row["name"])],
+        ) if recorded else []
         page = {
             "linked": False,
             "oracle_id": None,
             "card": None,
             "title": recorded[0]["name"] if recorded and not rulings else name,
             "names": names,
-            # This card's printings of those documents: a release-notes document prints a set's
-            # every card (the first Korean card's page listed all 170).
-            "printings": rows(
-                conn,
-                f"""select lang, printed_name, mana_cost, printed_type_line, printed_text, set_code, collector_number,
-                multiverse_id, note from printings where ({" or ".join("(document_id = ? and printed_name = ?)" for _ in recorded)})
-                order by lang, multiverse_id""",
-                [value for row in recorded for value in (row["document_id"], row["name"])],
-            ) if recorded else [],
+            "printings": printings,
+            "oracle_as_shown": oracle_as_shown(conn, printings),
         }
     else:
         return None
@@ -94,6 +99,22 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
     page["issues"] = card_issues(conn, detailed, str(page["title"]))
     page["documents"] = documents_of(detailed)
     return page
+
+
+def oracle_as_shown(conn: sqlite3.Connection, printings: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The Oracle wording a page showed for a card no card data holds yet (an old Gatherer page in
+    its Oracle view), with the page and the day it was read: the card's wording of that day."""
+    shown = next((printing for printing in printings if printing["oracle_text"] or printing["type_line"]), None)
+    if shown is None:
+        return None
+    document = rows(conn, "select url, path, fetched_at from documents where id = ?", (shown["document_id"],))
+    keys = ("mana_cost", "type_line", "oracle_text", "power", "toughness", "loyalty", "defense")
+    return {
+        **{key: shown[key] for key in keys},
+        "source_url": document[0]["url"] if document else None,
+        "source_path": document[0]["path"] if document else None,
+        "fetched_at": document[0]["fetched_at"] if document else None,
+    }
 
 
 def title_language(title: str, names: list[dict[str, Any]]) -> str | None:

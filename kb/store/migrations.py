@@ -249,3 +249,15 @@ def m026_glossary_comparisons(db: sqlite_utils.Database) -> None:
     """glossary_comparisons on older databases: empty until the CR history is derived again (their
     glossaries are compared from their texts meanwhile)."""
     create_declared_table(db, "glossary_comparisons")
+
+
+@migrations()
+def m027_card_stats_and_shown_oracle_text(db: sqlite_utils.Database) -> None:
+    """cards' and printings' power, toughness, loyalty and defense, and printings' type_line and
+    oracle_text (a Gatherer page's Oracle view), on older databases: empty until the documents
+    are imported again."""
+    for column in ("power", "toughness", "loyalty", "defense"):
+        add_missing_column(db, "cards", column, str)
+        add_missing_column(db, "printings", column, str)
+    add_missing_column(db, "printings", "type_line", str)
+    add_missing_column(db, "printings", "oracle_text", str)

@@ -162,6 +162,10 @@ def _detail_from_any_folder(db: sqlite_utils.Database, detail: str, document_id:
     return detail.replace(row[0], PurePath(row[0]).name)
 
 
+def _stats(card: CardRecord) -> tuple[str | None, str | None, str | None, str | None]:
+    return card.power, card.toughness, card.loyalty, card.defense
+
+
 def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_id: int) -> None:
     card_rows = {}
     printing_rows = []
@@ -177,6 +181,7 @@ def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_
                 card.mana_cost,
                 card.oracle_text,
                 json.dumps([asdict(face) for face in card.card_faces], ensure_ascii=False) if card.card_faces else None,
+                *_stats(card),
             )
         if card.scryfall_id or card.multiverse_id or card.place:
             printing_rows.append(
@@ -196,23 +201,29 @@ def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_
                     # Only where no card row can hold it: the cost is the card's, not the printing's.
                     card.mana_cost if not card.oracle_id else None,
                     card.note,
+                    # So are its Oracle wording (a Gatherer page's Oracle view) and its numbers.
+                    *((card.type_line, card.oracle_text, *_stats(card)) if not card.oracle_id else (None,) * 6),
                 )
             )
     db.conn.executemany(
         # Sources describe a card in more or less detail: keep what is known, fill what is new.
-        "insert into cards (oracle_id, name, faces, layout, type_line, mana_cost, oracle_text, card_faces)"
-        " values (?,?,?,?,?,?,?,?) on conflict(oracle_id) do update set name = excluded.name,"
+        "insert into cards (oracle_id, name, faces, layout, type_line, mana_cost, oracle_text, card_faces,"
+        " power, toughness, loyalty, defense)"
+        " values (?,?,?,?,?,?,?,?,?,?,?,?) on conflict(oracle_id) do update set name = excluded.name,"
         " faces = coalesce(excluded.faces, faces), layout = coalesce(excluded.layout, layout),"
         " type_line = coalesce(excluded.type_line, type_line),"
         " mana_cost = coalesce(excluded.mana_cost, mana_cost),"
         " oracle_text = coalesce(excluded.oracle_text, oracle_text),"
-        " card_faces = coalesce(excluded.card_faces, card_faces)",
+        " card_faces = coalesce(excluded.card_faces, card_faces),"
+        " power = coalesce(excluded.power, power), toughness = coalesce(excluded.toughness, toughness),"
+        " loyalty = coalesce(excluded.loyalty, loyalty), defense = coalesce(excluded.defense, defense)",
         list(card_rows.values()),
     )
     db.conn.executemany(
         "insert or replace into printings (id, oracle_id, lang, name, printed_name,"
-        " printed_type_line, printed_text, set_code, collector_number, multiverse_id, document_id, mana_cost, note)"
-        " values (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        " printed_type_line, printed_text, set_code, collector_number, multiverse_id, document_id, mana_cost, note,"
+        " type_line, oracle_text, power, toughness, loyalty, defense)"
+        " values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         printing_rows,
     )
 

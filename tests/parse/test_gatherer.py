@@ -55,6 +55,9 @@ def test_vault_skirge_phyrexian_mana() -> None:
     document = old_page("vaultskirge")
     assert document.cards[0].mana_cost == "{1}{B/P}"
     assert document.cards[0].oracle_text.startswith("({B/P} can be paid with either {B} or 2 life.)\nFlying\n")
+    assert (document.cards[0].type_line, document.cards[0].power, document.cards[0].toughness) == (
+        "Artifact Creature — Imp", "1", "1"
+    )
     assert len(document.rulings) == 5
     assert {r.published_at for r in document.rulings} == {"2011-06-01"}
 
@@ -65,7 +68,11 @@ def test_werewolf_ransacker_two_faces_and_rulings() -> None:
     assert card.faces == ["Afflicted Deserter", "Werewolf Ransacker"]
     assert card.name == "Afflicted Deserter // Werewolf Ransacker"
     assert card.type_line == "Creature — Human Werewolf // Creature — Werewolf"
-    assert (card.multiverse_id, card.collector_number, card.set_code) == (262698, "81a", "DKA")
+    # The page is Werewolf Ransacker's (Details.aspx?multiverseid=262698; its face's image carries
+    # that id and "Card #: 81b"; Afflicted Deserter's is 262675, 81a): the id keeps its own number.
+    assert (card.multiverse_id, card.collector_number, card.set_code) == (262698, "81b", "DKA")
+    # Each face's "P/T:" row, faces joined as their costs are: 3/2 and 5/4.
+    assert (card.power, card.toughness, card.loyalty) == ("3 // 5", "2 // 4", None)
     # Four ruling rows in the (collapsed, display:none) container of the first face.
     assert len(document.rulings) == 4
     assert [r.position for r in document.rulings] == [0, 1, 2, 3]
@@ -97,6 +104,7 @@ def test_localized_birds_of_paradise(stem: str, lang: str, name: str, type_line:
         lang, lang, name, type_line, text
     )
     assert (card.oracle_text, card.mana_cost, card.multiverse_id, card.collector_number) == (None, "{G}", multiverse_id, "165")
+    assert (card.power, card.toughness) == ("0", "1")
     # The set is printed in words ("Magic 2012"); its code comes from the same page's list of
     # the card's printings, whose "Magic 2012 (Rare)" icon carries set=M12.
     assert card.set_code == "M12"
@@ -294,7 +302,9 @@ def test_a_ruling_row_whose_date_cell_changed_markup_is_named_not_left_out_quiet
     assert issue.detail.startswith("c.html: face 1: 4 ruling text cells but 3 date cells: 1 rulings whose row was not recognised")
 
 
-@pytest.mark.parametrize("row, lost", [("textRow", "printed_text"), ("typeRow", "printed_type_line"), ("numberRow", "collector_number")])
+@pytest.mark.parametrize("row, lost", [
+    ("textRow", "printed_text"), ("typeRow", "printed_type_line"), ("numberRow", "collector_number"), ("ptRow", "power"),
+])
 def test_a_field_row_renamed_is_named_not_left_out_quietly(row: str, lost: str) -> None:
     """A renamed row took its field with it, and a page need not have every row (a vanilla card
     has no text row): a row outside the ones the real pages show is named, left unread."""
@@ -306,6 +316,16 @@ def test_a_field_row_renamed_is_named_not_left_out_quietly(row: str, lost: str) 
     assert [(issue.kind, issue.detail) for issue in renamed.issues] == [(
         "layout-changed",
         f"b.html: face 1 shows a field this page layout never had ({row}2), left unread: the Gatherer markup may have changed",
+    )]
+
+
+def test_a_power_toughness_row_read_otherwise_is_named_not_left_out_quietly() -> None:
+    data = (OLD / "vaultskirge.html").read_bytes()
+    relabelled = gatherer_old.parse(data.replace(b"P/T:</div>", b"Stats:</div>"), "v.html")
+    assert (relabelled.cards[0].power, relabelled.cards[0].toughness) == (None, None)
+    assert [(issue.kind, issue.detail) for issue in relabelled.issues] == [(
+        "layout-changed",
+        "v.html: face 1: the power/toughness row reads 'Stats:' '1 / 1', left unread: the Gatherer markup may have changed",
     )]
 
 

@@ -72,6 +72,10 @@ def test_ugin_rows(data: bytes) -> None:
         ("zht", "靈龍烏金"),
     ]
     assert all(n.english_name == "Ugin, the Spirit Dragon" for n in ugin_names)
+    english = {card.name: card for card in document.cards if card.lang == "en"}
+    assert [(english[name].power, english[name].toughness, english[name].loyalty) for name in (
+        "Ugin, the Spirit Dragon", "Jeskai Infiltrator", "Ainok Tracker",
+    )] == [(None, None, "7"), ("2", "3", None), ("3", "3", None)]
     spanish = next(c for c in document.cards if c.lang == "es" and c.oracle_id == UGIN_ORACLE)
     assert (spanish.printed_name, spanish.multiverse_id, spanish.set_code, spanish.collector_number) == (
         "Ugin, el dragón espíritu", 394346, "UGIN", "1"

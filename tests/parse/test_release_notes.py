@@ -38,15 +38,26 @@ def test_korean_document(korean) -> None:
     assert len(korean.rulings) == 406
     # Every card as printed, kept by its place (no English name, no id: before, none was kept; a
     # release-notes review); a creature's power and toughness and a planeswalker's loyalty, printed
-    # before the text, are not its text.
+    # before the text, are not its text but its numbers.
     assert len(korean.cards) == 170
     assert [(card.name, card.printed_name, card.mana_cost, card.printed_type_line, card.printed_text, card.place,
              card.lang) for card in korean.cards[3:4]] == [(
         "배반 공작 요원", "배반 공작 요원", "{5}{U}{U}", "생물 — 인간 도적",
         "배반 공작 요원이 전장에 들어올 때, 지속물을 목표로 정한다. 그 지속물의 조종권을 얻는다.\n당신의 종료단 시작에,"
         " 당신이 소유하지 않은 지속물을 당신이 세 개 이상 조종한다면, 카드 세 장을 뽑는다.", 4, "ko")]
+    assert (korean.cards[3].power, korean.cards[3].toughness, korean.cards[3].loyalty) == ("2", "3", None)  # Agent of Treachery, 2/3
     ajani = next(card for card in korean.cards if card.printed_name == "영감을 주는 지도자, 아자니")
     assert (ajani.printed_type_line, ajani.printed_text.splitlines()[0][:3]) == ("전설적 플레인즈워커 — 아자니", "+2:")
+    assert (ajani.power, ajani.toughness, ajani.loyalty) == (None, None, "5")
+    warlord = next(card for card in korean.cards if card.printed_name == "철뿌리 전쟁군주")
+    assert (warlord.power, warlord.toughness) == ("*", "5")
+    # Every creature has its numbers, every planeswalker its loyalty, nothing else has either.
+    assert Counter(
+        ("creature" if "생물" in card.printed_type_line.split("—")[0] else
+         "planeswalker" if "플레인즈워커" in card.printed_type_line else "other",
+         bool(card.power and card.toughness), bool(card.loyalty))
+        for card in korean.cards
+    ) == Counter({("creature", True, False): 92, ("planeswalker", False, True): 12, ("other", False, False): 66})
     # The general section's notes (protection, leylines, the new mulligan; four more are sub-points
     # of these) are about no one card: said, not dropped quietly.
     assert [(issue.kind, issue.detail) for issue in korean.issues] == [
@@ -88,6 +99,9 @@ def test_chinese_document(chinese) -> None:
     assert (morophon.printed_name, morophon.mana_cost, morophon.printed_type_line, morophon.place) == (
         "无形莫洛丰", "{7}", "传奇生物～变形兽", 1)
     assert morophon.printed_text.splitlines()[0] == "化形（此牌是所有生物类别。）"  # not its "6/6"
+    assert (morophon.power, morophon.toughness) == ("6", "6")
+    sarah = next(card for card in chinese.cards if card.printed_name == "善心撒拉")
+    assert (sarah.printed_type_line, sarah.loyalty) == ("传奇鹏洛客～撒拉", "4")
     assert [(issue.kind, issue.detail.split(":")[1].strip()) for issue in chinese.issues] == [
         ("general-notes", "19 notes of the general section, before the card-specific notes, are about no one card")]
     assert chinese.extra["card_notes"] == {"躁乱风暴": "「买一盒」赠卡"}
@@ -175,4 +189,6 @@ def test_a_text_line_that_starts_with_a_power_and_toughness_is_kept() -> None:
     spell = _card_record(["X", "{1}{W}", "집중마법", "1/1 백색 병사 생물 토큰 두 개를 만든다."], "X", None, "ko", 1)
     assert spell.printed_text == "1/1 백색 병사 생물 토큰 두 개를 만든다."
     creature = _card_record(["X", "{1}{W}", "생물 — 병사", "1/1", "비행"], "X", None, "ko", 2)
-    assert creature.printed_text == "비행"
+    assert (creature.printed_text, creature.power, creature.toughness) == ("비행", "1", "1")
+    battle = _card_record(["X", "{2}{R}", "전투 — 공성", "5", "비행"], "X", None, "ko", 3)
+    assert (battle.defense, battle.loyalty, battle.printed_text) == ("5", None, "비행")

@@ -171,6 +171,8 @@ def test_single_card_objects() -> None:
     assert (card.name, card.mana_cost, card.type_line, card.faces, card.card_faces, card.layout) == (
         "Okaun, Eye of Chaos", "{4}{R}", "Legendary Creature — Cyclops Berserker", [], [], "reversible_card",
     )
+    # Its numbers are on its faces only (3/3 on each): the card's, once.
+    assert (card.power, card.toughness, card.loyalty, card.defense) == ("3", "3", None, None)
     assert card.oracle_text is not None and card.oracle_text.startswith("Partner with Zndrsplt, Eye of Wisdom")
     assert FACE_TEXT_SEPARATOR not in card.oracle_text
     assert [n.name for n in okaun.card_names] == ["Okaun, Eye of Chaos"]
@@ -185,8 +187,12 @@ def test_each_face_keeps_its_own_cost_type_line_and_text() -> None:
         name="Jace, Vryn's Prodigy", mana_cost="{1}{U}", type_line="Legendary Creature — Human Wizard",
         oracle_text="{T}: Draw a card, then discard a card. If there are five or more cards in your graveyard,"
         " exile Jace, then return him to the battlefield transformed under his owner's control.",
+        power="0", toughness="2",
     )
     assert (back.name, back.mana_cost, back.type_line) == ("Jace, Telepath Unbound", None, "Legendary Planeswalker — Jace")
+    assert (back.power, back.toughness, back.loyalty) == (None, None, "5")
+    # The card's own are none: a transforming card's numbers are its faces'.
+    assert (jace.power, jace.toughness, jace.loyalty) == (None, None, None)
     assert back.oracle_text.splitlines() == [
         "+1: Up to one target creature gets -2/-0 until your next turn.",
         "−3: You may cast target instant or sorcery card from your graveyard this turn. If that spell would be put"
@@ -199,6 +205,7 @@ def test_each_face_keeps_its_own_cost_type_line_and_text() -> None:
     ]
     phelddagrif = scryfall.parse(read(API / "card-d9631cb2-phelddagrif.json"), "phelddagrif").cards[0]
     assert phelddagrif.card_faces == []
+    assert (phelddagrif.power, phelddagrif.toughness) == ("4", "4")
 
 
 def test_2019_multilanguage_page_names() -> None:

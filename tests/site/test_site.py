@@ -264,6 +264,42 @@ async def test_card_json_of_jace(snapshot_ds) -> None:
     assert all(ruling["sightings"] for ruling in page["rulings"])
 
 
+async def test_a_card_shows_its_power_and_toughness_or_loyalty_each_face_its_own(snapshot_ds) -> None:
+    # As the real Scryfall files give them: Jace's front 0/2, its back loyalty 5; Phelddagrif 4/4.
+    faces = (await snapshot_ds.client.get(f"/card/{JACE}.json")).json()["card"]["card_faces"]
+    assert [(face["power"], face["toughness"], face["loyalty"]) for face in faces] == [("0", "2", None), (None, None, "5")]
+    html = (await snapshot_ds.client.get(f"/card/{JACE}")).text
+    front, back = html.split('<div class="kb-oracle kb-face">')[1:]
+    assert '<div class="kb-stats" title="Power/toughness">0/2</div>' in front and "Loyalty" not in front
+    assert '<div class="kb-stats">Loyalty 5</div>' in back
+    card = (await snapshot_ds.client.get(f"/card/{PHELDDAGRIF}.json")).json()["card"]
+    assert (card["power"], card["toughness"], card["loyalty"]) == ("4", "4", None)
+    assert '<div class="kb-stats" title="Power/toughness">4/4</div>' in (await snapshot_ds.client.get(f"/card/{PHELDDAGRIF}")).text
+
+
+async def test_a_card_known_only_from_its_gatherer_page_shows_what_the_page_showed(snapshot_ds) -> None:
+    # The real Gatherer pages in their Oracle view: cost, type line, text and P/T were read and
+    # dropped (no card data holds these cards), and no printing was listed (a review of the cards).
+    page = (await snapshot_ds.client.get("/card.json?name=" + quote("Vault Skirge"))).json()
+    assert page["linked"] is False and page["card"] is None
+    shown = page["oracle_as_shown"]
+    assert (shown["mana_cost"], shown["type_line"], shown["power"], shown["toughness"]) == (
+        "{1}{B/P}", "Artifact Creature — Imp", "1", "1")
+    assert shown["oracle_text"].startswith("({B/P} can be paid with either {B} or 2 life.)\nFlying\nLifelink")
+    assert shown["source_path"].endswith("gatherer/vaultskirge.html")
+    assert [(p["printed_name"], p["set_code"], p["collector_number"], p["multiverse_id"]) for p in page["printings"]] == [
+        ("Vault Skirge", "NPH", "76", 217984)]
+    html = (await snapshot_ds.client.get("/card?name=" + quote("Vault Skirge"))).text
+    assert 'id="oracle-as-shown"' in html and "Artifact Creature — Imp" in html
+    assert "The Oracle wording as the card&#39;s page showed it" in html or "The Oracle wording as the card's page showed it" in html
+    # A card of two faces, each with its multiverse id and number: the page's id keeps its face's.
+    werewolf = (await snapshot_ds.client.get("/card.json?name=" + quote("Afflicted Deserter // Werewolf Ransacker"))).json()
+    assert [(p["multiverse_id"], p["collector_number"], p["power"], p["toughness"]) for p in werewolf["printings"]] == [
+        (262698, "81b", "3 // 5", "2 // 4")]
+    assert '<div class="kb-stats" title="Power/toughness">3/2 // 5/4</div>' in (
+        await snapshot_ds.client.get("/card?name=" + quote("Afflicted Deserter // Werewolf Ransacker"))).text
+
+
 async def test_a_transforming_card_shows_each_face_with_its_own_cost_type_and_text(snapshot_ds) -> None:
     page = (await snapshot_ds.client.get(f"/card/{JACE}.json")).json()
     faces = page["card"]["card_faces"]

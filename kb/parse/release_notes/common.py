@@ -18,6 +18,7 @@ from kb.normalise.text import clean_text
 from kb.records import (
     CardName,
     CardRecord,
+    CardStats,
     ParseError,
     QualityIssue,
     RulingRecord,
@@ -125,14 +126,33 @@ def _symbols(text: str, lang: str, where: str, issues: list[QualityIssue]) -> st
 _STATS_LINE = re.compile(r"[\dX*+−-]+/[\dX*+−-]+|\d+")
 
 
+# A single number under a type line is a planeswalker's loyalty or a battle's defense: told by the
+# type line's word in the notes' languages (the notes we hold print planeswalkers, no battle yet).
+PLANESWALKER_WORDS = ("플레인즈워커", "鹏洛客", "鵬洛客", "プレインズウォーカー", "Planeswalker")
+BATTLE_WORDS = ("전투", "战役", "戰役", "バトル", "Battle")
+
+
+def _stats(line: str, type_line: str) -> CardStats:
+    power, slash, toughness = line.partition("/")
+    if slash:
+        return CardStats(power=power.strip(), toughness=toughness.strip())
+    if any(word in type_line for word in PLANESWALKER_WORDS):
+        return CardStats(loyalty=line.strip())
+    if any(word in type_line for word in BATTLE_WORDS):
+        return CardStats(defense=line.strip())
+    return CardStats()
+
+
 def _card_record(lines: list[str], name: str, english_name: str | None, lang: str, place: int) -> CardRecord:
     """The card as the notes print it: its localized name, cost, type line and text (a printing
     with no id of its source: kept by its place in the document). The notes print a creature's
     power and toughness ("2/3") or a planeswalker's loyalty ("5") between the type line and the
-    text: not its text (Scryfall's printed texts hold neither), so left out of it."""
+    text: not its text (Scryfall's printed texts hold neither), kept as its numbers."""
     mana_cost = lines[1] if len(lines) > 1 and _MANA_COST.match(lines[1]) else None
     type_index = 2 if mana_cost else 1
+    stats = CardStats()
     if len(lines) > type_index + 1 and _STATS_LINE.fullmatch(lines[type_index + 1].strip()):
+        stats = _stats(lines[type_index + 1], lines[type_index])
         lines = [*lines[: type_index + 1], *lines[type_index + 2 :]]
     return CardRecord(
         name=english_name or name,
@@ -142,6 +162,7 @@ def _card_record(lines: list[str], name: str, english_name: str | None, lang: st
         mana_cost=mana_cost,
         printed_type_line=lines[type_index] if len(lines) > type_index else None,
         printed_text="\n".join(lines[type_index + 1:]) or None,
+        **stats,
     )
 
 

@@ -72,6 +72,8 @@ class _Face:
     set: str | None
     set_name: str | None
     rulings: list[tuple[str, str]]
+    stats: dict[str, str]
+    image_multiverse_id: int | None
 
 def _symbol_of(image: Tag, issues: list[QualityIssue], where: str) -> str:
     query = parse_qs(urlparse(str(image.get("src") or "")).query)
@@ -199,6 +201,44 @@ def _multiverse_id(soup: BeautifulSoup) -> int | None:
     return None
 
 
+def _image_multiverse_id(component: Tag) -> int | None:
+    image = component.find("img", id=re.compile(r"cardImage$"))
+    match = re.search(r"multiverseid=(\d+)", str(image.get("src") or ""), re.I) if isinstance(image, Tag) else None
+    return int(match.group(1)) if match else None
+
+
+PT_VALUE = re.compile(r"([^\s/]+)\s*/\s*([^\s/]+)")
+
+
+def _stats(component: Tag, issues: list[QualityIssue], where: str) -> dict[str, str]:
+    """The face's power and toughness ("P/T:" "1 / 1") or loyalty ("Loyalty:" "3", as the site
+    labelled a planeswalker's row: we hold no such page): {} where the face shows neither."""
+    row = component.find(id=re.compile(r"ptRow$"))
+    value = _field(component, "ptRow")
+    if not isinstance(row, Tag) or value is None:
+        return {}
+    label_cell = row.find("div", class_="label")
+    label = clean_text(label_cell.get_text()) if isinstance(label_cell, Tag) else ""
+    text = clean_text(value.get_text())
+    pair = PT_VALUE.fullmatch(text)
+    if label.startswith("P/T") and pair:
+        return {"power": pair.group(1), "toughness": pair.group(2)}
+    if label.startswith("Loyalty") and text and " " not in text:
+        return {"loyalty": text}
+    if text:
+        issues.append(QualityIssue(
+            "layout-changed", f"{where}: the power/toughness row reads {label!r} {text!r}, left unread: the Gatherer markup may have changed",
+        ))
+    return {}
+
+
+def _joined_stat(faces: list[_Face], key: str) -> str | None:
+    """The faces' values joined as their costs are ("3 // 5"). None unless every face has one: a
+    creature that transforms into a land would read "2" as both faces' or the land's."""
+    values = [face.stats.get(key) for face in faces]
+    return FACE_SEPARATOR.join(value for value in values if value) if all(values) else None
+
+
 def _components(soup: BeautifulSoup) -> list[Tag]:
     """Card blocks that hold a card name (empty placeholder cells are skipped)."""
     return [
@@ -243,9 +283,15 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
                 set=_set_code(component),
                 set_name=_field_text(component, "setRow", issues, where),
                 rulings=_rulings(component, issues, where),
+                stats=_stats(component, issues, where),
+                image_multiverse_id=_image_multiverse_id(component),
             )
         )
     mode = _display_mode(soup)
+    multiverse_id = _multiverse_id(soup)
+    # A double-faced card of 2011–2013 has a multiverse id and a number per face (81a, 81b): the
+    # page's id is the face asked for, and the printing keeps that face's number with it.
+    asked = next((face for face in faces if multiverse_id and face.image_multiverse_id == multiverse_id), faces[0])
     card_name = FACE_SEPARATOR.join(face.name for face in faces)
     type_line = FACE_SEPARATOR.join(face.type for face in faces if face.type) or None
     text = FACE_TEXT_SEPARATOR.join(face.text for face in faces if face.text) or None
@@ -262,10 +308,13 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
         oracle_text=None if printed else text,
         type_line=None if printed else type_line,
         mana_cost=mana,
-        multiverse_id=_multiverse_id(soup),
-        set_code=faces[0].set,
-        collector_number=faces[0].number,
+        multiverse_id=multiverse_id,
+        set_code=asked.set or faces[0].set,
+        collector_number=asked.number,
         layout=None,
+        power=_joined_stat(faces, "power"),
+        toughness=_joined_stat(faces, "toughness"),
+        loyalty=_joined_stat(faces, "loyalty"),
     )
     document = RulingsDocument(format=FORMAT_NAME, lang=page_lang, cards=[card], issues=issues)
     document.extra["display"] = mode

@@ -28,6 +28,7 @@ from kb.records import (
     CardFace,
     CardName,
     CardRecord,
+    CardStats,
     ParseError,
     QualityIssue,
     RulingRecord,
@@ -96,6 +97,18 @@ def sniff(data: bytes, name: str = "") -> bool:
 
 def _text(value: Any) -> str | None:
     return normalise_symbols(clean_text(value)) if isinstance(value, str) and value.strip() else None
+
+
+STAT_FIELDS = ("power", "toughness", "loyalty", "defense")
+
+
+def stats_of(card: dict[str, Any]) -> CardStats:
+    """Power, toughness, loyalty and defense as MTGJSON writes them (strings: "*", "1+*")."""
+    def read(key: str) -> str | None:
+        value = card.get(key)
+        return str(value) if isinstance(value, (str, int)) and str(value).strip() else None
+
+    return CardStats(power=read("power"), toughness=read("toughness"), loyalty=read("loyalty"), defense=read("defense"))
 
 
 def _int(value: Any) -> int | None:
@@ -173,6 +186,7 @@ def card_entry(card: dict[str, Any], where: str = "<card>") -> CardEntry:
         set_code=card.get("setCode"),
         collector_number=card.get("number"),
         layout=card.get("layout"),
+        **stats_of(card),
     )
     # MTGJSON leaves "text" out for a card without rules text; a card with keywords, printed or
     # translated text then has lost its own.
@@ -299,10 +313,13 @@ def faces_entry(faces: list[dict[str, Any]], where: str = "<card>") -> CardEntry
     face_names = str(card["name"]).split(FACE_SEPARATOR)
     for record in entry.cards:
         record.faces = face_names
+    # Each face has its own numbers (a face's object gives them; the card's first face's are not the card's).
+    for field in STAT_FIELDS:
+        setattr(entry.cards[0], field, None)
     if whole:
         entry.cards[0].card_faces = [
             CardFace(name=face["faceName"], mana_cost=face.get("manaCost") or None, type_line=face.get("type") or None,
-                     oracle_text=_text(face.get("text")))
+                     oracle_text=_text(face.get("text")), **stats_of(face))
             for face in faces
         ]
     names = list(entry.names)

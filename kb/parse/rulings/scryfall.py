@@ -43,6 +43,7 @@ from kb.records import (
     CardFace,
     CardName,
     CardRecord,
+    CardStats,
     ParseError,
     QualityIssue,
     RulingRecord,
@@ -193,10 +194,20 @@ def card_from_object(card: dict[str, Any]) -> CardRecord:
         collector_number=card.get("collector_number"),
         layout=card.get("layout"),
         card_faces=_card_faces(card),
+        # A multi-faced card's are on its faces (card_faces), where Scryfall gives them.
+        **_stats(card),
         # Scryfall gives every single-faced card its oracle_text ("" for a card without rules
         # text), a multi-faced one on its faces: every real object we hold does.
         text_missing=card.get("oracle_text") is None and not faces_of(card),
     )
+
+
+def _stats(card_or_face: dict[str, Any]) -> CardStats:
+    """Power, toughness, loyalty and defense as Scryfall writes them (strings: "*", "1+*")."""
+    def read(key: str) -> str | None:
+        return str(card_or_face[key]) if card_or_face.get(key) is not None else None
+
+    return CardStats(power=read("power"), toughness=read("toughness"), loyalty=read("loyalty"), defense=read("defense"))
 
 
 def _card_faces(card: dict[str, Any]) -> list[CardFace]:
@@ -210,6 +221,7 @@ def _card_faces(card: dict[str, Any]) -> list[CardFace]:
             mana_cost=face.get("mana_cost") or None,
             type_line=face.get("type_line") or None,
             oracle_text=_text(face.get("oracle_text")),
+            **_stats(face),
         )
         for face in faces
         if face.get("name")

@@ -63,7 +63,7 @@ def faces_of(card: dict[str, Any]) -> list[dict[str, Any]]:
 
 # What a face of a reversible printing says of its card, where both sides are one card.
 ONE_CARD_FIELDS = ("name", "oracle_id", "oracle_text", "type_line", "mana_cost", "printed_name", "printed_text",
-                   "printed_type_line")
+                   "printed_type_line", "power", "toughness", "loyalty", "defense")
 
 
 def as_one_sided(card: dict[str, Any]) -> dict[str, Any]:
