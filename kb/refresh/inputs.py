@@ -62,6 +62,34 @@ def _bulk_format(bulk_type: str) -> str | None:
     return "scryfall-bulk-cards" if bulk_type in SCRYFALL_BULK_TYPES else None
 
 
+# The documents the other sources' fetchers take, by the end of their URL's path, and the formats a
+# body there may be read as (the first where it sniffs as none of them). Sniffed alone, a body of
+# no format there ("data": [] or an error object under MTGJSON's AllPrintings, a rule tree whose
+# "subrules" were renamed) was left out as a page: exit 0, its source not failed, and no earlier
+# body standing in (an operator's review). Read as what it was fetched as, its parser says why it
+# cannot be, and the source fails. Pages fetched to find documents (the rules page, the
+# archive's metadata, the Korean index) end otherwise.
+DATA_URL_FORMATS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
+    ("mtgjson", re.compile(r"\.json(?:\.gz)?$"), ("mtgjson",)),
+    ("cr-zh", re.compile(r"/scripts/\d{8}\.json$"), ("cr-zh-aligned-json",)),
+    ("cr-zh", re.compile(r"_Zh\.txt$"), ("cr-zh-txt",)),
+    ("cr-zh", re.compile(r"_En\.txt$"), ("cr-txt",)),
+    ("wizards-cr", re.compile(r"\.txt$", re.IGNORECASE), ("cr-txt", "cr-txt-1999")),
+    ("cr-archive", re.compile(r"/txt/[^/]+\.txt$", re.IGNORECASE), ("cr-txt", "cr-txt-1999")),
+    ("cr-ko", re.compile(r"/\d{3}$"), ("cr-ko-md",)),
+)
+
+
+def expected_format(entry: ManifestEntry, sniffed: str | None) -> str | None:
+    """The format a body fetched as one of a source's documents is read as: what it sniffs as,
+    where that is one its URL may hold; else the first of those; None for any other URL."""
+    path = urlsplit(entry.url or "").path
+    for source, pattern, formats in DATA_URL_FORMATS:
+        if entry.source == source and pattern.search(path):
+            return sniffed if sniffed in formats else formats[0]
+    return None
+
+
 # Scryfall's bulk types a refresh may fetch (SOURCES.md), each a kind of bulk file.
 SCRYFALL_BULK_TYPES = ("rulings", "oracle_cards", "all_cards", "default_cards", "unique_artwork")
 
@@ -204,7 +232,8 @@ def select_inputs(store: RawStore) -> tuple[list[DocumentInput], list[str]]:
             left_out.append(entry.url)
             continue
         fmt = format_of(store, entry)
-        fmt = (announced.get(entry.url) if entry.source == "scryfall" else None) or expected_bulk_format(entry) or fmt
+        fmt = ((announced.get(entry.url) if entry.source == "scryfall" else None) or expected_bulk_format(entry)
+               or expected_format(entry, fmt) or fmt)
         if fmt is None:
             left_out.append(entry.url)
             continue

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import collections
+import re
 from pathlib import Path
 
 import pytest
@@ -109,6 +110,17 @@ def test_bad_input_names_the_file():
             b' "subrules": [{"chapter": "1x", "en": "", "zh": ""}]}]}',
             "bad.json",
         )
+
+
+@pytest.mark.parametrize("field, renamed, where", [
+    ("subrules", "children", "main: rule 1."),
+    ("zhname", "zh_name", "glossary[0]"),
+])
+def test_a_renamed_field_of_the_aligned_file_is_refused(field: str, renamed: str, where: str) -> None:
+    # The rules under a renamed "subrules" were left unread: a version of its chapters alone.
+    data = ALIGNED.read_bytes().replace(f'"{field}"'.encode(), f'"{renamed}"'.encode())
+    with pytest.raises(ParseError, match=rf"renamed\.json: {re.escape(where)}: field '{renamed}' this file's layout never had"):
+        cr_zh_aligned.parse(data, "renamed.json")
 
 
 def cut_before_line(number: int) -> bytes:

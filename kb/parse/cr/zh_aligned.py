@@ -86,6 +86,8 @@ def _document_side(document: dict[str, Any], side: str, name: str) -> CRDocument
     if not rules:
         raise ParseError(f"{name}: 'main' holds no rules")
     finish_rules(rules)
+    for index, entry in enumerate(document.get("glossary", [])):
+        _check_fields(entry, GLOSSARY_FIELDS, name, f"glossary[{index}]")
     glossary = [
         GlossaryEntry(
             term=nfc(entry.get(f"{side}name", "")),
@@ -122,8 +124,24 @@ def _date(lines: list[str], side: str) -> tuple[str | None, str | None]:
     return None, None
 
 
+# The fields of a rule's node and a glossary entry the real files give. Another is a field renamed
+# (the rules under a "children" were left unread, and a version of its chapters alone published).
+RULE_FIELDS = frozenset({"chapter", "en", "zh", "subrules", "extras"})
+GLOSSARY_FIELDS = frozenset({"enname", "zhname", "en", "zh"})
+
+
+def _check_fields(item: Any, known: frozenset[str], name: str, where: str) -> None:
+    if not isinstance(item, dict):
+        raise ParseError(f"{name}: {where}: not an object")
+    unknown = sorted(set(item) - known)
+    if unknown:
+        raise ParseError(f"{name}: {where}: field{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}"
+                         f" this file's layout never had (it has {', '.join(sorted(known))}): its layout may have changed")
+
+
 def _walk(node: dict[str, Any], side: str, rules: list[Rule], name: str, path: str) -> None:
-    chapter = str(node.get("chapter", "")).strip()
+    chapter = str(node.get("chapter", "")).strip() if isinstance(node, dict) else ""
+    _check_fields(node, RULE_FIELDS, name, f"{path}: rule {chapter or '(no number)'}")
     if not CHAPTER.match(chapter):
         raise ParseError(f"{name}: {path}: {chapter!r} is not a rule number")
     rule = make_rule(chapter.rstrip("."), nfc(node.get(side, "")))

@@ -1,0 +1,60 @@
+"""A body under one of a source's document URLs that no format reads as that document: its source
+fails and the body before it stands in (an operator's review: MTGJSON's file of no cards, or an
+error object, was left out as a page, exit 0, nothing failed and nothing stood in)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import sqlite_utils
+
+from kb.refresh.job import refresh
+from kb.refresh.runs import RefreshResult
+from sitekit import FakeClock, TestSite, fast_client
+
+UGIN = "/mtgjson/api/v5/UGIN.json"
+ZH_TREE = "/github-raw/HeliumOctahelide/magic-comp-rules-zh-cn/master/scripts/20250207.json"
+SITE = Path(__file__).parent.parent / "fixtures" / "site"
+
+
+def run(site: TestSite, tmp_path: Path, sources: list[str], **options: object) -> RefreshResult:
+    with fast_client(FakeClock()) as client:
+        return refresh(
+            tmp_path / "raw", tmp_path / "kb.db", sources=sources, base_urls=site.base_urls(),
+            fetch_options={"client": client, **options}, progress=False,
+        )
+
+
+@pytest.mark.parametrize("body", [
+    b'{"meta": {"version": "5.2.0"}, "data": []}',
+    b'{"meta": {"version": "5.2.0"}, "data": {}}',
+    b'{"error": "Not found"}',
+])
+def test_an_mtgjson_file_of_no_cards_fails_its_source_and_the_last_good_one_stands_in(
+    site: TestSite, tmp_path: Path, body: bytes
+) -> None:
+    first = run(site, tmp_path, ["mtgjson"], mtgjson_sets=["UGIN"])
+    assert first.exit_code == 0, first.message
+    rulings = sqlite_utils.Database(tmp_path / "kb.db")["rulings"].count
+    assert rulings == 204
+    site.replace(UGIN, body, "application/json")
+    bad = run(site, tmp_path, ["mtgjson"], mtgjson_sets=["UGIN"])
+    assert (bad.exit_code, bad.failed_sources) == (2, ["mtgjson"]), bad.message
+    (unreadable,) = bad.changes["unreadable"]
+    assert unreadable["url"].endswith(UGIN) and unreadable["replaced_by_earlier"] is True
+    assert bad.failure_reasons["mtgjson"].startswith(unreadable["url"] + ": ")
+    assert sqlite_utils.Database(tmp_path / "kb.db")["rulings"].count == rulings
+
+
+def test_a_chinese_rule_tree_whose_layout_changed_is_refused_on_a_first_refresh(site: TestSite, tmp_path: Path) -> None:
+    # Its "subrules" renamed: only the chapters were read, and a version of no rules was published
+    # as complete, exit 0 (nothing was served before it to shrink from).
+    tree = json.loads((SITE / "cr-zh" / "20250207.json").read_text(encoding="utf-8"))
+    renamed = json.dumps(tree, ensure_ascii=False).replace('"subrules"', '"children"').encode()
+    site.replace(ZH_TREE, renamed, "text/plain; charset=utf-8")
+    result = run(site, tmp_path, ["cr-zh"])
+    assert (result.exit_code, result.failed_sources) == (2, ["cr-zh"]), result.message
+    assert "children" in result.failure_reasons["cr-zh"]
+    versions = {row["id"]: row["rule_count"] for row in sqlite_utils.Database(tmp_path / "kb.db")["cr_versions"].rows}
+    assert all(count for count in versions.values()), versions
