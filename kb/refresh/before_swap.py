@@ -18,7 +18,8 @@ from typing import Any
 import sqlite_utils
 
 from kb.refresh.carry import carry_rulings, table_changes
-from kb.refresh.checks import new_cr_versions, shrink_problems, smoke_check
+from kb.refresh.checks import LOSS_KINDS, new_cr_versions, shrink_problems, smoke_check
+from kb.refresh.inputs import KB_SOURCE_OF
 from kb.refresh.runs import RefreshResult, one_line, run_row
 from kb.store.carry_cr import cr_documents_carried
 from kb.store.carry_links import links_carried
@@ -84,6 +85,7 @@ class BeforeSwap:
                 if carried_cr:
                     self.changes["cr_documents_carried"] = carried_cr
                 self._layout_changes(db)
+                self._losses(db, served)
                 problems = shrink_problems(tables) if served else []
                 if problems and not self.allow_shrink:
                     # A few tables named, the others counted: a file `mtgkb build` made shrinks in
@@ -135,6 +137,29 @@ class BeforeSwap:
                 self.result.failed_sources.append(source_id)
             self.changes.setdefault("layout_changed", []).append({"url": url, "detail": one_line(detail)})
         self.result.changes["layout_changed"] = self.changes["layout_changed"]
+
+    def _losses(self, db: sqlite_utils.Database, served: bool) -> None:
+        """A document this run brings that lost what its source should hold (rules its neighbours
+        print, an edition cut short) is published with its quality issue, and its source is a
+        failed source of the run: an edition missing 214 rules was published with exit 0, its
+        diff announcing them removed (an operator's review). Said once, by the run that brings it."""
+        if self.result is None:
+            return
+        kinds = ", ".join(f"'{kind}'" for kind in sorted(LOSS_KINDS))
+        new = (" and not exists (select 1 from old.quality_issues as held where held.kind = quality_issues.kind"
+               " and held.detail = quality_issues.detail)") if served else ""
+        rows = db.execute(
+            "select documents.source_id, documents.url, documents.path, quality_issues.kind, quality_issues.detail"
+            " from quality_issues join documents on documents.id = quality_issues.document_id"
+            f" where quality_issues.kind in ({kinds}){new} order by documents.source_id, documents.url, quality_issues.rowid"
+        ).fetchall()
+        scraper_source = {kb: scraper for scraper, kb in KB_SOURCE_OF.items()}
+        for source_id, url, path, kind, detail in rows:
+            # The source as the command names it (--sources wizards-cr), not as the file does.
+            self.result.failed(scraper_source.get(source_id, source_id), one_line(f"{url or path}: {detail}"))
+            self.changes.setdefault("lost_in_source", []).append({"url": url or path, "kind": kind, "detail": one_line(detail)})
+        if rows:
+            self.result.changes["lost_in_source"] = self.changes["lost_in_source"]
 
     def _write_runs(self, db: sqlite_utils.Database, served: bool) -> None:
         rows = [run_row(run) for run in self.store.runs()]

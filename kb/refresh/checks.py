@@ -22,6 +22,12 @@ SHRINK_LIMIT = 0.10
 SHRINK_EXEMPT = frozenset({"quality_issues", "refresh_runs", "rule_lineage_links"})
 
 
+# Quality issues that say a document lost what its source should hold, which only its source can
+# give back: rules or examples its neighbours print, an edition cut short, a translation stopping
+# before its edition's end. A run that brings one publishes it and fails its source (exit 2).
+LOSS_KINDS = frozenset({"missing-between-versions", "examples-lost", "truncated-document", "translation-cut-short"})
+
+
 # As the file is served (kb.site.serve.SETTINGS: no facet suggestions, which tried every column
 # of a table on each page and were most of this check's time), with a lenient time limit for
 # a file the operating system has not cached yet.

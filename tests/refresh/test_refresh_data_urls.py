@@ -58,3 +58,27 @@ def test_a_chinese_rule_tree_whose_layout_changed_is_refused_on_a_first_refresh(
     assert "children" in result.failure_reasons["cr-zh"]
     versions = {row["id"]: row["rule_count"] for row in sqlite_utils.Database(tmp_path / "kb.db")["cr_versions"].rows}
     assert all(count for count in versions.values()), versions
+
+
+CR_URL = "/wizards-media/2024/downloads/MagicCompRules 20240607.txt"
+EN_RAW = Path(__file__).parent.parent / "fixtures" / "cr" / "en-raw"
+APRIL_2026 = Path(__file__).parent.parent.parent / "data" / "snapshot" / "cr" / "en" / "2026-04-17.txt"
+
+
+def test_an_edition_that_lost_rules_its_neighbours_print_fails_its_source_once(site: TestSite, tmp_path: Path) -> None:
+    """Published with its quality issue, as an import keeps it; but not with exit 0: an edition
+    missing 214 rules was, its diff announcing them removed (an operator's review)."""
+    for edition in (EN_RAW / "2025-02-07.txt", APRIL_2026):
+        site.replace(CR_URL, edition, "text/plain")
+        assert run(site, tmp_path, ["wizards-cr"]).exit_code == 0
+    lines = (EN_RAW / "2026-01-16.txt").read_bytes().splitlines(keepends=True)
+    heading = next(index for index, line in enumerate(lines) if index > 1000 and line.startswith(b"703. Turn-Based Actions"))
+    site.replace(CR_URL, b"".join(lines[: heading - 150] + lines[heading:]), "text/plain")
+    damaged = run(site, tmp_path, ["wizards-cr"])
+    assert (damaged.exit_code, damaged.status, damaged.published, damaged.failed_sources) == (2, "partial", True, ["wizards-cr"])
+    assert "en-2026-01-16" in damaged.changes["new_cr_versions"]
+    [lost] = damaged.changes["lost_in_source"]
+    assert (lost["url"].endswith("MagicCompRules%2020240607.txt"), lost["kind"]) == (True, "missing-between-versions")
+    assert lost["detail"].startswith("en-2026-01-16: 40 rules of en-2025-02-07 are missing from it and back in en-2026-04-17")
+    assert damaged.failure_reasons["wizards-cr"] == f"{lost['url']}: {lost['detail']}"
+    assert run(site, tmp_path, ["wizards-cr"]).exit_code == 0  # nothing new: said once
