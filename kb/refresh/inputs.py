@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 from kb.build.inputs import snapshot_inputs
 from kb.build.kept_content import RECORDS_OF, SCHEME, kept_digest
 from kb.checksums import code_fingerprint
+from kb.parse.cr.txt import effective_date_of
 from kb.parse.formats import detect_format
 from kb.records import ParseError
 from kb.store.save import SOURCES as KB_SOURCES
@@ -291,16 +292,32 @@ def prune_superseded(store: RawStore, inputs: list[DocumentInput]) -> list[str]:
 
 
 def earlier_bodies(store: RawStore, latest: ManifestEntry, fmt: str) -> list[tuple[int, DocumentInput]]:
-    """Earlier good bodies of the same URL, newest sighting of each, one per content."""
+    """Earlier good bodies of the same URL, newest sighting of each, one per content: each an
+    edition of its own. Not one a later body of the URL says is the same edition (its effective
+    date): that is the edition published again, corrected. Kept beside it, a damaged file (rules
+    cut, a number printed twice) stayed the edition's text for good, and its correction became a
+    copy of it ("-wizards"); a refresh refused for the damage was refused in every run after the
+    site served the correction (an operator's review)."""
     bodies: dict[str, ManifestEntry] = {}
     for entry in store.history(latest.url):
         if entry.status != "failed" and entry.sha256 and entry.sha256 != latest.sha256:
             bodies[entry.sha256] = entry
-    return [
-        (entry.id, document_input(store, entry, fmt))
-        for entry in bodies.values()
-        if store.path_for(entry.sha256).exists() and format_of(store, entry) == fmt  # type: ignore[arg-type]
-    ]
+    readable = [entry for entry in bodies.values()
+                if store.path_for(entry.sha256).exists() and format_of(store, entry) == fmt]  # type: ignore[arg-type]
+    dates = {entry.id: _effective_date(store, entry) for entry in [latest, *readable]}
+    newest_of_date: dict[str, int] = {}
+    for entry in sorted([latest, *readable], key=lambda entry: (entry.id != latest.id, -entry.id)):
+        date = dates[entry.id]
+        if date is not None:
+            newest_of_date.setdefault(date, entry.id)
+    return [(entry.id, document_input(store, entry, fmt)) for entry in readable
+            if newest_of_date.get(dates[entry.id] or "", entry.id) == entry.id]
+
+
+def _effective_date(store: RawStore, entry: ManifestEntry) -> str | None:
+    assert entry.sha256 is not None
+    with store.path_for(entry.sha256).open("rb") as handle:
+        return effective_date_of(handle.read(SNIFF_BYTES), entry.url or entry.sha256)
 
 
 # What a built file's rows depend on besides its documents: every part of ``kb`` a build or a

@@ -82,3 +82,26 @@ def test_an_edition_that_lost_rules_its_neighbours_print_fails_its_source_once(s
     assert lost["detail"].startswith("en-2026-01-16: 40 rules of en-2025-02-07 are missing from it and back in en-2026-04-17")
     assert damaged.failure_reasons["wizards-cr"] == f"{lost['url']}: {lost['detail']}"
     assert run(site, tmp_path, ["wizards-cr"]).exit_code == 0  # nothing new: said once
+
+
+def test_an_edition_published_again_corrected_replaces_the_damaged_body_of_its_date(site: TestSite, tmp_path: Path) -> None:
+    """Every body of a CR file's URL is an edition (Wizards reuse the URL), but not a body the
+    site replaced by another of the same date: the damaged one stayed the edition's text for good
+    and the correction became "en-2026-01-16-wizards"; a refresh refused for the damage was
+    refused in every run after the site served the correction (an operator's review)."""
+    site.replace(CR_URL, EN_RAW / "2025-02-07.txt", "text/plain")
+    assert run(site, tmp_path, ["wizards-cr"]).exit_code == 0
+    real = (EN_RAW / "2026-01-16.txt").read_bytes()
+    start = real.index(b"\r702.19a ")
+    site.replace(CR_URL, real[:start] + real[start:real.index(b"\r", start + 1)] + real[start:], "text/plain")
+    damaged = run(site, tmp_path, ["wizards-cr"])
+    assert damaged.published, damaged.message
+    db = sqlite_utils.Database(tmp_path / "kb.db")
+    assert db.execute("select count(*) from rules where version_id = 'en-2026-01-16' and number = '702.19a'").fetchone()[0] == 2
+    db.close()
+    site.replace(CR_URL, real, "text/plain")
+    corrected = run(site, tmp_path, ["wizards-cr"])
+    assert corrected.exit_code == 0, corrected.message
+    db = sqlite_utils.Database(tmp_path / "kb.db")
+    assert [row[0] for row in db.execute("select id from cr_versions order by id")] == ["en-2025-02-07", "en-2026-01-16"]
+    assert db.execute("select count(*) from rules where version_id = 'en-2026-01-16' and number = '702.19a'").fetchone()[0] == 1

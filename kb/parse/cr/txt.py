@@ -79,6 +79,19 @@ def sniff(data: bytes, name: str = "") -> bool:
     return bool(head) and bool(TITLE_LINE.match(head[0])) and any(DATE_LINE.search(l) for l in head[1:6])
 
 
+def effective_date_of(data: bytes, name: str = "<bytes>") -> str | None:
+    """The ISO date a CR text file's header says it is effective from (None where it says none),
+    read from its first lines only."""
+    text = _decode_prefix(data, name)
+    if text is None:
+        return None
+    for line in text.split("\n")[:HEAD_LINES]:
+        match = DATE_LINE.search(line)
+        if match:
+            return parse_date(match["date"], "en")
+    return None
+
+
 def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocument:
     """The CRDocument of an official English CR text file; ParseError if it is not one or is cut."""
     if lang not in (None, "en"):
