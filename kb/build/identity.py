@@ -49,12 +49,15 @@ def _existing(db: sqlite_utils.Database, version_id: str) -> StoredVersion | Non
 
 def _differing(stored: StoredVersion, cr: CRDocument) -> list[str]:
     """The rules the two texts print differently, then what ``cr`` lacks of the stored version:
-    rules, examples, glossary entries (it may hold more: a fuller copy is the same version)."""
+    rules, examples, glossary entries (it may hold more: a fuller copy is the same version, but not
+    a number printed twice: the same edition with 702.19a doubled replaced its text, a code review)."""
     seen: set[str] = set()
     differing = []
     examples: Counter[str] = Counter()
     for rule in cr.rules:
         examples[rule.number] += len(rule.examples)
+        if rule.number in seen and rule.number in stored.texts:
+            differing.append(f"{rule.number} (printed twice)")
         if rule.number in seen or rule.number not in stored.texts:
             continue
         seen.add(rule.number)

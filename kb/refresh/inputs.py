@@ -13,8 +13,8 @@ from kb.build.inputs import snapshot_inputs
 from kb.build.kept_content import RECORDS_OF, SCHEME, kept_digest
 from kb.checksums import code_fingerprint
 from kb.parse.cr.txt import effective_date_of
-from kb.parse.formats import detect_format
-from kb.records import ParseError
+from kb.parse.formats import detect_format, format_named
+from kb.records import CRDocument, ParseError
 from kb.store.save import SOURCES as KB_SOURCES
 from kb.store.save import DocumentInput
 from scraper.fetchers.scryfall import LISTING_PATH as SCRYFALL_LISTING_PATH
@@ -293,11 +293,14 @@ def prune_superseded(store: RawStore, inputs: list[DocumentInput]) -> list[str]:
 
 def earlier_bodies(store: RawStore, latest: ManifestEntry, fmt: str) -> list[tuple[int, DocumentInput]]:
     """Earlier good bodies of the same URL, newest sighting of each, one per content: each an
-    edition of its own. Not one a later body of the URL says is the same edition (its effective
-    date): that is the edition published again, corrected. Kept beside it, a damaged file (rules
-    cut, a number printed twice) stayed the edition's text for good, and its correction became a
-    copy of it ("-wizards"); a refresh refused for the damage was refused in every run after the
-    site served the correction (an operator's review)."""
+    edition of its own. Not one that a later body of the URL saying the same edition (its
+    effective date) holds whole: every rule number it has, with no more doubts of the reader
+    (``CRDocument.warnings``). That is the edition published again, corrected: kept beside it, a
+    damaged file (rules cut, a number printed twice) stayed the edition's text for good and its
+    correction became a copy of it ("-wizards"), and a refresh refused for the damage was refused
+    in every run after the site served the correction (an operator's review). A later body that
+    is not whole beside it (the good edition published again, damaged) is kept beside it, as a
+    conflicting copy, as before: the newest alone replaced the good text quietly (a code review)."""
     bodies: dict[str, ManifestEntry] = {}
     for entry in store.history(latest.url):
         if entry.status != "failed" and entry.sha256 and entry.sha256 != latest.sha256:
@@ -310,8 +313,24 @@ def earlier_bodies(store: RawStore, latest: ManifestEntry, fmt: str) -> list[tup
         date = dates[entry.id]
         if date is not None:
             newest_of_date.setdefault(date, entry.id)
-    return [(entry.id, document_input(store, entry, fmt)) for entry in readable
-            if newest_of_date.get(dates[entry.id] or "", entry.id) == entry.id]
+    by_id = {entry.id: entry for entry in [latest, *readable]}
+
+    def replaced(entry: ManifestEntry) -> bool:
+        newest = newest_of_date.get(dates[entry.id] or "", entry.id)
+        return newest != entry.id and _holds_whole(store, by_id[newest], entry, fmt)
+
+    return [(entry.id, document_input(store, entry, fmt)) for entry in readable if not replaced(entry)]
+
+
+def _holds_whole(store: RawStore, newer: ManifestEntry, older: ManifestEntry, fmt: str) -> bool:
+    """Whether ``newer`` holds every rule number ``older`` does, read with no more doubts."""
+    try:
+        new, old = (format_named(fmt).parse(store.read_bytes(entry), entry.url or "") for entry in (newer, older))
+    except ParseError:
+        return False
+    if not isinstance(new, CRDocument) or not isinstance(old, CRDocument):
+        return False
+    return {rule.number for rule in old.rules} <= {rule.number for rule in new.rules} and len(new.warnings) <= len(old.warnings)
 
 
 def _effective_date(store: RawStore, entry: ManifestEntry) -> str | None:

@@ -65,6 +65,8 @@ EN_RAW = Path(__file__).parent.parent / "fixtures" / "cr" / "en-raw"
 APRIL_2026 = Path(__file__).parent.parent.parent / "data" / "snapshot" / "cr" / "en" / "2026-04-17.txt"
 
 
+# Three or four refreshes of whole editions each (4–5 s): run by `make proofs` and CI.
+@pytest.mark.long_proof
 def test_an_edition_that_lost_rules_its_neighbours_print_fails_its_source_once(site: TestSite, tmp_path: Path) -> None:
     """Published with its quality issue, as an import keeps it; but not with exit 0: an edition
     missing 214 rules was, its diff announcing them removed (an operator's review)."""
@@ -84,6 +86,7 @@ def test_an_edition_that_lost_rules_its_neighbours_print_fails_its_source_once(s
     assert run(site, tmp_path, ["wizards-cr"]).exit_code == 0  # nothing new: said once
 
 
+@pytest.mark.long_proof
 def test_an_edition_published_again_corrected_replaces_the_damaged_body_of_its_date(site: TestSite, tmp_path: Path) -> None:
     """Every body of a CR file's URL is an edition (Wizards reuse the URL), but not a body the
     site replaced by another of the same date: the damaged one stayed the edition's text for good
@@ -105,3 +108,23 @@ def test_an_edition_published_again_corrected_replaces_the_damaged_body_of_its_d
     db = sqlite_utils.Database(tmp_path / "kb.db")
     assert [row[0] for row in db.execute("select id from cr_versions order by id")] == ["en-2025-02-07", "en-2026-01-16"]
     assert db.execute("select count(*) from rules where version_id = 'en-2026-01-16' and number = '702.19a'").fetchone()[0] == 1
+
+
+@pytest.mark.long_proof
+@pytest.mark.parametrize("damage", ["cut", "doubled"])
+def test_a_good_edition_published_again_damaged_keeps_its_text(site: TestSite, tmp_path: Path, damage: str) -> None:
+    """The other way round: the damaged body is not the edition's text, and is kept beside it as a
+    conflicting copy, said so (the newest alone replaced the good text, exit 0: a code review)."""
+    real = (EN_RAW / "2026-01-16.txt").read_bytes()
+    site.replace(CR_URL, real, "text/plain")
+    assert run(site, tmp_path, ["wizards-cr"]).exit_code == 0
+    lines = real.splitlines(keepends=True)
+    heading = next(index for index, line in enumerate(lines) if index > 1000 and line.startswith(b"703. Turn-Based Actions"))
+    start = real.index(b"\r702.19a ")
+    site.replace(CR_URL, b"".join(lines[: heading - 150] + lines[heading:]) if damage == "cut"
+                 else real[:start] + real[start:real.index(b"\r", start + 1)] + real[start:], "text/plain")
+    again = run(site, tmp_path, ["wizards-cr"])
+    assert again.changes.get("quality_issues", {}).get("conflicting-version") == {"before": 0, "after": 1}, again.message
+    db = sqlite_utils.Database(tmp_path / "kb.db")
+    counts = dict(db.execute("select version_id, count(*) from rules group by version_id").fetchall())
+    assert counts["en-2026-01-16"] == 3269 and counts["en-2026-01-16-wizards"] != 3269
