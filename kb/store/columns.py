@@ -241,7 +241,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "note": "What the source prints beside the card's name: release notes say a card is only in a Planeswalker Deck, or a promotional card (\"플레인즈워커 덱 전용\", \"「买一盒」赠卡\")",
         "type_line": "Oracle type line as the page showed it, kept where no card data holds the card's (an old Gatherer page in its Oracle view: it shows the card's Oracle wording of the day it was read, not what was printed); empty otherwise (cards.type_line)",
         "oracle_text": "Oracle text as the page showed it, kept as type_line is; empty otherwise (cards.oracle_text)",
-        "power": "Power as printed or shown (faces joined by \" // \", as mana_cost), kept where no card data holds the card's (release notes, Gatherer pages); empty otherwise (cards.power)",
+        "power": "Power as printed or shown (faces joined by \" // \", as mana_cost, a face without one empty: \" // 13\"), kept where no card data holds the card's (release notes, Gatherer pages); empty otherwise (cards.power)",
         "toughness": "Toughness, kept as power is",
         "loyalty": "Starting loyalty, kept as power is",
         "defense": "Defense, kept as power is",

@@ -166,6 +166,31 @@ def _stats(card: CardRecord) -> tuple[str | None, str | None, str | None, str | 
     return card.power, card.toughness, card.loyalty, card.defense
 
 
+FACES_COLUMN = 7  # card_faces in a card row of save_cards
+
+
+def _faces_filled_from_stored(db: sqlite_utils.Database, card_rows: dict[str, tuple]) -> None:
+    """Each card row's faces as JSON, a face's field the source leaves out filled from the same
+    face as stored: a whole ``card_faces`` replaced the stored one, and MTGJSON's Jace faces,
+    after Scryfall's, erased their power, toughness and loyalty (a code review)."""
+    with_faces = [oracle_id for oracle_id, row in card_rows.items() if row[FACES_COLUMN]]
+    stored: dict[str, str] = {}
+    for start in range(0, len(with_faces), 500):
+        chunk = with_faces[start:start + 500]
+        stored.update(db.execute(
+            f"select oracle_id, card_faces from cards where card_faces is not null and oracle_id in ({','.join('?' * len(chunk))})",
+            chunk,
+        ).fetchall())
+    for oracle_id, row in card_rows.items():
+        faces = row[FACES_COLUMN]
+        if faces and oracle_id in stored:
+            held = {face.get("name"): face for face in json.loads(stored[oracle_id])}
+            faces = [{key: value if value is not None else held.get(face["name"], {}).get(key) for key, value in face.items()}
+                     for face in faces]
+        card_rows[oracle_id] = (*row[:FACES_COLUMN], json.dumps(faces, ensure_ascii=False) if faces else None,
+                                *row[FACES_COLUMN + 1:])
+
+
 def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_id: int) -> None:
     card_rows = {}
     printing_rows = []
@@ -180,7 +205,7 @@ def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_
                 card.type_line,
                 card.mana_cost,
                 card.oracle_text,
-                json.dumps([asdict(face) for face in card.card_faces], ensure_ascii=False) if card.card_faces else None,
+                [asdict(face) for face in card.card_faces] if card.card_faces else None,
                 *_stats(card),
             )
         if card.scryfall_id or card.multiverse_id or card.place:
@@ -205,6 +230,7 @@ def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_
                     *((card.type_line, card.oracle_text, *_stats(card)) if not card.oracle_id else (None,) * 6),
                 )
             )
+    _faces_filled_from_stored(db, card_rows)
     db.conn.executemany(
         # Sources describe a card in more or less detail: keep what is known, fill what is new.
         "insert into cards (oracle_id, name, faces, layout, type_line, mana_cost, oracle_text, card_faces,"

@@ -319,6 +319,16 @@ def test_a_field_row_renamed_is_named_not_left_out_quietly(row: str, lost: str) 
     )]
 
 
+def test_a_face_without_numbers_leaves_its_place_empty_not_the_others_lost() -> None:
+    # As a creature that transforms into a non-creature prints: the back face's row taken out of
+    # the real page. Left out, the front face's 3/2 was lost; alone, "3" would be either face's.
+    data = (OLD / "werewolfransacker.html").read_bytes()
+    row = data.index(b'<div id="ctl00_ctl00_ctl00_MainContent_SubContent_SubContent_ctl06_ptRow"')
+    end = data.index(b"5 / 4</div>\n                </div>", row) + len(b"5 / 4</div>\n                </div>")
+    card = gatherer_old.parse(data[:row] + data[end:], "w.html").cards[0]
+    assert (card.power, card.toughness) == ("3 // ", "2 // ")
+
+
 def test_a_power_toughness_row_read_otherwise_is_named_not_left_out_quietly() -> None:
     data = (OLD / "vaultskirge.html").read_bytes()
     relabelled = gatherer_old.parse(data.replace(b"P/T:</div>", b"Stats:</div>"), "v.html")

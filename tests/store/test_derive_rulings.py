@@ -1,6 +1,7 @@
 """The linking step on real page captures: rulings, sightings, translations and rule links."""
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -159,15 +160,13 @@ def test_source_dropped_by_mtgjson_is_recovered_from_scryfall(tmp_path: Path) ->
 def test_mtgjson_after_scryfall_keeps_a_multi_faced_cards_whole_text(tmp_path: Path) -> None:
     # The real Scryfall Jace, then MTGJSON's face objects of the same printing (constructed in
     # MTGJSON's shape from the real texts): the card keeps both faces, its whole type line and
-    # text, and each face's own fields (those the constructed file gives: not the faces' power,
-    # toughness and loyalty, which the real Scryfall file gives and are compared apart).
+    # text, and each face's own fields: the numbers the constructed file leaves out (power,
+    # toughness, loyalty) too, which a whole card_faces from it erased (a code review).
     db_path = tmp_path / "kb.db"
     run_import(db_path, FIXTURES / "scryfall" / "api-2025-11-01" / "card-02d6d693-jace-vryn-s-prodigy-jace-telepath-unboun.json",
                source="scryfall")
     db = sqlite_utils.Database(db_path)
-    query = ("select faces, type_line, mana_cost, oracle_text, (select json_group_array(json_array(json_extract(value, '$.name'),"
-             " json_extract(value, '$.mana_cost'), json_extract(value, '$.type_line'), json_extract(value, '$.oracle_text')))"
-             " from json_each(card_faces)) from cards where oracle_id = ?")
+    query = "select faces, type_line, mana_cost, oracle_text, card_faces from cards where oracle_id = ?"
     jace = "594f6881-c059-46f8-aa4e-7151d502de73"
     before = db.execute(query, [jace]).fetchone()
     db.close()
@@ -175,6 +174,8 @@ def test_mtgjson_after_scryfall_keeps_a_multi_faced_cards_whole_text(tmp_path: P
     db = sqlite_utils.Database(db_path)
     assert db.execute(query, [jace]).fetchone() == before
     assert before[1] == "Legendary Creature — Human Wizard // Legendary Planeswalker — Jace"
+    assert [(face["power"], face["toughness"], face["loyalty"]) for face in json.loads(before[4])] == [
+        ("0", "2", None), (None, None, "5")]
     names = {row[0] for row in db.execute("select name from card_names where oracle_id = ? and lang = 'de'", [jace])}
     assert names == {"Jace, Wunderkind von Vryn // Jace, der entfesselte Telepath", "Jace, Wunderkind von Vryn",
                      "Jace, der entfesselte Telepath"}

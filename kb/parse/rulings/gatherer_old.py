@@ -233,10 +233,11 @@ def _stats(component: Tag, issues: list[QualityIssue], where: str) -> dict[str, 
 
 
 def _joined_stat(faces: list[_Face], key: str) -> str | None:
-    """The faces' values joined as their costs are ("3 // 5"). None unless every face has one: a
-    creature that transforms into a land would read "2" as both faces' or the land's."""
-    values = [face.stats.get(key) for face in faces]
-    return FACE_SEPARATOR.join(value for value in values if value) if all(values) else None
+    """The faces' values joined as their costs are ("3 // 5"), a face without one left empty
+    ("13" for Elbrus, the Binding Blade's back face alone is " // 13": read alone, "13" would be
+    either face's; and left out, it was lost: a code review); None where no face has one."""
+    values = [face.stats.get(key) or "" for face in faces]
+    return FACE_SEPARATOR.join(values) if any(values) else None
 
 
 def _components(soup: BeautifulSoup) -> list[Tag]:
