@@ -329,6 +329,17 @@ def test_a_face_without_numbers_leaves_its_place_empty_not_the_others_lost() -> 
     assert (card.power, card.toughness) == ("3 // ", "2 // ")
 
 
+def test_numbers_the_site_printed_otherwise_are_read_not_alarmed() -> None:
+    # Un-sets' halves ("{1/2} / {1/2}"), and a Vanguard's "Hand/Life:" row, which holds no card's
+    # numbers: both read as a changed layout (a code review).
+    data = (OLD / "vaultskirge.html").read_bytes()
+    halves = gatherer_old.parse(data.replace(b"1 / 1</div>", b"{1/2} / {1/2}</div>"), "v.html")
+    assert (halves.cards[0].power, halves.cards[0].toughness, halves.issues) == ("{1/2}", "{1/2}", [])
+    vanguard = gatherer_old.parse(
+        data.replace(b"P/T:</div>", b"Hand/Life:</div>").replace(b"1 / 1</div>", b"Hand Modifier: +1 , Life Modifier: -3</div>"), "v.html")
+    assert (vanguard.cards[0].power, vanguard.issues) == (None, [])
+
+
 def test_a_power_toughness_row_read_otherwise_is_named_not_left_out_quietly() -> None:
     data = (OLD / "vaultskirge.html").read_bytes()
     relabelled = gatherer_old.parse(data.replace(b"P/T:</div>", b"Stats:</div>"), "v.html")

@@ -192,3 +192,8 @@ def test_a_text_line_that_starts_with_a_power_and_toughness_is_kept() -> None:
     assert (creature.printed_text, creature.power, creature.toughness) == ("비행", "1", "1")
     battle = _card_record(["X", "{2}{R}", "전투 — 공성", "5", "비행"], "X", None, "ko", 3)
     assert (battle.defense, battle.loyalty, battle.printed_text) == ("5", None, "비행")
+    planeswalker = _card_record(["X", "{X}{G}{G}", "전설적 플레인즈워커 — 니사", "X", "+2: 비행"], "X", None, "ko", 4)
+    assert (planeswalker.loyalty, planeswalker.printed_text) == ("X", "+2: 비행")
+    # A lone number under a type line that has no numbers is kept as the text it is (a code review).
+    artifact = _card_record(["X", "{4}", "마법물체", "4", "text"], "X", None, "ko", 5)
+    assert (artifact.power, artifact.loyalty, artifact.defense, artifact.printed_text) == (None, None, None, "4\ntext")

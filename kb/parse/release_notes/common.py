@@ -123,7 +123,7 @@ def _symbols(text: str, lang: str, where: str, issues: list[QualityIssue]) -> st
     return converted
 
 
-_STATS_LINE = re.compile(r"[\dX*+−-]+/[\dX*+−-]+|\d+")
+_STATS_LINE = re.compile(r"[\dX*+−-]+/[\dX*+−-]+|\d+|X")
 
 
 # A single number under a type line is a planeswalker's loyalty or a battle's defense: told by the
@@ -153,7 +153,8 @@ def _card_record(lines: list[str], name: str, english_name: str | None, lang: st
     stats = CardStats()
     if len(lines) > type_index + 1 and _STATS_LINE.fullmatch(lines[type_index + 1].strip()):
         stats = _stats(lines[type_index + 1], lines[type_index])
-        lines = [*lines[: type_index + 1], *lines[type_index + 2 :]]
+        if stats:  # a lone number under a type line that has none is text, kept as printed
+            lines = [*lines[: type_index + 1], *lines[type_index + 2 :]]
     return CardRecord(
         name=english_name or name,
         place=place,

@@ -207,7 +207,8 @@ def _image_multiverse_id(component: Tag) -> int | None:
     return int(match.group(1)) if match else None
 
 
-PT_VALUE = re.compile(r"([^\s/]+)\s*/\s*([^\s/]+)")
+# "1 / 1", "* / 1+*", Un-sets' "{1/2} / {1/2}": the page spaces the slash between the two.
+PT_VALUE = re.compile(r"(\S+)\s+/\s+(\S+)|([^\s/]+)/([^\s/]+)")
 
 
 def _stats(component: Tag, issues: list[QualityIssue], where: str) -> dict[str, str]:
@@ -222,9 +223,11 @@ def _stats(component: Tag, issues: list[QualityIssue], where: str) -> dict[str, 
     text = clean_text(value.get_text())
     pair = PT_VALUE.fullmatch(text)
     if label.startswith("P/T") and pair:
-        return {"power": pair.group(1), "toughness": pair.group(2)}
+        return {"power": pair.group(1) or pair.group(3), "toughness": pair.group(2) or pair.group(4)}
     if label.startswith("Loyalty") and text and " " not in text:
         return {"loyalty": text}
+    if label.startswith("Hand/Life"):
+        return {}  # a Vanguard's hand and life modifiers: no card's numbers
     if text:
         issues.append(QualityIssue(
             "layout-changed", f"{where}: the power/toughness row reads {label!r} {text!r}, left unread: the Gatherer markup may have changed",
