@@ -102,18 +102,21 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
 
 
 def oracle_as_shown(conn: sqlite3.Connection, printings: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The Oracle wording a page showed for a card no card data holds yet (an old Gatherer page in
-    its Oracle view), with the page and the day it was read: the card's wording of that day."""
+    """The Oracle wording a document gave for a card no card data holds yet (an old Gatherer page
+    in its Oracle view; an MTGJSON card without its Oracle id), with the document and the day it
+    was read: the card's wording of that day."""
     shown = next((printing for printing in printings if printing["oracle_text"] or printing["type_line"]), None)
     if shown is None:
         return None
-    document = rows(conn, "select url, path, fetched_at from documents where id = ?", (shown["document_id"],))
+    document = rows(conn, "select url, path, fetched_at, source_id, format from documents where id = ?", (shown["document_id"],))
     keys = ("mana_cost", "type_line", "oracle_text", "power", "toughness", "loyalty", "defense")
     return {
         **{key: shown[key] for key in keys},
         "source_url": document[0]["url"] if document else None,
         "source_path": document[0]["path"] if document else None,
         "fetched_at": document[0]["fetched_at"] if document else None,
+        "source_id": document[0]["source_id"] if document else None,
+        "format": document[0]["format"] if document else None,
     }
 
 

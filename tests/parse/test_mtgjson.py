@@ -155,7 +155,8 @@ def test_a_card_without_its_oracle_id_is_said_to_lack_it(data: bytes) -> None:
     parsed = mtgjson.parse(json.dumps(damaged).encode(), "UGIN.json")
     assert [issue.detail for issue in parsed.issues if issue.kind == "card-without-oracle-id"] == [
         f"UGIN.json: card 4: {card['name']!r} has no identifiers.scryfallOracleId: its names, printings and rulings are"
-        " kept and joined to a card by its name; its Oracle text and type line are not (no Oracle id to keep them under)"
+        " kept and joined to a card by its name; its Oracle text and type line are kept with its printing only, not as the"
+        " card's (no Oracle id to keep them under)"
     ]
 
 

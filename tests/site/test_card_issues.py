@@ -62,3 +62,22 @@ def test_a_file_that_numbers_rulings_card_by_card_names_the_card(tmp_path: Path)
 
     assert dates(damaged) == [f"{path}: ruling 1 of {damaged['name']!r} is dated 2099-01-01; kept without a date (raw date '2099-01-01')"]
     assert dates(other) == []
+
+
+def test_an_mtgjson_card_without_its_oracle_id_shows_the_wording_its_file_gave(tmp_path: Path) -> None:
+    # Its Oracle text and type line had nowhere to go (no Oracle id to keep them under): kept with
+    # its printing now, and its page shows them as the file's, not as card data.
+    data = json.loads((FIXTURES / "mtgjson" / "UGIN-v5.2-2022-04-25.json").read_bytes())
+    card = next(card for card in data["data"]["cards"] if card["name"] == "Jeskai Infiltrator")
+    del card["identifiers"]["scryfallOracleId"]
+    path = tmp_path / "UGIN.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    build_database(path_inputs([path], source_id="mtgjson"), tmp_path / "kb.db")
+    conn = sqlite3.connect(tmp_path / "kb.db")
+    conn.row_factory = sqlite3.Row
+    page = card_page(conn, name="Jeskai Infiltrator")
+    assert page is not None and page["linked"] is False
+    shown = page["oracle_as_shown"]
+    assert (shown["type_line"], shown["power"], shown["toughness"], shown["source_id"], shown["format"]) == (
+        card["type"], "2", "3", "mtgjson", "mtgjson")
+    assert shown["oracle_text"] == card["text"]

@@ -292,8 +292,8 @@ async def test_a_card_known_only_from_its_gatherer_page_shows_what_the_page_show
     html = (await snapshot_ds.client.get("/card?name=" + quote("Vault Skirge"))).text
     assert 'id="oracle-as-shown"' in html and "Artifact Creature — Imp" in html
     # Not "the name a localized page printed": the page is English (a code review).
-    assert "known only by the page that showed its Oracle wording below" in html and "localized page" not in html
-    assert "The Oracle wording as the card&#39;s page showed it" in html or "The Oracle wording as the card's page showed it" in html
+    assert "known only by the document that gave its Oracle wording below" in html and "localized page" not in html
+    assert "The Oracle wording as the card&#39;s page gave it" in html
     # A card of two faces, each with its multiverse id and number: the page's id keeps its face's.
     werewolf = (await snapshot_ds.client.get("/card.json?name=" + quote("Afflicted Deserter // Werewolf Ransacker"))).json()
     assert [(p["multiverse_id"], p["collector_number"], p["power"], p["toughness"]) for p in werewolf["printings"]] == [

@@ -166,10 +166,13 @@ def card_entry(card: dict[str, Any], where: str = "<card>") -> CardEntry:
     if oracle_id is None:
         # Then only its name joins it to a card: said here, where the file is to blame (the
         # derive's "not in the card data yet" blamed the card data).
+        identified = identifiers.get("scryfallId") or identifiers.get("multiverseId")
         issues.append(QualityIssue(
             "card-without-oracle-id",
             f"{where}: {card['name']!r} has no identifiers.scryfallOracleId: its names, printings and rulings are kept"
-            " and joined to a card by its name; its Oracle text and type line are not (no Oracle id to keep them under)",
+            " and joined to a card by its name; its Oracle text and type line "
+            + ("are kept with its printing only, not as the card's (no Oracle id to keep them under)" if identified
+               else "are not (no Oracle id to keep them under, nor a printing id)"),
         ))
     english = CardRecord(
         name=card["name"],
