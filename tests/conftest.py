@@ -6,13 +6,14 @@ import functools
 import gc
 import hashlib
 import pickle
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 
 import pytest
 
 from kb.build import publish
 from kb.build.collector import FEWER_COLLECTIONS
-from kb.link import cr_diff
+from kb.link import cr_compare, cr_diff, cr_pairing
 from kb.parse import formats
 from kb.parse.cr import ko, txt, txt_1999, zh
 from kb.records import CRDocument, ParseError
@@ -68,6 +69,32 @@ STAND_IN_NAME = "<a file the tests read once>"
 for _parser in (txt, txt_1999, zh, ko):
     _parser.parse = _parsed_once(_parser.parse)  # type: ignore[assignment]
 formats._REGISTRY = None  # the format registry holds the parsers it found: found again, these
+
+
+def _paired_once(pairing_of: Callable[..., cr_pairing.Pairing]) -> Callable[..., cr_pairing.Pairing]:
+    """``pairing_of`` answering the same two documents (by what a comparison reads of them:
+    ``cr_diff.content_key``) from the last few it made. The diff's own cache shares a pairing
+    read-only, as this does; the tests pair directly too (``pair_rules``): 2006 and 2009 seven
+    times in the diff's tests, ¾ s each. Pairings of other entries than the documents' own
+    (``HeldEntries``) are made each time."""
+    kept: OrderedDict[tuple, cr_pairing.Pairing] = OrderedDict()
+
+    @functools.wraps(pairing_of)
+    def pairing_once(old_doc: CRDocument, new_doc: CRDocument, entries: Callable | None = None) -> cr_pairing.Pairing:
+        if entries is not None and entries is not cr_compare.entries_of:
+            return pairing_of(old_doc, new_doc, entries)
+        key = (cr_diff.content_key(old_doc), cr_diff.content_key(new_doc))
+        if key not in kept:
+            kept[key] = pairing_of(old_doc, new_doc)
+            while len(kept) > 8:
+                kept.popitem(last=False)
+        kept.move_to_end(key)
+        return kept[key]
+
+    return pairing_once
+
+
+cr_pairing.pairing_of = cr_diff.pairing_of = _paired_once(cr_pairing.pairing_of)  # type: ignore[assignment]
 
 # The suite holds parsed CR archives, built databases' maps and servers' state for the whole run,
 # and each default collection of the old generation walked all of it: the collector as a build
