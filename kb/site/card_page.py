@@ -50,6 +50,7 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
             "names": names,
             "named_from_rulings": not named and bool(names) and names[0]["source"] == "rulings",
         }
+        page["oracle_source"] = oracle_source(conn, card[0].get("oracle_document_id")) if named else None
         printed, page["printed_capped"] = printed_by_language(conn, oracle_id)
         page["printed"] = printed
         page["printings_shown"] = sum(len(wording["printings"]) for language in printed for wording in language["wordings"])
@@ -99,6 +100,15 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
     page["issues"] = card_issues(conn, detailed, str(page["title"]))
     page["documents"] = documents_of(detailed)
     return page
+
+
+def oracle_source(conn: sqlite3.Connection, document_id: int | None) -> dict[str, Any] | None:
+    """The document a card's Oracle text was read from, and when: card data of 2019 says "enters
+    the battlefield", and the page gave it as today's wording (a player's review)."""
+    if document_id is None:
+        return None
+    found = rows(conn, "select id, source_id, url, path, fetched_at, format from documents where id = ?", (document_id,))
+    return found[0] if found else None
 
 
 def oracle_as_shown(conn: sqlite3.Connection, printings: list[dict[str, Any]]) -> dict[str, Any] | None:

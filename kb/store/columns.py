@@ -202,6 +202,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "toughness": "A creature's toughness, as power",
         "loyalty": "A planeswalker's starting loyalty, as power",
         "defense": "A battle's defense, as power",
+        "oracle_document_id": "The document the Oracle text and type line were last read from (documents.id): the wording of its day, which may be older than today's (a 2019 file says \"enters the battlefield\")",
     },
     "card_names": {
         "oracle_id": "The card",

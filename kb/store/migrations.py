@@ -261,3 +261,9 @@ def m027_card_stats_and_shown_oracle_text(db: sqlite_utils.Database) -> None:
         add_missing_column(db, "printings", column, str)
     add_missing_column(db, "printings", "type_line", str)
     add_missing_column(db, "printings", "oracle_text", str)
+
+
+@migrations()
+def m028_cards_oracle_document(db: sqlite_utils.Database) -> None:
+    """cards.oracle_document_id on older databases: empty until the documents are imported again."""
+    add_missing_column(db, "cards", "oracle_document_id", int)

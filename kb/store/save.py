@@ -207,6 +207,7 @@ def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_
                 card.oracle_text,
                 [asdict(face) for face in card.card_faces] if card.card_faces else None,
                 *_stats(card),
+                document_id if card.oracle_text is not None or card.type_line is not None else None,
             )
         if card.scryfall_id or card.multiverse_id or card.place:
             printing_rows.append(
@@ -234,15 +235,16 @@ def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_
     db.conn.executemany(
         # Sources describe a card in more or less detail: keep what is known, fill what is new.
         "insert into cards (oracle_id, name, faces, layout, type_line, mana_cost, oracle_text, card_faces,"
-        " power, toughness, loyalty, defense)"
-        " values (?,?,?,?,?,?,?,?,?,?,?,?) on conflict(oracle_id) do update set name = excluded.name,"
+        " power, toughness, loyalty, defense, oracle_document_id)"
+        " values (?,?,?,?,?,?,?,?,?,?,?,?,?) on conflict(oracle_id) do update set name = excluded.name,"
         " faces = coalesce(excluded.faces, faces), layout = coalesce(excluded.layout, layout),"
         " type_line = coalesce(excluded.type_line, type_line),"
         " mana_cost = coalesce(excluded.mana_cost, mana_cost),"
         " oracle_text = coalesce(excluded.oracle_text, oracle_text),"
         " card_faces = coalesce(excluded.card_faces, card_faces),"
         " power = coalesce(excluded.power, power), toughness = coalesce(excluded.toughness, toughness),"
-        " loyalty = coalesce(excluded.loyalty, loyalty), defense = coalesce(excluded.defense, defense)",
+        " loyalty = coalesce(excluded.loyalty, loyalty), defense = coalesce(excluded.defense, defense),"
+        " oracle_document_id = coalesce(excluded.oracle_document_id, oracle_document_id)",
         list(card_rows.values()),
     )
     db.conn.executemany(

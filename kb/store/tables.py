@@ -168,6 +168,7 @@ TABLES: dict[str, dict[str, Any]] = {
             "toughness": str,
             "loyalty": str,
             "defense": str,
+            "oracle_document_id": int,
         },
         "pk": "oracle_id",
     },

@@ -277,6 +277,20 @@ async def test_a_card_shows_its_power_and_toughness_or_loyalty_each_face_its_own
     assert '<div class="kb-stats" title="Power/toughness">4/4</div>' in (await snapshot_ds.client.get(f"/card/{PHELDDAGRIF}")).text
 
 
+async def test_a_card_says_which_file_its_oracle_text_was_read_from_and_when(snapshot_ds) -> None:
+    # Progenitor Mimic's "enter the battlefield" is the wording of a 2019 file, given as today's
+    # with neither date nor source (a player's review).
+    mimic = (await snapshot_ds.client.get("/card/88929ea9-900f-4dbb-b16c-cf3bad4e410c.json")).json()
+    assert "enter the battlefield" in mimic["card"]["oracle_text"]
+    assert mimic["oracle_source"]["source_id"] == "scryfall"
+    assert mimic["oracle_source"]["path"].endswith("data/snapshot/scryfall/cards-page3-multilang-2019.json")
+    jace = (await snapshot_ds.client.get(f"/card/{JACE}.json")).json()["oracle_source"]
+    assert (jace["source_id"], jace["fetched_at"][:10]) == ("scryfall", "2025-11-01")
+    assert jace["url"].startswith("https://api.scryfall.com/cards/search?")
+    html = (await snapshot_ds.client.get(f"/card/{JACE}")).text
+    assert 'id="oracle-source">Oracle text as scryfall gave it in' in html and "read on 2025-11-01" in html
+
+
 async def test_a_card_known_only_from_its_gatherer_page_shows_what_the_page_showed(snapshot_ds) -> None:
     # The real Gatherer pages in their Oracle view: cost, type line, text and P/T were read and
     # dropped (no card data holds these cards), and no printing was listed (a review of the cards).
