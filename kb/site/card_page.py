@@ -51,6 +51,7 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
             "named_from_rulings": not named and bool(names) and names[0]["source"] == "rulings",
         }
         page["oracle_source"] = oracle_source(conn, card[0].get("oracle_document_id")) if named else None
+        page["rulings_checked_in"] = [] if rulings else rulings_checked_in(conn, oracle_id)
         printed, page["printed_capped"] = printed_by_language(conn, oracle_id)
         page["printed"] = printed
         page["printings_shown"] = sum(len(wording["printings"]) for language in printed for wording in language["wordings"])
@@ -100,6 +101,26 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
     page["issues"] = card_issues(conn, detailed, str(page["title"]))
     page["documents"] = documents_of(detailed)
     return page
+
+
+def rulings_checked_in(conn: sqlite3.Connection, oracle_id: str) -> list[dict[str, Any]]:
+    """The documents that list this card's rulings, where they list none: a Scryfall bulk rulings
+    file (every card's), Scryfall's rulings list of one of its printings, an MTGJSON file that
+    holds the card (each card object carries its rulings). Empty where no source we hold lists
+    its rulings at all: "Rulings 0" read as "no rulings" on cards whose rulings were never
+    imported (a player's review)."""
+    return rows(
+        conn,
+        """select id, source_id, url, path, fetched_at, format from documents where format = 'scryfall-bulk-rulings'
+        union
+        select documents.id, documents.source_id, documents.url, documents.path, documents.fetched_at, documents.format
+        from printings join documents on (documents.format = 'scryfall-rulings'
+            and documents.url like '%/cards/' || printings.id || '/rulings')
+            or (documents.format = 'mtgjson' and documents.id = printings.document_id)
+        where printings.oracle_id = ?
+        order by 1 limit 10""",
+        (oracle_id,),
+    )
 
 
 def oracle_source(conn: sqlite3.Connection, document_id: int | None) -> dict[str, Any] | None:

@@ -277,6 +277,21 @@ async def test_a_card_shows_its_power_and_toughness_or_loyalty_each_face_its_own
     assert '<div class="kb-stats" title="Power/toughness">4/4</div>' in (await snapshot_ds.client.get(f"/card/{PHELDDAGRIF}")).text
 
 
+async def test_a_card_without_rulings_says_whether_any_source_we_hold_lists_them(snapshot_ds) -> None:
+    # "Rulings 0" read as "no rulings" where no rulings file was imported (a player's review).
+    urzas_saga = (await snapshot_ds.client.get("/card/4c6a0c30-b547-4eff-8ff4-0ca25803c076.json")).json()
+    assert (urzas_saga["rulings"], urzas_saga["rulings_checked_in"]) == ([], [])
+    html = (await snapshot_ds.client.get("/card/4c6a0c30-b547-4eff-8ff4-0ca25803c076")).text
+    assert "no rulings source we imported lists its rulings: it may have rulings we do not hold" in html
+    a_alrund = (await snapshot_ds.client.get("/card/2d6186a6-5236-4fb9-bcb6-f6825b148886.json")).json()
+    assert [(document["source_id"], document["url"]) for document in a_alrund["rulings_checked_in"]] == [
+        ("scryfall", "https://api.scryfall.com/cards/b443504e-1b25-4565-bad7-2575826c7bb9/rulings")]
+    smite = (await snapshot_ds.client.get("/card/649512ed-4908-450a-9652-b2c80df5e24d.json")).json()
+    assert [(document["source_id"], document["format"]) for document in smite["rulings_checked_in"]] == [("mtgjson", "mtgjson")]
+    jace = (await snapshot_ds.client.get(f"/card/{JACE}.json")).json()
+    assert jace["rulings"] and jace["rulings_checked_in"] == []
+
+
 async def test_a_card_says_which_file_its_oracle_text_was_read_from_and_when(snapshot_ds) -> None:
     # Progenitor Mimic's "enter the battlefield" is the wording of a 2019 file, given as today's
     # with neither date nor source (a player's review).
