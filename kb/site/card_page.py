@@ -235,6 +235,8 @@ def rules_mentioned(conn: sqlite3.Connection, rulings: list[dict[str, Any]]) -> 
     Without ``ruling_rules`` the numbers printed in the rulings are listed as printed, unresolved:
     looking them up in the newest version would name whatever rule has that number today.
     """
+    for ruling in rulings:
+        ruling["relies_on"] = []
     if not (table_has_rows(conn, "ruling_rules") and rulings and _has_column(conn, "ruling_rules", "lineage_id")):
         printed = dict.fromkeys(number for ruling in rulings for number in ruling["cited_rules"])
         return [{"number": number, "title": None, "text": None, "then": [], "unresolved": True} for number in printed]
@@ -242,12 +244,13 @@ def rules_mentioned(conn: sqlite3.Connection, rulings: list[dict[str, Any]]) -> 
     uncertain = "ruling_rules.number_uncertain" if _has_column(conn, "ruling_rules", "number_uncertain") else "null"
     cited = rows(
         conn,
-        f"""select distinct ruling_rules.lineage_id, ruling_rules.rule_number, ruling_rules.version_id,
+        f"""select distinct ruling_rules.ruling_id, ruling_rules.lineage_id, ruling_rules.rule_number, ruling_rules.version_id,
             ruling_rules.in_force_version_id, ruling_rules.current_number, ruling_rules.status, ruling_rules.method,
             {uncertain} as number_uncertain, ruling_rules.published_at
         from ruling_rules where ruling_id in ({marks}) order by ruling_rules.version_id, ruling_rules.rule_number""",
         [ruling["id"] for ruling in rulings],
     )
+    relied_on: dict[int, list[dict[str, Any]]] = {}
     newest = newest_english_version(conn)
     found: dict[str, dict[str, Any]] = {}
     crossed = derive_lineage.crossed_by_number(conn, [row["lineage_id"] for row in cited])
@@ -267,6 +270,16 @@ def rules_mentioned(conn: sqlite3.Connection, rulings: list[dict[str, Any]]) -> 
                 "reworded": row["status"] == "changed"}
         if then not in entry["then"]:
             entry["then"].append(then)
+        # Each ruling's own rules, beside it: the list below names them for all the rulings at
+        # once, and a judge could not tell which ruling relies on which (a player's review).
+        shown_rule = entry.get("removed_after") or entry
+        own = {"number": shown_rule.get("number"), "title": entry.get("title"), "version_id": shown,
+               "removed": bool(entry.get("removed_after")), "then_number": row["rule_number"],
+               "then_version_id": row["version_id"]}
+        if own not in relied_on.setdefault(row["ruling_id"], []):
+            relied_on[row["ruling_id"]].append(own)
+    for ruling in rulings:
+        ruling["relies_on"] = relied_on.get(ruling["id"], [])
     return sorted(found.values(), key=lambda e: (e["number"] is None, _number_key(e["number"] or e["then"][0]["number"])))
 
 

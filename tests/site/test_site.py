@@ -277,6 +277,20 @@ async def test_a_card_shows_its_power_and_toughness_or_loyalty_each_face_its_own
     assert '<div class="kb-stats" title="Power/toughness">4/4</div>' in (await snapshot_ds.client.get(f"/card/{PHELDDAGRIF}")).text
 
 
+async def test_each_ruling_names_the_rules_it_relies_on_beside_it(snapshot_ds) -> None:
+    # Only the list below the rulings named them, for all at once (a player's review).
+    page = (await snapshot_ds.client.get(f"/card/{JACE}.json")).json()
+    madness = [ruling for ruling in page["rulings"] if any(rule["title"] == "Madness" for rule in ruling["relies_on"])]
+    assert madness and all(ruling["relies_on"] == [{
+        "number": "702.35", "title": "Madness", "version_id": "en-2026-04-17", "removed": False,
+        "then_number": "702.34", "then_version_id": "en-2015-11-13"}] for ruling in madness)
+    relied = {rule["number"] for ruling in page["rulings"] for rule in ruling["relies_on"]}
+    assert relied == {rule["number"] for rule in page["rules"] if rule["number"]}
+    html = (await snapshot_ds.client.get(f"/card/{JACE}")).text
+    assert ('<p class="kb-relies">Relies on <a class="rule-ref" href="/rule/702.35">702.35</a> Madness'
+            ' <span class="kb-muted">(702.34 in en-2015-11-13)</span></p>') in html
+
+
 async def test_a_card_without_rulings_says_whether_any_source_we_hold_lists_them(snapshot_ds) -> None:
     # "Rulings 0" read as "no rulings" where no rulings file was imported (a player's review).
     urzas_saga = (await snapshot_ds.client.get("/card/4c6a0c30-b547-4eff-8ff4-0ca25803c076.json")).json()
