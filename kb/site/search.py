@@ -629,6 +629,12 @@ def _search(
         hit.snippet = mark_words(hit.snippet, query)
         for copy in hit.older:
             copy.snippet = ""
+    if another_meaning(groups["keywords"], by_title):
+        # The rules group first too, not only 726 first within it: the French keyword's group led
+        # the page for "initiative" (a player's review).
+        reordered = {"rules": groups["rules"], **{name: hits for name, hits in groups.items() if name != "rules"}}
+        groups.clear()
+        groups.update(reordered)
     results.best = best_hit(query, groups, numbered, by_glossary, by_title)
     # A misspelling: suggest names and keywords a slip or two away (short queries, or few results).
     if not kind and results.best is None and (results.total < 5 or len(query.split()) <= 4) and not any(

@@ -185,6 +185,8 @@ def test_a_term_of_another_language_that_titles_an_english_rule_lists_both(snaps
     # 726's own rules with it (702.7 and its subrules sat between 726 and 726.1, 726.5 off the page).
     assert [hit.title for hit in results.groups["rules"][:8]] == [
         "726 The Initiative", "726.1", "726.2", "726.3", "726.4", "726.5", "702.7 First Strike", "702.7a"]
+    # And the rules' group before the keyword's: the French meaning's group led the page (a player's review).
+    assert [name for name, hits in results.groups.items() if hits][:2] == ["rules", "keywords"]
     # The query is not marked French: it is as much the English rule's title.
     assert results.query_lang is None and search(snapshot_conn, "Iniciativa").query_lang == "pt"
     # The article elided onto it is left out, not read as a slip from the term ("did you mean Initiative").
