@@ -134,7 +134,9 @@ async def not_found(
 async def what_it_may_mean(datasette, query: str, kind: str) -> list[Any]:
     """For a page not found: the search's hits of ``kind`` for ``query`` and the names it resembles."""
     results = await run(datasette, search, query, PER_KIND, None, 0)
-    return [*results.groups.get(kind, []), *results.suggestions]
+    # Once per page: a card the search found was offered again as the name it resembles (a player's review).
+    hits = [*results.groups.get(kind, []), *results.suggestions]
+    return [hit for index, hit in enumerate(hits) if hit.url not in {earlier.url for earlier in hits[:index]}]
 
 
 # A version asked for by its language alone ("?version=zhs"): its newest version is meant.

@@ -685,6 +685,9 @@ async def test_a_card_name_not_found_offers_the_cards_it_may_mean(snapshot_ds) -
     # A misspelt name: the names it resembles, in their language.
     misspelt = (await snapshot_ds.client.get("/card?name=" + quote("Toedliches Komplot"))).text
     assert '<li><a href="/card?name=T%C3%B6dliches%20Komplott" lang="de">Tödliches Komplott</a></li>' in misspelt
+    # Each card once: the card found was offered again as the name it resembles (a player's review).
+    found = (await snapshot_ds.client.get("/card.json?name=" + quote("ugin spirit dragon"))).json()["found"]
+    assert [hit["url"] for hit in found] == ["/card/eecb3047-a563-441a-9175-200421981ac3"]
 
 
 # -- rule pages ---------------------------------------------------------------------------------
