@@ -29,7 +29,7 @@ from kb.site.search_fulltext import mark_words, ruling_hit, symbols_lost
 from kb.site.search_hit import Hit
 from kb.site.search_names import display_name
 from kb.site.search_question_words import question_words
-from kb.site.search_text import WORD, fold, has_cjk
+from kb.site.search_text import NUMBER_WORDS, WORD, fold, has_cjk
 
 LONGEST_NAME = 8  # words
 # CJK: a card's name is a run of characters, three at least (two are too often a word: 反击 is
@@ -213,8 +213,7 @@ def card_rulings_about(conn: sqlite3.Connection, card: CardTopic, words: list[st
         order by rulings.published_at desc, rulings.position limit ?""",
         (card.oracle_id or card.name, CARD_RULINGS),
     )
-    patterns = [re.compile(r"\b" + re.escape(word) + (r"\w*" if index == len(words) - 1 else r"\b"), re.IGNORECASE)
-                for index, word in enumerate(words)]
+    patterns = [_topic_pattern(word, index == len(words) - 1) for index, word in enumerate(words)]
     held = [([word for word, pattern in zip(words, patterns, strict=True) if pattern.search(row["text"] or "")], row)
             for row in found]
     most = max((len(holds) for holds, _ in held), default=0)
@@ -225,6 +224,15 @@ def card_rulings_about(conn: sqlite3.Connection, card: CardTopic, words: list[st
     about = " ".join(word for word in words if any(word in holds for holds, _ in chosen))
     lost = symbols_lost(conn, [row["id"] for _holds, row in chosen])
     return [ruling_hit(row, mark_words(row["text"], " ".join(holds)), row["id"] in lost) for holds, row in chosen], about
+
+
+def _topic_pattern(word: str, last: bool) -> re.Pattern[str]:
+    """A topic word as a ruling may say it: a number also as the word rulings write ("5 cards":
+    "five or more cards", as the rules' search reads it; a player's review); the last word also
+    begun (still being typed)."""
+    if word.isascii() and word.isdecimal() and int(word) in NUMBER_WORDS:
+        return re.compile(rf"\b(?:{word}|{NUMBER_WORDS[int(word)]})\b", re.IGNORECASE)
+    return re.compile(r"\b" + re.escape(word) + (r"\w*" if last else r"\b"), re.IGNORECASE)
 
 
 def topic_words(card: CardTopic) -> list[str]:

@@ -6,7 +6,7 @@ import sqlite3
 import pytest
 
 from kb.site.search import search
-from kb.site.search_card_topic import card_and_topic, one_card_named
+from kb.site.search_card_topic import CardTopic, card_and_topic, card_rulings_about, one_card_named
 from site_databases import JACE
 
 
@@ -208,3 +208,13 @@ def test_a_card_named_in_a_question_opens_its_page_in_the_one_language_that_name
     found = search(snapshot_conn, question)
     assert found.best is not None and found.best.url == url
     assert found.best.lang == (url.rsplit("=", 1)[1] if "?lang=" in url else "en")
+
+
+def test_a_number_of_the_topic_is_also_the_word_rulings_write(snapshot_conn: sqlite3.Connection) -> None:
+    # "5 cards" missed "five or more cards in your graveyard", the ruling a judge asked about (a
+    # player's review); the rules' search reads numbers so already.
+    jace = CardTopic("594f6881-c059-46f8-aa4e-7151d502de73", "Jace, Vryn's Prodigy // Jace, Telepath Unbound", "Jace", "")
+    digits, about = card_rulings_about(snapshot_conn, jace, ["5", "cards", "graveyard", "discard"])
+    words, _ = card_rulings_about(snapshot_conn, jace, ["five", "cards", "graveyard", "discard"])
+    assert about == "5 cards graveyard discard" and [hit.url for hit in digits] == [hit.url for hit in words]
+    assert any("checks to see if there are five or more" in hit.snippet for hit in digits)
