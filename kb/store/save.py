@@ -244,7 +244,11 @@ def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_
         " card_faces = coalesce(excluded.card_faces, card_faces),"
         " power = coalesce(excluded.power, power), toughness = coalesce(excluded.toughness, toughness),"
         " loyalty = coalesce(excluded.loyalty, loyalty), defense = coalesce(excluded.defense, defense),"
-        " oracle_document_id = coalesce(excluded.oracle_document_id, oracle_document_id)",
+        # The document whose text the row shows: the one that gave the text kept (a source that
+        # lost a card's text, giving its type line alone, was credited with the other's text).
+        " oracle_document_id = case when excluded.oracle_text is not null then excluded.oracle_document_id"
+        " when oracle_text is null and excluded.oracle_document_id is not null then excluded.oracle_document_id"
+        " else oracle_document_id end",
         list(card_rows.values()),
     )
     db.conn.executemany(

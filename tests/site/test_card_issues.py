@@ -81,3 +81,29 @@ def test_an_mtgjson_card_without_its_oracle_id_shows_the_wording_its_file_gave(t
     assert (shown["type_line"], shown["power"], shown["toughness"], shown["source_id"], shown["format"]) == (
         card["type"], "2", "3", "mtgjson", "mtgjson")
     assert shown["oracle_text"] == card["text"]
+
+
+def test_a_card_without_rulings_names_only_documents_read_whole_that_list_them() -> None:
+    # A bulk rulings file that failed (cut short, kept with --keep-going) was said to "list none"
+    # on every card; a rulings list is known to be a printing's by the card id its URL ends in.
+    import sqlite_utils
+
+    from kb.site.card_page import rulings_checked_in
+    from kb.store.schema import ensure_db_shape
+
+    db = sqlite_utils.Database(memory=True)
+    ensure_db_shape(db, search=False)
+    db["sources"].insert({"id": "scryfall"})
+    oracle_id, printing = "2d6186a6-5236-4fb9-bcb6-f6825b148886", "b443504e-1b25-4565-bad7-2575826c7bb9"
+    db["documents"].insert_all([
+        {"id": 1, "source_id": "scryfall", "format": "scryfall-bulk-rulings", "status": "failed", "url": "https://x/rulings.json"},
+        {"id": 2, "source_id": "scryfall", "format": "scryfall-rulings", "status": "parsed",
+         "url": f"https://api.scryfall.com/cards/{printing}/rulings"},
+        {"id": 3, "source_id": "scryfall", "format": "scryfall-rulings", "status": "parsed",
+         "url": "https://api.scryfall.com/cards/b751cf69-0a02-4cd2-abd4-cdb65ca620a8/rulings"},
+    ])
+    db["printings"].insert({"id": printing, "oracle_id": oracle_id, "lang": "en", "name": "A-Alrund", "document_id": 2})
+    db.conn.row_factory = sqlite3.Row
+    assert [document["id"] for document in rulings_checked_in(db.conn, oracle_id)] == [2]
+    db.execute("update documents set status = 'parsed' where id = 1")
+    assert [document["id"] for document in rulings_checked_in(db.conn, oracle_id)] == [1, 2]

@@ -120,3 +120,21 @@ def test_names_found_while_deriving_are_those_the_stored_rulings_give(tmp_path: 
     assert len(unnamed) == 6  # two pairs of the files are rulings of one card
     db.execute("delete from card_names where source = 'rulings'")
     assert _names_from_stored_rulings(db, unnamed) == found
+
+
+def test_the_card_row_names_the_document_whose_oracle_text_it_shows() -> None:
+    # A source that lost a card's text (its type line given alone) was credited with the other
+    # source's text on the card's page (a code review). Smite the Monstrous as both give it.
+    from kb.records import CardRecord
+
+    db = sqlite_utils.Database(memory=True)
+    ensure_db_shape(db, search=False)
+    oracle_id = "649512ed-4908-450a-9652-b2c80df5e24d"
+    text = "Destroy target creature with power 4 or greater."
+    whole = CardRecord(name="Smite the Monstrous", oracle_id=oracle_id, type_line="Instant", oracle_text=text)
+    lost = CardRecord(name="Smite the Monstrous", oracle_id=oracle_id, type_line="Instant", text_missing=True)
+    save_cards(db, [whole], 1)
+    save_cards(db, [lost], 2)
+    assert db.execute("select oracle_text, oracle_document_id from cards").fetchall() == [(text, 1)]
+    save_cards(db, [whole], 3)  # given again, later: the text is that document's
+    assert db.execute("select oracle_text, oracle_document_id from cards").fetchall() == [(text, 3)]
