@@ -58,7 +58,8 @@ def refresh(
     """Fetch every source incrementally, rebuild, validate and atomically publish the database.
 
     Exit codes: 0 published or nothing changed; 2 some sources failed, the rest was
-    published or had not changed; 1 nothing could be published (the served file is left
+    published or had not changed, or a document published lost what its source should hold
+    (an edition missing rules its neighbours print); 1 nothing could be published (the served file is left
     byte-identical); 143 stopped by SIGTERM (recorded as interrupted).
     """
     # Without -v the last line says it all (CONTRACT.md: one line on stderr): each failed

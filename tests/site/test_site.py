@@ -318,7 +318,9 @@ async def test_a_card_says_which_file_its_oracle_text_was_read_from_and_when(sna
     assert (jace["source_id"], jace["fetched_at"][:10]) == ("scryfall", "2025-11-01")
     assert jace["url"].startswith("https://api.scryfall.com/cards/search?")
     html = (await snapshot_ds.client.get(f"/card/{JACE}")).text
-    assert 'id="oracle-source">Oracle text as scryfall gave it in' in html and "read on 2025-11-01" in html
+    assert 'id="oracle-source">Oracle text as scryfall gave it in' in html and "read on 2025-11-01: the wording of that day" in html
+    mimic_html = (await snapshot_ds.client.get("/card/88929ea9-900f-4dbb-b16c-cf3bad4e410c")).text
+    assert "(a file of no known date: the wording of the day it was made)" in mimic_html
 
 
 async def test_a_card_known_only_from_its_gatherer_page_shows_what_the_page_showed(snapshot_ds) -> None:
