@@ -40,6 +40,7 @@ from kb.site.search_text import (
     stem,
     title_key,
 )
+from kb.store.schema import ruling_card_name
 
 TEXT_WINDOW = 100  # rulings, translations, glossary entries
 
@@ -383,8 +384,8 @@ def ruling_hit(row: dict[str, Any], snippet: str, symbols_were_lost: bool = Fals
 def rulings_citing(conn: sqlite3.Connection, number: str, english: str, limit: int) -> list[Hit]:
     """Rulings citing a keyword's rule (``ruling_rules``) or naming the keyword."""
     found: list[dict[str, Any]] = []
-    select = """select rulings.id, rulings.oracle_id, rulings.card_name, rulings.published_at,
-            rulings.text, cards.name as english
+    select = f"""select rulings.id, rulings.oracle_id, rulings.card_name, rulings.published_at,
+            rulings.text, {ruling_card_name()} as english
         from rulings left join cards on cards.oracle_id = rulings.oracle_id"""
     ids = ruling_ids_citing(conn, number, limit)
     found += rows(conn, f"{select} where rulings.id in ({','.join('?' * len(ids)) or 'null'})", ids)
@@ -421,9 +422,9 @@ def translations_by_text(conn: sqlite3.Connection, query: str, match: str, limit
     found, _capped, _read = windowed(
         conn,
         "ruling_translations_fts",
-        """select ruling_translations.id, ruling_translations.lang, ruling_translations.card_name,
+        f"""select ruling_translations.id, ruling_translations.lang, ruling_translations.card_name,
             ruling_translations.ruling_id, ruling_translations.text, rulings.oracle_id,
-            rulings.card_name as ruling_card, cards.name as english
+            rulings.card_name as ruling_card, {ruling_card_name()} as english
         from (select rowid from ruling_translations_fts where ruling_translations_fts match ? limit ?) as hits
         join ruling_translations on ruling_translations.rowid = hits.rowid
         left join rulings on rulings.id = ruling_translations.ruling_id

@@ -244,11 +244,15 @@ def slipped_prefix_candidates(conn: sqlite3.Connection, query: str) -> list[dict
 
 
 def with_english(conn: sqlite3.Connection, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``found`` with each linked row's ``english`` name filled in (one query for all of them)."""
+    """``found`` with each linked row's ``english`` name filled in (one query for all of them): its
+    card data's, else the name its own rulings call it by (``ruling_card_name``: Deathrite
+    Shaman's rulings were "card not identified" in the search, its page named it; a player's review)."""
     wanted = sorted({row["oracle_id"] for row in found if row["oracle_id"] and row.get("english") is None})
     if wanted:
         marks = ",".join("?" * len(wanted))
-        english = dict(conn.execute(f"select oracle_id, name from cards where oracle_id in ({marks})", wanted))
+        by_rulings = ("coalesce(name, (select min(known.name) from card_names as known where known.oracle_id ="
+                      " cards.oracle_id and known.lang = 'en'))") if table_exists(conn, "card_names") else "name"
+        english = dict(conn.execute(f"select oracle_id, {by_rulings} from cards where oracle_id in ({marks})", wanted))
         for row in found:
             if row["oracle_id"] and row.get("english") is None:
                 row["english"] = english.get(row["oracle_id"])

@@ -218,3 +218,11 @@ def test_a_number_of_the_topic_is_also_the_word_rulings_write(snapshot_conn: sql
     words, _ = card_rulings_about(snapshot_conn, jace, ["five", "cards", "graveyard", "discard"])
     assert about == "5 cards graveyard discard" and [hit.url for hit in digits] == [hit.url for hit in words]
     assert any("checks to see if there are five or more" in hit.snippet for hit in digits)
+
+
+def test_a_card_named_only_by_its_rulings_names_them_in_the_search(snapshot_conn: sqlite3.Connection) -> None:
+    # Deathrite Shaman: its page is named from its rulings, and the search called them "card not
+    # identified" (a player's review).
+    for query in ("Deathrite Shaman", "mana ability deathrite"):
+        rulings = search(snapshot_conn, query).groups["rulings"]
+        assert rulings and {hit.title for hit in rulings} == {"Deathrite Shaman"}, query
