@@ -3,7 +3,9 @@ printed wordings with the printings that carry them, a multi-faced card's names 
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
+from collections import Counter
 from typing import Any
 
 from kb.normalise.text import lost_line_breaks, text_with_lines_restored
@@ -29,8 +31,9 @@ def printed_by_language(conn: sqlite3.Connection, oracle_id: str) -> tuple[list[
         (oracle_id, CARD_PAGE_PRINTINGS_LIMIT + 1),
     )
     capped = len(found) > CARD_PAGE_PRINTINGS_LIMIT
-    oracle = rows(conn, "select oracle_text from cards where oracle_id = ?", (oracle_id,))
+    oracle = rows(conn, "select oracle_text, mana_cost from cards where oracle_id = ?", (oracle_id,))
     oracle_text = oracle[0]["oracle_text"] if oracle else None
+    costs = oracle[0]["mana_cost"] if oracle else None
     languages: dict[str, dict[tuple[str | None, str | None, str | None], list[dict[str, Any]]]] = {}
     for row in found[:CARD_PAGE_PRINTINGS_LIMIT]:
         wording = (row["printed_name"], row["printed_type_line"], row["printed_text"])
@@ -40,11 +43,30 @@ def printed_by_language(conn: sqlite3.Connection, oracle_id: str) -> tuple[list[
     return [
         {"lang": lang, "wordings": [
             {"printed_name": name, "printed_type_line": type_line, **(shown := shown_text(lang, text, oracle_text)),
-             "faces": printed_faces(name, type_line, shown["restored_text"] or text), "printings": printings}
+             "faces": printed_faces(name, type_line, shown["restored_text"] or text), "printings": printings,
+             "symbols_differ": symbols_differ(lang, text, oracle_text, costs)}
             for (name, type_line, text), printings in wordings.items()
         ]}
         for lang, wordings in languages.items()
     ], capped
+
+
+SYMBOL = re.compile(r"\{[^{}]+\}")
+
+
+def symbols_differ(lang: str, printed: str | None, oracle_text: str | None, costs: str | None) -> dict[str, str] | None:
+    """The mana and tap symbols a translated wording prints otherwise than today's Oracle text:
+    Korean Ainok Tracker's "변이 {4}{B}" where Oracle has Morph {4}{R} (a player's review). None
+    where they agree, a face's cost printed as a hint of the other face aside (a modal card's
+    "Vogel {1}{U}"). A misprint, or an older wording of the card: the page says either."""
+    if lang == "en" or not printed or not oracle_text:
+        return None
+    in_printed, in_oracle = Counter(SYMBOL.findall(printed)), Counter(SYMBOL.findall(oracle_text))
+    extra = in_printed - in_oracle - Counter(SYMBOL.findall(costs or ""))
+    missing = in_oracle - in_printed
+    if not extra and not missing:
+        return None
+    return {"printed": "".join(sorted(extra.elements())), "oracle": "".join(sorted(missing.elements()))}
 
 
 def shown_text(lang: str, printed: str | None, oracle_text: str | None) -> dict[str, Any]:

@@ -277,6 +277,20 @@ async def test_a_card_shows_its_power_and_toughness_or_loyalty_each_face_its_own
     assert '<div class="kb-stats" title="Power/toughness">4/4</div>' in (await snapshot_ds.client.get(f"/card/{PHELDDAGRIF}")).text
 
 
+async def test_a_translated_wording_whose_symbols_differ_from_oracle_says_so(snapshot_ds) -> None:
+    # MTGJSON's Korean Ainok Tracker prints "변이 {4}{B}", Oracle Morph {4}{R}: shown without a
+    # word (a player's review). A modal card's hint of its other face's cost is no difference.
+    tracker = (await snapshot_ds.client.get("/card/bf84a598-12d3-406d-8eeb-40592e782b87.json")).json()
+    differ = [(language["lang"], wording["symbols_differ"]) for language in tracker["printed"]
+              for wording in language["wordings"] if wording["symbols_differ"]]
+    assert differ == [("ko", {"printed": "{B}", "oracle": "{R}"})]
+    alrund = (await snapshot_ds.client.get("/card/0a69c3dd-52a3-4ef6-b53f-b0780e0dc5f8.json")).json()
+    assert alrund["printed"] and not [wording for language in alrund["printed"] for wording in language["wordings"]
+                                      if wording["symbols_differ"]]
+    html = (await snapshot_ds.client.get("/card/bf84a598-12d3-406d-8eeb-40592e782b87?lang=ko")).text
+    assert "Its symbols differ from today's Oracle text: it prints" in html and "a misprint, or an older wording" in html
+
+
 async def test_each_ruling_names_the_rules_it_relies_on_beside_it(snapshot_ds) -> None:
     # Only the list below the rulings named them, for all at once (a player's review).
     page = (await snapshot_ds.client.get(f"/card/{JACE}.json")).json()
