@@ -353,7 +353,10 @@ async def test_a_card_known_only_from_its_gatherer_page_shows_what_the_page_show
     assert 'id="oracle-as-shown"' in html and "Artifact Creature — Imp" in html
     # Not "the name a localized page printed": the page is English (a code review).
     assert "known only by the document that gave its Oracle wording below" in html and "localized page" not in html
-    assert "The Oracle wording as the card&#39;s page gave it" in html
+    # The page's own address (its form's action: data/snapshot/README.md), not the local file.
+    assert shown["source_url"] == "https://gatherer.wizards.com/Pages/Card/Details.aspx?multiverseid=217984"
+    assert ('The Oracle wording as <a href="https://gatherer.wizards.com/Pages/Card/Details.aspx?multiverseid=217984">'
+            "the card&#39;s page</a> gave it") in html
     # A card of two faces, each with its multiverse id and number: the page's id keeps its face's.
     werewolf = (await snapshot_ds.client.get("/card.json?name=" + quote("Afflicted Deserter // Werewolf Ransacker"))).json()
     assert [(p["multiverse_id"], p["collector_number"], p["power"], p["toughness"]) for p in werewolf["printings"]] == [
