@@ -15,6 +15,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
 import sqlite_utils
 
 from kb.refresh.job import refresh
@@ -57,6 +58,8 @@ def announce_all_cards(site: TestSite, stamp: str, body: bytes) -> str:
     return renamed
 
 
+# Every source refreshed end to end, twice (7 s): `make proofs` and CI run it.
+@pytest.mark.long_proof
 def test_the_default_refresh_yields_every_language_and_skips_bodies_that_change_nothing_it_keeps(
     site: TestSite, tmp_path: Path
 ) -> None:

@@ -102,6 +102,7 @@ def _altered_copy(snapshot_db, path, *statements: str):
     return path
 
 
+@pytest.mark.long_proof  # every version pair compared three ways (4 s)
 def test_stored_comparisons_give_what_comparing_the_texts_gives(snapshot_db, tmp_path) -> None:
     """Two versions are compared by their rules' and glossary entries' stored digests
     (rule_comparisons, glossary_comparisons), not by folding every text of both again; a file
