@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from kb.records import ParseError
+from kb.records import CardStats, ParseError
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -26,3 +26,16 @@ def check_iso_date(value: Any, what: str, source: str) -> None:
     """Refuse ``value`` unless it is None, empty or an ISO 8601 date."""
     if value not in (None, "") and not (isinstance(value, str) and ISO_DATE.fullmatch(value)):
         raise ParseError(f"{what} {value!r} is not an ISO 8601 date (YYYY-MM-DD): not the layout of {source}")
+
+
+STAT_FIELDS = ("power", "toughness", "loyalty", "defense")
+
+
+def card_stats(card_or_face: dict[str, Any]) -> CardStats:
+    """Power, toughness, loyalty and defense as Scryfall and MTGJSON write them: strings ("*",
+    "1+*", "X"), a number read as its digits; a value of no other shape, or blank, is none."""
+    def read(key: str) -> str | None:
+        value = card_or_face.get(key)
+        return str(value) if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value).strip() else None
+
+    return CardStats(power=read("power"), toughness=read("toughness"), loyalty=read("loyalty"), defense=read("defense"))

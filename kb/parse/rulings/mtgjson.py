@@ -20,7 +20,7 @@ from kb.normalise.dates import parse_date
 from kb.normalise.symbols import normalise_symbols
 from kb.normalise.text import clean_text
 from kb.parse.bounds import GZIP_MAGIC
-from kb.parse.rulings.fields import check_iso_date, check_uuid
+from kb.parse.rulings.fields import STAT_FIELDS, card_stats, check_iso_date, check_uuid
 from kb.parse.rulings.mtgjson_objects import iter_card_objects
 from kb.records import (
     FACE_SEPARATOR,
@@ -28,7 +28,6 @@ from kb.records import (
     CardFace,
     CardName,
     CardRecord,
-    CardStats,
     ParseError,
     QualityIssue,
     RulingRecord,
@@ -97,18 +96,6 @@ def sniff(data: bytes, name: str = "") -> bool:
 
 def _text(value: Any) -> str | None:
     return normalise_symbols(clean_text(value)) if isinstance(value, str) and value.strip() else None
-
-
-STAT_FIELDS = ("power", "toughness", "loyalty", "defense")
-
-
-def stats_of(card: dict[str, Any]) -> CardStats:
-    """Power, toughness, loyalty and defense as MTGJSON writes them (strings: "*", "1+*")."""
-    def read(key: str) -> str | None:
-        value = card.get(key)
-        return str(value) if isinstance(value, (str, int)) and str(value).strip() else None
-
-    return CardStats(power=read("power"), toughness=read("toughness"), loyalty=read("loyalty"), defense=read("defense"))
 
 
 def _int(value: Any) -> int | None:
@@ -189,7 +176,7 @@ def card_entry(card: dict[str, Any], where: str = "<card>") -> CardEntry:
         set_code=card.get("setCode"),
         collector_number=card.get("number"),
         layout=card.get("layout"),
-        **stats_of(card),
+        **card_stats(card),
     )
     # MTGJSON leaves "text" out for a card without rules text; a card with keywords, printed or
     # translated text then has lost its own.
@@ -322,7 +309,7 @@ def faces_entry(faces: list[dict[str, Any]], where: str = "<card>") -> CardEntry
     if whole:
         entry.cards[0].card_faces = [
             CardFace(name=face["faceName"], mana_cost=face.get("manaCost") or None, type_line=face.get("type") or None,
-                     oracle_text=_text(face.get("text")), **stats_of(face))
+                     oracle_text=_text(face.get("text")), **card_stats(face))
             for face in faces
         ]
     names = list(entry.names)

@@ -26,6 +26,7 @@ from kb.normalise.symbols import normalise_symbols
 from kb.normalise.text import clean_text
 from kb.parse.bounds import GZIP_MAGIC
 from kb.parse.rulings.bulk_stream import iter_bulk_objects
+from kb.parse.rulings.fields import card_stats
 from kb.parse.rulings.scryfall_listing import list_items as _list_items
 from kb.parse.rulings.scryfall_listing import load_json as _load_json
 from kb.parse.rulings.scryfall_listing import parse_bulk_listing as parse_bulk_listing
@@ -43,7 +44,6 @@ from kb.records import (
     CardFace,
     CardName,
     CardRecord,
-    CardStats,
     ParseError,
     QualityIssue,
     RulingRecord,
@@ -195,19 +195,11 @@ def card_from_object(card: dict[str, Any]) -> CardRecord:
         layout=card.get("layout"),
         card_faces=_card_faces(card),
         # A multi-faced card's are on its faces (card_faces), where Scryfall gives them.
-        **_stats(card),
+        **card_stats(card),
         # Scryfall gives every single-faced card its oracle_text ("" for a card without rules
         # text), a multi-faced one on its faces: every real object we hold does.
         text_missing=card.get("oracle_text") is None and not faces_of(card),
     )
-
-
-def _stats(card_or_face: dict[str, Any]) -> CardStats:
-    """Power, toughness, loyalty and defense as Scryfall writes them (strings: "*", "1+*")."""
-    def read(key: str) -> str | None:
-        return str(card_or_face[key]) if card_or_face.get(key) is not None else None
-
-    return CardStats(power=read("power"), toughness=read("toughness"), loyalty=read("loyalty"), defense=read("defense"))
 
 
 def _card_faces(card: dict[str, Any]) -> list[CardFace]:
@@ -221,7 +213,7 @@ def _card_faces(card: dict[str, Any]) -> list[CardFace]:
             mana_cost=face.get("mana_cost") or None,
             type_line=face.get("type_line") or None,
             oracle_text=_text(face.get("oracle_text")),
-            **_stats(face),
+            **card_stats(face),
         )
         for face in faces
         if face.get("name")
