@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, replace
 from pathlib import PurePath, PurePosixPath
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import sqlite_utils
@@ -166,49 +167,37 @@ def _stats(card: CardRecord) -> tuple[str | None, str | None, str | None, str | 
     return card.power, card.toughness, card.loyalty, card.defense
 
 
-FACES_COLUMN = 7  # card_faces in a card row of save_cards
-
-
-def _faces_filled_from_stored(db: sqlite_utils.Database, card_rows: dict[str, tuple]) -> None:
-    """Each card row's faces as JSON, a face's field the source leaves out filled from the same
-    face as stored: a whole ``card_faces`` replaced the stored one, and MTGJSON's Jace faces,
-    after Scryfall's, erased their power, toughness and loyalty (a code review)."""
-    with_faces = [oracle_id for oracle_id, row in card_rows.items() if row[FACES_COLUMN]]
-    stored: dict[str, str] = {}
-    for start in range(0, len(with_faces), 500):
-        chunk = with_faces[start:start + 500]
-        stored.update(db.execute(
+def _stored_faces(db: sqlite_utils.Database, oracle_ids: list[str]) -> dict[str, dict[str, dict[str, Any]]]:
+    """The faces stored for these cards, by card and face name."""
+    stored: dict[str, dict[str, dict[str, Any]]] = {}
+    for start in range(0, len(oracle_ids), 500):
+        chunk = oracle_ids[start:start + 500]
+        for oracle_id, faces in db.execute(
             f"select oracle_id, card_faces from cards where card_faces is not null and oracle_id in ({','.join('?' * len(chunk))})",
             chunk,
-        ).fetchall())
-    for oracle_id, row in card_rows.items():
-        faces = row[FACES_COLUMN]
-        if faces and oracle_id in stored:
-            held = {face.get("name"): face for face in json.loads(stored[oracle_id])}
-            faces = [{key: value if value is not None else held.get(face["name"], {}).get(key) for key, value in face.items()}
-                     for face in faces]
-        card_rows[oracle_id] = (*row[:FACES_COLUMN], json.dumps(faces, ensure_ascii=False) if faces else None,
-                                *row[FACES_COLUMN + 1:])
+        ):
+            stored[oracle_id] = {face.get("name"): face for face in json.loads(faces)}
+    return stored
+
+
+def _faces_json(card: CardRecord, held: dict[str, dict[str, Any]]) -> str | None:
+    """The card's faces, a field its source leaves out filled from the same face as stored: a
+    whole ``card_faces`` replaced the stored one, and MTGJSON's Jace faces, after Scryfall's,
+    erased their power, toughness and loyalty (a code review)."""
+    if not card.card_faces:
+        return None
+    faces = [{key: value if value is not None else held.get(face.name, {}).get(key) for key, value in asdict(face).items()}
+             for face in card.card_faces]
+    return json.dumps(faces, ensure_ascii=False)
 
 
 def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_id: int) -> None:
-    card_rows = {}
+    chosen: dict[str, CardRecord] = {}
     printing_rows = []
     for card in cards:
         # The card's row names it in English: an English printing wins over a localized one.
-        if card.oracle_id and (card.oracle_id not in card_rows or card.lang == "en"):
-            card_rows[card.oracle_id] = (
-                card.oracle_id,
-                card.name,
-                json.dumps(card.faces, ensure_ascii=False) if card.faces else None,
-                card.layout,
-                card.type_line,
-                card.mana_cost,
-                card.oracle_text,
-                [asdict(face) for face in card.card_faces] if card.card_faces else None,
-                *_stats(card),
-                document_id if card.oracle_text is not None or card.type_line is not None else None,
-            )
+        if card.oracle_id and (card.oracle_id not in chosen or card.lang == "en"):
+            chosen[card.oracle_id] = card
         if card.scryfall_id or card.multiverse_id or card.place:
             printing_rows.append(
                 (
@@ -231,7 +220,22 @@ def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_
                     *((card.type_line, card.oracle_text, *_stats(card)) if not card.oracle_id else (None,) * 6),
                 )
             )
-    _faces_filled_from_stored(db, card_rows)
+    stored = _stored_faces(db, [oracle_id for oracle_id, card in chosen.items() if card.card_faces])
+    card_rows = [
+        (
+            oracle_id,
+            card.name,
+            json.dumps(card.faces, ensure_ascii=False) if card.faces else None,
+            card.layout,
+            card.type_line,
+            card.mana_cost,
+            card.oracle_text,
+            _faces_json(card, stored.get(oracle_id, {})),
+            *_stats(card),
+            document_id if card.oracle_text is not None or card.type_line is not None else None,
+        )
+        for oracle_id, card in chosen.items()
+    ]
     db.conn.executemany(
         # Sources describe a card in more or less detail: keep what is known, fill what is new.
         "insert into cards (oracle_id, name, faces, layout, type_line, mana_cost, oracle_text, card_faces,"
@@ -249,7 +253,7 @@ def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_
         " oracle_document_id = case when excluded.oracle_text is not null then excluded.oracle_document_id"
         " when oracle_text is null and excluded.oracle_document_id is not null then excluded.oracle_document_id"
         " else oracle_document_id end",
-        list(card_rows.values()),
+        card_rows,
     )
     db.conn.executemany(
         "insert or replace into printings (id, oracle_id, lang, name, printed_name,"
