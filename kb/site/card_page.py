@@ -144,15 +144,13 @@ def oracle_as_shown(conn: sqlite3.Connection, printings: list[dict[str, Any]]) -
     shown = next((printing for printing in printings if printing["oracle_text"] or printing["type_line"]), None)
     if shown is None:
         return None
-    document = rows(conn, "select url, path, fetched_at, source_id, format from documents where id = ?", (shown["document_id"],))
+    document = oracle_source(conn, shown["document_id"]) or {}
     keys = ("mana_cost", "type_line", "oracle_text", "power", "toughness", "loyalty", "defense")
     return {
         **{key: shown[key] for key in keys},
-        "source_url": document[0]["url"] if document else None,
-        "source_path": document[0]["path"] if document else None,
-        "fetched_at": document[0]["fetched_at"] if document else None,
-        "source_id": document[0]["source_id"] if document else None,
-        "format": document[0]["format"] if document else None,
+        "source_url": document.get("url"),
+        "source_path": document.get("path"),
+        **{key: document.get(key) for key in ("fetched_at", "source_id", "format")},
     }
 
 

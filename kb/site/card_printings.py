@@ -3,12 +3,11 @@ printed wordings with the printings that carry them, a multi-faced card's names 
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 from collections import Counter
 from typing import Any
 
-from kb.normalise.text import lost_line_breaks, text_with_lines_restored
+from kb.normalise.text import BRACED_SYMBOL, lost_line_breaks, text_with_lines_restored
 from kb.records import FACE_SEPARATOR, FACE_TEXT_SEPARATOR
 from kb.site.search import rows
 from kb.site.search_names import display_name
@@ -51,9 +50,6 @@ def printed_by_language(conn: sqlite3.Connection, oracle_id: str) -> tuple[list[
     ], capped
 
 
-SYMBOL = re.compile(r"\{[^{}]+\}")
-
-
 def symbols_differ(lang: str, printed: str | None, oracle_text: str | None, costs: str | None) -> dict[str, str] | None:
     """The mana and tap symbols a translated wording prints otherwise than today's Oracle text:
     Korean Ainok Tracker's "변이 {4}{B}" where Oracle has Morph {4}{R} (a player's review). None
@@ -61,8 +57,8 @@ def symbols_differ(lang: str, printed: str | None, oracle_text: str | None, cost
     "Vogel {1}{U}"). A misprint, or an older wording of the card: the page says either."""
     if lang == "en" or not printed or not oracle_text:
         return None
-    in_printed, in_oracle = Counter(SYMBOL.findall(printed)), Counter(SYMBOL.findall(oracle_text))
-    extra = in_printed - in_oracle - Counter(SYMBOL.findall(costs or ""))
+    in_printed, in_oracle = Counter(BRACED_SYMBOL.findall(printed)), Counter(BRACED_SYMBOL.findall(oracle_text))
+    extra = in_printed - in_oracle - Counter(BRACED_SYMBOL.findall(costs or ""))
     missing = in_oracle - in_printed
     if not extra and not missing:
         return None

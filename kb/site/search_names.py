@@ -17,6 +17,7 @@ from typing import Any
 from kb.site.search_db import card_url, rows, table_exists
 from kb.site.search_hit import Hit
 from kb.site.search_text import NOT_WORD, allowed_slips, close_enough, compact, fold, fts_query, has_cjk
+from kb.store.schema import english_name_known
 
 CANDIDATES = 400
 # A one-word name misspelt in its first letters ("pradiesvögel", "wldruf") shares no first letters
@@ -250,8 +251,7 @@ def with_english(conn: sqlite3.Connection, found: list[dict[str, Any]]) -> list[
     wanted = sorted({row["oracle_id"] for row in found if row["oracle_id"] and row.get("english") is None})
     if wanted:
         marks = ",".join("?" * len(wanted))
-        by_rulings = ("coalesce(name, (select min(known.name) from card_names as known where known.oracle_id ="
-                      " cards.oracle_id and known.lang = 'en'))") if table_exists(conn, "card_names") else "name"
+        by_rulings = f"coalesce(name, {english_name_known('cards.oracle_id')})" if table_exists(conn, "card_names") else "name"
         english = dict(conn.execute(f"select oracle_id, {by_rulings} from cards where oracle_id in ({marks})", wanted))
         for row in found:
             if row["oracle_id"] and row.get("english") is None:

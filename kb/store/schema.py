@@ -125,10 +125,13 @@ def ruling_card_name(card_data_name: str = "cards.name") -> str:
     imported, the name the card's own rulings call it by (card_names, source "rulings":
     "Deathrite Shaman"); else the name a page printed beside a ruling of a card not identified
     yet. Views and queries that read cards.name alone listed such cards without a name."""
-    return (
-        f"coalesce({card_data_name}, (select min(known.name) from card_names as known"
-        " where known.oracle_id = rulings.oracle_id and known.lang = 'en'), rulings.card_name)"
-    )
+    return f"coalesce({card_data_name}, {english_name_known('rulings.oracle_id')}, rulings.card_name)"
+
+
+def english_name_known(oracle_id: str) -> str:
+    """The English name ``card_names`` knows for the card of ``oracle_id`` (an SQL expression),
+    in SQL: its card data's, or until card data is imported the one its own rulings call it by."""
+    return f"(select min(known.name) from card_names as known where known.oracle_id = {oracle_id} and known.lang = 'en')"
 
 
 # Indexes of an expression: (name, table, expression).
