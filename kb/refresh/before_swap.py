@@ -31,7 +31,7 @@ from scraper.rawstore import RawStore
 PAUSE_ENV = "MTGKB_REFRESH_PAUSE_BEFORE_SWAP"
 
 # What the served database was built from: the inputs' fingerprints (by bytes, and by what a
-# build keeps of them: ``kb.refresh.inputs.kept_fingerprint``) and the file's identity.
+# build keeps of them: ``kb.refresh.fingerprints.kept_fingerprint``) and the file's identity.
 PUBLISHED_STATE = "refresh:published"
 
 

@@ -26,14 +26,11 @@ from kb.build.publish import build_database
 from kb.build.writer_lock import writer_lock
 from kb.checksums import file_sha256
 from kb.refresh.before_swap import PUBLISHED_STATE, BeforeSwap, RefreshError
+from kb.refresh.fingerprints import build_code_fingerprint, file_identity, inputs_fingerprint, kept_fingerprint
 from kb.refresh.imported import carried_imports, kept_imports
 from kb.refresh.inputs import (
     SNAPSHOT_FORMATS,
-    build_code_fingerprint,
     document_input,
-    file_identity,
-    inputs_fingerprint,
-    kept_fingerprint,
     prune_superseded,
     remember_unreadable,
     seed_from_snapshot,

@@ -1,4 +1,4 @@
-"""The refresh's fingerprint by kept content (``kb.refresh.inputs.kept_fingerprint``): bulk bodies by
+"""The refresh's fingerprint by kept content (``kb.refresh.fingerprints.kept_fingerprint``): bulk bodies by
 the digest of their records, read once each; every other document by its bytes."""
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 from kb.build.kept_content import kept_digest
-from kb.refresh.inputs import document_input, kept_fingerprint
+from kb.refresh.fingerprints import kept_fingerprint
+from kb.refresh.inputs import document_input
 from scraper.rawstore import RawStore
 
 SITE = Path(__file__).parent.parent / "fixtures" / "site"
