@@ -40,6 +40,7 @@ LISTING = "/scryfall/bulk-data"
 ARCHIVE_LISTING = "/github-raw/xremming/rulesraker/main/archive/metadata.json"
 RULINGS = "/scryfall-data/rulings/rulings-20230404210031.json"
 NEW_RULINGS = "/scryfall-data/rulings/rulings-20230405210031.json"
+ORACLE_CARDS = "/scryfall-data/oracle-cards/oracle-cards-20230404210321.json"
 NEW_RULINGS_UPDATED = "2023-04-05T21:00:31.996000Z"
 JACE = "594f6881-c059-46f8-aa4e-7151d502de73"
 DEATHRITE = "22f1a4a4-c423-4d1c-8775-0ed604a9fa51"
@@ -192,6 +193,36 @@ def test_a_file_published_by_other_code_is_built_again_with_no_document_changed(
     again = run(site, tmp_path)
     assert (again.status, again.published) == ("unchanged", False)
     assert "build_code_changed" not in again.changes
+
+
+def test_a_daily_card_file_with_one_card_reworded_counts_that_card_alone_as_changed(
+    site: TestSite, tmp_path: Path
+) -> None:
+    """Scryfall publishes its card file every day under a new dated URL: the new document is the
+    source of every card's Oracle text, but a card whose text, cost and numbers are those of the
+    day before has not changed. The run's table counts say so, and name the one card that has."""
+    run(site, tmp_path)
+    cards = json.loads((SITE / "scryfall-data" / "constructed" / ORACLE_CARDS.rsplit("/", 1)[1]).read_text("utf-8"))
+    for card in cards:
+        if card["name"] == "Phelddagrif":
+            card["oracle_text"] = card["oracle_text"].replace("gains 2 life", "gains 3 life")
+    new_path = ORACLE_CARDS.replace("20230404210321", "20230405210321")
+    listing = (SITE / "scryfall" / "bulk-data-2023-04-04.json").read_text(encoding="utf-8")
+    listing = listing.replace(ORACLE_CARDS.rsplit("/", 1)[1], new_path.rsplit("/", 1)[1])
+    listing = listing.replace("2023-04-04T21:03:21.500000Z", "2023-04-05T21:03:21.500000Z")
+    site.replace(LISTING, listing.encode("utf-8"))
+    site.replace(new_path, json.dumps(cards).encode("utf-8"), "application/json")
+
+    result = run(site, tmp_path)
+
+    assert (result.exit_code, result.status) == (0, "published"), result.message
+    tables = result.changes["tables"]
+    assert tables["cards"] == {"before": 7, "after": 7, "added": 0, "changed": 1, "removed": 0}
+    db = sqlite_utils.Database(tmp_path / "kb.db")
+    # Every card's text is now credited to the new file (the page says whose wording it shows).
+    assert {row[0].rsplit("/", 1)[1] for row in db.execute(
+        "select d.url from cards join documents d on d.id = cards.oracle_document_id")} == {
+        new_path.rsplit("/", 1)[1]}
 
 
 def test_a_newer_cr_and_changed_rulings_are_recorded_exactly(site: TestSite, tmp_path: Path) -> None:
