@@ -178,6 +178,10 @@ class CardRecord:
     scryfall_id: str | None = None
     multiverse_id: int | None = None
     set_code: str | None = None
+    # The set's name in English ("Magic 2012", as Scryfall and Gatherer's pages in every language
+    # name it) and the day the printing was released (ISO), where the source gives them.
+    set_name: str | None = None
+    released_at: str | None = None
     collector_number: str | None = None
     layout: str | None = None
     # Each face whole, where the source gives faces apart (the joined fields above cannot say

@@ -24,6 +24,7 @@ IGNORED_COLUMNS = {
     "documents": {"fetched_at", "path"},
     "cards": {"oracle_document_id"},
     "printings": {"document_id"},
+    "sets": {"document_id"},
 }
 
 

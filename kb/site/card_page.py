@@ -74,10 +74,11 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
         # prints no name of its own: its printing is the card's.
         printings = rows(
             conn,
-            f"""select lang, coalesce(printed_name, name) as printed_name, mana_cost, printed_type_line, printed_text,
+            f"""select lang, coalesce(printed_name, printings.name) as printed_name, mana_cost, printed_type_line, printed_text,
             set_code, collector_number, multiverse_id, note, type_line, oracle_text, power, toughness, loyalty, defense,
-            document_id from printings
-            where ({" or ".join("(document_id = ? and coalesce(printed_name, name) = ?)" for _ in recorded)})
+            printings.document_id, sets.name as set_name, sets.released_at from printings
+            left join sets on sets.code = upper(printings.set_code)
+            where ({" or ".join("(printings.document_id = ? and coalesce(printed_name, printings.name) = ?)" for _ in recorded)})
             order by lang, multiverse_id""",
             [value for row in recorded for value in (row["document_id"], row["name"])],
         ) if recorded else []

@@ -25,8 +25,10 @@ def printed_by_language(conn: sqlite3.Connection, oracle_id: str) -> tuple[list[
     found = rows(
         conn,
         """select lang, printed_name, printed_type_line, printed_text, upper(set_code) as set_code,
-        collector_number from printings where oracle_id = ?
-        order by lang = 'en' desc, lang, set_code, cast(collector_number as integer), collector_number limit ?""",
+        collector_number, sets.name as set_name, sets.released_at from printings
+        left join sets on sets.code = upper(printings.set_code) where oracle_id = ?
+        order by lang = 'en' desc, lang, sets.released_at is null, sets.released_at, set_code,
+        cast(collector_number as integer), collector_number limit ?""",
         (oracle_id, CARD_PAGE_PRINTINGS_LIMIT + 1),
     )
     capped = len(found) > CARD_PAGE_PRINTINGS_LIMIT
@@ -37,7 +39,7 @@ def printed_by_language(conn: sqlite3.Connection, oracle_id: str) -> tuple[list[
     for row in found[:CARD_PAGE_PRINTINGS_LIMIT]:
         wording = (row["printed_name"], row["printed_type_line"], row["printed_text"])
         languages.setdefault(row["lang"], {}).setdefault(wording, []).append(
-            {"set_code": row["set_code"], "collector_number": row["collector_number"]}
+            {key: row[key] for key in ("set_code", "collector_number", "set_name", "released_at")}
         )
     return [
         {"lang": lang, "wordings": [

@@ -44,6 +44,7 @@ TABLE_PRESENTATION: dict[str, dict[str, Any]] = {
     "card_names": {"label_column": "name", "facets": ["lang", "source"]},
     "card_name_records": {},
     "printings": {"label_column": "printed_name", "facets": ["lang", "set_code"]},
+    "sets": {"label_column": "name", "sort_desc": "released_at"},
     "ruling_records": {"facets": ["declared_lang", "detected_lang", "source"]},
     "rulings": {"label_column": "text", "sort_desc": "published_at", "facets": ["source", "published_at", "removed_upstream"]},
     "ruling_sightings": {},

@@ -36,6 +36,7 @@ TABLE_DESCRIPTIONS: dict[str, str] = {
     "card_name_records": "Card names as each document printed them, before the card is identified.",
     "unresolved_card_names": "Names documents printed that no identified card's name matches yet (cards only a page names, names still to resolve); with card_names, the view all_card_names.",
     "printings": "Printings of cards in every language, with printed (localized) name, type and text.",
+    "sets": "The sets printings name by code: English name and release day, as card data (and Gatherer's pages, names only) give them.",
     "ruling_records": "Every ruling exactly as each document printed it; rulings, sightings and translations are derived from these.",
     "rulings": "One English card ruling, stored once however many sources printed it.",
     "ruling_sightings": "Every place a ruling was seen, with the date and text as printed there.",
@@ -246,6 +247,12 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "toughness": "Toughness, kept as power is",
         "loyalty": "Starting loyalty, kept as power is",
         "defense": "Defense, kept as power is",
+    },
+    "sets": {
+        "code": "Set code, upper case (printings.set_code is the source's case: join on upper(set_code))",
+        "name": "The set's name in English (\"Magic 2012\"; Gatherer's pages in every language name it so)",
+        "released_at": "The earliest day a printing of the set was released, of the printings the card data gives (Scryfall's released_at); empty where only a Gatherer page names the set",
+        "document_id": "The document the name and day were read from: card data that gives a day, before a Gatherer page that names the set only",
     },
     "ruling_records": {
         "document_id": "The document",

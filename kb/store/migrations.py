@@ -267,3 +267,9 @@ def m027_card_stats_and_shown_oracle_text(db: sqlite_utils.Database) -> None:
 def m028_cards_oracle_document(db: sqlite_utils.Database) -> None:
     """cards.oracle_document_id on older databases: empty until the documents are imported again."""
     add_missing_column(db, "cards", "oracle_document_id", int)
+
+
+@migrations()
+def m029_sets(db: sqlite_utils.Database) -> None:
+    """sets on older databases: empty until the card documents are imported again."""
+    create_declared_table(db, "sets")

@@ -191,7 +191,41 @@ def _faces_json(card: CardRecord, held: dict[str, dict[str, Any]]) -> str | None
     return json.dumps(faces, ensure_ascii=False)
 
 
+def _earlier(day: str | None, other: str | None) -> str | None:
+    return min(day, other) if day and other else day or other
+
+
+def save_sets(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_id: int) -> None:
+    """The sets these printings name, each once: its English name and its earliest release day.
+
+    A source that gives a day (card data) is taken over one that gives a name only (a Gatherer
+    page), whichever was imported first; between two alike the first name read stays (so the
+    order of imports changes no name but where two card files disagree)."""
+    sets: dict[str, tuple[str | None, str | None]] = {}
+    for card in cards:
+        if not card.set_code or not (card.set_name or card.released_at):
+            continue
+        code = card.set_code.upper()
+        name, day = sets.get(code, (None, None))
+        sets[code] = (name or card.set_name, _earlier(day, card.released_at))
+    if not sets:
+        return
+    db.conn.executemany(
+        "insert into sets (code, name, released_at, document_id) values (?, ?, ?, ?)"
+        " on conflict(code) do update set"
+        " name = case when released_at is null and excluded.released_at is not null"
+        " then coalesce(excluded.name, name) else coalesce(name, excluded.name) end,"
+        " document_id = case when released_at is null and excluded.released_at is not null"
+        " then excluded.document_id else document_id end,"
+        " released_at = case when released_at is null or excluded.released_at < released_at"
+        " then coalesce(excluded.released_at, released_at) else released_at end",
+        [(code, name, day, document_id) for code, (name, day) in sorted(sets.items())],
+    )
+
+
 def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_id: int) -> None:
+    cards = list(cards)
+    save_sets(db, cards, document_id)
     chosen: dict[str, CardRecord] = {}
     printing_rows = []
     for card in cards:

@@ -202,6 +202,18 @@ TABLES: dict[str, dict[str, Any]] = {
         "pk": "id",
         "foreign_keys": [("oracle_id", "cards", "oracle_id"), ("document_id", "documents", "id")],
     },
+    # The sets printings name by code, with the name and release day their sources give: one row a
+    # set, not a name beside each of half a million printings.
+    "sets": {
+        "columns": {
+            "code": str,
+            "name": str,
+            "released_at": str,
+            "document_id": int,
+        },
+        "pk": "code",
+        "foreign_keys": [("document_id", "documents", "id")],
+    },
     # Every ruling exactly as one document printed it; ``rulings`` and the tables after it are
     # derived from these by the linking step, so a page whose card is not known yet can be
     # linked by a later import without reading the page again.

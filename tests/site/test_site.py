@@ -427,14 +427,21 @@ async def test_a_card_page_lists_its_printings_language_by_language(snapshot_ds)
     assert [language["lang"] for language in printed] == ["en", "de", "es", "fr", "it", "ja", "ko", "pt", "ru", "zhs", "zht"]
     (english,) = printed[0]["wordings"]
     assert english["printed_name"] is None and english["printed_text"] is None
-    assert [f"{p['set_code']} #{p['collector_number']}" for p in english["printings"]] == [
-        "ORI #60", "PIO #60", "PLST #ORI-60", "PORI #60s", "PS15 #60", "V17 #12",
+    # In the order they were released, each with its set's name and day (Scryfall's card objects).
+    assert [(p["set_code"], p["collector_number"], p["set_name"], p["released_at"]) for p in english["printings"]] == [
+        ("PS15", "60", "San Diego Comic-Con 2015", "2015-07-09"),
+        ("ORI", "60", "Magic Origins", "2015-07-17"),
+        ("PORI", "60s", "Magic Origins Promos", "2015-07-17"),
+        ("V17", "12", "From the Vault: Transform", "2017-11-24"),
+        ("PLST", "ORI-60", "The List", "2020-09-26"),
+        ("PIO", "60", "Pioneer Masters", "2024-12-10"),
     ]
     (german,) = printed[1]["wordings"]
     assert german["printed_name"] == "Jace, Wunderkind von Vryn // Jace, der entfesselte Telepath"
     assert german["printed_type_line"] == "Legendäre Kreatur — Mensch, Zauberer // Planeswalker — Jace"
     assert german["printed_text"].startswith("{T}: Ziehe eine Karte und wirf dann eine Karte ab.")
-    assert german["printings"] == [{"set_code": "ORI", "collector_number": "60"}]
+    assert german["printings"] == [
+        {"set_code": "ORI", "collector_number": "60", "set_name": "Magic Origins", "released_at": "2015-07-17"}]
     # Each field holds both faces: shown face by face.
     assert [(face["name"], face["type_line"]) for face in german["faces"]] == [
         ("Jace, Wunderkind von Vryn", "Legendäre Kreatur — Mensch, Zauberer"),
@@ -447,7 +454,9 @@ async def test_a_card_page_lists_its_printings_language_by_language(snapshot_ds)
     assert 'Printed in each language <span class="count">11</span>' in section
     assert section.count('class="kb-oracle kb-printed-wording"') == 11
     assert '<div class="kb-oracle kb-printed-wording" lang="de">' in section
-    assert "ORI #60 · PIO #60 · PLST #ORI-60 · PORI #60s · PS15 #60 · V17 #12" in section
+    assert ("San Diego Comic-Con 2015 (PS15, 2015-07-09) #60 · Magic Origins (ORI, 2015-07-17) #60"
+            " · Magic Origins Promos (PORI, 2015-07-17) #60s · From the Vault: Transform (V17, 2017-11-24) #12"
+            " · The List (PLST, 2020-09-26) #ORI-60 · Pioneer Masters (PIO, 2024-12-10) #60") in section
     assert section.count('class="kb-printed-face"') == 20  # ten languages, two faces each
 
 

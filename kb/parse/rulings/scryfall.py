@@ -191,6 +191,8 @@ def card_from_object(card: dict[str, Any]) -> CardRecord:
         scryfall_id=card.get("id"),
         multiverse_id=multiverse_ids[0] if multiverse_ids else None,
         set_code=card.get("set"),
+        set_name=card.get("set_name") if isinstance(card.get("set_name"), str) else None,
+        released_at=parse_date(card["released_at"]) if isinstance(card.get("released_at"), str) else None,
         collector_number=card.get("collector_number"),
         layout=card.get("layout"),
         card_faces=_card_faces(card),

@@ -1,0 +1,68 @@
+"""The sets printings name (kb.store.save.save_sets): read from real Scryfall card objects and real
+Gatherer pages; the precedence between the two is shown with CONSTRUCTED card records (the
+fixtures hold no Scryfall object of a set a Gatherer page also names), each marked below."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import sqlite_utils
+
+from kb.parse.rulings import gatherer_old, scryfall
+from kb.records import CardRecord
+from kb.store.save import save_cards
+from kb.store.schema import ensure_db_shape
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+JACE_SEARCH = FIXTURES / "scryfall" / "api-2025-11-01" / "search-langany-594f6881-jace-vryn-s-prodigy-jace-telepath-unboun.json"
+
+
+def database() -> sqlite_utils.Database:
+    db = sqlite_utils.Database(memory=True)
+    ensure_db_shape(db, search=False)
+    db["sources"].insert({"id": "test"})
+    for document_id in (1, 2, 3):
+        db["documents"].insert({"id": document_id, "source_id": "test"})
+    return db
+
+
+def sets(db: sqlite_utils.Database) -> list[tuple]:
+    return list(db.execute("select code, name, released_at, document_id from sets order by code"))
+
+
+def test_card_objects_give_each_set_once_with_its_earliest_day() -> None:
+    db = database()
+    # Jace's printings in every language (Scryfall's search with lang:any): 16 objects, 6 sets.
+    save_cards(db, scryfall.parse(JACE_SEARCH.read_bytes()).cards, 1)
+    assert sets(db) == [
+        ("ORI", "Magic Origins", "2015-07-17", 1),
+        ("PIO", "Pioneer Masters", "2024-12-10", 1),
+        ("PLST", "The List", "2020-09-26", 1),
+        ("PORI", "Magic Origins Promos", "2015-07-17", 1),
+        ("PS15", "San Diego Comic-Con 2015", "2015-07-09", 1),
+        ("V17", "From the Vault: Transform", "2017-11-24", 1),
+    ]
+
+
+def test_a_gatherer_page_in_any_language_names_its_set_in_english_without_a_day() -> None:
+    db = database()
+    page = gatherer_old.parse((FIXTURES / "gatherer" / "old" / "birdsofparadise_de.html").read_bytes())
+    save_cards(db, page.cards, 1)
+    assert sets(db) == [("M12", "Magic 2012", None, 1)]
+
+
+def m12(name: str, day: str | None) -> CardRecord:
+    """CONSTRUCTED: a printing of Magic 2012 as card data would give it (lowercase code, a day)."""
+    return CardRecord(name="Birds of Paradise", set_code="m12", set_name=name, released_at=day)
+
+
+def test_card_data_with_a_day_is_taken_over_a_page_naming_the_set_whichever_came_first() -> None:
+    page = gatherer_old.parse((FIXTURES / "gatherer" / "old" / "birdsofparadise_de.html").read_bytes())
+    before, after = database(), database()
+    save_cards(before, page.cards, 1)
+    save_cards(before, [m12("Magic 2012", "2011-07-15")], 2)
+    save_cards(after, [m12("Magic 2012", "2011-07-15")], 2)
+    save_cards(after, page.cards, 1)
+    assert sets(before) == sets(after) == [("M12", "Magic 2012", "2011-07-15", 2)]
+    # A later card file with an earlier printing of the set moves its day back, keeping its name.
+    save_cards(after, [m12("Magic 2012 (renamed)", "2011-07-01"), m12("Magic 2012", "2011-07-20")], 3)
+    assert sets(after) == [("M12", "Magic 2012", "2011-07-01", 2)]
