@@ -187,8 +187,24 @@ def public_sql_gate(app: Callable) -> Callable:
     return wrapped
 
 
+# What browsers drop from a URL (tabs, line breaks) and read as a slash (a backslash).
+_BROWSER_IGNORED = re.compile(rb"[\t\n\r]")
+
+
+def same_site_location(location: bytes) -> bytes:
+    """A redirect's target as a path on this site. Datasette 0.65.5 answers a path ending in "/"
+    with a redirect to it without the slash: "/\\evil.example/" to "/\\evil.example", which a
+    browser reads as "//evil.example", another site (simonw/datasette#2680; a review's fuzz).
+    A path whose start a browser reads as "//" keeps one slash."""
+    read = _BROWSER_IGNORED.sub(b"", location).replace(b"\\", b"/")
+    if not read.startswith(b"//"):
+        return location
+    return b"/" + read.lstrip(b"/")
+
+
 def security_headers(app: Callable) -> Callable:
-    """ASGI middleware adding SECURITY_HEADERS to every HTTP response."""
+    """ASGI middleware adding SECURITY_HEADERS to every HTTP response, and keeping its redirects
+    on this site (``same_site_location``)."""
     names = {name for name, _value in SECURITY_HEADERS}
 
     async def wrapped(scope: dict, receive: Callable, send: Callable) -> None:
@@ -198,7 +214,8 @@ def security_headers(app: Callable) -> Callable:
 
         async def sending(message: dict) -> None:
             if message.get("type") == "http.response.start":
-                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() not in names]
+                headers = [(k, same_site_location(v) if k.lower() == b"location" else v)
+                           for k, v in message.get("headers", []) if k.lower() not in names]
                 message = {**message, "headers": headers + SECURITY_HEADERS}
             await send(message)
 

@@ -112,6 +112,18 @@ async def test_security_headers_on_every_response(ds) -> None:
         assert response.headers["x-content-type-options"] == "nosniff", path
 
 
+@pytest.mark.parametrize("path", ["/\\evil.example/", "/\\/evil.example/", "/%5Cevil.example/", "/%09/evil.example/"])
+async def test_no_redirect_leaves_the_site(ds, path: str) -> None:
+    """Datasette 0.65.5 answers a path ending in "/" with a redirect to the path without it:
+    "/\\evil.example/" went to "/\\evil.example", which browsers read as "//evil.example", another
+    site (simonw/datasette#2680; a review's fuzz). Such a redirect stays on this site."""
+    response = await ds.client.get(path)
+    location = response.headers.get("location", "")
+    if location:
+        browser_reads = location.replace("\\", "/").replace("\t", "").replace("\n", "").replace("\r", "")
+        assert browser_reads.startswith("/") and not browser_reads.startswith("//"), (path, location)
+
+
 @pytest.mark.parametrize("path", ["/nothing-here", "/kb-nothing/rulings", "/{db}/no_such_table", "/{db}/rulings/999999999", "/{db}/rulings.json?_sort=nope"])
 async def test_missing_things_stay_404_or_400_never_500(ds, path: str, capfd: pytest.CaptureFixture[str]) -> None:
     response = await ds.client.get(path.format(db=ds.get_database().name))
