@@ -151,6 +151,10 @@ class Pairing:
     # Old rules paired by likeness alone (a letter kept, the same number, similar words), not by
     # identical content or the evidence of cross-references and children: step 10 may uncross them.
     alike: set[str] = field(default_factory=set)
+    # Old rules printed word for word as another old rule was, where the new version prints those
+    # words once and the other took them (``_pair_identical_elsewhere``): their words live on
+    # there, and likeness outside their own section's successor pairs them with no rule of theirs.
+    twin_kept: set[str] = field(default_factory=set)
 
     def pair(self, old_number: str, new_number: str, alike: bool = False) -> None:
         self.old_to_new[old_number] = new_number
@@ -194,11 +198,35 @@ def _free_by(pairing: Pairing, key: Callable[[Entry], object | None]) -> tuple[d
 
 
 def _pair_identical_elsewhere(pairing: Pairing) -> None:
-    """Identical (masked) content under another number: paired in document order per content."""
+    """Identical (masked) content under another number. Content that one entry holds on each side
+    first; then content several hold, an entry first with the one under its own heading's
+    successor, the rest in document order. 2009 printed "Vanguard cards have no subtypes." twice,
+    as 204.3n (Subtypes) and 310.3 (Vanguards); 2013 prints it once, as 311.3 under Vanguards, now
+    311: paired in document order, 204.3n took it and 310.3 became Phenomenon's 310.3 (a review)."""
     olds, news = _free_by(pairing, lambda item: (_kind_class(item.rule), item.masked) if item.words else None)
+    shared: list[tuple[list[Entry], list[Entry]]] = []
     for key, old_entries in olds.items():
-        for old, new in zip(old_entries, news.get(key, []), strict=False):
+        new_entries = news.get(key, [])
+        if len(old_entries) == 1 and len(new_entries) == 1:
+            pairing.pair(old_entries[0].number, new_entries[0].number)
+        elif new_entries:
+            shared.append((old_entries, new_entries))
+    for old_entries, new_entries in shared:
+        for old in old_entries:
+            went = pairing.old_to_new.get(_heading(old.rule) or "")
+            under = [new for new in new_entries if pairing.is_free(None, new.number) and went and _heading(new.rule) == went]
+            if len(under) == 1:
+                pairing.pair(old.number, under[0].number)
+        free_new = [new for new in new_entries if pairing.is_free(None, new.number)]
+        left = [old for old in old_entries if pairing.is_free(old.number, None)]
+        for old, new in zip(left, free_new, strict=False):
             pairing.pair(old.number, new.number)
+        pairing.twin_kept.update(old.number for old in left[len(free_new):])
+
+
+def _heading(rule: Rule) -> str | None:
+    """The rule a subrule is under, or the section a rule is in."""
+    return rule.parent or rule.section
 
 
 def _pair_same_statement_elsewhere(pairing: Pairing) -> None:
@@ -746,8 +774,19 @@ def _pair_similar_in_section(pairing: Pairing) -> None:
         new_by_section[_section_of(new)].append(new)
     _assign_best(
         pairing,
-        ((old, new) for old in pairing.free_old() for new in new_by_section.get(_section_of(old), [])),
+        ((old, new) for old in pairing.free_old() for section in _sections_now(pairing, old)
+         for new in new_by_section.get(section, [])),
     )
+
+
+def _sections_now(pairing: Pairing, old: Entry) -> list[str]:
+    """The section of ``old``'s number in the new version, and the one its section became where
+    that moved: 2009's 204 "Type Line" is 2013's 205, and 204.3n "Vanguard cards have no
+    subtypes." is 205.3p "Phenomenon cards, scheme cards, and vanguard cards have no subtypes.",
+    not Phenomenon's 310.3 "Phenomenon cards have no subtypes." elsewhere (a review)."""
+    section = _section_of(old)
+    went = pairing.old_to_new.get(section)
+    return [section, went] if went and went != section else [section]
 
 
 def _core_words(entry: Entry) -> set[str]:
@@ -763,9 +802,11 @@ def _pair_similar_anywhere(pairing: Pairing, bare_words: bool = False, at_least:
     paired only when ``at_least`` alike: an entry's rarest words are often a word and its mark
     ('"remember"'), which the rule it moved to quotes otherwise (2019's 706.7a is 2020's 607.5a,
     0.86 alike, never a candidate). Found so for every entry, such candidates paired six rules
-    rightly and four wrongly between 0.60 and 0.71 alike: only near-copies are taken."""
+    rightly and four wrongly between 0.60 and 0.71 alike: only near-copies are taken. Not a rule
+    whose twin took their words (``Pairing.twin_kept``): 2009's 204.3n "Vanguard cards have no
+    subtypes." was paired so with Phenomenon's 310.3 of 2013 once its twin 310.3 was 311.3."""
     free_new = pairing.free_new()
-    free_old = pairing.free_old()
+    free_old = [old for old in pairing.free_old() if old.number not in pairing.twin_kept]
     words_of = {id(item): (_core_words(item) if bare_words else item.word_set) for item in [*free_old, *free_new]}
     frequency = Counter(word for item in [*free_old, *free_new] for word in words_of[id(item)])
     index: dict[str, list[Entry]] = defaultdict(list)
