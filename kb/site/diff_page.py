@@ -126,6 +126,11 @@ def diff_page(
         page["error"] = "We hold no rules version " + " or ".join(f"“{version}”" for version in missing) + "."
         page["status"] = 404
         return page
+    if old == new:
+        # Answered 200 with no changes, the JSON read as "nothing changed" (a review's fuzz).
+        page["error"] = "Choose two different versions to compare."
+        page["status"] = 400
+        return page
     if ids[old]["lang"] != ids[new]["lang"]:
         page["error"] = "These versions are in different languages: compare versions of one language."
         page["status"] = 400  # both versions exist: the pair is refused

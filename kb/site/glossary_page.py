@@ -29,9 +29,13 @@ def glossary_index(conn: sqlite3.Connection, lang: str = "en") -> dict[str, Any]
         shared = {row["term"] for row in terms if sum(other["term"] == row["term"] for other in terms) > 1}
         for row in terms:
             row["en"] = row["en"] if row["term"] in shared and lang != "en" else None
-    languages = rows(conn, """select lang, max(id) as version_id from cr_versions
+    return {"lang": lang, "version": version, "letters": letters, "languages": glossary_languages(conn)}
+
+
+def glossary_languages(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """The languages we hold a glossary in, English first, each with its newest version."""
+    return rows(conn, """select lang, max(id) as version_id from cr_versions
         where id in (select distinct version_id from glossary) group by lang order by lang != 'en', lang""")
-    return {"lang": lang, "version": version, "letters": letters, "languages": languages}
 
 
 def newest_version(conn: sqlite3.Connection, lang: str) -> str | None:

@@ -12,6 +12,7 @@ from urllib.parse import quote
 
 from kb.site.absent_citations import absent_citations
 from kb.site.glossary_page import keywords_in_translated_rules, printed_keywords
+from kb.site.labels import version_name
 from kb.site.rule_rulings import marked_by_number, rulings_on_subrules, rulings_relying_on
 from kb.site.rule_translations import normalise_space, translations
 from kb.site.search import (
@@ -124,6 +125,20 @@ def rule_page(
 
 def version_exists(conn: sqlite3.Connection, version: str) -> bool:
     return conn.execute("select 1 from cr_versions where id = ?", (version,)).fetchone() is not None
+
+
+def not_followed(conn: sqlite3.Connection, number: str, version: str | None, from_version: str) -> str:
+    """Why the rule numbered ``number`` in ``from_version`` (the version drop-down) has no page in
+    ``version``: "No rule 603.2e in the Comprehensive Rules of 2026-04-17" was said of a rule
+    2026-04-17 has, where 2025's 603.2e has no successor (a review's fuzz)."""
+    number = number.strip().rstrip(".").lower()
+    version = version or newest_english_version(conn)
+    if not version_exists(conn, from_version):
+        return f"No CR version “{from_version}” to follow rule {number} from"
+    if conn.execute("select 1 from rules where version_id = ? and number = ?", (from_version, number)).fetchone() is None:
+        return f"No rule {number} in the {version_name(from_version)}"
+    return (f"Rule {number} of the {version_name(from_version)} has no successor in the {version_name(version)}:"
+            " it was removed, or merged into another rule (its page in that version gives its history)")
 
 
 def newest_version_of(conn: sqlite3.Connection, lang: str) -> str | None:

@@ -35,6 +35,8 @@ def version_page(
     if not found:
         return None
     version = found[0]
+    # A kind of no change is no filter ("?kind=bogus" showed "0–0 of 0" beside counts of 205).
+    kind = kind if kind in CHANGE_KINDS else None
     page: dict[str, Any] = {"version": version, "previous": None, "counts": {}, "changes": [], "links": {},
                             "reading_notes": reading_notes(conn, version)}
     if version["lang"] == "en" and table_exists(conn, "cr_changes"):
@@ -61,6 +63,8 @@ def version_page(
             # One page read in the order of the versions' index: read whole, a new edition's
             # 2,398 changes (709 KB of word diffs) were sorted to show 100 (10-17 ms).
             page["total"] = counts.get(kind, 0) if kind else sum(counts.values())
+            # Past the end: the last page, as the diff page does ("Showing 0–1000 of 205").
+            offset = min(offset, max(0, page["total"] - 1) // PAGE_SIZE * PAGE_SIZE)
             page["offset"], page["page_size"] = offset, PAGE_SIZE
             page["changes"] = with_by_number(rows(
                 conn,

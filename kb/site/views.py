@@ -36,6 +36,7 @@ from kb.site.search import GROUP_TITLES, PER_KIND, SearchResults, search
 from kb.site.search_cjk import in_other_chinese_script
 from kb.site.search_db import newest_versions, one_request, rules_text_languages
 from kb.site.search_fulltext import spelling_blind_key, todays_term_keys
+from kb.site.search_hit import Hit
 from kb.site.search_names import page_of
 from kb.site.search_rules import RULE_NUMBER_QUERY
 from kb.site.search_text import clean_query, umlauts_as_vowels
@@ -271,7 +272,9 @@ async def rule(datasette, request):
     number, json = request.url_vars["number"], request.url_vars.get("json")
     version = request.args.get("version") or None
     # "?version=zhs" (a language, not one of its versions): the language's newest version.
-    newest = await run(datasette, rule_page.newest_version_of, version) if version and LANGUAGE_ONLY.fullmatch(version) else None
+    # "EN" too: "No rule 702.19 in EN" was said of a rule English has (a review's fuzz).
+    newest = (await run(datasette, rule_page.newest_version_of, version.lower())
+              if version and LANGUAGE_ONLY.fullmatch(version.lower()) else None)
     if newest:
         pairs = [(key, newest if key == "version" else value)
                  for key, value in parse_qsl(request.query_string, keep_blank_values=True)]
@@ -288,6 +291,11 @@ async def rule(datasette, request):
             # the title and the banner that says which version it is (a UX review).
             return Response.redirect(f"/rule/{quote(to_number)}{'.json' if as_json else ''}{suffix}")
     page = await run(datasette, rule_page.rule_page, number, version, from_version)
+    if page is None and from_version and from_version != version:
+        reason = await run(datasette, rule_page.not_followed, number, version, from_version)
+        found = [Hit(kind="rule", title=f"{number} in the {version_name(from_version)}",
+                     url=f"/rule/{quote(number)}?version={quote(from_version)}")] if reason.startswith("Rule ") else []
+        return await not_found(datasette, request, reason, wants_json(request, json), query=number, found=found)
     if page is None:
         # A version of ours by its name; any other as typed ("garbage" was "the garbage rules").
         known = version and await run(datasette, rule_page.version_exists, version)
@@ -321,6 +329,7 @@ async def version(datasette, request):
     kind = request.args.get("kind") or None
     # The HTML shows one page of the changes; the JSON all of them.
     offset = None if wants_json(request, json) else page_offset(request.args.get("offset"))
+    kind = kind if kind in version_page.CHANGE_KINDS else None
     page = await run(datasette, version_page.version_page, version_id, kind, offset)
     return await page_response(datasette, request, page, json, f"No CR version {version_id}", "kb_version.html",
                                {"kind": kind})
@@ -338,7 +347,10 @@ async def no_such_page(datasette, request):
 async def glossary_entry(datasette, request):
     term = unquote(request.url_vars["term"])
     # "EN", "de-DE", "zh-Hans" as a reader writes them; a code of no language stays as typed (a 404).
-    lang = card_language.scryfall_language(request.args.get("lang", "en"), set(LANGUAGE_NAMES)) or request.args.get("lang", "en")
+    lang = card_language.scryfall_language(request.args.get("lang") or "en", set(LANGUAGE_NAMES)) or request.args.get("lang") or "en"
+    if lang not in LANGUAGE_NAMES:
+        # "No glossary term “Flying”" was said of a term we hold, asked for in no language (a review's fuzz).
+        return await not_found(datasette, request, await no_glossary_in(datasette, lang), False)
     page = await run(datasette, glossary_page.glossary_term, term, lang, request.args.get("en") or None)
     if page is None and "lang" not in request.args:
         # A translated glossary's term asked for without its language ("/glossary/飞行").
@@ -372,12 +384,18 @@ async def glossary_entry(datasette, request):
     return await render(datasette, request, "kb_glossary_term.html", {"page": page})
 
 
+async def no_glossary_in(datasette, lang: str) -> str:
+    languages = await run(datasette, glossary_page.glossary_languages)
+    held = ", ".join(f"{language_name(row['lang'])} ({row['lang']})" for row in languages)
+    return f"No glossary in “{lang}”: we hold glossaries in {held}."
+
+
 async def glossary_index(datasette, request):
-    lang = request.args.get("lang", "en")
+    # "ZHS" and "zh-Hans" as a term's page reads them.
+    lang = card_language.scryfall_language(request.args.get("lang") or "en", set(LANGUAGE_NAMES)) or request.args.get("lang") or "en"
     page = await run(datasette, glossary_page.glossary_index, lang)
     if page["version"] is None:
-        held = ", ".join(f"{language_name(row['lang'])} ({row['lang']})" for row in page["languages"])
-        return await not_found(datasette, request, f"No glossary in “{lang}”: we hold glossaries in {held}.", False)
+        return await not_found(datasette, request, await no_glossary_in(datasette, lang), False)
     return await render(datasette, request, "kb_glossary.html", {"page": page})
 
 

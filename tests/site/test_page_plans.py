@@ -80,8 +80,10 @@ def test_a_version_pages_html_reads_its_page_of_changes_alone(
     seen = statements_of(monkeypatch, version_page)
     page = version_page.version_page(snapshot_conn, "en-2009-10-01", kind, offset)
     assert page is not None
-    assert page["changes"] == every["changes"][offset:offset + version_page.PAGE_SIZE]
-    assert (page["total"], page["offset"]) == (len(every["changes"]), offset)
+    # Past the end: the last page (tests/site/test_odd_requests.py).
+    shown = min(offset, (len(every["changes"]) - 1) // version_page.PAGE_SIZE * version_page.PAGE_SIZE)
+    assert page["changes"] == every["changes"][shown:shown + version_page.PAGE_SIZE]
+    assert (page["total"], page["offset"]) == (len(every["changes"]), shown)
     [(sql, params)] = [(sql, params) for sql, params in seen if "limit ? offset ?" in sql]
     steps = plan(snapshot_conn, sql, params)
     assert steps == ["SEARCH cr_changes USING INDEX idx_cr_changes_old_version_id_new_version_id_position "

@@ -1,0 +1,65 @@
+"""Requests a page answers with a false statement unless it reads them right (a review's fuzz of
+every route, 2026-12-06): a rule page said "No rule 702.19" of a rule it holds when asked to
+follow it from a version of no name, a glossary page "No glossary term “Flying”" when only the
+language was unknown; a changes page showed "0–1000 of 205", and a diff of a version with itself
+answered its JSON as "nothing changed". On the bundled snapshot."""
+from __future__ import annotations
+
+from html import unescape
+
+NEWEST = "en-2026-04-17"
+
+
+async def test_following_a_rule_from_a_version_we_do_not_hold_says_so(snapshot_ds) -> None:
+    for path in ("/rule/702.19?from=garbage", f"/rule/702.19?version={NEWEST}&from=garbage"):
+        response = await snapshot_ds.client.get(path)
+        assert response.status_code == 404
+        assert "No CR version “garbage” to follow rule 702.19 from" in unescape(response.text), path
+        assert "No rule 702.19" not in unescape(response.text), path
+    data = (await snapshot_ds.client.get("/rule/702.19.json?from=garbage")).json()
+    assert data["error"] == "No CR version “garbage” to follow rule 702.19 from"
+
+
+async def test_a_rule_with_no_successor_is_not_said_to_be_missing_from_the_version(snapshot_ds) -> None:
+    # 2025's 603.2e has no successor in 2026-04-17, which has a 603.2e of its own (another rule).
+    assert (await snapshot_ds.client.get(f"/rule/603.2e?version={NEWEST}")).status_code == 200
+    response = await snapshot_ds.client.get(f"/rule/603.2e?version={NEWEST}&from=en-2025-02-07")
+    assert response.status_code == 404
+    text = unescape(response.text)
+    assert ("Rule 603.2e of the Comprehensive Rules of 2025-02-07 has no successor in the Comprehensive Rules"
+            " of 2026-04-17") in text
+    assert 'href="/rule/603.2e?version=en-2025-02-07"' in response.text
+    # A number the version followed from does not hold.
+    response = await snapshot_ds.client.get(f"/rule/702.999?version={NEWEST}&from=en-2025-02-07")
+    assert "No rule 702.999 in the Comprehensive Rules of 2025-02-07" in unescape(response.text)
+
+
+async def test_a_language_as_version_is_read_in_any_case(snapshot_ds) -> None:
+    response = await snapshot_ds.client.get("/rule/702.19?version=EN")
+    assert response.status_code == 302
+    assert response.headers["location"] == f"/rule/702.19?version={NEWEST}"
+
+
+async def test_a_glossary_term_asked_for_in_no_language_says_the_language_is_unknown(snapshot_ds) -> None:
+    response = await snapshot_ds.client.get("/glossary/Flying?lang=xx")
+    assert response.status_code == 404
+    assert "No glossary in “xx”: we hold glossaries in English (en), Simplified Chinese (zhs)." in unescape(response.text)
+    assert "No glossary term" not in unescape(response.text)
+    assert (await snapshot_ds.client.get("/glossary/Flying?lang=")).status_code == 200
+    assert (await snapshot_ds.client.get("/glossary?lang=ZHS")).status_code == 200
+
+
+async def test_a_changes_page_past_its_end_shows_its_last_page_and_an_unknown_kind_filters_nothing(snapshot_ds) -> None:
+    html = (await snapshot_ds.client.get(f"/version/{NEWEST}?offset=1000")).text
+    assert "Showing 201–205 of 205." in html
+    bogus = (await snapshot_ds.client.get(f"/version/{NEWEST}?kind=bogus")).text
+    assert "bogus" not in bogus
+    assert "Showing 1–100 of 205." in bogus
+
+
+async def test_a_diff_of_a_version_with_itself_is_refused_in_html_and_json(snapshot_ds) -> None:
+    html = await snapshot_ds.client.get(f"/diff?from={NEWEST}&to={NEWEST}")
+    assert html.status_code == 400 and "Choose two different versions to compare." in html.text
+    data = await snapshot_ds.client.get(f"/diff.json?from={NEWEST}&to={NEWEST}")
+    assert data.status_code == 400
+    assert data.json()["error"] == "Choose two different versions to compare."
