@@ -21,6 +21,9 @@ def contents_page(conn: sqlite3.Connection, version: str | None = None) -> dict[
         return None
     parts: list[dict[str, Any]] = []
     sections: dict[str, dict[str, Any]] = {}
+    # Rules of a version that holds them without their section (pages captured one rule at a
+    # time: the Spanish pages' 702.78): the page listed nothing for them (a review's fuzz).
+    unplaced: list[dict[str, Any]] = []
     for row in rows(
         conn,
         """select number, kind, title, text, parent_number from rules
@@ -37,11 +40,14 @@ def contents_page(conn: sqlite3.Connection, version: str | None = None) -> dict[
             owner = sections.get(row["parent_number"] or row["number"].split(".")[0])
             if owner is not None:
                 owner["rules"].append(row)
+            else:
+                unplaced.append(row)
     glossary_count = conn.execute("select count(*) from glossary where version_id = ?", (version,)).fetchone()[0]
     return {
         "version": found[0],
         "is_current": version == current,
         "parts": parts,
+        "unplaced": unplaced,
         "glossary_count": glossary_count,
         # Every version, translations too: the menu shows the one on the page (its "Show" kept it).
         "versions": rows(conn, "select id, effective_date from cr_versions order by lang != 'en', lang, effective_date desc"),

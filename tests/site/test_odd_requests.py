@@ -63,3 +63,12 @@ async def test_a_diff_of_a_version_with_itself_is_refused_in_html_and_json(snaps
     data = await snapshot_ds.client.get(f"/diff.json?from={NEWEST}&to={NEWEST}")
     assert data.status_code == 400
     assert data.json()["error"] == "Choose two different versions to compare."
+
+
+async def test_the_contents_of_a_version_of_rules_without_their_sections_lists_them(snapshot_ds) -> None:
+    # The Spanish rules pages (real captures) hold 702.78 and its subrules, not section 702.
+    html = (await snapshot_ds.client.get("/contents?version=es-pages-cr-page")).text
+    assert "Rules held without their section" in html
+    assert 'href="/rule/702.78?version=es-pages-cr-page"' in html
+    english = (await snapshot_ds.client.get("/contents")).text
+    assert "Rules held without their section" not in english
