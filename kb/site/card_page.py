@@ -126,7 +126,31 @@ def rulings_checked_in(conn: sqlite3.Connection, oracle_id: str) -> list[dict[st
     lists = rows(conn, f"select {columns} from documents where format = 'scryfall-rulings' and {read} and url is not null")
     listed += [document for document in lists
                if (card_id := RULINGS_LIST_URL.search(document["url"])) and card_id[1] in printing_ids]
-    return list({document["id"]: document for document in listed}.values())[:10]
+    documents = list({document["id"]: document for document in listed}.values())[:10]
+    # A bulk file made before the card was first printed lists none of its rulings because it
+    # could not: said so, not "lists none" as if it had been read for them (a player's review).
+    first_printed = conn.execute(
+        "select min(sets.released_at) from printings join sets on sets.code = upper(printings.set_code)"
+        " where printings.oracle_id = ?", (oracle_id,)).fetchone()[0]
+    for document in documents:
+        made = file_date(document)
+        document["made_on"] = made
+        document["older_than_card"] = first_printed if made and first_printed and made < first_printed else None
+    return documents
+
+
+# Scryfall's bulk files are named by when they were made: "rulings-20230404210031.json".
+BULK_FILE_STAMP = re.compile(r"-(\d{4})(\d{2})(\d{2})\d{6}\.json(?:\.gz)?$")
+
+
+def file_date(document: dict[str, Any]) -> str | None:
+    """The day a bulk file was made (its name says it) or else fetched; None for other documents."""
+    if document["format"] != "scryfall-bulk-rulings":
+        return None
+    stamp = BULK_FILE_STAMP.search(document["url"] or document["path"] or "")
+    if stamp:
+        return "-".join(stamp.groups())
+    return (document["fetched_at"] or "")[:10] or None
 
 
 def oracle_source(conn: sqlite3.Connection, document_id: int | None) -> dict[str, Any] | None:

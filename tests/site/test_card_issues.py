@@ -107,3 +107,26 @@ def test_a_card_without_rulings_names_only_documents_read_whole_that_list_them()
     assert [document["id"] for document in rulings_checked_in(db.conn, oracle_id)] == [2]
     db.execute("update documents set status = 'parsed' where id = 1")
     assert [document["id"] for document in rulings_checked_in(db.conn, oracle_id)] == [1, 2]
+
+
+def test_a_bulk_file_older_than_the_card_is_not_said_to_have_been_read_for_its_rulings() -> None:
+    # CONSTRUCTED rows: a bulk rulings file of 2023-04-04 (Scryfall's name for it) and a card whose
+    # only printing is of a set released on 2024-12-10 (Pioneer Masters, as Scryfall dates it).
+    import sqlite_utils
+
+    from kb.site.card_page import rulings_checked_in
+    from kb.store.schema import ensure_db_shape
+
+    db = sqlite_utils.Database(memory=True)
+    ensure_db_shape(db, search=False)
+    db["sources"].insert({"id": "scryfall"})
+    db["documents"].insert({"id": 1, "source_id": "scryfall", "format": "scryfall-bulk-rulings", "status": "parsed",
+                            "url": "https://data.scryfall.io/rulings/rulings-20230404210031.json"})
+    db["sets"].insert({"code": "PIO", "name": "Pioneer Masters", "released_at": "2024-12-10", "document_id": 1})
+    db["printings"].insert({"id": "p", "oracle_id": "o", "lang": "en", "name": "Card", "set_code": "pio", "document_id": 1})
+    db.conn.row_factory = sqlite3.Row
+    (document,) = rulings_checked_in(db.conn, "o")
+    assert (document["made_on"], document["older_than_card"]) == ("2023-04-04", "2024-12-10")
+    db.execute("update sets set released_at = '2023-01-01'")
+    (document,) = rulings_checked_in(db.conn, "o")
+    assert (document["made_on"], document["older_than_card"]) == ("2023-04-04", None)

@@ -13,7 +13,7 @@ import pytest
 
 import kb.site
 from kb.site.markup import GlossaryLinker, linked_in_order, render_text, symbol_html
-from site_databases import JACE, PHELDDAGRIF, open_immutable
+from site_databases import JACE, PHELDDAGRIF, make_datasette, open_immutable
 
 REALITY_SHIFT = "70dc830e-d05b-4fc7-88dd-879e140b3fbf"
 
@@ -319,6 +319,23 @@ async def test_a_card_without_rulings_says_whether_any_source_we_hold_lists_them
     assert [(document["source_id"], document["format"]) for document in smite["rulings_checked_in"]] == [("mtgjson", "mtgjson")]
     jace = (await snapshot_ds.client.get(f"/card/{JACE}.json")).json()
     assert jace["rulings"] and jace["rulings_checked_in"] == []
+
+
+async def test_a_bulk_file_older_than_the_card_says_it_could_not_list_its_rulings(snapshot_db, tmp_path) -> None:
+    # CONSTRUCTED: a bulk rulings file of 2019 added to a copy of the snapshot; Urza's Saga's one
+    # printing is of Modern Horizons 2 (2021-06-18, Scryfall's day for it).
+    import shutil
+
+    import sqlite_utils
+
+    db_path = tmp_path / "kb.db"
+    shutil.copy(snapshot_db, db_path)
+    sqlite_utils.Database(db_path)["documents"].insert({
+        "id": 1, "source_id": "scryfall", "format": "scryfall-bulk-rulings", "status": "parsed",
+        "url": "https://data.scryfall.io/rulings/rulings-20190101210031.json"})
+    html = (await make_datasette(db_path).client.get("/card/4c6a0c30-b547-4eff-8ff4-0ca25803c076")).text
+    assert ("(made on 2019-01-01) lists none: it is older than the card's first printing (2021-06-18),"
+            " so it could not list its rulings.") in html
 
 
 async def test_a_card_says_which_file_its_oracle_text_was_read_from_and_when(snapshot_ds) -> None:
