@@ -34,7 +34,10 @@ def _bulk_cards(handle: BinaryIO, name: str) -> Iterator[Any]:
 def _mtgjson(handle: BinaryIO, name: str) -> Iterator[Any]:
     from kb.parse.rulings.mtgjson import iter_cards
 
-    return iter_cards(handle, name)
+    # Each set's name and day, read after its cards, are kept too (the sets table).
+    set_fields: dict[str, dict[str, str]] = {}
+    yield from iter_cards(handle, name, set_fields)
+    yield ("sets", sorted(set_fields.items()))
 
 
 # The streamed formats (kb.build.load.STREAMING_SAVERS) and the records each is saved from.

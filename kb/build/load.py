@@ -40,6 +40,7 @@ from kb.store.save import (
     save_quality_issue,
     save_ruling_records,
     save_rulings_document,
+    save_sets,
 )
 from kb.store.save_cr import official_file_of, save_cr_document
 
@@ -235,16 +236,18 @@ def stream_bulk_cards(db: sqlite_utils.Database, handle, name: str, document_id:
 
 def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: int) -> None:
     """AllPrintings can be hundreds of megabytes: card by card, rulings once per card."""
-    from kb.parse.rulings.mtgjson import iter_cards
+    from kb.parse.rulings.mtgjson import iter_cards, set_names
 
     seen_rulings: set[tuple] = set()
     names_written: set[int] = set()
     cards = 0
     card_checks = CardChecks(name)
+    # A set's name and day come after its cards in the file: saved once the stream is read.
+    set_fields: dict[str, dict[str, str]] = {}
 
     def rulings():
         nonlocal cards
-        for entry in iter_cards(handle, name):
+        for entry in iter_cards(handle, name, set_fields):
             cards += 1
             save_cards(db, card_checks.cards(entry.cards), document_id)
             save_card_names(db, card_checks.names(entry.names), document_id, names_written)
@@ -263,6 +266,7 @@ def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: in
         save_quality_issue(db, issue, document_id)
     if cards == 0:
         raise ParseError(f"{name}: no cards found (expected data.cards or data.<SET>.cards); refused")
+    save_sets(db, set_names(set_fields), document_id)
     for issue in card_checks.issues():
         save_quality_issue(db, issue, document_id)
 

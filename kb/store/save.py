@@ -195,12 +195,8 @@ def _earlier(day: str | None, other: str | None) -> str | None:
     return min(day, other) if day and other else day or other
 
 
-def save_sets(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_id: int) -> None:
-    """The sets these printings name, each once: its English name and its earliest release day.
-
-    A source that gives a day (card data) is taken over one that gives a name only (a Gatherer
-    page), whichever was imported first; between two alike the first name read stays (so the
-    order of imports changes no name but where two card files disagree)."""
+def sets_named_by(cards: Iterable[CardRecord]) -> dict[str, tuple[str | None, str | None]]:
+    """The sets these printings name, by code (upper case): the first name given, the earliest day."""
     sets: dict[str, tuple[str | None, str | None]] = {}
     for card in cards:
         if not card.set_code or not (card.set_name or card.released_at):
@@ -208,6 +204,16 @@ def save_sets(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_i
         code = card.set_code.upper()
         name, day = sets.get(code, (None, None))
         sets[code] = (name or card.set_name, _earlier(day, card.released_at))
+    return sets
+
+
+def save_sets(db: sqlite_utils.Database, sets: dict[str, tuple[str | None, str | None]], document_id: int) -> None:
+    """Each set (code: English name, earliest release day) once.
+
+    A source that gives a day (card data) is taken over one that gives a name only (a Gatherer
+    page), whichever was imported first; between two alike the first name read stays (so the
+    order of imports changes no name but where two card files disagree)."""
+    sets = {code: (name, day) for code, (name, day) in sets.items() if name or day}
     if not sets:
         return
     db.conn.executemany(
@@ -225,7 +231,7 @@ def save_sets(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_i
 
 def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_id: int) -> None:
     cards = list(cards)
-    save_sets(db, cards, document_id)
+    save_sets(db, sets_named_by(cards), document_id)
     chosen: dict[str, CardRecord] = {}
     printing_rows = []
     for card in cards:

@@ -180,6 +180,27 @@ def objects_by_object_builder(data: bytes) -> list[dict]:
     return found
 
 
+def test_a_sets_name_and_day_after_its_cards_are_read_for_its_printings(data: bytes) -> None:
+    """MTGJSON writes a set's keys in alphabetical order: its name and release day come after its
+    cards, so a stream has them only once the cards are read (``set_fields``). The real set file
+    of Ugin's Fate, and AllPrintings with it twice under two codes (one a set's own code beside
+    a token's and a booster's "name", which are no set's)."""
+    fields: dict = {}
+    assert len(list(mtgjson.iter_cards(io.BytesIO(data), "UGIN.json", fields))) == 26
+    assert mtgjson.set_names(fields) == {"UGIN": ("Ugin's Fate", "2015-01-17")}
+    document = json.loads(data)
+    other = {**document["data"], "code": "UG2", "name": "Ugin's Fate Again", "releaseDate": "2016-01-01",
+             "tokens": [{"name": "A token", "code": "T"}], "booster": {"default": {"name": "Default"}}}
+    all_printings = json.dumps({"meta": document["meta"], "data": {"UGIN": document["data"], "UG2": other}}).encode()
+    fields = {}
+    list(mtgjson.iter_cards(io.BytesIO(all_printings), "AllPrintings.json", fields))
+    assert mtgjson.set_names(fields) == {"UGIN": ("Ugin's Fate", "2015-01-17"), "UG2": ("Ugin's Fate Again", "2016-01-01")}
+    # Read whole, every printing carries its set's name and day.
+    parsed = mtgjson.parse(data, "UGIN.json")
+    assert {(card.set_code, card.set_name, card.released_at) for card in parsed.cards} == {
+        ("UGIN", "Ugin's Fate", "2015-01-17")}
+
+
 def test_card_objects_are_what_ijsons_builder_makes(data: bytes) -> None:
     document = json.loads(data)
     odd_card = {"name": "Odd", "a.b": {"c": [[], [[1, 2.5, None]], {}], "d": [{"e": True}, "f"]}, "": [{}]}

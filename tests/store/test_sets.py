@@ -66,3 +66,16 @@ def test_card_data_with_a_day_is_taken_over_a_page_naming_the_set_whichever_came
     # A later card file with an earlier printing of the set moves its day back, keeping its name.
     save_cards(after, [m12("Magic 2012 (renamed)", "2011-07-01"), m12("Magic 2012", "2011-07-20")], 3)
     assert sets(after) == [("M12", "Magic 2012", "2011-07-01", 2)]
+
+
+def test_the_snapshot_names_the_sets_of_every_card_source(snapshot_conn) -> None:
+    # Ugin's Fate from the real MTGJSON set file (its name read after its cards, the stream's
+    # end), Magic 2012 from the Gatherer pages, Magic Origins from Scryfall's card objects.
+    found = {row[0]: row[1:] for row in snapshot_conn.execute(
+        "select code, sets.name, released_at, documents.format from sets join documents on documents.id = sets.document_id"
+        " where code in ('UGIN', 'M12', 'ORI')")}
+    assert found == {
+        "UGIN": ("Ugin's Fate", "2015-01-17", "mtgjson"),
+        "M12": ("Magic 2012", None, "gatherer-old"),
+        "ORI": ("Magic Origins", "2015-07-17", "scryfall-cards"),
+    }

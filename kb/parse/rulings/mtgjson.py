@@ -239,13 +239,15 @@ def _rulings(card: dict[str, Any], oracle_id: str | None, where: str) -> list[Ru
     return rulings
 
 
-def iter_cards(stream: BinaryIO, name: str = "<stream>") -> Iterator[CardEntry]:
+def iter_cards(
+    stream: BinaryIO, name: str = "<stream>", set_fields: dict[str, dict[str, str]] | None = None
+) -> Iterator[CardEntry]:
     """Every card of a set file or AllPrintings, streamed (memory stays at one card). The face
     objects of one printing, which follow each other in a set's cards, are one card
-    (``faces_entry``)."""
+    (``faces_entry``). ``set_fields``: see ``iter_card_objects`` (``set_names`` reads them)."""
     faces: list[dict[str, Any]] = []
     where = name
-    for number, card in enumerate(iter_card_objects(stream, name), 1):
+    for number, card in enumerate(iter_card_objects(stream, name, set_fields), 1):
         if faces and not _another_face(faces, card):
             yield faces_entry(faces, where)
             faces = []
@@ -343,6 +345,15 @@ def _foreign_whole(entries: list[dict[str, Any]], whole: bool) -> dict[str, Any]
     return foreign
 
 
+def set_names(set_fields: dict[str, dict[str, str]]) -> dict[str, tuple[str | None, str | None]]:
+    """Each set's (English name, release day) by its code, upper case, from ``iter_cards``'
+    ``set_fields``."""
+    return {
+        str(fields.get("code") or key).upper(): (fields.get("name"), parse_date(fields["releaseDate"]) if fields.get("releaseDate") else None)
+        for key, fields in set_fields.items() if fields.get("code") or key
+    }
+
+
 def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> RulingsDocument:
     """A whole set file or AllPrintings in memory → cards, names (deduplicated) and rulings.
 
@@ -352,7 +363,8 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
     seen_names: set[tuple[str | None, str, str]] = set()
     seen_rulings: set[tuple[str | None, str | None, str]] = set()
     count = 0
-    for entry in iter_cards(io.BytesIO(data), name):
+    set_fields: dict[str, dict[str, str]] = {}
+    for entry in iter_cards(io.BytesIO(data), name, set_fields):
         count += 1
         document.cards.extend(entry.cards)
         document.issues.extend(entry.issues)
@@ -368,5 +380,8 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
                 document.rulings.append(ruling)
     if count == 0:
         raise ParseError(f"{name}: no cards found (expected data.cards or data.<SET>.cards)")
+    named = set_names(set_fields)
+    for card in document.cards:
+        card.set_name, card.released_at = named.get((card.set_code or "").upper(), (None, None))
     document.extra["cards"] = count  # a multi-faced card's face objects are one card
     return document

@@ -29,14 +29,24 @@ def _opened(stream: BinaryIO) -> BinaryIO:
     return cast(BinaryIO, reader)
 
 
-def iter_card_objects(stream: BinaryIO, name: str = "<stream>") -> Iterator[dict[str, Any]]:
+# A set's own fields kept beside its cards (``iter_card_objects``' ``set_fields``).
+SET_FIELDS = frozenset({"code", "name", "releaseDate"})
+
+
+def iter_card_objects(
+    stream: BinaryIO, name: str = "<stream>", set_fields: dict[str, dict[str, str]] | None = None
+) -> Iterator[dict[str, Any]]:
     """Raw card objects of a set file or AllPrintings, built one at a time from ijson's events.
 
     The events come without their prefixes (``basic_parse``), and the path to the current value
     is kept here only outside cards: joining a prefix for each of a card's ~330 events, and
     ijson's ``ObjectBuilder`` (Python) taking them, were most of the time to build a card's
     object (120–133 µs a card, now 71–78). The objects are what ``ObjectBuilder`` makes (tests
-    compare them)."""
+    compare them).
+
+    ``set_fields``: filled, as the stream passes them, with each set's code, name and release day
+    (``SET_FIELDS``) under its key in AllPrintings ("" for a set file). MTGJSON writes a set's
+    keys in alphabetical order, its cards before its name: they are there once the cards are read."""
     path: list[str | None] = []  # outside cards: the keys and "item"s down to the current value
     building: list[Any] = []  # inside a card: the containers open, the card first
     key: Any = None
@@ -67,6 +77,8 @@ def iter_card_objects(stream: BinaryIO, name: str = "<stream>") -> Iterator[dict
                 continue
             if event == "map_key":
                 path[-1] = value
+            elif event == "string" and set_fields is not None and 2 <= len(path) <= 3 and path[-1] in SET_FIELDS and path[0] == "data":
+                set_fields.setdefault(str(path[1]) if len(path) == 3 else "", {})[str(path[-1])] = value
             elif event == "start_map":
                 prefix = ".".join(cast(list[str], path))
                 if prefix == "data":
