@@ -198,7 +198,7 @@ def test_a_copy_of_a_known_edition_with_other_line_endings_lists_its_format_note
     copy_id = db.execute("select document_id from cr_versions where id = 'en-2003-03-15'").fetchone()[0]
     notes = db.execute("select document_id, detail from quality_issues where kind = 'cr-format' order by detail").fetchall()
     # Each note of the edition once, from the copy whose rules are stored (they were listed twice).
-    assert [document_id for document_id, _detail in notes] == [copy_id] * 7
+    assert [document_id for document_id, _detail in notes] == [copy_id] * 8
     assert notes[0][1].startswith(f"{copy}: prints mana and tap symbols as plain letters")
     assert notes[1][1] == f"{copy}: subrule 214.8k follows 214.8i: 214.8j is not in the file"
 
@@ -215,7 +215,7 @@ def test_a_copy_from_another_source_of_an_edition_stored_from_its_official_file_
     assert db.execute(
         "select documents.source_id, documents.path from cr_versions join documents on documents.id = cr_versions.document_id"
     ).fetchall() == [("wizards", str(original))]
-    assert db.execute("select count(*) from quality_issues where kind = 'cr-format'").fetchone()[0] == 7
+    assert db.execute("select count(*) from quality_issues where kind = 'cr-format'").fetchone()[0] == 8
 
 
 def test_an_import_into_an_older_database_says_a_whole_build_fills_what_it_adds(tmp_path: Path) -> None:

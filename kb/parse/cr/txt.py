@@ -252,6 +252,11 @@ def _parse_body(doc: Lines, start: int, stop: int) -> _Body:
         if EXAMPLE_LINE.match(stripped):
             current.examples.append(stripped)
         else:
+            if current.examples:
+                # A rule holds its text, then its examples: a paragraph printed after an example
+                # (2003-03-15's 410.10d, the one such in 31 editions) is shown before it; said so.
+                body.warnings.append(f"{doc.at(index)}: a paragraph of rule {current.number} printed after its example is"
+                                     " kept with its text, shown before the example")
             # Continuation paragraphs (indented in older files) belong to the rule's own text.
             current.text = f"{current.text}\n{stripped}" if current.text else stripped
     for rule in body.rules:
