@@ -72,3 +72,13 @@ async def test_the_contents_of_a_version_of_rules_without_their_sections_lists_t
     assert 'href="/rule/702.78?version=es-pages-cr-page"' in html
     english = (await snapshot_ds.client.get("/contents")).text
     assert "Rules held without their section" not in english
+
+
+async def test_the_sites_pages_answer_reads_only(snapshot_ds) -> None:
+    # POST, PUT and DELETE answered 200 with the page, as if done (a review's fuzz).
+    for method in ("post", "put", "delete"):
+        for path in ("/search?q=flying", "/rule/702.19", "/card?name=Phelddagrif", "/diff", "/changes.atom"):
+            response = await getattr(snapshot_ds.client, method)(path)
+            assert response.status_code == 405, (method, path)
+            assert response.headers["allow"] == "GET, HEAD"
+    assert (await snapshot_ds.client.get("/rule/702.19")).status_code == 200
