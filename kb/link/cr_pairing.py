@@ -153,7 +153,8 @@ class Pairing:
     alike: set[str] = field(default_factory=set)
     # Old rules printed word for word as another old rule was, where the new version prints those
     # words once and the other took them (``_pair_identical_elsewhere``): their words live on
-    # there, and likeness outside their own section's successor pairs them with no rule of theirs.
+    # there, and likeness anywhere (``_pair_similar_anywhere``, ``_pair_mutual_best_anywhere``)
+    # pairs them with no rule; in their section's successor, or by evidence, they may be paired.
     twin_kept: set[str] = field(default_factory=set)
 
     def pair(self, old_number: str, new_number: str, alike: bool = False) -> None:
@@ -211,10 +212,13 @@ def _pair_identical_elsewhere(pairing: Pairing) -> None:
             pairing.pair(old_entries[0].number, new_entries[0].number)
         elif new_entries:
             shared.append((old_entries, new_entries))
+    # Groups in reading order: a heading paired in a later group is not known to an earlier one.
     for old_entries, new_entries in shared:
         for old in old_entries:
             went = pairing.old_to_new.get(_heading(old.rule) or "")
-            under = [new for new in new_entries if pairing.is_free(None, new.number) and went and _heading(new.rule) == went]
+            if not went:
+                continue
+            under = [new for new in new_entries if pairing.is_free(None, new.number) and _heading(new.rule) == went]
             if len(under) == 1:
                 pairing.pair(old.number, under[0].number)
         free_new = [new for new in new_entries if pairing.is_free(None, new.number)]
@@ -492,7 +496,8 @@ def _pair_mutual_best_anywhere(pairing: Pairing) -> None:
     words changed and their headings gone (an audit of identity across the 31 editions: 29 of the
     32 pairs found here are its, 2 more read right; 217.1c → 400.7d was wrong, 400.7 is it: a rule
     split into a rule and its subrules follows the one it begins with)."""
-    free_old = [old for old in pairing.free_old() if old.rule.kind in NUMBERED_KINDS and len(old.words) >= GREW_FROM_WORDS]
+    free_old = [old for old in pairing.free_old()
+                if old.rule.kind in NUMBERED_KINDS and len(old.words) >= GREW_FROM_WORDS and old.number not in pairing.twin_kept]
     free_new = [new for new in pairing.free_new() if new.rule.kind in NUMBERED_KINDS and len(new.words) >= GREW_FROM_WORDS]
     # Among every free rule, and among those where each old rule's family went.
     anywhere, in_family = _Likest(), _Likest()
@@ -781,9 +786,8 @@ def _pair_similar_in_section(pairing: Pairing) -> None:
 
 def _sections_now(pairing: Pairing, old: Entry) -> list[str]:
     """The section of ``old``'s number in the new version, and the one its section became where
-    that moved: 2009's 204 "Type Line" is 2013's 205, and 204.3n "Vanguard cards have no
-    subtypes." is 205.3p "Phenomenon cards, scheme cards, and vanguard cards have no subtypes.",
-    not Phenomenon's 310.3 "Phenomenon cards have no subtypes." elsewhere (a review)."""
+    that moved: 2006's 413 "Resolving Spells and Abilities" is 2009's 608, and 413.2 ("Resolution
+    of a spell or ability may involve several steps") is 608.2, found there (a review's case)."""
     section = _section_of(old)
     went = pairing.old_to_new.get(section)
     return [section, went] if went and went != section else [section]

@@ -9,6 +9,7 @@ from kb.build.inputs import snapshot_inputs
 from kb.build.kept_content import RECORDS_OF
 from kb.parse.cr.txt import effective_date_of
 from kb.parse.formats import detect_format, format_named
+from kb.parse.rulings.scryfall_listing import BULK_KIND
 from kb.records import CRDocument, ParseError
 from kb.refresh.fingerprints import build_code_fingerprint
 from kb.store.save import SOURCES as KB_SOURCES
@@ -28,10 +29,6 @@ HISTORY_FORMATS = frozenset({"cr-txt"})
 # rulings removed upstream would live on through the old file.
 SNAPSHOT_FORMATS = frozenset({"scryfall-bulk-rulings", "scryfall-bulk-cards"})
 
-
-# Scryfall publishes each kind of bulk file under its own dated name ("…/all-cards/all-cards-
-# 20260908….jsonl.gz"); oracle_cards and all_cards share a format but neither replaces the other.
-BULK_KIND = re.compile(r"/([a-z]+(?:[-_][a-z]+)*)[-_](\d{8,14})\.json(?:l)?(?:\.gz)?$")
 
 
 def snapshot_kind(url: str | None, fmt: str) -> str:

@@ -8,6 +8,7 @@ from collections import defaultdict
 from typing import Any
 
 from kb.normalise.refs import extract_refs
+from kb.parse.rulings.scryfall_listing import bulk_file_day
 from kb.site.card_lookup import recorded_names
 from kb.site.card_printings import faces_in_order, printed_by_language, with_faces
 from kb.site.search import (
@@ -76,7 +77,7 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
             conn,
             f"""select lang, coalesce(printed_name, printings.name) as printed_name, mana_cost, printed_type_line, printed_text,
             set_code, collector_number, multiverse_id, note, type_line, oracle_text, power, toughness, loyalty, defense,
-            printings.document_id, sets.name as set_name, sets.released_at from printings
+            printings.document_id, sets.name as set_name, printings.released_at from printings
             left join sets on sets.code = upper(printings.set_code)
             where ({" or ".join("(printings.document_id = ? and coalesce(printed_name, printings.name) = ?)" for _ in recorded)})
             order by lang, multiverse_id""",
@@ -127,30 +128,24 @@ def rulings_checked_in(conn: sqlite3.Connection, oracle_id: str) -> list[dict[st
     listed += [document for document in lists
                if (card_id := RULINGS_LIST_URL.search(document["url"])) and card_id[1] in printing_ids]
     documents = list({document["id"]: document for document in listed}.values())[:10]
-    # A bulk file made before the card was first printed lists none of its rulings because it
-    # could not: said so, not "lists none" as if it had been read for them (a player's review).
-    first_printed = conn.execute(
-        "select min(sets.released_at) from printings join sets on sets.code = upper(printings.set_code)"
-        " where printings.oracle_id = ?", (oracle_id,)).fetchone()[0]
+    # A bulk file made before any printing of the card we hold lists none of its rulings perhaps
+    # because it could not: said so, not "lists none" as if read for them (a player's review).
+    # Only "may": the printings held may not be the card's first (oracle_cards holds one), and
+    # rulings come out before a set's release day (a code review).
+    earliest_held = conn.execute(
+        "select min(released_at) from printings where oracle_id = ?", (oracle_id,)).fetchone()[0]
     for document in documents:
         made = file_date(document)
         document["made_on"] = made
-        document["older_than_card"] = first_printed if made and first_printed and made < first_printed else None
+        document["made_before_printings"] = earliest_held if made and earliest_held and made < earliest_held else None
     return documents
 
 
-# Scryfall's bulk files are named by when they were made: "rulings-20230404210031.json".
-BULK_FILE_STAMP = re.compile(r"-(\d{4})(\d{2})(\d{2})\d{6}\.json(?:\.gz)?$")
-
-
 def file_date(document: dict[str, Any]) -> str | None:
-    """The day a bulk file was made (its name says it) or else fetched; None for other documents."""
+    """The day a bulk rulings file was made (its name says it) or else fetched; None for other documents."""
     if document["format"] != "scryfall-bulk-rulings":
         return None
-    stamp = BULK_FILE_STAMP.search(document["url"] or document["path"] or "")
-    if stamp:
-        return "-".join(stamp.groups())
-    return (document["fetched_at"] or "")[:10] or None
+    return bulk_file_day(document["url"] or document["path"]) or (document["fetched_at"] or "")[:10] or None
 
 
 def oracle_source(conn: sqlite3.Connection, document_id: int | None) -> dict[str, Any] | None:

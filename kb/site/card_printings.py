@@ -25,9 +25,9 @@ def printed_by_language(conn: sqlite3.Connection, oracle_id: str) -> tuple[list[
     found = rows(
         conn,
         """select lang, printed_name, printed_type_line, printed_text, upper(set_code) as set_code,
-        collector_number, sets.name as set_name, sets.released_at from printings
+        collector_number, sets.name as set_name, printings.released_at from printings
         left join sets on sets.code = upper(printings.set_code) where oracle_id = ?
-        order by lang = 'en' desc, lang, sets.released_at is null, sets.released_at, set_code,
+        order by lang = 'en' desc, lang, printings.released_at is null, printings.released_at, set_code,
         cast(collector_number as integer), collector_number limit ?""",
         (oracle_id, CARD_PAGE_PRINTINGS_LIMIT + 1),
     )

@@ -127,18 +127,27 @@ def version_exists(conn: sqlite3.Connection, version: str) -> bool:
     return conn.execute("select 1 from cr_versions where id = ?", (version,)).fetchone() is not None
 
 
-def not_followed(conn: sqlite3.Connection, number: str, version: str | None, from_version: str) -> str:
+def not_followed(conn: sqlite3.Connection, number: str, version: str | None, from_version: str) -> tuple[str, str | None]:
     """Why the rule numbered ``number`` in ``from_version`` (the version drop-down) has no page in
-    ``version``: "No rule 603.2e in the Comprehensive Rules of 2026-04-17" was said of a rule
-    2026-04-17 has, where 2025's 603.2e has no successor (a review's fuzz)."""
+    ``version``, and the page of that rule where there is one: "No rule 603.2e in the
+    Comprehensive Rules of 2026-04-17" was said of a rule 2026-04-17 has, where 2025's 603.2e has
+    no successor (a review's fuzz)."""
     number = number.strip().rstrip(".").lower()
     version = version or newest_english_version(conn)
-    if not version_exists(conn, from_version):
-        return f"No CR version “{from_version}” to follow rule {number} from"
+    for asked in (from_version, version):
+        if asked and not version_exists(conn, asked):
+            return f"No CR version “{asked}” to follow rule {number} {'from' if asked == from_version else 'to'}", None
     if conn.execute("select 1 from rules where version_id = ? and number = ?", (from_version, number)).fetchone() is None:
-        return f"No rule {number} in the {version_name(from_version)}"
+        return f"No rule {number} in the {version_name(from_version)}", None
+    its_page = f"/rule/{quote(number)}?version={quote(from_version)}"
+    english = conn.execute("select lang = 'en' from cr_versions where id = ?", (version,)).fetchone()
+    if not (english and english[0]) or not derive_lineage.has_lineages(conn) or not from_version.startswith("en-"):
+        # A rule's identity is followed across English versions; a translation's rules sit on the
+        # page of the English rule each translates.
+        return (f"Rule {number} of the {version_name(from_version)} cannot be followed into the {version_name(version)}:"
+                " rules are followed from version to version of the English rules; its page lists its translations"), its_page
     return (f"Rule {number} of the {version_name(from_version)} has no successor in the {version_name(version)}:"
-            " it was removed, or merged into another rule (its page in that version gives its history)")
+            " it was removed, or merged into another rule (its page gives its history)"), its_page
 
 
 def newest_version_of(conn: sqlite3.Connection, lang: str) -> str | None:

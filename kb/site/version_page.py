@@ -23,6 +23,12 @@ CHANGE_KINDS = ("added", "removed", "changed", "moved", "moved-changed",
 PAGE_SIZE = 100
 
 
+def known_kind(kind: str | None) -> str | None:
+    """A kind of change, or None: a kind of no change is no filter ("?kind=bogus" showed "0–0 of 0"
+    beside counts of 205; a review's fuzz)."""
+    return kind if kind in CHANGE_KINDS else None
+
+
 def version_page(
     conn: sqlite3.Connection, version_id: str, kind: str | None = None, offset: int | None = None
 ) -> dict[str, Any] | None:
@@ -35,8 +41,7 @@ def version_page(
     if not found:
         return None
     version = found[0]
-    # A kind of no change is no filter ("?kind=bogus" showed "0–0 of 0" beside counts of 205).
-    kind = kind if kind in CHANGE_KINDS else None
+    kind = known_kind(kind)
     page: dict[str, Any] = {"version": version, "previous": None, "counts": {}, "changes": [], "links": {},
                             "reading_notes": reading_notes(conn, version)}
     if version["lang"] == "en" and table_exists(conn, "cr_changes"):

@@ -14,7 +14,7 @@ from urllib.parse import parse_qsl, quote, unquote, urlencode
 
 import orjson
 from datasette.utils import tilde_decode
-from datasette.utils.asgi import Response
+from datasette.utils.asgi import Request, Response
 
 from kb.site import (
     card_language,
@@ -292,9 +292,8 @@ async def rule(datasette, request):
             return Response.redirect(f"/rule/{quote(to_number)}{'.json' if as_json else ''}{suffix}")
     page = await run(datasette, rule_page.rule_page, number, version, from_version)
     if page is None and from_version and from_version != version:
-        reason = await run(datasette, rule_page.not_followed, number, version, from_version)
-        found = [Hit(kind="rule", title=f"{number} in the {version_name(from_version)}",
-                     url=f"/rule/{quote(number)}?version={quote(from_version)}")] if reason.startswith("Rule ") else []
+        reason, its_page = await run(datasette, rule_page.not_followed, number, version, from_version)
+        found = [Hit(kind="rule", title=f"{number} in the {version_name(from_version)}", url=its_page)] if its_page else []
         return await not_found(datasette, request, reason, wants_json(request, json), query=number, found=found)
     if page is None:
         # A version of ours by its name; any other as typed ("garbage" was "the garbage rules").
@@ -329,7 +328,7 @@ async def version(datasette, request):
     kind = request.args.get("kind") or None
     # The HTML shows one page of the changes; the JSON all of them.
     offset = None if wants_json(request, json) else page_offset(request.args.get("offset"))
-    kind = kind if kind in version_page.CHANGE_KINDS else None
+    kind = version_page.known_kind(kind)
     page = await run(datasette, version_page.version_page, version_id, kind, offset)
     return await page_response(datasette, request, page, json, f"No CR version {version_id}", "kb_version.html",
                                {"kind": kind})
@@ -346,8 +345,7 @@ async def no_such_page(datasette, request):
 
 async def glossary_entry(datasette, request):
     term = unquote(request.url_vars["term"])
-    # "EN", "de-DE", "zh-Hans" as a reader writes them; a code of no language stays as typed (a 404).
-    lang = card_language.scryfall_language(request.args.get("lang") or "en", set(LANGUAGE_NAMES)) or request.args.get("lang") or "en"
+    lang = glossary_language(request)
     if lang not in LANGUAGE_NAMES:
         # "No glossary term “Flying”" was said of a term we hold, asked for in no language (a review's fuzz).
         return await not_found(datasette, request, await no_glossary_in(datasette, lang), False)
@@ -384,6 +382,13 @@ async def glossary_entry(datasette, request):
     return await render(datasette, request, "kb_glossary_term.html", {"page": page})
 
 
+def glossary_language(request: Request) -> str:
+    """The language a glossary page is asked in: "EN", "de-DE", "zh-Hans" as a reader writes them,
+    none as English; a code of no language stays as typed (a 404 that says so)."""
+    asked = request.args.get("lang") or "en"
+    return card_language.scryfall_language(asked, set(LANGUAGE_NAMES)) or asked
+
+
 async def no_glossary_in(datasette, lang: str) -> str:
     languages = await run(datasette, glossary_page.glossary_languages)
     held = ", ".join(f"{language_name(row['lang'])} ({row['lang']})" for row in languages)
@@ -391,8 +396,7 @@ async def no_glossary_in(datasette, lang: str) -> str:
 
 
 async def glossary_index(datasette, request):
-    # "ZHS" and "zh-Hans" as a term's page reads them.
-    lang = card_language.scryfall_language(request.args.get("lang") or "en", set(LANGUAGE_NAMES)) or request.args.get("lang") or "en"
+    lang = glossary_language(request)
     page = await run(datasette, glossary_page.glossary_index, lang)
     if page["version"] is None:
         return await not_found(datasette, request, await no_glossary_in(datasette, lang), False)

@@ -247,12 +247,13 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "toughness": "Toughness, kept as power is",
         "loyalty": "Starting loyalty, kept as power is",
         "defense": "Defense, kept as power is",
+        "released_at": "The day this printing was released (ISO), where the source gives it: Scryfall's card objects their own day (a Secret Lair drop of 2024 its own), MTGJSON its set's day; empty for Gatherer pages and release notes",
     },
     "sets": {
         "code": "Set code, upper case (printings.set_code is the source's case: join on upper(set_code))",
         "name": "The set's name in English (\"Magic 2012\"; Gatherer's pages in every language name it so)",
-        "released_at": "The earliest day a printing of the set was released, of the printings the card data gives (Scryfall's released_at); empty where only a Gatherer page names the set",
-        "document_id": "The document the name and day were read from: card data that gives a day, before a Gatherer page that names the set only",
+        "released_at": "The set's first day: the earliest release day of its printings the card data gives (a set of drops over years, Secret Lair, has its first drop's; printings.released_at is each printing's own); empty where only a Gatherer page names the set",
+        "document_id": "The document the name was read from: card data that gives a day is taken over a Gatherer page that names the set only",
     },
     "ruling_records": {
         "document_id": "The document",

@@ -273,3 +273,9 @@ def m028_cards_oracle_document(db: sqlite_utils.Database) -> None:
 def m029_sets(db: sqlite_utils.Database) -> None:
     """sets on older databases: empty until the card documents are imported again."""
     create_declared_table(db, "sets")
+
+
+@migrations()
+def m030_printings_released_at(db: sqlite_utils.Database) -> None:
+    """printings.released_at on older databases: empty until the card documents are imported again."""
+    add_missing_column(db, "printings", "released_at", str)

@@ -258,6 +258,7 @@ def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_
                     card.note,
                     # So are its Oracle wording (a Gatherer page's Oracle view) and its numbers.
                     *((card.type_line, card.oracle_text, *_stats(card)) if not card.oracle_id else (None,) * 6),
+                    card.released_at,
                 )
             )
     stored = _stored_faces(db, [oracle_id for oracle_id, card in chosen.items() if card.card_faces])
@@ -298,8 +299,8 @@ def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_
     db.conn.executemany(
         "insert or replace into printings (id, oracle_id, lang, name, printed_name,"
         " printed_type_line, printed_text, set_code, collector_number, multiverse_id, document_id, mana_cost, note,"
-        " type_line, oracle_text, power, toughness, loyalty, defense)"
-        " values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        " type_line, oracle_text, power, toughness, loyalty, defense, released_at)"
+        " values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         printing_rows,
     )
 

@@ -198,6 +198,7 @@ TABLES: dict[str, dict[str, Any]] = {
             "toughness": str,
             "loyalty": str,
             "defense": str,
+            "released_at": str,
         },
         "pk": "id",
         "foreign_keys": [("oracle_id", "cards", "oracle_id"), ("document_id", "documents", "id")],

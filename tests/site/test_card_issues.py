@@ -111,7 +111,7 @@ def test_a_card_without_rulings_names_only_documents_read_whole_that_list_them()
 
 def test_a_bulk_file_older_than_the_card_is_not_said_to_have_been_read_for_its_rulings() -> None:
     # CONSTRUCTED rows: a bulk rulings file of 2023-04-04 (Scryfall's name for it) and a card whose
-    # only printing is of a set released on 2024-12-10 (Pioneer Masters, as Scryfall dates it).
+    # only printing we hold was released on 2024-12-10 (Pioneer Masters, as Scryfall dates it).
     import sqlite_utils
 
     from kb.site.card_page import rulings_checked_in
@@ -122,11 +122,17 @@ def test_a_bulk_file_older_than_the_card_is_not_said_to_have_been_read_for_its_r
     db["sources"].insert({"id": "scryfall"})
     db["documents"].insert({"id": 1, "source_id": "scryfall", "format": "scryfall-bulk-rulings", "status": "parsed",
                             "url": "https://data.scryfall.io/rulings/rulings-20230404210031.json"})
-    db["sets"].insert({"code": "PIO", "name": "Pioneer Masters", "released_at": "2024-12-10", "document_id": 1})
-    db["printings"].insert({"id": "p", "oracle_id": "o", "lang": "en", "name": "Card", "set_code": "pio", "document_id": 1})
+    db["printings"].insert({"id": "p", "oracle_id": "o", "lang": "en", "name": "Card", "set_code": "pio",
+                            "document_id": 1, "released_at": "2024-12-10"})
     db.conn.row_factory = sqlite3.Row
     (document,) = rulings_checked_in(db.conn, "o")
-    assert (document["made_on"], document["older_than_card"]) == ("2023-04-04", "2024-12-10")
-    db.execute("update sets set released_at = '2023-01-01'")
+    assert (document["made_on"], document["made_before_printings"]) == ("2023-04-04", "2024-12-10")
+    # Scryfall's newer names (JSON Lines, gzipped) give the day alike.
+    db.execute("update documents set url = 'https://data.scryfall.io/rulings/rulings-20230404210031.jsonl.gz'")
     (document,) = rulings_checked_in(db.conn, "o")
-    assert (document["made_on"], document["older_than_card"]) == ("2023-04-04", None)
+    assert (document["made_on"], document["made_before_printings"]) == ("2023-04-04", "2024-12-10")
+    # An earlier printing held: the file is not older than every printing we hold.
+    db["printings"].insert({"id": "q", "oracle_id": "o", "lang": "en", "name": "Card", "set_code": "abc",
+                            "document_id": 1, "released_at": "2023-01-01"})
+    (document,) = rulings_checked_in(db.conn, "o")
+    assert (document["made_on"], document["made_before_printings"]) == ("2023-04-04", None)

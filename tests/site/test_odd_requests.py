@@ -34,6 +34,19 @@ async def test_a_rule_with_no_successor_is_not_said_to_be_missing_from_the_versi
     assert "No rule 702.999 in the Comprehensive Rules of 2025-02-07" in unescape(response.text)
 
 
+async def test_following_a_rule_into_a_version_we_do_not_hold_or_a_translation_says_so(snapshot_ds) -> None:
+    # Said before: "has no successor in the bogus rules", and of a Chinese translation that holds
+    # 603.2e, that it was removed (a code review).
+    bogus = unescape((await snapshot_ds.client.get("/rule/603.2e?version=bogus&from=en-2025-02-07")).text)
+    assert "No CR version “bogus” to follow rule 603.2e to" in bogus and "successor" not in bogus
+    response = await snapshot_ds.client.get("/rule/603.2e?version=zhs-2025-02-07&from=en-2025-02-07")
+    assert response.status_code == 404
+    text = unescape(response.text)
+    assert ("Rule 603.2e of the Comprehensive Rules of 2025-02-07 cannot be followed into the Simplified Chinese"
+            " translation of 2025-02-07") in text and "removed" not in text
+    assert 'href="/rule/603.2e?version=en-2025-02-07"' in response.text
+
+
 async def test_a_language_as_version_is_read_in_any_case(snapshot_ds) -> None:
     response = await snapshot_ds.client.get("/rule/702.19?version=EN")
     assert response.status_code == 302

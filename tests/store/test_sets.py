@@ -79,3 +79,15 @@ def test_the_snapshot_names_the_sets_of_every_card_source(snapshot_conn) -> None
         "M12": ("Magic 2012", None, "gatherer-old"),
         "ORI": ("Magic Origins", "2015-07-17", "scryfall-cards"),
     }
+
+
+def test_each_printing_keeps_its_own_day_and_its_set_its_first() -> None:
+    """CONSTRUCTED: two Secret Lair printings of different drops. Shown with its set's first day,
+    a 2024 drop read as 2019's (a code review): each printing keeps the day its source gives."""
+    db = database()
+    save_cards(db, [
+        CardRecord(name="A", scryfall_id="a", set_code="sld", set_name="Secret Lair Drop", released_at="2019-12-02"),
+        CardRecord(name="B", scryfall_id="b", set_code="sld", set_name="Secret Lair Drop", released_at="2024-03-01"),
+    ], 1)
+    assert sorted(db.execute("select id, released_at from printings")) == [("a", "2019-12-02"), ("b", "2024-03-01")]
+    assert sets(db) == [("SLD", "Secret Lair Drop", "2019-12-02", 1)]
