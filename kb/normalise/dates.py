@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import re
 from functools import cache, lru_cache
+from urllib.parse import urlsplit
 
 from babel import Locale, UnknownLocaleError
 from babel.dates import get_date_format
@@ -126,3 +127,14 @@ def _parse_date(raw: str, lang: str) -> str | None:
     if parsed is None:
         return None
     return parsed.date().isoformat()
+
+
+# Scryfall publishes each kind of bulk file under its own dated name ("…/all-cards/all-cards-
+# 20260908….jsonl.gz"); oracle_cards and all_cards share a format but neither replaces the other.
+BULK_KIND = re.compile(r"/([a-z]+(?:[-_][a-z]+)*)[-_](\d{8,14})\.json(?:l)?(?:\.gz)?$")
+
+
+def bulk_file_day(url: str | None) -> str | None:
+    """The day a bulk file was made, as its name says ("rulings-20230404210031.json": 2023-04-04)."""
+    match = BULK_KIND.search(urlsplit(url or "").path)
+    return f"{match[2][:4]}-{match[2][4:6]}-{match[2][6:8]}" if match else None

@@ -7,9 +7,9 @@ from urllib.parse import urlsplit
 
 from kb.build.inputs import snapshot_inputs
 from kb.build.kept_content import RECORDS_OF
+from kb.normalise.dates import BULK_KIND
 from kb.parse.cr.txt import effective_date_of
 from kb.parse.formats import detect_format, format_named
-from kb.parse.rulings.scryfall_listing import BULK_KIND
 from kb.records import CRDocument, ParseError
 from kb.refresh.fingerprints import build_code_fingerprint
 from kb.store.save import SOURCES as KB_SOURCES

@@ -7,8 +7,8 @@ import sqlite3
 from collections import defaultdict
 from typing import Any
 
+from kb.normalise.dates import bulk_file_day
 from kb.normalise.refs import extract_refs
-from kb.parse.rulings.scryfall_listing import bulk_file_day
 from kb.site.card_lookup import recorded_names
 from kb.site.card_printings import faces_in_order, printed_by_language, with_faces
 from kb.site.search import (

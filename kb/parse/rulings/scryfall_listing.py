@@ -5,21 +5,9 @@ They describe no rulings, so they are not import formats.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
-from urllib.parse import urlsplit
 
 from kb.records import ParseError
-
-# Scryfall publishes each kind of bulk file under its own dated name ("…/all-cards/all-cards-
-# 20260908….jsonl.gz"); oracle_cards and all_cards share a format but neither replaces the other.
-BULK_KIND = re.compile(r"/([a-z]+(?:[-_][a-z]+)*)[-_](\d{8,14})\.json(?:l)?(?:\.gz)?$")
-
-
-def bulk_file_day(url: str | None) -> str | None:
-    """The day a bulk file was made, as its name says ("rulings-20230404210031.json": 2023-04-04)."""
-    match = BULK_KIND.search(urlsplit(url or "").path)
-    return f"{match[2][:4]}-{match[2][4:6]}-{match[2][6:8]}" if match else None
 
 
 def load_json(data: bytes, name: str) -> Any:
