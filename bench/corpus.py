@@ -131,6 +131,10 @@ def card_object(printing: int, cards: int, lang: str | None = None, day: int = 0
         "type_line": template["type_line"],
         "oracle_text": template["text"],
         "set": f"s{printing % 700:03d}",
+        # As Scryfall gives them: the set's English name, and the printing's own day (a set's
+        # printings mostly share their set's, some, such as Secret Lair's drops, do not).
+        "set_name": f"Generated Set {printing % 700:03d}",
+        "released_at": f"{1993 + printing % 700 // 22}-{1 + printing % 12:02d}-{1 + (printing // 700) % 28:02d}",
         "collector_number": str(printing % 350 + 1),
         "prices": _prices(printing, day),
         "edhrec_rank": (card * 37 + day) % 25_000 + 1,

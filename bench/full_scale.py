@@ -93,14 +93,15 @@ def raw_load(kind: str, source: Path, db_path: Path) -> None:
         else:
             conn.execute(
                 "create table printings (id text primary key, oracle_id text, lang text, name text, printed_name text,"
-                " type_line text, printed_type_line text, oracle_text text, printed_text text, set_code text, collector_number text)"
+                " type_line text, printed_type_line text, oracle_text text, printed_text text, set_code text, collector_number text,"
+                " set_name text, released_at text)"
             )
             conn.executemany(
-                "insert into printings values (?,?,?,?,?,?,?,?,?,?,?)",
+                "insert into printings values (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     (o["id"], o.get("oracle_id"), o.get("lang"), o.get("name"), o.get("printed_name"), o.get("type_line"),
                      o.get("printed_type_line"), o.get("oracle_text"), o.get("printed_text"), o.get("set"),
-                     o.get("collector_number"))
+                     o.get("collector_number"), o.get("set_name"), o.get("released_at"))
                     for o in objects
                 ),
             )
