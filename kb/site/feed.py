@@ -129,7 +129,9 @@ def atom_feed(entries: list[dict[str, Any]], base: str) -> str:
         "<title>MTG Rules KB: new rulings and Comprehensive Rules versions</title>",
         f'<link href="{attr(base)}/changes.atom" rel="self"/>',
         f'<link href="{attr(base)}/"/>',
-        f"<id>{text(base)}/changes.atom</id>",
+        # The feed's own id, like its entries', names no host: read through "localhost" and
+        # "127.0.0.1", or a Host header sent to it, it was another feed (a review's fuzz).
+        "<id>tag:mtg-rules-kb,2026:changes</id>",
         f"<updated>{updated}</updated>",
         "<author><name>MTG Rules KB</name></author>",
     ]

@@ -95,3 +95,14 @@ async def test_the_sites_pages_answer_reads_only(snapshot_ds) -> None:
             assert response.status_code == 405, (method, path)
             assert response.headers["allow"] == "GET, HEAD"
     assert (await snapshot_ds.client.get("/rule/702.19")).status_code == 200
+
+
+async def test_the_feeds_id_names_no_host(snapshot_ds) -> None:
+    import xml.etree.ElementTree as ElementTree
+
+    atom = "{http://www.w3.org/2005/Atom}"
+    ids = set()
+    for host in ("localhost", 'evil.example"><x'):
+        feed = ElementTree.fromstring((await snapshot_ds.client.get("/changes.atom", headers={"host": host})).text)
+        ids.add(feed.find(f"{atom}id").text)
+    assert ids == {"tag:mtg-rules-kb,2026:changes"}
