@@ -34,6 +34,7 @@ from kb.store.bulk_indexes import BULK_UP_TO_ROWS, indexes_made_after
 from kb.store.save import (
     DocumentInput,
     LangDetector,
+    date_printings_by_their_sets,
     save_card_names,
     save_cards,
     save_document,
@@ -266,7 +267,9 @@ def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: in
         save_quality_issue(db, issue, document_id)
     if cards == 0:
         raise ParseError(f"{name}: no cards found (expected data.cards or data.<SET>.cards); refused")
-    save_sets(db, set_names(set_fields), document_id)
+    named = set_names(set_fields)
+    save_sets(db, named, document_id)
+    date_printings_by_their_sets(db, named, document_id)
     for issue in card_checks.issues():
         save_quality_issue(db, issue, document_id)
 

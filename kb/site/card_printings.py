@@ -32,12 +32,19 @@ def printed_by_language(conn: sqlite3.Connection, oracle_id: str) -> tuple[list[
         (oracle_id, CARD_PAGE_PRINTINGS_LIMIT + 1),
     )
     capped = len(found) > CARD_PAGE_PRINTINGS_LIMIT
-    oracle = rows(conn, "select oracle_text, mana_cost from cards where oracle_id = ?", (oracle_id,))
+    oracle = rows(conn, "select oracle_text, mana_cost, type_line from cards where oracle_id = ?", (oracle_id,))
     oracle_text = oracle[0]["oracle_text"] if oracle else None
     costs = oracle[0]["mana_cost"] if oracle else None
+    type_line = oracle[0]["type_line"] if oracle else None
     languages: dict[str, dict[tuple[str | None, str | None, str | None], list[dict[str, Any]]]] = {}
     for row in found[:CARD_PAGE_PRINTINGS_LIMIT]:
         wording = (row["printed_name"], row["printed_type_line"], row["printed_text"])
+        if row["lang"] == "en":
+            # An English printing whose printed wording is today's Oracle wording (MTGJSON's
+            # originalText) was said to carry "Oracle text above" and then printed it again (a
+            # player's review): only a wording of its own is shown.
+            wording = (wording[0], None if wording[1] == type_line else wording[1],
+                       None if wording[2] == oracle_text else wording[2])
         languages.setdefault(row["lang"], {}).setdefault(wording, []).append(
             {key: row[key] for key in ("set_code", "collector_number", "set_name", "released_at")}
         )

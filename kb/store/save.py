@@ -229,6 +229,18 @@ def save_sets(db: sqlite_utils.Database, sets: dict[str, tuple[str | None, str |
     )
 
 
+def date_printings_by_their_sets(
+    db: sqlite_utils.Database, sets: dict[str, tuple[str | None, str | None]], document_id: int
+) -> None:
+    """Give this document's printings of each set the set's day where they have none: MTGJSON
+    dates a printing by its set, whose day its file gives after the set's cards (a stream saved
+    them undated: Ugin's Fate's printings showed no day, though its set had one; a player's review)."""
+    db.conn.executemany(
+        "update printings set released_at = ? where document_id = ? and upper(set_code) = ? and released_at is null",
+        [(day, document_id, code) for code, (_name, day) in sorted(sets.items()) if day],
+    )
+
+
 def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_id: int) -> None:
     cards = list(cards)
     save_sets(db, sets_named_by(cards), document_id)

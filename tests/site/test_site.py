@@ -471,13 +471,33 @@ async def test_a_card_page_lists_its_printings_language_by_language(snapshot_ds)
     assert 'Printed in each language <span class="count">11</span>' in section
     assert section.count('class="kb-oracle kb-printed-wording"') == 11
     assert '<div class="kb-oracle kb-printed-wording" lang="de">' in section
-    assert ("San Diego Comic-Con 2015 (PS15, 2015-07-09) #60 · Magic Origins (ORI, 2015-07-17) #60"
-            " · Magic Origins Promos (PORI, 2015-07-17) #60s · From the Vault: Transform (V17, 2017-11-24) #12"
-            " · The List (PLST, 2020-09-26) #ORI-60 · Pioneer Masters (PIO, 2024-12-10) #60") in section
+    # Each printing's code, day and number on one line (a phone broke "2015-07-" from "09").
+    assert re.sub(r"<[^>]+>", "", section).count(
+        "San Diego Comic-Con 2015 (PS15, 2015-07-09) #60 · Magic Origins (ORI, 2015-07-17) #60"
+        " · Magic Origins Promos (PORI, 2015-07-17) #60s · From the Vault: Transform (V17, 2017-11-24) #12"
+        " · The List (PLST, 2020-09-26) #ORI-60 · Pioneer Masters (PIO, 2024-12-10) #60") == 1
+    assert 'San Diego Comic-Con 2015 <span class="kb-nowrap">(PS15, 2015-07-09) #60</span>' in section
     assert section.count('class="kb-printed-face"') == 20  # ten languages, two faces each
 
 
 SULTAI_EMISSARY = "0274f286-46a1-4028-878a-88c2146a895c"
+
+
+async def test_an_english_printing_shows_only_a_wording_of_its_own_and_its_sets_day(snapshot_ds) -> None:
+    """Sultai Emissary's English printing (MTGJSON's originalText, today's Oracle wording) was
+    said to carry "Oracle text above" and then printed it again; Ugin's Fate's printings showed
+    no day, the set's coming after its cards in the file (a player's review)."""
+    page = (await snapshot_ds.client.get(f"/card/{SULTAI_EMISSARY}.json")).json()
+    (english,) = page["printed"][0]["wordings"]
+    assert (english["printed_type_line"], english["printed_text"]) == (None, None)
+    assert {(p["set_name"], p["released_at"]) for language in page["printed"] for wording in language["wordings"]
+            for p in wording["printings"]} == {("Ugin's Fate", "2015-01-17")}
+    html = (await snapshot_ds.client.get(f"/card/{SULTAI_EMISSARY}")).text
+    assert html.count("When Sultai Emissary dies, manifest the top card of your library.") == 1
+    # Ugin's printed wording is not today's: shown, and said to be the card's wording then.
+    ugin = (await snapshot_ds.client.get("/card?name=" + quote("Ugin, the Spirit Dragon"))).headers["location"]
+    ugin_html = (await snapshot_ds.client.get(ugin)).text
+    assert "As printed on the card: its wording then; the Oracle text above is today's" in ugin_html
 
 
 async def test_a_card_searched_by_its_local_name_shows_that_languages_printing_first(snapshot_ds) -> None:
