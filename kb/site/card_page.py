@@ -91,6 +91,10 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
             "names": names,
             "printings": printings,
             "oracle_as_shown": oracle_as_shown(conn, printings),
+            # The pages that printed it list its rulings too: "Rulings 0" alone read as "no
+            # rulings exist" for Birds of Paradise, whose three Gatherer pages list none (a
+            # player's review).
+            "rulings_checked_in": [] if rulings else pages_listing_none(conn, [p["document_id"] for p in printings]),
         }
     else:
         return None
@@ -146,6 +150,17 @@ def file_date(document: dict[str, Any]) -> str | None:
     if document["format"] != "scryfall-bulk-rulings":
         return None
     return bulk_file_day(document["url"] or document["path"]) or (document["fetched_at"] or "")[:10] or None
+
+
+def pages_listing_none(conn: sqlite3.Connection, document_ids: list[int]) -> list[dict[str, Any]]:
+    """Of these documents, those read whole that show a card's rulings (a Gatherer page, an
+    MTGJSON file): a card known only by them, with no rulings, is one they list none for."""
+    if not document_ids:
+        return []
+    marks = ", ".join("?" for _ in document_ids)
+    return rows(conn, f"""select id, source_id, url, path, fetched_at, format from documents
+        where id in ({marks}) and status = 'parsed' and (format = 'mtgjson' or format like 'gatherer-%')
+        order by id limit 10""", tuple(document_ids))
 
 
 def oracle_source(conn: sqlite3.Connection, document_id: int | None) -> dict[str, Any] | None:

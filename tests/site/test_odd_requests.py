@@ -106,3 +106,18 @@ async def test_the_feeds_id_names_no_host(snapshot_ds) -> None:
         feed = ElementTree.fromstring((await snapshot_ds.client.get("/changes.atom", headers={"host": host})).text)
         ids.add(feed.find(f"{atom}id").text)
     assert ids == {"tag:mtg-rules-kb,2026:changes"}
+
+
+async def test_a_card_known_only_by_its_pages_says_whether_they_list_its_rulings(snapshot_ds) -> None:
+    # Birds of Paradise, known by three Gatherer pages (German, French, Japanese) that list no
+    # ruling, and the Korean 반역 행위, two of whose rulings are translations not yet matched:
+    # each showed a bare "Rulings 0" (a player's review).
+    from urllib.parse import quote
+
+    birds = (await snapshot_ds.client.get("/card?name=" + quote("Paradiesvögel"), follow_redirects=True)).text
+    note = birds.split('id="no-rulings">', 1)[1].split("</p>", 1)[0]
+    assert note.startswith("None: gatherer's page <a href=\"https://gatherer.wizards.com/Pages/Card/Details.aspx?printed=true")
+    assert note.endswith("lists none.")
+    korean = unescape((await snapshot_ds.client.get("/card?name=" + quote("반역 행위"), follow_redirects=True)).text)
+    note = korean.split('id="no-rulings">', 1)[1].split("</p>", 1)[0]
+    assert "the translated rulings below are not yet matched to an English ruling" in note
