@@ -10,7 +10,7 @@ from typing import Any
 from kb.normalise.dates import bulk_file_day
 from kb.normalise.refs import extract_refs
 from kb.site.card_lookup import recorded_names
-from kb.site.card_printings import faces_in_order, printed_by_language, with_faces
+from kb.site.card_printings import faces_in_order, printed_by_language, set_and_day, with_faces
 from kb.site.search import (
     newest_english_version,
     rows,
@@ -77,8 +77,7 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
             conn,
             f"""select lang, coalesce(printed_name, printings.name) as printed_name, mana_cost, printed_type_line, printed_text,
             set_code, collector_number, multiverse_id, note, type_line, oracle_text, power, toughness, loyalty, defense,
-            printings.document_id, sets.name as set_name, printings.released_at from printings
-            left join sets on sets.code = upper(printings.set_code)
+            printings.document_id, {set_and_day(conn)[0]} from printings {set_and_day(conn)[1]}
             where ({" or ".join("(printings.document_id = ? and coalesce(printed_name, printings.name) = ?)" for _ in recorded)})
             order by lang, multiverse_id""",
             [value for row in recorded for value in (row["document_id"], row["name"])],
@@ -137,7 +136,7 @@ def rulings_checked_in(conn: sqlite3.Connection, oracle_id: str) -> list[dict[st
     # Only "may": the printings held may not be the card's first (oracle_cards holds one), and
     # rulings come out before a set's release day (a code review).
     earliest_held = conn.execute(
-        "select min(released_at) from printings where oracle_id = ?", (oracle_id,)).fetchone()[0]
+        f"select min({set_and_day(conn)[2]}) from printings where oracle_id = ?", (oracle_id,)).fetchone()[0]
     for document in documents:
         made = file_date(document)
         document["made_on"] = made

@@ -10,10 +10,22 @@ from typing import Any
 from kb.normalise.text import BRACED_SYMBOL, lost_line_breaks, text_with_lines_restored
 from kb.records import FACE_SEPARATOR, FACE_TEXT_SEPARATOR
 from kb.site.search import rows
+from kb.site.search_db import columns_of, table_exists
 from kb.site.search_names import display_name
 
 # A basic land has thousands of printings: a card page lists this many at most.
 CARD_PAGE_PRINTINGS_LIMIT = 1000
+
+
+def set_and_day(conn: sqlite3.Connection) -> tuple[str, str, str]:
+    """The select list giving a printing's set name and release day, the join it needs, and the
+    day's expression: on a file made before the sets table and printings' days (m029, m030),
+    none, not a 500 on every card page (an upgrade's review)."""
+    has_sets = table_exists(conn, "sets")
+    day = "printings.released_at" if "released_at" in columns_of(conn, "printings") else "null"
+    name = "sets.name" if has_sets else "null"
+    join = "left join sets on sets.code = upper(printings.set_code)" if has_sets else ""
+    return f"{name} as set_name, {day} as released_at", join, day
 
 
 def printed_by_language(conn: sqlite3.Connection, oracle_id: str) -> tuple[list[dict[str, Any]], bool]:
@@ -22,12 +34,12 @@ def printed_by_language(conn: sqlite3.Connection, oracle_id: str) -> tuple[list[
     (set and collector number) that carry it. English printings carry the Oracle text, not a
     printed one of their own. The first ``CARD_PAGE_PRINTINGS_LIMIT`` printings, and whether the
     card has more (the page says the list is cut)."""
+    named, join, day = set_and_day(conn)
     found = rows(
         conn,
-        """select lang, printed_name, printed_type_line, printed_text, upper(set_code) as set_code,
-        collector_number, sets.name as set_name, printings.released_at from printings
-        left join sets on sets.code = upper(printings.set_code) where oracle_id = ?
-        order by lang = 'en' desc, lang, printings.released_at is null, printings.released_at, set_code,
+        f"""select lang, printed_name, printed_type_line, printed_text, upper(set_code) as set_code,
+        collector_number, {named} from printings {join} where oracle_id = ?
+        order by lang = 'en' desc, lang, {day} is null, {day}, set_code,
         cast(collector_number as integer), collector_number limit ?""",
         (oracle_id, CARD_PAGE_PRINTINGS_LIMIT + 1),
     )

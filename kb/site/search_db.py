@@ -156,6 +156,11 @@ def table_exists(conn: sqlite3.Connection, name: str) -> bool:
     return found is not None
 
 
+def columns_of(conn: sqlite3.Connection, table: str) -> set[str]:
+    """The columns ``table`` has (a file an older version made lacks later ones)."""
+    return _once(conn, ("columns", table), lambda: {row[1] for row in conn.execute(f'pragma table_info("{table}")')})
+
+
 def table_has_rows(conn: sqlite3.Connection, name: str) -> bool:
     return table_exists(conn, name) and _once(
         conn, ("rows", name), lambda: conn.execute(f'select 1 from "{name}" limit 1').fetchone() is not None

@@ -121,3 +121,26 @@ async def test_a_card_known_only_by_its_pages_says_whether_they_list_its_rulings
     korean = unescape((await snapshot_ds.client.get("/card?name=" + quote("반역 행위"), follow_redirects=True)).text)
     note = korean.split('id="no-rulings">', 1)[1].split("</p>", 1)[0]
     assert "the translated rulings below are not yet matched to an English ruling" in note
+
+
+async def test_a_file_made_before_sets_and_printing_days_still_serves_card_pages(snapshot_db, tmp_path) -> None:
+    """Served by this version, a file made before the sets table and printings' days (m029,
+    m030) answered 500 on every card page (an upgrade's review): its pages show no set names."""
+    import shutil
+
+    import sqlite_utils
+
+    from site_databases import JACE, make_datasette
+
+    db_path = tmp_path / "older.db"
+    shutil.copy(snapshot_db, db_path)
+    db = sqlite_utils.Database(db_path)
+    db.execute("drop table sets")
+    db.execute("alter table printings drop column released_at")
+    db.conn.commit()
+    ds = make_datasette(db_path)
+    page = await ds.client.get(f"/card/{JACE}.json")
+    assert page.status_code == 200
+    assert {printing["set_name"] for language in page.json()["printed"] for wording in language["wordings"]
+            for printing in wording["printings"]} == {None}
+    assert (await ds.client.get("/card?name=" + "Paradiesv%C3%B6gel", follow_redirects=True)).status_code == 200
