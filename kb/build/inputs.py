@@ -6,7 +6,7 @@ import os
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import replace
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from kb.checksums import file_sha256
 from kb.parse.bounds import check_regular_file, shown
@@ -164,16 +164,26 @@ def path_inputs(paths: Iterable[Path], source_id: str = "local", lang: str | Non
 def with_known_sources(inputs: list[DocumentInput], db_path: Path) -> list[DocumentInput]:
     """Inputs the database already holds (the same bytes and name) keep the source it records for
     them, where the import named none: a bulk file fetched from Scryfall, imported again by hand,
-    was relabelled "local" and its rulings derived again."""
+    was relabelled "local" and its rulings derived again. So does one the database holds under
+    the address it was published at (the bundled snapshot's files, named by their URLs): the same
+    bytes, read again from a file of the same name, are that document, URL and all (it was added
+    a second time, as "local", and its card's Oracle text credited to it; an upgrade's review)."""
     if not db_path.exists():
         return inputs
     try:
         conn = sqlite3.connect(read_only_uri(db_path), uri=True)
         try:
-            known = {
-                doc.path: found[0] for doc in inputs
-                if (found := conn.execute("select source_id from documents where id = ?", [document_id_for(doc)]).fetchone())
-            }
+            known: dict[str, tuple[str, str | None]] = {}
+            for doc in inputs:
+                found = conn.execute("select source_id, url from documents where id = ?", [document_id_for(doc)]).fetchone()
+                if found is None and doc.url is None:
+                    found = next((
+                        (source_id, url) for source_id, url, path in conn.execute(
+                            "select source_id, url, path from documents where sha256 = ? and url is not null", [doc.sha256])
+                        if PurePath(path or "").name == PurePath(doc.path).name
+                    ), None)
+                if found is not None:
+                    known[doc.path] = found
         finally:
             conn.close()
     except sqlite3.OperationalError as error:
@@ -183,4 +193,5 @@ def with_known_sources(inputs: list[DocumentInput], db_path: Path) -> list[Docum
         return inputs  # no documents table yet, or another shape: the build says what is wrong
     except sqlite3.Error:
         return inputs  # not a database: the build says what is wrong
-    return [replace(doc, source_id=known[doc.path]) if doc.path in known else doc for doc in inputs]
+    return [replace(doc, source_id=known[doc.path][0], url=doc.url or known[doc.path][1]) if doc.path in known else doc
+            for doc in inputs]

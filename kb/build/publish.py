@@ -294,7 +294,7 @@ def _build(
                             save_quality_issue(db, QualityIssue("truncated-document", str(error)), document_id)
                             report.kept_incomplete.append(str(error))
                 if progress and deferred:
-                    progress(f"saving {len(deferred)} CR versions")
+                    progress(f"saving {len(deferred)} undated CR documents, after the dated versions they join")
                 for parsed, document_id, source_id in deferred:
                     save_cr(db, parsed, document_id, source_id)
             if whole:

@@ -200,7 +200,8 @@ def _summarise(report) -> None:
     if report.migrated:
         click.echo(
             f"  made by an older version: migrated ({', '.join(report.migrated)}); what the new columns hold for"
-            " documents imported before is filled by a whole build (`mtgkb build`, or the next `mtgkb refresh`)"
+            " documents imported before is filled by the next `mtgkb refresh`, which keeps what was imported by hand,"
+            " or by `mtgkb build` given every file the database was made from (a build starts again from its inputs)"
         )
     if report.issue_kinds:
         kinds = ", ".join(f"{kind} {count}" for kind, count in report.issue_kinds.items())
@@ -277,7 +278,8 @@ def serve(db_path: Path, port: int, host: str, workers: int) -> None:
         # (rulings_by_any_name on a file made before ruling_translations.published_at).
         click.echo(
             f"Warning: {shown(db_path)} was made by an older mtg-rules-kb ({', '.join(older)} not applied):"
-            " some pages and queries may fail on it until `mtgkb build` or `mtgkb refresh` makes it again",
+            " some pages and queries may fail on it until `mtgkb refresh` makes it again (it keeps what was imported"
+            " by hand; `mtgkb build` starts again from the files it is given, and keeps nothing else)",
             err=True,
         )
     run(db_path, host, port, workers)

@@ -224,6 +224,28 @@ def security_headers(app: Callable) -> Callable:
     return wrapped
 
 
+# What SQLite says when a statement names a table or column the served file lacks.
+_SCHEMA_BEHIND = re.compile(r"^no such (?:table|column): (?P<name>\S+)")
+
+
+def as_older_file_error(exception: BaseException) -> BaseException | None:
+    """A page reading what this version adds, on a file an older version made: "Error 500 no
+    such table: sets" told a visitor nothing and an operator not what to do (an upgrade's review)."""
+    import sqlite3
+
+    from datasette.views.base import DatasetteError
+
+    found = _SCHEMA_BEHIND.match(str(exception)) if isinstance(exception, sqlite3.OperationalError) else None
+    if found is None:
+        return None
+    return DatasetteError(
+        f"This page reads {found['name']}, which the database being served does not hold: the file was made by an"
+        " older version of mtg-rules-kb. Its operator can make it again with `mtgkb refresh` (which keeps"
+        " what was imported by hand), or `mtgkb build` with every file it was built from.",
+        title="The database is older than this site", status=500,
+    )
+
+
 def as_client_error(exception: BaseException, path: str = "") -> BaseException | None:
     """Datasette raises its own errors about a request's parameters ("Cannot sort table by
     nope") with status 500; they are the client's mistake: 400, so monitoring sees no outage.

@@ -608,6 +608,25 @@ def test_a_file_imported_again_without_a_source_keeps_the_one_recorded(tmp_path:
         "select source_id from documents order by source_id").fetchall() == [("local",), ("scryfall",)]
 
 
+def test_a_snapshot_file_imported_again_by_hand_is_the_document_its_url_names(tmp_path: Path) -> None:
+    """The bundled snapshot's files are named by the addresses they were published at: one
+    imported again by hand (same bytes, same file name) was added a second time as "local", with
+    no URL, and its card's Oracle text credited to the copy (an upgrade's review)."""
+    import shutil
+
+    from site_databases import built_snapshot_db
+
+    db_path = tmp_path / "kb.db"
+    shutil.copy(built_snapshot_db(), db_path)
+    before = sha(db_path)
+    card = ROOT / "data" / "snapshot" / "scryfall" / "card-d9631cb2-phelddagrif.json"
+    copied = tmp_path / card.name  # read from elsewhere, as an operator would
+    copied.write_bytes(card.read_bytes())
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(copied)])
+    assert result.exit_code == 0 and "nothing changed" in result.output, result.output
+    assert sha(db_path) == before
+
+
 def test_an_import_into_a_database_another_writer_holds_fails_rather_than_relabel(tmp_path: Path, monkeypatch) -> None:
     """The database was read for the files' sources while another writer held it: the error was
     taken for "no such database", the files recorded as "local" once the writer let go."""

@@ -54,7 +54,8 @@ def test_a_file_made_by_an_older_version_is_served_with_a_warning(tmp_path: Path
     assert result.exit_code == 0 and served == [older]
     assert result.stderr.splitlines() == [
         f"Warning: {older} was made by an older mtg-rules-kb (m024_ruling_translations_published_at not applied):"
-        " some pages and queries may fail on it until `mtgkb build` or `mtgkb refresh` makes it again"
+        " some pages and queries may fail on it until `mtgkb refresh` makes it again (it keeps what was imported"
+        " by hand; `mtgkb build` starts again from the files it is given, and keeps nothing else)"
     ]
     current = CliRunner().invoke(cli, ["serve", "--db", str(built_snapshot_db())])
     assert current.exit_code == 0 and current.stderr == ""

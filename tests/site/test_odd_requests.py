@@ -144,3 +144,25 @@ async def test_a_file_made_before_sets_and_printing_days_still_serves_card_pages
     assert {printing["set_name"] for language in page.json()["printed"] for wording in language["wordings"]
             for printing in wording["printings"]} == {None}
     assert (await ds.client.get("/card?name=" + "Paradiesv%C3%B6gel", follow_redirects=True)).status_code == 200
+
+
+async def test_a_page_that_reads_what_an_older_file_lacks_says_so(snapshot_db, tmp_path) -> None:
+    # A file made before printings' power (m027): "Error 500 no such column: power" told neither
+    # a visitor nor its operator what was wrong (an upgrade's review). The page of a card known
+    # only by its pages reads it.
+    import shutil
+
+    import sqlite_utils
+
+    from site_databases import make_datasette
+
+    db_path = tmp_path / "older.db"
+    shutil.copy(snapshot_db, db_path)
+    db = sqlite_utils.Database(db_path)
+    db.execute("alter table printings drop column power")
+    db.conn.commit()
+    response = await make_datasette(db_path).client.get("/card?name=Paradiesv%C3%B6gel", follow_redirects=True)
+    assert response.status_code == 500
+    text = unescape(response.text)
+    assert "The database is older than this site" in text
+    assert "the file was made by an older version of mtg-rules-kb" in text and "mtgkb refresh" in text
