@@ -415,12 +415,13 @@ async def diff(datasette, request):
     args = request.args
     offset = page_offset(args.get("offset"))
     old, new = args.get("from") or None, args.get("to") or None
+    if not old and not new:
+        # The pair the form offers: answered as an empty form, its JSON read "the newest update
+        # changed nothing" (an API user's review), and its page was titled by a comparison it did
+        # not show (a player's review). A file of one English version offers none.
+        pair = await run(datasette, diff_page.default_pair)
+        old, new = pair if all(pair) else (None, None)
     if wants_json(request, request.url_vars.get("json")):
-        if not old and not new:
-            # The pair the form offers: answered as an empty form, it read "the newest update
-            # changed nothing" (an API user's review). A file of one English version offers none.
-            pair = await run(datasette, diff_page.default_pair)
-            old, new = pair if all(pair) else (None, None)
         page = await run(datasette, diff_page.diff_page, old, new, args.get("kind") or None, offset, "nothing")
         return json_response(page, status=page["status"])  # an error said with a 200 was read as an answer
     page = await run(datasette, diff_page.diff_page, old, new, args.get("kind") or None, offset)

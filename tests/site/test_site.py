@@ -2125,7 +2125,9 @@ async def test_a_diff_of_two_languages_is_refused_with_400_and_why(snapshot_ds) 
     newest = (await snapshot_ds.client.get("/diff.json")).json()
     assert (newest["from"], newest["to"], newest["total"]) == ("en-2026-01-16", "en-2026-04-17", 205)
     assert newest["changes"] == (await snapshot_ds.client.get("/diff.json?from=en-2026-01-16&to=en-2026-04-17")).json()["changes"]
-    assert (await snapshot_ds.client.get("/diff")).status_code == 200
+    # The page too shows the changes of the pair its title names (a player's review).
+    html = await snapshot_ds.client.get("/diff")
+    assert html.status_code == 200 and "Showing 1–100 of 205." in html.text
 
 
 async def test_a_diff_asked_of_a_file_of_one_version_is_the_empty_form(hostile_db, tmp_path) -> None:
