@@ -248,6 +248,13 @@ def test_spanish_keyword_shows_rule_with_spanish_beside_english(page, site: str)
     assert not english.locator(".kb-col-label").is_visible()
 
 
+def test_the_headers_links_are_tall_enough_to_tap_on_a_phone(phone, site: str) -> None:
+    # They were 22 px tall (a player's review); 44 px is the common minimum for a finger.
+    phone.goto(site + "/")
+    heights = [link.bounding_box()["height"] for link in phone.locator(".kb-nav-links a").all()]
+    assert heights and min(heights) >= 44, heights
+
+
 def test_translation_columns_stack_with_labels_on_a_phone(phone, site: str) -> None:
     phone.goto(site + "/rule/702.78")
     row = phone.locator('tr[id="r-702.78a"]')
