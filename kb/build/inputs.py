@@ -195,3 +195,22 @@ def with_known_sources(inputs: list[DocumentInput], db_path: Path) -> list[Docum
         return inputs  # not a database: the build says what is wrong
     return [replace(doc, source_id=known[doc.path][0], url=doc.url or known[doc.path][1]) if doc.path in known else doc
             for doc in inputs]
+
+
+def documents_left_out(db_path: Path, inputs: list[DocumentInput]) -> list[str]:
+    """The documents the file at ``db_path`` holds whose bytes are none of ``inputs``', by where
+    they were read from: a build replaces the file with one of its inputs only, and the files an
+    operator imported by hand into it were gone without a word (an upgrade's review). Empty where
+    there is no such file, or it cannot be read."""
+    if not db_path.exists():
+        return []
+    given = {doc.sha256 for doc in inputs}
+    try:
+        conn = sqlite3.connect(read_only_uri(db_path), uri=True)
+        try:
+            held = conn.execute("select sha256, coalesce(url, path, '') from documents where status = 'parsed'").fetchall()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return []
+    return sorted({where for sha256, where in held if sha256 not in given})

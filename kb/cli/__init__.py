@@ -152,7 +152,7 @@ def _fail(message: str, code: int = 1) -> None:
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary, not each input and stage as it goes")
 def build(snapshot: Path, db_path: Path, raw_dir: Path | None, keep_going: bool, quiet: bool) -> None:
     """Build the whole knowledge base from a snapshot folder into a new file, swapped in atomically."""
-    from kb.build.inputs import BuildError, snapshot_inputs
+    from kb.build.inputs import BuildError, documents_left_out, snapshot_inputs
     from kb.build.publish import build_database
 
     try:
@@ -163,6 +163,7 @@ def build(snapshot: Path, db_path: Path, raw_dir: Path | None, keep_going: bool,
             # An empty folder (a mistyped path, a mount not there yet) would swap an empty
             # database in for the one being served (a docs review).
             raise BuildError(f"{shown(snapshot)}: no files to build from; the database is left as it is")
+        left_out = documents_left_out(db_path, inputs)
         report = build_database(
             inputs, db_path, keep_going=keep_going,
             progress=None if quiet else (lambda message: click.echo(message, err=True)),
@@ -170,6 +171,16 @@ def build(snapshot: Path, db_path: Path, raw_dir: Path | None, keep_going: bool,
     except BuildError as error:
         _fail(str(error))
     _summarise(report)
+    if left_out and not report.unchanged:
+        shown_few = ", ".join(left_out[:3]) + (f" and {len(left_out) - 3} more" if len(left_out) > 3 else "")
+        one = len(left_out) == 1
+        click.echo(
+            f"Note: the file this build replaced held {len(left_out)} document{'' if one else 's'}"
+            f" it was not given ({shown_few}): the new file does not hold {'it' if one else 'them'}."
+            f" `mtgkb import` {'it' if one else 'them'} again, or let `mtgkb refresh` make the file"
+            " (it keeps what was imported by hand).",
+            err=True,
+        )
 
 
 def raw_store_inputs(raw_dir: Path) -> list:

@@ -702,3 +702,23 @@ def test_a_build_that_fails_lets_go_of_its_unfinished_file(tmp_path: Path) -> No
             if os.path.exists(f"/proc/self/fd/{fd}")]
     assert not [path for path in held if ".kb.db.building-" in path]
     assert not [path for path in tmp_path.iterdir() if path.name != ".kb.db.lock"]  # the writer lock's file stays
+
+
+def test_a_build_over_a_file_with_documents_imported_by_hand_says_it_drops_them(tmp_path: Path) -> None:
+    """`mtgkb build` starts again from the files it is given: the documents an operator imported
+    into the file it replaces were gone with exit 0 and no word (an upgrade's review)."""
+    snapshot = tmp_path / "snapshot"
+    snapshot.mkdir()
+    (snapshot / "rulings.json").write_bytes((SCRYFALL / "rulings-d9631cb2-phelddagrif.json").read_bytes())
+    db_path = tmp_path / "kb.db"
+    runner = CliRunner()
+    first = runner.invoke(cli, ["build", "--snapshot", str(snapshot), "--db", str(db_path), "--quiet"])
+    assert first.exit_code == 0 and "Note:" not in first.stderr, first.output
+    imported = SCRYFALL / "rulings-94eea6e3-okaun-eye-of-chaos-okaun-eye-of-chaos.json"
+    assert runner.invoke(cli, ["import", "--db", str(db_path), "--source", "scryfall", str(imported)]).exit_code == 0
+    again = runner.invoke(cli, ["build", "--snapshot", str(snapshot), "--db", str(db_path), "--quiet"])
+    assert again.exit_code == 0
+    assert again.stderr == (
+        f"Note: the file this build replaced held 1 document it was not given ({imported}): the new file does not"
+        " hold it. `mtgkb import` it again, or let `mtgkb refresh` make the file (it keeps what was imported by hand).\n"
+    )
