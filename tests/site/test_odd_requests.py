@@ -166,3 +166,11 @@ async def test_a_page_that_reads_what_an_older_file_lacks_says_so(snapshot_db, t
     text = unescape(response.text)
     assert "The database is older than this site" in text
     assert "the file was made by an older version of mtg-rules-kb" in text and "mtgkb refresh" in text
+
+
+async def test_a_rules_history_says_it_is_of_its_own_words_not_its_subrules(snapshot_ds) -> None:
+    # 702.19 Trample read "same" from 2014 to 2026 while its subrules changed (a player's review).
+    html = unescape((await snapshot_ds.client.get("/rule/702.19")).text)
+    assert ("The history of 702.19's own words: each of its subrules (702.19a–702.19g) has its own, on its page;"
+            ' "same" here says nothing of them.') in html
+    assert 'id="history-own-words"' not in (await snapshot_ds.client.get("/rule/702.19b")).text
