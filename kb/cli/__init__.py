@@ -177,8 +177,7 @@ def build(snapshot: Path, db_path: Path, raw_dir: Path | None, keep_going: bool,
         click.echo(
             f"Note: the file this build replaced held {len(left_out)} document{'' if one else 's'}"
             f" it was not given ({shown_few}): the new file does not hold {'it' if one else 'them'}."
-            f" `mtgkb import` {'it' if one else 'them'} again, or let `mtgkb refresh` make the file"
-            " (it keeps what was imported by hand).",
+            f" `mtgkb import` {'it' if one else 'them'} again to keep {'it' if one else 'them'}.",
             err=True,
         )
 
@@ -211,8 +210,8 @@ def _summarise(report) -> None:
     if report.migrated:
         click.echo(
             f"  made by an older version: migrated ({', '.join(report.migrated)}); what the new columns hold for"
-            " documents imported before is filled by the next `mtgkb refresh`, which keeps what was imported by hand,"
-            " or by `mtgkb build` given every file the database was made from (a build starts again from its inputs)"
+            " documents imported before is filled when the file is made again (`mtgkb build`, then `mtgkb import` of"
+            " any file imported by hand; or, where `mtgkb refresh` publishes this file, its next run)"
         )
     if report.issue_kinds:
         kinds = ", ".join(f"{kind} {count}" for kind, count in report.issue_kinds.items())
@@ -289,8 +288,8 @@ def serve(db_path: Path, port: int, host: str, workers: int) -> None:
         # (rulings_by_any_name on a file made before ruling_translations.published_at).
         click.echo(
             f"Warning: {shown(db_path)} was made by an older mtg-rules-kb ({', '.join(older)} not applied):"
-            " some pages and queries may fail on it until `mtgkb refresh` makes it again (it keeps what was imported"
-            " by hand; `mtgkb build` starts again from the files it is given, and keeps nothing else)",
+            " some pages and queries may fail on it until it is made again (`mtgkb build`, then `mtgkb import` of"
+            " any file imported by hand; or, where `mtgkb refresh` publishes this file, its next run)",
             err=True,
         )
     run(db_path, host, port, workers)

@@ -187,6 +187,28 @@ def public_sql_gate(app: Callable) -> Callable:
     return wrapped
 
 
+# The methods a read-only site answers (OPTIONS: a browser's preflight, which Datasette answers).
+READ_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+def read_only(app: Callable) -> Callable:
+    """ASGI middleware answering 405 to any method but ``READ_METHODS``: the site changes
+    nothing, and POST, PUT or DELETE on its pages answered 200 as if done, on Datasette's table
+    pages a 500 with a traceback in the log (a review's fuzz; a docs review)."""
+
+    async def wrapped(scope: dict, receive: Callable, send: Callable) -> None:
+        if scope.get("type") == "http" and scope.get("method", "GET") not in READ_METHODS:
+            body = b"Method not allowed: this site is read only (GET).\n"
+            await send({"type": "http.response.start", "status": 405, "headers": [
+                (b"content-type", b"text/plain; charset=utf-8"), (b"allow", ", ".join(READ_METHODS).encode()),
+                (b"content-length", str(len(body)).encode()), *SECURITY_HEADERS]})
+            await send({"type": "http.response.body", "body": body})
+            return
+        await app(scope, receive, send)
+
+    return wrapped
+
+
 # What browsers drop from a URL (tabs, line breaks) and read as a slash (a backslash).
 _BROWSER_IGNORED = re.compile(rb"[\t\n\r]")
 
@@ -240,8 +262,8 @@ def as_older_file_error(exception: BaseException) -> BaseException | None:
         return None
     return DatasetteError(
         f"This page reads {found['name']}, which the database being served does not hold: the file was made by an"
-        " older version of mtg-rules-kb. Its operator can make it again with `mtgkb refresh` (which keeps"
-        " what was imported by hand), or `mtgkb build` with every file it was built from.",
+        " older version of mtg-rules-kb. Its operator can make it again: `mtgkb build`, then `mtgkb import` of"
+        " any file imported into it by hand (or, where `mtgkb refresh` publishes it, its next run).",
         title="The database is older than this site", status=500,
     )
 

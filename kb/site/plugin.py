@@ -20,7 +20,6 @@ from urllib.parse import quote, unquote
 import jinja2.meta
 from datasette import hookimpl
 from datasette.utils import tilde_decode
-from datasette.utils.asgi import Response
 from markupsafe import Markup
 
 from kb.normalise.dates import parse_date
@@ -192,7 +191,7 @@ def warm_templates(datasette) -> None:
 
 @hookimpl
 def asgi_wrapper(datasette):
-    return lambda app: limits.security_headers(limits.public_sql_gate(app))
+    return lambda app: limits.read_only(limits.security_headers(limits.public_sql_gate(app)))
 
 
 @hookimpl(tryfirst=True)
@@ -279,7 +278,7 @@ def rule_rows(twin: jinja2.Environment, page: dict, version: str | None, linker:
 
 @hookimpl
 def register_routes():
-    return [(pattern, read_only(view)) for pattern, view in [
+    return [
         (r"^/$", views.home),
         (r"^/search(?P<json>\.json)?$", views.search_page),
         (r"^/card(?P<json>\.json)?$", views.card_by_name),
@@ -299,26 +298,7 @@ def register_routes():
         (r"^/version/(?P<version_id>[a-z]{2,3}-[0-9a-z-]+?)(?P<json>\.json)?$", views.version),
         # Any other id there is none of ours (before: Datasette's "Database not found").
         (r"^/(?P<kind>card|version)/(?P<value>[^/]+?)(?P<json>\.json)?$", views.no_such_page),
-    ]]
-
-
-READ_METHODS = ("GET", "HEAD")
-
-
-def read_only(view):
-    """``view`` answering reads only: its pages change nothing, and POST, PUT or DELETE answered
-    200 with the page read as done (a review's fuzz). Datasette calls a route's view with the
-    arguments its signature names: (datasette, request), as every view here takes."""
-
-    async def answered(datasette, request):
-        if request.method not in READ_METHODS:
-            return Response.text("Method not allowed: this page is read only (GET).", status=405,
-                                 headers={"Allow": ", ".join(READ_METHODS)})
-        return await view(datasette, request)
-
-    answered.__name__ = answered.__qualname__ = view.__name__
-    return answered
-
+    ]
 
 
 

@@ -235,7 +235,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "printed_name": "Name as printed",
         "printed_type_line": "Type line as printed",
         "printed_text": "Text as printed, symbols in braces",
-        "set_code": "Set code",
+        "set_code": "Set code, in the case its source gives it (Scryfall's lower case, MTGJSON's and Gatherer's upper): upper(set_code) is sets.code",
         "collector_number": "Collector number",
         "multiverse_id": "Gatherer multiverse id",
         "document_id": "The document it was read from",

@@ -720,5 +720,5 @@ def test_a_build_over_a_file_with_documents_imported_by_hand_says_it_drops_them(
     assert again.exit_code == 0
     assert again.stderr == (
         f"Note: the file this build replaced held 1 document it was not given ({imported}): the new file does not"
-        " hold it. `mtgkb import` it again, or let `mtgkb refresh` make the file (it keeps what was imported by hand).\n"
+        " hold it. `mtgkb import` it again to keep it.\n"
     )

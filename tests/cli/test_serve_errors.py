@@ -54,8 +54,8 @@ def test_a_file_made_by_an_older_version_is_served_with_a_warning(tmp_path: Path
     assert result.exit_code == 0 and served == [older]
     assert result.stderr.splitlines() == [
         f"Warning: {older} was made by an older mtg-rules-kb (m024_ruling_translations_published_at not applied):"
-        " some pages and queries may fail on it until `mtgkb refresh` makes it again (it keeps what was imported"
-        " by hand; `mtgkb build` starts again from the files it is given, and keeps nothing else)"
+        " some pages and queries may fail on it until it is made again (`mtgkb build`, then `mtgkb import` of"
+        " any file imported by hand; or, where `mtgkb refresh` publishes this file, its next run)"
     ]
     current = CliRunner().invoke(cli, ["serve", "--db", str(built_snapshot_db())])
     assert current.exit_code == 0 and current.stderr == ""

@@ -87,14 +87,19 @@ async def test_the_contents_of_a_version_of_rules_without_their_sections_lists_t
     assert "Rules held without their section" not in english
 
 
-async def test_the_sites_pages_answer_reads_only(snapshot_ds) -> None:
-    # POST, PUT and DELETE answered 200 with the page, as if done (a review's fuzz).
+async def test_the_site_answers_reads_only(snapshot_ds) -> None:
+    # POST, PUT and DELETE answered 200 with the page, as if done (a review's fuzz), and on
+    # Datasette's table pages a 500 with a traceback in the log (a docs review).
+    database = snapshot_ds.get_database().name
     for method in ("post", "put", "delete"):
-        for path in ("/search?q=flying", "/rule/702.19", "/card?name=Phelddagrif", "/diff", "/changes.atom"):
+        for path in ("/search?q=flying", "/rule/702.19", "/card?name=Phelddagrif", "/diff", "/changes.atom",
+                     f"/{database}/rulings.json", f"/{database}", "/-/versions.json"):
             response = await getattr(snapshot_ds.client, method)(path)
             assert response.status_code == 405, (method, path)
-            assert response.headers["allow"] == "GET, HEAD"
+            assert response.headers["allow"] == "GET, HEAD, OPTIONS"
+            assert "default-src 'self'" in response.headers["content-security-policy"]
     assert (await snapshot_ds.client.get("/rule/702.19")).status_code == 200
+    assert (await snapshot_ds.client.head("/rule/702.19")).status_code == 200
 
 
 async def test_the_feeds_id_names_no_host(snapshot_ds) -> None:
@@ -165,7 +170,7 @@ async def test_a_page_that_reads_what_an_older_file_lacks_says_so(snapshot_db, t
     assert response.status_code == 500
     text = unescape(response.text)
     assert "The database is older than this site" in text
-    assert "the file was made by an older version of mtg-rules-kb" in text and "mtgkb refresh" in text
+    assert "the file was made by an older version of mtg-rules-kb" in text and "`mtgkb build`, then `mtgkb import`" in text
 
 
 async def test_a_rules_history_says_it_is_of_its_own_words_not_its_subrules(snapshot_ds) -> None:
