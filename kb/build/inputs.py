@@ -179,7 +179,8 @@ def with_known_sources(inputs: list[DocumentInput], db_path: Path) -> list[Docum
                 if found is None and doc.url is None:
                     found = next((
                         (source_id, url) for source_id, url, path in conn.execute(
-                            "select source_id, url, path from documents where sha256 = ? and url is not null", [doc.sha256])
+                            "select source_id, url, path from documents where sha256 = ? and url is not null order by id",
+                            [doc.sha256])
                         if PurePath(path or "").name == PurePath(doc.path).name
                     ), None)
                 if found is not None:

@@ -296,26 +296,9 @@ def serve(db_path: Path, port: int, host: str, workers: int) -> None:
 
 
 def _migrations_not_applied(db_path: Path) -> list[str]:
-    """The schema migrations a file made by this project has not had (none for a file it did not
-    make, or one that cannot be read as a database)."""
-    import sqlite3
+    from kb.store.migrations import not_applied
 
-    import sqlite_utils
-
-    from kb.store.files import read_only_uri
-    from kb.store.migrations import migrations
-
-    try:
-        conn = sqlite3.connect(read_only_uri(db_path), uri=True)
-        try:
-            db = sqlite_utils.Database(conn)
-            if not db["_sqlite_migrations"].exists():
-                return []
-            return [migration.name for migration in migrations.pending(db)]
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        return []
+    return not_applied(db_path)
 
 
 @cli.command()

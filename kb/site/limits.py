@@ -250,15 +250,20 @@ def security_headers(app: Callable) -> Callable:
 _SCHEMA_BEHIND = re.compile(r"^no such (?:table|column): (?P<name>\S+)")
 
 
-def as_older_file_error(exception: BaseException) -> BaseException | None:
+def as_older_file_error(exception: BaseException, db_path: str | None) -> BaseException | None:
     """A page reading what this version adds, on a file an older version made: "Error 500 no
-    such table: sets" told a visitor nothing and an operator not what to do (an upgrade's review)."""
+    such table: sets" told a visitor nothing and an operator not what to do (an upgrade's review).
+    Only where the file has migrations not applied: on a file of this version such an error is a
+    fault of the page's own SQL, and said as it is (a code review)."""
     import sqlite3
+    from pathlib import Path
 
     from datasette.views.base import DatasetteError
 
+    from kb.store.migrations import not_applied
+
     found = _SCHEMA_BEHIND.match(str(exception)) if isinstance(exception, sqlite3.OperationalError) else None
-    if found is None:
+    if found is None or not db_path or not not_applied(Path(db_path)):
         return None
     return DatasetteError(
         f"This page reads {found['name']}, which the database being served does not hold: the file was made by an"

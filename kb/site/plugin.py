@@ -199,7 +199,8 @@ def handle_exception(datasette, request, exception):
     # Done here, not at import: importing datasette.handle_exception while this package is being
     # imported would load Datasette's plugins (this one among them) half-initialised.
     limits.quiet_default_error_handler()
-    replaced = limits.as_client_error(exception, request.path) or limits.as_older_file_error(exception)
+    replaced = limits.as_client_error(exception, request.path) or limits.as_older_file_error(
+        exception, getattr(datasette.get_database(), "path", None))
     if replaced is not None:
         from datasette.handle_exception import handle_exception as render_error
 

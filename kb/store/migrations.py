@@ -7,12 +7,35 @@ name (sqlite-utils records the applied ones in the file): never rename or reorde
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import sqlite_utils
 from sqlite_utils import Migrations
 
 from kb.store.tables import LINEAGE_COLUMNS, TABLES
 
 migrations = Migrations("mtg-rules-kb")
+
+
+def not_applied(db_path: Path) -> list[str]:
+    """The migrations a file made by this project has not had (none for a file it did not make,
+    or one that cannot be read as a database): what `mtgkb serve` warns of, and what a page that
+    fails on a missing table or column blames (kb.site.limits)."""
+    import sqlite3
+
+    from kb.store.files import read_only_uri
+
+    try:
+        conn = sqlite3.connect(read_only_uri(db_path), uri=True)
+        try:
+            db = sqlite_utils.Database(conn)
+            if not db["_sqlite_migrations"].exists():
+                return []
+            return [migration.name for migration in migrations.pending(db)]
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return []
 
 
 def create_declared_table(db: sqlite_utils.Database, name: str) -> None:

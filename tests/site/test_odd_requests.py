@@ -161,10 +161,19 @@ async def test_a_page_that_reads_what_an_older_file_lacks_says_so(snapshot_db, t
 
     from site_databases import make_datasette
 
-    db_path = tmp_path / "older.db"
-    shutil.copy(snapshot_db, db_path)
-    db = sqlite_utils.Database(db_path)
+    # Where every migration is recorded as applied, the same error is a fault of the page's own
+    # SQL, not blamed on the file (a code review).
+    current = tmp_path / "current.db"
+    shutil.copy(snapshot_db, current)
+    db = sqlite_utils.Database(current)
     db.execute("alter table printings drop column power")
+    db.conn.commit()
+    response = await make_datasette(current).client.get("/card?name=Paradiesv%C3%B6gel", follow_redirects=True)
+    assert response.status_code == 500 and "older than this site" not in response.text
+    db_path = tmp_path / "older.db"
+    shutil.copy(current, db_path)
+    db = sqlite_utils.Database(db_path)
+    db.execute("delete from _sqlite_migrations where name = 'm027_card_stats_and_shown_oracle_text'")
     db.conn.commit()
     response = await make_datasette(db_path).client.get("/card?name=Paradiesv%C3%B6gel", follow_redirects=True)
     assert response.status_code == 500

@@ -3,6 +3,7 @@ Gatherer pages; the precedence between the two is shown with CONSTRUCTED card re
 fixtures hold no Scryfall object of a set a Gatherer page also names), each marked below."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import sqlite_utils
@@ -91,3 +92,25 @@ def test_each_printing_keeps_its_own_day_and_its_set_its_first() -> None:
     ], 1)
     assert sorted(db.execute("select id, released_at from printings")) == [("a", "2019-12-02"), ("b", "2024-03-01")]
     assert sets(db) == [("SLD", "Secret Lair Drop", "2019-12-02", 1)]
+
+
+UGIN = FIXTURES / "mtgjson" / "UGIN-v5.2-2022-04-25.json"
+
+
+def test_a_printings_own_day_stays_when_mtgjson_names_it_after_scryfall() -> None:
+    """MTGJSON names Scryfall's printings by their ids and dates them by their sets: imported after
+    Scryfall's card data (as the default refresh does), it replaced the printing's own day with
+    its set's first (a code review). The printing below is CONSTRUCTED as Scryfall would give
+    Ugin's printing of Ugin's Fate with another day; the MTGJSON file is real."""
+    from kb.build.load import stream_mtgjson
+
+    document = json.loads(UGIN.read_text(encoding="utf-8"))
+    ugin = document["data"]["cards"][0]
+    db = database()
+    save_cards(db, [CardRecord(name=ugin["name"], scryfall_id=ugin["identifiers"]["scryfallId"], set_code="ugin",
+                               set_name="Ugin's Fate", released_at="2015-01-23")], 1)
+    with UGIN.open("rb") as handle:
+        stream_mtgjson(db, handle, UGIN.name, 2)
+    days = dict(db.execute("select id, released_at from printings where set_code = 'UGIN' or set_code = 'ugin'").fetchall())
+    assert days.pop(ugin["identifiers"]["scryfallId"]) == "2015-01-23"
+    assert set(days.values()) == {"2015-01-17"} and len(days) > 100
