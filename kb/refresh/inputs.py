@@ -30,7 +30,6 @@ HISTORY_FORMATS = frozenset({"cr-txt"})
 SNAPSHOT_FORMATS = frozenset({"scryfall-bulk-rulings", "scryfall-bulk-cards"})
 
 
-
 def snapshot_kind(url: str | None, fmt: str) -> str:
     """What a bulk snapshot is a snapshot of: the kind its URL names, else its format."""
     match = BULK_KIND.search(urlsplit(url or "").path)

@@ -73,11 +73,12 @@ def card_page(conn: sqlite3.Connection, oracle_id: str | None = None, name: str 
         # This card's printings of those documents: a release-notes document prints a set's every
         # card (the first Korean card's page listed all 170). A page in Gatherer's Oracle view
         # prints no name of its own: its printing is the card's.
+        set_columns, set_join, _day = set_and_day(conn)
         printings = rows(
             conn,
             f"""select lang, coalesce(printed_name, printings.name) as printed_name, mana_cost, printed_type_line, printed_text,
             set_code, collector_number, multiverse_id, note, type_line, oracle_text, power, toughness, loyalty, defense,
-            printings.document_id, {set_and_day(conn)[0]} from printings {set_and_day(conn)[1]}
+            printings.document_id, {set_columns} from printings {set_join}
             where ({" or ".join("(printings.document_id = ? and coalesce(printed_name, printings.name) = ?)" for _ in recorded)})
             order by lang, multiverse_id""",
             [value for row in recorded for value in (row["document_id"], row["name"])],

@@ -302,7 +302,6 @@ def register_routes():
     ]
 
 
-
 @hookimpl
 def render_cell(row, value, column, table, database, datasette):
     """Datasette's table pages: card names, Oracle ids, rule numbers and glossary terms link to the site's pages."""
