@@ -5,6 +5,7 @@ language was unknown; a changes page showed "0–1000 of 205", and a diff of a v
 answered its JSON as "nothing changed". On the bundled snapshot."""
 from __future__ import annotations
 
+import re
 from html import unescape
 
 NEWEST = "en-2026-04-17"
@@ -188,3 +189,16 @@ async def test_a_rules_history_says_it_is_of_its_own_words_not_its_subrules(snap
     assert ("The history of 702.19's own words: each of its subrules (702.19a–702.19g) has its own, on its page;"
             ' "same" here says nothing of them.') in html
     assert 'id="history-own-words"' not in (await snapshot_ds.client.get("/rule/702.19b")).text
+
+
+async def test_a_long_card_page_offers_its_sections_to_jump_to(snapshot_ds) -> None:
+    # Jace's page ran to 15,000 px on a phone, its rulings and printings found only by scrolling
+    # (a player's review).
+    from site_databases import JACE
+
+    html = (await snapshot_ds.client.get(f"/card/{JACE}")).text
+    nav = html.split('<nav class="kb-jump" aria-label="On this page">', 1)[1].split("</nav>", 1)[0]
+    anchors = re.findall(r'href="#([a-z-]+)"', nav)
+    assert anchors == ["rulings", "printed", "names", "cited-rules", "sources"]
+    for anchor in anchors:
+        assert f'id="{anchor}"' in html

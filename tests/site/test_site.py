@@ -1698,7 +1698,7 @@ async def test_card_pages_mark_lost_symbols_and_name_reversible_cards_once(snaps
     okaun = (await snapshot_ds.client.get("/card/7dec219b-96d1-4d4c-b3ac-15eda9d2ccc6")).text
     assert "<h1>Okaun, Eye of Chaos</h1>" in okaun
     # Its names: "Okaun, Eye of Chaos // Okaun, Eye of Chaos" and its face's name are one name.
-    names = okaun.split('<section class="kb-names">')[1].split("</section>")[0]
+    names = okaun.split('<section class="kb-names" id="names">')[1].split("</section>")[0]
     assert names.count("<dd") == 1 and '<dd lang="en">Okaun, Eye of Chaos</dd>' in names
 
 
