@@ -252,7 +252,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
     "sets": {
         "code": "Set code, upper case (printings.set_code is the source's case: join on upper(set_code))",
         "name": "The set's name in English (\"Magic 2012\"; Gatherer's pages in every language name it so)",
-        "released_at": "The set's first day: the earliest release day of its printings the card data gives (a set of drops over years, Secret Lair, has its first drop's; printings.released_at is each printing's own); empty where only a Gatherer page names the set",
+        "released_at": "The earliest release day of the set's printings the card data held gives (with every printing, all_cards, the set's first day; with a few, the earliest of those: printings.released_at is each printing's own); MTGJSON's set day; empty where only a Gatherer page names the set",
         "document_id": "The document the name was read from: card data that gives a day is taken over a Gatherer page that names the set only",
     },
     "ruling_records": {

@@ -530,6 +530,10 @@ def save_rulings_document(
     db: sqlite_utils.Database, parsed: RulingsDocument, document_id: int
 ) -> None:
     save_cards(db, parsed.cards, document_id)
+    if parsed.extra.get("sets"):
+        # A file that names its sets apart from its cards (MTGJSON), read whole.
+        save_sets(db, parsed.extra["sets"], document_id)
+        date_printings_by_their_sets(db, parsed.extra["sets"], document_id)
     save_card_names(db, parsed.card_names, document_id)
     save_ruling_records(db, _with_claims(parsed), document_id, LangDetector())
     for issue in parsed.issues:

@@ -195,10 +195,11 @@ def test_a_sets_name_and_day_after_its_cards_are_read_for_its_printings(data: by
     fields = {}
     list(mtgjson.iter_cards(io.BytesIO(all_printings), "AllPrintings.json", fields))
     assert mtgjson.set_names(fields) == {"UGIN": ("Ugin's Fate", "2015-01-17"), "UG2": ("Ugin's Fate Again", "2016-01-01")}
-    # Read whole, every printing carries its set's name and day.
+    # Read whole, the sets are the document's, saved as a stream saves them; its printings carry
+    # no day of their own (the set's, given them, overwrote a day Scryfall gave: a review).
     parsed = mtgjson.parse(data, "UGIN.json")
-    assert {(card.set_code, card.set_name, card.released_at) for card in parsed.cards} == {
-        ("UGIN", "Ugin's Fate", "2015-01-17")}
+    assert parsed.extra["sets"] == {"UGIN": ("Ugin's Fate", "2015-01-17")}
+    assert {(card.set_code, card.released_at) for card in parsed.cards} == {("UGIN", None)}
 
 
 def test_card_objects_are_what_ijsons_builder_makes(data: bytes) -> None:

@@ -114,3 +114,22 @@ def test_a_printings_own_day_stays_when_mtgjson_names_it_after_scryfall() -> Non
     days = dict(db.execute("select id, released_at from printings where set_code = 'UGIN' or set_code = 'ugin'").fetchall())
     assert days.pop(ugin["identifiers"]["scryfallId"]) == "2015-01-23"
     assert set(days.values()) == {"2015-01-17"} and len(days) > 100
+
+
+def test_mtgjson_read_whole_dates_its_printings_as_a_stream_does() -> None:
+    """The same real file saved whole (``save_rulings_document``) as streamed: the set and its
+    day, and a day Scryfall gave a printing kept (the whole read gave every printing its set's
+    day, over Scryfall's: a review). The Scryfall day is CONSTRUCTED, as above."""
+    from kb.parse.rulings import mtgjson
+    from kb.store.save import save_rulings_document
+
+    document = json.loads(UGIN.read_text(encoding="utf-8"))
+    ugin = document["data"]["cards"][0]
+    db = database()
+    save_cards(db, [CardRecord(name=ugin["name"], scryfall_id=ugin["identifiers"]["scryfallId"], set_code="ugin",
+                               set_name="Ugin's Fate", released_at="2015-01-23")], 1)
+    save_rulings_document(db, mtgjson.parse(UGIN.read_bytes(), UGIN.name), 2)
+    days = dict(db.execute("select id, released_at from printings where upper(set_code) = 'UGIN'").fetchall())
+    assert days.pop(ugin["identifiers"]["scryfallId"]) == "2015-01-23"
+    assert set(days.values()) == {"2015-01-17"} and len(days) > 100
+    assert sets(db) == [("UGIN", "Ugin's Fate", "2015-01-17", 1)]

@@ -380,8 +380,9 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
                 document.rulings.append(ruling)
     if count == 0:
         raise ParseError(f"{name}: no cards found (expected data.cards or data.<SET>.cards)")
-    named = set_names(set_fields)
-    for card in document.cards:
-        card.set_name, card.released_at = named.get((card.set_code or "").upper(), (None, None))
+    # Saved as a stream saves them (kb.build.load.stream_mtgjson): the sets, and their days given
+    # to the printings no other source dated (a printing's day given here overwrote Scryfall's
+    # own day of it: a review).
+    document.extra["sets"] = set_names(set_fields)
     document.extra["cards"] = count  # a multi-faced card's face objects are one card
     return document
