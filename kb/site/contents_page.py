@@ -43,12 +43,17 @@ def contents_page(conn: sqlite3.Connection, version: str | None = None) -> dict[
             else:
                 unplaced.append(row)
     glossary_count = conn.execute("select count(*) from glossary where version_id = ?", (version,)).fetchone()[0]
+    # The glossary pages show the newest glossary of a language: this version's, or another's.
+    newest_glossary = conn.execute(
+        """select id from cr_versions where lang = ? and id in (select distinct version_id from glossary)
+        order by effective_date desc, id desc limit 1""", (found[0]["lang"],)).fetchone()
     return {
         "version": found[0],
         "is_current": version == current,
         "parts": parts,
         "unplaced": unplaced,
         "glossary_count": glossary_count,
+        "glossary_is_shown": bool(newest_glossary) and newest_glossary[0] == version,
         # Every version, translations too: the menu shows the one on the page (its "Show" kept it).
         "versions": rows(conn, "select id, effective_date from cr_versions order by lang != 'en', lang, effective_date desc"),
     }

@@ -126,7 +126,9 @@ async def test_a_card_known_only_by_its_pages_says_whether_they_list_its_rulings
     assert note.endswith("lists none.")
     korean = unescape((await snapshot_ds.client.get("/card?name=" + quote("반역 행위"), follow_redirects=True)).text)
     note = korean.split('id="no-rulings">', 1)[1].split("</p>", 1)[0]
-    assert "the translated rulings below are not yet matched to an English ruling" in note
+    # Not "no document we hold is known to list its rulings" above two rulings a document listed.
+    assert note == ("No English rulings are held for this card: the translated rulings below, from the documents"
+                    " that printed them, are not yet matched to an English ruling.")
 
 
 async def test_a_file_made_before_sets_and_printing_days_still_serves_card_pages(snapshot_db, tmp_path) -> None:
@@ -189,6 +191,26 @@ async def test_a_rules_history_says_it_is_of_its_own_words_not_its_subrules(snap
     assert ("The history of 702.19's own words: each of its subrules (702.19a–702.19g) has its own, on its page;"
             ' "same" here says nothing of them.') in html
     assert 'id="history-own-words"' not in (await snapshot_ds.client.get("/rule/702.19b")).text
+
+
+async def test_an_english_printing_without_a_printed_wording_is_not_said_to_print_the_oracle_text(snapshot_ds) -> None:
+    # Phelddagrif's 1996 printing was labelled "Oracle text above", its printed wording not held
+    # (a player's review).
+    from site_databases import PHELDDAGRIF
+
+    html = (await snapshot_ds.client.get(f"/card/{PHELDDAGRIF}")).text
+    assert "Its printed wording is not held (or is today's): the Oracle text above is today's" in html
+    assert ">Oracle text above<" not in html
+
+
+async def test_an_older_versions_contents_does_not_count_a_glossary_its_link_does_not_show(snapshot_ds) -> None:
+    # The contents of 2019 said "Glossary (500 terms)" and linked today's glossary (a player's review).
+    old = unescape((await snapshot_ds.client.get("/contents?version=en-2019-01-25")).text)
+    assert "Glossary</a> (the newest English version's; this version's" in old
+    today = unescape((await snapshot_ds.client.get("/contents")).text)
+    assert re.search(r"Glossary</a> \([0-9,]+ terms\)", today)
+    chinese = unescape((await snapshot_ds.client.get("/contents?version=zhs-2025-02-07")).text)
+    assert '<a href="/glossary?lang=zhs">Glossary</a> (' in chinese and "newest" not in chinese.split("Glossary</a>", 1)[1][:40]
 
 
 async def test_a_long_card_page_offers_its_sections_to_jump_to(snapshot_ds) -> None:
