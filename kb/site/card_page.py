@@ -118,7 +118,7 @@ def rulings_checked_in(conn: sqlite3.Connection, oracle_id: str) -> list[dict[st
     MTGJSON file or a Gatherer page that holds the card (each shows the card's rulings). Empty
     where no document we hold is known to list them: "Rulings 0" read as "no rulings" on cards
     whose rulings were never imported (a player's review)."""
-    columns = "documents.id, documents.source_id, documents.url, documents.path, documents.fetched_at, documents.format"
+    columns = "documents.id, documents.source_id, documents.url, documents.path, documents.fetched_at, documents.format, documents.lang"
     # Read whole (a failed one lists nothing: a file cut short was said to list none).
     read = "documents.status = 'parsed'"
     listed = rows(conn, f"select {columns} from documents where format = 'scryfall-bulk-rulings' and {read} limit 5")
@@ -158,9 +158,9 @@ def pages_listing_none(conn: sqlite3.Connection, document_ids: list[int]) -> lis
     if not document_ids:
         return []
     marks = ", ".join("?" for _ in document_ids)
-    return rows(conn, f"""select id, source_id, url, path, fetched_at, format from documents
+    return rows(conn, f"""select id, source_id, url, path, fetched_at, format, lang from documents
         where id in ({marks}) and status = 'parsed' and (format = 'mtgjson' or format like 'gatherer-%')
-        order by id limit 10""", tuple(document_ids))
+        order by lang, id limit 10""", tuple(document_ids))
 
 
 def oracle_source(conn: sqlite3.Connection, document_id: int | None) -> dict[str, Any] | None:
