@@ -6,7 +6,11 @@ answered its JSON as "nothing changed". On the bundled snapshot."""
 from __future__ import annotations
 
 import re
+import shutil
 from html import unescape
+from pathlib import Path
+
+import sqlite_utils
 
 NEWEST = "en-2026-04-17"
 
@@ -132,21 +136,25 @@ async def test_a_card_known_only_by_its_pages_says_whether_they_list_its_rulings
                     " that printed them, are not yet matched to an English ruling.")
 
 
+def altered_copy(source: Path, path: Path, *statements: str) -> Path:
+    """A copy of ``source`` at ``path`` with ``statements`` run on it: a file as an older
+    version, or a fault, left it."""
+    shutil.copy(source, path)
+    db = sqlite_utils.Database(path)
+    for statement in statements:
+        db.execute(statement)
+    db.conn.commit()
+    db.close()
+    return path
+
+
 async def test_a_file_made_before_sets_and_printing_days_still_serves_card_pages(snapshot_db, tmp_path) -> None:
     """Served by this version, a file made before the sets table and printings' days (m029,
     m030) answered 500 on every card page (an upgrade's review): its pages show no set names."""
-    import shutil
-
-    import sqlite_utils
-
     from site_databases import JACE, make_datasette
 
-    db_path = tmp_path / "older.db"
-    shutil.copy(snapshot_db, db_path)
-    db = sqlite_utils.Database(db_path)
-    db.execute("drop table sets")
-    db.execute("alter table printings drop column released_at")
-    db.conn.commit()
+    db_path = altered_copy(snapshot_db, tmp_path / "older.db",
+                           "drop table sets", "alter table printings drop column released_at")
     ds = make_datasette(db_path)
     page = await ds.client.get(f"/card/{JACE}.json")
     assert page.status_code == 200
@@ -159,26 +167,15 @@ async def test_a_page_that_reads_what_an_older_file_lacks_says_so(snapshot_db, t
     # A file made before printings' power (m027): "Error 500 no such column: power" told neither
     # a visitor nor its operator what was wrong (an upgrade's review). The page of a card known
     # only by its pages reads it.
-    import shutil
-
-    import sqlite_utils
-
     from site_databases import make_datasette
 
     # Where every migration is recorded as applied, the same error is a fault of the page's own
     # SQL, not blamed on the file (a code review).
-    current = tmp_path / "current.db"
-    shutil.copy(snapshot_db, current)
-    db = sqlite_utils.Database(current)
-    db.execute("alter table printings drop column power")
-    db.conn.commit()
+    current = altered_copy(snapshot_db, tmp_path / "current.db", "alter table printings drop column power")
     response = await make_datasette(current).client.get("/card?name=Paradiesv%C3%B6gel", follow_redirects=True)
     assert response.status_code == 500 and "older than this site" not in response.text
-    db_path = tmp_path / "older.db"
-    shutil.copy(current, db_path)
-    db = sqlite_utils.Database(db_path)
-    db.execute("delete from _sqlite_migrations where name = 'm027_card_stats_and_shown_oracle_text'")
-    db.conn.commit()
+    db_path = altered_copy(current, tmp_path / "older.db",
+                           "delete from _sqlite_migrations where name = 'm027_card_stats_and_shown_oracle_text'")
     response = await make_datasette(db_path).client.get("/card?name=Paradiesv%C3%B6gel", follow_redirects=True)
     assert response.status_code == 500
     text = unescape(response.text)
