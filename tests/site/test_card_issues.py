@@ -88,7 +88,7 @@ def test_a_card_without_rulings_names_only_documents_read_whole_that_list_them()
     # on every card; a rulings list is known to be a printing's by the card id its URL ends in.
     import sqlite_utils
 
-    from kb.site.card_page import rulings_checked_in
+    from kb.site.card_documents import rulings_checked_in
     from kb.store.schema import ensure_db_shape
 
     db = sqlite_utils.Database(memory=True)
@@ -114,7 +114,7 @@ def test_a_bulk_file_older_than_the_card_is_not_said_to_have_been_read_for_its_r
     # only printing we hold was released on 2024-12-10 (Pioneer Masters, as Scryfall dates it).
     import sqlite_utils
 
-    from kb.site.card_page import rulings_checked_in
+    from kb.site.card_documents import rulings_checked_in
     from kb.store.schema import ensure_db_shape
 
     db = sqlite_utils.Database(memory=True)
