@@ -34,16 +34,15 @@ from kb.store.bulk_indexes import BULK_UP_TO_ROWS, indexes_made_after
 from kb.store.save import (
     DocumentInput,
     LangDetector,
-    date_printings_by_their_sets,
     save_card_names,
     save_cards,
     save_document,
     save_quality_issue,
     save_ruling_records,
     save_rulings_document,
-    save_sets,
 )
 from kb.store.save_cr import official_file_of, save_cr_document
+from kb.store.save_sets import save_file_sets
 
 SNIFF_BYTES = 1 << 20
 
@@ -267,9 +266,7 @@ def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: in
         save_quality_issue(db, issue, document_id)
     if cards == 0:
         raise ParseError(f"{name}: no cards found (expected data.cards or data.<SET>.cards); refused")
-    named = set_names(set_fields)
-    save_sets(db, named, document_id)
-    date_printings_by_their_sets(db, named, document_id)
+    save_file_sets(db, set_names(set_fields), document_id)
     for issue in card_checks.issues():
         save_quality_issue(db, issue, document_id)
 

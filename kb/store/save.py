@@ -27,6 +27,7 @@ from kb.records import (
     RulingRecord,
     RulingsDocument,
 )
+from kb.store.save_sets import save_file_sets, save_sets, sets_named_by
 from kb.store.schema import stable_id
 
 SOURCES: list[dict[str, str]] = [
@@ -189,63 +190,6 @@ def _faces_json(card: CardRecord, held: dict[str, dict[str, Any]]) -> str | None
     faces = [{key: value if value is not None else held.get(face.name, {}).get(key) for key, value in asdict(face).items()}
              for face in card.card_faces]
     return json.dumps(faces, ensure_ascii=False)
-
-
-def _earlier(day: str | None, other: str | None) -> str | None:
-    return min(day, other) if day and other else day or other
-
-
-def sets_named_by(cards: Iterable[CardRecord]) -> dict[str, tuple[str | None, str | None]]:
-    """The sets these printings name, by code (upper case): the first name given, the earliest day."""
-    sets: dict[str, tuple[str | None, str | None]] = {}
-    for card in cards:
-        if not card.set_code or not (card.set_name or card.released_at):
-            continue
-        code = card.set_code.upper()
-        name, day = sets.get(code, (None, None))
-        sets[code] = (name or card.set_name, _earlier(day, card.released_at))
-    return sets
-
-
-def save_sets(db: sqlite_utils.Database, sets: dict[str, tuple[str | None, str | None]], document_id: int) -> None:
-    """Each set (code: English name, earliest release day) once.
-
-    A source that gives a day (card data) is taken over one that gives a name only (a Gatherer
-    page), whichever was imported first; between two alike the first name read stays (so the
-    order of imports changes no name but where two card files disagree)."""
-    sets = {code: (name, day) for code, (name, day) in sets.items() if name or day}
-    if not sets:
-        return
-    db.conn.executemany(
-        "insert into sets (code, name, released_at, document_id) values (?, ?, ?, ?)"
-        " on conflict(code) do update set"
-        " name = case when released_at is null and excluded.released_at is not null"
-        " then coalesce(excluded.name, name) else coalesce(name, excluded.name) end,"
-        " document_id = case when released_at is null and excluded.released_at is not null"
-        " then excluded.document_id else document_id end,"
-        " released_at = case when released_at is null or excluded.released_at < released_at"
-        " then coalesce(excluded.released_at, released_at) else released_at end",
-        [(code, name, day, document_id) for code, (name, day) in sorted(sets.items())],
-    )
-
-
-def date_printings_by_their_sets(
-    db: sqlite_utils.Database, sets: dict[str, tuple[str | None, str | None]], document_id: int
-) -> None:
-    """Give this document's printings of each set the set's day where they have none: MTGJSON
-    dates a printing by its set, whose day its file gives after the set's cards (a stream saved
-    them undated: Ugin's Fate's printings showed no day, though its set had one; a player's review)."""
-    # One statement over the document's printings (one per set read them all for each of
-    # AllPrintings' ~800 sets: 45 s of a 230k-printing import; a code review).
-    db.conn.execute("create temp table if not exists set_days (code text primary key, day text)")
-    db.conn.execute("delete from temp.set_days")
-    db.conn.executemany("insert into temp.set_days values (?, ?)", [(code, day) for code, (_name, day) in sets.items() if day])
-    db.conn.execute(
-        "update printings set released_at = (select day from temp.set_days where code = upper(printings.set_code))"
-        " where document_id = ? and released_at is null and upper(set_code) in (select code from temp.set_days)",
-        [document_id],
-    )
-    db.conn.execute("delete from temp.set_days")
 
 
 def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_id: int) -> None:
@@ -532,8 +476,7 @@ def save_rulings_document(
     save_cards(db, parsed.cards, document_id)
     if parsed.extra.get("sets"):
         # A file that names its sets apart from its cards (MTGJSON), read whole.
-        save_sets(db, parsed.extra["sets"], document_id)
-        date_printings_by_their_sets(db, parsed.extra["sets"], document_id)
+        save_file_sets(db, parsed.extra["sets"], document_id)
     save_card_names(db, parsed.card_names, document_id)
     save_ruling_records(db, _with_claims(parsed), document_id, LangDetector())
     for issue in parsed.issues:

@@ -189,6 +189,11 @@ def test_a_sets_name_and_day_after_its_cards_are_read_for_its_printings(data: by
     assert len(list(mtgjson.iter_cards(io.BytesIO(data), "UGIN.json", fields))) == 26
     assert mtgjson.set_names(fields) == {"UGIN": ("Ugin's Fate", "2015-01-17")}
     document = json.loads(data)
+    # A set file's other map with a "name" (CONSTRUCTED: a booster's, one level up) is no set.
+    odd = json.dumps({"meta": document["meta"], "data": {**document["data"], "booster": {"name": "Default"}}}).encode()
+    fields = {}
+    list(mtgjson.iter_cards(io.BytesIO(odd), "UGIN.json", fields))
+    assert mtgjson.set_names(fields) == {"UGIN": ("Ugin's Fate", "2015-01-17")}
     other = {**document["data"], "code": "UG2", "name": "Ugin's Fate Again", "releaseDate": "2016-01-01",
              "tokens": [{"name": "A token", "code": "T"}], "booster": {"default": {"name": "Default"}}}
     all_printings = json.dumps({"meta": document["meta"], "data": {"UGIN": document["data"], "UG2": other}}).encode()

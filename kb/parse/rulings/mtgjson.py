@@ -347,10 +347,11 @@ def _foreign_whole(entries: list[dict[str, Any]], whole: bool) -> dict[str, Any]
 
 def set_names(set_fields: dict[str, dict[str, str]]) -> dict[str, tuple[str | None, str | None]]:
     """Each set's (English name, release day) by its code, upper case, from ``iter_cards``'
-    ``set_fields``."""
+    ``set_fields``: only a map that gives its own code is a set (every MTGJSON set does; a set
+    file's other maps with a "name", a booster's say, are not)."""
     return {
-        str(fields.get("code") or key).upper(): (fields.get("name"), parse_date(fields["releaseDate"]) if fields.get("releaseDate") else None)
-        for key, fields in set_fields.items() if fields.get("code") or key
+        str(fields["code"]).upper(): (fields.get("name"), parse_date(fields["releaseDate"]) if fields.get("releaseDate") else None)
+        for fields in set_fields.values() if fields.get("code")
     }
 
 
