@@ -140,12 +140,15 @@ def not_followed(conn: sqlite3.Connection, number: str, version: str | None, fro
     if conn.execute("select 1 from rules where version_id = ? and number = ?", (from_version, number)).fetchone() is None:
         return f"No rule {number} in the {version_name(from_version)}", None
     its_page = f"/rule/{quote(number)}?version={quote(from_version)}"
-    english = conn.execute("select lang = 'en' from cr_versions where id = ?", (version,)).fetchone()
-    if not (english and english[0]) or not derive_lineage.has_lineages(conn) or not from_version.startswith("en-"):
+    langs = dict(conn.execute("select id, lang from cr_versions where id in (?, ?)", (from_version, version)).fetchall())
+    if langs.get(from_version) != "en" or langs.get(version) != "en":
         # A rule's identity is followed across English versions; a translation's rules sit on the
         # page of the English rule each translates.
         return (f"Rule {number} of the {version_name(from_version)} cannot be followed into the {version_name(version)}:"
                 " rules are followed from version to version of the English rules; its page lists its translations"), its_page
+    if not derive_lineage.has_lineages(conn):
+        # A file without rule identities: the page looked the number up, and the version lacks it.
+        return f"No rule {number} in the {version_name(version)}", its_page
     return (f"Rule {number} of the {version_name(from_version)} has no successor in the {version_name(version)}:"
             " it was removed, or merged into another rule (its page gives its history)"), its_page
 
