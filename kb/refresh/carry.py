@@ -16,8 +16,8 @@ from kb.store.search_terms import add_terms_of_rows
 from kb.store.tables import TABLES
 
 # Columns whose change is a re-sighting, not a change of content. The document a card's or
-# printing's text was read from changes every day (Scryfall's card files come under a new dated URL each day),
-# though the text itself is that of the day before: a change of text is counted by the text.
+# printing's text was read from changes every day (Scryfall's card files come under a new dated
+# URL each day), though the text is the day before's: a change of text is counted by the text.
 IGNORED_COLUMNS = {
     "rulings": {"first_seen", "last_seen", "position", "rowid"},
     "documents": {"fetched_at", "path"},

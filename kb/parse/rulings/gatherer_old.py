@@ -314,8 +314,9 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
         mana_cost=mana,
         multiverse_id=multiverse_id,
         set_code=asked.set or faces[0].set,
-        # In English on the pages of every language ("Magic 2012" on the German page).
-        set_name=faces[0].set_name,
+        # In English on the pages of every language ("Magic 2012" on the German page); the
+        # face asked for's, as its code is.
+        set_name=asked.set_name or faces[0].set_name,
         collector_number=asked.number,
         layout=None,
         power=_joined_stat(faces, "power"),
