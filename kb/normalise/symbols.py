@@ -192,6 +192,17 @@ def normalise_symbols(text: str) -> str:
     return BRACES.sub(_normalise_inside, text)
 
 
+# MTGJSON's Oracle text ("text") writes a loyalty ability's cost in brackets, "[+2]: …", "[−X]: …";
+# Oracle text as Scryfall and the printed card give it (MTGJSON's own "originalText" and foreign
+# texts of the same card included) is "+2: …". Only a cost opening a line is one.
+_BRACKETED_LOYALTY_COST = re.compile(r"^\[([+−-]?(?:\d+|X))\]:", re.MULTILINE)
+
+
+def unbracketed_loyalty_costs(text: str) -> str:
+    """``[+2]: Ugin deals 3 damage`` → ``+2: Ugin deals 3 damage`` (each line's, MTGJSON's brackets)."""
+    return _BRACKETED_LOYALTY_COST.sub(r"\1:", text)
+
+
 # -- symbols printed as plain letters -------------------------------------------------------------
 #
 # The English CR files of 2001–2003 print no braces: "The tap symbol (T in these rules)", a cost

@@ -270,3 +270,26 @@ def test_a_face_seen_alone_gives_no_text_of_the_card() -> None:
     assert (english.oracle_text, english.type_line, english.mana_cost, english.card_faces) == (None, None, None, [])
     assert (german.printed_text, german.printed_type_line) == (None, None)
     assert ("de", "Jace, der entfesselte Telepath") in [(name.lang, name.name) for name in entry.names]
+
+
+def test_a_loyalty_cost_in_oracle_text_is_spelt_as_scryfall_and_the_card_print_it(data: bytes) -> None:
+    """MTGJSON's "text" brackets a loyalty cost ("[+2]: …"); its own "originalText", every foreign
+    text of the card and Scryfall's oracle_text of planeswalkers give "+2: …"."""
+    english = next(
+        card for card in mtgjson.parse(data, "UGIN.json").cards if card.lang == "en" and card.oracle_id == UGIN_ORACLE
+    )
+    assert english.oracle_text is not None and english.printed_text is not None
+    costs = ["+2", "−X", "−10"]
+    assert [line.split(":")[0] for line in english.oracle_text.split("\n")] == costs
+    assert [line.split(":")[0] for line in english.printed_text.split("\n")] == costs
+
+
+def test_only_a_bracketed_cost_opening_a_line_is_unbracketed() -> None:
+    from kb.normalise.symbols import unbracketed_loyalty_costs
+
+    assert unbracketed_loyalty_costs("[+1]: Draw a card.\n[0]: Scry 1.\n[−X]: Exile it.\n[-3]: Gain 3 life.") == (
+        "+1: Draw a card.\n0: Scry 1.\n−X: Exile it.\n-3: Gain 3 life."
+    )
+    assert unbracketed_loyalty_costs("Choose one [+2]: text in a line, and [X] alone") == (
+        "Choose one [+2]: text in a line, and [X] alone"
+    )

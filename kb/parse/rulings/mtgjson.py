@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO, NamedTuple
 
 from kb.normalise.dates import parse_date
-from kb.normalise.symbols import normalise_symbols
+from kb.normalise.symbols import normalise_symbols, unbracketed_loyalty_costs
 from kb.normalise.text import clean_text
 from kb.parse.bounds import GZIP_MAGIC
 from kb.parse.rulings.fields import STAT_FIELDS, card_stats, check_iso_date, check_uuid
@@ -98,6 +98,12 @@ def _text(value: Any) -> str | None:
     return normalise_symbols(clean_text(value)) if isinstance(value, str) and value.strip() else None
 
 
+def _oracle_text(value: Any) -> str | None:
+    """A card's or face's "text": Oracle text in Scryfall's spelling (loyalty costs unbracketed)."""
+    text = _text(value)
+    return unbracketed_loyalty_costs(text) if text else None
+
+
 def _int(value: Any) -> int | None:
     try:
         return int(value) if value not in (None, "") else None
@@ -166,7 +172,7 @@ def card_entry(card: dict[str, Any], where: str = "<card>") -> CardEntry:
         oracle_id=oracle_id,
         faces=[card["faceName"]] if card.get("faceName") else [],
         lang="en",
-        oracle_text=_text(card.get("text")),
+        oracle_text=_oracle_text(card.get("text")),
         type_line=card.get("type"),
         mana_cost=card.get("manaCost"),
         printed_text=_text(card.get("originalText")),
@@ -311,7 +317,7 @@ def faces_entry(faces: list[dict[str, Any]], where: str = "<card>") -> CardEntry
     if whole:
         entry.cards[0].card_faces = [
             CardFace(name=face["faceName"], mana_cost=face.get("manaCost") or None, type_line=face.get("type") or None,
-                     oracle_text=_text(face.get("text")), **card_stats(face))
+                     oracle_text=_oracle_text(face.get("text")), **card_stats(face))
             for face in faces
         ]
     names = list(entry.names)
