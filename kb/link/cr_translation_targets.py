@@ -5,8 +5,9 @@ translates the English rule of the same number there. When it is not, its number
 between the English versions held before and after it, and a number may denote different rules
 in those two (Korean CR 2021-02-15: Mill was inserted as 701.13 in between, so every keyword
 action 701.13–701.43 of the 2019 version is one number lower). So each number gets a candidate
-in both neighbouring versions; when the two are members of one lineage there is nothing to
-decide, otherwise the content decides:
+in both neighbouring versions; when the two are members of one lineage the rule is known, and
+only its wording is to decide (the one whose citations and examples the translation prints, else
+the nearer, said to be uncertain where the two differ); otherwise the content decides:
 
 1. the English title or keyword name the translation prints ("집요 Persist"), a glossary pair,
    the subrule letters under it and the rule numbers it cites (``cr_translations`` checks);
@@ -243,8 +244,10 @@ def _by_printed_title(
 
 
 def _mark_uncertain_text(choice: Candidate, candidates: list[Candidate], rules_of: dict[str, dict[str, Rule]]) -> None:
-    """The same rule with different English texts before and after the translation's date: which
-    one it translates cannot be told, so it may be out of date ("stale"), never silently current."""
+    """The same rule with different English texts before and after the translation's date: where
+    the translation's citations and examples fit one text better it follows that one (said so);
+    otherwise which one it translates cannot be told, so it may be out of date ("stale"), never
+    silently current."""
     if choice.link.status == "mismatch" or choice.lineage is None or choice.link.en_number is None:
         return
     chosen_rule = rules_of[choice.version_id].get(choice.link.en_number)
@@ -253,6 +256,11 @@ def _mark_uncertain_text(choice: Candidate, candidates: list[Candidate], rules_o
             continue
         other_rule = rules_of[other.version_id].get(other.link.en_number)
         if chosen_rule and other_rule and not same_content(chosen_rule, other_rule):
+            if choice.link.confidence > other.link.confidence:
+                choice.link.reasons.insert(0, (
+                    f"English text differs between {other.version_id} and {choice.version_id}; the translation"
+                    f" follows {choice.version_id}'s (against {other.version_id}'s: {'; '.join(other.link.reasons)})"))
+                continue
             choice.link.status = "stale"
             choice.link.reasons.insert(0, f"English text differs between {other.version_id} and {choice.version_id}; the translation may follow either")
 
@@ -317,8 +325,10 @@ def _choose(rule: Rule, candidates: list[Candidate], inherited: str | None) -> C
         return None
     passing = [c for c in candidates if c.link.status != "mismatch"]
     if len({c.lineage for c in candidates}) == 1:
-        # One rule identity under this number in every candidate version: the nearest version.
-        return passing[0] if passing else candidates[0]
+        # One rule identity under this number in every candidate version: the wording whose
+        # citations and examples the translation prints (Korean 120.4a cites 120.6 and 702.2, as
+        # English does from 2021-06-18 on, not before), else the nearest version.
+        return max(passing, key=lambda c: c.link.confidence) if passing else candidates[0]
     if not passing:
         return candidates[0]  # every candidate contradicted: reported as a mismatch
     if len(passing) == 1:

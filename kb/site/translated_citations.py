@@ -99,9 +99,9 @@ def cited_as_translated(
     """Of the numbers where a translated rule and its English text cite different rules
     (``citations_that_differ``), those an English wording of the same rule cites as the translation
     does (the same rule, under the number of that wording's version): the translation follows
-    another wording, and its number is right. The Korean 107.4h cites 106.3 (mana from a snow
-    source) as the English 107.4h does from 2021-06-18 on; the English text of 2020 it is linked to
-    cites 205.4g (the snow supertype) there, and the Korean "106.3" led to it. Otherwise the
+    another wording, and its number is right. The English 801.17 of 2025 cites 723 (The
+    Initiative) where the Chinese cites 724 (Restarting the Game), as 2026's does under its number
+    726; the Chinese "724" led to 723. Otherwise the
     translation slipped (the Chinese 115.3 cites 115.6, zero targets, for changing targets, 115.7,
     which every English wording cites) and its number leads where the English text's does.
     ``table``: "glossary" for a translated glossary entry (its English wordings are the entry's)."""

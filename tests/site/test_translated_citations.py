@@ -6,6 +6,7 @@ files in tests/store/test_korean_links.py."""
 from __future__ import annotations
 
 import re
+import sqlite3
 
 
 def _korean_cell(html: str) -> str:
@@ -33,19 +34,26 @@ async def test_a_citation_leads_to_the_rule_the_english_text_cites_in_its_place(
     assert target["rule"]["text"].startswith("To copy a spell, activated ability, or triggered ability")
 
 
-async def test_a_number_the_partial_translation_lacks_leads_to_the_edition_it_translates(snapshot_ds) -> None:
-    # The Korean 120.4a (excess damage) cites 120.6, which the chapters we hold translate, and 702.2
-    # (deathtouch), which they do not: the first leads to the Korean rule (and from there to the
-    # English rule it translates), the second to 702.2 of the English edition the translation
-    # follows, never to a page the translation does not have.
+async def test_a_number_the_partial_translation_lacks_leads_to_the_edition_it_translates(snapshot_ds, snapshot_db) -> None:
+    # The Korean 120.4a (excess damage) cites 120.6 and 702.2, as the English text of 2021-06-18 it
+    # translates does: each leads to the rule that text cites.
     data = (await snapshot_ds.client.get("/rule/120.4.json")).json()
     column = next(c for c in data["translations"]["columns"] if c["version_id"] == "ko-2021-02-15")
-    assert column["rules"]["120.4a"]["citations"] == {
-        "120.6": ["120.6", "ko-2021-02-15"], "702.2": ["702.2", "en-2020-11-20"],
-    }
+    assert column["rules"]["120.4a"]["citations"] == {"120.6": ["120.6", "en-2021-06-18"], "702.2": ["702.2", "en-2021-06-18"]}
     html = (await snapshot_ds.client.get("/rule/120.4")).text
-    assert 'href="/rule/702.2?version=en-2020-11-20"' in html and 'href="/rule/702.2?version=ko-2021-02-15"' not in html
-    assert (await snapshot_ds.client.get("/rule/702.2?version=en-2020-11-20")).status_code == 200
+    assert 'href="/rule/702.2?version=en-2021-06-18"' in html and 'href="/rule/702.2?version=ko-2021-02-15"' not in html
+    # Beside the English text of 2020-11-20, which cites nothing there, the number the chapters we
+    # hold translate (120.6) leads to the Korean rule, the one they do not (702.2, deathtouch) to
+    # 702.2 of the English edition the translation follows, never to a page it does not have.
+    from kb.site.translated_citations import translated_citations
+
+    with sqlite3.connect(snapshot_db) as conn:
+        text_of = dict(conn.execute(
+            "select version_id, text from rules where number = '120.4a' and version_id in ('ko-2021-02-15', 'en-2020-11-20')"))
+    row = {"text": text_of["ko-2021-02-15"], "english_text": text_of["en-2020-11-20"], "version_id": "ko-2021-02-15",
+           "english_version": "en-2020-11-20", "translates_version_id": None}
+    held = {("ko-2021-02-15", "120.6"), ("en-2020-11-20", "120.6"), ("en-2020-11-20", "702.2")}
+    assert translated_citations(row, held) == {"120.6": ("120.6", "ko-2021-02-15"), "702.2": ("702.2", "en-2020-11-20")}
 
 
 async def test_a_shifted_subrule_sits_beside_the_english_rule_it_translates(snapshot_ds) -> None:
@@ -199,24 +207,22 @@ def test_a_number_neither_edition_holds_stays_in_the_translation() -> None:
 
 
 async def test_where_the_two_texts_cite_different_rules_the_link_follows_the_translation_and_says_so(snapshot_ds) -> None:
-    """The Korean 107.4h (2021-02-15) cites 106.3, mana from a snow source, as the English text of
-    2021-06-09 does; the English 107.4h of 2020-11-20 it is linked to cites 205.4g, the snow
-    supertype, in that place, and the Korean "106.3" led to 205.4g (a Japanese and Korean judge's
-    review). Where the translation holds the number it cites as a rule linked to another English
-    rule, either text may be the one that slipped: the link follows the translation where an English
-    wording of the rule cites the rule it does (107.4h from 2021-06-18 on; the English 801.17 of 2025
-    cites 723, The Initiative, where the Chinese cites 724, Restarting the Game, as 2026's does
-    under its number 726), else the English text (the Chinese 115.3 cites 115.6, zero targets,
-    where every English wording cites 115.7, changing targets), and the page says so."""
+    """Where the translation holds the number it cites as a rule linked to another English rule,
+    either text may be the one that slipped: the link follows the translation where an English
+    wording of the rule cites the rule it does (the English 801.17 of 2025 cites 723, The
+    Initiative, where the Chinese cites 724, Restarting the Game, as 2026's does under its number
+    726), else the English text (the Chinese 115.3 cites 115.6, zero targets, where every English
+    wording cites 115.7, changing targets), and the page says so. The Korean 107.4h (2021-02-15)
+    cites 106.3, mana from a snow source, as the English text of 2021-06-18 does and that of
+    2020-11-20 does not (205.4g, the snow supertype): it is linked to the wording it translates, and
+    the two texts cite the same rule (a translations review)."""
     data = (await snapshot_ds.client.get("/rule/107.4h.json")).json()
     korean = next(c for c in data["translations"]["columns"] if c["version_id"] == "ko-2021-02-15")["rules"]["107.4h"]
-    assert korean["citations"] == {"106.3": ["106.3", "ko-2021-02-15"]}
-    assert korean["english_cites"] == {"106.3": ["205.4g", "en-2020-11-20", "translation"]}
-    html = (await snapshot_ds.client.get("/rule/107.4h")).text
-    assert '<a class="rule-ref" href="/rule/106.3?version=ko-2021-02-15">106.3</a>' in _korean_cell(html)
-    assert ('In this place the English text it is linked to (Comprehensive Rules of 2020-11-20) cites'
-            ' <a class="rule-ref" href="/rule/205.4g?version=en-2020-11-20">205.4g</a>, not 106.3; another English'
-            ' wording of this rule cites the rule this translation does: the link on 106.3 follows the translation.') in html
+    assert (korean["citations"], korean["english_cites"]) == ({"106.3": ["106.3", "en-2021-06-18"]}, {})
+    html = (await snapshot_ds.client.get("/rule/801.17?version=en-2025-02-07")).text
+    assert ('In this place the English text it is linked to (Comprehensive Rules of 2025-02-07) cites'
+            ' <a class="rule-ref" href="/rule/723?version=en-2025-02-07">723</a>, not 724; another English'
+            ' wording of this rule cites the rule this translation does: the link on 724 follows the translation.') in html
 
     async def chinese(number: str) -> dict:
         page = (await snapshot_ds.client.get(f"/rule/{number}.json?version=en-2025-02-07")).json()

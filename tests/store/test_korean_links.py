@@ -202,3 +202,23 @@ def test_a_title_the_english_rules_had_before_is_no_mismatch(snapshot_conn: sqli
     assert snapshot_conn.execute(
         """select count(*) from rule_links join rules on rules.id = rule_links.rule_id
         where rules.version_id = 'ko-2021-02-15' and rule_links.status = 'mismatch'""").fetchone()[0] == 0
+
+
+def test_a_rule_follows_the_english_wording_whose_citations_it_translates(snapshot_conn: sqlite3.Connection) -> None:
+    """The Korean CR of 2021-02-15 lies between the English editions of 2020-11-20 and 2021-06-18,
+    and some rules' English texts differ between them. Where the translation cites what only one
+    wording cites, it translates that one (a translations review read the raw files): 120.4a
+    (excess damage to planeswalkers, citing 120.6 and 702.2), 106.3 and 109.2c (mana's source, 113.7)
+    and 107.4h (a snow source, 106.3) were linked to 2020-11-20, "may follow either". Where nothing
+    tells the wordings apart, the translation may follow either (stale, said so)."""
+    links = {number: (version, status, reasons or "") for number, version, status, reasons in snapshot_conn.execute(
+        """select tr.number, en.version_id, l.status, l.reasons from rule_links l
+        join rules tr on tr.id = l.rule_id join rules en on en.id = l.en_rule_id
+        where tr.version_id = 'ko-2021-02-15'""")}
+    for number in ("106.3", "107.4h", "109.2c", "120.4a"):
+        version, _status, reasons = links[number]
+        assert version == "en-2021-06-18", number
+        assert "the translation follows en-2021-06-18's (against en-2020-11-20's: cites " in reasons, number
+    assert links["120.4a"][1] == "stale"  # changed again since: its 2026 wording
+    undecided = {number for number, (_version, status, reasons) in links.items() if "may follow either" in reasons}
+    assert undecided and all(links[number][1] == "stale" for number in undecided)
