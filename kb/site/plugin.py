@@ -24,6 +24,7 @@ from markupsafe import Markup
 
 from kb.normalise.dates import parse_date
 from kb.site import (
+    base_path,
     contents_page,
     labels,
     limits,
@@ -191,7 +192,9 @@ def warm_templates(datasette) -> None:
 
 @hookimpl
 def asgi_wrapper(datasette):
-    return lambda app: limits.read_only(limits.security_headers(limits.public_sql_gate(app)))
+    base_url = datasette.setting("base_url")
+    return lambda app: limits.read_only(limits.security_headers(
+        base_path.prefixed_site_paths(limits.public_sql_gate(app), base_url)))
 
 
 @hookimpl(tryfirst=True)
@@ -304,7 +307,20 @@ def register_routes():
 
 @hookimpl
 def render_cell(row, value, column, table, database, datasette):
-    """Datasette's table pages: card names, Oracle ids, rule numbers and glossary terms link to the site's pages."""
+    """Datasette's table pages: card names, Oracle ids, rule numbers and glossary terms link to
+    the site's pages (under Datasette's ``base_url``, as Datasette's own links are)."""
+    rendered = _linked_cell(row, value, column, table, database, datasette)
+    prefix = base_path.root(datasette.setting("base_url"))
+    if rendered is None or not prefix:
+        return rendered
+    if callable(rendered):
+        async def under_prefix() -> Markup:
+            return Markup(base_path.prefixed_html(await rendered(), prefix))
+        return under_prefix
+    return Markup(base_path.prefixed_html(rendered, prefix))
+
+
+def _linked_cell(row, value, column, table, database, datasette):
     if not isinstance(value, str) or not value:
         return None
     lang = _text_lang(row, table, column)

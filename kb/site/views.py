@@ -31,6 +31,7 @@ from kb.site import (
     rule_translations,
     version_page,
 )
+from kb.site.base_path import SITE_PATHS_HEADER
 from kb.site.labels import LANGUAGE_NAMES, language_name, version_name
 from kb.site.search import GROUP_TITLES, PER_KIND, SearchResults, search
 from kb.site.search_cjk import in_other_chinese_script
@@ -96,7 +97,18 @@ def json_response(data: Any, status: int = 200) -> Response:
     body = orjson.dumps(data, default=str, option=orjson.OPT_NON_STR_KEYS)
     response = Response(body, status=status, content_type="application/json; charset=utf-8")
     response.headers["Access-Control-Allow-Origin"] = "*"
+    return site_paths(response)
+
+
+def site_paths(response: Response) -> Response:
+    """A response whose paths are written from the root: under Datasette's ``base_url`` they
+    are given its prefix as they leave (``kb.site.base_path``)."""
+    response.headers[SITE_PATHS_HEADER.decode()] = "root"
     return response
+
+
+def site_redirect(path: str) -> Response:
+    return site_paths(Response.redirect(path))
 
 
 async def render(datasette, request, template: str, context: dict[str, Any], status: int = 200) -> Response:
@@ -112,12 +124,13 @@ async def render(datasette, request, template: str, context: dict[str, Any], sta
     if slot is not None:
         cached = slot.get()
         if cached is not page_cache.MISSING:
-            return Response.html(cached, status=status)
-    context = {"database_name": served.name, **context}
+            return site_paths(Response.html(cached, status=status))
+    # The site's pages write paths from the root; base.html's own links too (kb.site.base_path).
+    context = {"database_name": served.name, "kb_site_page": True, **context}
     html = await datasette.render_template(template, context, request=request)
     if slot is not None:
         slot.put(html)
-    return Response.html(html, status=status)
+    return site_paths(Response.html(html, status=status))
 
 
 async def not_found(
@@ -170,7 +183,7 @@ async def search_page(datasette, request):
         # is then shown in both (kb.site.card_language.read_in).
         url, _, anchor = page_of(results.best.url).partition("#")
         url += ("&" if "?" in url else "?") + "q=" + quote(results.query)
-        return Response.redirect(url + (f"#{anchor}" if anchor else ""))
+        return site_redirect(url + (f"#{anchor}" if anchor else ""))
     # The box and the links keep a question as typed (its "more" pages leave out the same words);
     # a card's topic ("coin flip" of "Okaun coin flip") is paged as itself.
     typed = results.relaxed_from or results.query
@@ -221,9 +234,9 @@ async def card_by_name(datasette, request):
     asked, lang = request.args.get("q") or name, request.args.get("lang")
     if oracle_id:
         local = not suffix and not await run(datasette, card_language.named_in_english, oracle_id, asked)
-        return Response.redirect(f"/card/{oracle_id}{suffix}" + _query({"q": asked if local else None, "lang": lang}, suffix))
+        return site_redirect(f"/card/{oracle_id}{suffix}" + _query({"q": asked if local else None, "lang": lang}, suffix))
     if page and "redirect" in page:
-        return Response.redirect(f"/card{suffix}" + _query({"name": page["redirect"], "q": asked, "lang": lang}, suffix))
+        return site_redirect(f"/card{suffix}" + _query({"name": page["redirect"], "q": asked, "lang": lang}, suffix))
     if page is None:
         # A part of a name ("Jace") or a misspelt one: the cards the search finds by it, and the
         # names it resembles, rather than a dead end.
@@ -278,7 +291,7 @@ async def rule(datasette, request):
     if newest:
         pairs = [(key, newest if key == "version" else value)
                  for key, value in parse_qsl(request.query_string, keep_blank_values=True)]
-        return Response.redirect(f"/rule/{quote(number)}{json or ''}?{urlencode(pairs)}")
+        return site_redirect(f"/rule/{quote(number)}{json or ''}?{urlencode(pairs)}")
     from_version = request.args.get("from") or None  # the version drop-down: follow the rule's lineage
     if version and not from_version:
         # A translation's rule is shown beside the English rule it translates, on that rule's page.
@@ -289,7 +302,7 @@ async def rule(datasette, request):
             as_json = wants_json(request, json)
             # No anchor: the rule heads its own page, and "#r-702.19" opened a phone's page below
             # the title and the banner that says which version it is (a UX review).
-            return Response.redirect(f"/rule/{quote(to_number)}{'.json' if as_json else ''}{suffix}")
+            return site_redirect(f"/rule/{quote(to_number)}{'.json' if as_json else ''}{suffix}")
     page = await run(datasette, rule_page.rule_page, number, version, from_version)
     if page is None and from_version and from_version != version:
         reason, its_page = await run(datasette, rule_page.not_followed, number, version, from_version)
@@ -316,7 +329,7 @@ async def rule_as_typed(datasette, request):
     number = RULE_NUMBER_QUERY.match(typed)
     if number:
         suffix = f"?{request.query_string}" if request.query_string else ""
-        return Response.redirect(f"/rule/{quote(number.group('number').lower().replace(',', '.'))}{json or ''}{suffix}")
+        return site_redirect(f"/rule/{quote(number.group('number').lower().replace(',', '.'))}{json or ''}{suffix}")
     # A word: the keyword or rule it names, offered ("/rule/trample": 702.19 Trample).
     found = await what_it_may_mean(datasette, typed, "keywords") if typed else []
     return await not_found(datasette, request, f"No rule {typed}", wants_json(request, json), query=typed or None,
@@ -354,21 +367,21 @@ async def glossary_entry(datasette, request):
         # A translated glossary's term asked for without its language ("/glossary/飞行").
         held_in = await run(datasette, glossary_page.language_holding, term)
         if held_in:
-            return Response.redirect(f"/glossary/{quote(term, safe='')}?lang={quote(held_in)}")
+            return site_redirect(f"/glossary/{quote(term, safe='')}?lang={quote(held_in)}")
     if page is None and lang != "en":
         # An English term asked for in a translated glossary ("Flying", lang=zhs): its term there.
         translated = await run(datasette, glossary_page.term_in_language, term, lang)
         if translated:
             found, english = translated
             which = f"&en={quote(english)}" if english else ""
-            return Response.redirect(f"/glossary/{quote(found, safe='')}?lang={quote(lang)}{which}")
+            return site_redirect(f"/glossary/{quote(found, safe='')}?lang={quote(lang)}{which}")
     if page is None and lang in ("en", "zhs", "zht"):
         # A Chinese term in the other script ("飛行", lang=zht: the Chinese CR is Simplified): its
         # entry in the script a glossary holds (a 404 before; a foreign judges' review).
         for converted in in_other_chinese_script(term):
             held_in = await run(datasette, glossary_page.language_holding, converted)
             if held_in:
-                return Response.redirect(f"/glossary/{quote(converted, safe='')}?lang={quote(held_in)}")
+                return site_redirect(f"/glossary/{quote(converted, safe='')}?lang={quote(held_in)}")
     if page is None and lang in LANGUAGE_NAMES and lang != "en" and await run(datasette, glossary_page.newest_version, lang) is None:
         # A language we hold no glossary in ("Flying", lang=de): the English entry, saying so (its
         # terms as printed in that language are listed on it), not a 404 for a term we have.
@@ -430,12 +443,12 @@ async def diff(datasette, request):
 
 async def ruling_row(datasette, request):
     ruling_id = request.url_vars["ruling_id"]
-    return Response.redirect(f"/{quote(database(datasette).name)}/rulings/{ruling_id}")
+    return site_redirect(f"/{quote(database(datasette).name)}/rulings/{ruling_id}")
 
 
 async def translation_row(datasette, request):
     translation_id = request.url_vars["translation_id"]
-    return Response.redirect(f"/{quote(database(datasette).name)}/ruling_translations/{translation_id}")
+    return site_redirect(f"/{quote(database(datasette).name)}/ruling_translations/{translation_id}")
 
 
 async def changes_feed(datasette, request):
