@@ -16,6 +16,7 @@ from kb.build.checks import (
     cr_rules_in_credits,
 )
 from kb.build.identity import cr_version_id
+from kb.link.cr_trace import version_id_of
 from kb.normalise.decode import describe_decoding
 from kb.parse.bounds import (
     GZIP_MAGIC,
@@ -41,7 +42,7 @@ from kb.store.save import (
     save_ruling_records,
     save_rulings_document,
 )
-from kb.store.save_cr import official_file_of, save_cr_document
+from kb.store.save_cr import mark_conflicting_copy, official_file_of, save_cr_document
 from kb.store.save_sets import save_file_sets
 
 SNIFF_BYTES = 1 << 20
@@ -170,6 +171,7 @@ def save_cr(db: sqlite_utils.Database, parsed: CRDocument, document_id: int, sou
         return version_id
     save_cr_document(db, parsed, document_id, source_id, version_id=version_id)
     if conflict:
+        mark_conflicting_copy(db, version_id, version_id_of(parsed))
         save_quality_issue(db, QualityIssue("conflicting-version", conflict), document_id)
     return version_id
 

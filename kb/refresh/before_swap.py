@@ -18,7 +18,14 @@ from typing import Any
 import sqlite_utils
 
 from kb.refresh.carry import carry_rulings, table_changes
-from kb.refresh.checks import LOSS_KINDS, new_cr_versions, shrink_problems, smoke_check
+from kb.refresh.checks import (
+    LOSS_KINDS,
+    dropped_copies,
+    new_cr_versions,
+    rows_of_dropped_copies,
+    shrink_problems,
+    smoke_check,
+)
 from kb.refresh.inputs import KB_SOURCE_OF
 from kb.refresh.runs import RefreshResult, one_line, run_row
 from kb.store.carry_cr import cr_documents_carried
@@ -86,7 +93,10 @@ class BeforeSwap:
                     self.changes["cr_documents_carried"] = carried_cr
                 self._layout_changes(db)
                 self._losses(db, served)
-                problems = shrink_problems(tables) if served else []
+                copies = dropped_copies(db) if served else []
+                if copies:
+                    self.changes["conflicting_copies_dropped"] = copies
+                problems = shrink_problems(tables, rows_of_dropped_copies(db, copies, list(tables))) if served else []
                 if problems and not self.allow_shrink:
                     # A few tables named, the others counted: a file `mtgkb build` made shrinks in
                     # twenty tables (a line of 2,000 characters; a second operator's review).

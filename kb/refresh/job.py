@@ -382,9 +382,11 @@ def _summary(result: RefreshResult) -> str:
     shown = "; quality issues " + ", ".join(
         f"{kind} {counts['before']}→{counts['after']}" for kind, counts in issues.items()
     ) if issues else ""
+    dropped = result.changes.get("conflicting_copies_dropped")
+    gone = f" conflicting copies gone (their edition's file published again whole): {', '.join(dropped)};" if dropped else ""
     return (
         f"published {result.changes.get('inputs', 0)} document{'' if result.changes.get('inputs', 0) == 1 else 's'};"
-        f" new CR versions: {', '.join(versions) or 'none'};"
+        f" new CR versions: {', '.join(versions) or 'none'};{gone}"
         f" rulings +{rulings.get('added', 0)} ~{rulings.get('changed', 0)} -{rulings.get('removed', 0)}"
         # Rulings a source published again after removing them (they were kept, marked removed).
         + (f" (back upstream: {rulings['reappeared']})" if rulings.get("reappeared") else "")

@@ -26,11 +26,18 @@ def language_name(code: str | None) -> str:
     return LANGUAGE_NAMES.get(code or "", code or "")
 
 
+COPY_VERSION = re.compile(r"^(?P<edition>[a-z]{2,3}-\d{4}-\d{2}-\d{2})-(?P<source>[a-z0-9][a-z0-9-]*)$")
+
+
 def version_name(version_id: str | None, effective_date: str | None = None) -> str:
     """ "en-2026-04-17" -> "Comprehensive Rules of 2026-04-17"; "es-pages-cr-page" -> "Spanish rules
     pages (captured from a rules site)"; "zhs-2025-02-07" -> "Simplified Chinese translation of 2025-02-07"."""
     if not version_id:
         return ""
+    copy = COPY_VERSION.match(version_id)
+    if copy:
+        # A second, different text under an edition's date (kb.store.save_cr.mark_conflicting_copy).
+        return f"{version_name(copy.group('edition'))}: the copy from {copy.group('source')}"
     dated = DATED_VERSION.match(version_id)
     if dated:
         if dated.group("lang") == "en":

@@ -108,7 +108,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
     "cr_versions": {
         "id": "Language and effective date, e.g. en-2026-01-16 (undated per-rule pages: <lang>-pages-<source>)",
         "lang": "Language code (en, zhs, ko, es, …)",
-        "effective_date": "The date the document says it takes effect (not the file name's date); empty for per-rule pages, which print none",
+        "effective_date": "The date the document says it takes effect (not the file name's date); empty for per-rule pages, which print none, and for a conflicting copy (status), which is not in force: its printed date is raw_date",
         "raw_date": "The date line as printed (empty where none is)",
         "title": "Title line (empty where none is)",
         "translates_version_id": "For a translation: the English version it translates",
@@ -122,7 +122,9 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "rule_count": "Numbered rules and subrules in this version",
         "glossary_count": "Glossary entries in this version",
         "set_name": "The set the edition was released with, where a source names it (Venser's Journal's archive names 21 editions; others are empty, never guessed)",
-        "status": "complete, or what is missing (an edition cut off in its glossary, kept with --keep-going)",
+        "status": "complete, or what is missing (an edition cut off in its glossary, kept with --keep-going), or"
+                  " 'conflicting copy of ' and the edition whose date its file prints but whose text it is not (undated here:"
+                  " never the current rules nor a step of their history)",
         "extra": "Parser facts as JSON (e.g. the rule numbers a per-rule page lists)",
     },
     "rules": {

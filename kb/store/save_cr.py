@@ -69,6 +69,20 @@ def cr_indexes_made_after(db: sqlite_utils.Database) -> Iterator[None]:
         yield
 
 
+def mark_conflicting_copy(db: sqlite_utils.Database, version_id: str, edition_id: str) -> None:
+    """A second, different text under a stored edition's date (a damaged copy published again) is
+    kept as a version of its own, but it is not that edition, nor in force on its date: undated,
+    it is never the current rules, nor a step of the rules' history (a refresh review: a damaged
+    re-issue of 2022-02-18 became the current rules, Vigilance and nine keywords "removed"). Its
+    printed date stays in ``raw_date``, and ``status`` says whose copy it is."""
+    db.execute("update cr_versions set effective_date = null, status = ? where id = ?",
+               [f"{CONFLICTING_COPY}{edition_id}", version_id])
+
+
+# ``cr_versions.status`` of such a copy begins so, the edition's id after it.
+CONFLICTING_COPY = "conflicting copy of "
+
+
 def save_cr_document(
     db: sqlite_utils.Database, cr: CRDocument, document_id: int, source_id: str, version_id: str | None = None
 ) -> str:

@@ -128,3 +128,15 @@ def test_a_good_edition_published_again_damaged_keeps_its_text(site: TestSite, t
     db = sqlite_utils.Database(tmp_path / "kb.db")
     counts = dict(db.execute("select version_id, count(*) from rules group by version_id").fetchall())
     assert counts["en-2026-01-16"] == 3269 and counts["en-2026-01-16-wizards"] != 3269
+    # Not in force on its date: never the current rules (the copy sorted after the edition and
+    # became them, Vigilance "not in the current rules": a refresh review).
+    assert db.execute("select distinct version_id from current_rules").fetchall() == [("en-2026-01-16",)]
+    db.close()
+    # The edition's file published again whole: the copy goes with its body, which is no loss (the
+    # guard refused it every night, "rules would shrink -49%", until --allow-shrink).
+    site.replace(CR_URL, real, "text/plain")
+    fixed = run(site, tmp_path, ["wizards-cr"])
+    assert fixed.exit_code == 0, fixed.message
+    assert "conflicting copies gone (their edition's file published again whole): en-2026-01-16-wizards;" in fixed.message
+    db = sqlite_utils.Database(tmp_path / "kb.db")
+    assert [row[0] for row in db.execute("select id from cr_versions order by id")] == ["en-2026-01-16"]
