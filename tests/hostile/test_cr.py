@@ -65,8 +65,10 @@ def test_a_cr_cut_in_its_glossary_is_kept_only_with_keep_going_as_truncated(zygo
 def test_utf8_with_a_few_bad_bytes_is_repaired_byte_locally_and_flagged(zygote: Zygote, served: Path, tmp_path: Path) -> None:
     text = cr_text().replace("'", "’")  # a UTF-8 edition: typographic apostrophes throughout
     data = text.encode("utf-8")
-    cut = data.index(b"100.4.")
-    data = data[:cut] + b"\x93" + data[cut:]  # one Windows-1252 quote pasted into it
+    # One Windows-1252 quote pasted into a rule's text (before its number, the line is no rule:
+    # 100.4, which the file cites, lost from its middle, and the file refused).
+    cut = data.index(b"maximum deck size")
+    data = data[:cut] + b"\x93" + data[cut:]
     path = tmp_path / "cr-utf8-damaged.txt"
     path.write_bytes(data)
     outcome = zygote.run(["import", "--db", served, path], cwd=tmp_path)

@@ -13,7 +13,7 @@ from kb.parse.cr import ko as cr_ko
 from kb.parse.cr import txt as cr_txt
 from kb.parse.cr import zh as cr_zh
 from kb.parse.cr.gaps import numbering_gaps
-from kb.records import Rule
+from kb.records import ParseError, Rule
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 
@@ -50,9 +50,13 @@ def test_a_block_lost_from_the_middle_of_the_english_file_is_named() -> None:
     lines = lines_of("cr/en-raw/2026-01-16.txt")
     assert lines[4652].startswith(b"702.92. Living Weapon")
     whole = cr_txt.parse(b"".join(lines), "2026-01-16.txt")
-    cut = cr_txt.parse(without(lines, 4654, 462), "cut.txt")
-    assert len(whole.rules) - len(cut.rules) == 230
-    assert gap_warnings(cut) == ["cut.txt: rule 702.155 follows 702.92: 702.93–702.154 are not in the file"]
+    cut = without(lines, 4654, 462)
+    # The file's own rules and glossary cite the rules it lost ("Storm See rule 702.40"): refused,
+    # as a file cut short is (kept, it became the current rules without them: a refresh review).
+    with pytest.raises(ParseError, match=r"^cut\.txt: rules lost from the middle of the file: 702\.93–702\.154 are not"
+                       r" in it, though its own rules or glossary cite them; refused$"):
+        cr_txt.parse(cut, "cut.txt")
+    assert len(whole.rules) == 3269
 
 
 def test_a_block_lost_from_the_chinese_file_is_named() -> None:
@@ -94,13 +98,22 @@ def test_sections_subrules_and_order() -> None:
     ]
 
 
-def test_the_import_keeps_the_file_and_shows_the_gap_as_a_quality_issue(tmp_path: Path) -> None:
+def test_the_import_refuses_a_file_citing_what_it_lost_and_keeps_a_skip_it_cites_nowhere(tmp_path: Path) -> None:
+    """Rules cut from the middle that the file itself cites: refused, naming the file, nothing
+    written. A skip the file cites nowhere (as the official 2009's 113.8) cannot be told from the
+    official text's own: kept, and shown as a quality issue."""
+    lines = lines_of("cr/en-raw/2026-01-16.txt")
     cut = tmp_path / "2026-01-16.txt"
-    cut.write_bytes(without(lines_of("cr/en-raw/2026-01-16.txt"), 4654, 462))
+    cut.write_bytes(without(lines, 4654, 462))
     db_path = tmp_path / "kb.db"
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(cut)])
+    assert result.exit_code == 1 and f"{cut}: rules lost from the middle of the file: 702.93–702.154" in result.output
+    assert not db_path.exists()
+    assert lines[200].startswith(b"100.3. Some cards require coins")
+    cut.write_bytes(without(lines, 201, 2))
     result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(cut)])
     assert result.exit_code == 0, result.output
     db = sqlite_utils.Database(db_path)
     assert [row[0] for row in db.execute("select detail from quality_issues where kind = 'cr-format' and detail like '%not in the file'")] == [
-        f"{cut}: rule 702.155 follows 702.92: 702.93–702.154 are not in the file"
+        f"{cut}: rule 100.4 follows 100.2: 100.3 is not in the file"
     ]

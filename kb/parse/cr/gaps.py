@@ -16,6 +16,49 @@ def numbering_gaps(rules: list[Rule], name: str) -> list[str]:
     """One warning per skip, in the order of the file: "rule 113.9 follows 113.7: 113.8 is not
     in the file". Numbers printed out of order or twice are left to the parsers' own checks."""
     warnings: list[str] = []
+    for rule, previous, missing in _skips(rules):
+        shown = _span(missing)
+        owner = f"part {_parent(rule)}" if rule.kind == "section" else _parent(rule)
+        after = f"follows {previous}" if previous else f"is the first of {owner}"
+        warnings.append(
+            f"{name}: {rule.kind} {rule.number} {after}: {shown} {'is' if len(missing) == 1 else 'are'} not in the file"
+        )
+    return warnings
+
+
+def skipped_numbers_cited(rules: list[Rule], cited: set[str]) -> list[list[str]]:
+    """The skips (each a run of absent numbers) of which the file itself cites a number, or a
+    rule or subrule under one: rules lost from its middle, not the official text's own skip (a
+    refresh review: 2022-04-29 with 702.20–702.29 cut out, Vigilance among them, though its
+    glossary still says "See rule 702.20", was published as the current rules, exit 0). The
+    official files' two skips (113.8 of 2009, 214.8j of 2003) are cited by nothing. A number whose
+    rules or subrules are in the file is no loss: a section heading printed wrong loses no rule."""
+    held = {rule.number for rule in rules}
+    found = []
+    for _rule, _previous, missing in _skips(rules):
+        lost = [absent for absent in missing if not any(_under(number, absent) for number in held)]
+        if any(number == absent or _under(number, absent) for absent in lost for number in cited):
+            found.append(lost)
+    return found
+
+
+def _under(number: str, parent: str) -> bool:
+    """A rule of section ``parent`` or a subrule of rule ``parent``."""
+    return number.startswith(parent + ".") or (number[:-1] == parent and number[-1].isalpha())
+
+
+def _span(missing: list[str]) -> str:
+    return missing[0] if len(missing) == 1 else f"{missing[0]}–{missing[-1]}"
+
+
+def _parent(rule: Rule) -> str | None:
+    place = _place(rule)
+    return place[0] if place else None
+
+
+def _skips(rules: list[Rule]) -> list[tuple[Rule, str | None, list[str]]]:
+    """(the rule after a skip, the number before it or None, the numbers absent), in file order."""
+    skips = []
     last: dict[tuple[str, str | None], int] = {}
     for rule in rules:
         place = _place(rule)
@@ -30,13 +73,8 @@ def numbering_gaps(rules: list[Rule], name: str) -> list[str]:
         if position == previous + 1:
             continue
         missing = [_number(rule.kind, parent, index) for index in range(previous + 1, position)]
-        shown = missing[0] if len(missing) == 1 else f"{missing[0]}–{missing[-1]}"
-        owner = f"part {parent}" if rule.kind == "section" else parent
-        after = f"follows {_number(rule.kind, parent, previous)}" if previous >= 0 else f"is the first of {owner}"
-        warnings.append(
-            f"{name}: {rule.kind} {rule.number} {after}: {shown} {'is' if len(missing) == 1 else 'are'} not in the file"
-        )
-    return warnings
+        skips.append((rule, _number(rule.kind, parent, previous) if previous >= 0 else None, missing))
+    return skips
 
 
 def _place(rule: Rule) -> tuple[str | None, int] | None:
