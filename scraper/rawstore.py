@@ -425,6 +425,10 @@ class RawStore:
         row = self.db.execute("select value from state where key = ?", (key,)).fetchone()
         return json.loads(row["value"]) if row else None
 
+    def delete_state(self, key: str) -> None:
+        with writing_into(self.root), self.db:
+            self.db.execute("delete from state where key = ?", (key,))
+
     def set_state(self, key: str, value: dict[str, Any]) -> None:
         with writing_into(self.root), self.db:
             self.db.execute(

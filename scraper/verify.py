@@ -31,7 +31,9 @@ def verify_json(path: Path) -> None:
             for _ in ijson.parse(handle):
                 pass
     except (ijson.JSONError, ijson.IncompleteJSONError, UnicodeDecodeError) as exc:
-        raise VerifyError(f"not valid JSON: {exc}") from None
+        # yajl's message goes on with a picture of the text and a caret ("(right here) ------^"):
+        # its first line is the reason, on the one line an error is given.
+        raise VerifyError(f"not valid JSON: {str(exc).strip().splitlines()[0]}") from None
 
 
 def verify_gzip(path: Path) -> None:

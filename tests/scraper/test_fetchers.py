@@ -442,3 +442,25 @@ def test_cli_takes_page_urls_after_their_source(site: TestSite, tmp_path: Path, 
     assert bad.exit_code == 2 and "wizards-cr takes no URLs" in bad.output
     unknown = CliRunner().invoke(fetch_command, ["nonsense", "--raw", str(raw)])
     assert unknown.exit_code == 2 and "neither a source" in unknown.output
+
+
+def test_a_body_rejected_and_unchanged_since_is_asked_for_conditionally(
+        site: TestSite, store: RawStore, fake_clock: FakeClock) -> None:
+    """An operator's review: a bulk file cut at source was downloaded in full again on every run
+    (393 MB for all_cards, every six hours) though it had not changed. Its validators are kept: a
+    304 fails as the body failed, and a changed body is fetched again."""
+    good = (SITE / "scryfall-data/constructed/rulings-20230404210031.json").read_bytes()
+    site.replace(LEGACY_RULINGS, good[: len(good) // 2], "application/json")
+    first = fetch(site, store, fake_clock, ["scryfall"], bulk_types=["rulings"])["scryfall"]
+    url = site.at(LEGACY_RULINGS)
+    assert [reason for failed, reason in first.failures if failed == url] == ["not valid JSON: parse error: premature EOF"]
+    again = fetch(site, store, fake_clock, ["scryfall"], bulk_types=["rulings"])["scryfall"]
+    request = site.requests_to(LEGACY_RULINGS)[-1]
+    assert request["status"] == 304 and "if-none-match" in request["headers"]
+    [reason] = [reason for failed, reason in again.failures if failed == url]
+    assert reason.startswith("unchanged since its body was rejected (") and "not valid JSON" in reason
+    assert store.latest_good(url) is None
+    site.replace(LEGACY_RULINGS, good, "application/json")
+    fixed = fetch(site, store, fake_clock, ["scryfall"], bulk_types=["rulings"])["scryfall"]
+    assert fixed.failures == [] and store.read_bytes(store.latest_good(url)) == good
+    assert store.get_state("rejected-body:" + url) is None
