@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from kb.records import CRDocument
+
 # Colour words, simplified and traditional Chinese (and the Japanese kanji, which agree).
 _COLOUR_WORDS = {
     "白": "W",
@@ -113,3 +115,18 @@ def localized_symbols_to_braces(text: str, lang: str) -> tuple[str, list[str]]:
         return converted
 
     return _BRACED.sub(replace, text), warnings
+
+
+def translated_cr_symbols(document: CRDocument) -> None:
+    """A translated CR's symbols in English codes, in place: the Chinese 702.107a prints
+    "{横置}" where every English edition prints "{T}" (a reviewer's SQL, ``text like '%{T}%'``,
+    missed it). Braced notations of the rules' own (the saga's "{rN}", the level symbol
+    "{等级N1-N2}") are no symbols of this module's and stay as printed."""
+    def english_codes(text: str) -> str:
+        return _BRACED.sub(lambda match: _convert_symbol(match.group(1)) or match.group(0), text)
+
+    for rule in document.rules:
+        rule.text = english_codes(rule.text)
+        rule.examples = [english_codes(example) for example in rule.examples]
+    for entry in document.glossary:
+        entry.text = english_codes(entry.text)

@@ -188,3 +188,15 @@ def test_aligned_english_side():
     assert rules["702.78"].title == "Conspire"
     assert sum(len(rule.examples) for rule in english.rules) == 274
     assert english.glossary[0].term == "Abandon"
+
+
+def test_symbols_are_in_english_codes_and_the_rules_own_notations_as_printed(zh, aligned) -> None:
+    """Both files print 702.107a's tap symbol as "{横置}", where the English prints "{T}" (a SQL
+    user's review: ``text like '%{T}%'`` missed it). The saga's "{rN}" and the level symbol's
+    "{等级N1-N2}" are the rules' notations, and stay."""
+    for document in (zh, aligned):
+        rules = rules_by_number(document)
+        assert "[费用]，{T}：在此生物上放置一个+1/+1指示物" in rules["702.107a"].text
+        braced = {mark for rule in document.rules for mark in re.findall(r"\{[^}]*\}", rule.text)}
+        assert {mark for mark in braced if not re.fullmatch(r"\{[A-Z0-9/]+\}", mark)} == {
+            "{rN}", "{rN1}", "{rN2}", "{等级N1-N2}", "{等级N3+}"}

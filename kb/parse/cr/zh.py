@@ -17,6 +17,7 @@ from typing import NoReturn
 
 from kb.normalise.dates import parse_date
 from kb.normalise.decode import decode_text
+from kb.normalise.localized_symbols import translated_cr_symbols
 from kb.normalise.refs import SUBRULE_LETTERS, extract_refs
 from kb.parse.cr.gaps import numbering_gaps
 from kb.parse.cr.headings import is_keyword_heading
@@ -191,9 +192,11 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
         method="community",
         warnings=warnings,
     )
+    translated_cr_symbols(cr)  # its rules (a file cut in its glossary keeps them)
     if layout.credits_start is None:
         _truncated_in_glossary(lines, layout.glossary_start, cr, name)
     cr.glossary = parse_glossary_blocks(lines[layout.glossary_start + 1 : layout.credits_start], name, cr.warnings)
+    translated_cr_symbols(cr)
     credits = lines[layout.credits_start + 1 :]
     # Present, whatever its date: the 2025-02-07 credits repeat a stale "2024年2月7日". Only the
     # credits can be missing after it, so the file is kept and the doubt said (we hold one real file

@@ -20,6 +20,7 @@ import re
 from typing import Any
 
 from kb.normalise.dates import parse_date
+from kb.normalise.localized_symbols import translated_cr_symbols
 from kb.normalise.refs import extract_refs
 from kb.parse.cr.zh import DATE_LINE, append_paragraph, finish_rules, make_rule, nfc
 from kb.records import CRDocument, GlossaryEntry, ParseError, Rule
@@ -58,6 +59,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
         for term in (document.get("translatedterms") or {}).get("mainGlossary", [])
     ]
     chinese.extra["version"] = str(document.get("version", ""))
+    translated_cr_symbols(chinese)
     return chinese
 
 
