@@ -230,6 +230,7 @@ class RawStore:
                 verify(tmp)
         except VerifyError as exc:
             self._move_into(tmp, self.root / "rejected" / sha)
+            exc.rejected_sha256 = sha
             self.record_failure(
                 url, source=source, lang=lang, error=str(exc), http_status=http_status,
                 run_id=run_id,

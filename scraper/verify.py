@@ -18,7 +18,11 @@ CHUNK = 1 << 20
 
 
 class VerifyError(ValueError):
-    """A downloaded body that is not what it claims to be (truncated, corrupt, wrong kind)."""
+    """A downloaded body that is not what it claims to be (truncated, corrupt, wrong kind).
+
+    ``rejected_sha256``: the body's digest, once the raw store has kept it under ``rejected/``."""
+
+    rejected_sha256: str | None = None
 
 
 Verifier = Callable[[Path], None]

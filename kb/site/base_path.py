@@ -64,13 +64,13 @@ def prefixed_site_paths(app: Callable, base_url: str) -> Callable:
                 headers = message.get("headers", [])
                 marked = any(name.lower() == SITE_PATHS_HEADER for name, _value in headers)
                 headers = [(name, value) for name, value in headers if name.lower() != SITE_PATHS_HEADER]
-                if not marked or not prefix or scope.get("method") == "HEAD":
+                if not marked or not prefix:
                     await send({**message, "headers": headers})
                     return
                 headers = [(name, prefixed_path(value, prefix) if name.lower() == b"location" and value.startswith(b"/")
                             and not value.startswith(b"//") else value) for name, value in headers]
                 content_type = next((value for name, value in headers if name.lower() == b"content-type"), b"")
-                if not content_type.startswith(_REWRITTEN):
+                if not content_type.startswith(_REWRITTEN) or scope.get("method") == "HEAD":
                     await send({**message, "headers": headers})
                     return
                 # The body is held until it is whole (the site's pages are sent in one piece).

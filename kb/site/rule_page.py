@@ -379,7 +379,9 @@ def rule_trace(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[dict[str,
 
 
 def versions_of(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every English version, newest first, with this rule's number there (None: it lacks it)."""
+    """Every English edition, newest first, with this rule's number there (None: it lacks it); an
+    undated version (a conflicting copy of an edition, which no lineage runs through: it was
+    listed as lacking every rule) only where it is the page's own."""
     numbers: dict[str, str] = {}
     if rule.get("lineage_id"):
         numbers = {
@@ -387,6 +389,7 @@ def versions_of(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[dict[str
             for row in rows(conn, "select version_id, number from rules where lineage_id = ?", (rule["lineage_id"],))
         }
     return [
-        {**row, "number": numbers.get(row["id"]) if numbers else rule["number"]}
-        for row in rows(conn, "select id, effective_date from cr_versions where lang = 'en' order by effective_date desc")
+        {**row, "number": rule["number"] if row["id"] == rule.get("version_id") or not numbers else numbers.get(row["id"])}
+        for row in rows(conn, "select id, effective_date from cr_versions where lang = 'en'"
+                        " and (effective_date is not null or id = ?) order by effective_date desc", (rule.get("version_id"),))
     ]

@@ -13,6 +13,7 @@ import json
 import sqlite_utils
 
 from kb.records import CRDocument, GlossaryEntry, Rule
+from kb.store.save_cr import CONFLICTING_COPY
 from kb.store.schema import stable_id
 
 
@@ -100,8 +101,12 @@ def link_cr_translations(db: sqlite_utils.Database, loaded: dict[str, CRDocument
     if "en" in join_undated_chapters(db):
         loaded = None  # an English version grew since it was read
     resolve_rule_refs(db)
+    # Not a conflicting copy of an edition (kb.store.save_cr.mark_conflicting_copy): no translation
+    # follows it (its id names the edition's date, and it took a Chinese translation from the
+    # edition on a tie: a code review).
     english_ids = [row["id"] for row in db.query(
-        "select id from cr_versions where lang = 'en' order by effective_date"
+        "select id from cr_versions where lang = 'en' and coalesce(status, '') not like ? order by effective_date",
+        [CONFLICTING_COPY + "%"],
     )]
     translated_ids = [row["id"] for row in db.query(
         "select id from cr_versions where lang != 'en' order by id"

@@ -1,6 +1,7 @@
 """What every fetcher shares: the per-source report and "fetch one document into the store"."""
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -77,11 +78,10 @@ def fetch_document(
     in the manifest and in ``report`` and never replaces an earlier good body.
     """
     # A body this URL gave that failed verification, not changed since, is not fetched again in
-    # full every run (393 MB for all_cards: an operator's review): it is asked for conditionally,
-    # and a 304 fails as it failed.
+    # full every run (393 MB for all_cards: an operator's review): it is asked for by its ETag
+    # alone (a date would also match an older good body a server rolled back to: a code review).
     rejected = store.get_state(REJECTED_STATE + url)
-    validators = (Validators(etag=rejected.get("etag"), last_modified=rejected.get("last_modified"))
-                  if rejected else store.validators_for(url))
+    validators = Validators(etag=rejected["etag"]) if rejected else store.validators_for(url)
     tmp = store.temp_path()
     try:
         # The body streams into the store's tmp/: an OS error there is the store's, not the site's.
@@ -101,10 +101,7 @@ def fetch_document(
         return None
     if result.not_modified and rejected:
         tmp.unlink(missing_ok=True)
-        reason = f"unchanged since its body was rejected ({rejected['at']}): {rejected['error']}"
-        store.record_failure(url, source=source, lang=lang, error=reason, http_status=result.status, run_id=run_id)
-        report.fail(url, reason)
-        return None
+        return _rejected_unchanged(store, report, url, rejected, source=source, lang=lang, verify=verify, run_id=run_id)
     if result.not_modified:
         tmp.unlink(missing_ok=True)
         report.not_modified += 1
@@ -121,9 +118,10 @@ def fetch_document(
         )
     except VerifyError as exc:
         report.fail(url, str(exc))
-        if result.etag or result.last_modified:
+        if result.etag:
             store.set_state(REJECTED_STATE + url, {
-                "etag": result.etag, "last_modified": result.last_modified, "error": str(exc), "at": utc_now()})
+                "etag": result.etag, "last_modified": result.last_modified, "content_type": result.content_type,
+                "sha256": exc.rejected_sha256, "error": str(exc), "at": utc_now()})
         return None
     if rejected:
         store.delete_state(REJECTED_STATE + url)
@@ -133,6 +131,36 @@ def fetch_document(
 
 # The raw store's state key (then the URL) of the validators of a body that failed verification.
 REJECTED_STATE = "rejected-body:"
+
+
+def _rejected_unchanged(
+    store: RawStore, report: FetchReport, url: str, rejected: dict[str, Any], *, source: str, lang: str | None,
+    verify: Verifier | None, run_id: int | None,
+) -> ManifestEntry | None:
+    """A 304 to a rejected body's ETag: the body kept (``rejected/<sha>``) checked again, as a
+    check may pass it now (MTGJSON's digest file was stale when the body came, or the check was
+    wrong: a code review); failing, it fails as it failed, and is not downloaded again."""
+    kept = store.root / "rejected" / str(rejected.get("sha256"))
+    error = rejected["error"]
+    if verify is not None and rejected.get("sha256") and kept.is_file():
+        copy = store.temp_path()
+        shutil.copyfile(kept, copy)
+        try:
+            entry = store.commit(
+                copy, url=url, source=source, lang=lang, http_status=304, etag=rejected["etag"],
+                last_modified=rejected.get("last_modified"), content_type=rejected.get("content_type"),
+                verify=verify, run_id=run_id,
+            )
+        except VerifyError as exc:
+            error = str(exc)
+        else:
+            store.delete_state(REJECTED_STATE + url)
+            report.fetched += 1
+            return entry
+    else:
+        store.record_failure(url, source=source, lang=lang, error=error, http_status=304, run_id=run_id)
+    report.fail(url, f"unchanged since its body was rejected ({rejected['at']}): {error}")
+    return None
 
 
 def option_list(options: dict[str, Any], key: str) -> list[str]:

@@ -92,5 +92,34 @@ def test_a_conflicting_copy_is_never_the_current_rules_nor_a_step_of_their_histo
     from kb.site.labels import version_name
 
     assert version_name("en-2022-02-18-wizards") == "Comprehensive Rules of 2022-02-18: the copy from wizards"
-    html = asyncio.run(Datasette(immutables=[str(db_path)]).client.get("/version/en-2022-02-18-wizards")).text
+    site = Datasette(immutables=[str(db_path)])
+    html = asyncio.run(site.client.get("/version/en-2022-02-18-wizards")).text
     assert "in force on no date" in html and "This file prints the date of the" in html
+    assert '<a href="/diff?old=en-2022-02-18&amp;new=en-2022-02-18-wizards">where it differs' in html
+    assert "nothing to compare it with" not in html
+    # Not offered among the editions of a rule (it was, as lacking every rule: a code review).
+    html = asyncio.run(site.client.get("/rule/702.20a?version=en-2022-02-18")).text
+    assert 'value="en-2022-02-18-wizards"' not in html and 'value="en-2019-01-25"' in html
+
+
+def test_no_translation_follows_a_conflicting_copy(tmp_path: Path) -> None:
+    """The copy's id names the edition's date, and a Chinese translation of that edition followed
+    the copy on a tie (its id sorts after the edition's): its rules redirected to the damaged
+    text (a code review)."""
+    fixtures = Path(__file__).parent.parent / "fixtures"
+    edition = fixtures / "cr" / "en-raw" / "2025-02-07.txt"
+    db_path = tmp_path / "kb.db"
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), "--source", "wizards", str(edition),
+                                      str(fixtures / "cr-zh" / "2025-02-07-zh.txt")])
+    assert result.exit_code == 0, result.output
+    copy = tmp_path / "copy.txt"
+    copy.write_bytes(edition.read_bytes().replace(b"702.19b The controller of an attacking creature with trample",
+                                                  b"702.19b The controller of an attacking creature with trampel", 1))
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), "--source", "cr-copies", str(copy)])
+    assert result.exit_code == 0, result.output
+    db = sqlite3.connect(db_path)
+    assert db.execute("select id, status from cr_versions where lang = 'en' order by id").fetchall() == [
+        ("en-2025-02-07", "complete"), ("en-2025-02-07-cr-copies", "conflicting copy of en-2025-02-07")]
+    assert db.execute("select translates_version_id from cr_versions where lang = 'zhs'").fetchall() == [("en-2025-02-07",)]
+    assert db.execute("""select count(*) from rule_links join rules on rules.id = rule_links.en_rule_id
+                         where rules.version_id != 'en-2025-02-07'""").fetchone() == (0,)
