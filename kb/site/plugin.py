@@ -212,7 +212,11 @@ def handle_exception(datasette, request, exception):
         # "/history", "/rules/702.19": Datasette read the first segment as a database's name and
         # said "Database not found" (a judge's review); the site's not-found page offers a search.
         # Datasette sends a path of other characters on to its "~" spelling ("/历史": /~E5~8E~86…).
-        path = "/".join(_as_typed(segment) for segment in request.path.split("/"))
+        # The path as the site names it: under Datasette's base_url, without it (its "kb" was
+        # searched for as a word: a deployment's review).
+        base = base_path.root(datasette.setting("base_url"))
+        asked = request.path[len(base):] if base and request.path.startswith(base + "/") else request.path
+        path = "/".join(_as_typed(segment) for segment in asked.split("/"))
         words = " ".join(path.removesuffix(".json").replace("/", " ").replace("-", " ").split())
 
         async def site_not_found():

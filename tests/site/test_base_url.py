@@ -67,6 +67,12 @@ async def test_redirects_and_json_urls_stay_under_the_prefix(under_prefix, snaps
     assert "x-kb-site-paths" not in response.headers
 
 
+async def test_the_not_found_page_searches_for_the_path_without_the_prefix(under_prefix) -> None:
+    response = await _get(under_prefix, PREFIX + "flying")
+    assert response.status_code == 404 and "We have no page /flying." in response.text
+    assert f'href="{PREFIX}search?q=flying"' in response.text
+
+
 async def test_without_a_prefix_nothing_is_rewritten_and_the_marker_never_leaves(snapshot_ds) -> None:
     response = await snapshot_ds.client.get("/rule/702.78")
     assert 'href="/contents"' in response.text and "x-kb-site-paths" not in response.headers
