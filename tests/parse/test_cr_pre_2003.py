@@ -124,3 +124,12 @@ def test_sixth_edition_cut_refused(fraction: float) -> None:
 
 def test_sniff_refuses_modern() -> None:
     assert not txt_1999.sniff((FIXTURES.parent / "en-raw" / "2003-03-15.txt").read_bytes())
+
+
+def test_sixth_edition_with_rules_it_cites_lost_from_its_middle_refused() -> None:
+    """Flying, Haste and Landwalk (502.4–502.6, which its glossary cites) cut out: refused, as the
+    modern files are (a code review found the 1999 files unchecked)."""
+    lines = read(SIXTH).splitlines(keepends=True)
+    assert lines[1859].startswith(b"502.4. Flying") and lines[1895].startswith(b"502.7. Protection")
+    with pytest.raises(ParseError, match=r"^cut\.txt: rules lost from the middle of the file: 502\.4–502\.6 are not in it"):
+        txt_1999.parse(b"".join(lines[:1859] + lines[1895:]), "cut.txt")

@@ -9,7 +9,7 @@ gone without a word. The official files skip a number too, rarely (113.8 of 2009
 from __future__ import annotations
 
 from kb.normalise.refs import SUBRULE_LETTERS
-from kb.records import Rule
+from kb.records import GlossaryEntry, ParseError, Rule
 
 
 def numbering_gaps(rules: list[Rule], name: str) -> list[str]:
@@ -45,6 +45,19 @@ def skipped_numbers_cited(rules: list[Rule], cited: set[str]) -> list[list[str]]
 def _under(number: str, parent: str) -> bool:
     """A rule of section ``parent`` or a subrule of rule ``parent``."""
     return number.startswith(parent + ".") or (number[:-1] == parent and number[-1].isalpha())
+
+
+def refuse_rules_lost_from_the_middle(rules: list[Rule], glossary: list[GlossaryEntry], name: str) -> None:
+    """ParseError where a whole English file skips numbers its own rules or glossary cite
+    (``skipped_numbers_cited``), as a file cut short is refused: kept, it would be the current
+    rules without them (a refresh keeps the last good file and fails its source)."""
+    cited = {number for rule in rules for number in rule.refs} | {number for entry in glossary for number in entry.refs}
+    lost = skipped_numbers_cited(rules, cited)
+    if lost:
+        shown = ", ".join(_span(missing) for missing in lost[:5])
+        raise ParseError(
+            f"{name}: rules lost from the middle of the file: {shown} {'is' if sum(map(len, lost)) == 1 else 'are'}"
+            " not in it, though its own rules or glossary cite them; refused")
 
 
 def _span(missing: list[str]) -> str:

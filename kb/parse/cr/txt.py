@@ -20,7 +20,7 @@ from kb.normalise.dates import parse_date
 from kb.normalise.decode import decode_text
 from kb.normalise.refs import SUBRULE_LETTERS, english_cr_refs
 from kb.normalise.symbols import braced_old_codes, braced_plain_symbols
-from kb.parse.cr.gaps import numbering_gaps, skipped_numbers_cited
+from kb.parse.cr.gaps import numbering_gaps, refuse_rules_lost_from_the_middle
 from kb.parse.cr.headings import is_keyword_heading
 from kb.parse.cr.txt_glossary import blank_lines_warning, is_title, parse_glossary, split_fused_terms
 from kb.parse.cr.txt_lines import Lines, logical_lines
@@ -144,7 +144,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
         _truncated_in_glossary(doc, glossary_index, cr)
     glossary_lines, repairs = split_fused_terms(doc.lines[glossary_index + 1 : credits_index])
     cr.glossary = parse_glossary(name, glossary_lines)
-    _refuse_rules_lost_from_the_middle(cr, name)
+    refuse_rules_lost_from_the_middle(cr.rules, cr.glossary, name)
     cr.warnings.extend(
         f"{doc.at(glossary_index + 1 + index)}: glossary term {term!r} printed on one line with its first definition; split"
         for index, term in repairs
@@ -153,19 +153,6 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
     cr.credits = _paragraphs(doc.lines[credits_index + 1 :])
     _check_closing_date(doc, credits_index, raw_date, body.warnings)
     return cr
-
-
-def _refuse_rules_lost_from_the_middle(cr: CRDocument, name: str) -> None:
-    """A skip in the numbering that the file's own rules or glossary cite: rules lost from its
-    middle (``skipped_numbers_cited``). Refused, as a file cut short is: kept, it would be
-    the current rules without them (a refresh keeps the last good file and fails its source)."""
-    cited = {number for rule in cr.rules for number in rule.refs} | {number for entry in cr.glossary for number in entry.refs}
-    lost = skipped_numbers_cited(cr.rules, cited)
-    if lost:
-        shown = ", ".join(missing[0] if len(missing) == 1 else f"{missing[0]}–{missing[-1]}" for missing in lost[:5])
-        raise ParseError(
-            f"{name}: rules lost from the middle of the file: {shown} {'is' if sum(map(len, lost)) == 1 else 'are'}"
-            " not in it, though its own rules or glossary cite them; refused")
 
 
 def _truncated_in_glossary(doc: Lines, glossary_index: int, cr: CRDocument) -> NoReturn:
