@@ -28,8 +28,11 @@ class Hit:
     # by a localized name is titled by its English name, one known only by a printed name by that
     # name); None where the title is English. Rules and glossary terms are titled in ``lang``.
     title_lang: str | None = None
-    # Older CR versions' copies of the same rule, folded under it on the page.
+    # Older CR versions' copies of the same rule, folded under it on the page (the newest of
+    # those the query found, at most twenty), and in how many older versions the rule is in all
+    # (0: as many as are listed).
     older: list[Hit] = field(default_factory=list)
+    older_count: int = 0
     # A rule found only in older versions whose identity goes on: its number in the newest
     # version, whose words the query did not match ("" where it was removed, or not a rule).
     now: str = ""
@@ -43,7 +46,7 @@ class Hit:
         """``dataclasses.asdict`` without its deep copies (a page of hits with their older copies)."""
         return {"kind": self.kind, "title": self.title, "url": self.url, "snippet": self.snippet, "lang": self.lang,
                 "detail": self.detail, "title_lang": self.title_lang, "older": [copy.to_dict() for copy in self.older],
-                "now": self.now, "now_by_number": self.now_by_number}
+                "older_count": self.older_count or len(self.older), "now": self.now, "now_by_number": self.now_by_number}
 
 
 # The furthest a group is paged (``kb.site.search._search``): a page asked from further is this one.

@@ -408,14 +408,35 @@ def rules_by_text(
     now = numbers_now(conn, [row["lineage_id"] for row in older_shown], current)
     by_number = now_by_number_alone(
         conn, {row["lineage_id"]: row["version_id"] for row in older_shown if row["lineage_id"] in now}, current)
+    in_versions = older_version_counts(conn, [row for row, copies in ordered[:shown] if copies], current)
     for row, copies in ordered[:shown]:
         hit = rule_hit(row, current, query)
         # An older copy shows its version only (the page folds it under the rule).
         hit.older = [rule_hit({**copy, "text": ""}, current, query) for copy in copies]
+        hit.older_count = max(len(hit.older), in_versions.get((row.get("lineage_id") or "", row["version_id"]), 0))
         hit.now = now.get(row.get("lineage_id") or "", "") if row["version_id"] != current else ""
         hit.now_by_number = bool(hit.now) and row.get("lineage_id") in by_number
         hits.append(hit)
     return hits, len(ordered), capped
+
+
+def older_version_counts(
+    conn: sqlite3.Connection, found: list[dict[str, Any]], current: str | None
+) -> dict[tuple[str, str], int]:
+    """(lineage, a hit's version) → the English editions before today's, other than that one,
+    holding the rule: the copies a search folds under a hit are those its words matched, twenty
+    at most, and "Also in 20 older versions" was said of a rule 28 held (a judge's review)."""
+    lineages = sorted({row["lineage_id"] for row in found if row.get("lineage_id")})
+    if not lineages:
+        return {}
+    held = rows(conn, f"""select lineage_id, version_id from rules where lineage_id in ({", ".join("?" * len(lineages))})
+        and version_id in (select id from cr_versions where lang = 'en' and effective_date is not null and id != ?)""",
+        (*lineages, current or ""))
+    versions: dict[str, set[str]] = {}
+    for row in held:
+        versions.setdefault(row["lineage_id"], set()).add(row["version_id"])
+    return {(row["lineage_id"], row["version_id"]): len(versions.get(row["lineage_id"], set()) - {row["version_id"]})
+            for row in found if row.get("lineage_id")}
 
 
 def numbers_now(conn: sqlite3.Connection, lineages: list[str | None], current: str | None) -> dict[str, str]:

@@ -1729,3 +1729,19 @@ async def test_a_rule_found_only_in_an_older_version_names_its_number_today(snap
     page = (await snapshot_ds.client.get("/search?q=lands+play+per+turn")).text
     assert ("No rule of today’s Comprehensive Rules holds every word: these hold “lands play turn”, then the older"
             " editions’ rules that held every word, removed since.") in page
+
+
+async def test_the_older_versions_a_rule_is_in_are_counted_whole(snapshot_ds, snapshot_conn) -> None:
+    """"Also in 20 older versions" was said of Vigilance's 702.20a, which 28 older editions hold:
+    twenty is as many copies as a hit lists, of those the search's window found (a judge's review)."""
+    data = (await snapshot_ds.client.get("/search.json?q=vigilance")).json()
+    hits = [hit for group in data["groups"] for hit in group["hits"] if hit["url"] == "/rule/702.20a"]
+    assert hits, data
+    expected = snapshot_conn.execute(
+        """select count(distinct version_id) from rules where lineage_id = (
+               select lineage_id from rules where version_id = 'en-2026-04-17' and number = '702.20a')
+           and version_id in (select id from cr_versions where lang = 'en' and effective_date is not null)
+           and version_id != 'en-2026-04-17'""").fetchone()[0]
+    assert expected > 20 and hits[0]["older_count"] == expected and len(hits[0]["older"]) <= 20
+    html = (await snapshot_ds.client.get("/search?q=vigilance")).text
+    assert f"Also in {expected} older versions ({len(hits[0]['older'])} listed)" in html
