@@ -281,6 +281,9 @@ async def page_response(
     return await render(datasette, request, template, {"page": page, **(context or {})})
 
 
+BARE_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
 async def rule(datasette, request):
     number, json = request.url_vars["number"], request.url_vars.get("json")
     version = request.args.get("version") or None
@@ -288,6 +291,10 @@ async def rule(datasette, request):
     # "EN" too: "No rule 702.19 in EN" was said of a rule English has (a review's fuzz).
     newest = (await run(datasette, rule_page.newest_version_of, version.lower())
               if version and LANGUAGE_ONLY.fullmatch(version.lower()) else None)
+    # "?version=2015-01-23", a bare date (the English edition of that day: "No rule 702.19 in
+    # 2015-01-23" was said of a rule it has, a judge's review).
+    if version and BARE_DATE.fullmatch(version) and await run(datasette, rule_page.version_exists, f"en-{version}"):
+        newest = f"en-{version}"
     if newest:
         pairs = [(key, newest if key == "version" else value)
                  for key, value in parse_qsl(request.query_string, keep_blank_values=True)]

@@ -222,3 +222,11 @@ async def test_a_long_card_page_offers_its_sections_to_jump_to(snapshot_ds) -> N
     assert anchors == ["rulings", "printed", "names", "cited-rules", "sources"]
     for anchor in anchors:
         assert f'id="{anchor}"' in html
+
+
+async def test_a_bare_date_as_the_version_is_the_english_edition_of_that_day(snapshot_ds) -> None:
+    """"No rule 702.19 in 2015-01-23" was said of a rule that edition has (a judge's review)."""
+    response = await snapshot_ds.client.get("/rule/702.19?version=2015-01-23")
+    assert (response.status_code, response.headers["location"]) == (302, "/rule/702.19?version=en-2015-01-23")
+    response = await snapshot_ds.client.get("/rule/702.19.json?version=2015-01-24")
+    assert response.status_code == 404 and "2015-01-24" in response.text
