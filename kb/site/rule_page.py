@@ -114,6 +114,7 @@ def rule_page(
         "printed_names": printed_keywords(conn, title_today) if (title_today := _title_today(conn, rule, current)) else [],
         "versions": versions_of(conn, rule),
         "in_translated_rules": [],
+        "todays_of_this_number": todays_of_this_number(conn, rule, current),
     }
     if title_today:
         # The keyword as a translated CR names it, in the languages neither cards nor the page's
@@ -376,6 +377,23 @@ def rule_trace(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[dict[str,
         if member.status == "removed":
             break
     return trace
+
+
+def todays_of_this_number(conn: sqlite3.Connection, rule: dict[str, Any], current: str | None) -> dict[str, Any] | None:
+    """In an older edition, today's rule of this number where it is another rule: its title and
+    its number in this edition (None: not in it). "?version=en-2009-10-01" showed 702.19 Banding
+    to a judge who asked for Trample, today's 702.19 (702.17 then), and said nothing of it."""
+    if not current or rule["version_id"] == current or not rule.get("lineage_id"):
+        return None
+    today = rows(conn, "select title, lineage_id, parent_number from rules where version_id = ? and number = ?",
+                 (current, rule["number"]))
+    if not today or not today[0]["lineage_id"] or today[0]["lineage_id"] == rule["lineage_id"]:
+        return None
+    here = rows(conn, "select number from rules where version_id = ? and lineage_id = ? limit 1",
+                (rule["version_id"], today[0]["lineage_id"]))
+    title = today[0]["title"] or (rows(conn, "select title from rules where version_id = ? and number = ?",
+                                       (current, today[0]["parent_number"])) or [{}])[0].get("title")
+    return {"title": title, "number_here": here[0]["number"] if here else None}
 
 
 def versions_of(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[dict[str, Any]]:

@@ -22,3 +22,13 @@ async def test_rule_that_took_another_in_says_so(snapshot_ds) -> None:
     took_in = [(row["version"], link["label"], link["number"]) for row in page["trace"] for link in row["links"]]
     assert took_in == [("en-2020-09-25", "took in", "700.8")]
     assert [row["number"] for row in page["trace"]][:1] == ["206.3"]
+
+
+async def test_an_older_edition_says_where_todays_rule_of_the_number_is(snapshot_ds) -> None:
+    """A judge who typed ?version=en-2009-10-01 for Trample got 702.19 Banding, and only the page's
+    foot said another rule had the number (a judge's review)."""
+    html = (await snapshot_ds.client.get("/rule/702.19?version=en-2009-10-01")).text
+    assert ("Today's 702.19 (Trample) is another rule: in this edition it is "
+            '<a class="rule-ref" href="/rule/702.17?version=en-2009-10-01">702.17</a>.') in html
+    assert "is another rule" not in (await snapshot_ds.client.get("/rule/702.19?version=en-2026-01-16")).text
+    assert "is another rule" not in (await snapshot_ds.client.get("/rule/702.19")).text
