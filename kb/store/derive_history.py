@@ -20,7 +20,7 @@ from kb.link.cr_compare import HeldEntries, same_but_numbers
 from kb.link.cr_diff import Change, diff_and_pairing
 from kb.link.cr_merges import LineageLink, confirmed_links
 from kb.link.keyword_vocabulary import KeywordIndex
-from kb.link.ruling_citations import RuleCitation, link_ruling
+from kb.link.ruling_citations import RuleCitation, link_ruling, numbers_read_ahead
 from kb.records import CRDocument, Rule
 from kb.store.bulk_indexes import indexes_made_after
 from kb.store.derive_cr_links import load_cr_document
@@ -289,6 +289,11 @@ def save_ruling_rules(
                 children_of[at] = children
             return children_of[at].get(number, [])
     current_of = {lineage: number for number, lineage in lineages[-1].items()}
+    version_ids = [version_id for version_id, _date in versions]
+
+    def lineage_at(at: int, number: str) -> str | None:
+        return lineages[at].get(number)
+
     newest_id = versions[-1][0]
     oldest_date = versions[0][1]
     # The last version each lineage was paired into by a number alone: a citation in a version
@@ -318,7 +323,8 @@ def save_ruling_rules(
     for ruling_id, text, published_at, card in db.conn.execute(query):
         # One ruling's citations, each once (a ruling's rows never share a key with another's).
         rows: dict[tuple, tuple] = {}
-        for citation in link_ruling(text or "", published_at, index, [card] if card else []):
+        for citation in numbers_read_ahead(
+                link_ruling(text or "", published_at, index, [card] if card else []), version_ids, lineage_at):
             if citation.version_id not in position_of:
                 continue
             at = position_of[citation.version_id]

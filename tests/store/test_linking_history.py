@@ -108,3 +108,27 @@ def test_a_stored_rule_is_the_rule_a_stored_document_holds() -> None:
                 rule.kind, rule.title, rule.text, rule.examples, rule.section), (version, number)
             compared += bool(rule.examples)
     assert compared > 100
+
+
+def test_a_cited_number_is_read_in_the_next_edition_where_the_one_in_force_cannot_mean_it(
+        snapshot_db: Path, tmp_path: Path) -> None:
+    """Rulings written for this test (no real ruling we hold cites a rule number; a review made
+    these): release notes come out before the rules they are written for. A ruling of 2014-09-20
+    citing 702.36a about morph was linked to Amplify, 2013's 702.36a (Morph's in 2014-09-25); one
+    of 2014-11-24 citing 701.31a, which 2014-09-25 lacks, was "unknown" with a dead link."""
+    db_path = tmp_path / "kb.db"
+    shutil.copy(snapshot_db, db_path)
+    db = sqlite_utils.Database(db_path)
+    texts = {
+        1: ("2014-09-20", "A face-down spell with morph can be turned face up as rule 702.36a says."),
+        2: ("2014-11-24", "To manifest a card, see rule 701.31a."),
+        3: ("2014-09-20", "If a spell has amplify, see rule 702.36a."),
+    }
+    for ruling_id, (day, text) in texts.items():
+        db.execute("insert into rulings (id, card_name, source, published_at, text, position)"
+                   " values (?, 'Constructed Test Card', 'wotc', ?, ?, 0)", [ruling_id, day, text])
+    link_rulings_where(db, "rulings.id in (1, 2, 3)")
+    cited = db.execute("""select ruling_id, version_id, current_number, number_uncertain from ruling_rules
+        where method = 'cited' order by ruling_id""").fetchall()
+    # Today's Morph 702.37a, Manifest 701.40a, Amplify 702.38a.
+    assert cited == [(1, "en-2014-09-25", "702.37a", 0), (2, "en-2015-01-23", "701.40a", 0), (3, "en-2013-05-01", "702.38a", 1)]
