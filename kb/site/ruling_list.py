@@ -48,7 +48,10 @@ def _link_notes(ruling: dict[str, Any]) -> str:
         since = "the rule has been reworded since" if "." in number else "the section has changed since"
         notes.append(
             f'{since}: <a href="/rule/{escape(quote(number))}?version={escape(quote(version))}">'
-            f"{escape(number)} as the ruling read it</a>"
+            # The edition held, which may not be the one the ruling read: editions between two held
+            # ones are not held (Crackleburr's 2008 ruling on {Q} beside 2006's 212.3d, which lacks
+            # it, was "as the ruling read it": a judge's review).
+            f"{escape(number)} in the {escape(version_name(version))}</a>"
         )
     return "".join(f' <span class="kb-note">{note}</span>' for note in notes)
 

@@ -22,7 +22,7 @@ TEMPLATE_LOOP = """{% for r in rulings %}
 {%- if r.version_id and r.rule_number %}
 {%- if r.in_force_version_id and r.in_force_version_id != r.version_id %} <span class="kb-note">not in the {{ r.in_force_version_id|versionname }}, the newest held before the ruling's date: found in the {{ r.version_id|versionname }}, later than the ruling</span>{% endif %}
 {%- if r.number_uncertain %} <span class="kb-note">{% if (r.published_at or "9999") < r.version_id[3:13] %}the ruling is older than every version held: whether this rule was {{ r.rule_number }} on its date is not known{% else %}the next version held numbers this rule otherwise: whether it was {{ r.rule_number }} on the ruling's date is not known{% endif %}</span>{% endif %}
-{%- if r.status == "changed" %} <span class="kb-note">{{ "the rule has been reworded since" if "." in r.rule_number else "the section has changed since" }}: <a href="/rule/{{ r.rule_number|quote }}?version={{ r.version_id|quote }}">{{ r.rule_number }} as the ruling read it</a></span>{% endif %}
+{%- if r.status == "changed" %} <span class="kb-note">{{ "the rule has been reworded since" if "." in r.rule_number else "the section has changed since" }}: <a href="/rule/{{ r.rule_number|quote }}?version={{ r.version_id|quote }}">{{ r.rule_number }} in the {{ r.version_id|versionname }}</a></span>{% endif %}
 {%- endif %}
       <div>{{ r.text|kbtext(r.version_id if r.method == "cited" else none) }}</div></li>
   {% endfor %}"""
@@ -53,7 +53,7 @@ def test_a_card_not_known_and_a_keyword_numbered_otherwise_then(snapshot_conn: s
         " (as 701.47 in the Comprehensive Rules of 2022-04-29)</span>"
         # Connive was reworded since ("Certain spells and abilities", 701.50d's last known controller).
         ' <span class="kb-note">the rule has been reworded since: <a href="/rule/701.47?version=en-2022-04-29">'
-        "701.47 as the ruling read it</a></span>\n"
+        "701.47 in the Comprehensive Rules of 2022-04-29</a></span>\n"
         "      <div>When multiple creatures are instructed to connive simultaneously, they connive one at a"
         " time in the order of their controller&#x27;s choice.</div></li>\n  "
     )
@@ -68,7 +68,7 @@ def test_quotes_in_a_ruling_are_escaped_once(snapshot_conn: sqlite3.Connection) 
         "Zndrsplt, Eye of Wisdom</a>\n      <time>2018-06-08</time>"
         ' <span class="tag">names this keyword (as 702.123 in the Comprehensive Rules of 2018-06-08)</span>'
         ' <span class="kb-note">the rule has been reworded since: <a href="/rule/702.123?version=en-2018-06-08">'
-        "702.123 as the ruling read it</a></span>\n"
+        "702.123 in the Comprehensive Rules of 2018-06-08</a></span>\n"
         "      <div>&quot;Partner with [name]&quot; represents two abilities."
     )
 
@@ -134,4 +134,4 @@ async def test_the_card_page_says_a_rule_was_reworded_since_the_ruling(snapshot_
     only transforming double-faced cards could do; today's 701.27 lets any double-faced card
     transform. The rule page said it was reworded since, the card page did not (the diff review)."""
     html = (await snapshot_ds.client.get("/card/0a69c3dd-52a3-4ef6-b53f-b0780e0dc5f8")).text
-    assert ('reworded since: <a href="/rule/701.28?version=en-2020-11-20">701.28 as the ruling read it</a>') in html
+    assert ('reworded since: <a href="/rule/701.28?version=en-2020-11-20">701.28 in en-2020-11-20</a>') in html
