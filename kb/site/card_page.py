@@ -221,7 +221,7 @@ def rules_mentioned(conn: sqlite3.Connection, rulings: list[dict[str, Any]]) -> 
         shown = entry.get("version_id") or (entry.get("removed_after") or {}).get("version_id")
         then = {"number": row["rule_number"], "version_id": row["version_id"],
                 "not_in_force": bool(row["in_force_version_id"]) and row["in_force_version_id"] != row["version_id"],
-                "in_force_version_id": row["in_force_version_id"],
+                "in_force_version_id": row["in_force_version_id"], "method": row["method"],
                 # The rule cited then was joined to the one shown by a number alone on the way.
                 "paired_by_number": crossed(row["lineage_id"], row["version_id"], shown),
                 "number_uncertain": _why_uncertain(conn, row) if row["number_uncertain"] else None,

@@ -29,7 +29,13 @@ def _link_notes(ruling: dict[str, Any]) -> str:
         return ""
     notes = []
     in_force = ruling.get("in_force_version_id")
-    if in_force and in_force != version:
+    if in_force and in_force != version and ruling.get("method") == "cited":
+        # kb.link.ruling_citations.numbers_read_ahead: that edition may number another rule so.
+        notes.append(
+            f"read in the {escape(version_name(version))}, later than the ruling: in the"
+            f" {escape(version_name(in_force))}, the newest held before its date, {escape(number)} is not this rule"
+        )
+    elif in_force and in_force != version:
         notes.append(
             f"not in the {escape(version_name(in_force))}, the newest held before the ruling's date: found in the"
             f" {escape(version_name(version))}, later than the ruling"

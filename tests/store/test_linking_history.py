@@ -132,3 +132,14 @@ def test_a_cited_number_is_read_in_the_next_edition_where_the_one_in_force_canno
         where method = 'cited' order by ruling_id""").fetchall()
     # Today's Morph 702.37a, Manifest 701.40a, Amplify 702.38a.
     assert cited == [(1, "en-2014-09-25", "702.37a", 0), (2, "en-2015-01-23", "701.40a", 0), (3, "en-2013-05-01", "702.38a", 1)]
+    # The rule page's list says how it was read (it said the edition in force did not hold 702.36a).
+    from kb.site.rule_rulings import rulings_relying_on
+    from kb.site.ruling_list import ruling_items_html
+
+    db.conn.commit()
+    conn = sqlite3.connect(db_path)
+    conn.row_factory = sqlite3.Row
+    morph = dict(conn.execute("select * from rules where version_id = 'en-2026-04-17' and number = '702.37a'").fetchone())
+    html = str(ruling_items_html([r for r in rulings_relying_on(conn, morph) if r["id"] == 1], "702.37a"))
+    assert ("read in the Comprehensive Rules of 2014-09-25, later than the ruling: in the Comprehensive Rules of"
+            " 2013-05-01, the newest held before its date, 702.36a is not this rule") in html
