@@ -84,6 +84,8 @@ QUALITY_ISSUE_KINDS: dict[str, str] = {
     "implausible-date": "a ruling dated before Magic existed or in the future (9999-12-31); kept without a date",
     "conflicting-version": "a CR document carrying an existing version's date with different text: kept as a version of its own",
     "unofficial-copy": "a CR file from a source that is not official, a copy of a version stored from its official file: the official file stays its text and source, the copy is not read",
+    "lacks-what-a-copy-holds": "an official CR file lacking rules that a copy of the same edition from another source holds: it may be damaged;"
+    " its text stays the edition's, the copy is kept as a conflicting copy, and a refresh fails the official file's source",
     "missing-text": "card objects without their rules text where the source always gives one (Scryfall's single-faced card"
     " without oracle_text; an MTGJSON card with keywords, printed or translated text but no text): a renamed or emptied field",
     "layout-changed": "a page that shows what such a page always has (a rulings table) but none of it could be read: the site's markup changed;"

@@ -73,6 +73,22 @@ def _differing(stored: StoredVersion, cr: CRDocument) -> list[str]:
     return differing
 
 
+def cr_copy_id(db: sqlite_utils.Database, version_id: str, source_id: str) -> str:
+    """The id a conflicting copy of ``version_id`` from ``source_id`` is kept under (as
+    ``cr_version_id`` names one): the first of "<id>-<source>", "<id>-<source>-2", … not held."""
+    slug = re.sub(r"[^a-z0-9]+", "-", source_id.lower()).strip("-") or "local"
+    for candidate in [f"{version_id}-{slug}"] + [f"{version_id}-{slug}-{n}" for n in range(2, 100)]:
+        if _existing(db, candidate) is None:
+            return candidate
+    raise ValueError(f"more than 99 copies of {version_id} from {source_id}")
+
+
+def rules_not_in(db: sqlite_utils.Database, version_id: str, cr: CRDocument) -> list[str]:
+    """The numbered rules ``cr`` holds that the stored version lacks, in its order."""
+    held = {row[0] for row in db.execute("select number from rules where version_id = ?", [version_id])}
+    return [rule.number for rule in cr.rules if rule.number not in held]
+
+
 def cr_version_id(db: sqlite_utils.Database, cr: CRDocument, source_id: str, document_id: int | None = None) -> tuple[str, str | None]:
     """The version id to save ``cr`` under, and a one-line note when it had to differ from the date's."""
     base = version_id_for(db, cr, source_id)

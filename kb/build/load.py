@@ -15,7 +15,7 @@ from kb.build.checks import (
     cr_lost_characters,
     cr_rules_in_credits,
 )
-from kb.build.identity import cr_version_id
+from kb.build.identity import cr_copy_id, cr_version_id, rules_not_in
 from kb.link.cr_trace import version_id_of
 from kb.normalise.decode import describe_decoding
 from kb.parse.bounds import (
@@ -30,7 +30,7 @@ from kb.parse.bounds import (
     shown,
 )
 from kb.parse.formats import Format, detect_format, format_named
-from kb.records import CardName, CardRecord, CRDocument, ParseError, QualityIssue, RulingsDocument
+from kb.records import CardName, CardRecord, CRDocument, ParseError, QualityIssue, RulingsDocument, first_few
 from kb.store.bulk_indexes import BULK_UP_TO_ROWS, indexes_made_after
 from kb.store.save import (
     DocumentInput,
@@ -162,6 +162,20 @@ def save_cr(db: sqlite_utils.Database, parsed: CRDocument, document_id: int, sou
     from another document is a version of its own, flagged, never a replacement."""
     version_id, conflict = cr_version_id(db, parsed, source_id, document_id)
     official = official_file_of(db, version_id, source_id, document_id) if parsed.effective_date and not conflict else None
+    lacking = rules_not_in(db, version_id, parsed) if official is not None else []
+    if lacking:
+        # The official file lacks rules a copy of it holds: damaged, though nothing in it told
+        # (a refresh review: a Wizards body without 702.160–702.179 became 2025-02-07's text, the
+        # Chinese CR's copy of the English whole "not read", exit 0). Its text stays the edition's;
+        # the copy is kept beside it, and the loss fails the official file's source.
+        copy_id = cr_copy_id(db, version_id, source_id)
+        save_cr_document(db, parsed, document_id, source_id, version_id=copy_id)
+        mark_conflicting_copy(db, copy_id, version_id)
+        save_quality_issue(db, QualityIssue("lacks-what-a-copy-holds", (
+            f"the official file of {version_id} lacks {len(lacking)} rule{'s' if len(lacking) != 1 else ''} a copy of it"
+            f" from source {source_id!r} holds ({first_few(lacking, 5)}): it may be damaged; its text stays the"
+            f" edition's, and the copy is kept as {copy_id}")), official)
+        return copy_id
     if official is not None:
         save_quality_issue(db, QualityIssue(
             "unofficial-copy",

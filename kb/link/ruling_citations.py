@@ -108,7 +108,7 @@ def link_ruling(
 
 
 def numbers_read_ahead(
-    citations: list[RuleCitation], version_ids: Sequence[str], lineage_at: Callable[[int, str], str | None]
+    citations: list[RuleCitation], position: dict[str, int], lineage_at: Callable[[int, str], str | None]
 ) -> list[RuleCitation]:
     """Cited numbers read in the next edition held where the one in force cannot be what the ruling
     meant (``lineage_at(position, number)``: the rule's identity in that edition, None where it
@@ -118,23 +118,30 @@ def numbers_read_ahead(
     - a number the edition in force lacks and the next one has (a ruling of 2014-11-24 citing
       701.31a, Manifest, first in the rules of 2015-01-23) is read there, as a keyword the edition
       in force lacks is (``LATER_VERSION_FACTOR``);
-    - a number the next edition gives to the rule a keyword or term of the same ruling names (a
-      ruling of 2014-09-20 citing 702.36a about morph: 702.36a is Amplify in 2013, Morph in
-      2014-09-25) is read there: it was linked to Amplify (a review with constructed rulings).
-    Only the next edition held: a number is a label in one version, and further on it may be anything."""
-    position = {version_id: at for at, version_id in enumerate(version_ids)}
+    - a number the next edition gives to the rule a keyword or term of the same ruling names,
+      where the edition in force gives it to a rule the ruling does not name (a ruling of
+      2014-09-20 citing 702.36a about morph: 702.36a is Amplify in 2013, Morph in 2014-09-25) is
+      read there: it was linked to Amplify (a review with constructed rulings). A number the
+      edition in force gives to a rule the ruling names stays (a morph ruling citing 702.36b, Morph's
+      in force, which the next edition gives to Megamorph: a code review).
+    Only the next edition held: a number is a label in one version, and further on it may be
+    anything. ``position``: each version id's place, oldest first."""
+    if not any(citation.method == "cited" for citation in citations):
+        return citations
     named = {lineage_at(position[c.version_id], c.number)
              for c in citations if c.method != "cited" and c.version_id in position} - {None}
+    later = {at: version_id for version_id, at in position.items()}
     read: list[RuleCitation] = []
     for citation in citations:
         at = position.get(citation.version_id or "")
-        if citation.method == "cited" and at is not None and at + 1 < len(version_ids):
+        if citation.method == "cited" and at is not None and at + 1 in later:
             here, ahead = lineage_at(at, citation.number), lineage_at(at + 1, citation.number)
             # A keyword names its rule (702.36), a citation may be of its subrule (702.36a).
-            rule_ahead = lineage_at(at + 1, citation.number.rstrip("abcdefghijkmnpqrstuvwxyz"))
-            if ahead is not None and ahead != here and (here is None or rule_ahead in named):
-                citation = replace(citation, version_id=version_ids[at + 1],
-                                   confidence=citation.confidence * LATER_VERSION_FACTOR)
+            rule = citation.number.rstrip("abcdefghijkmnpqrstuvwxyz")
+            read_ahead = ahead is not None and ahead != here and (
+                here is None or (lineage_at(at + 1, rule) in named and lineage_at(at, rule) not in named))
+            if read_ahead:
+                citation = replace(citation, version_id=later[at + 1], confidence=citation.confidence * LATER_VERSION_FACTOR)
         read.append(citation)
     return read
 

@@ -29,7 +29,8 @@ SHRINK_EXEMPT = frozenset({"quality_issues", "refresh_runs", "rule_lineage_links
 # Quality issues that say a document lost what its source should hold, which only its source can
 # give back: rules or examples its neighbours print, an edition cut short, a translation stopping
 # before its edition's end. A run that brings one publishes it and fails its source (exit 2).
-LOSS_KINDS = frozenset({"missing-between-versions", "examples-lost", "truncated-document", "translation-cut-short"})
+LOSS_KINDS = frozenset({"missing-between-versions", "examples-lost", "truncated-document", "translation-cut-short",
+                        "lacks-what-a-copy-holds"})
 
 
 # As the file is served (kb.site.serve.SETTINGS: no facet suggestions, which tried every column

@@ -289,7 +289,6 @@ def save_ruling_rules(
                 children_of[at] = children
             return children_of[at].get(number, [])
     current_of = {lineage: number for number, lineage in lineages[-1].items()}
-    version_ids = [version_id for version_id, _date in versions]
 
     def lineage_at(at: int, number: str) -> str | None:
         return lineages[at].get(number)
@@ -324,7 +323,7 @@ def save_ruling_rules(
         # One ruling's citations, each once (a ruling's rows never share a key with another's).
         rows: dict[tuple, tuple] = {}
         for citation in numbers_read_ahead(
-                link_ruling(text or "", published_at, index, [card] if card else []), version_ids, lineage_at):
+                link_ruling(text or "", published_at, index, [card] if card else []), position_of, lineage_at):
             if citation.version_id not in position_of:
                 continue
             at = position_of[citation.version_id]

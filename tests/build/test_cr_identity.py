@@ -123,3 +123,29 @@ def test_no_translation_follows_a_conflicting_copy(tmp_path: Path) -> None:
     assert db.execute("select translates_version_id from cr_versions where lang = 'zhs'").fetchall() == [("en-2025-02-07",)]
     assert db.execute("""select count(*) from rule_links join rules on rules.id = rule_links.en_rule_id
                          where rules.version_id != 'en-2025-02-07'""").fetchone() == (0,)
+
+
+def test_an_official_file_lacking_rules_a_copy_of_it_holds_is_said_to(tmp_path: Path) -> None:
+    """A refresh review: a damaged official body (nothing in it told: a subrule nothing cites, cut)
+    became 2025-02-07's text, and a whole copy of that edition from another source was "not read"
+    as a copy of it, exit 0. The official text stays the edition's; the copy is kept beside it, and
+    a loss issue on the official file fails its source in a refresh."""
+    edition = Path(__file__).parent.parent / "fixtures" / "cr" / "en-raw" / "2025-02-07.txt"
+    text = edition.read_bytes()
+    damaged = tmp_path / "damaged.txt"
+    cut = text.index(b"702.19e ")
+    damaged.write_bytes(text[:cut] + text[text.index(b"702.19f ", cut):])
+    db_path = tmp_path / "kb.db"
+    imported(db_path, damaged)  # as the official file (source wizards)
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), "--source", "local", str(edition)])
+    assert result.exit_code == 0, result.output
+    db = sqlite3.connect(db_path)
+    assert db.execute("select id, effective_date, status from cr_versions order by id").fetchall() == [
+        ("en-2025-02-07", "2025-02-07", "complete"), ("en-2025-02-07-local", None, "conflicting copy of en-2025-02-07")]
+    [(kind, detail, path)] = db.execute("""select kind, detail, documents.path from quality_issues
+        join documents on documents.id = quality_issues.document_id where kind = 'lacks-what-a-copy-holds'""").fetchall()
+    assert path == str(damaged) and detail.startswith(
+        "the official file of en-2025-02-07 lacks 1 rule a copy of it from source 'local' holds (702.19e): it may be damaged")
+    from kb.refresh.checks import LOSS_KINDS
+
+    assert kind in LOSS_KINDS

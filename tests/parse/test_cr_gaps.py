@@ -117,3 +117,16 @@ def test_the_import_refuses_a_file_citing_what_it_lost_and_keeps_a_skip_it_cites
     assert [row[0] for row in db.execute("select detail from quality_issues where kind = 'cr-format' and detail like '%not in the file'")] == [
         f"{cut}: rule 100.4 follows 100.2: 100.3 is not in the file"
     ]
+
+
+def test_rules_cut_from_the_end_of_a_section_that_the_file_cites_are_refused() -> None:
+    """702.140 to the end of 702 cut out skips no number, but the glossary still cites them: the
+    file was published as the current rules (a refresh review). One cited number after a
+    section's last rule is what the official text's slips look like (2006's 405.1 cites 402.9):
+    kept, as the whole files show."""
+    text = (FIXTURES / "cr/en-raw/2022-04-29.txt").read_bytes()
+    cut = text.index(b"702.140. ")
+    with pytest.raises(ParseError, match=r"^cut\.txt: rules lost from the end of a section: 702\.140–702\.153 are not in it"):
+        cr_txt.parse(text[:cut] + text[text.index(b"703. Turn-Based Actions", cut):], "cut.txt")
+    assert [rule.number for rule in cr_txt.parse((FIXTURES / "cr/en-raw/2006-02-01.txt").read_bytes(), "x").rules
+            if rule.kind == "rule" and rule.number.startswith("402.")][-1] == "402.8"

@@ -32,3 +32,6 @@ async def test_an_older_edition_says_where_todays_rule_of_the_number_is(snapshot
             '<a class="rule-ref" href="/rule/702.17?version=en-2009-10-01">702.17</a>.') in html
     assert "is another rule" not in (await snapshot_ds.client.get("/rule/702.19?version=en-2026-01-16")).text
     assert "is another rule" not in (await snapshot_ds.client.get("/rule/702.19")).text
+    # A rule without a title is named by none (its section's title named it: a code review).
+    html = (await snapshot_ds.client.get("/rule/500.4?version=en-2009-10-01")).text
+    assert "Today's 500.4 (" not in html

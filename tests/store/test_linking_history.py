@@ -123,15 +123,24 @@ def test_a_cited_number_is_read_in_the_next_edition_where_the_one_in_force_canno
         1: ("2014-09-20", "A face-down spell with morph can be turned face up as rule 702.36a says."),
         2: ("2014-11-24", "To manifest a card, see rule 701.31a."),
         3: ("2014-09-20", "If a spell has amplify, see rule 702.36a."),
+        # Numbers the edition in force gives to a rule the ruling names stay (a code review): 702.36b
+        # is Morph's in 2015-01-23 (Megamorph's in 2015-03-27); 702.2d deathtouch's in 2009; a
+        # ruling naming amplify and morph cites 702.36a, Amplify's in 2013.
+        4: ("2015-02-20", "To cast a creature with morph face down, see rule 702.36b."),
+        5: ("2012-06-01", "If a creature with deathtouch leaves the battlefield first, rule 702.2d says its last"
+                          " known information is used."),
+        6: ("2014-09-20", "A face-down creature with morph has no amplify; a spell with amplify is rule 702.36a."),
     }
     for ruling_id, (day, text) in texts.items():
         db.execute("insert into rulings (id, card_name, source, published_at, text, position)"
                    " values (?, 'Constructed Test Card', 'wotc', ?, ?, 0)", [ruling_id, day, text])
-    link_rulings_where(db, "rulings.id in (1, 2, 3)")
+    link_rulings_where(db, "rulings.id in (1, 2, 3, 4, 5, 6)")
     cited = db.execute("""select ruling_id, version_id, current_number, number_uncertain from ruling_rules
         where method = 'cited' order by ruling_id""").fetchall()
     # Today's Morph 702.37a, Manifest 701.40a, Amplify 702.38a.
-    assert cited == [(1, "en-2014-09-25", "702.37a", 0), (2, "en-2015-01-23", "701.40a", 0), (3, "en-2013-05-01", "702.38a", 1)]
+    assert cited[:3] == [(1, "en-2014-09-25", "702.37a", 0), (2, "en-2015-01-23", "701.40a", 0), (3, "en-2013-05-01", "702.38a", 1)]
+    assert [row[:3] for row in cited[3:]] == [
+        (4, "en-2015-01-23", "702.37c"), (5, "en-2009-10-01", "702.2e"), (6, "en-2013-05-01", "702.38a")]
     # The rule page's list says how it was read (it said the edition in force did not hold 702.36a).
     from kb.site.rule_rulings import rulings_relying_on
     from kb.site.ruling_list import ruling_items_html

@@ -33,9 +33,12 @@ def imported_with_a_cut(tmp_path: Path, start: int, end: int) -> Path:
 
 def test_rules_cut_from_the_end_of_a_section_are_named_by_the_versions_around_it(tmp_path: Path) -> None:
     lines = (FIXTURES / "2026-01-16.txt").read_bytes().splitlines(keepends=True)
-    heading = next(index for index, line in enumerate(lines) if index > 1000 and line.startswith(b"703. Turn-Based Actions"))
     cut = tmp_path / "2026-01-16.txt"
-    cut.write_bytes(b"".join(lines[: heading - 150] + lines[heading:]))
+    # The subrules at the end of a rule (Plot's 702.170b–f), which nothing cites (a run the file
+    # cites is refused: kb.parse.cr.gaps).
+    first = next(index for index, line in enumerate(lines) if line.startswith(b"702.170b "))
+    after = next(index for index, line in enumerate(lines) if line.startswith(b"702.171. "))
+    cut.write_bytes(b"".join(lines[:first] + lines[after:]))
     db_path = tmp_path / "kb.db"
     result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(FIXTURES / "2025-02-07.txt"), str(cut), str(APRIL_2026)])
     assert result.exit_code == 0, result.output
@@ -43,8 +46,8 @@ def test_rules_cut_from_the_end_of_a_section_are_named_by_the_versions_around_it
     db = sqlite_utils.Database(db_path)
     assert not [row for row in db.execute("select detail from quality_issues where detail like '%not in the file'")]
     assert issues(db_path) == [
-        "en-2026-01-16: 40 rules of en-2025-02-07 are missing from it and back in en-2026-04-17 word for word"
-        " (702.170b, 702.170c, 702.170d, 702.170e, 702.170f, 702.171, 702.171b, 702.171c, …): its file may have lost them"
+        "en-2026-01-16: 5 rules of en-2025-02-07 are missing from it and back in en-2026-04-17 word for word"
+        " (702.170b, 702.170c, 702.170d, 702.170e, 702.170f): its file may have lost them"
     ]
 
 

@@ -47,17 +47,47 @@ def _under(number: str, parent: str) -> bool:
     return number.startswith(parent + ".") or (number[:-1] == parent and number[-1].isalpha())
 
 
-def refuse_rules_lost_from_the_middle(rules: list[Rule], glossary: list[GlossaryEntry], name: str) -> None:
+def cited_runs_after_the_last(rules: list[Rule], cited: set[str]) -> list[list[str]]:
+    """Runs of two or more numbers that would follow the last rule or subrule of a rule or
+    section, all cited by the file and none in it: rules cut from the end of a section, which
+    skip no number (a refresh review: 2022-04-29 with 702.140 to the end of 702 cut out, its
+    glossary citing them, was published as the current rules). One such number is what the
+    official text's own slips look like (2006's 405.1 cites 402.9, which 402 never reached), and
+    the 36 official English files hold no run of two."""
+    held = {rule.number for rule in rules}
+    last: dict[tuple[str, str | None], int] = {}
+    for rule in rules:
+        place = _place(rule)
+        if place is not None:
+            key = (rule.kind, place[0])
+            last[key] = max(last.get(key, -1), place[1])
+    runs = []
+    for (kind, parent), position in last.items():
+        run = []
+        while kind != "subrule" or position + 1 < len(SUBRULE_LETTERS):
+            number = _number(kind, parent, position + 1)
+            if number in held or number not in cited:
+                break
+            run.append(number)
+            position += 1
+        if len(run) >= 2:
+            runs.append(run)
+    return runs
+
+
+def refuse_rules_lost(rules: list[Rule], glossary: list[GlossaryEntry], name: str) -> None:
     """ParseError where a whole English file skips numbers its own rules or glossary cite
-    (``skipped_numbers_cited``), as a file cut short is refused: kept, it would be the current
-    rules without them (a refresh keeps the last good file and fails its source)."""
+    (``skipped_numbers_cited``), or lacks a run of them after a section's last rule
+    (``cited_runs_after_the_last``), as a file cut short is refused: kept, it would be the
+    current rules without them (a refresh keeps the last good file and fails its source)."""
     cited = {number for rule in rules for number in rule.refs} | {number for entry in glossary for number in entry.refs}
-    lost = skipped_numbers_cited(rules, cited)
-    if lost:
-        shown = ", ".join(_span(missing) for missing in lost[:5])
-        raise ParseError(
-            f"{name}: rules lost from the middle of the file: {shown} {'is' if sum(map(len, lost)) == 1 else 'are'}"
-            " not in it, though its own rules or glossary cite them; refused")
+    for lost, where in ((skipped_numbers_cited(rules, cited), "the middle of the file"),
+                        (cited_runs_after_the_last(rules, cited), "the end of a section")):
+        if lost:
+            shown = ", ".join(_span(missing) for missing in lost[:5])
+            raise ParseError(
+                f"{name}: rules lost from {where}: {shown} {'is' if sum(map(len, lost)) == 1 else 'are'}"
+                " not in it, though its own rules or glossary cite them; refused")
 
 
 def _span(missing: list[str]) -> str:

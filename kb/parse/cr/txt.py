@@ -20,7 +20,7 @@ from kb.normalise.dates import parse_date
 from kb.normalise.decode import decode_text
 from kb.normalise.refs import SUBRULE_LETTERS, english_cr_refs
 from kb.normalise.symbols import braced_old_codes, braced_plain_symbols
-from kb.parse.cr.gaps import numbering_gaps, refuse_rules_lost_from_the_middle
+from kb.parse.cr.gaps import numbering_gaps, refuse_rules_lost
 from kb.parse.cr.headings import is_keyword_heading
 from kb.parse.cr.txt_glossary import blank_lines_warning, is_title, parse_glossary, split_fused_terms
 from kb.parse.cr.txt_lines import Lines, logical_lines
@@ -144,7 +144,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
         _truncated_in_glossary(doc, glossary_index, cr)
     glossary_lines, repairs = split_fused_terms(doc.lines[glossary_index + 1 : credits_index])
     cr.glossary = parse_glossary(name, glossary_lines)
-    refuse_rules_lost_from_the_middle(cr.rules, cr.glossary, name)
+    refuse_rules_lost(cr.rules, cr.glossary, name)
     cr.warnings.extend(
         f"{doc.at(glossary_index + 1 + index)}: glossary term {term!r} printed on one line with its first definition; split"
         for index, term in repairs

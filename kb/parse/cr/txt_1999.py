@@ -17,7 +17,7 @@ import re
 from kb.normalise.dates import parse_date
 from kb.normalise.decode import decode_text
 from kb.normalise.refs import extract_refs
-from kb.parse.cr.gaps import numbering_gaps, refuse_rules_lost_from_the_middle
+from kb.parse.cr.gaps import numbering_gaps, refuse_rules_lost
 from kb.parse.cr.txt import DATE_LINE, NUMBERED_LINE, PART_LINE, SECTION_LINE
 from kb.parse.cr.txt_glossary import is_title, parse_glossary
 from kb.parse.cr.txt_lines import DASHES
@@ -112,7 +112,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
     _check_contents(name, lines[boxed["Contents"] + 1 : intro], rules)
     warnings.extend(numbering_gaps(rules, name))
     glossary = parse_glossary(name, _glossary_lines(lines[boxed["Glossary"] + 2 : glossary_end - 1]))
-    refuse_rules_lost_from_the_middle(rules, glossary, name)
+    refuse_rules_lost(rules, glossary, name)
     credits_index = boxed.get("Credits")
     if "Index" in boxed:
         # Navigation, not rules: said, so that what the file holds and the database does not is known.
