@@ -126,6 +126,8 @@ class TestSite:
             self.routes = self._load_routes()
             self.faults: list[Fault] = []
             self._requests: list[dict[str, Any]] = []
+            # False: a server that sends no ETag, its bodies told apart by Last-Modified alone.
+            self.etags = True
 
     def _load_routes(self) -> dict[str, Route]:
         routes = {}
@@ -160,8 +162,9 @@ class TestSite:
         with self._lock:
             self.faults.append(Fault(path, kind, times, options))
 
-    def replace(self, path: str, file_or_bytes: Path | str | bytes, content_type: str | None = None) -> None:
-        """Serve other content at ``path`` from now on (new ETag, Last-Modified now)."""
+    def replace(self, path: str, file_or_bytes: Path | str | bytes, content_type: str | None = None,
+                last_modified: float | None = None) -> None:
+        """Serve other content at ``path`` from now on (new ETag, Last-Modified now or ``last_modified``, a time)."""
         body = file_or_bytes if isinstance(file_or_bytes, bytes) else Path(file_or_bytes).read_bytes()
         key = route_key(path)
         with self._lock:
@@ -171,7 +174,7 @@ class TestSite:
                 content_type=content_type or (old.content_type if old else "text/plain"),
                 rewrite=old.rewrite if old else False,
                 body=body,
-                last_modified=formatdate(time.time() + 1, usegmt=True),
+                last_modified=formatdate(time.time() + 1 if last_modified is None else last_modified, usegmt=True),
             )
 
     def remove(self, path: str) -> None:
@@ -273,8 +276,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         body = self.site._body(route)
         etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
-        validators = {"ETag": etag, "Last-Modified": route.last_modified}
-        if self._not_modified(etag, route.last_modified):
+        validators = {"ETag": etag, "Last-Modified": route.last_modified} if self.site.etags else {
+            "Last-Modified": route.last_modified}
+        if self._not_modified(etag if self.site.etags else None, route.last_modified):
             self._send(entry, 304, b"", None, validators)
             return
         content_type = route.content_type
@@ -318,9 +322,9 @@ class _Handler(BaseHTTPRequestHandler):
             pass
         entry["bytes"] = min(sent, len(body))
 
-    def _not_modified(self, etag: str, last_modified: str) -> bool:
+    def _not_modified(self, etag: str | None, last_modified: str) -> bool:
         if_none_match = self.headers.get("If-None-Match")
-        if if_none_match is not None:  # RFC 9110: If-None-Match wins over If-Modified-Since
+        if if_none_match is not None and etag is not None:  # RFC 9110: If-None-Match wins over If-Modified-Since
             tags = [t.strip().removeprefix("W/") for t in if_none_match.split(",")]
             return etag in tags or "*" in tags
         since = self.headers.get("If-Modified-Since")

@@ -14,6 +14,7 @@ from kb.records import CRDocument, ParseError
 from kb.refresh.fingerprints import build_code_fingerprint
 from kb.store.save import SOURCES as KB_SOURCES
 from kb.store.save import DocumentInput
+from scraper.fetchers.common import ASK_WHOLE_STATE
 from scraper.fetchers.scryfall import LISTING_PATH as SCRYFALL_LISTING_PATH
 from scraper.rawstore import ManifestEntry, RawStore
 
@@ -146,6 +147,16 @@ def remember_unreadable(store: RawStore, sha256: str, url: str, source: str, err
     held = store.get_state(UNREADABLE_STATE) or {}
     held[sha256] = {"url": url, "source": source, "error": error, "build_code": build_code_fingerprint()}
     store.set_state(UNREADABLE_STATE, held)
+    ask_whole_while_unreadable(store, url)
+
+
+def ask_whole_while_unreadable(store: RawStore, url: str) -> None:
+    """The URL's next fetch asks for it whole where its unreadable body came without an ETag: a 304
+    to its date also answers a server that rolled back to an older body (an operator's review:
+    the mended site's source failed every night). ``scraper.fetchers.common.ASK_WHOLE_STATE``."""
+    served = store.latest_good(url)
+    if served is not None and not served.etag:
+        store.set_state(ASK_WHOLE_STATE + url, {"sha256": served.sha256})
 
 
 def still_unreadable(store: RawStore) -> list[dict[str, str]]:

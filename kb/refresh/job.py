@@ -30,6 +30,7 @@ from kb.refresh.fingerprints import build_code_fingerprint, file_identity, input
 from kb.refresh.imported import carried_imports, kept_imports
 from kb.refresh.inputs import (
     SNAPSHOT_FORMATS,
+    ask_whole_while_unreadable,
     document_input,
     prune_superseded,
     remember_unreadable,
@@ -205,6 +206,7 @@ def _build_or_skip(
     # source has failed, in every run until the site serves another.
     for known in still_unreadable(store):
         result.failed(known["source"], f"{known['url']}: still the body it serves, which cannot be read: {known['error']}")
+        ask_whole_while_unreadable(store, known["url"])
         result.changes.setdefault("unreadable", []).append(
             {"url": known["url"], "error": known["error"], "replaced_by_earlier": True, "still_served": True}
         )

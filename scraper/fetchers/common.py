@@ -81,7 +81,12 @@ def fetch_document(
     # full every run (393 MB for all_cards: an operator's review): it is asked for by its ETag
     # alone (a date would also match an older good body a server rolled back to: a code review).
     rejected = store.get_state(REJECTED_STATE + url)
-    validators = Validators(etag=rejected["etag"]) if rejected else store.validators_for(url)
+    # A body known unreadable after it was stored, which its server told apart by its date alone:
+    # a 304 to that date also answers a server that rolled back to an older body, and its source
+    # failed every night after the site had mended it (an operator's review). Asked for whole.
+    ask_whole = None if rejected else store.get_state(ASK_WHOLE_STATE + url)
+    validators = (Validators(etag=rejected["etag"]) if rejected else Validators() if ask_whole
+                  else store.validators_for(url))
     tmp = store.temp_path()
     try:
         # The body streams into the store's tmp/: an OS error there is the store's, not the site's.
@@ -125,12 +130,17 @@ def fetch_document(
         return None
     if rejected:
         store.delete_state(REJECTED_STATE + url)
+    if ask_whole and ask_whole.get("sha256") != entry.sha256:
+        store.delete_state(ASK_WHOLE_STATE + url)
     report.fetched += 1
     return entry
 
 
 # The raw store's state key (then the URL) of the validators of a body that failed verification.
 REJECTED_STATE = "rejected-body:"
+# And of a stored body found unreadable later, with no ETag to ask for it by (``{"sha256": …}``):
+# the URL is asked for without a date until another body comes (set by kb.refresh).
+ASK_WHOLE_STATE = "ask-whole:"
 
 
 def _rejected_unchanged(

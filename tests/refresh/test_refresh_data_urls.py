@@ -143,3 +143,23 @@ def test_a_good_edition_published_again_damaged_keeps_its_text(site: TestSite, t
     assert "conflicting copies gone (their edition's file published again whole): en-2026-01-16-wizards;" in fixed.message
     db = sqlite_utils.Database(tmp_path / "kb.db")
     assert [row[0] for row in db.execute("select id from cr_versions order by id")] == ["en-2026-01-16"]
+
+
+@pytest.mark.long_proof
+def test_a_site_without_etags_that_rolls_back_to_a_good_body_is_read_again(site: TestSite, tmp_path: Path) -> None:
+    """An operator's review: a server sending no ETag served an edition its build refused (rules
+    its glossary cites cut from its middle), then the good one again, dated as before. Asked by
+    the refused body's date, it answered 304, and the source failed every night ("still the body
+    it serves"). The URL is asked for whole while its stored body is one a build could not read."""
+    site.etags = False
+    good = (EN_RAW / "2022-02-18.txt").read_bytes()
+    site.replace(CR_URL, good, "text/plain", last_modified=1_700_000_000)
+    assert run(site, tmp_path, ["wizards-cr"]).exit_code == 0
+    cut = good.index(b"702.20. Vigilance")
+    site.replace(CR_URL, good[:cut] + good[good.index(b"702.30. Echo", cut):], "text/plain", last_modified=1_800_000_000)
+    refused = run(site, tmp_path, ["wizards-cr"])
+    assert refused.exit_code == 2 and "rules lost from the middle of the file" in refused.failure_reasons["wizards-cr"]
+    site.replace(CR_URL, good, "text/plain", last_modified=1_700_000_000)  # the site mended, its old date
+    mended = run(site, tmp_path, ["wizards-cr"])
+    assert mended.exit_code == 0, mended.message
+    assert site.requests_to(CR_URL)[-1]["status"] == 200
