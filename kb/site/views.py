@@ -6,7 +6,6 @@ modules (``card_page``, ``rule_page``, ...) and ``search``, plain functions over
 """
 from __future__ import annotations
 
-import re
 import sqlite3
 from collections.abc import Callable
 from typing import Any
@@ -153,10 +152,6 @@ async def what_it_may_mean(datasette, query: str, kind: str) -> list[Any]:
     return [hit for index, hit in enumerate(hits) if hit.url not in {earlier.url for earlier in hits[:index]}]
 
 
-# A version asked for by its language alone ("?version=zhs"): its newest version is meant.
-LANGUAGE_ONLY = re.compile(r"[a-z]{2,3}")
-
-
 # -- views --------------------------------------------------------------------------------------
 
 
@@ -281,24 +276,26 @@ async def page_response(
     return await render(datasette, request, template, {"page": page, **(context or {})})
 
 
-BARE_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+async def versions_as_asked(datasette, request, keys: tuple[str, ...], path: str) -> Response | None:
+    """A redirect to ``path`` with the versions the arguments ``keys`` name by their ids
+    (``rule_page.version_as_asked``), where any was asked otherwise; None where none was."""
+    pairs = parse_qsl(request.query_string, keep_blank_values=True)
+    named = []
+    for key, value in pairs:
+        if key in keys and value:
+            value = await run(datasette, rule_page.version_as_asked, value) or value
+        named.append((key, value))
+    return site_redirect(f"{path}?{urlencode(named)}") if named != pairs else None
 
 
 async def rule(datasette, request):
     number, json = request.url_vars["number"], request.url_vars.get("json")
     version = request.args.get("version") or None
-    # "?version=zhs" (a language, not one of its versions): the language's newest version.
-    # "EN" too: "No rule 702.19 in EN" was said of a rule English has (a review's fuzz).
-    newest = (await run(datasette, rule_page.newest_version_of, version.lower())
-              if version and LANGUAGE_ONLY.fullmatch(version.lower()) else None)
-    # "?version=2015-01-23", a bare date (the English edition of that day: "No rule 702.19 in
-    # 2015-01-23" was said of a rule it has, a judge's review).
-    if version and BARE_DATE.fullmatch(version) and await run(datasette, rule_page.version_exists, f"en-{version}"):
-        newest = f"en-{version}"
-    if newest:
-        pairs = [(key, newest if key == "version" else value)
-                 for key, value in parse_qsl(request.query_string, keep_blank_values=True)]
-        return site_redirect(f"/rule/{quote(number)}{json or ''}?{urlencode(pairs)}")
+    # "?version=zhs", "EN", "2015-01-23": the version they name ("No rule 702.19 in EN" was said of
+    # a rule English has: a review's fuzz).
+    named = await versions_as_asked(datasette, request, ("version", "from"), f"/rule/{quote(number)}{json or ''}")
+    if named:
+        return named
     from_version = request.args.get("from") or None  # the version drop-down: follow the rule's lineage
     if version and not from_version:
         # A translation's rule is shown beside the English rule it translates, on that rule's page.
@@ -318,7 +315,11 @@ async def rule(datasette, request):
     if page is None:
         # A version of ours by its name; any other as typed ("garbage" was "the garbage rules").
         known = version and await run(datasette, rule_page.version_exists, version)
-        where = f" in the {version_name(version)}" if known else f" in {version}" if version else ""
+        if version and not known:
+            # "No rule 702.19 in 2015-1-23" was said where the version, not the rule, was missing.
+            return await not_found(datasette, request, f"We hold no rules version “{version}”", wants_json(request, json),
+                                   query=number)
+        where = f" in the {version_name(version)}" if known else ""
         # A mistyped subrule ("702.19z") or rule: the rule or section it would sit under (for a
         # rule a translation does not hold, the English one of the edition it translates). The
         # version said by its name, not its id ("ko-2021-02-15": a UX review).
@@ -359,6 +360,11 @@ async def no_such_page(datasette, request):
     the site's 404 in its own words and shape, not Datasette's "Database not found" (the path
     fell through to its database routes)."""
     kind, value = request.url_vars["kind"], unquote(request.url_vars["value"])
+    json = request.url_vars.get("json") or ""
+    named = await run(datasette, rule_page.version_as_asked, value) if kind == "version" else None
+    if named:  # "/version/2015-01-23", "/version/EN-2026-04-17" (a review's fuzz)
+        suffix = f"?{request.query_string}" if request.query_string else ""
+        return site_redirect(f"/version/{quote(named)}{json}{suffix}")
     message = f"No card with Oracle id {value}" if kind == "card" else f"No CR version {value}"
     return await not_found(datasette, request, message, wants_json(request, request.url_vars.get("json")))
 
@@ -424,6 +430,9 @@ async def glossary_index(datasette, request):
 
 
 async def contents(datasette, request):
+    named = await versions_as_asked(datasette, request, ("version",), "/contents")
+    if named:
+        return named
     version = request.args.get("version") or None
     page = await run(datasette, contents_page.contents_page, version)
     if page is None:
@@ -432,6 +441,9 @@ async def contents(datasette, request):
 
 
 async def diff(datasette, request):
+    named = await versions_as_asked(datasette, request, ("from", "to"), f"/diff{request.url_vars.get('json') or ''}")
+    if named:
+        return named
     args = request.args
     offset = page_offset(args.get("offset"))
     old, new = args.get("from") or None, args.get("to") or None

@@ -230,3 +230,21 @@ async def test_a_bare_date_as_the_version_is_the_english_edition_of_that_day(sna
     assert (response.status_code, response.headers["location"]) == (302, "/rule/702.19?version=en-2015-01-23")
     response = await snapshot_ds.client.get("/rule/702.19.json?version=2015-01-24")
     assert response.status_code == 404 and "2015-01-24" in response.text
+
+
+async def test_every_page_of_a_version_reads_a_language_a_bare_date_or_an_id_in_capitals(snapshot_ds) -> None:
+    """/rule read them; /contents, /version and /diff said they held no such version (a fuzz)."""
+    for asked, location in (
+        ("/contents?version=2015-01-23", "/contents?version=en-2015-01-23"),
+        ("/contents?version=EN", "/contents?version=en-2026-04-17"),
+        ("/contents?version=zhs", "/contents?version=zhs-2025-02-07"),
+        ("/version/2015-01-23", "/version/en-2015-01-23"),
+        ("/version/EN-2026-04-17.json", "/version/en-2026-04-17.json"),
+        ("/diff?from=2015-01-23&to=2026-04-17", "/diff?from=en-2015-01-23&to=en-2026-04-17"),
+        ("/rule/702.19?from=2015-01-23&version=2026-04-17", "/rule/702.19?from=en-2015-01-23&version=en-2026-04-17"),
+    ):
+        response = await snapshot_ds.client.get(asked)
+        assert (response.status_code, response.headers.get("location")) == (302, location), asked
+    # A version named by nothing held: said so, not that the rule is missing.
+    response = await snapshot_ds.client.get("/rule/702.19.json?version=2015-1-23")
+    assert response.status_code == 404 and "We hold no rules version “2015-1-23”" in response.text

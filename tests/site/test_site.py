@@ -1422,9 +1422,10 @@ async def test_a_rule_a_translation_lacks_is_said_in_words_with_the_english_rule
     found = (await snapshot_ds.client.get("/rule/702.19.json?version=ko-2021-02-15")).json()
     assert found["error"] == "No rule 702.19 in the Korean translation of 2021-02-15"
     assert found["found"][0]["title"].startswith("702.19 Trample, in the English rules of en-2020-11-20")
-    # A version that is not ours is named as typed, not as "the garbage rules".
+    # A version that is not ours is named as typed, not as "the garbage rules", and as what is
+    # missing: the version, not the rule (a review's fuzz).
     unknown = (await snapshot_ds.client.get("/rule/702.19z.json?version=garbage")).json()
-    assert unknown["error"] == "No rule 702.19z in garbage"
+    assert unknown["error"] == "We hold no rules version “garbage”"
 
 
 async def test_a_translation_not_matched_to_a_ruling_leads_to_its_cards_page(snapshot_ds) -> None:
