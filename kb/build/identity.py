@@ -89,6 +89,24 @@ def rules_not_in(db: sqlite_utils.Database, version_id: str, cr: CRDocument) -> 
     return [rule.number for rule in cr.rules if rule.number not in held]
 
 
+def rules_one_lacks(db: sqlite_utils.Database, version_id: str, other_id: str) -> list[str]:
+    """The numbered rules the stored ``other_id`` holds and the stored ``version_id`` lacks."""
+    return [row[0] for row in db.execute(
+        "select number from rules where version_id = ? and number not in (select number from rules where version_id = ?)"
+        " order by position", [other_id, version_id])]
+
+
+def source_kind(db: sqlite_utils.Database, source_id: str) -> str:
+    return (db.execute("select kind from sources where id = ?", [source_id]).fetchone() or ("",))[0]
+
+
+def version_source_kind(db: sqlite_utils.Database, version_id: str) -> str:
+    """The kind of the source of the document a stored version was read from."""
+    found = db.execute("select sources.kind from cr_versions join documents on documents.id = cr_versions.document_id"
+                       " join sources on sources.id = documents.source_id where cr_versions.id = ?", [version_id]).fetchone()
+    return found[0] if found else ""
+
+
 def cr_version_id(db: sqlite_utils.Database, cr: CRDocument, source_id: str, document_id: int | None = None) -> tuple[str, str | None]:
     """The version id to save ``cr`` under, and a one-line note when it had to differ from the date's."""
     base = version_id_for(db, cr, source_id)

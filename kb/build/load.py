@@ -15,7 +15,7 @@ from kb.build.checks import (
     cr_lost_characters,
     cr_rules_in_credits,
 )
-from kb.build.identity import cr_copy_id, cr_version_id, rules_not_in
+from kb.build.identity import cr_copy_id, cr_version_id, rules_not_in, rules_one_lacks, source_kind, version_source_kind
 from kb.link.cr_trace import version_id_of
 from kb.normalise.decode import describe_decoding
 from kb.parse.bounds import (
@@ -185,8 +185,17 @@ def save_cr(db: sqlite_utils.Database, parsed: CRDocument, document_id: int, sou
         return version_id
     save_cr_document(db, parsed, document_id, source_id, version_id=version_id)
     if conflict:
-        mark_conflicting_copy(db, version_id, version_id_of(parsed))
+        edition = version_id_of(parsed)
+        mark_conflicting_copy(db, version_id, edition)
         save_quality_issue(db, QualityIssue("conflicting-version", conflict), document_id)
+        # An official file read after a copy of its edition that holds rules it lacks: the same
+        # loss as the other way round (below), whichever was read first (a docs review).
+        lacking = rules_one_lacks(db, version_id, edition) if source_kind(db, source_id) == "official" else []
+        if lacking and version_source_kind(db, edition) != "official":
+            save_quality_issue(db, QualityIssue("lacks-what-a-copy-holds", (
+                f"the official file of {edition} lacks {len(lacking)} rule{'s' if len(lacking) != 1 else ''} a copy of"
+                f" it from another source holds ({first_few(lacking, 5)}): it may be damaged; it is kept as {version_id},"
+                f" the copy read before it stays {edition}")), document_id)
     return version_id
 
 

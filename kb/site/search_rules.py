@@ -149,8 +149,11 @@ def rule_groups(conn: sqlite3.Connection) -> dict[int, str]:
     matches."""
     def read(of: sqlite3.Connection) -> dict[int, str]:
         current, translated = newest_english_version(of), set(translated_versions(of))
+        # A conflicting copy of an edition is no older version (kb.store.save_cr.mark_conflicting_copy):
+        # it was listed among a rule's older versions, last, undated (a docs review).
+        copies = {row[0] for row in of.execute("select id from cr_versions where status like 'conflicting copy of %'")}
         group_of = {version: "current" if version == current else "translated" if version in translated else "older"
-                    for version in version_languages_and_dates(of)}
+                    for version in version_languages_and_dates(of) if version not in copies}
         return {rowid: group_of[head.version_id] for rowid, head in rule_heads(of).items() if head.version_id in group_of}
 
     return per_file(conn, _RULE_GROUPS, read)

@@ -368,7 +368,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "current_number": "The same rule's number in the newest version (empty when it was deleted)",
         "current_rule_id": "The rule in the newest version",
         "lineage_id": "The cited rule's lineage (rule_lineages): the same rule in every version",
-        "in_force_version_id": "The newest English version held on or before the ruling's date (the one in force then, unless a version not held came between); differs from version_id when that version does not have the keyword the ruling names (the ruling's wording was updated later, or the keyword came in a version not held) and it was found in a later one",
+        "in_force_version_id": "The newest English version held on or before the ruling's date (the one in force then, unless a version not held came between); differs from version_id when that version does not have the keyword the ruling names (the ruling's wording was updated later, or the keyword came in a version not held) and it was found in a later one, or when a cited number was read in the next version held (that version lacks it, or gives it to another rule than the one the ruling's own keyword names)",
         "status": "What became of the rule since the ruling's date",
         "published_at": "The ruling's date (rulings.published_at), kept here so a rule page reads its newest rulings from an index",
         "paired_by_number": "1: since the ruling's date the rule's lineage took a step paired by a number alone (cr_changes.paired_by_number), so today's rule may be another than the one cited; 0 otherwise; null in rows stored before this was recorded",

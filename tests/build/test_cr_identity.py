@@ -100,6 +100,9 @@ def test_a_conflicting_copy_is_never_the_current_rules_nor_a_step_of_their_histo
     # Not offered among the editions of a rule (it was, as lacking every rule: a code review).
     html = asyncio.run(site.client.get("/rule/702.20a?version=en-2022-02-18")).text
     assert 'value="en-2022-02-18-wizards"' not in html and 'value="en-2019-01-25"' in html
+    # Nor among a search hit's older versions (a docs review), nor as a hit of its own.
+    found = asyncio.run(site.client.get("/search.json?q=vigilance")).text
+    assert "en-2022-02-18-wizards" not in found and "en-2019-01-25" in found
 
 
 def test_no_translation_follows_a_conflicting_copy(tmp_path: Path) -> None:
@@ -149,3 +152,16 @@ def test_an_official_file_lacking_rules_a_copy_of_it_holds_is_said_to(tmp_path: 
     from kb.refresh.checks import LOSS_KINDS
 
     assert kind in LOSS_KINDS
+    # Read the other way round (the copy first), the damaged official file is the conflicting copy,
+    # and the loss is said all the same (a docs review found it said only in one order).
+    other = tmp_path / "other.db"
+    result = CliRunner().invoke(cli, ["import", "--db", str(other), "--source", "local", str(edition)])
+    assert result.exit_code == 0, result.output
+    imported(other, damaged)
+    db = sqlite3.connect(other)
+    assert db.execute("select id, status from cr_versions order by id").fetchall() == [
+        ("en-2025-02-07", "complete"), ("en-2025-02-07-wizards", "conflicting copy of en-2025-02-07")]
+    [(detail, path)] = db.execute("""select detail, documents.path from quality_issues
+        join documents on documents.id = quality_issues.document_id where kind = 'lacks-what-a-copy-holds'""").fetchall()
+    assert path == str(damaged) and detail.startswith(
+        "the official file of en-2025-02-07 lacks 1 rule a copy of it from another source holds (702.19e)")
