@@ -296,9 +296,9 @@ def register_routes():
         # sends to its tilde-encoded path: read as the search reads it.
         (r"^/rule/(?P<typed>[^/]+?)(?P<json>\.json)?$", views.rule_as_typed),
         # Site pages: the CR contents, the glossary, any two versions compared.
-        (r"^/contents$", views.contents),
-        (r"^/glossary$", views.glossary_index),
-        (r"^/glossary/(?P<term>[^/]+)$", views.glossary_entry),
+        (r"^/contents(?P<json>\.json)?$", views.contents),
+        (r"^/glossary(?P<json>\.json)?$", views.glossary_index),
+        (r"^/glossary/(?P<term>[^/]+?)(?P<json>\.json)?$", views.glossary_entry),
         (r"^/diff(?P<json>\.json)?$", views.diff),
         (r"^/ruling/(?P<ruling_id>\d+)$", views.ruling_row),
         (r"^/translation/(?P<translation_id>\d+)$", views.translation_row),

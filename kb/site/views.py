@@ -371,30 +371,32 @@ async def no_such_page(datasette, request):
 
 async def glossary_entry(datasette, request):
     term = unquote(request.url_vars["term"])
+    json = request.url_vars.get("json") or ""
+    as_json = wants_json(request, json)
     lang = glossary_language(request)
     if lang not in LANGUAGE_NAMES:
         # "No glossary term “Flying”" was said of a term we hold, asked for in no language (a review's fuzz).
-        return await not_found(datasette, request, await no_glossary_in(datasette, lang), False)
+        return await not_found(datasette, request, await no_glossary_in(datasette, lang), as_json)
     page = await run(datasette, glossary_page.glossary_term, term, lang, request.args.get("en") or None)
     if page is None and "lang" not in request.args:
         # A translated glossary's term asked for without its language ("/glossary/飞行").
         held_in = await run(datasette, glossary_page.language_holding, term)
         if held_in:
-            return site_redirect(f"/glossary/{quote(term, safe='')}?lang={quote(held_in)}")
+            return site_redirect(f"/glossary/{quote(term, safe='')}{json}?lang={quote(held_in)}")
     if page is None and lang != "en":
         # An English term asked for in a translated glossary ("Flying", lang=zhs): its term there.
         translated = await run(datasette, glossary_page.term_in_language, term, lang)
         if translated:
             found, english = translated
             which = f"&en={quote(english)}" if english else ""
-            return site_redirect(f"/glossary/{quote(found, safe='')}?lang={quote(lang)}{which}")
+            return site_redirect(f"/glossary/{quote(found, safe='')}{json}?lang={quote(lang)}{which}")
     if page is None and lang in ("en", "zhs", "zht"):
         # A Chinese term in the other script ("飛行", lang=zht: the Chinese CR is Simplified): its
         # entry in the script a glossary holds (a 404 before; a foreign judges' review).
         for converted in in_other_chinese_script(term):
             held_in = await run(datasette, glossary_page.language_holding, converted)
             if held_in:
-                return site_redirect(f"/glossary/{quote(converted, safe='')}?lang={quote(held_in)}")
+                return site_redirect(f"/glossary/{quote(converted, safe='')}{json}?lang={quote(held_in)}")
     if page is None and lang in LANGUAGE_NAMES and lang != "en" and await run(datasette, glossary_page.newest_version, lang) is None:
         # A language we hold no glossary in ("Flying", lang=de): the English entry, saying so (its
         # terms as printed in that language are listed on it), not a 404 for a term we have.
@@ -404,7 +406,9 @@ async def glossary_entry(datasette, request):
     if page is None:
         # A term in another form or language ("Trampel"): what the search finds it resembles.
         found = await what_it_may_mean(datasette, term, "glossary")
-        return await not_found(datasette, request, f"No glossary term “{term}”", False, query=term, found=found)
+        return await not_found(datasette, request, f"No glossary term “{term}”", as_json, query=term, found=found)
+    if as_json:
+        return json_response(page)
     return await render(datasette, request, "kb_glossary_term.html", {"page": page})
 
 
@@ -422,21 +426,28 @@ async def no_glossary_in(datasette, lang: str) -> str:
 
 
 async def glossary_index(datasette, request):
+    as_json = wants_json(request, request.url_vars.get("json"))
     lang = glossary_language(request)
     page = await run(datasette, glossary_page.glossary_index, lang)
     if page["version"] is None:
-        return await not_found(datasette, request, await no_glossary_in(datasette, lang), False)
+        return await not_found(datasette, request, await no_glossary_in(datasette, lang), as_json)
+    if as_json:
+        return json_response(page)
     return await render(datasette, request, "kb_glossary.html", {"page": page})
 
 
 async def contents(datasette, request):
-    named = await versions_as_asked(datasette, request, ("version",), "/contents")
+    json = request.url_vars.get("json") or ""
+    named = await versions_as_asked(datasette, request, ("version",), f"/contents{json}")
     if named:
         return named
+    as_json = wants_json(request, json)
     version = request.args.get("version") or None
     page = await run(datasette, contents_page.contents_page, version)
     if page is None:
-        return await not_found(datasette, request, f"No rules version “{version}”", False)
+        return await not_found(datasette, request, f"No rules version “{version}”", as_json)
+    if as_json:
+        return json_response(page)
     return await render(datasette, request, "kb_contents.html", {"page": page})
 
 

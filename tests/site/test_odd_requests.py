@@ -248,3 +248,19 @@ async def test_every_page_of_a_version_reads_a_language_a_bare_date_or_an_id_in_
     # A version named by nothing held: said so, not that the rule is missing.
     response = await snapshot_ds.client.get("/rule/702.19.json?version=2015-1-23")
     assert response.status_code == 404 and "We hold no rules version “2015-1-23”" in response.text
+
+
+async def test_the_contents_and_glossary_pages_answer_in_json_as_every_page_does(snapshot_ds) -> None:
+    """The home page says ".json on any page"; these three answered 404, and ?_format=json their HTML (a fuzz)."""
+    contents = (await snapshot_ds.client.get("/contents.json")).json()
+    assert contents["version"]["id"] == "en-2026-04-17" and contents["parts"][0]["title"] == "Game Concepts"
+    glossary = (await snapshot_ds.client.get("/glossary.json")).json()
+    assert glossary["version"] == "en-2026-04-17" and glossary["letters"]["A"][0]["term"] == "Abandon"
+    for asked in ("/glossary/Flying.json", "/glossary/Flying?_format=json"):
+        response = await snapshot_ds.client.get(asked)
+        assert response.headers["content-type"].startswith("application/json"), asked
+        assert response.json()["entry"]["term"] == "Flying"
+    response = await snapshot_ds.client.get("/glossary/Flying.json?lang=zhs")
+    assert response.headers["location"] == "/glossary/%E9%A3%9E%E8%A1%8C.json?lang=zhs"
+    missing = await snapshot_ds.client.get("/glossary/Nope.json")
+    assert missing.status_code == 404 and missing.json()["error"] == "No glossary term “Nope”"
