@@ -299,6 +299,9 @@ def register_routes():
         (r"^/contents(?P<json>\.json)?$", views.contents),
         (r"^/glossary(?P<json>\.json)?$", views.glossary_index),
         (r"^/glossary/(?P<term>[^/]+?)(?P<json>\.json)?$", views.glossary_entry),
+        # A term with a slash, typed as it is written ("/glossary/Play/Draw (Informal)"): Datasette
+        # read it as a table's row and sent it to a tilde path that is no page (a review's fuzz).
+        (r"^/glossary/(?P<term>[^/]+/[^/]+?)(?P<json>\.json)?$", views.glossary_entry),
         (r"^/diff(?P<json>\.json)?$", views.diff),
         (r"^/ruling/(?P<ruling_id>\d+)$", views.ruling_row),
         (r"^/translation/(?P<translation_id>\d+)$", views.translation_row),

@@ -264,3 +264,11 @@ async def test_the_contents_and_glossary_pages_answer_in_json_as_every_page_does
     assert response.headers["location"] == "/glossary/%E9%A3%9E%E8%A1%8C.json?lang=zhs"
     missing = await snapshot_ds.client.get("/glossary/Nope.json")
     assert missing.status_code == 404 and missing.json()["error"] == "No glossary term “Nope”"
+
+
+async def test_a_glossary_term_with_a_slash_is_found_as_typed(snapshot_ds) -> None:
+    """"/glossary/Play/Draw (Informal)" went to a tilde path that is no page (a fuzz)."""
+    typed = await snapshot_ds.client.get("/glossary/Play/Draw%20%28Informal%29")
+    linked = await snapshot_ds.client.get("/glossary/Play%2FDraw%20%28Informal%29")
+    assert typed.status_code == linked.status_code == 200
+    assert "Play/Draw (Informal)" in typed.text
