@@ -73,11 +73,17 @@ def _differing(stored: StoredVersion, cr: CRDocument) -> list[str]:
     return differing
 
 
-def cr_copy_id(db: sqlite_utils.Database, version_id: str, source_id: str) -> str:
-    """The id a conflicting copy of ``version_id`` from ``source_id`` is kept under (as
-    ``cr_version_id`` names one): the first of "<id>-<source>", "<id>-<source>-2", … not held."""
+def _copy_ids(version_id: str, source_id: str) -> list[str]:
+    """The ids a copy of ``version_id`` from ``source_id`` may be kept under, in turn:
+    "<id>-<source>", "<id>-<source>-2", …"""
     slug = re.sub(r"[^a-z0-9]+", "-", source_id.lower()).strip("-") or "local"
-    for candidate in [f"{version_id}-{slug}"] + [f"{version_id}-{slug}-{n}" for n in range(2, 100)]:
+    return [f"{version_id}-{slug}"] + [f"{version_id}-{slug}-{n}" for n in range(2, 100)]
+
+
+def cr_copy_id(db: sqlite_utils.Database, version_id: str, source_id: str) -> str:
+    """The id a conflicting copy of ``version_id`` from ``source_id`` is kept under: the first of
+    ``_copy_ids`` not held (as ``cr_version_id`` names one)."""
+    for candidate in _copy_ids(version_id, source_id):
         if _existing(db, candidate) is None:
             return candidate
     raise ValueError(f"more than 99 copies of {version_id} from {source_id}")
@@ -96,10 +102,6 @@ def rules_one_lacks(db: sqlite_utils.Database, version_id: str, other_id: str) -
         " order by position", [other_id, version_id])]
 
 
-def source_kind(db: sqlite_utils.Database, source_id: str) -> str:
-    return (db.execute("select kind from sources where id = ?", [source_id]).fetchone() or ("",))[0]
-
-
 def version_source_kind(db: sqlite_utils.Database, version_id: str) -> str:
     """The kind of the source of the document a stored version was read from."""
     found = db.execute("select sources.kind from cr_versions join documents on documents.id = cr_versions.document_id"
@@ -112,8 +114,7 @@ def cr_version_id(db: sqlite_utils.Database, cr: CRDocument, source_id: str, doc
     base = version_id_for(db, cr, source_id)
     if not cr.effective_date:
         return base, None
-    slug = re.sub(r"[^a-z0-9]+", "-", source_id.lower()).strip("-") or "local"
-    candidates = [base, f"{base}-{slug}"] + [f"{base}-{slug}-{n}" for n in range(2, 100)]
+    candidates = [base, *_copy_ids(base, source_id)]
     first_conflict: list[str] = []
     for candidate in candidates:
         existing = _existing(db, candidate)

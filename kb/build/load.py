@@ -15,7 +15,7 @@ from kb.build.checks import (
     cr_lost_characters,
     cr_rules_in_credits,
 )
-from kb.build.identity import cr_copy_id, cr_version_id, rules_not_in, rules_one_lacks, source_kind, version_source_kind
+from kb.build.identity import cr_copy_id, cr_version_id, rules_not_in, rules_one_lacks, version_source_kind
 from kb.link.cr_trace import version_id_of
 from kb.normalise.decode import describe_decoding
 from kb.parse.bounds import (
@@ -42,7 +42,7 @@ from kb.store.save import (
     save_ruling_records,
     save_rulings_document,
 )
-from kb.store.save_cr import mark_conflicting_copy, official_file_of, save_cr_document
+from kb.store.save_cr import mark_conflicting_copy, official_file_of, save_cr_document, source_kind
 from kb.store.save_sets import save_file_sets
 
 SNIFF_BYTES = 1 << 20
@@ -162,8 +162,7 @@ def save_cr(db: sqlite_utils.Database, parsed: CRDocument, document_id: int, sou
     from another document is a version of its own, flagged, never a replacement."""
     version_id, conflict = cr_version_id(db, parsed, source_id, document_id)
     official = official_file_of(db, version_id, source_id, document_id) if parsed.effective_date and not conflict else None
-    lacking = rules_not_in(db, version_id, parsed) if official is not None else []
-    if lacking:
+    if official is not None and (lacking := rules_not_in(db, version_id, parsed)):
         # The official file lacks rules a copy of it holds: damaged, though nothing in it told
         # (a refresh review: a Wizards body without 702.160–702.179 became 2025-02-07's text, the
         # Chinese CR's copy of the English whole "not read", exit 0). Its text stays the edition's;
@@ -171,10 +170,8 @@ def save_cr(db: sqlite_utils.Database, parsed: CRDocument, document_id: int, sou
         copy_id = cr_copy_id(db, version_id, source_id)
         save_cr_document(db, parsed, document_id, source_id, version_id=copy_id)
         mark_conflicting_copy(db, copy_id, version_id)
-        save_quality_issue(db, QualityIssue("lacks-what-a-copy-holds", (
-            f"the official file of {version_id} lacks {len(lacking)} rule{'s' if len(lacking) != 1 else ''} a copy of it"
-            f" from source {source_id!r} holds ({first_few(lacking, 5)}): it may be damaged; its text stays the"
-            f" edition's, and the copy is kept as {copy_id}")), official)
+        _save_official_lacks(db, version_id, lacking, f"from source {source_id!r}",
+                             f"its text stays the edition's, and the copy is kept as {copy_id}", official)
         return copy_id
     if official is not None:
         save_quality_issue(db, QualityIssue(
@@ -189,14 +186,22 @@ def save_cr(db: sqlite_utils.Database, parsed: CRDocument, document_id: int, sou
         mark_conflicting_copy(db, version_id, edition)
         save_quality_issue(db, QualityIssue("conflicting-version", conflict), document_id)
         # An official file read after a copy of its edition that holds rules it lacks: the same
-        # loss as the other way round (below), whichever was read first (a docs review).
+        # loss as the other way round (above), whichever was read first (a docs review).
         lacking = rules_one_lacks(db, version_id, edition) if source_kind(db, source_id) == "official" else []
         if lacking and version_source_kind(db, edition) != "official":
-            save_quality_issue(db, QualityIssue("lacks-what-a-copy-holds", (
-                f"the official file of {edition} lacks {len(lacking)} rule{'s' if len(lacking) != 1 else ''} a copy of"
-                f" it from another source holds ({first_few(lacking, 5)}): it may be damaged; it is kept as {version_id},"
-                f" the copy read before it stays {edition}")), document_id)
+            _save_official_lacks(db, edition, lacking, "from another source",
+                                 f"it is kept as {version_id}, the copy read before it stays {edition}", document_id)
     return version_id
+
+
+def _save_official_lacks(
+    db: sqlite_utils.Database, edition: str, lacking: list[str], copy_from: str, kept: str, official_document: int
+) -> None:
+    """``lacks-what-a-copy-holds`` on the official file of ``edition``: a loss, which fails its source in a refresh."""
+    rules = f"{len(lacking)} rule{'s' if len(lacking) != 1 else ''}"
+    save_quality_issue(db, QualityIssue("lacks-what-a-copy-holds", (
+        f"the official file of {edition} lacks {rules} a copy of it {copy_from} holds ({first_few(lacking, 5)}):"
+        f" it may be damaged; {kept}")), official_document)
 
 
 # Bulk files bring hundreds of thousands of rows: the indexes whose keys they bring in no order

@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 
 from kb.link.keyword_vocabulary import CRKeyword, KeywordIndex, VersionKeywords, base_form, words_of
 from kb.normalise.losses import CASE_TWINS
-from kb.normalise.refs import extract_refs
+from kb.normalise.refs import SUBRULE_LETTERS, extract_refs
 
 # Words before a keyword that make it one: "has flying", "with flashback", "loses trample".
 ABILITY_VERBS = frozenset(
@@ -137,7 +137,7 @@ def numbers_read_ahead(
         if citation.method == "cited" and at is not None and at + 1 in later:
             here, ahead = lineage_at(at, citation.number), lineage_at(at + 1, citation.number)
             # A keyword names its rule (702.36), a citation may be of its subrule (702.36a).
-            rule = citation.number.rstrip("abcdefghijkmnpqrstuvwxyz")
+            rule = citation.number.rstrip(SUBRULE_LETTERS)
             read_ahead = ahead is not None and ahead != here and (
                 here is None or (lineage_at(at + 1, rule) in named and lineage_at(at, rule) not in named))
             if read_ahead:

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 import sqlite_utils
 
+from kb.store.save_cr import CONFLICTING_COPY
+
 if TYPE_CHECKING:
     from datasette.app import Datasette
 
@@ -81,7 +83,7 @@ def dropped_copies(db: sqlite_utils.Database) -> list[str]:
     Named by their status, or in a file made before it said so, by their ``conflicting-version`` issue."""
     old = {row[0] for row in db.execute("select id from old.cr_versions")}
     new = {row[0] for row in db.execute("select id from main.cr_versions")}
-    named = {row[0] for row in db.execute("select id from old.cr_versions where status like 'conflicting copy of %'")}
+    named = {row[0] for row in db.execute("select id from old.cr_versions where status like ?", [CONFLICTING_COPY + "%"])}
     for (detail,) in db.execute("select detail from old.quality_issues where kind = 'conflicting-version'"):
         found = re.search(r"kept as version (\S+),", detail or "")
         if found:

@@ -415,9 +415,11 @@ def todays_of_this_number(conn: sqlite3.Connection, rule: dict[str, Any], curren
                 (rule["version_id"], today[0]["lineage_id"]))
     # A subrule by its rule's title (Trample's 702.19a); a rule without a title by none (its
     # section's named it: "Today's 500.4 (General)", a code review).
-    parent = today[0]["parent_number"] if "." in (today[0]["parent_number"] or "") else None
-    title = today[0]["title"] or (rows(conn, "select title from rules where version_id = ? and number = ?",
-                                       (current, parent)) or [{}])[0].get("title") if parent or today[0]["title"] else None
+    title = today[0]["title"]
+    parent = today[0]["parent_number"] or ""
+    if not title and "." in parent:
+        found = rows(conn, "select title from rules where version_id = ? and number = ?", (current, parent))
+        title = found[0]["title"] if found else None
     return {"title": title, "number_here": here[0]["number"] if here else None}
 
 

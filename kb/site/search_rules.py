@@ -39,6 +39,7 @@ from kb.site.search_text import (
     word_stems_as_prefixes,
 )
 from kb.store import derive_lineage
+from kb.store.save_cr import CONFLICTING_COPY
 from kb.store.schema import CURRENT_RULES_INDEX
 
 RULES_WINDOW = 200  # rules of the current version read per query
@@ -151,7 +152,7 @@ def rule_groups(conn: sqlite3.Connection) -> dict[int, str]:
         current, translated = newest_english_version(of), set(translated_versions(of))
         # A conflicting copy of an edition is no older version (kb.store.save_cr.mark_conflicting_copy):
         # it was listed among a rule's older versions, last, undated (a docs review).
-        copies = {row[0] for row in of.execute("select id from cr_versions where status like 'conflicting copy of %'")}
+        copies = {row[0] for row in of.execute("select id from cr_versions where status like ?", [CONFLICTING_COPY + "%"])}
         group_of = {version: "current" if version == current else "translated" if version in translated else "older"
                     for version in version_languages_and_dates(of) if version not in copies}
         return {rowid: group_of[head.version_id] for rowid, head in rule_heads(of).items() if head.version_id in group_of}

@@ -407,9 +407,7 @@ async def glossary_entry(datasette, request):
         # A term in another form or language ("Trampel"): what the search finds it resembles.
         found = await what_it_may_mean(datasette, term, "glossary")
         return await not_found(datasette, request, f"No glossary term “{term}”", as_json, query=term, found=found)
-    if as_json:
-        return json_response(page)
-    return await render(datasette, request, "kb_glossary_term.html", {"page": page})
+    return await page_response(datasette, request, page, json, "", "kb_glossary_term.html")
 
 
 def glossary_language(request: Request) -> str:
@@ -426,14 +424,12 @@ async def no_glossary_in(datasette, lang: str) -> str:
 
 
 async def glossary_index(datasette, request):
-    as_json = wants_json(request, request.url_vars.get("json"))
+    json = request.url_vars.get("json")
     lang = glossary_language(request)
     page = await run(datasette, glossary_page.glossary_index, lang)
     if page["version"] is None:
-        return await not_found(datasette, request, await no_glossary_in(datasette, lang), as_json)
-    if as_json:
-        return json_response(page)
-    return await render(datasette, request, "kb_glossary.html", {"page": page})
+        return await not_found(datasette, request, await no_glossary_in(datasette, lang), wants_json(request, json))
+    return await page_response(datasette, request, page, json, "", "kb_glossary.html")
 
 
 async def contents(datasette, request):
@@ -441,14 +437,9 @@ async def contents(datasette, request):
     named = await versions_as_asked(datasette, request, ("version",), f"/contents{json}")
     if named:
         return named
-    as_json = wants_json(request, json)
     version = request.args.get("version") or None
     page = await run(datasette, contents_page.contents_page, version)
-    if page is None:
-        return await not_found(datasette, request, f"No rules version “{version}”", as_json)
-    if as_json:
-        return json_response(page)
-    return await render(datasette, request, "kb_contents.html", {"page": page})
+    return await page_response(datasette, request, page, json, f"No rules version “{version}”", "kb_contents.html")
 
 
 async def diff(datasette, request):

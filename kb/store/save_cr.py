@@ -38,12 +38,17 @@ def version_id_for(db: sqlite_utils.Database, cr: CRDocument, source_id: str) ->
     return f"{cr.lang}-pages-{source_id}"
 
 
+def source_kind(db: sqlite_utils.Database, source_id: str) -> str:
+    """``sources.kind`` of a source ("" for one not stored)."""
+    return (db.execute("select kind from sources where id = ?", [source_id]).fetchone() or ("",))[0]
+
+
 def official_file_of(db: sqlite_utils.Database, version_id: str, source_id: str, document_id: int) -> int | None:
     """The official document a complete version is stored from, when this document, from a source
     that is not official, is another copy of it (the same date and text): the official file keeps
     the version. (The last copy imported won: 2014-09-25 was then read from a Venser's Journal
     copy, attributed to "local", its method still "official".)"""
-    if (db.execute("select kind from sources where id = ?", [source_id]).fetchone() or ("",))[0] == "official":
+    if source_kind(db, source_id) == "official":
         return None
     found = db.execute(
         "select cr_versions.document_id from cr_versions join documents on documents.id = cr_versions.document_id"
