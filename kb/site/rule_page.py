@@ -24,6 +24,7 @@ from kb.site.search_db import per_file, rule_examples
 from kb.site.search_hit import Hit
 from kb.site.search_text import bare_term, linked_as_written, links_in_text, rules_over
 from kb.site.symbol_readings import symbol_readings
+from kb.site.version_asked import version_exists
 from kb.store import derive_lineage
 
 RULE_HISTORY_LIMIT = 60
@@ -124,10 +125,6 @@ def rule_page(
     return page
 
 
-def version_exists(conn: sqlite3.Connection, version: str) -> bool:
-    return conn.execute("select 1 from cr_versions where id = ?", (version,)).fetchone() is not None
-
-
 def not_followed(conn: sqlite3.Connection, number: str, version: str | None, from_version: str) -> tuple[str, str | None]:
     """Why the rule numbered ``number`` in ``from_version`` (the version drop-down) has no page in
     ``version``, and the page of that rule where there is one: "No rule 603.2e in the
@@ -152,35 +149,6 @@ def not_followed(conn: sqlite3.Connection, number: str, version: str | None, fro
         return f"No rule {number} in the {version_name(version)}", its_page
     return (f"Rule {number} of the {version_name(from_version)} has no successor in the {version_name(version)}:"
             " it was removed, or merged into another rule (its page gives its history)"), its_page
-
-
-# A version asked for by a language ("zhs", "EN") or by a bare date ("2015-01-23").
-LANGUAGE_ONLY = re.compile(r"[a-z]{2,3}")
-BARE_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def version_as_asked(conn: sqlite3.Connection, asked: str) -> str | None:
-    """The version id ``asked`` names: its id in any case ("EN-2026-04-17"), a language's newest
-    version ("zhs", "EN"), a bare date's English edition ("2015-01-23"); None where it names none.
-    "No rule 702.19 in 2015-01-23" was said of a rule that edition has (a judge's review), and the
-    contents, version and diff pages said they held no such version (a review's fuzz)."""
-    if version_exists(conn, asked):
-        return asked
-    lowered = asked.strip().lower()
-    if version_exists(conn, lowered):
-        return lowered
-    if LANGUAGE_ONLY.fullmatch(lowered):
-        return newest_version_of(conn, lowered)
-    if BARE_DATE.fullmatch(lowered) and version_exists(conn, f"en-{lowered}"):
-        return f"en-{lowered}"
-    return None
-
-
-def newest_version_of(conn: sqlite3.Connection, lang: str) -> str | None:
-    """The newest CR version held in ``lang`` ("zhs" → zhs-2025-02-07), if any."""
-    found = conn.execute("select id from cr_versions where lang = ? order by effective_date desc, id desc limit 1",
-                         (lang,)).fetchone()
-    return found[0] if found else None
 
 
 def _title_today(conn: sqlite3.Connection, rule: dict[str, Any], current: str | None) -> str | None:

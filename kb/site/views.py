@@ -28,6 +28,7 @@ from kb.site import (
     page_cache,
     rule_page,
     rule_translations,
+    version_asked,
     version_page,
 )
 from kb.site.base_path import SITE_PATHS_HEADER
@@ -278,12 +279,12 @@ async def page_response(
 
 async def versions_as_asked(datasette, request, keys: tuple[str, ...], path: str) -> Response | None:
     """A redirect to ``path`` with the versions the arguments ``keys`` name by their ids
-    (``rule_page.version_as_asked``), where any was asked otherwise; None where none was."""
+    (``version_asked.version_as_asked``), where any was asked otherwise; None where none was."""
     pairs = parse_qsl(request.query_string, keep_blank_values=True)
     named = []
     for key, value in pairs:
         if key in keys and value:
-            value = await run(datasette, rule_page.version_as_asked, value) or value
+            value = await run(datasette, version_asked.version_as_asked, value) or value
         named.append((key, value))
     return site_redirect(f"{path}?{urlencode(named)}") if named != pairs else None
 
@@ -314,7 +315,7 @@ async def rule(datasette, request):
         return await not_found(datasette, request, reason, wants_json(request, json), query=number, found=found)
     if page is None:
         # A version of ours by its name; any other as typed ("garbage" was "the garbage rules").
-        known = version and await run(datasette, rule_page.version_exists, version)
+        known = version and await run(datasette, version_asked.version_exists, version)
         if version and not known:
             # "No rule 702.19 in 2015-1-23" was said where the version, not the rule, was missing.
             return await not_found(datasette, request, f"We hold no rules version “{version}”", wants_json(request, json),
@@ -361,7 +362,7 @@ async def no_such_page(datasette, request):
     fell through to its database routes)."""
     kind, value = request.url_vars["kind"], unquote(request.url_vars["value"])
     json = request.url_vars.get("json") or ""
-    named = await run(datasette, rule_page.version_as_asked, value) if kind == "version" else None
+    named = await run(datasette, version_asked.version_as_asked, value) if kind == "version" else None
     if named:  # "/version/2015-01-23", "/version/EN-2026-04-17" (a review's fuzz)
         suffix = f"?{request.query_string}" if request.query_string else ""
         return site_redirect(f"/version/{quote(named)}{json}{suffix}")

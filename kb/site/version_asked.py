@@ -1,0 +1,39 @@
+"""Which CR version a request names: ``?version=`` and ``?from=`` as readers type them (an id in
+any case, a language, a bare date), and whether a version is held."""
+from __future__ import annotations
+
+import re
+import sqlite3
+
+
+def version_exists(conn: sqlite3.Connection, version: str) -> bool:
+    return conn.execute("select 1 from cr_versions where id = ?", (version,)).fetchone() is not None
+
+
+# A version asked for by a language ("zhs", "EN") or by a bare date ("2015-01-23").
+LANGUAGE_ONLY = re.compile(r"[a-z]{2,3}")
+BARE_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def version_as_asked(conn: sqlite3.Connection, asked: str) -> str | None:
+    """The version id ``asked`` names: its id in any case ("EN-2026-04-17"), a language's newest
+    version ("zhs", "EN"), a bare date's English edition ("2015-01-23"); None where it names none.
+    "No rule 702.19 in 2015-01-23" was said of a rule that edition has (a judge's review), and the
+    contents, version and diff pages said they held no such version (a review's fuzz)."""
+    if version_exists(conn, asked):
+        return asked
+    lowered = asked.strip().lower()
+    if version_exists(conn, lowered):
+        return lowered
+    if LANGUAGE_ONLY.fullmatch(lowered):
+        return newest_version_of(conn, lowered)
+    if BARE_DATE.fullmatch(lowered) and version_exists(conn, f"en-{lowered}"):
+        return f"en-{lowered}"
+    return None
+
+
+def newest_version_of(conn: sqlite3.Connection, lang: str) -> str | None:
+    """The newest CR version held in ``lang`` ("zhs" → zhs-2025-02-07), if any."""
+    found = conn.execute("select id from cr_versions where lang = ? order by effective_date desc, id desc limit 1",
+                         (lang,)).fetchone()
+    return found[0] if found else None
