@@ -309,23 +309,58 @@ def _named_rules(doc: CRDocument) -> dict[str, str]:
     entry names none or several ("Planeswalker Uniqueness Rule (Obsolete)" tells the old rule).
     An informal term names the rule it points to whatever its words: 2006's "Summoning Sickness
     (Informal)" is 212.3d, which a ruling of 2008 relies on as "the “summoning sickness” rule"
-    (a review of the rulings' citations: it was linked to Haste alone)."""
+    (a review of the rulings' citations: it was linked to Haste alone).
+    So does a term of two words or more whose rule bears its name: "Mana Ability" is 605, "Mana
+    Abilities"; "Double-Faced Cards" is 712 (a review of the rulings' links: sixty rulings on
+    double-faced cards and mana abilities were linked to no rule). Not a keyword's rule (701,
+    702: keywords are looked for as keywords), nor a one-word term ("Card", "Spell", "Permanent":
+    nearly every ruling says one)."""
+    keyword_sections = {r.number for r in doc.rules if r.kind == "section" and r.title in KEYWORD_SECTION_TITLES}
+    # A keyword's rule is linked as a keyword.
+    titles = {rule.number: base_form(rule.title) for rule in doc.rules
+              if rule.title and rule.section not in keyword_sections and rule.number not in keyword_sections}
     named: dict[str, str] = {}
     for entry in doc.glossary:
         informal = _is_informal(entry.term, entry.text)
         if "(" in entry.term and not informal:
             continue
         base = base_form(entry.term)
-        if not (NAMED_RULE_TERM.match(base) or (informal and WORD_RUN.search(base))):
+        rule_term = bool(NAMED_RULE_TERM.match(base) or (informal and WORD_RUN.search(base)))
+        if not rule_term and not _may_name_its_rule(base):
             continue
         pointers = _pointed_to(entry.text)
         if len(pointers) != 1:
             continue
         number = pointers.pop()
-        other = base[:-1] if base.endswith("s") else base + "s"
-        for surface in (base, other):
+        if not rule_term and not _names_its_rule(base, titles.get(number)):
+            continue
+        for surface in (base, _number_twin(base)):
             named.setdefault(surface, number)
     return named
+
+
+def _may_name_its_rule(base: str) -> bool:
+    return len(WORD_RUN.findall(base)) >= 2
+
+
+def _names_its_rule(base: str, title: str | None) -> bool:
+    """Whether the glossary's ``base`` is the title of the rule it points to, but for number
+    ("Mana Ability" and 605 "Mana Abilities")."""
+    return title is not None and title in (base, _number_twin(base))
+
+
+def _number_twin(base: str) -> str:
+    """The term's other number, on its last word: "mana ability" ↔ "mana abilities",
+    "double-faced cards" ↔ "double-faced card"."""
+    if base.endswith("ies"):
+        return base[:-3] + "y"
+    if base.endswith("y") and not base.endswith(("ay", "ey", "oy", "uy")):
+        return base[:-1] + "ies"
+    if base.endswith(("x", "ch", "sh")):
+        return base + "es"
+    if base.endswith(("xes", "ches", "shes")):
+        return base[:-2]
+    return base[:-1] if base.endswith("s") else base + "s"
 
 
 # An informal term's entry: "Fizzle (Informal)", or "Commander Tax: Informal term for …".

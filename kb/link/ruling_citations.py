@@ -146,13 +146,15 @@ def numbers_read_ahead(
     return read
 
 
-def _named_rule_citations(words: WordRuns, version: VersionKeywords | None) -> Iterable[RuleCitation]:
-    """Rules the ruling names as the glossary of the version in force names them: "the legend
-    rule" is 704.5j, "a state-based action" 704 (a judge asking which rulings rely on 704.5j found
-    none: rulings cite no numbers, and these are no keywords)."""
+def _named_rule_citations(words: WordRuns, version: VersionKeywords | None) -> list[RuleCitation]:
+    """Rules the ruling names as the glossary of the version in force names them, in the order it
+    names them: "the legend rule" is 704.5j, "a state-based action" 704 (a judge asking which
+    rulings rely on 704.5j found none: rulings cite no numbers, and these are no keywords)."""
     if version is None or version.named_rules_first_words.isdisjoint(words.words):
-        return
+        return []
+    found: list[tuple[int, RuleCitation]] = []
     # Only surfaces whose first word the text has (a sixth of linking a ruling, each searched).
+    # The words are a set: their order is the hash seed's, and the citations are sorted after.
     for first in version.named_rules_first_words & words.words:
         for surface, number in version.named_rules_by_first[first]:
             for at in words.starts(first):
@@ -162,9 +164,11 @@ def _named_rule_citations(words: WordRuns, version: VersionKeywords | None) -> I
                     opened = at > 0 and words.lowered[at - 1] in QUOTE_MARKS and any(
                         char in QUOTE_MARKS for char in words.lowered[at:end])
                     matched = words.text[at - opened:end] if words.aligned else surface
-                    yield RuleCitation(number=number, method="term", confidence=NAMED_RULE_CONFIDENCE, matched_text=matched,
-                                       version_id=version.version_id, in_force_version_id=version.version_id)
+                    found.append((at, RuleCitation(
+                        number=number, method="term", confidence=NAMED_RULE_CONFIDENCE, matched_text=matched,
+                        version_id=version.version_id, in_force_version_id=version.version_id)))
                     break
+    return [citation for _, citation in sorted(found, key=lambda found: found[0])]
 
 
 # Quotation marks a ruling puts around a term's words: 'The "summoning sickness" rule'.

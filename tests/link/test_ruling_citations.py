@@ -5,7 +5,9 @@ tests/fixtures/scryfall (api-2025-11-01/rulings-*.json, misc/rulings-deathrite-s
 tests/fixtures/mtgjson/UGIN-v5.2-2022-04-25.json, one row per distinct (text, date): 273 rulings,
 121 distinct. Each row was checked by hand against the ruling and the CR version named (for
 example 701.33 is "Manifest" in CR 2019-01-25, 702.36 "Morph" in 2014-09-25, 702.123 "Partner"
-in 2019-01-25). None of these rulings prints a rule number, so every real link is a keyword.
+in 2019-01-25). None of these rulings prints a rule number, so every real link is a keyword or a
+term the glossary defines through its rule ("double-faced card" is 711 in 2014-09-25, "mana ability"
+605: a review of the rulings' links found them linked to no rule).
 Rulings dated before a keyword entered the CR (manifest, 2014-11-24) link to the first later
 version that has it, at 0.8 × the confidence. (A review found one row wrong: "the mana value of a
 transforming double-faced card" names a kind of card, not the action Transform: no longer linked.)
@@ -46,11 +48,28 @@ def _real_rulings() -> list[RulingRecord]:
 # (ruling's first 48 characters, published_at, matched text, rule number, method, version, confidence)
 EXPECTED_LINKS = [
     ('If you discard a card with madness while resolvi', '2016-04-08', 'madness', '702.34', 'keyword', 'en-2014-09-25', 0.9),
+    ("The back face of a double-faced card doesn't hav", '2016-04-08', 'double-faced card', '711', 'term', 'en-2014-09-25', 0.9),
     ('A double-faced card enters the battlefield with ', '2015-06-22', 'transformed', '701.25', 'keyword', 'en-2014-09-25', 0.9),
+    ('A double-faced card enters the battlefield with ', '2015-06-22', 'double-faced card', '711', 'term', 'en-2014-09-25', 0.9),
+    ('Each face of a double-faced card has its own set', '2015-06-22', 'double-faced card', '711', 'term', 'en-2014-09-25', 0.9),
     ('In some rare cases, a spell or ability may cause', '2015-06-22', 'transform', '701.25', 'keyword', 'en-2014-09-25', 0.9),
+    ("You can activate one of the planeswalker's loyal", '2015-06-22', 'loyalty abilities', '606', 'term', 'en-2014-09-25', 0.9),
+    ("You can activate one of the planeswalker's loyal", '2015-06-22', 'main phases', '505', 'term', 'en-2014-09-25', 0.9),
     ('If a double-faced card is manifested, it will be', '2015-06-22', 'manifested', '701.33', 'keyword', 'en-2019-01-25', 0.72),
     ('If a double-faced card is manifested, it will be', '2015-06-22', 'transform', '701.25', 'keyword', 'en-2014-09-25', 0.9),
+    ('If a double-faced card is manifested, it will be', '2015-06-22', 'double-faced card', '711', 'term', 'en-2014-09-25', 0.9),
+    ('If you activate the second ability of Jace, Tele', '2015-06-22', 'main phase', '505', 'term', 'en-2014-09-25', 0.9),
+    ('The mana value of a double-faced card not on the', '2015-06-22', 'double-faced card', '711', 'term', 'en-2014-09-25', 0.9),
+    ('The back face of a double-faced card (in the cas', '2015-06-22', 'double-faced card', '711', 'term', 'en-2014-09-25', 0.9),
+    ('To determine whether it is legal to play a modal', '2021-02-05', 'double-faced card', '711', 'term', 'en-2019-01-25', 0.9),
+    ('If an effect allows you to play a specific modal', '2021-02-05', 'double-faced card', '711', 'term', 'en-2019-01-25', 0.9),
+    ('If an effect allows you to play a land or cast a', '2021-02-05', 'double-faced card', '711', 'term', 'en-2019-01-25', 0.9),
+    ('The mana value of a modal double-faced card is b', '2021-02-05', 'double-faced card', '711', 'term', 'en-2019-01-25', 0.9),
     ("A modal double-faced card can't be transformed o", '2021-02-05', 'transformed', '701.27', 'keyword', 'en-2019-01-25', 0.9),
+    ("A modal double-faced card can't be transformed o", '2021-02-05', 'double-faced card', '711', 'term', 'en-2019-01-25', 0.9),
+    ('If an effect puts a double-faced card onto the b', '2021-02-05', 'double-faced card', '711', 'term', 'en-2019-01-25', 0.9),
+    ('If an effect instructs a player to choose a card', '2021-02-05', 'linked ability', '607', 'term', 'en-2019-01-25', 0.9),
+    ("In the Commander variant, a double-faced card's ", '2021-02-05', 'double-faced card', '711', 'term', 'en-2019-01-25', 0.9),
     ('If an effect instructs you to “double” a creatur', '2018-06-08', 'double', '701.9', 'keyword', 'en-2019-01-25', 0.56),
     # Paraphrasing 701.9c ("when it's doubled"): unlinked before (the links review).
     ('If a creature’s power is less than 0 when it’s d', '2018-06-08', 'doubled', '701.9', 'keyword', 'en-2019-01-25', 0.56),
@@ -62,6 +81,7 @@ EXPECTED_LINKS = [
     ('The second ability represented by the "partner w', '2018-06-08', 'partner', '702.123', 'keyword', 'en-2019-01-25', 0.56),
     ('To have two commanders, both must have the partn', '2018-06-08', 'partner', '702.123', 'keyword', 'en-2019-01-25', 0.56),
     ('The triggered ability of the "partner with" keyw', '2018-06-08', 'partner', '702.123', 'keyword', 'en-2019-01-25', 0.56),
+    ('Because the first ability requires a target, it ', '2016-06-08', 'mana ability', '605', 'term', 'en-2014-09-25', 0.9),
     ('If you choose to put permanent cards with morph ', '2014-11-24', 'morph', '702.36', 'keyword', 'en-2014-09-25', 0.9),
     ('Any time you have priority, you may turn a manif', '2014-11-24', 'manifested', '701.33', 'keyword', 'en-2019-01-25', 0.72),
     ('Any time you have priority, you may turn a manif', '2014-11-24', 'special action', '115', 'term', 'en-2014-09-25', 0.9),
@@ -73,6 +93,7 @@ EXPECTED_LINKS = [
     ('You must ensure that your face-down spells and p', '2014-11-24', 'morph', '702.36', 'keyword', 'en-2014-09-25', 0.9),
     ('Some older Magic sets feature double-faced cards', '2014-11-24', 'manifested', '701.33', 'keyword', 'en-2019-01-25', 0.72),
     ('Some older Magic sets feature double-faced cards', '2014-11-24', 'transform', '701.25', 'keyword', 'en-2014-09-25', 0.9),
+    ('Some older Magic sets feature double-faced cards', '2014-11-24', 'double-faced cards', '711', 'term', 'en-2014-09-25', 0.9),
     ('Morph lets you cast a card face down by paying {', '2014-09-20', 'Morph', '702.35', 'keyword', 'en-2013-05-01', 0.9),
     ('Any time you have priority, you may turn the fac', '2014-09-20', 'morph', '702.35', 'keyword', 'en-2013-05-01', 0.9),
     ('Any time you have priority, you may turn the fac', '2014-09-20', 'special action', '115', 'term', 'en-2013-05-01', 0.9),
@@ -85,6 +106,7 @@ EXPECTED_LINKS = [
     ('You must ensure that your face-down spells and p', '2018-07-13', 'morph', '702.36', 'keyword', 'en-2014-09-25', 0.9),
     ('Some previous Magic sets feature double-faced ca', '2018-07-13', 'manifested', '701.33', 'keyword', 'en-2019-01-25', 0.72),
     ('Some previous Magic sets feature double-faced ca', '2018-07-13', 'transform', '701.25', 'keyword', 'en-2014-09-25', 0.9),
+    ('Some previous Magic sets feature double-faced ca', '2018-07-13', 'double-faced cards', '711', 'term', 'en-2014-09-25', 0.9),
     ('Any time you have priority, you may turn a manif', '2014-11-24', 'manifested', '701.33', 'keyword', 'en-2019-01-25', 0.72),
     ('Any time you have priority, you may turn a manif', '2014-11-24', 'special action', '115', 'term', 'en-2014-09-25', 0.9),
     ('Unlike a face-down creature that was cast using ', '2014-11-24', 'morph', '702.36', 'keyword', 'en-2014-09-25', 0.9),
@@ -93,8 +115,10 @@ EXPECTED_LINKS = [
     ('You must ensure that your face-down spells and p', '2014-11-24', 'morph', '702.36', 'keyword', 'en-2014-09-25', 0.9),
     ('Some older Magic sets feature double-faced cards', '2014-11-24', 'manifested', '701.33', 'keyword', 'en-2019-01-25', 0.72),
     ('Some older Magic sets feature double-faced cards', '2014-11-24', 'transform', '701.25', 'keyword', 'en-2014-09-25', 0.9),
+    ('Some older Magic sets feature double-faced cards', '2014-11-24', 'double-faced cards', '711', 'term', 'en-2014-09-25', 0.9),
     ('Other players won’t know whether the card you ma', '2014-11-24', 'manifest', '701.33', 'keyword', 'en-2019-01-25', 0.72),
     ('If you’re playing with the top card of your libr', '2014-11-24', 'manifest', '701.33', 'keyword', 'en-2019-01-25', 0.72),
+    ('Arashin War Beast’s ability will trigger only on', '2014-11-24', 'combat damage step', '510', 'term', 'en-2014-09-25', 0.9),
     ('If you choose 0 for X, you’ll just manifest the ', '2014-11-24', 'manifest', '701.33', 'keyword', 'en-2019-01-25', 0.72),
     ('It doesn’t matter whether the other spell resolv', '2014-11-24', 'flash', '702.8', 'keyword', 'en-2014-09-25', 0.7),
 ]
@@ -154,8 +178,8 @@ def test_cited_numbers_come_first_with_full_confidence(index: KeywordIndex) -> N
         ("A creature with flying can block it.", [("702.9", "flying")]),
         # Generic keyword actions are never linked.
         ("Cast it, counter it, exile it, destroy it, then play a land.", []),
-        # "double-faced" is not the keyword action "double".
-        ("A double-faced card has two faces.", []),
+        # "double-faced" is not the keyword action "double"; the kind of card is 712's.
+        ("A double-faced card has two faces.", [("712", "double-faced card")]),
         # Everyday words need a keyword context.
         ("The effect gives protection to your team.", []),
         ("It has protection from red.", [("702.16", "protection")]),
@@ -169,7 +193,14 @@ def test_cited_numbers_come_first_with_full_confidence(index: KeywordIndex) -> N
         ("It has a converted mana cost of 3.", []),
         ("Scry 2, then draw a card. If you scried, gain 1 life.", [("701.18", "Scry")]),
         # The CR's "transforming double-faced card" (712.2) is a kind of card, not the action.
-        ("The mana value of a transforming double-faced card is its front face's.", []),
+        ("The mana value of a transforming double-faced card is its front face's.", [("712", "double-faced card")]),
+        # A term of the glossary that the rule it points to bears as its title names that rule;
+        # not a one-word term, nor a term whose rule has another title.
+        ("It isn't a mana ability: it has a target.", [("605", "mana ability")]),
+        ("Its mana abilities can be activated any time.", [("605", "mana abilities")]),
+        ("Exile it at the beginning of the next end step.", [("513", "end step")]),
+        ("Put it into your hand as a card, not a spell or a permanent.", []),
+        ("Its mana cost is {2}{U}.", []),
         ("If it transforms, it keeps its counters.", [("701.28", "transforms")]),
     ],
 )
