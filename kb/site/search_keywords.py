@@ -15,7 +15,17 @@ from typing import Any
 from kb.site.labels import bcp47
 from kb.site.search_db import newest_english_version, per_file, rows, rule_url, rules_titled, table_has_rows
 from kb.site.search_hit import Hit
-from kb.site.search_text import WORD, allowed_slips, close_enough, compact, escape_like, fold, has_cjk, title_key
+from kb.site.search_text import (
+    WORD,
+    allowed_slips,
+    close_enough,
+    compact,
+    escape_like,
+    fold,
+    has_cjk,
+    title_key,
+    without_quotes,
+)
 
 LANG_WORDS = {
     "de": "German", "es": "Spanish", "fr": "French", "it": "Italian", "pt": "Portuguese", "ja": "Japanese",
@@ -111,7 +121,7 @@ def how_it_matches(wanted: str, term: str) -> str | None:
 
 def keywords_by_term(conn: sqlite3.Connection, query: str, limit: int) -> list[Hit]:
     """'Trampelschaden', 'piétinement', '飛行', 'полет', 'Conspire' -> the keyword's rule."""
-    wanted = fold(query)
+    wanted = fold(without_quotes(query))
     if not wanted:
         return []
     hits = [Hit("keyword", f"{row['rule_number']} {row['en_term']}", rule_url(row["rule_number"]),

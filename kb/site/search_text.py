@@ -63,6 +63,20 @@ def clean_query(raw: str | None) -> str:
     return " ".join(text.split())[:200]
 
 
+# Quotation marks of the languages searched, put around a term to say it is one: "Flying",
+# „Fliegend“, « Vol », 「飛行」, 《飞行》.
+QUOTATION_MARKS = "\"'“”„‟‘’‚«»‹›「」『』《》〈〉"
+
+
+def without_quotes(query: str) -> str:
+    """``query`` without the quotation marks around it: „Fliegend“ is the keyword Fliegend (quoted,
+    it found nothing in any language but English, whose titles are matched without them; a foreign
+    players' review)."""
+    inner = query.strip().strip(QUOTATION_MARKS).strip()
+    # Not two quoted terms ("“Flying” and “reach”"): one term, whatever apostrophes it holds.
+    return inner if inner and not any(mark in inner for mark in QUOTATION_MARKS if mark not in "'‘’") else query
+
+
 def fts_query(query: str, prefix_last: bool = True) -> str | None:
     """An FTS5 MATCH expression from the words of ``query``: every token quoted, all required.
 

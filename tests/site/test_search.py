@@ -389,7 +389,10 @@ def test_no_suggestions_when_the_query_names_something(snapshot_conn: sqlite3.Co
 @pytest.mark.parametrize(
     ("query", "rule"),
     [("Trampelschaden", "702.19 Trample"), ("Piétinement", "702.19 Trample"), ("arrollar", "702.19 Trample"),
-     ("飛行", "702.9 Flying"), ("полет", "702.9 Flying"), ("Fliegend", "702.9 Flying"), ("비행", "702.9 Flying")],
+     ("飛行", "702.9 Flying"), ("полет", "702.9 Flying"), ("Fliegend", "702.9 Flying"), ("비행", "702.9 Flying"),
+     # In the quotation marks of their languages (found nothing but in English: a foreign players' review).
+     ('"Fliegend"', "702.9 Flying"), ("„Fliegend“", "702.9 Flying"), ("« Vol »", "702.9 Flying"),
+     ("«Vuela»", "702.9 Flying"), ("「飛行」", "702.9 Flying")],
 )
 def test_keywords_in_any_language_find_the_english_rule(snapshot_conn: sqlite3.Connection, query: str, rule: str) -> None:
     results = search(snapshot_conn, query)
