@@ -57,11 +57,17 @@ def named_in_english(conn: sqlite3.Connection, oracle_id: str, name: str) -> boo
     return any(_names_card(name, row["name"]) for row in english)
 
 
+# Countries' codes typed for their languages; none of them is a language code of Scryfall's.
+COUNTRY_CODES = {"jp": "ja", "kr": "ko", "cn": "zhs", "tw": "zht", "hk": "zht", "br": "pt"}
+
+
 def scryfall_language(tag: str, known: set[str]) -> str | None:
     """``tag`` as one of ``known`` Scryfall language codes, however a reader writes it: "de", "DE",
     "de-DE", or the BCP 47 tags the site's pages carry ("zh-Hans" and "zh-Hans-CN" are zhs,
-    "zh-Hant", "zh-TW" and "zh-HK" zht)."""
+    "zh-Hant", "zh-TW" and "zh-HK" zht), or the country codes readers mistake for them ("jp",
+    "kr", "cn": ignored without a word before, a foreign players' review)."""
     tag = tag.strip().casefold().replace("_", "-")
+    tag = COUNTRY_CODES.get(tag, tag)
     if tag.startswith("zh-"):
         region = tag.split("-")[1]
         tag = "zht" if region in ("hant", "tw", "hk", "mo") else "zhs" if region in ("hans", "cn", "sg") else tag

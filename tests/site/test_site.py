@@ -2354,3 +2354,7 @@ async def test_a_card_asked_for_in_a_language_it_is_not_held_in_says_so(snapshot
     assert "We hold no Korean name or printing of this card" in korean
     for held_or_unknown in ("?lang=de", "?lang=en", "?lang=xx", ""):
         assert "We hold no" not in (await snapshot_ds.client.get(raptor + held_or_unknown)).text
+    # A country's code for its language ("kr", "jp", "cn") was ignored without a word (a foreign
+    # players' review).
+    assert "We hold no Korean name or printing of this card" in (await snapshot_ds.client.get(raptor + "?lang=kr")).text
+    assert "We hold no Simplified Chinese" in (await snapshot_ds.client.get(raptor + "?lang=cn")).text
