@@ -153,22 +153,25 @@ def _has_text(text: str | None) -> bool:
 
 
 def cr_lost_characters(document: CRDocument, name: str) -> list[str]:
-    """Warnings naming what a converter lost in a CR file: the rules and glossary entries that hold
-    U+FFFD marks, and words with "?" between two letters ("opponent?s", "Dand?n": characters an
-    encoding could not write, replaced), web addresses aside. No real CR file we hold has either."""
+    """Warnings naming what a converter lost in a CR file: the rules, their examples and the glossary
+    entries that hold U+FFFD marks, and words with "?" between two letters ("opponent?s", "Dand?n":
+    characters an encoding could not write, replaced), web addresses aside. No real CR file we hold
+    has either. (The examples were not read: a file whose examples alone lost their apostrophes was
+    published without a word; a review of real files, damaged.)"""
     texts = [(rule.number, f"{rule.title or ''} {rule.text}") for rule in document.rules]
+    texts += [(f"{rule.number}'s example", example) for rule in document.rules for example in rule.examples]
     texts += [(entry.term, f"{entry.term} {entry.text}") for entry in document.glossary]
     found = []
     controls = [where for where, text in texts if REFUSED_CONTROL.search(text)]
     if controls:
         # Too few for the file to be refused as binary (kb.normalise.decode), kept in the text.
         shown = first_few(controls)
-        found.append(f"{name}: {len(controls)} rules or glossary entries hold control characters (NUL and the like),"
+        found.append(f"{name}: {len(controls)} rules, examples or glossary entries hold control characters (NUL and the like),"
                      f" which no text prints ({shown}): bytes damaged in the file, most likely")
     marked = [where for where, text in texts if REPLACEMENT in text]
     if marked:
         shown = first_few(marked)
-        found.append(f"{name}: {len(marked)} rules or glossary entries hold U+FFFD marks, characters the file's converter could not read ({shown})")
+        found.append(f"{name}: {len(marked)} rules, examples or glossary entries hold U+FFFD marks, characters the file's converter could not read ({shown})")
     # Most rules hold no "?" at all: the pattern, tried at every character, is kept for those that do.
     replaced = [
         (where, word)

@@ -122,7 +122,7 @@ def test_a_cr_whose_converter_lost_characters_says_which_rules(zygote: Zygote, s
     outcome = zygote.run(["import", "--db", served, path], cwd=tmp_path)
     assert outcome.code == 0, outcome.describe()
     detail = rows(served, "select detail from quality_issues where detail like '%U+FFFD%'")
-    assert len(detail) == 1 and "1 rules or glossary entries hold U+FFFD marks" in detail[0][0] and "(100.4)" in detail[0][0], detail
+    assert len(detail) == 1 and "1 rules, examples or glossary entries hold U+FFFD marks" in detail[0][0] and "(100.4)" in detail[0][0], detail
 
 
 def test_a_cr_converted_to_ascii_with_question_marks_says_which_words(zygote: Zygote, served: Path, tmp_path: Path) -> None:
