@@ -7,6 +7,7 @@ aligned JSON is never mistaken for a Scryfall list.
 """
 from __future__ import annotations
 
+import codecs
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -83,6 +84,15 @@ def format_named(name: str) -> Format:
     raise ParseError(f"unknown format {name!r} (known: {known})")
 
 
+def _utf8_but_for_nuls(head: bytes) -> bool:
+    text = head.replace(b"\x00", b"")
+    try:
+        text.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return error.start >= len(text) - 3  # the first megabyte may end inside a character
+    return True
+
+
 # Documents the fetchers use that hold no rules or rulings themselves: importing one by hand
 # gets an error that says what it is, not just "unknown".
 NON_CONTENT_DOCUMENTS: list[tuple[bytes, str]] = [
@@ -98,13 +108,21 @@ NON_CONTENT_DOCUMENTS: list[tuple[bytes, str]] = [
 
 
 def detect_format(data: bytes, name: str) -> Format:
-    for fmt in all_formats():
-        try:
-            if fmt.sniff(data, name):
-                return fmt
-        except Exception:  # a sniffer must never decide for another format by crashing
-            continue
+    # A file saved with a byte-order mark (Notepad, PowerShell's Out-File) is sniffed after it:
+    # the parsers read it, and a Scryfall JSON file with one was "not a format mtgkb can read"
+    # (a review of real files).
+    for probe in (data, data[len(codecs.BOM_UTF8):]) if data.startswith(codecs.BOM_UTF8) else (data,):
+        for fmt in all_formats():
+            try:
+                if fmt.sniff(probe, name):
+                    return fmt
+            except Exception:  # a sniffer must never decide for another format by crashing
+                continue
     for marker, what in NON_CONTENT_DOCUMENTS:
         if marker in data[:1 << 20]:
             raise ParseError(f"{name}: {what}; it holds no rules or rulings to import")
+    head = data[:1 << 20]
+    # A few NULs in what is otherwise UTF-8 text (UTF-16 holds one every other byte).
+    if 0 < head.count(0) < len(head) // 10 and _utf8_but_for_nuls(head):
+        raise ParseError(f"{name}: not a format mtgkb can read: it holds {head.count(0)} NUL bytes, damaged most likely")
     raise ParseError(f"{name}: not a format mtgkb can read (see `mtgkb import --list-formats`)")

@@ -135,6 +135,17 @@ REFUSED: dict[str, tuple[Maker, list[str], str]] = {
     ),
     "not-a-format": (lambda d: _write(d, "noise.bin", os.urandom(4096)), [], r"noise\.bin: not a format mtgkb can read"),
     "empty-file": (lambda d: _write(d, "empty.txt", b""), [], r"empty\.txt: not a format mtgkb can read"),
+    # A text with NULs in it was "not a format mtgkb can read", no more (a review of real files).
+    "nuls-in-a-text": (
+        lambda d: _write(d, "nuls.txt", (ROOT / "tests/fixtures/cr/en-raw/2026-01-16.txt").read_bytes()[3:].replace(
+            b"Example:", b"\x00Example:")),
+        [], r"nuls\.txt: not a format mtgkb can read: it holds 276 NUL bytes, damaged most likely",
+    ),
+    # A CR text read as JSON was "malformed or truncated JSON at line 1, column 1".
+    "text-as-json": (
+        lambda d: _write(d, "cr.txt", b"Magic: The Gathering Comprehensive Rules\r\n"),
+        ["--format", "scryfall-rulings"], r"cr\.txt: not JSON \(it begins 'Magic: The Gathering'\)",
+    ),
     # Python's own reasons ("0", "'int' object is not subscriptable") become a sentence.
     "python-internal-reason": (
         lambda d: _write(d, "ints.json", json.dumps({"meta": MTGJSON_META, "data": {"cards": [
@@ -171,6 +182,17 @@ REFUSED: dict[str, tuple[Maker, list[str], str]] = {
         lambda d: _write(d, "us-date-mtgjson.json", json.dumps({"meta": MTGJSON_META, "data": {"cards": [
             {"setCode": "X", "name": "A", "rulings": [{"date": "01/02/2020", "text": "A ruling."}]}]}}).encode()),
         [], r"us-date-mtgjson\.json: card 1: ruling 1 of 'A': date '01/02/2020' is not an ISO 8601 date",
+    ),
+    # An ISO-shaped date no calendar has was kept undated: a second copy of a ruling held dated.
+    "scryfall-date-no-day": (
+        lambda d: _write(d, "feb30.json", json.dumps({"object": "list", "has_more": False, "data": [
+            {**RULING, "published_at": "2020-02-30"}]}).encode()),
+        [], r"feb30\.json: ruling 1: published_at '2020-02-30' is no day of the calendar: the file is damaged",
+    ),
+    "mtgjson-date-no-day": (
+        lambda d: _write(d, "month13-mtgjson.json", json.dumps({"meta": MTGJSON_META, "data": {"cards": [
+            {"setCode": "X", "name": "A", "rulings": [{"date": "2020-13-45", "text": "A ruling."}]}]}}).encode()),
+        [], r"month13-mtgjson\.json: card 1: ruling 1 of 'A': date '2020-13-45' is no day of the calendar",
     ),
     "mtgjson-oracle-id-not-a-uuid": (
         lambda d: _write(d, "odd-id-mtgjson.json", json.dumps({"meta": MTGJSON_META, "data": {"cards": [
@@ -214,6 +236,15 @@ def test_refused_with_one_line_and_database_untouched(case: str, zygote: Zygote,
     assert_refused(outcome, message)
     assert sha256(served) == before
     assert not [p for p in tmp_path.iterdir() if ".building-" in p.name]
+
+
+def test_a_json_file_saved_with_a_byte_order_mark_is_recognised(zygote: Zygote, served: Path, tmp_path: Path) -> None:
+    """Notepad and PowerShell save UTF-8 with a BOM; the parsers read it, but the file was "not a
+    format mtgkb can read" unless --format named it (a review of real files)."""
+    path = _write(tmp_path, "phelddagrif-bom.json", codecs.BOM_UTF8 + PHELDDAGRIF.read_bytes())
+    outcome = zygote.run(["import", "--db", served, path], cwd=tmp_path)
+    assert outcome.code == 0, outcome.describe()
+    assert rows(served, "select format from documents where path = ?", (str(path),)) == [("scryfall-cards",)]
 
 
 def test_a_legitimate_docx_over_one_mebibyte_is_recognised(zygote: Zygote, served: Path, tmp_path: Path) -> None:

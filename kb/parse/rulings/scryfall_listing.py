@@ -17,6 +17,10 @@ def load_json(data: bytes, name: str) -> Any:
     except UnicodeDecodeError as error:
         raise ParseError(f"{name}: not UTF-8 (byte offset {error.start})") from None
     except json.JSONDecodeError as error:
+        if error.pos == len(error.doc) - len(error.doc.lstrip()) and error.doc.strip():
+            # Nothing of it is JSON: a CR text given as --format scryfall-rulings was called
+            # "malformed or truncated JSON" (a review of real files).
+            raise ParseError(f"{name}: not JSON (it begins {error.doc.strip()[:20]!r})") from None
         raise ParseError(f"{name}: malformed or truncated JSON at line {error.lineno}, column {error.colno}: {error.msg}") from None
 
 
