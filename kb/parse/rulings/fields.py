@@ -7,6 +7,7 @@ and "01/02/2020" was read as 2 January, both with exit 0.
 """
 from __future__ import annotations
 
+import datetime
 import re
 from typing import Any
 
@@ -23,9 +24,21 @@ def check_uuid(value: Any, what: str, source: str) -> None:
 
 
 def check_iso_date(value: Any, what: str, source: str) -> None:
-    """Refuse ``value`` unless it is None, empty or an ISO 8601 date."""
+    """Refuse ``value`` unless it is None, empty or an ISO 8601 date: a day of the calendar too
+    ("2020-02-30" was kept undated, a second copy of the ruling beside the dated one: a review of
+    real files, damaged)."""
     if value not in (None, "") and not (isinstance(value, str) and ISO_DATE.fullmatch(value)):
         raise ParseError(f"{what} {value!r} is not an ISO 8601 date (YYYY-MM-DD): not the layout of {source}")
+    if isinstance(value, str) and value and not _a_day(value):
+        raise ParseError(f"{what} {value!r} is no day of the calendar: the file is damaged")
+
+
+def _a_day(value: str) -> bool:
+    try:
+        datetime.date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
 
 
 STAT_FIELDS = ("power", "toughness", "loyalty", "defense")
