@@ -24,6 +24,7 @@ from functools import partial
 from kb.site.search_abbreviations import spelled_out
 from kb.site.search_card_topic import CardTopic, card_and_topic, card_rulings_about, topic_words
 from kb.site.search_cjk import (
+    card_names_by_letters,
     cjk_glossary,
     cjk_rows,
     cjk_rule_rows,
@@ -550,6 +551,8 @@ def _search(
     # Not the numbers of a rule number ("702.19": its 19 is no "nineteen").
     match = with_number_words(match) if match and not DOTTED_NUMBER.search(query) else match
     cjk = cjk_rows(conn, query, size * 3) if has_cjk(query) else {}
+    if cjk and not cjk["card_name"]:
+        cjk["card_name"] = card_names_by_letters(conn, query, size * 3)
     groups["keywords"] = keywords_by_term(conn, query, per_kind)
     numbered = rules_by_number(conn, query)
     named = bool(numbered) or any(hit.detail.startswith("exact") for hit in groups["keywords"])

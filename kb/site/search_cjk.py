@@ -22,7 +22,7 @@ from opencc import OpenCC
 from kb.site.search_db import per_file, rows, table_exists
 from kb.site.search_fulltext import glossary_hit, translation_hit, translation_snippet
 from kb.site.search_hit import Hit
-from kb.site.search_text import escape_like, highlight, title_key
+from kb.site.search_text import NOT_WORD, compact, escape_like, highlight, title_key
 
 CJK_KINDS = ("rule", "glossary", "card_name", "ruling_translation", "keyword")
 CJK_SCAN = 5000  # matching rows read at most per CJK query
@@ -48,6 +48,28 @@ def cjk_rows(
         # Chinese and Japanese write none ("践踏 伤害"), texts that hold each word.
         found = _cjk_rows_where(conn, *_holding_each(conn, words), limit, kinds)
     return found
+
+
+# Card names read by their first two letters to find one by its letters alone.
+NAMES_BY_LETTERS = 200
+
+
+def card_names_by_letters(conn: sqlite3.Connection, query: str, limit: int) -> list[dict[str, Any]]:
+    """Card names holding the CJK ``query``'s letters, punctuation and spacing aside: "ザルター" and
+    "ザル＝ター" are in ザル＝ターの豚, "モミールヴィグ" in シミックの幻想家、モミール・ヴィグ (the index holds
+    each name as printed: part of a Japanese name across its ＝, ・ or 、 found nothing, though a
+    whole name is found without them; a foreign players' review). The names holding its first two
+    letters are read, a bounded number, and compared."""
+    letters, as_typed = compact(query), NOT_WORD.sub("", query)
+    # The index holds the letters as printed: folded, "ザ" is "サ" (its voicing mark dropped).
+    if len(letters) < 3 or not _in_bigram_index(conn, as_typed[:2]) or not table_exists(conn, "cjk_search"):
+        return []
+    condition, param = _short_condition(conn, as_typed[:2])
+    within = kind_rowids(conn).get("card_name")
+    bounds = "and rowid between {} and {}".format(*within) if within else "and kind = 'card_name'"
+    found = rows(conn, f"""select kind, key, lang, text from cjk_search
+        where {condition.format(within=bounds)} {bounds} limit ?""", (param, NAMES_BY_LETTERS))
+    return [row for row in found if row["kind"] == "card_name" and letters in compact(row["text"])][:limit]
 
 
 def _held_as_typed(conn: sqlite3.Connection, needle: str) -> tuple[str, list[str]]:

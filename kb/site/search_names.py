@@ -62,6 +62,13 @@ def cards_by_name(
             (match, limit * 5),
         )
     hits = [card_hit(row, wanted) for row in found]
+    # A name matched as typed is the language the card opens in: the Spanish "Mómir Vig, visionario
+    # simic" is the Italian name folded, and the two made a hit opening in neither (``unique``).
+    # Not a name two languages print alike ("Constructo de Ugin", Spanish and Portuguese).
+    typed = [hit for hit, row in zip(hits, found, strict=True) if row["name"] == query]
+    pages = Counter(page_of(url) for url in {hit.url for hit in typed})
+    as_typed = {page_of(hit.url): hit for hit in typed if pages[page_of(hit.url)] == 1}
+    hits = [hit for hit in hits if as_typed.get(page_of(hit.url), hit) is hit]
     key = compact(query)
     # Three letters at least: a one- or two-letter name ("X", "Ow") is found exactly above, and
     # "a" would read hundreds of candidates to find nothing more.
@@ -84,7 +91,10 @@ def same_letters(candidates: list[dict[str, Any]], key: str) -> list[dict[str, A
 
 def unique(hits: list[Hit]) -> list[Hit]:
     """Each page once. A card found by names of two languages (Spanish and Portuguese "Constructo
-    de Ugin") is one hit, leading to its page in neither (``page_of``)."""
+    de Ugin") is one hit, leading to its page in neither (``page_of``); found exactly by one and in
+    part by another, it leads to the exact one's ("Momir Vig, Simic-Visionär" exactly German, and
+    its "visionär" a prefix of the English "Visionary": the JSON's link had lost its ``?lang=de``,
+    a foreign players' review)."""
     kept: dict[str, int] = {}
     found: list[Hit] = []
     for hit in hits:
@@ -92,9 +102,15 @@ def unique(hits: list[Hit]) -> list[Hit]:
         if page not in kept:
             kept[page] = len(found)
             found.append(hit)
-        elif found[kept[page]].url != hit.url:
-            found[kept[page]] = dataclasses.replace(found[kept[page]], url=page)
+            continue
+        first = found[kept[page]]
+        if first.url != hit.url and not (_exact(first) and not _exact(hit)):
+            found[kept[page]] = dataclasses.replace(first, url=page)
     return found
+
+
+def _exact(hit: Hit) -> bool:
+    return hit.detail.startswith("exact")
 
 
 def page_of(url: str) -> str:

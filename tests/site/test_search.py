@@ -1748,3 +1748,37 @@ async def test_the_older_versions_a_rule_is_in_are_counted_whole(snapshot_ds, sn
     assert expected > 20 and hits[0]["older_count"] == expected and len(hits[0]["older"]) <= 20
     html = (await snapshot_ds.client.get("/search?q=vigilance")).text
     assert f"Also in {expected} older versions ({len(hits[0]['older'])} listed)" in html
+
+
+@pytest.mark.parametrize(
+    ("query", "oracle_ids"),
+    [("ザル＝ター", ["dcc31cbf-f75d-4584-a97b-aa9d19d7b142", "5979310e-38c8-489f-ab9e-2723af98a3a5"]),
+     ("ザルター", ["dcc31cbf-f75d-4584-a97b-aa9d19d7b142", "5979310e-38c8-489f-ab9e-2723af98a3a5"]),
+     ("モミールヴィグ", ["6202d1cf-5359-4783-846d-7f35460e42b4"]),
+     ("神童ジェイス", ["594f6881-c059-46f8-aa4e-7151d502de73"])],
+)
+def test_part_of_a_japanese_name_is_found_across_its_punctuation(
+    snapshot_conn: sqlite3.Connection, query: str, oracle_ids: list[str]
+) -> None:
+    """Names as the 2019 page prints them: ザル＝ターの豚, シミックの幻想家、モミール・ヴィグ, ヴリンの神童、ジェイス.
+    Part of one across its ＝, ・ or 、 found nothing, typed with or without it (a foreign players'
+    review); a whole name was found either way. Not a name its letters are not in: サルター."""
+    found = search(snapshot_conn, query).groups["cards"]
+    assert [hit.url.split("/card/")[1].split("?")[0] for hit in found] == oracle_ids
+    assert all(hit.url.endswith("?lang=ja") for hit in found)
+    assert search(snapshot_conn, "サルター").groups["cards"] == []
+
+
+@pytest.mark.parametrize(
+    ("query", "url"),
+    [("Momir Vig, Simic-Visionär", "/card/6202d1cf-5359-4783-846d-7f35460e42b4?lang=de"),
+     ("Mómir Vig, visionario simic", "/card/6202d1cf-5359-4783-846d-7f35460e42b4?lang=es"),
+     ("Momir Vig, Visionario Simic", "/card/6202d1cf-5359-4783-846d-7f35460e42b4?lang=it"),
+     # Printed alike in Spanish and Portuguese: in neither.
+     ("Constructo de Ugin", "/card/6b87a933-b0d2-4120-b4a0-65ab0f3dbe48")],
+)
+def test_a_name_found_exactly_leads_to_the_card_in_its_language(snapshot_conn: sqlite3.Connection, query: str, url: str) -> None:
+    """The German name, also a prefix match of the English "Visionary", and the Spanish, which folds
+    as the Italian does, led to the card in no language: the JSON's ``best.url`` had no ``lang``
+    (a foreign players' review; the HTML's redirect kept it)."""
+    assert search(snapshot_conn, query).best.url == url
