@@ -256,6 +256,11 @@ def card_by_name_data(conn: sqlite3.Connection, name: str) -> tuple[str | None, 
     if found is None and (vowels := umlauts_as_vowels(name)) is not None:
         # German umlauts typed as two letters ("paradiesvoegel"), as the search box reads them.
         found = card_lookup.find_card(conn, vowels)
+    # A Chinese name in the other script (寒冬殺機 for the release notes' 寒冬杀机), as the search
+    # box reads it: this page answered 404 (a foreign players' review).
+    for converted in in_other_chinese_script(name) if found is None else ():
+        if (found := card_lookup.find_card(conn, converted)) is not None:
+            break
     if found is None:
         return None, None
     if found.get("oracle_id"):

@@ -2358,3 +2358,14 @@ async def test_a_card_asked_for_in_a_language_it_is_not_held_in_says_so(snapshot
     # players' review).
     assert "We hold no Korean name or printing of this card" in (await snapshot_ds.client.get(raptor + "?lang=kr")).text
     assert "We hold no Simplified Chinese" in (await snapshot_ds.client.get(raptor + "?lang=cn")).text
+
+
+async def test_a_chinese_card_name_in_the_other_script_leads_to_the_card(snapshot_ds) -> None:
+    """寒冬殺機 is the release notes' 寒冬杀机 in Traditional characters: the search found it, /card?name=
+    answered 404 (a foreign players' review)."""
+    simplified = quote("寒冬杀机")
+    for path in ("/card?name=", "/card.json?name="):
+        response = await snapshot_ds.client.get(path + quote("寒冬殺機"))
+        assert response.status_code == 302
+        assert response.headers["location"].startswith(path + simplified)
+    assert (await snapshot_ds.client.get("/card?name=" + quote("寒冬殺機機"))).status_code == 404
