@@ -51,7 +51,9 @@ RULES_SCAN = 1000
 # "702.78a", "702.78", "702", "7", optionally after the word "rule" in a few languages, "section"
 # or "§" ("section 903", as judges name a part of the rules) and the CR's own "see".
 RULE_NUMBER_QUERY = re.compile(
-    r"^\s*(?:see\s+)?(?:(?:rules?|sections?|cr|regla|règle|regel|regola|regra|правило|规则|規則|규칙|"
+    # The word typed without its accent ("regle") or plural ("reglas") too: "regle 702.19" was read
+    # as a word of the rules, and the translated rule was not listed (a foreign players' review).
+    r"^\s*(?:see\s+)?(?:(?:rules?|sections?|cr|reglas?|r[eè]gles?|regeln?|regol[ae]|regras?|правил[оа]|规则|規則|규칙|"
     r"総合ルール|ルール|§)\s*)?"
     # "第702.19条" and "702.19条", as a Chinese text cites a rule; "702.19조" in Korean; "702.19b項"
     # and "ルール702.9b" in Japanese.

@@ -1365,6 +1365,9 @@ def test_a_korean_question_is_never_cut_inside_a_word(snapshot_conn: sqlite3.Con
     # With the word "rule" of the Chinese and Korean rules: "规则 702.19" listed the English rules
     # alone, the Chinese 702.19 践踏 held no "规则" (a Chinese and Korean judge's review).
     "规则 702.19", "规则702.19", "규칙 702.19", "rule 702.19", "§702.19",
+    # The word without its accent or in the plural (a foreign players' review: "regle 702.19" lost
+    # the Chinese rule).
+    "règle 702.19", "regle 702.19", "reglas 702.19", "Regeln 702.19",
 ])
 def test_a_rule_number_as_chinese_korean_and_full_width_texts_write_it(snapshot_conn: sqlite3.Connection, query: str) -> None:
     found = search(snapshot_conn, query)
