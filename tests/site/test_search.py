@@ -1785,3 +1785,20 @@ def test_a_name_found_exactly_leads_to_the_card_in_its_language(snapshot_conn: s
     as the Italian does, led to the card in no language: the JSON's ``best.url`` had no ``lang``
     (a foreign players' review; the HTML's redirect kept it)."""
     assert search(snapshot_conn, query).best.url == url
+
+
+@pytest.mark.parametrize(("typed", "kept", "keywords"), [
+    ("接死とトランプル", "接死", ["702.2 Deathtouch", "702.19 Trample"]),
+    ("践踏和死触", "践踏", ["702.19 Trample", "702.2 Deathtouch"]),
+    ("치명타와 돌진", "치명타", ["702.2 Deathtouch", "702.19 Trample"]),
+    # A longer term that starts where a shorter one does is the term: 先制攻撃, not the 先制 in it.
+    ("先制攻撃", "先制攻撃", ["702.7 First Strike"]),
+])
+def test_two_keywords_show_the_first_ones_rules_in_every_language(
+    snapshot_conn: sqlite3.Connection, typed: str, kept: str, keywords: list[str]
+) -> None:
+    """The Japanese "接死とトランプル" showed Trample's rules, the longer term, where Chinese and
+    Korean show the first keyword's, as the API documents (a foreign players' review)."""
+    found = search(snapshot_conn, typed)
+    assert found.query == kept
+    assert [hit.title for hit in found.groups["keywords"]] == keywords
