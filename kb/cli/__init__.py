@@ -158,7 +158,11 @@ def build(snapshot: Path, db_path: Path, raw_dir: Path | None, keep_going: bool,
     try:
         inputs = snapshot_inputs(snapshot)
         if raw_dir is not None:
-            inputs += raw_store_inputs(raw_dir)
+            # A raw store seeded from the snapshot (`mtgkb refresh --snapshot`, as docs/refresh.md
+            # has the first refresh do) holds the same bytes: read once (each was two documents,
+            # its quality issues recorded twice: a newcomer's review).
+            held = {document.sha256 for document in inputs}
+            inputs += [document for document in raw_store_inputs(raw_dir) if document.sha256 not in held]
         if not inputs:
             # An empty folder (a mistyped path, a mount not there yet) would swap an empty
             # database in for the one being served (a docs review).
@@ -201,7 +205,7 @@ def _summarise(report) -> None:
         click.echo(f"{shown(report.db_path)}: nothing changed (every file is already in it as it is); file left untouched")
         return
     click.echo(
-        f"{report.db_path}: {report.documents} documents in {report.seconds:.1f}s; "
+        f"{report.db_path}: {report.documents} document{'' if report.documents == 1 else 's'} in {report.seconds:.1f}s; "
         f"{counts.get('cr_versions', 0)} CR versions, {counts.get('rules', 0)} rules, "
         f"{counts.get('glossary', 0)} glossary entries, {counts.get('cards', 0)} cards, "
         f"{counts.get('rulings', 0)} rulings, {counts.get('ruling_translations', 0)} translations, "

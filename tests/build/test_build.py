@@ -722,3 +722,28 @@ def test_a_build_over_a_file_with_documents_imported_by_hand_says_it_drops_them(
         f"Note: the file this build replaced held 1 document it was not given ({imported}): the new file does not"
         " hold it. `mtgkb import` it again to keep it.\n"
     )
+
+
+def test_a_raw_store_seeded_from_the_snapshot_adds_only_what_it_holds_beyond_it(tmp_path: Path) -> None:
+    """docs/refresh.md seeds the first refresh's raw store with `--snapshot data/snapshot`; `mtgkb
+    build --raw` then read every snapshot file twice: "138 documents" said, each file's quality
+    issues recorded under both paths (a newcomer's review)."""
+    from kb.refresh.inputs import seed_from_snapshot
+    from scraper.rawstore import RawStore
+
+    snapshot = tmp_path / "snapshot"
+    (snapshot / "pages").mkdir(parents=True)
+    # The real French rulings page of the snapshot: 16 rulings of no card, their issues each.
+    shutil.copy(ROOT / "data" / "snapshot" / "pages" / "fr-conspiracy-rulings.txt", snapshot / "pages")
+    raw = tmp_path / "raw"
+    with RawStore(raw) as store:
+        assert seed_from_snapshot(store, snapshot) == 1
+    runner = CliRunner()
+    alone = runner.invoke(cli, ["build", "--snapshot", str(snapshot), "--db", str(tmp_path / "alone.db")])
+    both = runner.invoke(cli, ["build", "--snapshot", str(snapshot), "--raw", str(raw), "--db", str(tmp_path / "both.db")])
+    assert alone.exit_code == both.exit_code == 0, both.output
+    counted = [sqlite_utils.Database(tmp_path / name).execute(
+        "select (select count(*) from documents), (select count(*) from quality_issues), (select count(*) from rulings)"
+    ).fetchone() for name in ("alone.db", "both.db")]
+    assert counted[0] == counted[1] and counted[0][:2] == (1, 50)
+    assert "ruling-without-card 16," in both.output and ": 1 document in" in both.output
