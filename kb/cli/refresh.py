@@ -101,7 +101,8 @@ def runs(raw_dir: Path, limit: int, as_json: bool) -> None:
     """Every run of the raw store, newest first: refreshes (failed and unchanged ones too, which
     never reach a published file) and plain fetches, as the served file's refresh_runs shows them."""
     if not (raw_dir / "manifest.db").exists():
-        raise click.ClickException(f"{raw_dir}: no raw store here (no manifest.db)")
+        raise click.ClickException(
+            f"{raw_dir}: no raw store here (no manifest.db): `mtgkb refresh` or `mtgkb fetch` makes one, `--raw DIR` names another")
     with RawStore(raw_dir) as store:
         rows = [run_row(run) for run in sorted(store.runs(), key=lambda run: run["id"], reverse=True)[:limit]]
     for row in rows:
