@@ -231,7 +231,9 @@ def mine_glued_first_line(
     card…", 変異 being agreed as Morph, gives 接死 for Deathtouch. Only where the Oracle face's first
     line is one bare keyword and its second one keyword with a parameter that the printed face
     carries right after the known term (the same cost, number or dash: where the glued line ends
-    is then plain); a face that ``restored_lines`` reads as its lines is ``mine_printing``'s."""
+    is then plain); a face that ``restored_lines`` reads as its lines is ``mine_printing``'s. The
+    known term is this printing's too: 変異 was said printed on three cards where six print it,
+    three of them glued after a first keyword (a foreign players' review)."""
     if not printed_text or not oracle_text or lang == "en":
         return []
     found = []
@@ -243,7 +245,7 @@ def mine_glued_first_line(
         first, second = english_keywords(oracle_lines[0], titles), english_keywords(oracle_lines[1], titles)
         if not first or not second or len(first) != 1 or len(second) != 1 or first[0][2] or not second[0][2]:
             continue
-        (en_term, rule_number, _none), (next_term, _number, parameter) = first[0], second[0]
+        (en_term, rule_number, _none), (next_term, next_number, parameter) = first[0], second[0]
         glued = known.get((lang, next_term))
         at = printed.find(glued) if glued else -1
         if not glued or at <= 0:
@@ -258,6 +260,7 @@ def mine_glued_first_line(
             carried = rest.startswith(parameter)
         if carried and term and len(term) <= MAX_TERM_CHARS and not NOT_A_TERM.search(term) and not NOT_IN_A_TERM.search(term):
             found.append(PrintedKeyword(lang, term, en_term, rule_number, printing_id, source))
+            found.append(PrintedKeyword(lang, glued, next_term, next_number, printing_id, source))
     return found
 
 

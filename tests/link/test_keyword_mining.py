@@ -146,14 +146,20 @@ def test_a_first_keyword_line_glued_to_the_next_is_read_through_the_next_ones_ag
         for seen in mine_glued_first_line(card.name, card.lang, card.printed_text,
                                           english[card.oracle_id].oracle_text, MTGJSON_TITLES, known, "mtgjson")
     )
+    # The next line's term is the printing's too (変異 was said printed on three cards of six).
     assert glued == [
         # Korean Ainok Tracker prints its morph cost {4}{B} (the card's is {4}{R}): not read.
-        ("Ainok Tracker", "ja", "先制攻撃", "First Strike"), ("Ainok Tracker", "zhs", "先攻", "First Strike"),
-        ("Ainok Tracker", "zht", "先攻", "First Strike"),
-        ("Ruthless Ripper", "ja", "接死", "Deathtouch"), ("Ruthless Ripper", "ko", "치명타", "Deathtouch"),
-        ("Ruthless Ripper", "zhs", "死触", "Deathtouch"), ("Ruthless Ripper", "zht", "死觸", "Deathtouch"),
-        ("Watcher of the Roost", "ja", "飛行", "Flying"), ("Watcher of the Roost", "ko", "비행", "Flying"),
-        ("Watcher of the Roost", "zhs", "飞行", "Flying"), ("Watcher of the Roost", "zht", "飛行", "Flying"),
+        ("Ainok Tracker", "ja", "先制攻撃", "First Strike"), ("Ainok Tracker", "ja", "変異", "Morph"),
+        ("Ainok Tracker", "zhs", "先攻", "First Strike"), ("Ainok Tracker", "zhs", "变身", "Morph"),
+        ("Ainok Tracker", "zht", "先攻", "First Strike"), ("Ainok Tracker", "zht", "變身", "Morph"),
+        ("Ruthless Ripper", "ja", "変異", "Morph"), ("Ruthless Ripper", "ja", "接死", "Deathtouch"),
+        ("Ruthless Ripper", "ko", "변이", "Morph"), ("Ruthless Ripper", "ko", "치명타", "Deathtouch"),
+        ("Ruthless Ripper", "zhs", "变身", "Morph"), ("Ruthless Ripper", "zhs", "死触", "Deathtouch"),
+        ("Ruthless Ripper", "zht", "死觸", "Deathtouch"), ("Ruthless Ripper", "zht", "變身", "Morph"),
+        ("Watcher of the Roost", "ja", "変異", "Morph"), ("Watcher of the Roost", "ja", "飛行", "Flying"),
+        ("Watcher of the Roost", "ko", "변이", "Morph"), ("Watcher of the Roost", "ko", "비행", "Flying"),
+        ("Watcher of the Roost", "zhs", "变身", "Morph"), ("Watcher of the Roost", "zhs", "飞行", "Flying"),
+        ("Watcher of the Roost", "zht", "變身", "Morph"), ("Watcher of the Roost", "zht", "飛行", "Flying"),
     ]
     # A face read as its lines, an English printing, a term that is not the next line's: nothing.
     assert mine_glued_first_line("p", "ja", "接死変異 ― 黒", "Deathtouch\nMorph—Reveal", MTGJSON_TITLES, {}, "") == []

@@ -67,17 +67,18 @@ def test_mtgjson_texts_that_lost_their_line_breaks_give_their_keywords(snapshot_
         ("ru", "Воплотите", "Manifest", "701.40", ["mtgjson"], 7, "agreed"),
         # Six printings each: Watcher of the Roost, Mystic of the Hidden Way, Grim Haruspex,
         # Ruthless Ripper, Ainok Tracker, Jeering Instigator; in Chinese, Japanese and Korean the
-        # three whose Morph line is not glued to a keyword without a sign ("飛行変異 ―").
+        # three whose Morph line is glued to a keyword without a sign ("飛行変異 ―") too, read
+        # through the glued first line (Korean Ainok Tracker prints another cost: five).
         ("de", "Morph", "Morph", "702.37", ["mtgjson"], 6, "agreed"),
         ("es", "Metamorfosis", "Morph", "702.37", ["mtgjson"], 6, "agreed"),
         ("fr", "Mue", "Morph", "702.37", ["mtgjson"], 6, "agreed"),
         ("it", "Metamorfosi", "Morph", "702.37", ["mtgjson"], 6, "agreed"),
-        ("ja", "変異", "Morph", "702.37", ["mtgjson"], 3, "agreed"),
-        ("ko", "변이", "Morph", "702.37", ["mtgjson"], 3, "agreed"),
+        ("ja", "変異", "Morph", "702.37", ["mtgjson"], 6, "agreed"),
+        ("ko", "변이", "Morph", "702.37", ["mtgjson"], 5, "agreed"),
         ("pt", "Metamorfose", "Morph", "702.37", ["mtgjson"], 6, "agreed"),
         ("ru", "Оборотень", "Morph", "702.37", ["mtgjson"], 6, "agreed"),
-        ("zhs", "变身", "Morph", "702.37", ["cr-glossary", "cr-rule-title", "mtgjson"], 3, "agreed"),
-        ("zht", "變身", "Morph", "702.37", ["mtgjson"], 3, "agreed"),
+        ("zhs", "变身", "Morph", "702.37", ["cr-glossary", "cr-rule-title", "mtgjson"], 6, "agreed"),
+        ("zht", "變身", "Morph", "702.37", ["mtgjson"], 6, "agreed"),
     ]
 
 
