@@ -200,7 +200,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "type_line": "Oracle type line",
         "mana_cost": "Mana cost in braces; a multi-faced card's faces' costs joined by \" // \" as Scryfall joins a split card's, faces without one left out (a transforming card: its front face's, which is the card's; each face's own is in card_faces)",
         "oracle_text": "Oracle text",
-        "card_faces": "Each face of a multi-faced card (JSON: name, mana_cost, type_line, oracle_text, power, toughness, loyalty, defense), where a source gives faces apart",
+        "card_faces": "Each face of a multi-faced card (JSON: name, mana_cost, type_line, oracle_text, power, toughness, loyalty, defense), where a source gives faces apart; null for a reversible card (layout reversible_card), whose two sides print the same card: its one face is the row's own columns",
         "power": "A creature's power as the source gives it, a string (\"*\", \"1+*\" and \"X\" are printed); a multi-faced card's are its faces' (card_faces)",
         "toughness": "A creature's toughness, as power",
         "loyalty": "A planeswalker's starting loyalty, as power",
