@@ -22,15 +22,17 @@ from kb.store.derive_history import english_versions, save_ruling_rules, stored_
 def version_outline(db: sqlite_utils.Database, version_id: str) -> CRDocument:
     """A stored version as the keyword index reads it (``KeywordIndex.from_versions``): its
     sections, and the rules of the keyword sections (701 and 702; 502 before 2009) with their titles and texts (a
-    keyword heading may be printed as text), and its glossary entries that point to a rule (a term a later
-    version made a keyword may be defined by another rule of it); no other rules, examples or references."""
+    keyword heading may be printed as text), the other rules that bear a title (a glossary term may name
+    one: "Commander Draft" is 903.13; an import linked only the terms of sections, a build those of every
+    titled rule: a review of the rulings' links), and its glossary entries that point to a rule (a term a
+    later version made a keyword may be defined by another rule of it); no other rules, examples or references."""
     version = db.table("cr_versions").get(version_id)
     titles = list(KEYWORD_SECTION_TITLES)
     rules = [
         Rule(number=number, kind=kind, text=text or "", title=title, parent=parent, section=section)
         for number, kind, title, parent, section, text in db.conn.execute(
             "select number, kind, title, parent_number, section, text from rules"
-            " where version_id = ? and (kind = 'section' or section in (select number from rules"
+            " where version_id = ? and (kind = 'section' or title <> '' or section in (select number from rules"
             f" where version_id = ? and kind = 'section' and title in ({', '.join('?' for _ in titles)})))"
             " order by position",
             [version_id, version_id, *titles],

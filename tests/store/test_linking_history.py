@@ -163,3 +163,20 @@ def test_a_cited_number_is_read_in_the_next_edition_where_the_one_in_force_canno
     html = str(ruling_items_html([r for r in rulings_relying_on(conn, morph) if r["id"] == 1], "702.37a"))
     assert ("read in the Comprehensive Rules of 2014-09-25, later than the ruling: in the Comprehensive Rules of"
             " 2013-05-01, the newest held before its date, 702.36a is not this rule") in html
+
+
+def test_an_import_reads_the_terms_a_build_reads_in_every_edition() -> None:
+    """An import links new rulings through each stored edition's outline (``version_outline``), a
+    build through the whole document; the outline held sections alone of the rules outside the
+    keyword sections, so "Commander Draft" (903.13) and 2003's "mana ability" (406.1) were linked
+    by a build and not by an import (a review of the rulings' links)."""
+    from kb.link.keyword_vocabulary import KeywordIndex
+
+    db = sqlite_utils.Database(built_snapshot_db())
+    versions = [row[0] for row in db.execute("select id from cr_versions where lang = 'en' order by effective_date")]
+    built = KeywordIndex.from_versions(load_cr_document(db, version) for version in versions)
+    imported = KeywordIndex.from_versions(linking_history.version_outline(db, version) for version in versions)
+    assert [(v.version_id, v.named_rules, v.by_surface.keys(), v.defined_elsewhere) for v in imported.versions] == [
+        (v.version_id, v.named_rules, v.by_surface.keys(), v.defined_elsewhere) for v in built.versions]
+    assert imported.versions[-1].named_rules["commander draft"] == "903.13"
+    assert imported.versions[0].named_rules["mana ability"] == "406.1"
