@@ -50,25 +50,31 @@ def cjk_rows(
     return found
 
 
-# Card names read by their first two letters to find one by its letters alone.
+# Card names holding every letter of the query, read to find one by its letters alone.
 NAMES_BY_LETTERS = 200
+NAME_LETTERS_AT_MOST = 16
 
 
 def card_names_by_letters(conn: sqlite3.Connection, query: str, limit: int) -> list[dict[str, Any]]:
     """Card names holding the CJK ``query``'s letters, punctuation and spacing aside: "ザルター" and
     "ザル＝ター" are in ザル＝ターの豚, "モミールヴィグ" in シミックの幻想家、モミール・ヴィグ (the index holds
     each name as printed: part of a Japanese name across its ＝, ・ or 、 found nothing, though a
-    whole name is found without them; a foreign players' review). The names holding its first two
-    letters are read, a bounded number, and compared."""
+    whole name is found without them; a foreign players' review). The names holding every one of
+    its letters are read, a bounded number, and compared: each letter of a name begins one of its
+    two-letter words in the index, or ends its run (``cjk_grams``), where a pair of the query's
+    letters may stand either side of the name's punctuation (ル＝タ: "ルター" found nothing)."""
     letters, as_typed = compact(query), NOT_WORD.sub("", query)
     # The index holds the letters as printed: folded, "ザ" is "サ" (its voicing mark dropped).
-    if len(letters) < 3 or not _in_bigram_index(conn, as_typed[:2]) or not table_exists(conn, "cjk_search"):
+    distinct = list(dict.fromkeys(as_typed))
+    # A part of a name, not a question (card names are short: each letter is one more term).
+    if (not 3 <= len(letters) <= NAME_LETTERS_AT_MOST or not all(_in_bigram_index(conn, letter) for letter in distinct)
+            or not table_exists(conn, "cjk_search")):
         return []
-    condition, param = _short_condition(conn, as_typed[:2])
     within = kind_rowids(conn).get("card_name")
     bounds = "and rowid between {} and {}".format(*within) if within else "and kind = 'card_name'"
     found = rows(conn, f"""select kind, key, lang, text from cjk_search
-        where {condition.format(within=bounds)} {bounds} limit ?""", (param, NAMES_BY_LETTERS))
+        where {_IN_BIGRAMS.format(within=bounds)} {bounds} limit ?""",
+                 (" AND ".join(_bigram_term(letter) for letter in distinct), NAMES_BY_LETTERS))
     return [row for row in found if row["kind"] == "card_name" and letters in compact(row["text"])][:limit]
 
 

@@ -62,16 +62,19 @@ def relaxed_cjk(conn: sqlite3.Connection, query: str, names: Callable[[str], boo
     spaces (``left_out``), or None when nothing holds any piece. ``names``: whether a piece is a
     keyword's term or a section's title in any language."""
     probes = CJK_PROBES
-    # The best piece yet, ranked: a term before any other; of terms the first, the longer where
-    # two start alike ("接死とトランプル": Deathtouch's rules, as "践踏和死触" shows Trample's; the
-    # longer トランプル was taken, a foreign players' review); of other pieces the longer, then the
-    # earlier.
-    best: tuple[tuple[bool, int, int], str] | None = None
+    # The best piece yet, ranked: a keyword's term, then another term, then any other piece; of
+    # keywords the first, the longer where two start alike ("接死とトランプル": Deathtouch's rules,
+    # as "践踏和死触" shows Trample's; the longer トランプル was taken, a foreign players' review);
+    # of other terms and pieces the longer, then the earlier ("전장의 생명연결": Lifelink's rules,
+    # not 403 Battlefield's: a code review).
+    keywords = keyword_terms_by_key(conn)
+    best: tuple[tuple[int, int, int], str] | None = None
     for order, segment in enumerate(segment for segment in _SPLIT.split(query) if segment):
         held_here = False  # past a segment's longest held piece, only terms are looked for
         for piece in _pieces_longest_first(segment):
             term = names(piece)
-            rank = (True, -query.index(piece), len(piece)) if term else (False, len(piece), -order)
+            rank = ((2, -query.index(piece), len(piece)) if term and fold(piece) in keywords
+                    else (int(term), len(piece), -order))
             if best is not None and rank <= best[0]:
                 continue
             if not term:  # probed, if it is long enough and the probes last

@@ -67,7 +67,12 @@ def cards_by_name(
     # Not a name two languages print alike ("Constructo de Ugin", Spanish and Portuguese).
     typed = [hit for hit, row in zip(hits, found, strict=True) if row["name"] == query]
     pages = Counter(page_of(url) for url in {hit.url for hit in typed})
-    as_typed = {page_of(hit.url): hit for hit in typed if pages[page_of(hit.url)] == 1}
+    as_typed: dict[str, Hit] = {}
+    for hit in typed:
+        # The English name before another language's that prints it alike (the Italian
+        # "Phelddagrif" is the English one: the hit said Italian, by the rows' order; a code review).
+        if pages[page_of(hit.url)] == 1 and (as_typed.setdefault(page_of(hit.url), hit).lang != "en" and hit.lang == "en"):
+            as_typed[page_of(hit.url)] = hit
     hits = [hit for hit in hits if as_typed.get(page_of(hit.url), hit) is hit]
     key = compact(query)
     # Three letters at least: a one- or two-letter name ("X", "Ow") is found exactly above, and

@@ -1548,15 +1548,18 @@ def test_a_keyword_typed_with_another_word_keeps_the_keywords_rules(
     assert sum(hit.title.split()[0].startswith(keyword) for hit in found.groups["rules"]) >= 5
 
 
-@pytest.mark.parametrize(("typed", "kept"), [("對手有死觸", "死觸"), ("對手的指揮官有死觸", "死觸")])
+@pytest.mark.parametrize(("typed", "kept"), [("對手有死觸", "死触"), ("對手的指揮官有死觸", "死触")])
 def test_a_traditional_question_keeps_its_keyword_over_a_simplified_reading_that_drops_it(
     snapshot_conn: sqlite3.Connection, typed: str, kept: str
 ) -> None:
     """"對手有死觸" (the opponent has deathtouch) read in Simplified kept 对手 (opponent) and left
-    Deathtouch out, and was taken for finding the Chinese rules (a review of the change)."""
+    Deathtouch out, and was taken for finding the Chinese rules (a review of the change). A
+    keyword's term now comes before another term, in either reading: the Simplified one keeps
+    死触 and finds the Chinese rules of Deathtouch too."""
     found = search(snapshot_conn, typed)
     assert found.query == kept
     assert [hit.title for hit in found.groups["keywords"]][:1] == ["702.2 Deathtouch"]
+    assert "zhs" in {hit.lang for hit in found.groups["rules"]}
 
 
 def test_a_card_name_two_languages_share_lands_on_the_card(snapshot_conn: sqlite3.Connection) -> None:
@@ -1758,7 +1761,12 @@ async def test_the_older_versions_a_rule_is_in_are_counted_whole(snapshot_ds, sn
     [("ザル＝ター", ["dcc31cbf-f75d-4584-a97b-aa9d19d7b142", "5979310e-38c8-489f-ab9e-2723af98a3a5"]),
      ("ザルター", ["dcc31cbf-f75d-4584-a97b-aa9d19d7b142", "5979310e-38c8-489f-ab9e-2723af98a3a5"]),
      ("モミールヴィグ", ["6202d1cf-5359-4783-846d-7f35460e42b4"]),
-     ("神童ジェイス", ["594f6881-c059-46f8-aa4e-7151d502de73"])],
+     ("神童ジェイス", ["594f6881-c059-46f8-aa4e-7151d502de73"]),
+     # Starting right before the name's punctuation (a code review: only the first two letters
+     # were looked up, and ル＝タ is no pair of the index).
+     ("ルター", ["dcc31cbf-f75d-4584-a97b-aa9d19d7b142", "5979310e-38c8-489f-ab9e-2723af98a3a5"]),
+     ("童ジェイス", ["594f6881-c059-46f8-aa4e-7151d502de73"]),
+     ("ルターのド", ["5979310e-38c8-489f-ab9e-2723af98a3a5"])],
 )
 def test_part_of_a_japanese_name_is_found_across_its_punctuation(
     snapshot_conn: sqlite3.Connection, query: str, oracle_ids: list[str]
@@ -1787,12 +1795,22 @@ def test_a_name_found_exactly_leads_to_the_card_in_its_language(snapshot_conn: s
     assert search(snapshot_conn, query).best.url == url
 
 
+def test_an_english_name_another_language_prints_alike_stays_english(snapshot_conn: sqlite3.Connection) -> None:
+    """"Phelddagrif" is the English and the Italian name: the hit said Italian, by the order of the
+    rows, and the page marked the English query as Italian (a code review)."""
+    found = search(snapshot_conn, "Phelddagrif")
+    assert (found.best.url, found.best.lang, found.query_lang) == ("/card/d0e99535-0ea0-4aa5-99f5-6c5255b27c38", "en", None)
+
+
 @pytest.mark.parametrize(("typed", "kept", "keywords"), [
     ("接死とトランプル", "接死", ["702.2 Deathtouch", "702.19 Trample"]),
     ("践踏和死触", "践踏", ["702.19 Trample", "702.2 Deathtouch"]),
     ("치명타와 돌진", "치명타", ["702.2 Deathtouch", "702.19 Trample"]),
     # A longer term that starts where a shorter one does is the term: 先制攻撃, not the 先制 in it.
     ("先制攻撃", "先制攻撃", ["702.7 First Strike"]),
+    # A keyword before a zone or a section named first (a code review: 403 Battlefield's rules).
+    ("전장의 생명연결", "생명연결", ["702.15 Lifelink"]),
+    ("무덤 이단공격", "이단공격", ["702.4 Double Strike"]),
 ])
 def test_two_keywords_show_the_first_ones_rules_in_every_language(
     snapshot_conn: sqlite3.Connection, typed: str, kept: str, keywords: list[str]
