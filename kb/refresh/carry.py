@@ -30,14 +30,12 @@ IGNORED_COLUMNS = {
 # Rows a document owns, whose key is made from its document: a bulk file under a new dated URL
 # is another document, and its every row was counted removed and added again (a name changed in
 # all_cards showed as card_name_records +266 -266: an operator's review). They are counted by
-# what they hold, these columns aside, where their keys differ (a document of the same address
-# keeps its rows' keys: then the keys are compared, a third of the time): a row is added or
-# removed, never changed. (Not the quality issues: their details name the document's address.)
-COUNTED_BY_CONTENT = {
-    "card_name_records": {"id", "document_id"},
-    "ruling_records": {"id", "document_id"},
-    "ruling_sightings": {"document_id"},
-}
+# what they hold, these columns aside, as many times as they are held, where their keys differ
+# (a document of the same address keeps its rows' keys: then the keys are compared, a third of
+# the time): a row is added or removed, never changed. Not the rows that hold their place in the
+# file (ruling records and sightings: a ruling added near the top moves every later one; the
+# rulings' own counts say what changed), nor quality issues (their details name the address).
+COUNTED_BY_CONTENT = {"card_name_records": {"id", "document_id"}}
 
 
 # A vanished ruling and a new one of the same card and date this similar are one ruling
@@ -86,13 +84,14 @@ def table_changes(db: sqlite_utils.Database, tables: list[str]) -> dict[str, dic
 def _changes_by_content(db: sqlite_utils.Database, table: str, before: int, after: int) -> dict[str, int]:
     shared = set(_columns(db, "main", table)) & set(_columns(db, "old", table))
     columns = ", ".join(f'"{c}"' for c in sorted(shared - COUNTED_BY_CONTENT[table] - IGNORED_COLUMNS.get(table, set())))
-
-    def only_in(one: str, other: str) -> int:
-        return db.execute(f'select count(*) from (select {columns} from {one}."{table}"'
-                          f' except select {columns} from {other}."{table}")').fetchone()[0]
-
-    return {"before": before, "after": after, "added": only_in("main", "old"), "changed": 0,
-            "removed": only_in("old", "main")}
+    # Each content held as often as before or not: one sort of both tables (a row two documents
+    # hold, one of them gone, is one removed; EXCEPT would count none).
+    added, removed = db.execute(
+        f"""select coalesce(sum(max(held, 0)), 0), coalesce(sum(max(-held, 0)), 0) from (
+            select sum(side) as held from (select {columns}, 1 as side from main."{table}"
+                union all select {columns}, -1 as side from old."{table}") group by {columns})"""
+    ).fetchone()
+    return {"before": before, "after": after, "added": added, "changed": 0, "removed": removed}
 
 
 @dataclass
