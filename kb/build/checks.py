@@ -165,12 +165,13 @@ def cr_lost_characters(document: CRDocument, name: str) -> list[str]:
     controls = [where for where, text in texts if REFUSED_CONTROL.search(text)]
     if controls:
         # Too few for the file to be refused as binary (kb.normalise.decode), kept in the text.
-        shown = first_few(controls)
+        shown = first_few(list(dict.fromkeys(controls)))
         found.append(f"{name}: {len(controls)} rules, examples or glossary entries hold control characters (NUL and the like),"
                      f" which no text prints ({shown}): bytes damaged in the file, most likely")
     marked = [where for where, text in texts if REPLACEMENT in text]
     if marked:
-        shown = first_few(marked)
+        # A rule's examples are named once ("107.1b's example" for its three).
+        shown = first_few(list(dict.fromkeys(marked)))
         found.append(f"{name}: {len(marked)} rules, examples or glossary entries hold U+FFFD marks, characters the file's converter could not read ({shown})")
     # Most rules hold no "?" at all: the pattern, tried at every character, is kept for those that do.
     replaced = [

@@ -360,6 +360,8 @@ def _number_twin(base: str) -> str:
         return base + "es"
     if base.endswith(("xes", "ches", "shes")):
         return base[:-2]
+    if base.endswith("ss"):  # "summoning sickness": no other number
+        return base
     return base[:-1] if base.endswith("s") else base + "s"
 
 
