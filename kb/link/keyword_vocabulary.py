@@ -167,6 +167,7 @@ class KeywordIndex:
         default_factory=dict, repr=False
     )
     _in_force: dict[str, VersionKeywords] = field(default_factory=dict, repr=False)
+    _named_later: dict[str, dict[str, list[tuple[str, str, str]]]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_versions(cls, versions: Iterable[CRDocument]) -> KeywordIndex:
@@ -225,6 +226,24 @@ class KeywordIndex:
         chosen = {at for word in self.later_filter(version).first_words_in(words) for at in by_first_word[word]}
         chosen.update(at for start, at in odd_starts if start in lowered)
         return [added[at] for at in sorted(chosen)]
+
+    def named_later(self, version: VersionKeywords) -> dict[str, list[tuple[str, str, str]]]:
+        """The rules' names later versions add to ``version``'s glossary, by their first word:
+        (surface, rule, the first later version naming it). "Double-faced card" is 711 of
+        2013-04-29; a ruling of 2011 names it with the rules of 2009 in force, which did not yet
+        (a review of the rulings' links: keywords were looked for later, names were not)."""
+        found = self._named_later.get(version.version_id)
+        if found is None:
+            found, seen = {}, set(version.named_rules)
+            for later in self.versions:
+                if later.effective_date <= version.effective_date:
+                    continue
+                for surface, number in later.named_rules.items():
+                    if surface not in seen:
+                        seen.add(surface)
+                        found.setdefault(WORD_RUN.findall(surface)[0], []).append((surface, number, later.version_id))
+            self._named_later[version.version_id] = found
+        return found
 
     def in_force(self, date: str | None) -> VersionKeywords | None:
         """The version in force on ``date``; the newest without a date; the oldest before all."""

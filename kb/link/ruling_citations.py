@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from kb.link.keyword_vocabulary import CRKeyword, KeywordIndex, VersionKeywords, base_form, words_of
 from kb.normalise.losses import CASE_TWINS
@@ -57,6 +58,7 @@ DOUBLED_WHAT = re.compile(
     r"(?:power|toughness|life total|damage|number of (?:[\w+/-]+ )?counters)\b", re.IGNORECASE)
 DOUBLED_ALONE = re.compile(r"(?:\bit['’]s|\bis|\bare|\bwas|\bwere|\bbe|\bbeen)\s+$", re.IGNORECASE)
 OPENING_QUOTES = "“\"‘'"
+T = TypeVar("T")
 CONTEXT_WORDS_BEFORE = 3
 
 CITED_CONFIDENCE = 1.0
@@ -100,7 +102,7 @@ def link_ruling(
     seen = {(c.number, c.method) for c in citations}
     masked = _mask_names(text, card_names)
     words = WordRuns(masked)
-    for citation in [*_keyword_citations(masked, keyword_index, version, words), *_named_rule_citations(words, version)]:
+    for citation in [*_keyword_citations(masked, keyword_index, version, words), *_named_citations(words, keyword_index, version)]:
         if (citation.number, citation.method) not in seen:
             seen.add((citation.number, citation.method))
             citations.append(citation)
@@ -146,29 +148,52 @@ def numbers_read_ahead(
     return read
 
 
-def _named_rule_citations(words: WordRuns, version: VersionKeywords | None) -> list[RuleCitation]:
+def _named_citations(words: WordRuns, index: KeywordIndex, version: VersionKeywords | None) -> list[RuleCitation]:
     """Rules the ruling names as the glossary of the version in force names them, in the order it
     names them: "the legend rule" is 704.5j, "a state-based action" 704 (a judge asking which
-    rulings rely on 704.5j found none: rulings cite no numbers, and these are no keywords)."""
-    if version is None or version.named_rules_first_words.isdisjoint(words.words):
+    rulings rely on 704.5j found none: rulings cite no numbers, and these are no keywords).
+    Then, where the version in force has no such name yet (a ruling's wording updated later, or
+    written for rules to come: "double-faced card" in a ruling of 2011, with the rules of 2009 in
+    force), as a later version's glossary first names them, numbered as that version numbers them
+    and at ``LATER_VERSION_FACTOR`` of the confidence; not words the version in force names (its
+    "summoning sickness" is 2009's "summoning sickness rule")."""
+    if version is None:
         return []
-    found: list[tuple[int, RuleCitation]] = []
+    in_force = _named_in(words, version.named_rules_by_first) if version.named_rules_first_words & words.words else []
+    citations = [RuleCitation(number=number, method="term", confidence=NAMED_RULE_CONFIDENCE, matched_text=matched,
+                              version_id=version.version_id, in_force_version_id=version.version_id)
+                 for _, _, matched, number in in_force]
+    later = index.named_later(version)
+    if later.keys().isdisjoint(words.words):
+        return citations
+    said = [(start, end) for start, end, _, _ in in_force]
+    for start, end, matched, (number, version_id) in _named_in(
+            words, {first: [(surface, (number, version_id)) for surface, number, version_id in named]
+                    for first, named in later.items()}):
+        if not any(start < other_end and other_start < end for other_start, other_end in said):
+            citations.append(RuleCitation(
+                number=number, method="term", confidence=NAMED_RULE_CONFIDENCE * LATER_VERSION_FACTOR,
+                matched_text=matched, version_id=version_id, in_force_version_id=version.version_id))
+    return citations
+
+
+def _named_in(words: WordRuns, by_first: dict[str, list[tuple[str, T]]]) -> list[tuple[int, int, str, T]]:
+    """The surfaces of ``by_first`` (by their first words) the text says, each with where it is
+    said (``words.lowered``'s offsets) and what it names, in the order the text says them."""
+    found: list[tuple[int, int, str, T]] = []
     # Only surfaces whose first word the text has (a sixth of linking a ruling, each searched).
-    # The words are a set: their order is the hash seed's, and the citations are sorted after.
-    for first in version.named_rules_first_words & words.words:
-        for surface, number in version.named_rules_by_first[first]:
+    # The words are a set: their order is the hash seed's, and the names are sorted after.
+    for first in by_first.keys() & words.words:
+        for surface, named in by_first[first]:
             for at in words.starts(first):
                 end = _said_at(words.lowered, at, surface)
                 if end is not None and (end == len(words.lowered) or not _is_word_char(words.lowered[end])):
                     # The opening mark of one the match closes: '"summoning sickness" rule'.
                     opened = at > 0 and words.lowered[at - 1] in QUOTE_MARKS and any(
                         char in QUOTE_MARKS for char in words.lowered[at:end])
-                    matched = words.text[at - opened:end] if words.aligned else surface
-                    found.append((at, RuleCitation(
-                        number=number, method="term", confidence=NAMED_RULE_CONFIDENCE, matched_text=matched,
-                        version_id=version.version_id, in_force_version_id=version.version_id)))
+                    found.append((at, end, words.text[at - opened:end] if words.aligned else surface, named))
                     break
-    return [citation for _, citation in sorted(found, key=lambda found: found[0])]
+    return sorted(found, key=lambda found: found[0])
 
 
 # Quotation marks a ruling puts around a term's words: 'The "summoning sickness" rule'.

@@ -336,8 +336,9 @@ def test_a_rule_its_glossary_names_is_linked_as_numbered_on_the_rulings_date(ind
     assert linked(legendary, "2013-06-01") == [("704.5k", "term", "Legend Rule", "en-2013-05-01")]
     assert linked(legendary, "2025-03-01") == [("704.5j", "term", "Legend Rule", "en-2025-02-07")]
     assert linked("It dies as a state-based action.", "2025-03-01") == [("704", "term", "state-based action", "en-2025-02-07")]
-    # Before 2009 the glossary named no such rule; inside a longer word it is no name.
-    assert linked("The legend rule applies.", "2005-01-01") == []
+    # Before 2009 the glossary named no such rule: the first rules that name it number it (at a
+    # lower confidence, as a keyword a later version adds); inside a longer word it is no name.
+    assert linked("The legend rule applies.", "2005-01-01") == [("704.5k", "term", "legend rule", "en-2013-05-01")]
     assert linked("Its prelegend rules text is odd.", "2025-03-01") == []
 
 
@@ -360,3 +361,18 @@ def test_an_informal_term_names_the_rule_its_entry_points_to(index: KeywordIndex
     # A mark within a word is no quotation mark: "legend's rule" is no "legend rule".
     assert linked("The legend rule applies.", "2026-03-01") == [("704.5j", "term", "legend rule", "en-2026-01-16")]
     assert linked("Each legend's rule applies.", "2026-03-01") == []
+
+
+def test_a_name_a_later_glossary_adds_is_read_there(index: KeywordIndex) -> None:
+    """An Innistrad ruling of 2011 names "double-faced card" with the rules of 2006 in force here
+    (2009's in the snapshot), which had none: the next rules naming it number it 711 (a review of
+    the rulings' links: keywords were looked for later, names were not). A name the rules in force
+    say otherwise is theirs alone: 2006's "summoning sickness" is 2009's "summoning sickness rule"."""
+    def links(text: str, date: str) -> list[tuple[str, str, str | None, float, str | None]]:
+        return [(c.number, c.matched_text, c.version_id, c.confidence, c.in_force_version_id)
+                for c in link_ruling(text, date, index)]
+
+    assert links("If a double-faced card is put onto the battlefield, it enters front face up.", "2011-09-22") == [
+        ("711", "double-faced card", "en-2013-05-01", pytest.approx(0.72), "en-2006-02-01")]
+    assert links('The "summoning sickness" rule applies to {Q}.', "2008-08-01") == [
+        ("212.3d", "summoning sickness", "en-2006-02-01", 0.9, "en-2006-02-01")]
