@@ -333,7 +333,11 @@ def _named_rules(doc: CRDocument) -> dict[str, str]:
     Abilities"; "Double-Faced Cards" is 712 (a review of the rulings' links: sixty rulings on
     double-faced cards and mana abilities were linked to no rule). Not a keyword's rule (701,
     702: keywords are looked for as keywords), nor a one-word term ("Card", "Spell", "Permanent":
-    nearly every ruling says one)."""
+    nearly every ruling says one) but a casual variant's name ("Commander": 903, the section of
+    part 9 it titles). An entry pointing to several rules names the one whose title begins with
+    its words: "Face Down … See rule 110.5 … See rule 708, “Face-Down Spells and Permanents,”"
+    is 708, said "face down" and, as the title writes it, "face-down" (a hundred rulings on
+    face-down spells were linked to no rule)."""
     keyword_sections = {r.number for r in doc.rules if r.kind == "section" and r.title in KEYWORD_SECTION_TITLES}
     # A keyword's rule is linked as a keyword.
     titles = {rule.number: base_form(rule.title) for rule in doc.rules
@@ -345,27 +349,36 @@ def _named_rules(doc: CRDocument) -> dict[str, str]:
             continue
         base = base_form(entry.term)
         rule_term = bool(NAMED_RULE_TERM.match(base) or (informal and WORD_RUN.search(base)))
-        if not rule_term and not _may_name_its_rule(base):
-            continue
         pointers = _pointed_to(entry.text)
-        if len(pointers) != 1:
+        if rule_term and len(pointers) == 1:
+            number = pointers.pop()
+            named.setdefault(base, number)
+            named.setdefault(_number_twin(base), number)
             continue
-        number = pointers.pop()
-        if not rule_term and not _names_its_rule(base, titles.get(number)):
-            continue
-        for surface in (base, _number_twin(base)):
-            named.setdefault(surface, number)
+        words = len(WORD_RUN.findall(base))
+        if len(pointers) == 1:
+            number = pointers.pop()
+            title = titles.get(number)
+            if title is not None and _unhyphenated(title) in (_unhyphenated(base), _unhyphenated(_number_twin(base))) and (
+                    words >= 2 or _a_variant(number)):
+                for surface in (base, _number_twin(base)):
+                    named.setdefault(surface, number)
+        elif words >= 2:
+            begun = [number for number in pointers if _unhyphenated(titles.get(number) or "").startswith(_unhyphenated(base) + " ")]
+            if len(begun) == 1:
+                # The words as the entry writes them, and as the title does ("face-down").
+                for surface in (base, titles[begun[0]][:len(base)]):
+                    named.setdefault(surface, begun[0])
     return named
 
 
-def _may_name_its_rule(base: str) -> bool:
-    return len(WORD_RUN.findall(base)) >= 2
+def _unhyphenated(words: str) -> str:
+    return words.replace("-", " ")
 
 
-def _names_its_rule(base: str, title: str | None) -> bool:
-    """Whether the glossary's ``base`` is the title of the rule it points to, but for number
-    ("Mana Ability" and 605 "Mana Abilities")."""
-    return title is not None and title in (base, _number_twin(base))
+def _a_variant(number: str) -> bool:
+    """Whether ``number`` is a section of the casual variants (part 9: 903 Commander)."""
+    return len(number) == 3 and number.startswith("9")
 
 
 def _number_twin(base: str) -> str:
