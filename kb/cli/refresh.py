@@ -35,6 +35,9 @@ from scraper.sources import SOURCES
                    " published is missing (a new one from the raw store alone).")
 @click.option("--bulk-type", "bulk_types", multiple=True, metavar="TYPE",
               help="Scryfall bulk files to fetch (default rulings, oracle_cards, all_cards; repeat for several).")
+@click.option("--cr-ko-chapter", "cr_ko_chapters", multiple=True, metavar="N",
+              help="Korean CR chapters to fetch (100…900; default all nine), as `mtgkb fetch` takes them: a"
+                   " mirror holding some of them.")
 @click.option("--timeout", type=float, default=30.0, show_default=True, help="Seconds to wait to connect and for each read of a body; a body slower than 16 KiB a minute is given up as stalled.")
 @click.option("--keep-superseded", is_flag=True,
               help="Keep the raw bodies of bulk files a newer one replaced (removed by default after a clean run).")
@@ -50,6 +53,7 @@ def refresh(
     snapshot: Path | None,
     allow_shrink: bool,
     bulk_types: tuple[str, ...],
+    cr_ko_chapters: tuple[str, ...],
     timeout: float,
     keep_superseded: bool,
     drop_imported: bool,
@@ -70,7 +74,8 @@ def refresh(
         result = run_refresh(
             raw_dir, db_path, sources=list(sources) or list(DEFAULT_SOURCES),
             base_urls=parse_base_urls(base_url_pairs),
-            fetch_options={"timeout": timeout, **({"bulk_types": list(bulk_types)} if bulk_types else {})},
+            fetch_options={"timeout": timeout, **({"bulk_types": list(bulk_types)} if bulk_types else {}),
+                           **({"cr_ko_chapters": list(cr_ko_chapters)} if cr_ko_chapters else {})},
             allow_shrink=allow_shrink, snapshot=snapshot, verbose=verbose, keep_superseded=keep_superseded,
             drop_imported=drop_imported,
         )

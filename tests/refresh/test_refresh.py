@@ -867,3 +867,18 @@ def test_a_bulk_file_under_a_name_of_no_date_is_read_as_the_kind_the_listing_say
     (unreadable,) = bad.changes["unreadable"]
     assert unreadable["url"].endswith("/rulings.json") and unreadable["replaced_by_earlier"] is True
     assert sqlite_utils.Database(tmp_path / "kb.db")["rulings"].count == 56
+
+
+@pytest.mark.usefixtures("cli_on_a_fake_clock")
+def test_the_korean_chapters_a_refresh_fetches_can_be_named(site: TestSite, tmp_path: Path) -> None:
+    """The test site holds the Korean CR's chapter 100 alone (the real recording): `mtgkb fetch`
+    could be told so, `mtgkb refresh` could not, and every refresh against it exited 2 naming
+    cr-ko (an operator's review)."""
+    result = CliRunner().invoke(refresh_command, [
+        "cr-ko", "--raw", str(tmp_path / "raw"), "--db", str(tmp_path / "kb.db"),
+        "--base-url", f"cr-ko={site.url('cr-ko')}", "--cr-ko-chapter", "100",
+    ])
+    assert result.exit_code == 0, result.output
+    asked = {request["path"] for request in site.requests}
+    assert "/cr-ko/100" in asked and "/cr-ko/200" not in asked
+    assert sqlite_utils.Database(tmp_path / "kb.db")["cr_versions"].count == 1
