@@ -134,6 +134,9 @@ class VersionKeywords:
     # Rules the glossary names ("Legend Rule … See rule 704.5j.", "State-Based Actions … See rule
     # 704"): each of its surfaces, lowered, with the rule.
     named_rules: dict[str, str] = field(default_factory=dict)
+    # Its rules outside the keyword sections that bear a title, by the title (lowered, hyphens as
+    # spaces): where a later version's glossary names a rule this one titles alike.
+    titled: dict[str, str] = field(default_factory=dict)
     # What a text must hold for ``pattern`` to match in it.
     word_filter: WordFilter = field(init=False, repr=False)
     # ``named_rules`` by the first word of each surface ("legend", "state"): (surface, rule).
@@ -229,9 +232,12 @@ class KeywordIndex:
 
     def named_later(self, version: VersionKeywords) -> dict[str, list[tuple[str, str, str]]]:
         """The rules' names later versions add to ``version``'s glossary, by their first word:
-        (surface, rule, the first later version naming it). "Double-faced card" is 711 of
-        2013-04-29; a ruling of 2011 names it with the rules of 2009 in force, which did not yet
-        (a review of the rulings' links: keywords were looked for later, names were not)."""
+        (surface, rule, version). "Double-faced card" is 711 of 2013-04-29; a ruling of 2011 names
+        it with the rules of 2009 in force, which did not yet (a review of the rulings' links:
+        keywords were looked for later, names were not). Where ``version`` has a rule of that
+        title, it is that rule ("main phase" is 305 of 2006, whose glossary named none): the
+        rule the ruling read, and its history kept. Not a one-word name: a variant's ("Commander")
+        said in a ruling before the variant was in the rules is a word ("the commander of the army")."""
         found = self._named_later.get(version.version_id)
         if found is None:
             found, seen = {}, set(version.named_rules)
@@ -239,9 +245,12 @@ class KeywordIndex:
                 if later.effective_date <= version.effective_date:
                     continue
                 for surface, number in later.named_rules.items():
-                    if surface not in seen:
-                        seen.add(surface)
-                        found.setdefault(WORD_RUN.findall(surface)[0], []).append((surface, number, later.version_id))
+                    if surface in seen or len(WORD_RUN.findall(surface)) < 2:
+                        continue
+                    seen.add(surface)
+                    own = _titled_alike(version.titled, surface)
+                    named = (surface, own, version.version_id) if own else (surface, number, later.version_id)
+                    found.setdefault(WORD_RUN.findall(surface)[0], []).append(named)
             self._named_later[version.version_id] = found
         return found
 
@@ -296,7 +305,17 @@ def _version_keywords(doc: CRDocument) -> VersionKeywords:
         by_surface=by_surface,
         defined_elsewhere=_defined_elsewhere(doc, by_surface),
         named_rules=_named_rules(doc),
+        titled=_titled(doc),
     )
+
+
+def _titled(doc: CRDocument) -> dict[str, str]:
+    keyword_sections = {r.number for r in doc.rules if r.kind == "section" and r.title in KEYWORD_SECTION_TITLES}
+    titled: dict[str, str] = {}
+    for rule in doc.rules:
+        if rule.title and rule.section not in keyword_sections and rule.number not in keyword_sections:
+            titled.setdefault(_unhyphenated(base_form(rule.title)), rule.number)
+    return titled
 
 
 def _defined_elsewhere(doc: CRDocument, by_surface: dict[str, CRKeyword]) -> dict[str, str]:
@@ -366,10 +385,34 @@ def _named_rules(doc: CRDocument) -> dict[str, str]:
         elif words >= 2:
             begun = [number for number in pointers if _unhyphenated(titles.get(number) or "").startswith(_unhyphenated(base) + " ")]
             if len(begun) == 1:
-                # The words as the entry writes them, and as the title does ("face-down").
-                for surface in (base, titles[begun[0]][:len(base)]):
+                for surface in _title_surfaces(titles[begun[0]], len(base)):
                     named.setdefault(surface, begun[0])
     return named
+
+
+def _title_surfaces(title: str, term_length: int) -> list[str]:
+    """The term with each thing the title names it of, as the title writes it: "face-down spells
+    and permanents" is said "a face-down spell", "face-down permanents"… Not the term alone: a
+    card lies "face down" in exile, in a pile, in the command zone, and no rule of face-down
+    spells and permanents is meant (a review of the links: hideaway, foretell, conspiracies)."""
+    term, things = title[:term_length], title[term_length:].strip()
+    surfaces = []
+    for thing in re.split(r",? and |, ", things):
+        # A face-down permanent is a 2/2 creature (708.2): rulings say "a face-down creature".
+        for kind in (thing, "creatures") if thing == "permanents" else (thing,):
+            surfaces += [f"{term} {kind}", f"{term} {_number_twin(kind)}"]
+    return surfaces
+
+
+def _titled_alike(titled: dict[str, str], surface: str) -> str | None:
+    """The rule ``titled`` names ``surface`` by: a title it is, but for number, or begins
+    ("face-down spells" of 2006's 504 "Face-Down Spells and Permanents")."""
+    words = _unhyphenated(surface)
+    for form in (words, _number_twin(words)):
+        if form in titled:
+            return titled[form]
+    begun = [number for title, number in titled.items() if title.startswith(words + " ")]
+    return begun[0] if len(begun) == 1 else None
 
 
 def _unhyphenated(words: str) -> str:

@@ -159,7 +159,8 @@ def _named_citations(words: WordRuns, index: KeywordIndex, version: VersionKeywo
     "summoning sickness" is 2009's "summoning sickness rule")."""
     if version is None:
         return []
-    in_force = _named_in(words, version.named_rules_by_first) if version.named_rules_first_words & words.words else []
+    in_force = (_named_in(words, version.named_rules_by_first, _a_name_holds)
+                if version.named_rules_first_words & words.words else [])
     citations = [RuleCitation(number=number, method="term", confidence=NAMED_RULE_CONFIDENCE, matched_text=matched,
                               version_id=version.version_id, in_force_version_id=version.version_id)
                  for _, _, matched, number in in_force]
@@ -171,15 +172,33 @@ def _named_citations(words: WordRuns, index: KeywordIndex, version: VersionKeywo
             words, {first: [(surface, (number, version_id)) for surface, number, version_id in named]
                     for first, named in later.items()}):
         if not any(start < other_end and other_start < end for other_start, other_end in said):
+            # A rule the version in force titles so is its own ("main phase": 305 of 2006).
+            factor = 1.0 if version_id == version.version_id else LATER_VERSION_FACTOR
             citations.append(RuleCitation(
-                number=number, method="term", confidence=NAMED_RULE_CONFIDENCE * LATER_VERSION_FACTOR,
+                number=number, method="term", confidence=NAMED_RULE_CONFIDENCE * factor,
                 matched_text=matched, version_id=version_id, in_force_version_id=version.version_id))
     return citations
 
 
-def _named_in(words: WordRuns, by_first: dict[str, list[tuple[str, T]]]) -> list[tuple[int, int, str, T]]:
+# What follows a variant's name where it is part of another: "Commander's Sphere", "Commander
+# Legends", "Commander 2020", "Archenemy: Nicol Bolas" (a review of the links).
+PART_OF_A_NAME = re.compile(r"(?:['’]s\b|:?\s+[A-Z0-9])")
+
+
+def _a_name_holds(words: WordRuns, start: int, end: int, matched: str) -> bool:
+    """Whether a one-word name said at ``start``–``end`` is part of a card's or product's name: a
+    capitalised one ("your commander's" is the card of the variant)."""
+    return (words.aligned and matched[:1].isupper() and " " not in matched.strip()
+            and bool(PART_OF_A_NAME.match(words.text, end)))
+
+
+def _named_in(
+    words: WordRuns, by_first: dict[str, list[tuple[str, T]]],
+    not_there: Callable[[WordRuns, int, int, str], bool] | None = None,
+) -> list[tuple[int, int, str, T]]:
     """The surfaces of ``by_first`` (by their first words) the text says, each with where it is
-    said (``words.lowered``'s offsets) and what it names, in the order the text says them."""
+    said (``words.lowered``'s offsets) and what it names, in the order the text says them; the
+    first place of each that ``not_there`` (a part of a name) does not set aside."""
     found: list[tuple[int, int, str, T]] = []
     # Only surfaces whose first word the text has (a sixth of linking a ruling, each searched).
     # The words are a set: their order is the hash seed's, and the names are sorted after.
@@ -191,7 +210,10 @@ def _named_in(words: WordRuns, by_first: dict[str, list[tuple[str, T]]]) -> list
                     # The opening mark of one the match closes: '"summoning sickness" rule'.
                     opened = at > 0 and words.lowered[at - 1] in QUOTE_MARKS and any(
                         char in QUOTE_MARKS for char in words.lowered[at:end])
-                    found.append((at, end, words.text[at - opened:end] if words.aligned else surface, named))
+                    matched = words.text[at - opened:end] if words.aligned else surface
+                    if not_there is not None and not_there(words, at, end, matched):
+                        continue
+                    found.append((at, end, matched, named))
                     break
     return sorted(found, key=lambda found: found[0])
 
