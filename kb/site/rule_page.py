@@ -10,10 +10,11 @@ from textwrap import shorten
 from typing import Any
 from urllib.parse import quote
 
+from kb.site import rule_rulings
 from kb.site.absent_citations import absent_citations
 from kb.site.glossary_page import keywords_in_translated_rules, printed_keywords
 from kb.site.labels import version_name
-from kb.site.rule_rulings import marked_by_number, rulings_on_subrules, rulings_relying_on
+from kb.site.rule_rulings import marked_by_number, rulings_on_subrules, rulings_relying_count, rulings_relying_on
 from kb.site.rule_translations import normalise_space, translations
 from kb.site.search import (
     newest_english_version,
@@ -35,7 +36,8 @@ WORD_RUN = re.compile(r"\w+")
 
 
 def rule_page(
-    conn: sqlite3.Connection, number: str, version: str | None = None, from_version: str | None = None
+    conn: sqlite3.Connection, number: str, version: str | None = None, from_version: str | None = None,
+    rulings_offset: int = 0,
 ) -> dict[str, Any] | None:
     """A rule in one English version with its subrules, examples, references, glossary terms,
     translations (side by side, by rule identity) and history across versions.
@@ -108,7 +110,10 @@ def rule_page(
         "absent_citations": absent,
         "same_number": same_number_other_rules(conn, rule),
         "trace": rule_trace(conn, rule),
-        "rulings": marked_by_number(conn, rule, rulings_relying_on(conn, rule)),
+        "rulings": marked_by_number(conn, rule, rulings_relying_on(conn, rule, rulings_offset)),
+        "rulings_offset": rulings_offset,
+        "rulings_page_size": rule_rulings.RULINGS_PER_PAGE,
+        "rulings_total": rulings_relying_count(conn, rule),
         "subrule_rulings": rulings_on_subrules(conn, rule, children),
         # A keyword as cards print it in other languages: a French judge who searched
         # "Piétinement" sees it on Trample's page.

@@ -59,9 +59,27 @@ def _is_subrule_of(number: str, head: str) -> bool:
     return "." in head and number.startswith(head) and number[len(head):].isalpha()
 
 
-def rulings_relying_on(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[dict[str, Any]]:
+# Rulings a rule page lists at once; its older ones are pages of their own (``?rulings=100``).
+RULINGS_PER_PAGE = 100
+# Rulings relying on a rule counted at most: a busy keyword's are tens of thousands.
+RULINGS_COUNTED = 10_000
+
+
+def rulings_relying_count(conn: sqlite3.Connection, rule: dict[str, Any]) -> tuple[int, bool]:
+    """How many rulings rely on the rule's lineage, and whether there are more than counted."""
+    if not rule.get("lineage_id") or not table_exists(conn, "ruling_rules"):
+        return 0, False
+    read, distinct = conn.execute(
+        "select count(*), count(distinct ruling_id) from (select ruling_id from ruling_rules where lineage_id = ? limit ?)",
+        (rule["lineage_id"], RULINGS_COUNTED)).fetchone()
+    return distinct, read >= RULINGS_COUNTED
+
+
+def rulings_relying_on(conn: sqlite3.Connection, rule: dict[str, Any], offset: int = 0) -> list[dict[str, Any]]:
     """Rulings whose text cites this rule or names its keyword (``ruling_rules``), under any
-    number the rule had (its lineage) in the version in force on their date: the newest hundred."""
+    number the rule had (its lineage) in the version in force on their date: the newest hundred
+    after the ``offset`` newest (/rule/708 of the snapshot listed a hundred of 151, and no way to
+    the others: a judge's review)."""
     if not table_exists(conn, "ruling_rules"):
         return []
     columns = {column[1] for column in conn.execute("pragma table_info(ruling_rules)")}
@@ -75,7 +93,7 @@ def rulings_relying_on(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[d
     if by_lineage and "published_at" in columns:
         # A keyword's rule can have tens of thousands of rulings (a million-ruling database):
         # the newest hundred come from the (lineage, date) index, never from sorting them all.
-        ids = newest_ruling_ids(conn, rule["lineage_id"], 100)
+        ids = newest_ruling_ids(conn, rule["lineage_id"], RULINGS_PER_PAGE, offset)
         params.update({f"id{index}": ruling_id for index, ruling_id in enumerate(ids)})
         newest = "and rulings.id in ({})".format(",".join(f":id{index}" for index in range(len(ids))) or "null")
         # Each chosen ruling's links by its id, not the rule's (huge) list of links.

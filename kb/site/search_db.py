@@ -375,9 +375,10 @@ def rule_url(number: str, version: str | None = None, anchor: str = "") -> str:
     return url + (f"#{anchor}" if anchor else "")
 
 
-def newest_ruling_ids(conn: sqlite3.Connection, lineage: str, count: int) -> list[int]:
+def newest_ruling_ids(conn: sqlite3.Connection, lineage: str, count: int, skip: int = 0) -> list[int]:
     """The ids of the ``count`` newest rulings relying on ``lineage`` (a date's rulings by id,
-    highest first), read newest first from the (lineage, date, ruling) index."""
+    highest first) after the ``skip`` newest, read newest first from the (lineage, date, ruling) index."""
+    count += skip
     ids: list[int] = []
     seen: set[int] = set()
     cursor = conn.execute(
@@ -394,7 +395,7 @@ def newest_ruling_ids(conn: sqlite3.Connection, lineage: str, count: int) -> lis
                     break
     finally:
         cursor.close()
-    return ids
+    return ids[skip:]
 
 
 def rule_examples(conn: sqlite3.Connection, rule_ids: list[int]) -> dict[int, list[str]]:

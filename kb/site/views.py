@@ -33,6 +33,7 @@ from kb.site import (
 )
 from kb.site.base_path import SITE_PATHS_HEADER
 from kb.site.labels import LANGUAGE_NAMES, language_name, version_name
+from kb.site.rule_rulings import RULINGS_COUNTED, RULINGS_PER_PAGE
 from kb.site.search import GROUP_TITLES, PER_KIND, SearchResults, search
 from kb.site.search_cjk import in_other_chinese_script
 from kb.site.search_db import newest_versions, one_request, rules_text_languages
@@ -313,7 +314,7 @@ async def rule(datasette, request):
             # No anchor: the rule heads its own page, and "#r-702.19" opened a phone's page below
             # the title and the banner that says which version it is (a UX review).
             return site_redirect(f"/rule/{quote(to_number)}{'.json' if as_json else ''}{suffix}")
-    page = await run(datasette, rule_page.rule_page, number, version, from_version)
+    page = await run(datasette, rule_page.rule_page, number, version, from_version, rulings_page(request))
     if page is None and from_version and from_version != version:
         reason, its_page = await run(datasette, rule_page.not_followed, number, version, from_version)
         found = [Hit(kind="rule", title=f"{number} in the {version_name(from_version)}", url=its_page)] if its_page else []
@@ -333,6 +334,13 @@ async def rule(datasette, request):
         return await not_found(datasette, request, f"No rule {number}{where}", wants_json(request, json),
                                query=number, found=found)
     return await page_response(datasette, request, page, json, f"No rule {number}", "kb_rule.html")
+
+
+def rulings_page(request) -> int:
+    """``?rulings=100``: the rulings a rule page lists after the hundred newest, and so on."""
+    asked = request.args.get("rulings") or "0"
+    offset = int(asked) if asked.isdigit() and len(asked) <= 6 else 0
+    return min(offset - offset % RULINGS_PER_PAGE, RULINGS_COUNTED)
 
 
 async def rule_as_typed(datasette, request):

@@ -48,3 +48,30 @@ async def test_a_rules_page_lists_the_rulings_of_its_subrules(snapshot_ds) -> No
     html = (await snapshot_ds.client.get("/rule/702.12")).text
     assert '<h3><a href="#r-702.12b">702.12b</a> <span class="count">1</span></h3>' in html
     assert (await snapshot_ds.client.get("/rule/702.json")).json()["subrule_rulings"] == []
+
+
+async def test_a_rule_page_lists_its_older_rulings_page_by_page(snapshot_ds, snapshot_conn: sqlite3.Connection, monkeypatch) -> None:
+    """/rule/708 listed a hundred of its 151 rulings under the count "100", with no way to the
+    others (a judge's review). The count says how many, and the older ones are pages of their own,
+    here of 40 (the snapshot's busiest rule has 98: face-down spells, permanents and creatures)."""
+    from kb.site import page_cache, rule_rulings, views
+
+    monkeypatch.setenv(page_cache.ENV, "0")
+    monkeypatch.setattr(rule_rulings, "RULINGS_PER_PAGE", 40)
+    monkeypatch.setattr(views, "RULINGS_PER_PAGE", 40)
+    seen: list[int] = []
+    for offset, shown, newer, older in ((0, "1–40 of 98", None, 40), (40, "41–80 of 98", 0, 80), (80, "81–98 of 98", 40, None)):
+        html = (await snapshot_ds.client.get(f"/rule/708?rulings={offset}")).text
+        assert f'Rulings relying on this rule <span class="count">{shown}</span>' in html
+        assert (f'href="/rule/708?rulings={newer}#rulings">← newer rulings' in html) == (newer is not None)
+        assert (f'href="/rule/708?rulings={older}#rulings">older rulings →' in html) == (older is not None)
+        page = (await snapshot_ds.client.get(f"/rule/708.json?rulings={offset}")).json()
+        seen += [ruling["id"] for ruling in page["rulings"]]
+        assert page["rulings_total"] == [98, False]
+    # Every ruling once, newest first, as one list of them all.
+    (lineage,) = snapshot_conn.execute(
+        "select lineage_id from rules where number = '708' and version_id like 'en-%' order by version_id desc limit 1").fetchone()
+    everything = list(dict.fromkeys(row[0] for row in snapshot_conn.execute(EVERY_RULING_SORTED, (lineage,))))
+    assert len(seen) == len(set(seen)) == 98 and seen == everything
+    # Any other value is the first page, rounded down to a page's start.
+    assert views.rulings_page(type("R", (), {"args": {"rulings": "95"}})()) == 80
