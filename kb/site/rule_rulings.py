@@ -8,6 +8,7 @@ from typing import Any
 
 from kb.site.search import bounded_count, rows, table_exists
 from kb.site.search_db import newest_ruling_ids
+from kb.site.search_fulltext import symbols_lost
 from kb.store import derive_lineage
 from kb.store.schema import ruling_card_name
 
@@ -112,18 +113,22 @@ def rulings_relying_on(conn: sqlite3.Connection, rule: dict[str, Any], offset: i
         params.update({f"id{index}": ruling_id for index, ruling_id in enumerate(ids)})
         newest = "and rulings.id in ({})".format(",".join(f":id{index}" for index in range(len(ids))) or "null")
         where = unindexed
-    return _once_each(rows(
+    found = _once_each(rows(
         conn,
         f"""select distinct rulings.id, rulings.oracle_id, {ruling_card_name()} as card,
             rulings.published_at, rulings.text, ruling_rules.method, ruling_rules.rule_number,
             ruling_rules.version_id, ruling_rules.confidence, ruling_rules.status, ruling_rules.number_uncertain,
-            ruling_rules.in_force_version_id
+            ruling_rules.in_force_version_id, ruling_rules.matched_text
         from ruling_rules join rulings on rulings.id = ruling_rules.ruling_id
         left join cards on cards.oracle_id = rulings.oracle_id
         where ({where}) {newest}
         order by rulings.published_at desc, rulings.id desc limit 100""",
         params,
     ))
+    lost = symbols_lost(conn, [row["id"] for row in found])
+    for row in found:
+        row["symbols_lost"] = row["id"] in lost
+    return found
 
 
 def _once_each(found: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ from markupsafe import Markup, escape
 from kb.site.card_page import version_date
 from kb.site.labels import version_name
 from kb.site.markup import render_text
+from kb.site.search_fulltext import LOST_SYMBOLS_NOTE
 
 METHOD_LABELS = {"cited": "cites this rule", "keyword": "names this keyword", "term": "names this rule"}
 
@@ -77,6 +78,10 @@ def ruling_items_html(rulings: Iterable[dict[str, Any]], page_number: str) -> Ma
             href = f"/ruling/{escape(ruling.get('id'))}"
         method = ruling.get("method")
         label = str(escape(METHOD_LABELS.get(method, method)))  # type: ignore[arg-type]
+        if method == "term" and ruling.get("matched_text"):
+            # Words the ruling says, not a number it cites ("names this rule" was read as a
+            # citation of 708: a judge's review).
+            label = f"uses the term “{escape(ruling['matched_text'])}”"
         if ruling.get("version_id") and ruling.get("rule_number") != page_number:
             label += (
                 f" (as {escape(ruling.get('rule_number'))} in the"
@@ -92,6 +97,9 @@ def ruling_items_html(rulings: Iterable[dict[str, Any]], page_number: str) -> Ma
                 " it may be another rule</span>"
             )
         caution += _link_notes(ruling)
+        if ruling.get("symbols_lost"):
+            # As the card page and the search warn of it (a judge's review: "with in the cost").
+            caution += LOST_SYMBOLS_NOTE
         out.append(
             f'\n    <li><a href="{href}#ruling-{escape(ruling.get("id"))}">{escape(card or "card not identified")}</a>\n'
             f'      <time>{escape(ruling.get("published_at") or "")}</time> <span class="tag">{label}</span>{caution}\n'

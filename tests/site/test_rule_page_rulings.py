@@ -75,3 +75,16 @@ async def test_a_rule_page_lists_its_older_rulings_page_by_page(snapshot_ds, sna
     assert len(seen) == len(set(seen)) == 98 and seen == everything
     # Any other value is the first page, rounded down to a page's start.
     assert views.rulings_page(type("R", (), {"args": {"rulings": "95"}})()) == 80
+
+
+async def test_a_rule_pages_rulings_say_the_words_they_use_and_their_lost_symbols(snapshot_ds) -> None:
+    """"names this rule" was read as a citation of 605 by rulings that say "mana ability"; and the
+    Lethal Scheme ruling whose {T} was lost ("a mana ability with in the cost") was listed with no
+    warning, as the card page and the search give (a judge's review)."""
+    html = (await snapshot_ds.client.get("/rule/605")).text
+    assert "uses the term “mana ability”" in html and "names this rule" not in html
+    # A way to them from the rule's head.
+    assert '<a href="#rulings">Rulings (2) ↓</a>' in html
+    lethal = html[html.index("Tödliches Komplott"):]
+    lethal = lethal[:lethal.index("</li>")]
+    assert "with in the cost" in lethal and "Some symbols (such as {T} or mana) were lost from this ruling" in lethal

@@ -18,13 +18,14 @@ from kb.site.search_db import rows
 # notes the card page gave of a link and this list did not).
 TEMPLATE_LOOP = """{% for r in rulings %}
     <li><a href="{% if r.oracle_id %}/card/{{ r.oracle_id }}{% elif r.card %}/card?name={{ r.card|quote }}{% else %}/ruling/{{ r.id }}{% endif %}#ruling-{{ r.id }}">{{ r.card or "card not identified" }}</a>
-      <time>{{ r.published_at or "" }}</time> <span class="tag">{{ {"cited": "cites this rule", "keyword": "names this keyword", "term": "names this rule"}.get(r.method, r.method) }}{% if r.version_id and r.rule_number != number %} (as {{ r.rule_number }} in the {{ r.version_id|versionname }}){% endif %}</span>
+      <time>{{ r.published_at or "" }}</time> <span class="tag">{% if r.method == "term" and r.matched_text %}uses the term “{{ r.matched_text }}”{% else %}{{ {"cited": "cites this rule", "keyword": "names this keyword", "term": "names this rule"}.get(r.method, r.method) }}{% endif %}{% if r.version_id and r.rule_number != number %} (as {{ r.rule_number }} in the {{ r.version_id|versionname }}){% endif %}</span>
 {%- if r.version_id and r.rule_number %}
 {%- if r.in_force_version_id and r.in_force_version_id != r.version_id and r.method == "cited" %} <span class="kb-note">read in the {{ r.version_id|versionname }}, later than the ruling: in the {{ r.in_force_version_id|versionname }}, the newest held before its date, {{ r.rule_number }} is not this rule</span>
 {%- elif r.in_force_version_id and r.in_force_version_id != r.version_id %} <span class="kb-note">not in the {{ r.in_force_version_id|versionname }}, the newest held before the ruling's date: found in the {{ r.version_id|versionname }}, later than the ruling</span>{% endif %}
 {%- if r.number_uncertain %} <span class="kb-note">{% if (r.published_at or "9999") < r.version_id[3:13] %}the ruling is older than every version held: whether this rule was {{ r.rule_number }} on its date is not known{% else %}the next version held numbers this rule otherwise: whether it was {{ r.rule_number }} on the ruling's date is not known{% endif %}</span>{% endif %}
 {%- if r.status == "changed" %} <span class="kb-note">{{ "the rule has been reworded since" if "." in r.rule_number else "the section has changed since" }}: <a href="/rule/{{ r.rule_number|quote }}?version={{ r.version_id|quote }}">{{ r.rule_number }} in the {{ r.version_id|versionname }}</a></span>{% endif %}
 {%- endif %}
+{%- if r.symbols_lost %} <span class="kb-warning kb-lost-symbols">Some symbols (such as {T} or mana) were lost from this ruling where we read it: check the card's official text before relying on it.</span>{% endif %}
       <div>{{ r.text|kbtext(r.version_id if r.method == "cited" else none) }}</div></li>
   {% endfor %}"""
 
