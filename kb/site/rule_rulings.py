@@ -118,7 +118,8 @@ def rulings_relying_on(conn: sqlite3.Connection, rule: dict[str, Any], offset: i
         f"""select distinct rulings.id, rulings.oracle_id, {ruling_card_name()} as card,
             rulings.published_at, rulings.text, ruling_rules.method, ruling_rules.rule_number,
             ruling_rules.version_id, ruling_rules.confidence, ruling_rules.status, ruling_rules.number_uncertain,
-            ruling_rules.in_force_version_id, ruling_rules.matched_text
+            ruling_rules.in_force_version_id, ruling_rules.matched_text,
+            case when {ruling_card_name()} = rulings.card_name then rulings.card_name_lang end as card_lang
         from ruling_rules join rulings on rulings.id = ruling_rules.ruling_id
         left join cards on cards.oracle_id = rulings.oracle_id
         where ({where}) {newest}

@@ -14,7 +14,7 @@ from urllib.parse import quote
 from markupsafe import Markup, escape
 
 from kb.site.card_page import version_date
-from kb.site.labels import version_name
+from kb.site.labels import bcp47, version_name
 from kb.site.markup import render_text
 from kb.site.search_fulltext import LOST_SYMBOLS_NOTE
 
@@ -100,8 +100,11 @@ def ruling_items_html(rulings: Iterable[dict[str, Any]], page_number: str) -> Ma
         if ruling.get("symbols_lost"):
             # As the card page and the search warn of it (a judge's review: "with in the cost").
             caution += LOST_SYMBOLS_NOTE
+        # A card known by the name a page printed: in its language ("Tödliches Komplott": a judge's review).
+        card_lang = ruling.get("card_lang")
+        lang = f' lang="{escape(bcp47(card_lang))}"' if card and card_lang and card_lang != "en" else ""
         out.append(
-            f'\n    <li><a href="{href}#ruling-{escape(ruling.get("id"))}">{escape(card or "card not identified")}</a>\n'
+            f'\n    <li><a href="{href}#ruling-{escape(ruling.get("id"))}"{lang}>{escape(card or "card not identified")}</a>\n'
             f'      <time>{escape(ruling.get("published_at") or "")}</time> <span class="tag">{label}</span>{caution}\n'
             f'      <div>{render_text(ruling.get("text"), cited_version)}</div></li>\n  '
         )

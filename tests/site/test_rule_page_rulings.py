@@ -85,6 +85,8 @@ async def test_a_rule_pages_rulings_say_the_words_they_use_and_their_lost_symbol
     assert "uses the term “mana ability”" in html and "names this rule" not in html
     # A way to them from the rule's head.
     assert '<a href="#rulings">Rulings (2) ↓</a>' in html
+    # The name a German page printed, in German.
+    assert 'lang="de">Tödliches Komplott</a>' in html
     lethal = html[html.index("Tödliches Komplott"):]
     lethal = lethal[:lethal.index("</li>")]
     assert "with in the cost" in lethal and "Some symbols (such as {T} or mana) were lost from this ruling" in lethal

@@ -7,7 +7,7 @@ from urllib.parse import quote
 from jinja2 import Environment
 from markupsafe import Markup
 
-from kb.site.labels import version_name
+from kb.site.labels import bcp47, version_name
 from kb.site.markup import render_text
 from kb.site.rule_rulings import rulings_relying_on
 from kb.site.ruling_list import ruling_items_html
@@ -17,7 +17,7 @@ from kb.site.search_db import rows
 # was mended since: a ruling without its card links its own page, a cited number its version, the
 # notes the card page gave of a link and this list did not).
 TEMPLATE_LOOP = """{% for r in rulings %}
-    <li><a href="{% if r.oracle_id %}/card/{{ r.oracle_id }}{% elif r.card %}/card?name={{ r.card|quote }}{% else %}/ruling/{{ r.id }}{% endif %}#ruling-{{ r.id }}">{{ r.card or "card not identified" }}</a>
+    <li><a href="{% if r.oracle_id %}/card/{{ r.oracle_id }}{% elif r.card %}/card?name={{ r.card|quote }}{% else %}/ruling/{{ r.id }}{% endif %}#ruling-{{ r.id }}"{% if r.card and r.card_lang and r.card_lang != "en" %} lang="{{ r.card_lang|bcp47 }}"{% endif %}>{{ r.card or "card not identified" }}</a>
       <time>{{ r.published_at or "" }}</time> <span class="tag">{% if r.method == "term" and r.matched_text %}uses the term “{{ r.matched_text }}”{% else %}{{ {"cited": "cites this rule", "keyword": "names this keyword", "term": "names this rule"}.get(r.method, r.method) }}{% endif %}{% if r.version_id and r.rule_number != number %} (as {{ r.rule_number }} in the {{ r.version_id|versionname }}){% endif %}</span>
 {%- if r.version_id and r.rule_number %}
 {%- if r.in_force_version_id and r.in_force_version_id != r.version_id and r.method == "cited" %} <span class="kb-note">read in the {{ r.version_id|versionname }}, later than the ruling: in the {{ r.in_force_version_id|versionname }}, the newest held before its date, {{ r.rule_number }} is not this rule</span>
@@ -35,6 +35,7 @@ def template_loop() -> Environment:
     env.filters.update({
         "quote": lambda text: quote(text or ""),
         "versionname": version_name,
+        "bcp47": bcp47,
         "kbtext": lambda text, version=None: Markup(render_text(text, version)),
     })
     return env
@@ -50,7 +51,8 @@ def test_a_card_not_known_and_a_keyword_numbered_otherwise_then(snapshot_conn: s
     rulings = rulings_relying_on(snapshot_conn, current_rule(snapshot_conn, "701.50"))
     komplott = next(r for r in rulings if r["card"] == "Tödliches Komplott")
     assert str(ruling_items_html([komplott], "701.50")) == (
-        f'\n    <li><a href="/card?name=T%C3%B6dliches%20Komplott#ruling-{komplott["id"]}">Tödliches Komplott</a>\n'
+        # The name the German page printed, in German.
+        f'\n    <li><a href="/card?name=T%C3%B6dliches%20Komplott#ruling-{komplott["id"]}" lang="de">Tödliches Komplott</a>\n'
         '      <time>2022-04-29</time> <span class="tag">names this keyword'
         " (as 701.47 in the Comprehensive Rules of 2022-04-29)</span>"
         # Connive was reworded since ("Certain spells and abilities", 701.50d's last known controller).
