@@ -302,3 +302,10 @@ def m029_sets(db: sqlite_utils.Database) -> None:
 def m030_printings_released_at(db: sqlite_utils.Database) -> None:
     """printings.released_at on older databases: empty until the card documents are imported again."""
     add_missing_column(db, "printings", "released_at", str)
+
+
+@migrations()
+def m031_ruling_rules_cited_status(db: sqlite_utils.Database) -> None:
+    """The index of every link by status and method goes: the cited links' index by status (made
+    with the partial indexes) serves the only query that read it."""
+    db.execute("drop index if exists idx_ruling_rules_status_method")
