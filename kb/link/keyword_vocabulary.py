@@ -244,11 +244,15 @@ class KeywordIndex:
             for later in self.versions:
                 if later.effective_date <= version.effective_date:
                     continue
+                # The rule the later name is of, by its title there: 2009's 707 "Face-Down Spells
+                # and Permanents" is 2006's 504 of that title, whatever the words said of it
+                # ("a face-down creature": a code review).
+                title_of = {number: title for title, number in later.titled.items()}
                 for surface, number in later.named_rules.items():
                     if surface in seen or len(WORD_RUN.findall(surface)) < 2:
                         continue
                     seen.add(surface)
-                    own = _titled_alike(version.titled, surface)
+                    own = version.titled.get(title_of.get(number, "")) or _titled_alike(version.titled, surface)
                     named = (surface, own, version.version_id) if own else (surface, number, later.version_id)
                     found.setdefault(WORD_RUN.findall(surface)[0], []).append(named)
             self._named_later[version.version_id] = found
@@ -407,12 +411,12 @@ def _title_surfaces(title: str, term_length: int) -> list[str]:
 def _titled_alike(titled: dict[str, str], surface: str) -> str | None:
     """The rule ``titled`` names ``surface`` by: a title it is, but for number, or begins
     ("face-down spells" of 2006's 504 "Face-Down Spells and Permanents")."""
-    words = _unhyphenated(surface)
-    for form in (words, _number_twin(words)):
+    forms = (_unhyphenated(surface), _number_twin(_unhyphenated(surface)))
+    for form in forms:
         if form in titled:
             return titled[form]
-    begun = [number for title, number in titled.items() if title.startswith(words + " ")]
-    return begun[0] if len(begun) == 1 else None
+    begun = {number for title, number in titled.items() if title.startswith((forms[0] + " ", forms[1] + " "))}
+    return begun.pop() if len(begun) == 1 else None
 
 
 def _unhyphenated(words: str) -> str:

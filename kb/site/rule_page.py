@@ -113,6 +113,7 @@ def rule_page(
         "rulings": marked_by_number(conn, rule, rulings_relying_on(conn, rule, rulings_offset)),
         "rulings_offset": rulings_offset,
         "rulings_page_size": rule_rulings.RULINGS_PER_PAGE,
+        "rulings_counted": rule_rulings.RULINGS_COUNTED,
         "rulings_total": rulings_relying_count(conn, rule),
         "subrule_rulings": rulings_on_subrules(conn, rule, children),
         # A keyword as cards print it in other languages: a French judge who searched

@@ -62,6 +62,9 @@ def _is_subrule_of(number: str, head: str) -> bool:
 
 # Rulings a rule page lists at once; its older ones are pages of their own (``?rulings=100``).
 RULINGS_PER_PAGE = 100
+# A ruling's links to one rule read at most (a citation and its keyword: ``_once_each``); the
+# rows were capped at a page's rulings, and a ruling with two pushed others off every page.
+LINKS_OF_A_RULING = 4
 # Rulings relying on a rule counted at most: a busy keyword's are tens of thousands.
 RULINGS_COUNTED = 10_000
 
@@ -123,7 +126,7 @@ def rulings_relying_on(conn: sqlite3.Connection, rule: dict[str, Any], offset: i
         from ruling_rules join rulings on rulings.id = ruling_rules.ruling_id
         left join cards on cards.oracle_id = rulings.oracle_id
         where ({where}) {newest}
-        order by rulings.published_at desc, rulings.id desc limit 100""",
+        order by rulings.published_at desc, rulings.id desc limit {RULINGS_PER_PAGE * LINKS_OF_A_RULING}""",
         params,
     ))
     lost = symbols_lost(conn, [row["id"] for row in found])

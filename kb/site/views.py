@@ -339,8 +339,8 @@ async def rule(datasette, request):
 def rulings_page(request) -> int:
     """``?rulings=100``: the rulings a rule page lists after the hundred newest, and so on."""
     asked = request.args.get("rulings") or "0"
-    offset = int(asked) if asked.isdigit() and len(asked) <= 6 else 0
-    return min(offset - offset % RULINGS_PER_PAGE, RULINGS_COUNTED)
+    offset = int(asked) if asked.isdecimal() and asked.isascii() and len(asked) <= 6 else 0
+    return min(offset - offset % RULINGS_PER_PAGE, RULINGS_COUNTED - RULINGS_PER_PAGE)
 
 
 async def rule_as_typed(datasette, request):

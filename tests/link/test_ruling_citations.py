@@ -427,3 +427,7 @@ def test_a_name_a_later_glossary_adds_is_read_there(index: KeywordIndex) -> None
         ("711", "double-faced card", "en-2013-05-01", pytest.approx(0.72), "en-2006-02-01")]
     assert links('The "summoning sickness" rule applies to {Q}.', "2008-08-01") == [
         ("212.3d", "summoning sickness", "en-2006-02-01", 0.9, "en-2006-02-01")]
+    # A later name of a rule the rules in force title alike is theirs: 2013's 707 "Face-Down Spells
+    # and Permanents" is 2006's 504 (it was read in 2013's at 0.72: a code review).
+    assert links("A face-down creature is a 2/2.", "2007-01-01") == [
+        ("504", "face-down creature", "en-2006-02-01", 0.9, "en-2006-02-01")]

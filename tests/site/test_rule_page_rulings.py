@@ -74,7 +74,13 @@ async def test_a_rule_page_lists_its_older_rulings_page_by_page(snapshot_ds, sna
     everything = list(dict.fromkeys(row[0] for row in snapshot_conn.execute(EVERY_RULING_SORTED, (lineage,))))
     assert len(seen) == len(set(seen)) == 98 and seen == everything
     # Any other value is the first page, rounded down to a page's start.
-    assert views.rulings_page(type("R", (), {"args": {"rulings": "95"}})()) == 80
+    def asked(value: str) -> int:
+        return views.rulings_page(type("R", (), {"args": {"rulings": value}})())
+
+    assert asked("95") == 80
+    # A digit Python reads but int() does not ("²": a 500), and past what is counted: the last
+    # page counted (its older link pointed at itself: a code review).
+    assert asked("²") == 0 and asked("999999") == rule_rulings.RULINGS_COUNTED - 40
 
 
 async def test_a_rule_pages_rulings_say_the_words_they_use_and_their_lost_symbols(snapshot_ds) -> None:
@@ -90,3 +96,35 @@ async def test_a_rule_pages_rulings_say_the_words_they_use_and_their_lost_symbol
     lethal = html[html.index("Tödliches Komplott"):]
     lethal = lethal[:lethal.index("</li>")]
     assert "with in the cost" in lethal and "Some symbols (such as {T} or mana) were lost from this ruling" in lethal
+
+
+def test_a_ruling_linked_twice_to_the_rule_pushes_no_other_off_the_pages(tmp_path) -> None:
+    """The page's rows were capped at a hundred links, not rulings: ten rulings both citing 708
+    and saying "face-down creature" pushed ten others off every page, and the older link pointed
+    back to the first page (a code review). 150 rulings: 100, then 50, each once."""
+    import shutil
+
+    from kb.site.rule_page import rule_page
+    from site_databases import built_snapshot_db
+
+    path = tmp_path / "kb.db"
+    shutil.copy(built_snapshot_db(), path)
+    db = sqlite3.connect(path)
+    (lineage,) = db.execute(
+        "select lineage_id from rules where number = '708' and version_id like 'en-%' order by version_id desc limit 1").fetchone()
+    linked = {row[0] for row in db.execute("select ruling_id from ruling_rules where lineage_id = ?", (lineage,))}
+    others = [row for row in db.execute("select id, published_at from rulings where published_at is not null order by id")
+              if row[0] not in linked][:150 - len(linked)]
+    db.executemany("""insert into ruling_rules (ruling_id, rule_number, version_id, method, lineage_id, published_at, status)
+        values (?, '708', 'en-2026-04-17', 'term', ?, ?, 'same')""", [(ruling, lineage, date) for ruling, date in others])
+    newest = [row[0] for row in db.execute("""select distinct ruling_id from ruling_rules where lineage_id = ?
+        order by published_at desc, ruling_id desc limit 10""", (lineage,))]
+    db.executemany("""insert or ignore into ruling_rules (ruling_id, rule_number, version_id, method, lineage_id, published_at, status)
+        select ruling_id, '708', 'en-2026-04-17', 'cited', lineage_id, published_at, 'same' from ruling_rules
+        where ruling_id = ? and lineage_id = ? limit 1""", [(ruling, lineage) for ruling in newest])
+    db.commit()
+    first, second = (rule_page(db, "708", None, None, offset) for offset in (0, 100))
+    assert first is not None and second is not None
+    assert (first["rulings_total"], len(first["rulings"]), len(second["rulings"])) == ((150, False), 100, 50)
+    everything = list(dict.fromkeys(row[0] for row in db.execute(EVERY_RULING_SORTED, (lineage,))))
+    assert [ruling["id"] for ruling in first["rulings"] + second["rulings"]] == everything
