@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from kb.site.search_cjk import in_other_chinese_script
 from kb.site.search_db import rows
 from kb.site.search_text import compact, fold, one_face_when_alike, umlauts_as_vowels
 
@@ -35,6 +36,16 @@ def read_in(page: dict[str, Any], query: str | None, lang: str | None) -> list[d
          "wordings": next((found["wordings"] for found in printed if found["lang"] == language), [])}
         for language in languages if language != "en"
     ]
+
+
+def read_in_other_script(page: dict[str, Any], query: str | None) -> dict[str, str] | None:
+    """The card's name ``query`` was read as, where it is that name in the other Chinese script
+    (寒冬殺機 for the release notes' 寒冬杀机): the page said nothing of it (a judge's review)."""
+    if not query or any(name["name"] == query for name in page["names"]):
+        return None
+    held = {name["name"] for name in page["names"]} | {page.get("title") or ""}
+    read = next((converted for converted in in_other_chinese_script(query) if converted in held), None)
+    return {"typed": query, "read": read} if read else None
 
 
 def language_not_held(page: dict[str, Any], lang: str | None, languages: set[str]) -> str | None:

@@ -214,8 +214,9 @@ async def card_by_id(datasette, request):
     page = await run(datasette, card_page.card_page, oracle_id.lower())
     reading = card_language.read_in(page, request.args.get("q"), request.args.get("lang")) if page else None
     not_held = card_language.language_not_held(page, request.args.get("lang"), set(LANGUAGE_NAMES)) if page else None
+    other_script = card_language.read_in_other_script(page, request.args.get("q")) if page else None
     return await page_response(datasette, request, page, json, f"No card with Oracle id {oracle_id}", "kb_card.html",
-                               {"reading": reading, "lang_not_held": not_held})
+                               {"reading": reading, "lang_not_held": not_held, "other_script": other_script})
 
 
 async def card_by_name(datasette, request):
@@ -242,7 +243,9 @@ async def card_by_name(datasette, request):
                                query=name, found=found)
     if not wants_json(request, json):
         page = card_language.in_the_language_read(page, request.args.get("q"), request.args.get("lang"))
-    return await page_response(datasette, request, page, json, f"No card or rulings named “{name}”", "kb_card.html")
+    other_script = card_language.read_in_other_script(page, request.args.get("q"))
+    return await page_response(datasette, request, page, json, f"No card or rulings named “{name}”", "kb_card.html",
+                               {"other_script": other_script})
 
 
 def _query(args: dict[str, str | None], json_suffix: str) -> str:

