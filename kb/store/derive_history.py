@@ -191,7 +191,7 @@ def save_ruling_links(db: sqlite_utils.Database, history: History | None, carry_
 
     db.execute("delete from ruling_rules")
     carried = 0
-    with indexes_made_after(db, "ruling_rules", ["lineage_id", "published_at", "ruling_id"], ["rule_id"], ["current_rule_id"], ["status", "method"]):
+    with indexes_made_after(db, "ruling_rules", *RULING_RULES_INDEXES):
         if carry_from is not None:
             carried = carry_ruling_links(db, history, carry_from)
         where = f"rulings.id not in (select id from {CARRIED})" if carried else ""
@@ -250,6 +250,11 @@ def _change_row(old_id: str, new_id: str, position: int, change: Change) -> tupl
         position,
         int(change.paired_by_number),
     )
+
+
+# ``ruling_rules``' indexes of keys that come in no order (a rule's lineage or id), made once
+# after a bulk of links (``kb.store.bulk_indexes``).
+RULING_RULES_INDEXES = (["lineage_id", "published_at", "ruling_id"], ["rule_id"], ["current_rule_id"])
 
 
 def save_ruling_rules(
