@@ -212,9 +212,12 @@ async def older_glossary_entries(datasette, results: SearchResults) -> dict[str,
 async def card_by_id(datasette, request):
     oracle_id, json = request.url_vars["oracle_id"], request.url_vars.get("json")
     page = await run(datasette, card_page.card_page, oracle_id.lower())
-    reading = card_language.read_in(page, request.args.get("q"), request.args.get("lang")) if page else None
-    not_held = card_language.language_not_held(page, request.args.get("lang"), set(LANGUAGE_NAMES)) if page else None
     other_script = card_language.read_in_other_script(page, request.args.get("q")) if page else None
+    # A name typed in the other Chinese script is read in the card's name it was taken for: its
+    # section was missing under the note (a code review).
+    typed = other_script["read"] if other_script else request.args.get("q")
+    reading = card_language.read_in(page, typed, request.args.get("lang")) if page else None
+    not_held = card_language.language_not_held(page, request.args.get("lang"), set(LANGUAGE_NAMES)) if page else None
     return await page_response(datasette, request, page, json, f"No card with Oracle id {oracle_id}", "kb_card.html",
                                {"reading": reading, "lang_not_held": not_held, "other_script": other_script})
 

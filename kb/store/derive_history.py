@@ -108,7 +108,10 @@ join rulings on rulings.id = rr.ruling_id
 left join cards on cards.oracle_id = rulings.oracle_id
 left join rules cited on cited.id = rr.rule_id
 left join rules now on now.id = rr.current_rule_id
-where rr.method = 'cited' and (rr.status in ('renumbered', 'removed', 'changed', 'unknown') or rr.number_uncertain = 1)
+-- Each side of the "or" names the method: SQLite reads each through its own partial index of
+-- cited links (written "method = 'cited' and (… or …)", it scanned every cited link: a code review).
+where (rr.method = 'cited' and rr.status in ('renumbered', 'removed', 'changed', 'unknown'))
+    or (rr.method = 'cited' and rr.number_uncertain = 1)
 """
 
 

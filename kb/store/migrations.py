@@ -307,5 +307,10 @@ def m030_printings_released_at(db: sqlite_utils.Database) -> None:
 @migrations()
 def m031_ruling_rules_cited_status(db: sqlite_utils.Database) -> None:
     """The index of every link by status and method goes: the cited links' index by status (made
-    with the partial indexes) serves the only query that read it."""
+    with the partial indexes) serves the only query that read it, the citations_to_check view,
+    made again here in the form that reads it."""
+    from kb.store.derive_history import CITATIONS_TO_CHECK_VIEW
+
     db.execute("drop index if exists idx_ruling_rules_status_method")
+    if "citations_to_check" in db.view_names():
+        db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW, replace=True)

@@ -2373,6 +2373,9 @@ async def test_a_chinese_card_name_in_the_other_script_leads_to_the_card(snapsho
     landed = (await snapshot_ds.client.get("/card?name=" + quote("寒冬殺機"), follow_redirects=True)).text
     assert "“<span lang=\"zh\">寒冬殺機</span>” is read as “<span lang=\"zh\">寒冬杀机</span>”" in landed
     assert "is read as" not in (await snapshot_ds.client.get("/card?name=" + quote("寒冬杀机"))).text
+    # A card of Oracle id: its section in the script it was read in, under the note (a code review).
+    emissary = (await snapshot_ds.client.get("/card?name=" + quote("蘇勒臺密使"), follow_redirects=True)).text
+    assert "is read as" in emissary and '<h2 id="read-in-title-zhs">In Simplified Chinese' in emissary
 
 
 async def test_a_card_read_in_a_language_offers_a_jump_to_it(snapshot_ds) -> None:
@@ -2382,3 +2385,6 @@ async def test_a_card_read_in_a_language_offers_a_jump_to_it(snapshot_ds) -> Non
     assert '<a href="#read-in">In Japanese</a> · <a href="#rulings">Rulings</a>' in (
         await snapshot_ds.client.get(jace + "?lang=ja")).text
     assert 'href="#read-in"' not in (await snapshot_ds.client.get(jace)).text
+    # One place of that name where a language asked for is not held and another is read.
+    raptor = "/card/cb0e1afa-fd9e-4bf9-bcb1-6e8110d6e2ff?lang=ko&q=" + quote("雲ヒレの猛禽")
+    assert (await snapshot_ds.client.get(raptor)).text.count('id="read-in"') == 1
