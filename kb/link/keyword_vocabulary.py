@@ -170,7 +170,7 @@ class KeywordIndex:
         default_factory=dict, repr=False
     )
     _in_force: dict[str, VersionKeywords] = field(default_factory=dict, repr=False)
-    _named_later: dict[str, dict[str, list[tuple[str, str, str]]]] = field(default_factory=dict, repr=False)
+    _named_later: dict[str, dict[str, list[tuple[str, tuple[str, str]]]]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_versions(cls, versions: Iterable[CRDocument]) -> KeywordIndex:
@@ -230,9 +230,9 @@ class KeywordIndex:
         chosen.update(at for start, at in odd_starts if start in lowered)
         return [added[at] for at in sorted(chosen)]
 
-    def named_later(self, version: VersionKeywords) -> dict[str, list[tuple[str, str, str]]]:
+    def named_later(self, version: VersionKeywords) -> dict[str, list[tuple[str, tuple[str, str]]]]:
         """The rules' names later versions add to ``version``'s glossary, by their first word:
-        (surface, rule, version). "Double-faced card" is 711 of 2013-04-29; a ruling of 2011 names
+        (surface, (rule, version)). "Double-faced card" is 711 of 2013-04-29; a ruling of 2011 names
         it with the rules of 2009 in force, which did not yet (a review of the rulings' links:
         keywords were looked for later, names were not). Where ``version`` has a rule of that
         title, it is that rule ("main phase" is 305 of 2006, whose glossary named none): the
@@ -253,8 +253,8 @@ class KeywordIndex:
                         continue
                     seen.add(surface)
                     own = version.titled.get(title_of.get(number, "")) or _titled_alike(version.titled, surface)
-                    named = (surface, own, version.version_id) if own else (surface, number, later.version_id)
-                    found.setdefault(WORD_RUN.findall(surface)[0], []).append(named)
+                    named = (own, version.version_id) if own else (number, later.version_id)
+                    found.setdefault(WORD_RUN.findall(surface)[0], []).append((surface, named))
             self._named_later[version.version_id] = found
         return found
 
@@ -284,6 +284,10 @@ def _keyword_title(rule) -> str | None:
 
 
 def _version_keywords(doc: CRDocument) -> VersionKeywords:
+    titles = _rule_titles(doc)
+    titled: dict[str, str] = {}
+    for number, rule_title in titles.items():
+        titled.setdefault(_unhyphenated(rule_title), number)
     sections = {r.number: r.title for r in doc.rules if r.kind == "section" and r.title in KEYWORD_SECTION_TITLES}
     by_surface: dict[str, CRKeyword] = {}
     for rule in doc.rules:
@@ -308,18 +312,17 @@ def _version_keywords(doc: CRDocument) -> VersionKeywords:
         effective_date=doc.effective_date or "",
         by_surface=by_surface,
         defined_elsewhere=_defined_elsewhere(doc, by_surface),
-        named_rules=_named_rules(doc),
-        titled=_titled(doc),
+        named_rules=_named_rules(doc, titles),
+        titled=titled,
     )
 
 
-def _titled(doc: CRDocument) -> dict[str, str]:
+def _rule_titles(doc: CRDocument) -> dict[str, str]:
+    """Each titled rule's title (``base_form``) by its number, but the keyword sections' and their
+    rules' (a keyword's rule is linked as a keyword)."""
     keyword_sections = {r.number for r in doc.rules if r.kind == "section" and r.title in KEYWORD_SECTION_TITLES}
-    titled: dict[str, str] = {}
-    for rule in doc.rules:
-        if rule.title and rule.section not in keyword_sections and rule.number not in keyword_sections:
-            titled.setdefault(_unhyphenated(base_form(rule.title)), rule.number)
-    return titled
+    return {rule.number: base_form(rule.title) for rule in doc.rules
+            if rule.title and rule.section not in keyword_sections and rule.number not in keyword_sections}
 
 
 def _defined_elsewhere(doc: CRDocument, by_surface: dict[str, CRKeyword]) -> dict[str, str]:
@@ -345,7 +348,7 @@ def _defined_elsewhere(doc: CRDocument, by_surface: dict[str, CRKeyword]) -> dic
 NAMED_RULE_TERM = re.compile(r"^(?!keyword )[a-z][\w -]* (?:rule|actions?)$")
 
 
-def _named_rules(doc: CRDocument) -> dict[str, str]:
+def _named_rules(doc: CRDocument, titles: dict[str, str]) -> dict[str, str]:
     """The glossary's terms that name a rule, each pointing to one rule: their surfaces (singular
     and plural: "a state-based action"), lowered, with the rule. Not a term whose
     entry names none or several ("Planeswalker Uniqueness Rule (Obsolete)" tells the old rule).
@@ -360,11 +363,8 @@ def _named_rules(doc: CRDocument) -> dict[str, str]:
     part 9 it titles). An entry pointing to several rules names the one whose title begins with
     its words: "Face Down … See rule 110.5 … See rule 708, “Face-Down Spells and Permanents,”"
     is 708, said "face down" and, as the title writes it, "face-down" (a hundred rulings on
-    face-down spells were linked to no rule)."""
-    keyword_sections = {r.number for r in doc.rules if r.kind == "section" and r.title in KEYWORD_SECTION_TITLES}
-    # A keyword's rule is linked as a keyword.
-    titles = {rule.number: base_form(rule.title) for rule in doc.rules
-              if rule.title and rule.section not in keyword_sections and rule.number not in keyword_sections}
+    face-down spells were linked to no rule). ``titles``: ``_rule_titles``."""
+    variants = _variant_sections(doc)
     named: dict[str, str] = {}
     for entry in doc.glossary:
         informal = _is_informal(entry.term, entry.text)
@@ -383,7 +383,7 @@ def _named_rules(doc: CRDocument) -> dict[str, str]:
             number = pointers.pop()
             title = titles.get(number)
             if title is not None and _unhyphenated(title) in (_unhyphenated(base), _unhyphenated(_number_twin(base))) and (
-                    words >= 2 or _a_variant(number)):
+                    words >= 2 or number in variants):
                 for surface in (base, _number_twin(base)):
                     named.setdefault(surface, number)
         elif words >= 2:
@@ -423,9 +423,10 @@ def _unhyphenated(words: str) -> str:
     return words.replace("-", " ")
 
 
-def _a_variant(number: str) -> bool:
-    """Whether ``number`` is a section of the casual variants (part 9: 903 Commander)."""
-    return len(number) == 3 and number.startswith("9")
+def _variant_sections(doc: CRDocument) -> set[str]:
+    """The sections of the part titled "Casual Variants" (part 9 since 2009: 903 Commander)."""
+    parts = {rule.number for rule in doc.rules if rule.kind == "part" and base_form(rule.title or "") == "casual variants"}
+    return {rule.number for rule in doc.rules if rule.kind == "section" and rule.parent in parts}
 
 
 def _number_twin(base: str) -> str:

@@ -168,9 +168,7 @@ def _named_citations(words: WordRuns, index: KeywordIndex, version: VersionKeywo
     if later.keys().isdisjoint(words.words):
         return citations
     said = [(start, end) for start, end, _, _ in in_force]
-    for start, end, matched, (number, version_id) in _named_in(
-            words, {first: [(surface, (number, version_id)) for surface, number, version_id in named]
-                    for first, named in later.items()}):
+    for start, end, matched, (number, version_id) in _named_in(words, later):
         if not any(start < other_end and other_start < end for other_start, other_end in said):
             # A rule the version in force titles so is its own ("main phase": 305 of 2006).
             factor = 1.0 if version_id == version.version_id else LATER_VERSION_FACTOR
