@@ -118,10 +118,10 @@ def detect_format(data: bytes, name: str) -> Format:
                     return fmt
             except Exception:  # a sniffer must never decide for another format by crashing
                 continue
-    for marker, what in NON_CONTENT_DOCUMENTS:
-        if marker in data[:1 << 20]:
-            raise ParseError(f"{name}: {what}; it holds no rules or rulings to import")
     head = data[:1 << 20]
+    for marker, what in NON_CONTENT_DOCUMENTS:
+        if marker in head:
+            raise ParseError(f"{name}: {what}; it holds no rules or rulings to import")
     # A few NULs in what is otherwise UTF-8 text (UTF-16 holds one every other byte).
     if 0 < head.count(0) < len(head) // 10 and _utf8_but_for_nuls(head):
         raise ParseError(f"{name}: not a format mtgkb can read: it holds {head.count(0)} NUL bytes, damaged most likely")

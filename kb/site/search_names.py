@@ -69,10 +69,11 @@ def cards_by_name(
     pages = Counter(page_of(url) for url in {hit.url for hit in typed})
     as_typed: dict[str, Hit] = {}
     for hit in typed:
+        page = page_of(hit.url)
         # The English name before another language's that prints it alike (the Italian
         # "Phelddagrif" is the English one: the hit said Italian, by the rows' order; a code review).
-        if pages[page_of(hit.url)] == 1 and (as_typed.setdefault(page_of(hit.url), hit).lang != "en" and hit.lang == "en"):
-            as_typed[page_of(hit.url)] = hit
+        if pages[page] == 1 and (page not in as_typed or hit.lang == "en"):
+            as_typed[page] = hit
     hits = [hit for hit in hits if as_typed.get(page_of(hit.url), hit) is hit]
     key = compact(query)
     # Three letters at least: a one- or two-letter name ("X", "Ow") is found exactly above, and
