@@ -6,6 +6,7 @@ import sqlite3
 from collections.abc import Collection
 from typing import Any
 
+from kb.link.cr_compare import collapse
 from kb.site.absent_citations import absent_citations
 from kb.site.search_db import newest_english_version, rows, table_has_rows
 from kb.site.search_text import bare_term, fold, rule_number_key
@@ -301,7 +302,8 @@ def history_of(conn: sqlite3.Connection, english: dict[str, Any]) -> list[dict[s
     )
     history: list[dict[str, Any]] = []
     for row in found:
-        if history and history[-1]["text"] == row["text"] and history[-1]["term"] == row["term"]:
+        # Typography folded, as in a rule's history (an edition set in straight quotes).
+        if history and collapse(history[-1]["text"] or "") == collapse(row["text"] or "") and history[-1]["term"] == row["term"]:
             history[-1]["since"] = row["effective_date"]
             history[-1]["since_version_id"] = row["version_id"]
             history[-1]["versions"] += 1

@@ -10,12 +10,13 @@ from textwrap import shorten
 from typing import Any
 from urllib.parse import quote
 
+from kb.link.cr_compare import collapse
 from kb.site import rule_rulings
 from kb.site.absent_citations import absent_citations
 from kb.site.glossary_page import keywords_in_translated_rules, printed_keywords
 from kb.site.labels import version_name
 from kb.site.rule_rulings import marked_by_number, rulings_on_subrules, rulings_relying_count, rulings_relying_on
-from kb.site.rule_translations import normalise_space, translations
+from kb.site.rule_translations import translations
 from kb.site.search import (
     newest_english_version,
     rows,
@@ -313,10 +314,12 @@ def history(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[dict[str, An
     )
     collapsed: list[dict[str, Any]] = []
     for row in found:
+        # Typography folded as the diffs fold it: 2019-01-25, set in straight quotes, was a run
+        # of its own in 704.5j's history, between editions its trace called the same.
         same = collapsed and (
             collapsed[-1]["number"] == row["number"]
-            and normalise_space(collapsed[-1]["text"]) == normalise_space(row["text"])
-            and normalise_space(collapsed[-1]["title"]) == normalise_space(row["title"])
+            and collapse(collapsed[-1]["text"] or "") == collapse(row["text"] or "")
+            and collapse(collapsed[-1]["title"] or "") == collapse(row["title"] or "")
         )
         if same:
             collapsed[-1]["until"] = row["effective_date"]

@@ -882,6 +882,23 @@ async def test_subrule_history_follows_its_lineage(snapshot_ds) -> None:
     assert "Other rules numbered 701.50a" in html
 
 
+async def test_a_history_run_holds_an_edition_set_in_straight_quotes(snapshot_ds) -> None:
+    # 2019-01-25 prints "legend rule." in straight quotes: the same words, as its trace says (a
+    # CR history review found it a run of its own between two runs of the same text).
+    page = (await snapshot_ds.client.get("/rule/704.5j.json")).json()
+    runs = [(e["number"], e["effective_date"], e["until"]) for e in page["history"]]
+    assert not any(start == "2019-01-25" or until == "2019-01-25" for _, start, until in runs), runs
+    (run,) = [e for e in page["history"] if "en-2019-01-25" in e["versions"]]
+    assert run["versions"][0] != "en-2019-01-25" and run["versions"][-1] != "en-2019-01-25"
+
+
+async def test_a_glossary_history_holds_an_edition_set_in_straight_quotes(snapshot_ds) -> None:
+    # "As Though" reads the same from 2014 to today but for 2019-01-25's straight quotes.
+    page = (await snapshot_ds.client.get("/glossary/As%20Though.json")).json()
+    assert not any(entry["since_version_id"] == "en-2019-01-25" or entry["version_id"] == "en-2019-01-25"
+                   for entry in page["history"]), page["history"]
+
+
 async def test_version_drop_down_follows_the_lineage(snapshot_ds) -> None:
     # Choosing 2013 on /rule/702.78 (Conspire) shows Conspire as it was numbered then, not Wither.
     page = (await snapshot_ds.client.get("/rule/702.78.json?version=en-2013-05-01&from=en-2026-04-17")).json()
