@@ -130,6 +130,21 @@ def _iso_date(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
     raise click.BadParameter(f"{value!r} is not a date written YYYY-MM-DD (e.g. 2025-06-01)")
 
 
+def _held_on(versions: list[tuple[str, str]], version_id: str, date: str) -> str:
+    """The version relied on for ``date``, and how sure that is: an edition took effect on
+    its own date, but between two held editions others may have come that the database lacks
+    (2016-01-22 and 2016-04-08 between the 2015-11-13 and 2016-09-30 held: a CR history review
+    found 2015-11-13 said to be in force on 2016-05-01)."""
+    at = next(i for i, (held, _) in enumerate(versions) if held == version_id)
+    effective = versions[at][1]
+    if effective == date:
+        return f"{version_id} (in force on {date})"
+    if at + 1 == len(versions):
+        return f"{version_id} (the newest version held on {date}, in force from {effective})"
+    return (f"{version_id} (the newest version held on {date}: in force then unless an edition not held"
+            f" came between it and {versions[at + 1][0]})")
+
+
 @click.command(name="rule-at")
 @click.argument("number")
 @click.argument("date", callback=_iso_date)
@@ -161,7 +176,7 @@ def rule_at(number: str, date: str, as_today: bool, db_path: Path) -> None:
         click.echo(f"{version_id} (the newest version held before {date})")
         click.echo(f"({doubt}: whether {number} was this rule on {date} is not known)")
     else:
-        click.echo(f"{version_id} (in force on {date})")
+        click.echo(_held_on(versions, version_id, date))
     click.echo(" ".join(part for part in (rule["number"], rule["title"] or "") if part))
     if rule["text"]:
         click.echo(rule["text"])

@@ -35,7 +35,7 @@ from kb.store.version_losses import report_version_losses
 HISTORY_QUERIES: dict[str, dict[str, str]] = {
     "rule_on_date": {
         "title": "What did rule X say on date D?",
-        "description": "The rule as the English version in force on the date (by effective date) has it. The date is YYYY-MM-DD; any other text finds nothing.",
+        "description": "The rule as the newest English version held on the date (by effective date) has it: the version in force then, unless an edition the database does not hold came between it and the next one held. The date is YYYY-MM-DD; any other text finds nothing.",
         "sql": """select v.id as version_id, v.effective_date, r.number, r.title, r.text,
     (select group_concat(line, char(10)) from (
         select s.number || ' ' || s.text as line from rules s
@@ -48,7 +48,7 @@ where v.id = (select id from cr_versions where lang = 'en' and effective_date <=
     },
     "rule_today_on_date": {
         "title": "What did today's rule X say on date D?",
-        "description": "The same rule (its lineage) as the English version in force on the date had it, whatever its number then. The date is YYYY-MM-DD; any other text finds nothing.",
+        "description": "The same rule (its lineage) as the newest English version held on the date had it (in force then, unless an edition not held came between), whatever its number then. The date is YYYY-MM-DD; any other text finds nothing.",
         "sql": """select v.id as version_id, v.effective_date, r.number, r.title, r.text, r.lineage_id
 from rules r join cr_versions v on v.id = r.version_id
 where v.id = (select id from cr_versions where lang = 'en' and effective_date <= :date and date(:date, '+0 days') = :date

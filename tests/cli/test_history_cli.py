@@ -216,10 +216,15 @@ def test_rule_at_dates_between_versions(db_path: Path) -> None:
         " whether 701.47 was this rule on 2025-06-01 is not known)",
         "701.47 Connive",
     ]
-    # Where the next version held numbers the rule the same, the version is said to be in force.
+    # Where the next version held numbers the rule the same, the version is relied on, and said
+    # to be in force only if no edition the database lacks came between (a CR history review).
     assert _run(rule_at, "702.19", "2025-06-01", "--db", str(db_path)).splitlines()[:2] == [
-        "en-2025-02-07 (in force on 2025-06-01)", "702.19 Trample",
+        "en-2025-02-07 (the newest version held on 2025-06-01: in force then unless an edition not held came"
+        " between it and en-2026-01-16)", "702.19 Trample",
     ]
+    assert _run(rule_at, "702.19", "2026-06-01", "--db", str(db_path)).splitlines()[0] == (
+        "en-2026-01-16 (the newest version held on 2026-06-01, in force from 2026-01-16)"
+    )
     before = CliRunner().invoke(rule_at, ["701.47", "2022-01-01", "--db", str(db_path)])
     assert before.exit_code == 1
     assert "no English CR version in the database was in force on 2022-01-01" in before.output
@@ -281,7 +286,8 @@ def test_rule_trace_says_when_a_rule_was_paired_by_its_number_alone(db_path: Pat
 def test_rule_at_today_says_when_a_number_alone_leads_to_todays_rule(db_path: Path) -> None:
     output = _run(rule_at, "903.12c", "2025-06-01", "--today", "--db", str(db_path)).splitlines()
     assert output[:3] == [
-        "en-2025-02-07 (in force on 2025-06-01)",
+        "en-2025-02-07 (the newest version held on 2025-06-01: in force then unless an edition not held came"
+        " between it and en-2026-01-16)",
         "903.12c",
         "A player designates either a legendary planeswalker or a legendary creature as their commander.",
     ]
