@@ -99,7 +99,7 @@ order by hits.rank limit 50""",
     },
     "rulings_of_card": {
         "title": "Rulings of a card, by its name in any language",
-        "description": "Case- and accent-insensitive; English, German, Japanese… names all work.",
+        "description": "Case- and accent-insensitive; English, German, Japanese… names all work. Cards with an Oracle id only: a card only a page printed (Tödliches Komplott) is in rulings_by_any_name.",
         "sql": f"""select coalesce(cards.name, (select min(name) from card_names
     where card_names.oracle_id = cards.oracle_id and card_names.lang = 'en')) as card,
   rulings.published_at, rulings.source, rulings.text

@@ -146,6 +146,15 @@ async def not_found(
                         {"message": message, "query": query, "found": hits}, status=404)
 
 
+async def bad_request(datasette, request, message: str, as_json: bool) -> Response:
+    """400: ``message``, a parameter no page reads (said, not ignored: a kind mistyped showed
+    every group, and a client paging it never reached the end of the one it meant)."""
+    if as_json:
+        return json_response({"ok": False, "error": message}, status=400)
+    return await render(datasette, request, "kb_not_found.html",
+                        {"message": message, "heading": "Bad request"}, status=400)
+
+
 async def what_it_may_mean(datasette, query: str, kind: str) -> list[Any]:
     """For a page not found: the search's hits of ``kind`` for ``query`` and the names it resembles."""
     results = await run(datasette, search, query, PER_KIND, None, 0)
@@ -166,6 +175,9 @@ async def search_page(datasette, request):
     json = request.url_vars.get("json")
     query = request.args.get("q", "")
     kind = request.args.get("kind") or None
+    if kind is not None and kind not in GROUP_TITLES:
+        return await bad_request(datasette, request, f"No group of results is called “{kind}”: kind is one of "
+                                 + ", ".join(GROUP_TITLES) + ".", wants_json(request, json))
     offset = page_offset(request.args.get("offset"))
     results = await run(datasette, search, query, PER_KIND, kind, offset)
     if wants_json(request, json):

@@ -75,6 +75,18 @@ async def test_a_changes_page_past_its_end_shows_its_last_page_and_an_unknown_ki
     assert "Showing 1–100 of 205." in bogus
 
 
+async def test_a_search_for_a_group_of_no_name_is_refused_in_html_and_json(snapshot_ds) -> None:
+    # It showed every group (an SQL and API user's review): a client paging "rulngs" never ended.
+    data = await snapshot_ds.client.get("/search.json?q=the&kind=rulngs")
+    assert data.status_code == 400
+    assert data.json() == {"ok": False, "error": "No group of results is called “rulngs”: kind is one of cards,"
+                           " card_rulings, keywords, rules, glossary, rulings, translations."}
+    html = await snapshot_ds.client.get("/search?q=the&kind=rulngs")
+    assert html.status_code == 400 and "<h1>Bad request</h1>" in html.text and "“rulngs”" in html.text
+    assert (await snapshot_ds.client.get("/search.json?q=the&kind=rulings")).status_code == 200
+    assert (await snapshot_ds.client.get("/search.json?q=the&kind=")).status_code == 200
+
+
 async def test_a_diff_of_a_version_with_itself_is_refused_in_html_and_json(snapshot_ds) -> None:
     html = await snapshot_ds.client.get(f"/diff?from={NEWEST}&to={NEWEST}")
     assert html.status_code == 400 and "Choose two different versions to compare." in html.text
