@@ -65,7 +65,7 @@ def _split_sources_and_urls(words: tuple[str, ...]) -> tuple[list[str], dict[str
 @click.option("--set", "mtgjson_sets", multiple=True, help="MTGJSON set code.")
 @click.option("--cr-zh-version", "cr_zh_versions", multiple=True, help="Chinese CR version YYYYMMDD.")
 @click.option("--cr-ko-chapter", "cr_ko_chapters", multiple=True, help="Korean CR chapter (100…900).")
-@click.option("--timeout", type=float, default=30.0, show_default=True, help="Seconds to wait to connect and for each read of a body; a body slower than 16 KiB a minute is given up as stalled.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True, help="Seconds to wait to connect and for each read of a body; a body slower than 16 KiB a minute is given up as stalled.")
 @click.option("-v", "--verbose", is_flag=True, help="Log every request.")
 def fetch(
     words: tuple[str, ...],

@@ -38,7 +38,7 @@ from scraper.sources import SOURCES
 @click.option("--cr-ko-chapter", "cr_ko_chapters", multiple=True, metavar="N",
               help="Korean CR chapters to fetch (100…900; default all nine), as `mtgkb fetch` takes them: a"
                    " mirror holding some of them.")
-@click.option("--timeout", type=float, default=30.0, show_default=True, help="Seconds to wait to connect and for each read of a body; a body slower than 16 KiB a minute is given up as stalled.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True, help="Seconds to wait to connect and for each read of a body; a body slower than 16 KiB a minute is given up as stalled.")
 @click.option("--keep-superseded", is_flag=True,
               help="Keep the raw bodies of bulk files a newer one replaced (removed by default after a clean run).")
 @click.option("--drop-imported", is_flag=True,

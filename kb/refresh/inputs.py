@@ -255,11 +255,35 @@ def select_inputs(store: RawStore) -> tuple[list[DocumentInput], list[str]]:
             chosen.extend(pair for pair in earlier_bodies(store, entry, fmt) if pair[1].sha256 not in unreadable)
     chosen.extend(newest_snapshot.values())
     chosen.sort(key=lambda pair: pair[0])
+    chosen, same_bytes = _first_of_each_edition(chosen)
+    left_out += same_bytes
     superseded = {
         entry.url for entry in store.latest_documents()
         if entry.url not in {doc.url for _, doc in chosen} and entry.url not in left_out and entry.sha256 not in unreadable
     }
     return [doc for _, doc in chosen], sorted(left_out) + sorted(superseded)
+
+
+def _first_of_each_edition(
+    chosen: list[tuple[int, DocumentInput]],
+) -> tuple[list[tuple[int, DocumentInput]], list[str]]:
+    """A CR file's bytes once, under the URL they were first fetched from; and the URLs of the
+    same bytes fetched later under another. The rules page linking an edition under a new file
+    name rebuilt and republished the database, two documents of one edition (an operator's
+    review): the same bytes under a new name are not a rebuild, as for bulk files."""
+    seen: set[tuple[str, str | None]] = set()
+    kept: list[tuple[int, DocumentInput]] = []
+    again: list[str] = []
+    for pair in chosen:
+        doc = pair[1]
+        if doc.format in HISTORY_FORMATS and doc.sha256:
+            if (doc.sha256, doc.lang) in seen:
+                if doc.url:
+                    again.append(doc.url)
+                continue
+            seen.add((doc.sha256, doc.lang))
+        kept.append(pair)
+    return kept, again
 
 
 def prune_superseded(store: RawStore, inputs: list[DocumentInput]) -> list[str]:

@@ -29,6 +29,7 @@ from kb.refresh.before_swap import PUBLISHED_STATE, BeforeSwap, RefreshError
 from kb.refresh.fingerprints import build_code_fingerprint, file_identity, inputs_fingerprint, kept_fingerprint
 from kb.refresh.imported import carried_imports, kept_imports
 from kb.refresh.inputs import (
+    HISTORY_FORMATS,
     SNAPSHOT_FORMATS,
     ask_whole_while_unreadable,
     document_input,
@@ -237,7 +238,7 @@ def _build_or_skip(
             "; fetched again with no change to what the knowledge base keeps (prices, ranks, build dates):"
             f" {refetched} document{'' if refetched == 1 else 's'}" if refetched else ""
         )
-        _left_as_published(result, code, inputs, kept_note + failed_note)
+        _left_as_published(result, code, inputs, kept_note + _same_bytes_note(store, inputs, left_out) + failed_note)
         if not same_bytes:
             store.set_state(PUBLISHED_STATE, {**published, "inputs": fingerprint})
         return inputs
@@ -304,6 +305,14 @@ def _build_or_skip(
                                       "sha256": file_sha256(db_path), "linking_code": linking_code,
                                       "build_code": build_code, "imported": kept_imports(imported)})
     return inputs
+
+
+def _same_bytes_note(store: RawStore, inputs: list[DocumentInput], left_out: list[str]) -> str:
+    """Where a site serves the bytes of an input under a new URL (an edition's file renamed):
+    said, so that the operator knows why nothing was published."""
+    held = {doc.sha256 for doc in inputs if doc.format in HISTORY_FORMATS}  # a bulk file's new name is its input
+    again = [entry.url for entry in store.latest_documents() if entry.url in left_out and entry.sha256 in held]
+    return f"; the same bytes as a published document under a new URL: {', '.join(again)}" if again else ""
 
 
 def _left_as_published(result: RefreshResult, code: int, inputs: list[DocumentInput], note: str) -> None:

@@ -485,6 +485,18 @@ def test_every_source_failing_exits_1_and_leaves_the_file_byte_identical(site: T
         ]
 
 
+@pytest.mark.parametrize("timeout", ["0", "-5"])
+def test_a_timeout_no_request_can_wait_is_a_usage_error_before_any_run(tmp_path: Path, timeout: str) -> None:
+    # 0 retried for 16 s and failed every source as "unreachable"; -5 "fetcher crashed": both
+    # recorded as failed runs, read as an outage upstream (an operator's review).
+    from scraper.cli import fetch as fetch_command
+
+    for command in (refresh_command, fetch_command):
+        result = CliRunner().invoke(command, ["--raw", str(tmp_path / "raw"), "--timeout", timeout])
+        assert result.exit_code == 2 and "Invalid value for '--timeout'" in result.output, result.output
+    assert not (tmp_path / "raw").exists()
+
+
 def test_a_second_refresh_exits_at_once_while_one_runs(site: TestSite, tmp_path: Path) -> None:
     raw = tmp_path / "raw"
     with refresh_lock(raw):

@@ -61,6 +61,7 @@ def test_a_chinese_rule_tree_whose_layout_changed_is_refused_on_a_first_refresh(
 
 
 CR_URL = "/wizards-media/2024/downloads/MagicCompRules 20240607.txt"
+RULES_PAGE = "/wizards/en/rules"
 EN_RAW = Path(__file__).parent.parent / "fixtures" / "cr" / "en-raw"
 APRIL_2026 = Path(__file__).parent.parent.parent / "data" / "snapshot" / "cr" / "en" / "2026-04-17.txt"
 
@@ -163,3 +164,22 @@ def test_a_site_without_etags_that_rolls_back_to_a_good_body_is_read_again(site:
     mended = run(site, tmp_path, ["wizards-cr"])
     assert mended.exit_code == 0, mended.message
     assert site.requests_to(CR_URL)[-1]["status"] == 200
+
+
+def test_an_edition_linked_under_a_new_file_name_is_not_a_rebuild(site: TestSite, tmp_path: Path) -> None:
+    """The same bytes under a new name are the same document: the rules page linking the edition
+    as "MagicCompRules 20240901.txt" rebuilt and swapped the database, two documents of one
+    edition, exit 0, and the message said nothing of why (an operator's review)."""
+    assert run(site, tmp_path, ["wizards-cr"]).exit_code == 0
+    served = (tmp_path / "kb.db").read_bytes()
+    renamed = CR_URL.replace("20240607", "20240901")
+    site.replace(renamed, site._body(site._route(CR_URL)), "text/plain")  # type: ignore[arg-type]
+    page = site._body(site._route(RULES_PAGE))  # type: ignore[arg-type]
+    site.replace(RULES_PAGE, page.replace(b"MagicCompRules 20240607.txt", b"MagicCompRules 20240901.txt"),
+                 "text/html; charset=utf-8")
+    again = run(site, tmp_path, ["wizards-cr"])
+    assert (again.exit_code, again.published) == (0, False), again.message
+    assert again.message.startswith("nothing changed: 1 documents as published; the same bytes as a published"
+                                    " document under a new URL: "), again.message
+    assert again.message.endswith(renamed.replace(" ", "%20")), again.message
+    assert (tmp_path / "kb.db").read_bytes() == served
