@@ -255,7 +255,7 @@ def _link_vanished(db: sqlite_utils.Database) -> None:
     the shrink guard counted their rows as lost (an operator's review)."""
     from kb.store.linking_history import link_rulings_where
 
-    if "ruling_rules" not in db.table_names() or not db.execute("select 1 from ruling_rules limit 1").fetchone():
+    if "ruling_rule_links" not in db.table_names() or not db.execute("select 1 from ruling_rule_links limit 1").fetchone():
         return  # a build without the CR history links no ruling either
     # Reading of the history only what their citations need (0.4 s, not 1.0 s on the snapshot).
     link_rulings_where(db, "rulings.id in (select id from temp.carried)")

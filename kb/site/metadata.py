@@ -7,11 +7,11 @@ from functools import lru_cache
 from typing import Any
 
 from kb.store.carry_cr import READ_ORDER_TABLE
-from kb.store.columns import TABLE_DESCRIPTIONS, column_description
+from kb.store.columns import COLUMN_DESCRIPTIONS, TABLE_DESCRIPTIONS, column_description
 from kb.store.derive_history import HISTORY_QUERIES
 from kb.store.schema import ruling_card_name
 from kb.store.search_terms import TERMS_TABLE
-from kb.store.tables import TABLES
+from kb.store.tables import RULING_RULES_COLUMNS, TABLES
 
 LICENCE_NOTE = (
     "Magic: The Gathering rules text, card names and rulings are © Wizards of the Coast LLC, "
@@ -273,6 +273,7 @@ def without_facets(metadata: dict[str, Any], tables: Iterable[tuple[str, str]]) 
 
 # The views (kb.store.schema.VIEWS, kb.store.derive_history.CITATIONS_TO_CHECK_VIEW).
 VIEW_DESCRIPTIONS = {
+    "ruling_rules": TABLE_DESCRIPTIONS["ruling_rules"],
     "current_rules": "The rules of the newest English CR version.",
     "all_card_names": "Every card name held: card_names, and the names documents printed that no card is identified by yet (oracle_id empty).",
     "ruling_records_as_printed": "Every ruling record as its document printed it, its text read from the ruling where the record keeps none of its own.",
@@ -285,6 +286,7 @@ VIEW_DESCRIPTIONS = {
 # description.
 CARD_SHOWN = "The card's English name: its card data's, else what its own rulings call it until card data is imported, else the name printed beside a ruling of a card not identified yet"
 VIEW_COLUMNS: dict[str, dict[str, str]] = {
+    "ruling_rules": {column: f"ruling_rules.{column}" for column in RULING_RULES_COLUMNS},
     "current_rules": {column: f"rules.{column}" for column in (
         "id", "version_id", "number", "kind", "title", "text", "parent_number", "section", "position",
         "number_confidence", "english_title", "lineage_id")},
@@ -319,7 +321,8 @@ VIEW_COLUMNS: dict[str, dict[str, str]] = {
 
 def view_column_description(said: str) -> str:
     table, dot, column = said.partition(".")
-    return column_description(table, column) if dot and table in TABLES and " " not in said else said
+    described = table in TABLES or table in COLUMN_DESCRIPTIONS
+    return column_description(table, column) if dot and described and " " not in said else said
 
 
 def build_metadata(database: str = "kb") -> dict[str, Any]:
@@ -338,6 +341,7 @@ def build_metadata(database: str = "kb") -> dict[str, Any]:
     for view, description in VIEW_DESCRIPTIONS.items():
         tables[view] = {
             "description": description,
+            **TABLE_PRESENTATION.get(view, {}),
             "columns": {column: view_column_description(said) for column, said in VIEW_COLUMNS[view].items()},
         }
     # Made by the search indexes (kb.store.search_terms), read by the search: not browsed.

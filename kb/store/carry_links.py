@@ -28,6 +28,8 @@ from kb.store.derive_cr_links import load_cr_document
 from kb.store.derive_history import History, english_versions, stored_lineages
 from kb.store.derive_rulings import RULING_LINK_INPUTS
 from kb.store.files import read_only_uri
+from kb.store.ruling_links import LinkWriter, delete_links
+from kb.store.tables import RULING_RULES_COLUMNS
 
 # What linking a ruling to rules runs, and what reads, compares and links the CR documents: a
 # change to any of these files links every ruling again and reads every CR document again.
@@ -83,6 +85,7 @@ def served_history_is(path: Path, ours: History) -> bool:
 
 
 CARRIED = "temp.carried_rulings"
+CARRY_BATCH = 20_000
 SERVED = "served"
 
 # The served file's rulings and what linking reads of them (RULING_LINK_INPUTS, read there).
@@ -108,29 +111,30 @@ def carry_ruling_links(db: sqlite_utils.Database, history: History | None, serve
         db.execute(f"attach database ? as {SERVED}", [read_only_uri(served)])
     except sqlite3.Error:  # gone since its history was read
         return 0
-    columns = [row[1] for row in db.execute("pragma main.table_info(ruling_rules)")]
-    if not set(columns) <= {row[1] for row in db.execute(f"pragma {SERVED}.table_info(ruling_rules)")}:
+    # The served file's links as ruling_rules rows: its view, or the table it was before m032.
+    if not set(RULING_RULES_COLUMNS) <= {row[1] for row in db.execute(f"pragma {SERVED}.table_info(ruling_rules)")}:
         return 0
-    listed = ", ".join(columns)
     try:
         db.execute(
             f"insert into {CARRIED} select now.id from ({RULING_LINK_INPUTS}) as now join ({SERVED_LINK_INPUTS}) as was"
             " on was.id = now.id"
             " where was.text is now.text and was.published_at is now.published_at and was.card is now.card"
         )
-        # In the served file's order: read through its key, a ruling's rows came in another
-        # order than a build writes them (a ruling naming a keyword of 2015 and a rule of 2014),
-        # and the rebuilt file was not the file it replaced.
-        db.execute(
-            f"insert into main.ruling_rules ({listed}) select {listed} from {SERVED}.ruling_rules"
-            f" where ruling_id in (select id from {CARRIED}) order by rowid"
+        # Written as a build writes them (each target by its content's id): the rebuilt file's
+        # rows are the ones a build linking every ruling would hold.
+        writer = LinkWriter(db)
+        served_links = db.execute(
+            f"select {', '.join(RULING_RULES_COLUMNS)} from {SERVED}.ruling_rules"
+            f" where ruling_id in (select id from {CARRIED})"
         )
+        while batch := served_links.fetchmany(CARRY_BATCH):
+            writer.write(batch)
     except sqlite3.DatabaseError:
         # A served file damaged where it was not read before (its citations): what it would give
         # is no longer known, so every ruling is linked (a refresh is never blocked by the file
         # it replaces). A failed statement left nothing behind; the one before it did.
         db.execute(f"delete from {CARRIED}")
-        db.execute("delete from main.ruling_rules")
+        delete_links(db)
         return 0
     return db.execute(f"select count(*) from {CARRIED}").fetchone()[0]
 

@@ -46,7 +46,9 @@ TABLE_DESCRIPTIONS: dict[str, str] = {
     "quality_issues": "Problems found in the data: lost symbols, unparseable dates, unknown cards, unlinked translations, …",
     "refresh_runs": "One row per refresh job: when, how it ended, and what changed.",
     "cr_changes": "What changed between consecutive English CR versions: added, removed, changed, moved (renumbered) rules, and glossary changes.",
-    "ruling_rules": "The CR rules each English ruling relies on: numbers it cites and keywords it names, numbered as in the newest version held on its date (or the first later one that has a keyword it names).",
+    "ruling_rules": "The CR rules each English ruling relies on: numbers it cites and keywords it names, numbered as in the newest version held on its date (or the first later one that has a keyword it names). A view of ruling_rule_links and ruling_rule_targets, one row per link, the columns of the table it was until schema m032.",
+    "ruling_rule_links": "Each link of an English ruling to a rule it relies on: the ruling, its date, the rule's lineage, and the link's target (ruling_rule_targets), which says the rest; the ruling_rules view reads the two as one.",
+    "ruling_rule_targets": "What a link of a ruling to a rule says beside the ruling: the rule as numbered in a version, how it was found, the same rule today. Many rulings' links share one (every ruling naming Commander on its date links to the same 903).",
 }
 
 COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
@@ -375,6 +377,31 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "number_uncertain": "1: version_id is only the newest version held before the ruling's date, and the next one held numbers this rule otherwise or gives rule_number to another rule (or the date is older than every version held), so the number in force on the ruling's date is not known; 0 otherwise; null in rows stored before this was recorded",
     },
 }
+COLUMN_DESCRIPTIONS["ruling_rule_links"] = {
+    "ruling_id": "The ruling",
+    "target_id": "What the link says beside the ruling (ruling_rule_targets)",
+    "lineage_id": COLUMN_DESCRIPTIONS["ruling_rules"]["lineage_id"] + " (also the target's: here so a rule page reads its newest rulings from an index)",
+    "published_at": COLUMN_DESCRIPTIONS["ruling_rules"]["published_at"],
+    "number_uncertain": COLUMN_DESCRIPTIONS["ruling_rules"]["number_uncertain"],
+}
+COLUMN_DESCRIPTIONS["ruling_rule_targets"] = {
+    "id": "Stable id (a hash of every other column: the same target has the same id in every build)",
+    **{column: text for column, text in COLUMN_DESCRIPTIONS["ruling_rules"].items()
+       if column not in ("ruling_id", "published_at", "number_uncertain")},
+}
+
+RULING_RULES_METHODS = {
+    "cited": "the ruling cites the rule's number",
+    "keyword": "the ruling names a keyword ability or action the rule defines",
+    "term": "the ruling names the rule as the glossary of its date names it (“the legend rule”: 704.5j; “a state-based action”: 704; “a double-faced card”: 712, the rule of that title; “a face-down creature”: 708; “Commander”: 903)",
+}
+RULING_RULES_STATUSES = {
+    "same": "the rule has the same number and text today, its subrules too (a section: every rule under it)",
+    "changed": "the same rule today with other text, in it or its subrules, or a section with a rule under it changed, added or removed (current_number says whether its number changed too)",
+    "renumbered": "the same rule today under another number, with the same text (its subrules too; a section: every rule under it)",
+    "removed": "the rule is no longer in the Comprehensive Rules",
+    "unknown": "the number did not exist on the ruling's date",
+}
 
 # Every status a refresh_runs row can have; the refresh job writes only these.
 REFRESH_STATUSES: dict[str, str] = {
@@ -417,18 +444,10 @@ VALUES: dict[tuple[str, str], dict[str, str]] = {
         "subrule->rule": "a subrule that became a rule of its own",
         "glossary": "a glossary entry",
     },
-    ("ruling_rules", "method"): {
-        "cited": "the ruling cites the rule's number",
-        "keyword": "the ruling names a keyword ability or action the rule defines",
-        "term": "the ruling names the rule as the glossary of its date names it (“the legend rule”: 704.5j; “a state-based action”: 704; “a double-faced card”: 712, the rule of that title; “a face-down creature”: 708; “Commander”: 903)",
-    },
-    ("ruling_rules", "status"): {
-        "same": "the rule has the same number and text today, its subrules too (a section: every rule under it)",
-        "changed": "the same rule today with other text, in it or its subrules, or a section with a rule under it changed, added or removed (current_number says whether its number changed too)",
-        "renumbered": "the same rule today under another number, with the same text (its subrules too; a section: every rule under it)",
-        "removed": "the rule is no longer in the Comprehensive Rules",
-        "unknown": "the number did not exist on the ruling's date",
-    },
+    ("ruling_rules", "method"): RULING_RULES_METHODS,
+    ("ruling_rules", "status"): RULING_RULES_STATUSES,
+    ("ruling_rule_targets", "method"): RULING_RULES_METHODS,
+    ("ruling_rule_targets", "status"): RULING_RULES_STATUSES,
     ("rule_lineage_links", "kind"): {
         "merge": "the old rule was removed and its text went into the new rule (which has a predecessor of its own)",
         "split": "the new rule was added with text taken from the old rule (which lives on under its own lineage)",

@@ -19,7 +19,6 @@ from kb.store.derive_cards import resolve_card_names, save_unresolved_card_names
 from kb.store.derive_cr_links import link_cr_translations
 from kb.store.derive_history import (
     CITATIONS_TO_CHECK_VIEW,
-    RULING_RULES_INDEXES,
     History,
     save_cr_history,
     save_ruling_links,
@@ -27,6 +26,7 @@ from kb.store.derive_history import (
 from kb.store.derive_rulings import RULING_LINK_INPUTS, derive_rulings
 from kb.store.import_changes import ImportChanges
 from kb.store.linking_history import link_rulings_where
+from kb.store.ruling_links import LINK_INDEXES, LINKS, delete_links
 
 
 def link_all(
@@ -97,16 +97,17 @@ def _relink_rederived_rulings(db: sqlite_utils.Database, changes: ImportChanges)
         " or was.card is not now.card)"
         f" union select rulings.id from rulings where rulings.oracle_id in ({changes.renamed_cards()})"
     )
-    db.execute(
-        "delete from ruling_rules where ruling_id in (select id from temp.relinked_rulings)"
-        " or ruling_id in (select id from temp.replaced_rulings where id not in (select id from rulings))"
+    delete_links(
+        db,
+        "ruling_id in (select id from temp.relinked_rulings)"
+        " or ruling_id in (select id from temp.replaced_rulings where id not in (select id from rulings))",
     )
     relinked = db.execute("select count(*) from temp.relinked_rulings").fetchone()[0]
     if relinked:
         # A bulk file's links into a table of fewer: its indexes made once, sorted, after them (kept
         # up link by link, 1.4M links into the built snapshot left their pages part-filled: 57 MB
         # of the full-scale database a VACUUM took back).
-        with indexes_made_after(db, "ruling_rules", *RULING_RULES_INDEXES, up_to_rows=relinked):
+        with indexes_made_after(db, LINKS, *LINK_INDEXES, up_to_rows=relinked):
             link_rulings_where(db, "rulings.id in (select id from temp.relinked_rulings)")
     db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW, replace=True)
     db.execute("drop table temp.relinked_rulings")

@@ -12,7 +12,7 @@ from pathlib import Path
 import sqlite_utils
 from sqlite_utils import Migrations
 
-from kb.store.tables import LINEAGE_COLUMNS, TABLES
+from kb.store.tables import LEGACY_TABLES, LINEAGE_COLUMNS, RULING_RULES_COLUMNS, TABLES
 
 migrations = Migrations("mtg-rules-kb")
 
@@ -41,7 +41,7 @@ def not_applied(db_path: Path) -> list[str]:
 def create_declared_table(db: sqlite_utils.Database, name: str) -> None:
     """Table ``name`` as ``TABLES`` declares it, unless the database has it: what m001 makes on a
     new database and later migrations give databases made before the table was declared."""
-    spec = TABLES[name]
+    spec = TABLES[name] if name in TABLES else LEGACY_TABLES[name]
     if not spec.get("without_rowid"):
         db.table(name).create(spec["columns"], pk=spec["pk"], foreign_keys=spec.get("foreign_keys"), if_not_exists=True)
         return
@@ -314,3 +314,28 @@ def m031_ruling_rules_cited_status(db: sqlite_utils.Database) -> None:
     db.execute("drop index if exists idx_ruling_rules_status_method")
     if "citations_to_check" in db.view_names():
         db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW, replace=True)
+
+
+@migrations()
+def m032_ruling_rule_links(db: sqlite_utils.Database) -> None:
+    """ruling_rules, a row of every column per link, becomes its links (ruling_rule_links) and
+    their targets (ruling_rule_targets), read as before through the ruling_rules view: 382 MB of
+    a million rulings' links and their indexes, most of it the same few thousand targets again."""
+    from kb.store.derive_history import CITATIONS_TO_CHECK_VIEW
+    from kb.store.ruling_links import LinkWriter
+    from kb.store.schema import RULING_RULES_VIEW
+
+    for name in ("ruling_rule_targets", "ruling_rule_links"):
+        create_declared_table(db, name)
+    if "ruling_rules" not in db.table_names():
+        return
+    writer = LinkWriter(db)
+    rows = db.execute(f"select {', '.join(RULING_RULES_COLUMNS)} from ruling_rules order by ruling_id")
+    while batch := rows.fetchmany(20_000):
+        writer.write(batch)
+    citations = "citations_to_check" in db.view_names()
+    db.execute("drop view if exists citations_to_check")
+    db.execute("drop table ruling_rules")
+    db.create_view("ruling_rules", RULING_RULES_VIEW)
+    if citations:
+        db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW)

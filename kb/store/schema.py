@@ -25,8 +25,11 @@ INDEXES: list[tuple[str, list[str], bool]] = [
     ("glossary", ["lineage_id"], False),
     # A rule page's newest rulings, read in date order from the index (a keyword's rule can be
     # cited by tens of thousands of rulings; they are never all read and sorted). Any lookup by
-    # lineage alone reads it too.
-    ("ruling_rules", ["lineage_id", "published_at", "ruling_id"], False),
+    # lineage alone reads it too. (The table's key, ruling_id and target_id, is in every index
+    # of a table without rowids: the ruling ids are read from the index alone.)
+    ("ruling_rule_links", ["lineage_id", "published_at"], False),
+    # The links to a target (the citations_to_check view reads the cited targets' links).
+    ("ruling_rule_links", ["target_id"], False),
     ("rule_lineage_links", ["old_lineage_id"], False),
     ("rule_lineage_links", ["new_lineage_id"], False),
     # Not unique: a number an edition prints twice (a misprint) keeps both rules, flagged.
@@ -84,8 +87,6 @@ INDEXES: list[tuple[str, list[str], bool]] = [
     ("cr_changes", ["new_number"], False),
     # A rule's trace reads the changes of its lineage's members (not a scan of every change).
     ("cr_changes", ["new_rule_id"], False),
-    ("ruling_rules", ["rule_id"], False),
-    ("ruling_rules", ["current_rule_id"], False),
     # The site's version page (changes of one version, counted by kind), rule page (a lineage's
     # changes) and card page (a ruling's quality issues).
     ("cr_changes", ["new_version_id", "kind"], False),
@@ -110,14 +111,8 @@ PARTIAL_INDEXES: list[tuple[str, str, list[str], str]] = [
     # The few rules paired by their number alone (a diff across versions and the ruling links
     # look for them among every change of the archive).
     ("idx_cr_changes_paired_by_number", "cr_changes", ["new_version_id", "new_rule_id"], "paired_by_number = 1"),
-    # The few links whose number on the ruling's date is in doubt (the citations_to_check view
-    # lists them beside those found by status: with this, by two index searches, not a scan).
-    ("idx_ruling_rules_number_uncertain", "ruling_rules", ["method"], "number_uncertain = 1"),
-    # Citations by status (the "citations_to_check" view: cited rules renumbered, removed or
-    # changed), the cited ones alone: an index of every link's status and method read 474k
-    # "renumbered" keyword links to find none (127–286 ms at a million rulings) before it held
-    # the method, and was 34 MB of the full-scale database once terms were linked (its 2.2×).
-    ("idx_ruling_rules_cited_status", "ruling_rules", ["status"], "method = 'cited'"),
+    # The few links whose number on the ruling's date is in doubt (the citations_to_check view).
+    ("idx_ruling_rule_links_number_uncertain", "ruling_rule_links", ["target_id"], "number_uncertain = 1"),
 ]
 
 def ruling_card_name(card_data_name: str = "cards.name") -> str:
@@ -159,7 +154,20 @@ FTS_CONFIG: dict[str, list[str]] = {
     "card_name_records": ["name"],
 }
 
+RULING_RULES_VIEW = """
+    select links.ruling_id as ruling_id, targets.rule_number as rule_number, targets.version_id as version_id,
+        targets.rule_id as rule_id, targets.method as method, targets.confidence as confidence,
+        targets.matched_text as matched_text, targets.current_number as current_number,
+        targets.current_rule_id as current_rule_id, targets.status as status, links.lineage_id as lineage_id,
+        targets.in_force_version_id as in_force_version_id, links.published_at as published_at,
+        targets.paired_by_number as paired_by_number, links.number_uncertain as number_uncertain
+    from ruling_rule_links as links left join ruling_rule_targets as targets on targets.id = links.target_id
+"""
+
 VIEWS: dict[str, str] = {
+    # A ruling's links to rules as one row each, the columns of the table it was until m032.
+    # A left join: a count of the view's rows reads the links alone (every link has its target).
+    "ruling_rules": RULING_RULES_VIEW,
     "current_rules": """
         select rules.* from rules
         join cr_versions on cr_versions.id = rules.version_id

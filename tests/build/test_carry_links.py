@@ -12,6 +12,7 @@ import sqlite_utils
 from kb.build.inputs import path_inputs
 from kb.build.publish import build_database, content_digest
 from kb.store.carry_links import linking_code_files, linking_code_fingerprint
+from kb.store.schema import RULING_RULES_VIEW
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 SCRYFALL = FIXTURES / "scryfall" / "api-2025-11-01"
@@ -124,8 +125,8 @@ def test_a_served_file_whose_citations_cannot_be_read_has_every_ruling_linked(se
     damaged = tmp_path / "served.db"
     shutil.copy(served, damaged)
     db = sqlite_utils.Database(damaged)
-    db.execute("alter table ruling_rules rename to ruling_rules_kept")
-    db.execute("create view ruling_rules as select * from ruling_rules_kept where json('{') is not null")
+    db.execute("drop view ruling_rules")
+    db.execute(f"create view ruling_rules as select * from ({RULING_RULES_VIEW}) where json('{{') is not null")
     db.close()
     rebuilt = tmp_path / "kb.db"
     report = build_database(inputs(RULINGS), rebuilt, carry_from=damaged)

@@ -8,9 +8,12 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import sqlite_utils
 from click.testing import CliRunner
 
 from kb.cli.history import citations_to_check, cr_diff
+from kb.store.ruling_links import LinkWriter
+from kb.store.tables import RULING_RULES_COLUMNS
 
 
 def _run(command, *args: str) -> list[str]:
@@ -61,9 +64,9 @@ def test_a_citation_of_a_merged_rule_names_where_its_text_went(snapshot_db: Path
     with db:
         db.execute("insert into rulings (id, card_name, source, published_at, text, position)"
                    " values (1, 'Constructed Test Card', 'wotc', '2015-05-01', 'See rule 903.12.', 0)")
-        db.execute("insert into ruling_rules (ruling_id, rule_number, version_id, rule_id, method, status, lineage_id,"
-                   " published_at) values (1, '903.12', 'en-2015-03-27', ?, 'cited', 'removed', ?, '2015-05-01')",
-                   [rule_id, lineage])
+        link = {"ruling_id": 1, "rule_number": "903.12", "version_id": "en-2015-03-27", "rule_id": rule_id,
+                "method": "cited", "status": "removed", "lineage_id": lineage, "published_at": "2015-05-01"}
+        LinkWriter(sqlite_utils.Database(db)).write([tuple(link.get(column) for column in RULING_RULES_COLUMNS)])
     assert db.execute("select merged_into, merged_into_current from citations_to_check where ruling_id = 1").fetchall() == [
         ("903.11 of en-2015-07-17", "903.9b")]
     assert _run(citations_to_check, "--db", str(db_path))[1:] == [

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import sqlite3
 
+import sqlite_utils
+
 from kb.site.rule_rulings import newest_ruling_ids, rulings_relying_on
 from kb.site.search_db import rows
+from kb.store.ruling_links import LinkWriter
+from kb.store.tables import RULING_RULES_COLUMNS
 
 EVERY_RULING_SORTED = """select distinct rulings.id, ruling_rules.method, ruling_rules.rule_number, ruling_rules.version_id
     from ruling_rules join rulings on rulings.id = ruling_rules.ruling_id
@@ -115,13 +119,17 @@ def test_a_ruling_linked_twice_to_the_rule_pushes_no_other_off_the_pages(tmp_pat
     linked = {row[0] for row in db.execute("select ruling_id from ruling_rules where lineage_id = ?", (lineage,))}
     others = [row for row in db.execute("select id, published_at from rulings where published_at is not null order by id")
               if row[0] not in linked][:150 - len(linked)]
-    db.executemany("""insert into ruling_rules (ruling_id, rule_number, version_id, method, lineage_id, published_at, status)
-        values (?, '708', 'en-2026-04-17', 'term', ?, ?, 'same')""", [(ruling, lineage, date) for ruling, date in others])
-    newest = [row[0] for row in db.execute("""select distinct ruling_id from ruling_rules where lineage_id = ?
-        order by published_at desc, ruling_id desc limit 10""", (lineage,))]
-    db.executemany("""insert or ignore into ruling_rules (ruling_id, rule_number, version_id, method, lineage_id, published_at, status)
-        select ruling_id, '708', 'en-2026-04-17', 'cited', lineage_id, published_at, 'same' from ruling_rules
-        where ruling_id = ? and lineage_id = ? limit 1""", [(ruling, lineage) for ruling in newest])
+    writer = LinkWriter(sqlite_utils.Database(db))
+
+    def links(method: str, rulings: list[tuple[int, str]]) -> list[tuple]:
+        return [tuple({"ruling_id": ruling, "rule_number": "708", "version_id": "en-2026-04-17", "method": method,
+                       "lineage_id": lineage, "published_at": date, "status": "same"}.get(column)
+                      for column in RULING_RULES_COLUMNS) for ruling, date in rulings]
+
+    writer.write(links("term", others))
+    newest = list(db.execute("""select ruling_id, max(published_at) as date from ruling_rules where lineage_id = ?
+        group by ruling_id order by date desc, ruling_id desc limit 10""", (lineage,)))
+    writer.write(links("cited", newest))
     db.commit()
     first, second = (rule_page(db, "708", None, None, offset) for offset in (0, 100))
     assert first is not None and second is not None

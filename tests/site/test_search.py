@@ -1025,7 +1025,10 @@ def test_without_dated_links_rulings_citing_a_keyword_still_follow_its_rule(tmp_
     older = tmp_path / "older.db"
     shutil.copy(built_snapshot_db(), older)
     conn = sqlite3.connect(older)
-    conn.execute("drop index idx_ruling_rules_lineage_id_published_at_ruling_id")
+    # As its table was before m032, and before m012.
+    conn.execute("create table ruling_rules_held as select * from ruling_rules")
+    conn.execute("drop view ruling_rules")
+    conn.execute("alter table ruling_rules_held rename to ruling_rules")
     conn.execute("alter table ruling_rules drop column published_at")
     connive = {row[0] for row in conn.execute(
         "select ruling_id from ruling_rules where lineage_id = 'en-2022-04-29/701.47'")}

@@ -12,6 +12,7 @@ import sqlite_utils
 from kb.store import linking_history
 from kb.store.derive_cr_links import load_cr_document
 from kb.store.linking_history import StoredLineages, StoredRules, link_rulings_where
+from kb.store.ruling_links import delete_links
 from site_databases import built_snapshot_db
 
 RULING_RULES = "select * from ruling_rules order by ruling_id, version_id, rule_number, method"
@@ -48,7 +49,7 @@ def test_every_ruling_of_the_snapshot_links_as_the_whole_history_links_it(
         return stored_rule(self, at, number)
 
     monkeypatch.setattr(linking_history.StoredRules, "__call__", counted)
-    db.execute("delete from ruling_rules")
+    delete_links(db)
     link_rulings_where(db, "1 = 1")
     assert db.execute(RULING_RULES).fetchall() == built
     # Whole rules are read only for the citations whose status compares two texts (888 of 75,713:

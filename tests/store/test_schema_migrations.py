@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite_utils
 
 from kb.store.migrations import migrations
-from kb.store.tables import TABLES
+from kb.store.tables import RULING_RULES_COLUMNS, TABLES
 
 
 def test_linked_is_called_same_and_links_table_appears() -> None:
@@ -46,16 +46,16 @@ def test_ruling_links_get_their_rulings_date() -> None:
         {"ruling_id": 8, "version_id": "en-2019-08-23", "rule_number": "510.1c", "method": "cited"},
     ])
     migrations.apply(db)
-    assert [(row["ruling_id"], row["rule_number"], row["published_at"]) for row in db["ruling_rules"].rows] == [
-        (7, "702.19", "2024-01-12"), (8, "702.19", "2019-10-04"), (8, "510.1c", "2019-10-04"),
+    assert sorted((row["ruling_id"], row["rule_number"], row["published_at"]) for row in db["ruling_rules"].rows) == [
+        (7, "702.19", "2024-01-12"), (8, "510.1c", "2019-10-04"), (8, "702.19", "2019-10-04"),
     ]
 
 
-def test_citations_to_check_are_found_by_status_and_method() -> None:
-    """An older database's index of ruling_rules by status alone goes, and so does the (status,
-    method) index that replaced it (by status alone, the view read every keyword link of a
-    status to find the few citations: 474k at a million rulings); the cited links' index by
-    status serves the view (every link's was 34 MB of the full-scale database)."""
+def test_citations_to_check_are_found_by_their_targets() -> None:
+    """An older database's ruling_rules goes with its indexes (by status alone, the view read
+    every keyword link of a status to find the few citations: 474k at a million rulings); the
+    view reads the cited targets, then their links by an index, never a keyword's or a term's
+    link (a scan of every cited link was 22 ms at 300k: a code review)."""
     from kb.store.derive_history import CITATIONS_TO_CHECK_VIEW
     from kb.store.schema import ensure_db_shape
 
@@ -63,16 +63,11 @@ def test_citations_to_check_are_found_by_status_and_method() -> None:
     migrations.apply(db, stop_before="m013_ruling_rules_status_method")
     db.execute("create index idx_ruling_rules_status on ruling_rules (status)")  # as an older database has
     ensure_db_shape(db, search=False)
-    indexes = {row[0] for row in db.execute("select name from sqlite_master where type = 'index' and tbl_name = 'ruling_rules'")}
-    assert not {"idx_ruling_rules_status", "idx_ruling_rules_status_method"} & indexes
-    assert "idx_ruling_rules_cited_status" in indexes
-    db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW)  # as the CR history makes it
+    assert "ruling_rules" in db.view_names()
+    assert not [row for row in db.execute("select name from sqlite_master where name like 'idx_ruling_rules%'")]
+    db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW, replace=True)  # as the CR history makes it
     plan = [row[3] for row in db.execute("explain query plan select * from citations_to_check")]
-    # The cited links of those statuses, and those whose number on the ruling's date is in doubt,
-    # each by its partial index: never a keyword's or a term's link (a scan of every cited link
-    # was 22 ms at 300k: a code review).
-    assert plan[:5] == ["MULTI-INDEX OR", "INDEX 1", "SEARCH rr USING INDEX idx_ruling_rules_cited_status (status=?)",
-                        "INDEX 2", "SEARCH rr USING INDEX idx_ruling_rules_number_uncertain (method=?)"], plan
+    assert plan[:2] == ["SCAN rr", "SEARCH link USING INDEX idx_ruling_rule_links_target_id (target_id=?)"], plan
 
 
 def test_pairings_by_number_alone_are_not_recorded_in_older_rows() -> None:
@@ -86,7 +81,7 @@ def test_pairings_by_number_alone_are_not_recorded_in_older_rows() -> None:
     assert [row["paired_by_number"] for row in db["cr_changes"].rows] == [None]
     assert [row["paired_by_number"] for row in db["ruling_rules"].rows] == [None]
     assert set(db["cr_changes"].columns_dict) == set(TABLES["cr_changes"]["columns"])
-    assert set(db["ruling_rules"].columns_dict) == set(TABLES["ruling_rules"]["columns"])
+    assert set(db["ruling_rules"].columns_dict) == set(RULING_RULES_COLUMNS)
 
 
 def test_sightings_with_rowids_are_stored_again_by_their_key_alone_every_row_kept() -> None:
@@ -140,3 +135,33 @@ def test_a_new_file_is_shaped_as_every_migration_shapes_one(tmp_path) -> None:  
     copied["rules"].insert({"id": 1, "version_id": "en-2026-04-17", "number": "100.1"})
     schema.ensure_db_shape(copied)
     assert copied["rules"].count == 1
+
+
+def test_ruling_rules_become_links_and_their_targets_every_row_kept() -> None:
+    """m032: a row of every column per link (382 MB of a million rulings' links with their
+    indexes) becomes the links and the targets they share, read as before through the view."""
+    from kb.store.schema import ensure_db_shape
+
+    db = sqlite_utils.Database(memory=True)
+    migrations.apply(db, stop_before="m032_ruling_rule_links")
+    commander = {"rule_number": "903", "version_id": "en-2026-01-16", "rule_id": 11, "method": "term",
+                 "confidence": 0.9, "matched_text": "Commander", "current_number": "903", "current_rule_id": 12,
+                 "status": "same", "lineage_id": "en-2003-10-01/903", "in_force_version_id": "en-2026-01-16",
+                 "paired_by_number": 0}
+    rows = [
+        {"ruling_id": 7, **commander, "published_at": "2026-02-01", "number_uncertain": 0},
+        {"ruling_id": 8, **commander, "published_at": "2026-03-01", "number_uncertain": 0},
+        {"ruling_id": 8, "rule_number": "510.1c", "version_id": "en-2019-08-23", "method": "cited", "status": "unknown",
+         "published_at": "2019-10-04", "number_uncertain": None},
+    ]
+    db["ruling_rules"].insert_all(rows)
+    db["rulings"].insert_all([{"id": 7, "published_at": "2026-02-01"}, {"id": 8, "published_at": "2019-10-04"}])
+    db.execute("create view citations_to_check as select * from ruling_rules")  # as the CR history made it
+    ensure_db_shape(db, search=False)
+    assert "ruling_rules" in db.view_names() and "ruling_rules" not in db.table_names()
+    every = [tuple(row.get(column) for column in RULING_RULES_COLUMNS) for row in rows]
+    assert sorted(db.execute("select * from ruling_rules").fetchall(), key=str) == sorted(every, key=str)
+    assert (db["ruling_rule_targets"].count, db["ruling_rule_links"].count) == (2, 3)
+    # The citations view reads the links again, as today's code makes it.
+    assert [row[:2] for row in db.execute("select cited_number, cited_version from citations_to_check")] == [
+        ("510.1c", "en-2019-08-23")]
