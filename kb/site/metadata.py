@@ -225,6 +225,8 @@ from refresh_runs order by started_at desc limit 1""",
 # not counted (``?_facet=`` asks for them, within the facet time limit); ~1 µs a row each, so
 # 50,000 rows ~50 ms.
 FACETED_ROWS_AT_MOST = 50_000
+# A view with configured facets is as large as the table its rows are (Datasette counts tables only).
+VIEW_ROWS_OF = {"ruling_rules": "ruling_rule_links"}
 _LARGE: weakref.WeakKeyDictionary[Any, frozenset[str]] = weakref.WeakKeyDictionary()
 
 
@@ -244,6 +246,7 @@ def large_tables(datasette: Any, names: Iterable[str]) -> frozenset[tuple[str, s
             if counts is None:
                 continue  # not counted yet: asked again next time
             large = frozenset(table for table, count in counts.items() if count is None or count > FACETED_ROWS_AT_MOST)
+            large |= {view for view, table in VIEW_ROWS_OF.items() if table in large}
             _LARGE[database] = large
         found += [(name, table) for table in large]
     return frozenset(found)
