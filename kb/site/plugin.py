@@ -378,6 +378,7 @@ VERSION_IN_ROW = {
     ("rules", "number"): "version_id",
     ("keywords", "rule_number"): "version_id",
     ("ruling_rules", "rule_number"): "version_id",
+    ("ruling_rule_targets", "rule_number"): "version_id",
     ("citations_to_check", "cited_number"): "cited_version",
     ("cr_changes", "old_number"): "old_version_id",
     ("cr_changes", "new_number"): "new_version_id",

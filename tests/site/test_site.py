@@ -2420,3 +2420,12 @@ async def test_a_card_read_in_a_language_offers_a_jump_to_it(snapshot_ds) -> Non
     # One place of that name where a language asked for is not held and another is read.
     raptor = "/card/cb0e1afa-fd9e-4bf9-bcb1-6e8110d6e2ff?lang=ko&q=" + quote("雲ヒレの猛禽")
     assert (await snapshot_ds.client.get(raptor)).text.count('id="read-in"') == 1
+
+
+async def test_the_links_numbers_link_the_rule_in_their_own_version(snapshot_ds, snapshot_db) -> None:
+    # Manifest's links of 2014 are 701.31 of 2015-01-23 (Manifest is 701.40 today).
+    name = snapshot_db.stem
+    cell = '<td class="col-rule_number type-str"><a href="/rule/701.31?version=en-2015-01-23">701.31</a></td>'
+    for table in ("ruling_rules", "ruling_rule_targets"):
+        html = (await snapshot_ds.client.get(f"/{name}/{table}?rule_number=701.31&version_id=en-2015-01-23")).text
+        assert cell in html, table
