@@ -365,6 +365,7 @@ def _named_rules(doc: CRDocument, titles: dict[str, str]) -> dict[str, str]:
     is 708, said "face down" and, as the title writes it, "face-down" (a hundred rulings on
     face-down spells were linked to no rule). ``titles``: ``_rule_titles``."""
     variants = _variant_sections(doc)
+    opening = _opening_sentences(doc, titles)
     named: dict[str, str] = {}
     for entry in doc.glossary:
         informal = _is_informal(entry.term, entry.text)
@@ -382,8 +383,11 @@ def _named_rules(doc: CRDocument, titles: dict[str, str]) -> dict[str, str]:
         if len(pointers) == 1:
             number = pointers.pop()
             title = titles.get(number)
-            if title is not None and _unhyphenated(title) in (_unhyphenated(base), _unhyphenated(_number_twin(base))) and (
-                    words >= 2 or number in variants):
+            forms = (_unhyphenated(base), _unhyphenated(_number_twin(base)))
+            if title is not None and _unhyphenated(title) in forms and (words >= 2 or number in variants):
+                for surface in (base, _number_twin(base)):
+                    named.setdefault(surface, number)
+            elif words >= 2 and _says_it(title if title is not None else opening.get(number), forms):
                 for surface in (base, _number_twin(base)):
                     named.setdefault(surface, number)
         elif words >= 2:
@@ -392,6 +396,32 @@ def _named_rules(doc: CRDocument, titles: dict[str, str]) -> dict[str, str]:
                 for surface in _title_surfaces(titles[begun[0]], len(base)):
                     named.setdefault(surface, begun[0])
     return named
+
+
+def _opening_sentences(doc: CRDocument, titles: dict[str, str]) -> dict[str, str]:
+    """Each untitled rule's first sentence, lowered (not the keyword sections': keywords are
+    looked for as keywords). ``titles``: ``_rule_titles``, whose rules are the others."""
+    keyword_sections = {r.number for r in doc.rules if r.kind == "section" and r.title in KEYWORD_SECTION_TITLES}
+    return {rule.number: base_form(FIRST_SENTENCE.match(rule.text)[0])  # type: ignore[index]
+            for rule in doc.rules
+            if rule.text and rule.number not in titles and rule.section not in keyword_sections
+            and rule.number not in keyword_sections}
+
+
+# A rule's first sentence: up to its first full stop before a space or its end.
+FIRST_SENTENCE = re.compile(r"(?s).*?(?:\.(?=\s|$)|$)")
+
+
+def _says_it(words: str | None, forms: tuple[str, ...]) -> bool:
+    """Whether a rule's title or first sentence uses the term (in either number) as whole words:
+    the rule a glossary entry points to where it does not bear its name ("Mana Value … See rule
+    202.3": "The mana value of an object is …"; "Color Identity … See rule 903.4": "The Commander
+    variant uses color identity …"; "Combat Damage … See rule 510", "Combat Damage Step"). A
+    links review found rulings on mana value and color identity linked to no rule."""
+    if not words:
+        return False
+    said = _unhyphenated(words)
+    return any(re.search(rf"(?<!\w){re.escape(form)}(?!\w)", said) for form in forms)
 
 
 def _title_surfaces(title: str, term_length: int) -> list[str]:

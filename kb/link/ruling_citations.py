@@ -213,7 +213,9 @@ def _named_in(
                         continue
                     found.append((at, end, matched, named))
                     break
-    return sorted(found, key=lambda found: found[0])
+    # The longest of those said at one place first: "combat damage step" (510's title) before
+    # "combat damage" (whose entry points to 510 too), the words a rule page quotes.
+    return sorted(found, key=lambda found: (found[0], -found[1]))
 
 
 # Quotation marks a ruling puts around a term's words: 'The "summoning sickness" rule'.

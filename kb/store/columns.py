@@ -393,7 +393,7 @@ COLUMN_DESCRIPTIONS["ruling_rule_targets"] = {
 RULING_RULES_METHODS = {
     "cited": "the ruling cites the rule's number",
     "keyword": "the ruling names a keyword ability or action the rule defines",
-    "term": "the ruling names the rule as the glossary of its date names it (“the legend rule”: 704.5j; “a state-based action”: 704; “a double-faced card”: 712, the rule of that title; “a face-down creature”: 708; “Commander”: 903)",
+    "term": "the ruling names the rule as the glossary of its date names it (“the legend rule”: 704.5j; “a state-based action”: 704; “a double-faced card”: 712, the rule of that title; “a face-down creature”: 708; “Commander”: 903; “mana value”: 202.3, the rule its entry points to, which says it)",
 }
 RULING_RULES_STATUSES = {
     "same": "the rule has the same number and text today, its subrules too (a section: every rule under it)",

@@ -8,7 +8,8 @@ example 701.33 is "Manifest" in CR 2019-01-25, 702.36 "Morph" in 2014-09-25, 702
 in 2019-01-25). None of these rulings prints a rule number, so every real link is a keyword or a
 term the glossary defines through its rule ("double-faced card" is 711 in 2014-09-25, "mana ability"
 605, "face-down" 707, the variant "Commander" 903: a review of the rulings' links found them linked
-to no rule).
+to no rule; "mana value" 202.3 and "color identity" 903.4, the rules their entries point to, which
+say them: a later review found those linked to none).
 Rulings dated before a keyword entered the CR (manifest, 2014-11-24) link to the first later
 version that has it, at 0.8 × the confidence. (A review found one row wrong: "the mana value of a
 transforming double-faced card" names a kind of card, not the action Transform: no longer linked.)
@@ -51,6 +52,7 @@ EXPECTED_LINKS = [
     ("Jace, Vryn's Prodigy is banned as a commander in", '2017-07-17', 'commander', '903', 'term', 'en-2014-09-25', 0.9),
     ('If you discard a card with madness while resolvi', '2016-04-08', 'madness', '702.34', 'keyword', 'en-2014-09-25', 0.9),
     ("The back face of a double-faced card doesn't hav", '2016-04-08', 'double-faced card', '711', 'term', 'en-2014-09-25', 0.9),
+    ("The back face of a double-faced card doesn't hav", '2016-04-08', 'mana value', '202.3', 'term', 'en-2022-02-18', 0.7200000000000001),
     ('A double-faced card enters the battlefield with ', '2015-06-22', 'transformed', '701.25', 'keyword', 'en-2014-09-25', 0.9),
     ('A double-faced card enters the battlefield with ', '2015-06-22', 'double-faced card', '711', 'term', 'en-2014-09-25', 0.9),
     ('Each face of a double-faced card has its own set', '2015-06-22', 'double-faced card', '711', 'term', 'en-2014-09-25', 0.9),
@@ -62,17 +64,21 @@ EXPECTED_LINKS = [
     ('If a double-faced card is manifested, it will be', '2015-06-22', 'double-faced card', '711', 'term', 'en-2014-09-25', 0.9),
     ('If you activate the second ability of Jace, Tele', '2015-06-22', 'main phase', '505', 'term', 'en-2014-09-25', 0.9),
     ('The mana value of a double-faced card not on the', '2015-06-22', 'double-faced card', '711', 'term', 'en-2014-09-25', 0.9),
+    ('The mana value of a double-faced card not on the', '2015-06-22', 'mana value', '202.3', 'term', 'en-2022-02-18', 0.7200000000000001),
     ('The back face of a double-faced card (in the cas', '2015-06-22', 'double-faced card', '711', 'term', 'en-2014-09-25', 0.9),
     ('To determine whether it is legal to play a modal', '2021-02-05', 'double-faced card', '711', 'term', 'en-2019-01-25', 0.9),
     ('If an effect allows you to play a specific modal', '2021-02-05', 'double-faced card', '711', 'term', 'en-2019-01-25', 0.9),
     ('If an effect allows you to play a land or cast a', '2021-02-05', 'double-faced card', '711', 'term', 'en-2019-01-25', 0.9),
     ('The mana value of a modal double-faced card is b', '2021-02-05', 'double-faced card', '711', 'term', 'en-2019-01-25', 0.9),
+    ('The mana value of a modal double-faced card is b', '2021-02-05', 'mana value', '202.3', 'term', 'en-2022-02-18', 0.7200000000000001),
     ("A modal double-faced card can't be transformed o", '2021-02-05', 'transformed', '701.27', 'keyword', 'en-2019-01-25', 0.9),
     ("A modal double-faced card can't be transformed o", '2021-02-05', 'double-faced card', '711', 'term', 'en-2019-01-25', 0.9),
     ('If an effect puts a double-faced card onto the b', '2021-02-05', 'double-faced card', '711', 'term', 'en-2019-01-25', 0.9),
     ('If an effect instructs a player to choose a card', '2021-02-05', 'linked ability', '607', 'term', 'en-2019-01-25', 0.9),
     ("In the Commander variant, a double-faced card's ", '2021-02-05', 'Commander', '903', 'term', 'en-2019-01-25', 0.9),
     ("In the Commander variant, a double-faced card's ", '2021-02-05', 'double-faced card', '711', 'term', 'en-2019-01-25', 0.9),
+    ("In the Commander variant, a double-faced card's ", '2021-02-05', 'color identity', '903.4', 'term', 'en-2019-01-25', 0.9),
+    ("In the Commander variant, a double-faced card's ", '2021-02-05', 'mana symbols', '107.4', 'term', 'en-2019-01-25', 0.9),
     ('If an effect instructs you to “double” a creatur', '2018-06-08', 'double', '701.9', 'keyword', 'en-2019-01-25', 0.56),
     # Paraphrasing 701.9c ("when it's doubled"): unlinked before (the links review).
     ('If a creature’s power is less than 0 when it’s d', '2018-06-08', 'doubled', '701.9', 'keyword', 'en-2019-01-25', 0.56),
@@ -87,18 +93,25 @@ EXPECTED_LINKS = [
     ('The triggered ability of the “partner with” keyw', '2018-06-08', 'partner', '702.123', 'keyword', 'en-2019-01-25', 0.56),
     ('The triggered ability of the “partner with” keyw', '2018-06-08', 'Commander', '903', 'term', 'en-2014-09-25', 0.9),
     ('If your Commander deck has two commanders, you c', '2018-06-08', 'Commander', '903', 'term', 'en-2014-09-25', 0.9),
+    ('If your Commander deck has two commanders, you c', '2018-06-08', 'color identities', '903.4', 'term', 'en-2014-09-25', 0.9),
     ('"Partner with [name]" represents two abilities. ', '2018-06-08', 'Partner', '702.123', 'keyword', 'en-2019-01-25', 0.56),
     ('The second ability represented by the "partner w', '2018-06-08', 'partner', '702.123', 'keyword', 'en-2019-01-25', 0.56),
     ('The second ability represented by the "partner w', '2018-06-08', 'Commander', '903', 'term', 'en-2014-09-25', 0.9),
     ('If your Commander deck has two commanders, you c', '2018-06-08', 'Commander', '903', 'term', 'en-2014-09-25', 0.9),
+    ('If your Commander deck has two commanders, you c', '2018-06-08', 'color identities', '903.4', 'term', 'en-2014-09-25', 0.9),
     ('To have two commanders, both must have the partn', '2018-06-08', 'partner', '702.123', 'keyword', 'en-2019-01-25', 0.56),
     ('To have two commanders, both must have the partn', '2018-06-08', 'commanders', '903', 'term', 'en-2014-09-25', 0.9),
     ('Once the game begins, your two commanders are tr', '2018-06-08', 'commanders', '903', 'term', 'en-2014-09-25', 0.9),
     ('The triggered ability of the "partner with" keyw', '2018-06-08', 'partner', '702.123', 'keyword', 'en-2019-01-25', 0.56),
     ('The triggered ability of the "partner with" keyw', '2018-06-08', 'Commander', '903', 'term', 'en-2014-09-25', 0.9),
     ('Because the first ability requires a target, it ', '2016-06-08', 'mana ability', '605', 'term', 'en-2014-09-25', 0.9),
+    ('If the target of any of Deathrite Shaman’s three', '2016-06-08', 'mana pool', '106.4', 'term', 'en-2014-09-25', 0.9),
     ('If you choose to put permanent cards with morph ', '2014-11-24', 'morph', '702.36', 'keyword', 'en-2014-09-25', 0.9),
+    ('If you choose to put permanent cards with morph ', '2014-11-24', 'permanent cards', '110.4a', 'term', 'en-2014-09-25', 0.9),
+    ('The converted mana cost of a token that isn’t a ', '2020-06-23', 'converted mana cost', '202.3', 'term', 'en-2019-01-25', 0.9),
+    ('A permanent card is an artifact, creature, encha', '2020-06-23', 'permanent card', '110.4a', 'term', 'en-2019-01-25', 0.9),
     ('The face-down permanent is a 2/2 creature with n', '2014-11-24', 'face-down permanent', '707', 'term', 'en-2014-09-25', 0.9),
+    ('The face-down permanent is a 2/2 creature with n', '2014-11-24', 'converted mana cost', '202.3', 'term', 'en-2014-09-25', 0.9),
     ('Any time you have priority, you may turn a manif', '2014-11-24', 'manifested', '701.33', 'keyword', 'en-2019-01-25', 0.72),
     ('Any time you have priority, you may turn a manif', '2014-11-24', 'special action', '115', 'term', 'en-2014-09-25', 0.9),
     ('If a manifested creature would have morph if it ', '2014-11-24', 'manifested', '701.33', 'keyword', 'en-2019-01-25', 0.72),
@@ -118,6 +131,8 @@ EXPECTED_LINKS = [
     ('Morph lets you cast a card face down by paying {', '2014-09-20', 'Morph', '702.35', 'keyword', 'en-2013-05-01', 0.9),
     ('Morph lets you cast a card face down by paying {', '2014-09-20', 'face-down permanent', '707', 'term', 'en-2013-05-01', 0.9),
     ('The face-down spell has no mana cost and has a c', '2014-09-20', 'face-down spell', '707', 'term', 'en-2013-05-01', 0.9),
+    ('The face-down spell has no mana cost and has a c', '2014-09-20', 'converted mana cost', '202.3', 'term', 'en-2013-05-01', 0.9),
+    ('When the spell resolves, it enters the battlefie', '2014-09-20', 'converted mana cost', '202.3', 'term', 'en-2013-05-01', 0.9),
     ('Any time you have priority, you may turn the fac', '2014-09-20', 'morph', '702.35', 'keyword', 'en-2013-05-01', 0.9),
     ('Any time you have priority, you may turn the fac', '2014-09-20', 'face-down creature', '707', 'term', 'en-2013-05-01', 0.9),
     ('Any time you have priority, you may turn the fac', '2014-09-20', 'special action', '115', 'term', 'en-2013-05-01', 0.9),
@@ -137,10 +152,12 @@ EXPECTED_LINKS = [
     ('You must ensure that your face-down spells and p', '2018-07-13', 'morph', '702.36', 'keyword', 'en-2014-09-25', 0.9),
     ('You must ensure that your face-down spells and p', '2018-07-13', 'face-down spells', '707', 'term', 'en-2014-09-25', 0.9),
     ('If an effect tries to return a face-down creatur', '2018-07-13', 'face-down creature', '707', 'term', 'en-2014-09-25', 0.9),
+    ('If an effect tries to return a face-down creatur', '2018-07-13', 'delayed triggered ability', '603.7', 'term', 'en-2014-09-25', 0.9),
     ('Some previous Magic sets feature double-faced ca', '2018-07-13', 'manifested', '701.33', 'keyword', 'en-2019-01-25', 0.72),
     ('Some previous Magic sets feature double-faced ca', '2018-07-13', 'transform', '701.25', 'keyword', 'en-2014-09-25', 0.9),
     ('Some previous Magic sets feature double-faced ca', '2018-07-13', 'double-faced cards', '711', 'term', 'en-2014-09-25', 0.9),
     ('The face-down permanent is a 2/2 creature with n', '2014-11-24', 'face-down permanent', '707', 'term', 'en-2014-09-25', 0.9),
+    ('The face-down permanent is a 2/2 creature with n', '2014-11-24', 'mana value', '202.3', 'term', 'en-2022-02-18', 0.7200000000000001),
     ('Any time you have priority, you may turn a manif', '2014-11-24', 'manifested', '701.33', 'keyword', 'en-2019-01-25', 0.72),
     ('Any time you have priority, you may turn a manif', '2014-11-24', 'special action', '115', 'term', 'en-2014-09-25', 0.9),
     ('Unlike a face-down creature that was cast using ', '2014-11-24', 'morph', '702.36', 'keyword', 'en-2014-09-25', 0.9),
@@ -157,10 +174,14 @@ EXPECTED_LINKS = [
     ('Other players won’t know whether the card you ma', '2014-11-24', 'manifest', '701.33', 'keyword', 'en-2019-01-25', 0.72),
     ('If you’re playing with the top card of your libr', '2014-11-24', 'manifest', '701.33', 'keyword', 'en-2019-01-25', 0.72),
     ('The face-down spell has no mana cost and has a m', '2014-09-20', 'face-down spell', '707', 'term', 'en-2013-05-01', 0.9),
+    ('The face-down spell has no mana cost and has a m', '2014-09-20', 'mana value', '202.3', 'term', 'en-2022-02-18', 0.7200000000000001),
+    ('When the spell resolves, it enters the battlefie', '2014-09-20', 'mana value', '202.3', 'term', 'en-2022-02-18', 0.7200000000000001),
     ('Arashin War Beast’s ability will trigger only on', '2014-11-24', 'combat damage step', '510', 'term', 'en-2014-09-25', 0.9),
     ('The face-down permanent is a 2/2 creature with n', '2014-11-24', 'face-down permanent', '707', 'term', 'en-2014-09-25', 0.9),
+    ('The face-down permanent is a 2/2 creature with n', '2014-11-24', 'mana value', '202.3', 'term', 'en-2022-02-18', 0.7200000000000001),
     ('If you choose 0 for X, you’ll just manifest the ', '2014-11-24', 'manifest', '701.33', 'keyword', 'en-2019-01-25', 0.72),
     ('It doesn’t matter whether the other spell resolv', '2014-11-24', 'flash', '702.8', 'keyword', 'en-2014-09-25', 0.7),
+    ('It doesn’t matter whether the other spell resolv', '2014-11-24', 'as though', '609.4', 'term', 'en-2014-09-25', 0.9),
     ('If you control only colorless permanents as the ', '2014-11-24', 'face-down permanents', '707', 'term', 'en-2014-09-25', 0.9),
     ('Face-down creatures and most artifact creatures ', '2014-09-20', 'Face-down creatures', '707', 'term', 'en-2013-05-01', 0.9),
 ]
@@ -206,7 +227,7 @@ def test_keywords_are_numbered_by_the_version_in_force(index: KeywordIndex) -> N
 def test_cited_numbers_come_first_with_full_confidence(index: KeywordIndex) -> None:
     links = link_ruling("See rule 702.19b: a creature with trample assigns excess damage.", "2025-03-01", index)
     assert [(c.number, c.method, c.confidence) for c in links] == [
-        ("702.19b", "cited", 1.0), ("702.19", "keyword", 0.9),
+        ("702.19b", "cited", 1.0), ("702.19", "keyword", 0.9), ("120.4a", "term", 0.9),  # "excess damage"
     ]
 
 
@@ -230,12 +251,13 @@ def test_cited_numbers_come_first_with_full_confidence(index: KeywordIndex) -> N
         # "Double" where what is doubled is what the action doubles; not "double the number of cards".
         ("Doubling its power and toughness gives it +X/+X.", [("701.9", "Doubling")]),
         ("You draw double the number of cards.", []),
-        ("You may cast it as though it had flash.", [("702.8", "flash")]),
+        ("You may cast it as though it had flash.", [("702.8", "flash"), ("609.4", "as though")]),
         ("It costs less in a flash of insight.", []),
         ("It has a converted mana cost of 3.", []),
         ("Scry 2, then draw a card. If you scried, gain 1 life.", [("701.18", "Scry")]),
         # The CR's "transforming double-faced card" (712.2) is a kind of card, not the action.
-        ("The mana value of a transforming double-faced card is its front face's.", [("712", "double-faced card")]),
+        ("The mana value of a transforming double-faced card is its front face's.",
+         [("202.3", "mana value"), ("712", "double-faced card")]),
         # "Face down" is where a card lies, in exile or a pile too: only a face-down spell or
         # permanent (a creature) is 708's (a review of the links: hideaway, foretell, conspiracies).
         ("The card is exiled face down.", []),
@@ -251,6 +273,13 @@ def test_cited_numbers_come_first_with_full_confidence(index: KeywordIndex) -> N
         ("Its mana abilities can be activated any time.", [("605", "mana abilities")]),
         ("Exile it at the beginning of the next end step.", [("513", "end step")]),
         ("Put it into your hand as a card, not a spell or a permanent.", []),
+        # A term its entry points to a rule for that does not bear its name, but uses it: in
+        # its title ("Combat Damage Step"), or untitled, in its first sentence (202.3: "The mana
+        # value of an object is …"; 903.4: "The Commander variant uses color identity …"); the
+        # longest said at one place (a links review: mana value, color identity linked to none).
+        ("Its color identity is white and blue.", [("903.4", "color identity")]),
+        ("It deals combat damage once per combat damage step.", [("510", "combat damage")]),
+        ("It triggers once per combat damage step.", [("510", "combat damage step")]),
         ("Its mana cost is {2}{U}.", []),
         ("If it transforms, it keeps its counters.", [("701.28", "transforms")]),
     ],
