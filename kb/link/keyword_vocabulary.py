@@ -336,7 +336,7 @@ def _defined_elsewhere(doc: CRDocument, by_surface: dict[str, CRKeyword]) -> dic
         base = base_form(entry.term)
         if base in by_surface or base in STOP_WORDS:
             continue
-        pointers = _pointed_to(entry.text)
+        pointers = pointed_to(entry.text)
         if len(pointers) == 1:
             defined[base] = pointers.pop()
     return defined
@@ -373,7 +373,7 @@ def _named_rules(doc: CRDocument, titles: dict[str, str]) -> dict[str, str]:
             continue
         base = base_form(entry.term)
         rule_term = bool(NAMED_RULE_TERM.match(base) or (informal and WORD_RUN.search(base)))
-        pointers = _pointed_to(entry.text)
+        pointers = pointed_to(entry.text)
         if rule_term and len(pointers) == 1:
             number = pointers.pop()
             named.setdefault(base, number)
@@ -484,7 +484,7 @@ def _is_informal(term: str, definition: str) -> bool:
     return bool(INFORMAL_TERM.search(term) or INFORMAL_DEFINITION.match(definition.strip()))
 
 
-def _pointed_to(definition: str) -> set[str]:
+def pointed_to(definition: str) -> set[str]:
     """The rules a glossary entry's "See rule …" sentences point to."""
     return {number for pointer in GLOSSARY_POINTER.findall(definition) for number in extract_refs(pointer, lang="en")}
 

@@ -14,7 +14,7 @@ import json
 
 import sqlite_utils
 
-from kb.link.keyword_vocabulary import KEYWORD_SECTION_TITLES
+from kb.link.keyword_vocabulary import KEYWORD_SECTION_TITLES, pointed_to
 from kb.records import CRDocument, GlossaryEntry, Rule
 from kb.store.derive_history import english_versions, save_ruling_rules, stored_lineages
 
@@ -28,14 +28,22 @@ def version_outline(db: sqlite_utils.Database, version_id: str) -> CRDocument:
     later version made a keyword may be defined by another rule of it); no other rules, examples or references."""
     version = db.table("cr_versions").get(version_id)
     titles = list(KEYWORD_SECTION_TITLES)
+    # Only entries that point to a rule ("See rule 700.4."): the others define no term elsewhere.
+    glossary = [GlossaryEntry(term=term, text=text or "") for term, text in db.conn.execute(
+        "select term, text from glossary where version_id = ? and text like '%See rule%' order by position",
+        [version_id])]
+    # And the rules they point to: a term may name an untitled rule that says it (202.3, "The
+    # mana value of an object is …").
+    pointed = sorted({number for entry in glossary for number in pointed_to(entry.text)})
     rules = [
         Rule(number=number, kind=kind, text=text or "", title=title, parent=parent, section=section)
         for number, kind, title, parent, section, text in db.conn.execute(
             "select number, kind, title, parent_number, section, text from rules"
             " where version_id = ? and (kind = 'section' or title <> '' or section in (select number from rules"
-            f" where version_id = ? and kind = 'section' and title in ({', '.join('?' for _ in titles)})))"
+            f" where version_id = ? and kind = 'section' and title in ({', '.join('?' for _ in titles)}))"
+            f" or number in (select value from json_each(?)))"
             " order by position",
-            [version_id, version_id, *titles],
+            [version_id, version_id, *titles, json.dumps(pointed)],
         )
     ]
     return CRDocument(
@@ -45,10 +53,7 @@ def version_outline(db: sqlite_utils.Database, version_id: str) -> CRDocument:
         title=version["title"],
         intro="",
         rules=rules,
-        # Only entries that point to a rule ("See rule 700.4."): the others define no term elsewhere.
-        glossary=[GlossaryEntry(term=term, text=text or "") for term, text in db.conn.execute(
-            "select term, text from glossary where version_id = ? and text like '%See rule%' order by position",
-            [version_id])],
+        glossary=glossary,
         method=version["method"],
         extra=json.loads(version["extra"]) if version["extra"] else {},
     )
