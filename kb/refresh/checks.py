@@ -24,8 +24,9 @@ SHRINK_LIMIT = 0.10
 # edition refused for 3 → 2 of them: an operator's review). The rules they link are guarded. Nor
 # are the digests a diff reads (each English rule's, made only where two editions are held: a file
 # holding a dated copy of its one edition lost all 3,269 when the copy went); the rules are guarded.
+# Nor the targets the rulings' links share: the links are guarded, and each points to its target.
 SHRINK_EXEMPT = frozenset({"quality_issues", "refresh_runs", "rule_lineage_links", "rule_comparisons",
-                           "glossary_comparisons"})
+                           "glossary_comparisons", "ruling_rule_targets"})
 
 
 # Quality issues that say a document lost what its source should hold, which only its source can

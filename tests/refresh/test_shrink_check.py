@@ -14,3 +14,13 @@ def test_fewer_merges_and_splits_between_editions_are_not_data_lost() -> None:
     # be one lineage through it. A real edition was refused for 3 → 2 of them (an operator's review).
     assert shrink_problems({"rule_lineage_links": {"before": 3, "after": 2}}) == []
     assert shrink_problems({"quality_issues": {"before": 30, "after": 2}, "refresh_runs": {"before": 5, "after": 1}}) == []
+
+
+def test_the_targets_links_share_may_be_fewer_but_not_the_links() -> None:
+    # A link points to what it says beside its ruling (the rule as numbered, how it was found,
+    # the rule today); many links share one. The links are guarded: a shrink of them is a loss.
+    changes = {
+        "ruling_rule_targets": {"before": 100, "after": 60},
+        "ruling_rule_links": {"before": 1000, "after": 600},
+    }
+    assert shrink_problems(changes) == ["ruling_rule_links would shrink from 1000 to 600 rows (-40%)"]
