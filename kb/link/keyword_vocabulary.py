@@ -387,7 +387,8 @@ def _named_rules(doc: CRDocument, titles: dict[str, str]) -> dict[str, str]:
             if title is not None and _unhyphenated(title) in forms and (words >= 2 or number in variants):
                 for surface in (base, _number_twin(base)):
                     named.setdefault(surface, number)
-            elif words >= 2 and _says_it(title if title is not None else opening.get(number), forms):
+            elif words >= 2 and base.split()[0] not in PHRASE_OPENERS and (
+                    _says_it(title, forms) if title is not None else _says_it(opening.get(number), forms, OPENING_WORDS)):
                 for surface in (base, _number_twin(base)):
                     named.setdefault(surface, number)
         elif words >= 2:
@@ -412,16 +413,29 @@ def _opening_sentences(doc: CRDocument, titles: dict[str, str]) -> dict[str, str
 FIRST_SENTENCE = re.compile(r"(?s).*?(?:\.(?=\s|$)|$)")
 
 
-def _says_it(words: str | None, forms: tuple[str, ...]) -> bool:
-    """Whether a rule's title or first sentence uses the term (in either number) as whole words:
-    the rule a glossary entry points to where it does not bear its name ("Mana Value … See rule
-    202.3": "The mana value of an object is …"; "Color Identity … See rule 903.4": "The Commander
-    variant uses color identity …"; "Combat Damage … See rule 510", "Combat Damage Step"). A
-    links review found rulings on mana value and color identity linked to no rule."""
+def _says_it(words: str | None, forms: tuple[str, ...], within: int | None = None) -> bool:
+    """Whether a rule's title, or the first ``within`` words of its first sentence, use the term
+    (in either number) as whole words: the rule a glossary entry points to where it does not bear
+    its name ("Mana Value … See rule 202.3": "The mana value of an object is …"; "Color Identity …
+    See rule 903.4": "The Commander variant uses color identity …"; "Combat Damage … See rule
+    510", "Combat Damage Step"). A links review found rulings on mana value and color identity
+    linked to no rule. A rule that says the term further on is about something else: 120.4a is
+    damage an effect redirects, "… states that excess damage …" (a second links review: rulings
+    on creatures dealt excess damage rely on 120.10)."""
     if not words:
         return False
     said = _unhyphenated(words)
+    if within is not None:
+        said = " ".join(said.split()[:within + max(len(form.split()) for form in forms) - 1])
     return any(re.search(rf"(?<!\w){re.escape(form)}(?!\w)", said) for form in forms)
+
+
+# How far into a rule's first sentence the term it is pointed to for must begin.
+OPENING_WORDS = 8
+# A term that begins as a phrase of the rulings' own words does ("in response to", 117.7; "as
+# though", 609.4): rulings say them in their own sense far more often than they rely on the rule
+# that defines the phrase (a second links review: "sacrificed in response to the ability").
+PHRASE_OPENERS = frozenset({"in", "as", "at", "on", "to", "of", "for", "with", "by", "from", "into", "under", "until"})
 
 
 def _title_surfaces(title: str, term_length: int) -> list[str]:

@@ -214,8 +214,14 @@ def _named_in(
                     found.append((at, end, matched, named))
                     break
     # The longest of those said at one place first: "combat damage step" (510's title) before
-    # "combat damage" (whose entry points to 510 too), the words a rule page quotes.
-    return sorted(found, key=lambda found: (found[0], -found[1]))
+    # "combat damage" (whose entry points to 510 too), the words a rule page quotes; and none said
+    # within a longer one: "commander tax" is 903.8, not 903 too; "snow mana symbols" is 107.4h,
+    # not 107.4 (a second links review).
+    kept: list[tuple[int, int, str, T]] = []
+    for one in sorted(found, key=lambda found: (found[0], -found[1])):
+        if not kept or one[1] > max(end for _, end, _, _ in kept):
+            kept.append(one)
+    return kept
 
 
 # Quotation marks a ruling puts around a term's words: 'The "summoning sickness" rule'.
