@@ -166,7 +166,8 @@ RULING_RULES_VIEW = """
 
 VIEWS: dict[str, str] = {
     # A ruling's links to rules as one row each, the columns of the table it was until m032.
-    # A left join: a count of the view's rows reads the links alone (every link has its target).
+    # A left join (every link has its target): the links are read first, through their indexes
+    # (a rule page's by lineage and date), each target by its key.
     "ruling_rules": RULING_RULES_VIEW,
     "current_rules": """
         select rules.* from rules

@@ -50,3 +50,28 @@ def test_a_name_two_documents_held_is_removed_once_with_one_of_them(tmp_path: Pa
     old = [(1, 1, "en", "Wicked Guardian"), (2, 2, "en", "Wicked Guardian")]
     new = [(3, 3, "en", "Wicked Guardian")]
     assert _changes(tmp_path, old, new) == {"added": 0, "changed": 0, "removed": 1}
+
+
+def test_links_lost_against_a_file_made_before_the_links_view_are_counted(tmp_path: Path) -> None:
+    """A served file made before m032 holds the links as the ruling_rules table: its links were
+    counted as none, and a refresh that lost most of them passed the shrink guard (a code review)."""
+    from kb.store.migrations import migrations
+    from kb.store.ruling_links import LinkWriter
+    from kb.store.tables import RULING_RULES_COLUMNS
+
+    def link(ruling: int, number: str, status: str = "same") -> dict:
+        return {"ruling_id": ruling, "rule_number": number, "version_id": "en-2026-01-16", "method": "keyword",
+                "status": status, "lineage_id": f"en-2003-10-01/{number}", "published_at": "2026-02-01"}
+
+    old = sqlite_utils.Database(tmp_path / "old.db")
+    migrations.apply(old, stop_before="m032_ruling_rule_links")
+    old["ruling_rules"].insert_all([link(ruling, "702.19") for ruling in range(1, 11)])
+    old.close()
+    new = sqlite_utils.Database(tmp_path / "new.db")
+    ensure_db_shape(new, search=False)
+    kept = [link(1, "702.19"), link(2, "702.19", "changed"), link(11, "702.9")]
+    LinkWriter(new).write([tuple(row.get(column) for column in RULING_RULES_COLUMNS) for row in kept])
+    new.execute(f"attach database '{tmp_path / 'old.db'}' as old")
+    assert table_changes(new, ["ruling_rule_links"])["ruling_rule_links"] == {
+        "before": 10, "after": 3, "added": 1, "changed": 1, "removed": 8,
+    }
