@@ -53,6 +53,8 @@ TABLE_PRESENTATION: dict[str, dict[str, Any]] = {
     "refresh_runs": {"sort_desc": "started_at", "facets": ["status"]},
     "cr_changes": {"facets": ["new_version_id", "kind", "entry_kind"], "sort": "position"},
     "ruling_rules": {"facets": ["method", "status", "version_id"]},
+    # A link's target shown by its rule's number (in its version_id) where the links name it.
+    "ruling_rule_targets": {"label_column": "rule_number", "facets": ["method", "status", "version_id"]},
 }
 
 

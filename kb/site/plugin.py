@@ -19,7 +19,7 @@ from urllib.parse import quote, unquote
 
 import jinja2.meta
 from datasette import hookimpl
-from datasette.utils import tilde_decode
+from datasette.utils import tilde_decode, tilde_encode
 from markupsafe import Markup
 
 from kb.normalise.dates import parse_date
@@ -328,6 +328,11 @@ def render_cell(row, value, column, table, database, datasette):
 
 
 def _linked_cell(row, value, column, table, database, datasette):
+    if (table, column) in VIEW_REFERENCES and value not in (None, ""):
+        # A view has no foreign keys for Datasette to link (ruling_rules since m032: its ids
+        # were links, its row pages the way to a ruling's rules: an SQL user's review).
+        path = f"/{tilde_encode(database)}/{VIEW_REFERENCES[table, column]}/{tilde_encode(str(value))}"
+        return Markup(f'<a href="{html.escape(path)}">{html.escape(str(value))}</a>')
     if not isinstance(value, str) or not value:
         return None
     lang = _text_lang(row, table, column)
@@ -370,6 +375,18 @@ def _linked_cell(row, value, column, table, database, datasette):
     if column in ("rule_number", "current_number") or (table == "current_rules" and column == "number"):
         return _rule_link(value, None)  # numbered as in the newest English rules
     return None
+
+
+# The columns of views that hold a table's key: linked to its row as a foreign key would be.
+VIEW_REFERENCES = {
+    ("ruling_rules", "ruling_id"): "rulings",
+    ("ruling_rules", "rule_id"): "rules",
+    ("ruling_rules", "current_rule_id"): "rules",
+    ("ruling_rules", "version_id"): "cr_versions",
+    ("ruling_rules", "in_force_version_id"): "cr_versions",
+    ("ruling_rules", "lineage_id"): "rule_lineages",
+    ("citations_to_check", "ruling_id"): "rulings",
+}
 
 
 # A rule number is a label in one version: each table's numbers link the rule in the version

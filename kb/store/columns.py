@@ -382,7 +382,7 @@ COLUMN_DESCRIPTIONS["ruling_rule_links"] = {
     "target_id": "What the link says beside the ruling (ruling_rule_targets)",
     "lineage_id": COLUMN_DESCRIPTIONS["ruling_rules"]["lineage_id"] + " (also the target's: here so a rule page reads its newest rulings from an index)",
     "published_at": COLUMN_DESCRIPTIONS["ruling_rules"]["published_at"],
-    "number_uncertain": COLUMN_DESCRIPTIONS["ruling_rules"]["number_uncertain"],
+    "number_uncertain": "1: the target's version_id is only the newest version held before the ruling's date, and the next one held numbers this rule otherwise or gives the target's rule_number to another rule (or the date is older than every version held), so the number in force on the ruling's date is not known; 0 otherwise; null in rows stored before this was recorded",
 }
 COLUMN_DESCRIPTIONS["ruling_rule_targets"] = {
     "id": "Stable id (a hash of every other column: the same target has the same id in every build)",

@@ -2429,3 +2429,17 @@ async def test_the_links_numbers_link_the_rule_in_their_own_version(snapshot_ds,
     for table in ("ruling_rules", "ruling_rule_targets"):
         html = (await snapshot_ds.client.get(f"/{name}/{table}?rule_number=701.31&version_id=en-2015-01-23")).text
         assert cell in html, table
+
+
+async def test_the_links_view_links_its_ids_as_the_table_did(snapshot_ds, snapshot_db) -> None:
+    # A view has no foreign keys: its ruling, rules and versions were bare numbers (an SQL
+    # user's review), and the links table showed its targets by their ids alone.
+    name = snapshot_db.stem
+    html = (await snapshot_ds.client.get(f"/{name}/ruling_rules?rule_number=701.31&version_id=en-2015-01-23")).text
+    row = sqlite3.connect(snapshot_db).execute(
+        "select ruling_id, rule_id, current_rule_id from ruling_rules where rule_number = '701.31'"
+        " and version_id = 'en-2015-01-23' limit 1").fetchone()
+    for table, key in (("rulings", row[0]), ("rules", row[1]), ("rules", row[2]), ("cr_versions", "en-2015-01-23")):
+        assert f'<a href="/{name}/{table}/{key}">{key}</a>' in html, (table, key)
+    links = (await snapshot_ds.client.get(f"/{name}/ruling_rule_links?ruling_id={row[0]}")).text
+    assert "701.31</a>" in links
