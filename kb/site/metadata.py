@@ -208,9 +208,20 @@ order by lang, document_id limit 1000""",
     "new_rulings": {
         "title": "Newest rulings",
         "description": "By first_seen (when our sources first showed them), else by publication date. Also as a feed: /changes.atom",
-        "sql": f"""select coalesce(rulings.first_seen, rulings.published_at) as seen, rulings.published_at,
-  {ruling_card_name()} as card, rulings.source, rulings.text
-from rulings left join cards on cards.oracle_id = rulings.oracle_id
+        # The rulings by date and those first seen after it, each read newest first from an index
+        # (idx_rulings_published_at; idx_rulings_first_seen, of the few that have first_seen),
+        # then merged: a hundred and a hundred at most, never every ruling sorted.
+        "sql": f"""select seen, published_at, card, source, text from (
+  select * from (select rulings.published_at as seen, rulings.published_at,
+      {ruling_card_name()} as card, rulings.source, rulings.text
+    from rulings left join cards on cards.oracle_id = rulings.oracle_id
+    where rulings.first_seen is null order by rulings.published_at desc limit 100)
+  union all
+  select * from (select rulings.first_seen as seen, rulings.published_at,
+      {ruling_card_name()} as card, rulings.source, rulings.text
+    from rulings left join cards on cards.oracle_id = rulings.oracle_id
+    where rulings.first_seen is not null order by rulings.first_seen desc limit 100)
+)
 order by seen desc limit 100""",
     },
     "last_refresh": {

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import sqlite_utils
 
-from kb.store.schema import EXPRESSION_INDEXES, INDEXES, expression_index_sql
+from kb.store.schema import INDEXES
 
 # What a bulk file may find already in a table and still have its indexes made afterwards: the
 # rows of an oracle_cards file or a snapshot (an index of a few hundred thousand keys is sorted
@@ -51,17 +51,10 @@ def indexes_made_after(
         if tuple(columns) in declared and not declared[tuple(columns)] and name in present:
             db.execute(f"drop index [{name}]")
             dropped.append(columns)
-    # The table's indexes of an expression take keys in no order either: made again with the rest.
-    expressions = [(name, expression) for name, on, expression in EXPRESSION_INDEXES
-                   if on == table and name in present] if dropped else []
-    for name, _expression in expressions:
-        db.execute(f"drop index [{name}]")
 
     def make_again() -> None:
         for columns in dropped:
             db.table(table).create_index(columns, if_not_exists=True)
-        for name, expression in expressions:
-            db.execute(expression_index_sql(name, table, expression))
 
     try:
         yield

@@ -339,3 +339,11 @@ def m032_ruling_rule_links(db: sqlite_utils.Database) -> None:
     db.create_view("ruling_rules", RULING_RULES_VIEW)
     if citations:
         db.create_view("citations_to_check", CITATIONS_TO_CHECK_VIEW)
+
+
+@migrations()
+def m033_rulings_first_seen(db: sqlite_utils.Database) -> None:
+    """The index of every ruling by coalesce(first_seen, published_at) goes: the "new_rulings"
+    query, its only reader, reads the rulings by date and the few first seen later by a partial
+    index of those (made with the partial indexes)."""
+    db.execute("drop index if exists idx_rulings_seen")

@@ -174,3 +174,16 @@ def test_ruling_rules_become_links_and_their_targets_every_row_kept() -> None:
     # The citations view reads the links again, as today's code makes it: each citation once.
     assert sorted(row[:2] for row in db.execute("select cited_number, cited_version from citations_to_check")) == [
         ("510.1c", "en-2019-08-23"), ("702.19", "en-2025-02-07"), ("702.9", "en-2025-02-07")]
+
+
+def test_the_index_of_every_ruling_by_when_first_seen_goes() -> None:
+    """m033: 24 MB of a million rulings' database served one canned query, which reads the
+    rulings by date and a partial index of those first seen later."""
+    from kb.store.schema import ensure_db_shape
+
+    db = sqlite_utils.Database(memory=True)
+    migrations.apply(db, stop_before="m033_rulings_first_seen")
+    db.execute("create index idx_rulings_seen on rulings (coalesce(first_seen, published_at))")  # as older files have
+    ensure_db_shape(db, search=False)
+    indexes = {row[0] for row in db.execute("select name from sqlite_master where type = 'index' and tbl_name = 'rulings'")}
+    assert "idx_rulings_seen" not in indexes and "idx_rulings_first_seen" in indexes
