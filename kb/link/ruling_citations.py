@@ -148,6 +148,29 @@ def numbers_read_ahead(
     return read
 
 
+def read_back_by_identity(
+    citations: list[RuleCitation], position: dict[str, int],
+    lineage_at: Callable[[int, str], str | None], number_of: Callable[[int, str], str | None],
+) -> list[RuleCitation]:
+    """A keyword or term found only in a later edition, read in the edition in force where that
+    edition holds the same rule (its lineage) under whatever number: a ruling of 2014 Scryfall
+    reworded to say "mana value" relies on 2014's 202.3, which the glossary then called converted
+    mana cost, not on 2021's at a lower confidence marked "not in the version then in force" (a
+    judge's review). A rule the edition in force lacks (Manifest in 2014) stays where it was found.
+    ``number_of(position, lineage)``: the rule's number in that edition, None where it has none."""
+    read: list[RuleCitation] = []
+    for citation in citations:
+        if (citation.method != "cited" and citation.version_id != citation.in_force_version_id
+                and citation.version_id in position and citation.in_force_version_id in position):
+            lineage = lineage_at(position[citation.version_id], citation.number)
+            then = number_of(position[citation.in_force_version_id], lineage) if lineage else None
+            if then is not None:
+                citation = replace(citation, number=then, version_id=citation.in_force_version_id,
+                                   confidence=round(citation.confidence / LATER_VERSION_FACTOR, 6))
+        read.append(citation)
+    return read
+
+
 def _named_citations(words: WordRuns, index: KeywordIndex, version: VersionKeywords | None) -> list[RuleCitation]:
     """Rules the ruling names as the glossary of the version in force names them, in the order it
     names them: "the legend rule" is 704.5j, "a state-based action" 704 (a judge asking which

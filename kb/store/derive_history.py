@@ -20,7 +20,7 @@ from kb.link.cr_compare import HeldEntries, same_but_numbers
 from kb.link.cr_diff import Change, diff_and_pairing
 from kb.link.cr_merges import LineageLink, confirmed_links
 from kb.link.keyword_vocabulary import KeywordIndex
-from kb.link.ruling_citations import RuleCitation, link_ruling, numbers_read_ahead
+from kb.link.ruling_citations import RuleCitation, link_ruling, numbers_read_ahead, read_back_by_identity
 from kb.records import CRDocument, Rule
 from kb.store.bulk_indexes import indexes_made_after
 from kb.store.derive_cr_links import load_cr_document
@@ -308,6 +308,13 @@ def save_ruling_rules(
     def lineage_at(at: int, number: str) -> str | None:
         return lineages[at].get(number)
 
+    members: dict[int, dict[str, str]] = {}
+
+    def number_of(at: int, lineage: str) -> str | None:
+        if at not in members:
+            members[at] = {member: number for number, member in lineages[at].items()}
+        return members[at].get(lineage)
+
     newest_id = versions[-1][0]
     oldest_date = versions[0][1]
     # The last version each lineage was paired into by a number alone: a citation in a version
@@ -338,8 +345,9 @@ def save_ruling_rules(
     for ruling_id, text, published_at, card in db.conn.execute(query):
         # One ruling's citations, each once (a ruling's rows never share a key with another's).
         rows: dict[tuple, tuple] = {}
-        for citation in numbers_read_ahead(
-                link_ruling(text or "", published_at, index, [card] if card else []), position_of, lineage_at):
+        linked = link_ruling(text or "", published_at, index, [card] if card else [])
+        for citation in read_back_by_identity(
+                numbers_read_ahead(linked, position_of, lineage_at), position_of, lineage_at, number_of):
             if citation.version_id not in position_of:
                 continue
             at = position_of[citation.version_id]

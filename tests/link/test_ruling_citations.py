@@ -466,3 +466,37 @@ def test_a_name_a_later_glossary_adds_is_read_there(index: KeywordIndex) -> None
     # and Permanents" is 2006's 504 (it was read in 2013's at 0.72: a code review).
     assert links("A face-down creature is a 2/2.", "2007-01-01") == [
         ("504", "face-down creature", "en-2006-02-01", 0.9, "en-2006-02-01")]
+
+
+def test_a_term_found_later_is_read_in_the_edition_in_force_where_it_holds_the_rule() -> None:
+    """A ruling of 2014 reworded by Scryfall to say "mana value" relies on 2014's 202.3 (the
+    glossary then said converted mana cost): it was linked to 2021's 202.3 at a lower confidence,
+    "not in the version then in force" (a judge's review). Manifest, which 2014 lacks, stays."""
+    from kb.link.ruling_citations import RuleCitation, read_back_by_identity
+
+    position = {"en-2014-09-25": 0, "en-2015-01-23": 1, "en-2021-06-18": 2}
+    lineages = [{"202.3": "mana-value"}, {"202.3": "mana-value", "701.31": "manifest"},
+                {"202.3": "mana-value", "701.34": "manifest"}]
+
+    def lineage_at(at: int, number: str) -> str | None:
+        return lineages[at].get(number)
+
+    def number_of(at: int, lineage: str) -> str | None:
+        return next((number for number, member in lineages[at].items() if member == lineage), None)
+
+    found = [
+        RuleCitation("202.3", "term", 0.72, "mana value", "en-2021-06-18", "en-2014-09-25"),
+        RuleCitation("701.31", "keyword", 0.72, "manifest", "en-2015-01-23", "en-2014-09-25"),
+        RuleCitation("702.19", "keyword", 0.9, "trample", "en-2014-09-25", "en-2014-09-25"),
+    ]
+    assert read_back_by_identity(found, position, lineage_at, number_of) == [
+        RuleCitation("202.3", "term", 0.9, "mana value", "en-2014-09-25", "en-2014-09-25"),
+        found[1], found[2],
+    ]
+
+
+def test_the_snapshots_rulings_saying_mana_value_rely_on_the_rule_of_their_day(snapshot_conn) -> None:
+    linked = snapshot_conn.execute(
+        "select rule_number, version_id, in_force_version_id, confidence from ruling_rules"
+        " where matched_text = 'mana value' and published_at < '2021-06-18'").fetchall()
+    assert linked and all(row == ("202.3", row[2], row[2], 0.9) for row in linked), linked
