@@ -2458,3 +2458,12 @@ async def test_the_links_view_links_its_ids_as_the_table_did(snapshot_ds, snapsh
         assert f'<a href="/{name}/{table}/{key}">{key}</a>' in html, (table, key)
     links = (await snapshot_ds.client.get(f"/{name}/ruling_rule_links?ruling_id={row[0]}")).text
     assert "701.31</a>" in links
+
+
+async def test_a_cited_rules_notes_are_sentences_on_a_line_per_version(snapshot_ds) -> None:
+    # "…whether it was 701.11 on the ruling's date is not knownreworded since: …", and two
+    # versions' notes side by side (a judge's review).
+    html = (await snapshot_ds.client.get("/card?name=Werewolf%20Ransacker", follow_redirects=True)).text
+    cited = html[html.index('id="cited-rules"'):]
+    assert "is not knownreworded" not in cited and "is not known.</span>" in cited
+    assert cited.count('<span class="kb-then-item">') >= 2
