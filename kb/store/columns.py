@@ -268,7 +268,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "raw_date": "Date as printed",
         "published_at": "Date, ISO 8601",
         "source": "wotc or scryfall when the document says",
-        "text": "Text as printed, with spacing normalised (Unicode NFC, runs of spaces collapsed); empty when it is the text of the ruling in ruling_id (stored once, there)",
+        "text": "Text as printed, with spacing normalised (Unicode NFC, runs of spaces collapsed); null when it is the text of the ruling in ruling_id (stored once, there)",
         "declared_lang": "Language the page claims",
         "detected_lang": "Language the text is actually in",
         "method": "official, community or machine, as the page claims",
