@@ -301,25 +301,30 @@ def glossary_terms_used(conn: sqlite3.Connection, version: str, entries: list[di
 
 
 def history(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[dict[str, Any]]:
-    """The rule's text in each English version (its lineage; by number in a database without
-    lineages), consecutive identical texts collapsed."""
+    """The rule's text and examples in each English version (its lineage; by number in a database
+    without lineages), consecutive identical ones collapsed."""
     key, value = ("lineage_id", rule["lineage_id"]) if rule.get("lineage_id") else ("number", rule["number"])
     found = rows(
         conn,
-        f"""select rules.version_id, rules.number, cr_versions.effective_date, rules.title, rules.text
+        f"""select rules.id, rules.version_id, rules.number, cr_versions.effective_date, rules.title, rules.text
         from rules join cr_versions on cr_versions.id = rules.version_id
         where rules.{key} = ? and cr_versions.lang = 'en'
         order by cr_versions.effective_date limit ?""",
         (value, RULE_HISTORY_LIMIT),
     )
+    examples = rule_examples(conn, [row["id"] for row in found])
     collapsed: list[dict[str, Any]] = []
     for row in found:
+        row["examples"] = examples.get(row.pop("id"), [])
         # Typography folded as the diffs fold it: 2019-01-25, set in straight quotes, was a run
-        # of its own in 704.5j's history, between editions its trace called the same.
+        # of its own in 704.5j's history, between editions its trace called the same. Examples
+        # too: 903.4 was one run of 27 versions under a trace marking two of them changed, in
+        # their examples (a judge's review).
         same = collapsed and (
             collapsed[-1]["number"] == row["number"]
             and collapse(collapsed[-1]["text"] or "") == collapse(row["text"] or "")
             and collapse(collapsed[-1]["title"] or "") == collapse(row["title"] or "")
+            and [collapse(e) for e in collapsed[-1]["examples"]] == [collapse(e) for e in row["examples"]]
         )
         if same:
             collapsed[-1]["until"] = row["effective_date"]

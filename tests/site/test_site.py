@@ -899,6 +899,19 @@ async def test_a_glossary_history_holds_an_edition_set_in_straight_quotes(snapsh
                    for entry in page["history"]), page["history"]
 
 
+async def test_a_history_run_ends_where_the_examples_change_as_its_trace_says(snapshot_ds) -> None:
+    # 903.4 was one run of 27 versions, 2013–2026, under a trace marking 2018-04-27 and
+    # 2021-06-18 changed: in their examples ("any target", "mana value"; a judge's review).
+    page = (await snapshot_ds.client.get("/rule/903.4.json")).json()
+    changed = {t["version"] for t in page["trace"] if t["change"] == "changed"}
+    starts = {entry["versions"][0] for entry in page["history"]}
+    assert {"en-2018-04-27", "en-2021-06-18"} <= changed
+    assert changed <= starts, (changed, starts)
+    assert all(entry["examples"] for entry in page["history"])
+    html = (await snapshot_ds.client.get("/rule/903.4")).text
+    assert "This rule's texts and examples under the number" in html
+
+
 async def test_version_drop_down_follows_the_lineage(snapshot_ds) -> None:
     # Choosing 2013 on /rule/702.78 (Conspire) shows Conspire as it was numbered then, not Wither.
     page = (await snapshot_ds.client.get("/rule/702.78.json?version=en-2013-05-01&from=en-2026-04-17")).json()
