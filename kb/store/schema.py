@@ -18,7 +18,7 @@ import sqlite_utils
 from kb.store.cjk_search import ensure_cjk_search
 from kb.store.migrations import migrations
 from kb.store.search_terms import add_terms_of_rows, make_terms
-from kb.store.tables import TABLES
+from kb.store.tables import RULING_RULES_COLUMNS, TABLES
 
 INDEXES: list[tuple[str, list[str], bool]] = [
     ("rules", ["lineage_id"], False),
@@ -145,15 +145,12 @@ FTS_CONFIG: dict[str, list[str]] = {
     "card_name_records": ["name"],
 }
 
-RULING_RULES_VIEW = """
-    select links.ruling_id as ruling_id, targets.rule_number as rule_number, targets.version_id as version_id,
-        targets.rule_id as rule_id, targets.method as method, targets.confidence as confidence,
-        targets.matched_text as matched_text, targets.current_number as current_number,
-        targets.current_rule_id as current_rule_id, targets.status as status, links.lineage_id as lineage_id,
-        targets.in_force_version_id as in_force_version_id, links.published_at as published_at,
-        targets.paired_by_number as paired_by_number, links.number_uncertain as number_uncertain
-    from ruling_rule_links as links left join ruling_rule_targets as targets on targets.id = links.target_id
-"""
+# The table's columns in its order, each from the link where the link holds it (its lineage
+# too, which the rule pages' index is of), else from its target.
+RULING_RULES_VIEW = "select " + ", ".join(
+    f"{'links' if column in TABLES['ruling_rule_links']['columns'] else 'targets'}.{column} as {column}"
+    for column in RULING_RULES_COLUMNS
+) + " from ruling_rule_links as links left join ruling_rule_targets as targets on targets.id = links.target_id"
 
 VIEWS: dict[str, str] = {
     # A ruling's links to rules as one row each, the columns of the table it was until m032.
