@@ -16,7 +16,7 @@ from functools import cached_property
 from kb.link.cr_trace import version_id_of
 from kb.normalise.refs import extract_refs
 from kb.normalise.text import CURLY_MARKS
-from kb.records import CRDocument
+from kb.records import CRDocument, Rule
 
 # The keyword sections by title: 701 and 702 since 2009; before, keyword abilities were 502 (Haste
 # was 502.5 of 2006) and there was no section of keyword actions.
@@ -320,9 +320,14 @@ def _version_keywords(doc: CRDocument) -> VersionKeywords:
 def _rule_titles(doc: CRDocument) -> dict[str, str]:
     """Each titled rule's title (``base_form``) by its number, but the keyword sections' and their
     rules' (a keyword's rule is linked as a keyword)."""
+    return {rule.number: base_form(rule.title) for rule in _outside_keyword_sections(doc) if rule.title}
+
+
+def _outside_keyword_sections(doc: CRDocument) -> list[Rule]:
+    """The edition's rules but the keyword sections (701, 702) and theirs: keywords are looked for
+    as keywords."""
     keyword_sections = {r.number for r in doc.rules if r.kind == "section" and r.title in KEYWORD_SECTION_TITLES}
-    return {rule.number: base_form(rule.title) for rule in doc.rules
-            if rule.title and rule.section not in keyword_sections and rule.number not in keyword_sections}
+    return [rule for rule in doc.rules if rule.section not in keyword_sections and rule.number not in keyword_sections]
 
 
 def _defined_elsewhere(doc: CRDocument, by_surface: dict[str, CRKeyword]) -> dict[str, str]:
@@ -365,7 +370,7 @@ def _named_rules(doc: CRDocument, titles: dict[str, str]) -> dict[str, str]:
     is 708, said "face down" and, as the title writes it, "face-down" (a hundred rulings on
     face-down spells were linked to no rule). ``titles``: ``_rule_titles``."""
     variants = _variant_sections(doc)
-    opening = _opening_sentences(doc, titles)
+    opening = _opening_sentences(doc)
     named: dict[str, str] = {}
     for entry in doc.glossary:
         informal = _is_informal(entry.term, entry.text)
@@ -384,11 +389,10 @@ def _named_rules(doc: CRDocument, titles: dict[str, str]) -> dict[str, str]:
             number = pointers.pop()
             title = titles.get(number)
             forms = (_unhyphenated(base), _unhyphenated(_number_twin(base)))
-            if title is not None and _unhyphenated(title) in forms and (words >= 2 or number in variants):
-                for surface in (base, _number_twin(base)):
-                    named.setdefault(surface, number)
-            elif words >= 2 and base.split()[0] not in PHRASE_OPENERS and (
-                    _says_it(title, forms) if title is not None else _says_it(opening.get(number), forms, OPENING_WORDS)):
+            bears_it = title is not None and _unhyphenated(title) in forms and (words >= 2 or number in variants)
+            says_it = words >= 2 and base.split()[0] not in PHRASE_OPENERS and (
+                _says_it(title, forms) if title is not None else _says_it(opening.get(number), forms, OPENING_WORDS))
+            if bears_it or says_it:
                 for surface in (base, _number_twin(base)):
                     named.setdefault(surface, number)
         elif words >= 2:
@@ -399,14 +403,10 @@ def _named_rules(doc: CRDocument, titles: dict[str, str]) -> dict[str, str]:
     return named
 
 
-def _opening_sentences(doc: CRDocument, titles: dict[str, str]) -> dict[str, str]:
-    """Each untitled rule's first sentence, lowered (not the keyword sections': keywords are
-    looked for as keywords). ``titles``: ``_rule_titles``, whose rules are the others."""
-    keyword_sections = {r.number for r in doc.rules if r.kind == "section" and r.title in KEYWORD_SECTION_TITLES}
+def _opening_sentences(doc: CRDocument) -> dict[str, str]:
+    """Each untitled rule's first sentence, lowered, outside the keyword sections."""
     return {rule.number: base_form(FIRST_SENTENCE.match(rule.text)[0])  # type: ignore[index]
-            for rule in doc.rules
-            if rule.text and rule.number not in titles and rule.section not in keyword_sections
-            and rule.number not in keyword_sections}
+            for rule in _outside_keyword_sections(doc) if rule.text and not rule.title}
 
 
 # A rule's first sentence: up to its first full stop before a space or its end.

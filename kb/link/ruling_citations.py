@@ -241,9 +241,11 @@ def _named_in(
     # within a longer one: "commander tax" is 903.8, not 903 too; "snow mana symbols" is 107.4h,
     # not 107.4 (a second links review).
     kept: list[tuple[int, int, str, T]] = []
+    reach = -1  # where the names kept so far end, the furthest
     for one in sorted(found, key=lambda found: (found[0], -found[1])):
-        if not kept or one[1] > max(end for _, end, _, _ in kept):
+        if one[1] > reach:
             kept.append(one)
+            reach = one[1]
     return kept
 
 
