@@ -207,10 +207,20 @@ PART_OF_A_NAME = re.compile(r"(?:['’]s\b|:?\s+[A-Z0-9])")
 
 
 def _a_name_holds(words: WordRuns, start: int, end: int, matched: str) -> bool:
-    """Whether a one-word name said at ``start``–``end`` is part of a card's or product's name: a
-    capitalised one ("your commander's" is the card of the variant)."""
-    return (words.aligned and matched[:1].isupper() and " " not in matched.strip()
-            and bool(PART_OF_A_NAME.match(words.text, end)))
+    """Whether a one-word name said at ``start``–``end`` is part of a card's or product's name (a
+    capitalised one: "your commander's" is the card of the variant), or the ruling is about a
+    format named after the variant."""
+    if not words.aligned or " " in matched.strip():
+        return False
+    return bool(matched[:1].isupper() and PART_OF_A_NAME.match(words.text, end)) or _a_format_named(words.text, matched)
+
+
+def _a_format_named(text: str, name: str) -> bool:
+    """Whether ``text`` names a format after ``name``: a capitalised word before it, not a
+    sentence's first ("Duel Commander"). Such a ruling speaks of that format wherever it says the
+    word: "banned as a commander in Duel Commander format" is no rule of 903 (a links review).
+    "In Commander, …" is the variant."""
+    return bool(re.search(rf"(?<![.!?:;]\s)(?<=\s)[A-Z][\w'’-]*\s+{re.escape(name.strip().capitalize())}\b", text))
 
 
 def _named_in(
