@@ -19,6 +19,7 @@ from itertools import groupby
 from typing import Any, TypeVar
 from urllib.parse import quote
 
+from kb.link.keyword_vocabulary import AMBIGUOUS, STOP_WORDS
 from kb.site.search_db import (
     card_url,
     newest_english_version,
@@ -382,15 +383,19 @@ def ruling_hit(row: dict[str, Any], snippet: str, symbols_were_lost: bool = Fals
 
 
 def rulings_citing(conn: sqlite3.Connection, number: str, english: str, limit: int) -> list[Hit]:
-    """Rulings citing a keyword's rule (``ruling_rules``) or naming the keyword."""
+    """Rulings citing a keyword's rule (``ruling_rules``) or naming the keyword: not by its word
+    where rulings say that word in another sense as often (the linker's ``STOP_WORDS`` and
+    ``AMBIGUOUS``): the Chinese 反击, "counter" a spell, listed rulings on +1/+1 counters (a
+    review in the judges' languages)."""
     found: list[dict[str, Any]] = []
     select = f"""select rulings.id, rulings.oracle_id, rulings.card_name, rulings.published_at,
             rulings.text, {ruling_card_name()} as english
         from rulings left join cards on cards.oracle_id = rulings.oracle_id"""
     ids = ruling_ids_citing(conn, number, limit)
     found += rows(conn, f"{select} where rulings.id in ({','.join('?' * len(ids)) or 'null'})", ids)
-    found += rows(conn, f"""{select} where rulings.rowid in (
-        select rowid from rulings_fts where rulings_fts match ? limit ?)""", ('text : "' + english.replace('"', "") + '"', limit))
+    if english.casefold() not in STOP_WORDS | AMBIGUOUS:
+        found += rows(conn, f"""{select} where rulings.rowid in (
+            select rowid from rulings_fts where rulings_fts match ? limit ?)""", ('text : "' + english.replace('"', "") + '"', limit))
     lost = symbols_lost(conn, [row["id"] for row in found])
     return [ruling_hit(row, highlight(row["text"], english), row["id"] in lost) for row in found]
 

@@ -217,6 +217,18 @@ def test_english_keyword_and_rulings_about_it(snapshot_conn: sqlite3.Connection)
     assert "Tödliches Komplott" in ruling_cards
 
 
+def test_a_keyword_of_another_language_lists_no_rulings_saying_its_english_word_in_another_sense(
+    snapshot_conn: sqlite3.Connection,
+) -> None:
+    """反击 is "counter" a spell (701.6); English says a +1/+1 counter with the same word, and the
+    Chinese glossary warns of it. The rulings said "counter" of counters: none of them is listed."""
+    results = search(snapshot_conn, "反击")
+    assert results.best.title == "701.6 Counter"
+    assert [hit.title for hit in results.groups["rulings"] if "counter" in hit.snippet.casefold()] == []
+    # A keyword that is no everyday word lists the English rulings that say it.
+    assert "Tödliches Komplott" in {hit.title for hit in search(snapshot_conn, "召集").groups["rulings"]}
+
+
 def test_chinese_three_characters_use_the_trigram_index(snapshot_conn: sqlite3.Connection) -> None:
     results = search(snapshot_conn, "农庄拾穗人")
     translations = results.groups["translations"]
