@@ -168,6 +168,23 @@ def language_holding(conn: sqlite3.Connection, term: str) -> str | None:
     return found[0] if found else None
 
 
+def keyword_named(conn: sqlite3.Connection, term: str, lang: str) -> tuple[str, str] | None:
+    """The English glossary term of a keyword as another language prints it or its translated
+    rules name it ("Trampelschaden", "トランプル", "돌진": Trample), and that language (``lang``'s
+    first where it has the term): "/glossary/Trampelschaden" answered 404, though the search and
+    Trample's page name it (a review in the judges' languages). Only a term that agreeing
+    printings or the translated rules give, and one English keyword for it."""
+    if not table_has_rows(conn, "keyword_dictionary"):
+        return None
+    found = rows(conn, """select lang, en_term from keyword_dictionary
+        where term_key = ? and lang != 'en' and status != 'dissent'
+        order by lang = ? desc, printings desc""", (fold(term), lang))
+    if len({row["en_term"].casefold() for row in found}) != 1:
+        return None
+    english = find_entry(conn, newest_english_version(conn), found[0]["en_term"])
+    return (english["term"], found[0]["lang"]) if english else None
+
+
 def entry_translating(conn: sqlite3.Connection, version: str | None, term: str, english_term: str) -> dict[str, Any] | None:
     found = rows(conn, """select glossary.id, glossary.term, glossary.text, glossary.version_id
         from glossary join glossary_links on glossary_links.glossary_id = glossary.id

@@ -424,8 +424,10 @@ async def glossary_entry(datasette, request):
             return site_redirect(f"/glossary/{quote(found, safe='')}{json}?lang={quote(lang)}{which}")
     if page is None and lang in ("en", "zhs", "zht"):
         # A Chinese term in the other script ("飛行", lang=zht: the Chinese CR is Simplified): its
-        # entry in the script a glossary holds (a 404 before; a foreign judges' review).
-        for converted in in_other_chinese_script(term):
+        # entry in the script a glossary holds (a 404 before; a foreign judges' review). So is
+        # the term as typed in the script of another language than the one asked ("践踏",
+        # lang=zht: "No glossary term 践踏 … Did you mean 践踏", a second such review).
+        for converted in [*in_other_chinese_script(term), *([term] if lang != "en" else [])]:
             held_in = await run(datasette, glossary_page.language_holding, converted)
             if held_in:
                 return site_redirect(f"/glossary/{quote(converted, safe='')}{json}?lang={quote(held_in)}")
@@ -435,6 +437,13 @@ async def glossary_entry(datasette, request):
         page = await run(datasette, glossary_page.glossary_term, term)
         if page is not None:
             page["no_glossary_in"] = lang
+    if page is None:
+        # A keyword as another language prints it ("Trampelschaden"): the English entry, in that
+        # language (which lists what its cards print).
+        keyword = await run(datasette, glossary_page.keyword_named, term, lang)
+        if keyword:
+            english, keyword_lang = keyword
+            return site_redirect(f"/glossary/{quote(english, safe='')}{json}?lang={quote(keyword_lang)}")
     if page is None:
         # A term in another form or language ("Trampel"): what the search finds it resembles.
         found = await what_it_may_mean(datasette, term, "glossary")

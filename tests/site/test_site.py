@@ -2404,6 +2404,26 @@ async def test_a_traditional_chinese_glossary_term_leads_to_the_simplified_entry
         assert (response.status_code, response.headers["location"]) == (302, simplified)
     # A term of no glossary in either script stays a page not found.
     assert (await snapshot_ds.client.get("/glossary/" + quote("飛行機", safe="") + "?lang=zht")).status_code == 404
+    # The Simplified term asked for in Traditional: "No glossary term 践踏 … Did you mean 践踏" (a
+    # second such review).
+    response = await snapshot_ds.client.get("/glossary/" + quote("践踏", safe="") + "?lang=zht")
+    assert (response.status_code, response.headers["location"]) == (302, "/glossary/" + quote("践踏", safe="") + "?lang=zhs")
+
+
+async def test_a_keyword_as_another_language_prints_it_leads_to_the_english_entry(snapshot_ds) -> None:
+    """"/glossary/トランプル" and "/glossary/돌진?lang=ko" answered 404 with a search link, though the
+    keyword dictionary names them Trample (a review in the judges' languages): the English entry,
+    in the language the word is of, which says what its cards and translated rules call it."""
+    for asked, where in (("トランプル", "/glossary/Trample?lang=ja"), ("돌진?lang=ko", "/glossary/Trample?lang=ko"),
+                         ("Fliegend?lang=de", "/glossary/Flying?lang=de"), ("piétinement", "/glossary/Trample?lang=fr")):
+        term, _, query = asked.partition("?")
+        response = await snapshot_ds.client.get("/glossary/" + quote(term, safe="") + ("?" + query if query else ""))
+        assert (response.status_code, response.headers["location"]) == (302, where)
+    korean = (await snapshot_ds.client.get("/glossary/Trample?lang=ko")).text
+    assert "We hold no glossary in Korean: this is the English entry. The Korean rules call it “" in korean
+    assert "돌진</span>” (<a class=\"rule-ref\" href=\"/rule/122.1b?version=ko-2021-02-15\">122.1b</a>)." in korean
+    # A word no keyword is stays a page not found.
+    assert (await snapshot_ds.client.get("/glossary/Nothing")).status_code == 404
 
 
 async def test_a_card_asked_for_in_a_language_it_is_not_held_in_says_so(snapshot_ds) -> None:
