@@ -1235,6 +1235,18 @@ async def test_a_translations_chapter_post_lists_its_reading_notes_on_its_versio
     assert "2021-02-15-100.md: line 134: 101.4d printed twice" in page.text
 
 
+async def test_a_translation_of_an_edition_not_held_is_not_said_to_translate_the_nearest(snapshot_ds) -> None:
+    """The Korean CR of 2021-02-15 holds Kaldheim's rules (ten special actions, foretell at 116.2h);
+    its page said "Translates the Comprehensive Rules of 2020-11-20", which has nine (a review in
+    the judges' languages). The Chinese CR translates an edition held."""
+    text = re.sub(r"<[^>]+>", "", (await snapshot_ds.client.get("/version/ko-2021-02-15")).text)
+    assert "Translates the Comprehensive Rules" not in text
+    assert ("Translates an English edition we do not hold, in force on 2021-02-15: its rules are shown beside"
+            " the Comprehensive Rules of 2020-11-20, the nearest English edition held.") in " ".join(text.split())
+    chinese = re.sub(r"<[^>]+>", "", (await snapshot_ds.client.get("/version/zhs-2025-02-07")).text)
+    assert "Translates the Comprehensive Rules of 2025-02-07." in " ".join(chinese.split())
+
+
 async def test_two_rules_printed_under_one_number_keep_a_history_each(snapshot_ds) -> None:
     """2009-10-01 prints 702.30d twice. Both twins continue to this day (702.33f, 702.33g): each
     has its own history, where one shared an identity with the other and 702.33f's began in 2013.
