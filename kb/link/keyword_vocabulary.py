@@ -449,7 +449,20 @@ def _title_surfaces(title: str, term_length: int) -> list[str]:
         # A face-down permanent is a 2/2 creature (708.2): rulings say "a face-down creature".
         for kind in (thing, "creatures") if thing == "permanents" else (thing,):
             surfaces += [f"{term} {kind}", f"{term} {_number_twin(kind)}"]
+        if thing == "permanents":
+            surfaces += TURNED.get(term, [])
     return surfaces
+
+
+# A permanent turned over is one of the face-down permanents 708 is of, before or after: "A
+# permanent that turns face up or face down changes characteristics …", "turning a permanent face
+# up doesn't cause any enters-the-battlefield abilities to trigger", "The permanent remains on the
+# battlefield face down" (a links review: 56 rulings on them linked to no rule). A card turned over
+# elsewhere is not (a conspiracy in the command zone, a card exiled face down), nor one put onto
+# the battlefield face up ("you must put them onto the battlefield face up": not face down at all).
+TURNED = {"face-down": [
+    f"{permanent} {turns}face {side}" for permanent in ("permanent", "permanents")
+    for turns in ("", "turns ", "that turns ") for side in ("up", "down")] + ["battlefield face down"]}
 
 
 def _titled_alike(titled: dict[str, str], surface: str) -> str | None:

@@ -112,10 +112,11 @@ def test_ruling_rules_rows(db: sqlite_utils.Database) -> None:
         # Morph's and manifest's rulings: "This is a special action." (116 in 2022, "There are ten
         # special actions"; twelve by 2026-01-16: changed, compared with every rule under it.)
         # The terms whose rules bear their names: "double-faced card" (712, changed), "mana
-        # ability" (605, the same since 2022), "face-down" (708), "Commander" (903); and those whose
+        # ability" (605, the same since 2022), "face-down" (708; and a permanent turned face up or
+        # down, or put onto the battlefield face down), "Commander" (903); and those whose
         # entries point to a rule that says them: "mana value" (202.3), "color identity" (903.4).
         # Not Jace's "banned as a commander in Duel Commander format": a format of its own.
-        ("term", "changed", 170),
+        ("term", "changed", 230),
         ("term", "same", 2),
     ]
     # 261 rulings (260 real, one constructed). This database starts at CR 2022-02-18, so older

@@ -58,31 +58,33 @@ async def test_a_rules_page_lists_the_rulings_of_its_subrules(snapshot_ds) -> No
 async def test_a_rule_page_lists_its_older_rulings_page_by_page(snapshot_ds, snapshot_conn: sqlite3.Connection, monkeypatch) -> None:
     """/rule/708 listed a hundred of its 151 rulings under the count "100", with no way to the
     others (a judge's review). The count says how many, and the older ones are pages of their own,
-    here of 40 (the snapshot's busiest rule has 98: face-down spells, permanents and creatures)."""
+    here of 40 (the snapshot's busiest rule has 158: face-down spells, permanents and creatures,
+    and permanents turned face up or down)."""
     from kb.site import page_cache, rule_rulings, views
 
     monkeypatch.setenv(page_cache.ENV, "0")
     monkeypatch.setattr(rule_rulings, "RULINGS_PER_PAGE", 40)
     monkeypatch.setattr(views, "RULINGS_PER_PAGE", 40)
     seen: list[int] = []
-    for offset, shown, newer, older in ((0, "1–40 of 98", None, 40), (40, "41–80 of 98", 0, 80), (80, "81–98 of 98", 40, None)):
+    for offset, shown, newer, older in ((0, "1–40 of 158", None, 40), (40, "41–80 of 158", 0, 80), (80, "81–120 of 158", 40, 120),
+                                        (120, "121–158 of 158", 80, None)):
         html = (await snapshot_ds.client.get(f"/rule/708?rulings={offset}")).text
         assert f'Rulings relying on this rule <span class="count">{shown}</span>' in html
         assert (f'href="/rule/708?rulings={newer}#rulings">← newer rulings' in html) == (newer is not None)
         assert (f'href="/rule/708?rulings={older}#rulings">older rulings →' in html) == (older is not None)
         page = (await snapshot_ds.client.get(f"/rule/708.json?rulings={offset}")).json()
         seen += [ruling["id"] for ruling in page["rulings"]]
-        assert page["rulings_total"] == [98, False]
+        assert page["rulings_total"] == [158, False]
     # Every ruling once, newest first, as one list of them all.
     (lineage,) = snapshot_conn.execute(
         "select lineage_id from rules where number = '708' and version_id like 'en-%' order by version_id desc limit 1").fetchone()
     everything = list(dict.fromkeys(row[0] for row in snapshot_conn.execute(EVERY_RULING_SORTED, (lineage,))))
-    assert len(seen) == len(set(seen)) == 98 and seen == everything
+    assert len(seen) == len(set(seen)) == 158 and seen == everything
     # Any other value is the first page, rounded down to a page's start.
     def asked(value: str) -> int:
         return views.rulings_page(type("R", (), {"args": {"rulings": value}})())
 
-    assert asked("95") == 80
+    assert asked("95") == 80 and asked("130") == 120
     # A digit Python reads but int() does not ("²": a 500), and past what is counted: the last
     # page counted (its older link pointed at itself: a code review).
     assert asked("²") == 0 and asked("999999") == rule_rulings.RULINGS_COUNTED - 40
@@ -106,7 +108,7 @@ async def test_a_rule_pages_rulings_say_the_words_they_use_and_their_lost_symbol
 def test_a_ruling_linked_twice_to_the_rule_pushes_no_other_off_the_pages(tmp_path) -> None:
     """The page's rows were capped at a hundred links, not rulings: ten rulings both citing 708
     and saying "face-down creature" pushed ten others off every page, and the older link pointed
-    back to the first page (a code review). 150 rulings: 100, then 50, each once."""
+    back to the first page (a code review). 190 rulings: 100, then 90, each once."""
     import shutil
 
     from kb.site.rule_page import rule_page
@@ -119,7 +121,7 @@ def test_a_ruling_linked_twice_to_the_rule_pushes_no_other_off_the_pages(tmp_pat
         "select lineage_id from rules where number = '708' and version_id like 'en-%' order by version_id desc limit 1").fetchone()
     linked = {row[0] for row in db.execute("select ruling_id from ruling_rules where lineage_id = ?", (lineage,))}
     others = [row for row in db.execute("select id, published_at from rulings where published_at is not null order by id")
-              if row[0] not in linked][:150 - len(linked)]
+              if row[0] not in linked][:190 - len(linked)]
     writer = LinkWriter(sqlite_utils.Database(db))
 
     def links(method: str, rulings: list[tuple[int, str]]) -> list[tuple]:
@@ -134,6 +136,6 @@ def test_a_ruling_linked_twice_to_the_rule_pushes_no_other_off_the_pages(tmp_pat
     db.commit()
     first, second = (rule_page(db, "708", None, None, offset) for offset in (0, 100))
     assert first is not None and second is not None
-    assert (first["rulings_total"], len(first["rulings"]), len(second["rulings"])) == ((150, False), 100, 50)
+    assert (first["rulings_total"], len(first["rulings"]), len(second["rulings"])) == ((190, False), 100, 90)
     everything = list(dict.fromkeys(row[0] for row in db.execute(EVERY_RULING_SORTED, (lineage,))))
     assert [ruling["id"] for ruling in first["rulings"] + second["rulings"]] == everything
