@@ -172,6 +172,16 @@ def search(
         # misspelt one was read.
         typed = results.abbreviation or results.query
         card = card_and_topic(conn, results.query) if kind is None else None
+        if card is None and kind is None and has_cjk(results.query):
+            # A card known by its Simplified name only, asked about in Traditional
+            # ("鑄物勳爵克撒怎麼運作": Urza, Lord High Artificer, whose release notes are Simplified):
+            # read in the other script, else the name was cut in two and half of it left out (a
+            # review in the judges' languages).
+            for converted in in_other_chinese_script(results.query):
+                if (card := card_and_topic(conn, converted)) is not None:
+                    about = about_card(conn, card, *cjk_topic(conn, card.topic), typed, per_kind)
+                    about.left_out = _as_typed(about.left_out, converted, results.query)
+                    return about
         if card is not None and has_cjk(results.query):  # "灵龙乌金怎么运作": Ugin, and what it asks
             return about_card(conn, card, *cjk_topic(conn, card.topic), typed, per_kind)
         present, read_as = words_held(conn, topic_words(card)) if card is not None else ([], {})

@@ -184,6 +184,14 @@ def test_a_cjk_question_about_a_card_known_by_a_printed_name(snapshot_conn: sqli
     assert (found.query, found.left_out, found.groups["rules"][0].title) == ("异能", [], "113 Abilities")
 
 
+def test_a_traditional_question_about_a_card_known_by_its_simplified_name(snapshot_conn: sqlite3.Connection) -> None:
+    """铸物勋爵克撒 (Urza, Lord High Artificer) is printed in the Simplified release notes only.
+    Asked about in Traditional, its name was cut in two: "爵克撒" searched, "鑄物勳" left out (a
+    review in the judges' languages). It is the card, and the rest as typed is what was left out."""
+    found = search(snapshot_conn, "鑄物勳爵克撒怎麼運作")
+    assert (found.card["name"], found.best.title, found.left_out) == ("铸物勋爵克撒", "铸物勋爵克撒", ["怎麼運作"])
+
+
 @pytest.mark.parametrize("query", ["Okaun coin flip", "Jace Vryns Prodgy", "xyzzy plugh", "what happens if my commander dies",
                                    "Omnibian xyzzy", "trample", "トランプルはどうなる", "没有这种东西",
                                    "灵龙乌金怎么运作"])
