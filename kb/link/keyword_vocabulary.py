@@ -389,7 +389,8 @@ def _named_rules(doc: CRDocument, titles: dict[str, str]) -> dict[str, str]:
             number = pointers.pop()
             title = titles.get(number)
             forms = (_unhyphenated(base), _unhyphenated(_number_twin(base)))
-            bears_it = title is not None and _unhyphenated(title) in forms and (words >= 2 or number in variants)
+            bears_it = title is not None and _unhyphenated(title) in forms and (
+                words >= 2 or number in variants or bool(NONTRADITIONAL_TYPE.search(entry.text)))
             says_it = words >= 2 and base.split()[0] not in PHRASE_OPENERS and (
                 _says_it(title, forms) if title is not None else _says_it(opening.get(number), forms, OPENING_WORDS))
             if bears_it or says_it:
@@ -429,6 +430,12 @@ def _says_it(words: str | None, forms: tuple[str, ...], within: int | None = Non
         said = " ".join(said.split()[:within + max(len(form.split()) for form in forms) - 1])
     return any(re.search(rf"(?<!\w){re.escape(form)}(?!\w)", said) for form in forms)
 
+
+# A card type of nontraditional cards, one word its rulings alone say: "Conspiracy … A card type used
+# in Limited formats … A conspiracy card is not a permanent. See rule 313, “Conspiracies.”" (a links
+# review: ten rulings on conspiracies linked to no rule). Dungeon, Plane, Phenomenon, Scheme too;
+# not Instant, "A card type. An instant is not a permanent.", which most rulings say.
+NONTRADITIONAL_TYPE = re.compile(r"\bA card type\b[^.]*\b(?:nontraditional|Limited formats)\b")
 
 # How far into a rule's first sentence the term it is pointed to for must begin.
 OPENING_WORDS = 8

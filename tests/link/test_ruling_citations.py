@@ -274,7 +274,7 @@ def test_cited_numbers_come_first_with_full_confidence(index: KeywordIndex) -> N
         # "Face down" is where a card lies, in exile or a pile too: only a face-down spell or
         # permanent (a creature) is 708's (a review of the links: hideaway, foretell, conspiracies).
         ("The card is exiled face down.", []),
-        ("Turn a face-down conspiracy face up.", []),
+        ("Turn a face-down conspiracy face up.", [("315", "conspiracy")]),  # 315 Conspiracies, not 708
         ("Face-down creatures have no names.", [("708", "Face-down creatures")]),
         # A permanent turned over is one, before or after (a links review: 56 such rulings were
         # linked to no rule); a card put onto the battlefield face up is not face down at all.
@@ -282,10 +282,15 @@ def test_cited_numbers_come_first_with_full_confidence(index: KeywordIndex) -> N
         ("Turning a permanent face up doesn't cause abilities to trigger.", [("708", "permanent face up")]),
         ("It will be put onto the battlefield face down.", [("708", "battlefield face down")]),
         ("You must put them onto the battlefield face up.", []),
+        # The one word of a nontraditional card's type names its section (a links review: ten
+        # rulings on conspiracies linked to no rule); not a traditional type, nor a set's name.
+        ("Conspiracies are colorless, have no mana cost, and can't be cast as spells.", [("315", "Conspiracies")]),
+        ("An instant is not a permanent.", []),
+        ("It was printed in Conspiracy: Take the Crown.", []),
         # A variant's name is its section, but not in a card's or product's name.
         ("Your commander starts in the command zone.", [("903", "commander")]),
         ("Commander's Sphere and Commander Legends, from Commander 2020.", []),
-        ("Archenemy: Nicol Bolas has twenty schemes.", []),
+        ("Archenemy: Nicol Bolas has twenty schemes.", [("314", "schemes")]),  # the type, not the variant 904
         # Nor where the ruling speaks of a format named after it (Jace, Vryn's Prodigy's real
         # ruling of 2017-07-17); a sentence's first word names no format.
         ("It is banned as a commander in Duel Commander format, but it may be part of your deck.", []),
