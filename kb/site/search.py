@@ -79,6 +79,7 @@ from kb.site.search_rules import (
     by_stems_where_few,
     is_or_within,
     named_rules,
+    rule_number_asked,
     rules_by_number,
     rules_by_text,
 )
@@ -555,7 +556,7 @@ def _search(
     # the number alone: "规则 702.19" and "rule 702.19" listed the English rules only, for no
     # translated rule holds that word (a Chinese judge types the number as the Chinese rules cite it).
     if named_number := RULE_NUMBER_QUERY.match(query):
-        query = named_number.group("number").replace(",", ".")
+        query = rule_number_asked(named_number)
     groups = results.groups
     match = fts_query(query)
     # Not the numbers of a rule number ("702.19": its 19 is no "nineteen").

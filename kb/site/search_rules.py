@@ -59,16 +59,23 @@ RULE_NUMBER_QUERY = re.compile(
     # and "ルール702.9b" in Japanese.
     # "702,9b" as a German or French keypad types the decimal point.
     # (A comma before three digits or more is a list: "113,602".)
-    r"(?:第\s*)?(?P<number>[1-9]\d{0,2}(?:\.\d+[a-z]?|,(?:\d{1,2}[a-z]?|\d+[a-z]))?)\.?\s*(?:[条條조항項]\s*)?$",
+    # "704.5 j", a space before the letter, as some judges type it: 704.5j (704.5 was the answer,
+    # its subrules a–i the first page, and the legend rule on none: a judge's review).
+    r"(?:第\s*)?(?P<number>[1-9]\d{0,2}(?:\.\d+ ?[a-z]?|,(?:\d{1,2}[a-z]?|\d+[a-z]))?)\.?\s*(?:[条條조항項]\s*)?$",
     re.IGNORECASE,
 )
 RULE_NUMBER_IN_QUERY = re.compile(r"(?<![\w.])([1-9]\d{2}\.\d+[a-z]?)(?![\w])")
 
 
+def rule_number_asked(match: re.Match[str]) -> str:
+    """The number ``RULE_NUMBER_QUERY`` matched, as the rules print it ("702,9b", "704.5 j")."""
+    return match.group("number").replace(",", ".").replace(" ", "")
+
+
 def rules_by_number(conn: sqlite3.Connection, query: str) -> list[Hit]:
     """Rule numbers answered by number: the newest English version that has the rule."""
     whole = RULE_NUMBER_QUERY.match(query)
-    numbers = [whole.group("number").replace(",", ".")] if whole else RULE_NUMBER_IN_QUERY.findall(query)
+    numbers = [rule_number_asked(whole)] if whole else RULE_NUMBER_IN_QUERY.findall(query)
     newest = newest_english_version(conn)
     hits = []
     for number in numbers[:5]:

@@ -1592,6 +1592,14 @@ def test_a_list_of_rules_with_a_comma_is_not_one_rule_number(snapshot_conn: sqli
     assert RULE_NUMBER_QUERY.match("702,9b")["number"] == "702,9b"
 
 
+@pytest.mark.parametrize(("typed", "number"), [("rule 704.5 j", "704.5j"), ("702.19 b", "702.19b")])
+def test_a_rule_number_with_a_space_before_its_letter_is_that_rule(snapshot_conn: sqlite3.Connection, typed: str, number: str) -> None:
+    """"rule 704.5 j" landed on 704.5, whose first page of subrules ended at 704.5i: the legend rule
+    was on none (an English judge's review)."""
+    found = search(snapshot_conn, typed)
+    assert (found.best.title, found.groups["rules"][0].title) == (number, number)
+
+
 @pytest.mark.parametrize(("typed", "keyword"), [("tramle", "702.19"), ("deathtuch", "702.2"), ("indestructable", "702.12"),
                                               # a word of a keyword of two ("strike" of First strike: a review of the change)
                                               ("first strke", "702.7"), ("split secnd", "702.61")])
