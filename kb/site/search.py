@@ -687,6 +687,12 @@ def best_hit(
     exact_cards = [hit for hit in groups["cards"] if hit.detail.startswith("exact")]
     if len({page_of(hit.url) for hit in exact_cards}) == 1:  # one card, whatever its names' languages
         return exact_cards[0]
+    # One card, named as players name it: its words but the small ones ("ugin spirit dragon"), or
+    # a legendary card's name before its comma ("momir vig", "zndrsplt"). A judge's review: "Did
+    # you mean Ugin, the Spirit Dragon?" for those words, while "ugin spirt dragon" landed on it.
+    cards = [hit for hit in groups["cards"] if hit.kind == "card"]
+    if not exact_cards and len({page_of(hit.url) for hit in cards}) == 1 and _named_as_players_name_it(cards[0].title, query):
+        return dataclasses.replace(cards[0], detail="name as players say it")
     exact_keywords = [hit for hit in groups["keywords"] if hit.detail.startswith("exact")]
     if len({hit.url.split("#")[0] for hit in exact_keywords}) == 1:
         # A word that is another language's keyword only and titles a rule has two meanings
@@ -717,6 +723,21 @@ def best_hit(
         if compact(bare_term(hit.named_as or hit.title)).removesuffix("s") == compact(query).removesuffix("s"):
             return dataclasses.replace(hit, detail="glossary term", older=[])
     return None
+
+
+# Words a card's name holds that a player leaves out of it.
+SMALL_WORDS = frozenset({"the", "of", "a", "an"})
+
+
+def _named_as_players_name_it(name: str, query: str) -> bool:
+    """Whether ``query`` is a face of ``name`` without its small words, or the face's name before
+    its comma (``best_hit``)."""
+    asked = [word for word in WORD.findall(fold(query)) if word not in SMALL_WORDS]
+    for face in name.split(" // "):
+        if asked and (asked == [word for word in WORD.findall(fold(face)) if word not in SMALL_WORDS]
+                      or ("," in face and asked == WORD.findall(fold(face.split(",")[0])))):
+            return True
+    return False
 
 
 def _a_whole_part(number: str) -> bool:

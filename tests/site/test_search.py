@@ -122,6 +122,20 @@ def test_card_names_are_case_and_accent_insensitive(snapshot_conn: sqlite3.Conne
     assert results.best.title == "Sultai Emissary"
 
 
+@pytest.mark.parametrize(("query", "card"), [
+    ("ugin spirit dragon", "Ugin, the Spirit Dragon"), ("momir vig", "Momir Vig, Simic Visionary"),
+    ("zndrsplt", "Zndrsplt, Eye of Wisdom"),
+])
+def test_a_card_named_as_players_name_it_is_the_best_match(snapshot_conn: sqlite3.Connection, query: str, card: str) -> None:
+    """Its words without "the", or a legendary card's name before its comma: "Did you mean Ugin, the
+    Spirit Dragon?" for those very words, while "ugin spirt dragon" landed on it (an English
+    judge's review). Not a name two cards begin with ("ugin": Ugin's Construct too)."""
+    found = search(snapshot_conn, query)
+    assert found.best is not None and (found.best.kind, found.best.title) == ("card", card)
+    assert found.suggestions == []
+    assert search(snapshot_conn, "ugin").best is None
+
+
 @pytest.mark.parametrize("query", ["Tödliches Komplott", "todliches komplott"])
 def test_card_known_only_by_german_name(snapshot_conn: sqlite3.Connection, query: str) -> None:
     results = search(snapshot_conn, query)
