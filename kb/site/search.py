@@ -83,6 +83,7 @@ from kb.site.search_rules import (
     rules_by_number,
     rules_by_text,
 )
+from kb.site.search_symbols import symbol_results, symbols_asked
 from kb.site.search_terms_named import (
     a_glossary_term,
     joined_term,
@@ -552,6 +553,8 @@ def _search(
                             page_size=size, abbreviation=abbreviation)
     if not query:
         return results
+    if symbols := symbols_asked(query):
+        return symbol_results(conn, results, symbols)
     # A rule number named with the word "rule" of some language, "§" or "第…条" is searched as
     # the number alone: "规则 702.19" and "rule 702.19" listed the English rules only, for no
     # translated rule holds that word (a Chinese judge types the number as the Chinese rules cite it).

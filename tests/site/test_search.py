@@ -30,6 +30,7 @@ from kb.site.search_db import (
     translated_versions,
 )
 from kb.site.search_rules import RULE_NUMBER_QUERY
+from kb.site.search_symbols import rules_printing
 from site_databases import JACE
 
 SULTAI_EMISSARY = "0274f286-46a1-4028-878a-88c2146a895c"
@@ -120,6 +121,31 @@ def test_card_names_are_case_and_accent_insensitive(snapshot_conn: sqlite3.Conne
     results = search(snapshot_conn, query)
     assert results.best.url == f"/card/{SULTAI_EMISSARY}?lang=fr"
     assert results.best.title == "Sultai Emissary"
+
+
+@pytest.mark.parametrize(("query", "best", "first_rules", "glossary"), [
+    ("{T}", "107.5", ["106.12", "107.5"], "Tap Symbol"),
+    ("{q}", "107.6", ["107.6", "602.5a"], "Untap Symbol"),
+    ("{W/P}", "107.4", ["107.4", "107.4f"], None),
+    ("{E}", "107.14", ["107.14"], "Energy Symbol"),
+])
+def test_a_symbol_is_found_as_printed(
+    snapshot_conn: sqlite3.Connection, query: str, best: str, first_rules: list[str], glossary: str | None
+) -> None:
+    """"{T}" was read as the letter t: 281 rules, a Korean 101.2 first, and rulings saying "can't"
+    (an English judge's review). The rules and glossary entries printing it, and the rule of 107
+    whose first sentence prints it as the best match."""
+    found = search(snapshot_conn, query)
+    assert found.best is not None and found.best.title == best
+    rules = [hit.title for hit in found.groups["rules"]]
+    assert rules[:len(first_rules)] == first_rules and found.counts["rules"] >= len(rules)
+    assert all(query.upper() in html.unescape(hit.snippet.replace("<mark>", "").replace("</mark>", "")) for hit in found.groups["rules"])
+    assert found.groups["rulings"] == [] and (found.groups["glossary"][0].title if glossary else found.groups["glossary"]) == (glossary or [])
+    # Paged as any group.
+    every, _ = rules_printing(snapshot_conn, ["{T}"])
+    paged = search(snapshot_conn, "{T}", kind="rules", offset=10)
+    assert [hit.title for hit in paged.groups["rules"]] == [hit.title for hit in every][10:10 + paged.page_size] != []
+    assert search(snapshot_conn, "{ZZ}").counts["rules"] == 0
 
 
 @pytest.mark.parametrize(("query", "card"), [
