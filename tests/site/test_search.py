@@ -1783,6 +1783,8 @@ async def test_a_rule_found_only_in_an_older_version_names_its_number_today(snap
     assert [(hit["title"], hit["detail"], hit["now"]) for hit in rules] == [("502.2c", "en-2006-02-01", "702.7c")]
     page = (await snapshot_ds.client.get("/search?q=does+first+strike+deal+damage+twice")).text
     assert '<a href="/rule/702.7c">702.7c today</a>' in page
+    # Not "only in the rules of 2006", above "Also in 29 other versions" (an English judge's review).
+    assert "the words as the Comprehensive Rules of 2006-02-01 wrote them;" in page and "only in the rules of" not in page
     # An identity paired by its number alone says so: 2006's 100.3 (sealed deck) is not today's
     # 100.3 (coins and dice), though most such steps are the same rule reworded (code reviews).
     sealed = (await snapshot_ds.client.get("/search.json?q=what+is+a+sealed+deck")).json()
