@@ -57,6 +57,7 @@ from kb.site.search_keywords import (
     WITHIN_A_KEYWORD,
     keyword_suggestions,
     keywords_by_term,
+    keywords_making_up,
     keywords_named_within,
 )
 from kb.site.search_names import (
@@ -574,6 +575,9 @@ def _search(
     groups["cards"] = cards_by_name(conn, query, per_kind, named, candidates) + cjk_cards(cjk.get("card_name", []), query)
     about = [hit.title.split(" ")[0] for hit in groups["keywords"][:3]]
     about += [hit.title.split(" ")[0] for hit in numbered]
+    # "hexproof vs shroud", "trample deathtouch": the rules of each keyword the query is made of
+    # (only 122.1b, which lists both, was found; or "hexproof" was left out).
+    about += [number for number in keywords_making_up(conn, query) if number not in about]
     by_glossary, by_title = named_rules(conn, query)
     about += by_glossary + by_title
     current = newest_english_version(conn)

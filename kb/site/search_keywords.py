@@ -169,6 +169,32 @@ def keywords_named_within(conn: sqlite3.Connection, query: str) -> list[Hit]:
     term of the keyword dictionary ("how does trample work with deathtouch": Trample and
     Deathtouch; "Fliegend oder verursacht Trampelschaden": Flying and Trample; "践踏和死触怎么一起运作":
     Trample and Deathtouch), in the order the query names them. The query as a whole is ``keywords_by_term``'s."""
+    return [Hit("keyword", f"{row['rule_number']} {row['en_term']}", rule_url(row["rule_number"]),
+                html.escape(row["en_term"]), "en", NAMED_IN_QUERY) for _, _, row in _named_spans(conn, query)]
+
+
+# Words between keywords a query compares: "hexproof vs shroud", "trample and deathtouch".
+BETWEEN_KEYWORDS = frozenset({"and", "or", "vs", "v", "versus", "with", "plus", "&", "+", "/"})
+
+
+def keywords_making_up(conn: sqlite3.Connection, query: str) -> list[str]:
+    """The rules of two keywords or more that make up the whole query, words between them aside
+    ("hexproof vs shroud": 702.11 and 702.18), in the query's order; else []. Such a query found
+    the rules holding every word (122.1b lists keywords a counter can grant), or left one keyword
+    out ("hexproof" of "hexproof vs shroud": an English judge's review)."""
+    if has_cjk(query):
+        return []
+    words = WORD.findall(query)
+    spans = _named_spans(conn, query)
+    covered = {at for start, size, _ in spans for at in range(start, start + size)}
+    if len(spans) < 2 or any(at not in covered and fold(word) not in BETWEEN_KEYWORDS for at, word in enumerate(words)):
+        return []
+    return list(dict.fromkeys(row["rule_number"] for _, _, row in spans))
+
+
+def _named_spans(conn: sqlite3.Connection, query: str) -> list[tuple[int, int, dict[str, Any]]]:
+    """``keywords_named_within``'s keywords, each with where it starts and how many words (CJK:
+    characters) it is."""
     cjk = has_cjk(query)
     # CJK: runs of characters ("践踏和死触怎么一起运作": 践踏 and 死触), two at least.
     words = list("".join(query.split())) if cjk else WORD.findall(query)
@@ -179,7 +205,7 @@ def keywords_named_within(conn: sqlite3.Connection, query: str) -> list[Hit]:
     english = english_keywords_by_key(conn)
     current = newest_english_version(conn)
     whole = fold(query)
-    named: list[tuple[int, dict[str, Any]]] = []
+    named: list[tuple[int, int, dict[str, Any]]] = []
     taken: set[int] = set()  # "double strike" is Double Strike, not also Double
     if not cjk:
         # Nor is "double-faced" (with its hyphen or without) Double, doubling (701.10): listed for
@@ -203,11 +229,10 @@ def keywords_named_within(conn: sqlite3.Connection, query: str) -> list[Hit]:
             if row is not None and key not in english and rules_titled(conn, current, title_key(key)):
                 continue
             if row is not None and key != whole and not span & taken:
-                named.append((start, row))
+                named.append((start, size, row))
                 taken |= span
-    named.sort(key=lambda pair: pair[0])
-    return [Hit("keyword", f"{row['rule_number']} {row['en_term']}", rule_url(row["rule_number"]),
-                html.escape(row["en_term"]), "en", NAMED_IN_QUERY) for _, row in named]
+    named.sort(key=lambda found: found[0])
+    return named
 
 
 _HYPHENATED_COMPOUNDS: OrderedDict[tuple, frozenset[tuple[str, str]]] = OrderedDict()

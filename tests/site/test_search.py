@@ -123,6 +123,20 @@ def test_card_names_are_case_and_accent_insensitive(snapshot_conn: sqlite3.Conne
     assert results.best.title == "Sultai Emissary"
 
 
+@pytest.mark.parametrize(("query", "keywords"), [
+    ("hexproof vs shroud", ["702.11", "702.18"]), ("trample deathtouch", ["702.2", "702.19"]),
+    ("flying and reach", ["702.9", "702.17"]),
+])
+def test_a_query_made_of_keywords_lists_the_rules_of_each(snapshot_conn: sqlite3.Connection, query: str, keywords: list[str]) -> None:
+    """"trample deathtouch" listed 122.1b alone (the keywords a counter can grant), "hexproof vs
+    shroud" Shroud's rules alone, "hexproof" left out (an English judge's review): each keyword's
+    rules, its section first."""
+    found = search(snapshot_conn, query)
+    heads = [hit.title.split(" ")[0] for hit in found.groups["rules"] if " " in hit.title]
+    assert heads[:2] == keywords and found.left_out == []
+    assert found.best is None  # neither is the answer alone
+
+
 @pytest.mark.parametrize(("query", "best", "first_rules", "glossary"), [
     ("{T}", "107.5", ["106.12", "107.5"], "Tap Symbol"),
     ("{q}", "107.6", ["107.6", "602.5a"], "Untap Symbol"),
