@@ -586,7 +586,7 @@ def _search(
     # An informal or obsolete term, or one today's glossary no longer defines ("fizzle"): today's
     # rules its newest entry points to, where nothing else names a rule ("kicker" is 702.33
     # first, not 2006's entry's 409.1b, today's 601.2b).
-    about = about or rules_an_older_term_points_to(conn, query, current)
+    about = about or rules_an_older_term_points_to(conn, query, current, whole_query=True)
     # A player's word inside the question ("does my spell fizzle if …"): the rules its informal
     # or obsolete glossary entry points to, today's, first. They are no match of the question's
     # words: a question that finds nothing else is read by fewer words as before (``found_nothing``),

@@ -4,6 +4,7 @@ asked alone or inside a question, and today's rules its newest entry points to, 
 identity (kb.site.search lists them first)."""
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections import OrderedDict
 
@@ -17,14 +18,20 @@ from kb.store import derive_lineage
 OLDER_TERM_RULES = 6
 
 
-def rules_an_older_term_points_to(conn: sqlite3.Connection, query: str, current: str | None) -> list[str]:
+def rules_an_older_term_points_to(
+    conn: sqlite3.Connection, query: str, current: str | None, whole_query: bool = False
+) -> list[str]:
     """Today's rules that the newest English glossary entry of this term points to, where today's
     glossary has no entry of that very name: an informal or obsolete term, or one no longer
     defined. "fizzle" is 2006's Fizzle (Informal), whose "See rule 413.2a" is today's 608.2b;
     "damage assignment order" is today's Damage Assignment Order (Obsolete), which points to
     510.1c and 510.1d. Followed by identity (a number is a label in its own edition); a rule with
     no successor today is left out. The player's word found the entry alone, and no rule: "does
-    my spell fizzle if the target is gone" listed the rules of targets (a judge's answer key)."""
+    my spell fizzle if the target is gone" listed the rules of targets (a judge's answer key).
+    ``whole_query``: the term is all the query asks, and an entry that points to no rule is read
+    for the term it says it was the term for (``_pointed_to_by_the_term_it_names``); not inside a
+    question, whose other words name what it asks ("converted mana cost of a spell with kicker":
+    702.33 Kicker first)."""
     wanted = title_key(query)
     named = terms_named(conn).get(wanted, []) if wanted and current else []
     if not named:
@@ -39,7 +46,26 @@ def rules_an_older_term_points_to(conn: sqlite3.Connection, query: str, current:
     if not entries or any(entry["version_id"] == current and title_key(entry["term"]) == wanted for entry in entries):
         return []  # today's entry of that name: ``glossary_rule_numbers``
     newest = max(entry["effective_date"] or "" for entry in entries)
-    return _pointed_to_today(conn, [entry["id"] for entry in entries if (entry["effective_date"] or "") == newest], current)
+    newest_ids = [entry["id"] for entry in entries if (entry["effective_date"] or "") == newest]
+    pointed = _pointed_to_today(conn, newest_ids, current)
+    return pointed or (_pointed_to_by_the_term_it_names(conn, newest_ids, current) if whole_query else [])
+
+
+# "An obsolete term for mana value." (Converted Mana Cost (Obsolete), which points to no rule).
+TERM_FOR = re.compile(r"\b(?:obsolete|informal|old|former) (?:term|name) for (?:the )?([^.,;]+)", re.IGNORECASE)
+
+
+def _pointed_to_by_the_term_it_names(conn: sqlite3.Connection, entry_ids: list[int], current: str | None) -> list[str]:
+    """Today's rules of the term an obsolete entry says it was the term for, where the entry points
+    to none: "CMC", converted mana cost, is 202.3, mana value's (its rules were 2020's, as worded
+    then, and today's 202.3 on no page: an English judge's review)."""
+    texts = [row[0] or "" for row in conn.execute(
+        f"select text from glossary where id in ({', '.join('?' * len(entry_ids))})", entry_ids)]
+    named = [id_ for text in texts for found in TERM_FOR.finditer(text)
+             for id_ in terms_named(conn).get(title_key(found.group(1)), [])]
+    today = [row[0] for row in conn.execute(
+        f"select id from glossary where version_id = ? and id in ({', '.join('?' * len(named))})", (current, *named))] if named else []
+    return _pointed_to_today(conn, today, current) if today else []
 
 
 def _pointed_to_today(conn: sqlite3.Connection, entry_ids: list[int], current: str | None) -> list[str]:

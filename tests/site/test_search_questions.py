@@ -712,6 +712,10 @@ async def test_where_no_rule_holds_every_word_the_rules_of_some_are_listed_besid
         ("will my ability fizzle", ["608.2b", "113 Abilities"], None),
         # An obsolete keyword's rule under today's name.
         ("totem armor creature would die", ["702.89 Umbra Armor"], "Totem Armor (Obsolete)"),
+        # An obsolete entry pointing to no rule, "An obsolete term for mana value": mana value's
+        # rule (2020's 202.3, of converted mana cost, and no rule of today: an English judge's review).
+        ("CMC", ["202.3", "202.3a"], "Converted Mana Cost (Obsolete)"),
+        ("converted mana cost", ["202.3", "202.3a"], "Converted Mana Cost (Obsolete)"),
     ],
 )
 def test_an_informal_or_obsolete_term_lists_the_rules_its_entry_points_to_today(
