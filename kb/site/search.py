@@ -727,7 +727,7 @@ def best_hit(
     # "bury", "converted mana cost", "mana burn": a glossary term (an obsolete one, or an older
     # name whose page is the term it became), where no rule is named.
     for hit in groups["glossary"][:1]:
-        if compact(bare_term(hit.named_as or hit.title)).removesuffix("s") == compact(query).removesuffix("s"):
+        if compact(bare_term(hit.title)).removesuffix("s") == compact(query).removesuffix("s"):
             return dataclasses.replace(hit, detail="glossary term", older=[])
     return None
 

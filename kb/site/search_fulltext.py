@@ -9,7 +9,6 @@ module (``search_rules``): every CR version shares their index.
 """
 from __future__ import annotations
 
-import dataclasses
 import html
 import re
 import sqlite3
@@ -161,43 +160,32 @@ def glossary_by_text(conn: sqlite3.Connection, query: str, match: str, limit: in
             newest[key] = row
     current = newest_versions(conn)
     defined = current_terms(conn)
-    # Today's entry of an older one: of its term, or of its identity where today's glossary names
-    # it otherwise. 2006's "Summoning Sickness (Informal)" is today's "Summoning Sickness Rule":
-    # it was the best answer for "summoning sickness", "not in today's glossary" (an English
-    # judge's review of the search; the glossary page called it an earlier name of today's).
-    renamed = current_lineages(conn)
-    older = {key: found_today for key, row in newest.items() if row["version_id"] != current.get(row["lang"]) and (
-        found_today := defined.get(row["lang"], {}).get(key[1]) or renamed.get(row["lang"], {}).get(row.get("lineage_id") or ""))}
-    wanted, wanted_title = fold(query), title_key(query)
-    named_as: dict[int, str] = {}
+    older = {key: defined[key[0]][key[1]] for key, row in newest.items()
+             if row["version_id"] != current.get(row["lang"]) and key[1] in defined.get(row["lang"], {})}
     if older:
         today = current_entries(conn)
         words = WORD.findall(query.casefold())
-        # The newest edition's name first: "Summoning Sickness (Informal)" of 2006, not 2003's.
-        for key, entry_id in sorted(older.items(), key=lambda item: newest[item[0]]["effective_date"] or "", reverse=True):
+        for key, entry_id in older.items():
             entry, held = today.get(entry_id, (None, frozenset()))
             if entry is not None and holds_all(held, words):
-                if title_key(bare_term(newest[key]["term"])) == wanted_title != title_key(bare_term(entry["term"])):
-                    named_as.setdefault(entry_id, newest[key]["term"])
                 newest[key] = entry
             else:
                 del newest[key]
+    wanted, wanted_title = fold(query), title_key(query)
     # The term the query names first ("the stack": Stack; "continuous effects": Continuous Effect;
     # "summoning sickness": Summoning Sickness (Informal), a qualifier aside), today's first.
-    # Then a term it begins ("summoning sickness": Summoning Sickness Rule, before Haste).
     ordered = sorted(newest.values(), key=lambda row: (
-        title_key(bare_term(row["term"])) != wanted_title and row["id"] not in named_as,
-        not title_key(bare_term(row["term"])).startswith(wanted_title + " "), row["version_id"] != current.get(row["lang"]),
+        title_key(bare_term(row["term"])) != wanted_title, row["version_id"] != current.get(row["lang"]),
         fold(row["term"]) != wanted, row["lang"] != "en", fold(row["term"])))
     texts = {entry["id"]: entry["text"] for entry in glossary_entries(
         conn, [row["id"] for row in ordered[:min(shown, limit)] if "text" not in row])}
-    return [dataclasses.replace(hit, named_as=named_as[row["id"]]) if row["id"] in named_as else hit for index, row in enumerate(ordered[:limit])
-            for hit in [glossary_hit(
-                row["term"], row["lang"],
-                mark_words(row["text"] if "text" in row else texts.get(row["id"]), query) if index < shown else "", row["version_id"])]]
+    return [glossary_hit(
+        row["term"], row["lang"],
+        mark_words(row["text"] if "text" in row else texts.get(row["id"]), query) if index < shown else "", row["version_id"],
+    ) for index, row in enumerate(ordered[:limit])]
 
 
-GLOSSARY_HEADS = "glossary.id, glossary.term, glossary.version_id, cr_versions.lang, cr_versions.effective_date, glossary.lineage_id"
+GLOSSARY_HEADS = "glossary.id, glossary.term, glossary.version_id, cr_versions.lang, cr_versions.effective_date"
 GLOSSARY_COLUMNS = GLOSSARY_HEADS + ", glossary.text"
 
 
@@ -212,7 +200,6 @@ def glossary_entries(conn: sqlite3.Connection, ids: list[int], columns: str = GL
 
 _CURRENT_TERMS: OrderedDict[tuple, dict[str, dict[str, int]]] = OrderedDict()
 _CURRENT_ENTRIES: OrderedDict[tuple, dict[int, tuple[dict[str, Any], frozenset[str]]]] = OrderedDict()
-_CURRENT_LINEAGES: OrderedDict[tuple, dict[str, dict[str, int]]] = OrderedDict()
 _TERMS_NAMED: OrderedDict[tuple, dict[str, list[int]]] = OrderedDict()
 _CURRENT_ENGLISH_TERM_KEYS: OrderedDict[tuple, frozenset[str]] = OrderedDict()
 
@@ -292,18 +279,6 @@ def current_entries(conn: sqlite3.Connection) -> dict[int, tuple[dict[str, Any],
             where glossary.version_id in ({", ".join("?" * len(versions))})""", versions)}
 
     return per_file(conn, _CURRENT_ENTRIES, read)
-
-
-def current_lineages(conn: sqlite3.Connection) -> dict[str, dict[str, int]]:
-    """Each language's newest glossary: its entries' ids by lineage, kept per served file."""
-    def read(of: sqlite3.Connection) -> dict[str, dict[str, int]]:
-        found: dict[str, dict[str, int]] = {}
-        for entry_id, (row, _) in current_entries(of).items():
-            if row.get("lineage_id"):
-                found.setdefault(row["lang"], {})[row["lineage_id"]] = entry_id
-        return found
-
-    return per_file(conn, _CURRENT_LINEAGES, read)
 
 
 def holds_all(held: frozenset[str], words: list[str]) -> bool:

@@ -38,9 +38,6 @@ class Hit:
     now: str = ""
     # ``now`` was reached through a step paired by a number alone: it may be another rule.
     now_by_number: bool = False
-    # A glossary entry of today found by the name an older edition gave it, that name ("summoning
-    # sickness": today's Summoning Sickness Rule, 2006's "Summoning Sickness (Informal)").
-    named_as: str = ""
 
     def title_language(self) -> str | None:
         return self.lang if self.kind in ("rule", "glossary") else self.title_lang
@@ -49,8 +46,7 @@ class Hit:
         """``dataclasses.asdict`` without its deep copies (a page of hits with their older copies)."""
         return {"kind": self.kind, "title": self.title, "url": self.url, "snippet": self.snippet, "lang": self.lang,
                 "detail": self.detail, "title_lang": self.title_lang, "older": [copy.to_dict() for copy in self.older],
-                "older_count": self.older_count or len(self.older), "now": self.now, "now_by_number": self.now_by_number,
-                "named_as": self.named_as}
+                "older_count": self.older_count or len(self.older), "now": self.now, "now_by_number": self.now_by_number}
 
 
 # The furthest a group is paged (``kb.site.search._search``): a page asked from further is this one.
