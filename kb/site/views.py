@@ -40,7 +40,7 @@ from kb.site.search_db import newest_versions, one_request, rules_text_languages
 from kb.site.search_fulltext import spelling_blind_key, todays_term_keys
 from kb.site.search_hit import Hit
 from kb.site.search_names import page_of
-from kb.site.search_rules import RULE_NUMBER_QUERY
+from kb.site.search_rules import RULE_NUMBER_QUERY, rule_number_asked
 from kb.site.search_text import clean_query, umlauts_as_vowels
 from kb.site.time_limit import time_limit
 
@@ -369,7 +369,7 @@ async def rule_as_typed(datasette, request):
     number = RULE_NUMBER_QUERY.match(typed)
     if number:
         suffix = f"?{request.query_string}" if request.query_string else ""
-        return site_redirect(f"/rule/{quote(number.group('number').lower().replace(',', '.'))}{json or ''}{suffix}")
+        return site_redirect(f"/rule/{quote(rule_number_asked(number).lower())}{json or ''}{suffix}")
     # A word: the keyword or rule it names, offered ("/rule/trample": 702.19 Trample).
     found = await what_it_may_mean(datasette, typed, "keywords") if typed else []
     return await not_found(datasette, request, f"No rule {typed}", wants_json(request, json), query=typed or None,

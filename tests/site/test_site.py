@@ -216,21 +216,24 @@ async def test_search_shows_the_section_a_title_names_without_landing_on_it(snap
 
 async def test_a_glossary_entry_no_longer_defined_says_which_edition_defined_it_last(snapshot_ds) -> None:
     """"fizzle" showed 2006's entry, "See rule 413.2a", as the best match with nothing to say it was
-    not today's glossary: 413.2a is 608.2b today, which the rules group lists."""
+    not today's glossary: 413.2a is 608.2b today, which the rules group lists. Said of the name, not
+    of the entry: "summoning sickness" is 2006's Summoning Sickness (Informal), which today's
+    glossary calls Summoning Sickness Rule ("not in today's glossary" above it: an English judge's
+    review)."""
     page = (await snapshot_ds.client.get("/search?q=fizzle")).text
-    said = "not in today's glossary; last defined in the Comprehensive Rules of 2006-02-01"
+    said = "a name today's glossary no longer has; last defined under it in the Comprehensive Rules of 2006-02-01"
     best, _, groups = page.partition('<section class="kb-group')
     assert said in best and 'href="/rule/608.2b"' in groups
     assert groups.count(said) == 1  # Fizzle (Informal); Fizzle (Obsolete) is 2003's
-    assert "last defined in the Comprehensive Rules of 2003-03-15" in groups
+    assert "last defined under it in the Comprehensive Rules of 2003-03-15" in groups
     # Today's entries say nothing of the kind, nor an older spelling of one (straight quotes).
-    assert "not in today's glossary" not in (await snapshot_ds.client.get("/search?q=trample")).text
+    assert "today's glossary no longer has" not in (await snapshot_ds.client.get("/search?q=trample")).text
     banding = (await snapshot_ds.client.get("/search?q=banding")).text
-    assert 'href="/glossary/Banding%2C%20%22Bands%20with%20Other%22"' in banding and "not in today's glossary" not in banding
+    assert 'href="/glossary/Banding%2C%20%22Bands%20with%20Other%22"' in banding and "today's glossary no longer has" not in banding
     # Nor another spelling of it: 2006's '"As though"' is today's As Though, 2024's Damage
     # Assignment Order today's "(Obsolete)" one (a docs review).
     for query in ["as though", "damage assignment order", "remove from combat"]:
-        assert "not in today's glossary" not in (await snapshot_ds.client.get("/search?q=" + quote(query))).text, query
+        assert "today's glossary no longer has" not in (await snapshot_ds.client.get("/search?q=" + quote(query))).text, query
 
 
 @pytest.mark.parametrize("query", ['"', "(a", "-x", "*", "a:b", "NEAR(", '<script>alert(1)</script>'])
@@ -1241,8 +1244,8 @@ async def test_a_translation_of_an_edition_not_held_is_not_said_to_translate_the
     the judges' languages). The Chinese CR translates an edition held."""
     text = re.sub(r"<[^>]+>", "", (await snapshot_ds.client.get("/version/ko-2021-02-15")).text)
     assert "Translates the Comprehensive Rules" not in text
-    assert ("Translates an English edition we do not hold, in force on 2021-02-15: its rules are shown beside"
-            " the Comprehensive Rules of 2020-11-20, the nearest English edition held.") in " ".join(text.split())
+    assert ("The English edition it translates is not known: its rules are shown beside the Comprehensive"
+            " Rules of 2020-11-20, the nearest we hold to it.") in " ".join(text.split())
     chinese = re.sub(r"<[^>]+>", "", (await snapshot_ds.client.get("/version/zhs-2025-02-07")).text)
     assert "Translates the Comprehensive Rules of 2025-02-07." in " ".join(chinese.split())
 
@@ -1442,6 +1445,9 @@ async def test_a_rule_number_typed_into_the_path_as_readers_type_it_lands_on_the
         ("第702.19条", "/rule/702.19"),
         ("702.19 ", "/rule/702.19"),
         ("Rule 702.19B", "/rule/702.19b"),
+        # A space before the letter: to itself, for ever, once the search read it (a code review).
+        ("704.5 j", "/rule/704.5j"),
+        ("702,9b", "/rule/702.9b"),
     ]:
         response = await snapshot_ds.client.get("/rule/" + quote(typed))
         assert (response.status_code, response.headers["location"]) == (302, location), typed
