@@ -191,7 +191,7 @@ def _named_citations(words: WordRuns, index: KeywordIndex, version: VersionKeywo
     if later.keys().isdisjoint(words.words):
         return citations
     said = [(start, end) for start, end, _, _ in in_force]
-    for start, end, matched, (number, version_id) in _named_in(words, later):
+    for start, end, matched, (number, version_id) in _named_in(words, later, _exiled_so):
         if not any(start < other_end and other_start < end for other_start, other_end in said):
             # A rule the version in force titles so is its own ("main phase": 305 of 2006).
             factor = 1.0 if version_id == version.version_id else LATER_VERSION_FACTOR
@@ -210,17 +210,42 @@ def _a_name_holds(words: WordRuns, start: int, end: int, matched: str) -> bool:
     """Whether a one-word name said at ``start``–``end`` is part of a card's or product's name (a
     capitalised one: "your commander's" is the card of the variant), or the ruling is about a
     format named after the variant."""
+    if _exiled_so(words, start, end, matched):
+        return True
     if not words.aligned or " " in matched.strip():
         return False
-    return bool(matched[:1].isupper() and PART_OF_A_NAME.match(words.text, end)) or _a_format_named(words.text, matched)
+    return (bool(matched[:1].isupper() and PART_OF_A_NAME.match(words.text, end)) or bool(OF_A_NAME.match(words.text, end))
+            or _a_format_named(words.text, matched))
+
+
+# "The plane of Innistrad": a world of the story, not a plane card (311; a code review).
+OF_A_NAME = re.compile(r"\s+of\s+[A-Z]")
+
+
+# "Exile target permanent face down": a card exiled face down is no face-down permanent (406.3,
+# not 708: a code review of the surfaces of permanents turned over).
+EXILED_BEFORE = re.compile(r"\bexil(?:e|es|ed|ing)\b(?:[^\w.!?]+\w+){0,3}[^\w.!?]*$", re.IGNORECASE)
+
+
+def _exiled_so(words: WordRuns, start: int, end: int, matched: str) -> bool:
+    """Whether a permanent said "face up" or "face down" is one exiled so."""
+    return " face " in f" {matched.lower()} " and bool(EXILED_BEFORE.search(words.lowered, max(0, start - 60), start))
 
 
 def _a_format_named(text: str, name: str) -> bool:
     """Whether ``text`` names a format after ``name``: a capitalised word before it, not a
     sentence's first ("Duel Commander"). Such a ruling speaks of that format wherever it says the
     word: "banned as a commander in Duel Commander format" is no rule of 903 (a links review).
-    "In Commander, …" is the variant."""
-    return bool(re.search(rf"(?<![.!?:;]\s)(?<=\s)[A-Z][\w'’-]*\s+{re.escape(name.strip().capitalize())}\b", text))
+    "In Commander, …" is the variant, after a closing quotation mark too ('… "partner." In
+    Commander, …': a code review)."""
+    for found in re.finditer(rf"(?<=\s)[A-Z][\w'’-]*\s+{re.escape(name.strip().capitalize())}\b", text):
+        if not SENTENCE_ENDED.search(text, 0, found.start()):
+            return True
+    return False
+
+
+# What ends a sentence before a word: a full stop, and any closing marks after it, then spaces.
+SENTENCE_ENDED = re.compile(r"(?:^|[.!?:;][\"'”’)\]]*)\s*$")
 
 
 def _named_in(

@@ -287,6 +287,10 @@ def test_cited_numbers_come_first_with_full_confidence(index: KeywordIndex) -> N
         ("Conspiracies are colorless, have no mana cost, and can't be cast as spells.", [("315", "Conspiracies")]),
         ("An instant is not a permanent.", []),
         ("It was printed in Conspiracy: Take the Crown.", []),
+        ("The plane of Innistrad is home to werewolves.", []),
+        # A permanent exiled face down is no face-down permanent (406.3; a code review).
+        ("Exile target permanent face down.", []),
+        ("Exile it. Turning a permanent face up doesn't cause abilities to trigger.", [("708", "permanent face up")]),
         # A variant's name is its section, but not in a card's or product's name.
         ("Your commander starts in the command zone.", [("903", "commander")]),
         ("Commander's Sphere and Commander Legends, from Commander 2020.", []),
@@ -295,6 +299,7 @@ def test_cited_numbers_come_first_with_full_confidence(index: KeywordIndex) -> N
         # ruling of 2017-07-17); a sentence's first word names no format.
         ("It is banned as a commander in Duel Commander format, but it may be part of your deck.", []),
         ("In Commander, your commander starts in the command zone.", [("903", "Commander")]),
+        ('It has "partner." In Commander, your commander starts in the command zone.', [("702.124", "partner"), ("903", "Commander")]),
         # A term of the glossary that the rule it points to bears as its title names that rule;
         # not a one-word term, nor a term whose rule has another title.
         ("It isn't a mana ability: it has a target.", [("605", "mana ability")]),
