@@ -694,12 +694,6 @@ def best_hit(
     exact_cards = [hit for hit in groups["cards"] if hit.detail.startswith("exact")]
     if len({page_of(hit.url) for hit in exact_cards}) == 1:  # one card, whatever its names' languages
         return exact_cards[0]
-    # One card, named as players name it: its words but the small ones ("ugin spirit dragon"), or
-    # a legendary card's name before its comma ("momir vig", "zndrsplt"). A judge's review: "Did
-    # you mean Ugin, the Spirit Dragon?" for those words, while "ugin spirt dragon" landed on it.
-    cards = [hit for hit in groups["cards"] if hit.kind == "card"]
-    if not exact_cards and len({page_of(hit.url) for hit in cards}) == 1 and _named_as_players_name_it(cards[0].title, query):
-        return dataclasses.replace(cards[0], detail="name as players say it")
     exact_keywords = [hit for hit in groups["keywords"] if hit.detail.startswith("exact")]
     if len({hit.url.split("#")[0] for hit in exact_keywords}) == 1:
         # A word that is another language's keyword only and titles a rule has two meanings
@@ -724,6 +718,14 @@ def best_hit(
             pointed = [hit for hit in groups["rules"] if hit.title.partition(" ")[0] in by_glossary]
             chosen = next((hit for hit in pointed if not _a_whole_part(hit.title.partition(" ")[0])), first)
             return dataclasses.replace(chosen, detail="glossary", older=[])
+    # One card, named as players name it: its words but the small ones ("ugin spirit dragon"), or
+    # a legendary card's name before its comma ("momir vig", "zndrsplt"). A judge's review: "Did
+    # you mean Ugin, the Spirit Dragon?" for those words, while "ugin spirt dragon" landed on it.
+    # After a keyword and a section named so ("monarch" is 724 The Monarch, not the card The
+    # Monarch: a code review).
+    cards = [hit for hit in groups["cards"] if hit.kind == "card"]
+    if len({page_of(hit.url) for hit in cards}) == 1 and _named_as_players_name_it(cards[0].title, query):
+        return dataclasses.replace(cards[0], detail="name as players say it")
     # "bury", "converted mana cost", "mana burn": a glossary term (an obsolete one, or an older
     # name whose page is the term it became), where no rule is named.
     for hit in groups["glossary"][:1]:
