@@ -154,6 +154,14 @@ def not_followed(conn: sqlite3.Connection, number: str, version: str | None, fro
     if not derive_lineage.has_lineages(conn):
         # A file without rule identities: the page looked the number up, and the version lacks it.
         return f"No rule {number} in the {version_name(version)}", its_page
+    earlier = conn.execute(
+        "select (select effective_date from cr_versions where id = ?) < (select effective_date from cr_versions where id = ?)",
+        (version, from_version)).fetchone()[0]
+    if earlier:
+        # Asked for an edition before its own (a date's, ``?date=``): it came later, or from a rule
+        # the identities do not follow.
+        return (f"Rule {number} of the {version_name(from_version)} is not in the {version_name(version)}: it was added"
+                " since, or made from a rule its history does not follow (its page gives its history)"), its_page
     return (f"Rule {number} of the {version_name(from_version)} has no successor in the {version_name(version)}:"
             " it was removed, or merged into another rule (its page gives its history)"), its_page
 

@@ -2,6 +2,7 @@
 any case, a language, a bare date), and whether a version is held."""
 from __future__ import annotations
 
+import datetime
 import re
 import sqlite3
 
@@ -37,3 +38,28 @@ def newest_version_of(conn: sqlite3.Connection, lang: str) -> str | None:
     found = conn.execute("select id from cr_versions where lang = ? order by effective_date desc, id desc limit 1",
                          (lang,)).fetchone()
     return found[0] if found else None
+
+
+def english_edition_on(conn: sqlite3.Connection, date: str) -> dict[str, str | None] | None:
+    """The English edition in force on ``date`` among those held: the newest that took effect on
+    or before it (``id``, ``effective_date``), and the next one held (``next_id``: an edition not
+    held may have come between the two); None before the oldest, or for a text that is no date."""
+    if not BARE_DATE.fullmatch(date) or not _a_real_date(date):
+        return None
+    found = conn.execute(
+        "select id, effective_date from cr_versions where lang = 'en' and effective_date <= ?"
+        " order by effective_date desc, id desc limit 1", (date,)).fetchone()
+    if found is None:
+        return None
+    after = conn.execute(
+        "select id from cr_versions where lang = 'en' and effective_date > ? order by effective_date, id limit 1",
+        (found[1],)).fetchone()
+    return {"id": found[0], "effective_date": found[1], "next_id": after[0] if after else None, "date": date}
+
+
+def _a_real_date(date: str) -> bool:
+    try:
+        datetime.date.fromisoformat(date)
+    except ValueError:
+        return False
+    return True

@@ -315,6 +315,8 @@ async def versions_as_asked(datasette, request, keys: tuple[str, ...], path: str
 
 async def rule(datasette, request):
     number, json = request.url_vars["number"], request.url_vars.get("json")
+    if "date" in request.args:
+        return await rule_on_date(datasette, request, number, json or "")
     version = request.args.get("version") or None
     # "?version=zhs", "EN", "2015-01-23": the version they name ("No rule 702.19 in EN" was said of
     # a rule English has: a review's fuzz).
@@ -351,7 +353,29 @@ async def rule(datasette, request):
         found = await run(datasette, rule_page.nearest_heading, number, version)
         return await not_found(datasette, request, f"No rule {number}{where}", wants_json(request, json),
                                query=number, found=found)
+    on = request.args.get("on")
+    if on and (edition := await run(datasette, version_asked.english_edition_on, on)) and edition["id"] == page["version"]["id"]:
+        page["on"] = edition
     return await page_response(datasette, request, page, json, f"No rule {number}", "kb_rule.html")
+
+
+async def rule_on_date(datasette, request, number: str, json: str) -> Response:
+    """``/rule/<number>?date=2025-06-01``: this rule (as numbered in ``?from=``, today's where none
+    is named) in the English edition in force on that date, by its identity, and the page says which
+    edition that is and how sure. A date was answered with today's rule, silently, or a 404 where
+    it came as ``?version=`` (a judge's review of the rule pages: ``mtgkb rule-at`` alone said it)."""
+    asked = request.args.get("date") or ""
+    edition = await run(datasette, version_asked.english_edition_on, asked.strip())
+    if edition is None:
+        said = f"We hold no English edition in force on “{asked}”" if version_asked.BARE_DATE.fullmatch(asked.strip()) \
+            else f"“{asked}” is not a date written YYYY-MM-DD (e.g. 2025-06-01)"
+        return await not_found(datasette, request, said, wants_json(request, json), query=number)
+    # The rule as numbered in the version the reader was on (the form's ``from``, or ``version``).
+    named = request.args.get("from") or request.args.get("version")
+    from_version = (named and await run(datasette, version_asked.version_as_asked, named)) \
+        or await run(datasette, version_asked.newest_version_of, "en")
+    query = urlencode({"version": edition["id"], "from": from_version, "on": edition["date"]})
+    return site_redirect(f"/rule/{quote(number)}{json}?{query}")
 
 
 def rulings_page(request) -> int:

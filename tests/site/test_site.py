@@ -1238,6 +1238,31 @@ async def test_a_translations_chapter_post_lists_its_reading_notes_on_its_versio
     assert "2021-02-15-100.md: line 134: 101.4d printed twice" in page.text
 
 
+async def test_a_rule_on_a_date_is_that_rule_in_the_edition_in_force_then(snapshot_ds) -> None:
+    """"/rule/701.50?date=2025-06-01" showed today's Connive with no word of the date, and
+    "?version=2025-06-01" was a 404 (a judge's review of the rule pages; ``mtgkb rule-at`` alone
+    answered). The rule by its identity (today's 701.50 is 2025's 701.47) in the edition in force
+    on that date, and how sure that is."""
+    response = await snapshot_ds.client.get("/rule/701.50?date=2025-06-01")
+    assert (response.status_code, response.headers["location"]) == (
+        302, "/rule/701.50?version=en-2025-02-07&from=en-2026-04-17&on=2025-06-01")
+    text = " ".join(re.sub(r"<[^>]+>", "", (await snapshot_ds.client.get(response.headers["location"])).text).split())
+    assert "701.47 Connive" in text
+    assert ("In force on 2025-06-01: the Comprehensive Rules of 2025-02-07, the newest edition we hold from before that"
+            " date: an edition we do not hold may have come between it and the Comprehensive Rules of 2026-01-16.") in text
+    # The rule as numbered where the reader was: 2025's 701.47 (Connive) in 2026 is 701.50.
+    response = await snapshot_ds.client.get("/rule/701.47?version=en-2025-02-07&date=2026-06-01")
+    assert response.headers["location"] == "/rule/701.47?version=en-2026-04-17&from=en-2025-02-07&on=2026-06-01"
+    # On an edition's own date; before the rule was; before every edition; no date.
+    on_the_day = " ".join(re.sub(r"<[^>]+>", "", (await snapshot_ds.client.get(
+        "/rule/702.19?version=en-2025-02-07&from=en-2026-04-17&on=2025-02-07")).text).split())
+    assert "In force on 2025-02-07: the Comprehensive Rules of 2025-02-07, which took effect that day." in on_the_day
+    missing = await snapshot_ds.client.get("/rule/701.50?version=en-2020-11-20&from=en-2026-04-17&on=2021-01-01")
+    assert missing.status_code == 404 and "is not in the Comprehensive Rules of 2020-11-20: it was added since" in missing.text
+    assert "We hold no English edition in force on “1990-01-01”" in (await snapshot_ds.client.get("/rule/701.50?date=1990-01-01")).text
+    assert "is not a date written YYYY-MM-DD" in (await snapshot_ds.client.get("/rule/701.50?date=June+1")).text
+
+
 async def test_a_translation_of_an_edition_not_held_is_not_said_to_translate_the_nearest(snapshot_ds) -> None:
     """The Korean CR of 2021-02-15 holds Kaldheim's rules (ten special actions, foretell at 116.2h);
     its page said "Translates the Comprehensive Rules of 2020-11-20", which has nine (a review in
