@@ -1316,6 +1316,12 @@ async def test_rule_page_traces_renumbering_and_lists_rulings_relying_on_it(snap
     assert relying == {("Tödliches Komplott", "701.47", "keyword")}
     page = await snapshot_ds.client.get("/rule/701.50")
     assert "Rulings relying on this rule" in page.text and 'href="/version/en-2026-01-16"' in page.text
+    # A change is dated by the first edition held that shows it, since the one held before: the
+    # legend rule's per-controller change, "changed" in 2014-09-25, came in 2013 (a judge's review).
+    trace = " ".join(re.sub(r"<[^>]+>", " ", page.text.split('id="trace"')[1].split("</ol>")[0]).split())
+    assert ("Comprehensive Rules of 2026-01-16 701.50 Connive moved since the Comprehensive Rules of 2025-02-07, the edition we"
+            " hold before it") in trace
+    assert "701.47 Connive same since" not in trace
 
 
 async def test_a_rule_paired_by_its_number_alone_is_shown_as_such(snapshot_ds) -> None:
