@@ -52,13 +52,15 @@ def _link_notes(ruling: dict[str, Any]) -> str:
             )
     if ruling.get("status") == "changed":
         # A section changed where a rule under it did, or one was added or removed (kb.store.derive_history._status).
-        since = "the rule has been reworded since" if "." in number else "the section has changed since"
+        # The rule it relied on first, then what became of it: "the section has changed since: 707
+        # in …" read as if 707 were the change (a judge's review of the rule pages).
+        since = "reworded since" if "." in number else "the section changed since"
         notes.append(
-            f'{since}: <a href="/rule/{escape(quote(number))}?version={escape(quote(version))}">'
+            f'relied on <a href="/rule/{escape(quote(number))}?version={escape(quote(version))}">'
             # The edition held, which may not be the one the ruling read: editions between two held
             # ones are not held (Crackleburr's 2008 ruling on {Q} beside 2006's 212.3d, which lacks
             # it, was "as the ruling read it": a judge's review).
-            f"{escape(number)} in the {escape(version_name(version))}</a>"
+            f"{escape(number)} in the {escape(version_name(version))}</a>, {since}"
         )
     return "".join(f' <span class="kb-note">{note}</span>' for note in notes)
 
