@@ -99,13 +99,15 @@ def _reason(error: OSError | sqlite3.Error, path: Path | None = None) -> str:
 
 
 @contextmanager
-def writing_into(root: Path, path: Path | None = None) -> Iterator[None]:
+def writing_into(root: Path, path: Path | None = None, doing: str = "") -> Iterator[None]:
     """OS and SQLite errors of writing into the store at ``root`` as a ``RawStoreError``; an OS
-    error that names no file (a write) is ``path``'s."""
+    error that names no file (a write) is ``path``'s; ``doing``: what the write was for
+    ("downloading <url>": a full disk named the download's temporary file alone, an operator's review)."""
     try:
         yield
     except (OSError, sqlite3.OperationalError) as error:
-        raise RawStoreError(f"the raw store {root} cannot be written: {_reason(error, path)}") from error
+        raise RawStoreError(f"the raw store {root} cannot be written: {_reason(error, path)}"
+                            + (f", {doing}" if doing else "")) from error
 
 
 @dataclass

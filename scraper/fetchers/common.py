@@ -90,7 +90,7 @@ def fetch_document(
     tmp = store.temp_path()
     try:
         # The body streams into the store's tmp/: an OS error there is the store's, not the site's.
-        with writing_into(store.root, tmp):
+        with writing_into(store.root, tmp, f"downloading {url}"):
             result = client.get(
                 url, source=source, dest=tmp, etag=validators.etag,
                 last_modified=validators.last_modified, accept=accept, expect_types=expect_types,

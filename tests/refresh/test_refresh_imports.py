@@ -219,7 +219,8 @@ def test_an_unchanged_run_the_raw_store_cannot_record_exits_1(
 @pytest.mark.skipif(not private_tmpfs_allowed(), reason="needs root and unshare -m for a private tmpfs")
 @pytest.mark.parametrize(("size", "what_failed"), [
     ("160k", "manifest.db: disk full (database or disk is full)"),  # the run's first record
-    ("600k", "/mnt/raw/tmp/{pid}-"),  # room for the manifest and the rules page, not for the CR's text
+    # Room for the manifest and the rules page, not for the CR's text: the download is named too.
+    ("600k", "/mnt/raw/tmp/{pid}-"),
 ])
 def test_a_raw_store_on_a_full_disk_stops_the_refresh_in_one_line_naming_it(
     site: TestSite, tmp_path: Path, size: str, what_failed: str
@@ -246,4 +247,5 @@ def test_a_raw_store_on_a_full_disk_stops_the_refresh_in_one_line_naming_it(
     assert len(lines) == 1, done.stderr
     assert lines[0].startswith(f"Error: the raw store {mount / 'raw'} cannot be written: "), done.stderr
     assert "disk full" in lines[0] and what_failed.split("{pid}")[0] in lines[0]
+    assert (", downloading http://127.0.0.1:" in lines[0]) == ("{pid}" in what_failed), done.stderr
     assert not (tmp_path / "kb.db").exists()
