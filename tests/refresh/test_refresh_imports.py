@@ -132,6 +132,8 @@ def test_the_operator_lists_every_run_failed_and_unchanged_ones_too(site: TestSi
     assert "nothing could be published: every source failed: wizards-cr" in lines[0]
     rows = [json.loads(line) for line in CliRunner().invoke(cli, ["runs", "--raw", str(tmp_path / "raw"), "--json", "--limit", "1"]).output.splitlines()]
     assert [(row["status"], row["exit_code"]) for row in rows] == [("failed", 1)]
+    # Its JSON columns as JSON, not text to decode again (a newcomer's review).
+    assert isinstance(rows[0]["sources"], dict) and "wizards-cr" in rows[0]["sources"]
     missing = CliRunner().invoke(cli, ["runs", "--raw", str(tmp_path / "nowhere")])
     assert missing.exit_code == 1 and "no raw store here" in missing.output
 
