@@ -6,6 +6,7 @@ Each is a ``click.Command`` the ``mtgkb`` group attaches. Versions come from the
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -43,9 +44,25 @@ def _lineage(db: sqlite_utils.Database, number: str, version_id: str) -> str:
 
 
 def _known_version(db: sqlite_utils.Database, version_id: str) -> str:
-    if not db["cr_versions"].exists() or not list(db.query("select 1 from cr_versions where id = ?", [version_id])):
-        raise click.ClickException(f"no CR version {version_id!r} in the database")
-    return version_id
+    """``version_id`` as the site reads a version asked for (any case, a language's newest, a bare
+    date that is an edition's); else an error naming the editions held nearest its date: the
+    snapshot's `2024-02-06.txt` is the edition of 2024-02-02, which its text says it takes effect
+    on, and "no CR version 'en-2024-02-06'" told a newcomer nothing more."""
+    from kb.site.version_asked import BARE_DATE, version_as_asked
+
+    if db["cr_versions"].exists() and (named := version_as_asked(db.conn, version_id)):
+        return named
+    message = f"no CR version {version_id!r} in the database"
+    dated = re.search(BARE_DATE.pattern, version_id)
+    if dated and db["cr_versions"].exists():
+        lang = version_id[:dated.start()].rstrip("-") or "en"
+        near = [row[0] for row in db.execute(
+            "select * from (select id from cr_versions where lang = ? and effective_date <= ? order by effective_date desc limit 1)"
+            " union all select * from (select id from cr_versions where lang = ? and effective_date > ? order by effective_date limit 1)",
+            (lang, dated.group(0), lang, dated.group(0))).fetchall()]
+        if near:
+            message += f"; the {lang} editions held nearest that date: {', '.join(near)} (an edition is named by the date it takes effect)"
+    raise click.ClickException(message)
 
 
 def _load_version(db: sqlite_utils.Database, version_id: str) -> CRDocument:

@@ -190,6 +190,13 @@ def test_cr_diff_of_an_unknown_version_fails_cleanly(db_path: Path) -> None:
     result = CliRunner().invoke(cr_diff, ["en-1999-01-01", "en-2026-01-16", "--db", str(db_path)])
     assert result.exit_code == 1
     assert "no CR version 'en-1999-01-01' in the database" in result.output
+    # A date that no edition took effect on: the editions held nearest it, by their ids (a
+    # newcomer read a snapshot file's name, 2025-02-07.txt's neighbour, as an edition's id).
+    result = CliRunner().invoke(cr_diff, ["en-2025-06-01", "en-2026-01-16", "--db", str(db_path)])
+    assert result.exit_code == 1 and ("no CR version 'en-2025-06-01' in the database; the en editions held nearest that"
+                                      " date: en-2025-02-07, en-2026-01-16") in result.output
+    # As the site reads a version asked for: any case, a bare date that is an edition's.
+    assert CliRunner().invoke(cr_diff, ["EN-2025-02-07", "2026-01-16", "--db", str(db_path)]).exit_code == 0
 
 
 def test_rule_at_dates_between_versions(db_path: Path) -> None:
