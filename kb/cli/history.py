@@ -48,12 +48,15 @@ def _known_version(db: sqlite_utils.Database, version_id: str) -> str:
     date that is an edition's); else an error naming the editions held nearest its date: the
     snapshot's `2024-02-06.txt` is the edition of 2024-02-02, which its text says it takes effect
     on, and "no CR version 'en-2024-02-06'" told a newcomer nothing more."""
-    from kb.site.version_asked import BARE_DATE, version_as_asked
-
-    if db["cr_versions"].exists() and (named := version_as_asked(db.conn, version_id)):
-        return named
+    if not db["cr_versions"].exists():
+        raise click.ClickException(f"no CR version {version_id!r} in the database")
+    # (Not kb.site.version_asked's: importing the site loads Datasette, a second of every command.)
+    asked = version_id.strip().lower()
+    for candidate in (version_id, asked, f"en-{asked}"):
+        if db.execute("select 1 from cr_versions where id = ?", [candidate]).fetchone():
+            return candidate
     message = f"no CR version {version_id!r} in the database"
-    dated = re.search(BARE_DATE.pattern, version_id)
+    dated = re.search(r"\d{4}-\d{2}-\d{2}", version_id)
     if dated and db["cr_versions"].exists():
         lang = version_id[:dated.start()].rstrip("-") or "en"
         near = [row[0] for row in db.execute(
