@@ -763,6 +763,35 @@ def test_a_file_built_from_a_snapshot_is_refused_with_the_way_to_refresh_it(site
         "select count(*) from documents where source_id = 'gatherer'").fetchone()[0] == 2
 
 
+def test_a_first_refresh_whose_archive_serves_the_snapshots_editions_publishes(site: TestSite, tmp_path: Path) -> None:
+    """The file `make run` built holds the snapshot's CR editions; the first refresh, seeded with
+    --snapshot as the docs say, fetches the same bytes from the archive under other URLs, and
+    keeps each edition once, under the URL fetched first. Counted by id, the snapshot's copies
+    were "documents this build does not" hold and the refresh was refused (a code review): the
+    same bytes are the same document."""
+    snapshot = tmp_path / "snapshot"
+    (snapshot / "cr" / "en").mkdir(parents=True)
+    names = ("2003-03-15.txt", "2009-10-01.txt")
+    for name in names:
+        shutil.copy(ROOT / "data" / "snapshot" / "cr" / "en" / name, snapshot / "cr" / "en" / name)
+    (snapshot / "manifest.json").write_text(json.dumps([
+        entry for entry in json.loads((ROOT / "data" / "snapshot" / "manifest.json").read_text(encoding="utf-8"))
+        if entry["path"] in {f"cr/en/{name}" for name in names}]), encoding="utf-8")
+    built = CliRunner().invoke(cli, ["build", "--snapshot", str(snapshot), "--db", str(tmp_path / "kb.db"), "-q"])
+    assert built.exit_code == 0, built.output
+    site.replace(ARCHIVE_LISTING, SITE / "cr-archive" / "constructed" / "metadata-two-files.json")
+    for name in names:
+        site.replace(f"/github-raw/xremming/rulesraker/main/archive/txt/{name}", SITE / "cr-archive" / "txt" / name,
+                     "text/plain; charset=utf-8")
+    seeded = run(site, tmp_path, snapshot=snapshot)
+    # Published; exit 2 for what the build reads in these two editions years apart (a rule of
+    # 2003 missing from 2009's file and back in 2022's), not for a refusal.
+    assert (seeded.exit_code, seeded.published) == (2, True), seeded.message
+    assert list(seeded.failure_reasons) == ["cr-archive"] and "is missing from it" in seeded.failure_reasons["cr-archive"]
+    held = {row[0] for row in sqlite_utils.Database(tmp_path / "kb.db").execute("select id from cr_versions")}
+    assert {"en-2003-03-15", "en-2009-10-01"} <= held
+
+
 @pytest.mark.long_proof
 def test_a_stale_listing_naming_an_older_bulk_file_rolls_nothing_back(site: TestSite, tmp_path: Path) -> None:
     """A listing served from a stale cache names the rulings file before the one published. Its
