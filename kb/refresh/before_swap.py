@@ -222,9 +222,12 @@ def _pause_for_crash_test() -> None:
 # A served document the new file holds neither as it is nor by its bytes: a CR edition the
 # archive also serves is one document under the URL fetched first (kb.refresh.inputs), and the
 # snapshot's copy of it (another URL: another id) counted as dropped, which refused the first
-# refresh that docs/refresh.md has an operator run (a code review).
+# refresh that docs/refresh.md has an operator run (a code review). Nor is the body of a CR edition
+# the new file holds from another body (an edition published again, corrected).
 NOT_REBUILT = ("id not in (select id from main.documents) and (sha256 is null"
-               " or sha256 not in (select sha256 from main.documents where sha256 is not null))")
+               " or sha256 not in (select sha256 from main.documents where sha256 is not null))"
+               " and id not in (select document_id from old.cr_versions where document_id is not null"
+               " and id in (select id from main.cr_versions))")
 
 
 def _documents_not_rebuilt(db: sqlite_utils.Database) -> str:
