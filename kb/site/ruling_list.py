@@ -52,11 +52,12 @@ def _link_notes(ruling: dict[str, Any]) -> str:
             )
     if ruling.get("status") == "changed":
         # A section changed where a rule under it did, or one was added or removed (kb.store.derive_history._status).
-        # The rule it relied on first, then what became of it: "the section has changed since: 707
-        # in …" read as if 707 were the change (a judge's review of the rule pages).
-        since = "reworded since" if "." in number else "the section changed since"
+        # The rule first, then what became of it: "the section has changed since: 707 in …" read as
+        # if 707 were the change (a judge's review of the rule pages); not "relied on" it, which a
+        # ruling found in a later edition than its own did not (a code review).
+        what, since = ("the rule", "was reworded since") if "." in number else ("the section", "has changed since")
         notes.append(
-            f'relied on <a href="/rule/{escape(quote(number))}?version={escape(quote(version))}">'
+            f'{what}, <a href="/rule/{escape(quote(number))}?version={escape(quote(version))}">'
             # The edition held, which may not be the one the ruling read: editions between two held
             # ones are not held (Crackleburr's 2008 ruling on {Q} beside 2006's 212.3d, which lacks
             # it, was "as the ruling read it": a judge's review).

@@ -797,7 +797,7 @@ async def test_a_section_a_ruling_names_says_it_changed_not_that_it_was_reworded
     special actions where 115 listed eight: the section changed (a rule under it reworded, added
     or removed), which "reworded since" did not say (a review of the change)."""
     html = (await snapshot_ds.client.get("/rule/116")).text
-    assert 'relied on <a href="/rule/115?version=en-2014-09-25">115 in the Comprehensive Rules of 2014-09-25</a>, the section changed since' in html
+    assert 'the section, <a href="/rule/115?version=en-2014-09-25">115 in the Comprehensive Rules of 2014-09-25</a>, has changed since' in html
     assert "the rule has been reworded since" not in html
     card = (await snapshot_ds.client.get("/card/ae0701c1-7a99-46fe-bcb1-ea33ad2a0fc9")).text  # Mastery of the Unseen
     assert 'changed since (a rule under it reworded, added or removed): <a href="/rule/115?version=en-2014-09-25">' in card
