@@ -44,8 +44,8 @@ def _lineage(db: sqlite_utils.Database, number: str, version_id: str) -> str:
 
 
 def _known_version(db: sqlite_utils.Database, version_id: str) -> str:
-    """``version_id`` as the site reads a version asked for (any case, a language's newest, a bare
-    date that is an edition's); else an error naming the editions held nearest its date: the
+    """``version_id`` as the site reads a version asked for (any case, a bare date that is an
+    English edition's); else an error naming the editions held nearest its date: the
     snapshot's `2024-02-06.txt` is the edition of 2024-02-02, which its text says it takes effect
     on, and "no CR version 'en-2024-02-06'" told a newcomer nothing more."""
     if not db["cr_versions"].exists():
@@ -58,7 +58,7 @@ def _known_version(db: sqlite_utils.Database, version_id: str) -> str:
     message = f"no CR version {version_id!r} in the database"
     dated = re.search(r"\d{4}-\d{2}-\d{2}", version_id)
     if dated and db["cr_versions"].exists():
-        lang = version_id[:dated.start()].rstrip("-") or "en"
+        lang = version_id[:dated.start()].rstrip("-").lower() or "en"
         near = [row[0] for row in db.execute(
             "select * from (select id from cr_versions where lang = ? and effective_date <= ? order by effective_date desc limit 1)"
             " union all select * from (select id from cr_versions where lang = ? and effective_date > ? order by effective_date limit 1)",

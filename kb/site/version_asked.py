@@ -40,11 +40,19 @@ def newest_version_of(conn: sqlite3.Connection, lang: str) -> str | None:
     return found[0] if found else None
 
 
+def a_date(text: str) -> bool:
+    """Whether ``text`` is a real date written YYYY-MM-DD in ASCII digits ("2003-02-30" is not)."""
+    return bool(ASCII_DATE.fullmatch(text)) and _a_real_date(text)
+
+
+ASCII_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
 def english_edition_on(conn: sqlite3.Connection, date: str) -> dict[str, str | None] | None:
     """The English edition in force on ``date`` among those held: the newest that took effect on
     or before it (``id``, ``effective_date``), and the next one held (``next_id``: an edition not
     held may have come between the two); None before the oldest, or for a text that is no date."""
-    if not BARE_DATE.fullmatch(date) or not _a_real_date(date):
+    if not a_date(date):
         return None
     found = conn.execute(
         "select id, effective_date from cr_versions where lang = 'en' and effective_date <= ?"

@@ -354,7 +354,12 @@ async def rule(datasette, request):
         return await not_found(datasette, request, f"No rule {number}{where}", wants_json(request, json),
                                query=number, found=found)
     on = request.args.get("on")
-    if on and (edition := await run(datasette, version_asked.english_edition_on, on)) and edition["id"] == page["version"]["id"]:
+    if on and (edition := await run(datasette, version_asked.english_edition_on, on)):
+        if edition["id"] != page["version"]["id"]:
+            # The page fell back to the newest version holding the number: the rule was not in
+            # the edition of the date asked (a code review: the date was dropped in silence).
+            return await not_found(datasette, request, f"No rule {number} in the {version_name(edition['id'])},"
+                                   f" the edition in force on {edition['date']}", wants_json(request, json), query=number)
         page["on"] = edition
     return await page_response(datasette, request, page, json, f"No rule {number}", "kb_rule.html")
 
@@ -364,18 +369,32 @@ async def rule_on_date(datasette, request, number: str, json: str) -> Response:
     is named) in the English edition in force on that date, by its identity, and the page says which
     edition that is and how sure. A date was answered with today's rule, silently, or a 404 where
     it came as ``?version=`` (a judge's review of the rule pages: ``mtgkb rule-at`` alone said it)."""
-    asked = request.args.get("date") or ""
-    edition = await run(datasette, version_asked.english_edition_on, asked.strip())
+    asked = (request.args.get("date") or "").strip()
+    as_json = wants_json(request, json)
+    if not version_asked.a_date(asked):
+        return await not_found(datasette, request, f"“{asked}” is not a date written YYYY-MM-DD (e.g. 2025-06-01)",
+                               as_json, query=number)
+    edition = await run(datasette, version_asked.english_edition_on, asked)
     if edition is None:
-        said = f"We hold no English edition in force on “{asked}”" if version_asked.BARE_DATE.fullmatch(asked.strip()) \
-            else f"“{asked}” is not a date written YYYY-MM-DD (e.g. 2025-06-01)"
-        return await not_found(datasette, request, said, wants_json(request, json), query=number)
+        return await not_found(datasette, request, f"We hold no English edition in force on {asked}", as_json, query=number)
     # The rule as numbered in the version the reader was on (the form's ``from``, or ``version``).
     named = request.args.get("from") or request.args.get("version")
-    from_version = (named and await run(datasette, version_asked.version_as_asked, named)) \
-        or await run(datasette, version_asked.newest_version_of, "en")
-    query = urlencode({"version": edition["id"], "from": from_version, "on": edition["date"]})
-    return site_redirect(f"/rule/{quote(number)}{json}?{query}")
+    from_version = await run(datasette, version_asked.version_as_asked, named) if named else None
+    if named and from_version is None:
+        return await not_found(datasette, request, f"We hold no rules version “{named}”", as_json, query=number)
+    if from_version and not from_version.startswith("en-"):
+        # A translation's rule: the English rule it translates, followed from there.
+        english = await run(datasette, rule_translations.english_rule_translated, number, from_version)
+        if english is None:
+            return await not_found(datasette, request, f"No rule {number} in the {version_name(from_version)} that an English"
+                                   " rule is known to be", as_json, query=number)
+        number, from_version = english
+    from_version = from_version or await run(datasette, version_asked.newest_version_of, "en")
+    # Its other arguments kept (``rulings``, ``_format``); the page asked for as it was (JSON or HTML).
+    kept = [(key, value) for key, value in parse_qsl(request.query_string, keep_blank_values=True)
+            if key not in ("date", "version", "from", "on")]
+    query = urlencode([("version", edition["id"]), ("from", from_version), ("on", edition["date"]), *kept])
+    return site_redirect(f"/rule/{quote(number)}{'.json' if json else ''}?{query}")
 
 
 def rulings_page(request) -> int:

@@ -1259,8 +1259,20 @@ async def test_a_rule_on_a_date_is_that_rule_in_the_edition_in_force_then(snapsh
     assert "In force on 2025-02-07: the Comprehensive Rules of 2025-02-07, which took effect that day." in on_the_day
     missing = await snapshot_ds.client.get("/rule/701.50?version=en-2020-11-20&from=en-2026-04-17&on=2021-01-01")
     assert missing.status_code == 404 and "is not in the Comprehensive Rules of 2020-11-20: it was added since" in missing.text
-    assert "We hold no English edition in force on “1990-01-01”" in (await snapshot_ds.client.get("/rule/701.50?date=1990-01-01")).text
+    assert "We hold no English edition in force on 1990-01-01" in (await snapshot_ds.client.get("/rule/701.50?date=1990-01-01")).text
     assert "is not a date written YYYY-MM-DD" in (await snapshot_ds.client.get("/rule/701.50?date=June+1")).text
+    # From a code review: a day that does not exist is no date; JSON asked as JSON, other
+    # arguments kept; a translation's rule followed from the English rule it translates; a version
+    # we do not hold said; a rule not in the edition of the date, not another edition in silence.
+    assert "is not a date written YYYY-MM-DD" in (await snapshot_ds.client.get("/rule/701.50?date=2003-02-30")).text
+    response = await snapshot_ds.client.get("/rule/701.50?date=2025-06-01&_format=json&rulings=100")
+    assert response.headers["location"] == (
+        "/rule/701.50?version=en-2025-02-07&from=en-2026-04-17&on=2025-06-01&_format=json&rulings=100")
+    response = await snapshot_ds.client.get("/rule/702.19?version=zhs&date=2021-03-01")
+    assert response.headers["location"] == "/rule/702.19?version=en-2020-11-20&from=en-2025-02-07&on=2021-03-01"
+    assert "We hold no rules version “garbage”" in (await snapshot_ds.client.get("/rule/702.19?version=garbage&date=2021-03-01")).text
+    gone = await snapshot_ds.client.get("/rule/212.6b?version=en-2026-04-17&from=en-2026-04-17&on=2026-05-01")
+    assert gone.status_code == 404 and "No rule 212.6b in the Comprehensive Rules of 2026-04-17, the edition in force on 2026-05-01" in gone.text
 
 
 async def test_a_translation_of_an_edition_not_held_is_not_said_to_translate_the_nearest(snapshot_ds) -> None:
