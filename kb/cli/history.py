@@ -5,7 +5,6 @@ Each is a ``click.Command`` the ``mtgkb`` group attaches. Versions come from the
 """
 from __future__ import annotations
 
-import datetime
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -57,7 +56,7 @@ def _known_version(db: sqlite_utils.Database, version_id: str) -> str:
             return candidate
     message = f"no CR version {version_id!r} in the database"
     dated = re.search(r"\d{4}-\d{2}-\d{2}", version_id)
-    if dated and db["cr_versions"].exists():
+    if dated:
         lang = version_id[:dated.start()].rstrip("-").lower() or "en"
         near = [row[0] for row in db.execute(
             "select * from (select id from cr_versions where lang = ? and effective_date <= ? order by effective_date desc limit 1)"
@@ -142,11 +141,10 @@ def _change_line(change: Change, merged_into: dict[str, str] | None = None) -> s
 def _iso_date(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
     """DATE as YYYY-MM-DD: any other text compared with the versions' dates as text would pick
     some version ("June 1 2025" sorts after every ISO date: the newest) and name it in force."""
-    try:
-        if len(value) == 10 and datetime.date.fromisoformat(value).isoformat() == value:
-            return value
-    except ValueError:
-        pass
+    from kb.normalise.dates import iso_day
+
+    if iso_day(value):
+        return value
     raise click.BadParameter(f"{value!r} is not a date written YYYY-MM-DD (e.g. 2025-06-01)")
 
 

@@ -65,6 +65,22 @@ def date_order(lang: str) -> str:
     return "".join(sorted(positions, key=lambda part: positions[part]))
 
 
+# A date as this project writes one: ISO 8601, ASCII digits.
+ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def iso_day(text: str) -> bool:
+    """Whether ``text`` is a day of the calendar written YYYY-MM-DD ("2003-02-30" is none), as a
+    date a reader types is asked to be and a stored one must be."""
+    if not ISO_DAY.fullmatch(text):
+        return False
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _valid(year: int, month: int, day: int) -> str | None:
     try:
         return datetime.date(year, month, day).isoformat()

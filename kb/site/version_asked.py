@@ -2,9 +2,10 @@
 any case, a language, a bare date), and whether a version is held."""
 from __future__ import annotations
 
-import datetime
 import re
 import sqlite3
+
+from kb.normalise.dates import iso_day
 
 
 def version_exists(conn: sqlite3.Connection, version: str) -> bool:
@@ -40,19 +41,11 @@ def newest_version_of(conn: sqlite3.Connection, lang: str) -> str | None:
     return found[0] if found else None
 
 
-def a_date(text: str) -> bool:
-    """Whether ``text`` is a real date written YYYY-MM-DD in ASCII digits ("2003-02-30" is not)."""
-    return bool(ASCII_DATE.fullmatch(text)) and _a_real_date(text)
-
-
-ASCII_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-
-
 def english_edition_on(conn: sqlite3.Connection, date: str) -> dict[str, str | None] | None:
     """The English edition in force on ``date`` among those held: the newest that took effect on
     or before it (``id``, ``effective_date``), and the next one held (``next_id``: an edition not
     held may have come between the two); None before the oldest, or for a text that is no date."""
-    if not a_date(date):
+    if not iso_day(date):
         return None
     found = conn.execute(
         "select id, effective_date from cr_versions where lang = 'en' and effective_date <= ?"
@@ -63,11 +56,3 @@ def english_edition_on(conn: sqlite3.Connection, date: str) -> dict[str, str | N
         "select id from cr_versions where lang = 'en' and effective_date > ? order by effective_date, id limit 1",
         (found[1],)).fetchone()
     return {"id": found[0], "effective_date": found[1], "next_id": after[0] if after else None, "date": date}
-
-
-def _a_real_date(date: str) -> bool:
-    try:
-        datetime.date.fromisoformat(date)
-    except ValueError:
-        return False
-    return True

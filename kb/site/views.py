@@ -15,6 +15,7 @@ import orjson
 from datasette.utils import tilde_decode
 from datasette.utils.asgi import Request, Response
 
+from kb.normalise.dates import iso_day
 from kb.site import (
     card_language,
     card_lookup,
@@ -371,7 +372,7 @@ async def rule_on_date(datasette, request, number: str, json: str) -> Response:
     it came as ``?version=`` (a judge's review of the rule pages: ``mtgkb rule-at`` alone said it)."""
     asked = (request.args.get("date") or "").strip()
     as_json = wants_json(request, json)
-    if not version_asked.a_date(asked):
+    if not iso_day(asked):
         return await not_found(datasette, request, f"“{asked}” is not a date written YYYY-MM-DD (e.g. 2025-06-01)",
                                as_json, query=number)
     edition = await run(datasette, version_asked.english_edition_on, asked)

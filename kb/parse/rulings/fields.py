@@ -7,10 +7,10 @@ and "01/02/2020" was read as 2 January, both with exit 0.
 """
 from __future__ import annotations
 
-import datetime
 import re
 from typing import Any
 
+from kb.normalise.dates import iso_day
 from kb.records import CardStats, ParseError
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -29,16 +29,8 @@ def check_iso_date(value: Any, what: str, source: str) -> None:
     real files, damaged)."""
     if value not in (None, "") and not (isinstance(value, str) and ISO_DATE.fullmatch(value)):
         raise ParseError(f"{what} {value!r} is not an ISO 8601 date (YYYY-MM-DD): not the layout of {source}")
-    if isinstance(value, str) and value and not _a_day(value):
+    if isinstance(value, str) and value and not iso_day(value):
         raise ParseError(f"{what} {value!r} is no day of the calendar: the file is damaged")
-
-
-def _a_day(value: str) -> bool:
-    try:
-        datetime.date.fromisoformat(value)
-    except ValueError:
-        return False
-    return True
 
 
 STAT_FIELDS = ("power", "toughness", "loyalty", "defense")
