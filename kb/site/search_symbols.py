@@ -12,6 +12,7 @@ import html
 import re
 import sqlite3
 
+from kb.link.keyword_vocabulary import FIRST_SENTENCE
 from kb.site.search_db import newest_english_version, rows
 from kb.site.search_fulltext import glossary_hit
 from kb.site.search_hit import Hit, SearchResults
@@ -22,8 +23,6 @@ SYMBOLS_ONLY = re.compile(r"\s*(?:\{[^{}\s]{1,8}\}\s*)+")
 SYMBOL = re.compile(r"\{[^{}\s]{1,8}\}")
 # The section of the rules that defines the symbols.
 SYMBOLS_SECTION = "107"
-# A rule's first sentence: up to its first full stop before a space or its end.
-FIRST_SENTENCE = re.compile(r"(?s).*?(?:\.(?=\s|$)|$)")
 
 
 def symbols_asked(query: str) -> list[str]:
