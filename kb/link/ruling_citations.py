@@ -182,7 +182,7 @@ def _named_citations(words: WordRuns, index: KeywordIndex, version: VersionKeywo
     "summoning sickness" is 2009's "summoning sickness rule")."""
     if version is None:
         return []
-    in_force = (_named_in(words, version.named_rules_by_first, _a_name_holds)
+    in_force = (_named_in(words, version.named_rules_by_first, _set_aside)
                 if version.named_rules_first_words & words.words else [])
     citations = [RuleCitation(number=number, method="term", confidence=NAMED_RULE_CONFIDENCE, matched_text=matched,
                               version_id=version.version_id, in_force_version_id=version.version_id)
@@ -206,12 +206,16 @@ def _named_citations(words: WordRuns, index: KeywordIndex, version: VersionKeywo
 PART_OF_A_NAME = re.compile(r"(?:['’]s\b|:?\s+[A-Z0-9])")
 
 
+def _set_aside(words: WordRuns, start: int, end: int, matched: str) -> bool:
+    """Whether a name the version in force gives a rule, said at ``start``–``end``, means no rule
+    of it there: part of another name (``_a_name_holds``), or a permanent exiled face down."""
+    return _exiled_so(words, start, end, matched) or _a_name_holds(words, start, end, matched)
+
+
 def _a_name_holds(words: WordRuns, start: int, end: int, matched: str) -> bool:
     """Whether a one-word name said at ``start``–``end`` is part of a card's or product's name (a
     capitalised one: "your commander's" is the card of the variant), or the ruling is about a
     format named after the variant."""
-    if _exiled_so(words, start, end, matched):
-        return True
     if not words.aligned or " " in matched.strip():
         return False
     return (bool(matched[:1].isupper() and PART_OF_A_NAME.match(words.text, end)) or bool(OF_A_NAME.match(words.text, end))
