@@ -1310,6 +1310,11 @@ async def test_version_page_of_a_translation_shows_its_links(snapshot_ds) -> Non
     data = (await snapshot_ds.client.get("/version/zhs-2025-02-07.json")).json()
     assert data["version"]["translates_version_id"] == "en-2025-02-07"
     assert sum(data["links"].values()) == 3175
+    # Every rule that is not matched exactly is listed, under its true count (the first 500 of 520 were).
+    assert len(data["not_linked"]) == sum(n for status, n in data["links"].items() if status != "same") == 520
+    assert data["not_linked"][-1]["number"] == "905.2c"
+    html = (await snapshot_ds.client.get("/version/zhs-2025-02-07")).text
+    assert "Rules that do not match exactly (520)" in html
     missing = await snapshot_ds.client.get("/version/xx-1999-01-01")
     assert missing.status_code == 404
 
