@@ -224,6 +224,8 @@ def _renamed_in_part(olds: list[str], news: list[str], old_text: dict[str, str],
     """
     scored: dict[tuple[str, str], float] = {}
     for old_term in olds:
+        if _split(old_term, news, new_text):
+            continue
         for new_term in news:
             named = _name_share(old_term, new_term)
             if named >= 0.5:
@@ -243,6 +245,33 @@ def _renamed_in_part(olds: list[str], news: list[str], old_text: dict[str, str],
         if all(other < score - 0.1 for other in rivals):
             found[old_term] = new_term
     return found
+
+
+def _split(old_term: str, news: list[str], new_text: dict[str, str]) -> bool:
+    """Whether the next glossary defines the old term's thing in two or more new entries, each
+    named in its words or within them (from its first word) and each saying the old term: 2003's
+    "Source" ("the source of an ability or of damage") became "Source of an Ability" and "Source
+    of Damage"; "Basic Land" became "Basic" (the supertype) and "Basic Land Type". Joined to the
+    likelier of the two, the other's page lost its history and a page said "Source" was the
+    earlier name of the source of damage alone (a review)."""
+    return len(split_parts(old_term, {term: new_text[term] for term in news})) >= 2
+
+
+def split_parts(old_term: str, new_entries: dict[str, str]) -> list[str]:
+    """The terms of ``new_entries`` (term → definition, entries new in the next glossary) that
+    may each define part of what ``old_term`` did (``_split``): named in its words or within
+    them, from its first word, and saying the old term."""
+    old_words = _term_words(old_term)
+    if old_words is None:
+        return []
+    parts = []
+    for new_term, new_definition in new_entries.items():
+        new_words = _term_words(new_term)
+        if (new_words is not None and new_words[0] == old_words[0]
+                and (old_words[1] < new_words[1] or new_words[1] < old_words[1])
+                and _names(_bare_text(new_definition), _bare(old_term))):
+            parts.append(new_term)
+    return parts
 
 
 def _telling_share(one: str, other: str) -> float:

@@ -7,6 +7,7 @@ from collections.abc import Collection
 from typing import Any
 
 from kb.link.cr_compare import collapse
+from kb.link.glossary_lineage import split_parts
 from kb.site.absent_citations import absent_citations
 from kb.site.search_db import newest_english_version, rows, table_has_rows
 from kb.site.search_text import bare_term, fold, rule_number_key
@@ -70,8 +71,9 @@ def glossary_term(conn: sqlite3.Connection, term: str, lang: str = "en", transla
         # A term the newest glossary no longer has: its last definition, from an older version.
         "newest_version": version,
         "dropped": entry["version_id"] != version,
-        # A term asked for by a name the entry had before ("Source" is 2003's "Source of Damage"):
-        # the page says so, or it looked like another term's page.
+        "split_into": split_into(conn, entry) if lang == "en" and entry["version_id"] != version else [],
+        # A term asked for by a name the entry had before ("Mana Burn" is today's "Mana Burn
+        # (Obsolete)"): the page says so, or it looked like another term's page.
         "earlier_name": term if fold(term) != fold(entry["term"]) else None,
         "english": english,
         # The numbers a definition cites are numbered as in its own version (a translation's as in
@@ -117,6 +119,24 @@ def glossary_term(conn: sqlite3.Connection, term: str, lang: str = "en", transla
         *((entry_then["text"], entry_then["since_version_id"]) for entry_then in page["history"]),
     ])
     return page
+
+
+def split_into(conn: sqlite3.Connection, entry: dict[str, Any]) -> list[dict[str, Any]]:
+    """The entries the next English glossary we hold defines a dropped entry's thing in, where it
+    is two or more (``kb.link.glossary_lineage.split_parts``): 2003's "Source" is "Source of an
+    Ability" and "Source of Damage" since; its page said only that the term was gone."""
+    following = rows(conn, """select id from cr_versions where lang = 'en'
+        and effective_date > (select effective_date from cr_versions where id = ?)
+        and exists (select 1 from glossary where glossary.version_id = cr_versions.id and glossary.lineage_id is not null)
+        order by effective_date limit 1""", (entry["version_id"],))
+    if not following:
+        return []
+    version_id = following[0]["id"]
+    # Entries whose lineage begins there: none of them continues an older entry.
+    new = rows(conn, "select term, text from glossary where version_id = ? and lineage_id = version_id || '/glossary:' || term",
+               (version_id,))
+    parts = split_parts(entry["term"], {row["term"]: row["text"] for row in new})
+    return [{"term": term, "version_id": version_id} for term in parts] if len(parts) >= 2 else []
 
 
 def same_term_entries(conn: sqlite3.Connection, entry: dict[str, Any]) -> list[dict[str, Any]]:

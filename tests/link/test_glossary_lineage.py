@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.link.glossary_lineage import glossary_lineages, pair_glossary
+from kb.link.glossary_lineage import glossary_lineages, pair_glossary, split_parts
 from kb.parse.cr import txt as cr_txt
 from kb.records import CRDocument
 
@@ -139,3 +139,18 @@ def test_obsolete_entries_continue_the_enchantments_they_replaced_2003_to_2006()
     assert pairs["Global Enchantment"] == "Global Enchantment (obsolete)"
     assert pairs["Local Enchantment"] == "Local Enchantment (obsolete)"
     assert "Aura" not in pairs.values() and "Attach" not in pairs.values()
+
+
+def test_an_entry_split_in_two_continues_neither_2003() -> None:
+    # 2003-03's "Source" defined "the source of an ability or of damage"; 2003-10 defines "Source
+    # of an Ability" and "Source of Damage". "Basic Land" (the five types, and what a basic land
+    # is) became "Basic Land Type" and the supertype "Basic". Joined to the likelier half, a page
+    # said "Source" was the source of damage's earlier name alone (a review).
+    old, new = parsed("en-raw/2003-03-15.txt").glossary, parsed("en-raw-batch2/2003-10-01.txt").glossary
+    pairs = pair_glossary(old, new)
+    assert "Source" not in pairs and "Basic Land" not in pairs
+    news = {entry.term: entry.text for entry in new if entry.term not in pairs.values()}
+    assert split_parts("Source", news) == ["Source of an Ability", "Source of Damage"]
+    assert split_parts("Basic Land", news) == ["Basic", "Basic Land Type"]
+    # A term grown by a word where one new entry is named so keeps its entry.
+    assert pairs["Upkeep"] == "Upkeep Step"

@@ -1557,6 +1557,20 @@ async def test_two_entries_of_one_term_are_each_reached(snapshot_ds) -> None:
     assert f'<a href="/glossary/{term}?lang=zhs&amp;en=Plainscycling">Plainscycling</a>' in walk
 
 
+async def test_an_entry_the_next_glossary_split_in_two_names_both(snapshot_ds) -> None:
+    # 2003-03's "Source" was the source of an ability or of damage: the page of the source of
+    # damage said "Source" was its earlier name (a review). Now its own page, naming both.
+    source = (await snapshot_ds.client.get("/glossary/Source")).text
+    assert '<h1 lang="en">Source</h1>' in source
+    assert ("The Comprehensive Rules of 2003-10-01, the next we hold, defines it in 2 entries:"
+            ' <a href="/glossary/Source%20of%20an%20Ability">Source of an Ability</a>,'
+            ' <a href="/glossary/Source%20of%20Damage">Source of Damage</a>.') in source
+    damage = (await snapshot_ds.client.get("/glossary/Source%20of%20Damage")).text
+    assert "as “Source”" not in damage
+    basic = (await snapshot_ds.client.get("/glossary/Basic%20Land.json")).json()
+    assert [part["term"] for part in basic["split_into"]] == ["Basic", "Basic Land Type"]
+
+
 async def test_a_renamed_glossary_term_keeps_its_history(snapshot_ds) -> None:
     mana_value = (await snapshot_ds.client.get("/glossary/Mana%20Value")).text
     assert '<p class="kb-history-term">as “Converted Mana Cost”</p>' in mana_value
