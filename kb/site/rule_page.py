@@ -379,10 +379,15 @@ def rule_trace(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[dict[str,
         return []
     trace: list[dict[str, Any]] = []
     links = derive_lineage.lineage_links(conn, rule["lineage_id"])
+    held_before = None
     for member in derive_lineage.trace(conn, rule["lineage_id"]):
+        before, held_before = held_before, member.version_id
         if member.status == "absent":
             continue
+        # The English edition held before: a rule "added" in 2009 may be older than that (Flash,
+        # 2006's Time Spiral) where no edition between is held (two reviews).
         trace.append({"version": member.version_id, "number": member.number, "change": member.status,
+                      "held_before": before,
                       "title": member.title, "word_diff": member.word_diff,
                       "similarity": member.similarity, "paired_by_number": member.paired_by_number,
                       "links": [link for link in links if link["new_version_id"] == member.version_id]})

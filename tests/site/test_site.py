@@ -1339,6 +1339,14 @@ async def test_rule_page_traces_renumbering_and_lists_rulings_relying_on_it(snap
     assert ("Comprehensive Rules of 2026-01-16 701.50 Connive moved since the Comprehensive Rules of 2025-02-07, the edition we"
             " hold before it") in trace
     assert "701.47 Connive same since" not in trace
+    # So is an addition: Connive came with Streets of New Capenna, after the 2022-02-18 edition
+    # we hold; Flash, "added" in 2009, is older than that, from after 2006's (two reviews).
+    assert ("Comprehensive Rules of 2022-04-29 701.47 Connive added since the Comprehensive Rules of 2022-02-18, the"
+            " edition we hold before it") in trace
+    flash = (await snapshot_ds.client.get("/rule/702.8.json")).json()["trace"][0]
+    assert (flash["version"], flash["change"], flash["held_before"]) == ("en-2009-10-01", "added", "en-2006-02-01")
+    first = (await snapshot_ds.client.get("/rule/100.1.json")).json()["trace"][0]
+    assert (first["version"], first["change"], first["held_before"]) == ("en-2003-03-15", "first", None)
 
 
 async def test_a_rule_paired_by_its_number_alone_is_shown_as_such(snapshot_ds) -> None:
