@@ -271,11 +271,15 @@ def trace(conn: Connection, lineage: str) -> list[Member]:
     }
     changes = {
         (row["new_version_id"], row["new_number"]): (
-            row["kind"], row["word_diff"], row["similarity"], bool(row.get("paired_by_number"))
+            # A rule moved with its text as it was: its word diff marks nothing. Moved with the
+            # numbers it cites renumbered (601.2h → 601.2i, "601.2a–g" → "601.2a–h"), the diff
+            # shows them: its page said "moved" over a text that had changed (a review).
+            row["kind"], row["word_diff"] if row["kind"] != "moved" or row["aspects"] else None,
+            row["similarity"], bool(row.get("paired_by_number"))
         )
         for row in _query(
             conn,
-            f"select new_version_id, new_number, kind, word_diff, similarity{by_number_column(conn)} from cr_changes"
+            f"select new_version_id, new_number, kind, aspects, word_diff, similarity{by_number_column(conn)} from cr_changes"
             " where new_rule_id in (select id from rules where lineage_id = ?)",
             [lineage],
         )
@@ -294,8 +298,6 @@ def trace(conn: Connection, lineage: str) -> list[Member]:
             status = "added"
         else:
             status, word_diff, similarity, by_number = changes.get((version_id, row["number"]), ("same", None, None, False))
-            if status == "moved":
-                word_diff = None
         result.append(
             Member(
                 version_id=version_id, effective_date=date, number=row["number"] if row else None,

@@ -1349,6 +1349,17 @@ async def test_rule_page_traces_renumbering_and_lists_rulings_relying_on_it(snap
     assert (first["version"], first["change"], first["held_before"]) == ("en-2003-03-15", "first", None)
 
 
+async def test_a_rule_moved_with_the_numbers_it_cites_renumbered_shows_them(snapshot_ds) -> None:
+    # 601.2h became 601.2i in 2015-07-17, citing "601.2a–h" where it cited "601.2a–g": "moved"
+    # with no diff read as a text unchanged (a review against Venser's diffs).
+    trace = (await snapshot_ds.client.get("/rule/601.2i.json?version=en-2015-07-17")).json()["trace"]
+    moved = next(t for t in trace if t["version"] == "en-2015-07-17")
+    assert (moved["number"], moved["change"]) == ("601.2i", "moved")
+    assert "[-601.2a–g-] {+601.2a–h+}" in moved["word_diff"]
+    # Moved as it was: no diff.
+    assert all(t["word_diff"] is None for t in trace if t["change"] in ("moved", "same") and t is not moved)
+
+
 async def test_a_rule_paired_by_its_number_alone_is_shown_as_such(snapshot_ds) -> None:
     # The multiplayer mulligan (800.5) was rewritten for the London mulligan (2019-07-12): the
     # texts share a third of their words, and nothing but the number pairs them; the page says so.
