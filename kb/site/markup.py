@@ -100,21 +100,26 @@ class GlossaryLinker:
     """Links each glossary term at its first use on a page (later uses stay plain text).
 
     Terms are matched as whole words, longest first, with a short English ending ("attacks",
-    "attacking"); terms under four letters are left alone (too many false hits). A term given as
-    written (a third item, true: a subtype, "Case") is matched only capitalized.
+    "attacking"), not as part of a hyphenated word ("double-faced" is not Double); terms under
+    four letters are left alone (too many false hits). A term given as written (a third item,
+    true: a subtype, "Case") is matched only capitalized; one given as a noun (a fourth item,
+    true: Match) only where the word is not a verb (``VERB_BEFORE``, "-ed", "-ing").
     """
 
-    def __init__(self, terms: Iterable[tuple[str, str] | tuple[str, str, bool]]):
+    def __init__(self, terms: Iterable[tuple[str, str] | tuple[str, str, bool] | tuple[str, str, bool, bool]]):
         self.urls: dict[str, str] = {}
         names = []
         as_written: set[str] = set()
-        for term, url, *written in terms:
+        self.nouns: set[str] = set()
+        for term, url, *how in terms:
             name = bare_term(term).strip()
             if len(name) >= 4 and name.casefold() not in self.urls:
                 self.urls[name.casefold()] = url
                 names.append(name)
-                if written and written[0]:
+                if how and how[0]:
                     as_written.add(name)
+                if len(how) > 1 and how[1]:
+                    self.nouns.add(name.casefold())
         names.sort(key=len, reverse=True)
 
         def alternative(name: str) -> str:
@@ -122,7 +127,8 @@ class GlossaryLinker:
             return (f"(?-i:{re.escape(stem)})" if name in as_written else re.escape(stem)) + endings
 
         alternatives = [alternative(name) for name in names]
-        self.pattern = re.compile(r"\b(?:" + "|".join(alternatives) + r")\b", re.IGNORECASE) if names else None
+        self.pattern = re.compile(
+            r"(?<!\w-)\b(?:" + "|".join(alternatives) + r")\b(?!-\w)", re.IGNORECASE) if names else None
         self.seen: set[str] = set()
 
     def term_of(self, word: str) -> str | None:
@@ -139,7 +145,7 @@ class GlossaryLinker:
         out, cursor = [], 0
         for found in self.pattern.finditer(text):
             key = self.term_of(found.group(0))
-            if key is None or key in self.seen:
+            if key is None or key in self.seen or (key in self.nouns and _a_verb(text, found, key)):
                 continue
             self.seen.add(key)
             out.append(html.escape(text[cursor : found.start()]))
@@ -147,6 +153,21 @@ class GlossaryLinker:
             cursor = found.end()
         out.append(html.escape(text[cursor:]))
         return "".join(out)
+
+
+# Words after which a noun's word is a verb: "don't match", "no longer match", "change to match".
+VERB_BEFORE = frozenset({"to", "not", "longer", "must", "would", "could", "can", "cannot", "may", "might", "will",
+                         "should", "does", "do", "did"})
+
+
+def _a_verb(text: str, found: re.Match[str], term: str) -> bool:
+    """Whether the word ``found`` of the noun ``term`` is a verb: ``term`` with "-ed" or "-ing"
+    ("matching"; not Modified's own "-ed"), or after ``VERB_BEFORE`` (or a word ending "n't")."""
+    if found.group(0).casefold().removeprefix(term).endswith(("ed", "ing")):
+        return True
+    before = text[: found.start()].split()
+    word = before[-1].casefold().replace("’", "'") if before else ""
+    return word in VERB_BEFORE or word.endswith("n't")
 
 
 # Where a cited number leads when it is not read in the text's version: (number, version).

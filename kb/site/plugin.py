@@ -38,7 +38,7 @@ from kb.site import (
 from kb.site.metadata import copied_where_merged, count_tables, large_tables, merged_metadata, table_settings
 from kb.site.search import register_functions
 from kb.site.search_names import display_name
-from kb.site.search_text import linked_as_written, links_in_text
+from kb.site.search_text import linked_as_a_noun, linked_as_written, links_in_text
 from kb.site.serve import apply_settings
 from kb.site.warm import keep_out_of_collections, warm_file_maps
 
@@ -260,7 +260,8 @@ def prepare_jinja2_environment(env):
     env.filters["cardname"] = display_name
     env.filters["isodate"] = lambda raw, lang="en": parse_date(raw, lang or "en") or raw
     env.filters["glossarylinker"] = lambda terms: markup.GlossaryLinker(
-        (term["term"], "/glossary/" + quote(term["term"], safe=""), linked_as_written(term["term"], term.get("text")))
+        (term["term"], "/glossary/" + quote(term["term"], safe=""), linked_as_written(term["term"], term.get("text")),
+         linked_as_a_noun(term["term"]))
         for term in terms or [] if links_in_text(term["term"]))
     env.filters["kblinked"] = lambda text, version=None, linker=None, readings=None, absent=None: Markup(
         markup.render_text(text, version, linker, readings, None, absent))

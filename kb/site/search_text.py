@@ -207,6 +207,20 @@ def linked_as_written(term: str, definition: str | None) -> bool:
     return bool(SUBTYPE_DEFINITION.search(definition)) or f"{bare} subtype" in definition
 
 
+# Terms whose entry defines a thing ("Match: A multiplayer game or a two-player series of
+# games…") while the rules mostly say the word as an everyday verb ("if the properties no longer
+# match", "its Oracle text matches", "change to match": 17 rules of 2026-04-17; a review). Read
+# from the definitions ("A …", no "To …" sense), the rule took Color from "colored", Target
+# from "targeted", Enchant from "enchanted": a list, not a guess.
+VERBS_TOO = frozenset({"match"})
+
+
+def linked_as_a_noun(term: str) -> bool:
+    """Whether a glossary term is linked in running text only where its word is not a verb
+    (``kb.site.markup.GlossaryLinker``)."""
+    return bare_term(term).casefold() in VERBS_TOO
+
+
 def links_in_text(term: str) -> bool:
     """Whether a glossary term is linked where the rules' text uses it: not an obsolete one
     ("During (Obsolete)" linked every "during")."""

@@ -13,6 +13,7 @@ import pytest
 
 import kb.site
 from kb.site.markup import GlossaryLinker, linked_in_order, render_text, symbol_html
+from kb.site.search_text import linked_as_a_noun
 from site_databases import JACE, PHELDDAGRIF, make_datasette, open_immutable
 
 REALITY_SHIFT = "70dc830e-d05b-4fc7-88dd-879e140b3fbf"
@@ -1812,6 +1813,19 @@ async def test_ordinary_words_are_not_linked_to_obsolete_or_subtype_terms(snapsh
     page = (await snapshot_ds.client.get("/rule/702.19")).text
     assert 'href="/glossary/Case"' not in page and 'href="/glossary/During%20%28Obsolete%29"' not in page
     assert 'href="/glossary/Trample"' in page or "/glossary/Trample" in page
+
+
+async def test_words_of_another_sense_are_not_linked_to_a_glossary_term(snapshot_ds) -> None:
+    # "the actions that are performed don't match" linked Match, the tournament's; the "double" of
+    # "double-faced" linked Double, the keyword action (a review of glossary pages).
+    assert 'href="/glossary/Match"' not in (await snapshot_ds.client.get("/rule/118.11")).text
+    transform = (await snapshot_ds.client.get("/rule/111.10i")).text
+    assert 'href="/glossary/Double"' not in transform and "double-faced" in transform
+    linker = GlossaryLinker([("Match", "/glossary/Match", False, linked_as_a_noun("Match")),
+                             ("Double", "/glossary/Double", False, linked_as_a_noun("Double"))])
+    html = render_text("If the colors no longer match, or it is double-faced, the match is over. Double it.", None, linker)
+    assert html == ('If the colors no longer match, or it is double-faced, the <a class="term-ref"'
+                    ' href="/glossary/Match">match</a> is over. <a class="term-ref" href="/glossary/Double">Double</a> it.')
 
 
 def test_glossary_terms_linked_at_first_use_only() -> None:
