@@ -51,7 +51,8 @@ NEXT_SECTION = re.compile(r"[”\"] (?:and|or) (?P<number>[1-9]\d{2}),\s*[\"“]
 SECTION_NUMBER = re.compile(r"(?P<first>\d{1,3})(?:" + RANGE_DASH + r"(?P<last>\d{1,3}))?")
 # The same in the languages our translations use: "规则903", "규칙 704", "reglas 113 y 602",
 # "règles 113 et 602", "Regel 704", "regole 113 e 602", "regras 113 e 602"; and whole parts:
-# "第7章", "sección 7", "Abschnitt 7", "sezione 7", "seção 7".
+# "第7章", "sección 7", "Abschnitt 7", "sezione 7", "seção 7", "7절" (Korean 100.1b of 2021-02-15:
+# 8절 "Multiplayer Rules."을 보세요).
 TRANSLATED_SECTION_LIST = re.compile(
     r"(?:规则|規則|규칙|[Rr](?<=\b[Rr])(?:egla|ègle|egel|egol[ae]|egra))(?:s|n)?\s*"
     r"(?P<list>\d{3}(?![\d.]\d|\d)(?:(?:\s*[,、，]\s*|\s+(?:y|et|und|e|o|ou|oder)\s+|\s*(?:和|与|與|及|및)\s*)"
@@ -60,7 +61,11 @@ TRANSLATED_SECTION_LIST = re.compile(
 TRANSLATED_PART = re.compile(
     r"第(?P<part>[1-9])章"
     r"|[SsAa](?<=\b[SsAa])(?:ecci[oó]n|bschnitt|ezione|e[cç][cç]?[aã]o)\s+(?P<word_part>[1-9])(?!\d|\.\d)"
+    r"|(?P<ko_part>[1-9])(?<![\d.][1-9])절"
 )
+# The next of a Chinese list led by a rule, a section cited by its number and title: "参见规则703，
+# “回合动作”和704，“状态动作”" (116.1 of 2025-02-07), as NEXT_SECTION reads the English.
+TRANSLATED_NEXT_SECTION = re.compile(r"[”\"]\s*(?:和|与|與|及|或)\s*(?P<number>[1-9]\d{2})\s*[,，]\s*[\"“]")
 # Every match of SECTION_LIST contains one of these; ``in`` tests them far faster than the
 # pattern scans text that has none (about half the rules).
 _SECTION_HINTS = ("ule", "ULE", "ection", "ECTION")
@@ -69,7 +74,7 @@ _SECTION_HINTS = ("ule", "ULE", "ection", "ECTION")
 # of reading an English ruling's citations, and no English ruling holds any of them).
 _DIGITS = tuple("123456789")
 _TRANSLATED_SECTION_HINTS = ("规则", "規則", "규칙", "egla", "ègle", "egel", "egol", "egra")
-_TRANSLATED_PART_HINTS = ("第", "ecci", "bschnitt", "ezione", "cao", "cão", "çao", "ção")
+_TRANSLATED_PART_HINTS = ("第", "ecci", "bschnitt", "ezione", "cao", "cão", "çao", "ção", "절")
 # A number range wider than this is not a list of rules someone meant to cite one by one.
 MAX_RANGE = 40
 
@@ -131,9 +136,13 @@ def extract_refs(text: str, lang: str | None = None) -> list[str]:
                 for number in re.finditer(r"\d{3}", match.group("list"))
                 if _is_section_number(number.group())
             )
+        if "”" in text:  # after a word for "rule", not anywhere (as NEXT_SECTION after "See")
+            led = min(at for hint in _TRANSLATED_SECTION_HINTS if (at := text.find(hint)) != -1)
+            found.extend((match.start("number"), match["number"])
+                         for match in TRANSLATED_NEXT_SECTION.finditer(text, led))
     if any(hint in text for hint in _TRANSLATED_PART_HINTS):
         for match in TRANSLATED_PART.finditer(text):
-            found.append((match.start(), match["part"] or match["word_part"]))
+            found.append((match.start(), match["part"] or match["word_part"] or match["ko_part"]))
     return _in_order(found)
 
 

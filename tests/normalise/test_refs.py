@@ -122,6 +122,10 @@ import pytest as _pytest
         ("règles 113 et 602", ["113", "602"]),
         ("Regel 704", ["704"]),
         ("véase la sección 7", ["7"]),
+        ('다인전은 두 명 이상으로 시작하는 게임을 말합니다. 8절 "Multiplayer Rules."을 보세요.', ["8"]),  # Korean 100.1b
+        ("（参见规则703，“回合动作”和704，“状态动作”。）", ["703", "704"]),  # Chinese 116.1
+        ("“闪电击”和500，“某牌”", []),  # a number and a title cite a section only after a rule cited
+        ("18절", []),
         ("20 reglas", []),
         ("regla 20", []),
         ("规则7023", []),
