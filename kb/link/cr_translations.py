@@ -21,11 +21,13 @@ import datetime
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from cydifflib import SequenceMatcher
 
-from kb.link.cr_glossary_links import link_glossary, numbers_cited_in
+from kb.link.cr_glossary_links import link_glossary
 from kb.normalise.names import name_key
+from kb.normalise.refs import extract_refs
 from kb.records import CRDocument, Rule
 
 # How much one failed check costs. A "hard" disagreement (other subrules, a contradicting title)
@@ -341,13 +343,20 @@ class _RuleChecker:
 
 
 def cited_numbers(rule: Rule) -> set[str]:
-    """Dotted rule numbers cited, and bare section numbers whatever word precedes them.
+    """The rules, sections and parts the rule's text and examples cite, other than itself.
 
-    kb.normalise.refs takes a bare "704" only after the English word "rule"; translations write
-    "规则704", "규칙 704", "regla 704", so for comparing two languages we read bare three-digit
-    numbers in both texts alike.
+    Only citations as ``kb.normalise.refs`` reads them in every language ("rule 704", "规则704",
+    "규칙 704", "see section 8", "第8章"): a bare number is a quantity as often ("exactly 100
+    cards", "999 times"), and one taken as a citation the translation leaves out marked correct
+    links down. A rule naming its own number ("参见规则202.3c" in 202.3c) cites nothing.
     """
-    return set(numbers_cited_in("\n".join([rule.text, *rule.examples])))
+    return set(_citations_in("\n".join([rule.text, *rule.examples]))) - {rule.number}
+
+
+# Each English rule is compared with every translation and each candidate version of it.
+@lru_cache(maxsize=1 << 15)
+def _citations_in(text: str) -> frozenset[str]:
+    return frozenset(extract_refs(text))
 
 
 def _children(rules: list[Rule]) -> dict[str, list[str]]:
