@@ -343,9 +343,19 @@ def _reasons(choice: Candidate, candidates: list[Candidate]) -> list[str]:
     reasons = list(choice.link.reasons)
     others = [c for c in candidates if c is not choice and c.lineage != choice.lineage]
     for other in others:
-        verdict = "fails the checks" if other.link.status == "mismatch" else "also fits"
-        reasons.append(f"chose {choice.version_id}; {other.link.en_number} of {other.version_id} is another rule and {verdict}")
+        reasons.append(f"chose {choice.version_id}; {other.link.en_number} of {other.version_id} is another rule{_verdict(other)}")
     return reasons
+
+
+def _verdict(other: Candidate) -> str:
+    """What the checks said of a rule not chosen. Passing them is no evidence it fits: the Korean
+    116.2h (foretell, citing 702.142) was said to "also fit" 2020-11-20's 116.2h, the Planechase
+    die roll citing 901, because a differing citation only lowers confidence (a review)."""
+    if other.link.status == "mismatch":
+        return " and fails the checks"
+    if other.link.reasons:
+        return ", and against it: " + " and ".join(other.link.reasons)
+    return " and also passes the checks"
 
 
 def _missing(rule: Rule, versions: list[tuple[str, CRDocument]]) -> str:

@@ -222,3 +222,26 @@ def test_a_rule_follows_the_english_wording_whose_citations_it_translates(snapsh
     assert links["120.4a"][1] == "stale"  # changed again since: its 2026 wording
     undecided = {number for number, (_version, status, reasons) in links.items() if "may follow either" in reasons}
     assert undecided and all(links[number][1] == "stale" for number in undecided)
+
+
+def test_a_rule_not_chosen_is_said_to_fit_only_as_far_as_its_checks_go(snapshot_conn: sqlite3.Connection) -> None:
+    """Each Korean rule has a candidate in 2020-11-20 and in 2021-06-18; one not chosen, another
+    rule, was said to "also fit" whenever it was no mismatch. The Korean 116.2h (foretell, citing
+    702.142 for 702.143) is no Planechase die roll citing 901, and its 113.6j and 113.6k cite what
+    2021-06-18's 113.6j and 113.6k do not (a translations review)."""
+    reasons = dict(snapshot_conn.execute(
+        """select tr.number, l.reasons from rule_links l join rules tr on tr.id = l.rule_id
+        where tr.version_id = 'ko-2021-02-15' and tr.number in ('116.2h', '113.6j', '113.6k', '113.6c')"""))
+    assert reasons == {
+        "116.2h": "cites 702.142 where English cites 702.143; chose en-2021-06-18; 116.2h of en-2020-11-20 is another"
+                  " rule, and against it: cites 702.142 where English cites 901",
+        "113.6j": "English text changed since: 113.6k in en-2026-04-17; chose en-2020-11-20; 113.6j of en-2021-06-18 is"
+                  " another rule, and against it: cites 702.54 where English cites nothing more and 1 examples here,"
+                  " 0 in English",
+        "113.6k": "English text changed since: 113.6m in en-2026-04-17; chose en-2020-11-20; 113.6k of en-2021-06-18 is"
+                  " another rule, and against it: cites nothing more where English cites 702.55",
+        # Nothing checkable (no citation, example, subrule or title) tells 2021-06-18's 113.6c from it.
+        "113.6c": "English 113.6c is 113.6d in en-2026-04-17; chose en-2020-11-20; 113.6c of en-2021-06-18 is another"
+                  " rule and also passes the checks",
+    }
+    assert snapshot_conn.execute("select count(*) from rule_links where reasons like '%also fits%'").fetchone() == (0,)
