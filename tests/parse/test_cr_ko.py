@@ -98,6 +98,12 @@ def test_index(merged):
     assert (index.raw_date, index.effective_date) == ("2021년 2월 15일", "2021-02-15")
     assert index.title == "매직: 더 개더링 종합 규칙서"
     assert index.intro.startswith("이 문서는 Magic: The Gathering® 경쟁 게임 플레이에서 최고의 권위를 가집니다.")
+    # Its links, inline and by reference ("[Magic.Wizards.com/Rules][Rules]"), keep only their text.
+    assert index.intro.split("\n")[1] == (
+        "이 문서가 발표된 이후로 변경이 있을 수 있습니다. 최신 규칙을 매직 규칙 웹사이트 Magic.Wizards.com/Rules에서"
+        " 다운로드 받으실 수 있습니다. 질문이 있다면 Support.Wizards.com에서 답변을 얻을 수 있습니다."
+    )
+    assert len(index.intro.split("\n")) == 2
     assert collections.Counter(rule.kind for rule in index.rules) == {"part": 9, "section": 133}
     assert index.extra["english_titles"]["702"] == "Keyword Abilities"
 

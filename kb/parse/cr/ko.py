@@ -55,6 +55,11 @@ EXAMPLE_LABEL = re.compile(r"^\s*\*\*\s*(?P<label>Example|예시|예)\s*:?\s*\*\
 MD_IMAGE = re.compile(r"!\[(?P<alt>[^\]]*)\]\((?P<src>[^)]*)\)")
 HTML_IMAGE = re.compile(r"<img\b[^>]*>", re.IGNORECASE)
 MD_LINK = re.compile(r"\[(?P<text>[^\]]+)\]\([^)]*\)")
+# Kramdown's reference links: "[Magic.Wizards.com/Rules][Rules]" in the index's intro, its target
+# defined on a line of its own ("[Rules]: http://Magic.Wizards.com/Rules"). Only a defined name
+# makes one: the rules print placeholders side by side ("[abilities][P/T]" in the English 2026).
+REFERENCE_LINK = re.compile(r"\[(?P<text>[^\]]+)\]\[(?P<name>[^\]]*)\]")
+LINK_DEFINITION = re.compile(r"^ {0,3}\[(?P<name>[^\]]+)\]:[ \t]*\S", re.MULTILINE)
 KRAMDOWN_ATTRIBUTES = re.compile(r"\{:[^}]*\}")
 TAG = re.compile(r"<[^>]+>")
 STRONG_TAG = re.compile(r"</?(?:strong|b)\s*>", re.IGNORECASE)
@@ -424,5 +429,15 @@ def _intro(body: str) -> str:
     match = re.search(r"소개\**\s*\n(?P<intro>.*?)\n\s*\*{3}", body, re.DOTALL)
     if not match:
         return ""
-    lines = [clean_inline(line) for line in match["intro"].split("\n")]
-    return "\n".join(line for line in lines if line and not line.startswith("[Rules]:"))
+    defined = {found["name"].casefold() for found in LINK_DEFINITION.finditer(body)}
+    lines = [clean_inline(_without_reference_links(line, defined))
+             for line in match["intro"].split("\n") if not LINK_DEFINITION.match(line)]
+    return "\n".join(line for line in lines if line)
+
+
+def _without_reference_links(text: str, defined: set[str]) -> str:
+    """Each reference link to a defined name as its text ("[text][]" names itself)."""
+    def text_of(link: re.Match[str]) -> str:
+        name = (link["name"] or link["text"]).casefold()
+        return link["text"] if name in defined else link[0]
+    return REFERENCE_LINK.sub(text_of, text)
