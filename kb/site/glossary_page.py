@@ -164,6 +164,14 @@ def find_entry(conn: sqlite3.Connection, version: str | None, term: str) -> dict
             from glossary as older join glossary as newest on newest.lineage_id = older.lineage_id
             where older.term = ? and older.lineage_id is not null and newest.version_id = ?
             limit 1""", (term, version))
+    if not found:
+        # Or by that name without its qualifier: "Summoning Sickness" was 2003's "Summoning
+        # Sickness (Obsolete)" and "(Informal)", today's Summoning Sickness Rule (a 404: a review).
+        wanted = fold(term)
+        found = [row for row in rows(conn, """select older.term as older_term, newest.id, newest.term, newest.text,
+            newest.version_id from glossary as older join glossary as newest on newest.lineage_id = older.lineage_id
+            where older.term like ? || ' (%' and older.lineage_id is not null and newest.version_id = ?
+            limit 20""", (term.replace("%", "").replace("_", ""), version)) if fold(bare_term(row.pop("older_term"))) == wanted][:1]
     return found[0] if found else None
 
 

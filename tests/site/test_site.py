@@ -1599,6 +1599,9 @@ async def test_a_renamed_glossary_term_keeps_its_history(snapshot_ds) -> None:
     assert '<h1 lang="en">Battlefield</h1>' in in_play and "as “In Play”" in in_play
     # And the page says the name asked for is an earlier one (it looked like another term's page).
     assert "“<span lang=\"en\">In Play</span>” is an earlier name of this entry" in in_play
+    # Asked without its qualifier: 2003's "Summoning Sickness (Obsolete)" and "(Informal)" (a 404).
+    sickness = await snapshot_ds.client.get("/glossary/Summoning%20Sickness")
+    assert sickness.status_code == 200 and '<h1 lang="en">Summoning Sickness Rule</h1>' in sickness.text
     assert "is an earlier name" not in mana_value
     # The Chinese CR translates the 2025 glossary, where the entry was "Removed from Combat".
     renamed = (await snapshot_ds.client.get("/glossary/Remove%20from%20Combat")).text
