@@ -401,7 +401,34 @@ def _named_rules(doc: CRDocument, titles: dict[str, str]) -> dict[str, str]:
             if len(begun) == 1:
                 for surface in _title_surfaces(titles[begun[0]], len(base)):
                     named.setdefault(surface, begun[0])
+    for surface, number in _said_as_verbs(named).items():
+        named.setdefault(surface, number)
     return named
+
+
+# A name made of a verb's "-ing" and what it is done to: "Flipping a Coin" (705), "Controlling
+# Another Player's Turn" (2003's 507).
+GERUND_NAME = re.compile(r"^(?P<verb>[a-z]+)ing (?P<rest>(?:a|an|another) .+)$")
+
+
+def _said_as_verbs(named: dict[str, str]) -> dict[str, str]:
+    """The surfaces of a rule named by a gerund said as its verb: "flip a coin", "flips a coin",
+    "flipped a coin" are 705, Flipping a Coin, which rulings say so (a links review: the rulings
+    on coin flips linked to no rule). Every verb the gerund may be of ("flipping": "flipp",
+    "flip", "flippe"; "rolling": "roll", "rol", "rolle"), each with its forms: those that are no
+    English word are said by no ruling. Read from the name alone, as an import's outline of a
+    stored edition holds it (``kb.store.linking_history.version_outline``)."""
+    said: dict[str, str] = {}
+    for surface, number in named.items():
+        match = GERUND_NAME.match(surface)
+        if match is None:
+            continue
+        stem, rest = match["verb"], match["rest"]
+        for verb in dict.fromkeys([stem, stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem, stem + "e"]):
+            for form in (verb, *_inflections(verb)):
+                if not form.endswith("ing"):
+                    said.setdefault(f"{form} {rest}", number)
+    return said
 
 
 def _opening_sentences(doc: CRDocument) -> dict[str, str]:

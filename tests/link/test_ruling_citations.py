@@ -81,11 +81,13 @@ EXPECTED_LINKS = [
     ("In the Commander variant, a double-faced card's ", '2021-02-05', 'double-faced card', '711', 'term', 'en-2019-01-25', 0.9),
     ("In the Commander variant, a double-faced card's ", '2021-02-05', 'color identity', '903.4', 'term', 'en-2019-01-25', 0.9),
     ("In the Commander variant, a double-faced card's ", '2021-02-05', 'mana symbols', '107.4', 'term', 'en-2019-01-25', 0.9),
+    ('If an effect has a player flip a coin and refers', '2018-07-13', 'flip a coin', '705', 'term', 'en-2014-09-25', 0.9),
     ('If an effect instructs you to “double” a creatur', '2018-06-08', 'double', '701.9', 'keyword', 'en-2019-01-25', 0.56),
     ('If a creature’s power is less than 0 when it’s d', '2018-06-08', 'doubled', '701.9', 'keyword', 'en-2019-01-25', 0.56),
     ('“Partner with [name]” represents two abilities. ', '2018-06-08', 'Partner', '702.123', 'keyword', 'en-2019-01-25', 0.56),
     ('The second ability represented by the “partner w', '2018-06-08', 'partner', '702.123', 'keyword', 'en-2019-01-25', 0.56),
     ('The second ability represented by the “partner w', '2018-06-08', 'Commander', '903', 'term', 'en-2014-09-25', 0.9),
+    ('If an effect has a player flip a coin but refers', '2018-06-08', 'flip a coin', '705', 'term', 'en-2014-09-25', 0.9),
     ('Both commanders start in the command zone, and t', '2018-06-08', 'commanders', '903', 'term', 'en-2014-09-25', 0.9),
     ('To have two commanders, both must have the partn', '2018-06-08', 'partner', '702.123', 'keyword', 'en-2019-01-25', 0.56),
     ('To have two commanders, both must have the partn', '2018-06-08', 'commanders', '903', 'term', 'en-2014-09-25', 0.9),
@@ -323,6 +325,11 @@ def test_cited_numbers_come_first_with_full_confidence(index: KeywordIndex) -> N
         ("The commander tax increases each time.", [("903.8", "commander tax")]),
         ("Its mana cost is {2}{U}.", []),
         ("If it transforms, it keeps its counters.", [("701.28", "transforms")]),
+        # A rule named by a gerund is said by its verb, as its own text says it (Okaun's and
+        # Zndrsplt's real rulings linked to no rule: a links review).
+        ("If an effect has a player flip a coin and refers to winning or losing a flip, ...", [("705", "flip a coin")]),
+        ("Each player who flipped a coin loses.", [("705", "flipped a coin")]),
+        ("Flip the card over.", []),
     ],
 )
 def test_traps(index: KeywordIndex, text: str, expected: list[tuple[str, str]]) -> None:
