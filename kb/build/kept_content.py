@@ -34,7 +34,9 @@ def _bulk_cards(handle: BinaryIO, name: str) -> Iterator[Any]:
 def _mtgjson(handle: BinaryIO, name: str) -> Iterator[Any]:
     from kb.parse.rulings.mtgjson import iter_cards
 
-    # Each set's name and day, read after its cards, are kept too (the sets table).
+    # Each set's name and day, read after its cards, are kept too (the sets table). The day
+    # the file was made (meta.date, documents.made_on) is not: it is new every day, and a served
+    # file kept because its records are the same keeps its older day, still the day of its wording.
     set_fields: dict[str, dict[str, str]] = {}
     yield from iter_cards(handle, name, set_fields)
     yield ("sets", sorted(set_fields.items()))

@@ -38,6 +38,7 @@ from kb.store.save import (
     save_card_names,
     save_cards,
     save_document,
+    save_document_made_on,
     save_quality_issue,
     save_ruling_records,
     save_rulings_document,
@@ -266,7 +267,7 @@ def stream_bulk_cards(db: sqlite_utils.Database, handle, name: str, document_id:
 
 def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: int) -> None:
     """AllPrintings can be hundreds of megabytes: card by card, rulings once per card."""
-    from kb.parse.rulings.mtgjson import iter_cards, set_names
+    from kb.parse.rulings.mtgjson import iter_cards, made_on, set_names
 
     seen_rulings: set[tuple] = set()
     names_written: set[int] = set()
@@ -274,10 +275,12 @@ def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: in
     card_checks = CardChecks(name)
     # A set's name and day come after its cards in the file: saved once the stream is read.
     set_fields: dict[str, dict[str, str]] = {}
+    # The day the file was made, its meta.date: where the file puts it is not promised.
+    meta: dict[str, str] = {}
 
     def rulings():
         nonlocal cards
-        for entry in iter_cards(handle, name, set_fields):
+        for entry in iter_cards(handle, name, set_fields, meta):
             cards += 1
             save_cards(db, card_checks.cards(entry.cards), document_id)
             save_card_names(db, card_checks.names(entry.names), document_id, names_written)
@@ -297,6 +300,7 @@ def stream_mtgjson(db: sqlite_utils.Database, handle, name: str, document_id: in
     if cards == 0:
         raise ParseError(f"{name}: no cards found (expected data.cards or data.<SET>.cards); refused")
     save_file_sets(db, set_names(set_fields), document_id)
+    save_document_made_on(db, document_id, made_on(meta))
     for issue in card_checks.issues():
         save_quality_issue(db, issue, document_id)
 

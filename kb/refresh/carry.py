@@ -18,9 +18,10 @@ from kb.store.tables import LEGACY_TABLES, RULING_RULES_COLUMNS, TABLES
 # Columns whose change is a re-sighting, not a change of content. The document a card's or
 # printing's text was read from changes every day (Scryfall's card files come under a new dated
 # URL each day), though the text is the day before's: a change of text is counted by the text.
+# MTGJSON's files say the day they were made (made_on), a new day at every rebuild of the same records.
 IGNORED_COLUMNS = {
     "rulings": {"first_seen", "last_seen", "position", "rowid"},
-    "documents": {"fetched_at", "path"},
+    "documents": {"fetched_at", "path", "made_on"},
     "cards": {"oracle_document_id"},
     "printings": {"document_id"},
     "sets": {"document_id"},

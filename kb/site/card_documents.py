@@ -12,7 +12,7 @@ from kb.site.search import rows
 
 # What a page says of a document: where it is, whose, when it was read, what it holds.
 DOCUMENT_COLUMNS = ("documents.id, documents.source_id, documents.url, documents.path, documents.fetched_at,"
-                    " documents.format, documents.lang")
+                    " documents.format, documents.lang, documents.made_on")
 # Read whole: a failed document lists nothing (a file cut short was said to list none).
 READ_WHOLE = "documents.status = 'parsed'"
 # The documents that show the rulings of every card they hold: a Gatherer page, an MTGJSON file.
@@ -53,7 +53,10 @@ def rulings_checked_in(conn: sqlite3.Connection, oracle_id: str) -> list[dict[st
 
 
 def file_date(document: dict[str, Any]) -> str | None:
-    """The day a bulk rulings file was made (its name says it) or else fetched; None for other documents."""
+    """The day a file says it was made (an MTGJSON file's meta.date), or a bulk rulings file was
+    made (its name says it) or else fetched; None for other documents."""
+    if document["made_on"]:
+        return str(document["made_on"])
     if document["format"] != "scryfall-bulk-rulings":
         return None
     return bulk_file_day(document["url"] or document["path"]) or (document["fetched_at"] or "")[:10] or None
@@ -92,5 +95,5 @@ def oracle_as_shown(conn: sqlite3.Connection, printings: list[dict[str, Any]]) -
         **{key: shown[key] for key in keys},
         "source_url": document.get("url"),
         "source_path": document.get("path"),
-        **{key: document.get(key) for key in ("fetched_at", "source_id", "format")},
+        **{key: document.get(key) for key in ("fetched_at", "made_on", "source_id", "format")},
     }

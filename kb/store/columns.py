@@ -106,6 +106,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "format": "Input format it was read as (see `mtgkb import --list-formats`)",
         "status": "Whether the document could be read",
         "error": "Why it could not be read, when it failed",
+        "made_on": "The day the document says it was made (an MTGJSON file's meta.date), the day of the wording it holds; empty where it says none",
     },
     "cr_versions": {
         "id": "Language and effective date, e.g. en-2026-01-16 (undated per-rule pages: <lang>-pages-<source>)",

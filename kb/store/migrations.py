@@ -347,3 +347,9 @@ def m033_rulings_first_seen(db: sqlite_utils.Database) -> None:
     query, its only reader, reads the rulings by date and the few first seen later by a partial
     index of those (made with the partial indexes)."""
     db.execute("drop index if exists idx_rulings_seen")
+
+
+@migrations()
+def m034_documents_made_on(db: sqlite_utils.Database) -> None:
+    """documents.made_on on older databases: empty until the documents are imported again."""
+    add_missing_column(db, "documents", "made_on", str)

@@ -129,6 +129,12 @@ def save_document(
     return document_id
 
 
+def save_document_made_on(db: sqlite_utils.Database, document_id: int, day: str | None) -> None:
+    """The day ``document_id`` says it was made (MTGJSON's meta.date), once it is read."""
+    if day:
+        db.table("documents").update(document_id, {"made_on": day})
+
+
 def save_quality_issue(
     db: sqlite_utils.Database,
     issue: QualityIssue,
@@ -474,6 +480,7 @@ def save_rulings_document(
     db: sqlite_utils.Database, parsed: RulingsDocument, document_id: int
 ) -> None:
     save_cards(db, parsed.cards, document_id)
+    save_document_made_on(db, document_id, parsed.extra.get("made_on"))
     if parsed.extra.get("sets"):
         # A file that names its sets apart from its cards (MTGJSON), read whole.
         save_file_sets(db, parsed.extra["sets"], document_id)

@@ -26,6 +26,7 @@ TABLES: dict[str, dict[str, Any]] = {
             "format": str,
             "status": str,
             "error": str,
+            "made_on": str,
         },
         "pk": "id",
         "foreign_keys": [("source_id", "sources", "id")],

@@ -207,6 +207,22 @@ def test_a_sets_name_and_day_after_its_cards_are_read_for_its_printings(data: by
     assert {(card.set_code, card.released_at) for card in parsed.cards} == {("UGIN", None)}
 
 
+def test_the_day_the_file_was_made_is_read_from_its_meta(data: bytes) -> None:
+    """The real file opens with ``"meta": {"date": "2022-04-25", "version": "5.2.0+20220425"}``:
+    the day of its Oracle wording, which the card pages called "no known date" (a review)."""
+    assert mtgjson.parse(data, "UGIN.json").extra["made_on"] == "2022-04-25"
+    meta: dict = {}
+    assert len(list(mtgjson.iter_cards(io.BytesIO(data), "UGIN.json", None, meta))) == 26
+    assert meta == {"date": "2022-04-25", "version": "5.2.0+20220425"}
+    document = json.loads(data)
+    # Where the file puts its meta is not promised (MTGJSON's AllPrintings writes it after the data).
+    after = json.dumps({"data": document["data"], "meta": {**document["meta"], "date": "2022-04-26"}}).encode()
+    assert mtgjson.parse(after, "UGIN.json").extra["made_on"] == "2022-04-26"
+    for damaged in ({"version": "5.2.0"}, {"date": "2022-02-30"}, {"date": 20220425}):
+        odd = json.dumps({"meta": damaged, "data": document["data"]}).encode()
+        assert mtgjson.parse(odd, "UGIN.json").extra["made_on"] is None
+
+
 def test_card_objects_are_what_ijsons_builder_makes(data: bytes) -> None:
     document = json.loads(data)
     odd_card = {"name": "Odd", "a.b": {"c": [[], [[1, 2.5, None]], {}], "d": [{"e": True}, "f"]}, "": [{}]}

@@ -210,7 +210,7 @@ async def test_an_english_printing_without_a_printed_wording_is_not_said_to_prin
 
     html = (await snapshot_ds.client.get(f"/card/{PHELDDAGRIF}")).text
     # Not "today's": the Oracle text of an undated file may not be (a review in the judges' languages).
-    assert "Its printed wording is not held (or is the Oracle text above, as its source gave it)" in html
+    assert "Its printed wording is not held (or is the Oracle text above, as read from its source)" in html
     assert ">Oracle text above<" not in html
 
 

@@ -358,6 +358,22 @@ async def test_a_card_says_which_file_its_oracle_text_was_read_from_and_when(sna
     assert "(a file of no known date: the wording of the day it was made)" in mimic_html
 
 
+async def test_a_card_read_from_mtgjson_states_the_files_day_and_how_its_text_differs(snapshot_ds) -> None:
+    # The real UGIN file opens with "meta": {"date": "2022-04-25", …}; the page said "a file of no
+    # known date", and "as mtgjson gave it" of a text whose "[+2]:" it writes "+2:" (a review).
+    ugin = (await snapshot_ds.client.get("/card/eecb3047-a563-441a-9175-200421981ac3.json")).json()
+    source = ugin["oracle_source"]
+    assert (source["source_id"], source["format"], source["made_on"], source["fetched_at"]) == (
+        "mtgjson", "mtgjson", "2022-04-25", None)
+    assert ugin["card"]["oracle_text"].startswith("+2: Ugin, the Spirit Dragon deals 3 damage to any target.\n−X: Exile")
+    html = (await snapshot_ds.client.get("/card/eecb3047-a563-441a-9175-200421981ac3")).text
+    assert ("id=\"oracle-source\">Oracle text from mtgjson's file <a href=\"https://mtgjson.com/api/v5/UGIN.json\">"
+            "https://mtgjson.com/api/v5/UGIN.json</a>, made on 2022-04-25: the wording of the day it was made, which"
+            " Oracle updates may have changed since; its loyalty costs are written as Oracle writes them"
+            " (“+2:” where the file writes “[+2]:”).</p>") in html
+    assert "no known date" not in html and "gave it" not in html
+
+
 async def test_a_card_known_only_from_its_gatherer_page_shows_what_the_page_showed(snapshot_ds) -> None:
     # The real Gatherer pages in their Oracle view: cost, type line, text and P/T were read and
     # dropped (no card data holds these cards), and no printing was listed (a review of the cards).
@@ -501,7 +517,7 @@ async def test_an_english_printing_shows_only_a_wording_of_its_own_and_its_sets_
     # Ugin's printed wording is not today's: shown, and said to be the card's wording then.
     ugin = (await snapshot_ds.client.get("/card?name=" + quote("Ugin, the Spirit Dragon"))).headers["location"]
     ugin_html = (await snapshot_ds.client.get(ugin)).text
-    assert "As printed on the card: its wording then; the Oracle text above is Oracle's, as its source gave it" in ugin_html
+    assert "As printed on the card: its wording then; the Oracle text above is Oracle's, as read from its source" in ugin_html
 
 
 async def test_a_card_searched_by_its_local_name_shows_that_languages_printing_first(snapshot_ds) -> None:

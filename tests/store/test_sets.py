@@ -133,3 +133,18 @@ def test_mtgjson_read_whole_dates_its_printings_as_a_stream_does() -> None:
     assert days.pop(ugin["identifiers"]["scryfallId"]) == "2015-01-23"
     assert set(days.values()) == {"2015-01-17"} and len(days) > 100
     assert sets(db) == [("UGIN", "Ugin's Fate", "2015-01-17", 1)]
+
+
+def test_an_mtgjson_file_keeps_the_day_it_says_it_was_made_streamed_or_read_whole() -> None:
+    """The real file's meta.date, 2022-04-25, the day of its Oracle wording: card pages said its
+    date was not known (a review). Read whole and streamed alike."""
+    from kb.build.load import stream_mtgjson
+    from kb.parse.rulings import mtgjson
+    from kb.store.save import save_rulings_document
+
+    db = database()
+    save_rulings_document(db, mtgjson.parse(UGIN.read_bytes(), UGIN.name), 2)
+    with UGIN.open("rb") as handle:
+        stream_mtgjson(db, handle, UGIN.name, 3)
+    assert list(db.execute("select id, made_on from documents order by id")) == [
+        (1, None), (2, "2022-04-25"), (3, "2022-04-25")]

@@ -16,7 +16,7 @@ import zlib
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO, NamedTuple
 
-from kb.normalise.dates import parse_date
+from kb.normalise.dates import iso_day, parse_date
 from kb.normalise.symbols import normalise_symbols, unbracketed_loyalty_costs
 from kb.normalise.text import clean_text
 from kb.parse.bounds import GZIP_MAGIC
@@ -246,14 +246,16 @@ def _rulings(card: dict[str, Any], oracle_id: str | None, where: str) -> list[Ru
 
 
 def iter_cards(
-    stream: BinaryIO, name: str = "<stream>", set_fields: dict[str, dict[str, str]] | None = None
+    stream: BinaryIO, name: str = "<stream>", set_fields: dict[str, dict[str, str]] | None = None,
+    meta: dict[str, str] | None = None,
 ) -> Iterator[CardEntry]:
     """Every card of a set file or AllPrintings, streamed (memory stays at one card). The face
     objects of one printing, which follow each other in a set's cards, are one card
-    (``faces_entry``). ``set_fields``: see ``iter_card_objects`` (``set_names`` reads them)."""
+    (``faces_entry``). ``set_fields`` and ``meta``: see ``iter_card_objects`` (``set_names`` and
+    ``made_on`` read them)."""
     faces: list[dict[str, Any]] = []
     where = name
-    for number, card in enumerate(iter_card_objects(stream, name, set_fields), 1):
+    for number, card in enumerate(iter_card_objects(stream, name, set_fields, meta), 1):
         if faces and not _another_face(faces, card):
             yield faces_entry(faces, where)
             faces = []
@@ -361,6 +363,13 @@ def set_names(set_fields: dict[str, dict[str, str]]) -> dict[str, tuple[str | No
     }
 
 
+def made_on(meta: dict[str, str]) -> str | None:
+    """The day the file says it was made (``meta.date``, "2022-04-25"): the day of its Oracle
+    wording. None where it gives none, or no day of the calendar (a damaged date is no date)."""
+    day = meta.get("date")
+    return day if isinstance(day, str) and iso_day(day) else None
+
+
 def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> RulingsDocument:
     """A whole set file or AllPrintings in memory → cards, names (deduplicated) and rulings.
 
@@ -371,7 +380,8 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
     seen_rulings: set[tuple[str | None, str | None, str]] = set()
     count = 0
     set_fields: dict[str, dict[str, str]] = {}
-    for entry in iter_cards(io.BytesIO(data), name, set_fields):
+    meta: dict[str, str] = {}
+    for entry in iter_cards(io.BytesIO(data), name, set_fields, meta):
         count += 1
         document.cards.extend(entry.cards)
         document.issues.extend(entry.issues)
@@ -391,5 +401,6 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
     # to the printings no other source dated (a printing's day given here overwrote Scryfall's
     # own day of it: a review).
     document.extra["sets"] = set_names(set_fields)
+    document.extra["made_on"] = made_on(meta)
     document.extra["cards"] = count  # a multi-faced card's face objects are one card
     return document

@@ -31,10 +31,13 @@ def _opened(stream: BinaryIO) -> BinaryIO:
 
 # A set's own fields kept beside its cards (``iter_card_objects``' ``set_fields``).
 SET_FIELDS = frozenset({"code", "name", "releaseDate"})
+# The file's own fields kept (``iter_card_objects``' ``meta``): the day it was made and its version.
+META_FIELDS = frozenset({"date", "version"})
 
 
 def iter_card_objects(
-    stream: BinaryIO, name: str = "<stream>", set_fields: dict[str, dict[str, str]] | None = None
+    stream: BinaryIO, name: str = "<stream>", set_fields: dict[str, dict[str, str]] | None = None,
+    meta: dict[str, str] | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Raw card objects of a set file or AllPrintings, built one at a time from ijson's events.
 
@@ -46,7 +49,9 @@ def iter_card_objects(
 
     ``set_fields``: filled, as the stream passes them, with each set's code, name and release day
     (``SET_FIELDS``) under its key in AllPrintings ("" for a set file). MTGJSON writes a set's
-    keys in alphabetical order, its cards before its name: they are there once the cards are read."""
+    keys in alphabetical order, its cards before its name: they are there once the cards are read.
+
+    ``meta``: filled with the file's ``meta`` fields (``META_FIELDS``), as the stream passes them."""
     path: list[str | None] = []  # outside cards: the keys and "item"s down to the current value
     building: list[Any] = []  # inside a card: the containers open, the card first
     key: Any = None
@@ -79,6 +84,8 @@ def iter_card_objects(
                 path[-1] = value
             elif event == "string" and set_fields is not None and 2 <= len(path) <= 3 and path[-1] in SET_FIELDS and path[0] == "data":
                 set_fields.setdefault(str(path[1]) if len(path) == 3 else "", {})[str(path[-1])] = value
+            elif event == "string" and meta is not None and len(path) == 2 and path[0] == "meta" and path[1] in META_FIELDS:
+                meta[str(path[1])] = value
             elif event == "start_map":
                 prefix = ".".join(cast(list[str], path))
                 if prefix == "data":
