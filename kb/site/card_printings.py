@@ -20,10 +20,14 @@ CARD_PAGE_PRINTINGS_LIMIT = 1000
 def set_and_day(conn: sqlite3.Connection) -> tuple[str, str, str]:
     """The select list giving a printing's set name and release day, the join it needs, and the
     day's expression: on a file made before the sets table and printings' days (m029, m030),
-    none, not a 500 on every card page (an upgrade's review)."""
+    none, not a 500 on every card page (an upgrade's review). A set named without its code (a
+    Gatherer printed page's "Innistrad") is named by the printing itself (m035)."""
     has_sets = table_exists(conn, "sets")
-    day = "printings.released_at" if "released_at" in columns_of(conn, "printings") else "null"
+    printing_columns = columns_of(conn, "printings")
+    day = "printings.released_at" if "released_at" in printing_columns else "null"
     name = "sets.name" if has_sets else "null"
+    if "set_name" in printing_columns:
+        name = f"coalesce({name}, printings.set_name)"
     join = "left join sets on sets.code = upper(printings.set_code)" if has_sets else ""
     return f"{name} as set_name, {day} as released_at", join, day
 

@@ -253,6 +253,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "loyalty": "Starting loyalty, kept as power is",
         "defense": "Defense, kept as power is",
         "released_at": "The day this printing was released (ISO), where the source gives it: Scryfall's card objects their own day (a Secret Lair drop of 2024 its own), MTGJSON its set's day; empty for Gatherer pages and release notes",
+        "set_name": "The set's English name where the source names the set without its code (a Gatherer printed page whose set row is the name alone: \"Innistrad\"); empty otherwise: the sets table names a printing's set by set_code",
     },
     "sets": {
         "code": "Set code, upper case (printings.set_code is the source's case: join on upper(set_code))",

@@ -353,3 +353,9 @@ def m033_rulings_first_seen(db: sqlite_utils.Database) -> None:
 def m034_documents_made_on(db: sqlite_utils.Database) -> None:
     """documents.made_on on older databases: empty until the documents are imported again."""
     add_missing_column(db, "documents", "made_on", str)
+
+
+@migrations()
+def m035_printings_set_name(db: sqlite_utils.Database) -> None:
+    """printings.set_name on older databases: empty until the documents are imported again."""
+    add_missing_column(db, "printings", "set_name", str)

@@ -230,6 +230,8 @@ def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_
                     *((card.type_line, card.oracle_text, *_stats(card)) if not card.oracle_id else (None,) * 6),
                     card.released_at,
                     printing_id,
+                    # A set named without its code has no row of sets to name it: its name stays here.
+                    card.set_name if not card.set_code else None,
                 )
             )
     stored = _stored_faces(db, [oracle_id for oracle_id, card in chosen.items() if card.card_faces])
@@ -270,11 +272,11 @@ def save_cards(db: sqlite_utils.Database, cards: Iterable[CardRecord], document_
     db.conn.executemany(
         "insert or replace into printings (id, oracle_id, lang, name, printed_name,"
         " printed_type_line, printed_text, set_code, collector_number, multiverse_id, document_id, mana_cost, note,"
-        " type_line, oracle_text, power, toughness, loyalty, defense, released_at)"
+        " type_line, oracle_text, power, toughness, loyalty, defense, released_at, set_name)"
         # A printing's day stays where this source gives none: MTGJSON names Scryfall's printings
         # by their ids and dates them by their sets, after its cards; replaced, a Secret Lair
         # drop's own day became its set's first (a code review).
-        " values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,coalesce(?, (select released_at from printings as held where held.id = ?)))",
+        " values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,coalesce(?, (select released_at from printings as held where held.id = ?)),?)",
         printing_rows,
     )
 

@@ -200,6 +200,7 @@ TABLES: dict[str, dict[str, Any]] = {
             "loyalty": str,
             "defense": str,
             "released_at": str,
+            "set_name": str,
         },
         "pk": "id",
         "foreign_keys": [("oracle_id", "cards", "oracle_id"), ("document_id", "documents", "id")],

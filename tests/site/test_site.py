@@ -2394,6 +2394,14 @@ async def test_a_sighting_is_dated_as_its_page_prints_dates(snapshot_ds) -> None
     assert "(dated 2011-09-22, printed “9/22/2011”)" in html
 
 
+async def test_a_printing_whose_page_names_its_set_without_a_code_shows_the_name(snapshot_ds) -> None:
+    # The French page's set row is the name "Innistrad" alone: shown as neither set nor code (a review).
+    page = (await snapshot_ds.client.get("/card.json?name=" + quote("Ange du vol d'albâtre"))).json()
+    assert [(p["set_code"], p["set_name"], p["collector_number"]) for p in page["printings"]] == [(None, "Innistrad", "2")]
+    html = (await snapshot_ds.client.get("/card?name=" + quote("Ange du vol d'albâtre"))).text
+    assert '<span class="tag">Innistrad <span class="kb-nowrap">#2</span></span>' in html
+
+
 def test_a_versions_page_lists_the_notes_of_its_own_files_only(tmp_path: Path) -> None:
     """The chapter posts that joined a version are recorded as they join (``joined_documents``):
     found by source and language instead, a hand-imported copy of the 2003 CR (an unofficial copy,

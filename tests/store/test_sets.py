@@ -51,6 +51,19 @@ def test_a_gatherer_page_in_any_language_names_its_set_in_english_without_a_day(
     assert sets(db) == [("M12", "Magic 2012", None, 1)]
 
 
+def test_a_printed_page_naming_its_set_without_its_code_keeps_the_name_on_its_printing() -> None:
+    """The real French page of Ange du vol d'albâtre names its set "Innistrad" with no set image
+    (no code) and lists no other printings: its set was lost (set_code and set_name null: a
+    review). No code is made up; the name stays on the printing, and no set row is made."""
+    db = database()
+    page = gatherer_old.parse((FIXTURES / "gatherer" / "old" / "angeduvoldalbatre_fr.html").read_bytes())
+    save_cards(db, page.cards, 1)
+    save_cards(db, gatherer_old.parse((FIXTURES / "gatherer" / "old" / "birdsofparadise_de.html").read_bytes()).cards, 2)
+    assert list(db.execute("select id, set_code, set_name, collector_number from printings order by id")) == [
+        ("multiverse:263789", "M12", None, "165"), ("multiverse:273000", None, "Innistrad", "2")]
+    assert sets(db) == [("M12", "Magic 2012", None, 2)]
+
+
 def m12(name: str, day: str | None) -> CardRecord:
     """CONSTRUCTED: a printing of Magic 2012 as card data would give it (lowercase code, a day)."""
     return CardRecord(name="Birds of Paradise", set_code="m12", set_name=name, released_at=day)
