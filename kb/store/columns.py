@@ -241,7 +241,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "printed_type_line": "Type line as printed",
         "printed_text": "Text as printed, symbols in braces",
         "set_code": "Set code, in the case its source gives it (Scryfall's lower case, MTGJSON's and Gatherer's upper): upper(set_code) is sets.code",
-        "collector_number": "Collector number",
+        "collector_number": "Collector number; a card whose faces are numbered apart (a Gatherer page of a double-faced card: 81a, 81b) has its faces' joined as its costs are, \"81a // 81b\"",
         "multiverse_id": "Gatherer multiverse id",
         "document_id": "The document it was read from",
         "mana_cost": "Mana cost as printed, in braces, kept where no card data holds the card's (a printing of no Oracle card yet: release notes); empty otherwise (cards.mana_cost)",

@@ -69,8 +69,10 @@ def test_werewolf_ransacker_two_faces_and_rulings() -> None:
     assert card.name == "Afflicted Deserter // Werewolf Ransacker"
     assert card.type_line == "Creature — Human Werewolf // Creature — Werewolf"
     # The page is Werewolf Ransacker's (Details.aspx?multiverseid=262698; its face's image carries
-    # that id and "Card #: 81b"; Afflicted Deserter's is 262675, 81a): the id keeps its own number.
-    assert (card.multiverse_id, card.collector_number, card.set_code) == (262698, "81b", "DKA")
+    # that id and "Card #: 81b"; Afflicted Deserter's is 262675, 81a). The printing is the whole
+    # card, numbered by both faces as their costs are joined: "81b" alone was shown beside the
+    # front face's cost (a review; Scryfall numbers the card 81).
+    assert (card.multiverse_id, card.collector_number, card.set_code) == (262698, "81a // 81b", "DKA")
     # Each face's "P/T:" row, faces joined as their costs are: 3/2 and 5/4.
     assert (card.power, card.toughness, card.loyalty) == ("3 // 5", "2 // 4", None)
     # Four ruling rows in the (collapsed, display:none) container of the first face.

@@ -394,12 +394,14 @@ async def test_a_card_known_only_from_its_gatherer_page_shows_what_the_page_show
     assert shown["source_url"] == "https://gatherer.wizards.com/Pages/Card/Details.aspx?multiverseid=217984"
     assert ('The Oracle wording as <a href="https://gatherer.wizards.com/Pages/Card/Details.aspx?multiverseid=217984">'
             "the card&#39;s page</a> gave it") in html
-    # A card of two faces, each with its multiverse id and number: the page's id keeps its face's.
+    # A card of two faces, each with its multiverse id and number: the page's id is its back face's,
+    # the number both faces' (the back's "81b" alone was shown as the whole card's: a review).
     werewolf = (await snapshot_ds.client.get("/card.json?name=" + quote("Afflicted Deserter // Werewolf Ransacker"))).json()
     assert [(p["multiverse_id"], p["collector_number"], p["power"], p["toughness"]) for p in werewolf["printings"]] == [
-        (262698, "81b", "3 // 5", "2 // 4")]
-    assert '<div class="kb-stats" title="Power/toughness">3/2 // 5/4</div>' in (
-        await snapshot_ds.client.get("/card?name=" + quote("Afflicted Deserter // Werewolf Ransacker"))).text
+        (262698, "81a // 81b", "3 // 5", "2 // 4")]
+    werewolf_html = (await snapshot_ds.client.get("/card?name=" + quote("Afflicted Deserter // Werewolf Ransacker"))).text
+    assert '<div class="kb-stats" title="Power/toughness">3/2 // 5/4</div>' in werewolf_html
+    assert '<span class="tag">Dark Ascension <span class="kb-nowrap">(DKA) #81a // 81b</span></span>' in werewolf_html
 
 
 async def test_a_transforming_card_shows_each_face_with_its_own_cost_type_and_text(snapshot_ds) -> None:

@@ -243,6 +243,16 @@ def _joined_stat(faces: list[_Face], key: str) -> str | None:
     return FACE_SEPARATOR.join(values) if any(values) else None
 
 
+def _card_number(faces: list[_Face]) -> str | None:
+    """The card's collector number: its faces' joined as their costs are ("81a // 81b") where
+    each face has its own (the back face's "81b" alone was shown as the whole card's, beside the
+    front's cost: a review); the one number the faces share, or the one face's, otherwise."""
+    numbers = [face.number or "" for face in faces]
+    if len(set(numbers)) > 1 and all(numbers):
+        return FACE_SEPARATOR.join(numbers)
+    return next((number for number in numbers if number), None)
+
+
 def _components(soup: BeautifulSoup) -> list[Tag]:
     """Card blocks that hold a card name (empty placeholder cells are skipped)."""
     return [
@@ -294,7 +304,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
     mode = _display_mode(soup)
     multiverse_id = _multiverse_id(soup)
     # A double-faced card of 2011–2013 has a multiverse id and a number per face (81a, 81b): the
-    # page's id is the face asked for, and the printing keeps that face's number with it.
+    # page's id is the face asked for; the printing is the whole card's, numbered by both faces.
     asked = next((face for face in faces if multiverse_id and face.image_multiverse_id == multiverse_id), faces[0])
     card_name = FACE_SEPARATOR.join(face.name for face in faces)
     type_line = FACE_SEPARATOR.join(face.type for face in faces if face.type) or None
@@ -317,7 +327,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> Ruling
         # In English on the pages of every language ("Magic 2012" on the German page); the
         # face asked for's, as its code is.
         set_name=asked.set_name or faces[0].set_name,
-        collector_number=asked.number,
+        collector_number=_card_number(faces),
         layout=None,
         power=_joined_stat(faces, "power"),
         toughness=_joined_stat(faces, "toughness"),
