@@ -358,6 +358,27 @@ async def test_a_card_says_which_file_its_oracle_text_was_read_from_and_when(sna
     assert "(a file of no known date: the wording of the day it was made)" in mimic_html
 
 
+async def test_a_cards_rulings_are_shown_oldest_first_and_said_to_be(snapshot_ds) -> None:
+    # Scryfall's list of Jace's rulings (the real snapshot file) opens with 2017-07-17, 2017-09-29,
+    # 2016-04-08; the page sorts by date, and said only "rulings in order" (a review): it says how.
+    import json
+
+    listed = json.loads((Path(__file__).parent.parent.parent / "data" / "snapshot" / "scryfall"
+                         / "rulings-02d6d693-jace-vryn-s-prodigy-jace-telepath-unboun.json").read_text(encoding="utf-8"))
+    assert [ruling["published_at"] for ruling in listed["data"]][:5] == [
+        "2017-07-17", "2017-09-29", "2016-04-08", "2016-04-08", "2015-06-22"]
+    jace = (await snapshot_ds.client.get(f"/card/{JACE}.json")).json()
+    assert [ruling["published_at"] for ruling in jace["rulings"]] == ["2015-06-22"] * 12 + ["2016-04-08"] * 2 + [
+        "2017-07-17", "2017-09-29"]
+    # Those of one day in the list's order: the 2015 rulings' places in Scryfall's list, 4 to 15.
+    assert [ruling["sightings"][0]["position"] for ruling in jace["rulings"][:12]] == list(range(4, 16))
+    html = (await snapshot_ds.client.get(f"/card/{JACE}")).text
+    assert ('<p class="kb-muted" id="ruling-order">Oldest first, whatever order a source lists them in; those of one day'
+            " in the order their source gives.</p>") in html
+    api = (Path(__file__).parent.parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
+    assert "rulings in order" not in api and "rulings oldest first (an undated one before them; those of one" in api
+
+
 async def test_a_card_read_from_mtgjson_states_the_files_day_and_how_its_text_differs(snapshot_ds) -> None:
     # The real UGIN file opens with "meta": {"date": "2022-04-25", …}; the page said "a file of no
     # known date", and "as mtgjson gave it" of a text whose "[+2]:" it writes "+2:" (a review).
