@@ -176,12 +176,27 @@ def _pieces_longest_first(segment: str) -> Iterator[str]:
     # Korean sets its words apart with spaces and ends them with their particles and endings:
     # a piece is a word's beginning ("정화" of "정화하는"), never its middle ("화하는", which
     # found 활성화하는 and 무효화하는).
-    starts = [0] if HANGUL_WORD.fullmatch(segment) else range(len(segment))
+    korean = bool(HANGUL_WORD.fullmatch(segment))
+    if korean and (bare := _without_particle(segment)):
+        # The word before the word with its particle: "멀리건은 어떻게 하나요?" (how do I mulligan?)
+        # found only 103.4c, the one rule saying "멀리건은", not 103.4 (a Korean judge's review).
+        yield bare
+    starts = [0] if korean else range(len(segment))
     for size in range(min(len(segment), PIECE_AT_MOST), 1, -1):
         for start in (start for start in starts if start + size <= len(segment)):
             piece = segment[start:start + size]
             if _whole_at_edges(piece):
                 yield piece
+
+
+KOREAN_PARTICLES = sorted((particle for particle in PARTICLES_ALONE if HANGUL_WORD.fullmatch(particle)), key=len, reverse=True)
+
+
+def _without_particle(word: str) -> str | None:
+    """A Korean ``word`` without the particle it ends with ("멀리건" of "멀리건은"), if two or more
+    characters are left ("효과" is no "효" with 과)."""
+    particle = next((particle for particle in KOREAN_PARTICLES if word.endswith(particle)), None)
+    return word[:-len(particle)] if particle and len(word) - len(particle) >= 2 else None
 
 
 def _whole_at_edges(piece: str) -> bool:

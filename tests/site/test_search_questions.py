@@ -822,3 +822,11 @@ def test_today_s_rules_of_fewer_words_do_not_lead_where_they_keep_less_than_they
 ) -> None:
     found = search(snapshot_conn, typed)
     assert [hit.title for hit in found.groups["rules"]] == older and not found.rules_older_hold_all
+
+
+def test_a_korean_questions_word_is_searched_without_its_particle(snapshot_conn: sqlite3.Connection) -> None:
+    """"멀리건은 어떻게 하나요?" (how do I mulligan?): "멀리건은", the word with its particle, is held
+    by 103.4c alone; 멀리건 by the rule of the mulligan, 103.4 (a Korean judge's review)."""
+    found = search(snapshot_conn, "멀리건은 어떻게 하나요?")
+    assert (found.query, found.left_out) == ("멀리건", ["어떻게", "하나요"])
+    assert [hit.title for hit in found.groups["rules"]][:1] == ["103.4"]
