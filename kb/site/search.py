@@ -27,11 +27,11 @@ from kb.site.search_cjk import (
     card_names_by_letters,
     cjk_glossary,
     cjk_rows,
-    cjk_rule_rows,
     cjk_translations,
     in_other_chinese_script,
     looks_japanese,
 )
+from kb.site.search_cjk_rank import ranked_cjk_rules
 from kb.site.search_cjk_relax import CHINESE_QUESTION_PHRASES, names_a_cjk_term, relaxed_cjk
 from kb.site.search_db import (
     bounded_count,
@@ -601,9 +601,12 @@ def _search(
     # 702.186 "∞ (Infinity)", then 701.64 Harness (the entry Infinity cites both).
     first = another_meaning(groups["keywords"], by_title) or (by_title if set(by_glossary) - set(by_title) else [])
 
+    # The CJK rules most telling first, not in the rulebook's order (``search_cjk_rank``).
+    cjk_rules = ranked_cjk_rules(conn, cjk.get("rule", []), query, asked, size * 3) if cjk else None
+
     def rules_about(numbers: list[str]) -> tuple[list[Hit], int, bool]:
-        found = rules_by_text(
-            conn, query, match, numbers, cjk_rule_rows(conn, cjk.get("rule", []), query), offset + size, first, spoken)
+        found = rules_by_text(conn, query, match, numbers, cjk_rules.rows if cjk_rules else [], offset + size, first,
+                              spoken, cjk_rules.places if cjk_rules else None, cjk_rules.saying_more if cjk_rules else ())
         # A card's name ("Ugin, the Spirit Dragon") asks for no rules by its words' stems.
         if match and not any(hit.detail.startswith("exact") for hit in groups["cards"]):
             found = by_stems_where_few(conn, query, match, numbers, offset + size, first, found, spoken)

@@ -10,7 +10,7 @@ import html
 import re
 import sqlite3
 from collections import OrderedDict
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from kb.site.search_db import (
@@ -308,10 +308,13 @@ def is_or_within(number: str, head: str) -> bool:
 def rules_by_text(
     conn: sqlite3.Connection, query: str, match: str | None, about: list[str], cjk_rows: list[dict[str, Any]],
     shown: int = RULES_WINDOW, first: Collection[str] = (), foremost: Collection[str] = (),
+    cjk_places: Mapping[str, int] | None = None, cjk_saying_more: Collection[str] = (),
 ) -> tuple[list[Hit], int, bool]:
     """Rule hits in reading order: the rules the query names first (``about``: by number, keyword,
     glossary term or title, ``named_rules``; those of ``first`` and their subrules before the
-    others, and of those, ``foremost``'s first), then the rules mentioning it.
+    others, and of those, ``foremost``'s first), then the rules mentioning it: CJK rules in
+    ``cjk_places``'s order, by number (``search_cjk_rank``), else in reading order; of a CJK
+    question's, those of ``cjk_saying_more`` before the rules under a title the term is.
 
     Current English rules and translated rules lead; copies of a rule in older English versions
     fold under it (``Hit.older``); rules found only in older versions come last.
@@ -386,6 +389,8 @@ def rules_by_text(
     titles = section_titles(conn) if telling else {}
     titled = {row["number"] for row, _ in found.values() if telling and titled_by(titles, row["version_id"], row["number"], telling)}
 
+    places = cjk_places or {}
+
     def order(entry: tuple[dict[str, Any], list[dict[str, Any]]]) -> tuple:
         row = entry[0]
         number = row["number"]
@@ -410,8 +415,13 @@ def rules_by_text(
         # rules, then 113 Abilities's that say it (a review of the change).
         titled_here = not is_named and number in titled
         foremost_here = bool(before_all) and any(is_or_within(number, n) for n in before_all)
-        return (not leads, not foremost_here, not is_named, apart, not (titled_here or says_it_in_named), not titled_here,
-                rule_number_key(number), row["lang"] != "en", row["lang"] or "")
+        # A CJK question's rule that says more of it with its term: "생명점이 0이 되면" is 104.3b,
+        # "생명점이 0 …", before 119.1, which the title 생명점 (Life) heads.
+        place = places.get(number, len(places))
+        says_more = number in cjk_saying_more
+        return (not leads, not foremost_here, not is_named, apart, not says_more, place if says_more else 0,
+                not (titled_here or says_it_in_named), not titled_here, place, rule_number_key(number),
+                row["lang"] != "en", row["lang"] or "")
 
     ordered = sorted(found.values(), key=order)
     ordered += sorted(only_older.values(), key=lambda entry: rule_number_key(entry[0]["number"]))
