@@ -115,8 +115,9 @@ def test_ruling_rules_rows(db: sqlite_utils.Database) -> None:
         # ability" (605, the same since 2022), "face-down" (708; and a permanent turned face up or
         # down, or put onto the battlefield face down), "Commander" (903); and those whose
         # entries point to a rule that says them: "mana value" (202.3), "color identity" (903.4).
-        # Not Jace's "banned as a commander in Duel Commander format": a format of its own.
-        ("term", "changed", 230),
+        # Not Jace's "banned as a commander in Duel Commander format": a format of its own. And
+        # "flip a coin", 705 Flipping a Coin said by its verb.
+        ("term", "changed", 234),
         ("term", "same", 2),
     ]
     # 261 rulings (260 real, one constructed). This database starts at CR 2022-02-18, so older
