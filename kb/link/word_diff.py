@@ -4,6 +4,7 @@ Pure functions over text; the diffs of CR versions (``kb.link.cr_diff``) show ea
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -38,8 +39,23 @@ def word_ops(old_text: str, new_text: str) -> list[WordOp]:
     ]
 
 
+# The markup's own marks where the rules' text holds them, and the backslash that escapes them:
+# station's "{N+}" (721.2a), level up's "{LEVEL N3+}", a loyalty cost "[-X]" (107.3j). Read as
+# marks, 721.2a's diff showed "<ins>“{N</ins>[abilities]…+}" and 107.3k's a whole rule deleted
+# (a review of the diff pages).
+MARKS_IN_TEXT = re.compile(r"\\|\[-|-\]|\{\+|\+\}")
+ESCAPED_MARKS = {"\\": "\\\\", "[-": "[\\-", "-]": "-\\]", "{+": "{\\+", "+}": "+\\}"}
+
+
+def escaped(text: str) -> str:
+    """``text`` with a backslash inside each of the markup's marks it holds ("{N+}" is "{N+\\}"),
+    and before each backslash: ``kb.site.markup.render_word_diff`` reads them back."""
+    return MARKS_IN_TEXT.sub(lambda mark: ESCAPED_MARKS[mark.group()], text) if MARKS_IN_TEXT.search(text) else text
+
+
 def render_word_diff(ops: Iterable[WordOp], elide: int | None = None) -> str:
-    """``[-old-]{+new+}`` markup; with ``elide``, equal runs longer than that become "… "."""
+    """``[-old-]{+new+}`` markup, the marks the words hold escaped (``escaped``); with
+    ``elide``, equal runs longer than that become "… "."""
     pieces: list[str] = []
     for op in ops:
         if op.op == "equal":
@@ -47,12 +63,12 @@ def render_word_diff(ops: Iterable[WordOp], elide: int | None = None) -> str:
             if elide is not None and len(words) > elide:
                 half = max(1, elide // 2)
                 words = [*words[:half], "…", *words[-half:]]
-            pieces.append(" ".join(words))
+            pieces.append(escaped(" ".join(words)))
             continue
         if op.old_words:
-            pieces.append(f"[-{' '.join(op.old_words)}-]")
+            pieces.append(f"[-{escaped(' '.join(op.old_words))}-]")
         if op.new_words:
-            pieces.append(f"{{+{' '.join(op.new_words)}+}}")
+            pieces.append(f"{{+{escaped(' '.join(op.new_words))}+}}")
     return " ".join(piece for piece in pieces if piece)
 
 

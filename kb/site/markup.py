@@ -360,8 +360,13 @@ def symbol_html(token: str, readings: Mapping[str, str] | None = None) -> str:
     )
 
 
+# A word diff's marks, and a character a backslash escapes (``kb.link.word_diff.escaped``).
+WORD_DIFF_MARK = re.compile(r"\\(.)|\[-|-\]|\{\+|\+\}", re.S)
+WORD_DIFF_TAGS = {"[-": "<del>", "-]": "</del>", "{+": "<ins>", "+}": "</ins>"}
+
+
 def render_word_diff(markup: str | None) -> str:
-    """``[-old-]{+new+}`` as escaped HTML with <del> and <ins>."""
-    escaped = html.escape(markup or "")
-    escaped = re.sub(r"\[-(.*?)-\]", r"<del>\1</del>", escaped, flags=re.S)
-    return re.sub(r"\{\+(.*?)\+\}", r"<ins>\1</ins>", escaped, flags=re.S)
+    """``[-old-]{+new+}`` as escaped HTML with <del> and <ins>; a mark the text holds, escaped,
+    as the text."""
+    return WORD_DIFF_MARK.sub(lambda mark: mark.group(1) if mark.group(1) is not None else WORD_DIFF_TAGS[mark.group()],
+                              html.escape(markup or ""))

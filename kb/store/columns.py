@@ -347,7 +347,7 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "new_rule_id": "The rule in the later version",
         "similarity": "Text similarity of old and new (0–1), the evidence for a move",
         "aspects": "What changed: title, text, examples, numbers-only",
-        "word_diff": "Word-level difference, [-removed-]{+added+}",
+        "word_diff": "Word-level difference, [-removed-]{+added+}; a mark the rule's own text holds is escaped with a backslash (\"{N+\\}\", \"[\\-X]\"), as is a backslash",
         "old_text": "Earlier text",
         "new_text": "Later text",
         "position": "Order of the change in the later version",

@@ -655,3 +655,21 @@ def test_a_subrule_left_under_a_moved_rule_keeps_its_letter_where_each_is_the_ot
     # paired with 602.2 while its subrules went to 601.2; 409.1a (casting a spell) is no 602.2a
     # (activating an ability: a review of the change).
     assert pair_rules(_snapshot_edition("2006-02-01"), _snapshot_edition("2026-04-17"))["409.1a"] != "602.2a"
+
+
+def test_a_word_diff_escapes_the_marks_the_rules_text_holds() -> None:
+    # 107.3k of 2020-09-25 holds "[-X]", station's 721.2a "{N+}": read as the markup's marks,
+    # the diff page showed nearly all of 107.3k deleted and 721.2a mangled (a review).
+    from kb.link.word_diff import render_word_diff, word_ops
+    from kb.site.markup import render_word_diff as word_diff_html
+
+    old = "If an object’s activated ability has an {X}, [-X], or X in its activation cost. See rule 107.3h."
+    new = "If an object’s activated ability has an {X}, [-X], or X in its activation cost. See rule 107.3i."
+    diff = render_word_diff(word_ops(old, new))
+    assert diff == "If an object’s activated ability has an {X}, [\\-X], or X in its activation cost. See rule [-107.3h.-] {+107.3i.+}"
+    assert word_diff_html(diff) == ("If an object’s activated ability has an {X}, [-X], or X in its activation cost. See rule"
+                                    " <del>107.3h.</del> <ins>107.3i.</ins>")
+    station = render_word_diff(word_ops("", "“{N+}[abilities]” means “As long as …”"))
+    assert word_diff_html(station) == "<ins>“{N+}[abilities]” means “As long as …”</ins>"
+    # A text without them reads as it did.
+    assert render_word_diff(word_ops("Draw a card.", "Draw two cards.")) == "Draw [-a card.-] {+two cards.+}"
