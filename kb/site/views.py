@@ -534,6 +534,9 @@ async def diff(datasette, request):
     args = request.args
     offset = page_offset(args.get("offset"))
     old, new = args.get("from") or None, args.get("to") or None
+    # A kind of no change filters nothing, as on a version's page: "Showing 1–0 of 0" beside a
+    # diff of 205 changes (a review).
+    kind = version_page.known_kind(args.get("kind") or None)
     if not old and not new:
         # The pair the form offers: answered as an empty form, its JSON read "the newest update
         # changed nothing" (an API user's review), and its page was titled by a comparison it did
@@ -541,9 +544,9 @@ async def diff(datasette, request):
         pair = await run(datasette, diff_page.default_pair)
         old, new = pair if all(pair) else (None, None)
     if wants_json(request, request.url_vars.get("json")):
-        page = await run(datasette, diff_page.diff_page, old, new, args.get("kind") or None, offset, "nothing")
+        page = await run(datasette, diff_page.diff_page, old, new, kind, offset, "nothing")
         return json_response(page, status=page["status"])  # an error said with a 200 was read as an answer
-    page = await run(datasette, diff_page.diff_page, old, new, args.get("kind") or None, offset)
+    page = await run(datasette, diff_page.diff_page, old, new, kind, offset)
     return await render(datasette, request, "kb_diff.html", {"page": page}, status=page["status"])
 
 

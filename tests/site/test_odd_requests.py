@@ -73,6 +73,9 @@ async def test_a_changes_page_past_its_end_shows_its_last_page_and_an_unknown_ki
     bogus = (await snapshot_ds.client.get(f"/version/{NEWEST}?kind=bogus")).text
     assert "bogus" not in bogus
     assert "Showing 1–100 of 205." in bogus
+    # Nor on the diff page ("Showing 1–0 of 0" beside a diff of 205: a review).
+    diff = (await snapshot_ds.client.get(f"/diff.json?from=en-2026-01-16&to={NEWEST}&kind=bogus")).json()
+    assert (diff["kind"], diff["total"], len(diff["changes"])) == (None, 205, 100)
 
 
 async def test_a_search_for_a_group_of_no_name_is_refused_in_html_and_json(snapshot_ds) -> None:
