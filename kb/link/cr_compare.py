@@ -18,12 +18,17 @@ from cydifflib import SequenceMatcher
 
 from kb.records import CRDocument, Rule
 
-# Dotted rule numbers and "rule 702"-style section numbers inside a text: masked before content
-# comparison so that a renumbered cross-reference alone does not hide a move.
-NUMBER_IN_TEXT = re.compile(r"(?<![\w.])[1-9]\d{2}\.\d+[a-z]?(?:[-–][a-z])?(?![\w])|(?<=[Rr]ule )[1-9]\d{2}\b")
+# Rule numbers inside a text, masked before content comparison so that a renumbered
+# cross-reference alone does not hide a move: a dotted number anywhere; a section's after "rule"
+# or "rules", or as the next of a list of
+# rules cited with their titles ('See rules 701.42, "Meld," and 729, "Merging with Permanents."':
+# 729 → 730 in 2026-04-17 read as a change of wording, not of the numbers cited: a review).
+NUMBER_IN_TEXT = re.compile(
+    r"(?<![\w.])[1-9]\d{2}\.\d+[a-z]?(?:[-–][a-z])?(?![\w])|(?<=[Rr]ule )[1-9]\d{2}\b|(?<=[Rr]ules )[1-9]\d{2}\b"
+    r"|(?<=[,\"”] and )[1-9]\d{2}(?=,\s*[\"“])|(?<=[,\"”] or )[1-9]\d{2}(?=,\s*[\"“])")
 DOTTED_NUMBER = re.compile(r"(?<![\w.])[1-9]\d{2}\.\d+[a-z]?(?![\w])")
 NUMBER_MASK = "#"
-MAY_HOLD_NUMBER = re.compile(r"\d\.\d|[Rr]ule \d")
+MAY_HOLD_NUMBER = re.compile(r"\d\.\d|[Rr]ules? \d|(?:and|or) [1-9]\d\d,")
 # Typography is not content: 2014 switched to curly quotes and dropped "_Magic_" italics,
 # and ranges went from "601.2e-g" to "601.2e–g"; files set in ASCII (2009, and 2019-01-25 among
 # curly-quoted ones) print "--" for a dash and "(r)" for "®". Comparison folds these; display keeps them.

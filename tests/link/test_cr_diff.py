@@ -673,3 +673,15 @@ def test_a_word_diff_escapes_the_marks_the_rules_text_holds() -> None:
     assert word_diff_html(station) == "<ins>“{N+}[abilities]” means “As long as …”</ins>"
     # A text without them reads as it did.
     assert render_word_diff(word_ops("Draw a card.", "Draw two cards.")) == "Draw [-a card.-] {+two cards.+}"
+
+
+def test_a_section_cited_next_in_a_list_is_a_number_cited() -> None:
+    # 701.27g of 2026-04-17: "See rules 701.42, “Meld,” and 730, “Merging with Permanents.”",
+    # 729 before: a change of the numbers cited, not of wording (a review of the diff pages).
+    from kb.link.cr_compare import collapse, masked
+
+    old = collapse("See rules 701.42, “Meld,” and 729, “Merging with Permanents.”")
+    new = collapse("See rules 701.42, “Meld,” and 730, “Merging with Permanents.”")
+    assert masked(old) == masked(new) == 'See rules #, "Meld," and #, "Merging with Permanents."'
+    # A quantity is no citation.
+    assert masked("Each deck has exactly 100 cards, and 7 in hand.") == "Each deck has exactly 100 cards, and 7 in hand."
