@@ -92,6 +92,8 @@ QUALITY_ISSUE_KINDS: dict[str, str] = {
     " or a file's records hold a field its format never had (a renamed field), left unread",
     "empty-ruling": "rulings with no text",
     "invalid-utf8": "a page in UTF-8 with a few bytes that are not: each was read alone as Windows-1252, the rest of the page as UTF-8",
+    "invalid-cp1252": "a file in Windows-1252 with a few of the five bytes that encoding leaves undefined: each was read as U+FFFD (�), the"
+    " rest of the file as Windows-1252",
     "double-encoded": "rulings, card names and card texts whose characters were encoded as UTF-8 twice (\"â€™\" for \"’\"), read as the characters they stand for",
     "unknown-card": "rulings or names for a card no card source identifies",
     "card-without-oracle-id": "card objects without the Oracle id their source always gives (MTGJSON's identifiers.scryfallOracleId): their names,"

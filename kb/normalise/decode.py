@@ -41,6 +41,15 @@ PHRASE_BONUS = 50
 # UTF-8 with a few bytes that are not: each such byte is read alone (as Windows-1252), never
 # the whole file in a single-byte encoding, and the document says so (a quality issue).
 REPAIRED_UTF8 = "utf-8 (repaired)"
+# Windows-1252 with a few of the five bytes it leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D):
+# each read as U+FFFD, the rest as Windows-1252, and the document says so (a quality issue). One
+# stray 0x9D made the 2014 CR Mac Roman, its 2,083 apostrophes "í" in 919 rules, with no word
+# (a review of damaged input).
+REPAIRED_CP1252 = "cp1252 (repaired)"
+CP1252_UNDEFINED = re.compile(rb"[\x81\x8d\x8f\x90\x9d]")
+# What each undefined byte costs the repaired reading: as much as a control character, so that a
+# real Mac Roman file, where those bytes are letters, stays Mac Roman.
+UNDEFINED_BYTE_PENALTY = 20.0
 # Appended to the encoding of a text whose characters were found encoded twice, and read as the
 # characters they stand for (kb.normalise.mojibake).
 DOUBLE_ENCODED = " (double-encoded, repaired)"
@@ -67,7 +76,7 @@ def decode_text(
     not text in any of these encodings.
     """
     text, encoding = _decode_raw(data, name, known_phrases)
-    if encoding not in SINGLE_BYTE_CANDIDATES:
+    if encoding not in SINGLE_BYTE_CANDIDATES and encoding != REPAIRED_CP1252:
         # Valid UTF-8 whose characters were encoded twice: no decoder fails on it. Undone before
         # the check for binary data: read through Latin-1, each "’" holds two control characters.
         repaired = undo_double_encoding(text)
@@ -93,6 +102,8 @@ def _repairs(data: bytes, name: str, encoding: str) -> list[tuple[str, str]]:
     found = []
     if encoding.startswith(REPAIRED_UTF8):
         found.append(("invalid-utf8", describe_repairs(data, name)))
+    if encoding == REPAIRED_CP1252:
+        found.append(("invalid-cp1252", describe_undefined_bytes(data, name)))
     if encoding.endswith(DOUBLE_ENCODED):
         text, _ = _decode_raw(data, name, DEFAULT_KNOWN_PHRASES)
         found.append(("double-encoded", describe_double_encoding(LINE_BREAK.sub("\n", text.lstrip("\ufeff")), name)))
@@ -155,6 +166,19 @@ def describe_repairs(data: bytes, name: str) -> str:
     )
 
 
+def describe_undefined_bytes(data: bytes, name: str) -> str:
+    """One line: how many bytes of a Windows-1252 file that encoding leaves undefined, and on
+    which lines."""
+    text = LINE_BREAK.sub("\n", data.decode("latin-1"))
+    positions = [m.start() for m in re.finditer("[\x81\x8d\x8f\x90\x9d]", text)]
+    lines = sorted({text.count("\n", 0, position) + 1 for position in positions[:200]})
+    return (
+        f"{name}: {len(positions)} {'byte is' if len(positions) == 1 else 'bytes are'} undefined in Windows-1252"
+        f" (line{'' if len(lines) == 1 else 's'} {first_few(lines)}); each was read as"
+        " U+FFFD (�), the rest of the file as Windows-1252: check those lines"
+    )
+
+
 def _strict(data: bytes, encoding: str, name: str) -> str:
     try:
         return data.decode(encoding)
@@ -180,11 +204,16 @@ def _utf16_by_nul_pattern(data: bytes) -> str | None:
 def _best_single_byte(data: bytes, name: str, known_phrases: tuple[str, ...]) -> tuple[str, str]:
     best: tuple[float, str, str] | None = None
     for encoding in SINGLE_BYTE_CANDIDATES:
+        penalty = 0.0
         try:
             text = data.decode(encoding)
         except UnicodeDecodeError:
-            continue  # cp1252 leaves five bytes undefined
-        score = _high_byte_score(data, text) + PHRASE_BONUS * sum(p in text for p in known_phrases)
+            if encoding != "cp1252":
+                continue
+            # cp1252 leaves five bytes undefined: read with those as U+FFFD, and said.
+            text, encoding = data.decode(encoding, errors="replace"), REPAIRED_CP1252
+            penalty = UNDEFINED_BYTE_PENALTY * len(CP1252_UNDEFINED.findall(data))
+        score = _high_byte_score(data, text) + PHRASE_BONUS * sum(p in text for p in known_phrases) - penalty
         if best is None or score > best[0]:
             best = (score, encoding, text)
     if best is None:  # latin-1 decodes anything, so this is a safeguard only

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.normalise.decode import REPAIRED_UTF8, decode_text, decoding_issues
+from kb.normalise.decode import REPAIRED_CP1252, REPAIRED_UTF8, decode_text, decoding_issues, describe_decoding
 from kb.records import ParseError
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "cr"
@@ -71,6 +71,21 @@ def test_cp1252_typography_2014(decoded: dict[str, tuple[str, str]]) -> None:
     assert (text.count("’"), text.count("“"), text.count("”"), text.count("—")) == (2083, 1706, 1706, 63)
     assert "Magic: The Gathering® game" in text
     assert "Dandân" in text
+
+
+@pytest.mark.parametrize("stray", [b"\x9d", b"\x81"])
+def test_a_byte_windows_1252_leaves_undefined_is_repaired_and_named_not_another_encoding(stray: bytes) -> None:
+    # One stray 0x9D in the 2014 file made it Mac Roman: 2,083 apostrophes "í", 919 rules, no
+    # word of it (a review of damaged input).
+    data = read("en-raw/2014-09-26.txt").replace(b"100.1. These", b"100.1." + stray + b" These", 1)
+    text, encoding = decode_text(data, "cr.txt")
+    assert encoding == REPAIRED_CP1252
+    assert (text.count("’"), text.count("\ufffd"), "cardís" in text) == (2083, 1, False)
+    assert describe_decoding(data, "cr.txt", encoding) == [
+        "cr.txt: 1 byte is undefined in Windows-1252 (line 172); each was read as U+FFFD (�), the rest of the file as"
+        " Windows-1252: check those lines"]
+    # Where those bytes are letters, the file is Mac Roman: "Dandân" is 0x89 there.
+    assert decode_text("The card Dandân, and Crème brûlée.".encode("mac_roman") + b"\x9d\x8d", "x")[1] == "mac_roman"
 
 
 def test_single_byte_choice_without_known_phrases() -> None:
