@@ -95,6 +95,20 @@ def parse_date(raw: str | None, lang: str = "en") -> str | None:
     return _parse_date(raw, lang)
 
 
+def parse_us_date(raw: str | None) -> str | None:
+    """A date of a page written in US English (Gatherer's rulings, M/D/YYYY), as ``parse_date``
+    reads English; but not a numeric date written with dots or dashes, which US English does not
+    write and which reads day first where it is written: "1.10.2009" on a German page is 1 October,
+    and was read as 10 January (a review of damaged input). Not guessed: None, and the build says
+    the ruling's date could not be read."""
+    if raw is None:
+        return None
+    match = NUMERIC_DATE.match(raw)
+    if match and len(match[1]) != 4 and "/" not in raw:
+        return None
+    return parse_date(raw, "en")
+
+
 @lru_cache(maxsize=4096)  # a page repeats its date on every ruling; dateparser is slow
 def _parse_date(raw: str, lang: str) -> str | None:
     text = " ".join(raw.split())

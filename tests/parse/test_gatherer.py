@@ -39,6 +39,25 @@ def test_recall_rulings_with_iso_dates() -> None:
     assert document.issues == []
 
 
+def test_a_ruling_date_not_written_as_the_us_page_writes_it_is_not_guessed() -> None:
+    # "1.10.2009", day first as a German page writes it, was read as 10 January (a review).
+    data = (OLD / "recall.html").read_bytes().replace(b">10/1/2009</td>", b">1.10.2009</td>")
+    document = gatherer_old.parse(data, "recall.html")
+    assert [(r.raw_date, r.published_at) for r in document.rulings] == [("1.10.2009", None), ("1.10.2009", None)]
+
+
+def test_an_empty_ruling_is_said_dropped() -> None:
+    # Dropped without a word, where a bulk file's empty ruling is flagged (a review).
+    page = (OLD / "recall.html").read_bytes().decode("utf-8")
+    start = page.index('rulingsRepeater_ctl01_rulingText" style="width: 610px; padding-right: 5px;">') + 76
+    emptied = page[:start] + page[page.index("</td>", start):]
+    document = gatherer_old.parse(emptied.encode(), "recall.html")
+    assert len(document.rulings) == 1
+    assert document.issues == [QualityIssue(
+        "empty-ruling", "recall.html: face 1: the ruling of 10/1/2009"
+        " (ctl00_ctl00_ctl00_MainContent_SubContent_SubContent_rulingsRepeater_ctl01_rulingDate) has no text; dropped")]
+
+
 def test_crackleburr_text_has_hybrid_tap_and_untap_symbols() -> None:
     card = old_page("crackleburr").cards[0]
     assert card.mana_cost == "{1}{U/R}{U/R}"

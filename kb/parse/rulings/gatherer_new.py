@@ -21,7 +21,7 @@ import json
 import re
 from typing import Any
 
-from kb.normalise.dates import parse_date
+from kb.normalise.dates import parse_us_date
 from kb.normalise.symbols import normalise_symbols, old_gatherer_codes_to_braces
 from kb.normalise.text import clean_text
 from kb.parse.html_whole import check_closed_html
@@ -187,7 +187,7 @@ def _rulings(card: dict[str, Any], record: CardRecord, issues: list[QualityIssue
         raw_date = _rsc_value(item.get("rulingDate"))
         raw_date = str(raw_date) if raw_date is not None else None
         # The date format is NOT ESTABLISHED: ISO and US M/D/YYYY are read; others are kept raw.
-        published_at = parse_date(raw_date, "en")
+        published_at = parse_us_date(raw_date)
         rulings.append(
             RulingRecord(
                 text=text,

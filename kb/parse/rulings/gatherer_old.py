@@ -20,7 +20,7 @@ from urllib.parse import parse_qs, urlparse
 
 from bs4 import BeautifulSoup, Comment, Tag, XMLParsedAsHTMLWarning
 
-from kb.normalise.dates import parse_date
+from kb.normalise.dates import parse_us_date
 from kb.normalise.decode import decode_text, decoding_issues
 from kb.normalise.symbols import gatherer_alt_to_symbol, normalise_symbols
 from kb.normalise.text import clean_text
@@ -176,6 +176,10 @@ def _rulings(component: Tag, issues: list[QualityIssue], where: str) -> list[tup
         text = normalise_symbols(clean_text(_text_with_symbols(text_cell, issues, where)))
         if text:
             rows.append((raw_date, text))
+        else:
+            # Said, as a bulk file's empty ruling is (it was dropped without a word: a review).
+            issues.append(QualityIssue("empty-ruling", f"{where}: the ruling of {raw_date or 'no date'} ({date_cell['id']})"
+                                                       " has no text; dropped"))
     return rows
 
 
@@ -402,7 +406,7 @@ def _ruling_records(faces: list[_Face], card: CardRecord, lang: str, name: str, 
             if (raw_date, text) in seen:
                 continue
             seen.add((raw_date, text))
-            published_at = parse_date(raw_date, "en")  # the rulings table is US English: M/D/YYYY
+            published_at = parse_us_date(raw_date)  # the rulings table is US English: M/D/YYYY
             records.append(
                 RulingRecord(
                     text=text,
