@@ -677,3 +677,20 @@ def test_symbols_printed_as_plain_letters_are_braced_where_they_can_only_be_symb
     assert '"{2}, {T}: Target creature gets +0/+3' in later["418.3d"].examples[0]
     # A file with braces is left as it is.
     assert not [w for w in parsed("en-raw-batch2/2003-10-01.txt").warnings if "plain letters" in w]
+
+
+def test_a_rule_cut_mid_sentence_is_a_warning() -> None:
+    # Every line of section 120 cut to 40 characters published "120.1a Damage can’t be dealt to
+    # an objec" with no word (a review of damaged input); no rule of the real editions warns.
+    lines, newline = _lines_of("en-raw/2026-01-16.txt")
+    start = lines.index("120. Damage", 300)
+    end = lines.index("121. Drawing a Card", start)
+    cut = newline.join(lines[:start] + [line[:40] for line in lines[start:end]] + lines[end:]).encode("utf-8")
+    warnings = [w for w in cr_txt.parse(cut, "cut.txt").warnings if "mid-sentence" in w or "has no text" in w]
+    assert warnings[:2] == [
+        "cut.txt: rule 120.1a ends mid-sentence (“…Damage can’t be dealt to an objec”): a misprint, or the file cut there",
+        "cut.txt: rule 120.2a ends mid-sentence (“…Damage may be dealt as a result o”): a misprint, or the file cut there",
+    ]
+    # The rules and subrules cut (a rule cut to a short line reads as a titled one: not these).
+    assert len(warnings) == 15
+    assert not [w for w in parsed("en-raw/2026-01-16.txt").warnings if "mid-sentence" in w]

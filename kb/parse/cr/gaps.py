@@ -26,6 +26,32 @@ def numbering_gaps(rules: list[Rule], name: str) -> list[str]:
     return warnings
 
 
+# How an English rule's text ends: a full stop, a colon before a list, a closing quote or
+# bracket. Of the 31 editions from 2003 to 2026, two rules end otherwise, both misprints the next
+# edition mended (702.25m of 2018-04-27, "would have begun"; 706.2b of 2018-10-05, "to change,").
+# A titled rule (a keyword's "702.19 Trample") has no text.
+RULE_ENDINGS = (".", ":", ")", "]", "”", '"', "’", "'", "!", "?")
+# How much of an unfinished text the warning quotes.
+QUOTED_TAIL = 40
+
+
+def unfinished_rules(rules: list[Rule], name: str) -> list[str]:
+    """One warning per untitled rule or subrule whose text is empty or ends mid-sentence: "120.1a Damage
+    can’t be dealt to an objec" published with no word where a file's lines were cut (a review of
+    damaged input)."""
+    warnings: list[str] = []
+    for rule in rules:
+        if rule.kind not in ("rule", "subrule") or rule.title:
+            continue
+        text = rule.text.rstrip()
+        if not text:
+            warnings.append(f"{name}: rule {rule.number} has no text: the file may be cut there")
+        elif not text.endswith(RULE_ENDINGS):
+            tail = text[-QUOTED_TAIL:]
+            warnings.append(f"{name}: rule {rule.number} ends mid-sentence (“…{tail}”): a misprint, or the file cut there")
+    return warnings
+
+
 def skipped_numbers_cited(rules: list[Rule], cited: set[str]) -> list[list[str]]:
     """The skips (each a run of absent numbers) of which the file itself cites a number, or a
     rule or subrule under one: rules lost from its middle, not the official text's own skip (a

@@ -20,7 +20,7 @@ from kb.normalise.dates import parse_date
 from kb.normalise.decode import decode_text
 from kb.normalise.refs import SUBRULE_LETTERS, english_cr_refs
 from kb.normalise.symbols import braced_old_codes, braced_plain_symbols
-from kb.parse.cr.gaps import numbering_gaps, refuse_rules_lost
+from kb.parse.cr.gaps import numbering_gaps, refuse_rules_lost, unfinished_rules
 from kb.parse.cr.headings import is_keyword_heading
 from kb.parse.cr.txt_glossary import blank_lines_warning, is_title, parse_glossary, split_fused_terms
 from kb.parse.cr.txt_lines import Lines, logical_lines
@@ -118,6 +118,7 @@ def parse(data: bytes, name: str = "<bytes>", lang: str | None = None) -> CRDocu
     _check_rules_read(doc, body_start, glossary_index, body.rules)
     _check_contents_complete(doc, contents_index, body_start, body.rules, body.warnings)
     body.warnings.extend(numbering_gaps(body.rules, name))
+    body.warnings.extend(unfinished_rules(body.rules, name))
     if plain_symbols:
         body.warnings.append(
             f"{name}: prints mana and tap symbols as plain letters (\"2W\", \"T:\"): {plain_symbols} passages"
