@@ -31,8 +31,10 @@ DEFAULT_KNOWN_PHRASES: tuple[str, ...] = (
 # Tried in this order; on equal scores the earlier one wins (Windows-1252 is the most common).
 SINGLE_BYTE_CANDIDATES: tuple[str, ...] = ("cp1252", "mac_roman", "cp437", "latin-1")
 
-# \r\r\n comes from Word's page breaks: it ends one line, it is not a blank line.
-LINE_BREAK = re.compile(r"\r\r\n|\r\n|\r")
+# \r\r\n comes from Word's page breaks: it ends one line, it is not a blank line. A form feed
+# (a page break) or a vertical tab ends a line too: kept, it reached a published rule's text (a
+# review of damaged input).
+LINE_BREAK = re.compile(r"\r\r\n|\r\n|\r|[\x0b\x0c]")
 
 HIGH_BYTE = re.compile(rb"[\x80-\xff]")
 TYPOGRAPHIC_PUNCTUATION = frozenset("’‘“”„‚—–…•·«»")

@@ -120,6 +120,8 @@ def test_utf16_without_bom_found_by_nul_pattern() -> None:
         (b"a\rb\r\nc\nd", "a\nb\nc\nd"),
         (b"\xef\xbb\xbfa\r\n", "a\n"),
         ("Danda\u0302n".encode(), "Dandân"),
+        # A page break or vertical tab ends a line: a form feed reached a rule's text (a review).
+        (b"a,\x0cb\x0bc", "a,\nb\nc"),
     ],
 )
 def test_line_endings_bom_nfc(raw: bytes, text: str) -> None:
