@@ -238,6 +238,20 @@ def todays_term_keys(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:
     return per_file(conn, _TODAYS_TERM_KEYS, read)
 
 
+def todays_obsolete_term_keys(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:
+    """Each language's newest glossary's obsolete terms ("Mana Burn (Obsolete)") as
+    ``spelling_blind_key`` reads them, kept per served file."""
+    def read(of: sqlite3.Connection) -> dict[str, frozenset[str]]:
+        return {lang: frozenset(spelling_blind_key(term) for term in terms if is_obsolete_term(term))
+                for lang, terms in current_terms(of).items()}
+
+    return per_file(conn, _TODAYS_OBSOLETE_TERM_KEYS, read)
+
+
+def is_obsolete_term(term: str) -> bool:
+    return term.casefold().rstrip().endswith("(obsolete)")
+
+
 def spelling_blind_key(term: str) -> str:
     """A glossary term without its qualifier, quotes, case, filler words and the endings of its
     words: 2006's '"As though"', "Removed from Combat" and "Ending the Turn" are today's As Though,
@@ -253,6 +267,7 @@ def spelling_blind_key(term: str) -> str:
 
 
 _TODAYS_TERM_KEYS: OrderedDict[tuple, dict[str, frozenset[str]]] = OrderedDict()
+_TODAYS_OBSOLETE_TERM_KEYS: OrderedDict[tuple, dict[str, frozenset[str]]] = OrderedDict()
 
 
 def current_terms(conn: sqlite3.Connection) -> dict[str, dict[str, int]]:

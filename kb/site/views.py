@@ -38,7 +38,7 @@ from kb.site.rule_rulings import RULINGS_COUNTED, RULINGS_PER_PAGE
 from kb.site.search import GROUP_TITLES, PER_KIND, SearchResults, search
 from kb.site.search_cjk import in_other_chinese_script
 from kb.site.search_db import newest_versions, one_request, rules_text_languages
-from kb.site.search_fulltext import spelling_blind_key, todays_term_keys
+from kb.site.search_fulltext import is_obsolete_term, spelling_blind_key, todays_obsolete_term_keys, todays_term_keys
 from kb.site.search_hit import Hit
 from kb.site.search_names import page_of
 from kb.site.search_rules import RULE_NUMBER_QUERY, rule_number_asked
@@ -206,20 +206,31 @@ async def search_page(datasette, request):
         "older_glossary": await older_glossary_entries(datasette, results)})
 
 
-async def older_glossary_entries(datasette, results: SearchResults) -> dict[str, str]:
-    """The glossary hits (by URL) whose entry is of an older version than its language's newest:
-    a term today's glossary no longer defines, whose definition is its last one. "fizzle" showed
-    2006's "See rule 413.2a" as if today's glossary said it (608.2b today)."""
+async def older_glossary_entries(datasette, results: SearchResults) -> dict[str, dict[str, Any]]:
+    """The glossary hits (by URL) whose entry is of an older version than its language's newest,
+    with that ``version``: a term today's glossary no longer defines, whose definition is its last
+    one ("fizzle" showed 2006's "See rule 413.2a" as if today's glossary said it: 608.2b today);
+    or one it defines as obsolete (``obsolete``: 2006's "Mana Burn", "The player loses 1 life for
+    each mana lost", was shown unlabelled beside today's "Mana Burn (Obsolete)": a player's review)."""
     hits = results.groups.get("glossary") or []
     if not hits:
         return {}
     newest = await run(datasette, newest_versions)
     # An older spelling of a term today's glossary defines is defined today: 'Banding, "Bands with
-    # Other"' (curly quotes today), '"As though"', "Removed from Combat" (Remove from Combat), and
-    # Damage Assignment Order (today's, "(Obsolete)"): code and docs reviews.
+    # Other"' (curly quotes today), '"As though"', "Removed from Combat" (Remove from Combat): code
+    # and docs reviews.
     today = await run(datasette, todays_term_keys)
-    return {hit.url: hit.detail for hit in hits if hit.detail and hit.lang and hit.detail != newest.get(hit.lang)
-            and spelling_blind_key(hit.title) not in today.get(hit.lang, frozenset())}
+    obsolete = await run(datasette, todays_obsolete_term_keys)
+    found: dict[str, dict[str, Any]] = {}
+    for hit in hits:
+        if not (hit.detail and hit.lang and hit.detail != newest.get(hit.lang)):
+            continue
+        key = spelling_blind_key(hit.title)
+        if key in obsolete.get(hit.lang, frozenset()) and not is_obsolete_term(hit.title):
+            found[hit.url] = {"version": hit.detail, "obsolete": True}
+        elif key not in today.get(hit.lang, frozenset()):
+            found[hit.url] = {"version": hit.detail, "obsolete": False}
+    return found
 
 
 async def card_by_id(datasette, request):

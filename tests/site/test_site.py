@@ -235,6 +235,14 @@ async def test_a_glossary_entry_no_longer_defined_says_which_edition_defined_it_
     # Assignment Order today's "(Obsolete)" one (a docs review).
     for query in ["as though", "damage assignment order", "remove from combat"]:
         assert "today's glossary no longer has" not in (await snapshot_ds.client.get("/search?q=" + quote(query))).text, query
+    # But an older entry of a term today's glossary defines as obsolete says it: 2006's "Mana
+    # Burn" ("The player loses 1 life for each mana lost") was shown unlabelled beside today's
+    # "Mana Burn (Obsolete)" (a player's review); so is 2024's Damage Assignment Order.
+    mana_burn = (await snapshot_ds.client.get("/search?q=mana+burn")).text
+    assert ('<a href="/glossary/Mana%20Burn">Mana Burn</a>' in mana_burn
+            and "as the Comprehensive Rules of 2006-02-01 last defined it; today's glossary marks it obsolete" in mana_burn)
+    order = (await snapshot_ds.client.get("/search?q=damage+assignment+order")).text
+    assert "today's glossary marks it obsolete" in order
 
 
 @pytest.mark.parametrize("query", ['"', "(a", "-x", "*", "a:b", "NEAR(", '<script>alert(1)</script>'])
