@@ -9,10 +9,18 @@ from typing import Any
 from kb.normalise.dates import bulk_file_day
 from kb.site.card_printings import set_and_day
 from kb.site.search import rows
+from kb.site.search_db import columns_of
 
 # What a page says of a document: where it is, whose, when it was read, what it holds.
 DOCUMENT_COLUMNS = ("documents.id, documents.source_id, documents.url, documents.path, documents.fetched_at,"
-                    " documents.format, documents.lang, documents.made_on")
+                    " documents.format, documents.lang")
+
+
+def document_columns(conn: sqlite3.Connection) -> str:
+    """``DOCUMENT_COLUMNS`` and the day a file says it was made: none on a file made before
+    documents kept it (m034), not a 500 on every card page (a code review)."""
+    made_on = "documents.made_on" if "made_on" in columns_of(conn, "documents") else "null as made_on"
+    return f"{DOCUMENT_COLUMNS}, {made_on}"
 # Read whole: a failed document lists nothing (a file cut short was said to list none).
 READ_WHOLE = "documents.status = 'parsed'"
 # The documents that show the rulings of every card they hold: a Gatherer page, an MTGJSON file.
@@ -27,7 +35,7 @@ def rulings_checked_in(conn: sqlite3.Connection, oracle_id: str) -> list[dict[st
     MTGJSON file or a Gatherer page that holds the card (each shows the card's rulings). Empty
     where no document we hold is known to list them: "Rulings 0" read as "no rulings" on cards
     whose rulings were never imported (a player's review)."""
-    columns = DOCUMENT_COLUMNS
+    columns = document_columns(conn)
     read = READ_WHOLE
     listed = rows(conn, f"select {columns} from documents where format = 'scryfall-bulk-rulings' and {read} limit 5")
     listed += rows(conn, f"""select distinct {columns} from printings join documents on documents.id = printings.document_id
@@ -68,7 +76,7 @@ def pages_listing_none(conn: sqlite3.Connection, document_ids: list[int]) -> lis
     if not document_ids:
         return []
     marks = ", ".join("?" for _ in document_ids)
-    return rows(conn, f"""select {DOCUMENT_COLUMNS} from documents
+    return rows(conn, f"""select {document_columns(conn)} from documents
         where documents.id in ({marks}) and {READ_WHOLE} and {SHOWS_A_CARDS_RULINGS}
         order by documents.lang, documents.id limit 10""", tuple(document_ids))
 
@@ -78,7 +86,7 @@ def oracle_source(conn: sqlite3.Connection, document_id: int | None) -> dict[str
     the battlefield", and the page gave it as today's wording (a player's review)."""
     if document_id is None:
         return None
-    found = rows(conn, f"select {DOCUMENT_COLUMNS} from documents where documents.id = ?", (document_id,))
+    found = rows(conn, f"select {document_columns(conn)} from documents where documents.id = ?", (document_id,))
     return found[0] if found else None
 
 

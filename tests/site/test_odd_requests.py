@@ -169,13 +169,18 @@ async def test_a_file_made_before_sets_and_printing_days_still_serves_card_pages
     from site_databases import JACE, make_datasette
 
     db_path = altered_copy(snapshot_db, tmp_path / "older.db",
-                           "drop table sets", "alter table printings drop column released_at")
+                           "drop table sets", "alter table printings drop column released_at",
+                           # Nor a documents' day a file says it was made (m034), nor a set named
+                           # by its printing (m035): a 500 on 65 of 66 card pages (a code review).
+                           "alter table documents drop column made_on", "alter table printings drop column set_name")
     ds = make_datasette(db_path)
     page = await ds.client.get(f"/card/{JACE}.json")
     assert page.status_code == 200
     assert {printing["set_name"] for language in page.json()["printed"] for wording in language["wordings"]
             for printing in wording["printings"]} == {None}
     assert (await ds.client.get("/card?name=" + "Paradiesv%C3%B6gel", follow_redirects=True)).status_code == 200
+    ugin = await ds.client.get("/card.json?name=Ugin%2C%20the%20Spirit%20Dragon", follow_redirects=True)
+    assert ugin.status_code == 200
 
 
 async def test_a_page_that_reads_what_an_older_file_lacks_says_so(snapshot_db, tmp_path) -> None:
