@@ -32,9 +32,10 @@ DEFAULT_KNOWN_PHRASES: tuple[str, ...] = (
 SINGLE_BYTE_CANDIDATES: tuple[str, ...] = ("cp1252", "mac_roman", "cp437", "latin-1")
 
 # \r\r\n comes from Word's page breaks: it ends one line, it is not a blank line. A form feed
-# (a page break) or a vertical tab ends a line too: kept, it reached a published rule's text (a
-# review of damaged input).
-LINE_BREAK = re.compile(r"\r\r\n|\r\n|\r|[\x0b\x0c]")
+# (a page break) or a vertical tab ends a line too (kept, it reached a published rule's text: a
+# review of damaged input), one with the line break beside it (a blank line between a glossary
+# term and its definition refused the file: a code review).
+LINE_BREAK = re.compile(r"[\x0b\x0c]*(?:\r\r\n|\r\n|\r|\n)[\x0b\x0c]*|[\x0b\x0c]+")
 
 HIGH_BYTE = re.compile(rb"[\x80-\xff]")
 TYPOGRAPHIC_PUNCTUATION = frozenset("’‘“”„‚—–…•·«»")

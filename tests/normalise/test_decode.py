@@ -122,6 +122,7 @@ def test_utf16_without_bom_found_by_nul_pattern() -> None:
         ("Danda\u0302n".encode(), "Dandân"),
         # A page break or vertical tab ends a line: a form feed reached a rule's text (a review).
         (b"a,\x0cb\x0bc", "a,\nb\nc"),
+        (b"a\r\n\x0cb\x0c\r\nc\x0c\x0cd", "a\nb\nc\nd"),  # one break with the line break beside it
     ],
 )
 def test_line_endings_bom_nfc(raw: bytes, text: str) -> None:

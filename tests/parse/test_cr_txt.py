@@ -694,3 +694,13 @@ def test_a_rule_cut_mid_sentence_is_a_warning() -> None:
     # The rules and subrules cut (a rule cut to a short line reads as a titled one: not these).
     assert len(warnings) == 15
     assert not [w for w in parsed("en-raw/2026-01-16.txt").warnings if "mid-sentence" in w]
+
+
+def test_a_page_break_at_a_lines_start_is_no_blank_line() -> None:
+    # A form feed after the line "Abandon" read as a blank line between the term and its
+    # definition, and the file was refused (a code review).
+    data = read("en-raw/2026-01-16.txt")
+    at = data.index(b"\rAbandon\r") + len(b"\rAbandon\r")
+    broken = cr_txt.parse(data[:at] + b"\x0c" + data[at:], "ff.txt")
+    assert [(entry.term, entry.text) for entry in broken.glossary] == [
+        (entry.term, entry.text) for entry in parsed("en-raw/2026-01-16.txt").glossary]
