@@ -49,8 +49,11 @@ ESCAPED_MARKS = {"\\": "\\\\", "[-": "[\\-", "-]": "-\\]", "{+": "{\\+", "+}": "
 
 def escaped(text: str) -> str:
     """``text`` with a backslash inside each of the markup's marks it holds ("{N+}" is "{N+\\}"),
-    and before each backslash: ``kb.site.markup.render_word_diff`` reads them back."""
-    return MARKS_IN_TEXT.sub(lambda mark: ESCAPED_MARKS[mark.group()], text) if MARKS_IN_TEXT.search(text) else text
+    and before each backslash: ``kb.site.markup.render_word_diff`` reads them back. A last "[" or
+    "{" too: before the closing mark it would begin one ("[-x[-]" opens again: a code review)."""
+    if MARKS_IN_TEXT.search(text):
+        text = MARKS_IN_TEXT.sub(lambda mark: ESCAPED_MARKS[mark.group()], text)
+    return text[:-1] + "\\" + text[-1] if text.endswith(("[", "{")) else text
 
 
 def render_word_diff(ops: Iterable[WordOp], elide: int | None = None) -> str:

@@ -671,6 +671,8 @@ def test_a_word_diff_escapes_the_marks_the_rules_text_holds() -> None:
                                     " <del>107.3h.</del> <ins>107.3i.</ins>")
     station = render_word_diff(word_ops("", "“{N+}[abilities]” means “As long as …”"))
     assert word_diff_html(station) == "<ins>“{N+}[abilities]” means “As long as …”</ins>"
+    # A last "[" or "{" would begin a mark with the closing one (a code review).
+    assert word_diff_html(render_word_diff(word_ops("a x[ b", "a y{ b"))) == "a <del>x[</del> <ins>y{</ins> b"
     # A text without them reads as it did.
     assert render_word_diff(word_ops("Draw a card.", "Draw two cards.")) == "Draw [-a card.-] {+two cards.+}"
 
