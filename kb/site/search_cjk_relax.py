@@ -177,7 +177,8 @@ def _pieces_longest_first(segment: str) -> Iterator[str]:
     # a piece is a word's beginning ("정화" of "정화하는"), never its middle ("화하는", which
     # found 활성화하는 and 무효화하는).
     korean = bool(HANGUL_WORD.fullmatch(segment))
-    if korean and (bare := _without_particle(segment)):
+    bare = _without_particle(segment) if korean else None
+    if bare:
         # The word before the word with its particle: "멀리건은 어떻게 하나요?" (how do I mulligan?)
         # found only 103.4c, the one rule saying "멀리건은", not 103.4 (a Korean judge's review).
         yield bare
@@ -185,7 +186,8 @@ def _pieces_longest_first(segment: str) -> Iterator[str]:
     for size in range(min(len(segment), PIECE_AT_MOST), 1, -1):
         for start in (start for start in starts if start + size <= len(segment)):
             piece = segment[start:start + size]
-            if _whole_at_edges(piece):
+            # Not the bare word again: a probe spent twice (a code review).
+            if piece != bare and _whole_at_edges(piece):
                 yield piece
 
 

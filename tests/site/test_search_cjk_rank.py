@@ -42,3 +42,10 @@ def test_a_cjk_questions_rule_saying_more_of_it_comes_first(snapshot_conn: sqlit
     # was past the fifth, after every rule of 119 Life, which 생명점 titles.
     hits = search(snapshot_conn, "생명점이 0이 되면").groups["rules"]
     assert [(hit.title, hit.lang) for hit in hits[:3]] == [("119 Life", "en"), ("119 생명점", "ko"), ("104.3b", "ko")]
+
+
+def test_a_korean_words_pieces_try_its_bare_word_once() -> None:
+    # The bare word came back among the word's beginnings: a probe of the few spent twice (a code review).
+    from kb.site.search_cjk_relax import _pieces_longest_first
+
+    assert list(_pieces_longest_first("멀리건은")) == ["멀리건", "멀리건은", "멀리"]
