@@ -56,11 +56,13 @@ def ranked_cjk_rules(
         told = (rule_number_key(row["number"]),) if said else _telling(row, text, needle, titled, pointed_to)
         return (-said, *told, row["lang"] or "")
 
-    ranked = sorted(_unique(candidates), key=rank)
+    # Each rule's key once: the question's windows are read for every rule (it was read twice).
+    keyed = sorted(((rank(row), row) for row in _unique(candidates)), key=lambda pair: pair[0])
+    ranked = [row for _, row in keyed]
     places: dict[str, int] = {}
     for row in ranked:
         places.setdefault(row["number"], len(places))
-    saying_more = frozenset(row["number"] for row in ranked if rank(row)[0])
+    saying_more = frozenset(row["number"] for key, row in keyed if key[0])
     return CjkRules(ranked, places, saying_more)
 
 
