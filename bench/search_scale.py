@@ -65,6 +65,8 @@ SEARCHES = (
     "the", "if a creature", "a", "double-faced card transform", "deathtouch", "flying",
     "the creature's controller may sacrifice it at the beginning of the next end step",
     "until end of turn", "702.19", "rule 701.40", "convoke", "zerstören", "détruisez", "no such wordxyz",
+    # The translated rules, ranked by what they tell of the term (kb.site.search_cjk_rank).
+    "优先权", "멀리건은 어떻게 하나요?",
 )
 
 
