@@ -89,6 +89,7 @@ def glossary_term(conn: sqlite3.Connection, term: str, lang: str = "en", transla
             (refs_of["id"],),
         ),
         "used_in": rules_using(conn, english_term) if english_term else [],
+        "rules_version": newest_english,
         "translations": translations_of(conn, english) if english else [],
         "printed": printed_keywords(conn, english_term) if english_term else [],
         "in_translated_rules": [],

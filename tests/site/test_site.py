@@ -1624,6 +1624,16 @@ async def test_two_entries_of_one_term_are_each_reached(snapshot_ds) -> None:
     assert f'<a href="/glossary/{term}?lang=zhs&amp;en=Plainscycling">Plainscycling</a>' in walk
 
 
+async def test_a_translated_glossary_entry_says_which_rules_and_definitions_are_english(snapshot_ds) -> None:
+    # 践踏 (Trample) of the 2025 translation listed rules of 2026 and English definitions as if its
+    # own (a review of glossary pages).
+    page = (await snapshot_ds.client.get("/glossary/%E8%B7%B5%E8%B8%8F?lang=zhs")).text
+    assert '<p class="kb-muted">In the Comprehensive Rules of 2026-04-17.</p>' in page
+    assert '<h2 id="history-title">Earlier definitions, in English</h2>' in page
+    english = (await snapshot_ds.client.get("/glossary/Trample")).text
+    assert '<h2 id="history-title">Earlier definitions</h2>' in english
+
+
 async def test_an_entry_the_next_glossary_split_in_two_names_both(snapshot_ds) -> None:
     # 2003-03's "Source" was the source of an ability or of damage: the page of the source of
     # damage said "Source" was its earlier name (a review). Now its own page, naming both.
