@@ -133,6 +133,21 @@ async def test_the_feeds_id_names_no_host(snapshot_ds) -> None:
     assert ids == {"tag:mtg-rules-kb,2026:changes"}
 
 
+async def test_the_feeds_links_lead_to_the_public_url_the_operator_gives(snapshot_db) -> None:
+    # Read from the Host header, every link of a feed a shared cache kept could lead elsewhere.
+    import xml.etree.ElementTree as ElementTree
+
+    from datasette.app import Datasette
+
+    from kb.site.serve import SETTINGS
+
+    ds = Datasette(immutables=[str(snapshot_db)], settings=dict(SETTINGS),
+                   metadata={"plugins": {"mtgkb": {"public_url": "https://rules.example/kb/"}}})
+    feed = ElementTree.fromstring((await ds.client.get("/changes.atom", headers={"host": "evil.example"})).text)
+    links = [link.get("href") for link in feed.iter("{http://www.w3.org/2005/Atom}link")]
+    assert links and all(href.startswith("https://rules.example/kb/") for href in links), links[:3]
+
+
 async def test_a_card_known_only_by_its_pages_says_whether_they_list_its_rulings(snapshot_ds) -> None:
     # Birds of Paradise, known by three Gatherer pages (German, French, Japanese) that list no
     # ruling, and the Korean 반역 행위, two of whose rulings are translations not yet matched:
