@@ -172,7 +172,7 @@ def cr_lost_characters(document: CRDocument, name: str) -> list[str]:
     if marked:
         # A rule's examples are named once ("107.1b's example" for its three).
         shown = first_few(list(dict.fromkeys(marked)))
-        found.append(f"{name}: {len(marked)} rules, examples or glossary entries hold U+FFFD marks, characters the file's converter could not read ({shown})")
+        found.append(f"{name}: {len(marked)} rules, examples or glossary entries hold U+FFFD marks, characters the file's converter could not read or bytes its encoding leaves undefined ({shown})")
     # Most rules hold no "?" at all: the pattern, tried at every character, is kept for those that do.
     replaced = [
         (where, word)

@@ -32,10 +32,12 @@ DEFAULT_KNOWN_PHRASES: tuple[str, ...] = (
 SINGLE_BYTE_CANDIDATES: tuple[str, ...] = ("cp1252", "mac_roman", "cp437", "latin-1")
 
 # \r\r\n comes from Word's page breaks: it ends one line, it is not a blank line. A form feed
-# (a page break) or a vertical tab ends a line too (kept, it reached a published rule's text: a
-# review of damaged input), one with the line break beside it (a blank line between a glossary
-# term and its definition refused the file: a code review).
-LINE_BREAK = re.compile(r"[\x0b\x0c]*(?:\r\r\n|\r\n|\r|\n)[\x0b\x0c]*|[\x0b\x0c]+")
+# (a page break) or a vertical tab beside a line break is part of it (a blank line between a
+# glossary term and its definition refused the file: a code review).
+LINE_BREAK = re.compile(r"[\x0b\x0c]*(?:\r\r\n|\r\n|\r|\n)[\x0b\x0c]*")
+# Within a line, one is a space: kept, it reached a published rule's text (a review of damaged
+# input); read as a break, it split the rule and moved every later line's number.
+PAGE_BREAK_IN_LINE = re.compile(r"[\x0b\x0c]+")
 
 HIGH_BYTE = re.compile(rb"[\x80-\xff]")
 TYPOGRAPHIC_PUNCTUATION = frozenset("’‘“”„‚—–…•·«»")
@@ -87,6 +89,8 @@ def decode_text(
             text, encoding = repaired, encoding + DOUBLE_ENCODED
     _refuse_binary(text, name)
     text = LINE_BREAK.sub("\n", text.lstrip("\ufeff"))
+    if "\x0b" in text or "\x0c" in text:
+        text = PAGE_BREAK_IN_LINE.sub(" ", text)
     return unicodedata.normalize("NFC", text), encoding
 
 

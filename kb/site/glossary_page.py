@@ -169,8 +169,9 @@ def find_entry(conn: sqlite3.Connection, version: str | None, term: str) -> dict
     if not found:
         # Or by that name without its qualifier: "Summoning Sickness" was 2003's "Summoning
         # Sickness (Obsolete)" and "(Informal)", today's Summoning Sickness Rule (a 404: a review).
-        # The entries of that name, from the search's map (a LIKE scanned the glossary: 17 ms).
-        named = terms_named(conn).get(title_key(term), [])[:200]
+        # The entries of that name, from the search's map (a LIKE scanned the glossary: 17 ms);
+        # every one, the newest chosen below (a term has one a version, two at most).
+        named = terms_named(conn).get(title_key(term), [])[:5000]
         wanted = fold(term)
         found = [row for row in rows(conn, f"""select older.term as older_term, newest.id, newest.term, newest.text,
             newest.version_id from glossary as older join glossary as newest on newest.lineage_id = older.lineage_id

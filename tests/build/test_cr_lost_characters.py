@@ -59,7 +59,8 @@ def test_characters_lost_in_examples_alone_are_named() -> None:
     marked = cr_txt.parse(in_examples("’", "\ufffd").encode(), "marked.txt")
     [warning] = cr_lost_characters(marked, "marked.txt")
     assert warning.startswith("marked.txt: 188 rules, examples or glossary entries hold U+FFFD marks, characters the"
-                              " file's converter could not read (101.2's example, 106.5's example, ")
+                              " file's converter could not read or bytes its encoding leaves undefined (101.2's example,"
+                              " 106.5's example, ")
     bell = text.replace("Example: A player’s mana pool", "Example: A player\x07s mana pool", 1)
     assert cr_lost_characters(cr_txt.parse(bell.encode(), "bell.txt"), "bell.txt") == [
         "bell.txt: 1 rules, examples or glossary entries hold control characters (NUL and the like), which no text"
