@@ -25,6 +25,7 @@ from kb.site.search import (
 from kb.site.search_db import per_file, rule_examples
 from kb.site.search_hit import Hit
 from kb.site.search_text import bare_term, linked_as_written, links_in_text, rules_over
+from kb.site.stale_citations import renumbered_citations
 from kb.site.symbol_readings import symbol_readings
 from kb.site.version_asked import version_exists
 from kb.store import derive_lineage
@@ -102,6 +103,7 @@ def rule_page(
         "parent": parent[0] if parent else None,
         "siblings": siblings(conn, rule),
         "references": references(conn, entries),
+        "renumbered_citations": renumbered_citations(conn, entries) if version_row["lang"] == "en" else {},
         "cited_by": cited_by(conn, version, number),
         "glossary": glossary_terms_used(conn, version, entries),
         "lineage": rule.get("lineage_id"),

@@ -1408,6 +1408,19 @@ async def test_a_rule_moved_with_the_numbers_it_cites_renumbered_shows_them(snap
     assert all(t["word_diff"] is None for t in trace if t["change"] in ("moved", "same") and t is not moved)
 
 
+async def test_a_citation_whose_number_went_to_another_rule_since_its_text_was_written_says_so(snapshot_ds) -> None:
+    # 607.2m's "See rule 614.12b" is 2015's words, when 614.12b was the anchor-word rule (614.12c
+    # since 2026-01-16); the page linked the new 614.12b with no word (a judge's review).
+    page = (await snapshot_ds.client.get("/rule/607.2m.json")).json()
+    assert page["renumbered_citations"] == {
+        "614.12b": {"citing": "607.2m", "written_in": "en-2015-01-23", "now": "614.12c"}}
+    html = (await snapshot_ds.client.get("/rule/607.2m")).text
+    assert ("607.2m reads as written in the Comprehensive Rules of 2015-01-23, where 614.12b was another rule: that rule"
+            ' is <a class="rule-ref" href="/rule/614.12c">614.12c</a> here. The citation may be stale.') in html
+    # A citation as written stays unremarked (702.19c cites 702.19b, written with it).
+    assert (await snapshot_ds.client.get("/rule/702.19.json")).json()["renumbered_citations"] == {}
+
+
 async def test_a_rule_paired_by_its_number_alone_is_shown_as_such(snapshot_ds) -> None:
     # The multiplayer mulligan (800.5) was rewritten for the London mulligan (2019-07-12): the
     # texts share a third of their words, and nothing but the number pairs them; the page says so.
