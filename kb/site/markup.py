@@ -161,9 +161,10 @@ VERB_BEFORE = frozenset({"to", "not", "longer", "must", "would", "could", "can",
 
 
 def _a_verb(text: str, found: re.Match[str], term: str) -> bool:
-    """Whether the word ``found`` of the noun ``term`` is a verb: ``term`` with "-ed" or "-ing"
-    ("matching"; not Modified's own "-ed"), or after ``VERB_BEFORE`` (or a word ending "n't")."""
-    if found.group(0).casefold().removeprefix(term).endswith(("ed", "ing")):
+    """Whether the word ``found`` of the noun ``term`` is a verb: ``term`` with an ending ("matching",
+    "matched"; "matches", which the rules say of states and texts: "the game state matches", a
+    judge's review), or after ``VERB_BEFORE`` (or a word ending "n't")."""
+    if found.group(0).casefold() != term:
         return True
     before = text[: found.start()].split()
     word = before[-1].casefold().replace("’", "'") if before else ""

@@ -1896,8 +1896,9 @@ async def test_words_of_another_sense_are_not_linked_to_a_glossary_term(snapshot
     assert 'href="/glossary/Double"' not in transform and "double-faced" in transform
     linker = GlossaryLinker([("Match", "/glossary/Match", False, linked_as_a_noun("Match")),
                              ("Double", "/glossary/Double", False, linked_as_a_noun("Double"))])
-    html = render_text("If the colors no longer match, or it is double-faced, the match is over. Double it.", None, linker)
-    assert html == ('If the colors no longer match, or it is double-faced, the <a class="term-ref"'
+    html = render_text("If the colors no longer match, or the state matches, or it is double-faced, the match is over. Double it.",
+                       None, linker)
+    assert html == ('If the colors no longer match, or the state matches, or it is double-faced, the <a class="term-ref"'
                     ' href="/glossary/Match">match</a> is over. <a class="term-ref" href="/glossary/Double">Double</a> it.')
 
 
