@@ -63,7 +63,8 @@ def _link_notes(ruling: dict[str, Any]) -> str:
             # it, was "as the ruling read it": a judge's review).
             f"{escape(number)} in the {escape(version_name(version))}</a>, {since}"
         )
-    return "".join(f' <span class="kb-note">{note}</span>' for note in notes)
+    # Each a sentence: two notes ran together ("… is not known the rule, 212.3d …": a judge's review).
+    return "".join(f' <span class="kb-note">{note}.</span>' for note in notes)
 
 
 def ruling_items_html(rulings: Iterable[dict[str, Any]], page_number: str) -> Markup:
