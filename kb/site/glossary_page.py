@@ -12,6 +12,7 @@ from kb.site.absent_citations import absent_citations
 from kb.site.search_db import newest_english_version, rows, table_has_rows
 from kb.site.search_fulltext import terms_named
 from kb.site.search_text import bare_term, fold, rule_number_key, title_key
+from kb.site.stale_citations import renumbered_citations
 from kb.site.symbol_readings import symbol_readings
 from kb.site.translated_citations import translated_text_citations
 
@@ -90,6 +91,7 @@ def glossary_term(conn: sqlite3.Connection, term: str, lang: str = "en", transla
         ),
         "used_in": rules_using(conn, english_term) if english_term else [],
         "rules_version": newest_english,
+        "renumbered_citations": _renumbered_citations(conn, entry) if lang == "en" else {},
         "translations": translations_of(conn, english) if english else [],
         "printed": printed_keywords(conn, english_term) if english_term else [],
         "in_translated_rules": [],
@@ -121,6 +123,13 @@ def glossary_term(conn: sqlite3.Connection, term: str, lang: str = "en", transla
         *((entry_then["text"], entry_then["since_version_id"]) for entry_then in page["history"]),
     ])
     return page
+
+
+def _renumbered_citations(conn: sqlite3.Connection, entry: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The numbers the entry cites that went to another rule after its text was written (2015's
+    "Anchor Word … See rule 614.12b", 614.12c since 2026-01-16: ``kb.site.stale_citations``)."""
+    lineage = conn.execute("select lineage_id from glossary where id = ?", (entry["id"],)).fetchone()
+    return renumbered_citations(conn, [{**entry, "lineage_id": lineage[0] if lineage else None}], "glossary")
 
 
 def split_into(conn: sqlite3.Connection, entry: dict[str, Any]) -> list[dict[str, Any]]:

@@ -18,18 +18,24 @@ from kb.site.search_db import rows
 
 # A section's page shows hundreds of rules: the texts of the first so many are compared.
 ENTRIES_COMPARED = 60
+# Where each kind of text and its citations are: its table, its citations' table and key.
+TABLES = {"rule": ("rules", "rule_refs", "rule_id"), "glossary": ("glossary", "glossary_refs", "glossary_id")}
 
 
-def renumbered_citations(conn: sqlite3.Connection, entries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def renumbered_citations(
+    conn: sqlite3.Connection, entries: list[dict[str, Any]], kind: str = "rule"
+) -> dict[str, dict[str, Any]]:
     """By cited number: {"citing", "written_in" (the edition the citing text was written in),
     "now" (the number in the page's edition of the rule it cited then, None if gone)}, for the
-    page's ``entries`` (the rule and its subrules, English)."""
+    page's ``entries``: the rule and its subrules, or (``kind`` "glossary") a glossary entry, whose
+    "Anchor Word … See rule 614.12b" is 2015's too. English only."""
+    table, refs, key = TABLES[kind]
     compared = [entry for entry in entries[:ENTRIES_COMPARED] if entry.get("lineage_id")]
     # Most rules cite none: those are not read back through their history.
-    cited_now = _cited(conn, [entry["id"] for entry in compared])
+    cited_now = _cited(conn, refs, key, [entry["id"] for entry in compared])
     written = {entry["id"]: row for entry in compared if entry["id"] in cited_now
-               and (row := _written_in(conn, entry)) is not None and row["id"] != entry["id"]}
-    cited_then = _cited(conn, [row["id"] for row in written.values()])
+               and (row := _written_in(conn, table, entry)) is not None and row["id"] != entry["id"]}
+    cited_then = _cited(conn, refs, key, [row["id"] for row in written.values()])
     found: dict[str, dict[str, Any]] = {}
     for entry in compared:
         if entry["id"] not in written:
@@ -41,17 +47,17 @@ def renumbered_citations(conn: sqlite3.Connection, entries: list[dict[str, Any]]
                 continue
             now = rows(conn, "select number from rules where version_id = ? and lineage_id = ? limit 1",
                        (entry["version_id"], before))
-            found[number] = {"citing": entry["number"], "written_in": written[entry["id"]]["version_id"],
-                             "now": now[0]["number"] if now else None}
+            found[number] = {"citing": entry.get("number") or entry.get("term"),
+                             "written_in": written[entry["id"]]["version_id"], "now": now[0]["number"] if now else None}
     return found
 
 
-def _written_in(conn: sqlite3.Connection, entry: dict[str, Any]) -> dict[str, Any] | None:
-    """The entry's rule in the first English edition of the run, back from the entry's own, that
-    holds its text word for word."""
-    earlier = rows(conn, """select rules.id, rules.version_id, rules.text = ? as same from rules
-        join cr_versions on cr_versions.id = rules.version_id
-        where rules.lineage_id = ? and cr_versions.lang = 'en' and coalesce(cr_versions.status, '') not like 'conflicting%'
+def _written_in(conn: sqlite3.Connection, table: str, entry: dict[str, Any]) -> dict[str, Any] | None:
+    """The entry in the first English edition of the run, back from the entry's own, that holds
+    its text word for word."""
+    earlier = rows(conn, f"""select {table}.id, {table}.version_id, {table}.text = ? as same from {table}
+        join cr_versions on cr_versions.id = {table}.version_id
+        where {table}.lineage_id = ? and cr_versions.lang = 'en' and coalesce(cr_versions.status, '') not like 'conflicting%'
           and cr_versions.effective_date <= (select effective_date from cr_versions where id = ?)
         order by cr_versions.effective_date desc limit 200""", (entry["text"], entry["lineage_id"], entry["version_id"]))
     written = None
@@ -62,13 +68,13 @@ def _written_in(conn: sqlite3.Connection, entry: dict[str, Any]) -> dict[str, An
     return written
 
 
-def _cited(conn: sqlite3.Connection, rule_ids: list[int]) -> dict[int, dict[str, str | None]]:
-    """By rule id, the numbers each rule cites with the lineage of the rule each stands for there."""
-    if not rule_ids:
+def _cited(conn: sqlite3.Connection, refs: str, key: str, ids: list[int]) -> dict[int, dict[str, str | None]]:
+    """By id, the numbers each text cites with the lineage of the rule each stands for there."""
+    if not ids:
         return {}
     found: dict[int, dict[str, str | None]] = {}
-    for row in rows(conn, f"""select rule_refs.rule_id, rule_refs.target_number, target.lineage_id
-            from rule_refs left join rules as target on target.id = rule_refs.target_rule_id
-            where rule_refs.rule_id in ({', '.join('?' * len(rule_ids))})""", tuple(rule_ids)):
-        found.setdefault(row["rule_id"], {})[row["target_number"]] = row["lineage_id"]
+    for row in rows(conn, f"""select {refs}.{key} as id, {refs}.target_number, target.lineage_id
+            from {refs} left join rules as target on target.id = {refs}.target_rule_id
+            where {refs}.{key} in ({', '.join('?' * len(ids))})""", tuple(ids)):
+        found.setdefault(row["id"], {})[row["target_number"]] = row["lineage_id"]
     return found

@@ -1419,6 +1419,11 @@ async def test_a_citation_whose_number_went_to_another_rule_since_its_text_was_w
             ' is <a class="rule-ref" href="/rule/614.12c">614.12c</a> here. The citation may be stale.') in html
     # A citation as written stays unremarked (702.19c cites 702.19b, written with it).
     assert (await snapshot_ds.client.get("/rule/702.19.json")).json()["renumbered_citations"] == {}
+    # The glossary's Anchor Word, "See rule 614.12b", is 2015's words too.
+    anchor = (await snapshot_ds.client.get("/glossary/Anchor%20Word.json")).json()
+    assert anchor["renumbered_citations"] == {
+        "614.12b": {"citing": "Anchor Word", "written_in": "en-2015-01-23", "now": "614.12c"}}
+    assert (await snapshot_ds.client.get("/glossary/Trample.json")).json()["renumbered_citations"] == {}
 
 
 async def test_a_rule_paired_by_its_number_alone_is_shown_as_such(snapshot_ds) -> None:
