@@ -5,7 +5,7 @@ import re
 import sqlite3
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 from xml.sax.saxutils import escape as xml_escape
 
 from kb.site.labels import version_name
@@ -150,3 +150,19 @@ def atom_feed(entries: list[dict[str, Any]], base: str) -> str:
         ]
     parts.append("</feed>")
     return "\n".join(parts) + "\n"
+
+
+def public_url(config: dict[str, Any] | None) -> str | None:
+    """The site's address the operator gives in the metadata (``{"plugins": {"mtgkb": {"public_url":
+    …}}}``), without its last slash, or None. Anything but an absolute http(s) address with no
+    query or fragment is refused, naming the setting: a number, "rules.example/kb/" or
+    "javascript:…" went into every link of the feed (an upgrade's review)."""
+    given = (config or {}).get("public_url")
+    if given is None:
+        return None
+    parts = urlsplit(given) if isinstance(given, str) else None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise ValueError(f"plugins.mtgkb.public_url must be an http(s) address such as https://rules.example/kb/,"
+                         f" without a query or fragment: got {given!r}")
+    return given.rstrip("/")
+

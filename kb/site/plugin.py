@@ -26,6 +26,7 @@ from kb.normalise.dates import parse_date
 from kb.site import (
     base_path,
     contents_page,
+    feed,
     labels,
     limits,
     markup,
@@ -129,6 +130,8 @@ def prepare_connection(conn, database, datasette):
 
 @hookimpl
 def startup(datasette):
+    # A public_url that is no address stops the start, naming the setting, not the first feed.
+    feed.public_url(datasette.plugin_config("mtgkb"))
     table_paging.install()
     apply_settings(datasette)
     schema_cache.refresh_schemas_once(type(datasette))

@@ -575,6 +575,5 @@ async def changes_feed(datasette, request):
     entries = await run(datasette, feed.recent_changes)
     # The site's own address where the operator gives it: read from a request's Host header, a
     # shared cache could keep a feed whose every link leads elsewhere (a review of the feed).
-    public_url = (datasette.plugin_config("mtgkb") or {}).get("public_url")
-    base = str(public_url).rstrip("/") if public_url else request.url.split("/changes.atom")[0]
+    base = feed.public_url(datasette.plugin_config("mtgkb")) or request.url.split("/changes.atom")[0]
     return Response(feed.atom_feed(entries, base), content_type="application/atom+xml; charset=utf-8")

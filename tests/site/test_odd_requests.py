@@ -10,6 +10,7 @@ import shutil
 from html import unescape
 from pathlib import Path
 
+import pytest
 import sqlite_utils
 
 NEWEST = "en-2026-04-17"
@@ -146,6 +147,18 @@ async def test_the_feeds_links_lead_to_the_public_url_the_operator_gives(snapsho
     feed = ElementTree.fromstring((await ds.client.get("/changes.atom", headers={"host": "evil.example"})).text)
     links = [link.get("href") for link in feed.iter("{http://www.w3.org/2005/Atom}link")]
     assert links and all(href.startswith("https://rules.example/kb/") for href in links), links[:3]
+    # Anything but such an address stops the start, naming the setting (a number, an address with
+    # no scheme or a script's went into every link: an upgrade's review).
+    from kb.site.feed import public_url
+
+    for bad in (123, "rules.example/kb/", "javascript:alert(1)", "https://rules.example/?a=1", "", ["a"]):
+        with pytest.raises(ValueError, match="plugins.mtgkb.public_url must be an http"):
+            public_url({"public_url": bad})
+    assert public_url({}) is None and public_url({"public_url": "http://127.0.0.1:8001/"}) == "http://127.0.0.1:8001"
+    refused = Datasette(immutables=[str(snapshot_db)], settings=dict(SETTINGS),
+                        metadata={"plugins": {"mtgkb": {"public_url": "rules.example"}}})
+    with pytest.raises(ValueError, match="public_url"):
+        await refused.invoke_startup()
 
 
 async def test_a_card_known_only_by_its_pages_says_whether_they_list_its_rulings(snapshot_ds) -> None:
