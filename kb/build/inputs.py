@@ -215,3 +215,30 @@ def documents_left_out(db_path: Path, inputs: list[DocumentInput]) -> list[str]:
     except sqlite3.Error:
         return []
     return sorted({where for sha256, where in held if sha256 not in given})
+
+
+def held_under_another_name(inputs: list[DocumentInput], db_path: Path) -> dict[str, str]:
+    """By input path, the document the database already holds the same bytes as, where the input
+    is not that document (another file name, another place): its URL or path. Read again, it was
+    a second document with every row twice, which the next refresh, reading the bytes once, found
+    as a shrink and refused in every run after (an upgrade's review)."""
+    if not db_path.exists() or not inputs:
+        return {}
+    try:
+        conn = sqlite3.connect(read_only_uri(db_path), uri=True)
+        try:
+            held: dict[str, str] = {}
+            for doc in inputs:
+                if conn.execute("select 1 from documents where id = ?", [document_id_for(doc)]).fetchone():
+                    continue  # the document itself: read again, or left as it is (kb.build.publish)
+                found = conn.execute("select coalesce(url, path) from documents where sha256 = ? and status = 'parsed'"
+                                     " and (format = ? or ? is null) order by id limit 1",
+                                     [doc.sha256, doc.format, doc.format]).fetchone()
+                if found is not None:
+                    held[doc.path] = found[0]
+            return held
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return {}  # no documents table yet, or not a database: the build says what is wrong
+

@@ -253,7 +253,7 @@ def _list_formats(ctx: click.Context, _param: click.Parameter, value: bool) -> N
 def import_(paths: tuple[Path, ...], fmt: str | None, lang: str | None, source_id: str | None, db_path: Path, keep_going: bool) -> None:
     """Add recorded files of any supported format (detected from content) to the database."""
     from kb.build.files import file_in_the_way
-    from kb.build.inputs import BuildError, path_inputs, with_known_sources
+    from kb.build.inputs import BuildError, held_under_another_name, path_inputs, with_known_sources
     from kb.build.publish import build_database
 
     if not paths:
@@ -265,6 +265,13 @@ def import_(paths: tuple[Path, ...], fmt: str | None, lang: str | None, source_i
         inputs = [replace(doc, path=str(Path(doc.path).absolute())) for doc in inputs]
         if source_id is None:
             inputs = with_known_sources(inputs, db_path)
+        held = held_under_another_name(inputs, db_path)
+        for path, name in held.items():
+            click.echo(f"{shown(Path(path))}: the same bytes as {name}, which {shown(db_path)} holds: not read again", err=True)
+        inputs = [doc for doc in inputs if doc.path not in held]
+        if held and not inputs:
+            click.echo(f"{shown(db_path)}: nothing changed (every file is already in it); file left untouched")
+            return
         if not db_path.exists() and file_in_the_way(db_path) is None:
             # Said, not silent: a mistyped --db would otherwise send the files into a new file.
             click.echo(f"{shown(db_path)}: no database there yet: a new one is made", err=True)

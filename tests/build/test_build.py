@@ -627,6 +627,25 @@ def test_a_snapshot_file_imported_again_by_hand_is_the_document_its_url_names(tm
     assert sha(db_path) == before
 
 
+def test_a_file_holding_the_bytes_of_a_held_document_under_another_name_is_not_read_again(tmp_path: Path) -> None:
+    """The snapshot's UGIN.json imported again as "UGIN-v5.2-2022-04-25.json" was a second
+    document with every row twice; the next refresh read the bytes once and refused it as a shrink,
+    in every run after (an upgrade's review)."""
+    import shutil
+
+    from site_databases import built_snapshot_db
+
+    db_path = tmp_path / "kb.db"
+    shutil.copy(built_snapshot_db(), db_path)
+    before = sha(db_path)
+    copied = tmp_path / "UGIN-v5.2-2022-04-25.json"
+    copied.write_bytes((ROOT / "data" / "snapshot" / "mtgjson" / "UGIN.json").read_bytes())
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(copied)])
+    assert result.exit_code == 0, result.output
+    assert "the same bytes as https://mtgjson.com/api/v5/UGIN.json" in result.output and "nothing changed" in result.output
+    assert sha(db_path) == before
+
+
 def test_an_import_into_a_database_another_writer_holds_fails_rather_than_relabel(tmp_path: Path, monkeypatch) -> None:
     """The database was read for the files' sources while another writer held it: the error was
     taken for "no such database", the files recorded as "local" once the writer let go."""
