@@ -363,7 +363,7 @@ async def test_a_card_says_which_file_its_oracle_text_was_read_from_and_when(sna
     html = (await snapshot_ds.client.get(f"/card/{JACE}")).text
     assert 'id="oracle-source">Oracle text as scryfall gave it in' in html and "read on 2025-11-01: the wording of that day" in html
     mimic_html = (await snapshot_ds.client.get("/card/88929ea9-900f-4dbb-b16c-cf3bad4e410c")).text
-    assert "(a file of no known date: the wording of the day it was made)" in mimic_html
+    assert "(a file whose date this database does not hold: the wording of the day it was made)" in mimic_html
 
 
 async def test_a_cards_rulings_are_shown_oldest_first_and_said_to_be(snapshot_ds) -> None:
