@@ -222,23 +222,33 @@ def held_under_another_name(inputs: list[DocumentInput], db_path: Path) -> dict[
     is not that document (another file name, another place): its URL or path. Read again, it was
     a second document with every row twice, which the next refresh, reading the bytes once, found
     as a shrink and refused in every run after (an upgrade's review)."""
-    if not db_path.exists() or not inputs:
-        return {}
+    held: dict[str, str] = {}
+    # Among the files given too: "import a.json b.json" of one file's bytes doubled every row.
+    first: dict[str, str] = {}
+    for doc in inputs:
+        if doc.sha256 in first and first[doc.sha256] != doc.path:
+            held[doc.path] = first[doc.sha256]
+        first.setdefault(doc.sha256, doc.path)
+    if not db_path.exists():
+        return held
     try:
         conn = sqlite3.connect(read_only_uri(db_path), uri=True)
         try:
-            held: dict[str, str] = {}
             for doc in inputs:
-                if conn.execute("select 1 from documents where id = ?", [document_id_for(doc)]).fetchone():
+                if doc.path in held or conn.execute(
+                        "select 1 from documents where id = ?", [document_id_for(doc)]).fetchone():
                     continue  # the document itself: read again, or left as it is (kb.build.publish)
-                found = conn.execute("select coalesce(url, path) from documents where sha256 = ? and status = 'parsed'"
-                                     " and (format = ? or ? is null) order by id limit 1",
-                                     [doc.sha256, doc.format, doc.format]).fetchone()
-                if found is not None:
-                    held[doc.path] = found[0]
+                for url, path in conn.execute(
+                        "select url, path from documents where sha256 = ? and status = 'parsed' and (format = ? or ? is null)"
+                        " order by id", [doc.sha256, doc.format, doc.format]):
+                    # Not a file imported by hand that is gone from where it was: read from its new
+                    # place, it is the one a refresh reads again (kb.refresh.imported; a code review).
+                    if url or (path and Path(path).exists()):
+                        held[doc.path] = url or path
+                        break
             return held
         finally:
             conn.close()
     except sqlite3.Error:
-        return {}  # no documents table yet, or not a database: the build says what is wrong
+        return held  # no documents table yet, or not a database: the build says what is wrong
 

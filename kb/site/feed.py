@@ -160,8 +160,8 @@ def public_url(config: dict[str, Any] | None) -> str | None:
     given = (config or {}).get("public_url")
     if given is None:
         return None
-    parts = urlsplit(given) if isinstance(given, str) else None
-    if parts is None or parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+    parts = urlsplit(given) if isinstance(given, str) and not any(char.isspace() for char in given) else None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.netloc or "?" in given or "#" in given:
         raise ValueError(f"plugins.mtgkb.public_url must be an http(s) address such as https://rules.example/kb/,"
                          f" without a query or fragment: got {given!r}")
     return given.rstrip("/")

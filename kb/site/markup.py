@@ -103,7 +103,7 @@ class GlossaryLinker:
     "attacking"), not as part of a hyphenated word ("double-faced" is not Double); terms under
     four letters are left alone (too many false hits). A term given as written (a third item,
     true: a subtype, "Case") is matched only capitalized; one given as a noun (a fourth item,
-    true: Match) only where the word is not a verb (``VERB_BEFORE``, "-ed", "-ing").
+    true: Match) only as the noun itself, not inflected nor after ``VERB_BEFORE`` (``_a_verb``).
     """
 
     def __init__(self, terms: Iterable[tuple[str, str] | tuple[str, str, bool] | tuple[str, str, bool, bool]]):

@@ -64,7 +64,7 @@ def _link_notes(ruling: dict[str, Any]) -> str:
             f"{escape(number)} in the {escape(version_name(version))}</a>, {since}"
         )
     # Each a sentence: two notes ran together ("… is not known the rule, 212.3d …": a judge's review).
-    return "".join(f' <span class="kb-note">{note}.</span>' for note in notes)
+    return "".join(f' <span class="kb-note">{note[:1].upper()}{note[1:]}.</span>' for note in notes)
 
 
 def ruling_items_html(rulings: Iterable[dict[str, Any]], page_number: str) -> Markup:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from kb.normalise.refs import SUBRULE_LETTERS
 from kb.site.search_db import rows
 
 # A section's page shows hundreds of rules: the texts of the first so many are compared.
@@ -45,17 +46,33 @@ def renumbered_citations(
             before = then.get(number)
             if before is None or before == lineage or number in found:
                 continue
-            now = rows(conn, "select number from rules where version_id = ? and lineage_id = ? limit 1",
-                       (entry["version_id"], before))
+            # "If not, proceed to rule 616.1c": the next step, then and now, whatever its rule.
+            if kind == "rule" and _next_step(written[entry["id"]]["number"], number) and _next_step(entry["number"], number):
+                continue
+            now_row = rows(conn, "select number from rules where version_id = ? and lineage_id = ? limit 1",
+                           (entry["version_id"], before))
+            now = now_row[0]["number"] if now_row else None
+            # The rule it stood for is under it now (903.11 of "903.6–903.11" is 903.11a): still cited.
+            if now is not None and now[:-1] == number and now[-1].isalpha():
+                continue
             found[number] = {"citing": entry.get("number") or entry.get("term"),
-                             "written_in": written[entry["id"]]["version_id"], "now": now[0]["number"] if now else None}
+                             "written_in": written[entry["id"]]["version_id"], "now": now}
     return found
+
+
+def _next_step(citing: str | None, cited: str) -> bool:
+    """Whether ``cited`` is the subrule after ``citing`` (616.1c after 616.1b; no l or o)."""
+    if not citing or citing[:-1] != cited[:-1] or not (citing[-1].isalpha() and cited[-1].isalpha()):
+        return False
+    at = SUBRULE_LETTERS.find(citing[-1])
+    return 0 <= at < len(SUBRULE_LETTERS) - 1 and SUBRULE_LETTERS[at + 1] == cited[-1]
 
 
 def _written_in(conn: sqlite3.Connection, table: str, entry: dict[str, Any]) -> dict[str, Any] | None:
     """The entry in the first English edition of the run, back from the entry's own, that holds
     its text word for word."""
-    earlier = rows(conn, f"""select {table}.id, {table}.version_id, {table}.text = ? as same from {table}
+    number = "rules.number" if table == "rules" else "null as number"
+    earlier = rows(conn, f"""select {table}.id, {table}.version_id, {number}, {table}.text = ? as same from {table}
         join cr_versions on cr_versions.id = {table}.version_id
         where {table}.lineage_id = ? and cr_versions.lang = 'en' and coalesce(cr_versions.status, '') not like 'conflicting%'
           and cr_versions.effective_date <= (select effective_date from cr_versions where id = ?)

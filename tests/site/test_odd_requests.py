@@ -151,7 +151,8 @@ async def test_the_feeds_links_lead_to_the_public_url_the_operator_gives(snapsho
     # no scheme or a script's went into every link: an upgrade's review).
     from kb.site.feed import public_url
 
-    for bad in (123, "rules.example/kb/", "javascript:alert(1)", "https://rules.example/?a=1", "", ["a"]):
+    for bad in (123, "rules.example/kb/", "javascript:alert(1)", "https://rules.example/?a=1", "", ["a"],
+                "https://rules.example/\n", " https://rules.example/", "https://rules.example/?", "https://rules.example/#"):
         with pytest.raises(ValueError, match="plugins.mtgkb.public_url must be an http"):
             public_url({"public_url": bad})
     assert public_url({}) is None and public_url({"public_url": "http://127.0.0.1:8001/"}) == "http://127.0.0.1:8001"

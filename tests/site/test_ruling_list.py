@@ -20,10 +20,10 @@ TEMPLATE_LOOP = """{% for r in rulings %}
     <li><a href="{% if r.oracle_id %}/card/{{ r.oracle_id }}{% elif r.card %}/card?name={{ r.card|quote }}{% else %}/ruling/{{ r.id }}{% endif %}#ruling-{{ r.id }}"{% if r.card and r.card_lang and r.card_lang != "en" %} lang="{{ r.card_lang|bcp47 }}"{% endif %}>{{ r.card or "card not identified" }}</a>
       <time>{{ r.published_at or "" }}</time> <span class="tag">{% if r.method == "term" and r.matched_text %}uses the term “{{ r.matched_text }}”{% else %}{{ {"cited": "cites this rule", "keyword": "names this keyword", "term": "names this rule"}.get(r.method, r.method) }}{% endif %}{% if r.version_id and r.rule_number != number %} (as {{ r.rule_number }} in the {{ r.version_id|versionname }}){% endif %}</span>
 {%- if r.version_id and r.rule_number %}
-{%- if r.in_force_version_id and r.in_force_version_id != r.version_id and r.method == "cited" %} <span class="kb-note">read in the {{ r.version_id|versionname }}, later than the ruling: in the {{ r.in_force_version_id|versionname }}, the newest held before its date, {{ r.rule_number }} is not this rule.</span>
-{%- elif r.in_force_version_id and r.in_force_version_id != r.version_id %} <span class="kb-note">not in the {{ r.in_force_version_id|versionname }}, the newest held before the ruling's date: found in the {{ r.version_id|versionname }}, later than the ruling.</span>{% endif %}
-{%- if r.number_uncertain %} <span class="kb-note">{% if (r.published_at or "9999") < r.version_id[3:13] %}the ruling is older than every version held: whether this rule was {{ r.rule_number }} on its date is not known{% else %}the next version held numbers this rule otherwise: whether it was {{ r.rule_number }} on the ruling's date is not known{% endif %}.</span>{% endif %}
-{%- if r.status == "changed" %} <span class="kb-note">{{ "the rule" if "." in r.rule_number else "the section" }}, <a href="/rule/{{ r.rule_number|quote }}?version={{ r.version_id|quote }}">{{ r.rule_number }} in the {{ r.version_id|versionname }}</a>, {{ "was reworded since" if "." in r.rule_number else "has changed since" }}.</span>{% endif %}
+{%- if r.in_force_version_id and r.in_force_version_id != r.version_id and r.method == "cited" %} <span class="kb-note">Read in the {{ r.version_id|versionname }}, later than the ruling: in the {{ r.in_force_version_id|versionname }}, the newest held before its date, {{ r.rule_number }} is not this rule.</span>
+{%- elif r.in_force_version_id and r.in_force_version_id != r.version_id %} <span class="kb-note">Not in the {{ r.in_force_version_id|versionname }}, the newest held before the ruling's date: found in the {{ r.version_id|versionname }}, later than the ruling.</span>{% endif %}
+{%- if r.number_uncertain %} <span class="kb-note">{% if (r.published_at or "9999") < r.version_id[3:13] %}The ruling is older than every version held: whether this rule was {{ r.rule_number }} on its date is not known{% else %}The next version held numbers this rule otherwise: whether it was {{ r.rule_number }} on the ruling's date is not known{% endif %}.</span>{% endif %}
+{%- if r.status == "changed" %} <span class="kb-note">{{ "The rule" if "." in r.rule_number else "The section" }}, <a href="/rule/{{ r.rule_number|quote }}?version={{ r.version_id|quote }}">{{ r.rule_number }} in the {{ r.version_id|versionname }}</a>, {{ "was reworded since" if "." in r.rule_number else "has changed since" }}.</span>{% endif %}
 {%- endif %}
 {%- if r.symbols_lost %} <span class="kb-warning kb-lost-symbols">Some symbols (such as {T} or mana) were lost from this ruling where we read it: check the card's official text before relying on it.</span>{% endif %}
       <div>{{ r.text|kbtext(r.version_id if r.method == "cited" else none) }}</div></li>
@@ -56,7 +56,7 @@ def test_a_card_not_known_and_a_keyword_numbered_otherwise_then(snapshot_conn: s
         '      <time>2022-04-29</time> <span class="tag">names this keyword'
         " (as 701.47 in the Comprehensive Rules of 2022-04-29)</span>"
         # Connive was reworded since ("Certain spells and abilities", 701.50d's last known controller).
-        ' <span class="kb-note">the rule, <a href="/rule/701.47?version=en-2022-04-29">'
+        ' <span class="kb-note">The rule, <a href="/rule/701.47?version=en-2022-04-29">'
         "701.47 in the Comprehensive Rules of 2022-04-29</a>, was reworded since.</span>\n"
         "      <div>When multiple creatures are instructed to connive simultaneously, they connive one at a"
         " time in the order of their controller&#x27;s choice.</div></li>\n  "
@@ -71,7 +71,7 @@ def test_quotes_in_a_ruling_are_escaped_once(snapshot_conn: sqlite3.Connection) 
         '\n    <li><a href="/card/502849a6-8e65-40f3-b348-a41c4f939768#ruling-106131826719571058">'
         "Zndrsplt, Eye of Wisdom</a>\n      <time>2018-06-08</time>"
         ' <span class="tag">names this keyword (as 702.123 in the Comprehensive Rules of 2018-06-08)</span>'
-        ' <span class="kb-note">the rule, <a href="/rule/702.123?version=en-2018-06-08">'
+        ' <span class="kb-note">The rule, <a href="/rule/702.123?version=en-2018-06-08">'
         "702.123 in the Comprehensive Rules of 2018-06-08</a>, was reworded since.</span>\n"
         "      <div>&quot;Partner with [name]&quot; represents two abilities."
     )
@@ -111,14 +111,14 @@ def test_a_ruling_is_said_to_rely_on_a_rule_reworded_since_or_numbered_in_doubt(
     transform = rulings_relying_on(snapshot_conn, current_rule(snapshot_conn, "701.27"))
     modal = next(r for r in transform if r["text"].startswith("A modal double-faced card can't be transformed"))
     assert (modal["rule_number"], modal["version_id"], modal["status"]) == ("701.28", "en-2020-11-20", "changed")
-    assert 'the rule, <a href="/rule/701.28?version=en-2020-11-20">701.28 in the Comprehensive Rules of 2020-11-20</a>, was reworded since' in str(
+    assert 'The rule, <a href="/rule/701.28?version=en-2020-11-20">701.28 in the Comprehensive Rules of 2020-11-20</a>, was reworded since' in str(
         ruling_items_html([modal], "701.27"))
     morph = [r for r in rulings_relying_on(snapshot_conn, current_rule(snapshot_conn, "702.37")) if r["number_uncertain"]]
     assert {(r["rule_number"], r["version_id"]) for r in morph} == {("702.35", "en-2013-05-01")}
     assert "whether it was 702.35 on the ruling's date is not known" in str(ruling_items_html(morph[:1], "702.37"))
     manifest = rulings_relying_on(snapshot_conn, current_rule(snapshot_conn, "701.40"))
     later = [r for r in manifest if r["in_force_version_id"] != r["version_id"]]
-    assert later and "not in the Comprehensive Rules of 2014-09-25, the newest held before the ruling's date" in str(
+    assert later and "Not in the Comprehensive Rules of 2014-09-25, the newest held before the ruling's date" in str(
         ruling_items_html(later[:1], "701.40"))
 
 
@@ -129,7 +129,7 @@ def test_a_ruling_older_than_every_version_held_is_said_so() -> None:
               "method": "keyword", "rule_number": "702.37", "version_id": "en-2022-02-18", "number_uncertain": 1,
               "in_force_version_id": "en-2022-02-18", "status": "same"}
     html = str(ruling_items_html([ruling], "702.37"))
-    assert "the ruling is older than every version held: whether this rule was 702.37 on its date is not known" in html
+    assert "The ruling is older than every version held: whether this rule was 702.37 on its date is not known" in html
     assert "next version held" not in html
 
 

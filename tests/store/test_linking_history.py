@@ -172,7 +172,7 @@ def test_a_cited_number_is_read_in_the_next_edition_where_the_one_in_force_canno
     conn.row_factory = sqlite3.Row
     morph = dict(conn.execute("select * from rules where version_id = 'en-2026-04-17' and number = '702.37a'").fetchone())
     html = str(ruling_items_html([r for r in rulings_relying_on(conn, morph) if r["id"] == 1], "702.37a"))
-    assert ("read in the Comprehensive Rules of 2014-09-25, later than the ruling: in the Comprehensive Rules of"
+    assert ("Read in the Comprehensive Rules of 2014-09-25, later than the ruling: in the Comprehensive Rules of"
             " 2013-05-01, the newest held before its date, 702.36a is not this rule") in html
 
 
