@@ -217,30 +217,33 @@ def documents_left_out(db_path: Path, inputs: list[DocumentInput]) -> list[str]:
     return sorted({where for sha256, where in held if sha256 not in given})
 
 
+# Documents that are other documents with the same bytes: Scryfall's rulings list of a card's
+# printing names neither the printing nor the card, and two printings' lists are one file's bytes,
+# each a sighting of its printing's rulings (read once, one sighting was lost: a test). Files
+# given in one run are not compared: their formats are known only once they are read.
+OWN_BYTES_NOT_OWN_IDENTITY = frozenset({"scryfall-rulings"})
+
+
 def held_under_another_name(inputs: list[DocumentInput], db_path: Path) -> dict[str, str]:
     """By input path, the document the database already holds the same bytes as, where the input
     is not that document (another file name, another place): its URL or path. Read again, it was
     a second document with every row twice, which the next refresh, reading the bytes once, found
     as a shrink and refused in every run after (an upgrade's review)."""
     held: dict[str, str] = {}
-    # Among the files given too: "import a.json b.json" of one file's bytes doubled every row.
-    first: dict[str, str] = {}
-    for doc in inputs:
-        if doc.sha256 in first and first[doc.sha256] != doc.path:
-            held[doc.path] = first[doc.sha256]
-        first.setdefault(doc.sha256, doc.path)
     if not db_path.exists():
         return held
     try:
         conn = sqlite3.connect(read_only_uri(db_path), uri=True)
         try:
             for doc in inputs:
-                if doc.path in held or conn.execute(
+                if conn.execute(
                         "select 1 from documents where id = ?", [document_id_for(doc)]).fetchone():
                     continue  # the document itself: read again, or left as it is (kb.build.publish)
-                for url, path in conn.execute(
-                        "select url, path from documents where sha256 = ? and status = 'parsed' and (format = ? or ? is null)"
+                for url, path, held_format in conn.execute(
+                        "select url, path, format from documents where sha256 = ? and status = 'parsed' and (format = ? or ? is null)"
                         " order by id", [doc.sha256, doc.format, doc.format]):
+                    if held_format in OWN_BYTES_NOT_OWN_IDENTITY:
+                        continue
                     # Not a file imported by hand that is gone from where it was: read from its new
                     # place, it is the one a refresh reads again (kb.refresh.imported; a code review).
                     if url or (path and Path(path).exists()):

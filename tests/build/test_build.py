@@ -644,13 +644,14 @@ def test_a_file_holding_the_bytes_of_a_held_document_under_another_name_is_not_r
     assert result.exit_code == 0, result.output
     assert "the same bytes as https://mtgjson.com/api/v5/UGIN.json" in result.output and "nothing changed" in result.output
     assert sha(db_path) == before
-    # Nor two files of one's bytes in one run (each was a document: every row twice).
-    fresh = tmp_path / "fresh.db"
-    twin = tmp_path / "twin.json"
-    twin.write_bytes(copied.read_bytes())
-    both = CliRunner().invoke(cli, ["import", "--db", str(fresh), str(copied), str(twin)])
-    assert both.exit_code == 0 and f"the same bytes as {copied}" in both.output, both.output
-    assert sqlite_utils.Database(fresh).execute("select count(*) from documents").fetchone() == (1,)
+    # Not a printing's rulings list, though: two printings' lists are one file's bytes, each a
+    # sighting of its printing's rulings (test_rulings_seen_in_two_sources_are_stored_once).
+    alrund = sorted(SCRYFALL.glob("rulings-*alrund*.json"))
+    lists = tmp_path / "lists.db"
+    assert CliRunner().invoke(cli, ["import", "--db", str(lists), "--source", "scryfall", str(alrund[0])]).exit_code == 0
+    second = CliRunner().invoke(cli, ["import", "--db", str(lists), "--source", "scryfall", str(alrund[2])])
+    assert second.exit_code == 0 and "the same bytes" not in second.output, second.output
+    assert sqlite_utils.Database(lists).execute("select count(*) from ruling_sightings").fetchone() == (26,)
 
 
 def test_an_import_into_a_database_another_writer_holds_fails_rather_than_relabel(tmp_path: Path, monkeypatch) -> None:
