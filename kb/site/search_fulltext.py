@@ -38,6 +38,7 @@ from kb.site.search_text import (
     fold,
     has_cjk,
     highlight,
+    is_obsolete_term,
     stem,
     title_key,
 )
@@ -246,10 +247,6 @@ def todays_obsolete_term_keys(conn: sqlite3.Connection) -> dict[str, frozenset[s
                 for lang, terms in current_terms(of).items()}
 
     return per_file(conn, _TODAYS_OBSOLETE_TERM_KEYS, read)
-
-
-def is_obsolete_term(term: str) -> bool:
-    return term.casefold().rstrip().endswith("(obsolete)")
 
 
 def spelling_blind_key(term: str) -> str:

@@ -223,8 +223,14 @@ def linked_as_a_noun(term: str) -> bool:
 
 def links_in_text(term: str) -> bool:
     """Whether a glossary term is linked where the rules' text uses it: not an obsolete one
-    ("During (Obsolete)" linked every "during")."""
-    return not term.endswith("(Obsolete)")
+    ("During (Obsolete)" linked every "during"; 2006's "Global Enchantment (obsolete)" too)."""
+    return not is_obsolete_term(term)
+
+
+def is_obsolete_term(term: str) -> bool:
+    """Whether a glossary term is qualified obsolete, as today's "Mana Burn (Obsolete)" and 2006's
+    "Local Enchantment (obsolete)" are."""
+    return term.casefold().rstrip().endswith("(obsolete)")
 
 
 def bare_term(term: str) -> str:

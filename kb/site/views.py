@@ -38,11 +38,11 @@ from kb.site.rule_rulings import RULINGS_COUNTED, RULINGS_PER_PAGE
 from kb.site.search import GROUP_TITLES, PER_KIND, SearchResults, search
 from kb.site.search_cjk import in_other_chinese_script
 from kb.site.search_db import newest_versions, one_request, rules_text_languages
-from kb.site.search_fulltext import is_obsolete_term, spelling_blind_key, todays_obsolete_term_keys, todays_term_keys
+from kb.site.search_fulltext import spelling_blind_key, todays_obsolete_term_keys, todays_term_keys
 from kb.site.search_hit import Hit
 from kb.site.search_names import page_of
 from kb.site.search_rules import RULE_NUMBER_QUERY, rule_number_asked
-from kb.site.search_text import clean_query, umlauts_as_vowels
+from kb.site.search_text import clean_query, is_obsolete_term, umlauts_as_vowels
 from kb.site.time_limit import time_limit
 
 # Our pages run several small queries; the whole page shares this budget.
