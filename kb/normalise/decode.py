@@ -165,8 +165,7 @@ def describe_repairs(data: bytes, name: str) -> str:
     """One line: how many bytes of a mostly-UTF-8 file were not UTF-8, and on which lines."""
     text = LINE_BREAK.sub("\n", data.decode("utf-8", errors="surrogateescape"))
     positions = [m.start() for m in LONE_SURROGATE.finditer(text)]
-    lines = sorted({text.count("\n", 0, position) + 1 for position in positions[:200]})
-    shown = first_few(lines)
+    shown = first_few(_line_numbers(text, positions))
     return (
         f"{name}: {len(positions)} bytes are not valid UTF-8 (lines {shown}); each was read alone as "
         "Windows-1252, the rest of the file as UTF-8: check those lines"
@@ -178,12 +177,17 @@ def describe_undefined_bytes(data: bytes, name: str) -> str:
     which lines."""
     text = LINE_BREAK.sub("\n", data.decode("latin-1"))
     positions = [m.start() for m in re.finditer("[\x81\x8d\x8f\x90\x9d]", text)]
-    lines = sorted({text.count("\n", 0, position) + 1 for position in positions[:200]})
+    lines = _line_numbers(text, positions)
     return (
         f"{name}: {len(positions)} {'byte is' if len(positions) == 1 else 'bytes are'} undefined in Windows-1252"
         f" (line{'' if len(lines) == 1 else 's'} {first_few(lines)}); each was read as"
         " U+FFFD (�), the rest of the file as Windows-1252: check those lines"
     )
+
+
+def _line_numbers(text: str, positions: list[int]) -> list[int]:
+    """The lines (from 1) of the first 200 ``positions`` of ``text``, each once."""
+    return sorted({text.count("\n", 0, position) + 1 for position in positions[:200]})
 
 
 def _strict(data: bytes, encoding: str, name: str) -> str:
