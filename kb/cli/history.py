@@ -6,14 +6,17 @@ Each is a ``click.Command`` the ``mtgkb`` group attaches. Versions come from the
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 import sqlite_utils
 
 from kb.cli.paths import DEFAULT_DB
 from kb.link.cr_diff import CHANGE_KINDS, Change, count_changes, diff_versions, version_in_force
+from kb.link.word_diff import ELIDE_EQUAL_WORDS, diff_pieces
 from kb.records import CRDocument, ParseError
 from kb.store import derive_lineage, identity_diff
 
@@ -108,7 +111,9 @@ def cr_diff(old: str, new: str, db_path: Path, kinds: tuple[str, ...], limit: in
     """Differences between two CR versions (version ids in the database or CR files).
 
     Two English versions of the database are compared rule by rule along their lineages, as the
-    site's diff page does; CR files, and translations, are paired afresh."""
+    site's diff page does; CR files, and translations, are paired afresh. At a terminal, deleted
+    words are red and struck through and inserted ones green; piped, they are marked [-…-] and
+    {+…+}, a backslash escaping a mark the rules' own text holds ("{N+\\}")."""
     by_identity = _diff_by_identity(old, new, db_path)
     changes = by_identity[0] if by_identity else diff_versions(_document(old, db_path), _document(new, db_path))
     counts = count_changes(changes)
@@ -118,8 +123,10 @@ def cr_diff(old: str, new: str, db_path: Path, kinds: tuple[str, ...], limit: in
     if by_identity:
         by_identity[1](listed)  # only what is listed reads its texts
     merged_into = _merges(old, new, db_path)
+    # Looked up when called, as click.echo does: CliRunner(color=True) replaces it.
+    colored = not click.utils.should_strip_ansi(sys.stdout, click.get_current_context().color)
     for change in listed:
-        click.echo(_change_line(change, merged_into))
+        click.echo(_change_line(change, merged_into, colored))
 
 
 def _merges(old: str, new: str, db_path: Path) -> dict[str, str]:
@@ -130,12 +137,25 @@ def _merges(old: str, new: str, db_path: Path) -> dict[str, str]:
     return derive_lineage.merges_between(_open_db(db_path).conn, old, new)
 
 
-def _change_line(change: Change, merged_into: dict[str, str] | None = None) -> str:
+def _change_line(change: Change, merged_into: dict[str, str] | None = None, colored: bool = False) -> str:
     merged = (merged_into or {}).get(change.old_number or "") if change.kind == "removed" else None
     numbers = f"{change.old_number or '-'} -> {change.new_number or (f'- (merged into {merged})' if merged else '-')}"
     aspects = f" [{', '.join(change.aspects)}]" if change.aspects else ""
     by_number = " (paired by its number alone)" if change.paired_by_number else ""
-    return f"{change.kind:16} {numbers}{aspects}{by_number}: {change.compact_diff()}"
+    return f"{change.kind:16} {numbers}{aspects}{by_number}: {_styled_diff(change) if colored else change.compact_diff()}"
+
+
+DIFF_STYLES: dict[str, dict[str, Any]] = {"delete": {"fg": "red", "strikethrough": True}, "insert": {"fg": "green", "underline": True}}
+
+
+def _styled_diff(change: Change) -> str:
+    """The word diff for a terminal: deleted words red and struck through, inserted ones green,
+    the words as the rules write them. The ``[-…-]{+…+}`` markup a pipe gets must escape the
+    marks the rules' own text holds, and a reader at a terminal saw station's "{N+}" as "{N+\\}"."""
+    return " ".join(
+        click.style(words, **DIFF_STYLES[kind]) if kind in DIFF_STYLES else words
+        for kind, words in diff_pieces(change.ops, ELIDE_EQUAL_WORDS)
+    ).replace("\n", " ⏎ ")
 
 
 def _iso_date(_ctx: click.Context, _param: click.Parameter, value: str) -> str:

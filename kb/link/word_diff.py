@@ -56,23 +56,32 @@ def escaped(text: str) -> str:
     return text[:-1] + "\\" + text[-1] if text.endswith(("[", "{")) else text
 
 
-def render_word_diff(ops: Iterable[WordOp], elide: int | None = None) -> str:
-    """``[-old-]{+new+}`` markup, the marks the words hold escaped (``escaped``); with
-    ``elide``, equal runs longer than that become "… "."""
-    pieces: list[str] = []
+def diff_pieces(ops: Iterable[WordOp], elide: int | None = None) -> list[tuple[str, str]]:
+    """The diff as ("equal" | "delete" | "insert", words) pieces, in order, the words as written
+    (no marks, nothing escaped); with ``elide``, equal runs longer than that become "…"."""
+    pieces: list[tuple[str, str]] = []
     for op in ops:
         if op.op == "equal":
             words = op.old_words
             if elide is not None and len(words) > elide:
                 half = max(1, elide // 2)
                 words = [*words[:half], "…", *words[-half:]]
-            pieces.append(escaped(" ".join(words)))
+            pieces.append(("equal", " ".join(words)))
             continue
         if op.old_words:
-            pieces.append(f"[-{escaped(' '.join(op.old_words))}-]")
+            pieces.append(("delete", " ".join(op.old_words)))
         if op.new_words:
-            pieces.append(f"{{+{escaped(' '.join(op.new_words))}+}}")
-    return " ".join(piece for piece in pieces if piece)
+            pieces.append(("insert", " ".join(op.new_words)))
+    return [(kind, words) for kind, words in pieces if words]
+
+
+MARKUP = {"equal": "{}", "delete": "[-{}-]", "insert": "{{+{}+}}"}
+
+
+def render_word_diff(ops: Iterable[WordOp], elide: int | None = None) -> str:
+    """``[-old-]{+new+}`` markup, the marks the words hold escaped (``escaped``); with
+    ``elide``, equal runs longer than that become "… "."""
+    return " ".join(MARKUP[kind].format(escaped(words)) for kind, words in diff_pieces(ops, elide))
 
 
 def ratio_of(ops: Sequence[WordOp]) -> float:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import click
 import pytest
 import sqlite_utils
 from click.testing import CliRunner
@@ -162,6 +163,21 @@ def test_cr_diff_between_database_versions(db_path: Path) -> None:
         "moved            603.2f -> 603.2e: Some trigger events … untapped to tapped.",
         "moved            603.2g -> 603.2f: If a triggered … does not trigger.",
     ]
+
+
+def test_cr_diff_marks_words_for_a_pipe_and_colours_them_at_a_terminal(db_path: Path) -> None:
+    # Station's "{N+}" holds a mark of the markup: piped, it is escaped so the markup reads back;
+    # at a terminal the words are coloured and written as the rules write them.
+    args = ["en-2025-02-07", "en-2026-01-16", "--db", str(db_path), "--kind", "added"]
+    piped = CliRunner().invoke(cr_diff, args, color=False).output
+    at_terminal = CliRunner().invoke(cr_diff, args, color=True).output
+    station_piped = next(line for line in piped.splitlines() if " -> 721.2a:" in line)
+    station_coloured = next(line for line in at_terminal.splitlines() if " -> 721.2a:" in line)
+    assert station_piped.endswith(": {+“{N+\\}[abilities]” means “As long as this permanent has N or more charge counters on it,"
+                                  " it has [abilities].”+}")
+    assert station_coloured.endswith(": \x1b[32m\x1b[4m“{N+}[abilities]” means “As long as this permanent has N or more charge"
+                                     " counters on it, it has [abilities].”\x1b[0m")
+    assert click.unstyle(at_terminal).count("{+") == 0 < piped.count("{+")
 
 
 def test_cr_diff_across_versions_follows_lineages(db_path: Path) -> None:
