@@ -67,7 +67,8 @@ class BeforeSwap:
         try:
             # Before the served file's removed rulings are carried (their documents with them).
             # Only where no refresh has published: then the file is one `mtgkb build` made.
-            not_rebuilt = _documents_not_rebuilt(db) if served and not self.store.get_state(PUBLISHED_STATE) else ""
+            seeded = self.result is not None and "snapshot_documents_added" in self.result.changes
+            not_rebuilt = _documents_not_rebuilt(db, seeded) if served and not self.store.get_state(PUBLISHED_STATE) else ""
             with db.atomic():
                 rulings = carry_rulings(db) if served else None
                 if served:
@@ -230,12 +231,13 @@ NOT_REBUILT = ("id not in (select id from main.documents) and (sha256 is null"
                " and id in (select id from main.cr_versions))")
 
 
-def _documents_not_rebuilt(db: sqlite_utils.Database) -> str:
+def _documents_not_rebuilt(db: sqlite_utils.Database, seeded: bool = False) -> str:
     """Why the file shrinks, when the served file holds documents this build does not: a file
     `mtgkb build` made from a snapshot (`make run`) holds the snapshot's release notes, page
     captures and CR editions, which no raw store has until ``--snapshot`` adds them. The guard
     advised --allow-shrink alone, which dropped 33 of 34 CR versions and published 247 rulings as
-    removed upstream (an operator's review)."""
+    removed upstream (an operator's review). ``seeded``: this refresh was given --snapshot, so the
+    advice is not to give it again but another folder."""
     rows = db.execute(
         f"select source_id, count(*) from old.documents where {NOT_REBUILT} group by source_id order by count(*) desc, source_id"
     ).fetchall()
@@ -243,7 +245,12 @@ def _documents_not_rebuilt(db: sqlite_utils.Database) -> str:
         return ""
     total = sum(count for _, count in rows)
     by_source = ", ".join(f"{source} {count}" for source, count in rows)
-    return (f"; the served file holds {total} document{'s' if total != 1 else ''} this build does not ({by_source}):"
+    held = f"; the served file holds {total} document{'s' if total != 1 else ''} this build does not ({by_source})"
+    if seeded:
+        return (f"{held}, though --snapshot added its folder's files to the raw store: the file was built from"
+                " another folder, or holds files imported by hand; refresh with --snapshot naming the folder it was"
+                " built from, or --allow-shrink publishes without them, their rulings as removed upstream")
+    return (f"{held}:"
             " a file `mtgkb build` made from a snapshot is refreshed with --snapshot DIR (the folder it was"
             " built from; data/snapshot by default), which adds the snapshot's files to the raw store;"
             " --allow-shrink publishes without them, their rulings as removed upstream")

@@ -757,6 +757,16 @@ def test_a_file_built_from_a_snapshot_is_refused_with_the_way_to_refresh_it(site
     assert "is refreshed with --snapshot DIR (the folder it was built from; data/snapshot by default)" in refused.message
     # The way to keep them is the last word, not "use --allow-shrink" (a second review).
     assert refused.message.endswith("--allow-shrink publishes without them, their rulings as removed upstream")
+    # Given --snapshot with the wrong folder, it is not advised again as the way (an operator's review).
+    other = tmp_path / "other-snapshot"
+    (other / "gatherer").mkdir(parents=True)
+    shutil.copy(snapshot / "gatherer" / "crackleburr.html", other / "gatherer" / "crackleburr.html")
+    (other / "manifest.json").write_text(json.dumps([json.loads((snapshot / "manifest.json").read_text())[0]]), encoding="utf-8")
+    wrong_folder = run(site, tmp_path, snapshot=other)
+    assert wrong_folder.exit_code == 1 and sha(tmp_path / "kb.db") == served
+    assert ("the served file holds 1 document this build does not (gatherer 1), though --snapshot added its folder's"
+            " files to the raw store: the file was built from another folder") in wrong_folder.message
+    assert "is refreshed with --snapshot DIR" not in wrong_folder.message
     seeded = run(site, tmp_path, snapshot=snapshot)
     assert seeded.exit_code == 0, seeded.message
     assert sqlite_utils.Database(tmp_path / "kb.db").execute(
