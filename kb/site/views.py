@@ -384,8 +384,9 @@ async def rule_on_date(datasette, request, number: str, json: str) -> Response:
     asked = (request.args.get("date") or "").strip()
     as_json = wants_json(request, json)
     if not iso_day(asked):
-        return await not_found(datasette, request, f"“{asked}” is not a date written YYYY-MM-DD (e.g. 2025-06-01)",
-                               as_json, query=number)
+        # The request, not the rule, is at fault: 400, as a client reading the status expects.
+        return await bad_request(datasette, request, f"“{asked}” is not a date written YYYY-MM-DD (e.g. 2025-06-01)",
+                                 as_json)
     edition = await run(datasette, version_asked.english_edition_on, asked)
     if edition is None:
         return await not_found(datasette, request, f"We hold no English edition in force on {asked}", as_json, query=number)

@@ -1308,7 +1308,10 @@ async def test_a_rule_on_a_date_is_that_rule_in_the_edition_in_force_then(snapsh
     missing = await snapshot_ds.client.get("/rule/701.50?version=en-2020-11-20&from=en-2026-04-17&on=2021-01-01")
     assert missing.status_code == 404 and "is not in the Comprehensive Rules of 2020-11-20: it was added since" in missing.text
     assert "We hold no English edition in force on 1990-01-01" in (await snapshot_ds.client.get("/rule/701.50?date=1990-01-01")).text
-    assert "is not a date written YYYY-MM-DD" in (await snapshot_ds.client.get("/rule/701.50?date=June+1")).text
+    not_a_date = await snapshot_ds.client.get("/rule/701.50?date=June+1")
+    assert not_a_date.status_code == 400 and "is not a date written YYYY-MM-DD" in not_a_date.text
+    not_a_date = await snapshot_ds.client.get("/rule/701.50.json?date=notadate")
+    assert (not_a_date.status_code, not_a_date.json()["ok"]) == (400, False)
     # From a code review: a day that does not exist is no date; JSON asked as JSON, other
     # arguments kept; a translation's rule followed from the English rule it translates; a version
     # we do not hold said; a rule not in the edition of the date, not another edition in silence.
