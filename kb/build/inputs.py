@@ -219,9 +219,36 @@ def documents_left_out(db_path: Path, inputs: list[DocumentInput]) -> list[str]:
 
 # Documents that are other documents with the same bytes: Scryfall's rulings list of a card's
 # printing names neither the printing nor the card, and two printings' lists are one file's bytes,
-# each a sighting of its printing's rulings (read once, one sighting was lost: a test). Files
-# given in one run are not compared: their formats are known only once they are read.
+# each a sighting of its printing's rulings (read once, one sighting was lost: a test).
 OWN_BYTES_NOT_OWN_IDENTITY = frozenset({"scryfall-rulings"})
+
+
+def repeated_in_run(inputs: list[DocumentInput]) -> dict[str, str]:
+    """By input path, an earlier input of the same run with the same bytes, read as the same
+    format (``OWN_BYTES_NOT_OWN_IDENTITY`` apart): its path. Two copies given at once were two
+    documents, every row twice, as ``held_under_another_name`` found of a copy given later. Only
+    inputs whose bytes repeat are sniffed; one that cannot be is left for the build to report."""
+    from kb.build.load import detect_format_of
+
+    by_bytes: dict[str, list[DocumentInput]] = {}
+    for doc in inputs:
+        by_bytes.setdefault(doc.sha256, []).append(doc)
+    repeated: dict[str, str] = {}
+    for copies in by_bytes.values():
+        if len(copies) < 2:
+            continue
+        first_of_format: dict[str, str] = {}
+        for doc in copies:
+            try:
+                fmt = detect_format_of(doc).name
+            except ParseError:
+                continue
+            if fmt in OWN_BYTES_NOT_OWN_IDENTITY:
+                continue
+            if fmt in first_of_format and first_of_format[fmt] != doc.path:
+                repeated[doc.path] = first_of_format[fmt]
+            first_of_format.setdefault(fmt, doc.path)
+    return repeated
 
 
 def held_under_another_name(inputs: list[DocumentInput], db_path: Path) -> dict[str, str]:

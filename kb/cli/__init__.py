@@ -253,7 +253,7 @@ def _list_formats(ctx: click.Context, _param: click.Parameter, value: bool) -> N
 def import_(paths: tuple[Path, ...], fmt: str | None, lang: str | None, source_id: str | None, db_path: Path, keep_going: bool) -> None:
     """Add recorded files of any supported format (detected from content) to the database."""
     from kb.build.files import file_in_the_way
-    from kb.build.inputs import BuildError, held_under_another_name, path_inputs, with_known_sources
+    from kb.build.inputs import BuildError, held_under_another_name, path_inputs, repeated_in_run, with_known_sources
     from kb.build.publish import build_database
 
     if not paths:
@@ -269,6 +269,10 @@ def import_(paths: tuple[Path, ...], fmt: str | None, lang: str | None, source_i
         for path, name in held.items():
             click.echo(f"{shown(Path(path))}: the same bytes as {name}, which {shown(db_path)} holds: not read again", err=True)
         inputs = [doc for doc in inputs if doc.path not in held]
+        repeated = repeated_in_run(inputs)
+        for path, first in repeated.items():
+            click.echo(f"{shown(Path(path))}: the same bytes as {shown(Path(first))}, given before it: read once", err=True)
+        inputs = [doc for doc in inputs if doc.path not in repeated]
         if held and not inputs:
             click.echo(f"{shown(db_path)}: nothing changed (every file is already in it); file left untouched")
             return

@@ -654,6 +654,31 @@ def test_a_file_holding_the_bytes_of_a_held_document_under_another_name_is_not_r
     assert sqlite_utils.Database(lists).execute("select count(*) from ruling_sightings").fetchone() == (26,)
 
 
+def test_two_copies_given_in_one_import_are_read_once(tmp_path: Path) -> None:
+    """Two copies of one file given in one `mtgkb import` were two documents, every row twice, as a
+    copy given later was before the check of held documents (the last pass's note)."""
+    ugin = (ROOT / "data" / "snapshot" / "mtgjson" / "UGIN.json").read_bytes()
+    first, second = tmp_path / "UGIN.json", tmp_path / "UGIN-copy.json"
+    first.write_bytes(ugin)
+    second.write_bytes(ugin)
+    db_path = tmp_path / "kb.db"
+    result = CliRunner().invoke(cli, ["import", "--db", str(db_path), str(first), str(second)])
+    assert result.exit_code == 0, result.output
+    assert "UGIN-copy.json: the same bytes as " in result.output and "UGIN.json, given before it: read once" in result.output
+    db = sqlite_utils.Database(db_path)
+    assert db.execute("select count(*) from documents").fetchone() == (1,)
+    once = db.execute("select count(*) from ruling_sightings").fetchone()[0]
+    alone = tmp_path / "alone.db"
+    assert CliRunner().invoke(cli, ["import", "--db", str(alone), str(first)]).exit_code == 0
+    assert sqlite_utils.Database(alone).execute("select count(*) from ruling_sightings").fetchone() == (once,)
+    # A printing's rulings list given twice is still two sightings (OWN_BYTES_NOT_OWN_IDENTITY).
+    alrund = sorted(SCRYFALL.glob("rulings-*alrund*.json"))
+    lists = tmp_path / "lists.db"
+    both = CliRunner().invoke(cli, ["import", "--db", str(lists), "--source", "scryfall", str(alrund[0]), str(alrund[2])])
+    assert both.exit_code == 0 and "the same bytes" not in both.output, both.output
+    assert sqlite_utils.Database(lists).execute("select count(*) from ruling_sightings").fetchone() == (26,)
+
+
 def test_an_import_into_a_database_another_writer_holds_fails_rather_than_relabel(tmp_path: Path, monkeypatch) -> None:
     """The database was read for the files' sources while another writer held it: the error was
     taken for "no such database", the files recorded as "local" once the writer let go."""
