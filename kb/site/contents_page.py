@@ -54,6 +54,8 @@ def contents_page(conn: sqlite3.Connection, version: str | None = None) -> dict[
         "unplaced": unplaced,
         "glossary_count": glossary_count,
         "glossary_is_shown": bool(newest_glossary) and newest_glossary[0] == version,
+        # No version of the language holds one (the Korean and Spanish translations): no link to a 404.
+        "has_glossary": bool(newest_glossary),
         # Every version, translations too: the menu shows the one on the page (its "Show" kept it).
         "versions": rows(conn, "select id, effective_date from cr_versions order by lang != 'en', lang, effective_date desc"),
     }

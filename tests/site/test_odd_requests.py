@@ -259,6 +259,10 @@ async def test_an_older_versions_contents_does_not_count_a_glossary_its_link_doe
     assert re.search(r"Glossary</a> \([0-9,]+ terms\)", today)
     chinese = unescape((await snapshot_ds.client.get("/contents?version=zhs-2025-02-07")).text)
     assert '<a href="/glossary?lang=zhs">Glossary</a> (' in chinese and "newest" not in chinese.split("Glossary</a>", 1)[1][:40]
+    # A translation without a glossary linked /glossary?lang=ko, a 404 (a foreign player's review).
+    for version, language in (("ko-2021-02-15", "Korean"), ("es-pages-cr-page", "Spanish")):
+        contents = unescape((await snapshot_ds.client.get(f"/contents?version={version}")).text)
+        assert f"No glossary: no {language} version we hold has one" in contents and "/glossary?lang=" not in contents
 
 
 async def test_a_long_card_page_offers_its_sections_to_jump_to(snapshot_ds) -> None:
