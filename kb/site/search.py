@@ -55,6 +55,7 @@ from kb.site.search_hit import GROUP_TITLES, LAST_OFFSET, Hit, SearchResults
 from kb.site.search_keywords import (
     NAMED_IN_QUERY,
     WITHIN_A_KEYWORD,
+    another_keyword_beside,
     keyword_suggestions,
     keywords_by_term,
     keywords_making_up,
@@ -362,6 +363,10 @@ def relaxed_search(
     typed_words = [word.casefold() for word in WORD.findall(query)]
     left_out.sort(key=lambda word: typed_words.index(word.casefold()) if word.casefold() in typed_words else len(typed_words))
     again.relaxed_from, again.left_out, again.read_as = typed, left_out, read_as
+    best = again.best
+    if (best is not None and best.kind == "keyword" and best.detail == "keyword" and len(relaxed.kept) == 1
+            and another_keyword_beside(conn, relaxed.kept[0], typed)):
+        again.best = None  # listed, not landed on: the word left out named another keyword
     if relaxed.cut_word:
         if looks_japanese(query):
             # A Chinese term cut out of a Japanese word is a false friend, not a part of what was

@@ -337,6 +337,34 @@ def in_its_language(term: str, lang: str) -> str:
     return html.escape(term) if lang == "en" else f'<span lang="{bcp47(lang)}">{html.escape(term)}</span>'
 
 
+def another_keyword_beside(conn: sqlite3.Connection, kept: str, typed: str) -> bool:
+    """Whether every keyword term that ``kept`` (one word left of ``typed``) is a word of has, next
+    to that word, another word than ``typed`` has there: "Двойной удар" (Double Strike) relaxed to
+    "удар" found Первый удар (First Strike), and landed on it; "Attacco doppio" found Attacco
+    improvviso (a foreign player's review). "Trampelschaden Regel" names no other word beside
+    Trampelschaden than verursacht does: it lands on Trample. Only a query of a keyword's length:
+    in a question, the word beside is the question's ("die Kreatur Trampelschaden hat")."""
+    wanted = fold(kept)
+    typed_words = WORD.findall(fold(typed))
+    if wanted not in typed_words or len(typed_words) > KEYWORD_WORDS_AT_MOST:
+        return False
+    at = typed_words.index(wanted)
+    found = False
+    for row in dictionary_rows(conn, wanted):
+        if how_it_matches(wanted, row["term"]) != "word":
+            continue
+        term_words = WORD.findall(fold(row["term"]))
+        if wanted not in term_words:
+            continue
+        found = True
+        here = term_words.index(wanted)
+        before = here > 0 and at > 0 and term_words[here - 1] != typed_words[at - 1]
+        after = here + 1 < len(term_words) and at + 1 < len(typed_words) and term_words[here + 1] != typed_words[at + 1]
+        if not (before or after):
+            return False
+    return found
+
+
 def keyword_hit(row: dict[str, Any], how: str) -> Hit:
     sources = json.loads(row.get("sources") or "[]")
     from_cr = any(source.startswith("cr-") for source in sources)

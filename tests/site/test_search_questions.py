@@ -438,6 +438,18 @@ def test_a_keyword_of_another_language_is_kept(snapshot_conn: sqlite3.Connection
     assert (found.query, found.left_out, found.best.title) == ("Trampelschaden", ["Lebensverknüpfung"], "702.19 Trample")
 
 
+@pytest.mark.parametrize(("typed", "kept"), [("Двойной удар", "удар"), ("Attacco doppio", "Attacco"), ("Daña dos veces", "Daña")])
+def test_a_word_of_a_keyword_is_not_landed_on_where_the_word_beside_it_names_another(
+    snapshot_conn: sqlite3.Connection, typed: str, kept: str
+) -> None:
+    """Double strike in Russian, Italian and Spanish: the snapshot prints none of them, and the
+    word they share with First Strike's term (Первый удар, Attacco improvviso, Daña primero) landed
+    on First Strike as the best match (a foreign player's review). It is listed, not landed on."""
+    found = search(snapshot_conn, typed)
+    assert (found.query, found.best) == (kept, None)
+    assert [hit.title for hit in found.groups["keywords"]] == ["702.7 First Strike"]
+
+
 def test_words_nothing_holds_are_left_out_first(snapshot_conn: sqlite3.Connection) -> None:
     """No rule, ruling or name holds "rulings" or "2015": they are left out before the commonest
     word that something does hold ("commander")."""
