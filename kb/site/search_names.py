@@ -62,6 +62,13 @@ def cards_by_name(
             (match, limit * 5),
         )
     hits = [card_hit(row, wanted) for row in found]
+    if has_cjk(query):
+        # A part of a name titled by the name found, as the names found by their letters are
+        # (``kb.site.search.cjk_cards``): ウギン titled Ugin's Construct ウギンの構築物 beside "Ugin, the
+        # Spirit Dragon" (a foreign player's review). A whole name is the card's English one.
+        for hit, row in zip(hits, found, strict=True):
+            if row["oracle_id"] and has_cjk(row["name"] or "") and not _exact(hit):
+                hit.title, hit.title_lang = display_name(row["name"]), row["lang"]
     # A name matched as typed is the language the card opens in: the Spanish "Mómir Vig, visionario
     # simic" is the Italian name folded, and the two made a hit opening in neither (``unique``).
     # Not a name two languages print alike ("Constructo de Ugin", Spanish and Portuguese).

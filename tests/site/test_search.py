@@ -1376,6 +1376,14 @@ def test_a_keyword_written_as_two_words_is_that_keyword(snapshot_conn: sqlite3.C
     assert results.read_as == {"flash back": "flashback"} and results.left_out == []
 
 
+def test_cards_found_by_a_part_of_a_cjk_name_are_titled_alike(snapshot_conn: sqlite3.Connection) -> None:
+    # One found by the names' index, one by their letters: "Ugin, the Spirit Dragon" beside
+    # ウギンの構築物 (a foreign player's review). A whole name is the card's English one.
+    titles = [(hit.title, hit.title_lang) for hit in search(snapshot_conn, "ウギン").groups["cards"]]
+    assert titles == [("精霊龍、ウギン", "ja"), ("ウギンの構築物", "ja")]
+    assert search(snapshot_conn, "灵龙乌金").best.title == "Ugin, the Spirit Dragon"
+
+
 def test_a_term_cut_out_of_one_run_of_characters_is_not_the_answer(snapshot_conn: sqlite3.Connection) -> None:
     # "先制攻撃" is the Japanese First strike (MTGJSON's Ainok Tracker prints it glued to its Morph
     # line); its "先制" is the Chinese rules' Initiative (726), which was given as the answer, then
