@@ -550,9 +550,12 @@ def pointed_to(definition: str) -> set[str]:
     return {number for pointer in GLOSSARY_POINTER.findall(definition) for number in extract_refs(pointer, lang="en")}
 
 
-# A glossary entry's pointer to the rule that defines its term: a sentence of its own.
+# A glossary entry's pointer to the rule that defines its term: a sentence of its own, after one
+# that may end in a quotation ("Untap Symbol … means “Untap this permanent.” See rule 107.6.":
+# twenty entries' pointers were missed, Priority's and Creature Type's among them).
 _RULE_NUMBER = r"\d{3}(?:\.\d+[a-z]*)?"
-GLOSSARY_POINTER = re.compile(rf"(?:^|(?<=[.!?]\s))See rules? {_RULE_NUMBER}(?:(?:,| and|,? or|–|-) ?{_RULE_NUMBER})*")
+GLOSSARY_POINTER = re.compile(
+    rf"(?:^|(?<=[.!?]\s)|(?<=[.!?][”\"]\s))See rules? {_RULE_NUMBER}(?:(?:,| and|,? or|–|-) ?{_RULE_NUMBER})*")
 
 
 def base_form(title: str) -> str:

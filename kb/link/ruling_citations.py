@@ -102,7 +102,8 @@ def link_ruling(
     seen = {(c.number, c.method) for c in citations}
     masked = _mask_names(text, card_names)
     words = WordRuns(masked)
-    for citation in [*_keyword_citations(masked, keyword_index, version, words), *_named_citations(words, keyword_index, version)]:
+    for citation in [*_keyword_citations(masked, keyword_index, version, words), *_named_citations(words, keyword_index, version),
+                     *_symbol_citations(text, keyword_index, version)]:
         if (citation.number, citation.method) not in seen:
             seen.add((citation.number, citation.method))
             citations.append(citation)
@@ -198,6 +199,32 @@ def _named_citations(words: WordRuns, index: KeywordIndex, version: VersionKeywo
             citations.append(RuleCitation(
                 number=number, method="term", confidence=NAMED_RULE_CONFIDENCE * factor,
                 matched_text=matched, version_id=version_id, in_force_version_id=version.version_id))
+    return citations
+
+
+# Symbols a ruling writes for the rule that gives their meaning in a cost, by the glossary term
+# that names that rule: Crackleburr's rulings on "an {Q} ability" rely on 107.6, the untap symbol
+# (a links review: they linked no rule). Not {T}: rulings quote "{T}:" abilities for what they
+# do, and a tapped creature's ability is summoning sickness's (302.6), not the symbol's.
+SYMBOL_TERMS = {"{Q}": "untap symbol", "{S}": "snow mana symbol"}
+
+
+def _symbol_citations(text: str, index: KeywordIndex, version: VersionKeywords | None) -> list[RuleCitation]:
+    """The rules of the symbols ``text`` writes (``SYMBOL_TERMS``), as the version in force's
+    glossary names them, else as a later version's first does (at ``LATER_VERSION_FACTOR``: the
+    untap symbol of 2008 is in none of the editions held before 2009), in the order it writes them."""
+    if version is None or "{" not in text:
+        return []
+    citations = []
+    for _, symbol in sorted((at, symbol) for symbol in SYMBOL_TERMS if (at := text.find(symbol)) != -1):
+        term = SYMBOL_TERMS[symbol]
+        named = version.named_rules.get(term)
+        found = (named, version.version_id) if named else next(
+            (rule for surface, rule in index.named_later(version).get(term.split()[0], []) if surface == term), None)
+        if found:
+            factor = 1.0 if found[1] == version.version_id else LATER_VERSION_FACTOR
+            citations.append(RuleCitation(number=found[0], method="term", confidence=NAMED_RULE_CONFIDENCE * factor,
+                                          matched_text=symbol, version_id=found[1], in_force_version_id=version.version_id))
     return citations
 
 

@@ -470,6 +470,21 @@ def test_a_rule_its_glossary_names_is_linked_as_numbered_on_the_rulings_date(ind
     assert linked("Its prelegend rules text is odd.", "2025-03-01") == []
 
 
+def test_the_untap_symbol_is_the_rule_of_the_untap_symbol(index: KeywordIndex) -> None:
+    """Crackleburr's real rulings of 2008 on "an {Q} ability" linked no rule (a links review): the
+    glossary's Untap Symbol entry points to its rule after a quotation ("means “Untap this
+    permanent.” See rule 107.6."), which the pointer's reading missed, and the symbol is written,
+    not named. The tap symbol is not read: rulings quote "{T}:" abilities for what they do."""
+    def linked(text: str, date: str) -> list[tuple[str, str, str, str | None, float]]:
+        return [(c.number, c.method, c.matched_text, c.version_id, c.confidence) for c in link_ruling(text, date, index)]
+
+    crackleburr = "If the permanent is already untapped, you can't activate its {Q} ability."
+    # The editions of 2006 have no untap symbol: the first later one held names it.
+    assert linked(crackleburr, "2008-08-01") == [("107.6", "term", "{Q}", "en-2013-05-01", 0.9 * 0.8)]
+    assert linked(crackleburr, "2025-03-01") == [("107.6", "term", "{Q}", "en-2025-02-07", 0.9)]
+    assert linked("Both {T} abilities resolve.", "2025-03-01") == []
+
+
 def test_an_informal_term_names_the_rule_its_entry_points_to(index: KeywordIndex) -> None:
     """The real Scryfall ruling of Crackleburr (2008-08-01) relies on the rule 2006's glossary calls
     "Summoning Sickness (Informal)" ("See rule 212.3d"), 302.6 today: it was linked to Haste
@@ -502,8 +517,10 @@ def test_a_name_a_later_glossary_adds_is_read_there(index: KeywordIndex) -> None
 
     assert links("If a double-faced card is put onto the battlefield, it enters front face up.", "2011-09-22") == [
         ("711", "double-faced card", "en-2013-05-01", pytest.approx(0.72), "en-2006-02-01")]
+    # (And the untap symbol's rule, in the first rules that have one: test_the_untap_symbol_is_….)
     assert links('The "summoning sickness" rule applies to {Q}.', "2008-08-01") == [
-        ("212.3d", "summoning sickness", "en-2006-02-01", 0.9, "en-2006-02-01")]
+        ("212.3d", "summoning sickness", "en-2006-02-01", 0.9, "en-2006-02-01"),
+        ("107.6", "{Q}", "en-2013-05-01", pytest.approx(0.72), "en-2006-02-01")]
     # A later name of a rule the rules in force title alike is theirs: 2013's 707 "Face-Down Spells
     # and Permanents" is 2006's 504 (it was read in 2013's at 0.72: a code review).
     assert links("A face-down creature is a 2/2.", "2007-01-01") == [
