@@ -163,7 +163,18 @@ class RawStore:
             self.remove_stale_temp()
             self.db = sqlite3.connect(self.root / "manifest.db")
             self.db.row_factory = sqlite3.Row
-            self.db.executescript(SCHEMA)
+            try:
+                self.db.executescript(SCHEMA)
+            except sqlite3.OperationalError:
+                raise  # a full disk, a read-only folder: said by ``writing_into``
+            except sqlite3.DatabaseError as error:  # not a database, or a damaged one
+                self.db.close()
+                # "database error: file is not a database" named neither of an operator's two
+                # SQLite files, and the docs' advice for a damaged kb.db was for the other one.
+                raise RawStoreError(
+                    f"{self.root / 'manifest.db'}: the raw store's manifest cannot be read ({error}): restore it"
+                    " from a backup; moved aside, the next fetch starts a new one and downloads every body again"
+                ) from error
 
     def close(self) -> None:
         self.db.close()

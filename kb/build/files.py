@@ -113,6 +113,31 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+NOT_A_KNOWLEDGE_BASE = "not a knowledge base: it has no documents or rulings table (another program's file, or a wrong --db?)"
+
+
+def another_programs_database(path: Path) -> bool:
+    """Whether ``path`` is a SQLite file with tables, none of them a knowledge base's: another
+    program's file, or a wrong --db. A refresh onto one failed with "no such table: old.rulings"
+    (an operator's review), an import added a knowledge base's tables to it, and a build replaced
+    it. Reads the schema only; a file that is no database is ``damage_of``'s."""
+    if not Path(path).is_file() or Path(path).stat().st_size == 0:
+        return False
+    try:
+        conn = sqlite3.connect(read_only_uri(path), uri=True)
+        try:
+            return _another_programs(conn)
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False
+
+
+def _another_programs(conn: sqlite3.Connection) -> bool:
+    tables = {name for (name,) in conn.execute("select name from sqlite_master where type = 'table'")}
+    return bool(tables) and not tables & {"documents", "rulings"}
+
+
 def damage_of(path: Path) -> str | None:
     """What is wrong with the SQLite file at ``path`` as a knowledge base, or None: not a
     database, no tables (an emptied file), or what SQLite's quick check finds. Read only where
@@ -124,6 +149,8 @@ def damage_of(path: Path) -> str | None:
         try:
             if conn.execute("select count(*) from sqlite_master where type = 'table'").fetchone()[0] == 0:
                 return "no tables: an empty file" if Path(path).stat().st_size == 0 else "no tables"
+            if _another_programs(conn):
+                return NOT_A_KNOWLEDGE_BASE
             found = conn.execute("pragma quick_check(1)").fetchone()[0]
         finally:
             conn.close()

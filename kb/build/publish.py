@@ -22,7 +22,17 @@ from pathlib import Path
 import sqlite_utils
 
 from kb.build.collector import fewer_collections
-from kb.build.files import copy_database, damage_of, file_in_the_way, fsync, fsync_dir, os_reason, remove_if_stale
+from kb.build.files import (
+    NOT_A_KNOWLEDGE_BASE,
+    another_programs_database,
+    copy_database,
+    damage_of,
+    file_in_the_way,
+    fsync,
+    fsync_dir,
+    os_reason,
+    remove_if_stale,
+)
 from kb.build.inputs import BuildError
 from kb.build.load import detect_format_of, is_cr_format, load_document, save_cr
 from kb.build.writer_lock import writer_lock
@@ -147,6 +157,8 @@ def build_database(
     report = BuildReport(db_path=db_path)
     if (blocked := file_in_the_way(db_path)) is not None:
         raise BuildError(f"{shown(db_path)}: {shown(blocked)} is not a folder")
+    if another_programs_database(db_path):
+        raise BuildError(f"{shown(db_path)}: {NOT_A_KNOWLEDGE_BASE}; it is left as it is: name another --db, or move it aside")
     try:
         db_path.parent.mkdir(parents=True, exist_ok=True)
         for leftover in db_path.parent.glob(f".{glob.escape(db_path.name)}.building-*"):
@@ -180,8 +192,9 @@ def _build_alone(
         # Not on a full disk, which the check itself may meet.
         for read in dict.fromkeys(path for path in (base, carry_from, db_path) if path is not None):
             if "disk full" not in reason and (damage := damage_of(read)) is not None:
+                what = damage if damage == NOT_A_KNOWLEDGE_BASE else f"damaged ({damage})"
                 raise BuildError(
-                    f"{shown(read)}: the database this builds on is damaged ({damage}); it is left as it is."
+                    f"{shown(read)}: the database this builds on is {what}; it is left as it is."
                     " Restore it from a backup; or move it aside and run again, and the new file holds only"
                     " what the run reads (a refresh, with --allow-shrink: its raw store, without the history of"
                     " rulings removed upstream that only the database held)"

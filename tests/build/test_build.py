@@ -738,6 +738,29 @@ def test_a_damaged_database_to_build_on_is_named_not_the_new_file(tmp_path: Path
     assert db_path.read_bytes() == before
 
 
+def test_another_programs_database_to_build_on_is_said_to_be_no_knowledge_base(tmp_path: Path) -> None:
+    """A SQLite file of another layout at --db: "could not write the new database: no such table:
+    old.rulings" read as a disk problem, in the build's own names (an operator's review)."""
+    import sqlite3
+
+    db_path = tmp_path / "kb.db"
+    other = sqlite3.connect(db_path)
+    other.execute("create table t (x)")
+    other.commit()
+    other.close()
+    before = db_path.read_bytes()
+    snapshot = tmp_path / "snapshot"
+    (snapshot / "cr").mkdir(parents=True)
+    (snapshot / "cr" / "2006-02-01.txt").write_bytes((CR / "en-raw" / "2006-02-01.txt").read_bytes())
+    for command in (["import", "--db", str(db_path), str(CR / "en-raw" / "2006-02-01.txt")],
+                    ["build", "--snapshot", str(snapshot), "--db", str(db_path)]):
+        result = CliRunner().invoke(cli, command)
+        assert result.exit_code == 1
+        assert result.stderr.startswith(f"Error: {db_path}: not a knowledge base: it has no documents or rulings table"
+                                        " (another program's file, or a wrong --db?); it is left as it is"), result.output
+        assert db_path.read_bytes() == before
+
+
 def test_a_build_that_fails_lets_go_of_its_unfinished_file(tmp_path: Path) -> None:
     """The new file is unlinked when a build fails; held open, its blocks stayed taken, and a disk
     the build had filled stayed full while the refresh recorded the run, which was then read as

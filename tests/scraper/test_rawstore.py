@@ -183,3 +183,20 @@ def test_gzip_checker_reads_whole_stream(tmp_path: Path) -> None:
         verify_gzip(bad)
     shutil.copyfile(RULINGS_JSONL_GZ, tmp_path / "good.gz")
     verify_gzip(tmp_path / "good.gz")
+
+
+def test_a_manifest_that_is_no_database_is_named_with_what_to_do(tmp_path: Path) -> None:
+    """"database error: file is not a database" named neither of the operator's two SQLite files,
+    and the docs' advice for a damaged database was for the knowledge base (an operator's review)."""
+    from click.testing import CliRunner
+
+    from kb.cli import cli
+    from scraper.rawstore import RawStoreError
+
+    (tmp_path / "raw").mkdir()
+    (tmp_path / "raw" / "manifest.db").write_bytes(bytes(range(256)) * 16)
+    with pytest.raises(RawStoreError, match=r"raw/manifest.db: the raw store's manifest cannot be read \(file is not a database\)"):
+        RawStore(tmp_path / "raw")
+    result = CliRunner().invoke(cli, ["runs", "--raw", str(tmp_path / "raw")])
+    assert result.exit_code == 1 and "manifest.db: the raw store's manifest cannot be read" in result.output
+    assert "restore it from a backup" in result.output
