@@ -322,7 +322,8 @@ COLUMN_DESCRIPTIONS: dict[str, dict[str, str]] = {
     "quality_issues": {
         "kind": "Kind of problem",
         "detail": "What exactly",
-        "document_id": "Document where it was found",
+        "document_id": "Document where it was found; null for an issue of the whole database"
+                       " (card-data-missing: cards rulings name that no card data holds)",
         "ruling_id": "Ruling concerned",
         "rule_id": "Rule concerned (empty in current builds: an issue about one rule names it in detail)",
         "record_id": "Ruling as the document printed it (ruling_records.id), where the load's checks found the problem in one",
