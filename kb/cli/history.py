@@ -270,6 +270,11 @@ def rule_trace(number: str, version_id: str | None, db_path: Path) -> None:
         raise click.ClickException(f"unknown version {version_id!r}")
     lineage = _lineage(db, number, version_id or versions[-1][0])
     click.echo(f"lineage {lineage}")
+    # The merges and splits it took part in, on the row of the version they happened in, as the
+    # rule page says them: 2003-10's 502.7b was "[added]", though split off 2003-03's (a review).
+    joins: dict[str, list[str]] = {}
+    for link in derive_lineage.lineage_links(db.conn, lineage):
+        joins.setdefault(link["new_version_id"], []).append(f"{link['label']} {link['number']} of {link['version']}")
     previous: tuple[str, str] | None = None  # the version and number the rule last had
     for member in derive_lineage.trace(db, lineage):
         if member.number is None:
@@ -284,7 +289,10 @@ def rule_trace(number: str, version_id: str | None, db_path: Path) -> None:
         if member.paired_by_number:
             alike = f", the texts {round(member.similarity * 100)} % alike" if member.similarity is not None else ""
             caution = f"; paired by its number alone{alike}"
-        click.echo(f"{member.version_id}: {heading} [{member.status}{caution}]")
+        said = joins.get(member.version_id, [])
+        # Not "added" where it was split off another rule: it came from that one.
+        status = [] if member.status == "added" and any(one.startswith("split off") for one in said) else [member.status + caution]
+        click.echo(f"{member.version_id}: {heading} [{'; '.join([*status, *said])}]")
         if member.text:
             click.echo(f"    {member.text}")
 

@@ -310,6 +310,16 @@ def test_rule_trace_says_when_a_rule_was_paired_by_its_number_alone(db_path: Pat
     ]
 
 
+def test_rule_trace_says_what_a_rule_was_split_off(db_path: Path) -> None:
+    # 2026's 500.5b was "[added]", though split off 2025's 500.5, as the rule page says (a review of
+    # the oldest editions' history: 2003-10's protection rule 502.7b).
+    lines = _run(rule_trace, "500.5b", "--version", "en-2026-01-16", "--db", str(db_path)).splitlines()
+    assert [line for line in lines if line.startswith("en-2026")] == ["en-2026-01-16: 500.5b [split off 500.5 of en-2025-02-07]"]
+    lines = _run(rule_trace, "500.5", "--version", "en-2025-02-07", "--db", str(db_path)).splitlines()
+    assert [line for line in lines if line.startswith("en-2026")] == [
+        "en-2026-01-16: 500.5a [moved-changed; split into 500.5b of en-2026-01-16]"]
+
+
 def test_rule_at_today_says_when_a_number_alone_leads_to_todays_rule(db_path: Path) -> None:
     output = _run(rule_at, "903.12c", "2025-06-01", "--today", "--db", str(db_path)).splitlines()
     assert output[:3] == [
