@@ -11,6 +11,7 @@ from typing import Any
 from urllib.parse import quote
 
 from kb.link.cr_compare import collapse
+from kb.link.keyword_vocabulary import pointed_to
 from kb.site import rule_rulings
 from kb.site.absent_citations import absent_citations
 from kb.site.glossary_page import keywords_in_translated_rules, printed_keywords
@@ -24,7 +25,7 @@ from kb.site.search import (
 )
 from kb.site.search_db import per_file, rule_examples
 from kb.site.search_hit import Hit
-from kb.site.search_text import bare_term, linked_as_written, links_in_text, rules_over
+from kb.site.search_text import bare_term, linked_as_written, linked_only_in_its_rules, links_in_text, rules_over
 from kb.site.stale_citations import renumbered_citations
 from kb.site.symbol_readings import symbol_readings
 from kb.site.version_asked import version_exists
@@ -306,8 +307,18 @@ def glossary_terms_used(conn: sqlite3.Connection, version: str, entries: list[di
     aligned = len(lowered) == len(text)
     used = [entry for first, needle, pattern, entry in patterns
             if (not first or first in words) and (at := lowered.find(needle)) >= 0
-            and term_pattern(pattern).search(text, at if aligned else 0)]
+            and term_pattern(pattern).search(text, at if aligned else 0)
+            and (not linked_only_in_its_rules(entry["term"]) or _shows_its_rules(entry, entries))]
     return sorted(used, key=lambda entry: entry["term"].casefold())[:40]
+
+
+def _shows_its_rules(entry: dict[str, Any], shown: list[dict[str, Any]]) -> bool:
+    """Whether a page showing ``shown`` shows a rule the glossary ``entry`` points to, or one of
+    its subrules (``linked_only_in_its_rules``)."""
+    pointed = pointed_to(entry["text"] or "")
+    return any(rule["number"] == number or rule["number"].startswith(number + ".") or (
+        number[-1].isdigit() and rule["number"].startswith(number) and rule["number"][len(number):].isalpha())
+        for rule in shown if rule.get("number") for number in pointed)
 
 
 def history(conn: sqlite3.Connection, rule: dict[str, Any]) -> list[dict[str, Any]]:

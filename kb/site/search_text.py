@@ -212,7 +212,20 @@ def linked_as_written(term: str, definition: str | None) -> bool:
 # match", "its Oracle text matches", "change to match": 17 rules of 2026-04-17; a review). Read
 # from the definitions ("A …", no "To …" sense), the rule took Color from "colored", Target
 # from "targeted", Enchant from "enchanted": a list, not a guess.
-VERBS_TOO = frozenset({"match"})
+VERBS_TOO = frozenset({"match", "persist"})  # 603.2e: a state "persists"; a creature has persist
+
+# Terms whose word the rules mostly say in its everyday sense, linked only on a page of the rules
+# their entries point to: "in general" is not the Emperor variant's General (six rules of
+# 2026-04-17), "the option to" not a multiplayer option (74), "unless" a cost only in 118.12a
+# (81), and an object "moves" between zones, where Move is a counter's (122.5). A list, as
+# ``VERBS_TOO`` is (a judge's review of the glossary links).
+EVERYDAY_WORDS = frozenset({"general", "option", "unless", "move"})
+
+
+def linked_only_in_its_rules(term: str) -> bool:
+    """Whether a glossary term is linked only on a page of the rules its entry points to
+    (``EVERYDAY_WORDS``)."""
+    return bare_term(term).casefold() in EVERYDAY_WORDS
 
 
 def linked_as_a_noun(term: str) -> bool:

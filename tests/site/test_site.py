@@ -1913,6 +1913,18 @@ async def test_words_of_another_sense_are_not_linked_to_a_glossary_term(snapshot
                     ' href="/glossary/Match">match</a> is over. <a class="term-ref" href="/glossary/Double">Double</a> it.')
 
 
+async def test_everyday_words_are_linked_only_on_the_pages_of_their_terms_rules(snapshot_ds) -> None:
+    # "There are four general categories of abilities" linked General, the Emperor variant's; a
+    # state that "persists" linked Persist; an object that "moves" between zones linked Move, a
+    # counter's (a judge's review of the glossary links).
+    for number, term in (("113.3", "General"), ("603.2e", "Persist"), ("113.6m", "Move"), ("107.3h", "Unless")):
+        page = (await snapshot_ds.client.get(f"/rule/{number}")).text
+        assert f'href="/glossary/{term}"' not in page, number
+    assert 'href="/glossary/General"' in (await snapshot_ds.client.get("/rule/809")).text
+    assert 'href="/glossary/Unless"' in (await snapshot_ds.client.get("/rule/118.12a")).text
+    assert 'href="/glossary/Persist"' in (await snapshot_ds.client.get("/rule/702.79")).text
+
+
 def test_glossary_terms_linked_at_first_use_only() -> None:
     linker = GlossaryLinker([("Attack", "/glossary/Attack"), ("Mana Ability", "/glossary/Mana%20Ability")])
     html = render_text("It attacks. Mana abilities resolve. It attacks again.", None, linker)
