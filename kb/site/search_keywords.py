@@ -337,6 +337,13 @@ def in_its_language(term: str, lang: str) -> str:
     return html.escape(term) if lang == "en" else f'<span lang="{bcp47(lang)}">{html.escape(term)}</span>'
 
 
+# "Tocco regola", "Trampelschaden Regel": a word for the rule asked about, not another keyword's
+# (a code review: "Tocco regola" no longer landed on Deathtouch, "regola Tocco" did). Folded.
+RULE_WORDS = frozenset(
+    "rule rules keyword ability regla reglas regle regles regel regeln regola regole regra regras"
+    " habilidad fahigkeit abilita habilidade capacite правило правила способность".split())
+
+
 def another_keyword_beside(conn: sqlite3.Connection, kept: str, typed: str) -> bool:
     """Whether every keyword term that ``kept`` (one word left of ``typed``) is a word of has, next
     to that word, another word than ``typed`` has there: "Двойной удар" (Double Strike) relaxed to
@@ -358,8 +365,9 @@ def another_keyword_beside(conn: sqlite3.Connection, kept: str, typed: str) -> b
             continue
         found = True
         here = term_words.index(wanted)
-        before = here > 0 and at > 0 and term_words[here - 1] != typed_words[at - 1]
-        after = here + 1 < len(term_words) and at + 1 < len(typed_words) and term_words[here + 1] != typed_words[at + 1]
+        before = here > 0 and at > 0 and term_words[here - 1] != typed_words[at - 1] not in RULE_WORDS
+        after = (here + 1 < len(term_words) and at + 1 < len(typed_words)
+                 and term_words[here + 1] != typed_words[at + 1] not in RULE_WORDS)
         if not (before or after):
             return False
     return found

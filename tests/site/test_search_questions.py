@@ -448,6 +448,9 @@ def test_a_word_of_a_keyword_is_not_landed_on_where_the_word_beside_it_names_ano
     found = search(snapshot_conn, typed)
     assert (found.query, found.best) == (kept, None)
     assert [hit.title for hit in found.groups["keywords"]] == ["702.7 First Strike"]
+    # A word for "rule" beside it names no other keyword, before or after (a code review).
+    for rule_asked in (f"{kept} regola", f"regola {kept}", f"{kept} rule"):
+        assert search(snapshot_conn, rule_asked).best.title == "702.7 First Strike", rule_asked
 
 
 def test_words_nothing_holds_are_left_out_first(snapshot_conn: sqlite3.Connection) -> None:
