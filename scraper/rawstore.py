@@ -166,6 +166,7 @@ class RawStore:
             try:
                 self.db.executescript(SCHEMA)
             except sqlite3.OperationalError:
+                self.db.close()
                 raise  # a full disk, a read-only folder: said by ``writing_into``
             except sqlite3.DatabaseError as error:  # not a database, or a damaged one
                 self.db.close()

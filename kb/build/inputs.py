@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path, PurePath
@@ -223,32 +224,35 @@ def documents_left_out(db_path: Path, inputs: list[DocumentInput]) -> list[str]:
 OWN_BYTES_NOT_OWN_IDENTITY = frozenset({"scryfall-rulings"})
 
 
-def repeated_in_run(inputs: list[DocumentInput]) -> dict[str, str]:
-    """By input path, an earlier input of the same run with the same bytes, read as the same
-    format (``OWN_BYTES_NOT_OWN_IDENTITY`` apart): its path. Two copies given at once were two
-    documents, every row twice, as ``held_under_another_name`` found of a copy given later. Only
-    inputs whose bytes repeat are sniffed; one that cannot be is left for the build to report."""
+def read_once(inputs: list[DocumentInput]) -> tuple[list[DocumentInput], list[tuple[DocumentInput, DocumentInput]]]:
+    """The inputs of one run each read once, and those left out, each with the input read for it: a file given twice (a folder and a file inside it), and a file with the same
+    bytes as an earlier one read as the same format (``OWN_BYTES_NOT_OWN_IDENTITY`` apart). Two
+    copies given at once were two documents, every row twice, as ``held_under_another_name`` found
+    of a copy given later. Only inputs whose bytes repeat are sniffed; one that cannot be is left
+    for the build to report."""
     from kb.build.load import detect_format_of
 
-    by_bytes: dict[str, list[DocumentInput]] = {}
+    left_out: list[tuple[DocumentInput, DocumentInput]] = []
+    first_by_key: dict[tuple[str, str], DocumentInput] = {}
+    repeats = {sha for sha, count in Counter(doc.sha256 for doc in inputs).items() if count > 1}
+    kept = []
     for doc in inputs:
-        by_bytes.setdefault(doc.sha256, []).append(doc)
-    repeated: dict[str, str] = {}
-    for copies in by_bytes.values():
-        if len(copies) < 2:
-            continue
-        first_of_format: dict[str, str] = {}
-        for doc in copies:
+        if doc.sha256 in repeats:
+            keys = [("path", doc.path)]
             try:
                 fmt = detect_format_of(doc).name
             except ParseError:
+                fmt = None
+            if fmt is not None and fmt not in OWN_BYTES_NOT_OWN_IDENTITY:
+                keys.append((fmt, doc.sha256))
+            first = next((first_by_key[key] for key in keys if key in first_by_key), None)
+            if first is not None:
+                left_out.append((doc, first))
                 continue
-            if fmt in OWN_BYTES_NOT_OWN_IDENTITY:
-                continue
-            if fmt in first_of_format and first_of_format[fmt] != doc.path:
-                repeated[doc.path] = first_of_format[fmt]
-            first_of_format.setdefault(fmt, doc.path)
-    return repeated
+            for key in keys:
+                first_by_key[key] = doc
+        kept.append(doc)
+    return kept, left_out
 
 
 def held_under_another_name(inputs: list[DocumentInput], db_path: Path) -> dict[str, str]:

@@ -152,7 +152,7 @@ def _fail(message: str, code: int = 1) -> None:
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary, not each input and stage as it goes")
 def build(snapshot: Path, db_path: Path, raw_dir: Path | None, keep_going: bool, quiet: bool) -> None:
     """Build the whole knowledge base from a snapshot folder into a new file, swapped in atomically."""
-    from kb.build.inputs import BuildError, documents_left_out, snapshot_inputs
+    from kb.build.inputs import BuildError, documents_left_out, read_once, snapshot_inputs
     from kb.build.publish import build_database
 
     try:
@@ -163,6 +163,12 @@ def build(snapshot: Path, db_path: Path, raw_dir: Path | None, keep_going: bool,
             # its quality issues recorded twice: a newcomer's review).
             held = {document.sha256 for document in inputs}
             inputs += [document for document in raw_store_inputs(raw_dir) if document.sha256 not in held]
+        # A manifest naming one file's bytes under two addresses: one document, not every row twice.
+        inputs, repeated = read_once(inputs)
+        for doc, first in repeated:
+            if not quiet:
+                click.echo(f"{doc.url or shown(Path(doc.path))}: the same bytes as {first.url or shown(Path(first.path))}:"
+                           " read once", err=True)
         if not inputs:
             # An empty folder (a mistyped path, a mount not there yet) would swap an empty
             # database in for the one being served (a docs review).
@@ -253,7 +259,7 @@ def _list_formats(ctx: click.Context, _param: click.Parameter, value: bool) -> N
 def import_(paths: tuple[Path, ...], fmt: str | None, lang: str | None, source_id: str | None, db_path: Path, keep_going: bool) -> None:
     """Add recorded files of any supported format (detected from content) to the database."""
     from kb.build.files import file_in_the_way
-    from kb.build.inputs import BuildError, held_under_another_name, path_inputs, repeated_in_run, with_known_sources
+    from kb.build.inputs import BuildError, held_under_another_name, path_inputs, read_once, with_known_sources
     from kb.build.publish import build_database
 
     if not paths:
@@ -269,10 +275,10 @@ def import_(paths: tuple[Path, ...], fmt: str | None, lang: str | None, source_i
         for path, name in held.items():
             click.echo(f"{shown(Path(path))}: the same bytes as {name}, which {shown(db_path)} holds: not read again", err=True)
         inputs = [doc for doc in inputs if doc.path not in held]
-        repeated = repeated_in_run(inputs)
-        for path, first in repeated.items():
-            click.echo(f"{shown(Path(path))}: the same bytes as {shown(Path(first))}, given before it: read once", err=True)
-        inputs = [doc for doc in inputs if doc.path not in repeated]
+        inputs, repeated = read_once(inputs)
+        for doc, first in repeated:
+            said = "given twice" if first.path == doc.path else f"the same bytes as {shown(Path(first.path))}, given before it"
+            click.echo(f"{shown(Path(doc.path))}: {said}: read once", err=True)
         if held and not inputs:
             click.echo(f"{shown(db_path)}: nothing changed (every file is already in it); file left untouched")
             return

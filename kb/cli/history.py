@@ -5,6 +5,7 @@ Each is a ``click.Command`` the ``mtgkb`` group attaches. Versions come from the
 """
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -124,7 +125,10 @@ def cr_diff(old: str, new: str, db_path: Path, kinds: tuple[str, ...], limit: in
         by_identity[1](listed)  # only what is listed reads its texts
     merged_into = _merges(old, new, db_path)
     # Looked up when called, as click.echo does: CliRunner(color=True) replaces it.
-    colored = not click.utils.should_strip_ansi(sys.stdout, click.get_current_context().color)
+    # NO_COLOR (no-color.org) and a dumb terminal as other tools read them: without colours a
+    # deleted word reads as an unchanged one (a code review).
+    colored = (not click.utils.should_strip_ansi(sys.stdout, click.get_current_context().color)
+               and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb")
     for change in listed:
         click.echo(_change_line(change, merged_into, colored))
 

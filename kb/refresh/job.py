@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kb.build.inputs import BuildError
+from kb.build.inputs import BuildError, read_once
 from kb.build.kept_content import RECORDS_OF
 from kb.build.publish import build_database
 from kb.build.writer_lock import writer_lock
@@ -203,6 +203,12 @@ def _build_or_skip(
         result.changes["imported_by_hand"] = len(imported)
     if dropped:
         result.changes["imported_by_hand_dropped"] = dropped
+    # One body's bytes fetched from two addresses (a mirror, a page moved) and read as one format:
+    # one document, not every row twice (a code review; ``mtgkb import`` and ``build`` do so too).
+    inputs, repeated = read_once(inputs)
+    if repeated:
+        result.changes["read_once"] = [{"url": doc.url or doc.path, "same_bytes_as": first.url or first.path}
+                                       for doc, first in repeated]
     # A site still serving a body this code could not read (the one before it stands in): its
     # source has failed, in every run until the site serves another.
     for known in still_unreadable(store):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import shutil
 import sqlite3
 from pathlib import Path
@@ -671,6 +672,26 @@ def test_two_copies_given_in_one_import_are_read_once(tmp_path: Path) -> None:
     alone = tmp_path / "alone.db"
     assert CliRunner().invoke(cli, ["import", "--db", str(alone), str(first)]).exit_code == 0
     assert sqlite_utils.Database(alone).execute("select count(*) from ruling_sightings").fetchone() == (once,)
+    # One file given twice (a folder and a file inside it): one document, and said so (a code review:
+    # the summary said "2 documents").
+    again = tmp_path / "again.db"
+    twice = CliRunner().invoke(cli, ["import", "--db", str(again), str(first), str(first)])
+    assert twice.exit_code == 0 and "UGIN.json: given twice: read once" in twice.output, twice.output
+    assert sqlite_utils.Database(again).execute("select count(*) from documents").fetchone() == (1,)
+    # A snapshot whose manifest names one file's bytes under two addresses: one document too.
+    snapshot = tmp_path / "snapshot"
+    (snapshot / "mtgjson").mkdir(parents=True)
+    for name in ("UGIN.json", "UGIN-mirror.json"):
+        (snapshot / "mtgjson" / name).write_bytes(ugin)
+    (snapshot / "manifest.json").write_text(json.dumps([
+        {"path": "mtgjson/UGIN.json", "url": "https://mtgjson.com/api/v5/UGIN.json", "source": "mtgjson", "lang": None,
+         "fetched_at": None},
+        {"path": "mtgjson/UGIN-mirror.json", "url": "https://mirror.example/UGIN.json", "source": "mtgjson", "lang": None,
+         "fetched_at": None}]), encoding="utf-8")
+    built = CliRunner().invoke(cli, ["build", "--snapshot", str(snapshot), "--db", str(tmp_path / "built.db")])
+    assert built.exit_code == 0, built.output
+    assert "UGIN.json: the same bytes as " in built.output and ": read once" in built.output
+    assert sqlite_utils.Database(tmp_path / "built.db").execute("select count(*) from ruling_sightings").fetchone() == (once,)
     # A printing's rulings list given twice is still two sightings (OWN_BYTES_NOT_OWN_IDENTITY).
     alrund = sorted(SCRYFALL.glob("rulings-*alrund*.json"))
     lists = tmp_path / "lists.db"

@@ -178,6 +178,9 @@ def test_cr_diff_marks_words_for_a_pipe_and_colours_them_at_a_terminal(db_path: 
     assert station_coloured.endswith(": \x1b[32m\x1b[4m“{N+}[abilities]” means “As long as this permanent has N or more charge"
                                      " counters on it, it has [abilities].”\x1b[0m")
     assert click.unstyle(at_terminal).count("{+") == 0 < piped.count("{+")
+    # Unless the terminal says it shows no colours (a code review).
+    for env in ({"NO_COLOR": "1"}, {"TERM": "dumb"}):
+        assert CliRunner().invoke(cr_diff, args, color=True, env=env).output == piped
 
 
 def test_cr_diff_across_versions_follows_lineages(db_path: Path) -> None:

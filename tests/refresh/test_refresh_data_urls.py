@@ -183,3 +183,17 @@ def test_an_edition_linked_under_a_new_file_name_is_not_a_rebuild(site: TestSite
                                     " document under a new URL: "), again.message
     assert again.message.endswith(renamed.replace(" ", "%20")), again.message
     assert (tmp_path / "kb.db").read_bytes() == served
+
+
+def test_one_bodys_bytes_under_two_addresses_are_read_once(site: TestSite, tmp_path: Path) -> None:
+    """A set's file served under a second address (a mirror, a renamed set): two documents of every
+    row, 408 sightings of UGIN's 204 rulings (a code review; `mtgkb import` and `build` read such
+    copies once)."""
+    site.replace("/mtgjson/api/v5/UGN.json", site._body(site._route(UGIN)), "application/json")  # type: ignore[arg-type]
+    result = run(site, tmp_path, ["mtgjson"], mtgjson_sets=["UGIN", "UGN"])
+    assert result.exit_code == 0, result.message
+    (once,) = result.changes["read_once"]
+    assert {once["url"].rsplit("/", 1)[1], once["same_bytes_as"].rsplit("/", 1)[1]} == {"UGIN.json", "UGN.json"}
+    db = sqlite_utils.Database(tmp_path / "kb.db")
+    assert db.execute("select count(*) from documents where source_id = 'mtgjson'").fetchone() == (1,)
+    assert db.execute("select count(*) from ruling_sightings").fetchone() == (204,)
