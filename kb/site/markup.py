@@ -145,7 +145,8 @@ class GlossaryLinker:
         out, cursor = [], 0
         for found in self.pattern.finditer(text):
             key = self.term_of(found.group(0))
-            if key is None or key in self.seen or (key in self.nouns and _a_verb(text, found, key)):
+            if key is None or key in self.seen or (key in self.nouns and _a_verb(text, found, key)) or (
+                    found.group(0)[:1].isupper() and _in_a_name(text, found)):
                 continue
             self.seen.add(key)
             out.append(html.escape(text[cursor : found.start()]))
@@ -155,9 +156,29 @@ class GlossaryLinker:
         return "".join(out)
 
 
+# After a capitalised term, what makes it a word of a longer name: "Commander Legends", "Battle for
+# Baldur's Gate", "Flying Carpet" (903.13e, 206.3: a judge's review of the glossary links).
+NAME_GOES_ON = re.compile(r"(?::|(?:\s+(?:of|for|the|and|from)\b)*)\s+[A-Z0-9]")
+# Before it: "Arabian Nights", "Elephant Graveyard", "Circle of Protection" (206.3a's card names),
+# a capitalised word not opening a sentence.
+NAME_BEGUN = re.compile(r"(?P<word>[A-Z][\w’'-]*)(?:\s+(?:of|for|the|and|from)\b)*\s+$")
+SENTENCE_OPENERS = ".!?:“\"(["
+
+
+def _in_a_name(text: str, found: re.Match[str]) -> bool:
+    """Whether a capitalised term ``found`` is a word of a longer name (``NAME_GOES_ON``, ``NAME_BEGUN``)."""
+    if NAME_GOES_ON.match(text, found.end()):
+        return True
+    begun = NAME_BEGUN.search(text, max(0, found.start() - 80), found.start())
+    if begun is None:
+        return False
+    opening = text[: begun.start("word")].rstrip()
+    return bool(opening) and opening[-1] not in SENTENCE_OPENERS
+
+
 # Words after which a noun's word is a verb: "don't match", "no longer match", "change to match".
 VERB_BEFORE = frozenset({"to", "not", "longer", "must", "would", "could", "can", "cannot", "may", "might", "will",
-                         "should", "does", "do", "did"})
+                         "should", "does", "do", "did", "that", "which"})  # "triggers that match the event" (603.6a)
 
 
 def _a_verb(text: str, found: re.Match[str], term: str) -> bool:

@@ -217,9 +217,12 @@ VERBS_TOO = frozenset({"match", "persist"})  # 603.2e: a state "persists"; a cre
 # Terms whose word the rules mostly say in its everyday sense, linked only on a page of the rules
 # their entries point to: "in general" is not the Emperor variant's General (six rules of
 # 2026-04-17), "the option to" not a multiplayer option (74), "unless" a cost only in 118.12a
-# (81), and an object "moves" between zones, where Move is a counter's (122.5). A list, as
-# ``VERBS_TOO`` is (a judge's review of the glossary links).
-EVERYDAY_WORDS = frozenset({"general", "option", "unless", "move"})
+# (81), and an object "moves" between zones, where Move is a counter's (122.5); a "long dash" is no
+# Dash, "not a requirement" no combat Requirement, "aren't limited to" no Limited play, "locked in"
+# no locked door (nor Lock, as "locked" is read too), a turn marker "passed" no pass of priority, and "play a game" (most of the rules'
+# 96 "play"s) no Play. A list, as ``VERBS_TOO`` is (two judges' reviews of the glossary links).
+EVERYDAY_WORDS = frozenset({"general", "option", "unless", "move", "dash", "lock", "locked", "requirement", "limited", "pass",
+                            "play"})
 
 
 def linked_only_in_its_rules(term: str) -> bool:

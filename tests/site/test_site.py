@@ -1925,6 +1925,26 @@ async def test_everyday_words_are_linked_only_on_the_pages_of_their_terms_rules(
     assert 'href="/glossary/Persist"' in (await snapshot_ds.client.get("/rule/702.79")).text
 
 
+async def test_a_glossary_term_is_linked_as_a_judge_reads_the_rules(snapshot_ds) -> None:
+    """A second judge's review of the glossary links: "abilities" was not found for Ability (nor
+    "triggered abilities" for Triggered Ability, which lost to Trigger on 75 pages); a page linked
+    its first forty terms in the alphabet only; a card's or product's name linked a term within it;
+    and more everyday words linked game terms."""
+    def linked(page: str) -> dict[str, str]:
+        return dict(re.findall(r'class="term-ref" href="/glossary/([^"]+)">([^<]+)<', page))
+
+    assert linked((await snapshot_ds.client.get("/rule/902.7")).text)["Triggered%20Ability"] == "triggered abilities"
+    assert {"Spell", "Stack", "Target"} <= set(linked((await snapshot_ds.client.get("/rule/601.2")).text))
+    names = linked((await snapshot_ds.client.get("/rule/206.3")).text)  # "Elephant Graveyard", "Aether Storm"…
+    assert not {"Graveyard", "Mountain", "Ward", "Storm", "Party", "Protection"} & set(names), names
+    assert "Commander" not in linked((await snapshot_ds.client.get("/rule/903.13e")).text).values()  # Commander Legends
+    for number, term in (("509.1d", "Lock"), ("509.1d", "Locked"), ("904.12", "Play"), ("202.2c", "Requirement"),
+                         ("603.6c", "Limited"), ("807.4g", "Pass")):
+        assert term not in linked((await snapshot_ds.client.get(f"/rule/{number}")).text), (number, term)
+    linker = GlossaryLinker([("Match", "/glossary/Match", False, linked_as_a_noun("Match"))])
+    assert "term-ref" not in render_text("Look for triggers that match the event.", None, linker)
+
+
 def test_glossary_terms_linked_at_first_use_only() -> None:
     linker = GlossaryLinker([("Attack", "/glossary/Attack"), ("Mana Ability", "/glossary/Mana%20Ability")])
     html = render_text("It attacks. Mana abilities resolve. It attacks again.", None, linker)
