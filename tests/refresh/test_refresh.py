@@ -773,6 +773,26 @@ def test_a_file_built_from_a_snapshot_is_refused_with_the_way_to_refresh_it(site
         "select count(*) from documents where source_id = 'gatherer'").fetchone()[0] == 2
 
 
+def test_two_printings_rulings_lists_of_one_bodys_bytes_stay_two_documents(site: TestSite, tmp_path: Path) -> None:
+    """A raw store names each body by its bytes: two printings' rulings lists of the same bytes are
+    one file there. Read once as "one file given twice", a refresh dropped a printing's list, 13
+    sightings lost, exit 0 (an upgrade's review)."""
+    snapshot = tmp_path / "snapshot"
+    (snapshot / "scryfall").mkdir(parents=True)
+    entries = [entry for entry in json.loads((ROOT / "data" / "snapshot" / "manifest.json").read_text(encoding="utf-8"))
+               if entry["path"].startswith("scryfall/rulings-") and "alrund" in entry["path"]
+               and "b443504e" not in entry["path"]]
+    for entry in entries:
+        shutil.copy(ROOT / "data" / "snapshot" / entry["path"], snapshot / entry["path"])
+    (snapshot / "manifest.json").write_text(json.dumps(entries), encoding="utf-8")
+    seeded = run(site, tmp_path, snapshot=snapshot)
+    assert seeded.published, seeded.message
+    db = sqlite_utils.Database(tmp_path / "kb.db")
+    urls = {url for (url,) in db.execute("select url from documents where format = 'scryfall-rulings'")}
+    assert {entry["url"] for entry in entries} <= urls
+    assert "read_once" not in seeded.changes
+
+
 def test_a_first_refresh_whose_archive_serves_the_snapshots_editions_publishes(site: TestSite, tmp_path: Path) -> None:
     """The file `make run` built holds the snapshot's CR editions; the first refresh, seeded with
     --snapshot as the docs say, fetches the same bytes from the archive under other URLs, and
