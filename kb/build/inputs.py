@@ -225,8 +225,9 @@ OWN_BYTES_NOT_OWN_IDENTITY = frozenset({"scryfall-rulings"})
 
 
 def read_once(inputs: list[DocumentInput]) -> tuple[list[DocumentInput], list[tuple[DocumentInput, DocumentInput]]]:
-    """The inputs of one run each read once, and those left out, each with the input read for it: a file given twice (a folder and a file inside it), and a file with the same
-    bytes as an earlier one read as the same format (``OWN_BYTES_NOT_OWN_IDENTITY`` apart). Two
+    """The inputs of one run each read once, and those left out, each with the input read for it:
+    a file given twice (a folder and a file inside it), and a file with the same bytes as an
+    earlier one read as the same format (``OWN_BYTES_NOT_OWN_IDENTITY`` apart). Two
     copies given at once were two documents, every row twice, as ``held_under_another_name`` found
     of a copy given later. Only inputs whose bytes repeat are sniffed; one that cannot be is left
     for the build to report."""

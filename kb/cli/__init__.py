@@ -184,10 +184,18 @@ def build(snapshot: Path, db_path: Path, raw_dir: Path | None, keep_going: bool,
     if left_out and not report.unchanged:
         shown_few = ", ".join(left_out[:3]) + (f" and {len(left_out) - 3} more" if len(left_out) > 3 else "")
         one = len(left_out) == 1
+        # Those fetched from the web came by a refresh's raw store, which `import` cannot take (an
+        # upgrade's review: it advised importing URLs).
+        fetched = sum(1 for where in left_out if where.startswith(("http://", "https://")))
+        keep = f"`mtgkb import` {'it' if one else 'them'} again to keep {'it' if one else 'them'}."
+        if fetched:
+            keep = ("To keep them: " if not one else "To keep it: ") + "; ".join(
+                ([] if fetched == len(left_out) else ["`mtgkb import` the files imported by hand again"])
+                + ["those fetched from the web come back with `mtgkb build --raw DIR` (the raw store that fetched"
+                   " them) or the next `mtgkb refresh`."])
         click.echo(
             f"Note: the file this build replaced held {len(left_out)} document{'' if one else 's'}"
-            f" it was not given ({shown_few}): the new file does not hold {'it' if one else 'them'}."
-            f" `mtgkb import` {'it' if one else 'them'} again to keep {'it' if one else 'them'}.",
+            f" it was not given ({shown_few}): the new file does not hold {'it' if one else 'them'}. {keep}",
             err=True,
         )
 

@@ -818,6 +818,18 @@ def test_a_build_over_a_file_with_documents_imported_by_hand_says_it_drops_them(
         f"Note: the file this build replaced held 1 document it was not given ({imported}): the new file does not"
         " hold it. `mtgkb import` it again to keep it.\n"
     )
+    # A document fetched from the web is no file to import again (an upgrade's review).
+    assert runner.invoke(cli, ["import", "--db", str(db_path), "--source", "scryfall", str(imported)]).exit_code == 0
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("update documents set url = 'https://api.scryfall.com/cards/x/rulings', path = null where path = ?",
+                     [str(imported)])
+    fetched = runner.invoke(cli, ["build", "--snapshot", str(snapshot), "--db", str(db_path), "--quiet"])
+    assert fetched.exit_code == 0
+    assert fetched.stderr == (
+        "Note: the file this build replaced held 1 document it was not given (https://api.scryfall.com/cards/x/rulings):"
+        " the new file does not hold it. To keep it: those fetched from the web come back with `mtgkb build --raw DIR`"
+        " (the raw store that fetched them) or the next `mtgkb refresh`.\n"
+    )
 
 
 def test_a_raw_store_seeded_from_the_snapshot_adds_only_what_it_holds_beyond_it(tmp_path: Path) -> None:
