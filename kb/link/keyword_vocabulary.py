@@ -401,6 +401,15 @@ def _named_rules(doc: CRDocument, titles: dict[str, str]) -> dict[str, str]:
             if len(begun) == 1:
                 for surface in _title_surfaces(titles[begun[0]], len(base)):
                     named.setdefault(surface, begun[0])
+                continue
+            # Else the one rule whose title says the term: "Triggered Ability … See rule 113,
+            # “Abilities,” and rule 603, “Handling Triggered Abilities”" is 603 (a links review:
+            # ten rulings said "triggered ability" and none linked 603).
+            forms = (_unhyphenated(base), _unhyphenated(_number_twin(base)))
+            saying = [number for number in pointers if titles.get(number) is not None and _says_it(titles[number], forms)]
+            if len(saying) == 1:
+                for surface in (base, _number_twin(base)):
+                    named.setdefault(surface, saying[0])
     for surface, number in _said_as_verbs(named).items():
         named.setdefault(surface, number)
     return named
@@ -546,8 +555,11 @@ def _is_informal(term: str, definition: str) -> bool:
 
 
 def pointed_to(definition: str) -> set[str]:
-    """The rules a glossary entry's "See rule …" sentences point to."""
-    return {number for pointer in GLOSSARY_POINTER.findall(definition) for number in extract_refs(pointer, lang="en")}
+    """The rules a glossary entry's "See rule …" sentences point to: each rule they name, the
+    rules after a title too ("See rule 113, “Abilities,” and rule 603, “Handling Triggered
+    Abilities.”": 603 was missed, a links review). Not a whole part ("and section 3, “Card Types.”")."""
+    return {number for pointer in GLOSSARY_POINTER.findall(definition) for number in extract_refs(pointer, lang="en")
+            if not (number.isdigit() and len(number) == 1)}
 
 
 # A glossary entry's pointer to the rule that defines its term: a sentence of its own, after one
@@ -555,7 +567,9 @@ def pointed_to(definition: str) -> set[str]:
 # twenty entries' pointers were missed, Priority's and Creature Type's among them).
 _RULE_NUMBER = r"\d{3}(?:\.\d+[a-z]*)?"
 GLOSSARY_POINTER = re.compile(
-    rf"(?:^|(?<=[.!?]\s)|(?<=[.!?][”\"]\s))See rules? {_RULE_NUMBER}(?:(?:,| and|,? or|–|-) ?{_RULE_NUMBER})*")
+    rf"(?:^|(?<=[.!?]\s)|(?<=[.!?][”\"]\s)|(?<=[.!?]\][”\"]\s))See rules? {_RULE_NUMBER}(?:(?:,| and|,? or|–|-) ?{_RULE_NUMBER})*"
+    # and what the sentence names after a rule's title: ', “Abilities,” and rule 603'
+    rf"(?:,? [“\"][^”\"]*[”\"](?:,? (?:and|or) (?:rules? |section )?{_RULE_NUMBER}(?:(?:,| and|,? or|–|-) ?{_RULE_NUMBER})*)?)*")
 
 
 def base_form(title: str) -> str:

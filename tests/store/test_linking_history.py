@@ -42,10 +42,12 @@ def test_every_ruling_of_the_snapshot_links_as_the_whole_history_links_it(
     # "main phase", "loyalty abilities", "linked ability"…; and 39 by a term whose entry points to a
     # rule that says it: "converted mana cost" and "mana value" (202.3), "color identity" (903.4),
     # "mana symbols" (107.4), "combat damage step" (510)…; and 3 by a symbol written for the term
-    # that names its rule: Crackleburr's "{Q}", the untap symbol (107.6 of 2009, reworded since).
+    # that names its rule: Crackleburr's "{Q}", the untap symbol (107.6 of 2009, reworded since);
+    # and 13 by a term whose entry points to its rule after another's title ("triggered ability":
+    # 603, "activated ability": 602, "color indicator": 204, two of them the same today).
     statuses = [row[9] for row in built]
     assert (len(built), statuses.count("same"), statuses.count("changed"), statuses.count("removed"),
-            statuses.count("renumbered")) == (423, 12, 411, 0, 0)
+            statuses.count("renumbered")) == (436, 14, 422, 0, 0)
 
     asked: list[tuple[int, str]] = []
     stored_rule = StoredRules.__call__
@@ -68,20 +70,28 @@ def test_a_section_a_ruling_names_is_compared_with_every_rule_under_it(snapshot_
     """Rulings naming "special action" rely on 115 Special Actions of their day, 116 today. Its
     title alone was compared, and it was said renumbered, the same text under another number;
     2018's 115.2 says "There are eight special actions", today's 116.2 twelve (an SQL user's review).
-    So are the sections of the terms that name them ("double-faced card", 711 then, 712 today)."""
+    So are the sections of the terms that name them ("double-faced card", 711 then, 712 today), and
+    those an entry points to after a title ("triggered ability": "See rule 113, “Abilities,” and rule
+    603, “Handling Triggered Abilities”"; "color indicator": 204; a links review)."""
     assert snapshot_conn.execute("""select rule_number, version_id, current_number, status, count(*) from ruling_rules
         where rule_number not like '%.%' group by 1, 2, 3, 4 order by 2, 1""").fetchall() == [
+        ("602", "en-2009-10-01", "602", "changed", 1), ("603", "en-2009-10-01", "603", "changed", 2),
         ("614", "en-2009-10-01", "614", "changed", 1), ("115", "en-2013-05-01", "116", "changed", 6),
         ("707", "en-2013-05-01", "708", "changed", 49), ("115", "en-2014-09-25", "116", "changed", 9),
-        ("510", "en-2014-09-25", "510", "changed", 1), ("707", "en-2014-09-25", "708", "changed", 101),
+        ("510", "en-2014-09-25", "510", "changed", 1), ("603", "en-2014-09-25", "603", "changed", 1),
+        ("707", "en-2014-09-25", "708", "changed", 101),
         ("711", "en-2014-09-25", "712", "changed", 9), ("505", "en-2015-03-27", "505", "changed", 2),
+        ("602", "en-2015-03-27", "602", "changed", 1),
         ("606", "en-2015-03-27", "606", "changed", 1), ("707", "en-2015-03-27", "708", "changed", 1),
         ("711", "en-2015-03-27", "712", "changed", 5),
-        ("115", "en-2015-11-13", "116", "changed", 1), ("313", "en-2015-11-13", "315", "changed", 13),
+        ("115", "en-2015-11-13", "116", "changed", 1), ("204", "en-2015-11-13", "204", "same", 1),
+        ("313", "en-2015-11-13", "315", "changed", 13), ("603", "en-2015-11-13", "603", "changed", 2),
         ("605", "en-2015-11-13", "605", "changed", 1),
         ("711", "en-2015-11-13", "712", "changed", 1),
-        ("115", "en-2018-06-08", "116", "changed", 1), ("705", "en-2018-06-08", "705", "changed", 4), ("707", "en-2018-06-08", "708", "changed", 7),
+        ("115", "en-2018-06-08", "116", "changed", 1), ("603", "en-2018-06-08", "603", "changed", 4),
+        ("705", "en-2018-06-08", "705", "changed", 4), ("707", "en-2018-06-08", "708", "changed", 7),
         ("711", "en-2018-06-08", "712", "changed", 1), ("903", "en-2018-06-08", "903", "changed", 14),
+        ("204", "en-2020-11-20", "204", "same", 1),
         ("607", "en-2020-11-20", "607", "changed", 1), ("711", "en-2020-11-20", "712", "changed", 7),
         ("903", "en-2020-11-20", "903", "changed", 1), ("605", "en-2022-04-29", "605", "same", 1),
     ]
