@@ -9,7 +9,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from kb.link.cr_compare import ITALICS
-from kb.site.search_text import bare_term
+from kb.site.search_text import WORD_SENSES, bare_term
 
 # {T}, {2}, {W/U}, {B/P}, {2/W}, {X}, {10}, {½}: at most a few characters inside braces.
 SYMBOL = r"\{[^{}\s]{1,6}\}"
@@ -121,6 +121,7 @@ class GlossaryLinker:
                 if len(how) > 1 and how[1]:
                     self.nouns.add(name.casefold())
         names.sort(key=len, reverse=True)
+        self.as_written = {name.casefold() for name in as_written}
 
         def alternative(name: str) -> str:
             stem, endings = (name[:-1], "(?:y|ies)") if name.endswith("y") else (name, "(?:s|es|ed|ing)?")
@@ -138,6 +139,26 @@ class GlossaryLinker:
                 return candidate
         return None
 
+    def _a_capitalised_term(self, text: str, at: int) -> bool:
+        """Whether a term the rules write capitalised begins at ``at``: a subtype ("Aura Role"), or a
+        term of several words ("Planechase Grand Melee"). Not "Ward" of "Artifact Ward", a card."""
+        begins = self.pattern.match(text, at) if self.pattern is not None else None
+        if begins is None:
+            return False
+        return " " in begins.group(0) or self.term_of(begins.group(0)) in self.as_written
+
+    def _in_a_name(self, text: str, found: re.Match[str]) -> bool:
+        """Whether a capitalised one-word term ``found`` is a word of a longer name
+        (``NAME_GOES_ON``, ``NAME_BEGUN``): the words beside it are capitalised and no term's."""
+        goes_on = NAME_GOES_ON.match(text, found.end())
+        if goes_on is not None and not self._a_capitalised_term(text, goes_on.start("next")):
+            return True
+        begun = NAME_BEGUN.search(text, max(0, found.start() - 80), found.start())
+        if begun is None or self._a_capitalised_term(text, begun.start("word")):
+            return False
+        opening = text[: begun.start("word")].rstrip()
+        return bool(opening) and opening[-1] not in SENTENCE_OPENERS
+
     def link(self, text: str) -> str:
         """Escaped ``text`` with first uses of terms linked."""
         if self.pattern is None:
@@ -146,7 +167,8 @@ class GlossaryLinker:
         for found in self.pattern.finditer(text):
             key = self.term_of(found.group(0))
             if key is None or key in self.seen or (key in self.nouns and _a_verb(text, found, key)) or (
-                    found.group(0)[:1].isupper() and _in_a_name(text, found)):
+                    key in SENSES and not _in_the_games_sense(text, found, key)) or (
+                    found.group(0)[:1].isupper() and " " not in key and self._in_a_name(text, found)):
                 continue
             self.seen.add(key)
             out.append(html.escape(text[cursor : found.start()]))
@@ -156,24 +178,31 @@ class GlossaryLinker:
         return "".join(out)
 
 
-# After a capitalised term, what makes it a word of a longer name: "Commander Legends", "Battle for
-# Baldur's Gate", "Flying Carpet" (903.13e, 206.3: a judge's review of the glossary links).
-NAME_GOES_ON = re.compile(r"(?::|(?:\s+(?:of|for|the|and|from)\b)*)\s+[A-Z0-9]")
+SENSES = {term: (re.compile(skip, re.IGNORECASE) if skip else None, re.compile(only, re.IGNORECASE) if only else None)
+          for term, (skip, only) in WORD_SENSES.items()}
+
+
+def _in_the_games_sense(text: str, found: re.Match[str], term: str) -> bool:
+    """Whether the word ``found`` of ``term`` is said in the game's sense (``WORD_SENSES``): no
+    everyday pattern holds it, and the game's, where one is given, does."""
+    skip, only = SENSES[term]
+    window = (max(0, found.start() - 40), min(len(text), found.end() + 40))
+
+    def holds(pattern: re.Pattern[str]) -> bool:
+        return any(match.start() <= found.start() < match.end() for match in pattern.finditer(text, *window))
+
+    return not (skip is not None and holds(skip)) and (only is None or holds(only))
+
+
+# After a capitalised one-word term, the next word of a longer name: "Commander Legends", "Battle
+# for Baldur's Gate", "Flying Carpet", "Shadows over Innistrad" (903.13e, 206.3: a judge's review of
+# the glossary links). Not a number nor a variable ("Layer 1", "Bolster N"), nor where a term
+# begins ("Aura Role", "Planechase Grand Melee": a code review).
+NAME_GOES_ON = re.compile(r"(?:(?:\s+(?:of|for|the|and|from|over)\b)*)\s+(?P<next>[A-Z][a-z][\w’'-]*)")
 # Before it: "Arabian Nights", "Elephant Graveyard", "Circle of Protection" (206.3a's card names),
-# a capitalised word not opening a sentence.
-NAME_BEGUN = re.compile(r"(?P<word>[A-Z][\w’'-]*)(?:\s+(?:of|for|the|and|from)\b)*\s+$")
+# a capitalised word not opening a sentence, nor ending a term.
+NAME_BEGUN = re.compile(r"(?P<word>[A-Z][a-z][\w’'-]*)(?:\s+(?:of|for|the|and|from|over)\b)*\s+$")
 SENTENCE_OPENERS = ".!?:“\"(["
-
-
-def _in_a_name(text: str, found: re.Match[str]) -> bool:
-    """Whether a capitalised term ``found`` is a word of a longer name (``NAME_GOES_ON``, ``NAME_BEGUN``)."""
-    if NAME_GOES_ON.match(text, found.end()):
-        return True
-    begun = NAME_BEGUN.search(text, max(0, found.start() - 80), found.start())
-    if begun is None:
-        return False
-    opening = text[: begun.start("word")].rstrip()
-    return bool(opening) and opening[-1] not in SENTENCE_OPENERS
 
 
 # Words after which a noun's word is a verb: "don't match", "no longer match", "change to match".

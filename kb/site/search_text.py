@@ -214,15 +214,29 @@ def linked_as_written(term: str, definition: str | None) -> bool:
 # from "targeted", Enchant from "enchanted": a list, not a guess.
 VERBS_TOO = frozenset({"match", "persist"})  # 603.2e: a state "persists"; a creature has persist
 
-# Terms whose word the rules mostly say in its everyday sense, linked only on a page of the rules
-# their entries point to: "in general" is not the Emperor variant's General (six rules of
-# 2026-04-17), "the option to" not a multiplayer option (74), "unless" a cost only in 118.12a
-# (81), and an object "moves" between zones, where Move is a counter's (122.5); a "long dash" is no
-# Dash, "not a requirement" no combat Requirement, "aren't limited to" no Limited play, "locked in"
-# no locked door (nor Lock, as "locked" is read too), a turn marker "passed" no pass of priority, and "play a game" (most of the rules'
-# 96 "play"s) no Play. A list, as ``VERBS_TOO`` is (two judges' reviews of the glossary links).
-EVERYDAY_WORDS = frozenset({"general", "option", "unless", "move", "dash", "lock", "locked", "requirement", "limited", "pass",
-                            "play"})
+# Terms whose word the rules say in its everyday sense but in the rules their entries point to,
+# linked only on a page of those: "in general" is not the Emperor variant's General (six rules of
+# 2026-04-17), and "unless" a cost only in 118.12a (81 rules). A list, as ``VERBS_TOO`` is (a
+# judge's review of the glossary links).
+EVERYDAY_WORDS = frozenset({"general", "unless"})
+
+# Terms whose word the rules say in both senses, by what is around it: a pattern of the everyday
+# sense ("skip"), or of the game's ("only"), matched where the word is (two judges' reviews of the
+# glossary links, then a code review: "combat requirements" and "pass in succession" are the
+# game's, "not a requirement" and a turn marker "passed" are not).
+WORD_SENSES: dict[str, tuple[str | None, str | None]] = {
+    "dash": (r"\b(?:long|em|en)\s+dash", None),
+    "limited": (r"\blimited\s+to\b", None),
+    "lock": (r"\blocked\s+in\b", None),
+    "locked": (r"\blocked\s+in\b", None),
+    # A counter moved (graft, 702.58a), not an object moved out of a zone (113.6m).
+    "move": (None, r"\bmov(?:e|es|ed|ing)\s+(?:\S+\s+){0,3}?counters?\b"),
+    "option": (r"\boptions?\s+(?:to|of)\b", None),
+    "pass": (r"\bpass(?:es|ed|ing)?\s+the\s+turn\s+marker|\b(?:being|been|is|was)\s+passed\b", None),
+    "requirement": (None, r"\bcombat\s+requirements?|\brequirements?\s+(?:or\s+restrictions|\(effects)"),
+    # "play a game", "in play", "play Magic": the game's Play is a land's (most of 96 rules).
+    "play": (None, r"\bplay(?:s|ed|ing)?\s+(?:[\w’'-]+\s+){0,3}?lands?\b"),
+}
 
 
 def linked_only_in_its_rules(term: str) -> bool:

@@ -1943,6 +1943,11 @@ async def test_a_glossary_term_is_linked_as_a_judge_reads_the_rules(snapshot_ds)
         assert term not in linked((await snapshot_ds.client.get(f"/rule/{number}")).text), (number, term)
     linker = GlossaryLinker([("Match", "/glossary/Match", False, linked_as_a_noun("Match"))])
     assert "term-ref" not in render_text("Look for triggers that match the event.", None, linker)
+    # The game's sense of those words, and terms beside capitalised words, still linked (a code review).
+    for number, term in (("613.1a", "Layer"), ("111.10j", "Aura"), ("111.10j", "Role"), ("901.14", "Grand%20Melee"),
+                         ("100.6", "Tournament%20Rules"), ("702.58a", "Move"), ("508.4c", "Requirement"), ("405.5", "Pass"),
+                         ("806.2", "Option"), ("100.4b", "Limited"), ("116.2m", "Locked"), ("505.6b", "Play")):
+        assert term in linked((await snapshot_ds.client.get(f"/rule/{number}")).text), (number, term)
 
 
 def test_glossary_terms_linked_at_first_use_only() -> None:
