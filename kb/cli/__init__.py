@@ -161,8 +161,12 @@ def build(snapshot: Path, db_path: Path, raw_dir: Path | None, keep_going: bool,
             # A raw store seeded from the snapshot (`mtgkb refresh --snapshot`, as docs/refresh.md
             # has the first refresh do) holds the same bytes: read once (each was two documents,
             # its quality issues recorded twice: a newcomer's review).
-            held = {document.sha256 for document in inputs}
-            inputs += [document for document in raw_store_inputs(raw_dir) if document.sha256 not in held]
+            held: dict[str, set[str | None]] = {}
+            for document in inputs:
+                # Its address, and the one seeding a raw store with it gives a file of no address.
+                held.setdefault(document.sha256, set()).update({document.url, Path(document.path).resolve().as_uri()})
+            inputs += [document for document in raw_store_inputs(raw_dir)
+                       if document.sha256 not in held or own_document(document, held[document.sha256])]
         # A manifest naming one file's bytes under two addresses: one document, not every row twice.
         inputs, repeated = read_once(inputs)
         for doc, first in repeated:
@@ -198,6 +202,22 @@ def build(snapshot: Path, db_path: Path, raw_dir: Path | None, keep_going: bool,
             f" it was not given ({shown_few}): the new file does not hold {'it' if one else 'them'}. {keep}",
             err=True,
         )
+
+
+def own_document(document: Any, urls: set[str | None]) -> bool:
+    """Whether a raw store's document with the bytes of snapshot files at ``urls`` is a document of
+    its own: a printing's rulings list another printing's equals byte for byte (a code review: the
+    raw store's was dropped)."""
+    from kb.build.inputs import OWN_BYTES_NOT_OWN_IDENTITY
+    from kb.build.load import detect_format_of
+    from kb.records import ParseError
+
+    if document.url in urls:
+        return False
+    try:
+        return detect_format_of(document).name in OWN_BYTES_NOT_OWN_IDENTITY
+    except ParseError:
+        return False
 
 
 def raw_store_inputs(raw_dir: Path) -> list:

@@ -855,3 +855,13 @@ def test_a_raw_store_seeded_from_the_snapshot_adds_only_what_it_holds_beyond_it(
     ).fetchone() for name in ("alone.db", "both.db")]
     assert counted[0] == counted[1] and counted[0][:2] == (1, 50)
     assert "ruling-without-card 16," in both.output and ": 1 document in" in both.output
+    # Another printing's rulings list of the same bytes, fetched into the raw store, is a document of
+    # its own, a sighting of that printing's rulings (a code review: it was dropped as the snapshot's).
+    alrund = sorted(SCRYFALL.glob("rulings-*alrund*.json"))
+    shutil.copy(alrund[0], snapshot / "rulings-a.json")
+    with RawStore(raw) as store:
+        store.import_file(alrund[2], "https://api.scryfall.com/cards/b751cf69-0a02-4cd2-abd4-cdb65ca620a8/rulings",
+                          source="scryfall")
+    printings = runner.invoke(cli, ["build", "--snapshot", str(snapshot), "--raw", str(raw), "--db", str(tmp_path / "p.db")])
+    assert printings.exit_code == 0, printings.output
+    assert sqlite_utils.Database(tmp_path / "p.db").execute("select count(*) from ruling_sightings").fetchone() == (26 + 16,)

@@ -117,9 +117,11 @@ def test_ruling_rules_rows(db: sqlite_utils.Database) -> None:
         # down, or put onto the battlefield face down), "Commander" (903); and those whose
         # entries point to a rule that says them: "mana value" (202.3), "color identity" (903.4).
         # Not Jace's "banned as a commander in Duel Commander format": a format of its own. And
-        # "flip a coin", 705 Flipping a Coin said by its verb.
-        ("term", "changed", 234),
-        ("term", "same", 2),
+        # "flip a coin", 705 Flipping a Coin said by its verb. And those an entry points to after
+        # another rule's title: "triggered ability" (603), "activated ability" (602), "color
+        # indicator" (204, the same today).
+        ("term", "changed", 240),
+        ("term", "same", 4),
     ]
     # 261 rulings (260 real, one constructed). This database starts at CR 2022-02-18, so older
     # rulings take their keyword numbers from it. Compared with their subrules (a keyword rule is
