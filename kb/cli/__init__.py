@@ -212,8 +212,8 @@ def own_document(document: Any, urls: set[str | None]) -> bool:
     from kb.build.load import detect_format_of
     from kb.records import ParseError
 
-    if document.url in urls:
-        return False
+    if document.url in urls or (document.url or "").startswith("file:"):
+        return False  # the snapshot's own, or one a raw store was seeded with from another folder
     try:
         return detect_format_of(document).name in OWN_BYTES_NOT_OWN_IDENTITY
     except ParseError:

@@ -9,7 +9,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from kb.link.cr_compare import ITALICS
-from kb.site.search_text import WORD_SENSES, bare_term
+from kb.site.search_text import WORD_SENSES, Y_ENDINGS, bare_term
 
 # {T}, {2}, {W/U}, {B/P}, {2/W}, {X}, {10}, {½}: at most a few characters inside braces.
 SYMBOL = r"\{[^{}\s]{1,6}\}"
@@ -124,7 +124,7 @@ class GlossaryLinker:
         self.as_written = {name.casefold() for name in as_written}
 
         def alternative(name: str) -> str:
-            stem, endings = (name[:-1], "(?:y|ies)") if name.endswith("y") else (name, "(?:s|es|ed|ing)?")
+            stem, endings = (name[:-1], Y_ENDINGS) if name.endswith("y") else (name, "(?:s|es|ed|ing)?")
             return (f"(?-i:{re.escape(stem)})" if name in as_written else re.escape(stem)) + endings
 
         alternatives = [alternative(name) for name in names]
@@ -134,18 +134,17 @@ class GlossaryLinker:
 
     def term_of(self, word: str) -> str | None:
         word = word.casefold()
-        for candidate in (word, word[:-3] + "y" if word.endswith("ies") else "", word[:-1], word[:-2], word[:-3]):
+        for candidate in (word, word[:-3] + "y" if word.endswith(("ies", "ied")) else "", word[:-1], word[:-2], word[:-3]):
             if candidate in self.urls:
                 return candidate
         return None
 
     def _a_capitalised_term(self, text: str, at: int) -> bool:
-        """Whether a term the rules write capitalised begins at ``at``: a subtype ("Aura Role"), or a
-        term of several words ("Planechase Grand Melee"). Not "Ward" of "Artifact Ward", a card."""
+        """Whether a term begins at ``at``: a subtype ("Aura Role"), a type ("Basic Land — Mountain"),
+        a term of several words ("Planechase Grand Melee"). So a card named by terms ("Artifact
+        Ward") is linked: 206.3's lists, against type lines (a code review)."""
         begins = self.pattern.match(text, at) if self.pattern is not None else None
-        if begins is None:
-            return False
-        return " " in begins.group(0) or self.term_of(begins.group(0)) in self.as_written
+        return begins is not None
 
     def _in_a_name(self, text: str, found: re.Match[str]) -> bool:
         """Whether a capitalised one-word term ``found`` is a word of a longer name

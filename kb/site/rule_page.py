@@ -25,7 +25,7 @@ from kb.site.search import (
 )
 from kb.site.search_db import per_file, rule_examples
 from kb.site.search_hit import Hit
-from kb.site.search_text import bare_term, linked_as_written, linked_only_in_its_rules, links_in_text, rules_over
+from kb.site.search_text import Y_ENDINGS, bare_term, linked_as_written, linked_only_in_its_rules, links_in_text, rules_over
 from kb.site.stale_citations import renumbered_citations
 from kb.site.symbol_readings import symbol_readings
 from kb.site.version_asked import version_exists
@@ -276,7 +276,7 @@ def glossary_patterns(conn: sqlite3.Connection, version: str) -> GlossaryPattern
             bare = bare_term(entry["term"])
             if len(bare) < 4 or not links_in_text(entry["term"]):
                 continue
-            stem, endings = (bare[:-1], "(?:y|ies)") if bare.endswith("y") else (bare, "(?:s|es|ed|ing)?")
+            stem, endings = (bare[:-1], Y_ENDINGS) if bare.endswith("y") else (bare, "(?:s|es|ed|ing)?")
             words = re.escape(stem)
             if linked_as_written(entry["term"], entry["text"]):
                 words = f"(?-i:{words})"
@@ -305,7 +305,7 @@ def glossary_terms_used(conn: sqlite3.Connection, version: str, entries: list[di
     # substring test and the regex (a busy keyword's rule and subrules are pages of text).
     words = set(WORD_RUN.findall(lowered))
     words |= {word[: -len(ending)] for word in words for ending in ("s", "es", "ed", "ing") if word.endswith(ending)}
-    words |= {word[:-3] + "y" for word in words if word.endswith("ies")}
+    words |= {word[:-3] + "y" for word in words if word.endswith(("ies", "ied"))}
     # A match begins where the term does, so the regex starts at its first occurrence (where
     # lower-casing kept every character's place): from the text's start, the section 702's 70 KB
     # were read up to each of ~100 terms' first use (5 ms).

@@ -225,18 +225,28 @@ EVERYDAY_WORDS = frozenset({"general", "unless"})
 # glossary links, then a code review: "combat requirements" and "pass in succession" are the
 # game's, "not a requirement" and a turn marker "passed" are not).
 WORD_SENSES: dict[str, tuple[str | None, str | None]] = {
-    "dash": (r"\b(?:long|em|en)\s+dash", None),
+    "dash": (r"\b(?:long|em|en)\s+dash|\b(?:the|a)\s+dash\b(?!\s+(?:cost|abilit))", None),
     "limited": (r"\blimited\s+to\b", None),
     "lock": (r"\blocked\s+in\b", None),
     "locked": (r"\blocked\s+in\b", None),
     # A counter moved (graft, 702.58a), not an object moved out of a zone (113.6m).
     "move": (None, r"\bmov(?:e|es|ed|ing)\s+(?:\S+\s+){0,3}?counters?\b"),
-    "option": (r"\boptions?\s+(?:to|of)\b", None),
-    "pass": (r"\bpass(?:es|ed|ing)?\s+the\s+turn\s+marker|\b(?:being|been|is|was)\s+passed\b", None),
-    "requirement": (None, r"\bcombat\s+requirements?|\brequirements?\s+(?:or\s+restrictions|\(effects)"),
-    # "play a game", "in play", "play Magic": the game's Play is a land's (most of 96 rules).
-    "play": (None, r"\bplay(?:s|ed|ing)?\s+(?:[\w’'-]+\s+){0,3}?lands?\b"),
+    # The multiplayer options of 800–811, not "two or more options", "the option to".
+    "option": (None, r"\bmultiplayer\s+options?\b"),
+    "pass": (r"\bpass(?:es|ed|ing)?\s+(?:the\s+turn\s+marker|the\s+remaining|to\s+(?:them|the|each))"
+             r"|\b(?:being|been|is|was|are|were)\s+passed\b", None),
+    "requirement": (None, r"\bcombat\s+requirements?|\brequirements?\s+(?:or\s+restrictions|\(effects)"
+                          r"|\brestrictions\s+and\s+requirements?"),
+    # "play a game", "play with stickers", "limited play": not a land's or a card's play.
+    "play": (r"\bplay(?:s|ed|ing)?\s+(?:with|for|first|begins|until|involving|activities|variants|where|other\s+than"
+             r"|in\s+which|(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?(?:games?|magic|role)|magic)\b"
+             r"|\b(?:limited|casual|organized|game)\s+play\b", None),
 }
+
+
+# A glossary term ending in "y" as the rules inflect it: abilities, copies, copied, destroyed,
+# playing (the linker's "y|ies" missed "destroyed" and "played": a code review).
+Y_ENDINGS = "(?:y(?:s|ed|ing)?|ies|ied)"
 
 
 def linked_only_in_its_rules(term: str) -> bool:

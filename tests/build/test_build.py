@@ -855,6 +855,17 @@ def test_a_raw_store_seeded_from_the_snapshot_adds_only_what_it_holds_beyond_it(
     ).fetchone() for name in ("alone.db", "both.db")]
     assert counted[0] == counted[1] and counted[0][:2] == (1, 50)
     assert "ruling-without-card 16," in both.output and ": 1 document in" in both.output
+    # Seeded from a copy of a snapshot in another folder, a rulings list of no address is the
+    # snapshot's still, not another printing's (a code review).
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    shutil.copy(sorted(SCRYFALL.glob("rulings-*alrund*.json"))[0], lists / "rulings.json")
+    shutil.copytree(lists, tmp_path / "copy")
+    with RawStore(tmp_path / "raw-copy") as store:
+        assert seed_from_snapshot(store, tmp_path / "copy") == 1
+    elsewhere = runner.invoke(cli, ["build", "--snapshot", str(lists), "--raw", str(tmp_path / "raw-copy"),
+                                    "--db", str(tmp_path / "elsewhere.db")])
+    assert elsewhere.exit_code == 0 and ": 1 document in" in elsewhere.output, elsewhere.output
     # Another printing's rulings list of the same bytes, fetched into the raw store, is a document of
     # its own, a sighting of that printing's rulings (a code review: it was dropped as the snapshot's).
     alrund = sorted(SCRYFALL.glob("rulings-*alrund*.json"))
