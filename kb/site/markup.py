@@ -121,7 +121,6 @@ class GlossaryLinker:
                 if len(how) > 1 and how[1]:
                     self.nouns.add(name.casefold())
         names.sort(key=len, reverse=True)
-        self.as_written = {name.casefold() for name in as_written}
 
         def alternative(name: str) -> str:
             stem, endings = (name[:-1], Y_ENDINGS) if name.endswith("y") else (name, "(?:s|es|ed|ing)?")
@@ -139,21 +138,20 @@ class GlossaryLinker:
                 return candidate
         return None
 
-    def _a_capitalised_term(self, text: str, at: int) -> bool:
+    def _a_term_begins(self, text: str, at: int) -> bool:
         """Whether a term begins at ``at``: a subtype ("Aura Role"), a type ("Basic Land — Mountain"),
         a term of several words ("Planechase Grand Melee"). So a card named by terms ("Artifact
         Ward") is linked: 206.3's lists, against type lines (a code review)."""
-        begins = self.pattern.match(text, at) if self.pattern is not None else None
-        return begins is not None
+        return self.pattern is not None and self.pattern.match(text, at) is not None
 
     def _in_a_name(self, text: str, found: re.Match[str]) -> bool:
         """Whether a capitalised one-word term ``found`` is a word of a longer name
         (``NAME_GOES_ON``, ``NAME_BEGUN``): the words beside it are capitalised and no term's."""
         goes_on = NAME_GOES_ON.match(text, found.end())
-        if goes_on is not None and not self._a_capitalised_term(text, goes_on.start("next")):
+        if goes_on is not None and not self._a_term_begins(text, goes_on.start("next")):
             return True
         begun = NAME_BEGUN.search(text, max(0, found.start() - 80), found.start())
-        if begun is None or self._a_capitalised_term(text, begun.start("word")):
+        if begun is None or self._a_term_begins(text, begun.start("word")):
             return False
         opening = text[: begun.start("word")].rstrip()
         return bool(opening) and opening[-1] not in SENTENCE_OPENERS
