@@ -6,6 +6,7 @@ import re
 import sqlite3
 
 from kb.normalise.dates import iso_day
+from kb.site.card_language import scryfall_language
 
 
 def version_exists(conn: sqlite3.Connection, version: str) -> bool:
@@ -27,10 +28,18 @@ def version_as_asked(conn: sqlite3.Connection, asked: str) -> str | None:
     lowered = asked.strip().lower()
     if version_exists(conn, lowered):
         return lowered
-    if LANGUAGE_ONLY.fullmatch(lowered):
-        return newest_version_of(conn, lowered)
+    if LANGUAGE_ONLY.fullmatch(lowered) and (newest := newest_version_of(conn, lowered)):
+        return newest
     if BARE_DATE.fullmatch(lowered) and version_exists(conn, f"en-{lowered}"):
         return f"en-{lowered}"
+    # A language as a reader tags it: "zh-Hans", "zh-CN", "zh" are the Chinese rules, "ko-KR" the
+    # Korean (a 404 while /card read "zh-Hans": a review in the judges' languages).
+    # Letters only: "en-2015-01-24", a date mistyped, is no tag of English.
+    if re.fullmatch(r"[a-z]{2,3}(?:[-_][a-z]{2,4})*", lowered):
+        held = {lang for (lang,) in conn.execute("select distinct lang from cr_versions")}
+        code = scryfall_language(lowered, held) or ("zhs" if lowered == "zh" and "zhs" in held else None)
+        if code is not None:
+            return newest_version_of(conn, code)
     return None
 
 

@@ -299,6 +299,14 @@ async def test_every_page_of_a_version_reads_a_language_a_bare_date_or_an_id_in_
     ):
         response = await snapshot_ds.client.get(asked)
         assert (response.status_code, response.headers.get("location")) == (302, location), asked
+    # A language as a reader tags it, as /card reads it (a 404: a review in the judges' languages);
+    # a date mistyped after a language is no tag of it.
+    for asked, location in (("/contents?version=zh-Hans", "/contents?version=zhs-2025-02-07"),
+                            ("/contents?version=zh", "/contents?version=zhs-2025-02-07"),
+                            ("/contents?version=ko-KR", "/contents?version=ko-2021-02-15")):
+        response = await snapshot_ds.client.get(asked)
+        assert (response.status_code, response.headers.get("location")) == (302, location), asked
+    assert (await snapshot_ds.client.get("/rule/702.19.json?version=en-2015-01-24")).status_code == 404
     # A version named by nothing held: said so, not that the rule is missing.
     response = await snapshot_ds.client.get("/rule/702.19.json?version=2015-1-23")
     assert response.status_code == 404 and "We hold no rules version “2015-1-23”" in response.text
