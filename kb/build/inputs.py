@@ -224,6 +224,17 @@ def documents_left_out(db_path: Path, inputs: list[DocumentInput]) -> list[str]:
 OWN_BYTES_NOT_OWN_IDENTITY = frozenset({"scryfall-rulings"})
 
 
+def format_name_of(doc: DocumentInput) -> str | None:
+    """The name of the format ``doc`` is read as, or None where it cannot be sniffed (the build
+    reports that)."""
+    from kb.build.load import detect_format_of
+
+    try:
+        return detect_format_of(doc).name
+    except ParseError:
+        return None
+
+
 def read_once(inputs: list[DocumentInput]) -> tuple[list[DocumentInput], list[tuple[DocumentInput, DocumentInput]]]:
     """The inputs of one run each read once, and those left out, each with the input read for it:
     a file given twice (a folder and a file inside it), and a file with the same bytes as an
@@ -231,8 +242,6 @@ def read_once(inputs: list[DocumentInput]) -> tuple[list[DocumentInput], list[tu
     copies given at once were two documents, every row twice, as ``held_under_another_name`` found
     of a copy given later. Only inputs whose bytes repeat are sniffed; one that cannot be is left
     for the build to report."""
-    from kb.build.load import detect_format_of
-
     left_out: list[tuple[DocumentInput, DocumentInput]] = []
     first_by_key: dict[tuple[str, str], DocumentInput] = {}
     repeats = {sha for sha, count in Counter(doc.sha256 for doc in inputs).items() if count > 1}
@@ -242,11 +251,8 @@ def read_once(inputs: list[DocumentInput]) -> tuple[list[DocumentInput], list[tu
             # One path and address: a file given twice. Not the path alone: a raw store names each
             # body by its bytes, and two printings' rulings lists of one body's bytes are two
             # documents (an upgrade's review: a refresh dropped one, 13 sightings lost).
-            keys = [("given", f"{doc.path}\n{doc.url or ''}")]
-            try:
-                fmt = detect_format_of(doc).name
-            except ParseError:
-                fmt = None
+            keys = [("given", f"{Path(doc.path).resolve()}\n{doc.url or ''}")]
+            fmt = format_name_of(doc)
             if fmt is not None and fmt not in OWN_BYTES_NOT_OWN_IDENTITY:
                 keys.append((fmt, doc.sha256))
             first = next((first_by_key[key] for key in keys if key in first_by_key), None)

@@ -163,8 +163,7 @@ def build(snapshot: Path, db_path: Path, raw_dir: Path | None, keep_going: bool,
             # its quality issues recorded twice: a newcomer's review).
             held: dict[str, set[str | None]] = {}
             for document in inputs:
-                # Its address, and the one seeding a raw store with it gives a file of no address.
-                held.setdefault(document.sha256, set()).update({document.url, Path(document.path).resolve().as_uri()})
+                held.setdefault(document.sha256, set()).add(document.url)
             inputs += [document for document in raw_store_inputs(raw_dir)
                        if document.sha256 not in held or own_document(document, held[document.sha256])]
         # A manifest naming one file's bytes under two addresses: one document, not every row twice.
@@ -208,16 +207,11 @@ def own_document(document: Any, urls: set[str | None]) -> bool:
     """Whether a raw store's document with the bytes of snapshot files at ``urls`` is a document of
     its own: a printing's rulings list another printing's equals byte for byte (a code review: the
     raw store's was dropped)."""
-    from kb.build.inputs import OWN_BYTES_NOT_OWN_IDENTITY
-    from kb.build.load import detect_format_of
-    from kb.records import ParseError
+    from kb.build.inputs import OWN_BYTES_NOT_OWN_IDENTITY, format_name_of
 
     if document.url in urls or (document.url or "").startswith("file:"):
-        return False  # the snapshot's own, or one a raw store was seeded with from another folder
-    try:
-        return detect_format_of(document).name in OWN_BYTES_NOT_OWN_IDENTITY
-    except ParseError:
-        return False
+        return False  # the snapshot's own, or one a raw store was seeded with from a snapshot folder
+    return format_name_of(document) in OWN_BYTES_NOT_OWN_IDENTITY
 
 
 def raw_store_inputs(raw_dir: Path) -> list:
@@ -305,7 +299,8 @@ def import_(paths: tuple[Path, ...], fmt: str | None, lang: str | None, source_i
         inputs = [doc for doc in inputs if doc.path not in held]
         inputs, repeated = read_once(inputs)
         for doc, first in repeated:
-            said = "given twice" if first.path == doc.path else f"the same bytes as {shown(Path(first.path))}, given before it"
+            said = ("given twice" if Path(first.path).resolve() == Path(doc.path).resolve()
+                    else f"the same bytes as {shown(Path(first.path))}, given before it")
             click.echo(f"{shown(Path(doc.path))}: {said}: read once", err=True)
         if held and not inputs:
             click.echo(f"{shown(db_path)}: nothing changed (every file is already in it); file left untouched")

@@ -113,8 +113,9 @@ def cr_diff(old: str, new: str, db_path: Path, kinds: tuple[str, ...], limit: in
 
     Two English versions of the database are compared rule by rule along their lineages, as the
     site's diff page does; CR files, and translations, are paired afresh. At a terminal, deleted
-    words are red and struck through and inserted ones green; piped, they are marked [-…-] and
-    {+…+}, a backslash escaping a mark the rules' own text holds ("{N+\\}")."""
+    words are red and struck through and inserted ones green and underlined (not where NO_COLOR is
+    set or TERM is dumb); piped, they are marked [-…-] and {+…+}, a backslash escaping a mark the
+    rules' own text holds ("{N+\\}")."""
     by_identity = _diff_by_identity(old, new, db_path)
     changes = by_identity[0] if by_identity else diff_versions(_document(old, db_path), _document(new, db_path))
     counts = count_changes(changes)

@@ -557,9 +557,9 @@ def _is_informal(term: str, definition: str) -> bool:
 def pointed_to(definition: str) -> set[str]:
     """The rules a glossary entry's "See rule …" sentences point to: each rule they name, the
     rules after a title too ("See rule 113, “Abilities,” and rule 603, “Handling Triggered
-    Abilities.”": 603 was missed, a links review). Not a whole part ("and section 3, “Card Types.”")."""
-    return {number for pointer in GLOSSARY_POINTER.findall(definition) for number in extract_refs(pointer, lang="en")
-            if not (number.isdigit() and len(number) == 1)}
+    Abilities.”": 603 was missed, a links review). A section of three digits only: "and section 3,
+    “Card Types.”" names a whole part, which ``GLOSSARY_POINTER`` does not read."""
+    return {number for pointer in GLOSSARY_POINTER.findall(definition) for number in extract_refs(pointer, lang="en")}
 
 
 # A glossary entry's pointer to the rule that defines its term: a sentence of its own, after one

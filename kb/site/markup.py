@@ -9,7 +9,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from kb.link.cr_compare import ITALICS
-from kb.site.search_text import WORD_SENSES, Y_ENDINGS, bare_term
+from kb.site.search_text import WORD_SENSES, bare_term, term_endings
 
 # {T}, {2}, {W/U}, {B/P}, {2/W}, {X}, {10}, {½}: at most a few characters inside braces.
 SYMBOL = r"\{[^{}\s]{1,6}\}"
@@ -123,7 +123,7 @@ class GlossaryLinker:
         names.sort(key=len, reverse=True)
 
         def alternative(name: str) -> str:
-            stem, endings = (name[:-1], Y_ENDINGS) if name.endswith("y") else (name, "(?:s|es|ed|ing)?")
+            stem, endings = term_endings(name)
             return (f"(?-i:{re.escape(stem)})" if name in as_written else re.escape(stem)) + endings
 
         alternatives = [alternative(name) for name in names]
@@ -153,7 +153,8 @@ class GlossaryLinker:
         begun = NAME_BEGUN.search(text, max(0, found.start() - 80), found.start())
         if begun is None or self._a_term_begins(text, begun.start("word")):
             return False
-        opening = text[: begun.start("word")].rstrip()
+        # "(See rule 704.) An Aura …": a sentence's close is before its closing marks (a code review).
+        opening = text[: begun.start("word")].rstrip().rstrip(")”’\"'")
         return bool(opening) and opening[-1] not in SENTENCE_OPENERS
 
     def link(self, text: str) -> str:

@@ -25,7 +25,14 @@ from kb.site.search import (
 )
 from kb.site.search_db import per_file, rule_examples
 from kb.site.search_hit import Hit
-from kb.site.search_text import Y_ENDINGS, bare_term, linked_as_written, linked_only_in_its_rules, links_in_text, rules_over
+from kb.site.search_text import (
+    bare_term,
+    linked_as_written,
+    linked_only_in_its_rules,
+    links_in_text,
+    rules_over,
+    term_endings,
+)
 from kb.site.stale_citations import renumbered_citations
 from kb.site.symbol_readings import symbol_readings
 from kb.site.version_asked import version_exists
@@ -276,7 +283,7 @@ def glossary_patterns(conn: sqlite3.Connection, version: str) -> GlossaryPattern
             bare = bare_term(entry["term"])
             if len(bare) < 4 or not links_in_text(entry["term"]):
                 continue
-            stem, endings = (bare[:-1], Y_ENDINGS) if bare.endswith("y") else (bare, "(?:s|es|ed|ing)?")
+            stem, endings = term_endings(bare)
             words = re.escape(stem)
             if linked_as_written(entry["term"], entry["text"]):
                 words = f"(?-i:{words})"

@@ -249,6 +249,12 @@ WORD_SENSES: dict[str, tuple[str | None, str | None]] = {
 Y_ENDINGS = "(?:y(?:s|ed|ing)?|ies|ied)"
 
 
+def term_endings(term: str) -> tuple[str, str]:
+    """A glossary term's stem and the pattern of the English endings it is said with ("attacks",
+    "attacking"; "abilities", "destroyed"): the linker's and the rule page's terms alike."""
+    return (term[:-1], Y_ENDINGS) if term.endswith("y") else (term, "(?:s|es|ed|ing)?")
+
+
 def linked_only_in_its_rules(term: str) -> bool:
     """Whether a glossary term is linked only on a page of the rules its entry points to
     (``EVERYDAY_WORDS``)."""

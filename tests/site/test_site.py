@@ -1954,6 +1954,25 @@ async def test_a_glossary_term_is_linked_as_a_judge_reads_the_rules(snapshot_ds)
         assert term in linked((await snapshot_ds.client.get(f"/rule/{number}")).text), (number, term)
 
 
+def test_a_term_opening_a_sentence_after_a_parenthesis_is_no_name() -> None:
+    # "(See rule 704.) An Aura …": the sentence closed before ")" (a code review); a name goes on.
+    linker = GlossaryLinker([("Aura", "/glossary/Aura", True), ("Graveyard", "/glossary/Graveyard")])
+    html = render_text("It dies (see rule 704.) An Aura stays, as the card Elephant Graveyard does.", None, linker)
+    assert '<a class="term-ref" href="/glossary/Aura">Aura</a>' in html and "/glossary/Graveyard" not in html
+
+
+def test_a_page_of_a_subrule_shows_the_rule_an_everyday_words_entry_points_to() -> None:
+    from kb.site.rule_page import _shows_its_rules
+
+    unless = {"term": "Unless", "text": "A word used to indicate a certain style of cost. See rule 118.12a."}
+    general = {"term": "General", "text": "Any player in the Emperor variant who isn’t an emperor. See rule 809."}
+    assert _shows_its_rules(unless, [{"number": "118.12"}, {"number": "118.12a"}])
+    assert not _shows_its_rules(unless, [{"number": "118.12"}, {"number": "118.12b"}])
+    assert _shows_its_rules(general, [{"number": "809.1a"}]) and not _shows_its_rules(general, [{"number": "80.9"}])
+    move = {"term": "Move", "text": "To remove a counter from one object. See rule 122.5."}
+    assert _shows_its_rules(move, [{"number": "122.5a"}]) and not _shows_its_rules(move, [{"number": "122.50"}])
+
+
 def test_glossary_terms_linked_at_first_use_only() -> None:
     linker = GlossaryLinker([("Attack", "/glossary/Attack"), ("Mana Ability", "/glossary/Mana%20Ability")])
     html = render_text("It attacks. Mana abilities resolve. It attacks again.", None, linker)
