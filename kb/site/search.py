@@ -577,7 +577,7 @@ def _search(
     numbered = rules_by_number(conn, query)
     named = bool(numbered) or any(hit.detail.startswith("exact") for hit in groups["keywords"])
     candidates = functools.cache(partial(name_candidates, conn, query))
-    groups["cards"] = cards_by_name(conn, query, per_kind, named, candidates) + cjk_cards(cjk.get("card_name", []), query)
+    groups["cards"] = cards_by_name(conn, query, per_kind, named, candidates) + cjk_cards(conn, cjk.get("card_name", []), query)
     about = [hit.title.split(" ")[0] for hit in groups["keywords"][:3]]
     about += [hit.title.split(" ")[0] for hit in numbered]
     # "hexproof vs shroud", "trample deathtouch": the rules of each keyword the query is made of
@@ -677,14 +677,24 @@ def _search(
     return results
 
 
-def cjk_cards(found: list[dict], needle: str) -> list[Hit]:
-    """Cards whose CJK name contains the query (the trigram or LIKE rows)."""
+def cjk_cards(conn: sqlite3.Connection, found: list[dict], needle: str) -> list[Hit]:
+    """Cards whose CJK name contains the query (the trigram or LIKE rows). A face's name found is
+    titled by the card's whole name in that language where it has one, as a name found whole is
+    (杰斯 titled Jace's front face alone, ジェイス both faces: a review in the judges' languages)."""
+    linked = sorted({row["key"] for row in found if not str(row["key"]).startswith("name:")})
+    whole: dict[tuple[str, str], str] = {}
+    if linked:
+        marks = ",".join("?" * len(linked))
+        for oracle_id, lang, name in conn.execute(
+                f"select oracle_id, lang, name from card_names where oracle_id in ({marks}) and name like '% // %'", linked):
+            whole.setdefault((oracle_id, lang), name)
     hits = []
     for row in found:
         if str(row["key"]).startswith("name:"):
             hits.append(unlinked_card_hit(row["text"], row["lang"], fold(row["text"]) == fold(needle)))
         else:
-            hit = card_hit({"oracle_id": row["key"], "lang": row["lang"], "name": row["text"], "english": None}, fold(needle))
+            name = whole.get((row["key"], row["lang"]), row["text"])
+            hit = card_hit({"oracle_id": row["key"], "lang": row["lang"], "name": name, "english": None}, fold(needle))
             hit.snippet = highlight(row["text"], needle) + f' <span class="lang">{row["lang"]}</span>'
             hits.append(hit)
     return hits

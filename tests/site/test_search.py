@@ -1382,6 +1382,9 @@ def test_cards_found_by_a_part_of_a_cjk_name_are_titled_alike(snapshot_conn: sql
     titles = [(hit.title, hit.title_lang) for hit in search(snapshot_conn, "ウギン").groups["cards"]]
     assert titles == [("精霊龍、ウギン", "ja"), ("ウギンの構築物", "ja")]
     assert search(snapshot_conn, "灵龙乌金").best.title == "Ugin, the Spirit Dragon"
+    # A face's name found is titled by the whole name, as ジェイス's whole name is (a review in the
+    # judges' languages: 杰斯 titled Jace's front face alone).
+    assert [hit.title for hit in search(snapshot_conn, "杰斯").groups["cards"]] == ["维林逸才杰斯 // 通念杰斯"]
 
 
 def test_a_term_cut_out_of_one_run_of_characters_is_not_the_answer(snapshot_conn: sqlite3.Connection) -> None:
