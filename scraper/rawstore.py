@@ -165,13 +165,12 @@ class RawStore:
             self.db.row_factory = sqlite3.Row
             try:
                 self.db.executescript(SCHEMA)
-            except sqlite3.OperationalError:
+            except sqlite3.DatabaseError as error:
                 self.db.close()
-                raise  # a full disk, a read-only folder: said by ``writing_into``
-            except sqlite3.DatabaseError as error:  # not a database, or a damaged one
-                self.db.close()
-                # "database error: file is not a database" named neither of an operator's two
-                # SQLite files, and the docs' advice for a damaged kb.db was for the other one.
+                if isinstance(error, sqlite3.OperationalError):
+                    raise  # a full disk, a read-only folder: said by ``writing_into``
+                # Not a database, or a damaged one: "database error: file is not a database" named
+                # neither of an operator's two SQLite files, and the docs' advice was for kb.db.
                 raise RawStoreError(
                     f"{self.root / 'manifest.db'}: the raw store's manifest cannot be read ({error}): restore it"
                     " from a backup; moved aside, the next fetch starts a new one and downloads every body again"

@@ -68,8 +68,9 @@ def named_in_english(conn: sqlite3.Connection, oracle_id: str, name: str) -> boo
     return any(_names_card(name, row["name"]) for row in english)
 
 
-# Countries' codes typed for their languages; none of them is a language code of Scryfall's.
-COUNTRY_CODES = {"jp": "ja", "kr": "ko", "cn": "zhs", "tw": "zht", "hk": "zht", "br": "pt"}
+# Countries' codes typed for their languages; none of them is a language code of Scryfall's. And
+# "zh" alone, the Chinese of no script: Simplified, the script of the Chinese rules.
+COUNTRY_CODES = {"jp": "ja", "kr": "ko", "cn": "zhs", "tw": "zht", "hk": "zht", "br": "pt", "zh": "zhs"}
 
 
 def scryfall_language(tag: str, known: set[str]) -> str | None:

@@ -15,6 +15,9 @@ def version_exists(conn: sqlite3.Connection, version: str) -> bool:
 
 # A version asked for by a language ("zhs", "EN") or by a bare date ("2015-01-23").
 LANGUAGE_ONLY = re.compile(r"[a-z]{2,3}")
+# A language as a reader tags it ("zh-Hans", "ko-KR"); letters only: "en-2015-01-24", a date
+# mistyped, is no tag of English.
+LANGUAGE_TAG = re.compile(r"[a-z]{2,3}(?:[-_][a-z]{2,4})*")
 BARE_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
@@ -34,10 +37,9 @@ def version_as_asked(conn: sqlite3.Connection, asked: str) -> str | None:
         return f"en-{lowered}"
     # A language as a reader tags it: "zh-Hans", "zh-CN", "zh" are the Chinese rules, "ko-KR" the
     # Korean (a 404 while /card read "zh-Hans": a review in the judges' languages).
-    # Letters only: "en-2015-01-24", a date mistyped, is no tag of English.
-    if re.fullmatch(r"[a-z]{2,3}(?:[-_][a-z]{2,4})*", lowered):
+    if LANGUAGE_TAG.fullmatch(lowered):
         held = {lang for (lang,) in conn.execute("select distinct lang from cr_versions")}
-        code = scryfall_language(lowered, held) or ("zhs" if lowered == "zh" and "zhs" in held else None)
+        code = scryfall_language(lowered, held)
         if code is not None:
             return newest_version_of(conn, code)
     return None

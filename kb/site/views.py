@@ -85,9 +85,10 @@ def page_offset(raw: str | None) -> int:
     """``?offset=`` as a whole number of rows; 0 for anything else ("²" is a digit that int() does
     not read: it answered 500)."""
     raw = (raw or "0").lstrip("0") or "0"
+    if not raw.isdecimal():
+        return 0
     # A number longer than the largest offset is past it: int() of 4,301 digits raised (a review's fuzz).
-    return min(int(raw), MAX_OFFSET) if raw.isdecimal() and len(raw) <= len(str(MAX_OFFSET)) else (
-        MAX_OFFSET if raw.isdecimal() else 0)
+    return MAX_OFFSET if len(raw) > len(str(MAX_OFFSET)) else min(int(raw), MAX_OFFSET)
 
 
 def wants_json(request, json_suffix: str | None) -> bool:
