@@ -36,6 +36,7 @@ from kb.site import (
     time_limit,
     views,
 )
+from kb.site.glossary_linker import GlossaryLinker
 from kb.site.metadata import copied_where_merged, count_tables, large_tables, merged_metadata, table_settings
 from kb.site.search import register_functions
 from kb.site.search_names import display_name
@@ -262,7 +263,7 @@ def prepare_jinja2_environment(env):
     env.filters["aspectwords"] = labels.aspect_words
     env.filters["cardname"] = display_name
     env.filters["isodate"] = lambda raw, lang="en": parse_date(raw, lang or "en") or raw
-    env.filters["glossarylinker"] = lambda terms: markup.GlossaryLinker(
+    env.filters["glossarylinker"] = lambda terms: GlossaryLinker(
         (term["term"], "/glossary/" + quote(term["term"], safe=""), linked_as_written(term["term"], term.get("text")),
          linked_as_a_noun(term["term"]))
         for term in terms or [] if links_in_text(term["term"]))

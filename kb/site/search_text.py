@@ -263,7 +263,7 @@ def linked_only_in_its_rules(term: str) -> bool:
 
 def linked_as_a_noun(term: str) -> bool:
     """Whether a glossary term is linked in running text only where its word is not a verb
-    (``kb.site.markup.GlossaryLinker``)."""
+    (``kb.site.glossary_linker.GlossaryLinker``)."""
     return bare_term(term).casefold() in VERBS_TOO
 
 

@@ -12,7 +12,8 @@ from urllib.parse import quote
 import pytest
 
 import kb.site
-from kb.site.markup import GlossaryLinker, linked_in_order, render_text, symbol_html
+from kb.site.glossary_linker import GlossaryLinker
+from kb.site.markup import linked_in_order, render_text, symbol_html
 from kb.site.search_text import linked_as_a_noun
 from site_databases import JACE, PHELDDAGRIF, make_datasette, open_immutable
 
